@@ -1,0 +1,42 @@
+import tseslint from 'typescript-eslint';
+import importX from 'eslint-plugin-import-x';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+/** Boundaries of DESIGN §4, checked on every `npm test`. */
+const boundaryZones = [
+  { target: './src/shared', from: ['./src/main', './src/preload', './src/renderer', './src/server'], message: 'shared imports nothing from the other layers.' },
+  { target: './src/renderer', from: ['./src/main', './src/preload', './src/server'], message: 'The renderer talks to main only through window.bridge via src/platform, and to the server only over HTTP.' },
+  { target: './src/server', from: ['./src/renderer', './src/main', './src/preload'], message: 'The server never imports client code.' },
+  { target: './src/main', from: ['./src/renderer', './src/server'], message: 'main never imports the renderer or the server.' },
+  { target: './src/preload', from: ['./src/renderer', './src/server', './src/main'], message: 'The preload is built from src/shared/ipc only.' },
+  { target: './src/renderer/src/features/admin', from: ['./src/renderer/src/features/!(admin)/**'], message: 'Admin features do not import member features; share through src/components.' },
+];
+
+export default tseslint.config(
+  { ignores: ['node_modules', 'out', 'dist', 'dist-web', 'release', '.data', 'test-results', 'playwright-report', 'src/server/db/migrations'] },
+  ...tseslint.configs.recommended,
+  {
+    plugins: { 'import-x': importX, 'react-hooks': reactHooks },
+    languageOptions: { globals: { ...globals.node, ...globals.browser } },
+    settings: { 'import-x/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } } },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: boundaryZones }],
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'warn',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['src/shared/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['electron', 'node:*', 'react', 'react-dom', 'fs', 'path'] }],
+    },
+  },
+  {
+    files: ['src/renderer/src/features/**', 'src/renderer/src/components/**'],
+    rules: {
+      'no-restricted-syntax': ['error', { selector: "MemberExpression[object.name='window'][property.name='bridge']", message: 'Use src/platform, never window.bridge directly.' }],
+    },
+  },
+);

@@ -1,0 +1,50 @@
+import type { ChatBody, ChatFrame, ChatMeta, Member } from '../../../shared/api';
+
+/** Why a stored session ended: the translation keys of spec §8. */
+export type SessionEndReason = 'auth_refresh_401' | 'auth_refresh_403' | 'auth_refresh_500';
+
+export interface ClientSettings {
+  /** API base URL, e.g. https://host/api/v1. On the web it is the page's own origin. */
+  apiBase: string;
+  /** Tenant (workspace) sent as x-subdomain; null uses the server's default tenant. */
+  subdomain: string | null;
+}
+
+export interface ChatStreamRequest {
+  chatbotId: number;
+  body: ChatBody;
+  signal: AbortSignal;
+  onMeta: (meta: ChatMeta) => void;
+  onFrame: (frame: ChatFrame) => void;
+}
+
+/**
+ * Everything the renderer needs from the outside world. The web implementation talks HTTP from
+ * the page (access token in memory, refresh token in an HttpOnly cookie); the desktop one goes
+ * through `window.bridge` so tokens stay in main. Features reach it only through `src/api`.
+ */
+export interface Platform {
+  readonly kind: 'web' | 'desktop';
+  /** fetch with the access token and tenant attached and one refresh on 401; used by ky. */
+  fetch(request: Request): Promise<Response>;
+  session: {
+    signIn(credentials: { email: string; password: string }): Promise<Member>;
+    /** Resume a stored session (refresh); null when there is none. */
+    restore(): Promise<Member | null>;
+    signOut(): Promise<void>;
+    /** Called when a refresh fails while the user is working. */
+    onEnded(listener: (reason: SessionEndReason) => void): () => void;
+  };
+  /**
+   * Sends a chat message and forwards frames until the stream ends. Rejects with ApiError for
+   * errors known before streaming (400, 402, 403, 413, 422, 428); resolves when the stream ends
+   * or the signal aborts (which also aborts the upstream call).
+   */
+  streamChat(request: ChatStreamRequest): Promise<void>;
+  settings: {
+    get(): Promise<ClientSettings>;
+    set(patch: Partial<ClientSettings>): Promise<ClientSettings>;
+  };
+  openAdminConsole(): void;
+  openExternal(url: string): void;
+}

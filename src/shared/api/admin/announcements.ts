@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { defineEndpoint } from '../endpoint';
+import { idParamsSchema, okSchema, pageQuerySchema, paginatedSchema } from '../common';
+import { announcementSchema } from '../announcements';
+import { ANNOUNCEMENTS_PAGE_SIZE } from '../../domain/constants';
+
+const contentSchema = z.string().trim().min(1).max(20_000);
+
+export const listAdminAnnouncements = defineEndpoint({
+  method: 'GET',
+  path: '/admin/announcements/',
+  query: pageQuerySchema(ANNOUNCEMENTS_PAGE_SIZE),
+  response: paginatedSchema(announcementSchema),
+  summary: 'All announcements of the tenant, newest first',
+  tags: ['admin'],
+});
+
+export const createAnnouncement = defineEndpoint({
+  method: 'POST',
+  path: '/admin/announcements/',
+  body: z.object({ content: contentSchema, is_active: z.boolean().default(true) }),
+  response: announcementSchema,
+  summary: 'Create an announcement; an active one deactivates all others',
+  tags: ['admin'],
+});
+
+export const patchAnnouncement = defineEndpoint({
+  method: 'PATCH',
+  path: '/admin/announcements/:id/',
+  params: idParamsSchema,
+  body: z.union([z.object({ content: contentSchema }).strict(), z.object({ is_active: z.boolean() }).strict()]),
+  response: announcementSchema,
+  summary: 'Edit the content, or switch it on (deactivating all others) or off',
+  tags: ['admin'],
+});
+
+export const deleteAnnouncement = defineEndpoint({
+  method: 'DELETE',
+  path: '/admin/announcements/:id/',
+  params: idParamsSchema,
+  response: okSchema,
+  summary: 'Delete an announcement',
+  tags: ['admin'],
+});

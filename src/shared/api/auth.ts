@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint';
+import { okSchema } from './common';
+import { memberSchema } from './members';
+
+export const signInBodySchema = z.object({
+  email: z.string().min(1).max(254),
+  password: z.string().min(1).max(1024),
+});
+
+/**
+ * The web client gets the refresh token as an HttpOnly cookie only; a desktop client (header
+ * x-client-kind: desktop) gets it in the body so main can keep it in the OS keychain.
+ */
+export const authTokensSchema = z.object({
+  access_token: z.string(),
+  access_token_expires_at: z.string(),
+  refresh_token: z.string().optional(),
+  member: memberSchema,
+});
+export type AuthTokens = z.infer<typeof authTokensSchema>;
+
+export const refreshBodySchema = z.object({
+  redirect_url: z.string().optional(),
+  /** Desktop only: the web client sends the cookie instead. */
+  refresh_token: z.string().optional(),
+});
+
+export const signOutBodySchema = z.object({ refresh_token: z.string().optional() });
+
+export const signIn = defineEndpoint({
+  method: 'POST',
+  path: '/auth/sign-in/',
+  body: signInBodySchema,
+  response: authTokensSchema,
+  public: true,
+  summary: 'Sign in with email and password',
+  tags: ['auth'],
+});
+
+export const refresh = defineEndpoint({
+  method: 'POST',
+  path: '/auth/refresh/',
+  body: refreshBodySchema,
+  response: authTokensSchema,
+  public: true,
+  summary: 'Rotate the refresh token and issue a new access token',
+  tags: ['auth'],
+});
+
+export const signOut = defineEndpoint({
+  method: 'POST',
+  path: '/auth/sign-out/',
+  body: signOutBodySchema,
+  response: okSchema,
+  public: true,
+  summary: 'Revoke the refresh token family and clear the cookie',
+  tags: ['auth'],
+});

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint';
+import { idParamsSchema } from './common';
+
+export const chatBodySchema = z.object({
+  text: z.string().max(100_000).default(''),
+  file_ids: z.array(z.number().int().positive()).max(20).default([]),
+  session_hash_id: z.string().max(64).optional(),
+  session_title: z.string().max(200).optional(),
+  is_test: z.boolean().default(false),
+  task_mode_id: z.number().int().positive().optional(),
+  web_search: z.boolean().optional(),
+  thinking: z.boolean().optional(),
+});
+export type ChatBody = z.input<typeof chatBodySchema>;
+
+/** JSON in the `x-chat-meta` response header, known before the first token. */
+export const chatMetaSchema = z.object({
+  session_hash_id: z.string(),
+  session_created: z.boolean(),
+  member_message_id: z.number().int(),
+  chatbot_message_id: z.number().int(),
+  model: z.string(),
+});
+export type ChatMeta = z.infer<typeof chatMetaSchema>;
+
+/** One `data:` line of the chat stream (DESIGN §6). */
+export const chatFrameSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), delta: z.string() }),
+  z.object({ type: z.literal('thinking'), delta: z.string() }),
+  z.object({ type: z.literal('citation'), url: z.string(), title: z.string().optional() }),
+  z.object({ type: z.literal('image'), url: z.string() }),
+  z.object({
+    type: z.literal('usage'),
+    input_tokens: z.number().int(),
+    output_tokens: z.number().int(),
+    credits: z.number(),
+  }),
+  z.object({ type: z.literal('error'), code: z.string(), message: z.string() }),
+  z.object({ type: z.literal('end'), finish_reason: z.enum(['stop', 'length', 'aborted', 'error']) }),
+]);
+export type ChatFrame = z.infer<typeof chatFrameSchema>;
+
+/**
+ * The response schema documents the stream; the route writes `text/event-stream` itself.
+ * Errors known before streaming (400, 402, 403, 413, 422, 428) are plain JSON error bodies.
+ */
+export const chat = defineEndpoint({
+  method: 'POST',
+  path: '/chatbots/:id/chat/',
+  params: idParamsSchema,
+  body: chatBodySchema,
+  response: z.string().describe('text/event-stream of `data: ChatFrame` lines'),
+  summary: 'Send a message and stream the answer',
+  tags: ['chat'],
+});

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+/** Every error body the server sends, whatever the status. */
+export const errorBodySchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  details: z.unknown().optional(),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+export const okSchema = z.object({ ok: z.literal(true) });
+
+export const idParamsSchema = z.object({ id: z.coerce.number().int().positive() });
+
+export const pageQuerySchema = (defaultSize: number) =>
+  z.object({
+    page: z.coerce.number().int().min(1).default(1),
+    size: z.coerce.number().int().min(1).max(100).default(defaultSize),
+  });
+
+/** List endpoints answer with the items and the pagination of spec §3. */
+export const paginatedSchema = <T extends z.ZodType>(item: T) =>
+  z.object({
+    items: z.array(item),
+    total_items: z.number().int(),
+    total_pages: z.number().int(),
+    page: z.number().int(),
+    page_size: z.number().int(),
+  });
+export type Paginated<T> = {
+  items: T[];
+  total_items: number;
+  total_pages: number;
+  page: number;
+  page_size: number;
+};
+
+/** Booleans in query strings arrive as text. */
+export const queryBoolean = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
+  .transform((v) => v === true || v === 'true' || v === '1');
+
+export const languageSchema = z.enum(['ko', 'en', 'zh', 'ja', 'es']);
+export type Language = z.infer<typeof languageSchema>;
+
+export const isoDateTime = z.string().describe('ISO 8601 date-time');

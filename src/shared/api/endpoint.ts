@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+/**
+ * One endpoint of the HTTP contract. The server registers its route from it (validation and
+ * OpenAPI come from the same schemas) and the client calls it through `callEndpoint`, so request
+ * and response types are never written twice.
+ */
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface Endpoint<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+> {
+  method: HttpMethod;
+  /** Path under the API base, Fastify style: `/sessions/:hash/`. */
+  path: string;
+  params?: P;
+  query?: Q;
+  body?: B;
+  response: R;
+  /** True when the call needs no access token (tenant data, sign-in, active announcements…). */
+  public?: boolean;
+  summary: string;
+  tags: string[];
+}
+
+export function defineEndpoint<
+  P extends z.ZodType = z.ZodNever,
+  Q extends z.ZodType = z.ZodNever,
+  B extends z.ZodType = z.ZodNever,
+  R extends z.ZodType = z.ZodType,
+>(endpoint: Endpoint<P, Q, B, R>): Endpoint<P, Q, B, R> {
+  return endpoint;
+}
+
+export type EndpointParams<E> = E extends Endpoint<infer P, z.ZodType, z.ZodType, z.ZodType> ? z.input<P> : never;
+export type EndpointQuery<E> = E extends Endpoint<z.ZodType, infer Q, z.ZodType, z.ZodType> ? z.input<Q> : never;
+export type EndpointBody<E> = E extends Endpoint<z.ZodType, z.ZodType, infer B, z.ZodType> ? z.input<B> : never;
+export type EndpointResponse<E> = E extends Endpoint<z.ZodType, z.ZodType, z.ZodType, infer R> ? z.output<R> : never;
+
+/** Fills `:name` segments of an endpoint path. */
+export function buildPath(path: string, params: Record<string, string | number> = {}): string {
+  return path.replace(/:([A-Za-z_]+)/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`Missing path parameter ${name}`);
+    return encodeURIComponent(String(value));
+  });
+}

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+
+/** A model as shown to users: context limit, cost per 10K input tokens, release date. */
+export const llmModelSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  display_name: z.string(),
+  is_available: z.boolean(),
+  is_low_llm: z.boolean(),
+  context_limit: z.number().int(),
+  input_cost_per_10k: z.number(),
+  output_cost_per_10k: z.number(),
+  release_date: z.string().nullable(),
+});
+export type LlmModel = z.infer<typeof llmModelSchema>;

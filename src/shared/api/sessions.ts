@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint';
+import { okSchema, pageQuerySchema, paginatedSchema } from './common';
+import { SESSIONS_PAGE_SIZE, SESSION_HISTORY_PAGE_SIZE } from '../domain/constants';
+
+export const sessionSchema = z.object({
+  id: z.number().int(),
+  hash_id: z.string(),
+  chatbot_id: z.number().int(),
+  chatbot: z.object({ id: z.number().int() }),
+  title: z.string().nullable(),
+  is_public: z.boolean(),
+  creator_name: z.string(),
+  last_chat_at: z.string().nullable(),
+  created_at: z.string(),
+});
+export type Session = z.infer<typeof sessionSchema>;
+
+export const sessionFileSchema = z.object({ id: z.number().int(), url: z.string(), type: z.string(), name: z.string() });
+
+export const sessionMessageSchema = z.object({
+  id: z.number().int(),
+  created_at: z.string(),
+  text: z.string(),
+  speaker_type: z.enum(['member', 'chatbot']),
+  files: z.array(sessionFileSchema),
+  /** Why a chatbot answer ended early (stopped, failed), null when complete. */
+  interrupted: z.enum(['stopped', 'failed']).nullable(),
+});
+export type SessionMessage = z.infer<typeof sessionMessageSchema>;
+
+export const hashParamsSchema = z.object({ hash: z.string().min(1).max(64) });
+
+export const listSessions = defineEndpoint({
+  method: 'GET',
+  path: '/sessions/',
+  query: pageQuerySchema(SESSIONS_PAGE_SIZE).extend({ chatbot_id: z.coerce.number().int().positive().optional() }),
+  response: paginatedSchema(sessionSchema),
+  summary: 'The member’s sessions, most recent chat first',
+  tags: ['sessions'],
+});
+
+export const getSession = defineEndpoint({
+  method: 'GET',
+  path: '/sessions/:hash/',
+  params: hashParamsSchema,
+  response: sessionSchema,
+  summary: 'One session of the member',
+  tags: ['sessions'],
+});
+
+export const historyResponseSchema = z.object({
+  /** Oldest first. */
+  items: z.array(sessionMessageSchema),
+  has_more: z.boolean(),
+  /** Estimated tokens of the whole conversation, for the long-conversation warning. */
+  context_tokens: z.number().int(),
+});
+
+export const getSessionHistory = defineEndpoint({
+  method: 'GET',
+  path: '/sessions/:hash/history/',
+  params: hashParamsSchema,
+  query: z.object({
+    size: z.coerce.number().int().min(1).max(100).default(SESSION_HISTORY_PAGE_SIZE),
+    /** Return messages older than this id (the oldest one the client already has). */
+    first_id: z.coerce.number().int().positive().optional(),
+  }),
+  response: historyResponseSchema,
+  summary: 'Messages of a session, newest page first, `first_id` pages backwards',
+  tags: ['sessions'],
+});
+
+export const patchSession = defineEndpoint({
+  method: 'PATCH',
+  path: '/sessions/:hash/',
+  params: hashParamsSchema,
+  body: z.object({
+    title: z.string().trim().min(1).max(200).optional(),
+    chatbot_id: z.number().int().positive().optional(),
+  }),
+  response: sessionSchema,
+  summary: 'Rename a session or move it to another chatbot',
+  tags: ['sessions'],
+});
+
+export const generateSessionTitle = defineEndpoint({
+  method: 'PATCH',
+  path: '/sessions/:hash/generate-title/',
+  params: hashParamsSchema,
+  response: sessionSchema,
+  summary: 'Title the session from its first message (403 when it has no history)',
+  tags: ['sessions'],
+});
+
+export const deleteSession = defineEndpoint({
+  method: 'DELETE',
+  path: '/sessions/:hash/',
+  params: hashParamsSchema,
+  response: okSchema,
+  summary: 'Delete a session and its messages',
+  tags: ['sessions'],
+});

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint';
+
+export const tenantSchema = z.object({
+  subdomain: z.string(),
+  tenant_name: z.string(),
+  logo_url: z.string().nullable(),
+  plan: z.object({ is_low_llm_free: z.boolean() }),
+});
+export type Tenant = z.infer<typeof tenantSchema>;
+
+export const getTenant = defineEndpoint({
+  method: 'GET',
+  path: '/tenants/',
+  response: tenantSchema,
+  public: true,
+  summary: 'Branding and plan flags of the tenant named by x-subdomain',
+  tags: ['tenants'],
+});

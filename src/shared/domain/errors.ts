@@ -1,0 +1,27 @@
+/**
+ * Machine-readable error codes of the `{code, message}` body. The client maps them (and the HTTP
+ * status) to translated messages of spec §8; the server never puts internals in `message`.
+ */
+export const ERROR_CODES = [
+  'bad_request',
+  'validation_error',
+  'unauthorized',
+  'invalid_credentials',
+  'session_expired',
+  'account_deactivated',
+  'not_approved',
+  'not_eligible',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'credits_depleted',
+  'model_not_allowed',
+  'input_too_long',
+  'message_empty',
+  'restricted_term',
+  'no_history',
+  'rate_limited',
+  'upstream_failed',
+  'internal_error',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,0 +1,41 @@
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+
+/**
+ * Three projects: `web` (renderer and shared, in jsdom), `node` (server, main, preload, shared
+ * rules, integration against the real server) and `keychain` (needs a Secret Service; the test
+ * script runs it inside dbus-run-session with gnome-keyring).
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        plugins: [react()],
+        test: {
+          name: 'web',
+          environment: 'jsdom',
+          include: ['src/renderer/**/*.test.{ts,tsx}'],
+          setupFiles: ['src/renderer/src/test/setup.ts'],
+        },
+      },
+      {
+        test: {
+          name: 'node',
+          environment: 'node',
+          include: ['src/{shared,server,main,preload}/**/*.test.ts', 'tests/integration/**/*.test.ts'],
+          exclude: ['tests/keychain/**'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'keychain',
+          environment: 'node',
+          include: ['tests/keychain/**/*.test.ts'],
+          testTimeout: 30_000,
+        },
+      },
+    ],
+  },
+});
