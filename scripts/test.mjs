@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+// `npm test`: everything CI runs, in order — lint (boundaries), type checks, unit and component
+// tests, server integration tests on PGlite (and on PostgreSQL when TEST_DATABASE_URL is set),
+// keychain tests inside a D-Bus session with gnome-keyring, the desktop and web builds, and the
+// Playwright end-to-end tests. Ends with one "N passed, N failed" line over all test cases.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const reportDir = mkdtempSync(join(tmpdir(), 'test-reports-'));
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const failedSteps = [];
+
+function run(title, command, args, env = {}) {
+  console.log(`\n==> ${title}`);
+  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  const ok = result.status === 0;
+  if (!ok) failedSteps.push(title);
+  return ok;
+}
+
+function countVitest(file) {
+  if (!existsSync(file)) return;
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  totals.passed += report.numPassedTests ?? 0;
+  totals.failed += report.numFailedTests ?? 0;
+  totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+}
+
+function vitest(title, args, reportName, env) {
+  const outputFile = join(reportDir, `${reportName}.json`);
+  const ok = run(title, 'npx', ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${outputFile}`], env);
+  countVitest(outputFile);
+  return ok;
+}
+
+run('lint (ESLint with the DESIGN §4 boundary rules)', 'npx', ['eslint', '.', '--max-warnings=0']);
+run('type check (node: shared, server, main, preload, tests)', 'npx', ['tsc', '-p', 'tsconfig.node.json']);
+run('type check (web: renderer, shared)', 'npx', ['tsc', '-p', 'tsconfig.web.json']);
+
+vitest('unit, component and server integration tests on PGlite', ['--project', 'web', '--project', 'node'], 'pglite', { TEST_DATABASE_URL: '' });
+
+if (process.env.TEST_DATABASE_URL) {
+  vitest('server integration tests on PostgreSQL', ['--project', 'node', 'tests/integration'], 'postgres');
+} else {
+  console.log('\n==> server integration tests on PostgreSQL: skipped (set TEST_DATABASE_URL, as .ci/run does)');
+}
+
+const hasKeyring = spawnSync('sh', ['-c', 'command -v dbus-run-session && command -v gnome-keyring-daemon'], { stdio: 'ignore' }).status === 0;
+if (hasKeyring) {
+  const outputFile = join(reportDir, 'keychain.json');
+  run('keychain tests (gnome-keyring in a private D-Bus session)', 'dbus-run-session', [
+    '--',
+    'sh',
+    '-c',
+    `echo | gnome-keyring-daemon --unlock --components=secrets >/dev/null && npx vitest run --project keychain --reporter=default --reporter=json --outputFile.json=${outputFile}`,
+  ]);
+  countVitest(outputFile);
+} else if (process.env.CI) {
+  console.log('\n==> keychain tests: dbus-run-session or gnome-keyring-daemon missing');
+  failedSteps.push('keychain tests');
+} else {
+  console.log('\n==> keychain tests: skipped (install gnome-keyring and dbus to run them)');
+}
+
+run('desktop build (electron-vite)', 'npm', ['run', '--silent', 'build:desktop']);
+if (run('web build (vite)', 'npm', ['run', '--silent', 'build:web'])) {
+  const outputFile = join(reportDir, 'e2e.json');
+  run('end-to-end tests (Playwright, Chromium, real server)', 'npx', ['playwright', 'test', '--reporter=list,json'], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: outputFile,
+  });
+  if (existsSync(outputFile)) {
+    const stats = JSON.parse(readFileSync(outputFile, 'utf8')).stats ?? {};
+    totals.passed += (stats.expected ?? 0) + (stats.flaky ?? 0);
+    totals.failed += stats.unexpected ?? 0;
+    totals.skipped += stats.skipped ?? 0;
+  }
+}
+
+console.log('');
+if (failedSteps.length) console.log(`Failed steps: ${failedSteps.join('; ')}`);
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(failedSteps.length || totals.failed ? 1 : 0);
