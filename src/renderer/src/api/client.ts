@@ -1,0 +1,76 @@
+import ky from 'ky';
+import type { z } from 'zod';
+import {
+  ApiError,
+  buildPath,
+  errorBodySchema,
+  type Endpoint,
+  type EndpointBody,
+  type EndpointParams,
+  type EndpointQuery,
+  type EndpointResponse,
+} from '../../../shared/api';
+import { getPlatform } from '../platform';
+import { reportFailure } from './errorReporter';
+
+type AnyEndpoint = Endpoint<z.ZodType, z.ZodType, z.ZodType, z.ZodType>;
+
+/** Only the parts an endpoint declares are accepted (and required when it declares them). */
+export type CallOptions<E> = ([EndpointParams<E>] extends [never] ? { params?: never } : { params: EndpointParams<E> }) &
+  ([EndpointQuery<E>] extends [never] ? { query?: never } : { query?: EndpointQuery<E> }) &
+  ([EndpointBody<E>] extends [never] ? { body?: never } : { body: EndpointBody<E> });
+
+/** ky on top of the platform transport: it attaches the token and tenant and refreshes on 401. */
+const http = ky.create({
+  fetch: (input, init) => getPlatform().fetch(new Request(input, init)),
+  throwHttpErrors: false,
+  retry: 0,
+  timeout: 30_000,
+});
+
+function toSearchParams(query: unknown): URLSearchParams {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
+    if (value === undefined || value === null || value === '') continue;
+    search.set(key, String(value));
+  }
+  return search;
+}
+
+async function readErrorBody(response: Response): Promise<z.infer<typeof errorBodySchema> | null> {
+  const parsed = errorBodySchema.safeParse(await response.json().catch(() => null));
+  return parsed.success ? parsed.data : null;
+}
+
+/**
+ * Calls one endpoint of the shared contract. Resolves with the response parsed by the endpoint's
+ * zod schema; rejects with ApiError (status 0 for a network failure). 5xx and network failures
+ * are reported to the log-error endpoint before they are rethrown (spec §8).
+ */
+export async function callEndpoint<E extends AnyEndpoint>(endpoint: E, options: CallOptions<E> = {} as CallOptions<E>): Promise<EndpointResponse<E>> {
+  const { apiBase } = await getPlatform().settings.get();
+  const { params, query, body } = options as { params?: Record<string, string | number>; query?: unknown; body?: unknown };
+  const url = `${apiBase.replace(/\/$/, '')}${buildPath(endpoint.path, params)}`;
+  const searchParams = toSearchParams(query);
+
+  let response: Response;
+  try {
+    response = await http(url, {
+      method: endpoint.method,
+      searchParams,
+      json: body,
+    });
+  } catch (error) {
+    const apiError = error instanceof ApiError ? error : new ApiError(0, null, error instanceof Error ? error.message : String(error));
+    if (apiError.status === 0 || apiError.status >= 500) reportFailure({ endpoint, url, requestBody: body, error: apiError, response: null });
+    throw apiError;
+  }
+
+  if (!response.ok) {
+    const apiError = new ApiError(response.status, await readErrorBody(response.clone()));
+    if (response.status >= 500) reportFailure({ endpoint, url, requestBody: body, error: apiError, response });
+    throw apiError;
+  }
+  const json: unknown = response.status === 204 ? { ok: true } : await response.json();
+  return endpoint.response.parse(json) as EndpointResponse<E>;
+}

@@ -1,0 +1,16 @@
+/**
+ * TanStack Query keys shared across features. The session list is an infinite query under
+ * `sessions`; invalidate `queryKeys.sessions` after creating, renaming or deleting a session.
+ */
+export const queryKeys = {
+  tenant: ['tenant'] as const,
+  member: (memberId: number) => ['member', memberId] as const,
+  creditCheck: (memberId: number) => ['credit-check', memberId] as const,
+  dashboardChatbots: ['chatbots', 'dashboard'] as const,
+  chatbot: (chatbotId: number) => ['chatbots', 'detail', chatbotId] as const,
+  sessions: ['sessions'] as const,
+  session: (hashId: string) => ['session', hashId] as const,
+  sessionHistory: (hashId: string) => ['session', hashId, 'history'] as const,
+  adminAnnouncements: (page: number, size: number) => ['admin', 'announcements', page, size] as const,
+  adminAnnouncementsAll: ['admin', 'announcements'] as const,
+};

@@ -1,0 +1,183 @@
+import { createParser } from 'eventsource-parser';
+import { ApiError, authApi, chatApi, errorBodySchema, type Member } from '../../../shared/api';
+import { API_PREFIX, ACCESS_TOKEN_HEADER, CHAT_META_HEADER, SUBDOMAIN_COOKIE, SUBDOMAIN_HEADER } from '../../../shared/domain/constants';
+import type { ChatStreamRequest, ClientSettings, Platform, SessionEndReason } from './types';
+
+export interface WebPlatformOptions {
+  /** The network; tests inject a fake. */
+  fetch?: typeof globalThis.fetch;
+  apiBase?: string;
+}
+
+function readCookie(name: string): string | null {
+  const entry = document.cookie.split('; ').find((part) => part.startsWith(`${name}=`));
+  return entry ? decodeURIComponent(entry.slice(name.length + 1)) : null;
+}
+
+function writeCookie(name: string, value: string | null): void {
+  document.cookie = value === null ? `${name}=; path=/; max-age=0; SameSite=Lax` : `${name}=${encodeURIComponent(value)}; path=/; SameSite=Lax`;
+}
+
+async function apiErrorFrom(response: Response): Promise<ApiError> {
+  const parsed = errorBodySchema.safeParse(await response.json().catch(() => null));
+  return new ApiError(response.status, parsed.success ? parsed.data : null);
+}
+
+function refreshFailureReason(status: number): SessionEndReason {
+  if (status === 401) return 'auth_refresh_401';
+  if (status === 403) return 'auth_refresh_403';
+  return 'auth_refresh_500';
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'AbortError';
+}
+
+/**
+ * The browser platform. The access token lives in this closure only (never in storage); the
+ * refresh token is an HttpOnly cookie the server sets, so a reload resumes through /auth/refresh/.
+ */
+export function createWebPlatform(options: WebPlatformOptions = {}): Platform {
+  const network = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+  let apiBase = options.apiBase ?? `${window.location.origin}${API_PREFIX}`;
+  let accessToken: string | null = null;
+  let refreshInFlight: Promise<Member | null> | null = null;
+  const endListeners = new Set<(reason: SessionEndReason) => void>();
+
+  const url = (path: string) => `${apiBase.replace(/\/$/, '')}${path}`;
+
+  function withTenant(headers: Headers): Headers {
+    const subdomain = readCookie(SUBDOMAIN_COOKIE);
+    if (subdomain) headers.set(SUBDOMAIN_HEADER, subdomain);
+    return headers;
+  }
+
+  async function postAuth(path: string, body: unknown): Promise<Response> {
+    return network(url(path), {
+      method: 'POST',
+      credentials: 'include',
+      headers: withTenant(new Headers({ 'content-type': 'application/json' })),
+      body: JSON.stringify(body),
+    });
+  }
+
+  async function acceptTokens(response: Response): Promise<Member> {
+    const tokens = authApi.authTokensSchema.parse(await response.json());
+    accessToken = tokens.access_token;
+    return tokens.member;
+  }
+
+  /**
+   * One refresh for everyone waiting: concurrent 401s share the same promise, so the rotating
+   * refresh token is spent once. Resolves null when the session could not be renewed.
+   */
+  function refreshOnce(quietWhenSignedOut: boolean): Promise<Member | null> {
+    refreshInFlight ??= (async () => {
+      try {
+        const response = await postAuth(authApi.refresh.path, {});
+        if (response.ok) return await acceptTokens(response);
+        accessToken = null;
+        // At start-up a 401 only means "not signed in"; anything else is worth telling the user.
+        if (!(quietWhenSignedOut && response.status === 401)) endListeners.forEach((listener) => listener(refreshFailureReason(response.status)));
+        return null;
+      } catch {
+        endListeners.forEach((listener) => listener('auth_refresh_500'));
+        return null;
+      } finally {
+        refreshInFlight = null;
+      }
+    })();
+    return refreshInFlight;
+  }
+
+  function send(request: Request): Promise<Response> {
+    const headers = withTenant(new Headers(request.headers));
+    if (accessToken) headers.set(ACCESS_TOKEN_HEADER, accessToken);
+    return network(new Request(request, { headers, credentials: 'include' }));
+  }
+
+  async function authorizedFetch(request: Request): Promise<Response> {
+    const retry = request.clone();
+    const tokenUsed = accessToken;
+    const response = await send(request);
+    if (response.status !== 401 || new URL(request.url).pathname.includes('/auth/')) return response;
+    // Another call may already have renewed the token while this one was in flight.
+    if (accessToken && accessToken !== tokenUsed) return send(retry);
+    const member = await refreshOnce(false);
+    return member ? send(retry) : response;
+  }
+
+  async function streamChat({ chatbotId, body, signal, onMeta, onFrame }: ChatStreamRequest): Promise<void> {
+    const request = new Request(url(`/chatbots/${chatbotId}/chat/`), {
+      method: chatApi.chat.method,
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify(body),
+      signal,
+    });
+    let response: Response;
+    try {
+      response = await authorizedFetch(request);
+    } catch (error) {
+      if (isAbort(error)) return;
+      throw new ApiError(0, null, error instanceof Error ? error.message : String(error));
+    }
+    if (!response.ok) throw await apiErrorFrom(response);
+
+    const metaHeader = response.headers.get(CHAT_META_HEADER);
+    if (metaHeader) onMeta(chatApi.chatMetaSchema.parse(JSON.parse(metaHeader)));
+    if (!response.body) return;
+
+    const parser = createParser({
+      onEvent: (event) => onFrame(chatApi.chatFrameSchema.parse(JSON.parse(event.data))),
+    });
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        parser.feed(value);
+      }
+    } catch (error) {
+      if (isAbort(error) || signal.aborted) return;
+      throw new ApiError(0, null, error instanceof Error ? error.message : String(error));
+    } finally {
+      reader.releaseLock();
+    }
+  }
+
+  const settings = {
+    async get(): Promise<ClientSettings> {
+      return { apiBase, subdomain: readCookie(SUBDOMAIN_COOKIE) };
+    },
+    async set(patch: Partial<ClientSettings>): Promise<ClientSettings> {
+      if (patch.apiBase !== undefined) apiBase = patch.apiBase;
+      if (patch.subdomain !== undefined) writeCookie(SUBDOMAIN_COOKIE, patch.subdomain);
+      return settings.get();
+    },
+  };
+
+  return {
+    kind: 'web',
+    fetch: authorizedFetch,
+    session: {
+      async signIn(credentials) {
+        const response = await postAuth(authApi.signIn.path, credentials);
+        if (!response.ok) throw await apiErrorFrom(response);
+        return acceptTokens(response);
+      },
+      restore: () => refreshOnce(true),
+      async signOut() {
+        accessToken = null;
+        await postAuth(authApi.signOut.path, {}).catch(() => undefined);
+      },
+      onEnded(listener) {
+        endListeners.add(listener);
+        return () => endListeners.delete(listener);
+      },
+    },
+    streamChat,
+    settings,
+    openAdminConsole: () => window.open('/admin', '_blank', 'noopener'),
+    openExternal: (target) => window.open(target, '_blank', 'noopener,noreferrer'),
+  };
+}
