@@ -1,0 +1,129 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiError, type ChatFrame, type ChatMeta } from '../../../../shared/api';
+import type { ChatStreamRequest } from '../../platform/types';
+import { ChatRun, type ChatRunSnapshot } from './chatRun';
+
+const meta: ChatMeta = { session_hash_id: 'abc123', session_created: true, member_message_id: 10, chatbot_message_id: 11, model: 'demo' };
+
+/** A controllable stand-in for platform.streamChat. */
+function fakeStream() {
+  let request!: ChatStreamRequest;
+  let resolve!: () => void;
+  let reject!: (error: unknown) => void;
+  const streamChat = vi.fn((r: ChatStreamRequest) => {
+    request = r;
+    return new Promise<void>((res, rej) => {
+      resolve = res;
+      reject = rej;
+      r.signal.addEventListener('abort', () => res());
+    });
+  });
+  return {
+    streamChat,
+    meta: () => request.onMeta(meta),
+    frame: (frame: ChatFrame) => request.onFrame(frame),
+    close: () => resolve(),
+    fail: (error: unknown) => reject(error),
+    signal: () => request.signal,
+  };
+}
+
+function startRun(stream: ReturnType<typeof fakeStream>) {
+  const settled: ChatRunSnapshot[] = [];
+  const onMeta = vi.fn();
+  const run = new ChatRun({ chatbotId: 1, body: { text: 'hello' }, streamChat: stream.streamChat, onMeta, onSettled: (s) => settled.push(s) });
+  const done = run.start();
+  return { run, settled, onMeta, done };
+}
+
+describe('ChatRun', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('reports the meta, batches text and settles as done after the end frame', async () => {
+    const stream = fakeStream();
+    const { run, settled, onMeta, done } = startRun(stream);
+    expect(run.getSnapshot().status).toBe('sending');
+    stream.meta();
+    expect(onMeta).toHaveBeenCalledWith(meta);
+    expect(run.sessionHashId).toBe('abc123');
+    expect(run.getSnapshot().status).toBe('streaming');
+
+    stream.frame({ type: 'text', delta: 'Hel' });
+    stream.frame({ type: 'text', delta: 'lo' });
+    expect(run.getSnapshot().text).toBe('');
+    vi.advanceTimersByTime(50);
+    expect(run.getSnapshot().text).toBe('Hel');
+
+    stream.frame({ type: 'usage', input_tokens: 5, output_tokens: 2, credits: 1 });
+    stream.frame({ type: 'end', finish_reason: 'stop' });
+    expect(run.getSnapshot().status).toBe('streaming');
+    vi.advanceTimersByTime(50);
+    expect(run.getSnapshot()).toMatchObject({ text: 'Hello', status: 'done', error: null, usage: { input_tokens: 5 } });
+    stream.close();
+    await done;
+    expect(settled).toHaveLength(1);
+  });
+
+  it('stop aborts the request and keeps everything received, even what was not yet shown', async () => {
+    const stream = fakeStream();
+    const { run, settled, done } = startRun(stream);
+    stream.meta();
+    for (const delta of ['a', 'b', 'c']) stream.frame({ type: 'text', delta });
+    run.stop();
+    expect(stream.signal().aborted).toBe(true);
+    expect(run.getSnapshot()).toMatchObject({ status: 'stopped', text: 'abc' });
+    await done;
+    expect(settled).toHaveLength(1);
+    // Frames still in flight after stop are ignored.
+    stream.frame({ type: 'text', delta: 'late' });
+    expect(run.getSnapshot().text).toBe('abc');
+  });
+
+  it('an error frame mid-stream fails the answer with a translated key and keeps the partial text', () => {
+    const stream = fakeStream();
+    const { run } = startRun(stream);
+    stream.meta();
+    stream.frame({ type: 'text', delta: 'partial' });
+    stream.frame({ type: 'error', code: 'upstream_failed', message: 'x' });
+    expect(run.getSnapshot()).toMatchObject({ status: 'failed', error: 'stream_failed', text: 'partial', rejected: false });
+  });
+
+  it.each([
+    [402, 'credits_depleted', 'credits_depleted'],
+    [403, 'model_not_allowed', 'model_not_allowed'],
+    [413, 'input_too_long', 'input_too_long'],
+    [422, 'message_empty', 'message_empty'],
+    [422, 'validation_error', 'validation_failed'],
+    [428, 'restricted_term', 'restricted_term'],
+    [400, 'bad_request', 'no_text'],
+    [500, 'internal_error', 'send_failed'],
+  ])('a %i before the stream is a rejected send with key %s', async (status, code, key) => {
+    const stream = fakeStream();
+    const { run, done } = startRun(stream);
+    stream.fail(new ApiError(status, { code, message: 'm' }));
+    await done;
+    expect(run.getSnapshot()).toMatchObject({ status: 'failed', error: key, rejected: true });
+  });
+
+  it('a stream that closes without an end frame counts as interrupted', async () => {
+    const stream = fakeStream();
+    const { run, done } = startRun(stream);
+    stream.meta();
+    stream.frame({ type: 'text', delta: 'half' });
+    stream.close();
+    await done;
+    expect(run.getSnapshot()).toMatchObject({ status: 'failed', error: 'stream_interrupted', text: 'half' });
+  });
+
+  it('notifies subscribers on every change', () => {
+    const stream = fakeStream();
+    const { run } = startRun(stream);
+    const listener = vi.fn();
+    run.subscribe(listener);
+    stream.meta();
+    stream.frame({ type: 'thinking', delta: 'hmm' });
+    expect(listener).toHaveBeenCalledTimes(2);
+    expect(run.getSnapshot().thinking).toBe('hmm');
+  });
+});

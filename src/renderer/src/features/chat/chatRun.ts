@@ -1,0 +1,164 @@
+import type { ChatBody, ChatFrame, ChatMeta } from '../../../../shared/api';
+import type { ChatStreamRequest } from '../../platform/types';
+import { OutputBatcher } from './outputBatcher';
+import { frameErrorKey, sendErrorKey, type ChatErrorKey } from './chatErrors';
+
+export type ChatRunStatus = 'sending' | 'streaming' | 'done' | 'stopped' | 'failed';
+
+export interface ChatRunSnapshot {
+  memberText: string;
+  meta: ChatMeta | null;
+  /** Answer text released by the batcher so far: what the screen shows. */
+  text: string;
+  thinking: string;
+  citations: { url: string; title?: string }[];
+  images: string[];
+  usage: { input_tokens: number; output_tokens: number; credits: number } | null;
+  status: ChatRunStatus;
+  error: ChatErrorKey | null;
+  /** True when the send was refused before any answer (the message was not stored). */
+  rejected: boolean;
+}
+
+export interface ChatRunOptions {
+  chatbotId: number;
+  body: ChatBody;
+  streamChat: (request: ChatStreamRequest) => Promise<void>;
+  onMeta?: (meta: ChatMeta) => void;
+  /** Called once when the answer reached a final status and everything received is on screen. */
+  onSettled?: (snapshot: ChatRunSnapshot) => void;
+}
+
+const isFinal = (status: ChatRunStatus) => status === 'done' || status === 'stopped' || status === 'failed';
+
+/**
+ * One sent message and its streamed answer, as an external store for useSyncExternalStore so that
+ * only the streaming bubble re-renders on each batching tick. Text frames go through the
+ * OutputBatcher; every other frame applies at once.
+ */
+export class ChatRun {
+  readonly chatbotId: number;
+  private snapshot: ChatRunSnapshot;
+  private readonly listeners = new Set<() => void>();
+  private readonly controller = new AbortController();
+  private readonly batcher = new OutputBatcher((text) => this.onRelease(text));
+  /** Status to settle on once the batcher has released everything (set by the `end` frame). */
+  private endStatus: ChatRunStatus | null = null;
+  /** Everything received, released or not: what the server stores for a stopped answer. */
+  private received = '';
+
+  constructor(private readonly options: ChatRunOptions) {
+    this.chatbotId = options.chatbotId;
+    this.snapshot = {
+      memberText: options.body.text ?? '',
+      meta: null,
+      text: '',
+      thinking: '',
+      citations: [],
+      images: [],
+      usage: null,
+      status: 'sending',
+      error: null,
+      rejected: false,
+    };
+  }
+
+  get sessionHashId(): string | null {
+    return this.snapshot.meta?.session_hash_id ?? this.options.body.session_hash_id ?? null;
+  }
+
+  get isActive(): boolean {
+    return !isFinal(this.snapshot.status);
+  }
+
+  getSnapshot = (): ChatRunSnapshot => this.snapshot;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** Starts the request; resolves when the answer is settled. */
+  async start(): Promise<void> {
+    try {
+      await this.options.streamChat({
+        chatbotId: this.options.chatbotId,
+        body: this.options.body,
+        signal: this.controller.signal,
+        onMeta: (meta) => this.handleMeta(meta),
+        onFrame: (frame) => this.handleFrame(frame),
+      });
+      // The transport resolved without an `end` frame: the connection dropped mid-answer.
+      if (this.isActive && this.endStatus === null) this.finish('failed', 'stream_interrupted');
+    } catch (error) {
+      if (!this.isActive) return;
+      if (this.controller.signal.aborted) return this.finish('stopped');
+      const rejected = this.snapshot.meta === null;
+      this.update({ rejected });
+      this.finish('failed', rejected ? sendErrorKey(error) : 'stream_interrupted');
+    }
+  }
+
+  /** Stop button, a new send or leaving the conversation: keeps what was received. */
+  stop(): void {
+    if (!this.isActive) return;
+    this.controller.abort();
+    this.finish('stopped');
+  }
+
+  handleMeta(meta: ChatMeta): void {
+    if (!this.isActive) return;
+    this.update({ meta, status: 'streaming' });
+    this.options.onMeta?.(meta);
+  }
+
+  handleFrame(frame: ChatFrame): void {
+    if (!this.isActive) return;
+    switch (frame.type) {
+      case 'text':
+        this.received += frame.delta;
+        this.batcher.push(frame.delta);
+        break;
+      case 'thinking':
+        this.update({ thinking: this.snapshot.thinking + frame.delta });
+        break;
+      case 'citation':
+        this.update({ citations: [...this.snapshot.citations, { url: frame.url, title: frame.title }] });
+        break;
+      case 'image':
+        this.update({ images: [...this.snapshot.images, frame.url] });
+        break;
+      case 'usage':
+        this.update({ usage: { input_tokens: frame.input_tokens, output_tokens: frame.output_tokens, credits: frame.credits } });
+        break;
+      case 'error':
+        this.finish('failed', frameErrorKey(frame.code));
+        break;
+      case 'end': {
+        const status = frame.finish_reason === 'aborted' ? 'stopped' : frame.finish_reason === 'error' ? 'failed' : 'done';
+        if (status === 'failed') return this.finish('failed', 'stream_failed');
+        this.endStatus = status;
+        // A normal end lets the typing animation run out; it is short thanks to the catch-up rule.
+        if (this.batcher.pending === 0) this.finish(status);
+        break;
+      }
+    }
+  }
+
+  private onRelease(text: string): void {
+    this.update({ text: this.snapshot.text + text });
+    if (this.endStatus !== null && this.batcher.pending === 0) this.finish(this.endStatus);
+  }
+
+  private finish(status: ChatRunStatus, error: ChatErrorKey | null = null): void {
+    if (!this.isActive) return;
+    this.batcher.dispose();
+    this.update({ text: this.received, status, error });
+    this.options.onSettled?.(this.snapshot);
+  }
+
+  private update(patch: Partial<ChatRunSnapshot>): void {
+    this.snapshot = { ...this.snapshot, ...patch };
+    for (const listener of this.listeners) listener();
+  }
+}
