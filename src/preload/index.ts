@@ -1,0 +1,4 @@
+import { contextBridge, ipcRenderer } from 'electron';
+import { buildBridge } from './buildBridge';
+
+contextBridge.exposeInMainWorld('bridge', buildBridge(ipcRenderer));

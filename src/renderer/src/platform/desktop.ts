@@ -1,0 +1,105 @@
+import { ApiError, type ChatFrame } from '../../../shared/api';
+import type { Bridge, IpcResult } from '../../../shared/ipc/contract';
+import type { ChatStreamRequest, ClientSettings, Platform } from './types';
+
+const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+
+/** Main answers every call with a result; failures become the same ApiError the web transport throws. */
+function unwrap<T>(result: IpcResult<T>): T {
+  if (result.ok) return result.value;
+  throw new ApiError(result.error.status, result.error.body);
+}
+
+async function serializeRequest(request: Request) {
+  const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+  return {
+    url: request.url,
+    method: request.method.toUpperCase() as 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    headers: [...request.headers.entries()],
+    // Bytes carry JSON, text and multipart uploads alike; the Request already encoded the boundary.
+    body: hasBody ? new Uint8Array(await request.arrayBuffer()) : null,
+  };
+}
+
+/**
+ * The desktop platform: every call goes through `window.bridge` to main, which holds the tokens,
+ * performs the HTTP request and parses the chat stream (DESIGN §5, §6). Nothing here sees a token.
+ */
+export function createDesktopPlatform(bridge: Bridge): Platform {
+  async function bridgeFetch(request: Request): Promise<Response> {
+    const response = unwrap(await bridge.http.fetch(await serializeRequest(request)));
+    return new Response(NULL_BODY_STATUSES.has(response.status) ? null : response.body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  }
+
+  function streamChat({ chatbotId, body, signal, onMeta, onFrame }: ChatStreamRequest): Promise<void> {
+    if (signal.aborted) return Promise.resolve();
+    const requestId = crypto.randomUUID();
+    return new Promise<void>((resolve, reject) => {
+      // Frames can overtake the reply to chat:start; hold them until the metadata is delivered.
+      let pending: ChatFrame[] | null = [];
+      let endedEarly: (() => void) | null = null;
+      const unsubscribe = bridge.chat.onStream(({ requestId: id, event }) => {
+        if (id !== requestId) return;
+        if (event.type === 'frame') {
+          if (pending) pending.push(event.frame);
+          else onFrame(event.frame);
+          return;
+        }
+        const end = event.type === 'done' ? () => finish(resolve) : () => finish(() => reject(new ApiError(event.status, event.body)));
+        if (pending) endedEarly = end;
+        else end();
+      });
+      const onAbort = () => {
+        void bridge.chat.cancel({ requestId });
+        finish(resolve);
+      };
+      function finish(settle: () => void) {
+        unsubscribe();
+        signal.removeEventListener('abort', onAbort);
+        settle();
+      }
+      signal.addEventListener('abort', onAbort, { once: true });
+      bridge.chat.start({ requestId, chatbotId, body }).then(
+        (result) => {
+          if (signal.aborted) return;
+          if (!result.ok) {
+            finish(() => reject(new ApiError(result.error.status, result.error.body)));
+            return;
+          }
+          onMeta(result.value);
+          const held = pending ?? [];
+          pending = null;
+          held.forEach(onFrame);
+          endedEarly?.();
+        },
+        (error: unknown) => finish(() => reject(new ApiError(0, null, error instanceof Error ? error.message : String(error)))),
+      );
+    });
+  }
+
+  const toClientSettings = ({ apiBase, subdomain }: ClientSettings): ClientSettings => ({ apiBase, subdomain });
+
+  return {
+    kind: 'desktop',
+    fetch: bridgeFetch,
+    session: {
+      signIn: async (credentials) => unwrap(await bridge.session.signIn(credentials)),
+      restore: async () => unwrap(await bridge.session.restore()),
+      signOut: async () => {
+        unwrap(await bridge.session.signOut());
+      },
+      onEnded: (listener) => bridge.session.onEnded(({ reason }) => listener(reason)),
+    },
+    streamChat,
+    settings: {
+      get: async () => toClientSettings(unwrap(await bridge.settings.get())),
+      set: async (patch) => toClientSettings(unwrap(await bridge.settings.set(patch))),
+    },
+    openAdminConsole: () => void bridge.window.openAdmin(),
+    openExternal: (url) => void bridge.shell.openExternal({ url }),
+  };
+}
