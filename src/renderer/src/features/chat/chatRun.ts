@@ -36,7 +36,11 @@ const isFinal = (status: ChatRunStatus) => status === 'done' || status === 'stop
  * only the streaming bubble re-renders on each batching tick. Text frames go through the
  * OutputBatcher; every other frame applies at once.
  */
+let nextRunId = 1;
+
 export class ChatRun {
+  /** Distinguishes runs for React keys. */
+  readonly id = nextRunId++;
   readonly chatbotId: number;
   private snapshot: ChatRunSnapshot;
   private readonly listeners = new Set<() => void>();

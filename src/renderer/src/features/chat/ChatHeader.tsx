@@ -1,0 +1,177 @@
+import { useState } from 'react';
+import { ActionIcon, Avatar, Button, Group, Modal, Select, Skeleton, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { isApiError, sessionsApi, type Chatbot, type Session } from '../../../../shared/api';
+import { callEndpoint } from '../../api/client';
+import { errorKeyOf } from '../../api/errorMessages';
+import { useDashboardChatbots } from '../../api/chatbots';
+import { queryKeys } from '../../api/queryKeys';
+import { IconEdit, IconPlus, IconTrash } from '../../components/icons';
+import { showToast } from '../../components/toast';
+import { formatDate } from '../../i18n/formatDate';
+import { useResolvedLanguage } from '../../i18n/useLanguage';
+import { DeleteSessionDialog } from '../dashboard/DeleteSessionDialog';
+import { useDeleteSession } from '../dashboard/useDeleteSession';
+import { chatbotName } from './conversation';
+import classes from './chat.module.css';
+
+function ModelDetails({ chatbot }: { chatbot: Chatbot }) {
+  const { t } = useTranslation('chat');
+  const language = useResolvedLanguage();
+  const model = chatbot.llm_model;
+  const details = [
+    model.display_name,
+    t('model.contextLimit', { tokens: new Intl.NumberFormat(language).format(model.context_limit) }),
+    t('model.cost', { credits: new Intl.NumberFormat(language, { maximumFractionDigits: 2 }).format(model.input_cost_per_10k) }),
+    model.release_date ? t('model.released', { date: formatDate(model.release_date, language) }) : null,
+  ].filter((detail): detail is string => detail !== null);
+  return (
+    <Text size="xs" c="dimmed" data-testid="model-details" truncate>
+      {details.join(' · ')}
+    </Text>
+  );
+}
+
+/** Chatbot search: the dashboard list (defaults first), filtered as the user types. */
+function ChatbotPicker({ current }: { current: Chatbot }) {
+  const { t } = useTranslation('chat');
+  const language = useResolvedLanguage();
+  const navigate = useNavigate();
+  const chatbots = useDashboardChatbots();
+  const options = (chatbots.data?.items ?? [current]).map((chatbot) => ({ value: String(chatbot.id), label: chatbotName(chatbot, language) }));
+  if (!options.some((option) => option.value === String(current.id))) options.unshift({ value: String(current.id), label: chatbotName(current, language) });
+  return (
+    <Select
+      w={220}
+      size="xs"
+      searchable
+      data={options}
+      value={String(current.id)}
+      allowDeselect={false}
+      nothingFoundMessage={t('picker.nothingFound')}
+      aria-label={t('picker.label')}
+      placeholder={t('picker.placeholder')}
+      onChange={(value) => value && value !== String(current.id) && void navigate(`/dashboard/chat/${value}`)}
+    />
+  );
+}
+
+function RenameDialog({ session, onClose }: { session: Session | null; onClose: () => void }) {
+  const { t } = useTranslation('chat');
+  const queryClient = useQueryClient();
+  const [title, setTitle] = useState(session?.title ?? '');
+  const rename = useMutation({
+    mutationFn: (next: string) => callEndpoint(sessionsApi.patchSession, { params: { hash: session?.hash_id ?? '' }, body: { title: next } }),
+    onSuccess: (updated) => {
+      queryClient.setQueryData(queryKeys.session(updated.hash_id), updated);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
+      showToast('success', t('session.renamed'));
+      onClose();
+    },
+    onError: (error) => {
+      const specific = isApiError(error) && error.status === 404 ? 'session.notFound' : isApiError(error) && error.status === 403 ? 'session.noHistory' : null;
+      showToast('error', specific ? t(specific) : t(errorKeyOf(error)));
+    },
+  });
+  const trimmed = title.trim();
+  return (
+    <Modal opened={session !== null} onClose={onClose} title={t('session.renameTitle')} size="sm">
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (trimmed) rename.mutate(trimmed);
+        }}
+      >
+        <TextInput
+          data-autofocus
+          label={t('session.titleLabel')}
+          value={title}
+          maxLength={200}
+          onChange={(event) => setTitle(event.currentTarget.value)}
+          error={trimmed === '' ? t('session.titleRequired') : null}
+        />
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={onClose}>
+            {t('session.cancel')}
+          </Button>
+          <Button type="submit" loading={rename.isPending} disabled={trimmed === ''}>
+            {t('session.save')}
+          </Button>
+        </Group>
+      </form>
+    </Modal>
+  );
+}
+
+interface ChatHeaderProps {
+  chatbot: Chatbot | undefined;
+  session: Session | undefined;
+  hasSession: boolean;
+  onNewSession: () => void;
+}
+
+export function ChatHeader({ chatbot, session, hasSession, onNewSession }: ChatHeaderProps) {
+  const { t } = useTranslation('chat');
+  const language = useResolvedLanguage();
+  const [renaming, setRenaming] = useState<Session | null>(null);
+  const [deleting, setDeleting] = useState<Session | null>(null);
+  const deleteSession = useDeleteSession();
+  const sessionTitle = hasSession ? session?.title || t('session.untitled') : t('session.new');
+
+  return (
+    <header className={classes.header}>
+      <Group justify="space-between" wrap="nowrap" gap="md">
+        <Group gap="sm" wrap="nowrap" miw={0}>
+          {chatbot ? (
+            <Avatar src={chatbot.profile_image_url} alt="" radius="xl" color="indigo">
+              {chatbotName(chatbot, language).slice(0, 1).toUpperCase()}
+            </Avatar>
+          ) : (
+            <Skeleton circle height={38} />
+          )}
+          <Stack gap={0} miw={0}>
+            <Group gap={6} wrap="nowrap" miw={0}>
+              <Text fw={650} truncate data-testid="session-title">
+                {sessionTitle}
+              </Text>
+              {hasSession && session && (
+                <>
+                  <Tooltip label={t('session.rename')}>
+                    <ActionIcon variant="subtle" color="gray" size="sm" aria-label={t('session.rename')} onClick={() => setRenaming(session)}>
+                      <IconEdit size={15} />
+                    </ActionIcon>
+                  </Tooltip>
+                  <Tooltip label={t('session.delete')}>
+                    <ActionIcon variant="subtle" color="gray" size="sm" aria-label={t('session.delete')} onClick={() => setDeleting(session)}>
+                      <IconTrash size={15} />
+                    </ActionIcon>
+                  </Tooltip>
+                </>
+              )}
+            </Group>
+            {chatbot ? (
+              <Group gap={6} wrap="nowrap" miw={0}>
+                <Text size="xs" fw={600} data-testid="chatbot-name" style={{ flex: 'none' }}>
+                  {chatbotName(chatbot, language)}
+                </Text>
+                <ModelDetails chatbot={chatbot} />
+              </Group>
+            ) : (
+              <Skeleton height={10} width={220} mt={6} />
+            )}
+          </Stack>
+        </Group>
+        <Group gap="xs" wrap="nowrap" visibleFrom="sm">
+          {chatbot && <ChatbotPicker current={chatbot} />}
+          <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} onClick={onNewSession}>
+            {t('session.newButton')}
+          </Button>
+        </Group>
+      </Group>
+      {renaming && <RenameDialog key={renaming.hash_id} session={renaming} onClose={() => setRenaming(null)} />}
+      <DeleteSessionDialog session={deleting} onClose={() => setDeleting(null)} onDelete={(target) => deleteSession.mutate(target)} />
+    </header>
+  );
+}

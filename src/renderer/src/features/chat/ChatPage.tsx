@@ -1,0 +1,235 @@
+import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
+import { Button, Center, EmptyState, Loader, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useNavigate, useParams } from 'react-router-dom';
+import { chatbotsApi, isApiError, sessionsApi, type Chatbot } from '../../../../shared/api';
+import { callEndpoint } from '../../api/client';
+import { firstDefaultChatbot, useDashboardChatbots } from '../../api/chatbots';
+import { queryKeys } from '../../api/queryKeys';
+import { errorKeyOf } from '../../api/errorMessages';
+import { IconChat } from '../../components/icons';
+import { getPlatform } from '../../platform';
+import { useResolvedLanguage } from '../../i18n/useLanguage';
+import { discardActiveRun, useActiveRunStore } from './activeRun';
+import { ChatRun, type ChatRunSnapshot } from './chatRun';
+import { chatbotName } from './conversation';
+import { appendTurn, flattenHistory, seedEmptyHistory, useSessionHistory } from './history';
+import { ChatHeader } from './ChatHeader';
+import { Composer } from './Composer';
+import { LongConversationBanner } from './LongConversationBanner';
+import { MessageList } from './MessageList';
+import type { ChatbotFace } from './Messages';
+import classes from './chat.module.css';
+
+const noSubscription = () => () => {};
+
+/** /dashboard/chat without a chatbot opens the first default chatbot (dashboard start, spec §7). */
+function DefaultChatbotRedirect() {
+  const { t } = useTranslation('chat');
+  const chatbots = useDashboardChatbots();
+  if (chatbots.isPending) {
+    return (
+      <Center h="100dvh">
+        <Loader aria-label={t('loading')} />
+      </Center>
+    );
+  }
+  const items = chatbots.data?.items ?? [];
+  const target = firstDefaultChatbot(items) ?? items[0];
+  if (target) return <Navigate to={`/dashboard/chat/${target.id}`} replace />;
+  return (
+    <Center h="100dvh">
+      <EmptyState
+        icon={<IconChat size={28} />}
+        title={chatbots.isError ? t(errorKeyOf(chatbots.error)) : t('empty.noChatbots')}
+        description={chatbots.isError ? undefined : t('empty.noChatbotsHint')}
+      />
+    </Center>
+  );
+}
+
+function Unavailable({ title, onNewSession }: { title: string; onNewSession?: () => void }) {
+  const { t } = useTranslation('chat');
+  return (
+    <Center flex={1}>
+      <EmptyState icon={<IconChat size={28} />} title={title}>
+        {onNewSession && <Button onClick={onNewSession}>{t('session.newButton')}</Button>}
+      </EmptyState>
+    </Center>
+  );
+}
+
+function Welcome({ chatbot }: { chatbot: Chatbot | undefined }) {
+  const { t } = useTranslation('chat');
+  const language = useResolvedLanguage();
+  if (!chatbot) return null;
+  const features = language === 'ko' ? chatbot.ko_key_features || chatbot.en_key_features : chatbot.en_key_features || chatbot.ko_key_features;
+  return (
+    <Stack align="center" gap="xs" py={60} ta="center" data-testid="chat-welcome">
+      <Title order={3}>{t('empty.title', { name: chatbotName(chatbot, language) })}</Title>
+      {features && (
+        <Text c="dimmed" maw={520}>
+          {features}
+        </Text>
+      )}
+      <Text size="sm" c="dimmed">
+        {t('empty.hint')}
+      </Text>
+    </Stack>
+  );
+}
+
+function HistorySkeleton() {
+  return (
+    <Stack maw={772} mx="auto" w="100%" p="lg" gap="lg" aria-busy="true">
+      <Skeleton height={38} width="45%" ml="auto" radius="lg" />
+      <Skeleton height={72} width="85%" radius="lg" />
+      <Skeleton height={38} width="35%" ml="auto" radius="lg" />
+      <Skeleton height={96} width="90%" radius="lg" />
+    </Stack>
+  );
+}
+
+/** Title the new session from its first message; a failure just leaves it Untitled. */
+async function generateTitle(queryClient: ReturnType<typeof useQueryClient>, hashId: string): Promise<void> {
+  try {
+    const session = await callEndpoint(sessionsApi.generateSessionTitle, { params: { hash: hashId } });
+    queryClient.setQueryData(queryKeys.session(hashId), session);
+  } catch {
+    // The session keeps working without a title; the list shows it as Untitled.
+  } finally {
+    void queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
+  }
+}
+
+function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; sessionHashId: string | undefined }) {
+  const { t } = useTranslation('chat');
+  const language = useResolvedLanguage();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+
+  const chatbot = useQuery({
+    queryKey: queryKeys.chatbot(chatbotId),
+    queryFn: () => callEndpoint(chatbotsApi.getChatbot, { params: { id: chatbotId } }),
+  });
+  const session = useQuery({
+    queryKey: queryKeys.session(sessionHashId ?? ''),
+    queryFn: () => callEndpoint(sessionsApi.getSession, { params: { hash: sessionHashId ?? '' } }),
+    enabled: sessionHashId !== undefined,
+  });
+  const history = useSessionHistory(sessionHashId);
+  const run = useActiveRunStore((state) => state.run);
+  const runMeta = useSyncExternalStore(run?.subscribe ?? noSubscription, () => run?.getSnapshot().meta ?? null);
+  const streaming = useSyncExternalStore(run?.subscribe ?? noSubscription, () => run?.isActive ?? false);
+
+  // Opening another conversation stops the answer of the previous one (the server keeps it).
+  useEffect(() => {
+    const current = useActiveRunStore.getState().run;
+    if (current && (current.chatbotId !== chatbotId || current.sessionHashId !== (sessionHashId ?? null))) discardActiveRun();
+  }, [chatbotId, sessionHashId]);
+
+  const messages = useMemo(() => {
+    const all = flattenHistory(history.data);
+    if (!runMeta) return all;
+    // While the turn is on screen as the streaming bubble, its stored copy is not listed twice.
+    return all.filter((message) => message.id !== runMeta.member_message_id && message.id !== runMeta.chatbot_message_id);
+  }, [history.data, runMeta]);
+
+  const face = useMemo<ChatbotFace>(
+    () => ({ name: chatbot.data ? chatbotName(chatbot.data, language) : '', imageUrl: chatbot.data?.profile_image_url ?? null }),
+    [chatbot.data, language],
+  );
+
+  const startNewSession = useCallback(() => {
+    discardActiveRun();
+    void navigate(`/dashboard/chat/${chatbotId}`);
+  }, [chatbotId, navigate]);
+
+  const send = useCallback(
+    (text: string) => {
+      const previous = useActiveRunStore.getState().run;
+      // A new send cancels the running answer; it stays in the session as stopped.
+      previous?.stop();
+      const sessionHash = sessionHashId ?? previous?.sessionHashId ?? undefined;
+      const isCurrent = () => useActiveRunStore.getState().run === next;
+      const next: ChatRun = new ChatRun({
+        chatbotId,
+        body: { text, session_hash_id: sessionHash },
+        streamChat: (request) => getPlatform().streamChat(request),
+        onMeta: (meta) => {
+          if (!meta.session_created) return;
+          seedEmptyHistory(queryClient, meta.session_hash_id);
+          void queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
+          if (isCurrent()) void navigate(`/dashboard/chat/${chatbotId}/${meta.session_hash_id}`, { replace: true });
+        },
+        onSettled: (snapshot: ChatRunSnapshot) => {
+          if (snapshot.rejected) {
+            // Nothing was stored: give the text back so the user can fix and resend it.
+            if (isCurrent() && useActiveRunStore.getState().draft === '') useActiveRunStore.setState({ draft: snapshot.memberText });
+            return;
+          }
+          appendTurn(queryClient, snapshot);
+          if (isCurrent() && snapshot.error === null) useActiveRunStore.setState({ run: null });
+          if (snapshot.meta?.session_created) void generateTitle(queryClient, snapshot.meta.session_hash_id);
+          else void queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
+        },
+      });
+      useActiveRunStore.setState({ run: next });
+      void next.start();
+    },
+    [chatbotId, sessionHashId, navigate, queryClient],
+  );
+
+  const stop = useCallback(() => useActiveRunStore.getState().run?.stop(), []);
+
+  const chatbotMissing = chatbot.isError;
+  const sessionMissing = session.isError && isApiError(session.error) && session.error.status === 404;
+  const historyLoading = sessionHashId !== undefined && history.isPending;
+  const newestPage = history.data?.pages[0];
+
+  let body;
+  if (chatbotMissing) {
+    body = <Unavailable title={isApiError(chatbot.error) && chatbot.error.status === 404 ? t('empty.chatbotUnavailable') : t(errorKeyOf(chatbot.error))} />;
+  } else if (sessionMissing || history.isError) {
+    body = <Unavailable title={sessionMissing ? t('session.notFound') : t(errorKeyOf(history.error))} onNewSession={startNewSession} />;
+  } else if (historyLoading) {
+    body = <HistorySkeleton />;
+  } else {
+    body = (
+      <MessageList
+        messages={messages}
+        run={run}
+        face={face}
+        hasOlder={history.hasNextPage}
+        loadingOlder={history.isFetchingNextPage}
+        onLoadOlder={() => void history.fetchNextPage()}
+        empty={<Welcome chatbot={chatbot.data} />}
+      />
+    );
+  }
+
+  return (
+    <div className={classes.page}>
+      <ChatHeader chatbot={chatbot.data} session={session.data} hasSession={sessionHashId !== undefined} onNewSession={startNewSession} />
+      {body}
+      {chatbot.data && (
+        <LongConversationBanner
+          contextTokens={newestPage?.context_tokens ?? 0}
+          contextLimit={chatbot.data.llm_model.context_limit}
+          run={run}
+          onNewSession={startNewSession}
+        />
+      )}
+      <Composer onSend={send} onStop={stop} streaming={streaming} disabled={!chatbot.data || sessionMissing} />
+    </div>
+  );
+}
+
+export default function ChatPage() {
+  const { chatbotId, sessionHashId } = useParams();
+  if (chatbotId === undefined) return <DefaultChatbotRedirect />;
+  const id = Number(chatbotId);
+  if (!Number.isInteger(id) || id <= 0) return <Navigate to="/dashboard/chat" replace />;
+  return <ChatConversation chatbotId={id} sessionHashId={sessionHashId} />;
+}

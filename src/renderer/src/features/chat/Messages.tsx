@@ -1,0 +1,113 @@
+import { memo, useSyncExternalStore } from 'react';
+import { Alert, Anchor, Avatar, Badge, Group, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { SessionMessage } from '../../../../shared/api';
+import type { ChatRun } from './chatRun';
+import type { ChatErrorKey } from './chatErrors';
+import { MarkdownContent } from './MarkdownContent';
+import classes from './chat.module.css';
+
+export interface ChatbotFace {
+  name: string;
+  imageUrl: string | null;
+}
+
+function MemberBubble({ text }: { text: string }) {
+  return (
+    <div className={classes.memberRow} data-testid="member-message">
+      <div className={classes.memberBubble}>{text}</div>
+    </div>
+  );
+}
+
+function TypingIndicator() {
+  const { t } = useTranslation('chat');
+  return (
+    <span className={classes.typing} role="status" aria-label={t('message.thinking')}>
+      <span />
+      <span />
+      <span />
+    </span>
+  );
+}
+
+interface AnswerProps {
+  face: ChatbotFace;
+  text: string;
+  interrupted: SessionMessage['interrupted'];
+  streaming?: boolean;
+  error?: ChatErrorKey | null;
+  citations?: { url: string; title?: string }[];
+}
+
+/** A chatbot answer: avatar, sanitized markdown, and how it ended when it did not finish. */
+export function ChatbotAnswer({ face, text, interrupted, streaming = false, error = null, citations = [] }: AnswerProps) {
+  const { t } = useTranslation('chat');
+  return (
+    <div className={classes.chatbotRow} data-testid="chatbot-message" data-streaming={streaming || undefined}>
+      <Avatar src={face.imageUrl} alt={face.name} radius="xl" size={32} color="indigo">
+        {face.name.slice(0, 1).toUpperCase()}
+      </Avatar>
+      <div className={classes.chatbotBody}>
+        {text === '' && streaming ? <TypingIndicator /> : <MarkdownContent text={text} />}
+        {citations.length > 0 && (
+          <Group gap={6} mt="xs">
+            {citations.map((citation, index) => (
+              <Anchor key={`${citation.url}-${index}`} href={citation.url} target="_blank" rel="noopener noreferrer" size="xs">
+                [{index + 1}] {citation.title ?? citation.url}
+              </Anchor>
+            ))}
+          </Group>
+        )}
+        {interrupted && !error && (
+          <Badge mt="xs" variant="light" color={interrupted === 'stopped' ? 'gray' : 'red'} data-testid="interrupted-badge">
+            {t(`message.${interrupted}`)}
+          </Badge>
+        )}
+        {error && (
+          <Alert mt="xs" color="red" variant="light" data-testid="chat-error">
+            {t(`errors.${error}`)}
+          </Alert>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** One stored message; memoized so a long chat does not re-render while an answer streams. */
+export const MessageRow = memo(function MessageRow({ message, face }: { message: SessionMessage; face: ChatbotFace }) {
+  if (message.speaker_type === 'member') return <MemberBubble text={message.text} />;
+  return <ChatbotAnswer face={face} text={message.text} interrupted={message.interrupted} />;
+});
+
+/** The message being answered; the only part of the list that re-renders on each batching tick. */
+export function StreamingTurn({ run, face }: { run: ChatRun; face: ChatbotFace }) {
+  const snapshot = useSyncExternalStore(run.subscribe, run.getSnapshot);
+  const { t } = useTranslation('chat');
+  const streaming = snapshot.status === 'sending' || snapshot.status === 'streaming';
+  const interrupted = snapshot.status === 'stopped' ? 'stopped' : snapshot.status === 'failed' ? 'failed' : null;
+  return (
+    <>
+      <MemberBubble text={snapshot.memberText} />
+      {snapshot.rejected ? (
+        <Alert color="red" variant="light" data-testid="chat-error" title={t('errors.not_sent')}>
+          {t(`errors.${snapshot.error ?? 'send_failed'}`)}
+        </Alert>
+      ) : (
+        <ChatbotAnswer
+          face={face}
+          text={snapshot.text}
+          interrupted={interrupted}
+          streaming={streaming}
+          error={snapshot.error}
+          citations={snapshot.citations}
+        />
+      )}
+      {snapshot.thinking !== '' && streaming && snapshot.text === '' && (
+        <Text size="xs" c="dimmed" fs="italic" lineClamp={3}>
+          {snapshot.thinking}
+        </Text>
+      )}
+    </>
+  );
+}
