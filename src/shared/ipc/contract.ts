@@ -87,6 +87,7 @@ export const chatStreamEventSchema = z.object({
 export type ChatStreamEvent = z.infer<typeof chatStreamEventSchema>;
 
 export const sessionEndReasonSchema = z.enum(['auth_refresh_401', 'auth_refresh_403', 'auth_refresh_500']);
+export type SessionEndReason = z.infer<typeof sessionEndReasonSchema>;
 
 export const storageStatusSchema = z.object({
   /** 'keychain': tokens survive a restart; 'memory': no keychain, the session ends with the app. */

@@ -1,0 +1,35 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+
+/**
+ * Desktop build: main (ESM, dependencies external), preload (one CommonJS file: a sandboxed
+ * preload cannot load ES modules or node_modules, so it bundles everything it uses) and the
+ * renderer (the same React app as the web build, from src/renderer).
+ */
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      rolldownOptions: { input: { index: resolve(import.meta.dirname, 'src/main/index.ts') } },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      externalizeDeps: false,
+      rolldownOptions: {
+        input: { index: resolve(import.meta.dirname, 'src/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
+    },
+  },
+  renderer: {
+    root: resolve(import.meta.dirname, 'src/renderer'),
+    plugins: [react()],
+    build: {
+      outDir: resolve(import.meta.dirname, 'out/renderer'),
+      rolldownOptions: { input: { index: resolve(import.meta.dirname, 'src/renderer/index.html') } },
+    },
+  },
+});

@@ -1,0 +1,161 @@
+import { ApiError, authApi, errorBodySchema, type Member } from '../../shared/api';
+import { ACCESS_TOKEN_HEADER, CLIENT_KIND_HEADER, SUBDOMAIN_HEADER } from '../../shared/domain/constants';
+import type { DesktopSettings, SessionEndReason } from '../../shared/ipc/contract';
+import type { SessionTokens, TokenVault } from '../keychain/tokenVault';
+
+/** The network as main sees it: Electron's `net.fetch` in the app, Node's fetch in tests. */
+export type NetworkFetch = (url: string, init: RequestInit) => Promise<Response>;
+
+export interface AuthSessionOptions {
+  fetch: NetworkFetch;
+  settings: () => Pick<DesktopSettings, 'apiBase' | 'subdomain'>;
+  vault: TokenVault;
+  /** Keychain service for the current server and tenant. */
+  serviceName: (settings: Pick<DesktopSettings, 'apiBase' | 'subdomain'>) => string;
+  /** A refresh failed while the user was working; the renderer shows the spec §8 message. */
+  onEnded: (reason: SessionEndReason) => void;
+}
+
+export interface AuthorizedRequest {
+  method: string;
+  headers: Headers;
+  body: Uint8Array | string | null;
+  signal?: AbortSignal;
+}
+
+interface RenewedSession {
+  member: Member;
+  tokens: SessionTokens;
+}
+
+export async function apiErrorFrom(response: Response): Promise<ApiError> {
+  const parsed = errorBodySchema.safeParse(await response.json().catch(() => null));
+  return new ApiError(response.status, parsed.success ? parsed.data : null);
+}
+
+function endReasonFor(status: number): SessionEndReason {
+  if (status === 401) return 'auth_refresh_401';
+  if (status === 403) return 'auth_refresh_403';
+  return 'auth_refresh_500';
+}
+
+/**
+ * The signed-in session of the desktop app. Tokens come from the server in the JSON body (header
+ * `x-client-kind: desktop`), go straight into the vault and are attached here to every request;
+ * they never cross the bridge. A 401 triggers one refresh shared by every call waiting on it.
+ */
+export function createAuthSession(options: AuthSessionOptions) {
+  const { vault } = options;
+  let refreshInFlight: Promise<RenewedSession | null> | null = null;
+
+  const current = () => {
+    const settings = options.settings();
+    return { settings, service: options.serviceName(settings) };
+  };
+  const endpointUrl = (apiBase: string, path: string) => `${apiBase}${path}`;
+
+  function tenantHeaders(subdomain: string | null, headers = new Headers()): Headers {
+    if (subdomain) headers.set(SUBDOMAIN_HEADER, subdomain);
+    else headers.delete(SUBDOMAIN_HEADER);
+    return headers;
+  }
+
+  async function postAuth(path: string, body: unknown, accessToken?: string): Promise<Response> {
+    const { settings } = current();
+    const headers = tenantHeaders(settings.subdomain, new Headers({ 'content-type': 'application/json', [CLIENT_KIND_HEADER]: 'desktop' }));
+    if (accessToken) headers.set(ACCESS_TOKEN_HEADER, accessToken);
+    return options.fetch(endpointUrl(settings.apiBase, path), { method: 'POST', headers, body: JSON.stringify(body) });
+  }
+
+  /** Stores the tokens of a sign-in or refresh answer and returns the member. */
+  async function acceptTokens(response: Response, service: string, previousRefresh?: string): Promise<RenewedSession> {
+    const answer = authApi.authTokensSchema.parse(await response.json());
+    const refreshToken = answer.refresh_token ?? previousRefresh;
+    if (!refreshToken) throw new ApiError(502, { code: 'upstream_failed', message: 'The server sent no refresh token for the desktop client' });
+    const tokens = { accessToken: answer.access_token, refreshToken };
+    await vault.save(service, tokens);
+    return { member: answer.member, tokens };
+  }
+
+  /**
+   * Rotates the refresh token. 401/403 delete the stored session (spec §8); `announce` tells the
+   * renderer, except at start-up where "no valid session" just means "show sign-in".
+   */
+  async function refresh(announce: boolean): Promise<RenewedSession | null> {
+    const { service } = current();
+    const stored = await vault.load(service);
+    if (!stored) return null;
+    let response: Response;
+    try {
+      response = await postAuth(authApi.refresh.path, { refresh_token: stored.refreshToken });
+    } catch {
+      if (announce) options.onEnded('auth_refresh_500');
+      return null;
+    }
+    if (response.ok) return acceptTokens(response, service, stored.refreshToken);
+    if (response.status === 401 || response.status === 403) await vault.clear(service);
+    if (announce || response.status !== 401) options.onEnded(endReasonFor(response.status));
+    return null;
+  }
+
+  /**
+   * Every refresh goes through here: callers arriving while one runs share it, so the rotating
+   * refresh token is spent once (spending it twice would trip the server's reuse detection).
+   */
+  function refreshOnce(announce: boolean): Promise<RenewedSession | null> {
+    refreshInFlight ??= refresh(announce).finally(() => {
+      refreshInFlight = null;
+    });
+    return refreshInFlight;
+  }
+
+  async function refreshAfterUnauthorized(rejectedAccessToken: string): Promise<SessionTokens | null> {
+    // Another call may have renewed the token while this one was in flight.
+    const stored = await vault.load(current().service);
+    if (stored && stored.accessToken !== rejectedAccessToken) return stored;
+    return (await refreshOnce(true))?.tokens ?? null;
+  }
+
+  /** Performs a request with the access token and tenant attached, refreshing once on 401. */
+  async function authorizedFetch(url: string, request: AuthorizedRequest): Promise<Response> {
+    const { settings, service } = current();
+    const send = (accessToken: string | undefined) => {
+      const headers = tenantHeaders(settings.subdomain, new Headers(request.headers));
+      if (accessToken) headers.set(ACCESS_TOKEN_HEADER, accessToken);
+      else headers.delete(ACCESS_TOKEN_HEADER);
+      return options.fetch(url, { method: request.method, headers, body: request.body, signal: request.signal });
+    };
+    const tokens = await vault.load(service);
+    const response = await send(tokens?.accessToken);
+    if (response.status !== 401 || !tokens) return response;
+    const renewed = await refreshAfterUnauthorized(tokens.accessToken);
+    if (!renewed) return response;
+    await response.body?.cancel();
+    return send(renewed.accessToken);
+  }
+
+  return {
+    authorizedFetch,
+
+    async signIn(credentials: { email: string; password: string }): Promise<Member> {
+      const response = await postAuth(authApi.signIn.path, credentials);
+      if (!response.ok) throw await apiErrorFrom(response);
+      return (await acceptTokens(response, current().service)).member;
+    },
+
+    /** Resumes the stored session of the current server and tenant; null when there is none. */
+    async restore(): Promise<Member | null> {
+      return (await refreshOnce(false))?.member ?? null;
+    },
+
+    /** Revokes the session on the server when possible and always forgets it locally. */
+    async signOut(): Promise<void> {
+      const { service } = current();
+      const stored = await vault.load(service);
+      await vault.clear(service);
+      if (stored) await postAuth(authApi.signOut.path, { refresh_token: stored.refreshToken }, stored.accessToken).catch(() => undefined);
+    },
+  };
+}
+
+export type AuthSession = ReturnType<typeof createAuthSession>;

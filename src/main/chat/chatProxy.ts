@@ -1,0 +1,112 @@
+import { createParser } from 'eventsource-parser';
+import { ApiError, buildPath, chatApi, type ChatBody, type ChatMeta } from '../../shared/api';
+import { CHAT_META_HEADER } from '../../shared/domain/constants';
+import type { ChatStreamEvent } from '../../shared/ipc/contract';
+import { apiErrorFrom, type AuthSession } from '../auth/authSession';
+
+/** The page that asked for a stream: frames go back to it only. */
+export interface StreamSubscriber {
+  id: number;
+  send(channel: 'chat:stream', payload: ChatStreamEvent): void;
+}
+
+export interface ChatStartRequest {
+  requestId: string;
+  chatbotId: number;
+  body: ChatBody;
+}
+
+function parseJsonOrNull(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AbortError';
+}
+
+/**
+ * Main's half of the chat stream (DESIGN §6): performs the POST with the session's credentials,
+ * answers `chat:start` with the metadata header (or the ApiError known before streaming), then
+ * parses the event stream and forwards each valid frame under its request id. Cancelling aborts
+ * the HTTP request, which the server turns into an aborted upstream LLM call.
+ */
+export function createChatProxy(session: Pick<AuthSession, 'authorizedFetch'>, apiBase: () => string) {
+  const running = new Map<string, AbortController>();
+  const keyOf = (subscriberId: number, requestId: string) => `${subscriberId}:${requestId}`;
+
+  async function pump(response: Response, subscriber: StreamSubscriber, requestId: string, key: string): Promise<void> {
+    const emit = (event: ChatStreamEvent['event']) => subscriber.send('chat:stream', { requestId, event });
+    const parser = createParser({
+      onEvent(message) {
+        const frame = chatApi.chatFrameSchema.safeParse(parseJsonOrNull(message.data));
+        // Frames this client does not know are skipped, like a newer server's additions.
+        if (frame.success) emit({ type: 'frame', frame: frame.data });
+      },
+    });
+    try {
+      if (response.body) {
+        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          parser.feed(value);
+        }
+      }
+      emit({ type: 'done' });
+    } catch (error) {
+      if (isAbort(error) || running.get(key)?.signal.aborted) emit({ type: 'done' });
+      else emit({ type: 'failed', status: 0, body: null });
+    } finally {
+      running.delete(key);
+    }
+  }
+
+  return {
+    async start(subscriber: StreamSubscriber, { requestId, chatbotId, body }: ChatStartRequest): Promise<ChatMeta> {
+      const key = keyOf(subscriber.id, requestId);
+      if (running.has(key)) throw new ApiError(409, { code: 'conflict', message: 'This request id is already streaming' });
+      const controller = new AbortController();
+      running.set(key, controller);
+      let response: Response;
+      try {
+        response = await session.authorizedFetch(`${apiBase()}${buildPath(chatApi.chat.path, { id: chatbotId })}`, {
+          method: chatApi.chat.method,
+          headers: new Headers({ 'content-type': 'application/json', accept: 'text/event-stream' }),
+          body: JSON.stringify(body),
+          signal: controller.signal,
+        });
+      } catch (error) {
+        running.delete(key);
+        throw new ApiError(0, null, isAbort(error) ? 'Cancelled' : error instanceof Error ? error.message : String(error));
+      }
+      if (!response.ok) {
+        running.delete(key);
+        throw await apiErrorFrom(response);
+      }
+      const meta = chatApi.chatMetaSchema.safeParse(parseJsonOrNull(response.headers.get(CHAT_META_HEADER)));
+      if (!meta.success) {
+        controller.abort();
+        running.delete(key);
+        throw new ApiError(502, { code: 'upstream_failed', message: 'The chat answer carried no valid metadata header' });
+      }
+      void pump(response, subscriber, requestId, key);
+      return meta.data;
+    },
+
+    cancel(subscriberId: number, requestId: string): void {
+      running.get(keyOf(subscriberId, requestId))?.abort();
+    },
+
+    /** A window closed or reloaded: stop everything it was receiving. */
+    cancelAllOf(subscriberId: number): void {
+      for (const [key, controller] of running) if (key.startsWith(`${subscriberId}:`)) controller.abort();
+    },
+  };
+}
+
+export type ChatProxy = ReturnType<typeof createChatProxy>;

@@ -1,0 +1,108 @@
+import { join } from 'node:path';
+import { app, BrowserWindow, ipcMain, net, protocol, screen, session, shell } from 'electron';
+import keytar from 'keytar';
+import { API_PREFIX } from '../shared/domain/constants';
+import { APP_ID, PRODUCT_NAME } from './appIdentity';
+import { createAuthSession } from './auth/authSession';
+import { createChatProxy } from './chat/chatProxy';
+import { createBridgeFetch } from './http/bridgeFetch';
+import { createInvokeHandlers } from './ipc/invokeHandlers';
+import { createSenderGuard, originOf, registerInvokeHandlers } from './ipc/registerInvokeHandlers';
+import { createKeytarSecretStore, keychainServiceName } from './keychain/secretStore';
+import { createTokenVault } from './keychain/tokenVault';
+import { createSettingsStore } from './settings/settingsStore';
+import { APP_ORIGIN, APP_SCHEME, APP_SCHEME_PRIVILEGES, createAppProtocolHandler } from './windows/appProtocol';
+import { contentSecurityPolicy, hardenWebContents, isWebLink } from './windows/security';
+import { createWindowManager } from './windows/windowManager';
+import { createWindowStateStore } from './windows/windowState';
+
+/** Set by electron-vite in `npm run dev:desktop`; absent in a packaged or built app. */
+const devServerUrl = !app.isPackaged ? (process.env.ELECTRON_RENDERER_URL ?? null) : null;
+const isDev = devServerUrl !== null;
+const appOrigin = devServerUrl ? (originOf(devServerUrl) ?? APP_ORIGIN) : APP_ORIGIN;
+/** First-run default server: a local reference server, or CHATBOT_API_BASE when set. */
+const defaultApiBase = process.env.CHATBOT_API_BASE ?? `http://localhost:3000${API_PREFIX}`;
+
+app.setAppUserModelId(APP_ID);
+app.enableSandbox();
+protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
+
+if (!app.requestSingleInstanceLock()) app.quit();
+
+async function start(): Promise<void> {
+  const userData = app.getPath('userData');
+  const settings = await createSettingsStore(join(userData, 'settings.json'), defaultApiBase);
+  const windowState = await createWindowStateStore(join(userData, 'window-state.json'));
+  const csp = () => contentSecurityPolicy({ apiOrigin: originOf(settings.get().apiBase), devServerOrigin: devServerUrl ? appOrigin : null });
+
+  const windows = createWindowManager({
+    BrowserWindow,
+    windowState,
+    workAreas: () => screen.getAllDisplays().map((display) => display.workArea),
+    preloadPath: join(import.meta.dirname, '../preload/index.cjs'),
+    appOrigin,
+    isDev,
+    iconPath: join(import.meta.dirname, '../../resources/icon.png'),
+    title: PRODUCT_NAME,
+  });
+
+
+  // The renderer needs no camera, notifications, geolocation… so every permission is refused.
+  session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
+  if (devServerUrl) {
+    session.defaultSession.webRequest.onHeadersReceived({ urls: [`${appOrigin}/*`] }, (details, callback) => {
+      callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [csp()] } });
+    });
+  } else {
+    protocol.handle(APP_SCHEME, createAppProtocolHandler({ rendererDir: join(import.meta.dirname, '../renderer'), contentSecurityPolicy: csp }));
+  }
+
+  const vault = createTokenVault(createKeytarSecretStore(keytar), () => windows.broadcast('session:storageUnavailable', {}));
+  const authSession = createAuthSession({
+    fetch: (url, init) => net.fetch(url, init),
+    settings: settings.get,
+    vault,
+    serviceName: ({ apiBase, subdomain }) => keychainServiceName(APP_ID, apiBase, subdomain),
+    onEnded: (reason) => windows.broadcast('session:ended', { reason }),
+  });
+  const apiBase = () => settings.get().apiBase;
+  const chatProxy = createChatProxy(authSession, apiBase);
+
+  const openExternal = (url: string) => (isWebLink(url) ? shell.openExternal(url) : Promise.resolve());
+  const isAppUrl = (url: string) => originOf(url) === appOrigin;
+  app.on('web-contents-created', (_event, contents) => {
+    hardenWebContents(contents, { isAppUrl, openExternal: (url) => void openExternal(url) });
+    contents.on('destroyed', () => chatProxy.cancelAllOf(contents.id));
+  });
+
+  registerInvokeHandlers(
+    ipcMain,
+    createInvokeHandlers({
+      session: authSession,
+      chatProxy,
+      bridgeFetch: createBridgeFetch(authSession, apiBase),
+      settings,
+      vault,
+      openAdminWindow: windows.openAdmin,
+      openExternal,
+    }),
+    createSenderGuard({ trustedOrigins: [appOrigin], isOwnWebContents: windows.isOwnWebContents }),
+  );
+
+  app.on('second-instance', () => windows.openMain());
+  app.on('activate', () => windows.openMain());
+  windows.openMain();
+}
+
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit();
+});
+
+app
+  .whenReady()
+  .then(start)
+  .catch((error: unknown) => {
+    console.error('Desktop app failed to start', error);
+    app.exit(1);
+  });

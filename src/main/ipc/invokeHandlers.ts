@@ -1,0 +1,47 @@
+import type { AuthSession } from '../auth/authSession';
+import type { ChatProxy } from '../chat/chatProxy';
+import type { TokenVault } from '../keychain/tokenVault';
+import type { SettingsStore } from '../settings/settingsStore';
+import type { BridgeRequest, BridgeResponse } from '../../shared/ipc/contract';
+import type { InvokeHandlers } from './registerInvokeHandlers';
+
+export interface InvokeHandlerDeps {
+  session: AuthSession;
+  chatProxy: ChatProxy;
+  bridgeFetch: (request: BridgeRequest) => Promise<BridgeResponse>;
+  settings: SettingsStore;
+  vault: Pick<TokenVault, 'storage'>;
+  openAdminWindow: () => void;
+  openExternal: (url: string) => Promise<void>;
+}
+
+const OK = { ok: true } as const;
+
+/** What main does for each invoke channel; arguments arrive already parsed by the contract. */
+export function createInvokeHandlers(deps: InvokeHandlerDeps): InvokeHandlers {
+  return {
+    'http:fetch': (request) => deps.bridgeFetch(request),
+    'session:signIn': (credentials) => deps.session.signIn(credentials),
+    'session:restore': () => deps.session.restore(),
+    'session:signOut': async () => {
+      await deps.session.signOut();
+      return OK;
+    },
+    'session:storageStatus': () => ({ storage: deps.vault.storage() }),
+    'chat:start': (request, event) => deps.chatProxy.start(event.sender, request),
+    'chat:cancel': ({ requestId }, event) => {
+      deps.chatProxy.cancel(event.sender.id, requestId);
+      return OK;
+    },
+    'settings:get': () => deps.settings.get(),
+    'settings:set': (patch) => deps.settings.update(patch),
+    'window:openAdmin': () => {
+      deps.openAdminWindow();
+      return OK;
+    },
+    'shell:openExternal': async ({ url }) => {
+      await deps.openExternal(url);
+      return OK;
+    },
+  };
+}
