@@ -1,0 +1,17 @@
+import { useQuery } from '@tanstack/react-query';
+import { membersApi } from '../../../shared/api';
+import type { SupportedLanguage } from '../../../shared/domain/language';
+import { callEndpoint } from './client';
+import { queryKeys } from './queryKeys';
+
+export function useCreditCheck(memberId: number | undefined) {
+  return useQuery({
+    queryKey: queryKeys.creditCheck(memberId ?? 0),
+    queryFn: () => callEndpoint(membersApi.getCreditCheck, { params: { id: memberId ?? 0 } }),
+    enabled: memberId !== undefined,
+  });
+}
+
+export function saveMemberLanguage(memberId: number, language: SupportedLanguage) {
+  return callEndpoint(membersApi.patchMember, { params: { id: memberId }, body: { language } });
+}

@@ -1,0 +1,32 @@
+import { useInfiniteQuery, type InfiniteData } from '@tanstack/react-query';
+import { sessionsApi, type Paginated, type Session } from '../../../shared/api';
+import { callEndpoint } from './client';
+import { queryKeys } from './queryKeys';
+
+export type SessionPages = InfiniteData<Paginated<Session>, number>;
+
+/** The member's sessions, 30 per page (the API default), next page loaded at the end of the list. */
+export function useSessionsInfinite(enabled = true) {
+  return useInfiniteQuery({
+    queryKey: queryKeys.sessions,
+    queryFn: ({ pageParam }) => callEndpoint(sessionsApi.listSessions, { query: { page: pageParam } }),
+    initialPageParam: 1,
+    getNextPageParam: (last) => (last.page < last.total_pages ? last.page + 1 : undefined),
+    enabled,
+  });
+}
+
+export function deleteSession(hashId: string) {
+  return callEndpoint(sessionsApi.deleteSession, { params: { hash: hashId } });
+}
+
+/** The session list without one session, keeping the page structure (for optimistic removal). */
+export function withoutSession(data: SessionPages, hashId: string): SessionPages {
+  return {
+    ...data,
+    pages: data.pages.map((page) => {
+      const items = page.items.filter((session) => session.hash_id !== hashId);
+      return { ...page, items, total_items: page.total_items - (page.items.length - items.length) };
+    }),
+  };
+}

@@ -1,0 +1,61 @@
+import { useEffect, useState } from 'react';
+import { Center, Loader } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useNavigate } from 'react-router-dom';
+import { getPlatform } from '../platform';
+import { showToast } from '../components/toast';
+import { useUserSession } from '../stores/userSession';
+import { useResolvedLanguage } from '../i18n/useLanguage';
+import { i18next } from '../i18n';
+
+/**
+ * Root of every route: resumes the session once (refresh cookie on the web, keychain on desktop),
+ * keeps i18next on the resolved language, and sends the user to /auth with the matching toast
+ * when a refresh fails later (spec §8).
+ */
+export function SessionRoot() {
+  const { t } = useTranslation('auth');
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [restored, setRestored] = useState(false);
+  const language = useResolvedLanguage();
+
+  useEffect(() => {
+    if (i18next.language !== language) void i18next.changeLanguage(language);
+    document.documentElement.lang = language;
+  }, [language]);
+
+  useEffect(() => {
+    const { setMember, clear } = useUserSession.getState();
+    let cancelled = false;
+    getPlatform()
+      .session.restore()
+      .then((member) => (member ? setMember(member) : clear()))
+      .catch(() => clear())
+      .finally(() => !cancelled && setRestored(true));
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  useEffect(
+    () =>
+      getPlatform().session.onEnded((reason) => {
+        useUserSession.getState().clear();
+        queryClient.clear();
+        showToast('error', t(reason));
+        void navigate('/auth', { replace: true });
+      }),
+    [navigate, queryClient, t],
+  );
+
+  if (!restored) {
+    return (
+      <Center h="100vh">
+        <Loader />
+      </Center>
+    );
+  }
+  return <Outlet />;
+}

@@ -1,0 +1,38 @@
+import { Button, Menu } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { SUPPORTED_LANGUAGES } from '../../../shared/domain/constants';
+import { useChangeLanguage, useResolvedLanguage } from '../i18n/useLanguage';
+import { IconGlobe, IconChevron } from './icons';
+
+/** Language control; each language is named in itself so everyone can find their own. */
+export function LanguageMenu({ fullWidth = false }: { fullWidth?: boolean }) {
+  const { t } = useTranslation();
+  const language = useResolvedLanguage();
+  const changeLanguage = useChangeLanguage();
+  return (
+    <Menu position="top-start" width={180} shadow="md">
+      <Menu.Target>
+        <Button
+          variant="subtle"
+          color="gray"
+          fullWidth={fullWidth}
+          justify="space-between"
+          leftSection={<IconGlobe size={16} />}
+          rightSection={<IconChevron size={14} />}
+          aria-label={t('language.label')}
+          data-testid="language-menu"
+        >
+          {t(`language.names.${language}`)}
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>{t('language.label')}</Menu.Label>
+        {SUPPORTED_LANGUAGES.map((option) => (
+          <Menu.Item key={option} onClick={() => changeLanguage(option)} fw={option === language ? 600 : undefined} lang={option}>
+            {t(`language.names.${option}`)}
+          </Menu.Item>
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

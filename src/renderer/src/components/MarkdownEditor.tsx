@@ -1,0 +1,88 @@
+import { RichTextEditor, type RichTextEditorLabels } from '@mantine/tiptap';
+import { useEditor } from '@tiptap/react';
+import StarterKit from '@tiptap/starter-kit';
+import { Markdown } from '@tiptap/markdown';
+import { useTranslation } from 'react-i18next';
+
+interface MarkdownEditorProps {
+  initialMarkdown: string;
+  onChange: (markdown: string) => void;
+}
+
+/** Translated labels of the toolbar controls this editor shows. */
+function useEditorLabels(): Partial<RichTextEditorLabels> {
+  const { t } = useTranslation('common');
+  const label = (key: string) => t(`editor.${key}`);
+  return {
+    boldControlLabel: label('bold'),
+    italicControlLabel: label('italic'),
+    strikeControlLabel: label('strike'),
+    codeControlLabel: label('code'),
+    h2ControlLabel: label('h2'),
+    h3ControlLabel: label('h3'),
+    h4ControlLabel: label('h4'),
+    h5ControlLabel: label('h5'),
+    bulletListControlLabel: label('bullet_list'),
+    orderedListControlLabel: label('ordered_list'),
+    blockquoteControlLabel: label('blockquote'),
+    codeBlockControlLabel: label('code_block'),
+    linkControlLabel: label('link'),
+    unlinkControlLabel: label('unlink'),
+    undoControlLabel: label('undo'),
+    redoControlLabel: label('redo'),
+    linkEditorInputLabel: label('link_input'),
+    linkEditorInputPlaceholder: label('link_placeholder'),
+    linkEditorExternalLink: label('link_external'),
+    linkEditorInternalLink: label('link_internal'),
+    linkEditorSave: label('link_save'),
+  };
+}
+
+/**
+ * Rich text editing stored as markdown (@tiptap/markdown): headings 2–5, lists, quotes, links,
+ * inline code and code blocks, with a toolbar.
+ */
+export function MarkdownEditor({ initialMarkdown, onChange }: MarkdownEditorProps) {
+  const labels = useEditorLabels();
+  const editor = useEditor({
+    extensions: [StarterKit.configure({ heading: { levels: [2, 3, 4, 5] }, link: { openOnClick: false } }), Markdown],
+    content: initialMarkdown,
+    contentType: 'markdown',
+    immediatelyRender: true,
+    onUpdate: ({ editor: current }) => onChange(current.getMarkdown()),
+  });
+
+  return (
+    <RichTextEditor editor={editor} labels={labels} data-testid="markdown-editor">
+      <RichTextEditor.Toolbar sticky stickyOffset={0}>
+        <RichTextEditor.ControlsGroup>
+          <RichTextEditor.Bold />
+          <RichTextEditor.Italic />
+          <RichTextEditor.Strikethrough />
+          <RichTextEditor.Code />
+        </RichTextEditor.ControlsGroup>
+        <RichTextEditor.ControlsGroup>
+          <RichTextEditor.H2 />
+          <RichTextEditor.H3 />
+          <RichTextEditor.H4 />
+          <RichTextEditor.H5 />
+        </RichTextEditor.ControlsGroup>
+        <RichTextEditor.ControlsGroup>
+          <RichTextEditor.BulletList />
+          <RichTextEditor.OrderedList />
+          <RichTextEditor.Blockquote />
+          <RichTextEditor.CodeBlock />
+        </RichTextEditor.ControlsGroup>
+        <RichTextEditor.ControlsGroup>
+          <RichTextEditor.Link />
+          <RichTextEditor.Unlink />
+        </RichTextEditor.ControlsGroup>
+        <RichTextEditor.ControlsGroup>
+          <RichTextEditor.Undo />
+          <RichTextEditor.Redo />
+        </RichTextEditor.ControlsGroup>
+      </RichTextEditor.Toolbar>
+      <RichTextEditor.Content mih={220} />
+    </RichTextEditor>
+  );
+}

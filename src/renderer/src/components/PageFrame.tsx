@@ -1,0 +1,41 @@
+import type { ReactNode } from 'react';
+import { Box, EmptyState, Stack, Text, Title } from '@mantine/core';
+
+interface PageFrameProps {
+  title: string;
+  description?: string;
+  children: ReactNode;
+}
+
+/** Heading and body of a dashboard page. */
+export function PageFrame({ title, description, children }: PageFrameProps) {
+  return (
+    <Box px={{ base: 'md', sm: 40 }} py={32} maw={1200} mx="auto">
+      <Stack gap={4} mb="xl">
+        <Title order={2}>{title}</Title>
+        {description && <Text c="dimmed">{description}</Text>}
+      </Stack>
+      {children}
+    </Box>
+  );
+}
+
+interface ComingSoonProps {
+  icon: ReactNode;
+  title: string;
+  description: string;
+}
+
+/** Empty state of a page whose content arrives in a later release. */
+export function ComingSoon({ icon, title, description }: ComingSoonProps) {
+  return (
+    <EmptyState
+      icon={icon}
+      title={title}
+      description={description}
+      variant="light"
+      py={80}
+      style={{ border: '1px dashed var(--mantine-color-default-border)', borderRadius: 'var(--mantine-radius-lg)' }}
+    />
+  );
+}

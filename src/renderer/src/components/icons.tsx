@@ -1,0 +1,27 @@
+import type { SVGProps } from 'react';
+
+/** Small stroke icons (no icon package is bundled); 24×24 viewBox, currentColor. */
+type IconProps = SVGProps<SVGSVGElement> & { size?: number };
+
+function Icon({ size = 18, children, ...rest }: IconProps) {
+  return (
+    <svg width={size} height={size} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={1.8} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" {...rest}>
+      {children}
+    </svg>
+  );
+}
+
+export const IconPlus = (p: IconProps) => <Icon {...p}><path d="M12 5v14M5 12h14" /></Icon>;
+export const IconChat = (p: IconProps) => <Icon {...p}><path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.6A8 8 0 1 1 21 12Z" /></Icon>;
+export const IconStudio = (p: IconProps) => <Icon {...p}><path d="M12 3l2.2 4.6L19 8.3l-3.5 3.4.8 4.9L12 14.3l-4.3 2.3.8-4.9L5 8.3l4.8-.7Z" /></Icon>;
+export const IconStore = (p: IconProps) => <Icon {...p}><path d="M4 9l1.5-5h13L20 9M4 9h16v11H4ZM9 20v-6h6v6" /></Icon>;
+export const IconCode = (p: IconProps) => <Icon {...p}><path d="m8 8-4 4 4 4M16 8l4 4-4 4M13.5 5l-3 14" /></Icon>;
+export const IconShield = (p: IconProps) => <Icon {...p}><path d="M12 3l8 3v6c0 4.5-3.4 8.3-8 9-4.6-.7-8-4.5-8-9V6Z" /></Icon>;
+export const IconGlobe = (p: IconProps) => <Icon {...p}><circle cx="12" cy="12" r="9" /><path d="M3 12h18M12 3c2.5 2.7 3.8 5.7 3.8 9s-1.3 6.3-3.8 9c-2.5-2.7-3.8-5.7-3.8-9S9.5 5.7 12 3Z" /></Icon>;
+export const IconTrash = (p: IconProps) => <Icon {...p}><path d="M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3" /></Icon>;
+export const IconEdit = (p: IconProps) => <Icon {...p}><path d="M4 20h4L19 9l-4-4L4 16Z M13.5 6.5l4 4" /></Icon>;
+export const IconChevron = (p: IconProps) => <Icon {...p}><path d="m6 9 6 6 6-6" /></Icon>;
+export const IconMegaphone = (p: IconProps) => <Icon {...p}><path d="M3 11v2a1 1 0 0 0 1 1h2l5 4V6L6 10H4a1 1 0 0 0-1 1ZM15 8.5a5 5 0 0 1 0 7M18 5.5a9 9 0 0 1 0 13" /></Icon>;
+export const IconLock = (p: IconProps) => <Icon {...p}><rect x="5" y="11" width="14" height="10" rx="2" /><path d="M8 11V7a4 4 0 0 1 8 0v4" /></Icon>;
+export const IconLogout = (p: IconProps) => <Icon {...p}><path d="M15 4h4v16h-4M10 8l-4 4 4 4M6 12h10" /></Icon>;
+export const IconExternal = (p: IconProps) => <Icon {...p}><path d="M14 4h6v6M20 4l-9 9M18 14v6H4V6h6" /></Icon>;

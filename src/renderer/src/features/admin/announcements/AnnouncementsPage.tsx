@@ -1,0 +1,113 @@
+import { useEffect, useState } from 'react';
+import { Box, Button, Card, EmptyState, Group, Pagination, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { Announcement } from '../../../../../shared/api';
+import { ANNOUNCEMENTS_PAGE_SIZE } from '../../../../../shared/domain/constants';
+import { useAdminAnnouncements } from '../../../api/adminAnnouncements';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { IconMegaphone, IconPlus } from '../../../components/icons';
+import { showToast } from '../../../components/toast';
+import { useListSearchParams } from '../../../components/useListSearchParams';
+import { useMinimumLoading } from '../../../components/useMinimumLoading';
+import { AnnouncementCard } from './AnnouncementCard';
+import { AnnouncementEditorDialog, type EditorMode } from './AnnouncementEditorDialog';
+import { useAnnouncementMutations } from './useAnnouncementMutations';
+
+function CardSkeletons() {
+  return (
+    <Stack gap="md" data-testid="announcements-skeleton">
+      {[0, 1, 2].map((index) => (
+        <Card key={index} withBorder radius="lg" padding="lg">
+          <Group justify="space-between" mb="md">
+            <Skeleton h={14} w={120} />
+            <Skeleton h={20} w={140} />
+          </Group>
+          <Skeleton h={12} mb={8} />
+          <Skeleton h={12} mb={8} w="85%" />
+          <Skeleton h={12} w="60%" />
+        </Card>
+      ))}
+    </Stack>
+  );
+}
+
+/** Admin announcements (spec §2): cards, active switch, dialogs, pagination when needed. */
+export default function AnnouncementsPage() {
+  const { t } = useTranslation('admin');
+  const { page, size, setListParams } = useListSearchParams(ANNOUNCEMENTS_PAGE_SIZE);
+  const list = useAdminAnnouncements(page, size);
+  const { create, update, toggle, remove } = useAnnouncementMutations();
+  const [editor, setEditor] = useState<EditorMode | null>(null);
+  const [pendingDelete, setPendingDelete] = useState<Announcement | null>(null);
+  const showSkeleton = useMinimumLoading(list.isPending || list.isPlaceholderData);
+
+  useEffect(() => {
+    if (list.isError) showToast('error', t('toasts.announcements_page_error'));
+  }, [list.isError, list.errorUpdatedAt, t]);
+
+  // Deleting the last card of the last page leaves an empty page: step back to the one before.
+  const totalPages = list.data?.total_pages ?? 0;
+  useEffect(() => {
+    if (list.data && page > 1 && page > totalPages) setListParams({ page: Math.max(totalPages, 1) });
+  }, [list.data, page, totalPages, setListParams]);
+
+  function submitEditor(content: string, isActive: boolean) {
+    if (!editor) return;
+    const close = { onSuccess: () => setEditor(null) };
+    if (editor.kind === 'create') create.mutate({ content, isActive }, close);
+    else update.mutate({ id: editor.id, content }, close);
+  }
+
+  const items = list.data?.items ?? [];
+  return (
+    <Box px={{ base: 'md', sm: 40 }} py={32} maw={960}>
+      <Group justify="space-between" align="flex-end" mb="xl">
+        <Stack gap={4}>
+          <Title order={2}>{t('announcements.title')}</Title>
+          <Text c="dimmed" size="sm">
+            {t('announcements.description')}
+          </Text>
+        </Stack>
+        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditor({ kind: 'create' })}>
+          {t('announcements.new')}
+        </Button>
+      </Group>
+
+      {showSkeleton ? (
+        <CardSkeletons />
+      ) : items.length === 0 ? (
+        <EmptyState icon={<IconMegaphone size={28} />} title={t('announcements.empty_title')} description={t('announcements.empty_description')} variant="light" py={64} />
+      ) : (
+        <Stack gap="md">
+          {items.map((announcement) => (
+            <AnnouncementCard
+              key={announcement.id}
+              announcement={announcement}
+              onToggleActive={(isActive) => toggle.mutate({ id: announcement.id, isActive })}
+              onEdit={() => setEditor({ kind: 'edit', id: announcement.id, content: announcement.content })}
+              onDelete={() => setPendingDelete(announcement)}
+            />
+          ))}
+        </Stack>
+      )}
+
+      {totalPages > 1 && (
+        <Group justify="center" mt="xl">
+          <Pagination total={totalPages} value={page} onChange={(value) => setListParams({ page: value })} />
+        </Group>
+      )}
+
+      <AnnouncementEditorDialog mode={editor} saving={create.isPending || update.isPending} onClose={() => setEditor(null)} onSubmit={submitEditor} />
+      <ConfirmDialog
+        opened={pendingDelete !== null}
+        title={t('announcements.delete_title')}
+        body={t('announcements.delete_body')}
+        cancelLabel={t('announcements.cancel')}
+        confirmLabel={t('announcements.delete')}
+        loading={remove.isPending}
+        onCancel={() => setPendingDelete(null)}
+        onConfirm={() => pendingDelete && remove.mutate(pendingDelete.id, { onSettled: () => setPendingDelete(null) })}
+      />
+    </Box>
+  );
+}

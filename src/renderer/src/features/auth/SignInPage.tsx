@@ -1,0 +1,117 @@
+import { useState, type FormEvent } from 'react';
+import { Alert, Box, Button, Center, Group, Image, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { validateEmail, validatePassword, type ValidationKey } from '../../../../shared/domain/validation';
+import { getPlatform } from '../../platform';
+import { useTenant } from '../../api/tenant';
+import { useUserSession } from '../../stores/userSession';
+import { LanguageMenu } from '../../components/LanguageMenu';
+import { signInErrorKey } from './signInErrors';
+
+interface FieldErrors {
+  email: ValidationKey | null;
+  password: ValidationKey | null;
+}
+
+export default function SignInPage() {
+  const { t } = useTranslation('auth');
+  const { t: tc } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const member = useUserSession((state) => state.member);
+  const setMember = useUserSession((state) => state.setMember);
+  const tenant = useTenant();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({ email: null, password: null });
+  const [failure, setFailure] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+
+  const destination = (location.state as { from?: string } | null)?.from ?? '/dashboard/chat';
+  if (member) return <Navigate to={destination} replace />;
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const errors = { email: validateEmail(email), password: validatePassword(password) };
+    setFieldErrors(errors);
+    setFailure(null);
+    if (errors.email || errors.password) return;
+    setSubmitting(true);
+    try {
+      setMember(await getPlatform().session.signIn({ email: email.trim(), password }));
+      void navigate(destination, { replace: true });
+    } catch (error) {
+      setFailure(signInErrorKey(error));
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  const tenantName = tenant.data?.tenant_name;
+  return (
+    <Box mih="100vh" style={{ background: 'linear-gradient(160deg, var(--mantine-color-indigo-0) 0%, var(--mantine-color-gray-0) 55%, var(--mantine-color-white) 100%)' }}>
+      <Group justify="flex-end" p="md">
+        <LanguageMenu />
+      </Group>
+      <Center px="md" pb={80} pt={24}>
+        <Paper component="form" onSubmit={submit} noValidate w="100%" maw={420} p={36} radius="lg" shadow="md" withBorder>
+          <Stack gap="lg">
+            <Stack gap={10} align="center">
+              {tenant.data?.logo_url ? (
+                <Image src={tenant.data.logo_url} alt={tenantName} h={48} w="auto" fit="contain" />
+              ) : (
+                <Center w={48} h={48} bg="indigo.6" c="white" fw={700} fz={22} style={{ borderRadius: 12 }} aria-hidden>
+                  {tenantName?.slice(0, 1) ?? ''}
+                </Center>
+              )}
+              {tenantName && (
+                <Text fw={600} c="dimmed" data-testid="tenant-name">
+                  {tenantName}
+                </Text>
+              )}
+              <Title order={2} ta="center">
+                {t('welcome_title')}
+              </Title>
+              <Text c="dimmed" ta="center" size="sm">
+                {t('welcome_subtitle')}
+              </Text>
+            </Stack>
+
+            {failure && (
+              <Alert color="red" variant="light" role="alert" data-testid="sign-in-error">
+                {t(failure)}
+              </Alert>
+            )}
+
+            <TextInput
+              label={t('email')}
+              placeholder={t('email_placeholder')}
+              type="email"
+              autoComplete="username"
+              value={email}
+              onChange={(event) => setEmail(event.currentTarget.value)}
+              error={fieldErrors.email && tc(fieldErrors.email)}
+              size="md"
+            />
+            <PasswordInput
+              label={t('password')}
+              placeholder={t('password_placeholder')}
+              autoComplete="current-password"
+              value={password}
+              onChange={(event) => setPassword(event.currentTarget.value)}
+              error={fieldErrors.password && tc(fieldErrors.password)}
+              size="md"
+            />
+            <Button type="submit" size="md" loading={submitting} fullWidth>
+              {t('sign_in')}
+            </Button>
+            <Text size="xs" c="dimmed" ta="center">
+              {t('help_text')}
+            </Text>
+          </Stack>
+        </Paper>
+      </Center>
+    </Box>
+  );
+}

@@ -1,0 +1,16 @@
+import { AppShell } from '@mantine/core';
+import { Outlet } from 'react-router-dom';
+import { NAV_BAR_WIDTH_PX } from '../../../../shared/domain/constants';
+import { NavBar } from './NavBar';
+
+/** Fixed navigation bar beside the page; the bar starts the dashboard queries (chatbots, sessions). */
+export function DashboardLayout() {
+  return (
+    <AppShell navbar={{ width: NAV_BAR_WIDTH_PX, breakpoint: 0 }} padding={0}>
+      <NavBar />
+      <AppShell.Main h="100dvh" style={{ display: 'flex', flexDirection: 'column', overflow: 'auto' }}>
+        <Outlet />
+      </AppShell.Main>
+    </AppShell>
+  );
+}

@@ -1,0 +1,164 @@
+import { useState } from 'react';
+import { AppShell, Avatar, Box, Collapse, Divider, Group, Image, ScrollArea, Stack, Text, Tooltip, UnstyledButton, ActionIcon } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link, NavLink, useMatch, useNavigate } from 'react-router-dom';
+import { isCreditsDepleted } from '../../../../shared/domain/credits';
+import { getPlatform } from '../../platform';
+import { useDashboardChatbots } from '../../api/chatbots';
+import { useCreditCheck } from '../../api/members';
+import { useTenant } from '../../api/tenant';
+import { useUserSession } from '../../stores/userSession';
+import { LanguageMenu } from '../../components/LanguageMenu';
+import { IconChevron, IconCode, IconLogout, IconPlus, IconShield, IconStore, IconStudio } from '../../components/icons';
+import { newChatPath } from './newChatTarget';
+import { SessionList } from './SessionList';
+import classes from './NavBar.module.css';
+
+function TenantLogo() {
+  const { t } = useTranslation('dashboard');
+  const tenant = useTenant();
+  const name = tenant.data?.tenant_name ?? '';
+  return (
+    <Link to="/dashboard/chat" aria-label={t('nav.home')} style={{ textDecoration: 'none', color: 'inherit' }} data-testid="nav-logo">
+      <Group gap={10} wrap="nowrap">
+        {tenant.data?.logo_url ? (
+          <Image src={tenant.data.logo_url} alt="" h={30} w={30} fit="contain" />
+        ) : (
+          <Avatar color="indigo" variant="filled" radius="md" size={30}>
+            {name.slice(0, 1)}
+          </Avatar>
+        )}
+        <Text fw={700} size="md" truncate>
+          {name}
+        </Text>
+      </Group>
+    </Link>
+  );
+}
+
+function NewChatLink() {
+  const { t } = useTranslation('dashboard');
+  const memberId = useUserSession((state) => state.member?.id);
+  const chatbots = useDashboardChatbots();
+  const credit = useCreditCheck(memberId);
+  const tenant = useTenant();
+  const openChat = useMatch({ path: '/dashboard/chat/:chatbotId', end: false });
+  const to = newChatPath({
+    chatbots: chatbots.data?.items ?? [],
+    creditsDepleted: credit.data ? isCreditsDepleted(credit.data) : false,
+    isLowLlmFree: tenant.data?.plan.is_low_llm_free ?? false,
+    openChatbotId: openChat ? Number(openChat.params.chatbotId) : null,
+  });
+  return (
+    <Link to={to} className={classes.newChat} data-testid="new-chat">
+      <IconPlus size={16} />
+      {t('nav.new_chat')}
+    </Link>
+  );
+}
+
+function MySessions() {
+  const { t } = useTranslation('dashboard');
+  const [open, setOpen] = useState(true);
+  return (
+    <Box>
+      <UnstyledButton className={classes.sectionToggle} onClick={() => setOpen((value) => !value)} aria-expanded={open} data-testid="my-sessions-toggle">
+        {t('my_sessions')}
+        <IconChevron size={14} className={`${classes.chevron} ${open ? '' : classes.chevronClosed}`} />
+      </UnstyledButton>
+      <Collapse expanded={open}>
+        <Box pt={4}>
+          <SessionList />
+        </Box>
+      </Collapse>
+    </Box>
+  );
+}
+
+function NavFooter() {
+  const { t } = useTranslation('dashboard');
+  const member = useUserSession((state) => state.member);
+  const clear = useUserSession((state) => state.clear);
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+
+  async function signOut() {
+    await getPlatform().session.signOut();
+    clear();
+    queryClient.clear();
+    void navigate('/auth', { replace: true });
+  }
+
+  return (
+    <Stack gap={4}>
+      <NavLink to="/dashboard/developers" className={classes.link}>
+        <IconCode size={17} />
+        {t('nav.developers')}
+      </NavLink>
+      {member?.is_admin && (
+        <UnstyledButton className={classes.link} onClick={() => getPlatform().openAdminConsole()} data-testid="admin-button">
+          <IconShield size={17} />
+          {t('nav.admin_console')}
+        </UnstyledButton>
+      )}
+      <LanguageMenu fullWidth />
+      <Divider my={6} color="gray.2" />
+      <Group gap={10} wrap="nowrap" px={6}>
+        <Avatar color="indigo" radius="xl" size={30}>
+          {member?.name.slice(0, 1)}
+        </Avatar>
+        <Box style={{ flex: 1, minWidth: 0 }}>
+          <Text size="sm" fw={600} truncate>
+            {member?.name}
+          </Text>
+          <Text size="xs" c="dimmed" truncate>
+            {member?.email}
+          </Text>
+        </Box>
+        <Tooltip label={t('nav.sign_out')}>
+          <ActionIcon variant="subtle" color="gray" onClick={() => void signOut()} aria-label={t('nav.sign_out')}>
+            <IconLogout size={17} />
+          </ActionIcon>
+        </Tooltip>
+      </Group>
+    </Stack>
+  );
+}
+
+/** The dashboard navigation bar of spec §2 (264px). */
+export function NavBar() {
+  const { t } = useTranslation('dashboard');
+  return (
+    <AppShell.Navbar className={classes.navbar} p="sm" aria-label={t('nav.label')}>
+      <AppShell.Section px={6} pt={4} pb="md">
+        <TenantLogo />
+      </AppShell.Section>
+      <AppShell.Section>
+        <Stack gap={4}>
+          <NewChatLink />
+          <Tooltip label={t('nav.studio_tooltip')} position="right">
+            <NavLink to="/dashboard/studio" className={classes.link}>
+              <IconStudio size={17} />
+              {t('nav.studio')}
+            </NavLink>
+          </Tooltip>
+          <Tooltip label={t('nav.store_tooltip')} position="right">
+            <NavLink to="/dashboard/store" className={classes.link}>
+              <IconStore size={17} />
+              {t('nav.store')}
+            </NavLink>
+          </Tooltip>
+        </Stack>
+      </AppShell.Section>
+      <Divider my="sm" color="gray.2" />
+      <AppShell.Section grow component={ScrollArea} type="hover" scrollbarSize={6}>
+        <MySessions />
+      </AppShell.Section>
+      <Divider my="sm" color="gray.2" />
+      <AppShell.Section>
+        <NavFooter />
+      </AppShell.Section>
+    </AppShell.Navbar>
+  );
+}

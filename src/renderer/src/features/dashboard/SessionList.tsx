@@ -1,0 +1,92 @@
+import { useEffect, useRef, useState } from 'react';
+import { ActionIcon, Center, Loader, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link, useMatch } from 'react-router-dom';
+import type { Session } from '../../../../shared/api';
+import { useSessionsInfinite } from '../../api/sessions';
+import { IconTrash } from '../../components/icons';
+import { DeleteSessionDialog } from './DeleteSessionDialog';
+import { useDeleteSession } from './useDeleteSession';
+import classes from './SessionList.module.css';
+
+/** My sessions: titles (or Untitled), delete on hover, next page loaded when the end scrolls into view. */
+export function SessionList() {
+  const { t } = useTranslation('dashboard');
+  const sessions = useSessionsInfinite();
+  const deletion = useDeleteSession();
+  const [pendingDelete, setPendingDelete] = useState<Session | null>(null);
+  const openSession = useMatch('/dashboard/chat/:chatbotId/:sessionHashId');
+  const endOfList = useRef<HTMLDivElement>(null);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = sessions;
+
+  useEffect(() => {
+    const sentinel = endOfList.current;
+    if (!sentinel || !hasNextPage) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
+    });
+    observer.observe(sentinel);
+    return () => observer.disconnect();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  if (sessions.isPending) {
+    return (
+      <Stack gap={6} px={4} py={4}>
+        {[70, 90, 55, 80].map((width) => (
+          <Skeleton key={width} h={26} w={`${width}%`} radius="sm" />
+        ))}
+      </Stack>
+    );
+  }
+  if (sessions.isError) {
+    return (
+      <Text size="xs" c="red" px="sm" py={6}>
+        {t('sessions_load_failed')}
+      </Text>
+    );
+  }
+
+  const items = sessions.data.pages.flatMap((page) => page.items);
+  return (
+    <>
+      {items.length === 0 ? (
+        <Text size="xs" c="dimmed" px="sm" py={6}>
+          {t('no_sessions')}
+        </Text>
+      ) : (
+        <Stack gap={1} component="ul" m={0} p={0} style={{ listStyle: 'none' }} aria-label={t('my_sessions')} data-testid="session-list">
+          {items.map((session) => {
+            const title = session.title || t('untitled');
+            const active = openSession?.params.sessionHashId === session.hash_id;
+            return (
+              <li key={session.hash_id} className={`${classes.item} ${active ? classes.active : ''}`} data-testid="session-item">
+                <Link to={`/dashboard/chat/${session.chatbot_id}/${session.hash_id}`} className={classes.title} title={title} aria-current={active ? 'page' : undefined}>
+                  {title}
+                </Link>
+                <Tooltip label={t('delete_session.tooltip')}>
+                  <ActionIcon
+                    className={classes.delete}
+                    variant="subtle"
+                    color="gray"
+                    size="sm"
+                    aria-label={t('delete_session.aria', { title })}
+                    onClick={() => setPendingDelete(session)}
+                  >
+                    <IconTrash size={15} />
+                  </ActionIcon>
+                </Tooltip>
+              </li>
+            );
+          })}
+        </Stack>
+      )}
+      <div ref={endOfList} aria-hidden />
+      {isFetchingNextPage && (
+        <Center py={6}>
+          <Loader size="xs" />
+        </Center>
+      )}
+      <DeleteSessionDialog session={pendingDelete} onClose={() => setPendingDelete(null)} onDelete={(session) => deletion.mutate(session)} />
+    </>
+  );
+}

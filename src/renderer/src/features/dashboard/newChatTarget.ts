@@ -1,0 +1,21 @@
+import type { Chatbot } from '../../../../shared/api';
+
+interface NewChatInput {
+  chatbots: readonly Chatbot[];
+  creditsDepleted: boolean;
+  isLowLlmFree: boolean;
+  openChatbotId: number | null;
+}
+
+/**
+ * Where "New chat" leads (spec §2): with credits depleted on a plan whose low-tier models are
+ * free, the first low-tier default chatbot; otherwise the chatbot currently open (or the chat
+ * start page when none is).
+ */
+export function newChatPath({ chatbots, creditsDepleted, isLowLlmFree, openChatbotId }: NewChatInput): string {
+  if (creditsDepleted && isLowLlmFree) {
+    const lowTier = chatbots.find((chatbot) => chatbot.is_default && chatbot.llm_model.is_low_llm);
+    if (lowTier) return `/dashboard/chat/${lowTier.id}`;
+  }
+  return openChatbotId === null ? '/dashboard/chat' : `/dashboard/chat/${openChatbotId}`;
+}

@@ -1,0 +1,28 @@
+import { useCallback } from 'react';
+import { useTranslation } from 'react-i18next';
+import { resolveLanguage, type SupportedLanguage } from '../../../shared/domain/language';
+import { saveMemberLanguage } from '../api/members';
+import { errorKeyOf } from '../api/errorMessages';
+import { showToast } from '../components/toast';
+import { useUserSession } from '../stores/userSession';
+
+/** The language in effect: the stored choice, else ko or en from the browser (spec §4). */
+export function useResolvedLanguage(): SupportedLanguage {
+  const stored = useUserSession((state) => state.language);
+  return resolveLanguage(stored, navigator.language);
+}
+
+/** Changing the language stores it locally and, when signed in, on the member record. */
+export function useChangeLanguage(): (language: SupportedLanguage) => void {
+  const { t } = useTranslation();
+  const setLanguage = useUserSession((state) => state.setLanguage);
+  const memberId = useUserSession((state) => state.member?.id);
+  return useCallback(
+    (language: SupportedLanguage) => {
+      setLanguage(language);
+      if (memberId === undefined) return;
+      saveMemberLanguage(memberId, language).catch((error: unknown) => showToast('error', t(errorKeyOf(error))));
+    },
+    [memberId, setLanguage, t],
+  );
+}
