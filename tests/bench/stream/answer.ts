@@ -1,0 +1,24 @@
+/** A long, realistic markdown answer (headings, lists, tables, code), cut into token-sized chunks. */
+const sections = [
+  '## Overview\n\nStreaming an answer means the client receives **small pieces of text** as the model produces them. Each piece is appended to the message, and the markdown is rendered again so that lists, tables and `inline code` look right while they grow.\n\n',
+  '### Steps\n\n1. The composer sends the message.\n2. The server saves it and opens the model stream.\n3. Every delta becomes a `text` frame.\n4. The client batches frames every 50 ms.\n   - nested item with a [link](https://example.org/docs)\n   - another nested item\n\n',
+  '```ts\nexport function chunksPerTick(queueLength: number): number {\n  if (queueLength > 100) return 8;\n  if (queueLength > 50) return 4;\n  if (queueLength > 5) return 2;\n  return 1;\n}\n```\n\n',
+  '| Rate | Expected lag | Notes |\n| --- | --- | --- |\n| 50/s | low | typing rhythm |\n| 150/s | low | catch-up starts |\n| 500/s | bounded | catch-up dominates |\n\n',
+  '> A quote that explains why the screen should never fall far behind the network, even when the model is very fast.\n\n',
+  'Paragraph text with *emphasis*, some **bold words**, a little `code`, and enough plain prose to make the paragraph wrap over several lines in a typical chat column, the way real answers do.\n\n',
+  '```python\ndef fib(n: int) -> int:\n    a, b = 0, 1\n    for _ in range(n):\n        a, b = b, a + b\n    return a\n```\n\n',
+];
+
+export function answerChunks(count: number): string[] {
+  const chunks: string[] = [];
+  for (let section = 0; chunks.length < count; section++) {
+    const text = sections[section % sections.length]!;
+    // Roughly token-sized pieces: 1 to 6 characters, cut deterministically.
+    for (let i = 0; i < text.length && chunks.length < count; ) {
+      const size = 1 + ((i * 7 + section * 3) % 6);
+      chunks.push(text.slice(i, i + size));
+      i += size;
+    }
+  }
+  return chunks;
+}
