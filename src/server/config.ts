@@ -1,0 +1,56 @@
+import { z } from 'zod';
+
+/** Environment flags arrive as text; accept the usual spellings and reject anything else. */
+const envBoolean = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes' || v === 'on');
+
+const optionalText = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+
+const configSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('.data/pglite'),
+  DATABASE_URL: optionalText.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+  DEFAULT_TENANT: z.string().regex(/^[a-z0-9-]+$/, 'lowercase letters, digits and dashes').default('demo'),
+  SEED_DEMO: envBoolean.default(true),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(900),
+  REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  LLM_BASE_URL: optionalText.pipe(z.url().optional()),
+  LLM_API_KEY: optionalText,
+  LLM_MODEL: optionalText,
+  DEMO_TOKEN_DELAY_MS: z.coerce.number().int().min(0).max(5000).default(35),
+  SIGN_IN_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
+  /** Set when the server sits behind HTTPS so the refresh cookie is marked Secure. */
+  COOKIE_SECURE: envBoolean.default(false),
+  WEB_DIST_DIR: z.string().min(1).default('dist-web'),
+});
+
+export type ServerConfig = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads the server configuration from the environment; throws one readable error listing every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(env)'}: ${issue.message}`);
+    throw new ConfigError(`Invalid server configuration:\n${lines.join('\n')}`);
+  }
+  const config = parsed.data;
+  if (config.LLM_BASE_URL && !config.LLM_MODEL) {
+    throw new ConfigError('Invalid server configuration:\n  LLM_MODEL: required when LLM_BASE_URL is set');
+  }
+  return config;
+}
+
+/** A configuration for tests and tools: the defaults, overridden by the given values. */
+export function testConfig(overrides: Partial<ServerConfig> = {}): ServerConfig {
+  return { ...loadConfig({}), ...overrides };
+}

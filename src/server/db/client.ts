@@ -1,0 +1,53 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
+import postgres from 'postgres';
+import * as schema from './schema';
+
+/** Either driver behind one type: services never know which database they talk to. */
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+/** Anything queries can run on: the database or an open transaction. */
+export type Queryable = Database | Transaction;
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+/** Any constant works; it only has to be the same in every server process. */
+const MIGRATION_LOCK_KEY = 7_240_611;
+
+/** Embedded PostgreSQL in a directory (or in memory when `dataDir` is omitted), migrated. */
+export async function openPglite(dataDir?: string): Promise<DatabaseHandle> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const client = dataDir ? new PGlite(dataDir) : new PGlite();
+  const db = drizzlePglite({ client, schema });
+  await migratePglite(db, { migrationsFolder });
+  return { db: db as unknown as Database, kind: 'pglite', close: () => client.close() };
+}
+
+/**
+ * A real PostgreSQL, migrated under an advisory lock so that several server processes starting
+ * together do not run the same migration twice.
+ */
+export async function openPostgres(url: string, poolSize = 10): Promise<DatabaseHandle> {
+  const migrationClient = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await migrationClient`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
+    await migratePostgres(drizzlePostgres({ client: migrationClient }), { migrationsFolder });
+    await migrationClient`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`;
+  } finally {
+    await migrationClient.end();
+  }
+  const client = postgres(url, { max: poolSize, onnotice: () => {} });
+  const db = drizzlePostgres({ client, schema });
+  return { db: db as unknown as Database, kind: 'postgres', close: () => client.end() };
+}

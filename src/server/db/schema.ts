@@ -1,0 +1,652 @@
+/**
+ * Every entity of spec §3. Each table but `tenants` carries `tenant_id`, and every service query
+ * filters on it, so one database serves many tenants and a foreign id simply is not found.
+ * Tables not used yet exist so later features add behaviour rather than reshape the data.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  type AnyPgColumn,
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const id = () => integer('id').primaryKey().generatedAlwaysAsIdentity();
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+const credits = (name: string) => numeric(name, { precision: 20, scale: 6, mode: 'number' });
+const tenantId = () =>
+  integer('tenant_id')
+    .notNull()
+    .references(() => tenants.id, { onDelete: 'cascade' });
+
+export const planStatusEnum = pgEnum('plan_status', ['active', 'inactive']);
+export const memberStatusEnum = pgEnum('member_status', ['pending', 'approved', 'rejected', 'deactivated', 'invited']);
+export const memberTypeEnum = pgEnum('member_type', ['organization', 'individual']);
+export const languageEnum = pgEnum('language', ['ko', 'en', 'zh', 'ja', 'es']);
+export const publishStatusEnum = pgEnum('publish_status', ['none', 'pending', 'approved', 'rejected']);
+export const speakerTypeEnum = pgEnum('speaker_type', ['member', 'chatbot']);
+export const interruptedEnum = pgEnum('interrupted', ['stopped', 'failed']);
+export const ledgerKindEnum = pgEnum('ledger_kind', ['grant', 'reservation', 'settlement']);
+export const taskStatusEnum = pgEnum('task_status', ['running', 'completed', 'failed']);
+export const verificationStatusEnum = pgEnum('verification_status', ['sent', 'verified', 'expired']);
+export const piiActionEnum = pgEnum('pii_action', ['off', 'block', 'mask']);
+export const membershipStatusEnum = pgEnum('membership_status', ['active', 'cancelled']);
+export const policyKindEnum = pgEnum('policy_kind', ['file', 'video', 'markdown']);
+export const customFieldTypeEnum = pgEnum('custom_field_type', ['text', 'number']);
+export const invitationStatusEnum = pgEnum('invitation_status', ['pending', 'accepted']);
+
+export const tenants = pgTable('tenants', {
+  id: id(),
+  subdomain: text('subdomain').notNull().unique(),
+  name: text('name').notNull(),
+  logoUrl: text('logo_url'),
+  planId: integer('plan_id').references((): AnyPgColumn => plans.id, { onDelete: 'set null' }),
+  planStatus: planStatusEnum('plan_status').notNull().default('active'),
+  /** The plan lets members keep using the unlimited low-cost model when credits are depleted. */
+  isLowLlmFree: boolean('is_low_llm_free').notNull().default(false),
+  createdAt: createdAt(),
+});
+
+/** Billing plans a tenant offers (member-billing-plans) and the one it is on. */
+export const plans = pgTable('plans', {
+  id: id(),
+  tenantId: tenantId(),
+  koName: text('ko_name').notNull(),
+  enName: text('en_name').notNull(),
+  krwMonthPrice: integer('krw_month_price').notNull(),
+  credit: credits('credit').notNull(),
+  memberLimit: integer('member_limit'),
+  invitationLimit: integer('invitation_limit'),
+  createdAt: createdAt(),
+});
+
+export const memberGroups = pgTable(
+  'member_groups',
+  {
+    id: id(),
+    tenantId: tenantId(),
+    koName: text('ko_name').notNull(),
+    enName: text('en_name').notNull(),
+    isDefault: boolean('is_default').notNull().default(false),
+    /** Monthly credits the whole group may use; null is no group limit. */
+    creditQuota: credits('credit_quota'),
+    /** Monthly credits each member of the group may use unless the member has an override. */
+    memberCreditQuota: credits('member_credit_quota'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('member_groups_ko_name_idx').on(t.tenantId, t.koName),
+    uniqueIndex('member_groups_en_name_idx').on(t.tenantId, t.enName),
+    uniqueIndex('member_groups_one_default_idx').on(t.tenantId).where(sql`${t.isDefault}`),
+  ],
+);
+
+export const ssoPlatforms = pgTable('sso_platforms', {
+  id: id(),
+  tenantId: tenantId(),
+  ssoPlatformName: text('sso_platform_name').notNull(),
+  config: jsonb('config').notNull().default({}),
+  createdAt: createdAt(),
+});
+
+export const members = pgTable(
+  'members',
+  {
+    id: id(),
+    tenantId: tenantId(),
+    email: text('email').notNull(),
+    name: text('name').notNull(),
+    /** argon2id; null for SSO-only members. */
+    passwordHash: text('password_hash'),
+    status: memberStatusEnum('status').notNull().default('pending'),
+    memberType: memberTypeEnum('member_type').notNull().default('organization'),
+    isAdmin: boolean('is_admin').notNull().default(false),
+    language: languageEnum('language').notNull().default('ko'),
+    defaultMemberGroupId: integer('default_member_group_id').references(() => memberGroups.id, { onDelete: 'set null' }),
+    /** Overrides the group's member_credit_quota when set. */
+    creditQuota: credits('credit_quota'),
+    ssoPlatformId: integer('sso_platform_id').references(() => ssoPlatforms.id, { onDelete: 'set null' }),
+    ssoId: text('sso_id'),
+    ssoUserType: text('sso_user_type'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('members_email_idx').on(t.tenantId, t.email)],
+);
+
+/** Every group a member belongs to, the default one included. */
+export const memberGroupLinks = pgTable(
+  'member_group_links',
+  {
+    tenantId: tenantId(),
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    memberGroupId: integer('member_group_id')
+      .notNull()
+      .references(() => memberGroups.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.memberId, t.memberGroupId] })],
+);
+
+/** Pending requests to join or change groups, approved or rejected by an admin. */
+export const memberGroupQueues = pgTable('member_group_queues', {
+  id: id(),
+  tenantId: tenantId(),
+  memberId: integer('member_id')
+    .notNull()
+    .references(() => members.id, { onDelete: 'cascade' }),
+  requestType: text('request_type', { enum: ['registration', 'group_update'] }).notNull(),
+  defaultMemberGroupId: integer('default_member_group_id').references(() => memberGroups.id, { onDelete: 'cascade' }),
+  memberGroupIds: jsonb('member_group_ids').$type<number[]>().notNull().default([]),
+  createdAt: createdAt(),
+});
+
+export const customFields = pgTable('custom_fields', {
+  id: id(),
+  tenantId: tenantId(),
+  fieldName: text('field_name').notNull(),
+  fieldType: customFieldTypeEnum('field_type').notNull().default('text'),
+  isSignupField: boolean('is_signup_field').notNull().default(false),
+  isSearchable: boolean('is_searchable').notNull().default(false),
+  isRequired: boolean('is_required').notNull().default(false),
+  isEditable: boolean('is_editable').notNull().default(true),
+  isUnique: boolean('is_unique').notNull().default(false),
+  createdAt: createdAt(),
+});
+
+export const memberCustomFieldValues = pgTable(
+  'member_custom_field_values',
+  {
+    tenantId: tenantId(),
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    customFieldId: integer('custom_field_id')
+      .notNull()
+      .references(() => customFields.id, { onDelete: 'cascade' }),
+    value: text('value'),
+  },
+  (t) => [primaryKey({ columns: [t.memberId, t.customFieldId] })],
+);
+
+export const paymentMethods = pgTable('payment_methods', {
+  id: id(),
+  tenantId: tenantId(),
+  memberId: integer('member_id').references(() => members.id, { onDelete: 'cascade' }),
+  cardName: text('card_name').notNull(),
+  /** Only the masked number is ever stored. */
+  cardNumberMasked: text('card_number_masked').notNull(),
+  type: text('type').notNull(),
+  createdAt: createdAt(),
+});
+
+export const memberships = pgTable('memberships', {
+  id: id(),
+  tenantId: tenantId(),
+  memberId: integer('member_id').references(() => members.id, { onDelete: 'cascade' }),
+  planId: integer('plan_id')
+    .notNull()
+    .references(() => plans.id),
+  nextPlanId: integer('next_plan_id').references(() => plans.id),
+  paymentMethodId: integer('payment_method_id').references(() => paymentMethods.id, { onDelete: 'set null' }),
+  price: integer('price').notNull(),
+  currency: text('currency').notNull().default('KRW'),
+  status: membershipStatusEnum('status').notNull().default('active'),
+  nextPaymentDate: date('next_payment_date'),
+  createdAt: createdAt(),
+});
+
+/**
+ * Append-only credit ledger. Grants add credits to the tenant (or a group); a chat send appends a
+ * negative `reservation` for its estimate and later a `settlement` with the difference to the real
+ * cost, so the sum of a scope's rows is always its balance and concurrent sends see each other.
+ */
+export const creditLedger = pgTable(
+  'credit_ledger',
+  {
+    id: id(),
+    tenantId: tenantId(),
+    memberGroupId: integer('member_group_id').references(() => memberGroups.id, { onDelete: 'set null' }),
+    memberId: integer('member_id').references(() => members.id, { onDelete: 'set null' }),
+    kind: ledgerKindEnum('kind').notNull(),
+    amount: credits('amount').notNull(),
+    reservationId: integer('reservation_id').references((): AnyPgColumn => creditLedger.id),
+    koName: text('ko_name'),
+    enName: text('en_name'),
+    usageStartDate: date('usage_start_date'),
+    usageEndDate: date('usage_end_date'),
+    transactionPrice: integer('transaction_price'),
+    transactionCurrency: text('transaction_currency'),
+    receiptUrl: text('receipt_url'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('credit_ledger_tenant_idx').on(t.tenantId, t.createdAt),
+    index('credit_ledger_member_idx').on(t.memberId, t.createdAt),
+    uniqueIndex('credit_ledger_one_settlement_idx').on(t.reservationId),
+  ],
+);
+
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: id(),
+    tenantId: tenantId(),
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    /** SHA-256 of the opaque token; the token itself is never stored. */
+    tokenHash: text('token_hash').notNull().unique(),
+    familyId: text('family_id').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    rotatedAt: timestamp('rotated_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('refresh_tokens_family_idx').on(t.familyId)],
+);
+
+export const categories = pgTable('categories', {
+  id: id(),
+  tenantId: tenantId(),
+  koName: text('ko_name').notNull(),
+  enName: text('en_name').notNull(),
+  sortOrder: integer('sort_order').notNull().default(0),
+});
+
+export const llmModels = pgTable(
+  'llm_models',
+  {
+    id: id(),
+    tenantId: tenantId(),
+    name: text('name').notNull(),
+    displayName: text('display_name').notNull(),
+    /** Key of the provider registry: `demo` or `openai-compatible`. */
+    provider: text('provider').notNull(),
+    providerModelId: text('provider_model_id').notNull(),
+    contextLimit: integer('context_limit').notNull(),
+    inputCostPer10k: credits('input_cost_per_10k').notNull(),
+    outputCostPer10k: credits('output_cost_per_10k').notNull(),
+    webSearchCostPer10k: credits('web_search_cost_per_10k').notNull().default(0),
+    releaseDate: date('release_date'),
+    isLowLlm: boolean('is_low_llm').notNull().default(false),
+    /** Usable without credits when the tenant's plan has is_low_llm_free. */
+    isUnlimited: boolean('is_unlimited').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('llm_models_name_idx').on(t.tenantId, t.name)],
+);
+
+export const modelGroupPermissions = pgTable(
+  'model_group_permissions',
+  {
+    tenantId: tenantId(),
+    llmModelId: integer('llm_model_id')
+      .notNull()
+      .references(() => llmModels.id, { onDelete: 'cascade' }),
+    memberGroupId: integer('member_group_id')
+      .notNull()
+      .references(() => memberGroups.id, { onDelete: 'cascade' }),
+    isAvailable: boolean('is_available').notNull().default(true),
+  },
+  (t) => [primaryKey({ columns: [t.llmModelId, t.memberGroupId] })],
+);
+
+export const chatbots = pgTable(
+  'chatbots',
+  {
+    id: id(),
+    tenantId: tenantId(),
+    hashId: text('hash_id').notNull().unique(),
+    /** Hash id of the public link, when the author set one. */
+    publicHashId: text('public_hash_id').unique(),
+    koName: text('ko_name').notNull().default(''),
+    enName: text('en_name').notNull().default(''),
+    profileImageUrl: text('profile_image_url'),
+    koKeyFeatures: text('ko_key_features').notNull().default(''),
+    enKeyFeatures: text('en_key_features').notNull().default(''),
+    systemInstructions: text('system_instructions').notNull().default(''),
+    temperature: numeric('temperature', { precision: 4, scale: 2, mode: 'number' }).notNull().default(0.7),
+    topP: numeric('top_p', { precision: 4, scale: 2, mode: 'number' }).notNull().default(1),
+    llmModelId: integer('llm_model_id')
+      .notNull()
+      .references(() => llmModels.id),
+    creatorId: integer('creator_id').references(() => members.id, { onDelete: 'set null' }),
+    isPublic: boolean('is_public').notNull().default(false),
+    isDefault: boolean('is_default').notNull().default(false),
+    waitingPublish: boolean('waiting_publish').notNull().default(false),
+    publishStatus: publishStatusEnum('publish_status').notNull().default('none'),
+    publishFeedback: text('publish_feedback'),
+    messageCount: integer('message_count').notNull().default(0),
+    tokenCount: integer('token_count').notNull().default(0),
+    monthTokenCount: integer('month_token_count').notNull().default(0),
+    /** `YYYY-MM` the month_token_count belongs to; a new month starts it again. */
+    monthTokenPeriod: text('month_token_period'),
+    sortOrder: integer('sort_order').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    lastChatAt: timestamp('last_chat_at', { withTimezone: true }),
+  },
+  (t) => [index('chatbots_tenant_idx').on(t.tenantId, t.isDefault)],
+);
+
+export const chatbotCategories = pgTable(
+  'chatbot_categories',
+  {
+    tenantId: tenantId(),
+    chatbotId: integer('chatbot_id')
+      .notNull()
+      .references(() => chatbots.id, { onDelete: 'cascade' }),
+    categoryId: integer('category_id')
+      .notNull()
+      .references(() => categories.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.chatbotId, t.categoryId] })],
+);
+
+/** Groups that may see a chatbot; a chatbot without rows is visible to the whole tenant. */
+export const chatbotMemberGroups = pgTable(
+  'chatbot_member_groups',
+  {
+    tenantId: tenantId(),
+    chatbotId: integer('chatbot_id')
+      .notNull()
+      .references(() => chatbots.id, { onDelete: 'cascade' }),
+    memberGroupId: integer('member_group_id')
+      .notNull()
+      .references(() => memberGroups.id, { onDelete: 'cascade' }),
+    /** For default chatbots: the group gets it among its defaults. */
+    isDefaultForGroup: boolean('is_default_for_group').notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.chatbotId, t.memberGroupId] })],
+);
+
+export const files = pgTable('files', {
+  id: id(),
+  tenantId: tenantId(),
+  memberId: integer('member_id').references(() => members.id, { onDelete: 'set null' }),
+  name: text('name').notNull(),
+  mimeType: text('mime_type').notNull(),
+  sizeBytes: integer('size_bytes').notNull(),
+  storageKey: text('storage_key').notNull(),
+  accessLevel: text('access_level', { enum: ['public', 'private'] }).notNull().default('public'),
+  shouldExpire: boolean('should_expire').notNull().default(true),
+  expiresAt: timestamp('expires_at', { withTimezone: true }),
+  parsedPercentage: integer('parsed_percentage'),
+  chatbotId: integer('chatbot_id').references(() => chatbots.id, { onDelete: 'set null' }),
+  sessionId: integer('session_id').references((): AnyPgColumn => sessions.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+});
+
+export const chatbotDocuments = pgTable('chatbot_documents', {
+  id: id(),
+  tenantId: tenantId(),
+  chatbotId: integer('chatbot_id')
+    .notNull()
+    .references(() => chatbots.id, { onDelete: 'cascade' }),
+  fileId: integer('file_id').references(() => files.id, { onDelete: 'set null' }),
+  name: text('name').notNull(),
+  createdAt: createdAt(),
+});
+
+/** Recently used non-default chatbots of a member (at most RECENT_CHATBOTS_KEPT are shown). */
+export const recentChatbots = pgTable(
+  'recent_chatbots',
+  {
+    tenantId: tenantId(),
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    chatbotId: integer('chatbot_id')
+      .notNull()
+      .references(() => chatbots.id, { onDelete: 'cascade' }),
+    usedAt: timestamp('used_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.memberId, t.chatbotId] })],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    id: id(),
+    tenantId: tenantId(),
+    hashId: text('hash_id').notNull().unique(),
+    chatbotId: integer('chatbot_id')
+      .notNull()
+      .references(() => chatbots.id, { onDelete: 'cascade' }),
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    title: text('title'),
+    isPublic: boolean('is_public').notNull().default(false),
+    lastChatAt: timestamp('last_chat_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sessions_member_idx').on(t.tenantId, t.memberId, t.lastChatAt)],
+);
+
+export const sessionMessages = pgTable(
+  'session_messages',
+  {
+    id: id(),
+    tenantId: tenantId(),
+    sessionId: integer('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    speakerType: speakerTypeEnum('speaker_type').notNull(),
+    text: text('text').notNull().default(''),
+    /** Why a chatbot answer ended early; null when it completed. */
+    interrupted: interruptedEnum('interrupted'),
+    llmModelId: integer('llm_model_id').references(() => llmModels.id, { onDelete: 'set null' }),
+    inputTokens: integer('input_tokens'),
+    outputTokens: integer('output_tokens'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('session_messages_session_idx').on(t.sessionId, t.id)],
+);
+
+export const sessionMessageFiles = pgTable(
+  'session_message_files',
+  {
+    tenantId: tenantId(),
+    messageId: integer('message_id')
+      .notNull()
+      .references(() => sessionMessages.id, { onDelete: 'cascade' }),
+    fileId: integer('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.messageId, t.fileId] })],
+);
+
+export const announcements = pgTable(
+  'announcements',
+  {
+    id: id(),
+    tenantId: tenantId(),
+    content: text('content').notNull(),
+    isActive: boolean('is_active').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index('announcements_tenant_idx').on(t.tenantId, t.createdAt)],
+);
+
+export const invitations = pgTable('invitations', {
+  id: id(),
+  tenantId: tenantId(),
+  invitationHashId: text('invitation_hash_id').notNull().unique(),
+  email: text('email').notNull(),
+  name: text('name'),
+  temporaryPasswordHash: text('temporary_password_hash').notNull(),
+  memberGroupId: integer('member_group_id').references(() => memberGroups.id, { onDelete: 'set null' }),
+  invitedById: integer('invited_by_id').references(() => members.id, { onDelete: 'set null' }),
+  status: invitationStatusEnum('status').notNull().default('pending'),
+  createdAt: createdAt(),
+});
+
+export const policies = pgTable('policies', {
+  id: id(),
+  tenantId: tenantId(),
+  policyName: text('policy_name').notNull(),
+  kind: policyKindEnum('kind').notNull(),
+  isMandatory: boolean('is_mandatory').notNull().default(true),
+  markdownContent: text('markdown_content'),
+  videoUrl: text('video_url'),
+  fileId: integer('file_id').references(() => files.id, { onDelete: 'set null' }),
+  createdAt: createdAt(),
+});
+
+export const policyAgreements = pgTable(
+  'policy_agreements',
+  {
+    tenantId: tenantId(),
+    policyId: integer('policy_id')
+      .notNull()
+      .references(() => policies.id, { onDelete: 'cascade' }),
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    agreedAt: timestamp('agreed_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.policyId, t.memberId] })],
+);
+
+export const ssoWhitelist = pgTable(
+  'sso_whitelist',
+  {
+    id: id(),
+    tenantId: tenantId(),
+    ssoPlatformId: integer('sso_platform_id').references(() => ssoPlatforms.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    name: text('name'),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('sso_whitelist_email_idx').on(t.tenantId, t.email)],
+);
+
+export const restrictedWords = pgTable(
+  'restricted_words',
+  {
+    id: id(),
+    tenantId: tenantId(),
+    word: text('word').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('restricted_words_word_idx').on(t.tenantId, t.word)],
+);
+
+export const piiSettings = pgTable('pii_settings', {
+  tenantId: integer('tenant_id')
+    .primaryKey()
+    .references(() => tenants.id, { onDelete: 'cascade' }),
+  phone: piiActionEnum('phone').notNull().default('off'),
+  email: piiActionEnum('email').notNull().default('off'),
+  residentNumber: piiActionEnum('resident_number').notNull().default('off'),
+  creditCard: piiActionEnum('credit_card').notNull().default('off'),
+  updatedAt: updatedAt(),
+});
+
+export const apiKeys = pgTable('api_keys', {
+  id: id(),
+  tenantId: tenantId(),
+  memberId: integer('member_id')
+    .notNull()
+    .references(() => members.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  keyPrefix: text('key_prefix').notNull(),
+  keyHash: text('key_hash').notNull().unique(),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+export const taskModes = pgTable('task_modes', {
+  id: id(),
+  tenantId: tenantId(),
+  modeName: text('mode_name').notNull(),
+  instructions: text('instructions').notNull().default(''),
+  createdAt: createdAt(),
+});
+
+export const backgroundTasks = pgTable('background_tasks', {
+  id: id(),
+  tenantId: tenantId(),
+  memberId: integer('member_id').references(() => members.id, { onDelete: 'set null' }),
+  kind: text('kind').notNull(),
+  status: taskStatusEnum('status').notNull().default('running'),
+  result: jsonb('result'),
+  error: text('error'),
+  createdAt: createdAt(),
+  finishedAt: timestamp('finished_at', { withTimezone: true }),
+});
+
+export const usageRecords = pgTable(
+  'usage_records',
+  {
+    id: id(),
+    tenantId: tenantId(),
+    memberId: integer('member_id').references(() => members.id, { onDelete: 'set null' }),
+    memberGroupId: integer('member_group_id').references(() => memberGroups.id, { onDelete: 'set null' }),
+    chatbotId: integer('chatbot_id').references(() => chatbots.id, { onDelete: 'set null' }),
+    sessionId: integer('session_id').references(() => sessions.id, { onDelete: 'set null' }),
+    messageId: integer('message_id').references(() => sessionMessages.id, { onDelete: 'set null' }),
+    llmModelId: integer('llm_model_id').references(() => llmModels.id, { onDelete: 'set null' }),
+    modelName: text('model_name').notNull(),
+    inputTokens: integer('input_tokens').notNull(),
+    outputTokens: integer('output_tokens').notNull(),
+    webSearchCount: integer('web_search_count').notNull().default(0),
+    credits: credits('credits').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('usage_records_tenant_idx').on(t.tenantId, t.createdAt)],
+);
+
+export const errorLogs = pgTable('error_logs', {
+  id: id(),
+  tenantId: tenantId(),
+  memberId: integer('member_id').references(() => members.id, { onDelete: 'set null' }),
+  message: text('message').notNull(),
+  source: text('source').notNull(),
+  stack: text('stack'),
+  url: text('url').notNull(),
+  userAgent: text('user_agent').notNull(),
+  clientTimestamp: text('client_timestamp').notNull(),
+  errorId: text('error_id').notNull(),
+  attachments: jsonb('attachments').$type<{ title: string; text: string }[]>().notNull().default([]),
+  createdAt: createdAt(),
+});
+
+export const verificationCodes = pgTable('verification_codes', {
+  id: id(),
+  tenantId: tenantId(),
+  email: text('email').notNull(),
+  codeHash: text('code_hash').notNull(),
+  purpose: text('purpose', { enum: ['sign_up', 'reset_password', 'sso'] }).notNull(),
+  status: verificationStatusEnum('status').notNull().default('sent'),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  createdAt: createdAt(),
+});
+
+/** Per-tenant secrets shared by every server process (the access-token signing key). */
+export const serverSecrets = pgTable(
+  'server_secrets',
+  {
+    tenantId: tenantId(),
+    name: text('name').notNull(),
+    value: text('value').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.name] })],
+);

@@ -1,0 +1,44 @@
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { ProviderV4 } from '@ai-sdk/provider';
+import { type LanguageModel, createProviderRegistry } from 'ai';
+import type { ServerConfig } from '../config';
+import { createDemoProvider } from './demo';
+
+/** Provider keys stored in llm_models.provider. */
+export const DEMO_PROVIDER = 'demo';
+export const OPENAI_COMPATIBLE_PROVIDER = 'openai-compatible';
+
+export interface LlmRegistry {
+  /** The model a `llm_models` row names; throws NoSuchProviderError for an unconfigured provider. */
+  languageModel(provider: string, providerModelId: string): LanguageModel;
+}
+
+export interface LlmSettings {
+  demoTokenDelayMs: number;
+  /** An OpenAI-compatible chat-completions API (OpenAI, vLLM, Ollama, LM Studio, OpenRouter…). */
+  openAiCompatible?: { baseUrl: string; apiKey?: string };
+}
+
+export function llmSettingsFromConfig(config: ServerConfig): LlmSettings {
+  return {
+    demoTokenDelayMs: config.DEMO_TOKEN_DELAY_MS,
+    ...(config.LLM_BASE_URL ? { openAiCompatible: { baseUrl: config.LLM_BASE_URL, apiKey: config.LLM_API_KEY } } : {}),
+  };
+}
+
+export function createLlmRegistry(settings: LlmSettings): LlmRegistry {
+  const providers: Record<string, ProviderV4> = { [DEMO_PROVIDER]: createDemoProvider(settings.demoTokenDelayMs) };
+  if (settings.openAiCompatible) {
+    providers[OPENAI_COMPATIBLE_PROVIDER] = createOpenAICompatible({
+      name: OPENAI_COMPATIBLE_PROVIDER,
+      baseURL: settings.openAiCompatible.baseUrl,
+      apiKey: settings.openAiCompatible.apiKey,
+      // Ask for the final usage chunk so metering uses the provider's own token counts.
+      includeUsage: true,
+    });
+  }
+  const registry = createProviderRegistry(providers);
+  return {
+    languageModel: (provider, providerModelId) => registry.languageModel(`${provider}:${providerModelId}`),
+  };
+}

@@ -1,0 +1,38 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { ErrorBody } from '../../shared/api/common';
+import { AppError } from '../errors';
+
+/**
+ * The one error handler: every failure answers `{code, message, details?}`. Validation problems
+ * are 400 with the issues in details; unexpected errors are logged and answered as a bare 500.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
+    if (error instanceof AppError) {
+      const body: ErrorBody = { code: error.code, message: error.message };
+      if (error.details !== undefined) body.details = error.details;
+      return reply.status(error.status).send(body);
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const details = error.validation.map((issue) => ({
+        location: error.validationContext,
+        path: issue.instancePath,
+        message: issue.message,
+      }));
+      return reply.status(400).send({ code: 'validation_error', message: 'Request content error, check the input.', details });
+    }
+    const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'request failed');
+      return reply.status(500).send({ code: 'internal_error', message: 'Server error, try later.' });
+    }
+    // Fastify's own 4xx (malformed JSON, unsupported media type, body too large…).
+    const code = status === 429 ? 'rate_limited' : status === 404 ? 'not_found' : 'bad_request';
+    return reply.status(status).send({ code, message: error.message });
+  });
+
+  app.setNotFoundHandler((_request, reply) => {
+    reply.status(404).send({ code: 'not_found', message: 'The data does not exist.' });
+  });
+}

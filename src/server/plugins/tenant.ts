@@ -1,0 +1,33 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { SUBDOMAIN_COOKIE, SUBDOMAIN_HEADER } from '../../shared/domain/constants';
+import type { Database } from '../db/client';
+import { tenants } from '../db/schema';
+import { notFound } from '../errors';
+
+export type TenantRow = typeof tenants.$inferSelect;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    tenant: TenantRow;
+  }
+}
+
+/** The tenant a request names: `x-subdomain` header, else the `subdomain` cookie, else the default. */
+export function requestedSubdomain(request: FastifyRequest, defaultTenant: string): string {
+  const header = request.headers[SUBDOMAIN_HEADER];
+  const fromHeader = Array.isArray(header) ? header[0] : header;
+  const chosen = fromHeader?.trim() || request.cookies[SUBDOMAIN_COOKIE]?.trim() || defaultTenant;
+  return chosen.toLowerCase();
+}
+
+/** Resolves the tenant of every request in this scope; an unknown tenant answers 404. */
+export function registerTenantResolution(app: FastifyInstance, db: Database, defaultTenant: string): void {
+  app.decorateRequest('tenant', null as unknown as TenantRow);
+  app.addHook('onRequest', async (request) => {
+    const subdomain = requestedSubdomain(request, defaultTenant);
+    const [tenant] = await db.select().from(tenants).where(eq(tenants.subdomain, subdomain)).limit(1);
+    if (!tenant) throw notFound('Unknown tenant.');
+    request.tenant = tenant;
+  });
+}

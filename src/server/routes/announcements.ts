@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import { createAnnouncement, deleteAnnouncement, listAdminAnnouncements, patchAnnouncement } from '../../shared/api/admin/announcements';
+import { getActiveAnnouncement, getLatestAnnouncement } from '../../shared/api/announcements';
+import type { Database } from '../db/client';
+import * as announcements from '../services/announcements';
+import { registerEndpoint } from './endpointRoute';
+
+export function registerAnnouncementRoutes(app: FastifyInstance, db: Database): void {
+  registerEndpoint(app, getActiveAnnouncement, async ({ tenant }) => ({ announcement: await announcements.activeAnnouncement(db, tenant.id) }));
+  registerEndpoint(app, getLatestAnnouncement, async ({ tenant }) => ({ announcement: await announcements.latestAnnouncement(db, tenant.id) }));
+
+  registerEndpoint(app, listAdminAnnouncements, async ({ tenant, query }) => announcements.listAnnouncements(db, tenant.id, query.page, query.size));
+  registerEndpoint(app, createAnnouncement, async ({ tenant, body }) => announcements.createAnnouncement(db, tenant.id, body));
+  registerEndpoint(app, patchAnnouncement, async ({ tenant, params, body }) => announcements.updateAnnouncement(db, tenant.id, params.id, body));
+  registerEndpoint(app, deleteAnnouncement, async ({ tenant, params }) => {
+    await announcements.deleteAnnouncement(db, tenant.id, params.id);
+    return { ok: true as const };
+  });
+}

@@ -1,0 +1,21 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { API_PREFIX } from '../../shared/domain/constants';
+
+const assetsDir = fileURLToPath(new URL('../assets/', import.meta.url));
+export const ASSETS_PATH = `${API_PREFIX}/assets`;
+
+/** Images the server itself provides (the demo tenant's logo). Public: tenant data needs no login. */
+export function registerAssetRoutes(app: FastifyInstance): void {
+  const svgs = new Map(
+    readdirSync(assetsDir)
+      .filter((name) => name.endsWith('.svg'))
+      .map((name) => [name, readFileSync(new URL(name, `file://${assetsDir}`))]),
+  );
+  app.get<{ Params: { name: string } }>(`${ASSETS_PATH}/:name`, { schema: { hide: true } }, async (request, reply) => {
+    const svg = svgs.get(request.params.name);
+    if (!svg) return reply.callNotFound();
+    return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(svg);
+  });
+}

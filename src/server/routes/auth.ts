@@ -1,0 +1,63 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { refresh, signIn, signOut } from '../../shared/api/auth';
+import type { AuthTokens } from '../../shared/api/auth';
+import { API_PREFIX, CLIENT_KIND_HEADER, REFRESH_COOKIE } from '../../shared/domain/constants';
+import type { ServerConfig } from '../config';
+import type { Database } from '../db/client';
+import type { AuthService, IssuedTokens } from '../services/auth';
+import { toMemberDto } from '../services/members';
+import { registerEndpoint } from './endpointRoute';
+
+const REFRESH_COOKIE_PATH = `${API_PREFIX}/auth`;
+
+const isDesktop = (request: FastifyRequest) => request.headers[CLIENT_KIND_HEADER] === 'desktop';
+
+export function registerAuthRoutes(app: FastifyInstance, deps: { db: Database; auth: AuthService; config: ServerConfig }): void {
+  const { db, auth, config } = deps;
+
+  /** Web clients get the refresh token only as an HttpOnly cookie; desktop clients in the body. */
+  async function respondWithTokens(request: FastifyRequest, reply: FastifyReply, issued: IssuedTokens): Promise<AuthTokens> {
+    const body: AuthTokens = {
+      access_token: issued.accessToken,
+      access_token_expires_at: issued.accessTokenExpiresAt.toISOString(),
+      member: await toMemberDto(db, issued.member),
+    };
+    if (isDesktop(request)) {
+      body.refresh_token = issued.refreshToken;
+    } else {
+      reply.setCookie(REFRESH_COOKIE, issued.refreshToken, {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: config.COOKIE_SECURE,
+        path: REFRESH_COOKIE_PATH,
+        maxAge: config.REFRESH_TOKEN_TTL_DAYS * 86_400,
+      });
+    }
+    return body;
+  }
+
+  const presentedRefreshToken = (request: FastifyRequest, fromBody: string | undefined) =>
+    isDesktop(request) ? fromBody : request.cookies[REFRESH_COOKIE];
+
+  registerEndpoint(
+    app,
+    signIn,
+    async ({ body, tenant, request, reply }) => respondWithTokens(request, reply, await auth.signIn(tenant, body.email, body.password)),
+    { rateLimit: { max: config.SIGN_IN_RATE_LIMIT, timeWindow: '1 minute' } },
+  );
+
+  registerEndpoint(app, refresh, async ({ body, tenant, request, reply }) => {
+    try {
+      return await respondWithTokens(request, reply, await auth.rotateRefreshToken(tenant, presentedRefreshToken(request, body.refresh_token)));
+    } catch (error) {
+      if (!isDesktop(request)) reply.clearCookie(REFRESH_COOKIE, { path: REFRESH_COOKIE_PATH });
+      throw error;
+    }
+  });
+
+  registerEndpoint(app, signOut, async ({ body, tenant, request, reply }) => {
+    await auth.signOut(tenant, presentedRefreshToken(request, body.refresh_token));
+    reply.clearCookie(REFRESH_COOKIE, { path: REFRESH_COOKIE_PATH });
+    return { ok: true as const };
+  });
+}

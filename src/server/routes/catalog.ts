@@ -1,0 +1,30 @@
+import { asc, eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { listCategories } from '../../shared/api/categories';
+import { getChatbot, listChatbots } from '../../shared/api/chatbots';
+import { getTenant } from '../../shared/api/tenants';
+import type { Database } from '../db/client';
+import { categories } from '../db/schema';
+import * as chatbots from '../services/chatbots';
+import { registerEndpoint } from './endpointRoute';
+
+/** Tenant branding, categories and chatbots: what the dashboard loads first. */
+export function registerCatalogRoutes(app: FastifyInstance, db: Database): void {
+  registerEndpoint(app, getTenant, async ({ tenant }) => ({
+    subdomain: tenant.subdomain,
+    tenant_name: tenant.name,
+    logo_url: tenant.logoUrl,
+    plan: { is_low_llm_free: tenant.isLowLlmFree },
+  }));
+
+  registerEndpoint(app, listCategories, async ({ tenant }) => ({
+    items: await db
+      .select({ id: categories.id, en_name: categories.enName, ko_name: categories.koName })
+      .from(categories)
+      .where(eq(categories.tenantId, tenant.id))
+      .orderBy(asc(categories.sortOrder), asc(categories.id)),
+  }));
+
+  registerEndpoint(app, listChatbots, async ({ query, requireMember }) => chatbots.listChatbots(db, requireMember(), query));
+  registerEndpoint(app, getChatbot, async ({ params, requireMember }) => chatbots.getChatbot(db, requireMember(), params.id));
+}

@@ -1,0 +1,92 @@
+import { and, count, desc, eq, ne } from 'drizzle-orm';
+import type { Announcement } from '../../shared/api/announcements';
+import type { Paginated } from '../../shared/api/common';
+import type { Database, Queryable } from '../db/client';
+import { announcements } from '../db/schema';
+import { notFound } from '../errors';
+import { lockTenant } from '../db/locks';
+
+type AnnouncementRow = typeof announcements.$inferSelect;
+
+const toDto = (row: AnnouncementRow): Announcement => ({
+  id: row.id,
+  content: row.content,
+  is_active: row.isActive,
+  created_at: row.createdAt.toISOString(),
+});
+
+const newestFirst = [desc(announcements.createdAt), desc(announcements.id)];
+
+export async function activeAnnouncement(q: Queryable, tenantId: number): Promise<Announcement | null> {
+  const [row] = await q
+    .select()
+    .from(announcements)
+    .where(and(eq(announcements.tenantId, tenantId), eq(announcements.isActive, true)))
+    .orderBy(...newestFirst)
+    .limit(1);
+  return row ? toDto(row) : null;
+}
+
+export async function latestAnnouncement(q: Queryable, tenantId: number): Promise<Announcement | null> {
+  const [row] = await q.select().from(announcements).where(eq(announcements.tenantId, tenantId)).orderBy(...newestFirst).limit(1);
+  return row ? toDto(row) : null;
+}
+
+export async function listAnnouncements(q: Queryable, tenantId: number, page: number, size: number): Promise<Paginated<Announcement>> {
+  const [total] = await q.select({ value: count() }).from(announcements).where(eq(announcements.tenantId, tenantId));
+  const rows = await q
+    .select()
+    .from(announcements)
+    .where(eq(announcements.tenantId, tenantId))
+    .orderBy(...newestFirst)
+    .limit(size)
+    .offset((page - 1) * size);
+  const totalItems = total?.value ?? 0;
+  return { items: rows.map(toDto), total_items: totalItems, total_pages: Math.ceil(totalItems / size), page, page_size: size };
+}
+
+/** Spec §4: creating or activating one announcement deactivates all the others, atomically. */
+async function deactivateOthers(q: Queryable, tenantId: number, keepId: number): Promise<void> {
+  await q
+    .update(announcements)
+    .set({ isActive: false, updatedAt: new Date() })
+    .where(and(eq(announcements.tenantId, tenantId), eq(announcements.isActive, true), ne(announcements.id, keepId)));
+}
+
+export async function createAnnouncement(db: Database, tenantId: number, input: { content: string; is_active: boolean }): Promise<Announcement> {
+  return db.transaction(async (tx) => {
+    // Two admins activating at once must not leave two active announcements.
+    await lockTenant(tx, tenantId);
+    const [row] = await tx.insert(announcements).values({ tenantId, content: input.content, isActive: input.is_active }).returning();
+    if (!row) throw new Error('Insert returned no row');
+    if (row.isActive) await deactivateOthers(tx, tenantId, row.id);
+    return toDto(row);
+  });
+}
+
+export async function updateAnnouncement(
+  db: Database,
+  tenantId: number,
+  id: number,
+  patch: { content: string } | { is_active: boolean },
+): Promise<Announcement> {
+  return db.transaction(async (tx) => {
+    await lockTenant(tx, tenantId);
+    const [row] = await tx
+      .update(announcements)
+      .set({ ...('content' in patch ? { content: patch.content } : { isActive: patch.is_active }), updatedAt: new Date() })
+      .where(and(eq(announcements.tenantId, tenantId), eq(announcements.id, id)))
+      .returning();
+    if (!row) throw notFound();
+    if (row.isActive && 'is_active' in patch) await deactivateOthers(tx, tenantId, row.id);
+    return toDto(row);
+  });
+}
+
+export async function deleteAnnouncement(q: Queryable, tenantId: number, id: number): Promise<void> {
+  const deleted = await q
+    .delete(announcements)
+    .where(and(eq(announcements.tenantId, tenantId), eq(announcements.id, id)))
+    .returning({ id: announcements.id });
+  if (deleted.length === 0) throw notFound();
+}

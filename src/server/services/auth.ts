@@ -1,0 +1,196 @@
+import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+import { and, eq, isNull } from 'drizzle-orm';
+import { validateEmail } from '../../shared/domain/validation';
+import type { Database } from '../db/client';
+import { members, refreshTokens, serverSecrets } from '../db/schema';
+import { AppError } from '../errors';
+import type { TenantRow } from '../plugins/tenant';
+
+export type MemberRow = typeof members.$inferSelect;
+/** The member behind a valid access token, loaded fresh for every request. */
+export type AuthMember = MemberRow;
+
+const ACCESS_TOKEN_VERSION = 'v1';
+const SIGNING_SECRET_NAME = 'access_token_signing_key';
+
+/** argon2id with the library defaults (m=19 MiB, t=2, p=1: the OWASP baseline). */
+export const hashPassword = (password: string): Promise<string> => hash(password);
+
+const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
+
+interface AccessTokenPayload {
+  sub: number;
+  tid: number;
+  exp: number;
+}
+
+export interface IssuedTokens {
+  accessToken: string;
+  accessTokenExpiresAt: Date;
+  refreshToken: string;
+  member: MemberRow;
+}
+
+const sessionExpired = () => new AppError(401, 'session_expired', 'The session has expired. Please sign in again.');
+const accountDeactivated = () => new AppError(403, 'account_deactivated', 'This account has been deactivated.');
+
+export interface AuthServiceOptions {
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlDays: number;
+}
+
+/**
+ * Sign-in, access tokens and rotating refresh tokens. The HMAC key lives in the database
+ * (one per tenant) so every server process behind a load balancer accepts the same tokens.
+ */
+export function createAuthService(db: Database, options: AuthServiceOptions) {
+  const signingKeys = new Map<number, Buffer>();
+  let dummyHash: Promise<string> | null = null;
+
+  async function signingKey(tenantId: number): Promise<Buffer> {
+    const cached = signingKeys.get(tenantId);
+    if (cached) return cached;
+    await db
+      .insert(serverSecrets)
+      .values({ tenantId, name: SIGNING_SECRET_NAME, value: randomBytes(32).toString('base64url') })
+      .onConflictDoNothing();
+    const [row] = await db
+      .select({ value: serverSecrets.value })
+      .from(serverSecrets)
+      .where(and(eq(serverSecrets.tenantId, tenantId), eq(serverSecrets.name, SIGNING_SECRET_NAME)));
+    if (!row) throw new Error('Signing key missing after insert');
+    const key = Buffer.from(row.value, 'base64url');
+    signingKeys.set(tenantId, key);
+    return key;
+  }
+
+  async function signAccessToken(member: MemberRow): Promise<{ token: string; expiresAt: Date }> {
+    const expiresAt = new Date(Date.now() + options.accessTokenTtlSeconds * 1000);
+    const payload: AccessTokenPayload = { sub: member.id, tid: member.tenantId, exp: Math.floor(expiresAt.getTime() / 1000) };
+    const body = `${ACCESS_TOKEN_VERSION}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+    const signature = createHmac('sha256', await signingKey(member.tenantId)).update(body).digest('base64url');
+    return { token: `${body}.${signature}`, expiresAt };
+  }
+
+  /** The member id of a valid, unexpired token of this tenant, else null. */
+  async function verifyAccessToken(tenantId: number, token: string): Promise<number | null> {
+    const [version, encodedPayload, signature] = token.split('.');
+    if (version !== ACCESS_TOKEN_VERSION || !encodedPayload || !signature) return null;
+    const expected = createHmac('sha256', await signingKey(tenantId))
+      .update(`${version}.${encodedPayload}`)
+      .digest();
+    const given = Buffer.from(signature, 'base64url');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    let payload: AccessTokenPayload;
+    try {
+      payload = JSON.parse(Buffer.from(encodedPayload, 'base64url').toString('utf8')) as AccessTokenPayload;
+    } catch {
+      return null;
+    }
+    if (payload.tid !== tenantId || payload.exp * 1000 <= Date.now()) return null;
+    return payload.sub;
+  }
+
+  async function issueTokens(member: MemberRow, familyId: string, queryable: Pick<Database, 'insert'> = db): Promise<IssuedTokens> {
+    const refreshToken = randomBytes(32).toString('base64url');
+    await queryable.insert(refreshTokens).values({
+      tenantId: member.tenantId,
+      memberId: member.id,
+      tokenHash: sha256(refreshToken),
+      familyId,
+      expiresAt: new Date(Date.now() + options.refreshTokenTtlDays * 86_400_000),
+    });
+    const access = await signAccessToken(member);
+    return { accessToken: access.token, accessTokenExpiresAt: access.expiresAt, refreshToken, member };
+  }
+
+  /** Spec §8 sign-in statuses: 422 malformed email, 401 wrong credentials, 403 not approved, 423 not eligible. */
+  async function signIn(tenant: TenantRow, email: string, password: string): Promise<IssuedTokens> {
+    if (validateEmail(email)) throw new AppError(422, 'validation_error', 'The email address is not valid.');
+    const [member] = await db
+      .select()
+      .from(members)
+      .where(and(eq(members.tenantId, tenant.id), eq(members.email, email.trim().toLowerCase())))
+      .limit(1);
+    if (!member?.passwordHash) {
+      // Same work as a real check, so response time does not reveal which emails exist.
+      dummyHash ??= hashPassword(randomUUID());
+      await verify(await dummyHash, password);
+      throw new AppError(401, 'invalid_credentials', 'Wrong email or password.');
+    }
+    if (!(await verify(member.passwordHash, password))) {
+      throw new AppError(401, 'invalid_credentials', 'Wrong email or password.');
+    }
+    if (member.status === 'pending' || member.status === 'invited') {
+      throw new AppError(403, 'not_approved', 'This account has not been approved yet.', { member_type: member.memberType });
+    }
+    if (member.status !== 'approved' || tenant.planStatus !== 'active') {
+      throw new AppError(423, 'not_eligible', 'This account is not eligible to use the service.');
+    }
+    return issueTokens(member, randomUUID());
+  }
+
+  /**
+   * Rotates a refresh token. Presenting a token that was already rotated means it leaked (or was
+   * replayed): the whole family is revoked and both holders must sign in again.
+   */
+  async function rotateRefreshToken(tenant: TenantRow, presented: string | undefined): Promise<IssuedTokens> {
+    if (!presented) throw sessionExpired();
+    const outcome = await db.transaction(async (tx) => {
+      const [stored] = await tx
+        .select()
+        .from(refreshTokens)
+        .where(and(eq(refreshTokens.tenantId, tenant.id), eq(refreshTokens.tokenHash, sha256(presented))))
+        .for('update');
+      if (!stored || stored.revokedAt || stored.expiresAt.getTime() <= Date.now()) return { error: sessionExpired() };
+      if (stored.rotatedAt) {
+        await revokeFamily(tx, stored.familyId);
+        return { error: sessionExpired() };
+      }
+      const [member] = await tx.select().from(members).where(eq(members.id, stored.memberId));
+      if (!member || member.status !== 'approved') {
+        await revokeFamily(tx, stored.familyId);
+        return { error: member?.status === 'deactivated' || member?.status === 'rejected' ? accountDeactivated() : sessionExpired() };
+      }
+      await tx.update(refreshTokens).set({ rotatedAt: new Date() }).where(eq(refreshTokens.id, stored.id));
+      return { tokens: await issueTokens(member, stored.familyId, tx) };
+    });
+    // Thrown outside the transaction so that the family revocation above is committed.
+    if ('error' in outcome) throw outcome.error;
+    return outcome.tokens;
+  }
+
+  async function revokeFamily(queryable: Pick<Database, 'update'>, familyId: string): Promise<void> {
+    await queryable
+      .update(refreshTokens)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
+  }
+
+  async function signOut(tenant: TenantRow, presented: string | undefined): Promise<void> {
+    if (!presented) return;
+    const [stored] = await db
+      .select({ familyId: refreshTokens.familyId })
+      .from(refreshTokens)
+      .where(and(eq(refreshTokens.tenantId, tenant.id), eq(refreshTokens.tokenHash, sha256(presented))));
+    if (stored) await revokeFamily(db, stored.familyId);
+  }
+
+  /** The member of a valid access token; 401 when the token is bad, 403 when the account is deactivated. */
+  async function authenticate(tenant: TenantRow, token: string | undefined): Promise<AuthMember> {
+    const memberId = token ? await verifyAccessToken(tenant.id, token) : null;
+    if (memberId === null) throw new AppError(401, 'unauthorized', 'Login required.');
+    const [member] = await db
+      .select()
+      .from(members)
+      .where(and(eq(members.tenantId, tenant.id), eq(members.id, memberId)));
+    if (!member) throw new AppError(401, 'unauthorized', 'Login required.');
+    if (member.status === 'deactivated' || member.status === 'rejected') throw accountDeactivated();
+    return member;
+  }
+
+  return { signIn, rotateRefreshToken, signOut, authenticate };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,316 @@
+import { type ModelMessage, streamText } from 'ai';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger, FastifyReply } from 'fastify';
+import type { z } from 'zod';
+import type { ChatFrame, ChatMeta, chatBodySchema } from '../../shared/api/chat';
+import { CHAT_META_HEADER } from '../../shared/domain/constants';
+import type { Database } from '../db/client';
+import { lockTenant } from '../db/locks';
+import { chatbots, files, recentChatbots, restrictedWords, sessionMessageFiles, sessionMessages, sessions, usageRecords } from '../db/schema';
+import { AppError, notFound } from '../errors';
+import type { LlmRegistry } from '../llm/registry';
+import { estimateTokens } from '../llm/tokens';
+import type { TenantRow } from '../plugins/tenant';
+import type { MemberRow } from './auth';
+import { type ChatbotRow, type LlmModelRow, availableModelIds, findVisibleChatbot } from './chatbots';
+import { isDepleted, isFreeModel, messageCost, reserveCredits, settleCredits } from './credits';
+import { type SessionRow, findOwnSession, newHashId } from './sessions';
+
+type ChatBody = z.output<typeof chatBodySchema>;
+
+/** Output tokens reserved up front; the settlement corrects it to what the model really produced. */
+const RESERVED_OUTPUT_TOKENS = 1024;
+
+export interface ChatDeps {
+  db: Database;
+  llm: LlmRegistry;
+  log: FastifyBaseLogger;
+}
+
+/** Everything decided and saved before the first token. */
+interface PreparedChat {
+  tenant: TenantRow;
+  member: MemberRow;
+  chatbot: ChatbotRow;
+  model: LlmModelRow;
+  session: SessionRow;
+  memberGroupId: number | null;
+  meta: ChatMeta;
+  messages: ModelMessage[];
+  estimatedInputTokens: number;
+  reservation: { id: number; amount: number } | null;
+  isTest: boolean;
+}
+
+async function findRestrictedTerms(db: Database, tenantId: number, text: string): Promise<string[]> {
+  const words = await db.select({ word: restrictedWords.word }).from(restrictedWords).where(eq(restrictedWords.tenantId, tenantId));
+  const haystack = text.toLocaleLowerCase();
+  return words.map((row) => row.word).filter((word) => word && haystack.includes(word.toLocaleLowerCase()));
+}
+
+async function historyMessages(db: Database, sessionId: number): Promise<ModelMessage[]> {
+  const rows = await db
+    .select({ speaker: sessionMessages.speakerType, text: sessionMessages.text })
+    .from(sessionMessages)
+    .where(eq(sessionMessages.sessionId, sessionId))
+    .orderBy(asc(sessionMessages.id));
+  return rows
+    .filter((row) => row.text.trim() !== '')
+    .map((row) => (row.speaker === 'member' ? { role: 'user', content: row.text } : { role: 'assistant', content: row.text }));
+}
+
+const messageText = (message: ModelMessage) => (typeof message.content === 'string' ? message.content : '');
+
+/**
+ * Checks a send against the rules known before streaming (spec §8 chat errors), then in one
+ * transaction creates the session on the first message, saves the member's message and a placeholder
+ * for the answer, and reserves the estimated cost in the credit ledger.
+ */
+export async function prepareChat(db: Database, tenant: TenantRow, member: MemberRow, chatbotId: number, body: ChatBody): Promise<PreparedChat> {
+  const text = body.text.trim();
+  if (!text && body.file_ids.length === 0) throw new AppError(400, 'message_empty', 'A message needs text or an image.');
+
+  const { chatbot, model, groupIds } = await findVisibleChatbot(db, member, chatbotId);
+
+  if (body.file_ids.length > 0) {
+    const owned = await db
+      .select({ id: files.id })
+      .from(files)
+      .where(and(eq(files.tenantId, tenant.id), eq(files.memberId, member.id), inArray(files.id, body.file_ids)));
+    if (owned.length !== new Set(body.file_ids).size) throw notFound('An attached file does not exist.');
+  }
+
+  const terms = await findRestrictedTerms(db, tenant.id, text);
+  if (terms.length > 0) throw new AppError(428, 'restricted_term', 'The message contains a restricted term.', { terms });
+
+  if (!(await availableModelIds(db, tenant.id, groupIds)).has(model.id)) {
+    throw new AppError(403, 'model_not_allowed', 'Your member group may not use this model.');
+  }
+
+  const existing = body.session_hash_id ? await findOwnSession(db, member, body.session_hash_id) : null;
+  if (existing && existing.chatbotId !== chatbot.id) throw notFound('The session does not exist.');
+
+  const messages: ModelMessage[] = [...(existing ? await historyMessages(db, existing.id) : []), { role: 'user', content: text }];
+  const estimatedInputTokens = estimateTokens(chatbot.systemInstructions) + messages.reduce((sum, m) => sum + estimateTokens(messageText(m)), 0);
+  if (estimatedInputTokens > model.contextLimit) {
+    throw new AppError(413, 'input_too_long', 'The input exceeds the model’s limit. Please split your question.', {
+      estimated_tokens: estimatedInputTokens,
+      context_limit: model.contextLimit,
+    });
+  }
+
+  const free = isFreeModel(model, tenant);
+  return db.transaction(async (tx) => {
+    await lockTenant(tx, tenant.id);
+    if (!free && (await isDepleted(tx, member))) {
+      throw new AppError(402, 'credits_depleted', 'Your credits are depleted.');
+    }
+    const now = new Date();
+    let session = existing;
+    if (!session) {
+      const [created] = await tx
+        .insert(sessions)
+        .values({ tenantId: tenant.id, hashId: newHashId(), chatbotId: chatbot.id, memberId: member.id, title: body.session_title?.trim() || null, lastChatAt: now })
+        .returning();
+      if (!created) throw new Error('Session insert returned no row');
+      session = created;
+    }
+    const [memberMessage] = await tx
+      .insert(sessionMessages)
+      .values({ tenantId: tenant.id, sessionId: session.id, speakerType: 'member', text })
+      .returning({ id: sessionMessages.id });
+    if (!memberMessage) throw new Error('Message insert returned no row');
+    if (body.file_ids.length > 0) {
+      await tx
+        .insert(sessionMessageFiles)
+        .values([...new Set(body.file_ids)].map((fileId) => ({ tenantId: tenant.id, messageId: memberMessage.id, fileId })));
+    }
+    const [answer] = await tx
+      .insert(sessionMessages)
+      .values({ tenantId: tenant.id, sessionId: session.id, speakerType: 'chatbot', text: '', llmModelId: model.id })
+      .returning({ id: sessionMessages.id });
+    if (!answer) throw new Error('Message insert returned no row');
+    const reserved = free ? 0 : messageCost(model, { inputTokens: estimatedInputTokens, outputTokens: RESERVED_OUTPUT_TOKENS });
+    const reservation = reserved > 0 ? { id: await reserveCredits(tx, member, reserved), amount: reserved } : null;
+    return {
+      tenant,
+      member,
+      chatbot,
+      model,
+      session,
+      memberGroupId: member.defaultMemberGroupId,
+      meta: {
+        session_hash_id: session.hashId,
+        session_created: !existing,
+        member_message_id: memberMessage.id,
+        chatbot_message_id: answer.id,
+        model: model.name,
+      },
+      messages,
+      estimatedInputTokens,
+      reservation,
+      isTest: body.is_test,
+    };
+  });
+}
+
+/** Header values must be Latin-1: escape everything else inside the JSON. */
+const asciiJson = (value: unknown) => JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
+interface StreamOutcome {
+  text: string;
+  inputTokens: number;
+  outputTokens: number;
+  finishReason: 'stop' | 'length' | 'aborted' | 'error';
+}
+
+/**
+ * Streams the answer as `data: {ChatFrame}` lines. A closed connection (stop, or a new send)
+ * aborts the upstream call; whatever was streamed is saved either way, with `interrupted` telling why.
+ */
+export async function streamChat(deps: ChatDeps, prepared: PreparedChat, reply: FastifyReply): Promise<void> {
+  const response = reply.raw;
+  const upstream = new AbortController();
+  const abortOnDisconnect = () => {
+    if (!response.writableFinished) upstream.abort();
+  };
+  response.on('close', abortOnDisconnect);
+  const send = (frame: ChatFrame) => {
+    if (!response.destroyed && !response.writableEnded) response.write(`data: ${JSON.stringify(frame)}\n\n`);
+  };
+
+  reply.hijack();
+  response.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+    [CHAT_META_HEADER]: asciiJson(prepared.meta),
+  });
+  response.flushHeaders();
+
+  let outcome: StreamOutcome;
+  let failure: unknown = null;
+  try {
+    outcome = await runModel(deps, prepared, upstream.signal, send, (error) => (failure = error));
+  } finally {
+    response.off('close', abortOnDisconnect);
+  }
+  if (failure) deps.log.warn({ err: failure, chatbotId: prepared.chatbot.id }, 'chat stream failed');
+
+  let creditsUsed = 0;
+  try {
+    creditsUsed = await recordOutcome(deps.db, prepared, outcome);
+  } catch (error) {
+    deps.log.error({ err: error }, 'saving the chat answer failed');
+  }
+  send({ type: 'usage', input_tokens: outcome.inputTokens, output_tokens: outcome.outputTokens, credits: creditsUsed });
+  if (outcome.finishReason === 'error') send({ type: 'error', code: 'upstream_failed', message: 'The model could not answer. Please try again.' });
+  send({ type: 'end', finish_reason: outcome.finishReason });
+  if (!response.destroyed) response.end();
+}
+
+async function runModel(
+  deps: ChatDeps,
+  prepared: PreparedChat,
+  signal: AbortSignal,
+  send: (frame: ChatFrame) => void,
+  onFailure: (error: unknown) => void,
+): Promise<StreamOutcome> {
+  let text = '';
+  let usage: { inputTokens?: number; outputTokens?: number } | undefined;
+  let finishReason: StreamOutcome['finishReason'] = 'stop';
+  let failed = false;
+  try {
+    const result = streamText({
+      model: deps.llm.languageModel(prepared.model.provider, prepared.model.providerModelId),
+      system: prepared.chatbot.systemInstructions || undefined,
+      messages: prepared.messages,
+      temperature: prepared.chatbot.temperature,
+      topP: prepared.chatbot.topP,
+      abortSignal: signal,
+      maxRetries: 0,
+      providerOptions: { demo: { language: prepared.member.language } },
+      // Failures arrive as `error` parts below; the default handler would only print them.
+      onError: () => {},
+    });
+    for await (const part of result.fullStream) {
+      if (part.type === 'text-delta') {
+        text += part.text;
+        send({ type: 'text', delta: part.text });
+      } else if (part.type === 'reasoning-delta') {
+        send({ type: 'thinking', delta: part.text });
+      } else if (part.type === 'source' && part.sourceType === 'url') {
+        send({ type: 'citation', url: part.url, ...(part.title ? { title: part.title } : {}) });
+      } else if (part.type === 'finish') {
+        usage = part.totalUsage;
+        if (part.finishReason === 'length') finishReason = 'length';
+      } else if (part.type === 'error') {
+        failed = true;
+        onFailure(part.error);
+      }
+    }
+  } catch (error) {
+    if (!signal.aborted) {
+      failed = true;
+      onFailure(error);
+    }
+  }
+  if (signal.aborted) finishReason = 'aborted';
+  else if (failed) finishReason = 'error';
+  return {
+    text,
+    inputTokens: usage?.inputTokens ?? prepared.estimatedInputTokens,
+    outputTokens: usage?.outputTokens ?? estimateTokens(text),
+    finishReason,
+  };
+}
+
+/** Saves the answer, settles the reservation at the real cost and meters the usage; returns the credits charged. */
+async function recordOutcome(db: Database, prepared: PreparedChat, outcome: StreamOutcome): Promise<number> {
+  const { tenant, member, model, session, chatbot } = prepared;
+  const cost = isFreeModel(model, tenant) ? 0 : messageCost(model, outcome);
+  const interrupted = outcome.finishReason === 'aborted' ? 'stopped' : outcome.finishReason === 'error' ? 'failed' : null;
+  const tokens = outcome.inputTokens + outcome.outputTokens;
+  const now = new Date();
+  const period = now.toISOString().slice(0, 7);
+  await db.transaction(async (tx) => {
+    await tx
+      .update(sessionMessages)
+      .set({ text: outcome.text, interrupted, inputTokens: outcome.inputTokens, outputTokens: outcome.outputTokens })
+      .where(eq(sessionMessages.id, prepared.meta.chatbot_message_id));
+    if (prepared.reservation) await settleCredits(tx, member, prepared.reservation.id, prepared.reservation.amount, cost);
+    await tx.insert(usageRecords).values({
+      tenantId: tenant.id,
+      memberId: member.id,
+      memberGroupId: prepared.memberGroupId,
+      chatbotId: chatbot.id,
+      sessionId: session.id,
+      messageId: prepared.meta.chatbot_message_id,
+      llmModelId: model.id,
+      modelName: model.name,
+      inputTokens: outcome.inputTokens,
+      outputTokens: outcome.outputTokens,
+      credits: cost,
+    });
+    await tx.update(sessions).set({ lastChatAt: now }).where(eq(sessions.id, session.id));
+    if (prepared.isTest) return;
+    await tx
+      .update(chatbots)
+      .set({
+        messageCount: sql`${chatbots.messageCount} + 1`,
+        tokenCount: sql`${chatbots.tokenCount} + ${tokens}`,
+        monthTokenCount: sql`case when ${chatbots.monthTokenPeriod} = ${period} then ${chatbots.monthTokenCount} + ${tokens} else ${tokens} end`,
+        monthTokenPeriod: period,
+        lastChatAt: now,
+      })
+      .where(eq(chatbots.id, chatbot.id));
+    if (!chatbot.isDefault) {
+      await tx
+        .insert(recentChatbots)
+        .values({ tenantId: tenant.id, memberId: member.id, chatbotId: chatbot.id, usedAt: now })
+        .onConflictDoUpdate({ target: [recentChatbots.memberId, recentChatbots.chatbotId], set: { usedAt: now } });
+    }
+  });
+  return cost;
+}

@@ -1,0 +1,203 @@
+import { type SQL, and, asc, desc, eq, exists, ilike, inArray, notExists, or, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Chatbot, chatbotListQuerySchema } from '../../shared/api/chatbots';
+import type { LlmModel } from '../../shared/api/llmModels';
+import type { Paginated } from '../../shared/api/common';
+import type { Queryable } from '../db/client';
+import { categories, chatbotCategories, chatbotMemberGroups, chatbots, llmModels, members, memberGroupLinks, modelGroupPermissions } from '../db/schema';
+import { notFound } from '../errors';
+import type { MemberRow } from './auth';
+
+export type ChatbotRow = typeof chatbots.$inferSelect;
+export type LlmModelRow = typeof llmModels.$inferSelect;
+type ChatbotListQuery = z.output<typeof chatbotListQuerySchema>;
+
+export async function memberGroupIds(q: Queryable, member: MemberRow): Promise<number[]> {
+  const rows = await q
+    .select({ id: memberGroupLinks.memberGroupId })
+    .from(memberGroupLinks)
+    .where(and(eq(memberGroupLinks.tenantId, member.tenantId), eq(memberGroupLinks.memberId, member.id)));
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Spec §6: member groups decide which chatbots are visible. A member sees their own chatbots, and
+ * default or public chatbots that are open to the whole tenant (no group rows) or to one of their groups.
+ */
+function visibleTo(q: Queryable, member: MemberRow, groupIds: number[]): SQL {
+  const groupRows = (extra?: SQL) =>
+    q
+      .select({ one: sql`1` })
+      .from(chatbotMemberGroups)
+      .where(and(eq(chatbotMemberGroups.chatbotId, chatbots.id), extra));
+  return and(
+    eq(chatbots.tenantId, member.tenantId),
+    or(
+      eq(chatbots.creatorId, member.id),
+      and(
+        or(eq(chatbots.isDefault, true), eq(chatbots.isPublic, true)),
+        or(notExists(groupRows()), exists(groupRows(inArray(chatbotMemberGroups.memberGroupId, groupIds)))),
+      ),
+    ),
+  ) as SQL;
+}
+
+/** Models the member's groups may use; the unlimited model can never be disabled (spec §5). */
+export async function availableModelIds(q: Queryable, tenantId: number, groupIds: number[]): Promise<Set<number>> {
+  const permitted = await q
+    .select({ id: modelGroupPermissions.llmModelId })
+    .from(modelGroupPermissions)
+    .where(
+      and(
+        eq(modelGroupPermissions.tenantId, tenantId),
+        eq(modelGroupPermissions.isAvailable, true),
+        inArray(modelGroupPermissions.memberGroupId, groupIds),
+      ),
+    );
+  const unlimited = await q
+    .select({ id: llmModels.id })
+    .from(llmModels)
+    .where(and(eq(llmModels.tenantId, tenantId), eq(llmModels.isUnlimited, true)));
+  return new Set([...permitted, ...unlimited].map((row) => row.id));
+}
+
+export function toLlmModelDto(model: LlmModelRow, isAvailable: boolean): LlmModel {
+  return {
+    id: model.id,
+    name: model.name,
+    display_name: model.displayName,
+    is_available: isAvailable,
+    is_low_llm: model.isLowLlm,
+    context_limit: model.contextLimit,
+    input_cost_per_10k: model.inputCostPer10k,
+    output_cost_per_10k: model.outputCostPer10k,
+    release_date: model.releaseDate,
+  };
+}
+
+const iso = (value: Date | null) => (value ? value.toISOString() : null);
+
+async function toChatbotDtos(
+  q: Queryable,
+  member: MemberRow,
+  groupIds: number[],
+  rows: { chatbot: ChatbotRow; model: LlmModelRow; creatorName: string | null }[],
+): Promise<Chatbot[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.chatbot.id);
+  const categoryRows = await q
+    .select({ chatbotId: chatbotCategories.chatbotId, id: categories.id, en_name: categories.enName, ko_name: categories.koName })
+    .from(chatbotCategories)
+    .innerJoin(categories, eq(categories.id, chatbotCategories.categoryId))
+    .where(and(eq(chatbotCategories.tenantId, member.tenantId), inArray(chatbotCategories.chatbotId, ids)))
+    .orderBy(asc(categories.sortOrder), asc(categories.id));
+  const available = await availableModelIds(q, member.tenantId, groupIds);
+  return rows.map(({ chatbot, model, creatorName }) => ({
+    id: chatbot.id,
+    hash_id: chatbot.hashId,
+    en_name: chatbot.enName,
+    ko_name: chatbot.koName,
+    profile_image_url: chatbot.profileImageUrl,
+    en_key_features: chatbot.enKeyFeatures,
+    ko_key_features: chatbot.koKeyFeatures,
+    system_instructions: chatbot.systemInstructions,
+    temperature: chatbot.temperature,
+    top_p: chatbot.topP,
+    llm_model: toLlmModelDto(model, available.has(model.id)),
+    categories: categoryRows.filter((row) => row.chatbotId === chatbot.id).map(({ id, en_name, ko_name }) => ({ id, en_name, ko_name })),
+    is_public: chatbot.isPublic,
+    is_default: chatbot.isDefault,
+    waiting_publish: chatbot.waitingPublish,
+    publish_status: chatbot.publishStatus,
+    message_count: chatbot.messageCount,
+    token_count: chatbot.tokenCount,
+    month_token_count: chatbot.monthTokenCount,
+    creator: chatbot.creatorId !== null && creatorName !== null ? { id: chatbot.creatorId, name: creatorName } : null,
+    created_at: chatbot.createdAt.toISOString(),
+    updated_at: chatbot.updatedAt.toISOString(),
+    last_chat_at: iso(chatbot.lastChatAt),
+  }));
+}
+
+const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+const ORDERS: Record<NonNullable<ChatbotListQuery['order_by']>, SQL[]> = {
+  recent: [sql`${chatbots.lastChatAt} desc nulls last`],
+  'last_chat_at.desc': [sql`${chatbots.lastChatAt} desc nulls last`],
+  popular: [desc(chatbots.messageCount)],
+  name: [asc(chatbots.enName)],
+  'created_at.desc': [desc(chatbots.createdAt)],
+};
+
+function chatbotSelection(q: Queryable) {
+  return q
+    .select({ chatbot: chatbots, model: llmModels, creatorName: members.name })
+    .from(chatbots)
+    .innerJoin(llmModels, eq(llmModels.id, chatbots.llmModelId))
+    .leftJoin(members, eq(members.id, chatbots.creatorId));
+}
+
+export async function listChatbots(q: Queryable, member: MemberRow, query: ChatbotListQuery): Promise<Paginated<Chatbot>> {
+  const groupIds = await memberGroupIds(q, member);
+  const filters: (SQL | undefined)[] = [visibleTo(q, member, groupIds)];
+  if (!query.include_default) filters.push(eq(chatbots.isDefault, false));
+  if (query.is_public !== undefined) filters.push(eq(chatbots.isPublic, query.is_public));
+  if (query.waiting_publish !== undefined) filters.push(eq(chatbots.waitingPublish, query.waiting_publish));
+  if (query.creator_id !== undefined) filters.push(eq(chatbots.creatorId, query.creator_id));
+  if (query.category_id !== undefined) {
+    filters.push(
+      exists(
+        q
+          .select({ one: sql`1` })
+          .from(chatbotCategories)
+          .where(and(eq(chatbotCategories.chatbotId, chatbots.id), eq(chatbotCategories.categoryId, query.category_id))),
+      ),
+    );
+  }
+  if (query.search_term) {
+    const pattern = `%${escapeLike(query.search_term)}%`;
+    filters.push(
+      or(
+        ilike(chatbots.enName, pattern),
+        ilike(chatbots.koName, pattern),
+        ilike(chatbots.enKeyFeatures, pattern),
+        ilike(chatbots.koKeyFeatures, pattern),
+      ),
+    );
+  }
+  const where = and(...filters);
+  const [count] = await q.select({ total: sql<number>`count(*)`.mapWith(Number) }).from(chatbots).where(where);
+  const total = count?.total ?? 0;
+  const order = [
+    ...(query.include_default ? [desc(chatbots.isDefault)] : []),
+    ...(query.order_by ? ORDERS[query.order_by] : [asc(chatbots.sortOrder)]),
+    asc(chatbots.id),
+  ];
+  const rows = await chatbotSelection(q)
+    .where(where)
+    .orderBy(...order)
+    .limit(query.size)
+    .offset((query.page - 1) * query.size);
+  return {
+    items: await toChatbotDtos(q, member, groupIds, rows),
+    total_items: total,
+    total_pages: Math.ceil(total / query.size),
+    page: query.page,
+    page_size: query.size,
+  };
+}
+
+/** A chatbot the member may see, with its model; 404 otherwise (also for other tenants' ids). */
+export async function findVisibleChatbot(q: Queryable, member: MemberRow, id: number) {
+  const groupIds = await memberGroupIds(q, member);
+  const [row] = await chatbotSelection(q).where(and(eq(chatbots.id, id), visibleTo(q, member, groupIds)));
+  if (!row) throw notFound();
+  return { ...row, groupIds };
+}
+
+export async function getChatbot(q: Queryable, member: MemberRow, id: number): Promise<Chatbot> {
+  const row = await findVisibleChatbot(q, member, id);
+  const [dto] = await toChatbotDtos(q, member, row.groupIds, [row]);
+  if (!dto) throw notFound();
+  return dto;
+}

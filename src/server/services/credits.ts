@@ -1,0 +1,89 @@
+import { eq, sql } from 'drizzle-orm';
+import type { CreditCheck } from '../../shared/api/members';
+import { costInCredits, isCreditsDepleted } from '../../shared/domain/credits';
+import type { Queryable } from '../db/client';
+import { creditLedger, llmModels, memberGroups, tenants } from '../db/schema';
+import type { MemberRow } from './auth';
+
+type LlmModelRow = typeof llmModels.$inferSelect;
+
+const isTenantGrant = sql`${creditLedger.kind} = 'grant' and ${creditLedger.memberGroupId} is null and ${creditLedger.memberId} is null`;
+const isUsage = sql`${creditLedger.kind} <> 'grant'`;
+const thisMonth = sql`${creditLedger.createdAt} >= date_trunc('month', now())`;
+
+/**
+ * Remaining credits of the member and of the tenant (null = no limit). The tenant balance is its
+ * grants minus all usage; the member balance is the monthly quota (member override, else the
+ * default group's per-member quota) minus this month's usage, capped by the group's own monthly quota.
+ */
+export async function creditCheck(q: Queryable, member: MemberRow): Promise<CreditCheck> {
+  const groupId = member.defaultMemberGroupId;
+  const [group] = groupId ? await q.select().from(memberGroups).where(eq(memberGroups.id, groupId)) : [];
+  const [totals] = await q
+    .select({
+      tenantGrantCount: sql<number>`count(*) filter (where ${isTenantGrant})`.mapWith(Number),
+      tenantGrants: sql<string>`coalesce(sum(${creditLedger.amount}) filter (where ${isTenantGrant}), 0)`.mapWith(Number),
+      tenantUsage: sql<string>`coalesce(sum(${creditLedger.amount}) filter (where ${isUsage}), 0)`.mapWith(Number),
+      memberMonthUsage: sql<string>`coalesce(sum(${creditLedger.amount}) filter (where ${isUsage} and ${thisMonth} and ${creditLedger.memberId} = ${member.id}), 0)`.mapWith(Number),
+      groupMonthUsage: sql<string>`coalesce(sum(${creditLedger.amount}) filter (where ${isUsage} and ${thisMonth} and ${creditLedger.memberGroupId} = ${groupId ?? 0}), 0)`.mapWith(Number),
+    })
+    .from(creditLedger)
+    .where(eq(creditLedger.tenantId, member.tenantId));
+  if (!totals) throw new Error('Aggregate query returned no row');
+
+  const tenantRemaining = totals.tenantGrantCount > 0 ? totals.tenantGrants + totals.tenantUsage : null;
+  const memberQuota = member.creditQuota ?? group?.memberCreditQuota ?? null;
+  const limits = [
+    memberQuota === null ? null : memberQuota + totals.memberMonthUsage,
+    group?.creditQuota == null ? null : group.creditQuota + totals.groupMonthUsage,
+  ].filter((value): value is number => value !== null);
+  return {
+    remaining_credit: limits.length ? Math.min(...limits) : null,
+    tenant: { remaining_credit: tenantRemaining },
+  };
+}
+
+/** The unlimited low-cost model costs nothing and stays usable when the tenant's plan allows it. */
+export function isFreeModel(model: LlmModelRow, tenant: typeof tenants.$inferSelect): boolean {
+  return model.isUnlimited && tenant.isLowLlmFree;
+}
+
+export function messageCost(model: LlmModelRow, usage: { inputTokens: number; outputTokens: number }): number {
+  return costInCredits(usage, { inputPer10k: model.inputCostPer10k, outputPer10k: model.outputCostPer10k });
+}
+
+export async function isDepleted(q: Queryable, member: MemberRow): Promise<boolean> {
+  return isCreditsDepleted(await creditCheck(q, member));
+}
+
+/** Appends a reservation of `amount` credits; returns its ledger id. */
+export async function reserveCredits(q: Queryable, member: MemberRow, amount: number): Promise<number> {
+  const [row] = await q
+    .insert(creditLedger)
+    .values({
+      tenantId: member.tenantId,
+      memberGroupId: member.defaultMemberGroupId,
+      memberId: member.id,
+      kind: 'reservation',
+      amount: -amount,
+    })
+    .returning({ id: creditLedger.id });
+  if (!row) throw new Error('Reservation insert returned no row');
+  return row.id;
+}
+
+/** Settles a reservation at the real cost: the settlement row gives back (or takes) the difference. */
+export async function settleCredits(q: Queryable, member: MemberRow, reservationId: number, reserved: number, actual: number): Promise<void> {
+  await q.insert(creditLedger).values({
+    tenantId: member.tenantId,
+    memberGroupId: member.defaultMemberGroupId,
+    memberId: member.id,
+    kind: 'settlement',
+    amount: reserved - actual,
+    reservationId,
+  });
+}
+
+export async function grantTenantCredits(q: Queryable, tenantId: number, amount: number, names: { koName: string; enName: string }): Promise<void> {
+  await q.insert(creditLedger).values({ tenantId, kind: 'grant', amount, ...names });
+}
