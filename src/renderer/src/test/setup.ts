@@ -27,3 +27,5 @@ class NoopObserver {
 globalThis.ResizeObserver ??= NoopObserver as unknown as typeof ResizeObserver;
 globalThis.IntersectionObserver ??= NoopObserver as unknown as typeof IntersectionObserver;
 Element.prototype.scrollIntoView ??= vi.fn();
+// Mantine's autosize Textarea listens for web-font loads.
+if (!('fonts' in document)) Object.defineProperty(document, 'fonts', { value: { addEventListener() {}, removeEventListener() {} } });

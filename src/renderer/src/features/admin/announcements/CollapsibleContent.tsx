@@ -23,7 +23,7 @@ export function CollapsibleContent({ children }: { children: ReactNode }) {
   const collapsed = tall && !expanded;
   return (
     <Box pos="relative" data-testid="announcement-content" data-collapsed={collapsed}>
-      <Box ref={inner} mah={collapsed ? ANNOUNCEMENT_COLLAPSE_HEIGHT_PX : undefined} style={{ overflow: 'hidden' }}>
+      <Box ref={inner} style={{ overflow: 'hidden', maxHeight: collapsed ? ANNOUNCEMENT_COLLAPSE_HEIGHT_PX : undefined }}>
         {children}
       </Box>
       {collapsed && (

@@ -1,0 +1,59 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setPlatformForTests } from '../platform';
+import { useUserSession } from '../stores/userSession';
+import { installFakeApi } from '../test/fakeApi';
+import { renderScreen } from '../test/render';
+import { LanguageMenu } from './LanguageMenu';
+
+const member = { id: 7, name: 'Ada', email: 'ada@demo.test', is_admin: false, language: 'en', custom_fields: [], member_status: 'approved', member_type: 'organization' } as const;
+
+beforeEach(() => {
+  localStorage.clear();
+  useUserSession.setState({ member: null, language: null });
+});
+afterEach(() => {
+  setPlatformForTests(null);
+  vi.restoreAllMocks();
+});
+
+describe('language', () => {
+  it.each([
+    ['ko-KR', '한국어'],
+    ['ja-JP', 'English'],
+    ['es', 'English'],
+  ])('with no stored choice, browser %s gives %s (only ko or en is auto-chosen, spec §4)', (browser, shown) => {
+    installFakeApi({});
+    vi.spyOn(navigator, 'language', 'get').mockReturnValue(browser);
+    renderScreen(<LanguageMenu />);
+    expect(screen.getByTestId('language-menu')).toHaveTextContent(shown);
+  });
+
+  it('stores the choice in user-data and on the member record when signed in', async () => {
+    const api = installFakeApi({ 'PATCH /members/7/': async (request) => Response.json({ ...member, ...(await request.json()) }) });
+    useUserSession.getState().setMember(member);
+    const user = userEvent.setup();
+    renderScreen(<LanguageMenu />);
+
+    await user.click(screen.getByTestId('language-menu'));
+    await user.click(await screen.findByRole('menuitem', { name: '日本語' }));
+
+    expect(JSON.parse(localStorage.getItem('user-data') ?? '{}').state.language).toBe('ja');
+    await waitFor(() => expect(api.find('PATCH', '/members/7/')).toHaveLength(1));
+    expect(await api.find('PATCH', '/members/7/')[0]!.json()).toEqual({ language: 'ja' });
+  });
+
+  it('signed out, the choice stays local; clearing the session keeps it', async () => {
+    const api = installFakeApi({});
+    const user = userEvent.setup();
+    renderScreen(<LanguageMenu />);
+    await user.click(screen.getByTestId('language-menu'));
+    await user.click(await screen.findByRole('menuitem', { name: 'Español' }));
+
+    useUserSession.getState().setMember(member);
+    useUserSession.getState().clear();
+    expect(useUserSession.getState()).toMatchObject({ member: null, language: 'es' });
+    expect(api.fetch).not.toHaveBeenCalled();
+  });
+});

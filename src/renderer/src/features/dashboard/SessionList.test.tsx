@@ -1,0 +1,92 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { setPlatformForTests } from '../../platform';
+import { installFakeApi, page } from '../../test/fakeApi';
+import { renderScreen } from '../../test/render';
+import { SessionList } from './SessionList';
+
+afterEach(() => setPlatformForTests(null));
+
+function session(hashId: string, title: string | null, chatbotId = 5) {
+  return { id: hashId.length, hash_id: hashId, chatbot_id: chatbotId, chatbot: { id: chatbotId }, title, is_public: false, creator_name: 'Ada', last_chat_at: null, created_at: '2025-01-01T00:00:00Z' };
+}
+
+const model = { id: 1, name: 'demo', display_name: 'Demo', is_available: true, is_low_llm: false, context_limit: 8000, input_cost_per_10k: 1, output_cost_per_10k: 1, release_date: null };
+function chatbot(id: number, isDefault: boolean) {
+  return {
+    id, hash_id: `c${id}`, en_name: `Bot ${id}`, ko_name: `봇 ${id}`, profile_image_url: null, en_key_features: '', ko_key_features: '', system_instructions: '',
+    temperature: 1, top_p: 1, llm_model: model, categories: [], is_public: false, is_default: isDefault, waiting_publish: false, publish_status: 'none',
+    message_count: 0, token_count: 0, month_token_count: 0, creator: null, created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z', last_chat_at: null,
+  };
+}
+
+/** A DELETE that answers only when the test says so, to look at the list in between. */
+function deferredDelete(status: number) {
+  let answer: () => void = () => undefined;
+  const answered = new Promise<void>((resolve) => (answer = resolve));
+  const handler = async () => {
+    await answered;
+    return status === 200 ? Response.json({ ok: true }) : Response.json({ code: 'internal_error', message: 'fail' }, { status });
+  };
+  return { handler, answer };
+}
+
+describe('My chats', () => {
+  it('removes a deleted session at once and restores it with error_delete_session when the server fails', async () => {
+    const deletion = deferredDelete(500);
+    installFakeApi({
+      'GET /sessions/': () => Response.json(page([session('aaa', 'Trip to Jeju'), session('bbb', null)])),
+      'GET /chatbots/': () => Response.json(page([chatbot(1, true)])),
+      'DELETE /sessions/aaa/': deletion.handler,
+      'POST /log-error/': () => Response.json({ ok: true }),
+    });
+    const user = userEvent.setup();
+    renderScreen(<SessionList />);
+
+    expect(await screen.findByText('Trip to Jeju')).toBeInTheDocument();
+    expect(screen.getByText('Untitled')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Delete “Trip to Jeju”' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText('Delete “Trip to Jeju”?')).toBeInTheDocument();
+    expect(within(dialog).getByText(/The chat “Trip to Jeju” and all of its messages/)).toBeInTheDocument();
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+
+    await waitFor(() => expect(screen.queryByText('Trip to Jeju')).not.toBeInTheDocument());
+    deletion.answer();
+
+    expect(await screen.findByText('The chat could not be deleted. Please try again.')).toBeInTheDocument();
+    expect(await screen.findByText('Trip to Jeju')).toBeInTheDocument();
+  });
+
+  it('Cancel keeps the session', async () => {
+    const api = installFakeApi({
+      'GET /sessions/': () => Response.json(page([session('aaa', 'Keep me')])),
+      'GET /chatbots/': () => Response.json(page([chatbot(1, true)])),
+    });
+    const user = userEvent.setup();
+    renderScreen(<SessionList />);
+    await user.click(await screen.findByRole('button', { name: 'Delete “Keep me”' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+    expect(screen.getByText('Keep me')).toBeInTheDocument();
+    expect(api.find('DELETE', '/sessions/')).toHaveLength(0);
+  });
+
+  it('deleting the open session goes to the chat of the first default chatbot', async () => {
+    const deletion = deferredDelete(200);
+    installFakeApi({
+      'GET /sessions/': () => Response.json(page([session('open1', 'Open one', 9)])),
+      'GET /chatbots/': () => Response.json(page([chatbot(9, false), chatbot(2, true), chatbot(3, true)])),
+      'DELETE /sessions/open1/': deletion.handler,
+    });
+    const user = userEvent.setup();
+    const { router } = renderScreen(<SessionList />, { route: '/dashboard/chat/9/open1', path: '/dashboard/chat/:chatbotId/:sessionHashId' });
+
+    await user.click(await screen.findByRole('button', { name: 'Delete “Open one”' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Delete' }));
+    deletion.answer();
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/chat/2'));
+  });
+});

@@ -1,0 +1,133 @@
+import { describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../../shared/api';
+import { createWebPlatform } from './web';
+
+const API = 'http://app.test/api/v1';
+const member = {
+  id: 7,
+  name: 'Ada',
+  email: 'ada@demo.test',
+  is_admin: false,
+  language: 'en',
+  custom_fields: [],
+  member_status: 'approved',
+  member_type: 'organization',
+};
+
+function tokens(accessToken: string) {
+  return Response.json({ access_token: accessToken, access_token_expires_at: new Date(Date.now() + 60_000).toISOString(), member });
+}
+
+/** A tiny server: /auth/refresh/ hands out `fresh`, /data/ needs it. */
+function fakeServer(options: { refreshStatus?: number } = {}) {
+  const calls: { path: string; token: string | null; subdomain: string | null }[] = [];
+  let releaseRefresh: () => void = () => undefined;
+  const refreshGate = new Promise<void>((resolve) => (releaseRefresh = resolve));
+  const fetch = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input, init);
+    const path = new URL(request.url).pathname.replace('/api/v1', '');
+    calls.push({ path, token: request.headers.get('x-access-token'), subdomain: request.headers.get('x-subdomain') });
+    if (path === '/auth/refresh/') {
+      await refreshGate;
+      if (options.refreshStatus) return Response.json({ code: 'session_expired', message: 'expired' }, { status: options.refreshStatus });
+      return tokens('fresh');
+    }
+    if (request.headers.get('x-access-token') !== 'fresh') return Response.json({ code: 'unauthorized', message: 'no' }, { status: 401 });
+    return Response.json({ ok: true });
+  });
+  return { fetch, calls, releaseRefresh };
+}
+
+describe('web platform', () => {
+  it('refreshes once for several concurrent 401s and retries each call with the new token', async () => {
+    const server = fakeServer();
+    const platform = createWebPlatform({ fetch: server.fetch, apiBase: API });
+    const pending = [1, 2, 3].map(() => platform.fetch(new Request(`${API}/data/`)));
+    await vi.waitFor(() => expect(server.calls.filter((c) => c.path === '/auth/refresh/')).toHaveLength(1));
+    server.releaseRefresh();
+    const responses = await Promise.all(pending);
+
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(server.calls.filter((c) => c.path === '/auth/refresh/')).toHaveLength(1);
+    expect(server.calls.filter((c) => c.path === '/data/' && c.token === 'fresh')).toHaveLength(3);
+  });
+
+  it('ends the session with the refresh status when renewal is refused', async () => {
+    const server = fakeServer({ refreshStatus: 403 });
+    server.releaseRefresh();
+    const platform = createWebPlatform({ fetch: server.fetch, apiBase: API });
+    const ended = vi.fn();
+    platform.session.onEnded(ended);
+
+    const response = await platform.fetch(new Request(`${API}/data/`));
+
+    expect(response.status).toBe(401);
+    expect(ended).toHaveBeenCalledExactlyOnceWith('auth_refresh_403');
+  });
+
+  it('treats a 401 from restore as "not signed in" without ending anything', async () => {
+    const server = fakeServer({ refreshStatus: 401 });
+    server.releaseRefresh();
+    const platform = createWebPlatform({ fetch: server.fetch, apiBase: API });
+    const ended = vi.fn();
+    platform.session.onEnded(ended);
+
+    await expect(platform.session.restore()).resolves.toBeNull();
+    expect(ended).not.toHaveBeenCalled();
+  });
+
+  it('keeps the access token in memory and sends the tenant from the subdomain cookie', async () => {
+    document.cookie = 'subdomain=acme; path=/';
+    const server = fakeServer();
+    server.releaseRefresh();
+    const platform = createWebPlatform({ fetch: server.fetch, apiBase: API });
+
+    await expect(platform.session.restore()).resolves.toMatchObject({ id: 7 });
+    await platform.fetch(new Request(`${API}/data/`));
+
+    expect(server.calls.at(-1)).toEqual({ path: '/data/', token: 'fresh', subdomain: 'acme' });
+    expect(JSON.stringify({ ...localStorage })).not.toContain('fresh');
+    document.cookie = 'subdomain=; path=/; max-age=0';
+  });
+
+  it('rejects sign-in with the ApiError of the server', async () => {
+    const fetch = vi.fn(async () => Response.json({ code: 'not_approved', message: 'pending' }, { status: 403 }));
+    const platform = createWebPlatform({ fetch, apiBase: API });
+    const failure = platform.session.signIn({ email: 'a@b.co', password: 'x' });
+    await expect(failure).rejects.toBeInstanceOf(ApiError);
+    await expect(failure).rejects.toMatchObject({ status: 403, code: 'not_approved' });
+  });
+
+  it('streams the chat: meta header, then one frame per data line, across chunk boundaries', async () => {
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(encoder.encode('data: {"type":"text","delta":"Hel"}\n\ndata: {"type":"te'));
+        controller.enqueue(encoder.encode('xt","delta":"lo"}\n\ndata: {"type":"end","finish_reason":"stop"}\n\n'));
+        controller.close();
+      },
+    });
+    const meta = { session_hash_id: 'abc', session_created: true, member_message_id: 1, chatbot_message_id: 2, model: 'demo' };
+    const fetch = vi.fn(async () => new Response(body, { headers: { 'content-type': 'text/event-stream', 'x-chat-meta': JSON.stringify(meta) } }));
+    const platform = createWebPlatform({ fetch, apiBase: API });
+    const onMeta = vi.fn();
+    const onFrame = vi.fn();
+
+    await platform.streamChat({ chatbotId: 3, body: { text: 'hi' }, signal: new AbortController().signal, onMeta, onFrame });
+
+    expect(onMeta).toHaveBeenCalledWith(meta);
+    expect(onFrame.mock.calls.map(([frame]) => frame)).toEqual([
+      { type: 'text', delta: 'Hel' },
+      { type: 'text', delta: 'lo' },
+      { type: 'end', finish_reason: 'stop' },
+    ]);
+  });
+
+  it('turns an error before the stream into an ApiError with the status', async () => {
+    const fetch = vi.fn(async () => Response.json({ code: 'credits_depleted', message: 'no credits' }, { status: 402 }));
+    const platform = createWebPlatform({ fetch, apiBase: API });
+    await expect(
+      platform.streamChat({ chatbotId: 3, body: { text: 'hi' }, signal: new AbortController().signal, onMeta: vi.fn(), onFrame: vi.fn() }),
+    ).rejects.toMatchObject({ status: 402, code: 'credits_depleted' });
+  });
+});

@@ -1,0 +1,33 @@
+import type { ReactElement } from 'react';
+import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { initI18n } from '../i18n';
+import { theme } from '../theme';
+
+/**
+ * Renders a screen with the app's providers at `route` (matched by `path`), English strings and
+ * a fresh query cache. Returns the router so tests can read where the user ended up.
+ */
+export function renderScreen(ui: ReactElement, { route = '/', path = '*' }: { route?: string; path?: string } = {}) {
+  initI18n('en');
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
+  const router = createMemoryRouter(
+    [
+      { path, element: ui },
+      { path: '*', element: <div data-testid="elsewhere" /> },
+    ],
+    { initialEntries: [route] },
+  );
+  const view = render(
+    <MantineProvider theme={theme}>
+      <Notifications />
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+  return { ...view, router, queryClient };
+}
