@@ -1,26 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { MantineProvider } from '@mantine/core';
-import { I18nextProvider } from 'react-i18next';
-import i18next from 'i18next';
-import chatEn from '../../i18n/locales/en/chat.json';
+import { renderScreen } from '../../test/render';
 import { useActiveRunStore } from './activeRun';
 import { Composer } from './Composer';
-
-const i18n = i18next.createInstance();
-void i18n.init({ lng: 'en', resources: { en: { chat: chatEn } }, initAsync: false, interpolation: { escapeValue: false } });
 
 function renderComposer(props: { streaming?: boolean } = {}) {
   const onSend = vi.fn();
   const onStop = vi.fn();
-  render(
-    <MantineProvider>
-      <I18nextProvider i18n={i18n}>
-        <Composer onSend={onSend} onStop={onStop} streaming={props.streaming ?? false} />
-      </I18nextProvider>
-    </MantineProvider>,
-  );
+  renderScreen(<Composer onSend={onSend} onStop={onStop} streaming={props.streaming ?? false} />);
   return { onSend, onStop, box: screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement };
 }
 
