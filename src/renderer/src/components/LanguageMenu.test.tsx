@@ -1,13 +1,14 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Member } from '../../../shared/api';
 import { setPlatformForTests } from '../platform';
 import { useUserSession } from '../stores/userSession';
 import { installFakeApi } from '../test/fakeApi';
 import { renderScreen } from '../test/render';
 import { LanguageMenu } from './LanguageMenu';
 
-const member = { id: 7, name: 'Ada', email: 'ada@demo.test', is_admin: false, language: 'en', custom_fields: [], member_status: 'approved', member_type: 'organization' } as const;
+const member: Member = { id: 7, name: 'Ada', email: 'ada@demo.test', is_admin: false, language: 'en', custom_fields: [], member_status: 'approved', member_type: 'organization' };
 
 beforeEach(() => {
   localStorage.clear();
