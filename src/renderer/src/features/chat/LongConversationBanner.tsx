@@ -2,7 +2,8 @@ import { useState, useSyncExternalStore } from 'react';
 import { Alert, Button, Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { ChatRun } from './chatRun';
-import { estimateTokens, isLongConversation } from './conversation';
+import { estimateTokens } from '../../../../shared/domain/tokens';
+import { isLongConversation } from './conversation';
 
 const noSubscription = () => () => {};
 

@@ -2,14 +2,6 @@ import { LONG_CONVERSATION_CONTEXT_SHARE } from '../../../../shared/domain/const
 import type { Chatbot } from '../../../../shared/api';
 import type { SupportedLanguage } from '../../../../shared/domain/language';
 
-/**
- * Rough token count of text still on its way to the server's figure: about four characters per
- * token for Latin text; CJK text is closer to one or two, so three is a cautious middle.
- */
-export function estimateTokens(text: string): number {
-  return Math.ceil(text.length / 3);
-}
-
 /** Spec: a conversation filling most of the model's context should move to a new session. */
 export function isLongConversation(contextTokens: number, contextLimit: number): boolean {
   return contextLimit > 0 && contextTokens > contextLimit * LONG_CONVERSATION_CONTEXT_SHARE;

@@ -5,7 +5,7 @@ import { SESSION_HISTORY_PAGE_SIZE } from '../../../../shared/domain/constants';
 import { callEndpoint } from '../../api/client';
 import { queryKeys } from '../../api/queryKeys';
 import type { ChatRunSnapshot } from './chatRun';
-import { estimateTokens } from './conversation';
+import { estimateTokens } from '../../../../shared/domain/tokens';
 
 export type HistoryPage = z.infer<typeof sessionsApi.historyResponseSchema>;
 /** Pages newest first; each page's items oldest first. The page param is the `first_id` cursor. */
