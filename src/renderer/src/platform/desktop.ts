@@ -27,7 +27,11 @@ async function serializeRequest(request: Request) {
  */
 export function createDesktopPlatform(bridge: Bridge): Platform {
   async function bridgeFetch(request: Request): Promise<Response> {
-    const response = unwrap(await bridge.http.fetch(await serializeRequest(request)));
+    request.signal.throwIfAborted();
+    // Main cannot be interrupted mid-request, but the caller (ky's timeout, a closed screen) stops waiting.
+    const aborted = new Promise<never>((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true }));
+    const result = await Promise.race([bridge.http.fetch(await serializeRequest(request)), aborted]);
+    const response = unwrap(result);
     return new Response(NULL_BODY_STATUSES.has(response.status) ? null : response.body, {
       status: response.status,
       statusText: response.statusText,

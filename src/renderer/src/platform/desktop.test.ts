@@ -1,0 +1,143 @@
+import { describe, expect, it, vi } from 'vitest';
+import { ApiError, type ChatFrame } from '../../../shared/api';
+import type { Bridge, ChatStreamEvent, IpcResult } from '../../../shared/ipc/contract';
+import { createDesktopPlatform } from './desktop';
+
+type Calls = Record<string, unknown[]>;
+
+/** A bridge whose main side is scripted per test; records what the renderer sent. */
+function fakeBridge(answers: Partial<Record<string, (args: unknown) => IpcResult<unknown>>>) {
+  const calls: Calls = {};
+  const streamListeners = new Set<(payload: ChatStreamEvent) => void>();
+  const endedListeners = new Set<(payload: { reason: 'auth_refresh_401' }) => void>();
+  const method = (channel: string) => async (args?: unknown) => {
+    (calls[channel] ??= []).push(args);
+    return answers[channel]?.(args) ?? { ok: true, value: { ok: true } };
+  };
+  const bridge = {
+    http: { fetch: method('http:fetch') },
+    session: {
+      signIn: method('session:signIn'),
+      restore: method('session:restore'),
+      signOut: method('session:signOut'),
+      storageStatus: method('session:storageStatus'),
+      onEnded: (listener: (payload: { reason: 'auth_refresh_401' }) => void) => {
+        endedListeners.add(listener);
+        return () => endedListeners.delete(listener);
+      },
+      onStorageUnavailable: () => () => undefined,
+    },
+    chat: {
+      start: method('chat:start'),
+      cancel: method('chat:cancel'),
+      onStream: (listener: (payload: ChatStreamEvent) => void) => {
+        streamListeners.add(listener);
+        return () => streamListeners.delete(listener);
+      },
+    },
+    settings: { get: method('settings:get'), set: method('settings:set') },
+    window: { openAdmin: method('window:openAdmin') },
+    shell: { openExternal: method('shell:openExternal') },
+  } as unknown as Bridge;
+  const emit = (payload: ChatStreamEvent) => streamListeners.forEach((listener) => listener(payload));
+  return { bridge, calls, emit, endedListeners, streamListeners };
+}
+
+const meta = { session_hash_id: 'abc', session_created: true, member_message_id: 1, chatbot_message_id: 2, model: 'demo' };
+
+describe('desktop platform', () => {
+  it('sends an upload as bytes with its multipart boundary and rebuilds a binary download', async () => {
+    const download = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 255]);
+    const { bridge, calls } = fakeBridge({
+      'http:fetch': () => ({ ok: true, value: { status: 200, statusText: 'OK', headers: [['content-type', 'image/png']], body: download } }),
+    });
+    // jsdom's Blob is foreign to the fetch Request of Node, so the multipart part here is a text field.
+    const form = new FormData();
+    form.append('chatbot_id', '42');
+    const platform = createDesktopPlatform(bridge);
+    const response = await platform.fetch(new Request('http://127.0.0.1:3000/api/v1/files/', { method: 'POST', body: form }));
+
+    const sent = calls['http:fetch']![0] as { method: string; headers: [string, string][]; body: Uint8Array };
+    expect(sent.method).toBe('POST');
+    const contentType = new Headers(sent.headers).get('content-type')!;
+    const boundary = contentType.split('boundary=')[1]!;
+    expect(contentType).toMatch(/^multipart\/form-data/);
+    expect(new TextDecoder().decode(sent.body)).toContain(`--${boundary}`);
+    expect(new TextDecoder().decode(sent.body)).toMatch(/name="chatbot_id"\r\n\r\n42\r\n/);
+    expect(response.headers.get('content-type')).toBe('image/png');
+    expect(new Uint8Array(await response.arrayBuffer())).toEqual(download);
+
+    const bytes = new Uint8Array([0, 255, 128, 10]);
+    await platform.fetch(new Request('http://127.0.0.1:3000/api/v1/files/raw/', { method: 'PUT', body: bytes }));
+    expect((calls['http:fetch']![1] as { body: Uint8Array }).body).toEqual(bytes);
+  });
+
+  it('rejects with the same ApiError the web transport gives', async () => {
+    const { bridge } = fakeBridge({ 'session:signIn': () => ({ ok: false, error: { status: 403, body: { code: 'not_approved', message: 'Not approved yet' } } }) });
+    const failure = await createDesktopPlatform(bridge).session.signIn({ email: 'a@b.c', password: 'pw' }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(ApiError);
+    expect(failure).toMatchObject({ status: 403, code: 'not_approved' });
+  });
+
+  it('delivers the metadata first, then frames in order, even when frames overtake the start reply', async () => {
+    let requestId = '';
+    const { bridge, emit } = fakeBridge({
+      'chat:start': (args) => {
+        requestId = (args as { requestId: string }).requestId;
+        // Main already forwarded frames before its reply to chat:start arrived.
+        emit({ requestId, event: { type: 'frame', frame: { type: 'text', delta: 'Hel' } } });
+        emit({ requestId: crypto.randomUUID(), event: { type: 'frame', frame: { type: 'text', delta: 'other stream' } } });
+        return { ok: true, value: meta };
+      },
+    });
+    const seen: Array<string | ChatFrame> = [];
+    const done = createDesktopPlatform(bridge).streamChat({
+      chatbotId: 3,
+      body: { text: 'hi' },
+      signal: new AbortController().signal,
+      onMeta: () => seen.push('meta'),
+      onFrame: (frame) => seen.push(frame),
+    });
+    await vi.waitFor(() => expect(seen).toContain('meta'));
+    emit({ requestId, event: { type: 'frame', frame: { type: 'text', delta: 'lo' } } });
+    emit({ requestId, event: { type: 'done' } });
+    await done;
+    expect(seen).toEqual(['meta', { type: 'text', delta: 'Hel' }, { type: 'text', delta: 'lo' }]);
+  });
+
+  it('rejects a send refused before streaming with the server status and body', async () => {
+    const { bridge, streamListeners } = fakeBridge({
+      'chat:start': () => ({ ok: false, error: { status: 402, body: { code: 'credits_depleted', message: 'No credits' } } }),
+    });
+    const attempt = createDesktopPlatform(bridge).streamChat({ chatbotId: 3, body: { text: 'hi' }, signal: new AbortController().signal, onMeta: vi.fn(), onFrame: vi.fn() });
+    await expect(attempt).rejects.toMatchObject({ status: 402, code: 'credits_depleted' });
+    expect(streamListeners.size).toBe(0);
+  });
+
+  it('cancels the request in main when the signal aborts, and stops listening', async () => {
+    const { bridge, calls, emit, streamListeners } = fakeBridge({ 'chat:start': () => ({ ok: true, value: meta }) });
+    const controller = new AbortController();
+    const onFrame = vi.fn();
+    const running = createDesktopPlatform(bridge).streamChat({ chatbotId: 3, body: { text: 'hi' }, signal: controller.signal, onMeta: vi.fn(), onFrame });
+    await vi.waitFor(() => expect(calls['chat:start']).toHaveLength(1));
+    const { requestId } = calls['chat:start']![0] as { requestId: string };
+    controller.abort();
+    await running;
+    expect(calls['chat:cancel']).toEqual([{ requestId }]);
+    expect(streamListeners.size).toBe(0);
+    emit({ requestId, event: { type: 'frame', frame: { type: 'text', delta: 'late' } } });
+    expect(onFrame).not.toHaveBeenCalled();
+  });
+
+  it('passes session-end reasons through and exposes only server and workspace as client settings', async () => {
+    const { bridge, endedListeners } = fakeBridge({
+      'settings:get': () => ({ ok: true, value: { apiBase: 'https://chat.example/api/v1', subdomain: 'acme', language: 'ko', configured: true } }),
+    });
+    const platform = createDesktopPlatform(bridge);
+    const reasons: string[] = [];
+    platform.session.onEnded((reason) => reasons.push(reason));
+    endedListeners.forEach((listener) => listener({ reason: 'auth_refresh_401' }));
+    expect(reasons).toEqual(['auth_refresh_401']);
+    expect(await platform.settings.get()).toEqual({ apiBase: 'https://chat.example/api/v1', subdomain: 'acme' });
+  });
+});
