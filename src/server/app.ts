@@ -79,16 +79,13 @@ export async function buildApp({ db, config, llm, logger = false, webRoot }: Bui
     { prefix: API_PREFIX },
   );
 
-  if (webRoot && existsSync(resolve(webRoot, 'index.html'))) await serveWebClient(app, resolve(webRoot));
-  return app;
-}
-
-/** The built web client on the same port; unknown non-API GETs get index.html (client-side routes). */
-async function serveWebClient(app: FastifyInstance, root: string): Promise<void> {
-  await app.register(fastifyStatic, { root, wildcard: false });
+  // The built web client on the same port; unknown non-API GETs get index.html (client-side routes).
+  const servesWebClient = Boolean(webRoot && existsSync(resolve(webRoot, 'index.html')));
+  if (webRoot && servesWebClient) await app.register(fastifyStatic, { root: resolve(webRoot), wildcard: false });
   app.setNotFoundHandler((request, reply) => {
     const isPageRequest = request.method === 'GET' && !request.url.startsWith(`${API_PREFIX}/`);
-    if (isPageRequest) return reply.type('text/html').sendFile('index.html');
+    if (servesWebClient && isPageRequest) return reply.type('text/html').sendFile('index.html');
     return reply.status(404).send({ code: 'not_found', message: 'The data does not exist.' });
   });
+  return app;
 }

@@ -28,6 +28,7 @@ const configSchema = z.object({
   /** Set when the server sits behind HTTPS so the refresh cookie is marked Secure. */
   COOKIE_SECURE: envBoolean.default(false),
   WEB_DIST_DIR: z.string().min(1).default('dist-web'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
 });
 
 export type ServerConfig = z.infer<typeof configSchema>;

@@ -31,8 +31,4 @@ export function registerErrorHandling(app: FastifyInstance): void {
     const code = status === 429 ? 'rate_limited' : status === 404 ? 'not_found' : 'bad_request';
     return reply.status(status).send({ code, message: error.message });
   });
-
-  app.setNotFoundHandler((_request, reply) => {
-    reply.status(404).send({ code: 'not_found', message: 'The data does not exist.' });
-  });
 }

@@ -1,0 +1,53 @@
+/**
+ * `npm run server` / `npm start`: read the configuration, open and migrate the database, seed the
+ * demo tenant (unless SEED_DEMO=false), serve the API and the built web client on one port.
+ */
+import { API_PREFIX } from '../shared/domain/constants';
+import { buildApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { openPglite, openPostgres } from './db/client';
+import { DEMO_ADMIN, DEMO_MEMBER, seedDemoTenant } from './db/seed';
+
+const DEMO_TENANT = 'demo';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const database = config.DATABASE_URL ? await openPostgres(config.DATABASE_URL) : await openPglite(config.DATA_DIR);
+  if (config.SEED_DEMO) {
+    await seedDemoTenant(database.db, { subdomain: DEMO_TENANT, tenantName: 'Demo Workspace', openAiCompatibleModel: config.LLM_MODEL });
+  }
+  const app = await buildApp({ db: database.db, config, logger: { level: config.LOG_LEVEL }, webRoot: config.WEB_DIST_DIR });
+  await app.listen({ port: config.PORT, host: config.HOST });
+
+  const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
+  const url = `http://${shownHost}:${config.PORT}`;
+  const lines = [
+    '',
+    `  Chatbot platform server on ${url}`,
+    `  API ${url}${API_PREFIX}  (OpenAPI: ${url}${API_PREFIX}/openapi.json)`,
+    `  Database: ${database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.DATA_DIR}`}`,
+    `  LLM: ${config.LLM_BASE_URL ? `OpenAI-compatible ${config.LLM_MODEL} at ${config.LLM_BASE_URL}` : 'built-in demo model (set LLM_BASE_URL, LLM_API_KEY, LLM_MODEL for a real one)'}`,
+  ];
+  if (config.SEED_DEMO) {
+    lines.push(
+      `  Demo tenant "${DEMO_TENANT}":`,
+      `    admin   ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password}`,
+      `    member  ${DEMO_MEMBER.email} / ${DEMO_MEMBER.password}`,
+    );
+  }
+  console.log(`${lines.join('\n')}\n`);
+
+  const shutdown = async (signal: string) => {
+    console.log(`${signal}: shutting down`);
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});
