@@ -1,0 +1,219 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createAuthSession } from '../../src/main/auth/authSession';
+import { createChatProxy } from '../../src/main/chat/chatProxy';
+import { createBridgeFetch } from '../../src/main/http/bridgeFetch';
+import { createInvokeHandlers } from '../../src/main/ipc/invokeHandlers';
+import { createSenderGuard, registerInvokeHandlers, type InvokeEvent } from '../../src/main/ipc/registerInvokeHandlers';
+import type { SecretStore } from '../../src/main/keychain/secretStore';
+import { createTokenVault } from '../../src/main/keychain/tokenVault';
+import { createSettingsStore } from '../../src/main/settings/settingsStore';
+import type { ChatFrame } from '../../src/shared/api';
+import type { ChatStreamEvent, IpcResult } from '../../src/shared/ipc/contract';
+import { startFakeLlmUpstream, type FakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
+import { DEMO_MEMBER, startTestServer, type TestServer } from '../fixtures/testServer';
+
+/**
+ * Main's HTTP and chat proxy as the renderer reaches it: calls go through the registered IPC
+ * handlers (zod parsing and sender check included) to the real server, whose LLM is the fake
+ * OpenAI-compatible upstream. Only Electron itself is absent: the network is Node's fetch (net.fetch
+ * in the app) and this machine has no keychain in this project, so the vault runs memory-only.
+ */
+let server: TestServer;
+let upstream: FakeLlmUpstream;
+let chatbotId: number;
+
+beforeAll(async () => {
+  upstream = await startFakeLlmUpstream();
+  server = await startTestServer({ llm: { baseUrl: upstream.baseUrl } });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await upstream?.close();
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+  upstream.setBehaviour({ delayMs: 0 });
+});
+
+const noKeychain: SecretStore = {
+  get: () => Promise.reject(new Error('no Secret Service in this test')),
+  set: () => Promise.reject(new Error('no Secret Service in this test')),
+  delete: () => Promise.reject(new Error('no Secret Service in this test')),
+};
+
+/** A desktop main process wired like src/main/index.ts, talking to the test server. */
+async function desktopMain() {
+  const requests: Array<{ url: string; method: string }> = [];
+  const settings = await createSettingsStore(join(await mkdtemp(join(tmpdir(), 'desktop-proxy-')), 'settings.json'), server.apiBase);
+  const vault = createTokenVault(noKeychain, () => undefined);
+  const ended: string[] = [];
+  const session = createAuthSession({
+    fetch: (url, init) => {
+      requests.push({ url, method: init.method ?? 'GET' });
+      return fetch(url, init);
+    },
+    settings: settings.get,
+    vault,
+    serviceName: ({ apiBase, subdomain }) => `${apiBase}|${subdomain}`,
+    onEnded: (reason) => ended.push(reason),
+  });
+  const apiBase = () => settings.get().apiBase;
+  const chatProxy = createChatProxy(session, apiBase);
+  const handlers = new Map<string, (event: InvokeEvent, ...args: unknown[]) => unknown>();
+  registerInvokeHandlers(
+    { handle: (channel, listener) => handlers.set(channel, listener) },
+    createInvokeHandlers({
+      session,
+      chatProxy,
+      bridgeFetch: createBridgeFetch(session, apiBase),
+      settings,
+      vault,
+      openAdminWindow: () => undefined,
+      openExternal: async () => undefined,
+    }),
+    createSenderGuard({ trustedOrigins: ['app://bundle'], isOwnWebContents: (id) => id === 1 }),
+  );
+
+  const streamEvents: Array<ChatStreamEvent & { at: number }> = [];
+  const page: InvokeEvent = {
+    sender: { id: 1, send: (_channel, payload) => streamEvents.push({ ...(payload as ChatStreamEvent), at: Date.now() }) },
+    senderFrame: { url: 'app://bundle/chat', parent: null },
+  };
+  async function invoke<T = unknown>(channel: string, args?: unknown): Promise<IpcResult<T>> {
+    return (await handlers.get(channel)!(page, args)) as IpcResult<T>;
+  }
+  async function get(path: string) {
+    const result = await invoke<{ status: number; body: Uint8Array }>('http:fetch', { url: `${server.apiBase}${path}`, method: 'GET', headers: [], body: null });
+    if (!result.ok) throw new Error(`bridge failed: ${JSON.stringify(result.error)}`);
+    return { status: result.value.status, json: JSON.parse(new TextDecoder().decode(result.value.body)) as unknown };
+  }
+  /** Resolves with the frames of one request once main reported it done. */
+  async function framesOf(requestId: string): Promise<ChatFrame[]> {
+    await vi.waitFor(() => expect(streamEvents.some((e) => e.requestId === requestId && e.event.type !== 'frame')).toBe(true), { timeout: 15_000 });
+    return streamEvents.flatMap((e) => (e.requestId === requestId && e.event.type === 'frame' ? [e.event.frame] : []));
+  }
+  return { invoke, get, framesOf, streamEvents, requests, vault, ended };
+}
+
+async function signedIn() {
+  const main = await desktopMain();
+  const result = await main.invoke('session:signIn', DEMO_MEMBER);
+  expect(result.ok).toBe(true);
+  if (!chatbotId) {
+    const list = (await main.get('/chatbots/?include_default=true')).json as { items: Array<{ id: number }> };
+    chatbotId = list.items[0]!.id;
+  }
+  return main;
+}
+
+describe('desktop main against the real server', () => {
+  it('signs in with the tokens kept in main: the renderer gets the member only', async () => {
+    const main = await desktopMain();
+    const result = await main.invoke<Record<string, unknown>>('session:signIn', DEMO_MEMBER);
+    expect(result).toMatchObject({ ok: true, value: { email: DEMO_MEMBER.email } });
+    expect(JSON.stringify(result)).not.toMatch(/token/i);
+    const stored = await main.vault.load(`${server.apiBase}|null`);
+    expect(stored?.refreshToken).toBeTruthy();
+    expect(main.vault.storage()).toBe('memory');
+    expect((await main.get('/chatbots/')).status).toBe(200);
+  });
+
+  it('streams an answer frame by frame, under its request id, then reports it done', async () => {
+    const main = await signedIn();
+    upstream.setBehaviour({ delayMs: 40 });
+    const upstreamCalls = upstream.requests.length;
+    const requestId = crypto.randomUUID();
+    const started = await main.invoke('chat:start', { requestId, chatbotId, body: { text: 'Hello?' } });
+    expect(started).toMatchObject({ ok: true, value: { session_created: true, model: expect.any(String) } });
+
+    const record = await upstream.waitForRequest(upstreamCalls + 1);
+    await vi.waitFor(() => expect(main.streamEvents.some((e) => e.event.type === 'frame' && e.event.frame.type === 'text')).toBe(true));
+    // The first words reached the renderer while the upstream was still producing the rest.
+    expect(record.chunksSent).toBeLessThan(6);
+
+    const frames = await main.framesOf(requestId);
+    const text = frames.flatMap((frame) => (frame.type === 'text' ? [frame.delta] : [])).join('');
+    expect(text).toBe('Hello from the fake upstream.');
+    expect(frames.filter((frame) => frame.type === 'text').length).toBeGreaterThan(1);
+    expect(frames.at(-1)).toMatchObject({ type: 'end', finish_reason: 'stop' });
+    expect(main.streamEvents.every((e) => e.requestId === requestId)).toBe(true);
+  });
+
+  it('cancelling mid-stream aborts the HTTP request and the upstream LLM call', async () => {
+    const main = await signedIn();
+    upstream.setBehaviour({ delayMs: 150 });
+    const upstreamCalls = upstream.requests.length;
+    const requestId = crypto.randomUUID();
+    expect((await main.invoke('chat:start', { requestId, chatbotId, body: { text: 'Tell me a long story' } })).ok).toBe(true);
+    const record = await upstream.waitForRequest(upstreamCalls + 1);
+    await vi.waitFor(() => expect(main.streamEvents.some((e) => e.event.type === 'frame' && e.event.frame.type === 'text')).toBe(true));
+
+    expect(await main.invoke('chat:cancel', { requestId })).toEqual({ ok: true, value: { ok: true } });
+    await record.settled;
+    expect(record.aborted).toBe(true);
+    expect(record.chunksSent).toBeLessThan(6);
+    const frames = await main.framesOf(requestId);
+    expect(frames.map((frame) => (frame.type === 'text' ? frame.delta : '')).join('')).not.toBe('Hello from the fake upstream.');
+  });
+
+  it('gives errors known before streaming the same status and body as a direct HTTP call', async () => {
+    const main = await signedIn();
+    const viaBridge = await main.invoke('chat:start', { requestId: crypto.randomUUID(), chatbotId, body: { text: '' } });
+    const direct = await fetch(`${server.apiBase}/chatbots/${chatbotId}/chat/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-access-token': (await main.vault.load(`${server.apiBase}|null`))!.accessToken },
+      body: JSON.stringify({ text: '' }),
+    });
+    expect(direct.status).toBeGreaterThanOrEqual(400);
+    expect(viaBridge).toEqual({ ok: false, error: { status: direct.status, body: await direct.json() } });
+  });
+
+  it('refreshes an expired access token once for several concurrent calls', async () => {
+    const main = await signedIn();
+    const before = await main.vault.load(`${server.apiBase}|null`);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 60 * 60_000); // an hour later: the 15-minute access token has expired
+
+    const answers = await Promise.all(Array.from({ length: 5 }, () => main.get('/chatbots/')));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(main.requests.filter((request) => request.url.endsWith('/auth/refresh/'))).toHaveLength(1);
+    const after = await main.vault.load(`${server.apiBase}|null`);
+    expect(after?.accessToken).not.toBe(before?.accessToken);
+    expect(after?.refreshToken).not.toBe(before?.refreshToken);
+    expect(main.ended).toEqual([]);
+  });
+
+  it.each([
+    ['another origin', () => 'http://127.0.0.1:9/api/v1/chatbots/'],
+    ['the same server outside the API base', () => `${server.url}/openapi.json`],
+    ['a path escaping the API base', () => `${server.apiBase}/../admin/`],
+    ['the token refresh endpoint', () => `${server.apiBase}/auth/refresh/`],
+    ['the sign-in endpoint', () => `${server.apiBase}/auth/sign-in/`],
+  ])('refuses a URL to %s without touching the network', async (_name, url) => {
+    const main = await signedIn();
+    const sent = main.requests.length;
+    const result = await main.invoke('http:fetch', { url: url(), method: 'POST', headers: [], body: new TextEncoder().encode('{}') });
+    expect(result).toMatchObject({ ok: false, error: { status: 403, body: { code: 'forbidden' } } });
+    expect(main.requests).toHaveLength(sent);
+  });
+
+  it('signs out: the tokens are gone and the server no longer accepts the session', async () => {
+    const main = await signedIn();
+    const stored = await main.vault.load(`${server.apiBase}|null`);
+    expect(await main.invoke('session:signOut')).toEqual({ ok: true, value: { ok: true } });
+    expect(await main.vault.load(`${server.apiBase}|null`)).toBeNull();
+    expect((await main.get('/chatbots/')).status).toBe(401);
+    const reuse = await fetch(`${server.apiBase}/auth/refresh/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-client-kind': 'desktop' },
+      body: JSON.stringify({ refresh_token: stored!.refreshToken }),
+    });
+    expect(reuse.status).toBe(401);
+    expect(await main.invoke('session:restore')).toEqual({ ok: true, value: null });
+  });
+});
