@@ -1,0 +1,168 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/server/app';
+import { members, tenants } from '../../src/server/db/schema';
+import { hashPassword } from '../../src/server/services/auth';
+import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
+import { apiClient } from './helpers/client';
+
+let server: TestServer;
+let api: ReturnType<typeof apiClient>;
+
+async function addMember(email: string, status: 'pending' | 'rejected' | 'deactivated' | 'approved', memberType: 'organization' | 'individual' = 'organization') {
+  const [tenant] = await server.db.select().from(tenants).where(eq(tenants.subdomain, 'demo'));
+  await server.db.insert(members).values({
+    tenantId: tenant!.id,
+    email,
+    name: email.split('@')[0]!,
+    passwordHash: await hashPassword('Password!123'),
+    status,
+    memberType,
+  });
+}
+
+function refreshCookie(headers: Headers): string | undefined {
+  return headers.getSetCookie().find((cookie) => cookie.startsWith('refresh_token='));
+}
+
+beforeAll(async () => {
+  server = await startTestServer({ extraTenants: ['closed'] });
+  api = apiClient(server);
+  await addMember('pending@demo.test', 'pending', 'individual');
+  await addMember('rejected@demo.test', 'rejected');
+  await addMember('leaving@demo.test', 'approved');
+  await server.db.update(tenants).set({ planStatus: 'inactive' }).where(eq(tenants.subdomain, 'closed'));
+});
+afterAll(() => server?.close());
+
+describe('POST /auth/sign-in/', () => {
+  it('signs in the demo admin, returns the member and sets an HttpOnly refresh cookie for the web', async () => {
+    const result = await api.call('/auth/sign-in/', { method: 'POST', body: DEMO_ADMIN });
+    expect(result.status).toBe(200);
+    expect(result.body.member).toMatchObject({ email: DEMO_ADMIN.email, is_admin: true, member_status: 'approved' });
+    expect(result.body.access_token).toEqual(expect.any(String));
+    expect(result.body.refresh_token).toBeUndefined();
+    const cookie = refreshCookie(result.headers);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    expect(cookie).toMatch(/Path=\/api\/v1\/auth/);
+  });
+
+  it('gives a desktop client the refresh token in the body and sets no cookie', async () => {
+    const result = await api.call('/auth/sign-in/', { method: 'POST', body: DEMO_MEMBER, headers: { 'x-client-kind': 'desktop' } });
+    expect(result.status).toBe(200);
+    expect(result.body.refresh_token).toEqual(expect.any(String));
+    expect(refreshCookie(result.headers)).toBeUndefined();
+  });
+
+  it('answers 400 for a malformed body', async () => {
+    const result = await api.call('/auth/sign-in/', { method: 'POST', body: { email: 'admin@demo.test' } });
+    expect(result.status).toBe(400);
+    expect(result.body.code).toBe('validation_error');
+  });
+
+  it('answers 422 for an email that is not well-formed', async () => {
+    const result = await api.call('/auth/sign-in/', { method: 'POST', body: { email: 'not-an-email', password: 'whatever1!' } });
+    expect(result.status).toBe(422);
+  });
+
+  it('answers 401 for a wrong password and for an unknown email alike', async () => {
+    const wrong = await api.call('/auth/sign-in/', { method: 'POST', body: { ...DEMO_ADMIN, password: 'Wrong!2345' } });
+    const unknown = await api.call('/auth/sign-in/', { method: 'POST', body: { email: 'nobody@demo.test', password: 'Wrong!2345' } });
+    expect([wrong.status, unknown.status]).toEqual([401, 401]);
+    expect(wrong.body).toEqual(unknown.body);
+    expect(wrong.body.code).toBe('invalid_credentials');
+  });
+
+  it('answers 403 with the member type for a member not yet approved', async () => {
+    const result = await api.call('/auth/sign-in/', { method: 'POST', body: { email: 'pending@demo.test', password: 'Password!123' } });
+    expect(result.status).toBe(403);
+    expect(result.body).toMatchObject({ code: 'not_approved', details: { member_type: 'individual' } });
+  });
+
+  it('answers 423 for a rejected member and for a tenant without an active plan', async () => {
+    const rejected = await api.call('/auth/sign-in/', { method: 'POST', body: { email: 'rejected@demo.test', password: 'Password!123' } });
+    const closedTenant = await api.call('/auth/sign-in/', { method: 'POST', body: DEMO_ADMIN, tenant: 'closed' });
+    expect(rejected.status).toBe(423);
+    expect(closedTenant.status).toBe(423);
+    expect(closedTenant.body.code).toBe('not_eligible');
+  });
+
+  it('rate-limits sign-in attempts per client', async () => {
+    const limited = await buildApp({ db: server.db, config: { ...server.config, SIGN_IN_RATE_LIMIT: 2 } });
+    const attempt = () => limited.inject({ method: 'POST', url: '/api/v1/auth/sign-in/', payload: { email: 'x@demo.test', password: 'Wrong!2345' } });
+    expect((await attempt()).statusCode).toBe(401);
+    expect((await attempt()).statusCode).toBe(401);
+    const third = await attempt();
+    expect(third.statusCode).toBe(429);
+    expect(third.json().code).toBe('rate_limited');
+    await limited.close();
+  });
+});
+
+describe('access tokens', () => {
+  it('are required on member endpoints and checked for tampering', async () => {
+    const { access_token, member } = await api.signIn(DEMO_MEMBER);
+    expect((await api.call(`/members/${member.id}/`)).status).toBe(401);
+    expect((await api.call(`/members/${member.id}/`, { token: access_token })).status).toBe(200);
+    const [version, payload, signature] = access_token.split('.');
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), sub: 1 })).toString('base64url');
+    expect((await api.call(`/members/${member.id}/`, { token: `${version}.${forged}.${signature}` })).status).toBe(401);
+  });
+});
+
+describe('POST /auth/refresh/', () => {
+  it('rotates the web cookie: the new token works, the old one is refused and revokes the family', async () => {
+    const signIn = await api.call('/auth/sign-in/', { method: 'POST', body: DEMO_ADMIN });
+    const first = refreshCookie(signIn.headers)!.split(';')[0]!;
+
+    const rotated = await api.call('/auth/refresh/', { method: 'POST', body: {}, headers: { cookie: first } });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.access_token).toEqual(expect.any(String));
+    const second = refreshCookie(rotated.headers)!.split(';')[0]!;
+    expect(second).not.toBe(first);
+
+    const reused = await api.call('/auth/refresh/', { method: 'POST', body: {}, headers: { cookie: first } });
+    expect(reused.status).toBe(401);
+    expect(reused.body.code).toBe('session_expired');
+
+    // Reuse revoked the whole family: the legitimately rotated token is dead too.
+    const afterReuse = await api.call('/auth/refresh/', { method: 'POST', body: {}, headers: { cookie: second } });
+    expect(afterReuse.status).toBe(401);
+  });
+
+  it('rotates a desktop token given in the body', async () => {
+    const { refresh_token } = await api.signIn(DEMO_MEMBER);
+    const rotated = await api.call('/auth/refresh/', { method: 'POST', body: { refresh_token }, headers: { 'x-client-kind': 'desktop' } });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body.refresh_token).toEqual(expect.any(String));
+    expect(rotated.body.refresh_token).not.toBe(refresh_token);
+  });
+
+  it('answers 401 without a token or with an unknown one', async () => {
+    expect((await api.call('/auth/refresh/', { method: 'POST', body: {} })).status).toBe(401);
+    const unknown = await api.call('/auth/refresh/', { method: 'POST', body: { refresh_token: 'nope' }, headers: { 'x-client-kind': 'desktop' } });
+    expect(unknown.status).toBe(401);
+  });
+
+  it('answers 403 account_deactivated once the member is deactivated', async () => {
+    const { refresh_token, access_token, member } = await api.signIn({ email: 'leaving@demo.test', password: 'Password!123' });
+    await server.db.update(members).set({ status: 'deactivated' }).where(eq(members.id, member.id));
+    const result = await api.call('/auth/refresh/', { method: 'POST', body: { refresh_token }, headers: { 'x-client-kind': 'desktop' } });
+    expect(result.status).toBe(403);
+    expect(result.body.code).toBe('account_deactivated');
+    expect((await api.call(`/members/${member.id}/`, { token: access_token })).status).toBe(403);
+  });
+});
+
+describe('POST /auth/sign-out/', () => {
+  it('revokes the refresh token and clears the cookie', async () => {
+    const { refresh_token } = await api.signIn(DEMO_MEMBER);
+    const out = await api.call('/auth/sign-out/', { method: 'POST', body: { refresh_token }, headers: { 'x-client-kind': 'desktop' } });
+    expect(out.status).toBe(200);
+    expect(out.body).toEqual({ ok: true });
+    expect(refreshCookie(out.headers)).toMatch(/refresh_token=;/);
+    const after = await api.call('/auth/refresh/', { method: 'POST', body: { refresh_token }, headers: { 'x-client-kind': 'desktop' } });
+    expect(after.status).toBe(401);
+  });
+});

@@ -1,0 +1,212 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { creditLedger, llmModels, members, modelGroupPermissions, restrictedWords, sessionMessages, usageRecords } from '../../src/server/db/schema';
+import { chatMetaSchema } from '../../src/shared/api/chat';
+import { DEFAULT_FAKE_CHUNKS, type FakeLlmUpstream, startFakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
+import { DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
+import { apiClient, readFrames } from './helpers/client';
+
+let upstream: FakeLlmUpstream;
+let server: TestServer;
+let api: ReturnType<typeof apiClient>;
+let token: string;
+let memberId: number;
+let chatbotIds: Record<'general' | 'quick' | 'writing', number>;
+
+function send(chatbotId: number, body: Record<string, unknown>, signal?: AbortSignal) {
+  return fetch(`${server.apiBase}/chatbots/${chatbotId}/chat/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-access-token': token },
+    body: JSON.stringify(body),
+    signal,
+  });
+}
+
+async function messageById(id: number) {
+  const [row] = await server.db.select().from(sessionMessages).where(eq(sessionMessages.id, id));
+  return row!;
+}
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('condition not reached');
+}
+
+beforeAll(async () => {
+  upstream = await startFakeLlmUpstream();
+  server = await startTestServer({ llm: { baseUrl: upstream.baseUrl, apiKey: 'fake-key', model: 'fake-model' } });
+  api = apiClient(server);
+  const session = await api.signIn(DEMO_MEMBER);
+  token = session.access_token;
+  memberId = session.member.id;
+  const list = await api.call('/chatbots/?include_default=true', { token });
+  const byName = (name: string) => list.body.items.find((bot: { en_name: string }) => bot.en_name === name).id as number;
+  chatbotIds = { general: byName('General Assistant'), quick: byName('Quick Helper'), writing: byName('Writing Coach') };
+});
+afterAll(async () => {
+  await server?.close();
+  await upstream?.close();
+});
+beforeEach(() => upstream.setBehaviour({ chunks: DEFAULT_FAKE_CHUNKS, delayMs: 0, failStatus: undefined, dropAfterChunks: undefined }));
+
+describe('POST /chatbots/{id}/chat/ through the OpenAI-compatible provider', () => {
+  it('streams the upstream answer as frames, then saves it and meters the usage', async () => {
+    const response = await send(chatbotIds.general, { text: 'Hello model', session_title: 'Greeting' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const meta = chatMetaSchema.parse(JSON.parse(response.headers.get('x-chat-meta')!));
+    expect(meta).toMatchObject({ session_created: true, model: 'balanced-pro' });
+
+    const frames = await readFrames(response);
+    const text = frames.filter((f) => f.type === 'text').map((f) => f.delta).join('');
+    expect(text).toBe(DEFAULT_FAKE_CHUNKS.join(''));
+    const usage = frames.find((f) => f.type === 'usage');
+    expect(usage).toMatchObject({ input_tokens: 42, output_tokens: 6 });
+    // balanced-pro: 3 credits per 10K input, 12 per 10K output.
+    expect(usage.credits).toBeCloseTo((42 / 10_000) * 3 + (6 / 10_000) * 12, 6);
+    expect(frames.at(-1)).toEqual({ type: 'end', finish_reason: 'stop' });
+
+    const request = upstream.requests.at(-1)!;
+    expect(request.path).toBe('/v1/chat/completions');
+    expect(request.headers.authorization).toBe('Bearer fake-key');
+    expect(request.body).toMatchObject({ model: 'fake-model', stream: true });
+    expect(request.body.messages?.[0]).toMatchObject({ role: 'system' });
+    expect(request.body.messages?.at(-1)).toMatchObject({ role: 'user', content: 'Hello model' });
+
+    const member = await messageById(meta.member_message_id);
+    expect(member).toMatchObject({ speakerType: 'member', text: 'Hello model' });
+    expect(await messageById(meta.chatbot_message_id)).toMatchObject({ speakerType: 'chatbot', text: text, interrupted: null });
+
+    const [usageRow] = await server.db.select().from(usageRecords).where(eq(usageRecords.messageId, meta.chatbot_message_id));
+    expect(usageRow).toMatchObject({ memberId, modelName: 'balanced-pro', inputTokens: 42, outputTokens: 6 });
+    // Reservation plus settlement leave exactly the real cost on the ledger.
+    const ledger = await server.db.select().from(creditLedger).where(and(eq(creditLedger.memberId, memberId)));
+    const net = ledger.filter((row) => row.kind !== 'grant').reduce((sum, row) => sum + row.amount, 0);
+    expect(net).toBeCloseTo(-usage.credits, 6);
+
+    const session = await api.call(`/sessions/${meta.session_hash_id}/`, { token });
+    expect(session.body).toMatchObject({ title: 'Greeting', chatbot_id: chatbotIds.general });
+    const chatbot = await api.call(`/chatbots/${chatbotIds.general}/`, { token });
+    expect(chatbot.body.message_count).toBeGreaterThanOrEqual(1);
+    expect(chatbot.body.token_count).toBeGreaterThanOrEqual(48);
+  });
+
+  it('sends the earlier conversation along when continuing a session', async () => {
+    const first = await send(chatbotIds.general, { text: 'First question' });
+    const meta = JSON.parse(first.headers.get('x-chat-meta')!);
+    await first.text();
+    const second = await send(chatbotIds.general, { text: 'Follow-up', session_hash_id: meta.session_hash_id });
+    expect(JSON.parse(second.headers.get('x-chat-meta')!)).toMatchObject({ session_hash_id: meta.session_hash_id, session_created: false });
+    await second.text();
+    const roles = upstream.requests.at(-1)!.body.messages!.map((m) => [m.role, m.content]);
+    expect(roles.slice(1)).toEqual([
+      ['user', 'First question'],
+      ['assistant', DEFAULT_FAKE_CHUNKS.join('')],
+      ['user', 'Follow-up'],
+    ]);
+  });
+
+  it('keeps the partial answer as stopped and aborts the upstream call when the client stops', async () => {
+    upstream.setBehaviour({ chunks: Array.from({ length: 60 }, (_, i) => `w${i} `), delayMs: 40 });
+    const stop = new AbortController();
+    const response = await send(chatbotIds.general, { text: 'Tell me a long story' }, stop.signal);
+    const meta = JSON.parse(response.headers.get('x-chat-meta')!);
+    const reader = response.body!.getReader();
+    let received = '';
+    while (!received.includes('"type":"text"')) received += new TextDecoder().decode((await reader.read()).value);
+    stop.abort();
+
+    const request = upstream.requests.at(-1)!;
+    await request.settled;
+    expect(request.aborted).toBe(true);
+    expect(request.chunksSent).toBeLessThan(60);
+
+    const saved = await until(() => messageById(meta.chatbot_message_id), (row) => row.interrupted !== null);
+    expect(saved.interrupted).toBe('stopped');
+    expect(saved.text.startsWith('w0 ')).toBe(true);
+    expect(saved.text.length).toBeLessThan(Array.from({ length: 60 }, (_, i) => `w${i} `).join('').length);
+    const [usageRow] = await server.db.select().from(usageRecords).where(eq(usageRecords.messageId, meta.chatbot_message_id));
+    expect(usageRow?.outputTokens).toBeGreaterThan(0);
+  });
+
+  it('reports an upstream failure in the stream and saves the answer as failed', async () => {
+    upstream.setBehaviour({ failStatus: 500 });
+    const response = await send(chatbotIds.general, { text: 'Will this work?' });
+    expect(response.status).toBe(200);
+    const meta = JSON.parse(response.headers.get('x-chat-meta')!);
+    const frames = await readFrames(response);
+    expect(frames).toContainEqual(expect.objectContaining({ type: 'error', code: 'upstream_failed' }));
+    expect(frames.at(-1)).toEqual({ type: 'end', finish_reason: 'error' });
+    expect(await messageById(meta.chatbot_message_id)).toMatchObject({ text: '', interrupted: 'failed' });
+  });
+
+  it('keeps what arrived before the provider dropped the connection', async () => {
+    upstream.setBehaviour({ dropAfterChunks: 2 });
+    const response = await send(chatbotIds.general, { text: 'Flaky provider' });
+    const meta = JSON.parse(response.headers.get('x-chat-meta')!);
+    const frames = await readFrames(response);
+    expect(frames.at(-1)).toEqual({ type: 'end', finish_reason: 'error' });
+    expect(await messageById(meta.chatbot_message_id)).toMatchObject({ text: 'Hello from', interrupted: 'failed' });
+  });
+});
+
+describe('chat errors known before streaming', () => {
+  it('400 message_empty without text or files', async () => {
+    const response = await send(chatbotIds.general, { text: '   ' });
+    expect(response.status).toBe(400);
+    expect((await response.json()).code).toBe('message_empty');
+  });
+
+  it('428 restricted_term when the text contains a restricted word of the tenant', async () => {
+    await server.db.insert(restrictedWords).values({ tenantId: 1, word: 'Project Falcon' });
+    const response = await send(chatbotIds.general, { text: 'What is project falcon about?' });
+    expect(response.status).toBe(428);
+    expect(await response.json()).toMatchObject({ code: 'restricted_term', details: { terms: ['Project Falcon'] } });
+    await server.db.delete(restrictedWords);
+  });
+
+  it('413 input_too_long when the estimate exceeds the model context', async () => {
+    const before = upstream.requests.length;
+    const response = await send(chatbotIds.quick, { text: '가'.repeat(50_000) });
+    expect(response.status).toBe(413);
+    expect((await response.json()).code).toBe('input_too_long');
+    expect(upstream.requests.length).toBe(before);
+  });
+
+  it('403 model_not_allowed when none of the member groups may use the model', async () => {
+    const [model] = await server.db.select().from(llmModels).where(eq(llmModels.name, 'deep-reasoner'));
+    await server.db.update(modelGroupPermissions).set({ isAvailable: false }).where(eq(modelGroupPermissions.llmModelId, model!.id));
+    const response = await send(chatbotIds.writing, { text: 'Check my essay' });
+    expect(response.status).toBe(403);
+    expect((await response.json()).code).toBe('model_not_allowed');
+    await server.db.update(modelGroupPermissions).set({ isAvailable: true }).where(eq(modelGroupPermissions.llmModelId, model!.id));
+  });
+
+  it('402 credits_depleted once the member quota is used up, while the unlimited model still answers', async () => {
+    await server.db.update(members).set({ creditQuota: 0 }).where(eq(members.id, memberId));
+    const check = await api.call(`/members/${memberId}/credit-check/`, { token });
+    expect(check.body.remaining_credit).toBeLessThanOrEqual(0);
+
+    const paid = await send(chatbotIds.general, { text: 'Hello again' });
+    expect(paid.status).toBe(402);
+    expect((await paid.json()).code).toBe('credits_depleted');
+
+    const unlimited = await send(chatbotIds.quick, { text: 'Hello again' });
+    expect(unlimited.status).toBe(200);
+    const frames = await readFrames(unlimited);
+    expect(frames.find((f) => f.type === 'usage').credits).toBe(0);
+    await server.db.update(members).set({ creditQuota: null }).where(eq(members.id, memberId));
+  });
+
+  it('404 for a session of another chatbot and for an unknown chatbot', async () => {
+    const first = await send(chatbotIds.general, { text: 'Hi' });
+    const meta = JSON.parse(first.headers.get('x-chat-meta')!);
+    await first.text();
+    expect((await send(chatbotIds.quick, { text: 'Hi', session_hash_id: meta.session_hash_id })).status).toBe(404);
+    expect((await send(999_999, { text: 'Hi' })).status).toBe(404);
+  });
+});
