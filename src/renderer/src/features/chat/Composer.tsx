@@ -60,6 +60,7 @@ export function Composer({ onSend, onStop, streaming, disabled = false }: Compos
           disabled={disabled}
           placeholder={t('composer.placeholder')}
           aria-label={t('composer.label')}
+          data-testid="composer-input"
           onChange={(event) => useActiveRunStore.setState({ draft: event.currentTarget.value })}
           onKeyDown={onKeyDown}
           onCompositionStart={() => (composing.current = true)}
@@ -67,13 +68,13 @@ export function Composer({ onSend, onStop, streaming, disabled = false }: Compos
         />
         {streaming && (
           <Tooltip label={t('composer.stop')}>
-            <ActionIcon size="lg" radius="xl" variant="default" onClick={onStop} aria-label={t('composer.stop')}>
+            <ActionIcon size="lg" radius="xl" variant="default" onClick={onStop} aria-label={t('composer.stop')} data-testid="stop-button">
               <StopIcon />
             </ActionIcon>
           </Tooltip>
         )}
         <Tooltip label={t('composer.send')}>
-          <ActionIcon size="lg" radius="xl" onClick={send} disabled={!canSend} aria-label={t('composer.send')}>
+          <ActionIcon size="lg" radius="xl" onClick={send} disabled={!canSend} aria-label={t('composer.send')} data-testid="send-button">
             <SendIcon />
           </ActionIcon>
         </Tooltip>

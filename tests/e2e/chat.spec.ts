@@ -1,0 +1,97 @@
+import { expect, test, type Page } from '@playwright/test';
+
+const MEMBER = { email: 'member@demo.test', password: 'DemoMember!234' };
+/** The demo model's answer ends with this sentence; a partial answer does not reach it. */
+const ANSWER_END = 'restart the server';
+/** A long question makes the demo answer (which quotes it) longer, so there is time to act mid-stream. */
+const LONG_QUESTION =
+  'Please explain, step by step and in plain words, how a streamed answer travels from the model through the server to this chat window and why it is batched';
+
+async function signIn(page: Page) {
+  await page.goto('/auth');
+  await page.getByLabel('Email').fill(MEMBER.email);
+  await page.getByRole('textbox', { name: 'Password' }).fill(MEMBER.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  // /dashboard/chat opens the first default chatbot.
+  await page.waitForURL(/\/dashboard\/chat\/\d+$/);
+}
+
+async function send(page: Page, text: string) {
+  const box = page.getByTestId('composer-input');
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+const answers = (page: Page) => page.getByTestId('chatbot-message');
+const streamingAnswer = (page: Page) => page.locator('[data-testid="chatbot-message"][data-streaming]');
+
+test('a message streams its answer in, creates the session and lists it under My sessions', async ({ page }) => {
+  await signIn(page);
+  await send(page, 'Hello from the end-to-end test');
+
+  await expect(page.getByTestId('member-message').last()).toHaveText('Hello from the end-to-end test');
+  // The answer grows over time while it streams.
+  const lengths: number[] = [];
+  await expect
+    .poll(
+      async () => {
+        const text = (await streamingAnswer(page).textContent().catch(() => null)) ?? '';
+        if (lengths.at(-1) !== text.length) lengths.push(text.length);
+        return new Set(lengths.filter((length) => length > 0)).size;
+      },
+      { intervals: [40], timeout: 15_000 },
+    )
+    .toBeGreaterThanOrEqual(3);
+  expect(lengths.filter((length) => length > 0)).toEqual([...lengths.filter((length) => length > 0)].sort((a, b) => a - b));
+
+  await expect(page).toHaveURL(/\/dashboard\/chat\/\d+\/[\w-]+$/);
+  await expect(streamingAnswer(page)).toHaveCount(0, { timeout: 20_000 });
+  await expect(answers(page).last()).toContainText(ANSWER_END);
+  await expect(answers(page).last().getByTestId('interrupted-badge')).toHaveCount(0);
+
+  const hash = new URL(page.url()).pathname.split('/').at(-1)!;
+  await expect(page.getByTestId('session-list').locator(`a[href$="/${hash}"]`)).toBeVisible();
+  // The generated title replaces Untitled in the header.
+  await expect(page.getByTestId('session-title')).not.toHaveText(/Untitled|New chat/);
+});
+
+test('Stop keeps the partial answer, also after a reload', async ({ page }) => {
+  await signIn(page);
+  await send(page, LONG_QUESTION);
+  await expect(streamingAnswer(page)).toContainText('Demo model');
+  await page.getByTestId('stop-button').click();
+
+  const answer = answers(page).last();
+  await expect(answer.getByTestId('interrupted-badge')).toHaveText('Stopped');
+  await expect(answer).not.toContainText(ANSWER_END);
+  const partial = (await answer.locator('p').first().textContent()) ?? '';
+  expect(partial.length).toBeGreaterThan(0);
+  await expect(page).toHaveURL(/\/dashboard\/chat\/\d+\/[\w-]+$/);
+
+  await page.reload();
+  const stored = answers(page).last();
+  await expect(stored.getByTestId('interrupted-badge')).toHaveText('Stopped');
+  await expect(stored).toContainText(partial);
+  await expect(stored).not.toContainText(ANSWER_END);
+  await expect(page.getByTestId('member-message').last()).toHaveText(LONG_QUESTION);
+});
+
+test('a new send while an answer streams cancels it and answers the new message', async ({ page }) => {
+  await signIn(page);
+  await send(page, LONG_QUESTION);
+  await expect(streamingAnswer(page)).toContainText('Demo model');
+  await send(page, 'Second question');
+
+  await expect(page.getByTestId('member-message')).toHaveText([LONG_QUESTION, 'Second question']);
+  await expect(answers(page)).toHaveCount(2);
+  await expect(answers(page).first().getByTestId('interrupted-badge')).toHaveText('Stopped');
+  await expect(answers(page).first()).not.toContainText(ANSWER_END);
+  await expect(streamingAnswer(page)).toHaveCount(0, { timeout: 20_000 });
+  await expect(answers(page).last()).toContainText('Second question');
+  await expect(answers(page).last()).toContainText(ANSWER_END);
+
+  // Both turns were stored in the same session.
+  await page.reload();
+  await expect(page.getByTestId('member-message')).toHaveText([LONG_QUESTION, 'Second question']);
+  await expect(answers(page).first().getByTestId('interrupted-badge')).toHaveText('Stopped');
+});
