@@ -10,6 +10,7 @@ function fakeBridge(answers: Partial<Record<string, (args: unknown) => IpcResult
   const calls: Calls = {};
   const streamListeners = new Set<(payload: ChatStreamEvent) => void>();
   const endedListeners = new Set<(payload: { reason: 'auth_refresh_401' }) => void>();
+  const storageListeners = new Set<() => void>();
   const method = (channel: string) => async (args?: unknown) => {
     (calls[channel] ??= []).push(args);
     return answers[channel]?.(args) ?? { ok: true, value: { ok: true } };
@@ -25,7 +26,10 @@ function fakeBridge(answers: Partial<Record<string, (args: unknown) => IpcResult
         endedListeners.add(listener);
         return () => endedListeners.delete(listener);
       },
-      onStorageUnavailable: () => () => undefined,
+      onStorageUnavailable: (listener: () => void) => {
+        storageListeners.add(listener);
+        return () => storageListeners.delete(listener);
+      },
     },
     chat: {
       start: method('chat:start'),
@@ -40,7 +44,7 @@ function fakeBridge(answers: Partial<Record<string, (args: unknown) => IpcResult
     shell: { openExternal: method('shell:openExternal') },
   } as unknown as Bridge;
   const emit = (payload: ChatStreamEvent) => streamListeners.forEach((listener) => listener(payload));
-  return { bridge, calls, emit, endedListeners, streamListeners };
+  return { bridge, calls, emit, endedListeners, streamListeners, storageListeners };
 }
 
 const meta = { session_hash_id: 'abc', session_created: true, member_message_id: 1, chatbot_message_id: 2, model: 'demo' };
@@ -139,5 +143,22 @@ describe('desktop platform', () => {
     endedListeners.forEach((listener) => listener({ reason: 'auth_refresh_401' }));
     expect(reasons).toEqual(['auth_refresh_401']);
     expect(await platform.settings.get()).toEqual({ apiBase: 'https://chat.example/api/v1', subdomain: 'acme' });
+  });
+
+  it('tells the user once when there is no keychain, also when it happened before subscribing', async () => {
+    const { bridge, storageListeners } = fakeBridge({ 'session:storageStatus': () => ({ ok: true, value: { storage: 'memory' } }) });
+    const listener = vi.fn();
+    createDesktopPlatform(bridge).session.onSecureStorageUnavailable!(listener);
+    await vi.waitFor(() => expect(listener).toHaveBeenCalledTimes(1));
+    storageListeners.forEach((notify) => notify());
+    expect(listener).toHaveBeenCalledTimes(1);
+  });
+
+  it('stays quiet while the keychain works', async () => {
+    const { bridge, calls } = fakeBridge({ 'session:storageStatus': () => ({ ok: true, value: { storage: 'keychain' } }) });
+    const listener = vi.fn();
+    createDesktopPlatform(bridge).session.onSecureStorageUnavailable!(listener);
+    await vi.waitFor(() => expect(calls['session:storageStatus']).toHaveLength(1));
+    expect(listener).not.toHaveBeenCalled();
   });
 });

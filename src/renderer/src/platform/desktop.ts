@@ -97,6 +97,19 @@ export function createDesktopPlatform(bridge: Bridge): Platform {
         unwrap(await bridge.session.signOut());
       },
       onEnded: (listener) => bridge.session.onEnded(({ reason }) => listener(reason)),
+      onSecureStorageUnavailable(listener) {
+        let told = false;
+        const tell = () => {
+          if (!told) listener();
+          told = true;
+        };
+        const unsubscribe = bridge.session.onStorageUnavailable(tell);
+        // The vault may have found no keychain before this subscriber existed.
+        void bridge.session.storageStatus().then((result) => {
+          if (result.ok && result.value.storage === 'memory') tell();
+        });
+        return unsubscribe;
+      },
     },
     streamChat,
     settings: {

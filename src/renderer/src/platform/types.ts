@@ -34,6 +34,11 @@ export interface Platform {
     signOut(): Promise<void>;
     /** Called when a refresh fails while the user is working. */
     onEnded(listener: (reason: SessionEndReason) => void): () => void;
+    /**
+     * Desktop only: no OS keychain is available, so the session is kept in memory and ends when the
+     * app quits (DESIGN §5). Fires at once for a subscriber arriving after it happened.
+     */
+    onSecureStorageUnavailable?(listener: () => void): () => void;
   };
   /**
    * Sends a chat message and forwards frames until the stream ends. Rejects with ApiError for
