@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { creditLedger, llmModels, members, modelGroupPermissions, restrictedWords, sessionMessages, usageRecords } from '../../src/server/db/schema';
+import { creditLedger, llmModels, members, modelGroupPermissions, restrictedWords, sessionMessages, tenants, usageRecords } from '../../src/server/db/schema';
 import { chatMetaSchema } from '../../src/shared/api/chat';
 import { DEFAULT_FAKE_CHUNKS, type FakeLlmUpstream, startFakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
 import { DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
@@ -162,7 +162,8 @@ describe('chat errors known before streaming', () => {
   });
 
   it('428 restricted_term when the text contains a restricted word of the tenant', async () => {
-    await server.db.insert(restrictedWords).values({ tenantId: 1, word: 'Project Falcon' });
+    const [tenant] = await server.db.select().from(tenants).where(eq(tenants.subdomain, 'demo'));
+    await server.db.insert(restrictedWords).values({ tenantId: tenant!.id, word: 'Project Falcon' });
     const response = await send(chatbotIds.general, { text: 'What is project falcon about?' });
     expect(response.status).toBe(428);
     expect(await response.json()).toMatchObject({ code: 'restricted_term', details: { terms: ['Project Falcon'] } });
