@@ -4,7 +4,7 @@ import { creditLedger, llmModels, members, modelGroupPermissions, restrictedWord
 import { chatMetaSchema } from '../../src/shared/api/chat';
 import { DEFAULT_FAKE_CHUNKS, type FakeLlmUpstream, startFakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
 import { DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
-import { apiClient, readFrames } from './helpers/client';
+import { apiClient, jsonBody, readFrames } from './helpers/client';
 
 let upstream: FakeLlmUpstream;
 let server: TestServer;
@@ -158,7 +158,7 @@ describe('chat errors known before streaming', () => {
   it('400 message_empty without text or files', async () => {
     const response = await send(chatbotIds.general, { text: '   ' });
     expect(response.status).toBe(400);
-    expect((await response.json()).code).toBe('message_empty');
+    expect((await jsonBody(response)).code).toBe('message_empty');
   });
 
   it('428 restricted_term when the text contains a restricted word of the tenant', async () => {
@@ -166,7 +166,7 @@ describe('chat errors known before streaming', () => {
     await server.db.insert(restrictedWords).values({ tenantId: tenant!.id, word: 'Project Falcon' });
     const response = await send(chatbotIds.general, { text: 'What is project falcon about?' });
     expect(response.status).toBe(428);
-    expect(await response.json()).toMatchObject({ code: 'restricted_term', details: { terms: ['Project Falcon'] } });
+    expect(await jsonBody(response)).toMatchObject({ code: 'restricted_term', details: { terms: ['Project Falcon'] } });
     await server.db.delete(restrictedWords);
   });
 
@@ -174,7 +174,7 @@ describe('chat errors known before streaming', () => {
     const before = upstream.requests.length;
     const response = await send(chatbotIds.quick, { text: '가'.repeat(50_000) });
     expect(response.status).toBe(413);
-    expect((await response.json()).code).toBe('input_too_long');
+    expect((await jsonBody(response)).code).toBe('input_too_long');
     expect(upstream.requests.length).toBe(before);
   });
 
@@ -183,7 +183,7 @@ describe('chat errors known before streaming', () => {
     await server.db.update(modelGroupPermissions).set({ isAvailable: false }).where(eq(modelGroupPermissions.llmModelId, model!.id));
     const response = await send(chatbotIds.writing, { text: 'Check my essay' });
     expect(response.status).toBe(403);
-    expect((await response.json()).code).toBe('model_not_allowed');
+    expect((await jsonBody(response)).code).toBe('model_not_allowed');
     await server.db.update(modelGroupPermissions).set({ isAvailable: true }).where(eq(modelGroupPermissions.llmModelId, model!.id));
   });
 
@@ -194,7 +194,7 @@ describe('chat errors known before streaming', () => {
 
     const paid = await send(chatbotIds.general, { text: 'Hello again' });
     expect(paid.status).toBe(402);
-    expect((await paid.json()).code).toBe('credits_depleted');
+    expect((await jsonBody(paid)).code).toBe('credits_depleted');
 
     const unlimited = await send(chatbotIds.quick, { text: 'Hello again' });
     expect(unlimited.status).toBe(200);

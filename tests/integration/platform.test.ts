@@ -2,7 +2,7 @@ import { desc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorLogs } from '../../src/server/db/schema';
 import { type TestServer, startTestServer } from '../fixtures/testServer';
-import { apiClient } from './helpers/client';
+import { apiClient, jsonBody } from './helpers/client';
 
 let server: TestServer;
 let api: ReturnType<typeof apiClient>;
@@ -56,7 +56,7 @@ describe('errors', () => {
   it('answer malformed JSON with 400', async () => {
     const response = await fetch(`${server.apiBase}/auth/sign-in/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"email":' });
     expect(response.status).toBe(400);
-    expect((await response.json()).code).toBe('bad_request');
+    expect((await jsonBody(response)).code).toBe('bad_request');
   });
 });
 

@@ -60,3 +60,8 @@ export async function readFrames(response: Response): Promise<Json[]> {
     .filter((block) => block.startsWith('data: '))
     .map((block) => JSON.parse(block.slice('data: '.length)));
 }
+
+/** The JSON body of a raw fetch response. */
+export async function jsonBody(response: Response): Promise<Json> {
+  return response.json();
+}
