@@ -44,6 +44,7 @@ async function start(): Promise<void> {
     isDev,
     iconPath: join(import.meta.dirname, '../../resources/icon.png'),
     title: PRODUCT_NAME,
+    needsSetup: () => !settings.get().configured,
   });
 
 

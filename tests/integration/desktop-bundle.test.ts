@@ -117,8 +117,8 @@ describe('built main bundle', () => {
     expect(electron.state.sandboxEnabled).toBe(true);
   });
 
-  it('loads the renderer from the app:// bundle origin, a privileged secure scheme', () => {
-    expect(electron.state.windows[0]!.loaded).toEqual(['app://bundle/']);
+  it('loads the renderer from the app:// bundle origin, on first run at the server setup', () => {
+    expect(electron.state.windows[0]!.loaded).toEqual(['app://bundle/setup']);
     expect(electron.state.protocolHandlers).toEqual(['app']);
     expect(electron.state.privileged).toContainEqual({ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) });
   });

@@ -13,6 +13,8 @@ export interface WindowManagerOptions {
   isDev: boolean;
   iconPath?: string;
   title: string;
+  /** True until the user confirmed server and workspace: the main window then opens the setup route. */
+  needsSetup: () => boolean;
 }
 
 const DEFAULT_SIZE: Record<WindowKind, { width: number; height: number }> = {
@@ -21,6 +23,7 @@ const DEFAULT_SIZE: Record<WindowKind, { width: number; height: number }> = {
 };
 /** The admin console is the renderer's /admin route, in a window of its own. */
 const START_PATH: Record<WindowKind, string> = { main: '/', admin: '/admin' };
+const SETUP_PATH = '/setup';
 
 /**
  * The app's windows: the member window and the admin console, each at most once, each with the
@@ -54,7 +57,8 @@ export function createWindowManager(options: WindowManagerOptions) {
     });
     window.on('closed', () => windows.delete(kind));
     windows.set(kind, window);
-    void window.loadURL(`${options.appOrigin}${START_PATH[kind]}`);
+    const startPath = kind === 'main' && options.needsSetup() ? SETUP_PATH : START_PATH[kind];
+    void window.loadURL(`${options.appOrigin}${startPath}`);
     return window;
   }
 

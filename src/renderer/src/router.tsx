@@ -15,6 +15,8 @@ export const routes = [
     element: <SessionRoot />,
     children: [
       { path: '/auth', element: <SignInPage /> },
+      // Desktop only: server and workspace (main opens it on first run).
+      { path: '/setup', lazy: async () => ({ Component: (await import('./features/desktop/ServerSetupPage')).default }) },
       {
         element: <RequireAuth />,
         children: [

@@ -39,6 +39,10 @@ export function SessionRoot() {
     };
   }, []);
 
+  // Desktop without an OS keychain: the session lasts only until the app quits (DESIGN §5).
+  const { t: td } = useTranslation('desktop');
+  useEffect(() => getPlatform().session.onSecureStorageUnavailable?.(() => showToast('info', td('keychain_unavailable'))), [td]);
+
   useEffect(
     () =>
       getPlatform().session.onEnded((reason) => {

@@ -1,51 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError, type ChatFrame } from '../../../shared/api';
-import type { Bridge, ChatStreamEvent, IpcResult } from '../../../shared/ipc/contract';
 import { createDesktopPlatform } from './desktop';
-
-type Calls = Record<string, unknown[]>;
-
-/** A bridge whose main side is scripted per test; records what the renderer sent. */
-function fakeBridge(answers: Partial<Record<string, (args: unknown) => IpcResult<unknown>>>) {
-  const calls: Calls = {};
-  const streamListeners = new Set<(payload: ChatStreamEvent) => void>();
-  const endedListeners = new Set<(payload: { reason: 'auth_refresh_401' }) => void>();
-  const storageListeners = new Set<() => void>();
-  const method = (channel: string) => async (args?: unknown) => {
-    (calls[channel] ??= []).push(args);
-    return answers[channel]?.(args) ?? { ok: true, value: { ok: true } };
-  };
-  const bridge = {
-    http: { fetch: method('http:fetch') },
-    session: {
-      signIn: method('session:signIn'),
-      restore: method('session:restore'),
-      signOut: method('session:signOut'),
-      storageStatus: method('session:storageStatus'),
-      onEnded: (listener: (payload: { reason: 'auth_refresh_401' }) => void) => {
-        endedListeners.add(listener);
-        return () => endedListeners.delete(listener);
-      },
-      onStorageUnavailable: (listener: () => void) => {
-        storageListeners.add(listener);
-        return () => storageListeners.delete(listener);
-      },
-    },
-    chat: {
-      start: method('chat:start'),
-      cancel: method('chat:cancel'),
-      onStream: (listener: (payload: ChatStreamEvent) => void) => {
-        streamListeners.add(listener);
-        return () => streamListeners.delete(listener);
-      },
-    },
-    settings: { get: method('settings:get'), set: method('settings:set') },
-    window: { openAdmin: method('window:openAdmin') },
-    shell: { openExternal: method('shell:openExternal') },
-  } as unknown as Bridge;
-  const emit = (payload: ChatStreamEvent) => streamListeners.forEach((listener) => listener(payload));
-  return { bridge, calls, emit, endedListeners, streamListeners, storageListeners };
-}
+import { fakeBridge } from './fakeBridge';
 
 const meta = { session_hash_id: 'abc', session_created: true, member_message_id: 1, chatbot_message_id: 2, model: 'demo' };
 

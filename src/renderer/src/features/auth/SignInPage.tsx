@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Box, Button, Center, Group, Image, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Box, Button, Center, Group, Image, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { validateEmail, validatePassword, type ValidationKey } from '../../../../shared/domain/validation';
 import { getPlatform } from '../../platform';
 import { useTenant } from '../../api/tenant';
@@ -17,6 +17,7 @@ interface FieldErrors {
 export default function SignInPage() {
   const { t } = useTranslation('auth');
   const { t: tc } = useTranslation();
+  const { t: td } = useTranslation('desktop');
   const navigate = useNavigate();
   const location = useLocation();
   const member = useUserSession((state) => state.member);
@@ -52,6 +53,11 @@ export default function SignInPage() {
   return (
     <Box mih="100vh" style={{ background: 'linear-gradient(160deg, var(--mantine-color-indigo-0) 0%, var(--mantine-color-gray-0) 55%, var(--mantine-color-white) 100%)' }}>
       <Group justify="flex-end" p="md">
+        {getPlatform().kind === 'desktop' && (
+          <Anchor component={Link} to="/setup" size="sm">
+            {td('change_server')}
+          </Anchor>
+        )}
         <LanguageMenu />
       </Group>
       <Center px="md" pb={80} pt={24}>

@@ -1,0 +1,109 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Alert, Box, Button, Center, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Navigate } from 'react-router-dom';
+import { tenantsApi } from '../../../../shared/api';
+import { apiBaseSchema, subdomainSchema } from '../../../../shared/ipc/contract';
+import { callEndpoint } from '../../api/client';
+import { LanguageMenu } from '../../components/LanguageMenu';
+import { getPlatform } from '../../platform';
+import { reloadApp } from './reloadApp';
+
+interface FieldErrors {
+  apiBase: boolean;
+  subdomain: boolean;
+}
+
+/**
+ * Desktop first run (and later changes): which server and which workspace the app talks to. Main
+ * opens this route until the connection is confirmed; saving checks that the server answers for the
+ * workspace and then reloads the app, so the session is resumed for the new server and workspace.
+ */
+export default function ServerSetupPage() {
+  const { t } = useTranslation('desktop');
+  const platform = getPlatform();
+  const [apiBase, setApiBase] = useState('');
+  const [subdomain, setSubdomain] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({ apiBase: false, subdomain: false });
+  const [failure, setFailure] = useState<'save_failed' | 'unreachable' | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    if (platform.kind !== 'desktop') return;
+    void platform.settings.get().then((current) => {
+      setApiBase(current.apiBase);
+      setSubdomain(current.subdomain ?? '');
+    });
+  }, [platform]);
+
+  if (platform.kind !== 'desktop') return <Navigate to="/" replace />;
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const base = apiBaseSchema.safeParse(apiBase);
+    const workspace = subdomain.trim() === '' ? null : subdomainSchema.safeParse(subdomain);
+    setFieldErrors({ apiBase: !base.success, subdomain: workspace !== null && !workspace.success });
+    setFailure(null);
+    if (!base.success || (workspace && !workspace.success)) return;
+    setSaving(true);
+    try {
+      await platform.settings.set({ apiBase: base.data, subdomain: workspace?.data ?? null });
+    } catch {
+      setFailure('save_failed');
+      setSaving(false);
+      return;
+    }
+    try {
+      await callEndpoint(tenantsApi.getTenant);
+      reloadApp('/dashboard/chat');
+    } catch {
+      setFailure('unreachable');
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Box mih="100vh" bg="gray.0">
+      <Group justify="flex-end" p="md">
+        <LanguageMenu />
+      </Group>
+      <Center px="md" pb={80} pt={24}>
+        <Paper component="form" onSubmit={submit} noValidate w="100%" maw={480} p={36} radius="lg" shadow="md" withBorder>
+          <Stack gap="lg">
+            <Stack gap={8}>
+              <Title order={2}>{t('setup_title')}</Title>
+              <Text c="dimmed" size="sm">
+                {t('setup_subtitle')}
+              </Text>
+            </Stack>
+            {failure && (
+              <Alert color="red" variant="light" role="alert">
+                {t(failure)}
+              </Alert>
+            )}
+            <TextInput
+              label={t('api_base')}
+              placeholder={t('api_base_placeholder')}
+              value={apiBase}
+              onChange={(event) => setApiBase(event.currentTarget.value)}
+              error={fieldErrors.apiBase && t('api_base_invalid')}
+              autoComplete="url"
+              size="md"
+            />
+            <TextInput
+              label={t('subdomain')}
+              placeholder={t('subdomain_placeholder')}
+              value={subdomain}
+              onChange={(event) => setSubdomain(event.currentTarget.value)}
+              error={fieldErrors.subdomain && t('subdomain_invalid')}
+              size="md"
+            />
+            <Button type="submit" size="md" loading={saving} fullWidth>
+              {t('save')}
+            </Button>
+          </Stack>
+        </Paper>
+      </Center>
+    </Box>
+  );
+}
