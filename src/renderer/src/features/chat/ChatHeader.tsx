@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ActionIcon, Avatar, Button, Group, Modal, Select, Skeleton, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Avatar, Box, Button, Group, Modal, Select, Skeleton, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
@@ -17,7 +17,8 @@ import { useDeleteSession } from '../dashboard/useDeleteSession';
 import { chatbotName } from './conversation';
 import classes from './chat.module.css';
 
-function ModelDetails({ chatbot }: { chatbot: Chatbot }) {
+/** Chatbot name, then the model: name, context limit, cost per 10K input tokens, release date. */
+function ChatbotLine({ chatbot }: { chatbot: Chatbot }) {
   const { t } = useTranslation('chat');
   const language = useResolvedLanguage();
   const model = chatbot.llm_model;
@@ -28,8 +29,12 @@ function ModelDetails({ chatbot }: { chatbot: Chatbot }) {
     model.release_date ? t('model.released', { date: formatDate(model.release_date, language) }) : null,
   ].filter((detail): detail is string => detail !== null);
   return (
-    <Text size="xs" c="dimmed" data-testid="model-details" truncate>
-      {details.join(' · ')}
+    <Text size="xs" c="dimmed">
+      <Text span inherit fw={600} c="var(--mantine-color-text)" data-testid="chatbot-name">
+        {chatbotName(chatbot, language)}
+      </Text>
+      {' · '}
+      <span data-testid="model-details">{details.join(' · ')}</span>
     </Text>
   );
 }
@@ -44,7 +49,7 @@ function ChatbotPicker({ current }: { current: Chatbot }) {
   if (!options.some((option) => option.value === String(current.id))) options.unshift({ value: String(current.id), label: chatbotName(current, language) });
   return (
     <Select
-      w={220}
+      w={200}
       size="xs"
       searchable
       data={options}
@@ -152,19 +157,18 @@ export function ChatHeader({ chatbot, session, hasSession, onNewSession }: ChatH
               )}
             </Group>
             {chatbot ? (
-              <Group gap={6} wrap="nowrap" miw={0}>
-                <Text size="xs" fw={600} data-testid="chatbot-name" style={{ flex: 'none' }}>
-                  {chatbotName(chatbot, language)}
-                </Text>
-                <ModelDetails chatbot={chatbot} />
-              </Group>
+              <ChatbotLine chatbot={chatbot} />
             ) : (
               <Skeleton height={10} width={220} mt={6} />
             )}
           </Stack>
         </Group>
-        <Group gap="xs" wrap="nowrap" visibleFrom="sm">
-          {chatbot && <ChatbotPicker current={chatbot} />}
+        <Group gap="xs" wrap="nowrap" style={{ flex: 'none' }}>
+          {chatbot && (
+            <Box visibleFrom="md">
+              <ChatbotPicker current={chatbot} />
+            </Box>
+          )}
           <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} onClick={onNewSession}>
             {t('session.newButton')}
           </Button>
