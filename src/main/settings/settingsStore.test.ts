@@ -13,20 +13,15 @@ describe('desktop settings', () => {
   it('starts unconfigured on the default server and remembers the chosen server and workspace', async () => {
     const path = await settingsPath();
     const first = await createSettingsStore(path, 'http://localhost:3000/api/v1/');
-    expect(first.get()).toEqual({ apiBase: 'http://localhost:3000/api/v1', subdomain: null, language: null, configured: false });
+    expect(first.get()).toEqual({ apiBase: 'http://localhost:3000/api/v1', subdomain: null, configured: false });
     await first.update(desktopSettingsPatchSchema.parse({ apiBase: 'https://chat.example/api/v1/', subdomain: 'Acme' }));
     const second = await createSettingsStore(path, 'http://localhost:3000/api/v1');
-    expect(second.get()).toEqual({ apiBase: 'https://chat.example/api/v1', subdomain: 'acme', language: null, configured: true });
-  });
-
-  it('shares the language without marking the connection as chosen', async () => {
-    const store = await createSettingsStore(await settingsPath(), 'http://localhost:3000/api/v1');
-    expect(await store.update({ language: 'ja' })).toMatchObject({ language: 'ja', configured: false });
+    expect(second.get()).toEqual({ apiBase: 'https://chat.example/api/v1', subdomain: 'acme', configured: true });
   });
 
   it('falls back to defaults when the file was edited into something invalid', async () => {
     const path = await settingsPath();
-    await writeFile(path, JSON.stringify({ apiBase: 'javascript:alert(1)', subdomain: null, language: null, configured: true }));
+    await writeFile(path, JSON.stringify({ apiBase: 'javascript:alert(1)', subdomain: null, configured: true }));
     const store = await createSettingsStore(path, 'http://localhost:3000/api/v1');
     expect(store.get().apiBase).toBe('http://localhost:3000/api/v1');
     await store.update({ subdomain: 'demo' });

@@ -3,19 +3,18 @@ import { desktopSettingsPatchSchema, desktopSettingsSchema, type DesktopSettings
 import { createJsonFile } from './jsonFile';
 
 /**
- * Server, workspace and language of the desktop app (`settings.json` in userData). Until the user
+ * Server and workspace of the desktop app (`settings.json` in userData). Until the user
  * confirms them on first run, `configured` is false and the API base is the build's default.
  */
 export async function createSettingsStore(path: string, defaultApiBase: string) {
-  const defaults = (): DesktopSettings => ({ apiBase: defaultApiBase.replace(/\/+$/, ''), subdomain: null, language: null, configured: false });
+  const defaults = (): DesktopSettings => ({ apiBase: defaultApiBase.replace(/\/+$/, ''), subdomain: null, configured: false });
   const file = createJsonFile(path, desktopSettingsSchema, defaults);
   let current = await file.read();
 
   return {
     get: (): DesktopSettings => current,
     async update(patch: z.output<typeof desktopSettingsPatchSchema>): Promise<DesktopSettings> {
-      const touchesConnection = patch.apiBase !== undefined || patch.subdomain !== undefined;
-      current = desktopSettingsSchema.parse({ ...current, ...patch, configured: current.configured || touchesConnection });
+      current = desktopSettingsSchema.parse({ ...current, ...patch, configured: true });
       await file.write(current);
       return current;
     },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { errorBodySchema, languageSchema } from '../api/common';
+import { errorBodySchema } from '../api/common';
 import { signInBodySchema } from '../api/auth';
 import { memberSchema } from '../api/members';
 import { chatBodySchema, chatFrameSchema, chatMetaSchema } from '../api/chat';
@@ -51,8 +51,6 @@ export const subdomainSchema = z
 export const desktopSettingsSchema = z.object({
   apiBase: apiBaseSchema,
   subdomain: subdomainSchema.nullable(),
-  /** The renderer's language, shared so main-owned UI (dialogs, menus) can follow it. */
-  language: languageSchema.nullable(),
   /** False until the user confirmed server and workspace on first run. */
   configured: z.boolean(),
 });
@@ -62,7 +60,6 @@ export const desktopSettingsPatchSchema = z
   .object({
     apiBase: apiBaseSchema,
     subdomain: subdomainSchema.nullable(),
-    language: languageSchema.nullable(),
   })
   .partial()
   .strict();

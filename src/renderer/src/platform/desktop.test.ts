@@ -91,7 +91,7 @@ describe('desktop platform', () => {
 
   it('passes session-end reasons through and exposes only server and workspace as client settings', async () => {
     const { bridge, endedListeners } = fakeBridge({
-      'settings:get': () => ({ ok: true, value: { apiBase: 'https://chat.example/api/v1', subdomain: 'acme', language: 'ko', configured: true } }),
+      'settings:get': () => ({ ok: true, value: { apiBase: 'https://chat.example/api/v1', subdomain: 'acme', configured: true } }),
     });
     const platform = createDesktopPlatform(bridge);
     const reasons: string[] = [];

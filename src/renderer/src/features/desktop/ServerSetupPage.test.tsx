@@ -10,7 +10,7 @@ import { reloadApp } from './reloadApp';
 
 vi.mock('./reloadApp', () => ({ reloadApp: vi.fn() }));
 
-const settings = { apiBase: 'http://localhost:3000/api/v1', subdomain: null, language: null, configured: false };
+const settings = { apiBase: 'http://localhost:3000/api/v1', subdomain: null, configured: false };
 const tenant = { subdomain: 'acme', tenant_name: 'Acme', logo_url: null, plan: { is_low_llm_free: false } };
 
 function installDesktop(tenantStatus: number) {
