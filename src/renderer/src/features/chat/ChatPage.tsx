@@ -95,6 +95,8 @@ function HistorySkeleton() {
 async function generateTitle(queryClient: ReturnType<typeof useQueryClient>, hashId: string): Promise<void> {
   try {
     const session = await callEndpoint(sessionsApi.generateSessionTitle, { params: { hash: hashId } });
+    // A session fetch that started before the title existed must not overwrite it.
+    await queryClient.cancelQueries({ queryKey: queryKeys.session(hashId), exact: true });
     queryClient.setQueryData(queryKeys.session(hashId), session);
   } catch {
     // The session keeps working without a title; the list shows it as Untitled.

@@ -1,0 +1,136 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ChatFrame, ChatMeta } from '../../../../shared/api';
+import { setPlatformForTests } from '../../platform';
+import { installFakeApi, page } from '../../test/fakeApi';
+import { renderScreen } from '../../test/render';
+import { useActiveRunStore } from './activeRun';
+import ChatPage from './ChatPage';
+
+afterEach(() => {
+  useActiveRunStore.getState().run?.stop();
+  useActiveRunStore.setState({ run: null, draft: '' });
+  setPlatformForTests(null);
+});
+
+const model = { id: 1, name: 'demo', display_name: 'Demo Model', is_available: true, is_low_llm: false, context_limit: 128_000, input_cost_per_10k: 3, output_cost_per_10k: 6, release_date: '2025-06-01' };
+const chatbot = {
+  id: 5, hash_id: 'c5', en_name: 'Helper', ko_name: '도우미', profile_image_url: null, en_key_features: 'Answers questions', ko_key_features: '', system_instructions: '',
+  temperature: 1, top_p: 1, llm_model: model, categories: [], is_public: false, is_default: true, waiting_publish: false, publish_status: 'none',
+  message_count: 0, token_count: 0, month_token_count: 0, creator: null, created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z', last_chat_at: null,
+};
+const session = (hash: string, title: string | null) => ({ id: 1, hash_id: hash, chatbot_id: 5, chatbot: { id: 5 }, title, is_public: false, creator_name: 'Ada', last_chat_at: null, created_at: '2025-01-01T00:00:00Z' });
+const message = (id: number) => ({
+  id, created_at: '2025-01-01T00:00:00Z', text: `message ${id}`, speaker_type: id % 2 ? 'member' : 'chatbot', files: [], interrupted: null,
+});
+
+function chatStream(meta: ChatMeta, frames: ChatFrame[]) {
+  return new Response(frames.map((frame) => `data: ${JSON.stringify(frame)}\n\n`).join(''), {
+    headers: { 'content-type': 'text/event-stream', 'x-chat-meta': JSON.stringify(meta) },
+  });
+}
+
+const baseRoutes = {
+  'GET /chatbots/5/': () => Response.json(chatbot),
+  'GET /chatbots/': () => Response.json(page([chatbot])),
+  'GET /sessions/': () => Response.json(page([])),
+  'POST /log-error/': () => Response.json({ ok: true }),
+};
+
+const renderChat = (route: string) => renderScreen(<ChatPage />, { route, path: '/dashboard/chat/:chatbotId/:sessionHashId?' });
+
+describe('ChatPage', () => {
+  it('shows the chatbot, its model details and the session history, older pages fetched with first_id', async () => {
+    const api = installFakeApi({
+      ...baseRoutes,
+      'GET /sessions/abc/': () => Response.json(session('abc', 'Trip plans')),
+      'GET /sessions/abc/history/': (request) => {
+        const firstId = new URL(request.url).searchParams.get('first_id');
+        const ids = firstId === '21' ? [...Array(20).keys()].map((i) => i + 1) : [...Array(20).keys()].map((i) => i + 21);
+        return Response.json({ items: ids.map(message), has_more: firstId !== '21', context_tokens: 500 });
+      },
+    });
+    renderChat('/dashboard/chat/5/abc');
+
+    await waitFor(() => expect(screen.getByTestId('session-title')).toHaveTextContent('Trip plans'));
+    expect(screen.getByTestId('chatbot-name')).toHaveTextContent('Helper');
+    expect(screen.getByTestId('model-details')).toHaveTextContent('Demo Model · 128,000 tokens context · 3 credits per 10K input tokens · Released Jun 1, 2025');
+
+    // jsdom has no layout, so the first page never fills the screen and the older one follows.
+    await waitFor(() => expect(screen.getAllByTestId(/member-message|chatbot-message/)).toHaveLength(40));
+    const history = api.find('GET', '/history/').map((request) => new URL(request.url).searchParams);
+    expect(history.map((query) => query.get('first_id'))).toEqual([null, '21']);
+    expect(history.every((query) => query.get('size') === '20')).toBe(true);
+    const rows = screen.getAllByTestId(/member-message|chatbot-message/);
+    expect(rows[0]).toHaveTextContent('message 1');
+    expect(rows[39]).toHaveTextContent('message 40');
+  });
+
+  it('a first message creates the session, streams the answer, moves to the session URL and titles it', async () => {
+    const meta = { session_hash_id: 'new1', session_created: true, member_message_id: 1, chatbot_message_id: 2, model: 'demo' };
+    let title: string | null = null;
+    const api = installFakeApi({
+      ...baseRoutes,
+      'POST /chatbots/5/chat/': () =>
+        chatStream(meta, [
+          { type: 'text', delta: 'Hello' },
+          { type: 'text', delta: ' **world**' },
+          { type: 'usage', input_tokens: 10, output_tokens: 3, credits: 1 },
+          { type: 'end', finish_reason: 'stop' },
+        ]),
+      'GET /sessions/new1/': () => Response.json(session('new1', title)),
+      'PATCH /sessions/new1/generate-title/': () => Response.json(session('new1', (title = 'Greeting'))),
+    });
+    const user = userEvent.setup();
+    const { router } = renderChat('/dashboard/chat/5');
+
+    expect(await screen.findByTestId('chat-welcome')).toHaveTextContent('Ask Helper anything');
+    await user.type(screen.getByTestId('composer-input'), 'Hi there{Enter}');
+
+    await waitFor(() => expect(screen.getByTestId('chatbot-message')).toHaveTextContent('Hello world'));
+    expect(within(screen.getByTestId('chatbot-message')).getByText('world').tagName).toBe('STRONG');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/chat/5/new1'));
+    expect(await screen.findByText('Greeting')).toBeInTheDocument();
+    expect(screen.getByTestId('member-message')).toHaveTextContent('Hi there');
+    // The created session's history is the streamed turn, not a refetch.
+    expect(api.find('GET', '/history/')).toHaveLength(0);
+    const [sent] = api.find('POST', '/chatbots/5/chat/');
+    expect(await sent!.json()).toMatchObject({ text: 'Hi there' });
+  });
+
+  it('a refused send (413) asks to split the question and gives the text back', async () => {
+    installFakeApi({
+      ...baseRoutes,
+      'POST /chatbots/5/chat/': () => Response.json({ code: 'input_too_long', message: 'too long' }, { status: 413 }),
+    });
+    const user = userEvent.setup();
+    renderChat('/dashboard/chat/5');
+    await screen.findByTestId('chat-welcome');
+    await user.type(screen.getByTestId('composer-input'), 'A very long question{Enter}');
+
+    expect(await screen.findByTestId('chat-error')).toHaveTextContent('Please split your question');
+    expect(screen.getByTestId('composer-input')).toHaveValue('A very long question');
+  });
+
+  it('an error frame mid-stream keeps the partial answer and explains the failure', async () => {
+    const meta = { session_hash_id: 'abc', session_created: false, member_message_id: 41, chatbot_message_id: 42, model: 'demo' };
+    installFakeApi({
+      ...baseRoutes,
+      'GET /sessions/abc/': () => Response.json(session('abc', 'Trip plans')),
+      'GET /sessions/abc/history/': () => Response.json({ items: [], has_more: false, context_tokens: 0 }),
+      'POST /chatbots/5/chat/': () =>
+        chatStream(meta, [
+          { type: 'text', delta: 'Partial answer' },
+          { type: 'error', code: 'upstream_failed', message: 'boom' },
+        ]),
+    });
+    const user = userEvent.setup();
+    renderChat('/dashboard/chat/5/abc');
+    await screen.findByText('Trip plans');
+    await user.type(screen.getByTestId('composer-input'), 'Question{Enter}');
+
+    await waitFor(() => expect(screen.getByTestId('chat-error')).toHaveTextContent('An error occurred while generating the answer'));
+    expect(screen.getByTestId('chatbot-message')).toHaveTextContent('Partial answer');
+  });
+});
