@@ -27,8 +27,6 @@ app.setAppUserModelId(APP_ID);
 app.enableSandbox();
 protocol.registerSchemesAsPrivileged([APP_SCHEME_PRIVILEGES]);
 
-if (!app.requestSingleInstanceLock()) app.quit();
-
 async function start(): Promise<void> {
   const userData = app.getPath('userData');
   const settings = await createSettingsStore(join(userData, 'settings.json'), defaultApiBase);
@@ -100,10 +98,15 @@ app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();
 });
 
-app
-  .whenReady()
-  .then(start)
-  .catch((error: unknown) => {
-    console.error('Desktop app failed to start', error);
-    app.exit(1);
-  });
+// A second launch only focuses the running app (see 'second-instance' above).
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      console.error('Desktop app failed to start', error);
+      app.exit(1);
+    });
+}
