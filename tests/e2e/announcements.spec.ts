@@ -1,0 +1,78 @@
+import { expect, test, type Page } from '@playwright/test';
+import { ADMIN, signIn, uniqueName } from './support';
+
+function card(page: Page, text: string) {
+  return page.getByTestId('announcement-card').filter({ hasText: text });
+}
+
+test.describe('admin announcements', () => {
+  test('the admin button opens the console in a new tab', async ({ page }) => {
+    await signIn(page, ADMIN);
+    const [consoleTab] = await Promise.all([page.waitForEvent('popup'), page.getByTestId('admin-button').click()]);
+    await expect(consoleTab).toHaveURL(/\/admin\/announcements/);
+    await expect(consoleTab.getByRole('heading', { name: 'Announcements' })).toBeVisible();
+  });
+
+  test('create, edit, switch off and on, and delete an announcement', async ({ page }) => {
+    await signIn(page, ADMIN);
+    await page.goto('/admin/announcements');
+    await expect(page.getByTestId('announcements-skeleton')).toBeVisible();
+    await expect(page.getByTestId('announcement-card').first()).toBeVisible();
+
+    const text = uniqueName('Maintenance window');
+    await page.getByRole('button', { name: 'New announcement' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New announcement' });
+    await expect(dialog.getByRole('switch', { name: 'Set as active' })).toBeChecked();
+    await dialog.locator('.ProseMirror').click();
+    await page.keyboard.type(text);
+    await dialog.getByRole('button', { name: 'Heading 2' }).click();
+    await dialog.getByRole('button', { name: 'Create' }).click();
+
+    await expect(page.getByText('Announcement created.')).toBeVisible();
+    await expect(card(page, text).getByRole('heading', { level: 2, name: text })).toBeVisible();
+    await expect(card(page, text).getByRole('switch')).toBeChecked();
+    // Stored as markdown, not HTML.
+    const signedIn = (await (await page.request.post('/api/v1/auth/sign-in/', { data: ADMIN })).json()) as { access_token: string };
+    const stored = (await (await page.request.get('/api/v1/admin/announcements/?size=100', { headers: { 'x-access-token': signedIn.access_token } })).json()) as { items: { content: string }[] };
+    expect(stored.items.find((item) => item.content.includes(text))?.content).toBe(`## ${text}`);
+    // Creating an active announcement deactivates all the others.
+    await expect(page.getByTestId('announcement-card').getByRole('switch', { checked: true })).toHaveCount(1);
+
+    await card(page, text).getByRole('button', { name: 'Edit' }).click();
+    const editDialog = page.getByRole('dialog', { name: 'Edit announcement' });
+    await editDialog.locator('.ProseMirror h2').click();
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Updated details');
+    await editDialog.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Announcement updated.')).toBeVisible();
+    await expect(card(page, text)).toContainText('Updated details');
+
+    await card(page, text).getByRole('switch').click();
+    await expect(page.getByText('The announcement is now inactive.')).toBeVisible();
+    await expect(card(page, text).getByRole('switch')).not.toBeChecked();
+    await card(page, text).getByRole('switch').click();
+    await expect(page.getByText('The announcement is now active.')).toBeVisible();
+    await expect(card(page, text).getByRole('switch')).toBeChecked();
+
+    await card(page, text).getByRole('button', { name: 'Delete' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete this announcement?' });
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await expect(page.getByText('Announcement deleted.')).toBeVisible();
+    await expect(card(page, text)).toHaveCount(0);
+  });
+
+  test('page and size live in the URL and Back restores the previous page', async ({ page }) => {
+    await signIn(page, ADMIN);
+    await page.goto('/admin/announcements?page=1&size=1');
+    const pagination = page.locator('.mantine-Pagination-root');
+    await expect(pagination).toBeVisible();
+    const firstCard = (await page.getByTestId('announcement-card').first().textContent()) ?? '';
+    await pagination.getByRole('button', { name: '2' }).click();
+    await expect(page).toHaveURL(/page=2/);
+    await expect(page.getByTestId('announcement-card').first()).not.toHaveText(firstCard);
+    await page.goBack();
+    await expect(page).toHaveURL(/page=1/);
+    await expect(page.getByTestId('announcement-card').first()).toHaveText(firstCard);
+  });
+});

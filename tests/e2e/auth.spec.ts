@@ -1,0 +1,73 @@
+import { expect, test } from '@playwright/test';
+import { ADMIN, MEMBER, signIn } from './support';
+
+test.describe('sign-in', () => {
+  test('the admin signs in, sees the dashboard navigation and stays signed in after a reload', async ({ page }) => {
+    await page.goto('/dashboard/studio');
+    await expect(page).toHaveURL(/\/auth$/);
+    await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
+    await expect(page.getByTestId('tenant-name')).not.toBeEmpty();
+
+    // Back where the user wanted to go.
+    await signIn(page, ADMIN);
+    await expect(page).toHaveURL(/\/dashboard\/studio$/);
+    const nav = page.getByRole('navigation', { name: 'Main navigation' });
+    await expect(nav.getByTestId('new-chat')).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Studio' })).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Store' })).toBeVisible();
+    await expect(nav.getByText('My chats')).toBeVisible();
+    await expect(nav.getByTestId('admin-button')).toBeVisible();
+    expect(await nav.evaluate((element) => element.getBoundingClientRect().width)).toBe(264);
+
+    await expect(page.getByRole('heading', { name: 'Studio' })).toBeVisible();
+    await expect(page.getByText('Coming in a later release')).toBeVisible();
+
+    // The access token lives in memory only: a reload resumes through the refresh cookie.
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Studio' })).toBeVisible();
+    const stored = await page.evaluate(() => localStorage.getItem('user-data') ?? '');
+    expect(stored).toContain(ADMIN.email);
+    expect(stored).not.toMatch(/token/i);
+  });
+
+  test('a wrong password shows the sign-in error and a malformed email never reaches the server', async ({ page }) => {
+    await page.goto('/auth');
+    await page.getByLabel('Email').fill(ADMIN.email);
+    await page.getByLabel('Password', { exact: true }).fill('Wrong-password1!');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByTestId('sign-in-error')).toHaveText('The email or password is incorrect.');
+    await expect(page).toHaveURL(/\/auth$/);
+
+    let signInCalls = 0;
+    page.on('request', (request) => {
+      if (request.url().includes('/auth/sign-in/')) signInCalls += 1;
+    });
+    await page.getByLabel('Email').fill('not-an-email');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByText('Please enter a valid email address.')).toBeVisible();
+    expect(signInCalls).toBe(0);
+  });
+
+  test('signing in from /auth opens the chat of the first default chatbot', async ({ page }) => {
+    await signIn(page, MEMBER);
+    await expect(page).toHaveURL(/\/dashboard\/chat\/\d+$/);
+  });
+
+  test('a member has no admin button and sees the restricted page at /admin', async ({ page }) => {
+    await signIn(page, MEMBER);
+    await expect(page.getByTestId('new-chat')).toBeVisible();
+    await expect(page.getByTestId('admin-button')).toHaveCount(0);
+
+    await page.goto('/admin');
+    await expect(page.getByText('This is a restricted access page.')).toBeVisible();
+    await expect(page.getByText('New announcement')).toHaveCount(0);
+  });
+
+  test('signing out returns to the sign-in page and protects the dashboard again', async ({ page }) => {
+    await signIn(page, MEMBER);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page).toHaveURL(/\/auth$/);
+    await page.goto('/dashboard/chat');
+    await expect(page).toHaveURL(/\/auth$/);
+  });
+});

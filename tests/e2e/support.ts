@@ -1,0 +1,37 @@
+import { expect, type Page } from '@playwright/test';
+
+/** Demo accounts seeded by `npm run server` (issue 2). */
+export const ADMIN = { email: 'admin@demo.test', password: 'DemoAdmin!234' };
+export const MEMBER = { email: 'member@demo.test', password: 'DemoMember!234' };
+
+const API = '/api/v1';
+
+/** Signs in through the form and waits for the dashboard. */
+export async function signIn(page: Page, account: { email: string; password: string }): Promise<void> {
+  await page.goto('/auth');
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByTestId('new-chat')).toBeVisible();
+}
+
+/**
+ * Creates a session with one exchange straight through the API, as the chat screen would, so
+ * session tests do not depend on the chat UI. Uses the page's cookie jar, so the page stays
+ * signed in.
+ */
+export async function createSession(page: Page, title: string): Promise<{ chatbotId: number; hashId: string }> {
+  const signInResponse = await page.request.post(`${API}/auth/sign-in/`, { data: ADMIN });
+  expect(signInResponse.ok()).toBe(true);
+  const { access_token: token } = (await signInResponse.json()) as { access_token: string };
+  const headers = { 'x-access-token': token };
+  const chatbots = (await (await page.request.get(`${API}/chatbots/?include_default=true&size=30`, { headers })).json()) as { items: { id: number; is_default: boolean }[] };
+  const chatbotId = chatbots.items.find((chatbot) => chatbot.is_default)!.id;
+  const chat = await page.request.post(`${API}/chatbots/${chatbotId}/chat/`, { headers, data: { text: `Hello for ${title}`, session_title: title } });
+  expect(chat.status()).toBe(200);
+  await chat.body(); // the whole stream, so the answer is stored
+  const meta = JSON.parse(chat.headers()['x-chat-meta'] ?? '{}') as { session_hash_id: string };
+  return { chatbotId, hashId: meta.session_hash_id };
+}
+
+export const uniqueName = (prefix: string) => `${prefix} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
