@@ -36,7 +36,7 @@ export interface BuildAppOptions {
 
 /** The whole API as a Fastify instance, ready to `listen` or `inject`. */
 export async function buildApp({ db, config, llm, logger = false, webRoot }: BuildAppOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger });
+  const app = Fastify({ logger, trustProxy: config.TRUST_PROXY });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);

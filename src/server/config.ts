@@ -25,6 +25,8 @@ const configSchema = z.object({
   LLM_MODEL: optionalText,
   DEMO_TOKEN_DELAY_MS: z.coerce.number().int().min(0).max(5000).default(35),
   SIGN_IN_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
+  /** Behind a load balancer: take the client IP (sign-in rate limit) from X-Forwarded-For. */
+  TRUST_PROXY: envBoolean.default(false),
   /** Set when the server sits behind HTTPS so the refresh cookie is marked Secure. */
   COOKIE_SECURE: envBoolean.default(false),
   WEB_DIST_DIR: z.string().min(1).default('dist-web'),

@@ -203,6 +203,17 @@ describe('chat errors known before streaming', () => {
     await server.db.update(members).set({ creditQuota: null }).where(eq(members.id, memberId));
   });
 
+  it('reserves credits atomically so that concurrent sends cannot overspend', async () => {
+    // Enough for one reservation (estimate + 1024 output tokens on balanced-pro ≈ 1.3 credits) but not two.
+    const used = await api.call(`/members/${memberId}/credit-check/`, { token });
+    await server.db.update(members).set({ creditQuota: 5000 - used.body.remaining_credit + 1 }).where(eq(members.id, memberId));
+    upstream.setBehaviour({ delayMs: 30 });
+    const [first, second] = await Promise.all([send(chatbotIds.general, { text: 'one' }), send(chatbotIds.general, { text: 'two' })]);
+    expect([first.status, second.status].sort()).toEqual([200, 402]);
+    await Promise.all([first.text(), second.text()]);
+    await server.db.update(members).set({ creditQuota: null }).where(eq(members.id, memberId));
+  });
+
   it('404 for a session of another chatbot and for an unknown chatbot', async () => {
     const first = await send(chatbotIds.general, { text: 'Hi' });
     const meta = JSON.parse(first.headers.get('x-chat-meta')!);

@@ -9,7 +9,7 @@ import {
   type ProviderV4,
 } from '@ai-sdk/provider';
 import { isSupportedLanguage, type SupportedLanguage } from '../../shared/domain/language';
-import { estimateTokens } from './tokens';
+import { estimateTokens } from '../../shared/domain/tokens';
 
 const EXCERPT_MAX = 120;
 

@@ -9,7 +9,7 @@ import { lockTenant } from '../db/locks';
 import { chatbots, files, recentChatbots, restrictedWords, sessionMessageFiles, sessionMessages, sessions, usageRecords } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import type { LlmRegistry } from '../llm/registry';
-import { estimateTokens } from '../llm/tokens';
+import { estimateTokens } from '../../shared/domain/tokens';
 import type { TenantRow } from '../plugins/tenant';
 import type { MemberRow } from './auth';
 import { type ChatbotRow, type LlmModelRow, availableModelIds, findVisibleChatbot } from './chatbots';

@@ -93,7 +93,7 @@ async function toMessageDtos(q: Queryable, tenantId: number, rows: MessageRow[])
   }));
 }
 
-/** Estimated tokens of everything said in the session (what the next call sends as history). */
+/** Estimated tokens of everything said in the session (what the next call sends as history), by the shared estimateTokens rule. */
 export async function sessionContextTokens(q: Queryable, sessionId: number): Promise<number> {
   const [row] = await q
     .select({ bytes: sql<string>`coalesce(sum(octet_length(${sessionMessages.text})), 0)`.mapWith(Number) })

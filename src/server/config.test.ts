@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('uses the documented defaults for an empty environment', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      PORT: 3000,
+      HOST: '0.0.0.0',
+      DATA_DIR: '.data/pglite',
+      DEFAULT_TENANT: 'demo',
+      SEED_DEMO: true,
+      ACCESS_TOKEN_TTL_SECONDS: 900,
+    });
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.LLM_BASE_URL).toBeUndefined();
+  });
+
+  it('parses numbers, flags and URLs from text', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      SEED_DEMO: 'false',
+      DATABASE_URL: 'postgres://app:app@db:5432/app',
+      LLM_BASE_URL: 'http://127.0.0.1:11434/v1',
+      LLM_MODEL: 'llama3',
+      LLM_API_KEY: '',
+    });
+    expect(config).toMatchObject({ PORT: 8080, SEED_DEMO: false, DATABASE_URL: 'postgres://app:app@db:5432/app', LLM_MODEL: 'llama3' });
+    expect(config.LLM_API_KEY).toBeUndefined();
+  });
+
+  it('lists every invalid variable in one readable error', () => {
+    const load = () => loadConfig({ PORT: 'abc', SEED_DEMO: 'maybe', DATABASE_URL: 'mysql://x' });
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(/PORT[\s\S]*DATABASE_URL[\s\S]*SEED_DEMO/);
+  });
+
+  it('requires LLM_MODEL when an LLM provider is configured', () => {
+    expect(() => loadConfig({ LLM_BASE_URL: 'http://127.0.0.1:1234/v1' })).toThrow(/LLM_MODEL/);
+  });
+});
