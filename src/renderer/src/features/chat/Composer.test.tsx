@@ -59,10 +59,12 @@ describe('Composer', () => {
     expect(screen.queryByRole('button', { name: 'Stop answering' })).toBeNull();
   });
 
-  it('Stop calls onStop while streaming, and a new message can still be sent', async () => {
+  it('Stop and Escape call onStop while streaming, and a new message can still be sent', async () => {
     const { onSend, onStop, box } = renderComposer({ streaming: true });
     await userEvent.click(screen.getByRole('button', { name: 'Stop answering' }));
     expect(onStop).toHaveBeenCalledOnce();
+    await userEvent.type(box, '{Escape}');
+    expect(onStop).toHaveBeenCalledTimes(2);
     await userEvent.type(box, 'next question{Enter}');
     expect(onSend).toHaveBeenCalledExactlyOnceWith('next question');
   });

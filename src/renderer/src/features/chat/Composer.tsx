@@ -24,8 +24,8 @@ const StopIcon = () => (
 );
 
 /**
- * Message box: Enter sends, Shift+Enter breaks the line. While an IME composition is open
- * (Korean, Japanese, Chinese input) Enter only commits the composition and never sends.
+ * Message box: Enter sends, Shift+Enter breaks the line, Escape stops a streaming answer. While
+ * an IME composition is open (Korean, Japanese, Chinese input) Enter only commits it, never sends.
  */
 export function Composer({ onSend, onStop, streaming, disabled = false }: ComposerProps) {
   const { t } = useTranslation('chat');
@@ -40,6 +40,10 @@ export function Composer({ onSend, onStop, streaming, disabled = false }: Compos
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Escape' && streaming) {
+      event.preventDefault();
+      return onStop();
+    }
     if (event.key !== 'Enter' || event.shiftKey) return;
     // keyCode 229 is the Enter that Safari delivers right after compositionend.
     if (composing.current || event.nativeEvent.isComposing || event.keyCode === 229) return;
@@ -58,6 +62,7 @@ export function Composer({ onSend, onStop, streaming, disabled = false }: Compos
           maxRows={8}
           value={draft}
           disabled={disabled}
+          autoFocus
           placeholder={t('composer.placeholder')}
           aria-label={t('composer.label')}
           data-testid="composer-input"

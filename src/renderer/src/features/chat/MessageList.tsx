@@ -84,7 +84,7 @@ export function MessageList({ messages, run, face, hasOlder, loadingOlder, onLoa
 
   return (
     <div ref={scrollerRef} className={classes.scroller} onScroll={onScroll} data-testid="message-list">
-      <div ref={threadRef} className={classes.thread} role="log" aria-live="polite" aria-label={t('message.thread')}>
+      <div ref={threadRef} className={classes.thread} role="log" aria-label={t('message.thread')}>
         {loadingOlder && (
           <Center>
             <Loader size="sm" aria-label={t('message.loadingOlder')} />

@@ -89,6 +89,11 @@ export function StreamingTurn({ run, face }: { run: ChatRun; face: ChatbotFace }
   return (
     <>
       <MemberBubble text={snapshot.memberText} />
+      {snapshot.thinking !== '' && streaming && snapshot.text === '' && (
+        <Text size="xs" c="dimmed" fs="italic" lineClamp={3} pl={44}>
+          {snapshot.thinking}
+        </Text>
+      )}
       {snapshot.rejected ? (
         <Alert color="red" variant="light" data-testid="chat-error" title={t('errors.not_sent')}>
           {t(`errors.${snapshot.error ?? 'send_failed'}`)}
@@ -102,11 +107,6 @@ export function StreamingTurn({ run, face }: { run: ChatRun; face: ChatbotFace }
           error={snapshot.error}
           citations={snapshot.citations}
         />
-      )}
-      {snapshot.thinking !== '' && streaming && snapshot.text === '' && (
-        <Text size="xs" c="dimmed" fs="italic" lineClamp={3}>
-          {snapshot.thinking}
-        </Text>
       )}
     </>
   );
