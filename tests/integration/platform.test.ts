@@ -1,5 +1,6 @@
 import { desc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/server/app';
 import { errorLogs } from '../../src/server/db/schema';
 import { type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient, jsonBody } from './helpers/client';
@@ -51,6 +52,18 @@ describe('errors', () => {
     const result = await api.call('/no-such-thing/');
     expect(result.status).toBe(404);
     expect(result.body).toEqual({ code: 'not_found', message: expect.any(String) });
+  });
+
+  it('answer an unexpected failure with a bare 500 that reveals no internals', async () => {
+    const app = await buildApp({ db: server.db, config: server.config });
+    app.get('/api/v1/explode/', async () => {
+      throw new Error('relation "members" password_hash leaked');
+    });
+    const response = await app.inject({ method: 'GET', url: '/api/v1/explode/' });
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toEqual({ code: 'internal_error', message: 'Server error, try later.' });
+    expect(response.body).not.toContain('password_hash');
+    await app.close();
   });
 
   it('answer malformed JSON with 400', async () => {
