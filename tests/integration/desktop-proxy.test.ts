@@ -97,7 +97,7 @@ async function desktopMain() {
     await vi.waitFor(() => expect(streamEvents.some((e) => e.requestId === requestId && e.event.type !== 'frame')).toBe(true), { timeout: 15_000 });
     return streamEvents.flatMap((e) => (e.requestId === requestId && e.event.type === 'frame' ? [e.event.frame] : []));
   }
-  return { invoke, get, framesOf, streamEvents, requests, vault, ended };
+  return { invoke, get, framesOf, streamEvents, requests, vault, ended, chatProxy };
 }
 
 async function signedIn() {
@@ -159,6 +159,17 @@ describe('desktop main against the real server', () => {
     expect(record.chunksSent).toBeLessThan(6);
     const frames = await main.framesOf(requestId);
     expect(frames.map((frame) => (frame.type === 'text' ? frame.delta : '')).join('')).not.toBe('Hello from the fake upstream.');
+  });
+
+  it('a closed window stops every stream it was receiving', async () => {
+    const main = await signedIn();
+    upstream.setBehaviour({ delayMs: 150 });
+    const upstreamCalls = upstream.requests.length;
+    expect((await main.invoke('chat:start', { requestId: crypto.randomUUID(), chatbotId, body: { text: 'Keep going' } })).ok).toBe(true);
+    const record = await upstream.waitForRequest(upstreamCalls + 1);
+    main.chatProxy.cancelAllOf(1); // what main does on the window's 'destroyed' event
+    await record.settled;
+    expect(record.aborted).toBe(true);
   });
 
   it('gives errors known before streaming the same status and body as a direct HTTP call', async () => {
