@@ -131,12 +131,15 @@ export async function seedDemoTenant(db: Database, options: SeedOptions): Promis
   if (existing) return { created: false };
 
   const [adminHash, memberHash] = await Promise.all([hashPassword(DEMO_ADMIN.password), hashPassword(DEMO_MEMBER.password)]);
-  await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
+    // Several server processes may start at once: the one whose insert wins seeds, the others wait
+    // on the unique subdomain and then do nothing.
     const [tenant] = await tx
       .insert(tenants)
       .values({ subdomain: options.subdomain, name: options.tenantName, logoUrl: `${ASSETS_PATH}/demo-logo.svg`, isLowLlmFree: true })
+      .onConflictDoNothing({ target: tenants.subdomain })
       .returning();
-    if (!tenant) throw new Error('Tenant insert returned no row');
+    if (!tenant) return { created: false };
     const [plan] = await tx
       .insert(plans)
       .values({ tenantId: tenant.id, koName: '팀', enName: 'Team', krwMonthPrice: 99_000, credit: 100_000, memberLimit: 50, invitationLimit: 50 })
@@ -211,6 +214,6 @@ export async function seedDemoTenant(db: Database, options: SeedOptions): Promis
         return { tenantId: tenant.id, content: item.content, isActive: item.active ?? false, createdAt: at, updatedAt: at };
       }),
     );
+    return { created: true };
   });
-  return { created: true };
 }
