@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { creditLedger, llmModels, members, modelGroupPermissions, restrictedWords, sessionMessages, tenants, usageRecords } from '../../src/server/db/schema';
+import { creditLedger, llmModels, members, modelGroupPermissions, restrictedWords, sessionMessages, taskModes, tenants, usageRecords } from '../../src/server/db/schema';
 import { chatMetaSchema } from '../../src/shared/api/chat';
 import { DEFAULT_FAKE_CHUNKS, type FakeLlmUpstream, startFakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
 import { DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
@@ -108,6 +108,20 @@ describe('POST /chatbots/{id}/chat/ through the OpenAI-compatible provider', () 
       ['assistant', DEFAULT_FAKE_CHUNKS.join('')],
       ['user', 'Follow-up'],
     ]);
+  });
+
+  it('adds the chosen task mode’s instructions to the system prompt', async () => {
+    const [tenant] = await server.db.select().from(tenants).where(eq(tenants.subdomain, 'demo'));
+    const [mode] = await server.db
+      .insert(taskModes)
+      .values({ tenantId: tenant!.id, modeName: 'Summarise', instructions: 'Answer with three bullet points.' })
+      .returning();
+    const response = await send(chatbotIds.general, { text: 'Summarise this', task_mode_id: mode!.id });
+    await response.text();
+    const system = upstream.requests.at(-1)!.body.messages![0]!;
+    expect(system.role).toBe('system');
+    expect(system.content).toContain('Answer with three bullet points.');
+    expect((await send(chatbotIds.general, { text: 'x', task_mode_id: 987_654 })).status).toBe(404);
   });
 
   it('keeps the partial answer as stopped and aborts the upstream call when the client stops', async () => {

@@ -6,7 +6,7 @@ import type { ChatFrame, ChatMeta, chatBodySchema } from '../../shared/api/chat'
 import { CHAT_META_HEADER } from '../../shared/domain/constants';
 import type { Database } from '../db/client';
 import { lockTenant } from '../db/locks';
-import { chatbots, files, recentChatbots, restrictedWords, sessionMessageFiles, sessionMessages, sessions, usageRecords } from '../db/schema';
+import { chatbots, files, recentChatbots, restrictedWords, sessionMessageFiles, sessionMessages, sessions, taskModes, usageRecords } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import type { LlmRegistry } from '../llm/registry';
 import { estimateTokens } from '../../shared/domain/tokens';
@@ -36,6 +36,8 @@ interface PreparedChat {
   session: SessionRow;
   memberGroupId: number | null;
   meta: ChatMeta;
+  /** Chatbot instructions, plus the chosen task mode's. */
+  system: string;
   messages: ModelMessage[];
   estimatedInputTokens: number;
   reservation: { id: number; amount: number } | null;
@@ -87,11 +89,17 @@ export async function prepareChat(db: Database, tenant: TenantRow, member: Membe
     throw new AppError(403, 'model_not_allowed', 'Your member group may not use this model.');
   }
 
+  const taskMode = body.task_mode_id
+    ? (await db.select().from(taskModes).where(and(eq(taskModes.tenantId, tenant.id), eq(taskModes.id, body.task_mode_id))))[0]
+    : undefined;
+  if (body.task_mode_id && !taskMode) throw notFound('The task mode does not exist.');
+  const system = [chatbot.systemInstructions, taskMode?.instructions ?? ''].filter((part) => part.trim() !== '').join('\n\n');
+
   const existing = body.session_hash_id ? await findOwnSession(db, member, body.session_hash_id) : null;
   if (existing && existing.chatbotId !== chatbot.id) throw notFound('The session does not exist.');
 
   const messages: ModelMessage[] = [...(existing ? await historyMessages(db, existing.id) : []), { role: 'user', content: text }];
-  const estimatedInputTokens = estimateTokens(chatbot.systemInstructions) + messages.reduce((sum, m) => sum + estimateTokens(messageText(m)), 0);
+  const estimatedInputTokens = estimateTokens(system) + messages.reduce((sum, m) => sum + estimateTokens(messageText(m)), 0);
   if (estimatedInputTokens > model.contextLimit) {
     throw new AppError(413, 'input_too_long', 'The input exceeds the model’s limit. Please split your question.', {
       estimated_tokens: estimatedInputTokens,
@@ -146,6 +154,7 @@ export async function prepareChat(db: Database, tenant: TenantRow, member: Membe
         chatbot_message_id: answer.id,
         model: model.name,
       },
+      system,
       messages,
       estimatedInputTokens,
       reservation,
@@ -224,7 +233,7 @@ async function runModel(
   try {
     const result = streamText({
       model: deps.llm.languageModel(prepared.model.provider, prepared.model.providerModelId),
-      system: prepared.chatbot.systemInstructions || undefined,
+      system: prepared.system || undefined,
       messages: prepared.messages,
       temperature: prepared.chatbot.temperature,
       topP: prepared.chatbot.topP,
