@@ -95,3 +95,34 @@ test('a new send while an answer streams cancels it and answers the new message'
   await expect(page.getByTestId('member-message')).toHaveText([LONG_QUESTION, 'Second question']);
   await expect(answers(page).first().getByTestId('interrupted-badge')).toHaveText('Stopped');
 });
+
+test('older history loads 20 at a time when scrolling up, keeping the reading position', async ({ page, request }) => {
+  // 11 turns (22 messages) through the API: one page of 20 plus 2 older messages.
+  const signedIn = await (await request.post('/api/v1/auth/sign-in/', { data: MEMBER })).json();
+  const headers = { 'x-access-token': signedIn.access_token as string };
+  const chatbots = await (await request.get('/api/v1/chatbots/?include_default=true&size=30', { headers })).json();
+  const chatbotId = chatbots.items[0].id as number;
+  let hash: string | undefined;
+  for (let turn = 1; turn <= 11; turn++) {
+    const response = await request.post(`/api/v1/chatbots/${chatbotId}/chat/`, { headers, data: { text: `Question ${turn}`, session_hash_id: hash } });
+    expect(response.ok()).toBe(true);
+    hash ??= JSON.parse(response.headers()['x-chat-meta']!).session_hash_id as string;
+    await response.body();
+  }
+
+  await signIn(page);
+  await page.goto(`/dashboard/chat/${chatbotId}/${hash}`);
+  const members = page.getByTestId('member-message');
+  // The newest page is shown scrolled to the bottom.
+  await expect(members).toHaveCount(10);
+  await expect(members.first()).toHaveText('Question 2');
+  await expect(answers(page).last()).toBeInViewport();
+
+  await page.getByTestId('message-list').evaluate((list) => list.scrollBy(0, -list.scrollHeight));
+  await expect(members).toHaveCount(11);
+  await expect(members.first()).toHaveText('Question 1');
+  // The message that was at the top stays where the reader left it instead of jumping away.
+  await expect(members.nth(1)).toHaveText('Question 2');
+  await expect(members.nth(1)).toBeInViewport();
+  await expect(members.first()).not.toBeInViewport();
+});
