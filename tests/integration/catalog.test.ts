@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatbotCategories, chatbotMemberGroups, chatbots, llmModels, memberGroups, members, tenants } from '../../src/server/db/schema';
+import { chatbotCategories, chatbotMemberGroups, chatbots, llmModels, memberGroups, members, recentChatbots, tenants } from '../../src/server/db/schema';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
 
@@ -165,5 +165,25 @@ describe('GET /members/{id}/credit-check/', () => {
     expect(after.body.remaining_credit).toBeLessThan(5000);
     expect(after.body.tenant.remaining_credit).toBeLessThan(100_000);
     expect(5000 - after.body.remaining_credit).toBeCloseTo(100_000 - after.body.tenant.remaining_credit, 6);
+  });
+});
+
+describe('recent chatbots', () => {
+  it('keeps the three most recently used non-default chatbots of the member', async () => {
+    const [model] = await server.db.select().from(llmModels).where(eq(llmModels.tenantId, tenantId)).limit(1);
+    const bots = await server.db
+      .insert(chatbots)
+      .values([1, 2, 3, 4].map((n) => ({ tenantId, hashId: `recent-${n}`, enName: `Recent ${n}`, koName: `최근 ${n}`, llmModelId: model!.id, isPublic: true })))
+      .returning();
+    for (const bot of bots) {
+      const response = await fetch(`${server.apiBase}/chatbots/${bot.id}/chat/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-access-token': memberToken },
+        body: JSON.stringify({ text: 'hi' }),
+      });
+      await response.text();
+    }
+    const recent = await server.db.select().from(recentChatbots).where(eq(recentChatbots.memberId, memberId));
+    expect(recent.map((row) => row.chatbotId).sort()).toEqual(bots.slice(1).map((bot) => bot.id).sort());
   });
 });

@@ -1,9 +1,9 @@
 import { type ModelMessage, streamText } from 'ai';
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import type { ChatFrame, ChatMeta, chatBodySchema } from '../../shared/api/chat';
-import { CHAT_META_HEADER } from '../../shared/domain/constants';
+import { CHAT_META_HEADER, RECENT_CHATBOTS_KEPT } from '../../shared/domain/constants';
 import type { Database } from '../db/client';
 import { lockTenant } from '../db/locks';
 import { chatbots, files, recentChatbots, restrictedWords, sessionMessageFiles, sessionMessages, sessions, taskModes, usageRecords } from '../db/schema';
@@ -319,6 +319,13 @@ async function recordOutcome(db: Database, prepared: PreparedChat, outcome: Stre
         .insert(recentChatbots)
         .values({ tenantId: tenant.id, memberId: member.id, chatbotId: chatbot.id, usedAt: now })
         .onConflictDoUpdate({ target: [recentChatbots.memberId, recentChatbots.chatbotId], set: { usedAt: now } });
+      const kept = tx
+        .select({ chatbotId: recentChatbots.chatbotId })
+        .from(recentChatbots)
+        .where(eq(recentChatbots.memberId, member.id))
+        .orderBy(desc(recentChatbots.usedAt))
+        .limit(RECENT_CHATBOTS_KEPT);
+      await tx.delete(recentChatbots).where(and(eq(recentChatbots.memberId, member.id), notInArray(recentChatbots.chatbotId, kept)));
     }
   });
   return cost;
