@@ -2,7 +2,8 @@
 // `npm run bench:stream`: a long markdown answer streamed at 50, 150 and 500 chunks/s into the
 // real chat message component (batching, markdown, highlighting) in Chromium. Prints main-thread
 // busy share, display lag p50/p95 (chunk arrival → first frame showing it) and the longest task.
-// Figures only; nothing here passes or fails. BENCH_CHUNKS sets the answer length (default 1500).
+// Figures only; nothing here passes or fails. BENCH_CHUNKS sets the answer length (default 1500),
+// BENCH_HISTORY the number of earlier messages above it (default 200, a long chat).
 import { createServer } from 'node:http';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ import { chromium } from 'playwright-core';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const rates = [50, 150, 500];
 const chunkCount = Number(process.env.BENCH_CHUNKS ?? 1500);
+const historyCount = Number(process.env.BENCH_HISTORY ?? 200);
 const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
 
 const outDir = mkdtempSync(join(tmpdir(), 'bench-stream-'));
@@ -27,7 +29,7 @@ const server = createServer((request, response) => {
   response.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
 });
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-const url = `http://127.0.0.1:${server.address().port}/`;
+const url = `http://127.0.0.1:${server.address().port}/?history=${historyCount}`;
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? systemChromium,
@@ -38,7 +40,7 @@ const metric = (metrics, name) => metrics.find((m) => m.name === name)?.value ??
 const ms = (value) => (value === null ? 'none ≥50 ms' : `${value.toFixed(0)} ms`);
 
 try {
-  console.log(`Streaming ${chunkCount} chunks per run into the chat message component (${browser.version()})\n`);
+  console.log(`Streaming ${chunkCount} chunks per run into the chat message list below ${historyCount} earlier messages (Chromium ${browser.version()})\n`);
   console.log('rate (chunks/s) | duration | main-thread busy | lag p50 | lag p95 | lag max | longest task');
   console.log('--------------- | -------- | ---------------- | ------- | ------- | ------- | ------------');
   for (const rate of rates) {

@@ -7,13 +7,14 @@ import chatEn from '../../../src/renderer/src/i18n/locales/en/chat.json';
 import type { ChatFrame } from '../../../src/shared/api';
 import type { ChatStreamRequest } from '../../../src/renderer/src/platform/types';
 import { ChatRun } from '../../../src/renderer/src/features/chat/chatRun';
-import { StreamingTurn } from '../../../src/renderer/src/features/chat/Messages';
+import { MessageList } from '../../../src/renderer/src/features/chat/MessageList';
+import type { SessionMessage } from '../../../src/shared/api';
 import { answerChunks } from './answer';
 
 /**
- * Streams a long markdown answer at a fixed rate into the real StreamingTurn component (the
- * batcher, markdown rendering and highlighting of the chat screen) and measures, per chunk, the
- * time from its arrival to the first frame that shows it.
+ * Streams a long markdown answer at a fixed rate into the real message list of the chat screen
+ * (batcher, markdown rendering, highlighting, autoscroll), below a history of earlier messages,
+ * and measures, per chunk, the time from its arrival to the first frame that shows it.
  */
 void i18next.use(initReactI18next).init({ lng: 'en', resources: { en: { chat: chatEn } }, initAsync: false });
 
@@ -29,12 +30,28 @@ interface BenchResult {
 const face = { name: 'Bench', imageUrl: null };
 const root = createRoot(document.getElementById('root')!);
 
+/** Earlier turns above the streaming answer, so the bench also shows what a long chat costs. */
+const history: SessionMessage[] = answerChunks(Number(new URLSearchParams(location.search).get('history') ?? 0) * 40)
+  .reduce<string[]>((turns, chunk, index) => {
+    if (index % 40 === 0) turns.push('');
+    turns[turns.length - 1] += chunk;
+    return turns;
+  }, [])
+  .map((text, index) => ({
+    id: index + 1,
+    created_at: '2025-01-01T00:00:00Z',
+    text: index % 2 === 0 ? `Question ${index / 2 + 1}` : text,
+    speaker_type: index % 2 === 0 ? 'member' : 'chatbot',
+    files: [],
+    interrupted: null,
+  }));
+
 function App({ run }: { run: ChatRun | null }) {
   return (
     <MantineProvider>
       <I18nextProvider i18n={i18next}>
-        <div style={{ maxWidth: 820, margin: '0 auto', padding: 24 }} id="thread">
-          {run && <StreamingTurn key={run.id} run={run} face={face} />}
+        <div style={{ height: '100vh', display: 'flex', flexDirection: 'column' }} id="thread">
+          <MessageList messages={history} run={run} face={face} hasOlder={false} loadingOlder={false} onLoadOlder={() => {}} empty={null} />
         </div>
       </I18nextProvider>
     </MantineProvider>
