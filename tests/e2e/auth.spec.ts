@@ -6,7 +6,7 @@ test.describe('sign-in', () => {
     await page.goto('/dashboard/studio');
     await expect(page).toHaveURL(/\/auth$/);
     await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
-    await expect(page.getByTestId('tenant-name')).not.toBeEmpty();
+    await expect(page.getByTestId('tenant-brand').getByRole('img', { name: 'Demo Workspace' })).toBeVisible();
 
     // Back where the user wanted to go.
     await signIn(page, ADMIN);

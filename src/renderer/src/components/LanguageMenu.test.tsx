@@ -38,7 +38,7 @@ describe('language', () => {
     renderScreen(<LanguageMenu />);
 
     await user.click(screen.getByTestId('language-menu'));
-    await user.click(await screen.findByRole('menuitem', { name: '日本語' }));
+    await user.click(await screen.findByRole('menuitem', { name: '日本語' }, { timeout: 5000 }));
 
     expect(JSON.parse(localStorage.getItem('user-data') ?? '{}').state.language).toBe('ja');
     await waitFor(() => expect(api.find('PATCH', '/members/7/')).toHaveLength(1));
@@ -50,7 +50,7 @@ describe('language', () => {
     const user = userEvent.setup();
     renderScreen(<LanguageMenu />);
     await user.click(screen.getByTestId('language-menu'));
-    await user.click(await screen.findByRole('menuitem', { name: 'Español' }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Español' }, { timeout: 5000 }));
 
     useUserSession.getState().setMember(member);
     useUserSession.getState().clear();

@@ -16,7 +16,7 @@ export function LanguageMenu({ fullWidth = false }: { fullWidth?: boolean }) {
           variant="subtle"
           color="gray"
           fullWidth={fullWidth}
-          justify="space-between"
+          styles={{ label: { flex: 1, textAlign: 'start' } }}
           leftSection={<IconGlobe size={16} />}
           rightSection={<IconChevron size={14} />}
           aria-label={t('language.label')}

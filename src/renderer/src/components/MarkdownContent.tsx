@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { Typography } from '@mantine/core';
 import DOMPurify from 'dompurify';
 import { marked } from 'marked';
+import classes from './MarkdownContent.module.css';
 
 /** Markdown to HTML through DOMPurify: no script, handler or javascript: URL survives. */
 export function renderMarkdown(markdown: string): string {
@@ -10,5 +11,5 @@ export function renderMarkdown(markdown: string): string {
 
 export function MarkdownContent({ markdown }: { markdown: string }) {
   const html = useMemo(() => renderMarkdown(markdown), [markdown]);
-  return <Typography fz="sm" dangerouslySetInnerHTML={{ __html: html }} />;
+  return <Typography fz="sm" className={classes.content} dangerouslySetInnerHTML={{ __html: html }} />;
 }

@@ -10,7 +10,7 @@ interface PageFrameProps {
 /** Heading and body of a dashboard page. */
 export function PageFrame({ title, description, children }: PageFrameProps) {
   return (
-    <Box px={{ base: 'md', sm: 40 }} py={32} maw={1200} mx="auto">
+    <Box px={{ base: 'md', sm: 40 }} py={32} maw={1200} w="100%" mx="auto">
       <Stack gap={4} mb="xl">
         <Title order={2}>{title}</Title>
         {description && <Text c="dimmed">{description}</Text>}
@@ -35,6 +35,7 @@ export function ComingSoon({ icon, title, description }: ComingSoonProps) {
       description={description}
       variant="light"
       py={80}
+      px="xl"
       style={{ border: '1px dashed var(--mantine-color-default-border)', borderRadius: 'var(--mantine-radius-lg)' }}
     />
   );

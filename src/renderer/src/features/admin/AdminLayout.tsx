@@ -35,10 +35,10 @@ export function AdminLayout() {
       <AppShell.Navbar p="sm" className={classes.navbar} aria-label={t('menu_label')}>
         <AppShell.Section px={8} pt={6} pb="lg">
           <Group gap={8} wrap="nowrap">
-            <Text fw={700} truncate>
+            <Text fw={700} truncate style={{ flex: 1 }}>
               {tenant.data?.tenant_name}
             </Text>
-            <Badge size="sm" variant="light" color="indigo">
+            <Badge size="sm" variant="light" color="indigo" style={{ flex: 'none' }}>
               {t('console_badge')}
             </Badge>
           </Group>

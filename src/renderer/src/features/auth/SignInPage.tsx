@@ -64,18 +64,23 @@ export default function SignInPage() {
         <Paper component="form" onSubmit={submit} noValidate w="100%" maw={420} p={36} radius="lg" shadow="md" withBorder>
           <Stack gap="lg">
             <Stack gap={10} align="center">
-              {tenant.data?.logo_url ? (
-                <Image src={tenant.data.logo_url} alt={tenantName} h={48} w="auto" fit="contain" />
-              ) : (
-                <Center w={48} h={48} bg="indigo.6" c="white" fw={700} fz={22} style={{ borderRadius: 12 }} aria-hidden>
-                  {tenantName?.slice(0, 1) ?? ''}
-                </Center>
-              )}
-              {tenantName && (
-                <Text fw={600} c="dimmed" data-testid="tenant-name">
-                  {tenantName}
-                </Text>
-              )}
+              {/* Logos are usually wordmarks: the name is written out only when there is none. */}
+              <Box data-testid="tenant-brand" mih={44}>
+                {tenant.data?.logo_url ? (
+                  <Image src={tenant.data.logo_url} alt={tenantName} h={44} w="auto" maw={280} fit="contain" />
+                ) : (
+                  tenantName && (
+                    <Group gap={10}>
+                      <Center w={40} h={40} bg="indigo.6" c="white" fw={700} fz={20} style={{ borderRadius: 10 }} aria-hidden>
+                        {tenantName.slice(0, 1)}
+                      </Center>
+                      <Text fw={700} fz="lg">
+                        {tenantName}
+                      </Text>
+                    </Group>
+                  )
+                )}
+              </Box>
               <Title order={2} ta="center">
                 {t('welcome_title')}
               </Title>

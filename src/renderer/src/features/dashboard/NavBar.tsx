@@ -21,18 +21,18 @@ function TenantLogo() {
   const name = tenant.data?.tenant_name ?? '';
   return (
     <Link to="/dashboard/chat" aria-label={t('nav.home')} style={{ textDecoration: 'none', color: 'inherit' }} data-testid="nav-logo">
-      <Group gap={10} wrap="nowrap">
-        {tenant.data?.logo_url ? (
-          <Image src={tenant.data.logo_url} alt="" h={30} w={30} fit="contain" />
-        ) : (
+      {tenant.data?.logo_url ? (
+        <Image src={tenant.data.logo_url} alt={name} h={32} w="auto" maw={220} fit="contain" />
+      ) : (
+        <Group gap={10} wrap="nowrap">
           <Avatar color="indigo" variant="filled" radius="md" size={30}>
             {name.slice(0, 1)}
           </Avatar>
-        )}
-        <Text fw={700} size="md" truncate>
-          {name}
-        </Text>
-      </Group>
+          <Text fw={700} size="md" truncate>
+            {name}
+          </Text>
+        </Group>
+      )}
     </Link>
   );
 }

@@ -1,0 +1,44 @@
+import { expect, test, type Page } from '@playwright/test';
+import { ADMIN, createSession } from './support';
+
+/**
+ * Reference screenshots of the main screens in English and Korean, written to screenshots/.
+ * Run on demand: SCREENSHOTS=1 npx playwright test tests/e2e/screenshots.spec.ts
+ */
+test.skip(!process.env.SCREENSHOTS, 'screenshots are taken on demand (SCREENSHOTS=1)');
+test.use({ viewport: { width: 1280, height: 800 } });
+
+const languages = ['en', 'ko'] as const;
+
+async function useLanguage(page: Page, language: (typeof languages)[number]) {
+  await page.addInitScript((lng) => {
+    localStorage.setItem('user-data', JSON.stringify({ state: { member: null, language: lng }, version: 0 }));
+  }, language);
+}
+
+for (const language of languages) {
+  test(`screens in ${language}`, async ({ page }) => {
+    await useLanguage(page, language);
+    await page.goto('/auth');
+    await expect(page.getByTestId('tenant-brand').getByRole('img')).toBeVisible();
+    await page.screenshot({ path: `screenshots/sign-in-${language}.png` });
+
+    await page.getByRole('textbox').first().fill(ADMIN.email);
+    await page.locator('input[type="password"]').fill(ADMIN.password);
+    await page.locator('button[type="submit"]').click();
+    await expect(page.getByTestId('new-chat')).toBeVisible();
+    await createSession(page, language === 'ko' ? '제주 여행 계획' : 'Trip planning');
+    const { chatbotId, hashId } = await createSession(page, language === 'ko' ? '분기 보고서 요약' : 'Quarterly report summary');
+    await page.goto(`/dashboard/chat/${chatbotId}/${hashId}`);
+    await expect(page.getByTestId('session-item').first()).toBeVisible();
+    await page.waitForTimeout(800);
+    await page.screenshot({ path: `screenshots/dashboard-${language}.png` });
+    await page.goto('/dashboard/studio');
+    await expect(page.getByRole('heading', { level: 2 })).toBeVisible();
+    await page.screenshot({ path: `screenshots/studio-${language}.png` });
+
+    await page.goto('/admin/announcements');
+    await expect(page.getByTestId('announcement-card').first()).toBeVisible();
+    await page.screenshot({ path: `screenshots/admin-announcements-${language}.png` });
+  });
+}
