@@ -63,6 +63,23 @@ test.describe('sign-in', () => {
     await expect(page.getByText('New announcement')).toHaveCount(0);
   });
 
+  test('when the session cannot be renewed the user is sent to /auth with auth_refresh_401', async ({ page, context }) => {
+    await signIn(page, MEMBER);
+    // The refresh cookie is gone and the next call is refused: the one refresh attempt fails.
+    await context.clearCookies();
+    await page.route('**/api/v1/members/*/', (route) =>
+      route.request().method() === 'PATCH'
+        ? route.fulfill({ status: 401, contentType: 'application/json', body: JSON.stringify({ code: 'unauthorized', message: 'expired' }) })
+        : route.fallback(),
+    );
+    await page.getByTestId('language-menu').click();
+    await page.getByRole('menuitem', { name: 'English' }).click();
+
+    await expect(page).toHaveURL(/\/auth$/);
+    await expect(page.getByText('Your session has expired. Please sign in again.')).toBeVisible();
+    expect(await page.evaluate(() => localStorage.getItem('user-data') ?? '')).not.toContain(MEMBER.email);
+  });
+
   test('signing out returns to the sign-in page and protects the dashboard again', async ({ page }) => {
     await signIn(page, MEMBER);
     await page.getByRole('button', { name: 'Sign out' }).click();

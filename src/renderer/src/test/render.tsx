@@ -7,7 +7,6 @@ import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { initI18n } from '../i18n';
 import { theme } from '../theme';
 
-
 /**
  * Renders a screen with the app's providers at `route` (matched by `path`), English strings and
  * a fresh query cache. Returns the router so tests can read where the user ended up.

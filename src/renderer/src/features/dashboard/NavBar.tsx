@@ -1,9 +1,12 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { AppShell, Avatar, Box, Collapse, Divider, Group, Image, ScrollArea, Stack, Text, Tooltip, UnstyledButton, ActionIcon } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useMatch, useNavigate } from 'react-router-dom';
+import { isApiError } from '../../../../shared/api';
 import { isCreditsDepleted } from '../../../../shared/domain/credits';
+import { errorKeyOf } from '../../api/errorMessages';
+import { showToast } from '../../components/toast';
 import { getPlatform } from '../../platform';
 import { useDashboardChatbots } from '../../api/chatbots';
 import { useCreditCheck } from '../../api/members';
@@ -44,6 +47,11 @@ function NewChatLink() {
   const credit = useCreditCheck(memberId);
   const tenant = useTenant();
   const openChat = useMatch({ path: '/dashboard/chat/:chatbotId', end: false });
+
+  useEffect(() => {
+    if (credit.error) showToast('error', t(isApiError(credit.error) && credit.error.status === 500 ? 'get_member_credit_check_500' : errorKeyOf(credit.error)));
+  }, [credit.error, t]);
+
   const to = newChatPath({
     chatbots: chatbots.data?.items ?? [],
     creditsDepleted: credit.data ? isCreditsDepleted(credit.data) : false,
