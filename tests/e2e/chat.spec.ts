@@ -125,4 +125,10 @@ test('older history loads 20 at a time when scrolling up, keeping the reading po
   await expect(members.nth(1)).toHaveText('Question 2');
   await expect(members.nth(1)).toBeInViewport();
   await expect(members.first()).not.toBeInViewport();
+
+  // Away from the bottom, a button brings the newest answer back.
+  await expect(answers(page).last()).not.toBeInViewport();
+  await page.getByRole('button', { name: 'Jump to the latest message' }).click();
+  await expect(answers(page).last()).toBeInViewport();
+  await expect(page.getByRole('button', { name: 'Jump to the latest message' })).toHaveCount(0);
 });

@@ -9,6 +9,7 @@ import { firstDefaultChatbot, useDashboardChatbots } from '../../api/chatbots';
 import { queryKeys } from '../../api/queryKeys';
 import { errorKeyOf } from '../../api/errorMessages';
 import { IconChat } from '../../components/icons';
+import { showToast } from '../../components/toast';
 import { getPlatform } from '../../platform';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { discardActiveRun, useActiveRunStore } from './activeRun';
@@ -185,6 +186,13 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
 
   const stop = useCallback(() => useActiveRunStore.getState().run?.stop(), []);
 
+  const { fetchNextPage } = history;
+  const loadOlder = useCallback(() => {
+    void fetchNextPage().then((result) => {
+      if (result.isFetchNextPageError) showToast('error', t(errorKeyOf(result.error)));
+    });
+  }, [fetchNextPage, t]);
+
   const chatbotMissing = chatbot.isError;
   const sessionMissing = session.isError && isApiError(session.error) && session.error.status === 404;
   const historyLoading = sessionHashId !== undefined && history.isPending;
@@ -193,7 +201,7 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
   let body;
   if (chatbotMissing) {
     body = <Unavailable title={isApiError(chatbot.error) && chatbot.error.status === 404 ? t('empty.chatbotUnavailable') : t(errorKeyOf(chatbot.error))} />;
-  } else if (sessionMissing || history.isError) {
+  } else if (sessionMissing || (history.isError && !history.data)) {
     body = <Unavailable title={sessionMissing ? t('session.notFound') : t(errorKeyOf(history.error))} onNewSession={startNewSession} />;
   } else if (historyLoading) {
     body = <HistorySkeleton />;
@@ -205,7 +213,7 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
         face={face}
         hasOlder={history.hasNextPage}
         loadingOlder={history.isFetchingNextPage}
-        onLoadOlder={() => void history.fetchNextPage()}
+        onLoadOlder={loadOlder}
         empty={<Welcome chatbot={chatbot.data} />}
       />
     );

@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
-import { Center, Loader } from '@mantine/core';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { ActionIcon, Center, Loader } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { SessionMessage } from '../../../../shared/api';
 import type { ChatRun } from './chatRun';
@@ -31,6 +31,8 @@ export function MessageList({ messages, run, face, hasOlder, loadingOlder, onLoa
   const scrollerRef = useRef<HTMLDivElement>(null);
   const threadRef = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
+  /** Mirrors stickToBottom for rendering the jump button; changes only when the user crosses the edge. */
+  const [awayFromBottom, setAwayFromBottom] = useState(false);
   /** Scroll height before older messages were requested, to restore the reading position. */
   const heightBeforeOlder = useRef<number | null>(null);
 
@@ -50,6 +52,7 @@ export function MessageList({ messages, run, face, hasOlder, loadingOlder, onLoa
     const scroller = scrollerRef.current;
     if (!scroller) return;
     stickToBottom.current = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < BOTTOM_SLACK_PX;
+    setAwayFromBottom(!stickToBottom.current);
     if (scroller.scrollTop < LOAD_OLDER_THRESHOLD_PX) requestOlder();
   }, [requestOlder]);
 
@@ -82,20 +85,35 @@ export function MessageList({ messages, run, face, hasOlder, loadingOlder, onLoa
     return () => observer.disconnect();
   }, [scrollToBottom]);
 
+  const jumpToLatest = () => {
+    stickToBottom.current = true;
+    setAwayFromBottom(false);
+    scrollToBottom();
+  };
+
   return (
-    <div ref={scrollerRef} className={classes.scroller} onScroll={onScroll} data-testid="message-list">
-      <div ref={threadRef} className={classes.thread} role="log" aria-label={t('message.thread')}>
-        {loadingOlder && (
-          <Center>
-            <Loader size="sm" aria-label={t('message.loadingOlder')} />
-          </Center>
-        )}
-        {messages.length === 0 && !run && empty}
-        {messages.map((message) => (
-          <MessageRow key={message.id} message={message} face={face} />
-        ))}
-        {run && <StreamingTurn key={run.id} run={run} face={face} />}
+    <div className={classes.listArea}>
+      <div ref={scrollerRef} className={classes.scroller} onScroll={onScroll} data-testid="message-list">
+        <div ref={threadRef} className={classes.thread} role="log" aria-label={t('message.thread')}>
+          {loadingOlder && (
+            <Center>
+              <Loader size="sm" aria-label={t('message.loadingOlder')} />
+            </Center>
+          )}
+          {messages.length === 0 && !run && empty}
+          {messages.map((message) => (
+            <MessageRow key={message.id} message={message} face={face} />
+          ))}
+          {run && <StreamingTurn key={run.id} run={run} face={face} />}
+        </div>
       </div>
+      {awayFromBottom && (
+        <ActionIcon className={classes.jumpToLatest} variant="default" radius="xl" size="lg" onClick={jumpToLatest} aria-label={t('message.jumpToLatest')}>
+          <svg width={18} height={18} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+            <path d="M12 5v14M5 12l7 7 7-7" />
+          </svg>
+        </ActionIcon>
+      )}
     </div>
   );
 }
