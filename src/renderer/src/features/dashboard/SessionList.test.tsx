@@ -1,12 +1,15 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setPlatformForTests } from '../../platform';
 import { installFakeApi, page } from '../../test/fakeApi';
 import { renderScreen } from '../../test/render';
 import { SessionList } from './SessionList';
 
-afterEach(() => setPlatformForTests(null));
+afterEach(() => {
+  setPlatformForTests(null);
+  vi.unstubAllGlobals();
+});
 
 function session(hashId: string, title: string | null, chatbotId = 5) {
   return { id: hashId.length, hash_id: hashId, chatbot_id: chatbotId, chatbot: { id: chatbotId }, title, is_public: false, creator_name: 'Ada', last_chat_at: null, created_at: '2025-01-01T00:00:00Z' };
@@ -58,6 +61,35 @@ describe('My chats', () => {
 
     expect(await screen.findByText('The chat could not be deleted. Please try again.')).toBeInTheDocument();
     expect(await screen.findByText('Trip to Jeju')).toBeInTheDocument();
+  });
+
+  it('loads the next page when the end of the list scrolls into view', async () => {
+    let reachEnd: () => void = () => undefined;
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        constructor(callback: IntersectionObserverCallback) {
+          reachEnd = () => callback([{ isIntersecting: true } as IntersectionObserverEntry], this as unknown as IntersectionObserver);
+        }
+        observe() {}
+        disconnect() {}
+      },
+    );
+    const api = installFakeApi({
+      'GET /sessions/': (request) =>
+        new URL(request.url).searchParams.get('page') === '2'
+          ? Response.json(page([session('old', 'Older chat')], 2, 2))
+          : Response.json(page([session('new', 'Newest chat')], 1, 2)),
+      'GET /chatbots/': () => Response.json(page([chatbot(1, true)])),
+    });
+    renderScreen(<SessionList />);
+    expect(await screen.findByText('Newest chat')).toBeInTheDocument();
+    expect(screen.queryByText('Older chat')).not.toBeInTheDocument();
+
+    act(() => reachEnd());
+
+    expect(await screen.findByText('Older chat')).toBeInTheDocument();
+    expect(api.find('GET', '/sessions/?page=2')).toHaveLength(1);
   });
 
   it('Cancel keeps the session', async () => {
