@@ -40,5 +40,10 @@ for (const language of languages) {
     await page.goto('/admin/announcements');
     await expect(page.getByTestId('announcement-card').first()).toBeVisible();
     await page.screenshot({ path: `screenshots/admin-announcements-${language}.png` });
+
+    await page.getByRole('button', { name: language === 'ko' ? '새 공지사항' : 'New announcement' }).click();
+    await page.locator('.ProseMirror').click();
+    await page.keyboard.type(language === 'ko' ? '서비스 점검 안내\n이번 주 일요일 02:00–03:00에 점검이 있습니다.' : 'Service maintenance\nThis Sunday from 02:00 to 03:00.');
+    await page.screenshot({ path: `screenshots/admin-announcement-editor-${language}.png` });
   });
 }

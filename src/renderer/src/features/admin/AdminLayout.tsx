@@ -1,6 +1,7 @@
 import { AppShell, Badge, Center, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet } from 'react-router-dom';
+import { NAV_BAR_WIDTH_PX } from '../../../../shared/domain/constants';
 import { useUserSession } from '../../stores/userSession';
 import { useTenant } from '../../api/tenant';
 import { IconLock, IconMegaphone } from '../../components/icons';
@@ -31,7 +32,7 @@ export function AdminLayout() {
   const tenant = useTenant();
   if (!isAdmin) return <RestrictedPage />;
   return (
-    <AppShell navbar={{ width: 240, breakpoint: 0 }} padding={0}>
+    <AppShell navbar={{ width: NAV_BAR_WIDTH_PX, breakpoint: 0 }} padding={0}>
       <AppShell.Navbar p="sm" className={classes.navbar} aria-label={t('menu_label')}>
         <AppShell.Section px={8} pt={6} pb="lg">
           <Group gap={8} wrap="nowrap">
