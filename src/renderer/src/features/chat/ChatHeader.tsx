@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { ActionIcon, Avatar, Box, Button, Group, Modal, Select, Skeleton, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -33,8 +33,15 @@ function ChatbotLine({ chatbot }: { chatbot: Chatbot }) {
       <Text span inherit fw={600} c="var(--mantine-color-text)" data-testid="chatbot-name">
         {chatbotName(chatbot, language)}
       </Text>
-      {' · '}
-      <span data-testid="model-details">{details.join(' · ')}</span>
+      <span data-testid="model-details">
+        {details.map((detail) => (
+          // Lines break between details, never in the middle of one (a date, a cost).
+          <Fragment key={detail}>
+            {' · '}
+            <span style={{ whiteSpace: 'nowrap' }}>{detail}</span>
+          </Fragment>
+        ))}
+      </span>
     </Text>
   );
 }

@@ -55,7 +55,7 @@ describe('ChatPage', () => {
 
     await waitFor(() => expect(screen.getByTestId('session-title')).toHaveTextContent('Trip plans'));
     expect(screen.getByTestId('chatbot-name')).toHaveTextContent('Helper');
-    expect(screen.getByTestId('model-details')).toHaveTextContent('Demo Model · 128,000 tokens context · 3 credits per 10K input tokens · Released Jun 1, 2025');
+    expect(screen.getByTestId('model-details')).toHaveTextContent('· Demo Model · 128,000 tokens context · 3 credits per 10K input tokens · Released Jun 1, 2025');
 
     // jsdom has no layout, so the first page never fills the screen and the older one follows.
     await waitFor(() => expect(screen.getAllByTestId(/member-message|chatbot-message/)).toHaveLength(40));
