@@ -1,5 +1,5 @@
 import { memo, useSyncExternalStore } from 'react';
-import { Alert, Anchor, Avatar, Badge, Group, Text } from '@mantine/core';
+import { Alert, Anchor, Avatar, Badge, Group, Image, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { SessionMessage } from '../../../../shared/api';
 import type { ChatRun } from './chatRun';
@@ -38,10 +38,14 @@ interface AnswerProps {
   streaming?: boolean;
   error?: ChatErrorKey | null;
   citations?: { url: string; title?: string }[];
+  images?: string[];
 }
 
+/** Generated images arrive as URLs; only web and same-origin addresses are shown. */
+const isDisplayableImage = (url: string) => /^(https?:)?\/\//i.test(url) || url.startsWith('/');
+
 /** A chatbot answer: avatar, sanitized markdown, and how it ended when it did not finish. */
-export function ChatbotAnswer({ face, text, interrupted, streaming = false, error = null, citations = [] }: AnswerProps) {
+export function ChatbotAnswer({ face, text, interrupted, streaming = false, error = null, citations = [], images = [] }: AnswerProps) {
   const { t } = useTranslation('chat');
   return (
     <div className={classes.chatbotRow} data-testid="chatbot-message" data-streaming={streaming || undefined}>
@@ -50,6 +54,9 @@ export function ChatbotAnswer({ face, text, interrupted, streaming = false, erro
       </Avatar>
       <div className={classes.chatbotBody}>
         {text === '' && streaming ? <TypingIndicator /> : <MarkdownContent text={text} />}
+        {images.filter(isDisplayableImage).map((url) => (
+          <Image key={url} src={url} alt="" radius="md" maw={360} mt="xs" />
+        ))}
         {citations.length > 0 && (
           <Group gap={6} mt="xs">
             {citations.map((citation, index) => (
@@ -106,6 +113,7 @@ export function StreamingTurn({ run, face }: { run: ChatRun; face: ChatbotFace }
           streaming={streaming}
           error={snapshot.error}
           citations={snapshot.citations}
+          images={snapshot.images}
         />
       )}
     </>

@@ -116,6 +116,15 @@ describe('ChatRun', () => {
     expect(run.getSnapshot()).toMatchObject({ status: 'failed', error: 'stream_interrupted', text: 'half' });
   });
 
+  it('collects citations and images as they arrive', () => {
+    const stream = fakeStream();
+    const { run } = startRun(stream);
+    stream.meta();
+    stream.frame({ type: 'citation', url: 'https://example.org/a', title: 'A' });
+    stream.frame({ type: 'image', url: '/api/v1/files/1/' });
+    expect(run.getSnapshot()).toMatchObject({ citations: [{ url: 'https://example.org/a', title: 'A' }], images: ['/api/v1/files/1/'] });
+  });
+
   it('notifies subscribers on every change', () => {
     const stream = fakeStream();
     const { run } = startRun(stream);
