@@ -1,0 +1,52 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { setPlatformForTests } from '../../platform';
+import { useUserSession } from '../../stores/userSession';
+import { installFakeApi } from '../../test/fakeApi';
+import { renderScreen } from '../../test/render';
+import SignInPage from './SignInPage';
+
+const tenant = () => Response.json({ subdomain: 'demo', tenant_name: 'Acme', logo_url: null, plan: { is_low_llm_free: false } });
+
+beforeEach(() => useUserSession.setState({ member: null, language: null }));
+afterEach(() => setPlatformForTests(null));
+
+async function submit(email: string, password: string) {
+  const user = userEvent.setup();
+  if (email) await user.type(screen.getByLabelText('Email'), email);
+  if (password) await user.type(screen.getByLabelText('Password'), password);
+  await user.click(screen.getByRole('button', { name: 'Sign in' }));
+}
+
+describe('sign-in page', () => {
+  it('shows the tenant and checks the fields before calling the server (spec §5)', async () => {
+    const api = installFakeApi({ 'GET /tenants/': tenant });
+    renderScreen(<SignInPage />);
+    expect(await screen.findByText('Acme')).toBeInTheDocument();
+
+    await submit('', '');
+    expect(screen.getAllByText('This is a required field.')).toHaveLength(2);
+
+    await submit('ada@example', 'short');
+    expect(screen.getByText('Please enter a valid email address.')).toBeInTheDocument();
+    expect(screen.getByText('The password must be at least 8 characters long.')).toBeInTheDocument();
+    expect(api.find('POST', '/auth/sign-in/')).toHaveLength(0);
+  });
+
+  it.each([
+    [401, {}, 'The email or password is incorrect.'],
+    [403, {}, 'Your account has not been approved yet. Please contact your administrator.'],
+    [403, { member_type: 'individual' }, 'Your account has not been approved yet. Please contact customer support.'],
+    [423, {}, 'This account is not eligible to use the service.'],
+  ])('answers a %i sign-in with its message', async (status, details, message) => {
+    installFakeApi({
+      'GET /tenants/': tenant,
+      'POST /auth/sign-in/': () => Response.json({ code: 'x', message: 'x', details }, { status }),
+    });
+    renderScreen(<SignInPage />);
+    await submit('ada@example.com', 'Valid-pass1!');
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    expect(useUserSession.getState().member).toBeNull();
+  });
+});
