@@ -1,8 +1,13 @@
 import '@testing-library/jest-dom/vitest';
 import { afterEach, vi } from 'vitest';
 import { cleanup } from '@testing-library/react';
+import { notifications } from '@mantine/notifications';
 
-afterEach(() => cleanup());
+// Toasts live in a module-level store: start every test without the previous test's toasts.
+afterEach(() => {
+  cleanup();
+  notifications.clean();
+});
 
 // jsdom lacks the layout APIs Mantine and the session list use.
 window.matchMedia ??= vi.fn().mockImplementation((query: string) => ({

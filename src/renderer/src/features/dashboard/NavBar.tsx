@@ -1,12 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { AppShell, Avatar, Box, Collapse, Divider, Group, Image, ScrollArea, Stack, Text, Tooltip, UnstyledButton, ActionIcon } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useMatch, useNavigate } from 'react-router-dom';
-import { isApiError } from '../../../../shared/api';
 import { isCreditsDepleted } from '../../../../shared/domain/credits';
-import { errorKeyOf } from '../../api/errorMessages';
-import { showToast } from '../../components/toast';
+import { useErrorToast } from '../../components/useErrorToast';
 import { getPlatform } from '../../platform';
 import { useDashboardChatbots } from '../../api/chatbots';
 import { useCreditCheck } from '../../api/members';
@@ -47,10 +45,8 @@ function NewChatLink() {
   const credit = useCreditCheck(memberId);
   const tenant = useTenant();
   const openChat = useMatch({ path: '/dashboard/chat/:chatbotId', end: false });
-
-  useEffect(() => {
-    if (credit.error) showToast('error', t(isApiError(credit.error) && credit.error.status === 500 ? 'get_member_credit_check_500' : errorKeyOf(credit.error)));
-  }, [credit.error, t]);
+  useErrorToast(credit.error, { 500: 'dashboard:get_member_credit_check_500' });
+  useErrorToast(chatbots.error, { 422: 'dashboard:get_chatbot_list_422' });
 
   const to = newChatPath({
     chatbots: chatbots.data?.items ?? [],
