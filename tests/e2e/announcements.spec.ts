@@ -42,8 +42,10 @@ test.describe('admin announcements', () => {
 
     await card(page, text).getByRole('button', { name: 'Edit' }).click();
     const editDialog = page.getByRole('dialog', { name: 'Edit announcement' });
-    await editDialog.locator('.ProseMirror h2').click();
-    await page.keyboard.press('End');
+    // A click at the right end of the heading's line puts the caret after its text.
+    const heading = editDialog.locator('.ProseMirror h2');
+    const box = (await heading.boundingBox())!;
+    await heading.click({ position: { x: box.width - 2, y: box.height / 2 } });
     await page.keyboard.press('Enter');
     await page.keyboard.type('Updated details');
     await editDialog.getByRole('button', { name: 'Save' }).click();
