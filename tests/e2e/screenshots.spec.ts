@@ -33,9 +33,6 @@ for (const language of languages) {
     await expect(page.getByTestId('session-item').first()).toBeVisible();
     await page.waitForTimeout(800);
     await page.screenshot({ path: `screenshots/dashboard-${language}.png` });
-    await page.goto('/dashboard/studio');
-    await expect(page.getByRole('heading', { level: 2 })).toBeVisible();
-    await page.screenshot({ path: `screenshots/studio-${language}.png` });
 
     await page.goto('/admin/announcements');
     await expect(page.getByTestId('announcement-card').first()).toBeVisible();
