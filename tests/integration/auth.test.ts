@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { members, tenants } from '../../src/server/db/schema';
-import { hashPassword } from '../../src/server/services/auth';
+import { REFRESH_REUSE_GRACE_MS, hashPassword } from '../../src/server/services/auth';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
 
@@ -112,23 +112,67 @@ describe('access tokens', () => {
 });
 
 describe('POST /auth/refresh/', () => {
-  it('rotates the web cookie: the new token works, the old one is refused and revokes the family', async () => {
-    const signIn = await api.call('/auth/sign-in/', { method: 'POST', body: DEMO_ADMIN });
-    const first = refreshCookie(signIn.headers)!.split(';')[0]!;
+  /** The `refresh_token=…` pair a browser sends back, from a response's Set-Cookie. */
+  const cookieOf = (result: { headers: Headers }) => refreshCookie(result.headers)!.split(';')[0]!;
+  const refreshWithCookie = (cookie: string) => api.call('/auth/refresh/', { method: 'POST', body: {}, headers: { cookie } });
+  const webSignIn = async () => cookieOf(await api.call('/auth/sign-in/', { method: 'POST', body: DEMO_ADMIN }));
+  /** Moves the server's clock past the reuse grace window. */
+  const afterGraceWindow = () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + REFRESH_REUSE_GRACE_MS + 1000);
+  };
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
-    const rotated = await api.call('/auth/refresh/', { method: 'POST', body: {}, headers: { cookie: first } });
+  it('rotates the web cookie: the new token works, the old one is refused after the grace window and revokes the family', async () => {
+    const first = await webSignIn();
+
+    const rotated = await refreshWithCookie(first);
     expect(rotated.status).toBe(200);
     expect(rotated.body.access_token).toEqual(expect.any(String));
-    const second = refreshCookie(rotated.headers)!.split(';')[0]!;
+    const second = cookieOf(rotated);
     expect(second).not.toBe(first);
 
-    const reused = await api.call('/auth/refresh/', { method: 'POST', body: {}, headers: { cookie: first } });
+    afterGraceWindow();
+    const reused = await refreshWithCookie(first);
     expect(reused.status).toBe(401);
     expect(reused.body.code).toBe('session_expired');
 
     // Reuse revoked the whole family: the legitimately rotated token is dead too.
-    const afterReuse = await api.call('/auth/refresh/', { method: 'POST', body: {}, headers: { cookie: second } });
+    const afterReuse = await refreshWithCookie(second);
     expect(afterReuse.status).toBe(401);
+  });
+
+  it('gives two tabs refreshing with the same cookie at once a session each, in the same token family', async () => {
+    const shared = await webSignIn();
+
+    const [dashboardTab, adminTab] = await Promise.all([refreshWithCookie(shared), refreshWithCookie(shared)]);
+    expect([dashboardTab.status, adminTab.status]).toEqual([200, 200]);
+    const [dashboardCookie, adminCookie] = [cookieOf(dashboardTab), cookieOf(adminTab)];
+    expect(new Set([shared, dashboardCookie, adminCookie]).size).toBe(3);
+    expect((await api.call('/chatbots/', { token: adminTab.body.access_token })).status).toBe(200);
+
+    // Both tabs keep refreshing normally afterwards.
+    const dashboardNext = await refreshWithCookie(dashboardCookie);
+    expect(dashboardNext.status).toBe(200);
+
+    // The same family: presenting the shared token again once the window has passed revokes both tabs' tokens.
+    afterGraceWindow();
+    expect((await refreshWithCookie(shared)).status).toBe(401);
+    expect((await refreshWithCookie(cookieOf(dashboardNext))).status).toBe(401);
+    expect((await refreshWithCookie(adminCookie)).status).toBe(401);
+  });
+
+  it('keeps a revoked family revoked, even for a token rotated within the grace window', async () => {
+    const first = await webSignIn();
+    const second = cookieOf(await refreshWithCookie(first));
+    expect((await api.call('/auth/sign-out/', { method: 'POST', body: {}, headers: { cookie: second } })).status).toBe(200);
+
+    const late = await refreshWithCookie(first);
+    expect(late.status).toBe(401);
+    expect(late.body.code).toBe('session_expired');
+    expect((await refreshWithCookie(second)).status).toBe(401);
   });
 
   it('rotates a desktop token given in the body', async () => {

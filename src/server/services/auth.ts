@@ -12,6 +12,12 @@ export type MemberRow = typeof members.$inferSelect;
 export type AuthMember = MemberRow;
 
 const ACCESS_TOKEN_VERSION = 'v1';
+/**
+ * How long a rotated refresh token may still be presented without counting as reuse. Web tabs
+ * share one HttpOnly cookie (the dashboard and the /admin tab), so two of them can refresh with the
+ * same token at the same moment; the slower one must get a session, not sign the user out everywhere.
+ */
+export const REFRESH_REUSE_GRACE_MS = 15_000;
 const SIGNING_SECRET_NAME = 'access_token_signing_key';
 
 /** argon2id with the library defaults (m=19 MiB, t=2, p=1: the OWASP baseline). */
@@ -133,7 +139,9 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
 
   /**
    * Rotates a refresh token. Presenting a token that was already rotated means it leaked (or was
-   * replayed): the whole family is revoked and both holders must sign in again.
+   * replayed): the whole family is revoked and both holders must sign in again, unless it was
+   * rotated less than REFRESH_REUSE_GRACE_MS ago (a concurrent refresh), which gets a new token of
+   * the same family, so a later theft check still revokes all of them together.
    */
   async function rotateRefreshToken(tenant: TenantRow, presented: string | undefined): Promise<IssuedTokens> {
     if (!presented) throw sessionExpired();
@@ -144,7 +152,8 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
         .where(and(eq(refreshTokens.tenantId, tenant.id), eq(refreshTokens.tokenHash, sha256(presented))))
         .for('update');
       if (!stored || stored.revokedAt || stored.expiresAt.getTime() <= Date.now()) return { error: sessionExpired() };
-      if (stored.rotatedAt) {
+      const rotatedInGrace = stored.rotatedAt !== null && Date.now() - stored.rotatedAt.getTime() < REFRESH_REUSE_GRACE_MS;
+      if (stored.rotatedAt && !rotatedInGrace) {
         await revokeFamily(tx, stored.familyId);
         return { error: sessionExpired() };
       }
@@ -153,7 +162,8 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
         await revokeFamily(tx, stored.familyId);
         return { error: member?.status === 'deactivated' || member?.status === 'rejected' ? accountDeactivated() : sessionExpired() };
       }
-      await tx.update(refreshTokens).set({ rotatedAt: new Date() }).where(eq(refreshTokens.id, stored.id));
+      // Keep the first rotation time, so that the grace window is not extended by each concurrent refresh.
+      if (!stored.rotatedAt) await tx.update(refreshTokens).set({ rotatedAt: new Date() }).where(eq(refreshTokens.id, stored.id));
       return { tokens: await issueTokens(member, stored.familyId, tx) };
     });
     // Thrown outside the transaction so that the family revocation above is committed.
