@@ -23,6 +23,7 @@ import { registerErrorLogRoutes } from './routes/errorLog';
 import { registerMemberRoutes } from './routes/members';
 import { registerSessionRoutes } from './routes/sessions';
 import { createAuthService } from './services/auth';
+import { failAbandonedAnswers } from './services/chat';
 
 export interface BuildAppOptions {
   db: Database;
@@ -34,9 +35,14 @@ export interface BuildAppOptions {
   webRoot?: string;
 }
 
-/** The whole API as a Fastify instance, ready to `listen` or `inject`. */
+/**
+ * The whole API as a Fastify instance, ready to `listen` or `inject`. Building it first fails the
+ * answers an earlier process left streaming when it died.
+ */
 export async function buildApp({ db, config, llm, logger = false, webRoot }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({ logger, trustProxy: config.TRUST_PROXY });
+  const abandoned = await failAbandonedAnswers(db);
+  if (abandoned > 0) app.log.warn({ count: abandoned }, 'marked chat answers abandoned by an earlier server process as failed');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);

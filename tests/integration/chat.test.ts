@@ -1,6 +1,8 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/server/app';
 import { creditLedger, llmModels, members, modelGroupPermissions, restrictedWords, sessionMessages, taskModes, tenants, usageRecords } from '../../src/server/db/schema';
+import { ABANDONED_ANSWER_MINUTES } from '../../src/server/services/chat';
 import { chatMetaSchema } from '../../src/shared/api/chat';
 import { DEFAULT_FAKE_CHUNKS, type FakeLlmUpstream, startFakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
 import { DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
@@ -165,6 +167,43 @@ describe('POST /chatbots/{id}/chat/ through the OpenAI-compatible provider', () 
     const frames = await readFrames(response);
     expect(frames.at(-1)).toEqual({ type: 'end', finish_reason: 'error' });
     expect(await messageById(meta.chatbot_message_id)).toMatchObject({ text: 'Hello from', interrupted: 'failed' });
+  });
+});
+
+describe('answers abandoned by a server that died mid-stream', () => {
+  it('are failed when a server starts, while live and finished answers are left alone', async () => {
+    const longAgo = sql`now() - make_interval(mins => ${ABANDONED_ANSWER_MINUTES + 1})`;
+    const finished = await send(chatbotIds.general, { text: 'An answer that completed' });
+    const finishedMeta = chatMetaSchema.parse(JSON.parse(finished.headers.get('x-chat-meta')!));
+    await finished.text();
+    await server.db.update(sessionMessages).set({ createdAt: longAgo }).where(eq(sessionMessages.id, finishedMeta.chatbot_message_id));
+
+    // The placeholder a dead process left behind: created long ago, never saved.
+    const [finishedAnswer] = await server.db.select().from(sessionMessages).where(eq(sessionMessages.id, finishedMeta.chatbot_message_id));
+    const [crashed] = await server.db
+      .insert(sessionMessages)
+      .values({ tenantId: finishedAnswer!.tenantId, sessionId: finishedAnswer!.sessionId, speakerType: 'chatbot', streaming: true, createdAt: longAgo })
+      .returning();
+
+    // An answer another process is streaming right now.
+    upstream.setBehaviour({ chunks: Array.from({ length: 60 }, (_, i) => `w${i} `), delayMs: 40 });
+    const stop = new AbortController();
+    const live = await send(chatbotIds.general, { text: 'Still answering' }, stop.signal);
+    const liveMeta = chatMetaSchema.parse(JSON.parse(live.headers.get('x-chat-meta')!));
+    expect(await messageById(liveMeta.chatbot_message_id)).toMatchObject({ streaming: true, interrupted: null });
+
+    const restarted = await buildApp({ db: server.db, config: server.config });
+    await restarted.close();
+
+    expect(await messageById(crashed!.id)).toMatchObject({ streaming: false, interrupted: 'failed', text: '' });
+    expect(await messageById(liveMeta.chatbot_message_id)).toMatchObject({ streaming: true, interrupted: null });
+    expect(await messageById(finishedMeta.chatbot_message_id)).toMatchObject({ streaming: false, interrupted: null, text: DEFAULT_FAKE_CHUNKS.join('') });
+    const history = await api.call(`/sessions/${finishedMeta.session_hash_id}/history/`, { token });
+    expect(history.body.items.at(-1)).toMatchObject({ id: crashed!.id, speaker_type: 'chatbot', interrupted: 'failed' });
+
+    stop.abort();
+    const stopped = await until(() => messageById(liveMeta.chatbot_message_id), (row) => !row.streaming);
+    expect(stopped.interrupted).toBe('stopped');
   });
 });
 

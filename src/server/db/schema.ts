@@ -451,9 +451,15 @@ export const sessionMessages = pgTable(
     llmModelId: integer('llm_model_id').references(() => llmModels.id, { onDelete: 'set null' }),
     inputTokens: integer('input_tokens'),
     outputTokens: integer('output_tokens'),
+    /** True from the answer's placeholder until its outcome is saved; stays true if the server died in between. */
+    streaming: boolean('streaming').notNull().default(false),
     createdAt: createdAt(),
   },
-  (t) => [index('session_messages_session_idx').on(t.sessionId, t.id)],
+  (t) => [
+    index('session_messages_session_idx').on(t.sessionId, t.id),
+    // Few rows are ever streaming, so the start-up sweep for abandoned answers reads only these.
+    index('session_messages_streaming_idx').on(t.createdAt).where(sql`${t.streaming}`),
+  ],
 );
 
 export const sessionMessageFiles = pgTable(

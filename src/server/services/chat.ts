@@ -1,5 +1,5 @@
 import { type ModelMessage, streamText } from 'ai';
-import { and, asc, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lt, notInArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import type { ChatFrame, ChatMeta, chatBodySchema } from '../../shared/api/chat';
@@ -135,7 +135,7 @@ export async function prepareChat(db: Database, tenant: TenantRow, member: Membe
     }
     const [answer] = await tx
       .insert(sessionMessages)
-      .values({ tenantId: tenant.id, sessionId: session.id, speakerType: 'chatbot', text: '', llmModelId: model.id })
+      .values({ tenantId: tenant.id, sessionId: session.id, speakerType: 'chatbot', text: '', llmModelId: model.id, streaming: true })
       .returning({ id: sessionMessages.id });
     if (!answer) throw new Error('Message insert returned no row');
     const reserved = free ? 0 : messageCost(model, { inputTokens: estimatedInputTokens, outputTokens: RESERVED_OUTPUT_TOKENS });
@@ -275,6 +275,28 @@ async function runModel(
   };
 }
 
+/**
+ * Age after which an answer still marked as streaming is taken as abandoned by a process that died.
+ * Far longer than any answer streams, because server processes sharing one PostgreSQL must not fail
+ * each other's live answers.
+ */
+export const ABANDONED_ANSWER_MINUTES = 10;
+
+/**
+ * Marks answers whose server died mid-stream as failed, so that they show as interrupted instead of
+ * an empty answer forever; returns how many. Run at start-up. Compares with the database clock,
+ * which also wrote `created_at`. Should a live answer ever outlast the limit, its own final save
+ * still overwrites the mark.
+ */
+export async function failAbandonedAnswers(db: Database): Promise<number> {
+  const failed = await db
+    .update(sessionMessages)
+    .set({ interrupted: 'failed', streaming: false })
+    .where(and(eq(sessionMessages.streaming, true), lt(sessionMessages.createdAt, sql`now() - make_interval(mins => ${ABANDONED_ANSWER_MINUTES})`)))
+    .returning({ id: sessionMessages.id });
+  return failed.length;
+}
+
 /** Saves the answer, settles the reservation at the real cost and meters the usage; returns the credits charged. */
 async function recordOutcome(db: Database, prepared: PreparedChat, outcome: StreamOutcome): Promise<number> {
   const { tenant, member, model, session, chatbot } = prepared;
@@ -286,7 +308,7 @@ async function recordOutcome(db: Database, prepared: PreparedChat, outcome: Stre
   await db.transaction(async (tx) => {
     await tx
       .update(sessionMessages)
-      .set({ text: outcome.text, interrupted, inputTokens: outcome.inputTokens, outputTokens: outcome.outputTokens })
+      .set({ text: outcome.text, interrupted, inputTokens: outcome.inputTokens, outputTokens: outcome.outputTokens, streaming: false })
       .where(eq(sessionMessages.id, prepared.meta.chatbot_message_id));
     if (prepared.reservation) await settleCredits(tx, member, prepared.reservation.id, prepared.reservation.amount, cost);
     await tx.insert(usageRecords).values({

@@ -1,0 +1,2 @@
+ALTER TABLE "session_messages" ADD COLUMN "streaming" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+CREATE INDEX "session_messages_streaming_idx" ON "session_messages" USING btree ("created_at") WHERE "session_messages"."streaming";
