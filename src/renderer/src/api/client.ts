@@ -11,7 +11,7 @@ import {
   type EndpointResponse,
 } from '../../../shared/api';
 import { getPlatform } from '../platform';
-import { reportFailure } from './errorReporter';
+import { isReportedStatus, reportFailure } from './errorReporter';
 
 type AnyEndpoint = Endpoint<z.ZodType, z.ZodType, z.ZodType, z.ZodType>;
 
@@ -42,15 +42,20 @@ async function readErrorBody(response: Response): Promise<z.infer<typeof errorBo
   return parsed.success ? parsed.data : null;
 }
 
+/** The absolute URL of an API path (already filled, e.g. `/sessions/abc/`) under the configured API base. */
+export async function apiUrl(path: string): Promise<string> {
+  const { apiBase } = await getPlatform().settings.get();
+  return `${apiBase.replace(/\/$/, '')}${path}`;
+}
+
 /**
  * Calls one endpoint of the shared contract. Resolves with the response parsed by the endpoint's
  * zod schema; rejects with ApiError (status 0 for a network failure). 5xx and network failures
  * are reported to the log-error endpoint before they are rethrown (spec §8).
  */
 export async function callEndpoint<E extends AnyEndpoint>(endpoint: E, options: CallOptions<E> = {} as CallOptions<E>): Promise<EndpointResponse<E>> {
-  const { apiBase } = await getPlatform().settings.get();
   const { params, query, body } = options as { params?: Record<string, string | number>; query?: unknown; body?: unknown };
-  const url = `${apiBase.replace(/\/$/, '')}${buildPath(endpoint.path, params)}`;
+  const url = await apiUrl(buildPath(endpoint.path, params));
   const searchParams = toSearchParams(query);
 
   let response: Response;
@@ -62,13 +67,13 @@ export async function callEndpoint<E extends AnyEndpoint>(endpoint: E, options: 
     });
   } catch (error) {
     const apiError = error instanceof ApiError ? error : new ApiError(0, null, error instanceof Error ? error.message : String(error));
-    if (apiError.status === 0 || apiError.status >= 500) reportFailure({ endpoint, url, requestBody: body, error: apiError, response: null });
+    if (isReportedStatus(apiError.status)) reportFailure({ endpoint, url, requestBody: body, error: apiError, response: null });
     throw apiError;
   }
 
   if (!response.ok) {
     const apiError = new ApiError(response.status, await readErrorBody(response.clone()));
-    if (response.status >= 500) reportFailure({ endpoint, url, requestBody: body, error: apiError, response });
+    if (isReportedStatus(response.status)) reportFailure({ endpoint, url, requestBody: body, error: apiError, response });
     throw apiError;
   }
   const json: unknown = response.status === 204 ? { ok: true } : await response.json();

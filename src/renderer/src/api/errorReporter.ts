@@ -8,8 +8,20 @@ export interface FailureReport {
   url: string;
   requestBody: unknown;
   error: ApiError;
-  /** Null for a network failure (nothing came back). */
+  /**
+   * Null when no Response is at hand: a network failure, or a failure the platform already turned
+   * into an ApiError (the chat stream), which is then described from the error's status and body.
+   */
   response: Response | null;
+}
+
+/** Spec §7: every status of 500 or above and every network failure (status 0) is reported. */
+export const isReportedStatus = (status: number): boolean => status === 0 || status >= 500;
+
+function describeResponse(error: ApiError, response: Response | null, responseText: string): string {
+  if (response) return `${response.status} ${response.statusText}\n${responseText}`;
+  if (error.status === 0) return 'network failure (no response)';
+  return `${error.status}\n${error.body ? JSON.stringify(error.body) : ''}`;
 }
 
 function describeHeaders(headers: Headers): string {
@@ -21,7 +33,7 @@ export async function buildErrorLog(report: FailureReport): Promise<ErrorLogBody
   const { endpoint, url, requestBody, error, response } = report;
   const responseText = response ? await response.clone().text().catch(() => '') : '';
   const attachments = [
-    { title: 'Response', text: truncateField(response ? `${response.status} ${response.statusText}\n${responseText}` : 'network failure (no response)') },
+    { title: 'Response', text: truncateField(describeResponse(error, response, responseText)) },
     { title: 'Headers', text: truncateField(response ? describeHeaders(response.headers) : '') },
     { title: 'Request body', text: truncateField(requestBody === undefined ? '' : JSON.stringify(requestBody)) },
   ];

@@ -4,13 +4,13 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { chatbotsApi, isApiError, sessionsApi, type Chatbot } from '../../../../shared/api';
+import { streamChat } from '../../api/chat';
 import { callEndpoint } from '../../api/client';
 import { firstDefaultChatbot, useDashboardChatbots } from '../../api/chatbots';
 import { queryKeys } from '../../api/queryKeys';
 import { errorKeyOf } from '../../api/errorMessages';
 import { IconChat } from '../../components/icons';
 import { showToast } from '../../components/toast';
-import { getPlatform } from '../../platform';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { discardActiveRun, useActiveRunStore } from './activeRun';
 import { ChatRun, type ChatRunSnapshot } from './chatRun';
@@ -159,7 +159,7 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
       const next: ChatRun = new ChatRun({
         chatbotId,
         body: { text, session_hash_id: sessionHash },
-        streamChat: (request) => getPlatform().streamChat(request),
+        streamChat,
         onMeta: (meta) => {
           if (!meta.session_created) return;
           seedEmptyHistory(queryClient, meta.session_hash_id);
