@@ -1,6 +1,6 @@
-import { ApiError, authApi, errorBodySchema, type Member } from '../../shared/api';
+import { ApiError, apiErrorFromResponse, authApi, sessionEndReasonFor, type Member, type SessionEndReason } from '../../shared/api';
 import { ACCESS_TOKEN_HEADER, CLIENT_KIND_HEADER, SUBDOMAIN_HEADER } from '../../shared/domain/constants';
-import type { DesktopSettings, SessionEndReason } from '../../shared/ipc/contract';
+import type { DesktopSettings } from '../../shared/ipc/contract';
 import type { SessionTokens, TokenVault } from '../keychain/tokenVault';
 
 /** The network as main sees it: Electron's `net.fetch` in the app, Node's fetch in tests. */
@@ -26,17 +26,6 @@ export interface AuthorizedRequest {
 interface RenewedSession {
   member: Member;
   tokens: SessionTokens;
-}
-
-export async function apiErrorFrom(response: Response): Promise<ApiError> {
-  const parsed = errorBodySchema.safeParse(await response.json().catch(() => null));
-  return new ApiError(response.status, parsed.success ? parsed.data : null);
-}
-
-function endReasonFor(status: number): SessionEndReason {
-  if (status === 401) return 'auth_refresh_401';
-  if (status === 403) return 'auth_refresh_403';
-  return 'auth_refresh_500';
 }
 
 /**
@@ -94,7 +83,7 @@ export function createAuthSession(options: AuthSessionOptions) {
     }
     if (response.ok) return acceptTokens(response, service, stored.refreshToken);
     if (response.status === 401 || response.status === 403) await vault.clear(service);
-    if (announce || response.status !== 401) options.onEnded(endReasonFor(response.status));
+    if (announce || response.status !== 401) options.onEnded(sessionEndReasonFor(response.status));
     return null;
   }
 
@@ -139,7 +128,7 @@ export function createAuthSession(options: AuthSessionOptions) {
 
     async signIn(credentials: { email: string; password: string }): Promise<Member> {
       const response = await postAuth(authApi.signIn.path, credentials);
-      if (!response.ok) throw await apiErrorFrom(response);
+      if (!response.ok) throw await apiErrorFromResponse(response);
       return (await acceptTokens(response, current().service)).member;
     },
 

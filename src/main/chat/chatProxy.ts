@@ -2,7 +2,8 @@ import { createParser } from 'eventsource-parser';
 import { ApiError, buildPath, chatApi, type ChatBody, type ChatMeta } from '../../shared/api';
 import { CHAT_META_HEADER } from '../../shared/domain/constants';
 import type { ChatStreamEvent } from '../../shared/ipc/contract';
-import { apiErrorFrom, type AuthSession } from '../auth/authSession';
+import type { AuthSession } from '../auth/authSession';
+import { apiErrorFromResponse } from '../../shared/api/apiError';
 
 /** The page that asked for a stream: frames go back to it only. */
 export interface StreamSubscriber {
@@ -86,7 +87,7 @@ export function createChatProxy(session: Pick<AuthSession, 'authorizedFetch'>, a
       }
       if (!response.ok) {
         running.delete(key);
-        throw await apiErrorFrom(response);
+        throw await apiErrorFromResponse(response);
       }
       const meta = chatApi.chatMetaSchema.safeParse(parseJsonOrNull(response.headers.get(CHAT_META_HEADER)));
       if (!meta.success) {

@@ -1,4 +1,4 @@
-import type { ErrorBody } from './common';
+import { errorBodySchema, type ErrorBody } from './common';
 
 /**
  * A failed API call, the same on both platforms: the web transport builds it from the HTTP
@@ -22,4 +22,20 @@ export class ApiError extends Error {
 
 export function isApiError(value: unknown): value is ApiError {
   return value instanceof ApiError;
+}
+
+/** The ApiError of a non-2xx response; a body that is not our `{code, message}` shape becomes null. */
+export async function apiErrorFromResponse(response: Response): Promise<ApiError> {
+  const parsed = errorBodySchema.safeParse(await response.json().catch(() => null));
+  return new ApiError(response.status, parsed.success ? parsed.data : null);
+}
+
+/** Why a stored session ended when its refresh failed: the translation keys of spec §8. */
+export const SESSION_END_REASONS = ['auth_refresh_401', 'auth_refresh_403', 'auth_refresh_500'] as const;
+export type SessionEndReason = (typeof SESSION_END_REASONS)[number];
+
+export function sessionEndReasonFor(refreshStatus: number): SessionEndReason {
+  if (refreshStatus === 401) return 'auth_refresh_401';
+  if (refreshStatus === 403) return 'auth_refresh_403';
+  return 'auth_refresh_500';
 }

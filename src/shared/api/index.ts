@@ -20,4 +20,5 @@ export type { Session, SessionMessage } from './sessions';
 export type { ChatBody, ChatMeta, ChatFrame } from './chat';
 export type { Announcement } from './announcements';
 export type { ErrorLogBody } from './errorLog';
-export { ApiError, isApiError } from './apiError';
+export { ApiError, isApiError, apiErrorFromResponse, sessionEndReasonFor, SESSION_END_REASONS } from './apiError';
+export type { SessionEndReason } from './apiError';

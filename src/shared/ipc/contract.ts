@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { errorBodySchema } from '../api/common';
+import { SESSION_END_REASONS, type SessionEndReason } from '../api/apiError';
 import { signInBodySchema } from '../api/auth';
 import { memberSchema } from '../api/members';
 import { chatBodySchema, chatFrameSchema, chatMetaSchema } from '../api/chat';
@@ -83,8 +84,8 @@ export const chatStreamEventSchema = z.object({
 });
 export type ChatStreamEvent = z.infer<typeof chatStreamEventSchema>;
 
-export const sessionEndReasonSchema = z.enum(['auth_refresh_401', 'auth_refresh_403', 'auth_refresh_500']);
-export type SessionEndReason = z.infer<typeof sessionEndReasonSchema>;
+export const sessionEndReasonSchema = z.enum(SESSION_END_REASONS);
+export type { SessionEndReason };
 
 export const storageStatusSchema = z.object({
   /** 'keychain': tokens survive a restart; 'memory': no keychain, the session ends with the app. */

@@ -2,8 +2,8 @@ import ky from 'ky';
 import type { z } from 'zod';
 import {
   ApiError,
+  apiErrorFromResponse,
   buildPath,
-  errorBodySchema,
   type Endpoint,
   type EndpointBody,
   type EndpointParams,
@@ -37,11 +37,6 @@ function toSearchParams(query: unknown): URLSearchParams {
   return search;
 }
 
-async function readErrorBody(response: Response): Promise<z.infer<typeof errorBodySchema> | null> {
-  const parsed = errorBodySchema.safeParse(await response.json().catch(() => null));
-  return parsed.success ? parsed.data : null;
-}
-
 /** The absolute URL of an API path (already filled, e.g. `/sessions/abc/`) under the configured API base. */
 export async function apiUrl(path: string): Promise<string> {
   const { apiBase } = await getPlatform().settings.get();
@@ -72,7 +67,7 @@ export async function callEndpoint<E extends AnyEndpoint>(endpoint: E, options: 
   }
 
   if (!response.ok) {
-    const apiError = new ApiError(response.status, await readErrorBody(response.clone()));
+    const apiError = await apiErrorFromResponse(response.clone());
     if (isReportedStatus(response.status)) reportFailure({ endpoint, url, requestBody: body, error: apiError, response });
     throw apiError;
   }

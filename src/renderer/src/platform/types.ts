@@ -1,7 +1,6 @@
-import type { ChatBody, ChatFrame, ChatMeta, Member } from '../../../shared/api';
+import type { ChatBody, ChatFrame, ChatMeta, Member, SessionEndReason } from '../../../shared/api';
 
-/** Why a stored session ended: the translation keys of spec §8. */
-export type SessionEndReason = 'auth_refresh_401' | 'auth_refresh_403' | 'auth_refresh_500';
+export type { SessionEndReason };
 
 export interface ClientSettings {
   /** API base URL, e.g. https://host/api/v1. On the web it is the page's own origin. */

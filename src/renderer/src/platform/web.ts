@@ -1,7 +1,7 @@
 import { createParser } from 'eventsource-parser';
-import { ApiError, authApi, chatApi, errorBodySchema, type Member } from '../../../shared/api';
+import { ApiError, apiErrorFromResponse, authApi, chatApi, sessionEndReasonFor, type Member, type SessionEndReason } from '../../../shared/api';
 import { API_PREFIX, ACCESS_TOKEN_HEADER, CHAT_META_HEADER, SUBDOMAIN_COOKIE, SUBDOMAIN_HEADER } from '../../../shared/domain/constants';
-import type { ChatStreamRequest, ClientSettings, Platform, SessionEndReason } from './types';
+import type { ChatStreamRequest, ClientSettings, Platform } from './types';
 
 export interface WebPlatformOptions {
   /** The network; tests inject a fake. */
@@ -16,17 +16,6 @@ function readCookie(name: string): string | null {
 
 function writeCookie(name: string, value: string | null): void {
   document.cookie = value === null ? `${name}=; path=/; max-age=0; SameSite=Lax` : `${name}=${encodeURIComponent(value)}; path=/; SameSite=Lax`;
-}
-
-async function apiErrorFrom(response: Response): Promise<ApiError> {
-  const parsed = errorBodySchema.safeParse(await response.json().catch(() => null));
-  return new ApiError(response.status, parsed.success ? parsed.data : null);
-}
-
-function refreshFailureReason(status: number): SessionEndReason {
-  if (status === 401) return 'auth_refresh_401';
-  if (status === 403) return 'auth_refresh_403';
-  return 'auth_refresh_500';
 }
 
 function isAbort(error: unknown): boolean {
@@ -78,7 +67,7 @@ export function createWebPlatform(options: WebPlatformOptions = {}): Platform {
         if (response.ok) return await acceptTokens(response);
         accessToken = null;
         // At start-up a 401 only means "not signed in"; anything else is worth telling the user.
-        if (!(quietWhenSignedOut && response.status === 401)) endListeners.forEach((listener) => listener(refreshFailureReason(response.status)));
+        if (!(quietWhenSignedOut && response.status === 401)) endListeners.forEach((listener) => listener(sessionEndReasonFor(response.status)));
         return null;
       } catch {
         endListeners.forEach((listener) => listener('auth_refresh_500'));
@@ -121,7 +110,7 @@ export function createWebPlatform(options: WebPlatformOptions = {}): Platform {
       if (isAbort(error)) return;
       throw new ApiError(0, null, error instanceof Error ? error.message : String(error));
     }
-    if (!response.ok) throw await apiErrorFrom(response);
+    if (!response.ok) throw await apiErrorFromResponse(response);
 
     const metaHeader = response.headers.get(CHAT_META_HEADER);
     if (metaHeader) onMeta(chatApi.chatMetaSchema.parse(JSON.parse(metaHeader)));
@@ -162,7 +151,7 @@ export function createWebPlatform(options: WebPlatformOptions = {}): Platform {
     session: {
       async signIn(credentials) {
         const response = await postAuth(authApi.signIn.path, credentials);
-        if (!response.ok) throw await apiErrorFrom(response);
+        if (!response.ok) throw await apiErrorFromResponse(response);
         return acceptTokens(response);
       },
       restore: () => refreshOnce(true),
