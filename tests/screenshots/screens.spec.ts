@@ -1,11 +1,10 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, createSession } from './support';
+import { ADMIN, createSession } from '../e2e/support';
 
 /**
  * Reference screenshots of the main screens in English and Korean, written to screenshots/.
- * Run on demand: SCREENSHOTS=1 npx playwright test tests/e2e/screenshots.spec.ts
+ * Run with `npm run screenshots`.
  */
-test.skip(!process.env.SCREENSHOTS, 'screenshots are taken on demand (SCREENSHOTS=1)');
 test.use({ viewport: { width: 1280, height: 800 } });
 
 const languages = ['en', 'ko'] as const;

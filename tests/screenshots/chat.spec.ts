@@ -2,10 +2,8 @@ import { expect, test, type Page } from '@playwright/test';
 
 /**
  * Screenshots of the chat screen mid-stream and finished, in English and Korean, for review.
- * Only with CHAT_SCREENSHOTS=1 (and a slower demo model, e.g. DEMO_TOKEN_DELAY_MS=80):
- * `CHAT_SCREENSHOTS=1 DEMO_TOKEN_DELAY_MS=80 npx playwright test tests/e2e/chat-screenshots.spec.ts`
+ * Run with `npm run screenshots` (it slows the demo model so the mid-stream shot has a partial answer).
  */
-test.skip(!process.env.CHAT_SCREENSHOTS, 'screenshots are taken on request only');
 test.use({ viewport: { width: 1180, height: 720 } });
 
 const QUESTIONS = { en: 'How does the answer stream into this window?', ko: '답변은 어떻게 이 창에 스트리밍되나요?' };
