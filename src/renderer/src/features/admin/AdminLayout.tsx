@@ -6,7 +6,7 @@ import { useUserSession } from '../../stores/userSession';
 import { useTenant } from '../../api/tenant';
 import { IconLock, IconMegaphone } from '../../components/icons';
 import { LanguageMenu } from '../../components/LanguageMenu';
-import classes from './AdminLayout.module.css';
+import classes from '../../components/SideNav.module.css';
 
 /** Non-admins who open the console see this and nothing else (spec §6). */
 function RestrictedPage() {

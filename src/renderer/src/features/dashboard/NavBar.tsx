@@ -15,6 +15,7 @@ import { IconChevron, IconCode, IconLogout, IconPlus, IconShield, IconStore, Ico
 import { newChatPath } from './newChatTarget';
 import { SessionList } from './SessionList';
 import classes from './NavBar.module.css';
+import sideNav from '../../components/SideNav.module.css';
 
 function TenantLogo() {
   const { t } = useTranslation('dashboard');
@@ -96,12 +97,12 @@ function NavFooter() {
 
   return (
     <Stack gap={4}>
-      <NavLink to="/dashboard/developers" className={classes.link}>
+      <NavLink to="/dashboard/developers" className={sideNav.link}>
         <IconCode size={17} />
         {t('nav.developers')}
       </NavLink>
       {member?.is_admin && (
-        <UnstyledButton className={classes.link} onClick={() => getPlatform().openAdminConsole()} data-testid="admin-button">
+        <UnstyledButton className={sideNav.link} onClick={() => getPlatform().openAdminConsole()} data-testid="admin-button">
           <IconShield size={17} />
           {t('nav.admin_console')}
         </UnstyledButton>
@@ -134,7 +135,7 @@ function NavFooter() {
 export function NavBar() {
   const { t } = useTranslation('dashboard');
   return (
-    <AppShell.Navbar className={classes.navbar} p="sm" aria-label={t('nav.label')}>
+    <AppShell.Navbar className={sideNav.navbar} p="sm" aria-label={t('nav.label')}>
       <AppShell.Section px={6} pt={4} pb="md">
         <TenantLogo />
       </AppShell.Section>
@@ -142,13 +143,13 @@ export function NavBar() {
         <Stack gap={4}>
           <NewChatLink />
           <Tooltip label={t('nav.studio_tooltip')} position="right">
-            <NavLink to="/dashboard/studio" className={classes.link}>
+            <NavLink to="/dashboard/studio" className={sideNav.link}>
               <IconStudio size={17} />
               {t('nav.studio')}
             </NavLink>
           </Tooltip>
           <Tooltip label={t('nav.store_tooltip')} position="right">
-            <NavLink to="/dashboard/store" className={classes.link}>
+            <NavLink to="/dashboard/store" className={sideNav.link}>
               <IconStore size={17} />
               {t('nav.store')}
             </NavLink>
