@@ -211,6 +211,7 @@ export const memberships = pgTable('memberships', {
  * Append-only credit ledger. Grants add credits to the tenant (or a group); a chat send appends a
  * negative `reservation` for its estimate and later a `settlement` with the difference to the real
  * cost, so the sum of a scope's rows is always its balance and concurrent sends see each other.
+ * A reservation names the answer it was made for, so that one abandoned by a crash can be settled.
  */
 export const creditLedger = pgTable(
   'credit_ledger',
@@ -222,6 +223,7 @@ export const creditLedger = pgTable(
     kind: ledgerKindEnum('kind').notNull(),
     amount: credits('amount').notNull(),
     reservationId: integer('reservation_id').references((): AnyPgColumn => creditLedger.id),
+    messageId: integer('message_id').references(() => sessionMessages.id, { onDelete: 'set null' }),
     koName: text('ko_name'),
     enName: text('en_name'),
     usageStartDate: date('usage_start_date'),
@@ -235,6 +237,8 @@ export const creditLedger = pgTable(
     index('credit_ledger_tenant_idx').on(t.tenantId, t.createdAt),
     index('credit_ledger_member_idx').on(t.memberId, t.createdAt),
     uniqueIndex('credit_ledger_one_settlement_idx').on(t.reservationId),
+    // Deleting a session sets its messages' links to null, which must not scan the whole ledger.
+    index('credit_ledger_message_idx').on(t.messageId).where(sql`${t.messageId} is not null`),
   ],
 );
 

@@ -1,0 +1,3 @@
+ALTER TABLE "credit_ledger" ADD COLUMN "message_id" integer;--> statement-breakpoint
+ALTER TABLE "credit_ledger" ADD CONSTRAINT "credit_ledger_message_id_session_messages_id_fk" FOREIGN KEY ("message_id") REFERENCES "public"."session_messages"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "credit_ledger_message_idx" ON "credit_ledger" USING btree ("message_id") WHERE "credit_ledger"."message_id" is not null;
