@@ -11,6 +11,7 @@ export const queryKeys = {
   sessions: ['sessions'] as const,
   session: (hashId: string) => ['session', hashId] as const,
   sessionHistory: (hashId: string) => ['session', hashId, 'history'] as const,
+  activeAnnouncement: ['announcements', 'active'] as const,
   adminAnnouncements: (page: number, size: number) => ['admin', 'announcements', page, size] as const,
   adminAnnouncementsAll: ['admin', 'announcements'] as const,
 };

@@ -1,9 +1,13 @@
 import { AppShell } from '@mantine/core';
 import { Outlet } from 'react-router-dom';
 import { NAV_BAR_WIDTH_PX } from '../../../../shared/domain/constants';
+import { AnnouncementPopup } from '../announcements/AnnouncementPopup';
 import { NavBar } from './NavBar';
 
-/** Fixed navigation bar beside the page; the bar starts the dashboard queries (chatbots, sessions). */
+/**
+ * Fixed navigation bar beside the page; the bar starts the dashboard queries (chatbots, sessions).
+ * The active announcement pops up over any dashboard page.
+ */
 export function DashboardLayout() {
   return (
     <AppShell navbar={{ width: NAV_BAR_WIDTH_PX, breakpoint: 0 }} padding={0}>
@@ -11,6 +15,7 @@ export function DashboardLayout() {
       <AppShell.Main h="100dvh" style={{ display: 'flex', flexDirection: 'column', overflow: 'auto' }}>
         <Outlet />
       </AppShell.Main>
+      <AnnouncementPopup />
     </AppShell>
   );
 }

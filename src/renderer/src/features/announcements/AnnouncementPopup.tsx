@@ -1,0 +1,63 @@
+import { useState } from 'react';
+import { Button, Checkbox, Group, Modal, ScrollArea, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { useActiveAnnouncement } from '../../api/announcements';
+import { useTenant } from '../../api/tenant';
+import { MarkdownContent } from '../../components/MarkdownContent';
+import { formatDate } from '../../i18n/formatDate';
+import { useResolvedLanguage } from '../../i18n/useLanguage';
+import { dismissAnnouncement, isAnnouncementDismissed } from './announcementDismissal';
+
+/**
+ * The active announcement over the dashboard (spec §2) until the user closes it: with "Don't show
+ * this again" for good, otherwise for this browser session. A different active announcement shows.
+ */
+export function AnnouncementPopup() {
+  const { t } = useTranslation('announcements');
+  const language = useResolvedLanguage();
+  const subdomain = useTenant().data?.subdomain;
+  const announcement = useActiveAnnouncement().data ?? null;
+  const [closedId, setClosedId] = useState<number | null>(null);
+  const [dontShowAgain, setDontShowAgain] = useState(false);
+
+  const opened =
+    announcement !== null &&
+    subdomain !== undefined &&
+    announcement.id !== closedId &&
+    !isAnnouncementDismissed(localStorage, subdomain, announcement.id) &&
+    !isAnnouncementDismissed(sessionStorage, subdomain, announcement.id);
+
+  function close() {
+    if (!announcement || subdomain === undefined) return;
+    dismissAnnouncement(dontShowAgain ? localStorage : sessionStorage, subdomain, announcement.id);
+    setClosedId(announcement.id);
+    setDontShowAgain(false);
+  }
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={close}
+      withCloseButton={false}
+      centered
+      size="lg"
+      radius="lg"
+      title={t('title')}
+    >
+      {announcement && (
+        <>
+          <Text size="sm" c="dimmed" mb="sm" data-testid="announcement-popup-date">
+            {formatDate(announcement.created_at, language)}
+          </Text>
+          <ScrollArea.Autosize mah="60dvh" type="auto">
+            <MarkdownContent markdown={announcement.content} />
+          </ScrollArea.Autosize>
+        </>
+      )}
+      <Group justify="space-between" mt="xl">
+        <Checkbox label={t('dont_show_again')} checked={dontShowAgain} onChange={(event) => setDontShowAgain(event.currentTarget.checked)} />
+        <Button onClick={close}>{t('close')}</Button>
+      </Group>
+    </Modal>
+  );
+}
