@@ -2,8 +2,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { creditLedger, llmModels, members, modelGroupPermissions, restrictedWords, sessionMessages, taskModes, tenants, usageRecords } from '../../src/server/db/schema';
-import { ABANDONED_ANSWER_MINUTES } from '../../src/server/services/chat';
-import { chatMetaSchema } from '../../src/shared/api/chat';
+import { ABANDONED_ANSWER_MINUTES, prepareChat } from '../../src/server/services/chat';
+import { chatBodySchema, chatMetaSchema } from '../../src/shared/api/chat';
 import { DEFAULT_FAKE_CHUNKS, type FakeLlmUpstream, startFakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
 import { DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient, jsonBody, readFrames } from './helpers/client';
@@ -170,20 +170,44 @@ describe('POST /chatbots/{id}/chat/ through the OpenAI-compatible provider', () 
   });
 });
 
+async function remainingCredit(): Promise<number> {
+  const check = await api.call(`/members/${memberId}/credit-check/`, { token });
+  return check.body.remaining_credit;
+}
+
+async function reservationFor(messageId: number) {
+  const [reservation] = await server.db
+    .select()
+    .from(creditLedger)
+    .where(and(eq(creditLedger.kind, 'reservation'), eq(creditLedger.messageId, messageId)));
+  const settlements = reservation ? await server.db.select().from(creditLedger).where(eq(creditLedger.reservationId, reservation.id)) : [];
+  return { reservation: reservation!, settlements };
+}
+
 describe('answers abandoned by a server that died mid-stream', () => {
-  it('are failed when a server starts, while live and finished answers are left alone', async () => {
+  it('are failed and their credits released when a server starts, while live and finished answers are left alone', async () => {
     const longAgo = sql`now() - make_interval(mins => ${ABANDONED_ANSWER_MINUTES + 1})`;
     const finished = await send(chatbotIds.general, { text: 'An answer that completed' });
     const finishedMeta = chatMetaSchema.parse(JSON.parse(finished.headers.get('x-chat-meta')!));
     await finished.text();
     await server.db.update(sessionMessages).set({ createdAt: longAgo }).where(eq(sessionMessages.id, finishedMeta.chatbot_message_id));
 
-    // The placeholder a dead process left behind: created long ago, never saved.
-    const [finishedAnswer] = await server.db.select().from(sessionMessages).where(eq(sessionMessages.id, finishedMeta.chatbot_message_id));
-    const [crashed] = await server.db
-      .insert(sessionMessages)
-      .values({ tenantId: finishedAnswer!.tenantId, sessionId: finishedAnswer!.sessionId, speakerType: 'chatbot', streaming: true, createdAt: longAgo })
-      .returning();
+    // A send whose process died before streaming: its placeholder and reservation, created long ago, never saved.
+    const [tenant] = await server.db.select().from(tenants).where(eq(tenants.subdomain, 'demo'));
+    const [member] = await server.db.select().from(members).where(eq(members.id, memberId));
+    const remainingBeforeCrash = await remainingCredit();
+    const crashedSend = await prepareChat(
+      server.db,
+      tenant!,
+      member!,
+      chatbotIds.general,
+      chatBodySchema.parse({ text: 'Lost in a crash', session_hash_id: finishedMeta.session_hash_id }),
+    );
+    const crashed = { id: crashedSend.meta.chatbot_message_id };
+    await server.db.update(sessionMessages).set({ createdAt: longAgo }).where(eq(sessionMessages.id, crashed.id));
+    const crashedCredits = await reservationFor(crashed.id);
+    expect(crashedCredits.reservation.amount).toBeLessThan(0);
+    expect(await remainingCredit()).toBeCloseTo(remainingBeforeCrash + crashedCredits.reservation.amount, 6);
 
     // An answer another process is streaming right now.
     upstream.setBehaviour({ chunks: Array.from({ length: 60 }, (_, i) => `w${i} `), delayMs: 40 });
@@ -192,18 +216,45 @@ describe('answers abandoned by a server that died mid-stream', () => {
     const liveMeta = chatMetaSchema.parse(JSON.parse(live.headers.get('x-chat-meta')!));
     expect(await messageById(liveMeta.chatbot_message_id)).toMatchObject({ streaming: true, interrupted: null });
 
+    const remainingBeforeRestart = await remainingCredit();
+
     const restarted = await buildApp({ db: server.db, config: server.config });
     await restarted.close();
 
-    expect(await messageById(crashed!.id)).toMatchObject({ streaming: false, interrupted: 'failed', text: '' });
+    // Only the crashed answer's reservation comes back, in full; the live one stays held.
+    expect(await remainingCredit()).toBeCloseTo(remainingBeforeRestart - crashedCredits.reservation.amount, 6);
+    expect((await reservationFor(crashed.id)).settlements).toEqual([expect.objectContaining({ amount: -crashedCredits.reservation.amount })]);
+    expect(await reservationFor(liveMeta.chatbot_message_id)).toMatchObject({ reservation: { kind: 'reservation' }, settlements: [] });
+    expect(await messageById(crashed.id)).toMatchObject({ streaming: false, interrupted: 'failed', text: '' });
     expect(await messageById(liveMeta.chatbot_message_id)).toMatchObject({ streaming: true, interrupted: null });
     expect(await messageById(finishedMeta.chatbot_message_id)).toMatchObject({ streaming: false, interrupted: null, text: DEFAULT_FAKE_CHUNKS.join('') });
     const history = await api.call(`/sessions/${finishedMeta.session_hash_id}/history/`, { token });
-    expect(history.body.items.at(-1)).toMatchObject({ id: crashed!.id, speaker_type: 'chatbot', interrupted: 'failed' });
+    expect(history.body.items.at(-1)).toMatchObject({ id: crashed.id, speaker_type: 'chatbot', interrupted: 'failed' });
 
     stop.abort();
     const stopped = await until(() => messageById(liveMeta.chatbot_message_id), (row) => !row.streaming);
     expect(stopped.interrupted).toBe('stopped');
+  });
+
+  it('still saves an answer that outlived the limit, charging its real cost instead of the release', async () => {
+    upstream.setBehaviour({ chunks: Array.from({ length: 60 }, (_, i) => `w${i} `), delayMs: 40 });
+    const stop = new AbortController();
+    const live = await send(chatbotIds.general, { text: 'A very long answer' }, stop.signal);
+    const meta = chatMetaSchema.parse(JSON.parse(live.headers.get('x-chat-meta')!));
+    const longAgo = sql`now() - make_interval(mins => ${ABANDONED_ANSWER_MINUTES + 1})`;
+    await server.db.update(sessionMessages).set({ createdAt: longAgo }).where(eq(sessionMessages.id, meta.chatbot_message_id));
+
+    const restarted = await buildApp({ db: server.db, config: server.config });
+    await restarted.close();
+    const { reservation, settlements: released } = await reservationFor(meta.chatbot_message_id);
+    expect(released).toEqual([expect.objectContaining({ amount: -reservation.amount })]);
+
+    stop.abort();
+    await until(() => messageById(meta.chatbot_message_id), (row) => row.interrupted === 'stopped');
+    const [usage] = await server.db.select().from(usageRecords).where(eq(usageRecords.messageId, meta.chatbot_message_id));
+    expect(usage!.credits).toBeGreaterThan(0);
+    const { settlements } = await reservationFor(meta.chatbot_message_id);
+    expect(settlements).toEqual([expect.objectContaining({ amount: expect.closeTo(-reservation.amount - usage!.credits, 6) })]);
   });
 });
 

@@ -13,7 +13,7 @@ import { estimateTokens } from '../../shared/domain/tokens';
 import type { TenantRow } from '../plugins/tenant';
 import type { MemberRow } from './auth';
 import { type ChatbotRow, type LlmModelRow, availableModelIds, findVisibleChatbot } from './chatbots';
-import { isDepleted, isFreeModel, messageCost, reserveCredits, settleCredits } from './credits';
+import { isDepleted, isFreeModel, messageCost, releaseAbandonedReservations, reserveCredits, settleCredits } from './credits';
 import { type SessionRow, findOwnSession, newHashId } from './sessions';
 
 type ChatBody = z.output<typeof chatBodySchema>;
@@ -139,7 +139,7 @@ export async function prepareChat(db: Database, tenant: TenantRow, member: Membe
       .returning({ id: sessionMessages.id });
     if (!answer) throw new Error('Message insert returned no row');
     const reserved = free ? 0 : messageCost(model, { inputTokens: estimatedInputTokens, outputTokens: RESERVED_OUTPUT_TOKENS });
-    const reservation = reserved > 0 ? { id: await reserveCredits(tx, member, reserved), amount: reserved } : null;
+    const reservation = reserved > 0 ? { id: await reserveCredits(tx, member, reserved, answer.id), amount: reserved } : null;
     return {
       tenant,
       member,
@@ -284,17 +284,21 @@ export const ABANDONED_ANSWER_MINUTES = 10;
 
 /**
  * Marks answers whose server died mid-stream as failed, so that they show as interrupted instead of
- * an empty answer forever; returns how many. Run at start-up. Compares with the database clock,
- * which also wrote `created_at`. Should a live answer ever outlast the limit, its own final save
- * still overwrites the mark.
+ * an empty answer forever, and releases their credit reservations in full (nothing was saved or
+ * metered for them); returns how many. Run at start-up. Compares with the database clock, which
+ * also wrote `created_at`. Should a live answer ever outlast the limit, its own final save still
+ * overwrites the mark and settles its reservation at the real cost.
  */
 export async function failAbandonedAnswers(db: Database): Promise<number> {
-  const failed = await db
-    .update(sessionMessages)
-    .set({ interrupted: 'failed', streaming: false })
-    .where(and(eq(sessionMessages.streaming, true), lt(sessionMessages.createdAt, sql`now() - make_interval(mins => ${ABANDONED_ANSWER_MINUTES})`)))
-    .returning({ id: sessionMessages.id });
-  return failed.length;
+  return db.transaction(async (tx) => {
+    const failed = await tx
+      .update(sessionMessages)
+      .set({ interrupted: 'failed', streaming: false })
+      .where(and(eq(sessionMessages.streaming, true), lt(sessionMessages.createdAt, sql`now() - make_interval(mins => ${ABANDONED_ANSWER_MINUTES})`)))
+      .returning({ id: sessionMessages.id });
+    await releaseAbandonedReservations(tx, failed.map((row) => row.id));
+    return failed.length;
+  });
 }
 
 /** Saves the answer, settles the reservation at the real cost and meters the usage; returns the credits charged. */

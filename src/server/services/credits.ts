@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { CreditCheck } from '../../shared/api/members';
 import { costInCredits, isCreditsDepleted } from '../../shared/domain/credits';
 import type { Queryable } from '../db/client';
@@ -56,8 +56,8 @@ export async function isDepleted(q: Queryable, member: MemberRow): Promise<boole
   return isCreditsDepleted(await creditCheck(q, member));
 }
 
-/** Appends a reservation of `amount` credits; returns its ledger id. */
-export async function reserveCredits(q: Queryable, member: MemberRow, amount: number): Promise<number> {
+/** Appends a reservation of `amount` credits for the answer `messageId`; returns its ledger id. */
+export async function reserveCredits(q: Queryable, member: MemberRow, amount: number, messageId: number): Promise<number> {
   const [row] = await q
     .insert(creditLedger)
     .values({
@@ -66,22 +66,57 @@ export async function reserveCredits(q: Queryable, member: MemberRow, amount: nu
       memberId: member.id,
       kind: 'reservation',
       amount: -amount,
+      messageId,
     })
     .returning({ id: creditLedger.id });
   if (!row) throw new Error('Reservation insert returned no row');
   return row.id;
 }
 
-/** Settles a reservation at the real cost: the settlement row gives back (or takes) the difference. */
+/**
+ * Settles a reservation at the real cost: the settlement row gives back (or takes) the difference.
+ * A reservation already released as abandoned (see releaseAbandonedReservations) gets its settlement
+ * corrected instead, because an answer that outlived the limit still saves its real cost.
+ */
 export async function settleCredits(q: Queryable, member: MemberRow, reservationId: number, reserved: number, actual: number): Promise<void> {
-  await q.insert(creditLedger).values({
-    tenantId: member.tenantId,
-    memberGroupId: member.defaultMemberGroupId,
-    memberId: member.id,
-    kind: 'settlement',
-    amount: reserved - actual,
-    reservationId,
-  });
+  const amount = reserved - actual;
+  await q
+    .insert(creditLedger)
+    .values({
+      tenantId: member.tenantId,
+      memberGroupId: member.defaultMemberGroupId,
+      memberId: member.id,
+      kind: 'settlement',
+      amount,
+      reservationId,
+    })
+    .onConflictDoUpdate({ target: creditLedger.reservationId, set: { amount } });
+}
+
+/**
+ * Releases the whole reservation of answers abandoned by a crashed server: nothing of such an answer
+ * was saved and no usage was metered, so the member is charged nothing for it, input included (what
+ * the provider billed for the input is not known without its usage report).
+ */
+export async function releaseAbandonedReservations(q: Queryable, messageIds: number[]): Promise<void> {
+  if (messageIds.length === 0) return;
+  const reservations = await q
+    .select()
+    .from(creditLedger)
+    .where(and(eq(creditLedger.kind, 'reservation'), inArray(creditLedger.messageId, messageIds)));
+  if (reservations.length === 0) return;
+  await q
+    .insert(creditLedger)
+    .values(
+      reservations.map((reservation) => ({
+        tenantId: reservation.tenantId,
+        memberGroupId: reservation.memberGroupId,
+        memberId: reservation.memberId,
+        kind: 'settlement' as const,
+        amount: -reservation.amount,
+        reservationId: reservation.id,
+      })),
+    );
 }
 
 export async function grantTenantCredits(q: Queryable, tenantId: number, amount: number, names: { koName: string; enName: string }): Promise<void> {
