@@ -67,12 +67,16 @@ async function start(): Promise<void> {
   });
   const apiBase = () => settings.get().apiBase;
   const chatProxy = createChatProxy(authSession, apiBase);
+  const bridgeFetch = createBridgeFetch(authSession, apiBase);
 
   const openExternal = (url: string) => (isWebLink(url) ? shell.openExternal(url) : Promise.resolve());
   const isAppUrl = (url: string) => originOf(url) === appOrigin;
   app.on('web-contents-created', (_event, contents) => {
     hardenWebContents(contents, { isAppUrl, openExternal: (url) => void openExternal(url) });
-    contents.on('destroyed', () => chatProxy.cancelAllOf(contents.id));
+    contents.on('destroyed', () => {
+      chatProxy.cancelAllOf(contents.id);
+      bridgeFetch.cancelAllOf(contents.id);
+    });
   });
 
   registerInvokeHandlers(
@@ -80,7 +84,7 @@ async function start(): Promise<void> {
     createInvokeHandlers({
       session: authSession,
       chatProxy,
-      bridgeFetch: createBridgeFetch(authSession, apiBase),
+      bridgeFetch,
       settings,
       vault,
       openAdminWindow: windows.openAdmin,

@@ -60,6 +60,8 @@ describe('preload', () => {
     expect(ipcRenderer.invoke).toHaveBeenLastCalledWith('session:signIn', { email: 'a@b.c', password: 'secret' });
     await bridge.chat!.cancel!({ requestId: 'x' });
     expect(ipcRenderer.invoke).toHaveBeenLastCalledWith('chat:cancel', { requestId: 'x' });
+    await bridge.http!.cancel!({ requestId: 'y' });
+    expect(ipcRenderer.invoke).toHaveBeenLastCalledWith('http:cancel', { requestId: 'y' });
     expect(ipcRenderer.send).not.toHaveBeenCalled();
     expect(ipcRenderer.sendSync).not.toHaveBeenCalled();
   });

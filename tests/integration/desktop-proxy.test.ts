@@ -48,13 +48,13 @@ const noKeychain: SecretStore = {
 
 /** A desktop main process wired like src/main/index.ts, talking to the test server. */
 async function desktopMain() {
-  const requests: Array<{ url: string; method: string }> = [];
+  const requests: Array<{ url: string; method: string; signal?: AbortSignal }> = [];
   const settings = await createSettingsStore(join(await mkdtemp(join(tmpdir(), 'desktop-proxy-')), 'settings.json'), server.apiBase);
   const vault = createTokenVault(noKeychain, () => undefined);
   const ended: string[] = [];
   const session = createAuthSession({
     fetch: (url, init) => {
-      requests.push({ url, method: init.method ?? 'GET' });
+      requests.push({ url, method: init.method ?? 'GET', signal: init.signal ?? undefined });
       return fetch(url, init);
     },
     settings: settings.get,
@@ -76,7 +76,7 @@ async function desktopMain() {
       openAdminWindow: () => undefined,
       openExternal: async () => undefined,
     }),
-    createSenderGuard({ trustedOrigins: ['app://bundle'], isOwnWebContents: (id) => id === 1 }),
+    createSenderGuard({ trustedOrigins: ['app://bundle'], isOwnWebContents: (id) => id === 1 || id === 2 }),
   );
 
   const streamEvents: Array<ChatStreamEvent & { at: number }> = [];
@@ -84,11 +84,19 @@ async function desktopMain() {
     sender: { id: 1, send: (_channel, payload) => streamEvents.push({ ...(payload as ChatStreamEvent), at: Date.now() }) },
     senderFrame: { url: 'app://bundle/chat', parent: null },
   };
-  async function invoke<T = unknown>(channel: string, args?: unknown): Promise<IpcResult<T>> {
-    return (await handlers.get(channel)!(page, args)) as IpcResult<T>;
+  /** A second window of the app, for what one window may not do to another's requests. */
+  const otherPage: InvokeEvent = { sender: { id: 2, send: () => undefined }, senderFrame: { url: 'app://bundle/chat', parent: null } };
+  async function invoke<T = unknown>(channel: string, args?: unknown, from = page): Promise<IpcResult<T>> {
+    return (await handlers.get(channel)!(from, args)) as IpcResult<T>;
   }
   async function get(path: string) {
-    const result = await invoke<{ status: number; body: Uint8Array }>('http:fetch', { url: `${server.apiBase}${path}`, method: 'GET', headers: [], body: null });
+    const result = await invoke<{ status: number; body: Uint8Array }>('http:fetch', {
+      requestId: crypto.randomUUID(),
+      url: `${server.apiBase}${path}`,
+      method: 'GET',
+      headers: [],
+      body: null,
+    });
     if (!result.ok) throw new Error(`bridge failed: ${JSON.stringify(result.error)}`);
     return { status: result.value.status, json: JSON.parse(new TextDecoder().decode(result.value.body)) as unknown };
   }
@@ -97,7 +105,7 @@ async function desktopMain() {
     await vi.waitFor(() => expect(streamEvents.some((e) => e.requestId === requestId && e.event.type !== 'frame')).toBe(true), { timeout: 15_000 });
     return streamEvents.flatMap((e) => (e.requestId === requestId && e.event.type === 'frame' ? [e.event.frame] : []));
   }
-  return { invoke, get, framesOf, streamEvents, requests, vault, ended, chatProxy };
+  return { invoke, otherPage, get, framesOf, streamEvents, requests, vault, ended, chatProxy };
 }
 
 async function signedIn() {
@@ -172,6 +180,34 @@ describe('desktop main against the real server', () => {
     expect(record.aborted).toBe(true);
   });
 
+  it('cancelling an ordinary request aborts it in main, and only when its own window asks', async () => {
+    const main = await signedIn();
+    upstream.setBehaviour({ delayMs: 150 });
+    const upstreamCalls = upstream.requests.length;
+    const requestId = crypto.randomUUID();
+    // A chat answer read whole through http:fetch is a request that takes seconds, like a slow download.
+    const slow = main.invoke('http:fetch', {
+      requestId,
+      url: `${server.apiBase}/chatbots/${chatbotId}/chat/`,
+      method: 'POST',
+      headers: [['content-type', 'application/json']],
+      body: new TextEncoder().encode(JSON.stringify({ text: 'Tell me a long story' })),
+    });
+    const record = await upstream.waitForRequest(upstreamCalls + 1);
+    const network = main.requests.at(-1)!;
+    expect(network.url).toMatch(/\/chat\/$/);
+
+    expect(await main.invoke('http:cancel', { requestId }, main.otherPage)).toEqual({ ok: true, value: { ok: true } });
+    expect(network.signal?.aborted).toBe(false);
+
+    expect(await main.invoke('http:cancel', { requestId })).toEqual({ ok: true, value: { ok: true } });
+    expect(network.signal?.aborted).toBe(true);
+    expect(await slow).toEqual({ ok: false, error: { status: 0, body: null } });
+    await record.settled;
+    expect(record.aborted).toBe(true);
+    expect(record.chunksSent).toBeLessThan(6);
+  });
+
   it('gives errors known before streaming the same status and body as a direct HTTP call', async () => {
     const main = await signedIn();
     const viaBridge = await main.invoke('chat:start', { requestId: crypto.randomUUID(), chatbotId, body: { text: '' } });
@@ -208,7 +244,7 @@ describe('desktop main against the real server', () => {
   ])('refuses a URL to %s without touching the network', async (_name, url) => {
     const main = await signedIn();
     const sent = main.requests.length;
-    const result = await main.invoke('http:fetch', { url: url(), method: 'POST', headers: [], body: new TextEncoder().encode('{}') });
+    const result = await main.invoke('http:fetch', { requestId: crypto.randomUUID(), url: url(), method: 'POST', headers: [], body: new TextEncoder().encode('{}') });
     expect(result).toMatchObject({ ok: false, error: { status: 403, body: { code: 'forbidden' } } });
     expect(main.requests).toHaveLength(sent);
   });

@@ -4,6 +4,7 @@ import { CHAT_META_HEADER } from '../../shared/domain/constants';
 import type { ChatStreamEvent } from '../../shared/ipc/contract';
 import type { AuthSession } from '../auth/authSession';
 import { apiErrorFromResponse } from '../../shared/api/apiError';
+import { createRunningRequests, type RunningRequest } from '../ipc/runningRequests';
 
 /** The page that asked for a stream: frames go back to it only. */
 export interface StreamSubscriber {
@@ -37,10 +38,9 @@ function isAbort(error: unknown): boolean {
  * the HTTP request, which the server turns into an aborted upstream LLM call.
  */
 export function createChatProxy(session: Pick<AuthSession, 'authorizedFetch'>, apiBase: () => string) {
-  const running = new Map<string, AbortController>();
-  const keyOf = (subscriberId: number, requestId: string) => `${subscriberId}:${requestId}`;
+  const running = createRunningRequests();
 
-  async function pump(response: Response, subscriber: StreamSubscriber, requestId: string, key: string): Promise<void> {
+  async function pump(response: Response, subscriber: StreamSubscriber, requestId: string, request: RunningRequest): Promise<void> {
     const emit = (event: ChatStreamEvent['event']) => subscriber.send('chat:stream', { requestId, event });
     const parser = createParser({
       onEvent(message) {
@@ -60,53 +60,45 @@ export function createChatProxy(session: Pick<AuthSession, 'authorizedFetch'>, a
       }
       emit({ type: 'done' });
     } catch (error) {
-      if (isAbort(error) || running.get(key)?.signal.aborted) emit({ type: 'done' });
+      if (isAbort(error) || request.signal.aborted) emit({ type: 'done' });
       else emit({ type: 'failed', status: 0, body: null });
     } finally {
-      running.delete(key);
+      request.end();
     }
   }
 
   return {
     async start(subscriber: StreamSubscriber, { requestId, chatbotId, body }: ChatStartRequest): Promise<ChatMeta> {
-      const key = keyOf(subscriber.id, requestId);
-      if (running.has(key)) throw new ApiError(409, { code: 'conflict', message: 'This request id is already streaming' });
-      const controller = new AbortController();
-      running.set(key, controller);
+      const request = running.begin(subscriber.id, requestId);
       let response: Response;
       try {
         response = await session.authorizedFetch(`${apiBase()}${buildPath(chatApi.chat.path, { id: chatbotId })}`, {
           method: chatApi.chat.method,
           headers: new Headers({ 'content-type': 'application/json', accept: 'text/event-stream' }),
           body: JSON.stringify(body),
-          signal: controller.signal,
+          signal: request.signal,
         });
       } catch (error) {
-        running.delete(key);
+        request.end();
         throw new ApiError(0, null, isAbort(error) ? 'Cancelled' : error instanceof Error ? error.message : String(error));
       }
       if (!response.ok) {
-        running.delete(key);
+        request.end();
         throw await apiErrorFromResponse(response);
       }
       const meta = chatApi.chatMetaSchema.safeParse(parseJsonOrNull(response.headers.get(CHAT_META_HEADER)));
       if (!meta.success) {
-        controller.abort();
-        running.delete(key);
+        request.abort();
+        request.end();
         throw new ApiError(502, { code: 'upstream_failed', message: 'The chat answer carried no valid metadata header' });
       }
-      void pump(response, subscriber, requestId, key);
+      void pump(response, subscriber, requestId, request);
       return meta.data;
     },
 
-    cancel(subscriberId: number, requestId: string): void {
-      running.get(keyOf(subscriberId, requestId))?.abort();
-    },
-
+    cancel: running.cancel,
     /** A window closed or reloaded: stop everything it was receiving. */
-    cancelAllOf(subscriberId: number): void {
-      for (const [key, controller] of running) if (key.startsWith(`${subscriberId}:`)) controller.abort();
-    },
+    cancelAllOf: running.cancelAllOf,
   };
 }
 

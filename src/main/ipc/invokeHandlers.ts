@@ -1,14 +1,14 @@
 import type { AuthSession } from '../auth/authSession';
 import type { ChatProxy } from '../chat/chatProxy';
+import type { BridgeFetch } from '../http/bridgeFetch';
 import type { TokenVault } from '../keychain/tokenVault';
 import type { SettingsStore } from '../settings/settingsStore';
-import type { BridgeRequest, BridgeResponse } from '../../shared/ipc/contract';
 import type { InvokeHandlers } from './registerInvokeHandlers';
 
 export interface InvokeHandlerDeps {
   session: AuthSession;
   chatProxy: ChatProxy;
-  bridgeFetch: (request: BridgeRequest) => Promise<BridgeResponse>;
+  bridgeFetch: Pick<BridgeFetch, 'fetch' | 'cancel'>;
   settings: SettingsStore;
   vault: Pick<TokenVault, 'storage'>;
   openAdminWindow: () => void;
@@ -20,7 +20,11 @@ const OK = { ok: true } as const;
 /** What main does for each invoke channel; arguments arrive already parsed by the contract. */
 export function createInvokeHandlers(deps: InvokeHandlerDeps): InvokeHandlers {
   return {
-    'http:fetch': (request) => deps.bridgeFetch(request),
+    'http:fetch': ({ requestId, ...request }, event) => deps.bridgeFetch.fetch(event.sender.id, requestId, request),
+    'http:cancel': ({ requestId }, event) => {
+      deps.bridgeFetch.cancel(event.sender.id, requestId);
+      return OK;
+    },
     'session:signIn': (credentials) => deps.session.signIn(credentials),
     'session:restore': () => deps.session.restore(),
     'session:signOut': async () => {

@@ -4,6 +4,7 @@
  */
 export const INVOKE_CHANNELS = [
   'http:fetch',
+  'http:cancel',
   'session:signIn',
   'session:restore',
   'session:signOut',

@@ -65,17 +65,22 @@ export const desktopSettingsPatchSchema = z
   .partial()
   .strict();
 
+/** The id a renderer gives each request it may cancel (`http:cancel`, `chat:cancel`); unique per window. */
+const requestIdSchema = z.uuid();
+const requestIdArgsSchema = z.object({ requestId: requestIdSchema });
+
+/** `http:fetch`: the request and the id `http:cancel` names it by. */
+export const httpFetchArgsSchema = bridgeRequestSchema.extend({ requestId: requestIdSchema });
+
 export const chatStartArgsSchema = z.object({
-  requestId: z.uuid(),
+  requestId: requestIdSchema,
   chatbotId: z.number().int().positive(),
   body: chatBodySchema,
 });
 
-const requestIdArgsSchema = z.object({ requestId: z.uuid() });
-
 /** What happens on a running chat stream, per request id. */
 export const chatStreamEventSchema = z.object({
-  requestId: z.uuid(),
+  requestId: requestIdSchema,
   event: z.discriminatedUnion('type', [
     z.object({ type: z.literal('frame'), frame: chatFrameSchema }),
     z.object({ type: z.literal('done') }),
@@ -96,7 +101,8 @@ const ok = z.object({ ok: z.literal(true) });
 
 /** Every invoke channel with the schema main parses its argument with and the schema of its value. */
 export const invokeContract = {
-  'http:fetch': { args: bridgeRequestSchema, result: bridgeResponseSchema },
+  'http:fetch': { args: httpFetchArgsSchema, result: bridgeResponseSchema },
+  'http:cancel': { args: requestIdArgsSchema, result: ok },
   'session:signIn': { args: signInBodySchema, result: memberSchema },
   'session:restore': { args: noArgs, result: memberSchema.nullable() },
   'session:signOut': { args: noArgs, result: ok },

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError, type ChatFrame } from '../../../shared/api';
+import type { IpcResult } from '../../../shared/ipc/contract';
 import { createDesktopPlatform } from './desktop';
 import { fakeBridge } from './fakeBridge';
 
@@ -30,6 +31,30 @@ describe('desktop platform', () => {
     const bytes = new Uint8Array([0, 255, 128, 10]);
     await platform.fetch(new Request('http://127.0.0.1:3000/api/v1/files/raw/', { method: 'PUT', body: bytes }));
     expect((calls['http:fetch']![1] as { body: Uint8Array }).body).toEqual(bytes);
+  });
+
+  it('cancels an aborted request in main under the id it was sent with, and stops waiting at once', async () => {
+    const ok: IpcResult<unknown> = { ok: true, value: { status: 200, statusText: 'OK', headers: [], body: new Uint8Array() } };
+    let answerLate: ((result: IpcResult<unknown>) => void) | null = null;
+    // The first request stays open until the test answers it; later ones are answered at once.
+    const { bridge, calls } = fakeBridge({ 'http:fetch': () => (answerLate ? ok : new Promise((resolve) => (answerLate = resolve))) });
+    const platform = createDesktopPlatform(bridge);
+    const controller = new AbortController();
+    const pending = platform.fetch(new Request('http://127.0.0.1:3000/api/v1/chatbots/', { signal: controller.signal }));
+    await vi.waitFor(() => expect(calls['http:fetch']).toHaveLength(1));
+    const { requestId } = calls['http:fetch']![0] as { requestId: string };
+
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    expect(calls['http:cancel']).toEqual([{ requestId }]);
+    answerLate!(ok);
+
+    const finished = new AbortController();
+    await platform.fetch(new Request('http://127.0.0.1:3000/api/v1/chatbots/', { signal: finished.signal }));
+    finished.abort();
+    expect(calls['http:fetch']).toHaveLength(2);
+    expect((calls['http:fetch']![1] as { requestId: string }).requestId).not.toBe(requestId);
+    expect(calls['http:cancel']).toHaveLength(1);
   });
 
   it('rejects with the same ApiError the web transport gives', async () => {

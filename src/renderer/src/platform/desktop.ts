@@ -27,10 +27,22 @@ async function serializeRequest(request: Request) {
  */
 export function createDesktopPlatform(bridge: Bridge): Platform {
   async function bridgeFetch(request: Request): Promise<Response> {
+    const serialized = await serializeRequest(request);
+    // Checked after serializing, so that a cancel is only ever sent after the request it names.
     request.signal.throwIfAborted();
-    // Main cannot be interrupted mid-request, but the caller (ky's timeout, a closed screen) stops waiting.
-    const aborted = new Promise<never>((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true }));
-    const result = await Promise.race([bridge.http.fetch(await serializeRequest(request)), aborted]);
+    const requestId = crypto.randomUUID();
+    // The caller (ky's timeout, a closed screen) stops waiting at once, and main aborts the request.
+    let cancel = () => {};
+    const cancelled = new Promise<never>((_, reject) => {
+      cancel = () => {
+        void bridge.http.cancel({ requestId });
+        reject(request.signal.reason);
+      };
+    });
+    request.signal.addEventListener('abort', cancel, { once: true });
+    const result = await Promise.race([bridge.http.fetch({ ...serialized, requestId }), cancelled]).finally(() =>
+      request.signal.removeEventListener('abort', cancel),
+    );
     const response = unwrap(result);
     return new Response(NULL_BODY_STATUSES.has(response.status) ? null : response.body, {
       status: response.status,

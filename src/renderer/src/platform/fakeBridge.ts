@@ -3,18 +3,18 @@ import type { Bridge, ChatStreamEvent, IpcResult } from '../../../shared/ipc/con
 
 type Calls = Record<string, unknown[]>;
 
-/** Records what the renderer sent; unscripted channels answer `{ ok: true }`. */
-export function fakeBridge(answers: Partial<Record<string, (args: unknown) => IpcResult<unknown>>>) {
+/** Records what the renderer sent; unscripted channels answer `{ ok: true }`. An answer may stay pending. */
+export function fakeBridge(answers: Partial<Record<string, (args: unknown) => IpcResult<unknown> | Promise<IpcResult<unknown>>>>) {
   const calls: Calls = {};
   const streamListeners = new Set<(payload: ChatStreamEvent) => void>();
   const endedListeners = new Set<(payload: { reason: 'auth_refresh_401' }) => void>();
   const storageListeners = new Set<() => void>();
   const method = (channel: string) => async (args?: unknown) => {
     (calls[channel] ??= []).push(args);
-    return answers[channel]?.(args) ?? { ok: true, value: { ok: true } };
+    return (await answers[channel]?.(args)) ?? { ok: true, value: { ok: true } };
   };
   const bridge = {
-    http: { fetch: method('http:fetch') },
+    http: { fetch: method('http:fetch'), cancel: method('http:cancel') },
     session: {
       signIn: method('session:signIn'),
       restore: method('session:restore'),
