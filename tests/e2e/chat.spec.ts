@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { skipAnnouncementPopup } from './support';
 
 const MEMBER = { email: 'member@demo.test', password: 'DemoMember!234' };
 /** The demo model's answer ends with this sentence; a partial answer does not reach it. */
@@ -8,6 +9,7 @@ const LONG_QUESTION =
   'Please explain, step by step and in plain words, how a streamed answer travels from the model through the server to this chat window and why it is batched';
 
 async function signIn(page: Page) {
+  await skipAnnouncementPopup(page);
   await page.goto('/auth');
   await page.getByLabel('Email').fill(MEMBER.email);
   await page.getByRole('textbox', { name: 'Password' }).fill(MEMBER.password);

@@ -1,4 +1,5 @@
 import { expect, type Page } from '@playwright/test';
+import { dismissAnnouncement } from '../../src/renderer/src/features/announcements/announcementDismissal';
 
 /** Demo accounts seeded by `npm run server` (issue 2). */
 export const ADMIN = { email: 'admin@demo.test', password: 'DemoAdmin!234' };
@@ -6,8 +7,27 @@ export const MEMBER = { email: 'member@demo.test', password: 'DemoMember!234' };
 
 const API = '/api/v1';
 
-/** Signs in through the form and waits for the dashboard. */
-export async function signIn(page: Page, account: { email: string; password: string }): Promise<void> {
+/**
+ * Marks the announcement active right now as "don't show again" in the page's localStorage before
+ * any app script runs, so the dashboard's announcement popup does not cover the flow under test.
+ */
+export async function skipAnnouncementPopup(page: Page): Promise<void> {
+  const { subdomain } = (await (await page.request.get(`${API}/tenants/`)).json()) as { subdomain: string };
+  const { announcement } = (await (await page.request.get(`${API}/announcements/active/`)).json()) as { announcement: { id: number } | null };
+  if (!announcement) return;
+  const entries = new Map<string, string>();
+  dismissAnnouncement({ getItem: (key) => entries.get(key) ?? null, setItem: (key, value) => entries.set(key, value) }, subdomain, announcement.id);
+  await page.addInitScript((items) => {
+    for (const [key, value] of items) localStorage.setItem(key, value);
+  }, [...entries]);
+}
+
+/**
+ * Signs in through the form and waits for the dashboard. The announcement popup is skipped unless
+ * the test is about it.
+ */
+export async function signIn(page: Page, account: { email: string; password: string }, { showAnnouncement = false } = {}): Promise<void> {
+  if (!showAnnouncement) await skipAnnouncementPopup(page);
   await page.goto('/auth');
   await page.getByLabel('Email').fill(account.email);
   await page.getByLabel('Password', { exact: true }).fill(account.password);

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { skipAnnouncementPopup } from '../e2e/support';
 
 /**
  * Screenshots of the chat screen mid-stream and finished, in English and Korean, for review.
@@ -9,6 +10,7 @@ test.use({ viewport: { width: 1180, height: 720 } });
 const QUESTIONS = { en: 'How does the answer stream into this window?', ko: '답변은 어떻게 이 창에 스트리밍되나요?' };
 
 async function signIn(page: Page) {
+  await skipAnnouncementPopup(page);
   await page.goto('/auth');
   await page.getByLabel('Email').fill('member@demo.test');
   await page.getByRole('textbox', { name: 'Password' }).fill('DemoMember!234');

@@ -26,6 +26,12 @@ for (const language of languages) {
     await page.locator('input[type="password"]').fill(ADMIN.password);
     await page.locator('button[type="submit"]').click();
     await expect(page.getByTestId('new-chat')).toBeVisible();
+    // The seeded active announcement pops up over the dashboard after signing in.
+    await expect(page.getByRole('dialog')).toBeVisible();
+    await page.waitForTimeout(400); // the opening transition
+    await page.screenshot({ path: `screenshots/announcement-popup-${language}.png` });
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('dialog')).toBeHidden();
     await createSession(page, language === 'ko' ? '제주 여행 계획' : 'Trip planning');
     const { chatbotId, hashId } = await createSession(page, language === 'ko' ? '분기 보고서 요약' : 'Quarterly report summary');
     await page.goto(`/dashboard/chat/${chatbotId}/${hashId}`);
