@@ -43,6 +43,7 @@ export function AnnouncementPopup() {
       size="lg"
       radius="lg"
       title={t('title')}
+      styles={{ title: { fontWeight: 650, fontSize: 'var(--mantine-font-size-lg)' } }}
     >
       {announcement && (
         <>
