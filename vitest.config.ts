@@ -16,6 +16,8 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['src/renderer/**/*.test.{ts,tsx}'],
           setupFiles: ['src/renderer/src/test/setup.ts'],
+          // jsdom + Mantine + user-event are slow on a loaded 2-core machine: the default 5 s is too tight.
+          testTimeout: 20_000,
         },
       },
       {

@@ -19,6 +19,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+// Mantine opens the menu through animation frames, which a loaded CI machine can hold up for seconds.
 describe('language', () => {
   it.each([
     ['ko-KR', '한국어'],
@@ -38,7 +39,7 @@ describe('language', () => {
     renderScreen(<LanguageMenu />);
 
     await user.click(screen.getByTestId('language-menu'));
-    await user.click(await screen.findByRole('menuitem', { name: '日本語' }, { timeout: 5000 }));
+    await user.click(await screen.findByRole('menuitem', { name: '日本語' }, { timeout: 15_000 }));
 
     expect(JSON.parse(localStorage.getItem('user-data') ?? '{}').state.language).toBe('ja');
     await waitFor(() => expect(api.find('PATCH', '/members/7/')).toHaveLength(1));
@@ -50,7 +51,7 @@ describe('language', () => {
     const user = userEvent.setup();
     renderScreen(<LanguageMenu />);
     await user.click(screen.getByTestId('language-menu'));
-    await user.click(await screen.findByRole('menuitem', { name: 'Español' }, { timeout: 5000 }));
+    await user.click(await screen.findByRole('menuitem', { name: 'Español' }, { timeout: 15_000 }));
 
     useUserSession.getState().setMember(member);
     useUserSession.getState().clear();
