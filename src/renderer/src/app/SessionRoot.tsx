@@ -6,12 +6,13 @@ import { Outlet, useNavigate } from 'react-router-dom';
 import { getPlatform } from '../platform';
 import { showToast } from '../components/toast';
 import { useUserSession } from '../stores/userSession';
-import { useResolvedLanguage } from '../i18n/useLanguage';
+import { useMemberLanguageSync, useResolvedLanguage } from '../i18n/useLanguage';
 import { i18next } from '../i18n';
 
 /**
  * Root of every route: resumes the session once (refresh cookie on the web, keychain on desktop),
- * keeps i18next on the resolved language, and sends the user to /auth with the matching toast
+ * keeps i18next and the member record on the resolved language, and sends the user to /auth with
+ * the matching toast
  * when a refresh fails later (spec §8).
  */
 export function SessionRoot() {
@@ -20,6 +21,7 @@ export function SessionRoot() {
   const queryClient = useQueryClient();
   const [restored, setRestored] = useState(false);
   const language = useResolvedLanguage();
+  useMemberLanguageSync();
 
   useEffect(() => {
     if (i18next.language !== language) void i18next.changeLanguage(language);

@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { useCallback, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { resolveLanguage, type SupportedLanguage } from '../../../shared/domain/language';
 import { saveMemberLanguage } from '../api/members';
@@ -25,4 +25,22 @@ export function useChangeLanguage(): (language: SupportedLanguage) => void {
     },
     [memberId, setLanguage, t],
   );
+}
+
+/**
+ * Keeps the member record's language equal to the language on screen. The server creates members
+ * with ko, so without this an English-speaking member would get Korean from everything the server
+ * writes in the member's language (the demo model's answers, later e-mails).
+ */
+export function useMemberLanguageSync(): void {
+  const language = useResolvedLanguage();
+  const member = useUserSession((state) => state.member);
+  const setMember = useUserSession((state) => state.setMember);
+  const memberId = member?.id;
+  const recorded = member?.language;
+  useEffect(() => {
+    if (memberId === undefined || recorded === language) return;
+    // A failure is reported like any failed call (5xx, network); the next start tries again.
+    saveMemberLanguage(memberId, language).then(setMember, () => undefined);
+  }, [memberId, recorded, language, setMember]);
 }

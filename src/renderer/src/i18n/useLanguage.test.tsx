@@ -1,0 +1,42 @@
+import { renderHook, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Member } from '../../../shared/api';
+import { setPlatformForTests } from '../platform';
+import { useUserSession } from '../stores/userSession';
+import { installFakeApi } from '../test/fakeApi';
+import { useMemberLanguageSync } from './useLanguage';
+
+const member: Member = { id: 7, name: 'Ada', email: 'ada@demo.test', is_admin: false, language: 'ko', custom_fields: [], member_status: 'approved', member_type: 'organization' };
+
+beforeEach(() => {
+  localStorage.clear();
+  useUserSession.setState({ member: null, language: null });
+  vi.spyOn(navigator, 'language', 'get').mockReturnValue('en-US');
+});
+afterEach(() => {
+  setPlatformForTests(null);
+  vi.restoreAllMocks();
+});
+
+describe('member language sync', () => {
+  it('saves the language on screen on a member record that says otherwise, once', async () => {
+    const api = installFakeApi({ 'PATCH /members/7/': async (request) => Response.json({ ...member, ...(await request.json()) }) });
+    useUserSession.getState().setMember(member);
+    const { rerender } = renderHook(() => useMemberLanguageSync());
+
+    await waitFor(() => expect(useUserSession.getState().member?.language).toBe('en'));
+    rerender();
+    expect(api.find('PATCH', '/members/7/')).toHaveLength(1);
+    expect(await api.find('PATCH', '/members/7/')[0]!.json()).toEqual({ language: 'en' });
+  });
+
+  it('leaves a matching record and a signed-out user alone', async () => {
+    const api = installFakeApi({});
+    useUserSession.setState({ language: 'ko' });
+    const { rerender } = renderHook(() => useMemberLanguageSync());
+    useUserSession.getState().setMember(member);
+    rerender();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(api.fetch).not.toHaveBeenCalled();
+  });
+});
