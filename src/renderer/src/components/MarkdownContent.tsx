@@ -1,12 +1,12 @@
 import { useMemo } from 'react';
 import { Typography } from '@mantine/core';
-import DOMPurify from 'dompurify';
 import { marked } from 'marked';
 import classes from './MarkdownContent.module.css';
+import { sanitizeHtml } from './sanitizeHtml';
 
-/** Markdown to HTML through DOMPurify: no script, handler or javascript: URL survives. */
+/** Markdown to sanitized HTML (see sanitizeHtml). */
 export function renderMarkdown(markdown: string): string {
-  return DOMPurify.sanitize(marked.parse(markdown, { async: false, gfm: true }));
+  return sanitizeHtml(marked.parse(markdown, { async: false, gfm: true }));
 }
 
 export function MarkdownContent({ markdown }: { markdown: string }) {

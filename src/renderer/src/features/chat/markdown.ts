@@ -1,6 +1,6 @@
 import { Marked, type Token } from 'marked';
-import createDOMPurify from 'dompurify';
 import hljs from 'highlight.js/lib/common';
+import { sanitizeHtml } from '../../components/sanitizeHtml';
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
@@ -22,18 +22,6 @@ const marked = new Marked({
   },
 });
 
-/** A private DOMPurify instance so our link hook does not leak into other features. */
-const purifier = createDOMPurify(window);
-purifier.addHook('afterSanitizeAttributes', (node) => {
-  if (node.tagName === 'A' && node.getAttribute('href')) {
-    node.setAttribute('target', '_blank');
-    node.setAttribute('rel', 'noopener noreferrer nofollow');
-  }
-});
-
-const sanitize = (html: string) =>
-  purifier.sanitize(html, { FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select'], ADD_ATTR: ['target'] });
-
 /** Rendered blocks by their markdown source: a streaming answer re-renders only its last block. */
 const blockCache = new Map<string, string>();
 const BLOCK_CACHE_LIMIT = 2000;
@@ -41,7 +29,7 @@ const BLOCK_CACHE_LIMIT = 2000;
 function renderBlock(token: Token): string {
   const cached = blockCache.get(token.raw);
   if (cached !== undefined) return cached;
-  const html = sanitize(marked.parser([token]));
+  const html = sanitizeHtml(marked.parser([token]));
   if (blockCache.size >= BLOCK_CACHE_LIMIT) {
     const oldest = blockCache.keys().next().value;
     if (oldest !== undefined) blockCache.delete(oldest);
