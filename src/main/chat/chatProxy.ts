@@ -1,5 +1,4 @@
-import { createParser } from 'eventsource-parser';
-import { ApiError, buildPath, chatApi, type ChatBody, type ChatMeta } from '../../shared/api';
+import { ApiError, buildPath, chatApi, isAbortError, parseJsonOrNull, readChatFrames, type ChatBody, type ChatMeta } from '../../shared/api';
 import { CHAT_META_HEADER } from '../../shared/domain/constants';
 import type { ChatStreamEvent } from '../../shared/ipc/contract';
 import type { AuthSession } from '../auth/authSession';
@@ -18,19 +17,6 @@ export interface ChatStartRequest {
   body: ChatBody;
 }
 
-function parseJsonOrNull(text: string | null): unknown {
-  if (text === null) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-}
-
-function isAbort(error: unknown): boolean {
-  return error instanceof Error && error.name === 'AbortError';
-}
-
 /**
  * Main's half of the chat stream (DESIGN §6): performs the POST with the session's credentials,
  * answers `chat:start` with the metadata header (or the ApiError known before streaming), then
@@ -42,25 +28,11 @@ export function createChatProxy(session: Pick<AuthSession, 'authorizedFetch'>, a
 
   async function pump(response: Response, subscriber: StreamSubscriber, requestId: string, request: RunningRequest): Promise<void> {
     const emit = (event: ChatStreamEvent['event']) => subscriber.send('chat:stream', { requestId, event });
-    const parser = createParser({
-      onEvent(message) {
-        const frame = chatApi.chatFrameSchema.safeParse(parseJsonOrNull(message.data));
-        // Frames this client does not know are skipped, like a newer server's additions.
-        if (frame.success) emit({ type: 'frame', frame: frame.data });
-      },
-    });
     try {
-      if (response.body) {
-        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          parser.feed(value);
-        }
-      }
+      if (response.body) await readChatFrames(response.body, (frame) => emit({ type: 'frame', frame }));
       emit({ type: 'done' });
     } catch (error) {
-      if (isAbort(error) || request.signal.aborted) emit({ type: 'done' });
+      if (isAbortError(error) || request.signal.aborted) emit({ type: 'done' });
       else emit({ type: 'failed', status: 0, body: null });
     } finally {
       request.end();
@@ -80,7 +52,7 @@ export function createChatProxy(session: Pick<AuthSession, 'authorizedFetch'>, a
         });
       } catch (error) {
         request.end();
-        throw new ApiError(0, null, isAbort(error) ? 'Cancelled' : error instanceof Error ? error.message : String(error));
+        throw new ApiError(0, null, isAbortError(error) ? 'Cancelled' : error instanceof Error ? error.message : String(error));
       }
       if (!response.ok) {
         request.end();

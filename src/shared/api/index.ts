@@ -22,3 +22,4 @@ export type { Announcement } from './announcements';
 export type { ErrorLogBody } from './errorLog';
 export { ApiError, isApiError, apiErrorFromResponse, sessionEndReasonFor, SESSION_END_REASONS } from './apiError';
 export type { SessionEndReason } from './apiError';
+export { readChatFrames, isAbortError, parseJsonOrNull } from './chatStream';

@@ -1,5 +1,4 @@
-import { createParser } from 'eventsource-parser';
-import { ApiError, apiErrorFromResponse, authApi, chatApi, sessionEndReasonFor, type Member, type SessionEndReason } from '../../../shared/api';
+import { ApiError, apiErrorFromResponse, authApi, chatApi, isAbortError, readChatFrames, sessionEndReasonFor, type Member, type SessionEndReason } from '../../../shared/api';
 import { API_PREFIX, ACCESS_TOKEN_HEADER, CHAT_META_HEADER, SUBDOMAIN_COOKIE, SUBDOMAIN_HEADER } from '../../../shared/domain/constants';
 import type { ChatStreamRequest, ClientSettings, Platform } from './types';
 
@@ -16,10 +15,6 @@ function readCookie(name: string): string | null {
 
 function writeCookie(name: string, value: string | null): void {
   document.cookie = value === null ? `${name}=; path=/; max-age=0; SameSite=Lax` : `${name}=${encodeURIComponent(value)}; path=/; SameSite=Lax`;
-}
-
-function isAbort(error: unknown): boolean {
-  return error instanceof DOMException && error.name === 'AbortError';
 }
 
 /**
@@ -107,7 +102,7 @@ export function createWebPlatform(options: WebPlatformOptions = {}): Platform {
     try {
       response = await authorizedFetch(request);
     } catch (error) {
-      if (isAbort(error)) return;
+      if (isAbortError(error)) return;
       throw new ApiError(0, null, error instanceof Error ? error.message : String(error));
     }
     if (!response.ok) throw await apiErrorFromResponse(response);
@@ -116,21 +111,11 @@ export function createWebPlatform(options: WebPlatformOptions = {}): Platform {
     if (metaHeader) onMeta(chatApi.chatMetaSchema.parse(JSON.parse(metaHeader)));
     if (!response.body) return;
 
-    const parser = createParser({
-      onEvent: (event) => onFrame(chatApi.chatFrameSchema.parse(JSON.parse(event.data))),
-    });
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return;
-        parser.feed(value);
-      }
+      await readChatFrames(response.body, onFrame);
     } catch (error) {
-      if (isAbort(error) || signal.aborted) return;
+      if (isAbortError(error) || signal.aborted) return;
       throw new ApiError(0, null, error instanceof Error ? error.message : String(error));
-    } finally {
-      reader.releaseLock();
     }
   }
 
