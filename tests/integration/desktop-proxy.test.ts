@@ -46,8 +46,11 @@ const noKeychain: SecretStore = {
   delete: () => Promise.reject(new Error('no Secret Service in this test')),
 };
 
-/** A desktop main process wired like src/main/index.ts, talking to the test server. */
-async function desktopMain() {
+/**
+ * A desktop main process wired like src/main/index.ts, talking to the test server. `tokenEndpointPaths`
+ * replaces the contract's list, to play an endpoint that answers with tokens but is not marked.
+ */
+async function desktopMain(tokenEndpointPaths?: readonly string[]) {
   const requests: Array<{ url: string; method: string; signal?: AbortSignal }> = [];
   const settings = await createSettingsStore(join(await mkdtemp(join(tmpdir(), 'desktop-proxy-')), 'settings.json'), server.apiBase);
   const vault = createTokenVault(noKeychain, () => undefined);
@@ -70,7 +73,7 @@ async function desktopMain() {
     createInvokeHandlers({
       session,
       chatProxy,
-      bridgeFetch: createBridgeFetch(session, apiBase),
+      bridgeFetch: createBridgeFetch(session, apiBase, tokenEndpointPaths),
       settings,
       vault,
       openAdminWindow: () => undefined,
@@ -247,6 +250,64 @@ describe('desktop main against the real server', () => {
     const result = await main.invoke('http:fetch', { requestId: crypto.randomUUID(), url: url(), method: 'POST', headers: [], body: new TextEncoder().encode('{}') });
     expect(result).toMatchObject({ ok: false, error: { status: 403, body: { code: 'forbidden' } } });
     expect(main.requests).toHaveLength(sent);
+  });
+
+  /** What a script in the renderer would send to get tokens: the demo credentials, web style. */
+  const askForTokens = (main: Awaited<ReturnType<typeof desktopMain>>, url: string) =>
+    main.invoke('http:fetch', {
+      requestId: crypto.randomUUID(),
+      url,
+      method: 'POST',
+      headers: [['content-type', 'application/json']],
+      body: new TextEncoder().encode(JSON.stringify({ ...DEMO_MEMBER, refresh_token: 'x' })),
+    });
+
+  it.each([
+    ['percent-encoded', '/auth/%73ign-in/'],
+    ['percent-encoded refresh', '/auth/%72efresh/'],
+    ['encoded dash', '/auth/sign%2Din/'],
+    ['double-encoded', '/auth/%2573ign-in/'],
+    ['upper case', '/AUTH/SIGN-IN/'],
+    ['mixed case', '/Auth/Refresh/'],
+    ['without the trailing slash', '/auth/sign-in'],
+    ['with doubled slashes', '//auth//sign-in/'],
+    ['through ..', '/chatbots/../auth/sign-in/'],
+    ['through an encoded ..', '/chatbots/%2e%2e/auth/sign-in/'],
+    ['through an encoded slash', '/auth%2fsign-in/'],
+    ['with a ;parameter', '/auth/sign-in;x/'],
+    ['with a query', '/auth/sign-in/?next=/chatbots/'],
+    ['sign-out', '/auth/sign-out/'],
+  ])('refuses the token endpoints written %s, so no token reaches the renderer', async (_name, path) => {
+    const main = await signedIn();
+    const sent = main.requests.length;
+    const result = await askForTokens(main, `${server.apiBase}${path}`);
+    expect(result).toMatchObject({ ok: false, error: { status: 403, body: { code: 'forbidden' } } });
+    expect(JSON.stringify(result)).not.toMatch(/token/i);
+    expect(main.requests).toHaveLength(sent);
+  });
+
+  it('the encoded paths it refuses do reach sign-in on the real server', async () => {
+    for (const path of ['/auth/%73ign-in/', '/auth/sign%2Din/', '/chatbots/../auth/sign-in/', '/chatbots/%2e%2e/auth/sign-in/']) {
+      const direct = await fetch(`${server.apiBase}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(DEMO_MEMBER) });
+      expect(direct.status, path).toBe(200);
+      expect(await direct.json()).toHaveProperty('access_token');
+    }
+  });
+
+  it('refuses an answer carrying tokens even from an endpoint missing from the contract, and never forwards set-cookie', async () => {
+    const main = await desktopMain([]); // as if sign-in were a new endpoint someone forgot to mark
+    const signIn = await askForTokens(main, `${server.apiBase}/auth/sign-in/`);
+    expect(main.requests.at(-1)?.url).toBe(`${server.apiBase}/auth/sign-in/`); // it did reach the server…
+    expect(signIn).toMatchObject({ ok: false, error: { status: 403, body: { code: 'forbidden' } } }); // …but not the renderer
+    expect(JSON.stringify(signIn)).not.toMatch(/token/i);
+
+    const signOut = await askForTokens(main, `${server.apiBase}/auth/sign-out/`);
+    const direct = await fetch(`${server.apiBase}/auth/sign-out/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(direct.headers.getSetCookie()).not.toEqual([]);
+    expect(signOut).toMatchObject({ ok: true, value: { status: 200 } });
+    const headers = (signOut as { value: { headers: Array<[string, string]> } }).value.headers;
+    expect(headers.map(([name]) => name)).not.toContain('set-cookie');
+    expect(headers.length).toBeGreaterThan(0);
   });
 
   it('signs out: the tokens are gone and the server no longer accepts the session', async () => {

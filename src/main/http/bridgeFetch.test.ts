@@ -74,3 +74,41 @@ describe('bridge fetch cancellation', () => {
     expect((await staying).status).toBe(200);
   });
 });
+
+describe('bridge fetch never hands the renderer a credential', () => {
+  /** A server that answers every request with the given response. */
+  const answering = (respond: () => Response, tokenEndpointPaths?: readonly string[]) => {
+    const calls: string[] = [];
+    const session = {
+      authorizedFetch: async (url: string) => {
+        calls.push(url);
+        return respond();
+      },
+    };
+    return { bridgeFetch: createBridgeFetch(session, () => API_BASE, tokenEndpointPaths), calls };
+  };
+
+  it('drops set-cookie headers and forwards the rest', async () => {
+    const headers = new Headers({ 'content-type': 'application/json', 'x-request-id': 'r1' });
+    headers.append('set-cookie', 'refresh_token=secret; HttpOnly');
+    headers.append('set-cookie', 'other=1');
+    const { bridgeFetch } = answering(() => new Response('{"ok":true}', { headers }));
+    const answer = await bridgeFetch.fetch(WINDOW, crypto.randomUUID(), get('/members/me/'));
+    expect(answer.headers.map(([name]) => name).sort()).toEqual(['content-type', 'x-request-id']);
+    expect(JSON.stringify(answer)).not.toContain('secret');
+  });
+
+  it('refuses an answer with a token field even from an endpoint the contract does not mark', async () => {
+    const { bridgeFetch, calls } = answering(() => Response.json({ member: { id: 1 }, session: { access_token: 'leaked' } }), []);
+    const result = bridgeFetch.fetch(WINDOW, crypto.randomUUID(), get('/invitations/abc/accept/'));
+    await expect(result).rejects.toMatchObject({ status: 403, body: { code: 'forbidden' } });
+    await expect(result).rejects.not.toHaveProperty('body.message', expect.stringContaining('leaked'));
+    expect(calls).toHaveLength(1);
+  });
+
+  it('refuses a token endpoint before any request is sent', async () => {
+    const { bridgeFetch, calls } = answering(() => Response.json({ ok: true }));
+    await expect(bridgeFetch.fetch(WINDOW, crypto.randomUUID(), get('/auth/%73ign-in/'))).rejects.toMatchObject({ status: 403 });
+    expect(calls).toEqual([]);
+  });
+});

@@ -34,6 +34,7 @@ export const signIn = defineEndpoint({
   body: signInBodySchema,
   response: authTokensSchema,
   public: true,
+  carriesTokens: true,
   summary: 'Sign in with email and password',
   tags: ['auth'],
 });
@@ -44,6 +45,7 @@ export const refresh = defineEndpoint({
   body: refreshBodySchema,
   response: authTokensSchema,
   public: true,
+  carriesTokens: true,
   summary: 'Rotate the refresh token and issue a new access token',
   tags: ['auth'],
 });
@@ -54,6 +56,7 @@ export const signOut = defineEndpoint({
   body: signOutBodySchema,
   response: okSchema,
   public: true,
+  carriesTokens: true,
   summary: 'Revoke the refresh token family and clear the cookie',
   tags: ['auth'],
 });

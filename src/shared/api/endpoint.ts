@@ -22,6 +22,12 @@ export interface Endpoint<
   response: R;
   /** True when the call needs no access token (tenant data, sign-in, active announcements…). */
   public?: boolean;
+  /**
+   * True when the request or the answer carries session tokens (sign-in, refresh, sign-out, and any
+   * later endpoint that signs someone in). Only the desktop main process may call such an endpoint:
+   * its bridge refuses the renderer any path that matches one (DESIGN §5, ARCHITECTURE "Desktop").
+   */
+  carriesTokens?: true;
   summary: string;
   tags: string[];
 }
