@@ -310,6 +310,14 @@ describe('desktop main against the real server', () => {
     expect(headers.length).toBeGreaterThan(0);
   });
 
+  it('refuses to switch to an http server outside this computer, so the session never travels in clear text', async () => {
+    const main = await signedIn();
+    const refused = await main.invoke('settings:set', { apiBase: 'http://chat.example/api/v1' });
+    expect(refused).toMatchObject({ ok: false, error: { status: 400 } });
+    expect(await main.invoke('settings:get')).toMatchObject({ ok: true, value: { apiBase: server.apiBase } });
+    expect(await main.invoke('settings:set', { apiBase: 'https://chat.example/api/v1' })).toMatchObject({ ok: true, value: { apiBase: 'https://chat.example/api/v1' } });
+  });
+
   it('signs out: the tokens are gone and the server no longer accepts the session', async () => {
     const main = await signedIn();
     const stored = await main.vault.load(`${server.apiBase}|null`);

@@ -47,6 +47,20 @@ describe('token vault on the OS keychain', () => {
     expect(await keytar.getPassword(serviceFor('globex'), 'refresh-token')).toBe('R-globex');
   });
 
+  it('keeps a session of an https server away from the same host over http or on another port', async () => {
+    const vault = createTokenVault(createKeytarSecretStore(keytar), vi.fn());
+    const named = (apiBase: string) => {
+      const service = keychainServiceName(APP, apiBase, `origin-${process.pid}`);
+      services.add(service);
+      return service;
+    };
+    await vault.save(named('https://127.0.0.1/api/v1'), { accessToken: 'A-https', refreshToken: 'R-https' });
+    const nextRun = createTokenVault(createKeytarSecretStore(keytar), vi.fn());
+    expect(await nextRun.load(named('https://127.0.0.1:443/api/v1'))).toEqual({ accessToken: 'A-https', refreshToken: 'R-https' });
+    expect(await nextRun.load(named('http://127.0.0.1/api/v1'))).toBeNull();
+    expect(await nextRun.load(named('https://127.0.0.1:8443/api/v1'))).toBeNull();
+  });
+
   it('deletes the tokens from the keychain on sign-out', async () => {
     const service = serviceFor('signout');
     const vault = createTokenVault(createKeytarSecretStore(keytar), vi.fn());

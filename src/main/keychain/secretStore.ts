@@ -23,9 +23,10 @@ export function createKeytarSecretStore(keytar: KeytarApi): SecretStore {
 }
 
 /**
- * One keychain service per app, server and tenant, so two workspaces (or a staging and a
- * production server) never overwrite each other's session.
+ * One keychain service per app, server origin and tenant, so two workspaces (or a staging and a
+ * production server) never overwrite each other's session. The origin includes scheme and port:
+ * a session kept for `https://host` is never sent to `http://host` or to another port of it.
  */
 export function keychainServiceName(appId: string, apiBase: string, subdomain: string | null): string {
-  return `${appId}/${new URL(apiBase).host}/${subdomain ?? 'default'}`;
+  return `${appId}/${new URL(apiBase).origin}/${subdomain ?? 'default'}`;
 }

@@ -30,16 +30,33 @@ export const bridgeResponseSchema = z.object({
 });
 export type BridgeResponse = z.infer<typeof bridgeResponseSchema>;
 
-/** An API base is an http(s) URL without credentials, query or fragment; stored without a trailing slash. */
+/** Loopback hosts, where plain http never leaves the machine: localhost, 127.0.0.0/8 and ::1. */
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
+}
+
+/**
+ * What is wrong with an API base, if anything: `invalid` unless it is an http(s) URL without
+ * credentials, query or fragment; `insecure` when it is http on a host other than loopback, since
+ * the refresh token would then travel in clear text.
+ */
+export function apiBaseProblem(value: string): 'invalid' | 'insecure' | null {
+  if (!URL.canParse(value)) return 'invalid';
+  const url = new URL(value);
+  if (!['https:', 'http:'].includes(url.protocol) || url.username || url.password || url.search || url.hash) return 'invalid';
+  return url.protocol === 'http:' && !isLoopbackHost(url.hostname) ? 'insecure' : null;
+}
+
+/** An API base: https, or http on loopback only (see apiBaseProblem); stored without a trailing slash. */
 export const apiBaseSchema = z
   .string()
   .trim()
   .max(2048)
-  .refine((value) => {
-    if (!URL.canParse(value)) return false;
-    const url = new URL(value);
-    return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password && !url.search && !url.hash;
-  }, 'An http(s) URL without credentials, query or fragment')
+  .superRefine((value, context) => {
+    const problem = apiBaseProblem(value);
+    if (problem === 'invalid') context.addIssue({ code: 'custom', message: 'An http(s) URL without credentials, query or fragment' });
+    if (problem === 'insecure') context.addIssue({ code: 'custom', message: 'https is required except for this computer (localhost, 127.0.0.1, ::1)' });
+  })
   .transform((value) => value.replace(/\/+$/, ''));
 
 /** A tenant subdomain: DNS label characters only. */

@@ -43,6 +43,23 @@ describe('desktop server setup', () => {
     expect(calls['settings:set']).toBeUndefined();
   });
 
+  it('refuses plain http to another machine and says why, but accepts it for this computer', async () => {
+    const { calls } = installDesktop(200);
+    renderScreen(<ServerSetupPage />);
+    const address = await screen.findByDisplayValue('http://localhost:3000/api/v1');
+    await userEvent.clear(address);
+    await userEvent.type(address, 'http://chat.acme.test/api/v1');
+    await userEvent.click(screen.getByRole('button', { name: 'Save and continue' }));
+    expect(await screen.findByText(/Use an https address/)).toBeInTheDocument();
+    expect(calls['settings:set']).toBeUndefined();
+
+    await userEvent.clear(address);
+    await userEvent.type(address, 'http://127.0.0.1:3000/api/v1');
+    await userEvent.click(screen.getByRole('button', { name: 'Save and continue' }));
+    await waitFor(() => expect(reloadApp).toHaveBeenCalled());
+    expect(calls['settings:set']).toEqual([{ apiBase: 'http://127.0.0.1:3000/api/v1', subdomain: null }]);
+  });
+
   it('saves server and workspace, checks the server answers for it and reloads into the app', async () => {
     const { calls } = installDesktop(200);
     renderScreen(<ServerSetupPage />);

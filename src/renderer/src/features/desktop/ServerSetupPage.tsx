@@ -3,14 +3,15 @@ import { Alert, Box, Button, Center, Group, Paper, Stack, Text, TextInput, Title
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router-dom';
 import { tenantsApi } from '../../../../shared/api';
-import { apiBaseSchema, subdomainSchema } from '../../../../shared/ipc/contract';
+import { apiBaseProblem, apiBaseSchema, subdomainSchema } from '../../../../shared/ipc/contract';
 import { callEndpoint } from '../../api/client';
 import { LanguageMenu } from '../../components/LanguageMenu';
 import { getPlatform } from '../../platform';
 import { reloadApp } from './reloadApp';
 
 interface FieldErrors {
-  apiBase: boolean;
+  /** Why main would refuse the address: anything malformed, or http to another machine. */
+  apiBase: 'invalid' | 'insecure' | null;
   subdomain: boolean;
 }
 
@@ -24,7 +25,7 @@ export default function ServerSetupPage() {
   const platform = getPlatform();
   const [apiBase, setApiBase] = useState('');
   const [subdomain, setSubdomain] = useState('');
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({ apiBase: false, subdomain: false });
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({ apiBase: null, subdomain: false });
   const [failure, setFailure] = useState<'save_failed' | 'unreachable' | null>(null);
   const [saving, setSaving] = useState(false);
 
@@ -42,7 +43,7 @@ export default function ServerSetupPage() {
     event.preventDefault();
     const base = apiBaseSchema.safeParse(apiBase);
     const workspace = subdomain.trim() === '' ? null : subdomainSchema.safeParse(subdomain);
-    setFieldErrors({ apiBase: !base.success, subdomain: workspace !== null && !workspace.success });
+    setFieldErrors({ apiBase: base.success ? null : (apiBaseProblem(apiBase.trim()) ?? 'invalid'), subdomain: workspace !== null && !workspace.success });
     setFailure(null);
     if (!base.success || (workspace && !workspace.success)) return;
     setSaving(true);
@@ -86,7 +87,7 @@ export default function ServerSetupPage() {
               placeholder={t('api_base_placeholder')}
               value={apiBase}
               onChange={(event) => setApiBase(event.currentTarget.value)}
-              error={fieldErrors.apiBase && t('api_base_invalid')}
+              error={fieldErrors.apiBase && t(fieldErrors.apiBase === 'insecure' ? 'api_base_insecure' : 'api_base_invalid')}
               autoComplete="url"
               size="md"
             />
