@@ -59,7 +59,8 @@ async function start(): Promise<void> {
 
   const vault = createTokenVault(createKeytarSecretStore(keytar), () => windows.broadcast('session:storageUnavailable', {}));
   const authSession = createAuthSession({
-    fetch: (url, init) => net.fetch(url, init),
+    // Main keeps credentials out of the session's cookie jar: tokens travel in headers and bodies only.
+    fetch: (url, init) => net.fetch(url, { ...init, credentials: 'omit' }),
     settings: settings.get,
     vault,
     serviceName: ({ apiBase, subdomain }) => keychainServiceName(APP_ID, apiBase, subdomain),

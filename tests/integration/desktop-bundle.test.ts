@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -23,19 +24,25 @@ function newestSource(dir: string): number {
 const electron = vi.hoisted(() => {
   type Listener = (...args: unknown[]) => unknown;
   const state = {
-    windows: [] as Array<{ options: Record<string, unknown>; loaded: string[] }>,
+    windows: [] as Array<{ options: Record<string, unknown>; loaded: string[]; minimized: boolean; restored: number; focused: number }>,
     appListeners: new Map<string, Listener>(),
-    ipcChannels: [] as string[],
+    ipcHandlers: new Map<string, Listener>(),
     privileged: [] as unknown[],
-    protocolHandlers: [] as string[],
+    protocolHandlers: new Map<string, (request: Request) => Promise<Response>>(),
     permissionHandler: null as null | ((contents: unknown, permission: string, callback: (granted: boolean) => void) => void),
+    permissionCheckHandler: null as null | ((contents: unknown, permission: string, origin: string, details: unknown) => boolean),
+    networkCalls: [] as Array<{ url: string; init: RequestInit }>,
     sandboxEnabled: false,
+    /** What requestSingleInstanceLock answers: false plays a second launch while the app runs. */
+    lockGranted: true,
+    quitCalls: 0,
+    readyWaits: 0,
     userData: '',
   };
   class BrowserWindow {
     webContents = { id: state.windows.length + 1, send: () => undefined };
     constructor(options: Record<string, unknown>) {
-      state.windows.push({ options, loaded: [] });
+      state.windows.push({ options, loaded: [], minimized: false, restored: 0, focused: 0 });
     }
     private get record() {
       return state.windows[this.webContents.id - 1]!;
@@ -49,6 +56,16 @@ const electron = vi.hoisted(() => {
     isDestroyed() {
       return false;
     }
+    isMinimized() {
+      return this.record.minimized;
+    }
+    restore() {
+      this.record.minimized = false;
+      this.record.restored += 1;
+    }
+    focus() {
+      this.record.focused += 1;
+    }
     maximize() {}
   }
   const module = {
@@ -58,19 +75,29 @@ const electron = vi.hoisted(() => {
       enableSandbox: () => {
         state.sandboxEnabled = true;
       },
-      requestSingleInstanceLock: () => true,
-      quit: () => undefined,
+      requestSingleInstanceLock: () => state.lockGranted,
+      quit: () => {
+        state.quitCalls += 1;
+      },
       exit: () => undefined,
       getPath: () => state.userData,
-      whenReady: () => Promise.resolve(),
+      whenReady: () => {
+        state.readyWaits += 1;
+        return Promise.resolve();
+      },
       on: (name: string, listener: Listener) => state.appListeners.set(name, listener),
     },
     BrowserWindow,
-    ipcMain: { handle: (channel: string) => state.ipcChannels.push(channel) },
-    net: { fetch: () => Promise.reject(new Error('no network in this test')) },
+    ipcMain: { handle: (channel: string, listener: Listener) => state.ipcHandlers.set(channel, listener) },
+    net: {
+      fetch: (url: string, init: RequestInit) => {
+        state.networkCalls.push({ url, init });
+        return Promise.resolve(Response.json({ code: 'unauthorized', message: 'No server in this test' }, { status: 401 }));
+      },
+    },
     protocol: {
       registerSchemesAsPrivileged: (schemes: unknown[]) => state.privileged.push(...schemes),
-      handle: (scheme: string) => state.protocolHandlers.push(scheme),
+      handle: (scheme: string, handler: (request: Request) => Promise<Response>) => state.protocolHandlers.set(scheme, handler),
     },
     screen: { getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }] },
     session: {
@@ -78,7 +105,9 @@ const electron = vi.hoisted(() => {
         setPermissionRequestHandler: (handler: typeof state.permissionHandler) => {
           state.permissionHandler = handler;
         },
-        setPermissionCheckHandler: () => undefined,
+        setPermissionCheckHandler: (handler: typeof state.permissionCheckHandler) => {
+          state.permissionCheckHandler = handler;
+        },
         webRequest: { onHeadersReceived: () => undefined },
       },
     },
@@ -110,8 +139,10 @@ describe('built main bundle', () => {
       webSecurity: true,
       allowRunningInsecureContent: false,
       webviewTag: false,
+      experimentalFeatures: false,
       devTools: false,
     });
+    expect(preferences).not.toHaveProperty('enableBlinkFeatures');
     expect(preferences.preload).toMatch(/out[\\/]preload[\\/]index\.cjs$/);
     expect(existsSync(preferences.preload as string)).toBe(true);
     expect(electron.state.sandboxEnabled).toBe(true);
@@ -119,12 +150,12 @@ describe('built main bundle', () => {
 
   it('loads the renderer from the app:// bundle origin, on first run at the server setup', () => {
     expect(electron.state.windows[0]!.loaded).toEqual(['app://bundle/setup']);
-    expect(electron.state.protocolHandlers).toEqual(['app']);
+    expect([...electron.state.protocolHandlers.keys()]).toEqual(['app']);
     expect(electron.state.privileged).toContainEqual({ scheme: 'app', privileges: expect.objectContaining({ standard: true, secure: true }) });
   });
 
   it('registers exactly the invoke channels of the contract', () => {
-    expect([...electron.state.ipcChannels].sort()).toEqual([...INVOKE_CHANNELS].sort());
+    expect([...electron.state.ipcHandlers.keys()].sort()).toEqual([...INVOKE_CHANNELS].sort());
   });
 
   it('refuses every permission request', () => {
@@ -132,6 +163,53 @@ describe('built main bundle', () => {
     electron.state.permissionHandler!({}, 'media', (granted) => answers.push(granted));
     electron.state.permissionHandler!({}, 'notifications', (granted) => answers.push(granted));
     expect(answers).toEqual([false, false]);
+  });
+
+  it('answers every permission check no as well, so no permission is even reported as granted', () => {
+    const check = electron.state.permissionCheckHandler!;
+    for (const permission of ['media', 'notifications', 'clipboard-read', 'geolocation', 'hid', 'serial']) {
+      expect(check({}, permission, 'app://bundle', {}), permission).toBe(false);
+    }
+  });
+
+  it('serves the renderer with a CSP whose images come only from the app, data:, blob: and the API origin', async () => {
+    const page = await electron.state.protocolHandlers.get('app')!(new Request('app://bundle/setup'));
+    expect(page.status).toBe(200);
+    const csp = page.headers.get('content-security-policy')!;
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("img-src 'self' data: blob: http://localhost:3000;");
+    expect(csp).not.toMatch(/img-src[^;]*https:(?!\/\/)/);
+  });
+
+  it('sends its own requests without the cookie jar', async () => {
+    const signIn = electron.state.ipcHandlers.get('session:signIn')!;
+    const page = { sender: { id: 1, send: () => undefined }, senderFrame: { url: 'app://bundle/auth', parent: null } };
+    await signIn(page, { email: 'member@example.com', password: 'secret' });
+    const call = electron.state.networkCalls.at(-1)!;
+    expect(call.url).toBe('http://localhost:3000/api/v1/auth/sign-in/');
+    expect(call.init.credentials).toBe('omit');
+  });
+
+  it('a second launch only brings the running window back: restored, focused, no new window', () => {
+    const [main] = electron.state.windows;
+    main!.minimized = true;
+    electron.state.appListeners.get('second-instance')!({}, ['chatbot-platform'], '/');
+    expect(electron.state.windows).toHaveLength(1);
+    expect(main).toMatchObject({ minimized: false, restored: 1, focused: 1 });
+  });
+
+  it('a second process that does not get the single-instance lock quits without starting', async () => {
+    const { windows, quitCalls, readyWaits } = electron.state;
+    const before = { windows: windows.length, quitCalls, readyWaits };
+    electron.state.lockGranted = false;
+    try {
+      await import(/* @vite-ignore */ `${bundle}?second-instance`);
+    } finally {
+      electron.state.lockGranted = true;
+    }
+    expect(electron.state.quitCalls).toBe(before.quitCalls + 1);
+    expect(electron.state.readyWaits).toBe(before.readyWaits);
+    expect(electron.state.windows).toHaveLength(before.windows);
   });
 
   it('hardens every webContents: external navigation blocked, new windows denied', () => {
@@ -164,15 +242,27 @@ describe('electron-builder.yml', () => {
   }
   const config = parse(readFileSync(join(root, 'electron-builder.yml'), 'utf8')) as BuilderConfig;
 
-  it('packs the app into asar with the security fuses set', () => {
+  it('packs the app into asar with every security fuse set', () => {
     expect(config.asar).toBe(true);
-    expect(config.electronFuses).toMatchObject({
+    expect(config.electronFuses).toEqual({
       runAsNode: false,
       enableNodeOptionsEnvironmentVariable: false,
       enableNodeCliInspectArguments: false,
       enableCookieEncryption: true,
+      enableEmbeddedAsarIntegrityValidation: true,
       onlyLoadAppFromAsar: true,
+      loadBrowserProcessSpecificV8Snapshot: false,
+      grantFileProtocolExtraPrivileges: false,
     });
+  });
+
+  it('leaves no fuse of the Electron fuse wire unset', () => {
+    // The fuse list electron-builder flips, resolved as electron-builder resolves it (RunAsNode → runAsNode).
+    const fromBuilder = createRequire(join(root, 'node_modules/app-builder-lib/package.json'));
+    const { FuseV1Options } = fromBuilder('@electron/fuses') as { FuseV1Options: Record<string, string | number> };
+    const fuses = Object.keys(FuseV1Options).filter((name) => Number.isNaN(Number(name)));
+    expect(fuses.length).toBeGreaterThanOrEqual(8);
+    for (const fuse of fuses) expect(config.electronFuses, fuse).toHaveProperty(`${fuse.charAt(0).toLowerCase()}${fuse.slice(1)}`, expect.any(Boolean));
   });
 
   it('builds NSIS, dmg, AppImage and deb with the app id main uses for the keychain', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { contentSecurityPolicy, hardenWebContents, type HardenableContents } from './security';
+import { contentSecurityPolicy, hardenWebContents, secureWebPreferences, type HardenableContents } from './security';
 
 function fakeContents() {
   const listeners = new Map<string, (event: { preventDefault(): void }, url: string) => void>();
@@ -54,12 +54,28 @@ describe('content security policy', () => {
     expect(csp).toContain("object-src 'none'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).not.toContain('unsafe-eval');
-    expect(csp).toMatch(/img-src [^;]*https:\/\/api\.example/);
+  });
+
+  it('lets images come only from the app, data:, blob: and the API origin, so injected markup cannot beacon out', () => {
+    const directive = (csp: string, name: string) => csp.split('; ').find((entry) => entry.startsWith(`${name} `));
+    expect(directive(contentSecurityPolicy({ apiOrigin: 'https://api.example', devServerOrigin: null }), 'img-src')).toBe(
+      "img-src 'self' data: blob: https://api.example",
+    );
+    expect(directive(contentSecurityPolicy({ apiOrigin: null, devServerOrigin: null }), 'img-src')).toBe("img-src 'self' data: blob:");
   });
 
   it('relaxes scripts and websockets only for the development server', () => {
     const csp = contentSecurityPolicy({ apiOrigin: null, devServerOrigin: 'http://localhost:5173' });
     expect(csp).toContain("script-src 'self' 'unsafe-inline'");
     expect(csp).toContain("connect-src 'self' ws://localhost:5173");
+  });
+});
+
+describe('web preferences', () => {
+  it.each([false, true])('switch off experimental and Blink features (development: %s)', (isDev) => {
+    const preferences: Record<string, unknown> = secureWebPreferences('/app/preload.cjs', isDev);
+    expect(preferences.experimentalFeatures).toBe(false);
+    expect(preferences).not.toHaveProperty('enableBlinkFeatures');
+    expect(preferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, webSecurity: true, devTools: isDev });
   });
 });

@@ -14,15 +14,18 @@ export function secureWebPreferences(preloadPath: string, isDev: boolean) {
     allowRunningInsecureContent: false,
     webviewTag: false,
     navigateOnDragDrop: false,
+    // No experimental web platform features, and no Blink features switched on (`enableBlinkFeatures` stays unset).
+    experimentalFeatures: false,
     devTools: isDev,
   } as const;
 }
 
 /**
  * The renderer's Content-Security-Policy. The renderer makes no network calls of its own (HTTP goes
- * through the bridge), so connect-src is the app itself; images may come from the API server and
- * https (generated images, citations). Development adds what the Vite dev server needs (inline
- * React refresh preamble, HMR websocket).
+ * through the bridge), so connect-src is the app itself. Images come only from the app, `data:`,
+ * `blob:` and the API origin: any other host would let injected markup send a beacon (an <img> whose
+ * URL carries data) out of the app. Development adds what the Vite dev server needs (inline React
+ * refresh preamble, HMR websocket).
  */
 export function contentSecurityPolicy(options: { apiOrigin: string | null; devServerOrigin: string | null }): string {
   const dev = options.devServerOrigin;
@@ -31,7 +34,7 @@ export function contentSecurityPolicy(options: { apiOrigin: string | null; devSe
     'default-src': ["'none'"],
     'script-src': ["'self'", ...(dev ? ["'unsafe-inline'"] : [])],
     'style-src': ["'self'", "'unsafe-inline'"],
-    'img-src': ["'self'", 'data:', 'blob:', 'https:', ...(options.apiOrigin ? [options.apiOrigin] : [])],
+    'img-src': ["'self'", 'data:', 'blob:', ...(options.apiOrigin ? [options.apiOrigin] : [])],
     'font-src': ["'self'", 'data:'],
     'connect-src': ["'self'", ...(devWebSocket ? [devWebSocket] : [])],
     'worker-src': ["'self'", 'blob:'],
