@@ -6,6 +6,13 @@ import type { SessionTokens, TokenVault } from '../keychain/tokenVault';
 /** The network as main sees it: Electron's `net.fetch` in the app, Node's fetch in tests. */
 export type NetworkFetch = (url: string, init: RequestInit) => Promise<Response>;
 
+/**
+ * Requests carrying credentials never follow a redirect: a 3xx to another host, or from https to
+ * http, would carry the access token (a custom header, kept across redirects) where it must not go.
+ * The API answers nothing with a redirect, so one is a network failure.
+ */
+const NO_REDIRECTS = { redirect: 'error' } as const;
+
 export interface AuthSessionOptions {
   fetch: NetworkFetch;
   settings: () => Pick<DesktopSettings, 'apiBase' | 'subdomain'>;
@@ -53,7 +60,7 @@ export function createAuthSession(options: AuthSessionOptions) {
     const { settings } = current();
     const headers = tenantHeaders(settings.subdomain, new Headers({ 'content-type': 'application/json', [CLIENT_KIND_HEADER]: 'desktop' }));
     if (accessToken) headers.set(ACCESS_TOKEN_HEADER, accessToken);
-    return options.fetch(endpointUrl(settings.apiBase, path), { method: 'POST', headers, body: JSON.stringify(body) });
+    return options.fetch(endpointUrl(settings.apiBase, path), { method: 'POST', headers, body: JSON.stringify(body), ...NO_REDIRECTS });
   }
 
   /** Stores the tokens of a sign-in or refresh answer and returns the member. */
@@ -112,7 +119,7 @@ export function createAuthSession(options: AuthSessionOptions) {
       const headers = tenantHeaders(settings.subdomain, new Headers(request.headers));
       if (accessToken) headers.set(ACCESS_TOKEN_HEADER, accessToken);
       else headers.delete(ACCESS_TOKEN_HEADER);
-      return options.fetch(url, { method: request.method, headers, body: request.body, signal: request.signal });
+      return options.fetch(url, { method: request.method, headers, body: request.body, signal: request.signal, ...NO_REDIRECTS });
     };
     const tokens = await vault.load(service);
     const response = await send(tokens?.accessToken);
