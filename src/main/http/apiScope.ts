@@ -50,7 +50,7 @@ export function isUnderApiBase(url: string, apiBase: string): boolean {
 }
 
 function isEndpoint(value: unknown): value is Endpoint {
-  return typeof value === 'object' && value !== null && 'method' in value && typeof value.path === 'string' && 'response' in value;
+  return typeof value === 'object' && value !== null && 'method' in value && 'path' in value && typeof value.path === 'string' && 'response' in value;
 }
 
 /** Every endpoint of the shared contract: the endpoints of each namespace `src/shared/api` exports. */
