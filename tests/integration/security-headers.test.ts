@@ -77,7 +77,6 @@ describe('security headers', () => {
       'cross-origin-opener-policy': 'same-origin',
       'cross-origin-resource-policy': 'same-origin',
     });
-    expect(response.headers).not.toHaveProperty('x-powered-by');
   });
 
   it('the chat stream, written by hand, carries them too', async () => {

@@ -7,7 +7,7 @@ import { AppError } from '../errors';
  * The SQLSTATE of a database "data exception" (class 22: invalid byte sequence, value out of range,
  * invalid text representation…), looked up through the causes drizzle wraps the driver error in.
  */
-export function dataExceptionState(error: unknown): string | undefined {
+function dataExceptionState(error: unknown): string | undefined {
   let current: unknown = error;
   for (let depth = 0; depth < 4 && current instanceof Error; depth += 1) {
     const code = (current as { code?: unknown }).code;

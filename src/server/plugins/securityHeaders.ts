@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
  * its own origin and talks only to its own API. Styles allow inline because Mantine injects style tags.
  * Images are the app's own plus data:/blob: (no https wildcard: the server serves the images it shows).
  */
-export const WEB_CSP_DIRECTIVES = {
+const WEB_CSP_DIRECTIVES = {
   'default-src': ["'none'"],
   'script-src': ["'self'"],
   'style-src': ["'self'", "'unsafe-inline'"],
@@ -22,7 +22,7 @@ export const WEB_CSP_DIRECTIVES = {
 } as const;
 
 /** One year, subdomains included (tenants may get their own subdomains); no preload list entry. */
-export const HSTS_VALUE = 'max-age=31536000; includeSubDomains';
+const HSTS_VALUE = 'max-age=31536000; includeSubDomains';
 
 /**
  * Security headers on every response (pages, static files, API JSON, errors) through @fastify/helmet:
