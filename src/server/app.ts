@@ -13,6 +13,8 @@ import { AppError } from './errors';
 import { type LlmRegistry, createLlmRegistry, llmSettingsFromConfig } from './llm/registry';
 import { registerAuthentication } from './plugins/auth';
 import { registerErrorHandling } from './plugins/errors';
+import { registerNulByteRejection } from './plugins/nulBytes';
+import { registerSecurityHeaders } from './plugins/securityHeaders';
 import { registerTenantResolution } from './plugins/tenant';
 import { registerAnnouncementRoutes } from './routes/announcements';
 import { registerAssetRoutes } from './routes/assets';
@@ -46,6 +48,8 @@ export async function buildApp({ db, config, llm, logger = false, webRoot }: Bui
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  await registerSecurityHeaders(app, { servedOverHttps: config.COOKIE_SECURE });
+  registerNulByteRejection(app);
 
   await app.register(fastifyCookie);
   await app.register(fastifyRateLimit, {

@@ -25,9 +25,9 @@ const configSchema = z.object({
   LLM_MODEL: optionalText,
   DEMO_TOKEN_DELAY_MS: z.coerce.number().int().min(0).max(5000).default(35),
   SIGN_IN_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
-  /** Behind a load balancer: take the client IP (sign-in rate limit) from X-Forwarded-For. */
+  /** Behind a load balancer: take the client IP (sign-in rate limit) from X-Forwarded-For, the protocol (HSTS) from X-Forwarded-Proto. */
   TRUST_PROXY: envBoolean.default(false),
-  /** Set when the server sits behind HTTPS so the refresh cookie is marked Secure. */
+  /** Set when the server sits behind HTTPS: the refresh cookie is marked Secure and every response carries HSTS. */
   COOKIE_SECURE: envBoolean.default(false),
   WEB_DIST_DIR: z.string().min(1).default('dist-web'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),

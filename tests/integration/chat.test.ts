@@ -259,18 +259,32 @@ describe('answers abandoned by a server that died mid-stream', () => {
 });
 
 describe('chat errors known before streaming', () => {
-  it('400 message_empty without text or files', async () => {
-    const response = await send(chatbotIds.general, { text: '   ' });
-    expect(response.status).toBe(400);
+  it.each([
+    ['blank text', { text: ' \n\t ' }],
+    ['no text at all', {}],
+  ])('422 message_empty for %s and no files (spec §8: validation error, message empty)', async (_, body) => {
+    const response = await send(chatbotIds.general, body);
+    expect(response.status).toBe(422);
     expect((await jsonBody(response)).code).toBe('message_empty');
   });
 
-  it('428 restricted_term when the text contains a restricted word of the tenant', async () => {
+  it.each([
+    ['text of the wrong type', { text: 42 }],
+    ['file ids of the wrong type', { text: 'hi', file_ids: 'all' }],
+  ])('400 validation_error for a malformed body (%s)', async (_, body) => {
+    const response = await send(chatbotIds.general, body);
+    expect(response.status).toBe(400);
+    expect((await jsonBody(response)).code).toBe('validation_error');
+  });
+
+  it('422 restricted_term when the text contains a restricted word of the tenant, before the model sees it', async () => {
     const [tenant] = await server.db.select().from(tenants).where(eq(tenants.subdomain, 'demo'));
     await server.db.insert(restrictedWords).values({ tenantId: tenant!.id, word: 'Project Falcon' });
+    const before = upstream.requests.length;
     const response = await send(chatbotIds.general, { text: 'What is project falcon about?' });
-    expect(response.status).toBe(428);
+    expect(response.status).toBe(422);
     expect(await jsonBody(response)).toMatchObject({ code: 'restricted_term', details: { terms: ['Project Falcon'] } });
+    expect(upstream.requests.length).toBe(before);
     await server.db.delete(restrictedWords);
   });
 

@@ -4,8 +4,23 @@ import type { ErrorBody } from '../../shared/api/common';
 import { AppError } from '../errors';
 
 /**
+ * The SQLSTATE of a database "data exception" (class 22: invalid byte sequence, value out of range,
+ * invalid text representation…), looked up through the causes drizzle wraps the driver error in.
+ */
+function dataExceptionState(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current instanceof Error; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^22[0-9A-Z]{3}$/.test(code)) return code;
+    current = current.cause;
+  }
+  return undefined;
+}
+
+/**
  * The one error handler: every failure answers `{code, message, details?}`. Validation problems
- * are 400 with the issues in details; unexpected errors are logged and answered as a bare 500.
+ * are 400 with the issues in details, and so are data the database itself refused as malformed (the
+ * safety net behind validation); unexpected errors are logged and answered as a bare 500.
  */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
@@ -21,6 +36,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
         message: issue.message,
       }));
       return reply.status(400).send({ code: 'validation_error', message: 'Request content error, check the input.', details });
+    }
+    const sqlState = dataExceptionState(error);
+    if (sqlState) {
+      // Input the contract should have refused reached the database: still the caller's fault (400),
+      // logged so the schema can be tightened.
+      request.log.warn({ err: error, sqlState }, 'input rejected by the database');
+      return reply.status(400).send({ code: 'validation_error', message: 'Request content error, check the input.' });
     }
     const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status >= 500) {

@@ -7,6 +7,9 @@ import { notFound } from '../errors';
 
 export type TenantRow = typeof tenants.$inferSelect;
 
+/** What a subdomain can look like (a DNS label); anything else cannot name a tenant. */
+const SUBDOMAIN_PATTERN = /^[a-z0-9-]{1,63}$/;
+
 declare module 'fastify' {
   interface FastifyRequest {
     tenant: TenantRow;
@@ -26,6 +29,8 @@ export function registerTenantResolution(app: FastifyInstance, db: Database, def
   app.decorateRequest('tenant', null as unknown as TenantRow);
   app.addHook('onRequest', async (request) => {
     const subdomain = requestedSubdomain(request, defaultTenant);
+    // Checked before the query: a cookie may carry anything, a NUL byte included.
+    if (!SUBDOMAIN_PATTERN.test(subdomain)) throw notFound('Unknown tenant.');
     const [tenant] = await db.select().from(tenants).where(eq(tenants.subdomain, subdomain)).limit(1);
     if (!tenant) throw notFound('Unknown tenant.');
     request.tenant = tenant;

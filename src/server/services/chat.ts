@@ -70,7 +70,7 @@ const messageText = (message: ModelMessage) => (typeof message.content === 'stri
  */
 export async function prepareChat(db: Database, tenant: TenantRow, member: MemberRow, chatbotId: number, body: ChatBody): Promise<PreparedChat> {
   const text = body.text.trim();
-  if (!text && body.file_ids.length === 0) throw new AppError(400, 'message_empty', 'A message needs text or an image.');
+  if (!text && body.file_ids.length === 0) throw new AppError(422, 'message_empty', 'A message needs text or an image.');
 
   const { chatbot, model, groupIds } = await findVisibleChatbot(db, member, chatbotId);
 
@@ -83,7 +83,7 @@ export async function prepareChat(db: Database, tenant: TenantRow, member: Membe
   }
 
   const terms = await findRestrictedTerms(db, tenant.id, text);
-  if (terms.length > 0) throw new AppError(428, 'restricted_term', 'The message contains a restricted term.', { terms });
+  if (terms.length > 0) throw new AppError(422, 'restricted_term', 'The message contains a restricted term.', { terms });
 
   if (!(await availableModelIds(db, tenant.id, groupIds)).has(model.id)) {
     throw new AppError(403, 'model_not_allowed', 'Your member group may not use this model.');

@@ -138,6 +138,7 @@ export async function updateSession(
   patch: { title?: string; chatbot_id?: number },
 ): Promise<Session> {
   const session = await findOwnSession(q, member, hash);
+  if (patch.title === undefined && patch.chatbot_id === undefined) return toSessionDto(session, member.name);
   if (patch.chatbot_id !== undefined) await findVisibleChatbot(q, member, patch.chatbot_id);
   const [updated] = await q
     .update(sessions)

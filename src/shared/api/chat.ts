@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
-import { idParamsSchema } from './common';
+import { idParamsSchema, idSchema } from './common';
 
 export const chatBodySchema = z.object({
   text: z.string().max(100_000).default(''),
-  file_ids: z.array(z.number().int().positive()).max(20).default([]),
+  file_ids: z.array(idSchema).max(20).default([]),
   session_hash_id: z.string().max(64).optional(),
   session_title: z.string().max(200).optional(),
   is_test: z.boolean().default(false),
-  task_mode_id: z.number().int().positive().optional(),
+  task_mode_id: idSchema.optional(),
   web_search: z.boolean().optional(),
   thinking: z.boolean().optional(),
 });

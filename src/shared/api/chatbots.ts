@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
-import { idParamsSchema, pageQuerySchema, paginatedSchema, queryBoolean } from './common';
+import { idParamsSchema, idTextSchema, pageQuerySchema, paginatedSchema, queryBoolean } from './common';
 import { llmModelSchema } from './llmModels';
 import { categorySchema } from './categories';
 import { DEFAULT_LIST_PAGE_SIZE } from '../domain/constants';
@@ -40,8 +40,8 @@ export const chatbotListQuerySchema = pageQuerySchema(DEFAULT_LIST_PAGE_SIZE).ex
   include_default: queryBoolean.optional(),
   search_term: z.string().trim().max(200).optional(),
   is_public: queryBoolean.optional(),
-  category_id: z.coerce.number().int().positive().optional(),
-  creator_id: z.coerce.number().int().positive().optional(),
+  category_id: idTextSchema.optional(),
+  creator_id: idTextSchema.optional(),
   waiting_publish: queryBoolean.optional(),
   order_by: chatbotOrderSchema.optional(),
 });

@@ -10,7 +10,16 @@ export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 export const okSchema = z.object({ ok: z.literal(true) });
 
-export const idParamsSchema = z.object({ id: z.coerce.number().int().positive() });
+/**
+ * Database ids are PostgreSQL `integer`s. A larger id names nothing and would make the query itself
+ * fail, so the contract refuses it like any other malformed id.
+ */
+export const ID_MAX = 2_147_483_647;
+export const idSchema = z.number().int().positive().max(ID_MAX);
+/** An id in a path or query string, where it arrives as text. */
+export const idTextSchema = z.coerce.number().int().positive().max(ID_MAX);
+
+export const idParamsSchema = z.object({ id: idTextSchema });
 
 export const pageQuerySchema = (defaultSize: number) =>
   z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
-import { okSchema, pageQuerySchema, paginatedSchema } from './common';
+import { idSchema, idTextSchema, okSchema, pageQuerySchema, paginatedSchema } from './common';
 import { SESSIONS_PAGE_SIZE, SESSION_HISTORY_PAGE_SIZE } from '../domain/constants';
 
 export const sessionSchema = z.object({
@@ -34,7 +34,7 @@ export const hashParamsSchema = z.object({ hash: z.string().min(1).max(64) });
 export const listSessions = defineEndpoint({
   method: 'GET',
   path: '/sessions/',
-  query: pageQuerySchema(SESSIONS_PAGE_SIZE).extend({ chatbot_id: z.coerce.number().int().positive().optional() }),
+  query: pageQuerySchema(SESSIONS_PAGE_SIZE).extend({ chatbot_id: idTextSchema.optional() }),
   response: paginatedSchema(sessionSchema),
   summary: 'The member’s sessions, most recent chat first',
   tags: ['sessions'],
@@ -64,7 +64,7 @@ export const getSessionHistory = defineEndpoint({
   query: z.object({
     size: z.coerce.number().int().min(1).max(100).default(SESSION_HISTORY_PAGE_SIZE),
     /** Return messages older than this id (the oldest one the client already has). */
-    first_id: z.coerce.number().int().positive().optional(),
+    first_id: idTextSchema.optional(),
   }),
   response: historyResponseSchema,
   summary: 'Messages of a session, newest page first, `first_id` pages backwards',
@@ -77,7 +77,7 @@ export const patchSession = defineEndpoint({
   params: hashParamsSchema,
   body: z.object({
     title: z.string().trim().min(1).max(200).optional(),
-    chatbot_id: z.number().int().positive().optional(),
+    chatbot_id: idSchema.optional(),
   }),
   response: sessionSchema,
   summary: 'Rename a session or move it to another chatbot',

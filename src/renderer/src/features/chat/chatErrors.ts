@@ -14,7 +14,11 @@ export type ChatErrorKey =
   | 'stream_failed'
   | 'stream_interrupted';
 
-/** A send rejected before the stream started (plain HTTP status with a JSON body). */
+/**
+ * A send rejected before the stream started (plain HTTP status with a JSON body). The server answers
+ * a blank message and a restricted term with 422 and its code, a malformed body with 400; 428 is
+ * personal data found in the message (blocked like a restricted term).
+ */
 export function sendErrorKey(error: unknown): ChatErrorKey {
   if (!isApiError(error)) return 'send_failed';
   switch (error.status) {

@@ -94,9 +94,10 @@ describe('ChatRun', () => {
     [403, 'model_not_allowed', 'model_not_allowed'],
     [413, 'input_too_long', 'input_too_long'],
     [422, 'message_empty', 'message_empty'],
+    [422, 'restricted_term', 'restricted_term'],
     [422, 'validation_error', 'validation_failed'],
-    [428, 'restricted_term', 'restricted_term'],
-    [400, 'bad_request', 'no_text'],
+    [428, 'personal_data', 'restricted_term'],
+    [400, 'validation_error', 'no_text'],
     [500, 'internal_error', 'send_failed'],
   ])('a %i before the stream is a rejected send with key %s', async (status, code, key) => {
     const stream = fakeStream();

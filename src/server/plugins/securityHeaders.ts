@@ -1,0 +1,45 @@
+import fastifyHelmet from '@fastify/helmet';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+/**
+ * The web client's Content-Security-Policy, as strict as the desktop one (src/main/windows/security.ts)
+ * minus what only the desktop needs: the built client has no inline script, loads everything from
+ * its own origin and talks only to its own API. Styles allow inline because Mantine injects style tags.
+ * Images are the app's own plus data:/blob: (no https wildcard: the server serves the images it shows).
+ */
+const WEB_CSP_DIRECTIVES = {
+  'default-src': ["'none'"],
+  'script-src': ["'self'"],
+  'style-src': ["'self'", "'unsafe-inline'"],
+  'img-src': ["'self'", 'data:', 'blob:'],
+  'font-src': ["'self'"],
+  'connect-src': ["'self'"],
+  'object-src': ["'none'"],
+  'frame-src': ["'none'"],
+  'base-uri': ["'none'"],
+  'form-action': ["'self'"],
+  'frame-ancestors': ["'none'"],
+} as const;
+
+/** One year, subdomains included (tenants may get their own subdomains); no preload list entry. */
+const HSTS_VALUE = 'max-age=31536000; includeSubDomains';
+
+/**
+ * Security headers on every response (pages, static files, API JSON, errors) through @fastify/helmet:
+ * the CSP above, X-Frame-Options DENY, nosniff, Referrer-Policy no-referrer, same-origin opener and
+ * resource policies. HSTS only when the request reached us over HTTPS: a TLS socket, or
+ * `X-Forwarded-Proto: https` from a trusted proxy (TRUST_PROXY), or always when the operator declared
+ * HTTPS with COOKIE_SECURE (browsers ignore HSTS received over plain http, so that is harmless there).
+ */
+export async function registerSecurityHeaders(app: FastifyInstance, options: { servedOverHttps: boolean }): Promise<void> {
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: WEB_CSP_DIRECTIVES },
+    frameguard: { action: 'deny' },
+    strictTransportSecurity: false,
+  });
+  const isHttps = (request: FastifyRequest) => options.servedOverHttps || request.protocol === 'https';
+  app.addHook('onRequest', async (request, reply) => {
+    // On the raw response like helmet's headers, so the hijacked chat stream carries it too.
+    if (isHttps(request)) reply.raw.setHeader('strict-transport-security', HSTS_VALUE);
+  });
+}

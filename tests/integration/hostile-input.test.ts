@@ -1,0 +1,333 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
+import { apiClient } from './helpers/client';
+
+/**
+ * Every operation of the served OpenAPI document gets malformed path parameters, queries, bodies and
+ * headers, as an anonymous caller, a member and an admin. Any 5xx (or a dropped connection) fails:
+ * hostile input must always be a 4xx (DESIGN §5). So does input only the database refused (the error
+ * handler's safety net answers 400 without details): the contract should have stopped it first.
+ * New endpoints are covered as soon as they are in the contract.
+ */
+
+interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  default?: unknown;
+  minimum?: number;
+  minLength?: number;
+  format?: string;
+}
+
+interface Operation {
+  method: string;
+  /** OpenAPI template, e.g. /api/v1/sessions/{hash}/ */
+  path: string;
+  pathParams: string[];
+  queryParams: string[];
+  body?: JsonSchema;
+}
+
+interface HostileRequest {
+  label: string;
+  path: string;
+  query?: string;
+  body?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+const NUL = '\u0000';
+const DEEP_NESTING = 50_000;
+
+/** Raw path segments, already percent-encoded as an attacker would type them. */
+const HOSTILE_SEGMENTS: Record<string, string> = {
+  'NUL byte': '%00',
+  'NUL inside': 'abc%00def',
+  'very long': 'a'.repeat(5_000),
+  'long enough to pass the router': 'b'.repeat(90),
+  'traversal': '..%2F..%2Fetc%2Fpasswd',
+  'dot segments': '..',
+  'emoji': '%F0%9F%98%80',
+  'right-to-left override': '%E2%80%AE',
+  'invalid UTF-8': '%FF%FE',
+  'truncated escape': '%E0%A4%A',
+  'lone percent': '%',
+  'negative': '-1',
+  'zero': '0',
+  'above int4': '2147483648',
+  'huge': '99999999999999999999999',
+  'exponent': '1e400',
+  'fraction': '1.5',
+  'not a number': 'abc',
+  'NaN': 'NaN',
+  'Infinity': 'Infinity',
+  'whitespace': '%20%0A%09',
+  'quote and SQL': "'%20OR%201%3D1--",
+  'script': '%3Cscript%3Ealert(1)%3C%2Fscript%3E',
+};
+
+/** Values for one query parameter (raw, percent-encoded). */
+const HOSTILE_QUERY_VALUES: Record<string, string> = {
+  'NUL byte': '%00',
+  'NUL inside': 'a%00b',
+  'very long': 'q'.repeat(6_000),
+  'negative': '-1',
+  'zero': '0',
+  'above int4': '2147483648',
+  'huge': '99999999999999999999999',
+  'exponent': '1e400',
+  'fraction': '1.5',
+  'not a number': 'abc',
+  'invalid UTF-8': '%FF',
+  'emoji': '%F0%9F%98%80',
+  'empty': '',
+};
+
+/** Values a JSON body field gets instead of a valid one. */
+const HOSTILE_FIELD_VALUES: Record<string, unknown> = {
+  'NUL byte': NUL,
+  'NUL inside': `hello${NUL}world`,
+  'huge string': 'z'.repeat(200_000),
+  'unicode': 'héllo 😀 \u202e مرحبا 你好',
+  'lone surrogate': '\ud800',
+  'traversal': '../../etc/passwd',
+  'negative': -1,
+  'zero': 0,
+  'above int4': 2 ** 31,
+  'unsafe integer': 2 ** 53 + 2,
+  'huge number': 1e308,
+  'fraction': 1.5,
+  'null': null,
+  'boolean': true,
+  'empty object': {},
+  'array of strings': ['a', NUL],
+  'array of huge numbers': [2 ** 31, -5],
+  'nested arrays': JSON.parse(`${'['.repeat(200)}1${']'.repeat(200)}`),
+  'object with NUL key': { [`k${NUL}`]: 1 },
+};
+
+/** Whole bodies that are not what any endpoint accepts. */
+const HOSTILE_BODIES: { label: string; body: string; contentType?: string }[] = [
+  { label: 'invalid JSON', body: '{"text": ' },
+  { label: 'empty JSON body', body: '' },
+  { label: 'JSON null', body: 'null' },
+  { label: 'JSON array', body: '[]' },
+  { label: 'JSON string', body: '"hello"' },
+  { label: 'JSON number', body: '42' },
+  { label: 'prototype pollution', body: '{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"x":1}}}' },
+  { label: 'deeply nested arrays', body: `${'['.repeat(DEEP_NESTING)}${']'.repeat(DEEP_NESTING)}` },
+  { label: 'deeply nested objects', body: `${'{"a":'.repeat(DEEP_NESTING)}1${'}'.repeat(DEEP_NESTING)}` },
+  { label: 'NUL in raw JSON', body: '{"text":"a\\u0000b","email":"\\u0000","title":"\\u0000","content":"\\u0000"}' },
+  { label: 'over the body limit', body: JSON.stringify({ text: 'x'.repeat(1_100_000) }) },
+  { label: 'plain text', body: 'hello', contentType: 'text/plain' },
+  { label: 'form encoded', body: 'text=hello&email=a%00b', contentType: 'application/x-www-form-urlencoded' },
+  { label: 'XML', body: '<a>hello</a>', contentType: 'application/xml' },
+  { label: 'JSON in UTF-16', body: '{"text":"hello"}', contentType: 'application/json; charset=utf-16' },
+  { label: 'multipart without boundary', body: 'hello', contentType: 'multipart/form-data' },
+];
+
+function resolveSchema(schema: JsonSchema | undefined): JsonSchema {
+  const alternative = schema?.anyOf?.[0] ?? schema?.oneOf?.[0];
+  return alternative ? resolveSchema(alternative) : (schema ?? {});
+}
+
+/** A plausible valid value for a schema, so that one hostile field is all that is wrong. */
+function sampleValue(raw: JsonSchema | undefined): unknown {
+  const schema = resolveSchema(raw);
+  if (schema.const !== undefined) return schema.const;
+  if (schema.enum) return schema.enum[0];
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  switch (type) {
+    case 'object':
+      return Object.fromEntries((schema.required ?? []).map((name) => [name, sampleValue(schema.properties?.[name])]));
+    case 'array':
+      return [];
+    case 'integer':
+    case 'number':
+      return Math.max(1, schema.minimum ?? 1);
+    case 'boolean':
+      return true;
+    case 'string':
+      if (schema.format === 'email') return 'someone@example.test';
+      return 'valid text'.padEnd(schema.minLength ?? 0, 'x');
+    default:
+      return 'x';
+  }
+}
+
+interface OpenApiDocument {
+  paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>>;
+}
+
+function operationsOf(document: OpenApiDocument): Operation[] {
+  return Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => ({
+      method: method.toUpperCase(),
+      path,
+      pathParams: (operation.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name),
+      queryParams: (operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
+      body: operation.requestBody?.content?.['application/json']?.schema,
+    })),
+  );
+}
+
+/** Every hostile request for one operation; `valid` fills path parameters that are not under attack. */
+function hostileRequests(operation: Operation, valid: (param: string) => string): HostileRequest[] {
+  const fill = (override: Record<string, string> = {}) =>
+    operation.path.replace(/\{(\w+)\}/g, (_, name: string) => override[name] ?? encodeURIComponent(valid(name)));
+  const requests: HostileRequest[] = [];
+
+  for (const param of operation.pathParams) {
+    for (const [label, segment] of Object.entries(HOSTILE_SEGMENTS)) {
+      requests.push({ label: `path ${param}: ${label}`, path: fill({ [param]: segment }) });
+    }
+  }
+
+  const path = fill();
+  for (const param of operation.queryParams) {
+    for (const [label, value] of Object.entries(HOSTILE_QUERY_VALUES)) {
+      requests.push({ label: `query ${param}: ${label}`, path, query: `${param}=${value}` });
+    }
+    requests.push({ label: `query ${param}: repeated`, path, query: `${param}=1&${param}=2` });
+    requests.push({ label: `query ${param}: bracket array`, path, query: `${param}[]=1&${param}[a]=%00` });
+  }
+  requests.push({ label: 'query: unknown NUL parameter', path, query: '%00=%00&__proto__=1&constructor[prototype]=x' });
+
+  const headerCases: [string, Record<string, string>][] = [
+    ['NUL in the tenant cookie', { cookie: 'subdomain=%00' }],
+    ['invalid UTF-8 in the tenant cookie', { cookie: 'subdomain=%FF%FE' }],
+    ['very long tenant header', { 'x-subdomain': 't'.repeat(4_000) }],
+    ['traversal tenant header', { 'x-subdomain': '../../etc' }],
+    ['garbage access token', { 'x-access-token': 'not.a.token' }],
+    ['access token with bad base64', { 'x-access-token': 'v1.%%%%.@@@@' }],
+    ['very long access token', { 'x-access-token': 'a.'.repeat(3_000) }],
+    ['NUL in the refresh cookie', { cookie: 'refresh_token=%00' }],
+  ];
+  for (const [label, headers] of headerCases) requests.push({ label: `header: ${label}`, path, headers });
+
+  if (operation.method === 'GET') return requests;
+
+  if (operation.body) {
+    const baseline = sampleValue(operation.body) as Record<string, unknown>;
+    const fields = Object.keys(resolveSchema(operation.body).properties ?? {});
+    for (const field of fields) {
+      for (const [label, value] of Object.entries(HOSTILE_FIELD_VALUES)) {
+        requests.push({ label: `body ${field}: ${label}`, path, body: JSON.stringify({ ...baseline, [field]: value }) });
+      }
+    }
+    for (const hostile of HOSTILE_BODIES) requests.push({ label: `body: ${hostile.label}`, path, body: hostile.body, contentType: hostile.contentType });
+  } else {
+    // Without a body schema a body is ignored, so only the ones the parser must refuse.
+    for (const hostile of HOSTILE_BODIES.filter((b) => ['invalid JSON', 'XML', 'deeply nested arrays'].includes(b.label))) {
+      requests.push({ label: `body: ${hostile.label}`, path, body: hostile.body, contentType: hostile.contentType });
+    }
+  }
+  return requests;
+}
+
+let server: TestServer;
+let tokens: { member: string; admin: string };
+let validParam: (operation: Operation, param: string) => string;
+let operations: Operation[];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const api = apiClient(server);
+  const member = await api.signIn(DEMO_MEMBER);
+  const admin = await api.signIn(DEMO_ADMIN);
+  tokens = { member: member.access_token, admin: admin.access_token };
+  const chatbotId = (await api.call('/chatbots/?include_default=true', { token: tokens.member })).body.items[0].id as number;
+  const chat = await fetch(`${server.apiBase}/chatbots/${chatbotId}/chat/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-access-token': tokens.member },
+    body: JSON.stringify({ text: 'hello' }),
+  });
+  const hash = JSON.parse(chat.headers.get('x-chat-meta')!).session_hash_id as string;
+  await chat.text();
+  const announcementId = (await api.call('/announcements/latest/')).body?.announcement?.id ?? 1;
+  // Real ids where the path names one, so a hostile body or query reaches the handler, not a 404.
+  validParam = (operation, param) => {
+    if (param === 'hash') return hash;
+    if (operation.path.includes('/chatbots/')) return String(chatbotId);
+    if (operation.path.includes('/members/')) return String(member.member.id);
+    if (operation.path.includes('/announcements/')) return String(announcementId);
+    return '1';
+  };
+  const document = (await (await fetch(`${server.apiBase}/openapi.json`)).json()) as OpenApiDocument;
+  operations = operationsOf(document);
+});
+afterAll(() => server?.close());
+
+async function send(operation: Operation, request: HostileRequest, token: string | undefined): Promise<string | null> {
+  const headers: Record<string, string> = { ...request.headers };
+  if (token) headers['x-access-token'] ??= token;
+  if (request.body !== undefined) headers['content-type'] = request.contentType ?? 'application/json';
+  const url = `${server.url}${request.path}${request.query ? `?${request.query}` : ''}`;
+  const described = `${operation.method} ${operation.path} [${request.label}]`;
+  try {
+    const response = await fetch(url, { method: operation.method, headers, body: request.body });
+    // A request that happens to be valid for the chat endpoint starts a stream: stop it at once.
+    const isStream = response.headers.get('content-type')?.startsWith('text/event-stream');
+    const text = isStream ? (await response.body?.cancel(), '') : await response.text();
+    if (response.status >= 500) return `${described} → ${response.status} ${text.slice(0, 200)}`;
+    const refusedByDatabase = response.status === 400 && text.includes('"validation_error"') && !text.includes('"details"');
+    return refusedByDatabase ? `${described} → 400 from the database, not the contract` : null;
+  } catch (error) {
+    return `${described} → no answer (${(error as Error).message})`;
+  }
+}
+
+/** Runs the requests a few at a time; destructive operations last, so they cannot hide the others. */
+async function attack(token: string | undefined): Promise<{ failures: string[]; sent: number }> {
+  const ordered = [...operations].sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
+  const failures: string[] = [];
+  let sent = 0;
+  for (const group of [ordered.filter((o) => o.method !== 'DELETE'), ordered.filter((o) => o.method === 'DELETE')]) {
+    const queue = group.flatMap((operation) => hostileRequests(operation, (param) => validParam(operation, param)).map((request) => ({ operation, request })));
+    sent += queue.length;
+    const worker = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        const failure = await send(next.operation, next.request, token);
+        if (failure) failures.push(failure);
+      }
+    };
+    await Promise.all(Array.from({ length: 6 }, worker));
+  }
+  return { failures, sent };
+}
+
+describe('hostile input answers 4xx on every operation of the OpenAPI document', () => {
+  it.each([
+    ['GET', '/sessions/%00/'],
+    ['GET', '/sessions/%00/history/'],
+    ['PATCH', '/sessions/%00/'],
+    ['PATCH', '/sessions/%00/generate-title/'],
+    ['DELETE', '/sessions/%00/'],
+    ['GET', '/chatbots/2147483648/'],
+    ['GET', '/chatbots/?search_term=a%00b'],
+  ])('%s %s is a 400 validation error', async (method, path) => {
+    const body = method === 'PATCH' ? '{}' : undefined;
+    const headers = { 'x-access-token': tokens.member, ...(body ? { 'content-type': 'application/json' } : {}) };
+    const response = await fetch(`${server.apiBase}${path}`, { method, headers, body });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { code: string }).code).toBe('validation_error');
+  });
+
+  it('covers the contract', () => {
+    expect(operations.length).toBeGreaterThan(20);
+    expect(operations.some((o) => o.pathParams.length > 0 && o.body)).toBe(true);
+  });
+
+  it.each(['anonymous', 'member', 'admin'] as const)('as %s', async (role) => {
+    const { failures, sent } = await attack(role === 'anonymous' ? undefined : tokens[role]);
+    expect(sent).toBeGreaterThan(1_000);
+    expect(failures).toEqual([]);
+  }, 120_000);
+});
