@@ -44,6 +44,15 @@ export async function apiUrl(path: string): Promise<string> {
 }
 
 /**
+ * A URL the server gave (an image such as the tenant logo), made absolute against the API base:
+ * the desktop renderer's own origin is `app://bundle`, where a server-relative path finds nothing.
+ */
+export async function resolveServerUrl(url: string): Promise<string> {
+  const { apiBase } = await getPlatform().settings.get();
+  return new URL(url, apiBase).href;
+}
+
+/**
  * Calls one endpoint of the shared contract. Resolves with the response parsed by the endpoint's
  * zod schema; rejects with ApiError (status 0 for a network failure). 5xx and network failures
  * are reported to the log-error endpoint before they are rethrown (spec §8).
