@@ -8,6 +8,8 @@ export default defineConfig({
   build: {
     outDir: '../../dist-web',
     emptyOutDir: true,
+    // bench:bundle reads it to tell what each route loads.
+    manifest: true,
   },
   server: {
     proxy: {

@@ -1,15 +1,11 @@
-import { StrictMode } from 'react';
+import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router-dom';
 import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
-import '@mantine/tiptap/styles.css';
 import './global.css';
 import { resolveLanguage } from '../../shared/domain/language';
-import { TOAST_DURATION_MS, TOAST_MAX_VISIBLE } from '../../shared/domain/constants';
 import { isApiError } from '../../shared/api';
 import { initI18n } from './i18n';
 import { useUserSession } from './stores/userSession';
@@ -30,11 +26,14 @@ const queryClient = new QueryClient({
 });
 
 const router = createAppRouter();
+const ToastContainer = lazy(() => import('./app/ToastContainer'));
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <MantineProvider theme={theme} defaultColorScheme="light">
-      <Notifications position="top-center" autoClose={TOAST_DURATION_MS} limit={TOAST_MAX_VISIBLE} zIndex={1000} />
+      <Suspense>
+        <ToastContainer />
+      </Suspense>
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
       </QueryClientProvider>
