@@ -183,4 +183,4 @@ async function stream(kind: 'ours' | 'naive', rate: number, chunkCount: number) 
   return { chunks: chunks.length, durationMs: performance.now() - start, longestTaskMs: longestTaskSince(start) };
 }
 
-Object.assign(window, { openChat, scrollToTop, stream });
+Object.assign(window, { openChat, scrollToTop, stream, longTasks });
