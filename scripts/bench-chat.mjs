@@ -4,7 +4,9 @@
 // (20 messages each) and prints open time, DOM size, the longest task and how far the message
 // being read moved when a page arrived. Then streams one answer (BENCH_CHUNKS chunks at BENCH_RATE
 // per second) into our list and into a naive renderer that re-parses the whole message with
-// marked on every chunk, and prints main-thread time per chunk for both. Figures only.
+// marked on every chunk, and prints main-thread time per chunk for both. In between, an answer
+// streams below the chat: how far the view lags the bottom while following it, and how far a
+// reader who scrolled up is moved. Figures only.
 import { openBench, performanceMetrics } from './bench-page.mjs';
 
 const messageCount = Number(process.env.BENCH_MESSAGES ?? 1000);
@@ -35,6 +37,14 @@ try {
   console.log(`reading position            moved at most ${scrolled.maxDriftPx.toFixed(0)} px when a page arrived${scrolled.lost ? ` (lost ${scrolled.lost} times)` : ''}`);
   console.log(`DOM at the top              ${scrolled.elements} elements, ${nodes} nodes (DevTools count), ${scrolled.renderedMessages} message rows rendered`);
   await page.close();
+
+  const pinPage = await freshPage();
+  const pinned = await pinPage.evaluate(([total, r, n]) => window.pinning(total, r, n), [messageCount, rate, Math.min(chunkCount, 900)]);
+  console.log(
+    `stream, reader at bottom    at the bottom in ${pinned.samplesAtBottom} of ${pinned.samples} frames sampled (largest gap ${pinned.maxGapPx.toFixed(0)} px)`,
+  );
+  console.log(`stream, reader scrolled up  moved ${pinned.readerMovedPx.toFixed(0)} px while the answer grew${pinned.anchorKept ? '' : ' (read row left the DOM)'}`);
+  await pinPage.close();
 
   console.log(`\nOne answer of ${chunkCount} chunks at ${rate} chunks/s, alone on screen:\n`);
   console.log('renderer | script per chunk | main thread per chunk | longest task');

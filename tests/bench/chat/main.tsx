@@ -183,4 +183,53 @@ async function stream(kind: 'ours' | 'naive', rate: number, chunkCount: number) 
   return { chunks: chunks.length, durationMs: performance.now() - start, longestTaskMs: longestTaskSince(start) };
 }
 
-Object.assign(window, { openChat, scrollToTop, stream, longTasks });
+/** A stream at the end of a long chat: how far from the bottom a following reader gets, and how far a reader who scrolled up is moved. */
+async function pinning(total: number, rate: number, chunkCount: number) {
+  const chunks = answerChunks(chunkCount);
+  const streamChat = async ({ onMeta, onFrame, signal }: ChatStreamRequest) => {
+    onMeta({ session_hash_id: 'bench', session_created: false, member_message_id: total + 1, chatbot_message_id: total + 2, model: 'bench' });
+    await emitAtRate(chunks, rate, (delta) => onFrame({ type: 'text', delta }), signal);
+    onFrame({ type: 'end', finish_reason: 'stop' });
+  };
+  const run = new ChatRun({ chatbotId: 1, body: { text: 'Explain the stream benchmark.' }, streamChat });
+  root.render(
+    <Screen>
+      <LongChat total={total} run={run} />
+    </Screen>,
+  );
+  const done = run.start();
+  let settled = false;
+  void done.then(() => (settled = true));
+  await nextFrame();
+  const list = scroller();
+  const gapFromBottom = () => list.scrollHeight - list.scrollTop - list.clientHeight;
+  // First half: the reader follows the answer (once the opened chat has settled).
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  let maxGapPx = 0;
+  let samples = 0;
+  let samplesAtBottom = 0;
+  const half = performance.now() + (chunkCount / rate) * 500;
+  while (performance.now() < half) {
+    // Sampled after a frame; text that landed after that frame shows as a gap until the next one.
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    const gap = gapFromBottom();
+    maxGapPx = Math.max(maxGapPx, gap);
+    samples += 1;
+    if (gap <= 1) samplesAtBottom += 1;
+  }
+  // Second half: the reader scrolls up to read something and should stay there.
+  list.scrollTop -= 400;
+  await nextFrame();
+  const listTop = list.getBoundingClientRect().top;
+  // The first message on screen, maybe the answer itself with its top above the screen.
+  const anchor = [...list.querySelectorAll<HTMLElement>('[data-testid$="-message"]')].find((row) => row.getBoundingClientRect().bottom > listTop);
+  const startTop = anchor?.getBoundingClientRect().top ?? 0;
+  let readerMovedPx = 0;
+  while (!settled) {
+    await nextFrame();
+    if (anchor?.isConnected) readerMovedPx = Math.max(readerMovedPx, Math.abs(anchor.getBoundingClientRect().top - startTop));
+  }
+  return { samples, samplesAtBottom, maxGapPx, readerMovedPx, anchorKept: anchor?.isConnected ?? false };
+}
+
+Object.assign(window, { pinning,  openChat, scrollToTop, stream, longTasks });

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { ActionIcon, Loader } from '@mantine/core';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
@@ -39,7 +39,6 @@ interface MessageListProps {
 export function MessageList({ messages, run, face, hasOlder, loadingOlder, onLoadOlder, empty }: MessageListProps) {
   const { t } = useTranslation('chat');
   const scrollerRef = useRef<HTMLDivElement>(null);
-  const rowsRef = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
   /** Mirrors stickToBottom for rendering the jump button; changes only when the user crosses the edge. */
   const [awayFromBottom, setAwayFromBottom] = useState(false);
@@ -110,17 +109,33 @@ export function MessageList({ messages, run, face, hasOlder, loadingOlder, onLoa
     if (scroller.scrollHeight <= scroller.clientHeight) requestOlder();
   }, [messages, run, loadingOlder, scrollToBottom, requestOlder]);
 
-  // Rows measured after their first guess, streaming text, images and code highlighting change
-  // the thread's height without a render here.
-  useEffect(() => {
-    const rows = rowsRef.current;
-    if (!rows || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(() => {
-      if (stickToBottom.current) scrollToBottom();
-    });
-    observer.observe(rows);
-    return () => observer.disconnect();
-  }, [scrollToBottom, rowCount]);
+  /**
+   * Follows the bottom when an element grows: the rows box (rows measured after their first
+   * guess, images, code highlighting) and the streaming row, whose text grows a frame before the
+   * virtualizer has measured it.
+   */
+  const followGrowth = useCallback(
+    (element: HTMLElement | null) => {
+      if (!element || typeof ResizeObserver === 'undefined') return;
+      const observer = new ResizeObserver(() => {
+        if (stickToBottom.current) scrollToBottom();
+      });
+      observer.observe(element);
+      return () => observer.disconnect();
+    },
+    [scrollToBottom],
+  );
+  const streamingRowRef = useCallback(
+    (element: HTMLDivElement | null) => {
+      virtualizer.measureElement(element);
+      const stopFollowing = followGrowth(element);
+      return () => {
+        stopFollowing?.();
+        virtualizer.measureElement(null);
+      };
+    },
+    [virtualizer, followGrowth],
+  );
 
   const jumpToLatest = () => {
     stickToBottom.current = true;
@@ -136,11 +151,11 @@ export function MessageList({ messages, run, face, hasOlder, loadingOlder, onLoa
           {rowCount === 0 ? (
             <div className={classes.emptyThread}>{empty}</div>
           ) : (
-            <div ref={rowsRef} className={classes.rows} style={{ height: virtualizer.getTotalSize() }}>
+            <div ref={followGrowth} className={classes.rows} style={{ height: virtualizer.getTotalSize() }}>
               {rows.map((row) => {
                 const message = messages[row.index];
                 return (
-                  <div key={row.key} ref={virtualizer.measureElement} data-index={row.index} className={classes.row} style={{ transform: `translateY(${row.start}px)` }}>
+                  <div key={row.key} ref={message ? virtualizer.measureElement : streamingRowRef} data-index={row.index} className={classes.row} style={{ transform: `translateY(${row.start}px)` }}>
                     {message ? <MessageRow message={message} face={face} /> : run && <StreamingTurn run={run} face={face} />}
                   </div>
                 );
