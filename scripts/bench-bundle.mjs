@@ -84,8 +84,14 @@ for (const [route, modules] of Object.entries(routes)) {
   );
 }
 
+// Languages other than English: their strings arrive before the first screen shows.
+for (const language of ['ko', 'ja']) {
+  const files = new Set(Object.values(manifest).flatMap((chunk) => (chunk.name === `locale-${language}` ? [chunk.file] : [])));
+  if (files.size > 0) console.log(`${`  + strings in ${language}`.padEnd(28)} | ${kb(total(files)).padEnd(9)} | loaded before the first screen`);
+}
+
 const onDemand = Object.values(manifest).filter(
-  (chunk) => chunk.isDynamicEntry && !Object.values(routes).flat().includes(chunk.src),
+  (chunk) => chunk.isDynamicEntry && !Object.values(routes).flat().includes(chunk.src) && !chunk.src.includes('/locales/'),
 );
 if (onDemand.length > 0) {
   const sorted = onDemand.map((chunk) => ({ name: chunk.src, gzip: sizeOf(chunk.file).gzip })).sort((a, b) => b.gzip - a.gzip);

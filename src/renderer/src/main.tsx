@@ -7,12 +7,13 @@ import '@mantine/core/styles.css';
 import './global.css';
 import { resolveLanguage } from '../../shared/domain/language';
 import { isApiError } from '../../shared/api';
-import { initI18n } from './i18n';
+import { initI18n, loadLanguage } from './i18n';
 import { useUserSession } from './stores/userSession';
 import { createAppRouter } from './router';
 import { theme } from './theme';
 
-initI18n(resolveLanguage(useUserSession.getState().language, navigator.language));
+const language = resolveLanguage(useUserSession.getState().language, navigator.language);
+initI18n(language);
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -28,15 +29,19 @@ const queryClient = new QueryClient({
 const router = createAppRouter();
 const ToastContainer = lazy(() => import('./app/ToastContainer'));
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <MantineProvider theme={theme} defaultColorScheme="light">
-      <Suspense>
-        <ToastContainer />
-      </Suspense>
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </MantineProvider>
-  </StrictMode>,
-);
+const render = () =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <MantineProvider theme={theme} defaultColorScheme="light">
+        <Suspense>
+          <ToastContainer />
+        </Suspense>
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </MantineProvider>
+    </StrictMode>,
+  );
+
+// Languages other than English arrive in their own chunk: show the first screen in the right one.
+void loadLanguage(language).finally(render);
