@@ -41,7 +41,7 @@ try {
   const pinPage = await freshPage();
   const pinned = await pinPage.evaluate(([total, r, n]) => window.pinning(total, r, n), [messageCount, rate, Math.min(chunkCount, 900)]);
   console.log(
-    `stream, reader at bottom    at the bottom in ${pinned.samplesAtBottom} of ${pinned.samples} frames sampled (largest gap ${pinned.maxGapPx.toFixed(0)} px)`,
+    `stream, reader at bottom    at the bottom after ${pinned.samplesAtBottom} of ${pinned.samples} growth steps (largest gap ${pinned.maxGapPx.toFixed(0)} px)`,
   );
   console.log(`stream, reader scrolled up  moved ${pinned.readerMovedPx.toFixed(0)} px while the answer grew${pinned.anchorKept ? '' : ' (read row left the DOM)'}`);
   await pinPage.close();

@@ -203,20 +203,23 @@ async function pinning(total: number, rate: number, chunkCount: number) {
   await nextFrame();
   const list = scroller();
   const gapFromBottom = () => list.scrollHeight - list.scrollTop - list.clientHeight;
-  // First half: the reader follows the answer (once the opened chat has settled).
+  // First half: the reader follows the answer (once the opened chat has settled). Sampled each
+  // time the answer grows, in a ResizeObserver made after the list's own, so after the list has
+  // reacted and before the frame is painted: what the reader sees.
   await new Promise((resolve) => setTimeout(resolve, 500));
   let maxGapPx = 0;
   let samples = 0;
   let samplesAtBottom = 0;
-  const half = performance.now() + (chunkCount / rate) * 500;
-  while (performance.now() < half) {
-    // Sampled after a frame; text that landed after that frame shows as a gap until the next one.
-    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  const answer = list.querySelector('[data-streaming]');
+  const sampler = new ResizeObserver(() => {
     const gap = gapFromBottom();
     maxGapPx = Math.max(maxGapPx, gap);
     samples += 1;
     if (gap <= 1) samplesAtBottom += 1;
-  }
+  });
+  if (answer) sampler.observe(answer);
+  await new Promise((resolve) => setTimeout(resolve, (chunkCount / rate) * 500));
+  sampler.disconnect();
   // Second half: the reader scrolls up to read something and should stay there.
   list.scrollTop -= 400;
   await nextFrame();

@@ -60,11 +60,11 @@ export function MessageList({ messages, run, face, hasOlder, loadingOlder, onLoa
     paddingEnd: THREAD_PADDING_BOTTOM_PX,
     // Rows inserted above keep the row at the top of the screen where it was.
     anchorTo: 'end',
-    // Measurements of newly shown rows are applied once per frame and renders are batched, instead
-    // of one synchronous render and scroll correction per row (long tasks of 100-300 ms when a
-    // page of history arrived, see bench:chat).
+    // Renders after a scroll or a measurement are batched instead of one synchronous render per
+    // row (long tasks of 100-300 ms when a page of history arrived, see bench:chat). Rows are still
+    // measured in the frame they change (not deferred to the next one), so the bottom stays
+    // pinned while the answer grows.
     useFlushSync: false,
-    useAnimationFrameWithResizeObserver: true,
   });
   /** Without layout (jsdom) nothing can be measured or scrolled: every row is rendered, in order. */
   const rows = hasLayout
