@@ -66,7 +66,10 @@ export function MessageList({ messages, run, face, hasOlder, loadingOlder, onLoa
     // pinned while the answer grows.
     useFlushSync: false,
   });
-  /** Without layout (jsdom) nothing can be measured or scrolled: every row is rendered, in order. */
+  /**
+   * Without layout (jsdom: a scroller of height 0 at mount) nothing can be measured or scrolled:
+   * every row is rendered, in order.
+   */
   const rows = hasLayout
     ? virtualizer.getVirtualItems()
     : Array.from({ length: rowCount }, (_, index) => ({ index, key: getItemKey(index), start: 0 }));
@@ -111,8 +114,8 @@ export function MessageList({ messages, run, face, hasOlder, loadingOlder, onLoa
 
   /**
    * Follows the bottom when an element grows: the rows box (rows measured after their first
-   * guess, images, code highlighting) and the streaming row, whose text grows a frame before the
-   * virtualizer has measured it.
+   * guess, images, code highlighting) and the streaming row, whose text grows before the
+   * virtualizer's batched render has resized the rows box.
    */
   const followGrowth = useCallback(
     (element: HTMLElement | null) => {
