@@ -14,7 +14,7 @@ export default defineConfig({
       output: {
         codeSplitting: {
           // One chunk per language instead of one per namespace file: one request when it is needed.
-          groups: [{ name: (id: string) => /[\\/]locales[\\/]([a-z]{2})[\\/]/.exec(id)?.[1]?.replace(/^/, 'locale-') ?? null }],
+          groups: [{ debugName: 'locale', name: (id: string) => /[\\/]locales[\\/]([a-z]{2})[\\/]/.exec(id)?.[1]?.replace(/^/, 'locale-') ?? null }],
         },
       },
     },
