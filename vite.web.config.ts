@@ -8,6 +8,16 @@ export default defineConfig({
   build: {
     outDir: '../../dist-web',
     emptyOutDir: true,
+    // bench:bundle reads it to tell what each route loads.
+    manifest: true,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // One chunk per language instead of one per namespace file: one request when it is needed.
+          groups: [{ debugName: 'locale', name: (id: string) => /[\\/]locales[\\/]([a-z]{2})[\\/]/.exec(id)?.[1]?.replace(/^/, 'locale-') ?? null }],
+        },
+      },
+    },
   },
   server: {
     proxy: {

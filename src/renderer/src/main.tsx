@@ -1,22 +1,19 @@
-import { StrictMode } from 'react';
+import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router-dom';
 import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
-import '@mantine/tiptap/styles.css';
 import './global.css';
 import { resolveLanguage } from '../../shared/domain/language';
-import { TOAST_DURATION_MS, TOAST_MAX_VISIBLE } from '../../shared/domain/constants';
 import { isApiError } from '../../shared/api';
-import { initI18n } from './i18n';
+import { initI18n, loadLanguage } from './i18n';
 import { useUserSession } from './stores/userSession';
 import { createAppRouter } from './router';
 import { theme } from './theme';
 
-initI18n(resolveLanguage(useUserSession.getState().language, navigator.language));
+const language = resolveLanguage(useUserSession.getState().language, navigator.language);
+initI18n(language);
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -30,14 +27,21 @@ const queryClient = new QueryClient({
 });
 
 const router = createAppRouter();
+const ToastContainer = lazy(() => import('./app/ToastContainer'));
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <MantineProvider theme={theme} defaultColorScheme="light">
-      <Notifications position="top-center" autoClose={TOAST_DURATION_MS} limit={TOAST_MAX_VISIBLE} zIndex={1000} />
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </MantineProvider>
-  </StrictMode>,
-);
+const render = () =>
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <MantineProvider theme={theme} defaultColorScheme="light">
+        <Suspense>
+          <ToastContainer />
+        </Suspense>
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </MantineProvider>
+    </StrictMode>,
+  );
+
+// Languages other than English arrive in their own chunk: show the first screen in the right one.
+void loadLanguage(language).finally(render);

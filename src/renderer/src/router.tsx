@@ -1,13 +1,19 @@
+import type { ComponentType } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router-dom';
 import { SessionRoot } from './app/SessionRoot';
 import { RequireAuth } from './app/RequireAuth';
 import SignInPage from './features/auth/SignInPage';
-import { DashboardLayout } from './features/dashboard/DashboardLayout';
-import ChatPage from './features/chat/ChatPage';
-import StudioPage from './features/studio/StudioPage';
-import StorePage from './features/store/StorePage';
-import DevelopersPage from './features/developers/DevelopersPage';
-import { AdminLayout } from './features/admin/AdminLayout';
+
+/**
+ * A route whose component arrives in its own chunk when the route is first matched, so the
+ * sign-in page does not wait for the dashboard, the chat (markdown, highlighting) or the admin
+ * console (rich editor). `npm run bench:bundle` prints what each route loads.
+ */
+const lazyComponent =
+  <Module,>(load: () => Promise<Module>, pick: (module: Module) => ComponentType) =>
+  async () => ({ Component: pick(await load()) });
+
+const chatPage = lazyComponent(() => import('./features/chat/ChatPage'), (module) => module.default);
 
 /** Routes of spec §2. */
 export const routes = [
@@ -16,32 +22,31 @@ export const routes = [
     children: [
       { path: '/auth', element: <SignInPage /> },
       // Desktop only: server and workspace (main opens it on first run).
-      { path: '/setup', lazy: async () => ({ Component: (await import('./features/desktop/ServerSetupPage')).default }) },
+      { path: '/setup', lazy: lazyComponent(() => import('./features/desktop/ServerSetupPage'), (module) => module.default) },
       {
         element: <RequireAuth />,
         children: [
           {
             path: '/dashboard',
-            element: <DashboardLayout />,
+            lazy: lazyComponent(() => import('./features/dashboard/DashboardLayout'), (module) => module.DashboardLayout),
             children: [
               { index: true, element: <Navigate to="chat" replace /> },
-              { path: 'chat', element: <ChatPage /> },
-              { path: 'chat/:chatbotId', element: <ChatPage /> },
-              { path: 'chat/:chatbotId/:sessionHashId', element: <ChatPage /> },
-              { path: 'studio', element: <StudioPage /> },
-              { path: 'store', element: <StorePage /> },
-              { path: 'developers', element: <DevelopersPage /> },
+              { path: 'chat', lazy: chatPage },
+              { path: 'chat/:chatbotId', lazy: chatPage },
+              { path: 'chat/:chatbotId/:sessionHashId', lazy: chatPage },
+              { path: 'studio', lazy: lazyComponent(() => import('./features/studio/StudioPage'), (module) => module.default) },
+              { path: 'store', lazy: lazyComponent(() => import('./features/store/StorePage'), (module) => module.default) },
+              { path: 'developers', lazy: lazyComponent(() => import('./features/developers/DevelopersPage'), (module) => module.default) },
             ],
           },
           {
             path: '/admin',
-            element: <AdminLayout />,
+            lazy: lazyComponent(() => import('./features/admin/AdminLayout'), (module) => module.AdminLayout),
             children: [
               { index: true, element: <Navigate to="announcements" replace /> },
               {
                 path: 'announcements',
-                // The editor (tiptap) is only needed by admins: load it with the page.
-                lazy: async () => ({ Component: (await import('./features/admin/announcements/AnnouncementsPage')).default }),
+                lazy: lazyComponent(() => import('./features/admin/announcements/AnnouncementsPage'), (module) => module.default),
               },
             ],
           },

@@ -1,3 +1,5 @@
+import type { SessionMessage } from '../../../src/shared/api';
+
 /** A long, realistic markdown answer (headings, lists, tables, code), cut into token-sized chunks. */
 const sections = [
   '## Overview\n\nStreaming an answer means the client receives **small pieces of text** as the model produces them. Each piece is appended to the message, and the markdown is rendered again so that lists, tables and `inline code` look right while they grow.\n\n',
@@ -21,4 +23,39 @@ export function answerChunks(count: number): string[] {
     }
   }
   return chunks;
+}
+
+/** A chat history of `count` messages (oldest first): short questions and markdown answers. */
+export function historyMessages(count: number): SessionMessage[] {
+  return answerChunks(count * 40)
+    .reduce<string[]>((turns, chunk, index) => {
+      if (index % 40 === 0) turns.push('');
+      turns[turns.length - 1] += chunk;
+      return turns;
+    }, [])
+    .slice(0, count)
+    .map((text, index) => ({
+      id: index + 1,
+      created_at: '2025-01-01T00:00:00Z',
+      text: index % 2 === 0 ? `Question ${index / 2 + 1}` : text,
+      speaker_type: index % 2 === 0 ? 'member' : 'chatbot',
+      files: [],
+      interrupted: null,
+    }));
+}
+
+/** Calls `onChunk` with `rate` chunks per second, as a model stream would deliver them. */
+export function emitAtRate(chunks: string[], rate: number, onChunk: (chunk: string) => void, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const start = performance.now();
+    let sent = 0;
+    const timer = setInterval(() => {
+      const due = Math.min(chunks.length, Math.floor(((performance.now() - start) * rate) / 1000));
+      while (sent < due) onChunk(chunks[sent++]!);
+      if (sent === chunks.length || signal?.aborted) {
+        clearInterval(timer);
+        resolve();
+      }
+    }, 4);
+  });
 }

@@ -8,8 +8,7 @@ import type { ChatFrame } from '../../../src/shared/api';
 import type { ChatStreamRequest } from '../../../src/renderer/src/platform/types';
 import { ChatRun } from '../../../src/renderer/src/features/chat/chatRun';
 import { MessageList } from '../../../src/renderer/src/features/chat/MessageList';
-import type { SessionMessage } from '../../../src/shared/api';
-import { answerChunks } from './answer';
+import { answerChunks, emitAtRate, historyMessages } from './answer';
 
 /**
  * Streams a long markdown answer at a fixed rate into the real message list of the chat screen
@@ -31,20 +30,7 @@ const face = { name: 'Bench', imageUrl: null };
 const root = createRoot(document.getElementById('root')!);
 
 /** Earlier turns above the streaming answer, so the bench also shows what a long chat costs. */
-const history: SessionMessage[] = answerChunks(Number(new URLSearchParams(location.search).get('history') ?? 0) * 40)
-  .reduce<string[]>((turns, chunk, index) => {
-    if (index % 40 === 0) turns.push('');
-    turns[turns.length - 1] += chunk;
-    return turns;
-  }, [])
-  .map((text, index) => ({
-    id: index + 1,
-    created_at: '2025-01-01T00:00:00Z',
-    text: index % 2 === 0 ? `Question ${index / 2 + 1}` : text,
-    speaker_type: index % 2 === 0 ? 'member' : 'chatbot',
-    files: [],
-    interrupted: null,
-  }));
+const history = historyMessages(Number(new URLSearchParams(location.search).get('history') ?? 0));
 
 function App({ run }: { run: ChatRun | null }) {
   return (
@@ -65,25 +51,19 @@ function percentile(sorted: number[], share: number): number {
 
 /** A local stand-in for platform.streamChat that emits `rate` text chunks per second. */
 function generator(chunks: string[], rate: number, arrivals: number[]) {
-  return ({ onMeta, onFrame, signal }: ChatStreamRequest) =>
-    new Promise<void>((resolve) => {
-      onMeta({ session_hash_id: 'bench', session_created: true, member_message_id: 1, chatbot_message_id: 2, model: 'bench' });
-      const start = performance.now();
-      let sent = 0;
-      const timer = setInterval(() => {
-        const due = Math.min(chunks.length, Math.floor(((performance.now() - start) * rate) / 1000));
-        while (sent < due) {
-          arrivals.push(performance.now());
-          onFrame({ type: 'text', delta: chunks[sent]! } satisfies ChatFrame);
-          sent += 1;
-        }
-        if (sent === chunks.length || signal.aborted) {
-          clearInterval(timer);
-          onFrame({ type: 'end', finish_reason: 'stop' });
-          resolve();
-        }
-      }, 4);
-    });
+  return async ({ onMeta, onFrame, signal }: ChatStreamRequest) => {
+    onMeta({ session_hash_id: 'bench', session_created: true, member_message_id: 1, chatbot_message_id: 2, model: 'bench' });
+    await emitAtRate(
+      chunks,
+      rate,
+      (delta) => {
+        arrivals.push(performance.now());
+        onFrame({ type: 'text', delta } satisfies ChatFrame);
+      },
+      signal,
+    );
+    onFrame({ type: 'end', finish_reason: 'stop' });
+  };
 }
 
 async function runBench(rate: number, chunkCount: number): Promise<BenchResult> {

@@ -2,6 +2,7 @@ import { RichTextEditor, type RichTextEditorLabels } from '@mantine/tiptap';
 import { useEditor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { Markdown } from '@tiptap/markdown';
+import '@mantine/tiptap/styles.css';
 import { useTranslation } from 'react-i18next';
 
 interface MarkdownEditorProps {

@@ -1,13 +1,32 @@
-import i18next, { type Resource } from 'i18next';
+import i18next, { type BackendModule, type Resource } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { FALLBACK_LANGUAGE, SUPPORTED_LANGUAGES } from '../../../shared/domain/constants';
 import type { SupportedLanguage } from '../../../shared/domain/language';
 
+type LocaleModule = { default: Record<string, unknown> };
+
 /**
- * Every `locales/<lng>/<namespace>.json` is bundled; a feature adds a namespace by adding files,
- * without touching this module.
+ * Every `locales/<lng>/<namespace>.json` is found by these globs; a feature adds a namespace by
+ * adding files, without touching this module. English (the fallback) is bundled; every other
+ * language is loaded, in its own chunks, the first time it is used, so the first screen does not
+ * carry four languages the user is not reading.
  */
-const files = import.meta.glob<{ default: Record<string, unknown> }>('./locales/*/*.json', { eager: true });
+const files = import.meta.glob<LocaleModule>('./locales/en/*.json', { eager: true });
+const lazyFiles = import.meta.glob<LocaleModule>(['./locales/*/*.json', '!./locales/en/*.json']);
+
+/** An i18next backend reading the lazily bundled locale files; i18next loads before it switches. */
+const lazyLocales: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language, namespace, callback) {
+    const load = lazyFiles[`./locales/${language}/${namespace}.json`];
+    if (!load) return callback(null, {});
+    load().then(
+      (module) => callback(null, module.default),
+      (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), false),
+    );
+  },
+};
 
 export function collectResources(modules: Record<string, { default: Record<string, unknown> }>): Resource {
   const resources: Resource = {};
@@ -26,8 +45,9 @@ export const namespaces = [...new Set(Object.values(resources).flatMap((byNamesp
 
 export function initI18n(language: SupportedLanguage): typeof i18next {
   if (!i18next.isInitialized) {
-    void i18next.use(initReactI18next).init({
+    void i18next.use(lazyLocales).use(initReactI18next).init({
       resources,
+      partialBundledLanguages: true,
       lng: language,
       fallbackLng: FALLBACK_LANGUAGE,
       supportedLngs: [...SUPPORTED_LANGUAGES],
@@ -42,5 +62,8 @@ export function initI18n(language: SupportedLanguage): typeof i18next {
   document.documentElement.lang = language;
   return i18next;
 }
+
+/** Resolves once `language`'s strings are loaded (at once for English), for the first screen. */
+export const loadLanguage = (language: SupportedLanguage): Promise<void> => i18next.loadLanguages(language);
 
 export { i18next };

@@ -1,6 +1,7 @@
-import { memo, useMemo } from 'react';
+import { memo, useMemo, useSyncExternalStore } from 'react';
 import { Typography } from '@mantine/core';
 import 'highlight.js/styles/github.css';
+import { loadedGrammarCount, subscribeGrammars } from './highlight';
 import { renderMarkdownBlocks } from './markdown';
 import classes from './chat.module.css';
 
@@ -10,7 +11,10 @@ const MarkdownBlock = memo(function MarkdownBlock({ html }: { html: string }) {
 
 /** Sanitized markdown; unchanged blocks keep their DOM while an answer streams in. */
 export const MarkdownContent = memo(function MarkdownContent({ text }: { text: string }) {
-  const blocks = useMemo(() => renderMarkdownBlocks(text), [text]);
+  // A code grammar arriving re-renders the blocks that waited for it (the others come from the cache).
+  const grammars = useSyncExternalStore(subscribeGrammars, loadedGrammarCount);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- `grammars` is the reason to render again
+  const blocks = useMemo(() => renderMarkdownBlocks(text), [text, grammars]);
   return (
     <Typography className={classes.markdown}>
       {blocks.map((html, index) => (

@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
-import { ActionIcon, Center, Loader } from '@mantine/core';
+import { useCallback, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { ActionIcon, Loader } from '@mantine/core';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
 import type { SessionMessage } from '../../../../shared/api';
 import type { ChatRun } from './chatRun';
@@ -9,6 +10,14 @@ import classes from './chat.module.css';
 /** Distance from an edge, in pixels, that still counts as being at that edge. */
 const BOTTOM_SLACK_PX = 48;
 const LOAD_OLDER_THRESHOLD_PX = 160;
+/** Space between rows and around the thread; the thread's CSS has the horizontal padding. */
+const ROW_GAP_PX = 18;
+const THREAD_PADDING_TOP_PX = 24;
+const THREAD_PADDING_BOTTOM_PX = 16;
+/** Rows rendered beyond each edge of the screen: enough for a fast flick, few enough to stay light. */
+const OVERSCAN_ROWS = 6;
+/** First guesses before a row is measured; closer guesses mean smaller corrections. */
+const estimateRowPx = (message: SessionMessage | undefined) => (message === undefined ? 240 : message.speaker_type === 'member' ? 64 : 180);
 
 interface MessageListProps {
   messages: SessionMessage[];
@@ -22,19 +31,48 @@ interface MessageListProps {
 }
 
 /**
- * The scrolling thread. It follows the bottom while an answer streams unless the user scrolled
- * up, loads older history when the top comes near, and keeps the visible message in place when
- * older messages are inserted above it.
+ * The scrolling thread, virtualised: only the rows near the screen are in the DOM, so a chat of
+ * any length costs the same. It follows the bottom while an answer streams unless the user
+ * scrolled up, loads older history when the top comes near, and keeps the message being read in
+ * place when older messages are inserted above it (the virtualizer anchors to the end).
  */
 export function MessageList({ messages, run, face, hasOlder, loadingOlder, onLoadOlder, empty }: MessageListProps) {
   const { t } = useTranslation('chat');
   const scrollerRef = useRef<HTMLDivElement>(null);
-  const threadRef = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
   /** Mirrors stickToBottom for rendering the jump button; changes only when the user crosses the edge. */
   const [awayFromBottom, setAwayFromBottom] = useState(false);
-  /** Scroll height before older messages were requested, to restore the reading position. */
-  const heightBeforeOlder = useRef<number | null>(null);
+  /** Set from a request for older messages until the request has settled. */
+  const olderRequested = useRef(false);
+  const [hasLayout, setHasLayout] = useState(true);
+
+  const rowCount = messages.length + (run ? 1 : 0);
+  const getItemKey = useCallback((index: number) => messages[index]?.id ?? `run-${run?.id}`, [messages, run]);
+  const estimateSize = useCallback((index: number) => estimateRowPx(messages[index]), [messages]);
+  const virtualizer = useVirtualizer({
+    count: rowCount,
+    getScrollElement: () => scrollerRef.current,
+    getItemKey,
+    estimateSize,
+    overscan: OVERSCAN_ROWS,
+    gap: ROW_GAP_PX,
+    paddingStart: THREAD_PADDING_TOP_PX,
+    paddingEnd: THREAD_PADDING_BOTTOM_PX,
+    // Rows inserted above keep the row at the top of the screen where it was.
+    anchorTo: 'end',
+    // Renders after a scroll or a measurement are batched instead of one synchronous render per
+    // row (long tasks of 100-300 ms when a page of history arrived, see bench:chat). Rows are still
+    // measured in the frame they change (not deferred to the next one), so the bottom stays
+    // pinned while the answer grows.
+    useFlushSync: false,
+  });
+  /**
+   * Without layout (jsdom: a scroller of height 0 at mount) nothing can be measured or scrolled:
+   * every row is rendered, in order.
+   */
+  const rows = hasLayout
+    ? virtualizer.getVirtualItems()
+    : Array.from({ length: rowCount }, (_, index) => ({ index, key: getItemKey(index), start: 0 }));
 
   const scrollToBottom = useCallback(() => {
     const scroller = scrollerRef.current;
@@ -42,9 +80,8 @@ export function MessageList({ messages, run, face, hasOlder, loadingOlder, onLoa
   }, []);
 
   const requestOlder = useCallback(() => {
-    const scroller = scrollerRef.current;
-    if (!scroller || !hasOlder || loadingOlder || heightBeforeOlder.current !== null) return;
-    heightBeforeOlder.current = scroller.scrollHeight;
+    if (!hasOlder || loadingOlder || olderRequested.current) return;
+    olderRequested.current = true;
     onLoadOlder();
   }, [hasOlder, loadingOlder, onLoadOlder]);
 
@@ -56,6 +93,11 @@ export function MessageList({ messages, run, face, hasOlder, loadingOlder, onLoa
     if (scroller.scrollTop < LOAD_OLDER_THRESHOLD_PX) requestOlder();
   }, [requestOlder]);
 
+  useLayoutEffect(() => {
+    const scroller = scrollerRef.current;
+    if (scroller && scroller.clientHeight === 0) setHasLayout(false);
+  }, []);
+
   // A new message of the user always brings the bottom back into view.
   useLayoutEffect(() => {
     if (run) stickToBottom.current = true;
@@ -64,26 +106,39 @@ export function MessageList({ messages, run, face, hasOlder, loadingOlder, onLoa
   useLayoutEffect(() => {
     const scroller = scrollerRef.current;
     if (!scroller) return;
-    if (heightBeforeOlder.current !== null && !loadingOlder) {
-      scroller.scrollTop += scroller.scrollHeight - heightBeforeOlder.current;
-      heightBeforeOlder.current = null;
-    } else if (stickToBottom.current) {
-      scrollToBottom();
-    }
+    if (olderRequested.current && !loadingOlder) olderRequested.current = false;
+    if (stickToBottom.current) scrollToBottom();
     // A short first page does not fill the screen, so no scroll could ever ask for more.
     if (scroller.scrollHeight <= scroller.clientHeight) requestOlder();
   }, [messages, run, loadingOlder, scrollToBottom, requestOlder]);
 
-  // Streaming text, images and code highlighting grow the thread without a React render here.
-  useEffect(() => {
-    const thread = threadRef.current;
-    if (!thread || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(() => {
-      if (stickToBottom.current) scrollToBottom();
-    });
-    observer.observe(thread);
-    return () => observer.disconnect();
-  }, [scrollToBottom]);
+  /**
+   * Follows the bottom when an element grows: the rows box (rows measured after their first
+   * guess, images, code highlighting) and the streaming row, whose text grows before the
+   * virtualizer's batched render has resized the rows box.
+   */
+  const followGrowth = useCallback(
+    (element: HTMLElement | null) => {
+      if (!element || typeof ResizeObserver === 'undefined') return;
+      const observer = new ResizeObserver(() => {
+        if (stickToBottom.current) scrollToBottom();
+      });
+      observer.observe(element);
+      return () => observer.disconnect();
+    },
+    [scrollToBottom],
+  );
+  const streamingRowRef = useCallback(
+    (element: HTMLDivElement | null) => {
+      virtualizer.measureElement(element);
+      const stopFollowing = followGrowth(element);
+      return () => {
+        stopFollowing?.();
+        virtualizer.measureElement(null);
+      };
+    },
+    [virtualizer, followGrowth],
+  );
 
   const jumpToLatest = () => {
     stickToBottom.current = true;
@@ -93,18 +148,23 @@ export function MessageList({ messages, run, face, hasOlder, loadingOlder, onLoa
 
   return (
     <div className={classes.listArea}>
+      {loadingOlder && <Loader className={classes.olderLoader} size="sm" aria-label={t('message.loadingOlder')} />}
       <div ref={scrollerRef} className={classes.scroller} onScroll={onScroll} data-testid="message-list">
-        <div ref={threadRef} className={classes.thread} role="log" aria-label={t('message.thread')}>
-          {loadingOlder && (
-            <Center>
-              <Loader size="sm" aria-label={t('message.loadingOlder')} />
-            </Center>
+        <div className={classes.thread} role="log" aria-label={t('message.thread')}>
+          {rowCount === 0 ? (
+            <div className={classes.emptyThread}>{empty}</div>
+          ) : (
+            <div ref={followGrowth} className={classes.rows} style={{ height: virtualizer.getTotalSize() }}>
+              {rows.map((row) => {
+                const message = messages[row.index];
+                return (
+                  <div key={row.key} ref={message ? virtualizer.measureElement : streamingRowRef} data-index={row.index} className={classes.row} style={{ transform: `translateY(${row.start}px)` }}>
+                    {message ? <MessageRow message={message} face={face} /> : run && <StreamingTurn run={run} face={face} />}
+                  </div>
+                );
+              })}
+            </div>
           )}
-          {messages.length === 0 && !run && empty}
-          {messages.map((message) => (
-            <MessageRow key={message.id} message={message} face={face} />
-          ))}
-          {run && <StreamingTurn key={run.id} run={run} face={face} />}
         </div>
       </div>
       {awayFromBottom && (

@@ -87,14 +87,17 @@ export const MessageRow = memo(function MessageRow({ message, face }: { message:
   return <ChatbotAnswer face={face} text={message.text} interrupted={message.interrupted} />;
 });
 
-/** The message being answered; the only part of the list that re-renders on each batching tick. */
-export function StreamingTurn({ run, face }: { run: ChatRun; face: ChatbotFace }) {
+/**
+ * The turn being answered (the member's message and the answer); the only part of the list that
+ * re-renders on each batching tick, and memoized so the list's own renders (scrolling) skip it.
+ */
+export const StreamingTurn = memo(function StreamingTurn({ run, face }: { run: ChatRun; face: ChatbotFace }) {
   const snapshot = useSyncExternalStore(run.subscribe, run.getSnapshot);
   const { t } = useTranslation('chat');
   const streaming = snapshot.status === 'sending' || snapshot.status === 'streaming';
   const interrupted = snapshot.status === 'stopped' ? 'stopped' : snapshot.status === 'failed' ? 'failed' : null;
   return (
-    <>
+    <div className={classes.turn}>
       <MemberBubble text={snapshot.memberText} />
       {snapshot.thinking !== '' && streaming && snapshot.text === '' && (
         <Text size="xs" c="dimmed" fs="italic" lineClamp={3} pl={44}>
@@ -116,6 +119,6 @@ export function StreamingTurn({ run, face }: { run: ChatRun; face: ChatbotFace }
           images={snapshot.images}
         />
       )}
-    </>
+    </div>
   );
-}
+});

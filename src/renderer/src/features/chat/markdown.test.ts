@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { renderMarkdownBlocks } from './markdown';
+import { subscribeGrammars } from './highlight';
+
+/** Resolves when the next code grammar has loaded. */
+const nextGrammar = () =>
+  new Promise<void>((resolve) => {
+    const unsubscribe = subscribeGrammars(() => {
+      unsubscribe();
+      resolve();
+    });
+  });
 
 const render = (markdown: string) => renderMarkdownBlocks(markdown).join('');
 
@@ -24,8 +34,14 @@ describe('renderMarkdownBlocks', () => {
     expect(html).toContain('rel="noopener noreferrer nofollow"');
   });
 
-  it('highlights code blocks of a known language and escapes unknown ones', () => {
-    expect(render('```js\nconst a = 1;\n```')).toContain('<span class="hljs-keyword">const</span>');
+  it('highlights code blocks of a known language once its grammar has loaded, and escapes unknown ones', async () => {
+    const loaded = nextGrammar();
+    // The first render starts loading the grammar and shows the code plain (escaped) meanwhile.
+    expect(render('```js\nconst a = 1 < 2;\n```')).toContain('const a = 1 &lt; 2;');
+    await loaded;
+    expect(render('```js\nconst a = 1 < 2;\n```')).toContain('<span class="hljs-keyword">const</span>');
+    // The grammar's own name finds it as well as the alias.
+    expect(render('```javascript\nlet b;\n```')).toContain('<span class="hljs-keyword">let</span>');
     const plain = render('```\n<b>not bold</b>\n```');
     expect(plain).toContain('&lt;b&gt;not bold&lt;/b&gt;');
   });
