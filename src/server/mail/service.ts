@@ -89,10 +89,14 @@ export function createMailService({ smtpUrl, from, outboxDir, log }: MailSetting
   };
 }
 
+/** Orders this process's mails of one millisecond; the random part keeps two processes apart. */
+let outboxSequence = 0;
+
 async function writeOutboxEntry(outboxDir: string, mail: Omit<OutboxEntry, 'id' | 'createdAt'>): Promise<OutboxEntry> {
   const createdAt = new Date();
-  // Sortable by time; the random part keeps two mails of one millisecond (or two processes) apart.
-  const id = `${createdAt.toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}`;
+  outboxSequence = (outboxSequence + 1) % 1_000_000;
+  // Sortable by name = by time.
+  const id = `${createdAt.toISOString().replace(/[:.]/g, '-')}-${String(outboxSequence).padStart(6, '0')}-${randomBytes(4).toString('hex')}`;
   const entry: OutboxEntry = { id, createdAt: createdAt.toISOString(), ...mail };
   await mkdir(outboxDir, { recursive: true });
   // Written aside, then renamed: a reader never sees half a file.
