@@ -77,6 +77,8 @@ describe('local file store', () => {
     expect(store.kind).toBe('local');
     await store.put('a/b.txt', Buffer.from('hello'), { contentType: 'text/plain' });
     expect(await readdir(join(root, 'a'))).toEqual(['b.txt']);
+    expect(await store.get('a/b.txt/c')).toBeNull();
+    expect(await store.exists('a/b.txt/c')).toBe(false);
 
     const failing = new Readable({
       read() {

@@ -44,7 +44,8 @@ export function assertValidStorageKey(key: string): void {
   if (!valid) throw new InvalidStorageKeyError(`invalid storage key: ${JSON.stringify(key.slice(0, 100))}`);
 }
 
-const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
+/** ENOTDIR: a key below another key's file (`a.txt/b`) does not exist either. */
+const isMissing = (error: unknown) => ['ENOENT', 'ENOTDIR'].includes((error as NodeJS.ErrnoException).code ?? '');
 
 export function createLocalFileStore(rootDir: string): FileStore {
   const root = resolve(rootDir);
