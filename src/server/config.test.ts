@@ -38,4 +38,12 @@ describe('loadConfig', () => {
   it('requires LLM_MODEL when an LLM provider is configured', () => {
     expect(() => loadConfig({ LLM_BASE_URL: 'http://127.0.0.1:1234/v1' })).toThrow(/LLM_MODEL/);
   });
+
+  it('takes SMTP and S3 settings and rejects unusable ones', () => {
+    const config = loadConfig({ SMTP_URL: 'smtps://u:p@mail.example.test:465', S3_BUCKET: 'files', S3_FORCE_PATH_STYLE: 'true' });
+    expect(config).toMatchObject({ SMTP_URL: 'smtps://u:p@mail.example.test:465', S3_BUCKET: 'files', S3_FORCE_PATH_STYLE: true });
+    expect(loadConfig({}).FILES_DIR).toBe('.data/files');
+    expect(() => loadConfig({ SMTP_URL: 'http://mail.example.test' })).toThrow(/SMTP_URL/);
+    expect(() => loadConfig({ S3_ACCESS_KEY_ID: 'key-only' })).toThrow(/S3_SECRET_ACCESS_KEY/);
+  });
 });

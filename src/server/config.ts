@@ -30,6 +30,20 @@ const configSchema = z.object({
   /** Set when the server sits behind HTTPS: the refresh cookie is marked Secure and every response carries HSTS. */
   COOKIE_SECURE: envBoolean.default(false),
   WEB_DIST_DIR: z.string().min(1).default('dist-web'),
+  /** smtp://user:pass@host:587 or smtps://…; without it mail goes to the outbox in MAIL_OUTBOX_DIR (and the server log). */
+  SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
+  MAIL_FROM: z.string().trim().min(3).default('Chatbot Platform <no-reply@localhost>'),
+  MAIL_OUTBOX_DIR: z.string().min(1).default('.data/outbox'),
+  /** Uploaded files on local disk (one server process); ignored when S3_BUCKET is set. */
+  FILES_DIR: z.string().min(1).default('.data/files'),
+  /** Any S3-compatible store, for several server processes sharing the files. */
+  S3_BUCKET: optionalText,
+  S3_ENDPOINT: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  S3_REGION: z.string().trim().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  /** Address objects as endpoint/bucket/key (most self-hosted stores) rather than bucket.endpoint/key. */
+  S3_FORCE_PATH_STYLE: envBoolean.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
 });
 
@@ -49,6 +63,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const config = parsed.data;
   if (config.LLM_BASE_URL && !config.LLM_MODEL) {
     throw new ConfigError('Invalid server configuration:\n  LLM_MODEL: required when LLM_BASE_URL is set');
+  }
+  if (Boolean(config.S3_ACCESS_KEY_ID) !== Boolean(config.S3_SECRET_ACCESS_KEY)) {
+    throw new ConfigError('Invalid server configuration:\n  S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither');
   }
   return config;
 }

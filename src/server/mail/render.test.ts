@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { SUPPORTED_LANGUAGES } from '../../shared/domain/constants';
+import { escapeHtml, renderMail } from './render';
+import { MAIL_TEMPLATE_NAMES, type MailTemplateData } from './templates';
+
+/** Sample data whose every value is distinctive, so a translation that drops one shows up. */
+const SAMPLES: MailTemplateData = {
+  verificationCode: { code: 'C0DE-1', expiresInMinutes: 17 },
+  passwordReset: { name: 'NAME-2', resetUrl: 'https://x.example.test/reset?t=URL-2', expiresInMinutes: 23 },
+  invitation: { tenantName: 'TENANT-3', acceptUrl: 'https://x.example.test/inv/URL-3', temporaryPassword: 'TMP-PW-3' },
+  memberRequestApproved: { name: 'NAME-4', tenantName: 'TENANT-4', requestType: 'group_update', signInUrl: 'https://x.example.test/URL-4' },
+  memberRequestRejected: { name: 'NAME-5', tenantName: 'TENANT-5', requestType: 'registration', reason: 'REASON-5' },
+  chatbotPublishRejected: { name: 'NAME-6', chatbotName: 'BOT-6', reason: 'REASON-6' },
+};
+
+describe('mail templates', () => {
+  it.each(MAIL_TEMPLATE_NAMES)('%s carries every value in all five languages, in text and HTML', (name) => {
+    const subjects = new Set<string>();
+    for (const language of SUPPORTED_LANGUAGES) {
+      const mail = renderMail(name, language, SAMPLES[name] as never);
+      subjects.add(mail.subject);
+      for (const value of Object.values(SAMPLES[name])) {
+        if (value === 'registration' || value === 'group_update') continue;
+        expect(mail.text, `${name}/${language}`).toContain(String(value));
+        expect(mail.html, `${name}/${language}`).toContain(escapeHtml(String(value)));
+      }
+    }
+    expect(subjects.size).toBe(SUPPORTED_LANGUAGES.length);
+  });
+
+  it('never turns a non-http(s) URL into a link', () => {
+    expect(() => renderMail('passwordReset', 'en', { name: 'a', resetUrl: 'javascript:alert(1)', expiresInMinutes: 1 })).toThrow(/http/);
+  });
+});

@@ -1,0 +1,197 @@
+/**
+ * The mails the spec names (§2 sign-up verification, reset password, invitation, §4 approvals and
+ * rejections with a reason), in every supported language. A template describes its body once as
+ * blocks; `renderMail` turns the blocks into the text part and the HTML-escaped HTML part, so the two
+ * never drift apart.
+ */
+import type { SupportedLanguage } from '../../shared/domain/language';
+
+export interface MailTemplateData {
+  /** POST /auth/code/: the code typed into the sign-up form. */
+  verificationCode: { code: string; expiresInMinutes: number };
+  /** POST /auth/reset-password/: a link to choose a new password. */
+  passwordReset: { name: string; resetUrl: string; expiresInMinutes: number };
+  /** Admin bulk invitation: the invitee joins with the temporary password. */
+  invitation: { tenantName: string; acceptUrl: string; temporaryPassword: string };
+  /** A registration or group-change request was approved (or auto-approved: the welcome). */
+  memberRequestApproved: { name: string; tenantName: string; requestType: MemberRequestType; signInUrl: string };
+  /** A registration or group-change request was rejected; the reason is required (spec §5). */
+  memberRequestRejected: { name: string; tenantName: string; requestType: MemberRequestType; reason: string };
+  /** An admin rejected a chatbot's publish request with feedback for the author. */
+  chatbotPublishRejected: { name: string; chatbotName: string; reason: string };
+}
+
+export type MemberRequestType = 'registration' | 'group_update';
+export type MailTemplateName = keyof MailTemplateData;
+export const MAIL_TEMPLATE_NAMES = [
+  'verificationCode',
+  'passwordReset',
+  'invitation',
+  'memberRequestApproved',
+  'memberRequestRejected',
+  'chatbotPublishRejected',
+] as const satisfies readonly MailTemplateName[];
+
+/** Body pieces; every text is plain text, escaped when it becomes HTML. */
+export type MailBlock =
+  | { kind: 'paragraph'; text: string }
+  /** A value to copy (code, temporary password), shown large. */
+  | { kind: 'code'; text: string }
+  /** Words someone else wrote (a rejection reason), set apart from ours. */
+  | { kind: 'quote'; text: string }
+  | { kind: 'link'; label: string; url: string };
+
+interface MailTemplate<D> {
+  subject(data: D): string;
+  body(data: D): MailBlock[];
+}
+
+type TemplateBook = { [N in MailTemplateName]: Record<SupportedLanguage, MailTemplate<MailTemplateData[N]>> };
+
+const p = (text: string): MailBlock => ({ kind: 'paragraph', text });
+const code = (text: string): MailBlock => ({ kind: 'code', text });
+const quote = (text: string): MailBlock => ({ kind: 'quote', text });
+const link = (label: string, url: string): MailBlock => ({ kind: 'link', label, url });
+
+const requestNames: Record<SupportedLanguage, Record<MemberRequestType, string>> = {
+  ko: { registration: '가입 요청', group_update: '그룹 변경 요청' },
+  en: { registration: 'registration request', group_update: 'group change request' },
+  zh: { registration: '注册申请', group_update: '群组变更申请' },
+  ja: { registration: '登録申請', group_update: 'グループ変更申請' },
+  es: { registration: 'solicitud de registro', group_update: 'solicitud de cambio de grupo' },
+};
+
+export const MAIL_TEMPLATES: TemplateBook = {
+  verificationCode: {
+    ko: {
+      subject: () => '이메일 인증 코드',
+      body: (d) => [p('회원가입을 계속하려면 아래 인증 코드를 입력하세요.'), code(d.code), p(`이 코드는 ${d.expiresInMinutes}분 동안 유효합니다. 요청하지 않았다면 이 메일을 무시하세요.`)],
+    },
+    en: {
+      subject: () => 'Your email verification code',
+      body: (d) => [p('Enter this verification code to continue signing up.'), code(d.code), p(`The code is valid for ${d.expiresInMinutes} minutes. If you did not ask for it, ignore this email.`)],
+    },
+    zh: {
+      subject: () => '邮箱验证码',
+      body: (d) => [p('请输入以下验证码以继续注册。'), code(d.code), p(`验证码在 ${d.expiresInMinutes} 分钟内有效。如果这不是您本人的操作，请忽略此邮件。`)],
+    },
+    ja: {
+      subject: () => 'メール認証コード',
+      body: (d) => [p('会員登録を続けるには、次の認証コードを入力してください。'), code(d.code), p(`このコードの有効期限は${d.expiresInMinutes}分です。心当たりがない場合は、このメールを無視してください。`)],
+    },
+    es: {
+      subject: () => 'Tu código de verificación de correo',
+      body: (d) => [p('Introduce este código de verificación para continuar con el registro.'), code(d.code), p(`El código es válido durante ${d.expiresInMinutes} minutos. Si no lo has solicitado, ignora este correo.`)],
+    },
+  },
+  passwordReset: {
+    ko: {
+      subject: () => '비밀번호 재설정',
+      body: (d) => [p(`${d.name}님, 비밀번호 재설정 요청을 받았습니다.`), link('새 비밀번호 설정', d.resetUrl), p(`이 링크는 ${d.expiresInMinutes}분 동안 유효합니다. 요청하지 않았다면 이 메일을 무시하세요. 비밀번호는 바뀌지 않습니다.`)],
+    },
+    en: {
+      subject: () => 'Reset your password',
+      body: (d) => [p(`Hello ${d.name}, we received a request to reset your password.`), link('Choose a new password', d.resetUrl), p(`The link is valid for ${d.expiresInMinutes} minutes. If you did not ask for it, ignore this email; your password stays the same.`)],
+    },
+    zh: {
+      subject: () => '重置密码',
+      body: (d) => [p(`${d.name}，您好！我们收到了重置您密码的请求。`), link('设置新密码', d.resetUrl), p(`该链接在 ${d.expiresInMinutes} 分钟内有效。如果这不是您本人的操作，请忽略此邮件，您的密码不会改变。`)],
+    },
+    ja: {
+      subject: () => 'パスワードの再設定',
+      body: (d) => [p(`${d.name}様、パスワード再設定のリクエストを受け付けました。`), link('新しいパスワードを設定する', d.resetUrl), p(`このリンクの有効期限は${d.expiresInMinutes}分です。心当たりがない場合は、このメールを無視してください。パスワードは変更されません。`)],
+    },
+    es: {
+      subject: () => 'Restablece tu contraseña',
+      body: (d) => [p(`Hola, ${d.name}: hemos recibido una solicitud para restablecer tu contraseña.`), link('Elegir una contraseña nueva', d.resetUrl), p(`El enlace es válido durante ${d.expiresInMinutes} minutos. Si no lo has solicitado, ignora este correo; tu contraseña no cambiará.`)],
+    },
+  },
+  invitation: {
+    ko: {
+      subject: (d) => `${d.tenantName}에 초대되었습니다`,
+      body: (d) => [p(`${d.tenantName}에 초대되었습니다. 아래 링크에서 임시 비밀번호를 입력해 가입하세요.`), code(d.temporaryPassword), link('초대 수락', d.acceptUrl)],
+    },
+    en: {
+      subject: (d) => `You are invited to ${d.tenantName}`,
+      body: (d) => [p(`You have been invited to ${d.tenantName}. Open the link below and enter this temporary password to join.`), code(d.temporaryPassword), link('Accept the invitation', d.acceptUrl)],
+    },
+    zh: {
+      subject: (d) => `您已受邀加入 ${d.tenantName}`,
+      body: (d) => [p(`您已受邀加入 ${d.tenantName}。请打开下方链接并输入以下临时密码完成加入。`), code(d.temporaryPassword), link('接受邀请', d.acceptUrl)],
+    },
+    ja: {
+      subject: (d) => `${d.tenantName}への招待`,
+      body: (d) => [p(`${d.tenantName}に招待されました。下のリンクを開き、次の仮パスワードを入力して参加してください。`), code(d.temporaryPassword), link('招待を承諾する', d.acceptUrl)],
+    },
+    es: {
+      subject: (d) => `Te han invitado a ${d.tenantName}`,
+      body: (d) => [p(`Te han invitado a ${d.tenantName}. Abre el enlace de abajo e introduce esta contraseña temporal para unirte.`), code(d.temporaryPassword), link('Aceptar la invitación', d.acceptUrl)],
+    },
+  },
+  memberRequestApproved: {
+    ko: {
+      subject: (d) => `${d.tenantName} ${requestNames.ko[d.requestType]}이 승인되었습니다`,
+      body: (d) => [p(`${d.name}님, ${d.tenantName}의 ${requestNames.ko[d.requestType]}이 승인되었습니다.`), link('로그인', d.signInUrl)],
+    },
+    en: {
+      subject: (d) => `Your ${requestNames.en[d.requestType]} at ${d.tenantName} was approved`,
+      body: (d) => [p(`Hello ${d.name}, your ${requestNames.en[d.requestType]} at ${d.tenantName} was approved.`), link('Sign in', d.signInUrl)],
+    },
+    zh: {
+      subject: (d) => `您在 ${d.tenantName} 的${requestNames.zh[d.requestType]}已通过`,
+      body: (d) => [p(`${d.name}，您好！您在 ${d.tenantName} 的${requestNames.zh[d.requestType]}已通过审核。`), link('登录', d.signInUrl)],
+    },
+    ja: {
+      subject: (d) => `${d.tenantName}の${requestNames.ja[d.requestType]}が承認されました`,
+      body: (d) => [p(`${d.name}様、${d.tenantName}の${requestNames.ja[d.requestType]}が承認されました。`), link('ログイン', d.signInUrl)],
+    },
+    es: {
+      subject: (d) => `Tu ${requestNames.es[d.requestType]} en ${d.tenantName} ha sido aprobada`,
+      body: (d) => [p(`Hola, ${d.name}: tu ${requestNames.es[d.requestType]} en ${d.tenantName} ha sido aprobada.`), link('Iniciar sesión', d.signInUrl)],
+    },
+  },
+  memberRequestRejected: {
+    ko: {
+      subject: (d) => `${d.tenantName} ${requestNames.ko[d.requestType]}이 거절되었습니다`,
+      body: (d) => [p(`${d.name}님, ${d.tenantName}의 ${requestNames.ko[d.requestType]}이 거절되었습니다. 관리자가 남긴 사유:`), quote(d.reason)],
+    },
+    en: {
+      subject: (d) => `Your ${requestNames.en[d.requestType]} at ${d.tenantName} was rejected`,
+      body: (d) => [p(`Hello ${d.name}, your ${requestNames.en[d.requestType]} at ${d.tenantName} was rejected. The administrator gave this reason:`), quote(d.reason)],
+    },
+    zh: {
+      subject: (d) => `您在 ${d.tenantName} 的${requestNames.zh[d.requestType]}未通过`,
+      body: (d) => [p(`${d.name}，您好！您在 ${d.tenantName} 的${requestNames.zh[d.requestType]}未通过审核。管理员给出的原因：`), quote(d.reason)],
+    },
+    ja: {
+      subject: (d) => `${d.tenantName}の${requestNames.ja[d.requestType]}は承認されませんでした`,
+      body: (d) => [p(`${d.name}様、${d.tenantName}の${requestNames.ja[d.requestType]}は承認されませんでした。管理者からの理由:`), quote(d.reason)],
+    },
+    es: {
+      subject: (d) => `Tu ${requestNames.es[d.requestType]} en ${d.tenantName} ha sido rechazada`,
+      body: (d) => [p(`Hola, ${d.name}: tu ${requestNames.es[d.requestType]} en ${d.tenantName} ha sido rechazada. Motivo indicado por el administrador:`), quote(d.reason)],
+    },
+  },
+  chatbotPublishRejected: {
+    ko: {
+      subject: (d) => `챗봇 "${d.chatbotName}" 공개 요청이 거절되었습니다`,
+      body: (d) => [p(`${d.name}님, 챗봇 "${d.chatbotName}"의 공개 요청이 거절되었습니다. 관리자 피드백:`), quote(d.reason)],
+    },
+    en: {
+      subject: (d) => `Publishing "${d.chatbotName}" was rejected`,
+      body: (d) => [p(`Hello ${d.name}, the request to publish your chatbot "${d.chatbotName}" was rejected. Feedback from the administrator:`), quote(d.reason)],
+    },
+    zh: {
+      subject: (d) => `聊天机器人"${d.chatbotName}"的公开申请未通过`,
+      body: (d) => [p(`${d.name}，您好！您的聊天机器人"${d.chatbotName}"的公开申请未通过。管理员反馈：`), quote(d.reason)],
+    },
+    ja: {
+      subject: (d) => `チャットボット「${d.chatbotName}」の公開申請は承認されませんでした`,
+      body: (d) => [p(`${d.name}様、チャットボット「${d.chatbotName}」の公開申請は承認されませんでした。管理者からのフィードバック:`), quote(d.reason)],
+    },
+    es: {
+      subject: (d) => `La publicación de «${d.chatbotName}» ha sido rechazada`,
+      body: (d) => [p(`Hola, ${d.name}: la solicitud para publicar tu chatbot «${d.chatbotName}» ha sido rechazada. Comentarios del administrador:`), quote(d.reason)],
+    },
+  },
+};

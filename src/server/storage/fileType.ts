@@ -1,0 +1,150 @@
+/**
+ * What a file is, read from its bytes: the name and the type a browser claims are only checked
+ * against the content, never trusted. Office documents are zip packages, told apart by the parts
+ * listed in the zip's central directory.
+ */
+import { extname } from 'node:path';
+
+export const FILE_KINDS = ['png', 'jpeg', 'gif', 'webp', 'pdf', 'docx', 'xlsx', 'pptx', 'text'] as const;
+export type FileKind = (typeof FILE_KINDS)[number];
+
+interface KindInfo {
+  /** The type to store and serve. */
+  mime: string;
+  /** Extensions a file of this kind may carry (lowercase, no dot). */
+  extensions: readonly string[];
+  /** Types a client may claim for it (besides the uninformative application/octet-stream). */
+  claimableMimes: readonly string[];
+}
+
+const KINDS: Record<FileKind, KindInfo> = {
+  png: { mime: 'image/png', extensions: ['png'], claimableMimes: ['image/png'] },
+  jpeg: { mime: 'image/jpeg', extensions: ['jpg', 'jpeg'], claimableMimes: ['image/jpeg', 'image/jpg', 'image/pjpeg'] },
+  gif: { mime: 'image/gif', extensions: ['gif'], claimableMimes: ['image/gif'] },
+  webp: { mime: 'image/webp', extensions: ['webp'], claimableMimes: ['image/webp'] },
+  pdf: { mime: 'application/pdf', extensions: ['pdf'], claimableMimes: ['application/pdf'] },
+  docx: {
+    mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    extensions: ['docx'],
+    claimableMimes: ['application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
+  },
+  xlsx: {
+    mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    extensions: ['xlsx'],
+    claimableMimes: ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+  },
+  pptx: {
+    mime: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+    extensions: ['pptx'],
+    claimableMimes: ['application/vnd.openxmlformats-officedocument.presentationml.presentation'],
+  },
+  // Plain text has no signature: valid UTF-8 without control characters; the extension says which.
+  text: { mime: 'text/plain', extensions: ['txt', 'csv', 'md'], claimableMimes: ['text/plain', 'text/csv', 'text/markdown', 'text/x-markdown'] },
+};
+
+const TEXT_MIME_BY_EXTENSION: Record<string, string> = { txt: 'text/plain; charset=utf-8', csv: 'text/csv; charset=utf-8', md: 'text/markdown; charset=utf-8' };
+
+const startsWith = (buffer: Buffer, bytes: readonly number[], offset = 0) => bytes.every((byte, i) => buffer[offset + i] === byte);
+const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0));
+
+/** The kind of file these bytes are, or null when it is none the platform accepts. */
+export function detectFileType(buffer: Buffer): FileKind | null {
+  if (startsWith(buffer, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
+  if (startsWith(buffer, [0xff, 0xd8, 0xff])) return 'jpeg';
+  if (startsWith(buffer, ascii('GIF87a')) || startsWith(buffer, ascii('GIF89a'))) return 'gif';
+  if (startsWith(buffer, ascii('RIFF')) && startsWith(buffer, ascii('WEBP'), 8)) return 'webp';
+  if (startsWith(buffer, ascii('%PDF-'))) return 'pdf';
+  if (startsWith(buffer, [0x50, 0x4b, 0x03, 0x04])) return officeKind(zipEntryNames(buffer));
+  return isPlainText(buffer) ? 'text' : null;
+}
+
+function officeKind(names: Set<string> | null): FileKind | null {
+  if (!names?.has('[Content_Types].xml')) return null;
+  if (names.has('word/document.xml')) return 'docx';
+  if (names.has('xl/workbook.xml')) return 'xlsx';
+  if (names.has('ppt/presentation.xml')) return 'pptx';
+  return null;
+}
+
+const END_OF_CENTRAL_DIRECTORY = 0x06054b50;
+const CENTRAL_DIRECTORY_ENTRY = 0x02014b50;
+
+/** Names listed in a zip's central directory, or null when the zip is damaged. */
+function zipEntryNames(buffer: Buffer): Set<string> | null {
+  // The end record is 22 bytes plus a comment of at most 65,535 bytes, at the very end.
+  const searchFrom = Math.max(0, buffer.length - 22 - 0xffff);
+  let end = -1;
+  for (let i = buffer.length - 22; i >= searchFrom; i--) {
+    if (buffer.readUInt32LE(i) === END_OF_CENTRAL_DIRECTORY) {
+      end = i;
+      break;
+    }
+  }
+  if (end < 0) return null;
+  const entries = buffer.readUInt16LE(end + 10);
+  let offset = buffer.readUInt32LE(end + 16);
+  const names = new Set<string>();
+  for (let i = 0; i < entries; i++) {
+    if (offset + 46 > buffer.length || buffer.readUInt32LE(offset) !== CENTRAL_DIRECTORY_ENTRY) return null;
+    const nameLength = buffer.readUInt16LE(offset + 28);
+    const extraLength = buffer.readUInt16LE(offset + 30);
+    const commentLength = buffer.readUInt16LE(offset + 32);
+    names.add(buffer.toString('utf8', offset + 46, offset + 46 + nameLength));
+    offset += 46 + nameLength + extraLength + commentLength;
+  }
+  return names;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function isPlainText(buffer: Buffer): boolean {
+  if (buffer.length === 0) return false;
+  let text: string;
+  try {
+    text = utf8.decode(buffer);
+  } catch {
+    return false;
+  }
+  // Tab, line feed, form feed and carriage return are text; other C0 controls and DEL mean binary.
+  return !/[\u0000-\u0008\u000b\u000e-\u001f\u007f]/.test(text);
+}
+
+/** The content is not a type the platform accepts, or is not what its name or claimed type says: 415. */
+export class UnsupportedFileTypeError extends Error {
+  override name = 'UnsupportedFileTypeError';
+  readonly status = 415;
+  constructor(
+    message: string,
+    readonly detected: FileKind | null,
+  ) {
+    super(message);
+  }
+}
+
+export interface CheckedFileType {
+  kind: FileKind;
+  /** The type to store and serve: from the content (and, for text, the extension). */
+  mime: string;
+}
+
+/**
+ * Checks an upload's bytes against its file name and the type the client claimed, and against the
+ * kinds the caller accepts. Throws UnsupportedFileTypeError on any disagreement.
+ */
+export function checkFileType(
+  buffer: Buffer,
+  { fileName, claimedType, accept = FILE_KINDS }: { fileName: string; claimedType?: string; accept?: readonly FileKind[] },
+): CheckedFileType {
+  const kind = detectFileType(buffer);
+  if (!kind || !accept.includes(kind)) throw new UnsupportedFileTypeError('The file format is not supported.', kind);
+  const info = KINDS[kind];
+  const extension = extname(fileName).slice(1).toLowerCase();
+  if (!info.extensions.includes(extension)) {
+    throw new UnsupportedFileTypeError(`The file content (${kind}) does not match its extension ".${extension}".`, kind);
+  }
+  const claimed = claimedType?.split(';')[0]?.trim().toLowerCase();
+  if (claimed && claimed !== 'application/octet-stream' && !info.claimableMimes.includes(claimed)) {
+    throw new UnsupportedFileTypeError(`The file content (${kind}) does not match the claimed type ${claimed}.`, kind);
+  }
+  return { kind, mime: kind === 'text' ? (TEXT_MIME_BY_EXTENSION[extension] ?? info.mime) : info.mime };
+}
