@@ -52,7 +52,7 @@ export function AdminLayout() {
       mainProps={{ mih: '100dvh', bg: 'gray.0' }}
       navbar={
         <SideNavbar p="sm" aria-label={t('menu_label')}>
-          <AppShell.Section px={8} pt={6} pb="lg">
+          <AppShell.Section px={8} pt={6} pb="lg" visibleFrom="sm">
             <ConsoleBrand />
           </AppShell.Section>
           <AppShell.Section grow>
