@@ -21,6 +21,7 @@ interface DrawerState {
   opened: boolean;
   close: () => void;
   headerRef: React.RefObject<HTMLElement | null>;
+  brand: ReactNode;
 }
 
 const DrawerContext = createContext<DrawerState | null>(null);
@@ -34,7 +35,7 @@ function useDrawer(): DrawerState {
 interface SideNavShellProps {
   /** The side navigation: a `SideNavbar`. */
   navbar: ReactNode;
-  /** What the top bar shows beside the menu button on small screens (logo or name). */
+  /** Logo or name: atop the navigation, or in the top bar beside the menu button on small screens. */
   brand: ReactNode;
   mainProps?: AppShellMainProps;
   children: ReactNode;
@@ -61,7 +62,7 @@ export function SideNavShell({ navbar, brand, mainProps, children }: SideNavShel
   }, [isDrawer, close]);
 
   return (
-    <DrawerContext.Provider value={{ navId, isDrawer, opened: drawerOpen, close, headerRef }}>
+    <DrawerContext.Provider value={{ navId, isDrawer, opened: drawerOpen, close, headerRef, brand }}>
       <AppShell
         header={{ height: { base: TOP_BAR_HEIGHT_PX, [DRAWER_BELOW]: 0 } }}
         navbar={{ width: NAV_BAR_WIDTH_PX, breakpoint: DRAWER_BELOW, collapsed: { mobile: !opened } }}
@@ -92,11 +93,11 @@ export function SideNavShell({ navbar, brand, mainProps, children }: SideNavShel
 }
 
 /**
- * The side navigation of a `SideNavShell`. As a drawer it traps focus, closes on Esc and on any
+ * The side navigation of a `SideNavShell`, under the shell's brand. As a drawer it traps focus, closes on Esc and on any
  * link chosen in it, and is hidden from keyboard and screen readers while closed.
  */
-export function SideNavbar({ className, ...props }: Omit<AppShellNavbarProps, 'id' | 'style' | 'onClick'>) {
-  const { navId, isDrawer, opened, close, headerRef } = useDrawer();
+export function SideNavbar({ className, children, ...props }: Omit<AppShellNavbarProps, 'id' | 'style' | 'onClick'>) {
+  const { navId, isDrawer, opened, close, headerRef, brand } = useDrawer();
   const navRef = useRef<HTMLElement>(null);
   const trapRef = useFocusTrap(opened);
   const ref = useMergedRef(navRef, trapRef);
@@ -122,6 +123,14 @@ export function SideNavbar({ className, ...props }: Omit<AppShellNavbarProps, 'i
       style={isDrawer ? ({ '--app-shell-navbar-width': DRAWER_WIDTH } as CSSProperties) : undefined}
       data-drawer={isDrawer ? (opened ? 'open' : 'closed') : undefined}
       onClick={closeOnLink}
-    />
+    >
+      {/* Not rendered rather than hidden by CSS: the focus trap would pick a hidden first link. */}
+      {!isDrawer && (
+        <AppShell.Section px={6} pt={4} pb="md">
+          {brand}
+        </AppShell.Section>
+      )}
+      {children}
+    </AppShell.Navbar>
   );
 }

@@ -25,7 +25,7 @@ function RestrictedPage() {
   );
 }
 
-/** Tenant name and the console badge, atop the menu and in the small-screen top bar. */
+/** Tenant name and the console badge, atop the menu or in the small-screen top bar. */
 function ConsoleBrand() {
   const { t } = useTranslation('admin');
   const tenant = useTenant();
@@ -52,9 +52,6 @@ export function AdminLayout() {
       mainProps={{ mih: '100dvh', bg: 'gray.0' }}
       navbar={
         <SideNavbar p="sm" aria-label={t('menu_label')}>
-          <AppShell.Section px={8} pt={6} pb="lg" visibleFrom="sm">
-            <ConsoleBrand />
-          </AppShell.Section>
           <AppShell.Section grow>
             <NavLink to="/admin/announcements" className={classes.link}>
               <IconMegaphone size={17} />

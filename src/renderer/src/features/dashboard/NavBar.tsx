@@ -137,9 +137,6 @@ export function NavBar() {
   const { t } = useTranslation('dashboard');
   return (
     <SideNavbar p="sm" aria-label={t('nav.label')}>
-      <AppShell.Section px={6} pt={4} pb="md" visibleFrom="sm">
-        <TenantLogo />
-      </AppShell.Section>
       <AppShell.Section>
         <Stack gap={4}>
           <NewChatLink />
