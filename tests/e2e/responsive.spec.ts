@@ -58,8 +58,8 @@ async function signIn(page: Page) {
 
 /** Where keyboard focus is: inside the navigation, on the menu button, or elsewhere. */
 const focusPlace = (page: Page) =>
-  page.evaluate(() => {
-    const active = document.activeElement;
+  page.locator('body').evaluate((body) => {
+    const active = body.ownerDocument.activeElement;
     if (active?.closest('nav')) return 'nav';
     if (active?.closest('[data-testid="nav-menu-button"]')) return 'menu-button';
     return active?.tagName ?? 'none';
@@ -88,7 +88,7 @@ test.describe('navigation drawer on a phone', () => {
     for (let i = 0; i < 25; i++) {
       await page.keyboard.press('Tab');
       expect(await focusPlace(page)).toBe('nav');
-      seen.add(await page.evaluate(() => document.activeElement?.outerHTML ?? ''));
+      seen.add(await page.locator('body').evaluate((body) => body.ownerDocument.activeElement?.outerHTML ?? ''));
     }
     expect(seen.size).toBeGreaterThan(5);
     expect(seen.size).toBeLessThan(25); // it wrapped around

@@ -44,7 +44,7 @@ async function pretendDesktop(page: Page): Promise<void> {
   await page.addInitScript(() => {
     const ok = (value: unknown) => Promise.resolve({ ok: true, value });
     const never = () => () => {};
-    Object.assign(window, {
+    Object.assign(globalThis, {
       bridge: {
         session: { restore: () => ok(null), onEnded: never, onStorageUnavailable: never, storageStatus: () => ok({ storage: 'keychain' }) },
         settings: { get: () => ok({ apiBase: 'https://chat.example.com/api/v1', subdomain: 'demo' }) },
@@ -150,16 +150,17 @@ export async function visitScreens(page: Page, language: Language, onScreen: (na
  * sideways (code blocks and tables are meant to, inside their own frame).
  */
 export function horizontalOverflow(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
+  return page.locator('html').evaluate((root) => {
     const problems: string[] = [];
-    const { scrollWidth } = document.documentElement;
-    if (scrollWidth > window.innerWidth) problems.push(`page is ${scrollWidth}px wide in a ${window.innerWidth}px window`);
-    for (const element of document.querySelectorAll<HTMLElement>('body *')) {
+    const view = root.ownerDocument.defaultView!;
+    const windowWidth = view.innerWidth;
+    if (root.scrollWidth > windowWidth) problems.push(`page is ${root.scrollWidth}px wide in a ${windowWidth}px window`);
+    for (const element of root.querySelectorAll('body *')) {
       if (element.clientWidth === 0 || element.closest('pre, table')) continue;
-      if (!/auto|scroll/.test(getComputedStyle(element).overflowX)) continue;
+      if (!/auto|scroll/.test(view.getComputedStyle(element).overflowX)) continue;
       if (element.scrollWidth > element.clientWidth + 1) {
-        const name = `${element.tagName.toLowerCase()}${element.className && typeof element.className === 'string' ? `.${element.className.trim().split(/\s+/).join('.')}` : ''}`;
-        problems.push(`${name} scrolls sideways: ${element.scrollWidth}px of content in ${element.clientWidth}px`);
+        const classes = typeof element.className === 'string' ? element.className.trim().split(/\s+/).join('.') : '';
+        problems.push(`${element.tagName.toLowerCase()}${classes ? `.${classes}` : ''} scrolls sideways: ${element.scrollWidth}px of content in ${element.clientWidth}px`);
       }
     }
     return problems;
