@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useId, useRef, type CSSProperties, type MouseEvent, type ReactNode } from 'react';
+import { createContext, useContext, useEffect, useId, useRef, type CSSProperties, type MouseEvent, type ReactNode, type RefObject } from 'react';
 import { AppShell, Burger, Group, Overlay, em, px, rem, useMantineTheme, type AppShellMainProps, type AppShellNavbarProps } from '@mantine/core';
 import { useDisclosure, useFocusReturn, useFocusTrap, useMediaQuery, useMergedRef, useWindowEvent } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
@@ -20,7 +20,7 @@ interface DrawerState {
   isDrawer: boolean;
   opened: boolean;
   close: () => void;
-  headerRef: React.RefObject<HTMLElement | null>;
+  headerRef: RefObject<HTMLElement | null>;
   brand: ReactNode;
 }
 
@@ -93,8 +93,9 @@ export function SideNavShell({ navbar, brand, mainProps, children }: SideNavShel
 }
 
 /**
- * The side navigation of a `SideNavShell`, under the shell's brand. As a drawer it traps focus, closes on Esc and on any
- * link chosen in it, and is hidden from keyboard and screen readers while closed.
+ * The side navigation of a `SideNavShell`, under the shell's brand. As a drawer it traps focus,
+ * closes on Esc and on any link chosen in it, and is hidden from keyboard and screen readers while
+ * closed.
  */
 export function SideNavbar({ className, children, ...props }: Omit<AppShellNavbarProps, 'id' | 'style' | 'onClick'>) {
   const { navId, isDrawer, opened, close, headerRef, brand } = useDrawer();
