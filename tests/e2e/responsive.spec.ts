@@ -179,6 +179,20 @@ test.describe('navigation drawer on a phone', () => {
   });
 });
 
+test.describe('on a touch phone', () => {
+  test.use({ viewport: { width: 375, height: 740 }, isMobile: true, hasTouch: true });
+
+  test('each chat in My chats shows its delete button without hovering', async ({ page }) => {
+    await signIn(page);
+    await createSession(page, 'Touch trip');
+    await page.reload();
+    await page.getByRole('button', { name: 'Menu' }).tap();
+    const deleteButton = page.getByRole('button', { name: 'Delete “Touch trip”' });
+    await expect(deleteButton).toBeVisible();
+    await expect(deleteButton).toHaveCSS('opacity', '1');
+  });
+});
+
 test('at 768px and wider the navigation sits beside the page', async ({ page }) => {
   for (const width of BREAKPOINTS.filter((w) => !isDrawerWidth(w))) {
     await page.setViewportSize({ width, height: 800 });
