@@ -2,8 +2,8 @@ import { defineConfig } from '@playwright/test';
 import base from './playwright.config';
 
 /**
- * Reference screenshots of the main screens (en and ko) written to screenshots/ for review; not
- * part of `npm test`. The demo model is slowed so the mid-stream shot catches a partial answer.
+ * Reference screenshots of every screen (en and ko, 375 and 1440px wide) and of the chat mid-stream,
+ * written to screenshots/ for review; not part of `npm test`. The demo model is slowed so the mid-stream shot catches a partial answer.
  */
 process.env.DEMO_TOKEN_DELAY_MS ??= '80';
 

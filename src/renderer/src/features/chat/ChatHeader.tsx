@@ -176,7 +176,7 @@ export function ChatHeader({ chatbot, session, hasSession, onNewSession }: ChatH
               <ChatbotPicker current={chatbot} />
             </Box>
           )}
-          <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} onClick={onNewSession}>
+          <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} onClick={onNewSession} classNames={{ label: classes.newSessionLabel, section: classes.newSessionIcon }}>
             {t('session.newButton')}
           </Button>
         </Group>

@@ -31,7 +31,7 @@ function DefaultChatbotRedirect() {
   const chatbots = useDashboardChatbots();
   if (chatbots.isPending) {
     return (
-      <Center h="100dvh">
+      <Center flex={1}>
         <Loader aria-label={t('loading')} />
       </Center>
     );
@@ -40,7 +40,7 @@ function DefaultChatbotRedirect() {
   const target = firstDefaultChatbot(items) ?? items[0];
   if (target) return <Navigate to={`/dashboard/chat/${target.id}`} replace />;
   return (
-    <Center h="100dvh">
+    <Center flex={1}>
       <EmptyState
         icon={<IconChat size={28} />}
         title={chatbots.isError ? t(errorKeyOf(chatbots.error)) : t('empty.noChatbots')}

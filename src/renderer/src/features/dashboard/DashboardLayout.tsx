@@ -1,21 +1,17 @@
-import { AppShell } from '@mantine/core';
 import { Outlet } from 'react-router-dom';
-import { NAV_BAR_WIDTH_PX } from '../../../../shared/domain/constants';
+import { SideNavShell } from '../../components/SideNavShell';
 import { AnnouncementPopup } from '../announcements/AnnouncementPopup';
-import { NavBar } from './NavBar';
+import { NavBar, TenantLogo } from './NavBar';
 
 /**
- * Fixed navigation bar beside the page; the bar starts the dashboard queries (chatbots, sessions).
- * The active announcement pops up over any dashboard page.
+ * Navigation bar beside the page (a drawer on small screens); the bar starts the dashboard
+ * queries (chatbots, sessions). The active announcement pops up over any dashboard page.
  */
 export function DashboardLayout() {
   return (
-    <AppShell navbar={{ width: NAV_BAR_WIDTH_PX, breakpoint: 0 }} padding={0}>
-      <NavBar />
-      <AppShell.Main h="100dvh" style={{ display: 'flex', flexDirection: 'column', overflow: 'auto' }}>
-        <Outlet />
-      </AppShell.Main>
+    <SideNavShell navbar={<NavBar />} brand={<TenantLogo />} mainProps={{ h: '100dvh', style: { display: 'flex', flexDirection: 'column', overflow: 'auto' } }}>
+      <Outlet />
       <AnnouncementPopup />
-    </AppShell>
+    </SideNavShell>
   );
 }

@@ -11,13 +11,14 @@ import { useCreditCheck } from '../../api/members';
 import { useTenant } from '../../api/tenant';
 import { useUserSession } from '../../stores/userSession';
 import { LanguageMenu } from '../../components/LanguageMenu';
+import { SideNavbar } from '../../components/SideNavShell';
 import { IconChevron, IconCode, IconLogout, IconPlus, IconShield, IconStore, IconStudio } from '../../components/icons';
 import { newChatPath } from './newChatTarget';
 import { SessionList } from './SessionList';
 import classes from './NavBar.module.css';
 import sideNav from '../../components/SideNav.module.css';
 
-function TenantLogo() {
+export function TenantLogo() {
   const { t } = useTranslation('dashboard');
   const tenant = useTenant();
   const name = tenant.data?.tenant_name ?? '';
@@ -131,14 +132,11 @@ function NavFooter() {
   );
 }
 
-/** The dashboard navigation bar of spec §2 (264px). */
+/** The dashboard navigation bar of spec §2 (264px; a drawer on small screens). */
 export function NavBar() {
   const { t } = useTranslation('dashboard');
   return (
-    <AppShell.Navbar className={sideNav.navbar} p="sm" aria-label={t('nav.label')}>
-      <AppShell.Section px={6} pt={4} pb="md">
-        <TenantLogo />
-      </AppShell.Section>
+    <SideNavbar p="sm" aria-label={t('nav.label')}>
       <AppShell.Section>
         <Stack gap={4}>
           <NewChatLink />
@@ -164,6 +162,6 @@ export function NavBar() {
       <AppShell.Section>
         <NavFooter />
       </AppShell.Section>
-    </AppShell.Navbar>
+    </SideNavbar>
   );
 }

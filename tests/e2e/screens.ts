@@ -1,0 +1,177 @@
+import { expect, type Locator, type Page } from '@playwright/test';
+import { ADMIN, MEMBER, createSession } from './support';
+
+/** The widths of the spec (§9) in pixels; below 768 the navigation is a drawer. */
+export const BREAKPOINTS = [375, 475, 768, 905, 1040, 1240, 1440] as const;
+
+type Language = 'en' | 'ko';
+
+/** The few visible names the walk needs, per language on screen. */
+const NAMES = {
+  en: { menu: 'Menu', newAnnouncement: 'New announcement', studio: 'Studio' },
+  ko: { menu: '메뉴', newAnnouncement: '새 공지사항', studio: '스튜디오' },
+} satisfies Record<Language, Record<string, string>>;
+
+const LONG_URL = 'https://docs.example.com/platform/guides/streaming/answers/without/any/natural/break/opportunities/in/them?utm_source=chat&utm_medium=answer#the-section-you-wanted';
+const LONG_WORD = 'Donaudampfschifffahrtselektrizitätenhauptbetriebswerkbauunterbeamtengesellschaft';
+
+/** An answer that is hard to fit on a phone: long words, a long URL, wide code, a table. */
+const LONG_ANSWER = [
+  `## Streaming answers\n\nEvery frame is appended to the bubble as it arrives; see ${LONG_URL} for the details of ${LONG_WORD}.`,
+  '```ts\nexport async function readChatFrames(response: Response, onFrame: (frame: ChatFrame) => void, signal: AbortSignal): Promise<void> {\n  const reader = response.body!.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader();\n}\n```',
+  'Call `useActiveRunStore.getState().startRunWithAVeryLongIdentifierName()` to begin.',
+  '| Setting | Default | Meaning |\n|---|---|---|\n| `DEMO_TOKEN_DELAY_MS` | 15 | Delay between demo tokens in milliseconds |\n| `SIGN_IN_RATE_LIMIT` | 10 | Sign-in attempts per minute and address |',
+  '1. Open the chat.\n2. Ask a question.\n3. Watch the answer stream in.',
+].join('\n\n');
+
+const LONG_QUESTION = `Please explain ${LONG_URL} and ${LONG_WORD} in detail.`;
+
+/** The stored conversation of the session is served with the long question and answer instead. */
+async function serveLongConversation(page: Page): Promise<void> {
+  await page.route('**/history/**', async (route) => {
+    const response = await route.fetch();
+    const history = (await response.json()) as { items: { speaker_type: string; text: string }[] };
+    for (const item of history.items) item.text = item.speaker_type === 'member' ? LONG_QUESTION : LONG_ANSWER;
+    await route.fulfill({ response, json: history });
+  });
+}
+
+/**
+ * A stand-in for the desktop preload: enough of `window.bridge` for the server setup page, which
+ * the web build otherwise never shows.
+ */
+async function pretendDesktop(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const ok = (value: unknown) => Promise.resolve({ ok: true, value });
+    const never = () => () => {};
+    Object.assign(globalThis, {
+      bridge: {
+        session: { restore: () => ok(null), onEnded: never, onStorageUnavailable: never, storageStatus: () => ok({ storage: 'keychain' }) },
+        settings: { get: () => ok({ apiBase: 'https://chat.example.com/api/v1', subdomain: 'demo' }) },
+      },
+    });
+  });
+}
+
+/** Fills the sign-in form in whatever language is on screen. */
+async function submitSignIn(page: Page, account: { email: string; password: string }) {
+  await page.getByRole('textbox').first().fill(account.email);
+  await page.locator('input[type="password"]').fill(account.password);
+  await page.locator('button[type="submit"]').click();
+}
+
+/** The side navigation is a drawer at this width (a menu button in a top bar). */
+export const isDrawerWidth = (width: number) => width < 768;
+
+export const menuButton = (page: Page) => page.getByTestId('nav-menu-button');
+
+/**
+ * Walks every screen a user can reach, in the order a session allows (signed out, admin, member,
+ * desktop setup), and calls `onScreen` once each is ready. The announcement popup is shown once,
+ * right after signing in. `page`'s context must be fresh.
+ */
+export async function visitScreens(page: Page, language: Language, onScreen: (name: string, page: Page) => Promise<void>): Promise<void> {
+  const names = NAMES[language];
+  const width = page.viewportSize()?.width ?? 1280;
+  await page.addInitScript((lng) => {
+    if (!localStorage.getItem('user-data')) localStorage.setItem('user-data', JSON.stringify({ state: { member: null, language: lng }, version: 0 }));
+  }, language);
+
+  await page.goto('/auth');
+  await expect(page.getByTestId('tenant-brand').getByRole('img')).toBeVisible();
+  await onScreen('sign-in', page);
+
+  await submitSignIn(page, ADMIN);
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await page.waitForTimeout(400); // the opening transition
+  await onScreen('announcement-popup', page);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toBeHidden();
+
+  await expect(page.getByTestId('chat-welcome')).toBeVisible();
+  await onScreen('new-chat', page);
+
+  if (isDrawerWidth(width)) {
+    await menuButton(page).click();
+    await expect(page.getByRole('link', { name: names.studio })).toBeVisible();
+    await page.waitForTimeout(300); // the sliding transition
+    await onScreen('nav-drawer', page);
+    await page.keyboard.press('Escape');
+  }
+
+  const { chatbotId, hashId } = await createSession(page, language === 'ko' ? '스트리밍 답변 설명' : 'Streaming answers explained');
+  await serveLongConversation(page);
+  await page.goto(`/dashboard/chat/${chatbotId}/${hashId}`);
+  await expect(page.getByTestId('chatbot-message').locator('pre')).toBeVisible();
+  await onScreen('chat', page);
+  await page.unroute('**/history/**');
+
+  for (const screen of ['studio', 'store', 'developers']) {
+    await page.goto(`/dashboard/${screen}`);
+    await expect(page.getByRole('heading', { level: 2 })).toBeVisible();
+    await onScreen(screen, page);
+  }
+
+  await page.goto('/admin/announcements');
+  await expect(page.getByTestId('announcement-card').first()).toBeVisible();
+  await onScreen('admin-announcements', page);
+  if (isDrawerWidth(width)) {
+    await menuButton(page).click();
+    await expect(page.getByRole('navigation')).toBeVisible();
+    await page.waitForTimeout(300);
+    await onScreen('admin-nav-drawer', page);
+    await page.keyboard.press('Escape');
+  }
+  await page.getByRole('button', { name: names.newAnnouncement }).click();
+  await page.locator('.ProseMirror').click();
+  await page.keyboard.type(language === 'ko' ? '서비스 점검 안내\n이번 주 일요일 02:00–03:00에 점검이 있습니다.' : 'Service maintenance\nThis Sunday from 02:00 to 03:00.');
+  await onScreen('admin-announcement-editor', page);
+  await page.keyboard.press('Escape');
+
+  await page.context().clearCookies();
+  await page.goto('/auth');
+  await submitSignIn(page, MEMBER);
+  await page.waitForURL(/\/dashboard\//);
+  await page.goto('/admin');
+  await expect(page.getByTestId('restricted-page')).toBeVisible();
+  await onScreen('restricted', page);
+
+  const desktop = await page.context().newPage();
+  await desktop.setViewportSize(page.viewportSize()!);
+  await pretendDesktop(desktop);
+  await desktop.goto('/setup');
+  await expect(desktop.locator('form input').first()).toHaveValue(/^https:/);
+  await onScreen('desktop-setup', desktop);
+  await desktop.close();
+}
+
+/**
+ * What sticks out sideways: the page itself wider than the window, or any box that scrolls
+ * sideways (code blocks and tables are meant to, inside their own frame).
+ */
+export function horizontalOverflow(page: Page): Promise<string[]> {
+  return page.locator('html').evaluate((root) => {
+    const problems: string[] = [];
+    const view = root.ownerDocument.defaultView!;
+    const windowWidth = view.innerWidth;
+    if (root.scrollWidth > windowWidth) problems.push(`page is ${root.scrollWidth}px wide in a ${windowWidth}px window`);
+    for (const element of root.querySelectorAll('body *')) {
+      if (element.clientWidth === 0 || element.closest('pre, table')) continue;
+      if (!/auto|scroll/.test(view.getComputedStyle(element).overflowX)) continue;
+      if (element.scrollWidth > element.clientWidth + 1) {
+        const classes = typeof element.className === 'string' ? element.className.trim().split(/\s+/).join('.') : '';
+        problems.push(`${element.tagName.toLowerCase()}${classes ? `.${classes}` : ''} scrolls sideways: ${element.scrollWidth}px of content in ${element.clientWidth}px`);
+      }
+    }
+    return problems;
+  });
+}
+
+/** The control is entirely inside the window, not cut off at either side. */
+export async function expectInsideWindow(page: Page, control: Locator): Promise<void> {
+  const box = await control.boundingBox();
+  expect(box, 'control is rendered').not.toBeNull();
+  const width = page.viewportSize()!.width;
+  expect(box!.x).toBeGreaterThanOrEqual(0);
+  expect(box!.x + box!.width).toBeLessThanOrEqual(width);
+}
