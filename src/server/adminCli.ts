@@ -48,10 +48,11 @@ async function readFirstLine(stdin: Readable): Promise<string> {
 /** Reads a line from the terminal without echoing it. */
 function promptHidden(io: AdminIo, question: string): Promise<string> {
   const { stdin, stdout } = io;
-  stdout.write(question);
+  // Echo off before the question appears, so that nothing typed after it is shown.
   stdin.setRawMode?.(true);
   stdin.setEncoding('utf8');
   stdin.resume();
+  stdout.write(question);
   return new Promise((resolve, reject) => {
     let value = '';
     const finish = () => {
