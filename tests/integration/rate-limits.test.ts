@@ -97,6 +97,29 @@ describe('rate limits on the database', () => {
     expect((await signInAttempt(first, '203.0.113.11')).statusCode).toBe(401);
   });
 
+  it('cannot be escaped with a forged X-Forwarded-For unless TRUST_PROXY says a proxy sets it', async () => {
+    const forged = (app: FastifyInstance, forwardedFor: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/sign-in/',
+        remoteAddress: '203.0.113.40',
+        headers: { 'x-forwarded-for': forwardedFor },
+        payload: { email: 'nobody@demo.test', password: 'Wrong!2345' },
+      });
+    const statuses: number[] = [];
+    for (let attempt = 1; attempt <= 4; attempt += 1) statuses.push((await forged(first, `198.51.100.${attempt}`)).statusCode);
+    expect(statuses).toEqual([401, 401, 401, 429]);
+
+    const behindProxy = await buildApp({ db: database.first.db, config: testConfig({ SIGN_IN_RATE_LIMIT: 3, TRUST_PROXY: true }) });
+    try {
+      // Behind a trusted load balancer each forwarded client has its own count.
+      expect((await forged(behindProxy, '198.51.100.50')).statusCode).toBe(401);
+      expect((await forged(behindProxy, '198.51.100.51')).statusCode).toBe(401);
+    } finally {
+      await behindProxy.close();
+    }
+  });
+
   it('limits anonymous error reports, and refused reports are not stored', async () => {
     const client = '203.0.113.20';
     const [before] = await database.first.db.select({ n: count() }).from(errorLogs);
