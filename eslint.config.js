@@ -14,7 +14,7 @@ const boundaryZones = [
 ];
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'out', 'dist', 'dist-web', 'release', '.data', 'test-results', 'playwright-report', 'src/server/db/migrations'] },
+  { ignores: ['node_modules', 'out', 'dist', 'dist-web', 'dist-server', 'release', '.data', 'test-results', 'playwright-report', 'src/server/db/migrations'] },
   ...tseslint.configs.recommended,
   {
     plugins: { 'import-x': importX, 'react-hooks': reactHooks },

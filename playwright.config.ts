@@ -39,6 +39,7 @@ export default defineConfig({
       DATA_DIR: dataDir,
       DEMO_TOKEN_DELAY_MS: process.env.DEMO_TOKEN_DELAY_MS ?? '15',
       SIGN_IN_RATE_LIMIT: '1000',
+      ERROR_LOG_RATE_LIMIT: '1000',
     },
   },
 });

@@ -1,19 +1,19 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import fastifyCookie from '@fastify/cookie';
-import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { Redis } from 'ioredis';
 import { ACCESS_TOKEN_HEADER, API_PREFIX } from '../shared/domain/constants';
 import type { ServerConfig } from './config';
 import type { Database } from './db/client';
-import { AppError } from './errors';
 import { type LlmRegistry, createLlmRegistry, llmSettingsFromConfig } from './llm/registry';
 import { registerAuthentication } from './plugins/auth';
 import { registerErrorHandling } from './plugins/errors';
 import { registerNulByteRejection } from './plugins/nulBytes';
+import { registerRateLimiter } from './plugins/rateLimit';
 import { registerSecurityHeaders } from './plugins/securityHeaders';
 import { registerTenantResolution } from './plugins/tenant';
 import { registerAnnouncementRoutes } from './routes/announcements';
@@ -26,6 +26,7 @@ import { registerMemberRoutes } from './routes/members';
 import { registerSessionRoutes } from './routes/sessions';
 import { createAuthService } from './services/auth';
 import { failAbandonedAnswers } from './services/chat';
+import { type RateLimitStore, createRateLimiter, postgresRateLimitStore, redisRateLimitStore } from './services/rateLimit';
 
 export interface BuildAppOptions {
   db: Database;
@@ -35,6 +36,17 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Directory of the built web client to serve with an SPA fallback (skipped when missing). */
   webRoot?: string;
+}
+
+/** Redis when REDIS_URL is set (its connection closes with the app), else the server's database. */
+function rateLimitStore(app: FastifyInstance, db: Database, config: ServerConfig): RateLimitStore {
+  if (!config.REDIS_URL) return postgresRateLimitStore(db);
+  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 });
+  redis.on('error', (error) => app.log.error({ err: error }, 'Redis (rate limits) connection error'));
+  app.addHook('onClose', async () => {
+    await redis.quit();
+  });
+  return redisRateLimitStore(redis);
 }
 
 /**
@@ -52,11 +64,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot }: Bui
   registerNulByteRejection(app);
 
   await app.register(fastifyCookie);
-  await app.register(fastifyRateLimit, {
-    global: false,
-    errorResponseBuilder: (_request, context) =>
-      new AppError(429, 'rate_limited', 'Too many attempts. Please try again later.', { retry_after_seconds: Math.ceil(context.ttl / 1000) }),
-  });
+  registerRateLimiter(app, createRateLimiter(rateLimitStore(app, db, config)));
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'Chatbot platform API', version: '1.0.0', description: 'Reference server of the shared API contract (src/shared/api).' },
@@ -84,7 +92,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot }: Bui
       registerSessionRoutes(api, db);
       registerChatRoutes(api, { db, llm: llmRegistry });
       registerAnnouncementRoutes(api, db);
-      registerErrorLogRoutes(api, db);
+      registerErrorLogRoutes(api, db, config);
     },
     { prefix: API_PREFIX },
   );

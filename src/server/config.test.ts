@@ -24,15 +24,16 @@ describe('loadConfig', () => {
       LLM_BASE_URL: 'http://127.0.0.1:11434/v1',
       LLM_MODEL: 'llama3',
       LLM_API_KEY: '',
+      REDIS_URL: 'rediss://cache.internal:6380/0',
     });
-    expect(config).toMatchObject({ PORT: 8080, SEED_DEMO: false, DATABASE_URL: 'postgres://app:app@db:5432/app', LLM_MODEL: 'llama3' });
+    expect(config).toMatchObject({ PORT: 8080, SEED_DEMO: false, DATABASE_URL: 'postgres://app:app@db:5432/app', LLM_MODEL: 'llama3', REDIS_URL: 'rediss://cache.internal:6380/0' });
     expect(config.LLM_API_KEY).toBeUndefined();
   });
 
   it('lists every invalid variable in one readable error', () => {
-    const load = () => loadConfig({ PORT: 'abc', SEED_DEMO: 'maybe', DATABASE_URL: 'mysql://x' });
+    const load = () => loadConfig({ PORT: 'abc', SEED_DEMO: 'maybe', DATABASE_URL: 'mysql://x', REDIS_URL: 'http://cache:6379', ERROR_LOG_RATE_LIMIT: '0' });
     expect(load).toThrow(ConfigError);
-    expect(load).toThrow(/PORT[\s\S]*DATABASE_URL[\s\S]*SEED_DEMO/);
+    expect(load).toThrow(/PORT[\s\S]*DATABASE_URL[\s\S]*SEED_DEMO[\s\S]*ERROR_LOG_RATE_LIMIT[\s\S]*REDIS_URL/);
   });
 
   it('requires LLM_MODEL when an LLM provider is configured', () => {

@@ -24,7 +24,12 @@ const configSchema = z.object({
   LLM_API_KEY: optionalText,
   LLM_MODEL: optionalText,
   DEMO_TOKEN_DELAY_MS: z.coerce.number().int().min(0).max(5000).default(35),
+  /** Sign-in attempts per client IP per minute, counted across all server processes. */
   SIGN_IN_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
+  /** Client error reports (public log-error) per client IP per minute. */
+  ERROR_LOG_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
+  /** Rate-limit counters in Redis instead of the database (redis:// or rediss://). */
+  REDIS_URL: optionalText.pipe(z.url({ protocol: /^rediss?$/ }).optional()),
   /** Behind a load balancer: take the client IP (sign-in rate limit) from X-Forwarded-For, the protocol (HSTS) from X-Forwarded-Proto. */
   TRUST_PROXY: envBoolean.default(false),
   /** Set when the server sits behind HTTPS: the refresh cookie is marked Secure and every response carries HSTS. */

@@ -1,7 +1,9 @@
 /**
- * `npm run server` / `npm start`: read the configuration, open and migrate the database, seed the
+ * The server process (`npm start` runs its build, dist-server/index.js; `npm run dev` runs this
+ * file in watch mode): read the configuration, open and migrate the database, seed the
  * demo tenant (unless SEED_DEMO=false), serve the API and the built web client on one port.
  */
+import type { AddressInfo } from 'node:net';
 import { API_PREFIX } from '../shared/domain/constants';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
@@ -20,7 +22,9 @@ async function main(): Promise<void> {
   await app.listen({ port: config.PORT, host: config.HOST });
 
   const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
-  const url = `http://${shownHost}:${config.PORT}`;
+  // The bound port, not the configured one: PORT=0 picks a free port (tests start the build that way).
+  const { port } = app.server.address() as AddressInfo;
+  const url = `http://${shownHost}:${port}`;
   const lines = [
     '',
     `  Chatbot platform server on ${url}`,

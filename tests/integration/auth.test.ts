@@ -90,12 +90,16 @@ describe('POST /auth/sign-in/', () => {
 
   it('rate-limits sign-in attempts per client', async () => {
     const limited = await buildApp({ db: server.db, config: { ...server.config, SIGN_IN_RATE_LIMIT: 2 } });
-    const attempt = () => limited.inject({ method: 'POST', url: '/api/v1/auth/sign-in/', payload: { email: 'x@demo.test', password: 'Wrong!2345' } });
+    // A client of its own: the counters are shared with every app on this database.
+    const attempt = (remoteAddress = '192.0.2.41') =>
+      limited.inject({ method: 'POST', url: '/api/v1/auth/sign-in/', remoteAddress, payload: { email: 'x@demo.test', password: 'Wrong!2345' } });
     expect((await attempt()).statusCode).toBe(401);
     expect((await attempt()).statusCode).toBe(401);
     const third = await attempt();
     expect(third.statusCode).toBe(429);
     expect(third.json().code).toBe('rate_limited');
+    expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await attempt('192.0.2.42')).statusCode).toBe(401);
     await limited.close();
   });
 });

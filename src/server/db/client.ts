@@ -1,5 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -7,6 +6,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
+import { MIGRATIONS_DIR } from '../paths';
 import * as schema from './schema';
 
 /** Either driver behind one type: services never know which database they talk to. */
@@ -21,7 +21,6 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 /** Any constant works; it only has to be the same in every server process. */
 const MIGRATION_LOCK_KEY = 7_240_611;
 
@@ -30,7 +29,7 @@ export async function openPglite(dataDir?: string): Promise<DatabaseHandle> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const client = dataDir ? new PGlite(dataDir) : new PGlite();
   const db = drizzlePglite({ client, schema });
-  await migratePglite(db, { migrationsFolder });
+  await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });
   return { db: db as unknown as Database, kind: 'pglite', close: () => client.close() };
 }
 
@@ -42,7 +41,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   const migrationClient = postgres(url, { max: 1, onnotice: () => {} });
   try {
     await migrationClient`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
-    await migratePostgres(drizzlePostgres({ client: migrationClient }), { migrationsFolder });
+    await migratePostgres(drizzlePostgres({ client: migrationClient }), { migrationsFolder: MIGRATIONS_DIR });
     await migrationClient`select pg_advisory_unlock(${MIGRATION_LOCK_KEY})`;
   } finally {
     await migrationClient.end();

@@ -660,3 +660,14 @@ export const serverSecrets = pgTable(
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.name] })],
 );
+
+/**
+ * Fixed-window request counters shared by every server process (services/rateLimit.ts), keyed by
+ * what is limited and who asks (e.g. `sign-in:203.0.113.9`). Not per tenant: a client is limited
+ * across all of them. Expired rows are reset in place or swept.
+ */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  count: integer('count').notNull(),
+  resetAt: timestamp('reset_at', { withTimezone: true }).notNull(),
+});

@@ -1,9 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { API_PREFIX } from '../../shared/domain/constants';
+import { ASSETS_DIR } from '../paths';
 
-const assetsDir = fileURLToPath(new URL('../assets/', import.meta.url));
 export const ASSETS_PATH = `${API_PREFIX}/assets`;
 
 /**
@@ -13,9 +13,9 @@ export const ASSETS_PATH = `${API_PREFIX}/assets`;
  */
 export function registerAssetRoutes(app: FastifyInstance): void {
   const svgs = new Map(
-    readdirSync(assetsDir)
+    readdirSync(ASSETS_DIR)
       .filter((name) => name.endsWith('.svg'))
-      .map((name) => [name, readFileSync(new URL(name, `file://${assetsDir}`))]),
+      .map((name) => [name, readFileSync(join(ASSETS_DIR, name))]),
   );
   app.get<{ Params: { name: string } }>(`${ASSETS_PATH}/:name`, { schema: { hide: true }, helmet: { crossOriginResourcePolicy: { policy: 'cross-origin' } } }, async (request, reply) => {
     const svg = svgs.get(request.params.name);

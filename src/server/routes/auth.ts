@@ -43,7 +43,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { db: Database; a
     app,
     signIn,
     async ({ body, tenant, request, reply }) => respondWithTokens(request, reply, await auth.signIn(tenant, body.email, body.password)),
-    { rateLimit: { max: config.SIGN_IN_RATE_LIMIT, timeWindow: '1 minute' } },
+    { rateLimit: { name: 'sign-in', limit: config.SIGN_IN_RATE_LIMIT, windowMs: 60_000 } },
   );
 
   registerEndpoint(app, refresh, async ({ body, tenant, request, reply }) => {

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptio
 import type { z } from 'zod';
 import type { Endpoint } from '../../shared/api/endpoint';
 import { forbidden, unauthorized } from '../errors';
+import { type RouteRateLimit, limitRequest } from '../plugins/rateLimit';
 import type { AuthMember } from '../services/auth';
 import type { TenantRow } from '../plugins/tenant';
 
@@ -22,8 +23,8 @@ export interface RouteContext<P extends z.ZodType, Q extends z.ZodType, B extend
 export const RESPONSE_WRITTEN: unique symbol = Symbol('response written');
 
 export interface EndpointRouteOptions {
-  /** Per-route rate limit of @fastify/rate-limit. */
-  rateLimit?: { max: number; timeWindow: string | number };
+  /** Per client IP, counted in the shared store, so it holds across server processes. */
+  rateLimit?: RouteRateLimit;
 }
 
 /**
@@ -48,8 +49,8 @@ export function registerEndpoint<P extends z.ZodType, Q extends z.ZodType, B ext
       tags: endpoint.tags,
       ...(endpoint.public ? {} : { security: [{ accessToken: [] }] }),
     },
-    config: options.rateLimit ? { rateLimit: options.rateLimit } : {},
-    onRequest: async (request) => {
+    onRequest: async (request, reply) => {
+      if (options.rateLimit) await limitRequest(request, reply, options.rateLimit);
       if (endpoint.public) {
         await request.server.authenticateOptional(request);
         return;

@@ -1,11 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { logError, truncateField } from '../../shared/api/errorLog';
+import type { ServerConfig } from '../config';
 import type { Database } from '../db/client';
 import { errorLogs } from '../db/schema';
 import { registerEndpoint } from './endpointRoute';
 
 /** Client error reports (spec §7): every text field is cut to 2900 characters before it is stored. */
-export function registerErrorLogRoutes(app: FastifyInstance, db: Database): void {
+export function registerErrorLogRoutes(app: FastifyInstance, db: Database, config: ServerConfig): void {
+  // Public (a crash may happen before sign-in), so limited per client: it must not fill the database.
+  const rateLimit = { name: 'log-error', limit: config.ERROR_LOG_RATE_LIMIT, windowMs: 60_000 };
   registerEndpoint(app, logError, async ({ body, tenant, member }) => {
     await db.insert(errorLogs).values({
       tenantId: tenant.id,
@@ -20,5 +23,5 @@ export function registerErrorLogRoutes(app: FastifyInstance, db: Database): void
       attachments: body.attachments.map((block) => ({ title: truncateField(block.title), text: truncateField(block.text) })),
     });
     return { ok: true as const };
-  });
+  }, { rateLimit });
 }

@@ -8,17 +8,12 @@ export const DASHBOARD_CHATBOT_LIST_SIZE = 30;
 export const RECENT_CHATBOTS_KEPT = 3;
 export const NAV_BAR_WIDTH_PX = 264;
 export const SKELETON_MIN_DISPLAY_MS = 2000;
-export const COPY_TOOLTIP_RESET_MS = 3000;
 export const TOAST_DURATION_MS = 5000;
 export const TOAST_MAX_VISIBLE = 3;
-export const SEARCH_DEBOUNCE_MS = 300;
 export const ERROR_LOG_FIELD_MAX = 2900;
-export const NAME_MIN_SIGNUP = 2;
-export const NAME_MAX = 100;
 export const EMAIL_MAX_EXCLUSIVE = 255;
 export const PASSWORD_MIN = 8;
 export const SUPPORTED_LANGUAGES = ['ko', 'en', 'zh', 'ja', 'es'] as const;
-export const STORED_DEFAULT_LANGUAGE = 'ko';
 export const FALLBACK_LANGUAGE = 'en';
 
 /** Chat stream output batching: one tick every 50 ms, more chunks per tick as the queue grows. */

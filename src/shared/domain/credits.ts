@@ -5,11 +5,6 @@ export function isCreditsDepleted(check: { remaining_credit: number | null; tena
   return check.remaining_credit !== null && check.remaining_credit <= 0;
 }
 
-/** Usage is shown rounded down to an integer (spec §9). */
-export function displayCredits(value: number): number {
-  return Math.floor(value);
-}
-
 /** Model cost is credits per 10K input tokens; output is priced per 10K output tokens. */
 export function costInCredits(
   usage: { inputTokens: number; outputTokens: number },

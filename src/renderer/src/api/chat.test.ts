@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { setPlatformForTests } from '../platform';
 import { createDesktopPlatform } from '../platform/desktop';
-import { fakeBridge } from '../platform/fakeBridge';
+import { fakeBridge } from '../test/fakeBridge';
 import { installFakeApi, TEST_API_BASE } from '../test/fakeApi';
 import { streamChat } from './chat';
 

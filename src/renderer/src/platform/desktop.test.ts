@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ApiError, type ChatFrame } from '../../../shared/api';
 import type { IpcResult } from '../../../shared/ipc/contract';
 import { createDesktopPlatform } from './desktop';
-import { fakeBridge } from './fakeBridge';
+import { fakeBridge } from '../test/fakeBridge';
 
 const meta = { session_hash_id: 'abc', session_created: true, member_message_id: 1, chatbot_message_id: 2, model: 'demo' };
 

@@ -3,7 +3,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setPlatformForTests } from '../../platform';
 import { createDesktopPlatform } from '../../platform/desktop';
-import { fakeBridge } from '../../platform/fakeBridge';
+import { fakeBridge } from '../../test/fakeBridge';
 import { renderScreen } from '../../test/render';
 import ServerSetupPage from './ServerSetupPage';
 import { reloadApp } from './reloadApp';

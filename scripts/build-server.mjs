@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+/**
+ * `npm run build:server`: bundles the API server and the admin CLI into plain ES modules that
+ * `node` runs without a TypeScript loader, and copies the files they read at run time (SQL
+ * migrations, assets) beside them in the layout src/server/paths.ts expects.
+ *
+ * esbuild: already installed (tsx runs on it), bundles the server in well under a second, and
+ * needs no configuration file. Packages from node_modules stay external: `npm install` puts them
+ * there anyway, and PGlite's wasm and data files, argon2's native binding and the postgres driver
+ * load from their own package directories, which a bundle would break.
+ *
+ * Usage: node scripts/build-server.mjs [--outdir <dir>]   (default dist-server)
+ */
+import { cpSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
+
+const { values } = parseArgs({ options: { outdir: { type: 'string', default: 'dist-server' } } });
+const outdir = values.outdir;
+
+rmSync(outdir, { recursive: true, force: true });
+await build({
+  entryPoints: { index: 'src/server/index.ts', admin: 'src/server/admin.ts' },
+  outdir,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  packages: 'external',
+  sourcemap: true,
+  logLevel: 'warning',
+});
+cpSync('src/server/db/migrations', join(outdir, 'db/migrations'), { recursive: true });
+cpSync('src/server/assets', join(outdir, 'assets'), { recursive: true });

@@ -1,0 +1,165 @@
+/**
+ * The operator's CLI (`npm run admin -- <command>`), as a function so that tests run it in-process:
+ * it takes the arguments and its streams and returns the exit code instead of exiting.
+ */
+import type { Readable, Writable } from 'node:stream';
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from './config';
+import { type DatabaseHandle, openPglite, openPostgres } from './db/client';
+import { ProvisioningError, createAdmin, createTenant, listTenants, resetPassword } from './services/provisioning';
+
+export const EXIT_OK = 0;
+/** The database failed or something unexpected broke. */
+export const EXIT_FAILURE = 1;
+/** Bad command line or input the operator has to correct. */
+export const EXIT_USAGE = 2;
+
+export interface AdminIo {
+  env: Record<string, string | undefined>;
+  stdin: Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
+  stdout: Writable;
+  stderr: Writable;
+}
+
+const USAGE = `Usage: npm run admin -- <command> [arguments]
+
+Commands:
+  create-tenant <subdomain> <name>                 a new, empty tenant
+  create-admin <tenant> <email> <name> [--password-stdin]
+                                                   an approved admin of the tenant
+  reset-password <tenant> <email> [--password-stdin]
+                                                   a new password; signs the member out everywhere
+  list-tenants                                     every tenant, by subdomain
+
+The database is the server's: DATABASE_URL (PostgreSQL) or else the PGlite directory DATA_DIR
+(stop the server first: PGlite allows one process at a time).
+Passwords come from --password-stdin (first line of standard input), else ADMIN_PASSWORD, else a
+prompt when run in a terminal. Exit codes: 0 done, 1 failure, 2 bad input.`;
+
+class UsageError extends Error {}
+
+/** Reads standard input to its end and returns the first line (a trailing newline is not part of the password). */
+async function readFirstLine(stdin: Readable): Promise<string> {
+  let text = '';
+  for await (const chunk of stdin) text += chunk.toString();
+  return text.split(/\r?\n/)[0] ?? '';
+}
+
+/** Reads a line from the terminal without echoing it. */
+function promptHidden(io: AdminIo, question: string): Promise<string> {
+  const { stdin, stdout } = io;
+  // Echo off before the question appears, so that nothing typed after it is shown.
+  stdin.setRawMode?.(true);
+  stdin.setEncoding('utf8');
+  stdin.resume();
+  stdout.write(question);
+  return new Promise((resolve, reject) => {
+    let value = '';
+    const finish = () => {
+      stdin.setRawMode?.(false);
+      stdin.pause();
+      stdin.off('data', onData);
+      stdout.write('\n');
+    };
+    const onData = (chunk: string) => {
+      for (const char of chunk) {
+        if (char === '\r' || char === '\n') {
+          finish();
+          resolve(value);
+          return;
+        }
+        if (char === '\u0003' || char === '\u0004') {
+          finish();
+          reject(new UsageError('cancelled'));
+          return;
+        }
+        value = char === '\u007f' || char === '\b' ? value.slice(0, -1) : value + char;
+      }
+    };
+    stdin.on('data', onData);
+  });
+}
+
+async function readPassword(io: AdminIo, fromStdin: boolean): Promise<string> {
+  if (fromStdin) return readFirstLine(io.stdin);
+  if (io.env.ADMIN_PASSWORD) return io.env.ADMIN_PASSWORD;
+  if (!io.stdin.isTTY) throw new UsageError('no password given: use --password-stdin, ADMIN_PASSWORD, or run in a terminal');
+  const password = await promptHidden(io, 'Password: ');
+  if ((await promptHidden(io, 'Repeat password: ')) !== password) throw new UsageError('the passwords differ');
+  return password;
+}
+
+function positionals(args: string[], names: string[]): string[] {
+  if (args.length !== names.length) throw new UsageError(`expected ${names.map((name) => `<${name}>`).join(' ')}`);
+  return args;
+}
+
+export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
+  let database: DatabaseHandle | undefined;
+  const say = (line: string) => io.stdout.write(`${line}\n`);
+  try {
+    const { values, positionals: args } = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { 'password-stdin': { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+    });
+    const [command, ...rest] = args;
+    if (values.help || !command) {
+      (values.help ? io.stdout : io.stderr).write(`${USAGE}\n`);
+      return values.help ? EXIT_OK : EXIT_USAGE;
+    }
+    if (!['create-tenant', 'create-admin', 'reset-password', 'list-tenants'].includes(command)) throw new UsageError(`unknown command "${command}"`);
+
+    const config = loadConfig(io.env);
+    // Arguments first, then the password, then the database: bad input fails before anything opens.
+    const open = async () => {
+      database = config.DATABASE_URL ? await openPostgres(config.DATABASE_URL, 1) : await openPglite(config.DATA_DIR);
+      return database.db;
+    };
+    switch (command) {
+      case 'create-tenant': {
+        const [subdomain, name] = positionals(rest, ['subdomain', 'name']);
+        const tenant = await createTenant(await open(), { subdomain: subdomain!, name: name! });
+        say(`created tenant "${tenant.subdomain}" (${tenant.name})`);
+        break;
+      }
+      case 'create-admin': {
+        const [tenant, email, name] = positionals(rest, ['tenant', 'email', 'name']);
+        const password = await readPassword(io, values['password-stdin']);
+        const member = await createAdmin(await open(), { tenant: tenant!, email: email!, name: name!, password });
+        say(`created admin ${member.email} in "${tenant}"`);
+        break;
+      }
+      case 'reset-password': {
+        const [tenant, email] = positionals(rest, ['tenant', 'email']);
+        const password = await readPassword(io, values['password-stdin']);
+        await resetPassword(await open(), { tenant: tenant!, email: email!, password });
+        say(`password of ${email!.trim().toLowerCase()} in "${tenant}" reset; its sessions are signed out`);
+        break;
+      }
+      case 'list-tenants': {
+        positionals(rest, []);
+        const rows = await listTenants(await open());
+        if (rows.length === 0) say('no tenants (create one with create-tenant)');
+        for (const row of rows) say(`${row.subdomain}\t${row.name}\t${row.createdAt.toISOString()}`);
+        break;
+      }
+    }
+    return EXIT_OK;
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof ProvisioningError || error instanceof ConfigError) {
+      io.stderr.write(`error: ${error.message}\n`);
+      if (error instanceof UsageError) io.stderr.write('Run with --help for the commands.\n');
+      return EXIT_USAGE;
+    }
+    // parseArgs rejects unknown options with a TypeError carrying this code.
+    if ((error as { code?: unknown }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || (error as { code?: unknown }).code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+      io.stderr.write(`error: ${(error as Error).message}\nRun with --help for the commands.\n`);
+      return EXIT_USAGE;
+    }
+    io.stderr.write(`failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT_FAILURE;
+  } finally {
+    await database?.close();
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * The operator's CLI against a real database (a PGlite directory, and PostgreSQL when
+ * TEST_DATABASE_URL is set): what it creates signs in through the API.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, runAdmin } from '../../src/server/adminCli';
+import { buildApp } from '../../src/server/app';
+import { testConfig } from '../../src/server/config';
+import { openPglite, openPostgres } from '../../src/server/db/client';
+import { freshPostgresDatabase } from '../fixtures/testServer';
+
+/** Every CLI run opens (and migrates) the PGlite directory anew, as the real command does: seconds each on a busy machine. */
+const SLOW = 180_000;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function collect(): { stream: PassThrough; text: () => string } {
+  const stream = new PassThrough();
+  let text = '';
+  stream.on('data', (chunk) => (text += chunk.toString()));
+  return { stream, text: () => text };
+}
+
+/** The admin CLI with this database environment; `stdin` is what is piped in (nothing: an empty, non-terminal input). */
+function cli(databaseEnv: Record<string, string>) {
+  return async (args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): Promise<Run> => {
+    const stdout = collect();
+    const stderr = collect();
+    const code = await runAdmin(args, {
+      env: { ...databaseEnv, ...options.env },
+      stdin: Readable.from(options.stdin === undefined ? [] : [options.stdin]),
+      stdout: stdout.stream,
+      stderr: stderr.stream,
+    });
+    return { code, stdout: stdout.text(), stderr: stderr.text() };
+  };
+}
+
+const targets = [
+  {
+    name: 'PGlite DATA_DIR',
+    async setUp() {
+      const dir = mkdtempSync(join(tmpdir(), 'admin-cli-'));
+      return {
+        env: { DATA_DIR: dir },
+        // PGlite is single-process: the server opens the directory only after the CLI closed it.
+        open: () => openPglite(dir),
+        tearDown: async () => rmSync(dir, { recursive: true, force: true }),
+      };
+    },
+  },
+  ...(process.env.TEST_DATABASE_URL
+    ? [
+        {
+          name: 'PostgreSQL DATABASE_URL',
+          async setUp() {
+            const fresh = await freshPostgresDatabase(process.env.TEST_DATABASE_URL!);
+            await fresh.handle.close();
+            return { env: { DATABASE_URL: fresh.url }, open: () => openPostgres(fresh.url, 2), tearDown: fresh.drop };
+          },
+        },
+      ]
+    : []),
+];
+
+describe.each(targets)('admin CLI on $name', (target) => {
+  let setup: Awaited<ReturnType<(typeof target)['setUp']>>;
+  let admin: ReturnType<typeof cli>;
+
+  beforeAll(async () => {
+    setup = await target.setUp();
+    admin = cli(setup.env);
+  });
+  afterAll(() => setup?.tearDown());
+
+  /** Signs in through the API of a server on the same database; answers the status and the tokens. */
+  async function signInThroughApi(tenant: string, email: string, password: string, refreshToken?: string) {
+    const database = await setup.open();
+    const app = await buildApp({ db: database.db, config: testConfig({ SEED_DEMO: false }) });
+    try {
+      const headers = { 'x-subdomain': tenant, 'x-client-kind': 'desktop' };
+      const signIn = await app.inject({ method: 'POST', url: '/api/v1/auth/sign-in/', headers, payload: { email, password } });
+      const refresh = refreshToken
+        ? await app.inject({ method: 'POST', url: '/api/v1/auth/refresh/', headers, payload: { refresh_token: refreshToken } })
+        : undefined;
+      return { status: signIn.statusCode, body: signIn.json(), refreshStatus: refresh?.statusCode };
+    } finally {
+      await app.close();
+      await database.close();
+    }
+  }
+
+  it('creates a tenant and its first admin, who then signs in through the API', async () => {
+    const tenant = await admin(['create-tenant', 'acme', 'Acme Corp']);
+    expect(tenant).toMatchObject({ code: EXIT_OK, stderr: '' });
+    const created = await admin(['create-admin', 'acme', 'Ops@Acme.test', 'Olivia Ops', '--password-stdin'], { stdin: 'Start!Pass123\n' });
+    expect(created).toMatchObject({ code: EXIT_OK, stderr: '' });
+    expect((await admin(['list-tenants'])).stdout).toMatch(/^acme\tAcme Corp\t/m);
+
+    const signedIn = await signInThroughApi('acme', 'ops@acme.test', 'Start!Pass123');
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body.member).toMatchObject({ email: 'ops@acme.test', name: 'Olivia Ops', is_admin: true, member_status: 'approved' });
+  }, SLOW);
+
+  it('resets a password: the old one stops working and existing sessions are signed out', async () => {
+    const before = await signInThroughApi('acme', 'ops@acme.test', 'Start!Pass123');
+    const reset = await admin(['reset-password', 'acme', 'ops@acme.test'], { env: { ADMIN_PASSWORD: 'Fresh!Pass456' } });
+    expect(reset.code).toBe(EXIT_OK);
+    const withOld = await signInThroughApi('acme', 'ops@acme.test', 'Start!Pass123', before.body.refresh_token);
+    expect(withOld.status).toBe(401);
+    expect(withOld.refreshStatus).toBe(401);
+    expect((await signInThroughApi('acme', 'ops@acme.test', 'Fresh!Pass456')).status).toBe(200);
+  }, SLOW);
+
+  it('refuses bad input with exit code 2 and a message saying what is wrong', async () => {
+    const cases: [string[], string | undefined, RegExp][] = [
+      [['launch-rockets'], undefined, /unknown command "launch-rockets"/],
+      [['create-tenant', 'Not_Valid', 'X'], undefined, /subdomain "Not_Valid"/],
+      [['create-tenant', 'acme', 'Again'], undefined, /already exists/],
+      [['create-tenant', 'only-subdomain'], undefined, /expected <subdomain> <name>/],
+      [['create-admin', 'nowhere', 'a@b.test', 'A', '--password-stdin'], 'Good!Pass123', /no tenant "nowhere"/],
+      [['create-admin', 'acme', 'not-an-email', 'A', '--password-stdin'], 'Good!Pass123', /not a valid email/],
+      [['create-admin', 'acme', 'weak@acme.test', 'A', '--password-stdin'], 'short', /at least 8 characters/],
+      [['create-admin', 'acme', 'ops@acme.test', 'Again', '--password-stdin'], 'Good!Pass123', /already a member/],
+      [['create-admin', 'acme', 'nopass@acme.test', 'A'], undefined, /no password given/],
+      [['reset-password', 'acme', 'ghost@acme.test', '--password-stdin'], 'Good!Pass123', /no member "ghost@acme.test"/],
+      [['list-tenants', '--frobnicate'], undefined, /frobnicate/],
+    ];
+    for (const [args, stdin, message] of cases) {
+      const result = await admin(args, { stdin });
+      expect({ args, code: result.code }).toEqual({ args, code: EXIT_USAGE });
+      expect(result.stderr).toMatch(message);
+    }
+    expect((await admin(['list-tenants'])).stdout.trim().split('\n')).toHaveLength(1);
+  }, SLOW);
+});
+
+describe('admin CLI configuration', () => {
+  it('answers 2 for an invalid DATABASE_URL and 1 when the database cannot be reached', async () => {
+    const invalid = await cli({ DATABASE_URL: 'mysql://nope' })(['list-tenants']);
+    expect(invalid.code).toBe(EXIT_USAGE);
+    expect(invalid.stderr).toMatch(/DATABASE_URL/);
+    const unreachable = await cli({ DATABASE_URL: 'postgres://app:app@127.0.0.1:1/none' })(['list-tenants']);
+    expect(unreachable.code).toBe(EXIT_FAILURE);
+    expect(unreachable.stderr).toMatch(/^failed: /);
+  });
+});

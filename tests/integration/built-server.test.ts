@@ -1,0 +1,84 @@
+/**
+ * The product as `npm start` runs it: the esbuild bundle in a directory of its own, started with
+ * plain `node` (no TypeScript loader), on a fresh PGlite directory. It must find its migrations,
+ * assets, PGlite's wasm and argon2's native binding from there; the built admin CLI must take a
+ * password on standard input and report bad input through its exit code.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// Inside the project (.data is ignored), so that the bundle resolves the project's node_modules.
+const buildDir = resolve('.data', `build-test-${randomBytes(4).toString('hex')}`);
+const dataDir = mkdtempSync(join(tmpdir(), 'built-server-'));
+const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn' };
+
+/** Starts the built server and resolves with its origin once it printed where it listens. */
+function startBuiltServer(): Promise<{ child: ChildProcess; origin: string }> {
+  const child = spawn(process.execPath, [join(buildDir, 'index.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolveStart, reject) => {
+    let output = '';
+    const onOutput = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /server on http:\/\/[^:]+:(\d+)/.exec(output);
+      if (match) resolveStart({ child, origin: `http://127.0.0.1:${match[1]}` });
+    };
+    child.stdout?.on('data', onOutput);
+    child.stderr?.on('data', onOutput);
+    child.once('exit', (code) => reject(new Error(`built server exited (${code}):\n${output}`)));
+  });
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((done) => {
+    child.once('exit', () => done());
+    child.kill('SIGTERM');
+  });
+}
+
+const runBuiltAdmin = (args: string[], input = '') =>
+  spawnSync(process.execPath, [join(buildDir, 'admin.js'), ...args], { env, input, encoding: 'utf8', timeout: 120_000 });
+
+describe('the built server (npm start)', () => {
+  beforeAll(() => {
+    const build = spawnSync(process.execPath, ['scripts/build-server.mjs', '--outdir', buildDir], { encoding: 'utf8' });
+    expect(build.status, build.stderr).toBe(0);
+  });
+  afterAll(() => {
+    rmSync(buildDir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('starts with plain node, migrates and seeds a new database, and serves the API and assets', async () => {
+    const { child, origin } = await startBuiltServer();
+    try {
+      const tenant = await fetch(`${origin}/api/v1/tenants/`);
+      expect(tenant.status).toBe(200);
+      expect(await tenant.json()).toMatchObject({ subdomain: 'demo', logo_url: '/api/v1/assets/demo-logo.svg' });
+      expect((await fetch(`${origin}/api/v1/assets/demo-logo.svg`)).headers.get('content-type')).toMatch(/svg/);
+      const signIn = await fetch(`${origin}/api/v1/auth/sign-in/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'admin@demo.test', password: 'DemoAdmin!234' }),
+      });
+      expect(signIn.status).toBe(200);
+    } finally {
+      await stop(child);
+    }
+  }, 180_000);
+
+  it('runs the built admin CLI: password on standard input, exit code 2 on bad input', () => {
+    expect(runBuiltAdmin(['create-tenant', 'built', 'Built Co']).status).toBe(0);
+    const created = runBuiltAdmin(['create-admin', 'built', 'root@built.test', 'Root', '--password-stdin'], 'Built!Pass123\n');
+    expect(created.stderr).toBe('');
+    expect(created.status).toBe(0);
+    expect(runBuiltAdmin(['list-tenants']).stdout).toMatch(/^built\tBuilt Co\t/m);
+    const weak = runBuiltAdmin(['create-admin', 'built', 'weak@built.test', 'Weak', '--password-stdin'], 'weak\n');
+    expect(weak.status).toBe(2);
+    expect(weak.stderr).toMatch(/password/);
+  }, 180_000);
+});

@@ -1,0 +1,183 @@
+/**
+ * Rate limits hold across server processes: two app instances (as two processes behind a load
+ * balancer) on one database, or on one Redis, share each client's count.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { count } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/server/app';
+import { type ServerConfig, testConfig } from '../../src/server/config';
+import { type DatabaseHandle, openPglite, openPostgres } from '../../src/server/db/client';
+import { errorLogs, rateLimits } from '../../src/server/db/schema';
+import { seedDemoTenant } from '../../src/server/db/seed';
+import { type RateLimitStore, postgresRateLimitStore, redisRateLimitStore } from '../../src/server/services/rateLimit';
+import { freshPostgresDatabase } from '../fixtures/testServer';
+
+const REDIS_PORT = 3482;
+const signInAttempt = (app: FastifyInstance, remoteAddress: string) =>
+  app.inject({ method: 'POST', url: '/api/v1/auth/sign-in/', remoteAddress, payload: { email: 'nobody@demo.test', password: 'Wrong!2345' } });
+const errorReport = (app: FastifyInstance, remoteAddress: string) =>
+  app.inject({
+    method: 'POST',
+    url: '/api/v1/log-error/',
+    remoteAddress,
+    payload: { message: 'boom', source: 'js', url: 'https://app.example/', user_agent: 'vitest', timestamp: new Date().toISOString(), error_id: 'e', attachments: [] },
+  });
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Both processes' views of one database: two connection pools on PostgreSQL, one PGlite otherwise (it is single-process). */
+async function sharedDatabase(): Promise<{ first: DatabaseHandle; second: DatabaseHandle; close(): Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) {
+    const only = await openPglite();
+    return { first: only, second: only, close: () => only.close() };
+  }
+  const fresh = await freshPostgresDatabase(adminUrl);
+  const second = await openPostgres(fresh.url, 5);
+  return {
+    first: fresh.handle,
+    second,
+    async close() {
+      await second.close();
+      await fresh.handle.close();
+      await fresh.drop();
+    },
+  };
+}
+
+/** The behaviour every store must have, whichever holds the counters. */
+function describeStore(newStore: () => RateLimitStore) {
+  it('counts concurrent hits atomically: each request gets its own count', async () => {
+    const store = newStore();
+    const counts = await Promise.all(Array.from({ length: 20 }, () => store.hit('concurrent', 60_000)));
+    expect(counts.map((hit) => hit.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, index) => index + 1));
+    expect(counts.every((hit) => hit.msLeft > 0 && hit.msLeft <= 60_000)).toBe(true);
+  });
+
+  it('starts a new window at 1 once the old one has ended', async () => {
+    const store = newStore();
+    await store.hit('window', 300);
+    expect((await store.hit('window', 300)).count).toBe(2);
+    await sleep(450);
+    expect((await store.hit('window', 300)).count).toBe(1);
+  });
+}
+
+describe('rate limits on the database', () => {
+  let database: Awaited<ReturnType<typeof sharedDatabase>>;
+  let first: FastifyInstance;
+  let second: FastifyInstance;
+
+  beforeAll(async () => {
+    database = await sharedDatabase();
+    await seedDemoTenant(database.first.db, { subdomain: 'demo', tenantName: 'Demo' });
+    const config: ServerConfig = testConfig({ SIGN_IN_RATE_LIMIT: 3, ERROR_LOG_RATE_LIMIT: 2 });
+    first = await buildApp({ db: database.first.db, config });
+    second = await buildApp({ db: database.second.db, config });
+  });
+  afterAll(async () => {
+    await first?.close();
+    await second?.close();
+    await database?.close();
+  });
+
+  it('holds the sign-in limit across two server instances', async () => {
+    const client = '203.0.113.10';
+    expect((await signInAttempt(first, client)).statusCode).toBe(401);
+    expect((await signInAttempt(second, client)).statusCode).toBe(401);
+    expect((await signInAttempt(first, client)).statusCode).toBe(401);
+    // Each instance alone has seen fewer than 4 attempts; together they are over the limit of 3.
+    const refused = await signInAttempt(second, client);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ code: 'rate_limited', details: { retry_after_seconds: expect.any(Number) } });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await signInAttempt(first, client)).statusCode).toBe(429);
+    expect((await signInAttempt(first, '203.0.113.11')).statusCode).toBe(401);
+  });
+
+  it('cannot be escaped with a forged X-Forwarded-For unless TRUST_PROXY says a proxy sets it', async () => {
+    const forged = (app: FastifyInstance, forwardedFor: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/sign-in/',
+        remoteAddress: '203.0.113.40',
+        headers: { 'x-forwarded-for': forwardedFor },
+        payload: { email: 'nobody@demo.test', password: 'Wrong!2345' },
+      });
+    const statuses: number[] = [];
+    for (let attempt = 1; attempt <= 4; attempt += 1) statuses.push((await forged(first, `198.51.100.${attempt}`)).statusCode);
+    expect(statuses).toEqual([401, 401, 401, 429]);
+
+    const behindProxy = await buildApp({ db: database.first.db, config: testConfig({ SIGN_IN_RATE_LIMIT: 3, TRUST_PROXY: true }) });
+    try {
+      // Behind a trusted load balancer each forwarded client has its own count.
+      expect((await forged(behindProxy, '198.51.100.50')).statusCode).toBe(401);
+      expect((await forged(behindProxy, '198.51.100.51')).statusCode).toBe(401);
+    } finally {
+      await behindProxy.close();
+    }
+  });
+
+  it('limits anonymous error reports, and refused reports are not stored', async () => {
+    const client = '203.0.113.20';
+    const [before] = await database.first.db.select({ n: count() }).from(errorLogs);
+    expect((await errorReport(first, client)).statusCode).toBe(200);
+    expect((await errorReport(second, client)).statusCode).toBe(200);
+    expect((await errorReport(first, client)).statusCode).toBe(429);
+    expect((await errorReport(second, client)).statusCode).toBe(429);
+    const [after] = await database.first.db.select({ n: count() }).from(errorLogs);
+    expect(Number(after?.n) - Number(before?.n)).toBe(2);
+    expect((await errorReport(second, '203.0.113.21')).statusCode).toBe(200);
+  });
+
+  describe('PostgreSQL store', () => {
+    let prefix = 0;
+    describeStore(() => {
+      const store = postgresRateLimitStore(database.second.db);
+      const own = `store-${(prefix += 1)}:`;
+      return { hit: (key, windowMs) => store.hit(own + key, windowMs) };
+    });
+  });
+});
+
+const hasRedis = spawnSync('sh', ['-c', 'command -v redis-server'], { stdio: 'ignore' }).status === 0;
+
+describe.skipIf(!hasRedis)('rate limits on Redis (REDIS_URL)', () => {
+  let redisServer: ChildProcess;
+  let database: DatabaseHandle;
+  let redis: Redis;
+  const redisUrl = `redis://127.0.0.1:${REDIS_PORT}`;
+
+  beforeAll(async () => {
+    redisServer = spawn('redis-server', ['--port', String(REDIS_PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    redis = new Redis(redisUrl, { maxRetriesPerRequest: 20, retryStrategy: () => 100 });
+    redis.on('error', () => {}); // refused until redis-server listens; the commands wait and retry
+    await redis.flushall();
+    database = await openPglite();
+    await seedDemoTenant(database.db, { subdomain: 'demo', tenantName: 'Demo' });
+  });
+  afterAll(async () => {
+    await redis?.quit();
+    redisServer?.kill();
+    await database?.close();
+  });
+
+  it('holds the sign-in limit across two server instances, with no count in the database', async () => {
+    const config = testConfig({ SIGN_IN_RATE_LIMIT: 2, REDIS_URL: redisUrl });
+    const [first, second] = [await buildApp({ db: database.db, config }), await buildApp({ db: database.db, config })];
+    const client = '203.0.113.30';
+    expect((await signInAttempt(first, client)).statusCode).toBe(401);
+    expect((await signInAttempt(second, client)).statusCode).toBe(401);
+    expect((await signInAttempt(first, client)).statusCode).toBe(429);
+    expect(await redis.get(`rate-limit:sign-in:${client}`)).toBe('3');
+    expect(await database.db.select().from(rateLimits)).toEqual([]);
+    await Promise.all([first.close(), second.close()]);
+  });
+
+  describe('Redis store', () => {
+    let prefix = 0;
+    describeStore(() => redisRateLimitStore(redis, `test-${(prefix += 1)}:`));
+  });
+});
