@@ -30,6 +30,13 @@ const configSchema = z.object({
   /** Set when the server sits behind HTTPS: the refresh cookie is marked Secure and every response carries HSTS. */
   COOKIE_SECURE: envBoolean.default(false),
   WEB_DIST_DIR: z.string().min(1).default('dist-web'),
+  /** Background jobs this process runs at once; 0 = it only enqueues (other processes run them). */
+  JOB_CONCURRENCY: z.coerce.number().int().min(0).max(100).default(4),
+  JOB_POLL_INTERVAL_SECONDS: z.coerce.number().min(0.5).max(60).default(2),
+  /** How often jobs left by a dead process (stale heartbeat, past their time limit) are looked for. */
+  JOB_SUPERVISE_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
+  /** How long shutting down waits for running jobs before failing them over to a retry. */
+  JOB_SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
 });
 
