@@ -103,8 +103,8 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
     return reply.status(404).send({ code: 'not_found', message: 'The data does not exist.' });
   });
 
-  const jobs = givenJobs ?? createJobQueue(db, jobQueueSettings(config), app.log);
-  await jobs.start();
+  const jobs = givenJobs ?? createJobQueue(db, jobQueueSettings(config));
+  await jobs.start(app.log);
   app.addHook('onClose', () => jobs.stop());
   return app;
 }

@@ -68,7 +68,7 @@ export interface JobQueue {
   define<P>(name: string, schema: z.ZodType<P>, handler: JobHandler<P>, options?: JobTypeOptions): JobType<P>;
   /** Creates the task (status running) and its job in one transaction; returns the task id. */
   enqueue<P>(type: JobType<P>, payload: P, owner: TaskOwner): Promise<number>;
-  start(): Promise<void>;
+  start(logger: FastifyBaseLogger): Promise<void>;
   /** Stops taking jobs, waits for running ones up to the shutdown timeout, fails the rest. */
   stop(): Promise<void>;
 }
@@ -98,16 +98,18 @@ interface Definition {
  * a `background_tasks` row that its owner reads at `GET /tasks/{id}/`. Define every job type before
  * `start`.
  */
-export function createJobQueue(db: Database, settings: JobQueueSettings, log: FastifyBaseLogger): JobQueue {
+export function createJobQueue(db: Database, settings: JobQueueSettings): JobQueue {
   const boss = new PgBoss({
     ...queueConnection(db),
+    // Jobs of dead workers are found by the per-queue monitor, which runs at the slower of the two.
     superviseIntervalSeconds: settings.superviseIntervalSeconds,
+    monitorIntervalSeconds: settings.superviseIntervalSeconds,
     // Cron schedules are not used; their timers would only poll.
     schedule: false,
   });
-  boss.on('error', (error) => log.error({ err: error }, 'job queue error'));
   const definitions = new Map<string, Definition>();
   let started = false;
+  let log: FastifyBaseLogger | undefined;
 
   async function finishTask(taskId: number, outcome: { status: 'completed'; result: unknown } | { status: 'failed'; error: string }) {
     await db
@@ -136,7 +138,7 @@ export function createJobQueue(db: Database, settings: JobQueueSettings, log: Fa
       await finishTask(taskId, { status: 'completed', result });
     } catch (error) {
       const isLastAttempt = job.retryCount >= job.retryLimit;
-      log.warn({ err: error, job: definition.type.name, taskId: envelope.taskId, attempt: job.retryCount, willRetry: !isLastAttempt }, 'background job failed');
+      log?.warn({ err: error, job: definition.type.name, taskId: envelope.taskId, attempt: job.retryCount, willRetry: !isLastAttempt }, 'background job failed');
       if (isLastAttempt) await finishTask(envelope.taskId, { status: 'failed', error: error instanceof Error ? error.message : String(error) });
       throw error;
     }
@@ -165,7 +167,9 @@ export function createJobQueue(db: Database, settings: JobQueueSettings, log: Fa
       });
     },
 
-    async start() {
+    async start(logger) {
+      log = logger;
+      boss.on('error', (error) => logger.error({ err: error }, 'job queue error'));
       await boss.start();
       await boss.createQueue(FAILED_TASKS_QUEUE);
       for (const definition of definitions.values()) {
