@@ -194,7 +194,7 @@ export function createJobQueue(db: Database, settings: JobQueueSettings): JobQue
     },
 
     async stop() {
-      await boss.stop({ graceful: true, timeout: settings.shutdownTimeoutMs, close: false });
+      await boss.stop({ graceful: true, timeout: settings.shutdownTimeoutMs });
     },
   };
 }
