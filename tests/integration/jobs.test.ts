@@ -158,6 +158,24 @@ describe('background jobs and GET /tasks/{id}/', () => {
     expect((await server.db.select().from(backgroundTasks)).length).toBe(before);
   });
 
+  it('only enqueues in a process with JOB_CONCURRENCY=0: the task waits for a process that runs its type', async () => {
+    const config = { ...server.config, JOB_CONCURRENCY: 0 };
+    const enqueueOnly = createJobQueue(server.db, jobQueueSettings(config));
+    let ran = false;
+    const type = enqueueOnly.define('test-enqueue-only', echoPayload, async () => {
+      ran = true;
+    });
+    const app = await buildApp({ db: server.db, config, jobs: enqueueOnly });
+    try {
+      const taskId = await enqueueOnly.enqueue(type, { text: 'later' }, owner);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect((await taskRow(server.db, taskId)).status).toBe('running');
+      expect(ran).toBe(false);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('lets a running job finish when the app closes', async () => {
     const taskId = await jobs.enqueue(slow, { text: 'bye' }, owner);
     await waitFor(async () => (slowStarted ? true : undefined), 'the slow job to start');

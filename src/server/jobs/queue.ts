@@ -156,13 +156,14 @@ export function createJobQueue(db: Database, settings: JobQueueSettings): JobQue
     async enqueue(type, payload, owner) {
       if (!started) throw new Error('the job queue is not started');
       if (definitions.get(type.name)?.type !== type) throw new Error(`job type ${type.name} is not defined on this queue`);
-      const data: Envelope = { taskId: 0, ...owner, payload: type.schema.parse(payload) };
+      const parsed = type.schema.parse(payload);
       return db.transaction(async (tx) => {
         const [task] = await tx
           .insert(backgroundTasks)
           .values({ tenantId: owner.tenantId, memberId: owner.memberId, kind: type.name })
           .returning({ id: backgroundTasks.id });
-        await boss.send(type.name, { ...data, taskId: task!.id }, { db: fromDrizzle(tx as unknown as Parameters<typeof fromDrizzle>[0], sql) });
+        const envelope: Envelope = { taskId: task!.id, tenantId: owner.tenantId, memberId: owner.memberId, payload: parsed };
+        await boss.send(type.name, envelope, { db: fromDrizzle(tx as unknown as Parameters<typeof fromDrizzle>[0], sql) });
         return task!.id;
       });
     },
