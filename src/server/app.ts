@@ -9,6 +9,7 @@ import { Redis } from 'ioredis';
 import { ACCESS_TOKEN_HEADER, API_PREFIX } from '../shared/domain/constants';
 import type { ServerConfig } from './config';
 import type { Database } from './db/client';
+import { type JobQueue, createJobQueue, jobQueueSettings } from './jobs/queue';
 import { type LlmRegistry, createLlmRegistry, llmSettingsFromConfig } from './llm/registry';
 import { registerAuthentication } from './plugins/auth';
 import { registerErrorHandling } from './plugins/errors';
@@ -24,6 +25,7 @@ import { registerChatRoutes } from './routes/chat';
 import { registerErrorLogRoutes } from './routes/errorLog';
 import { registerMemberRoutes } from './routes/members';
 import { registerSessionRoutes } from './routes/sessions';
+import { registerTaskRoutes } from './routes/tasks';
 import { createAuthService } from './services/auth';
 import { failAbandonedAnswers } from './services/chat';
 import { type RateLimitStore, createRateLimiter, postgresRateLimitStore, redisRateLimitStore } from './services/rateLimit';
@@ -36,6 +38,8 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Directory of the built web client to serve with an SPA fallback (skipped when missing). */
   webRoot?: string;
+  /** A queue with job types already defined (tests); defaults to a new one on `db`. Started here, stopped on close. */
+  jobs?: JobQueue;
 }
 
 /** Redis when REDIS_URL is set (its connection closes with the app), else the server's database. */
@@ -53,7 +57,7 @@ function rateLimitStore(app: FastifyInstance, db: Database, config: ServerConfig
  * The whole API as a Fastify instance, ready to `listen` or `inject`. Building it first fails the
  * answers an earlier process left streaming when it died.
  */
-export async function buildApp({ db, config, llm, logger = false, webRoot }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, config, llm, logger = false, webRoot, jobs: givenJobs }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({ logger, trustProxy: config.TRUST_PROXY });
   const abandoned = await failAbandonedAnswers(db);
   if (abandoned > 0) app.log.warn({ count: abandoned }, 'marked chat answers abandoned by an earlier server process as failed');
@@ -93,6 +97,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot }: Bui
       registerChatRoutes(api, { db, llm: llmRegistry });
       registerAnnouncementRoutes(api, db);
       registerErrorLogRoutes(api, db, config);
+      registerTaskRoutes(api, db);
     },
     { prefix: API_PREFIX },
   );
@@ -105,5 +110,9 @@ export async function buildApp({ db, config, llm, logger = false, webRoot }: Bui
     if (servesWebClient && isPageRequest) return reply.type('text/html').sendFile('index.html');
     return reply.status(404).send({ code: 'not_found', message: 'The data does not exist.' });
   });
+
+  const jobs = givenJobs ?? createJobQueue(db, jobQueueSettings(config));
+  await jobs.start(app.log);
+  app.addHook('onClose', () => jobs.stop());
   return app;
 }

@@ -49,6 +49,13 @@ const configSchema = z.object({
   S3_SECRET_ACCESS_KEY: optionalText,
   /** Address objects as endpoint/bucket/key (most self-hosted stores) rather than bucket.endpoint/key. */
   S3_FORCE_PATH_STYLE: envBoolean.default(false),
+  /** Background jobs this process runs at once; 0 = it only enqueues (other processes run them). */
+  JOB_CONCURRENCY: z.coerce.number().int().min(0).max(100).default(4),
+  JOB_POLL_INTERVAL_SECONDS: z.coerce.number().min(0.5).max(60).default(2),
+  /** How often jobs left by a dead process (stale heartbeat, past their time limit) are looked for. */
+  JOB_SUPERVISE_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
+  /** How long shutting down waits for running jobs before failing them over to a retry. */
+  JOB_SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
 });
 

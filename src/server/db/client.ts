@@ -21,6 +21,17 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
+/** Where a database lives, for components that need their own access to it (the job queue). */
+export type DatabaseLocation = { kind: 'pglite'; client: PGlite } | { kind: 'postgres'; url: string };
+const locations = new WeakMap<Database, DatabaseLocation>();
+
+/** The location of a database opened by `openPglite` or `openPostgres`. */
+export function databaseLocation(db: Database): DatabaseLocation {
+  const location = locations.get(db);
+  if (!location) throw new Error('this database was not opened by openPglite or openPostgres');
+  return location;
+}
+
 /** Any constant works; it only has to be the same in every server process. */
 const MIGRATION_LOCK_KEY = 7_240_611;
 
@@ -30,6 +41,7 @@ export async function openPglite(dataDir?: string): Promise<DatabaseHandle> {
   const client = dataDir ? new PGlite(dataDir) : new PGlite();
   const db = drizzlePglite({ client, schema });
   await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });
+  locations.set(db as unknown as Database, { kind: 'pglite', client });
   return { db: db as unknown as Database, kind: 'pglite', close: () => client.close() };
 }
 
@@ -48,5 +60,6 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   }
   const client = postgres(url, { max: poolSize, onnotice: () => {} });
   const db = drizzlePostgres({ client, schema });
+  locations.set(db as unknown as Database, { kind: 'postgres', url });
   return { db: db as unknown as Database, kind: 'postgres', close: () => client.end() };
 }

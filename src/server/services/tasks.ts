@@ -1,0 +1,23 @@
+import { and, eq } from 'drizzle-orm';
+import type { Task } from '../../shared/api/tasks';
+import type { Queryable } from '../db/client';
+import { backgroundTasks } from '../db/schema';
+import { notFound } from '../errors';
+import type { MemberRow } from './auth';
+
+/** The member's own task; anyone else's (other tenants included) is not found. */
+export async function getOwnTask(q: Queryable, member: MemberRow, taskId: number): Promise<Task> {
+  const [task] = await q
+    .select()
+    .from(backgroundTasks)
+    .where(and(eq(backgroundTasks.id, taskId), eq(backgroundTasks.tenantId, member.tenantId), eq(backgroundTasks.memberId, member.id)));
+  if (!task) throw notFound('The task does not exist.');
+  return {
+    id: task.id,
+    kind: task.kind,
+    status: task.status,
+    result: task.status === 'completed' ? (task.result ?? null) : null,
+    created_at: task.createdAt.toISOString(),
+    finished_at: task.finishedAt?.toISOString() ?? null,
+  };
+}
