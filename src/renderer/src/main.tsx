@@ -1,6 +1,5 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router-dom';
@@ -14,7 +13,8 @@ import { isApiError } from '../../shared/api';
 import { initI18n } from './i18n';
 import { useUserSession } from './stores/userSession';
 import { createAppRouter } from './router';
-import { theme } from './theme';
+import { TOAST_VIEWPORT } from './components/toast';
+import { AppMantineProvider } from './theme';
 
 initI18n(resolveLanguage(useUserSession.getState().language, navigator.language));
 
@@ -33,11 +33,11 @@ const router = createAppRouter();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <MantineProvider theme={theme} defaultColorScheme="light">
-      <Notifications position="top-center" autoClose={TOAST_DURATION_MS} limit={TOAST_MAX_VISIBLE} zIndex={1000} />
+    <AppMantineProvider>
+      <Notifications {...TOAST_VIEWPORT} autoClose={TOAST_DURATION_MS} limit={TOAST_MAX_VISIBLE} zIndex={1000} />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
       </QueryClientProvider>
-    </MantineProvider>
+    </AppMantineProvider>
   </StrictMode>,
 );

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useActiveAnnouncement } from '../../api/announcements';
 import { useTenant } from '../../api/tenant';
 import { MarkdownContent } from '../../components/MarkdownContent';
+import { focusMainContent } from '../../components/mainContent';
 import { formatDate } from '../../i18n/formatDate';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { dismissAnnouncement, isAnnouncementDismissed } from './announcementDismissal';
@@ -38,6 +39,8 @@ export function AnnouncementPopup() {
     <Modal
       opened={opened}
       onClose={close}
+      // It opens by itself, usually before anything had focus: focus then goes to the page.
+      onExitTransitionEnd={() => (document.activeElement === document.body || document.activeElement === null) && focusMainContent()}
       withCloseButton={false}
       centered
       size="lg"

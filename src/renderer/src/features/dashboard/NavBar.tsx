@@ -12,7 +12,7 @@ import { useTenant } from '../../api/tenant';
 import { useUserSession } from '../../stores/userSession';
 import { LanguageMenu } from '../../components/LanguageMenu';
 import { IconChevron, IconCode, IconLogout, IconPlus, IconShield, IconStore, IconStudio } from '../../components/icons';
-import { newChatPath } from './newChatTarget';
+import { NEW_CHAT_LINK_ID, newChatPath } from './newChatTarget';
 import { SessionList } from './SessionList';
 import classes from './NavBar.module.css';
 import sideNav from '../../components/SideNav.module.css';
@@ -56,7 +56,7 @@ function NewChatLink() {
     openChatbotId: openChat ? Number(openChat.params.chatbotId) : null,
   });
   return (
-    <Link to={to} className={classes.newChat} data-testid="new-chat">
+    <Link to={to} id={NEW_CHAT_LINK_ID} className={classes.newChat} data-testid="new-chat">
       <IconPlus size={16} />
       {t('nav.new_chat')}
     </Link>
