@@ -1,5 +1,5 @@
 import { useMemo, type ReactNode } from 'react';
-import { createTheme, DEFAULT_THEME, MantineProvider, rem, type MantineColorsTuple } from '@mantine/core';
+import { createTheme, DEFAULT_THEME, defaultVariantColorsResolver, MantineProvider, rem, type MantineColorsTuple, type VariantColorsResolver } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -10,15 +10,27 @@ import { useTranslation } from 'react-i18next';
 const gray = DEFAULT_THEME.colors.gray.map((shade, index) => (index === 6 ? '#646b73' : shade)) as unknown as MantineColorsTuple;
 
 /**
+ * Light variants (badges such as "Live", light buttons) write in shade 9 on shade 1; for bright
+ * hues that is under 4.5:1 (teal: 4.3:1). On shade 0 (hover: shade 1) the palette passes except
+ * orange, yellow and lime, which stay too bright for text: use red for warnings.
+ */
+const variantColorResolver: VariantColorsResolver = (input) => {
+  const colors = defaultVariantColorsResolver(input);
+  const color = input.color ?? input.theme.primaryColor;
+  if (input.variant !== 'light' || !(color in input.theme.colors)) return colors;
+  return { ...colors, background: `var(--mantine-color-${color}-0)`, hover: `var(--mantine-color-${color}-1)` };
+};
+
+/**
  * Base font size 14 (spec §9); the breakpoints of the spec in em (16px = 1em). Filled colours use
- * shade 8 so white text on them reaches 4.5:1 (indigo.6 was 4.3:1, red.8 is 4.5:1); light
- * variants (badges, light buttons) already write in shade 9. Close buttons of dialogs and toasts
+ * shade 8 so white text on them reaches 4.5:1 (indigo.6 was 4.3:1, red.8 is 4.5:1). Close buttons of dialogs and toasts
  * get their translated name here, once for every dialog.
  */
 export function createAppTheme({ closeLabel }: { closeLabel: string }) {
   return createTheme({
     primaryColor: 'indigo',
     colors: { gray },
+    variantColorResolver,
     primaryShade: { light: 8, dark: 8 },
     defaultRadius: 'md',
     fontFamily: 'Inter, "Pretendard", "Apple SD Gothic Neo", "Noto Sans KR", "Noto Sans SC", "Noto Sans JP", system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',

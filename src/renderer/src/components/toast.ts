@@ -1,5 +1,6 @@
 import { notifications, type NotificationsProps } from '@mantine/notifications';
 import { TOAST_DURATION_MS, TOAST_MAX_VISIBLE } from '../../../shared/domain/constants';
+import classes from './toast.module.css';
 
 export type ToastKind = 'success' | 'error' | 'info';
 
@@ -12,11 +13,11 @@ const COLORS: Record<ToastKind, string> = { success: 'teal', error: 'red', info:
 const ROLES: Record<ToastKind, 'alert' | 'status'> = { success: 'status', error: 'alert', info: 'status' };
 
 /**
- * Where toasts appear: at the top as the spec asks, but on the right and below the 60px chat
+ * Where toasts appear: at the top as the spec asks, but on the right and below the chat
  * header, so a toast never hides the header control that has focus (New chat, rename, the
  * language menu of the sign-in page).
  */
-export const TOAST_VIEWPORT: Pick<NotificationsProps, 'position' | 'styles'> = { position: 'top-right', styles: { root: { top: 72 } } };
+export const TOAST_VIEWPORT: Pick<NotificationsProps, 'position' | 'classNames'> = { position: 'top-right', classNames: { root: classes.viewport } };
 
 /** Ids of the toasts on screen, oldest first. */
 const visible: string[] = [];

@@ -39,8 +39,12 @@ export function AnnouncementPopup() {
     <Modal
       opened={opened}
       onClose={close}
-      // It opens by itself, usually before anything had focus: focus then goes to the page.
-      onExitTransitionEnd={() => (document.activeElement === document.body || document.activeElement === null) && focusMainContent()}
+      // It opens by itself, often before anything had focus: when there is nothing to hand focus
+      // back to, it goes to the page instead of staying in the closing dialog or on <body>.
+      onExitTransitionEnd={() => {
+        const active = document.activeElement;
+        if (!active || active === document.body || active.closest('[role="dialog"]')) focusMainContent();
+      }}
       withCloseButton={false}
       centered
       size="lg"

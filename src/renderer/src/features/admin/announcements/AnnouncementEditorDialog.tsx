@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Alert, Button, Group, Modal, Stack, Switch, Text } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, Switch } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { MarkdownEditor } from '../../../components/MarkdownEditor';
 
@@ -28,19 +28,14 @@ function DiscardQuestion({ onKeepEditing, onDiscard }: { onKeepEditing: () => vo
   const keep = useRef<HTMLButtonElement>(null);
   useEffect(() => keep.current?.focus(), []);
   return (
-    <Alert color="orange" variant="light" role="alertdialog" aria-labelledby="discard-question">
-      <Group justify="space-between" gap="sm">
-        <Text size="sm" id="discard-question">
-          {t('announcements.discard_question')}
-        </Text>
-        <Group gap="sm">
-          <Button ref={keep} variant="default" onClick={onKeepEditing}>
-            {t('announcements.keep_editing')}
-          </Button>
-          <Button color="red" onClick={onDiscard}>
-            {t('announcements.discard')}
-          </Button>
-        </Group>
+    <Alert color="red" variant="light" role="alertdialog" title={t('announcements.discard_question')}>
+      <Group justify="flex-end" gap="sm">
+        <Button ref={keep} variant="default" onClick={onKeepEditing}>
+          {t('announcements.keep_editing')}
+        </Button>
+        <Button color="red" onClick={onDiscard}>
+          {t('announcements.discard')}
+        </Button>
       </Group>
     </Alert>
   );
