@@ -11,7 +11,9 @@ export function LanguageMenu({ fullWidth = false }: { fullWidth?: boolean }) {
   const changeLanguage = useChangeLanguage();
   const currentName = t(`language.names.${language}`);
   return (
-    <Menu position="top-start" width={180} shadow="md">
+    // Its target never scrolls away (sign-in header, navigation footer), so the "hide when the
+    // target is out of view" check is off: jsdom, without layout, judged it hidden at random.
+    <Menu position="top-start" width={180} shadow="md" hideDetached={false}>
       <Menu.Target>
         <Button
           variant="subtle"
