@@ -148,7 +148,16 @@ test('rename and delete dialogs: named close buttons, safe initial focus, focus 
   await expect(page.getByRole('status').filter({ hasText: `Chat “${first}” deleted.` })).toBeVisible();
   await expect(list.getByRole('link', { name: first })).toHaveCount(0);
   await expect(list.getByRole('link', { name: expectedTitle, exact: true })).toBeFocused();
-  expect(await focusIsOnBody(page)).toBe(false);
+
+  // Deleting the open chat from its header opens a new chat, with the message box focused.
+  await page.locator('header').getByRole('button', { name: 'Delete', exact: true }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog').getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/dashboard\/chat\/\d+$/);
+  await expect(page.getByRole('status').filter({ hasText: `Chat “${renamed}” deleted.` })).toBeVisible();
+  await expect(page.getByTestId('composer-input')).toBeFocused();
 });
 
 test('announcement popup: passes axe, closes by keyboard, and focus goes to the page', async ({ page }) => {

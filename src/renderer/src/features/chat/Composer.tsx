@@ -30,7 +30,7 @@ const StopIcon = () => (
  * an IME composition is open (Korean, Japanese, Chinese input) Enter only commits it, never sends.
  *
  * Focus: opening a conversation puts it in the message box (once the box is enabled, which is why
- * autoFocus alone never worked), unless a dialog holds focus; Stop, and the end of an answer while
+ * autoFocus alone never worked), without robbing an open dialog; Stop, and the end of an answer while
  * the Stop button had focus, bring it back there instead of leaving it on <body>.
  */
 export function Composer({ onSend, onStop, streaming, disabled = false, conversationKey }: ComposerProps) {
@@ -43,9 +43,17 @@ export function Composer({ onSend, onStop, streaming, disabled = false, conversa
 
   useEffect(() => {
     if (disabled || focusedKey.current === conversationKey) return;
-    if (document.activeElement?.closest('[role="dialog"]')) return;
     focusedKey.current = conversationKey;
-    input.current?.focus();
+    // A dialog that is closing (deleting the open chat opens another) gets a second to go; one that
+    // stays open (the announcement popup) keeps focus and hands it back itself.
+    const deadline = performance.now() + 1000;
+    let frame = 0;
+    const focusWhenFree = () => {
+      if (!document.activeElement?.closest('[role="dialog"]')) input.current?.focus();
+      else if (performance.now() < deadline) frame = requestAnimationFrame(focusWhenFree);
+    };
+    focusWhenFree();
+    return () => cancelAnimationFrame(frame);
   }, [conversationKey, disabled]);
 
   // The Stop button leaves the page when the answer ends; focus it had falls back to the box.
