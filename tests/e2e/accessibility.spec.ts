@@ -15,12 +15,12 @@ async function tenantName(page: Page): Promise<string> {
 async function tabTo(page: Page, target: Locator, limit = 40): Promise<number> {
   for (let presses = 1; presses <= limit; presses++) {
     await page.keyboard.press('Tab');
-    if (await target.evaluate((element) => element === document.activeElement)) return presses;
+    if (await target.evaluate((element) => element === element.ownerDocument.activeElement)) return presses;
   }
   throw new Error(`not reached with ${limit} Tab presses`);
 }
 
-const focusIsOnBody = (page: Page) => page.evaluate(() => document.activeElement === document.body || document.activeElement === null);
+const focusIsOnBody = (page: Page) => page.locator('body').evaluate((body) => [body, null].includes(body.ownerDocument.activeElement));
 
 async function expectBelow(upper: Locator, lower: Locator) {
   const [top, bottom] = [(await upper.boundingBox())!, (await lower.boundingBox())!];
@@ -169,7 +169,7 @@ test('announcement popup: passes axe, closes by keyboard, and focus goes to the 
   await close.focus();
   await page.keyboard.press('Enter');
   await expect(popup).toHaveCount(0);
-  await expect.poll(() => page.evaluate(() => document.getElementById('main-content')?.contains(document.activeElement) ?? false)).toBe(true);
+  await expect.poll(() => page.locator('#main-content').evaluate((main) => main.contains(main.ownerDocument.activeElement))).toBe(true);
 });
 
 test('admin announcements: editor by keyboard (one-stop toolbar, Escape keeps the draft), delete confirmation, focus after each', async ({ page }) => {

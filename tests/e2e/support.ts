@@ -64,7 +64,7 @@ export const uniqueName = (prefix: string) => `${prefix} ${Date.now().toString(3
  * screen it reaches, so a new screen is checked by adding one line.
  */
 export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
+  await expect.poll(() => page.locator('html').evaluate((html) => html.ownerDocument.getAnimations().every((animation: { playState: string }) => animation.playState !== 'running'))).toBe(true);
   const { violations } = await new AxeBuilder({ page }).analyze();
   const serious = violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
