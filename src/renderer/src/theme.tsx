@@ -23,8 +23,8 @@ const variantColorResolver: VariantColorsResolver = (input) => {
 
 /**
  * Base font size 14 (spec §9); the breakpoints of the spec in em (16px = 1em). Filled colours use
- * shade 8 so white text on them reaches 4.5:1 (indigo.6 was 4.3:1, red.8 is 4.5:1). Close buttons of dialogs and toasts
- * get their translated name here, once for every dialog.
+ * shade 8 so white text on them reaches 4.5:1 (indigo.6 was 4.3:1, red.8 is 4.5:1). Close buttons
+ * of dialogs and toasts get their translated name here, once for every dialog.
  */
 export function createAppTheme({ closeLabel }: { closeLabel: string }) {
   return createTheme({
