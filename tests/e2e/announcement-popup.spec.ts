@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { ADMIN, MEMBER, signIn } from './support';
+import { ADMIN, MEMBER, expectNoSeriousA11yViolations, signIn } from './support';
 
 const API = '/api/v1';
 
@@ -42,6 +42,7 @@ test('the active announcement pops up until dismissed for good; a newly activate
   const title = active.content.split('\n')[0]!.replace(/^#+\s*/, '');
   await expect(popup(page).getByRole('heading', { name: title })).toBeVisible();
   await expect(popup(page).getByTestId('announcement-popup-date')).not.toBeEmpty();
+  await expectNoSeriousA11yViolations(page);
 
   // Closed without the box: gone for this tab's session, also after a reload...
   await popup(page).getByRole('button', { name: 'Close' }).click();

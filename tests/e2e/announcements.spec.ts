@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, signIn, uniqueName } from './support';
+import { ADMIN, expectNoSeriousA11yViolations, signIn, uniqueName } from './support';
 
 function card(page: Page, text: string) {
   return page.getByTestId('announcement-card').filter({ hasText: text });
@@ -20,11 +20,13 @@ test.describe('admin announcements', () => {
     await expect(page.getByTestId('announcement-card').first()).toBeVisible();
     // The demo's few announcements fit on one page of 5: no pagination.
     await expect(page.locator('.mantine-Pagination-root')).toHaveCount(0);
+    await expectNoSeriousA11yViolations(page);
 
     const text = uniqueName('Maintenance window');
     await page.getByRole('button', { name: 'New announcement' }).click();
     const dialog = page.getByRole('dialog', { name: 'New announcement' });
     await expect(dialog.getByRole('switch', { name: 'Set as active' })).toBeChecked();
+    await expectNoSeriousA11yViolations(page);
     await dialog.locator('.ProseMirror').click();
     await page.keyboard.type(text);
     await dialog.getByRole('button', { name: 'Heading 2' }).click();
@@ -61,6 +63,7 @@ test.describe('admin announcements', () => {
 
     await card(page, text).getByRole('button', { name: 'Delete' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete this announcement?' });
+    await expectNoSeriousA11yViolations(page);
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await expect(page.getByText('Announcement deleted.')).toBeVisible();
     await expect(card(page, text)).toHaveCount(0);

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN, MEMBER, signIn } from './support';
+import { ADMIN, MEMBER, expectNoSeriousA11yViolations, signIn } from './support';
 
 test.describe('sign-in', () => {
   test('the admin signs in, sees the dashboard navigation and stays signed in after a reload', async ({ page }) => {
@@ -7,6 +7,7 @@ test.describe('sign-in', () => {
     await expect(page).toHaveURL(/\/auth$/);
     await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
     await expect(page.getByTestId('tenant-brand').getByRole('img', { name: 'Demo Workspace' })).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
 
     // Back where the user wanted to go.
     await signIn(page, ADMIN);
@@ -21,6 +22,7 @@ test.describe('sign-in', () => {
 
     await expect(page.getByRole('heading', { name: 'Studio' })).toBeVisible();
     await expect(page.getByText('Coming in a later release')).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
 
     // The access token lives in memory only: a reload resumes through the refresh cookie.
     await page.reload();

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { skipAnnouncementPopup } from './support';
+import { expectNoSeriousA11yViolations, skipAnnouncementPopup } from './support';
 
 const MEMBER = { email: 'member@demo.test', password: 'DemoMember!234' };
 /** The demo model's answer ends with this sentence; a partial answer does not reach it. */
@@ -55,6 +55,7 @@ test('a message streams its answer in, creates the session and lists it under My
   await expect(page.getByTestId('session-list').locator(`a[href$="/${hash}"]`)).toBeVisible();
   // The generated title replaces Untitled in the header.
   await expect(page.getByTestId('session-title')).not.toHaveText(/Untitled|New chat/);
+  await expectNoSeriousA11yViolations(page);
 });
 
 test('Stop keeps the partial answer, also after a reload', async ({ page }) => {

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN, signIn } from './support';
+import { ADMIN, expectNoSeriousA11yViolations, signIn } from './support';
 
 test('switching to Korean translates the app, survives a reload and is saved on the member', async ({ page }) => {
   await signIn(page, ADMIN);
@@ -12,6 +12,7 @@ test('switching to Korean translates the app, survives a reload and is saved on 
   await expect(nav.getByTestId('new-chat')).toHaveText('새 채팅');
   await expect(nav.getByText('내 채팅')).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('lang', 'ko');
+  await expectNoSeriousA11yViolations(page);
 
   await page.reload();
   await expect(page.getByTestId('new-chat')).toHaveText('새 채팅');

@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 import { dismissAnnouncement } from '../../src/renderer/src/features/announcements/announcementDismissal';
 
@@ -55,3 +56,18 @@ export async function createSession(page: Page, title: string): Promise<{ chatbo
 }
 
 export const uniqueName = (prefix: string) => `${prefix} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+
+/**
+ * Runs axe-core on what the page shows now and fails on any serious or critical violation (the
+ * accessibility budget is zero). Waits for running transitions first: a modal fading in has
+ * half-transparent text that axe would measure at the wrong contrast. Every spec calls this on each
+ * screen it reaches, so a new screen is checked by adding one line.
+ */
+export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
+  await expect.poll(() => page.locator('html').evaluate((html) => html.ownerDocument.getAnimations().every((animation: { playState: string }) => animation.playState !== 'running'))).toBe(true);
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const serious = violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')} — ${node.failureSummary?.split('\n').slice(1).join(' ').trim() ?? ''}`));
+  expect(serious, `axe on ${page.url()}`).toEqual([]);
+}

@@ -1,6 +1,5 @@
 import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
-import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router-dom';
 import '@mantine/core/styles.css';
@@ -10,7 +9,7 @@ import { isApiError } from '../../shared/api';
 import { initI18n, loadLanguage } from './i18n';
 import { useUserSession } from './stores/userSession';
 import { createAppRouter } from './router';
-import { theme } from './theme';
+import { AppMantineProvider } from './theme';
 
 const language = resolveLanguage(useUserSession.getState().language, navigator.language);
 initI18n(language);
@@ -32,14 +31,14 @@ const ToastContainer = lazy(() => import('./app/ToastContainer'));
 const render = () =>
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
-      <MantineProvider theme={theme} defaultColorScheme="light">
+      <AppMantineProvider>
         <Suspense>
           <ToastContainer />
         </Suspense>
         <QueryClientProvider client={queryClient}>
           <RouterProvider router={router} />
         </QueryClientProvider>
-      </MantineProvider>
+      </AppMantineProvider>
     </StrictMode>,
   );
 

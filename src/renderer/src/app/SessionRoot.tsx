@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useNavigate } from 'react-router-dom';
 import { getPlatform } from '../platform';
 import { showToast } from '../components/toast';
+import { SkipLink } from '../components/SkipLink';
 import { useUserSession } from '../stores/userSession';
 import { useMemberLanguageSync, useResolvedLanguage } from '../i18n/useLanguage';
 import { i18next } from '../i18n';
@@ -63,5 +64,10 @@ export function SessionRoot() {
       </Center>
     );
   }
-  return <Outlet />;
+  return (
+    <>
+      <SkipLink />
+      <Outlet />
+    </>
+  );
 }

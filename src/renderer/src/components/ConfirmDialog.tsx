@@ -10,17 +10,25 @@ interface ConfirmDialogProps {
   onCancel: () => void;
   onConfirm: () => void;
   loading?: boolean;
+  /**
+   * Runs once the dialog has closed and handed focus back. A confirmed deletion removes the
+   * button that opened the dialog, so the caller moves focus somewhere sensible here.
+   */
+  onClosed?: () => void;
 }
 
-/** A destructive action asked once more: title, message, Cancel and a red confirm button. */
-export function ConfirmDialog({ opened, title, body, cancelLabel, confirmLabel, onCancel, onConfirm, loading }: ConfirmDialogProps) {
+/**
+ * A destructive action asked once more: title, message, Cancel and a red confirm button. It opens
+ * with focus on Cancel, the safe choice, so Enter never destroys anything by accident.
+ */
+export function ConfirmDialog({ opened, title, body, cancelLabel, confirmLabel, onCancel, onConfirm, loading, onClosed }: ConfirmDialogProps) {
   return (
-    <Modal opened={opened} onClose={onCancel} title={<Text fw={650} lineClamp={2}>{title}</Text>} size="sm">
+    <Modal opened={opened} onClose={onCancel} onExitTransitionEnd={onClosed} title={<Text fw={650} lineClamp={2}>{title}</Text>} size="sm">
       <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
         {body}
       </Text>
       <Group justify="flex-end" mt="xl" gap="sm">
-        <Button variant="default" onClick={onCancel}>
+        <Button variant="default" onClick={onCancel} data-autofocus>
           {cancelLabel}
         </Button>
         <Button color="red" onClick={onConfirm} loading={loading}>

@@ -9,8 +9,11 @@ export function LanguageMenu({ fullWidth = false }: { fullWidth?: boolean }) {
   const { t } = useTranslation();
   const language = useResolvedLanguage();
   const changeLanguage = useChangeLanguage();
+  const currentName = t(`language.names.${language}`);
   return (
-    <Menu position="top-start" width={180} shadow="md">
+    // Its target never scrolls away (sign-in header, navigation footer), so the "hide when the
+    // target is out of view" check is off: jsdom, without layout, judged it hidden at random.
+    <Menu position="top-start" width={180} shadow="md" hideDetached={false}>
       <Menu.Target>
         <Button
           variant="subtle"
@@ -19,10 +22,11 @@ export function LanguageMenu({ fullWidth = false }: { fullWidth?: boolean }) {
           styles={{ label: { flex: 1, textAlign: 'start' } }}
           leftSection={<IconGlobe size={16} />}
           rightSection={<IconChevron size={14} />}
-          aria-label={t('language.label')}
+          // The name starts with the visible text (WCAG 2.5.3), then says what the button is for.
+          aria-label={`${currentName} · ${t('language.label')}`}
           data-testid="language-menu"
         >
-          {t(`language.names.${language}`)}
+          {currentName}
         </Button>
       </Menu.Target>
       <Menu.Dropdown>

@@ -1,11 +1,15 @@
+import { useRef } from 'react';
 import { RichTextEditor, type RichTextEditorLabels } from '@mantine/tiptap';
 import { useEditor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { Markdown } from '@tiptap/markdown';
 import '@mantine/tiptap/styles.css';
 import { useTranslation } from 'react-i18next';
+import { useRovingToolbar } from './useRovingToolbar';
 
 interface MarkdownEditorProps {
+  /** Accessible name of the text area (there is no visible label above it). */
+  label: string;
   initialMarkdown: string;
   onChange: (markdown: string) => void;
 }
@@ -41,21 +45,26 @@ function useEditorLabels(): Partial<RichTextEditorLabels> {
 
 /**
  * Rich text editing stored as markdown (@tiptap/markdown): headings 2–5, lists, quotes, links,
- * inline code and code blocks, with a toolbar.
+ * inline code and code blocks, with a toolbar. The toolbar is one Tab stop with arrow keys inside;
+ * the text area is a named multi-line text box that a dialog focuses first (data-autofocus).
  */
-export function MarkdownEditor({ initialMarkdown, onChange }: MarkdownEditorProps) {
+export function MarkdownEditor({ label, initialMarkdown, onChange }: MarkdownEditorProps) {
+  const { t } = useTranslation('common');
   const labels = useEditorLabels();
+  const toolbar = useRef<HTMLDivElement>(null);
+  useRovingToolbar(toolbar);
   const editor = useEditor({
     extensions: [StarterKit.configure({ heading: { levels: [2, 3, 4, 5] }, link: { openOnClick: false } }), Markdown],
     content: initialMarkdown,
     contentType: 'markdown',
     immediatelyRender: true,
+    editorProps: { attributes: { role: 'textbox', 'aria-multiline': 'true', 'aria-label': label, 'data-autofocus': 'true' } },
     onUpdate: ({ editor: current }) => onChange(current.getMarkdown()),
   });
 
   return (
     <RichTextEditor editor={editor} labels={labels} data-testid="markdown-editor">
-      <RichTextEditor.Toolbar sticky stickyOffset={0}>
+      <RichTextEditor.Toolbar ref={toolbar} role="toolbar" aria-label={t('editor.toolbar')} sticky stickyOffset={0}>
         <RichTextEditor.ControlsGroup>
           <RichTextEditor.Bold />
           <RichTextEditor.Italic />

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Box, EmptyState, Stack, Text, Title } from '@mantine/core';
+import { useDocumentTitle } from './useDocumentTitle';
 
 interface PageFrameProps {
   title: string;
@@ -7,12 +8,15 @@ interface PageFrameProps {
   children: ReactNode;
 }
 
-/** Heading and body of a dashboard page. */
+/** Heading (the page's h1, also its document title) and body of a dashboard page. */
 export function PageFrame({ title, description, children }: PageFrameProps) {
+  useDocumentTitle(title);
   return (
     <Box px={{ base: 'md', sm: 40 }} py={32} maw={1200} w="100%" mx="auto">
       <Stack gap={4} mb="xl">
-        <Title order={2}>{title}</Title>
+        <Title order={1} size="h2">
+          {title}
+        </Title>
         {description && <Text c="dimmed">{description}</Text>}
       </Stack>
       {children}

@@ -3,6 +3,7 @@ import { AppShell, Burger, Group, Overlay, em, px, rem, useMantineTheme, type Ap
 import { useDisclosure, useFocusReturn, useFocusTrap, useMediaQuery, useMergedRef, useWindowEvent } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { NAV_BAR_WIDTH_PX } from '../../../shared/domain/constants';
+import { MAIN_CONTENT_ID } from './mainContent';
 import classes from './SideNav.module.css';
 
 /**
@@ -84,7 +85,7 @@ export function SideNavShell({ navbar, brand, mainProps, children }: SideNavShel
         </AppShell.Header>
         {navbar}
         {drawerOpen && <Overlay fixed zIndex={99} backgroundOpacity={0.4} onClick={close} data-testid="nav-backdrop" />}
-        <AppShell.Main {...mainProps} inert={drawerOpen}>
+        <AppShell.Main id={MAIN_CONTENT_ID} tabIndex={-1} {...mainProps} inert={drawerOpen}>
           {children}
         </AppShell.Main>
       </AppShell>

@@ -1,9 +1,23 @@
-import { notifications } from '@mantine/notifications';
+import { notifications, type NotificationsProps } from '@mantine/notifications';
 import { TOAST_DURATION_MS, TOAST_MAX_VISIBLE } from '../../../shared/domain/constants';
+import classes from './toast.module.css';
 
 export type ToastKind = 'success' | 'error' | 'info';
 
 const COLORS: Record<ToastKind, string> = { success: 'teal', error: 'red', info: 'blue' };
+
+/**
+ * Errors interrupt the screen reader (alert); success and info wait for it to finish (status,
+ * polite), so a confirmation never cuts off what the user was hearing.
+ */
+const ROLES: Record<ToastKind, 'alert' | 'status'> = { success: 'status', error: 'alert', info: 'status' };
+
+/**
+ * Where toasts appear: at the top as the spec asks, but on the right and below the chat
+ * header, so a toast never hides the header control that has focus (New chat, rename, the
+ * language menu of the sign-in page).
+ */
+export const TOAST_VIEWPORT: Pick<NotificationsProps, 'position' | 'classNames'> = { position: 'top-right', classNames: { root: classes.viewport } };
 
 /** Ids of the toasts on screen, oldest first. */
 const visible: string[] = [];
@@ -14,7 +28,7 @@ function forget(id: string): void {
 }
 
 /**
- * Shows a toast (spec §8): 5000 ms, closable, at the top. At most three are visible; a fourth
+ * Shows a toast (spec §8): 5000 ms, closable, at the top (TOAST_VIEWPORT). At most three are visible; a fourth
  * closes the oldest instead of waiting in a queue.
  */
 export function showToast(kind: ToastKind, message: string, title?: string): string {
@@ -24,6 +38,7 @@ export function showToast(kind: ToastKind, message: string, title?: string): str
   }
   const id = notifications.show({
     color: COLORS[kind],
+    role: ROLES[kind],
     title,
     message,
     autoClose: TOAST_DURATION_MS,

@@ -1,11 +1,10 @@
 import type { ReactElement } from 'react';
-import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { initI18n } from '../i18n';
-import { theme } from '../theme';
+import { AppMantineProvider } from '../theme';
 
 /**
  * Renders a screen with the app's providers at `route` (matched by `path`), English strings and
@@ -22,12 +21,12 @@ export function renderScreen(ui: ReactElement, { route = '/', path = '*' }: { ro
     { initialEntries: [route] },
   );
   const view = render(
-    <MantineProvider theme={theme}>
+    <AppMantineProvider>
       <Notifications />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
       </QueryClientProvider>
-    </MantineProvider>,
+    </AppMantineProvider>,
   );
   return { ...view, router, queryClient };
 }

@@ -6,18 +6,21 @@ import { useTenant } from '../../api/tenant';
 import { IconLock, IconMegaphone } from '../../components/icons';
 import { LanguageMenu } from '../../components/LanguageMenu';
 import { SideNavbar, SideNavShell } from '../../components/SideNavShell';
+import { MAIN_CONTENT_ID } from '../../components/mainContent';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
 import classes from '../../components/SideNav.module.css';
 
 /** Non-admins who open the console see this and nothing else (spec §6). */
 function RestrictedPage() {
   const { t } = useTranslation('admin');
+  useDocumentTitle(t('restricted_title'));
   return (
-    <Center h="100vh" bg="gray.0">
+    <Center component="main" id={MAIN_CONTENT_ID} tabIndex={-1} h="100vh" bg="gray.0">
       <Stack align="center" gap="sm">
         <ThemeIcon size={56} radius="xl" variant="light" color="gray">
           <IconLock size={28} />
         </ThemeIcon>
-        <Title order={3} data-testid="restricted-page">
+        <Title order={1} size="h3" data-testid="restricted-page">
           {t('restricted')}
         </Title>
       </Stack>

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useActiveAnnouncement } from '../../api/announcements';
 import { useTenant } from '../../api/tenant';
 import { MarkdownContent } from '../../components/MarkdownContent';
+import { focusMainContent } from '../../components/mainContent';
 import { formatDate } from '../../i18n/formatDate';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { dismissAnnouncement, isAnnouncementDismissed } from './announcementDismissal';
@@ -38,6 +39,12 @@ export function AnnouncementPopup() {
     <Modal
       opened={opened}
       onClose={close}
+      // It opens by itself, often before anything had focus: when there is nothing to hand focus
+      // back to, it goes to the page instead of staying in the closing dialog or on <body>.
+      onExitTransitionEnd={() => {
+        const active = document.activeElement;
+        if (!active || active === document.body || active.closest('[role="dialog"]')) focusMainContent();
+      }}
       withCloseButton={false}
       centered
       size="lg"

@@ -7,6 +7,8 @@ import { getPlatform } from '../../platform';
 import { useTenant } from '../../api/tenant';
 import { useUserSession } from '../../stores/userSession';
 import { LanguageMenu } from '../../components/LanguageMenu';
+import { MAIN_CONTENT_ID } from '../../components/mainContent';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { signInErrorKey } from './signInErrors';
 
 interface FieldErrors {
@@ -28,6 +30,7 @@ export default function SignInPage() {
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({ email: null, password: null });
   const [failure, setFailure] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  useDocumentTitle(t('sign_in'));
 
   const destination = (location.state as { from?: string } | null)?.from ?? '/dashboard/chat';
   if (member) return <Navigate to={destination} replace />;
@@ -52,7 +55,7 @@ export default function SignInPage() {
   const tenantName = tenant.data?.tenant_name;
   return (
     <Box mih="100vh" style={{ background: 'linear-gradient(160deg, var(--mantine-color-indigo-0) 0%, var(--mantine-color-gray-0) 55%, var(--mantine-color-white) 100%)' }}>
-      <Group justify="flex-end" p="md">
+      <Group component="header" justify="flex-end" p="md">
         {getPlatform().kind === 'desktop' && (
           <Anchor component={Link} to="/setup" size="sm">
             {td('change_server')}
@@ -60,7 +63,7 @@ export default function SignInPage() {
         )}
         <LanguageMenu />
       </Group>
-      <Center px="md" pb={80} pt={24}>
+      <Center component="main" id={MAIN_CONTENT_ID} tabIndex={-1} px="md" pb={80} pt={24}>
         <Paper component="form" onSubmit={submit} noValidate w="100%" maw={420} p={36} radius="lg" shadow="md" withBorder>
           <Stack gap="lg">
             <Stack gap={10} align="center">
@@ -81,7 +84,7 @@ export default function SignInPage() {
                   )
                 )}
               </Box>
-              <Title order={2} ta="center">
+              <Title order={1} size="h2" ta="center">
                 {t('welcome_title')}
               </Title>
               <Text c="dimmed" ta="center" size="sm">

@@ -10,6 +10,7 @@ import { useDashboardChatbots } from '../../api/chatbots';
 import { queryKeys } from '../../api/queryKeys';
 import { IconEdit, IconPlus, IconTrash } from '../../components/icons';
 import { showToast } from '../../components/toast';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { formatDate } from '../../i18n/formatDate';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { DeleteSessionDialog } from '../dashboard/DeleteSessionDialog';
@@ -70,12 +71,13 @@ function ChatbotPicker({ current }: { current: Chatbot }) {
   );
 }
 
-function RenameDialog({ session, onClose }: { session: Session | null; onClose: () => void }) {
+/** The form is keyed per opening so it starts from the current title every time. */
+function RenameForm({ session, onClose }: { session: Session; onClose: () => void }) {
   const { t } = useTranslation('chat');
   const queryClient = useQueryClient();
-  const [title, setTitle] = useState(session?.title ?? '');
+  const [title, setTitle] = useState(session.title ?? '');
   const rename = useMutation({
-    mutationFn: (next: string) => callEndpoint(sessionsApi.patchSession, { params: { hash: session?.hash_id ?? '' }, body: { title: next } }),
+    mutationFn: (next: string) => callEndpoint(sessionsApi.patchSession, { params: { hash: session.hash_id }, body: { title: next } }),
     onSuccess: (updated) => {
       queryClient.setQueryData(queryKeys.session(updated.hash_id), updated);
       void queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
@@ -89,30 +91,41 @@ function RenameDialog({ session, onClose }: { session: Session | null; onClose: 
   });
   const trimmed = title.trim();
   return (
-    <Modal opened={session !== null} onClose={onClose} title={t('session.renameTitle')} size="sm">
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          if (trimmed) rename.mutate(trimmed);
-        }}
-      >
-        <TextInput
-          data-autofocus
-          label={t('session.titleLabel')}
-          value={title}
-          maxLength={200}
-          onChange={(event) => setTitle(event.currentTarget.value)}
-          error={trimmed === '' ? t('session.titleRequired') : null}
-        />
-        <Group justify="flex-end" mt="md">
-          <Button variant="default" onClick={onClose}>
-            {t('session.cancel')}
-          </Button>
-          <Button type="submit" loading={rename.isPending} disabled={trimmed === ''}>
-            {t('session.save')}
-          </Button>
-        </Group>
-      </form>
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (trimmed) rename.mutate(trimmed);
+      }}
+    >
+      <TextInput
+        data-autofocus
+        label={t('session.titleLabel')}
+        value={title}
+        maxLength={200}
+        onChange={(event) => setTitle(event.currentTarget.value)}
+        error={trimmed === '' ? t('session.titleRequired') : null}
+      />
+      <Group justify="flex-end" mt="md">
+        <Button variant="default" onClick={onClose}>
+          {t('session.cancel')}
+        </Button>
+        <Button type="submit" loading={rename.isPending} disabled={trimmed === ''}>
+          {t('session.save')}
+        </Button>
+      </Group>
+    </form>
+  );
+}
+
+/**
+ * Stays mounted while closed, so Mantine hands focus back to the rename button when it closes
+ * (a dialog that unmounts on close leaves focus on <body>).
+ */
+function RenameDialog({ session, opened, formKey, onClose }: { session: Session | undefined; opened: boolean; formKey: number; onClose: () => void }) {
+  const { t } = useTranslation('chat');
+  return (
+    <Modal opened={opened && session !== undefined} onClose={onClose} title={t('session.renameTitle')} size="sm">
+      {session && <RenameForm key={formKey} session={session} onClose={onClose} />}
     </Modal>
   );
 }
@@ -127,10 +140,11 @@ interface ChatHeaderProps {
 export function ChatHeader({ chatbot, session, hasSession, onNewSession }: ChatHeaderProps) {
   const { t } = useTranslation('chat');
   const language = useResolvedLanguage();
-  const [renaming, setRenaming] = useState<Session | null>(null);
+  const [rename, setRename] = useState({ opened: false, formKey: 0 });
   const [deleting, setDeleting] = useState<Session | null>(null);
   const deleteSession = useDeleteSession();
   const sessionTitle = hasSession ? session?.title || t('session.untitled') : t('session.new');
+  useDocumentTitle(hasSession && !session ? null : sessionTitle);
 
   return (
     <header className={classes.header}>
@@ -145,13 +159,13 @@ export function ChatHeader({ chatbot, session, hasSession, onNewSession }: ChatH
           )}
           <Stack gap={0} miw={0}>
             <Group gap={6} wrap="nowrap" miw={0}>
-              <Text fw={650} truncate data-testid="session-title">
+              <Text component="h1" fw={650} fz="md" m={0} truncate data-testid="session-title">
                 {sessionTitle}
               </Text>
               {hasSession && session && (
                 <>
                   <Tooltip label={t('session.rename')}>
-                    <ActionIcon variant="subtle" color="gray" size="sm" aria-label={t('session.rename')} onClick={() => setRenaming(session)}>
+                    <ActionIcon variant="subtle" color="gray" size="sm" aria-label={t('session.rename')} onClick={() => setRename(({ formKey }) => ({ opened: true, formKey: formKey + 1 }))}>
                       <IconEdit size={15} />
                     </ActionIcon>
                   </Tooltip>
@@ -181,7 +195,7 @@ export function ChatHeader({ chatbot, session, hasSession, onNewSession }: ChatH
           </Button>
         </Group>
       </Group>
-      {renaming && <RenameDialog key={renaming.hash_id} session={renaming} onClose={() => setRenaming(null)} />}
+      <RenameDialog session={session} opened={rename.opened} formKey={rename.formKey} onClose={() => setRename(({ formKey }) => ({ opened: false, formKey }))} />
       <DeleteSessionDialog session={deleting} onClose={() => setDeleting(null)} onDelete={(target) => deleteSession.mutate(target)} />
     </header>
   );

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { Button, Center, EmptyState, Loader, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -122,6 +122,9 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
     enabled: sessionHashId !== undefined,
   });
   const history = useSessionHistory(sessionHashId);
+  // Sessions created by a send on this page: the URL gains their id, but that is no newly opened chat.
+  const [createdHere, setCreatedHere] = useState<ReadonlySet<string>>(() => new Set());
+  const conversationKey = `${chatbotId}/${sessionHashId && !createdHere.has(sessionHashId) ? sessionHashId : ''}`;
   const run = useActiveRunStore((state) => state.run);
   const runMeta = useSyncExternalStore(run?.subscribe ?? noSubscription, () => run?.getSnapshot().meta ?? null);
   const streaming = useSyncExternalStore(run?.subscribe ?? noSubscription, () => run?.isActive ?? false);
@@ -162,6 +165,7 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
         streamChat,
         onMeta: (meta) => {
           if (!meta.session_created) return;
+          setCreatedHere((created) => new Set(created).add(meta.session_hash_id));
           seedEmptyHistory(queryClient, meta.session_hash_id);
           void queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
           if (isCurrent()) void navigate(`/dashboard/chat/${chatbotId}/${meta.session_hash_id}`, { replace: true });
@@ -231,7 +235,7 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
           onNewSession={startNewSession}
         />
       )}
-      <Composer onSend={send} onStop={stop} streaming={streaming} disabled={!chatbot.data || sessionMissing} />
+      <Composer onSend={send} onStop={stop} streaming={streaming} disabled={!chatbot.data || sessionMissing} conversationKey={conversationKey} />
     </div>
   );
 }

@@ -1,15 +1,29 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen } from '@testing-library/react';
+import { useState } from 'react';
+import { act, fireEvent, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { renderScreen } from '../../test/render';
 import { useActiveRunStore } from './activeRun';
 import { Composer } from './Composer';
 
-function renderComposer(props: { streaming?: boolean } = {}) {
+interface HarnessProps {
+  streaming?: boolean;
+  disabled?: boolean;
+  conversationKey?: string;
+}
+
+function renderComposer(props: HarnessProps = {}) {
   const onSend = vi.fn();
   const onStop = vi.fn();
-  renderScreen(<Composer onSend={onSend} onStop={onStop} streaming={props.streaming ?? false} />);
-  return { onSend, onStop, box: screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement };
+  let setProps: (next: HarnessProps) => void = () => undefined;
+  function Harness() {
+    const [current, set] = useState<HarnessProps>(props);
+    setProps = set;
+    return <Composer onSend={onSend} onStop={onStop} streaming={current.streaming ?? false} disabled={current.disabled} conversationKey={current.conversationKey ?? '1/'} />;
+  }
+  renderScreen(<Harness />);
+  const rerender = (next: HarnessProps) => act(() => setProps(next));
+  return { onSend, onStop, box: screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement, rerender };
 }
 
 describe('Composer', () => {
@@ -67,5 +81,32 @@ describe('Composer', () => {
     expect(onStop).toHaveBeenCalledTimes(2);
     await userEvent.type(box, 'next question{Enter}');
     expect(onSend).toHaveBeenCalledExactlyOnceWith('next question');
+  });
+
+  it('takes focus once it is enabled, and again when another conversation opens', () => {
+    const { box, rerender } = renderComposer({ disabled: true });
+    expect(box).not.toHaveFocus();
+    rerender({ disabled: false });
+    expect(box).toHaveFocus();
+    box.blur();
+    rerender({ disabled: false });
+    expect(box).not.toHaveFocus();
+    rerender({ disabled: false, conversationKey: '1/abc' });
+    expect(box).toHaveFocus();
+  });
+
+  it('Stop hands focus back to the message box', async () => {
+    renderComposer({ streaming: true });
+    const stop = screen.getByRole('button', { name: 'Stop answering' });
+    await userEvent.click(stop);
+    expect(screen.getByRole('textbox', { name: 'Message' })).toHaveFocus();
+  });
+
+  it('when the answer ends while Stop has focus, focus falls to the message box, not the page', () => {
+    const { box, rerender } = renderComposer({ streaming: true });
+    screen.getByRole('button', { name: 'Stop answering' }).focus();
+    rerender({ streaming: false });
+    expect(screen.queryByRole('button', { name: 'Stop answering' })).toBeNull();
+    expect(box).toHaveFocus();
   });
 });

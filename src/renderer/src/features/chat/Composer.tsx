@@ -1,4 +1,4 @@
-import { useRef, type KeyboardEvent } from 'react';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { ActionIcon, Group, Textarea, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useActiveRunStore } from './activeRun';
@@ -9,6 +9,8 @@ interface ComposerProps {
   onStop: () => void;
   streaming: boolean;
   disabled?: boolean;
+  /** Changes when another conversation opens: the message box then takes focus. */
+  conversationKey: string;
 }
 
 const SendIcon = () => (
@@ -26,12 +28,43 @@ const StopIcon = () => (
 /**
  * Message box: Enter sends, Shift+Enter breaks the line, Escape stops a streaming answer. While
  * an IME composition is open (Korean, Japanese, Chinese input) Enter only commits it, never sends.
+ *
+ * Focus: opening a conversation puts it in the message box (once the box is enabled, which is why
+ * autoFocus alone never worked), without robbing an open dialog; Stop, and the end of an answer while
+ * the Stop button had focus, bring it back there instead of leaving it on <body>.
  */
-export function Composer({ onSend, onStop, streaming, disabled = false }: ComposerProps) {
+export function Composer({ onSend, onStop, streaming, disabled = false, conversationKey }: ComposerProps) {
   const { t } = useTranslation('chat');
   const draft = useActiveRunStore((state) => state.draft);
   const composing = useRef(false);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const focusedKey = useRef<string | null>(null);
   const canSend = !disabled && draft.trim() !== '';
+
+  useEffect(() => {
+    if (disabled || focusedKey.current === conversationKey) return;
+    focusedKey.current = conversationKey;
+    // A dialog that is closing (deleting the open chat opens another) gets a second to go; one that
+    // stays open (the announcement popup) keeps focus and hands it back itself.
+    const deadline = performance.now() + 1000;
+    let frame = 0;
+    const focusWhenFree = () => {
+      if (!document.activeElement?.closest('[role="dialog"]')) input.current?.focus();
+      else if (performance.now() < deadline) frame = requestAnimationFrame(focusWhenFree);
+    };
+    focusWhenFree();
+    return () => cancelAnimationFrame(frame);
+  }, [conversationKey, disabled]);
+
+  // The Stop button leaves the page when the answer ends; focus it had falls back to the box.
+  useEffect(() => {
+    if (!streaming && !disabled && (document.activeElement === document.body || document.activeElement === null)) input.current?.focus();
+  }, [streaming, disabled]);
+
+  const stop = () => {
+    onStop();
+    input.current?.focus();
+  };
 
   const send = () => {
     if (!canSend) return;
@@ -60,9 +93,9 @@ export function Composer({ onSend, onStop, streaming, disabled = false }: Compos
           autosize
           minRows={1}
           maxRows={8}
+          ref={input}
           value={draft}
           disabled={disabled}
-          autoFocus
           placeholder={t('composer.placeholder')}
           aria-label={t('composer.label')}
           data-testid="composer-input"
@@ -73,7 +106,7 @@ export function Composer({ onSend, onStop, streaming, disabled = false }: Compos
         />
         {streaming && (
           <Tooltip label={t('composer.stop')}>
-            <ActionIcon size="lg" radius="xl" variant="default" onClick={onStop} aria-label={t('composer.stop')} data-testid="stop-button">
+            <ActionIcon size="lg" radius="xl" variant="default" onClick={stop} aria-label={t('composer.stop')} data-testid="stop-button">
               <StopIcon />
             </ActionIcon>
           </Tooltip>

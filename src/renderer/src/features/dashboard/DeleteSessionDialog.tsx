@@ -6,10 +6,11 @@ interface DeleteSessionDialogProps {
   session: Session | null;
   onClose: () => void;
   onDelete: (session: Session) => void;
+  onClosed?: () => void;
 }
 
 /** Header and body name the session title; Cancel or Delete (spec §2). */
-export function DeleteSessionDialog({ session, onClose, onDelete }: DeleteSessionDialogProps) {
+export function DeleteSessionDialog({ session, onClose, onDelete, onClosed }: DeleteSessionDialogProps) {
   const { t } = useTranslation('dashboard');
   const title = session?.title || t('untitled');
   return (
@@ -20,6 +21,7 @@ export function DeleteSessionDialog({ session, onClose, onDelete }: DeleteSessio
       cancelLabel={t('delete_session.cancel')}
       confirmLabel={t('delete_session.confirm')}
       onCancel={onClose}
+      onClosed={onClosed}
       onConfirm={() => {
         if (session) onDelete(session);
         onClose();

@@ -13,7 +13,7 @@ import { useUserSession } from '../../stores/userSession';
 import { LanguageMenu } from '../../components/LanguageMenu';
 import { SideNavbar } from '../../components/SideNavShell';
 import { IconChevron, IconCode, IconLogout, IconPlus, IconShield, IconStore, IconStudio } from '../../components/icons';
-import { newChatPath } from './newChatTarget';
+import { NEW_CHAT_LINK_ID, newChatPath } from './newChatTarget';
 import { SessionList } from './SessionList';
 import classes from './NavBar.module.css';
 import sideNav from '../../components/SideNav.module.css';
@@ -57,7 +57,7 @@ function NewChatLink() {
     openChatbotId: openChat ? Number(openChat.params.chatbotId) : null,
   });
   return (
-    <Link to={to} className={classes.newChat} data-testid="new-chat">
+    <Link to={to} id={NEW_CHAT_LINK_ID} className={classes.newChat} data-testid="new-chat">
       <IconPlus size={16} />
       {t('nav.new_chat')}
     </Link>

@@ -5,6 +5,8 @@ import { Link, useMatch } from 'react-router-dom';
 import type { Session } from '../../../../shared/api';
 import { useSessionsInfinite } from '../../api/sessions';
 import { IconTrash } from '../../components/icons';
+import { focusOrMain } from '../../components/mainContent';
+import { NEW_CHAT_LINK_ID } from './newChatTarget';
 import { DeleteSessionDialog } from './DeleteSessionDialog';
 import { useDeleteSession } from './useDeleteSession';
 import classes from './SessionList.module.css';
@@ -17,6 +19,10 @@ export function SessionList() {
   const [pendingDelete, setPendingDelete] = useState<Session | null>(null);
   const openSession = useMatch('/dashboard/chat/:chatbotId/:sessionHashId');
   const endOfList = useRef<HTMLDivElement>(null);
+  const list = useRef<HTMLDivElement>(null); // the <ul> (Stack types its ref as a div)
+  // After a confirmed delete the trash button that opened the dialog is gone: focus moves to the
+  // chat that took its place (or the one above, or New chat when the list is empty).
+  const focusAfterDelete = useRef<string | null>(null);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = sessions;
 
   useEffect(() => {
@@ -40,7 +46,7 @@ export function SessionList() {
   }
   if (sessions.isError) {
     return (
-      <Text size="xs" c="red" px="sm" py={6}>
+      <Text size="xs" c="red.9" px="sm" py={6}>
         {t('sessions_load_failed')}
       </Text>
     );
@@ -54,13 +60,13 @@ export function SessionList() {
           {t('no_sessions')}
         </Text>
       ) : (
-        <Stack gap={1} component="ul" m={0} p={0} style={{ listStyle: 'none' }} aria-label={t('my_sessions')} data-testid="session-list">
+        <Stack ref={list} gap={1} component="ul" m={0} p={0} style={{ listStyle: 'none' }} aria-label={t('my_sessions')} data-testid="session-list">
           {items.map((session) => {
             const title = session.title || t('untitled');
             const active = openSession?.params.sessionHashId === session.hash_id;
             return (
               <li key={session.hash_id} className={`${classes.item} ${active ? classes.active : ''}`} data-testid="session-item">
-                <Link to={`/dashboard/chat/${session.chatbot_id}/${session.hash_id}`} className={classes.title} title={title} aria-current={active ? 'page' : undefined}>
+                <Link to={`/dashboard/chat/${session.chatbot_id}/${session.hash_id}`} className={classes.title} title={title} aria-current={active ? 'page' : undefined} data-hash={session.hash_id}>
                   {title}
                 </Link>
                 <Tooltip label={t('delete_session.tooltip')}>
@@ -86,7 +92,24 @@ export function SessionList() {
           <Loader size="xs" />
         </Center>
       )}
-      <DeleteSessionDialog session={pendingDelete} onClose={() => setPendingDelete(null)} onDelete={(session) => deletion.mutate(session)} />
+      <DeleteSessionDialog
+        session={pendingDelete}
+        onClose={() => setPendingDelete(null)}
+        onDelete={(session) => {
+          const index = items.findIndex((item) => item.hash_id === session.hash_id);
+          const neighbour = items[index + 1] ?? items[index - 1];
+          // Deleting the open chat opens another one, whose message box takes focus instead.
+          focusAfterDelete.current = openSession?.params.sessionHashId === session.hash_id ? null : (neighbour?.hash_id ?? '');
+          deletion.mutate(session);
+        }}
+        onClosed={() => {
+          const hash = focusAfterDelete.current;
+          focusAfterDelete.current = null;
+          if (hash === null) return;
+          const link = hash ? list.current?.querySelector<HTMLElement>(`a[data-hash="${hash}"]`) : null;
+          focusOrMain(link ?? document.getElementById(NEW_CHAT_LINK_ID));
+        }}
+      />
     </>
   );
 }

@@ -19,3 +19,6 @@ export function newChatPath({ chatbots, creditsDepleted, isLowLlmFree, openChatb
   }
   return openChatbotId === null ? '/dashboard/chat' : `/dashboard/chat/${openChatbotId}`;
 }
+
+/** Id of the navigation's New chat link: where focus goes when a deletion empties My chats. */
+export const NEW_CHAT_LINK_ID = 'new-chat-link';

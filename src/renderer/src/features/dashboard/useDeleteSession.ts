@@ -32,6 +32,8 @@ export function useDeleteSession() {
       showToast('error', t('error_delete_session'));
     },
     onSuccess: (_result, session) => {
+      // Screen readers hear that it worked; the list alone changes silently.
+      showToast('success', t('session_deleted', { title: session.title || t('untitled') }));
       queryClient.removeQueries({ queryKey: queryKeys.session(session.hash_id) });
       if (openSession?.params.sessionHashId !== session.hash_id) return;
       const fallback = firstDefaultChatbot(chatbots.data?.items ?? []);

@@ -6,6 +6,8 @@ import { tenantsApi } from '../../../../shared/api';
 import { apiBaseProblem, apiBaseSchema, subdomainSchema } from '../../../../shared/ipc/contract';
 import { callEndpoint } from '../../api/client';
 import { LanguageMenu } from '../../components/LanguageMenu';
+import { MAIN_CONTENT_ID } from '../../components/mainContent';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { getPlatform } from '../../platform';
 import { reloadApp } from './reloadApp';
 
@@ -28,6 +30,7 @@ export default function ServerSetupPage() {
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({ apiBase: null, subdomain: false });
   const [failure, setFailure] = useState<'save_failed' | 'unreachable' | null>(null);
   const [saving, setSaving] = useState(false);
+  useDocumentTitle(t('setup_title'));
 
   useEffect(() => {
     if (platform.kind !== 'desktop') return;
@@ -68,11 +71,13 @@ export default function ServerSetupPage() {
       <Group justify="flex-end" p="md">
         <LanguageMenu />
       </Group>
-      <Center px="md" pb={80} pt={24}>
+      <Center component="main" id={MAIN_CONTENT_ID} tabIndex={-1} px="md" pb={80} pt={24}>
         <Paper component="form" onSubmit={submit} noValidate w="100%" maw={480} p={36} radius="lg" shadow="md" withBorder>
           <Stack gap="lg">
             <Stack gap={8}>
-              <Title order={2}>{t('setup_title')}</Title>
+              <Title order={1} size="h2">
+                {t('setup_title')}
+              </Title>
               <Text c="dimmed" size="sm">
                 {t('setup_subtitle')}
               </Text>

@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { Button, Group, Modal, Stack, Switch } from '@mantine/core';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Alert, Button, Group, Modal, Stack, Switch } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { MarkdownEditor } from '../../../components/MarkdownEditor';
 
@@ -12,41 +12,109 @@ interface AnnouncementEditorDialogProps {
   onSubmit: (content: string, isActive: boolean) => void;
 }
 
-function EditorBody({ mode, saving, onClose, onSubmit }: AnnouncementEditorDialogProps & { mode: EditorMode }) {
+interface EditorBodyProps extends AnnouncementEditorDialogProps {
+  mode: EditorMode;
+  /** Escape, ✕, a click outside or Cancel: closes at once without changes, asks first with them. */
+  onRequestClose: () => void;
+  askingToDiscard: boolean;
+  onKeepEditing: () => void;
+  /** Tells the dialog whether closing now would lose typed text. */
+  onDirtyChange: (dirty: boolean) => void;
+}
+
+/** "Discard your changes?" inside the dialog, focused on Keep editing (the safe choice). */
+function DiscardQuestion({ onKeepEditing, onDiscard }: { onKeepEditing: () => void; onDiscard: () => void }) {
   const { t } = useTranslation('admin');
-  const [content, setContent] = useState(mode.kind === 'edit' ? mode.content : '');
-  const [isActive, setIsActive] = useState(true);
+  const keep = useRef<HTMLButtonElement>(null);
+  useEffect(() => keep.current?.focus(), []);
   return (
-    <Stack gap="md">
-      <MarkdownEditor initialMarkdown={content} onChange={setContent} />
+    <Alert color="red" variant="light" role="alertdialog" title={t('announcements.discard_question')}>
+      <Group justify="flex-end" gap="sm">
+        <Button ref={keep} variant="default" onClick={onKeepEditing}>
+          {t('announcements.keep_editing')}
+        </Button>
+        <Button color="red" onClick={onDiscard}>
+          {t('announcements.discard')}
+        </Button>
+      </Group>
+    </Alert>
+  );
+}
+
+function EditorBody({ mode, saving, onClose, onSubmit, onRequestClose, askingToDiscard, onKeepEditing, onDirtyChange }: EditorBodyProps) {
+  const { t } = useTranslation('admin');
+  const initialContent = mode.kind === 'edit' ? mode.content : '';
+  const [content, setContent] = useState(initialContent);
+  const [isActive, setIsActive] = useState(true);
+  const dirty = content.trim() !== initialContent.trim() || (mode.kind === 'create' && !isActive);
+  useEffect(() => onDirtyChange(dirty), [dirty, onDirtyChange]);
+  const area = useRef<HTMLDivElement>(null);
+  const keepEditing = () => {
+    onKeepEditing();
+    area.current?.querySelector<HTMLElement>('[role="textbox"]')?.focus();
+  };
+  return (
+    <Stack gap="md" ref={area}>
+      <MarkdownEditor label={t('announcements.content_label')} initialMarkdown={content} onChange={setContent} />
       {mode.kind === 'create' && (
         <Switch checked={isActive} onChange={(event) => setIsActive(event.currentTarget.checked)} label={t('announcements.set_active')} />
       )}
-      <Group justify="flex-end" gap="sm">
-        <Button variant="default" onClick={onClose}>
-          {t('announcements.cancel')}
-        </Button>
-        <Button onClick={() => onSubmit(content.trim(), isActive)} disabled={!content.trim()} loading={saving}>
-          {mode.kind === 'create' ? t('announcements.create') : t('announcements.save')}
-        </Button>
-      </Group>
+      {askingToDiscard ? (
+        <DiscardQuestion onKeepEditing={keepEditing} onDiscard={onClose} />
+      ) : (
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onRequestClose}>
+            {t('announcements.cancel')}
+          </Button>
+          <Button onClick={() => onSubmit(content.trim(), isActive)} disabled={!content.trim()} loading={saving}>
+            {mode.kind === 'create' ? t('announcements.create') : t('announcements.save')}
+          </Button>
+        </Group>
+      )}
     </Stack>
   );
 }
 
-/** Create (with "Set as active", on by default) and edit (Save / Cancel) dialogs. */
+/**
+ * Create (with "Set as active", on by default) and edit (Save / Cancel) dialogs. Closing with
+ * unsaved text asks first, so a stray Escape never throws a draft away.
+ */
 export function AnnouncementEditorDialog(props: AnnouncementEditorDialogProps) {
   const { t } = useTranslation('admin');
   const { mode, onClose } = props;
+  const dirty = useRef(false);
+  const [askingToDiscard, setAskingToDiscard] = useState(false);
+  const onDirtyChange = useCallback((next: boolean) => {
+    dirty.current = next;
+  }, []);
+
+  const close = () => {
+    dirty.current = false;
+    setAskingToDiscard(false);
+    onClose();
+  };
+  const requestClose = () => (dirty.current ? setAskingToDiscard(true) : close());
+
   return (
     <Modal
       opened={mode !== null}
-      onClose={onClose}
+      onClose={requestClose}
       size="xl"
       title={mode?.kind === 'edit' ? t('announcements.edit_title') : t('announcements.create_title')}
       styles={{ title: { fontWeight: 650, fontSize: 'var(--mantine-font-size-lg)' } }}
     >
-      {mode && <EditorBody {...props} mode={mode} key={mode.kind === 'edit' ? mode.id : 'create'} />}
+      {mode && (
+        <EditorBody
+          {...props}
+          onClose={close}
+          mode={mode}
+          key={mode.kind === 'edit' ? mode.id : 'create'}
+          onRequestClose={requestClose}
+          askingToDiscard={askingToDiscard}
+          onKeepEditing={() => setAskingToDiscard(false)}
+          onDirtyChange={onDirtyChange}
+        />
+      )}
     </Modal>
   );
 }

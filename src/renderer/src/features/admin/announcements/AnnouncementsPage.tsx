@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Box, Button, Card, EmptyState, Group, Pagination, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Announcement } from '../../../../../shared/api';
@@ -9,6 +9,8 @@ import { IconMegaphone, IconPlus } from '../../../components/icons';
 import { showToast } from '../../../components/toast';
 import { useListSearchParams } from '../../../components/useListSearchParams';
 import { useMinimumLoading } from '../../../components/useMinimumLoading';
+import { useDocumentTitle } from '../../../components/useDocumentTitle';
+import { focusOrMain } from '../../../components/mainContent';
 import { AnnouncementCard } from './AnnouncementCard';
 import { AnnouncementEditorDialog, type EditorMode } from './AnnouncementEditorDialog';
 import { useAnnouncementMutations } from './useAnnouncementMutations';
@@ -40,6 +42,10 @@ export default function AnnouncementsPage() {
   const [editor, setEditor] = useState<EditorMode | null>(null);
   const [pendingDelete, setPendingDelete] = useState<Announcement | null>(null);
   const showSkeleton = useMinimumLoading(list.isPending || list.isPlaceholderData);
+  const newButton = useRef<HTMLButtonElement>(null);
+  // A deleted card takes the dialog's trigger with it: focus then continues from New announcement.
+  const deleted = useRef(false);
+  useDocumentTitle(t('announcements.title'));
 
   useEffect(() => {
     if (list.isError) showToast('error', t('toasts.announcements_page_error'));
@@ -63,12 +69,14 @@ export default function AnnouncementsPage() {
     <Box px={{ base: 'md', sm: 40 }} py={32} maw={960}>
       <Group justify="space-between" align="flex-end" mb="xl">
         <Stack gap={4}>
-          <Title order={2}>{t('announcements.title')}</Title>
+          <Title order={1} size="h2">
+            {t('announcements.title')}
+          </Title>
           <Text c="dimmed" size="sm">
             {t('announcements.description')}
           </Text>
         </Stack>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditor({ kind: 'create' })}>
+        <Button ref={newButton} leftSection={<IconPlus size={16} />} onClick={() => setEditor({ kind: 'create' })}>
           {t('announcements.new')}
         </Button>
       </Group>
@@ -106,7 +114,18 @@ export default function AnnouncementsPage() {
         confirmLabel={t('announcements.delete')}
         loading={remove.isPending}
         onCancel={() => setPendingDelete(null)}
-        onConfirm={() => pendingDelete && remove.mutate(pendingDelete.id, { onSettled: () => setPendingDelete(null) })}
+        onConfirm={() =>
+          pendingDelete &&
+          remove.mutate(pendingDelete.id, {
+            onSuccess: () => (deleted.current = true),
+            onSettled: () => setPendingDelete(null),
+          })
+        }
+        onClosed={() => {
+          if (!deleted.current) return;
+          deleted.current = false;
+          focusOrMain(newButton.current);
+        }}
       />
     </Box>
   );
