@@ -5,15 +5,14 @@ import type { z } from 'zod';
 import type { ChatFrame, ChatMeta, chatBodySchema } from '../../shared/api/chat';
 import { CHAT_META_HEADER, RECENT_CHATBOTS_KEPT } from '../../shared/domain/constants';
 import type { Database } from '../db/client';
-import { lockTenant } from '../db/locks';
-import { chatbots, files, recentChatbots, restrictedWords, sessionMessageFiles, sessionMessages, sessions, taskModes, usageRecords } from '../db/schema';
+import { chatbots, files, modelGroupPermissions, recentChatbots, restrictedWords, sessionMessageFiles, sessionMessages, sessions, taskModes, usageRecords } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import type { LlmRegistry } from '../llm/registry';
 import { estimateTokens } from '../../shared/domain/tokens';
 import type { TenantRow } from '../plugins/tenant';
 import type { MemberRow } from './auth';
-import { type ChatbotRow, type LlmModelRow, availableModelIds, findVisibleChatbot } from './chatbots';
-import { isDepleted, isFreeModel, messageCost, releaseAbandonedReservations, reserveCredits, settleCredits } from './credits';
+import { type ChatbotRow, type LlmModelRow, findVisibleChatbot } from './chatbots';
+import { creditsDepleted, isDepleted, isFreeModel, messageCost, releaseAbandonedReservations, reserveCredits, settleCredits } from './credits';
 import { type SessionRow, findOwnSession, newHashId } from './sessions';
 
 type ChatBody = z.output<typeof chatBodySchema>;
@@ -61,6 +60,25 @@ async function historyMessages(db: Database, sessionId: number): Promise<ModelMe
     .map((row) => (row.speaker === 'member' ? { role: 'user', content: row.text } : { role: 'assistant', content: row.text }));
 }
 
+/** The unlimited model is always usable (spec §5); any other needs a permission of one of the member's groups. */
+async function mayUseModel(db: Database, tenantId: number, groupIds: number[], model: LlmModelRow): Promise<boolean> {
+  if (model.isUnlimited) return true;
+  if (groupIds.length === 0) return false;
+  const [permitted] = await db
+    .select({ id: modelGroupPermissions.llmModelId })
+    .from(modelGroupPermissions)
+    .where(
+      and(
+        eq(modelGroupPermissions.tenantId, tenantId),
+        eq(modelGroupPermissions.llmModelId, model.id),
+        eq(modelGroupPermissions.isAvailable, true),
+        inArray(modelGroupPermissions.memberGroupId, groupIds),
+      ),
+    )
+    .limit(1);
+  return permitted !== undefined;
+}
+
 const messageText = (message: ModelMessage) => (typeof message.content === 'string' ? message.content : '');
 
 /**
@@ -85,7 +103,7 @@ export async function prepareChat(db: Database, tenant: TenantRow, member: Membe
   const terms = await findRestrictedTerms(db, tenant.id, text);
   if (terms.length > 0) throw new AppError(428, 'restricted_term', 'The message contains a restricted term.', { terms });
 
-  if (!(await availableModelIds(db, tenant.id, groupIds)).has(model.id)) {
+  if (!(await mayUseModel(db, tenant.id, groupIds, model))) {
     throw new AppError(403, 'model_not_allowed', 'Your member group may not use this model.');
   }
 
@@ -108,38 +126,37 @@ export async function prepareChat(db: Database, tenant: TenantRow, member: Membe
   }
 
   const free = isFreeModel(model, tenant);
+  const reserved = free ? 0 : messageCost(model, { inputTokens: estimatedInputTokens, outputTokens: RESERVED_OUTPUT_TOKENS });
+  // A paid model that costs nothing still needs credits left; anything to reserve is checked with its reservation.
+  if (!free && reserved === 0 && (await isDepleted(db, member))) throw creditsDepleted();
   return db.transaction(async (tx) => {
-    await lockTenant(tx, tenant.id);
-    if (!free && (await isDepleted(tx, member))) {
-      throw new AppError(402, 'credits_depleted', 'Your credits are depleted.');
-    }
-    const now = new Date();
     let session = existing;
     if (!session) {
       const [created] = await tx
         .insert(sessions)
-        .values({ tenantId: tenant.id, hashId: newHashId(), chatbotId: chatbot.id, memberId: member.id, title: body.session_title?.trim() || null, lastChatAt: now })
+        .values({ tenantId: tenant.id, hashId: newHashId(), chatbotId: chatbot.id, memberId: member.id, title: body.session_title?.trim() || null, lastChatAt: new Date() })
         .returning();
       if (!created) throw new Error('Session insert returned no row');
       session = created;
     }
-    const [memberMessage] = await tx
+    // The member's message and the answer's placeholder in one statement.
+    const saved = await tx
       .insert(sessionMessages)
-      .values({ tenantId: tenant.id, sessionId: session.id, speakerType: 'member', text })
-      .returning({ id: sessionMessages.id });
-    if (!memberMessage) throw new Error('Message insert returned no row');
+      .values([
+        { tenantId: tenant.id, sessionId: session.id, speakerType: 'member', text },
+        { tenantId: tenant.id, sessionId: session.id, speakerType: 'chatbot', text: '', llmModelId: model.id, streaming: true },
+      ])
+      .returning({ id: sessionMessages.id, speakerType: sessionMessages.speakerType });
+    const memberMessage = saved.find((row) => row.speakerType === 'member');
+    const answer = saved.find((row) => row.speakerType === 'chatbot');
+    if (!memberMessage || !answer) throw new Error('Message insert returned no row');
     if (body.file_ids.length > 0) {
       await tx
         .insert(sessionMessageFiles)
         .values([...new Set(body.file_ids)].map((fileId) => ({ tenantId: tenant.id, messageId: memberMessage.id, fileId })));
     }
-    const [answer] = await tx
-      .insert(sessionMessages)
-      .values({ tenantId: tenant.id, sessionId: session.id, speakerType: 'chatbot', text: '', llmModelId: model.id, streaming: true })
-      .returning({ id: sessionMessages.id });
-    if (!answer) throw new Error('Message insert returned no row');
-    const reserved = free ? 0 : messageCost(model, { inputTokens: estimatedInputTokens, outputTokens: RESERVED_OUTPUT_TOKENS });
-    const reservation = reserved > 0 ? { id: await reserveCredits(tx, member, reserved, answer.id), amount: reserved } : null;
+    // Last, because it locks the member's, group's and tenant's balance rows until the commit.
+    const reservation = reserved > 0 ? await reserveCredits(tx, member, reserved, answer.id) : null;
     return {
       tenant,
       member,
@@ -314,7 +331,6 @@ async function recordOutcome(db: Database, prepared: PreparedChat, outcome: Stre
       .update(sessionMessages)
       .set({ text: outcome.text, interrupted, inputTokens: outcome.inputTokens, outputTokens: outcome.outputTokens, streaming: false })
       .where(eq(sessionMessages.id, prepared.meta.chatbot_message_id));
-    if (prepared.reservation) await settleCredits(tx, member, prepared.reservation.id, prepared.reservation.amount, cost);
     await tx.insert(usageRecords).values({
       tenantId: tenant.id,
       memberId: member.id,
@@ -329,18 +345,7 @@ async function recordOutcome(db: Database, prepared: PreparedChat, outcome: Stre
       credits: cost,
     });
     await tx.update(sessions).set({ lastChatAt: now }).where(eq(sessions.id, session.id));
-    if (prepared.isTest) return;
-    await tx
-      .update(chatbots)
-      .set({
-        messageCount: sql`${chatbots.messageCount} + 1`,
-        tokenCount: sql`${chatbots.tokenCount} + ${tokens}`,
-        monthTokenCount: sql`case when ${chatbots.monthTokenPeriod} = ${period} then ${chatbots.monthTokenCount} + ${tokens} else ${tokens} end`,
-        monthTokenPeriod: period,
-        lastChatAt: now,
-      })
-      .where(eq(chatbots.id, chatbot.id));
-    if (!chatbot.isDefault) {
+    if (!prepared.isTest && !chatbot.isDefault) {
       await tx
         .insert(recentChatbots)
         .values({ tenantId: tenant.id, memberId: member.id, chatbotId: chatbot.id, usedAt: now })
@@ -353,6 +358,19 @@ async function recordOutcome(db: Database, prepared: PreparedChat, outcome: Stre
         .limit(RECENT_CHATBOTS_KEPT);
       await tx.delete(recentChatbots).where(and(eq(recentChatbots.memberId, member.id), notInArray(recentChatbots.chatbotId, kept)));
     }
+    // Rows other sends update too come last, so their locks are held only until the commit right after.
+    if (prepared.reservation) await settleCredits(tx, member, prepared.reservation.id, prepared.reservation.amount, cost);
+    if (prepared.isTest) return;
+    await tx
+      .update(chatbots)
+      .set({
+        messageCount: sql`${chatbots.messageCount} + 1`,
+        tokenCount: sql`${chatbots.tokenCount} + ${tokens}`,
+        monthTokenCount: sql`case when ${chatbots.monthTokenPeriod} = ${period} then ${chatbots.monthTokenCount} + ${tokens} else ${tokens} end`,
+        monthTokenPeriod: period,
+        lastChatAt: now,
+      })
+      .where(eq(chatbots.id, chatbot.id));
   });
   return cost;
 }
