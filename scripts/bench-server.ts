@@ -10,7 +10,8 @@
  * BENCH_STREAMS (default 1000), BENCH_CONCURRENCY (200), BENCH_MEMBERS (50), BENCH_TOKEN_DELAY_MS
  * (20), BENCH_TOKENS (20), BENCH_POOL_SIZE (PostgreSQL pool, default as the server's),
  * BENCH_CHATBOT (`paid`, default, or `free` for the unlimited model), BENCH_PORT (first of three
- * ports, default 3430), BENCH_TARGETS (comma list of floor,pglite,postgres).
+ * ports, default 3430), BENCH_TARGETS (comma list of floor,pglite,postgres), BENCH_CPU_PROFILE_DIR
+ * (write a V8 CPU profile of each target there).
  */
 import type { ChildProcess } from 'node:child_process';
 import type { ServerResponse } from 'node:http';
@@ -79,6 +80,12 @@ async function upstreamRole(): Promise<void> {
 
 // ---------------------------------------------------------------- target processes
 
+/** Exits right after the answer to `close` has gone out. */
+function exitSoon(): object {
+  setTimeout(() => process.exit(0), 100);
+  return {};
+}
+
 function writeFrame(response: ServerResponse, frame: unknown): void {
   if (!response.destroyed && !response.writableEnded) response.write(`data: ${JSON.stringify(frame)}\n\n`);
 }
@@ -115,7 +122,7 @@ async function floorRole(baseUrl: string): Promise<void> {
     response.end();
   });
   await app.listen({ port: PORT + 1, host: '127.0.0.1' });
-  serveRequests({ close: async () => (await app.close(), {}) });
+  serveRequests({ close: async () => (await app.close(), exitSoon()) });
   process.send!({ type: 'ready', chatUrl: `http://127.0.0.1:${PORT + 1}/chat`, tokens: [null] });
 }
 
@@ -185,7 +192,7 @@ async function serverRole(kind: 'pglite' | 'postgres', baseUrl: string): Promise
     close: async () => {
       await app.close();
       await handle.close();
-      return {};
+      return exitSoon();
     },
   });
   process.send!({ type: 'ready', chatUrl: `${apiBase}/chatbots/${chatbot.id}/chat/`, tokens });
@@ -260,7 +267,7 @@ interface Figures {
 }
 
 async function measure(kind: TargetKind, upstream: ChildProcess, load: ChildProcess, baseUrl: string): Promise<Figures> {
-  const target = forkRole(SCRIPT, 'target', [kind, baseUrl]);
+  const target = forkRole(SCRIPT, 'target', [kind, baseUrl], { cpuProfileDir: process.env.BENCH_CPU_PROFILE_DIR });
   const { chatUrl, tokens } = await nextMessage<{ chatUrl: string; tokens: (string | null)[] }>(target, 'ready');
   const run = (streams: number, concurrency: number, prefix: string) =>
     ask<{ results: StreamResult[]; seconds: number }>(load, { type: 'run', chatUrl, tokens, streams, concurrency, prefix });
@@ -292,7 +299,10 @@ async function measure(kind: TargetKind, upstream: ChildProcess, load: ChildProc
       profile,
     };
   } finally {
+    // The target exits by itself after closing, so that a CPU profile (BENCH_CPU_PROFILE_DIR) gets written.
+    const exited = new Promise((resolve) => target.once('exit', resolve));
     await ask(target, { type: 'close' }).catch(() => {});
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
     target.kill();
   }
 }

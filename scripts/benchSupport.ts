@@ -44,8 +44,9 @@ export async function openBenchDatabase(kind: 'pglite' | 'postgres', options: { 
  * This script again in a child process playing `role`, so that a load generator does not share
  * the event loop of the server it measures. Messages go both ways over the IPC channel.
  */
-export function forkRole(script: string, role: string, args: string[] = []): ChildProcess {
-  return fork(script, [role, ...args], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+export function forkRole(script: string, role: string, args: string[] = [], { cpuProfileDir }: { cpuProfileDir?: string } = {}): ChildProcess {
+  const execArgv = cpuProfileDir ? [...process.execArgv, '--cpu-prof', `--cpu-prof-dir=${cpuProfileDir}`] : process.execArgv;
+  return fork(script, [role, ...args], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 }
 
 /** The next message from a child whose `type` is `type`. */

@@ -1,4 +1,4 @@
-import { and, eq, inArray, or, sql } from 'drizzle-orm';
+import { type SQL, and, eq, inArray, or, sql } from 'drizzle-orm';
 import type { CreditCheck } from '../../shared/api/members';
 import { costInCredits, isCreditsDepleted } from '../../shared/domain/credits';
 import type { Queryable } from '../db/client';
@@ -7,10 +7,8 @@ import { AppError } from '../errors';
 import type { MemberRow } from './auth';
 
 type LlmModelRow = typeof llmModels.$inferSelect;
-type MemberGroupRow = typeof memberGroups.$inferSelect;
-type BalanceRow = typeof creditBalances.$inferSelect;
-type LedgerEntry = Pick<typeof creditLedger.$inferInsert, 'tenantId' | 'memberGroupId' | 'memberId' | 'kind' | 'amount'>;
-type Scope = BalanceRow['scopeKind'];
+type GroupQuotas = Pick<typeof memberGroups.$inferSelect, 'id' | 'creditQuota' | 'memberCreditQuota'>;
+type Scope = (typeof creditBalances.$inferSelect)['scopeKind'];
 
 /** The tenant's balance row spans all time; group and member rows one month each. */
 const ALL_TIME = 'all';
@@ -20,83 +18,66 @@ const ALL_TIME = 'all';
  */
 const CURRENT_PERIOD = sql<string>`to_char(now(), 'YYYY-MM')`;
 
+type BalanceRow = Pick<typeof creditBalances.$inferSelect, 'scopeKind' | 'scopeId' | 'usageSum' | 'grantSum' | 'grantCount'>;
+type LedgerEntry = Pick<typeof creditLedger.$inferSelect, 'id' | 'amount'>;
+
+/** Rows of a raw `execute`, whichever driver ran it. */
+const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows);
+const fromJson = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
+
 /**
- * Every transaction locks balance rows in this order (members, then groups, then the tenant, each
- * by id), so two transactions never wait for each other in a cycle.
+ * Runs `entries` (a statement writing ledger rows that returns their tenant_id, member_group_id,
+ * member_id, kind and the amount to add) and moves the balances by them, in one statement, so the
+ * ledger row and its balances commit together. Usage counts for the member, the group and the
+ * tenant; only the tenant's own grants count. Migration 0003 computed the same sums from the whole
+ * ledger. The upsert locks the touched balance rows until the transaction ends, always in the same
+ * order (tenant, group, member, by id), so two transactions never wait for each other in a cycle.
+ * `extra` adds columns to the one result row.
  */
-const SCOPE_ORDER: Record<Scope, number> = { member: 0, group: 1, tenant: 2 };
-
-interface BalanceDelta {
-  tenantId: number;
-  scopeKind: Scope;
-  scopeId: number;
-  usageSum: number;
-  grantSum: number;
-  grantCount: number;
-}
-
-const isTenantGrant = (entry: LedgerEntry) => entry.kind === 'grant' && entry.memberGroupId == null && entry.memberId == null;
-
-/** How ledger rows move the balances: usage counts for the member, the group and the tenant; only the tenant's own grants count. */
-function balanceDeltas(entries: LedgerEntry[]): BalanceDelta[] {
-  const deltas = new Map<string, BalanceDelta>();
-  const add = (tenantId: number, scopeKind: Scope, scopeId: number, change: Partial<Pick<BalanceDelta, 'usageSum' | 'grantSum' | 'grantCount'>>) => {
-    const key = `${tenantId}:${scopeKind}:${scopeId}`;
-    const delta = deltas.get(key) ?? { tenantId, scopeKind, scopeId, usageSum: 0, grantSum: 0, grantCount: 0 };
-    delta.usageSum += change.usageSum ?? 0;
-    delta.grantSum += change.grantSum ?? 0;
-    delta.grantCount += change.grantCount ?? 0;
-    deltas.set(key, delta);
-  };
-  for (const entry of entries) {
-    if (entry.kind === 'grant') {
-      if (isTenantGrant(entry)) add(entry.tenantId, 'tenant', entry.tenantId, { grantSum: entry.amount, grantCount: 1 });
-      continue;
-    }
-    if (entry.memberId != null) add(entry.tenantId, 'member', entry.memberId, { usageSum: entry.amount });
-    if (entry.memberGroupId != null) add(entry.tenantId, 'group', entry.memberGroupId, { usageSum: entry.amount });
-    add(entry.tenantId, 'tenant', entry.tenantId, { usageSum: entry.amount });
-  }
-  return [...deltas.values()].sort(
-    (a, b) => a.tenantId - b.tenantId || SCOPE_ORDER[a.scopeKind] - SCOPE_ORDER[b.scopeKind] || a.scopeId - b.scopeId,
+async function writeLedger(q: Queryable, entries: SQL, extra: SQL = sql``) {
+  const [row] = rowsOf<{ entries: unknown; balances: unknown; [column: string]: unknown }>(
+    await q.execute(sql`
+      with entry as (${entries}),
+      moves as (
+        select tenant_id, 'member'::credit_scope as scope_kind, member_id as scope_id, amount as usage_sum, 0::numeric as grant_sum, 0 as grant_count
+          from entry where kind <> 'grant' and member_id is not null
+        union all
+        select tenant_id, 'group', member_group_id, amount, 0, 0 from entry where kind <> 'grant' and member_group_id is not null
+        union all
+        select tenant_id, 'tenant', tenant_id,
+            case when kind <> 'grant' then amount else 0 end, case when kind = 'grant' then amount else 0 end, case when kind = 'grant' then 1 else 0 end
+          from entry where kind <> 'grant' or (member_group_id is null and member_id is null)
+      ),
+      moved as (
+        insert into ${creditBalances} (tenant_id, scope_kind, scope_id, period, usage_sum, grant_sum, grant_count)
+        select tenant_id, scope_kind, scope_id, case when scope_kind = 'tenant' then ${ALL_TIME} else ${CURRENT_PERIOD} end,
+            sum(usage_sum), sum(grant_sum), sum(grant_count)
+          from moves group by tenant_id, scope_kind, scope_id order by tenant_id, scope_kind, scope_id
+        on conflict (tenant_id, scope_kind, scope_id, period) do update set
+          usage_sum = ${creditBalances}.usage_sum + excluded.usage_sum,
+          grant_sum = ${creditBalances}.grant_sum + excluded.grant_sum,
+          grant_count = ${creditBalances}.grant_count + excluded.grant_count
+        returning scope_kind as "scopeKind", scope_id as "scopeId", usage_sum as "usageSum", grant_sum as "grantSum", grant_count as "grantCount"
+      )
+      select (select coalesce(json_agg(entry), '[]') from entry) as entries, (select coalesce(json_agg(moved), '[]') from moved) as balances ${extra}`),
   );
+  if (!row) throw new Error('Ledger statement returned no row');
+  return { entries: fromJson<LedgerEntry[]>(row.entries), balances: fromJson<BalanceRow[]>(row.balances).map(asNumbers), row };
 }
 
-/**
- * Adds ledger rows to the balances in one upsert, which also locks the touched balance rows until
- * the transaction ends; returns them as they are now.
- */
-async function applyToBalances(q: Queryable, entries: LedgerEntry[]): Promise<BalanceRow[]> {
-  const deltas = balanceDeltas(entries);
-  if (deltas.length === 0) return [];
-  return q
-    .insert(creditBalances)
-    .values(deltas.map((delta) => ({ ...delta, period: delta.scopeKind === 'tenant' ? ALL_TIME : CURRENT_PERIOD })))
-    .onConflictDoUpdate({
-      target: [creditBalances.tenantId, creditBalances.scopeKind, creditBalances.scopeId, creditBalances.period],
-      set: {
-        usageSum: sql`${creditBalances.usageSum} + excluded.usage_sum`,
-        grantSum: sql`${creditBalances.grantSum} + excluded.grant_sum`,
-        grantCount: sql`${creditBalances.grantCount} + excluded.grant_count`,
-      },
-    })
-    .returning();
-}
+const asNumbers = (row: BalanceRow): BalanceRow => ({ ...row, usageSum: Number(row.usageSum), grantSum: Number(row.grantSum), grantCount: Number(row.grantCount) });
 
-/**
- * Appends ledger rows and moves the balances with them, in the caller's transaction. The balances
- * move by the amounts as stored (rounded to the column's scale), so they stay exact sums.
- */
-async function appendToLedger(q: Queryable, entries: (typeof creditLedger.$inferInsert)[]): Promise<{ rows: (LedgerEntry & { id: number })[]; balances: BalanceRow[] }> {
-  const rows = await q.insert(creditLedger).values(entries).returning({
+/** Appends ledger rows and moves the balances with them, in the caller's transaction. */
+async function appendToLedger(q: Queryable, entries: (typeof creditLedger.$inferInsert)[], extra?: SQL) {
+  const insert = q.insert(creditLedger).values(entries).returning({
     id: creditLedger.id,
-    tenantId: creditLedger.tenantId,
-    memberGroupId: creditLedger.memberGroupId,
-    memberId: creditLedger.memberId,
+    tenant_id: creditLedger.tenantId,
+    member_group_id: creditLedger.memberGroupId,
+    member_id: creditLedger.memberId,
     kind: creditLedger.kind,
     amount: creditLedger.amount,
   });
-  return { rows, balances: await applyToBalances(q, rows) };
+  return writeLedger(q, insert.getSQL(), extra);
 }
 
 /**
@@ -104,7 +85,7 @@ async function appendToLedger(q: Queryable, entries: (typeof creditLedger.$infer
  * grants minus all usage; the member balance is the monthly quota (member override, else the
  * default group's per-member quota) minus this month's usage, capped by the group's own monthly quota.
  */
-function remainingCredits(member: MemberRow, group: MemberGroupRow | undefined, balances: BalanceRow[]): CreditCheck {
+function remainingCredits(member: MemberRow, group: GroupQuotas | undefined, balances: BalanceRow[]): CreditCheck {
   const find = (scopeKind: Scope, scopeId: number | null) => balances.find((row) => row.scopeKind === scopeKind && row.scopeId === scopeId);
   const tenant = find('tenant', member.tenantId);
   const memberUsage = find('member', member.id)?.usageSum ?? 0;
@@ -120,7 +101,7 @@ function remainingCredits(member: MemberRow, group: MemberGroupRow | undefined, 
   };
 }
 
-async function defaultGroup(q: Queryable, member: MemberRow): Promise<MemberGroupRow | undefined> {
+async function defaultGroup(q: Queryable, member: MemberRow): Promise<GroupQuotas | undefined> {
   if (!member.defaultMemberGroupId) return undefined;
   const [group] = await q.select().from(memberGroups).where(eq(memberGroups.id, member.defaultMemberGroupId));
   return group;
@@ -171,35 +152,39 @@ export async function isDepleted(q: Queryable, member: MemberRow): Promise<boole
  * one that fails rolls back with its transaction.
  */
 export async function reserveCredits(q: Queryable, member: MemberRow, amount: number, messageId: number): Promise<{ id: number; amount: number }> {
-  const group = await defaultGroup(q, member);
-  const { rows, balances } = await appendToLedger(q, [
-    { tenantId: member.tenantId, memberGroupId: member.defaultMemberGroupId, memberId: member.id, kind: 'reservation', amount: -amount, messageId },
-  ]);
-  const [reservation] = rows;
+  const groupId = member.defaultMemberGroupId;
+  const { entries, balances, row } = await appendToLedger(
+    q,
+    [{ tenantId: member.tenantId, memberGroupId: groupId, memberId: member.id, kind: 'reservation', amount: -amount, messageId }],
+    sql`, (select json_build_object('id', id, 'creditQuota', credit_quota, 'memberCreditQuota', member_credit_quota) from ${memberGroups} where id = ${groupId}) as quotas`,
+  );
+  const [reservation] = entries;
   if (!reservation) throw new Error('Reservation insert returned no row');
-  const before = balances.map((row) => ({ ...row, usageSum: row.usageSum - reservation.amount }));
+  const reserved = -Number(reservation.amount);
+  const group = row.quotas ? fromJson<GroupQuotas>(row.quotas) : undefined;
+  const before = balances.map((balance) => ({ ...balance, usageSum: balance.usageSum + reserved }));
   if (isCreditsDepleted(remainingCredits(member, group, before))) throw creditsDepleted();
-  return { id: reservation.id, amount: -reservation.amount };
+  return { id: reservation.id, amount: reserved };
 }
 
 /**
  * Settles a reservation (`reserved` as reserveCredits returned it) at the real cost: the settlement
- * row gives back (or takes) the difference.
- * A reservation already released as abandoned (see releaseAbandonedReservations) gets its settlement
- * corrected instead, because an answer that outlived the limit still saves its real cost; the
- * balances then move by the difference to the release, which gave back the whole reservation.
+ * row gives back (or takes) the difference. A reservation already released as abandoned (see
+ * releaseAbandonedReservations) gets its settlement corrected instead, because an answer that
+ * outlived the limit still saves its real cost; the balances then move by the difference to the
+ * release, which gave back the whole reservation.
  */
 export async function settleCredits(q: Queryable, member: MemberRow, reservationId: number, reserved: number, actual: number): Promise<void> {
   const amount = reserved - actual;
-  const entry = { tenantId: member.tenantId, memberGroupId: member.defaultMemberGroupId, memberId: member.id, kind: 'settlement' as const };
-  const [row] = await q
+  const settle = q
     .insert(creditLedger)
-    .values({ ...entry, amount, reservationId })
-    .onConflictDoUpdate({ target: creditLedger.reservationId, set: { amount } })
-    // xmax is set on a row this statement updated rather than inserted.
-    .returning({ amount: creditLedger.amount, correctedRelease: sql<boolean>`xmax::text <> '0'` });
-  if (!row) throw new Error('Settlement upsert returned no row');
-  await applyToBalances(q, [{ ...entry, amount: row.correctedRelease ? row.amount - reserved : row.amount }]);
+    .values({ tenantId: member.tenantId, memberGroupId: member.defaultMemberGroupId, memberId: member.id, kind: 'settlement', amount, reservationId })
+    .onConflictDoUpdate({ target: creditLedger.reservationId, set: { amount } });
+  // xmax is set on a row the upsert updated rather than inserted.
+  await writeLedger(
+    q,
+    sql`${settle.getSQL()} returning id, tenant_id, member_group_id, member_id, kind, case when xmax::text <> '0' then amount - ${reserved}::numeric else amount end as amount`,
+  );
 }
 
 /**
