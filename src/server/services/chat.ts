@@ -4,7 +4,7 @@ import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import type { ChatFrame, ChatMeta, chatBodySchema } from '../../shared/api/chat';
 import { CHAT_META_HEADER, RECENT_CHATBOTS_KEPT } from '../../shared/domain/constants';
-import type { Database } from '../db/client';
+import type { Database, Transaction } from '../db/client';
 import { chatbots, files, modelGroupPermissions, recentChatbots, restrictedWords, sessionMessageFiles, sessionMessages, sessions, taskModes, usageRecords } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import type { LlmRegistry } from '../llm/registry';
@@ -318,6 +318,21 @@ export async function failAbandonedAnswers(db: Database): Promise<number> {
   });
 }
 
+/** Puts the chatbot first in the member's recent ones and forgets those beyond RECENT_CHATBOTS_KEPT. */
+async function rememberRecentChatbot(tx: Transaction, member: MemberRow, chatbotId: number, now: Date): Promise<void> {
+  await tx
+    .insert(recentChatbots)
+    .values({ tenantId: member.tenantId, memberId: member.id, chatbotId, usedAt: now })
+    .onConflictDoUpdate({ target: [recentChatbots.memberId, recentChatbots.chatbotId], set: { usedAt: now } });
+  const kept = tx
+    .select({ chatbotId: recentChatbots.chatbotId })
+    .from(recentChatbots)
+    .where(eq(recentChatbots.memberId, member.id))
+    .orderBy(desc(recentChatbots.usedAt))
+    .limit(RECENT_CHATBOTS_KEPT);
+  await tx.delete(recentChatbots).where(and(eq(recentChatbots.memberId, member.id), notInArray(recentChatbots.chatbotId, kept)));
+}
+
 /** Saves the answer, settles the reservation at the real cost and meters the usage; returns the credits charged. */
 async function recordOutcome(db: Database, prepared: PreparedChat, outcome: StreamOutcome): Promise<number> {
   const { tenant, member, model, session, chatbot } = prepared;
@@ -327,39 +342,32 @@ async function recordOutcome(db: Database, prepared: PreparedChat, outcome: Stre
   const now = new Date();
   const period = now.toISOString().slice(0, 7);
   await db.transaction(async (tx) => {
-    await tx
-      .update(sessionMessages)
-      .set({ text: outcome.text, interrupted, inputTokens: outcome.inputTokens, outputTokens: outcome.outputTokens, streaming: false })
-      .where(eq(sessionMessages.id, prepared.meta.chatbot_message_id));
-    await tx.insert(usageRecords).values({
-      tenantId: tenant.id,
-      memberId: member.id,
-      memberGroupId: prepared.memberGroupId,
-      chatbotId: chatbot.id,
-      sessionId: session.id,
-      messageId: prepared.meta.chatbot_message_id,
-      llmModelId: model.id,
-      modelName: model.name,
-      inputTokens: outcome.inputTokens,
-      outputTokens: outcome.outputTokens,
-      credits: cost,
-    });
-    await tx.update(sessions).set({ lastChatAt: now }).where(eq(sessions.id, session.id));
-    if (!prepared.isTest && !chatbot.isDefault) {
-      await tx
-        .insert(recentChatbots)
-        .values({ tenantId: tenant.id, memberId: member.id, chatbotId: chatbot.id, usedAt: now })
-        .onConflictDoUpdate({ target: [recentChatbots.memberId, recentChatbots.chatbotId], set: { usedAt: now } });
-      const kept = tx
-        .select({ chatbotId: recentChatbots.chatbotId })
-        .from(recentChatbots)
-        .where(eq(recentChatbots.memberId, member.id))
-        .orderBy(desc(recentChatbots.usedAt))
-        .limit(RECENT_CHATBOTS_KEPT);
-      await tx.delete(recentChatbots).where(and(eq(recentChatbots.memberId, member.id), notInArray(recentChatbots.chatbotId, kept)));
-    }
-    // Rows other sends update too come last, so their locks are held only until the commit right after.
-    if (prepared.reservation) await settleCredits(tx, member, prepared.reservation.id, prepared.reservation.amount, cost);
+    // Issued without waiting for each other, the driver sends these down the transaction's one
+    // connection together. Only the settlement touches rows other sends lock too (balances); the
+    // chatbot's counters follow after it, so every transaction locks them in the same order.
+    const statements: PromiseLike<unknown>[] = [
+      tx
+        .update(sessionMessages)
+        .set({ text: outcome.text, interrupted, inputTokens: outcome.inputTokens, outputTokens: outcome.outputTokens, streaming: false })
+        .where(eq(sessionMessages.id, prepared.meta.chatbot_message_id)),
+      tx.insert(usageRecords).values({
+        tenantId: tenant.id,
+        memberId: member.id,
+        memberGroupId: prepared.memberGroupId,
+        chatbotId: chatbot.id,
+        sessionId: session.id,
+        messageId: prepared.meta.chatbot_message_id,
+        llmModelId: model.id,
+        modelName: model.name,
+        inputTokens: outcome.inputTokens,
+        outputTokens: outcome.outputTokens,
+        credits: cost,
+      }),
+      tx.update(sessions).set({ lastChatAt: now }).where(eq(sessions.id, session.id)),
+    ];
+    if (!prepared.isTest && !chatbot.isDefault) statements.push(rememberRecentChatbot(tx, member, chatbot.id, now));
+    if (prepared.reservation) statements.push(settleCredits(tx, member, prepared.reservation.id, prepared.reservation.amount, cost));
+    await Promise.all(statements);
     if (prepared.isTest) return;
     await tx
       .update(chatbots)
