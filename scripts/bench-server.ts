@@ -215,15 +215,18 @@ async function streamOnce(chatUrl: string, token: string | null, text: string): 
   const decoder = new TextDecoder();
   let seen = '';
   let firstTokenAt: number | null = null;
+  let failed = false;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
+    const chunk = decoder.decode(value, { stream: true });
     if (firstTokenAt === null) {
-      seen += decoder.decode(value, { stream: true });
+      seen += chunk;
       if (seen.includes('"type":"text"')) firstTokenAt = performance.now();
     }
+    if (chunk.includes('"finish_reason":"error"')) failed = true;
   }
-  return { text, ok: true, clientTtft: (firstTokenAt ?? performance.now()) - started, total: performance.now() - started };
+  return { text, ok: !failed, clientTtft: (firstTokenAt ?? performance.now()) - started, total: performance.now() - started };
 }
 
 function loadRole(): void {
