@@ -41,6 +41,11 @@ async function prepare(who: MemberRow): Promise<'reserved' | 'depleted'> {
   }
 }
 
+async function sentMessages(): Promise<number> {
+  const rows = await server.db.select({ id: sessionMessages.id }).from(sessionMessages).where(eq(sessionMessages.text, SEND_TEXT));
+  return rows.length;
+}
+
 const count = (outcomes: string[], wanted: string) => outcomes.filter((outcome) => outcome === wanted).length;
 
 /** The ledger summed the way the balance rows promise to hold it. */
@@ -130,9 +135,12 @@ describe('credit balances', () => {
     // Room for 3.5 sends: a send goes through while something is left, so exactly 4 do.
     await server.db.update(memberGroups).set({ creditQuota: groupUsed + 3.5 * perSend }).where(eq(memberGroups.id, groupId));
     const senders = [demo, ...others].flatMap((who) => [who, who, who]);
+    const messagesBefore = await sentMessages();
     const outcomes = await Promise.all(senders.map((who) => prepare(who)));
     expect(count(outcomes, 'reserved')).toBe(4);
     expect(count(outcomes, 'depleted')).toBe(26);
+    // A refused send leaves no message behind, and its reservation is released in full.
+    expect((await sentMessages()) - messagesBefore).toBe(4);
     expect((await creditCheck(server.db, demo)).remaining_credit).toBeCloseTo(3.5 * perSend - 4 * perSend, 6);
     await server.db.update(memberGroups).set({ creditQuota: null }).where(eq(memberGroups.id, groupId));
     await expectBalancesToEqualLedger();

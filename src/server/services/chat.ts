@@ -1,5 +1,5 @@
 import { type ModelMessage, streamText } from 'ai';
-import { and, asc, desc, eq, inArray, lt, notInArray, sql } from 'drizzle-orm';
+import { type SQL, and, asc, desc, eq, inArray, lt, notInArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import type { ChatFrame, ChatMeta, chatBodySchema } from '../../shared/api/chat';
@@ -129,7 +129,7 @@ export async function prepareChat(db: Database, tenant: TenantRow, member: Membe
   const reserved = free ? 0 : messageCost(model, { inputTokens: estimatedInputTokens, outputTokens: RESERVED_OUTPUT_TOKENS });
   // A paid model that costs nothing still needs credits left; anything to reserve is checked with its reservation.
   if (!free && reserved === 0 && (await isDepleted(db, member))) throw creditsDepleted();
-  return db.transaction(async (tx) => {
+  const saved = await db.transaction(async (tx) => {
     let session = existing;
     if (!session) {
       const [created] = await tx
@@ -140,44 +140,58 @@ export async function prepareChat(db: Database, tenant: TenantRow, member: Membe
       session = created;
     }
     // The member's message and the answer's placeholder in one statement.
-    const saved = await tx
+    const rows = await tx
       .insert(sessionMessages)
       .values([
         { tenantId: tenant.id, sessionId: session.id, speakerType: 'member', text },
         { tenantId: tenant.id, sessionId: session.id, speakerType: 'chatbot', text: '', llmModelId: model.id, streaming: true },
       ])
       .returning({ id: sessionMessages.id, speakerType: sessionMessages.speakerType });
-    const memberMessage = saved.find((row) => row.speakerType === 'member');
-    const answer = saved.find((row) => row.speakerType === 'chatbot');
+    const memberMessage = rows.find((row) => row.speakerType === 'member');
+    const answer = rows.find((row) => row.speakerType === 'chatbot');
     if (!memberMessage || !answer) throw new Error('Message insert returned no row');
     if (body.file_ids.length > 0) {
       await tx
         .insert(sessionMessageFiles)
         .values([...new Set(body.file_ids)].map((fileId) => ({ tenantId: tenant.id, messageId: memberMessage.id, fileId })));
     }
-    // Last, because it locks the member's, group's and tenant's balance rows until the commit.
-    const reservation = reserved > 0 ? await reserveCredits(tx, member, reserved, answer.id) : null;
-    return {
-      tenant,
-      member,
-      chatbot,
-      model,
-      session,
-      memberGroupId: member.defaultMemberGroupId,
-      meta: {
-        session_hash_id: session.hashId,
-        session_created: !existing,
-        member_message_id: memberMessage.id,
-        chatbot_message_id: answer.id,
-        model: model.name,
-      },
-      system,
-      messages,
-      estimatedInputTokens,
-      reservation,
-      isTest: body.is_test,
-    };
+    return { session, memberMessageId: memberMessage.id, answerId: answer.id };
   });
+  const { session } = saved;
+  // After that transaction, as a statement of its own: it locks balance rows every send of the
+  // tenant needs (see reserveCredits). A refused or failed reservation takes the send back out.
+  let reservation: PreparedChat['reservation'] = null;
+  if (reserved > 0) {
+    try {
+      reservation = await reserveCredits(db, member, reserved, saved.answerId);
+    } catch (error) {
+      await db.transaction(async (tx) => {
+        await tx.delete(sessionMessages).where(inArray(sessionMessages.id, [saved.memberMessageId, saved.answerId]));
+        if (!existing) await tx.delete(sessions).where(eq(sessions.id, session.id));
+      });
+      throw error;
+    }
+  }
+  return {
+    tenant,
+    member,
+    chatbot,
+    model,
+    session,
+    memberGroupId: member.defaultMemberGroupId,
+    meta: {
+      session_hash_id: session.hashId,
+      session_created: !existing,
+      member_message_id: saved.memberMessageId,
+      chatbot_message_id: saved.answerId,
+      model: model.name,
+    },
+    system,
+    messages,
+    estimatedInputTokens,
+    reservation,
+    isTest: body.is_test,
+  };
 }
 
 /** Header values must be Latin-1: escape everything else inside the JSON. */
@@ -341,16 +355,20 @@ async function recordOutcome(db: Database, prepared: PreparedChat, outcome: Stre
   const tokens = outcome.inputTokens + outcome.outputTokens;
   const now = new Date();
   const period = now.toISOString().slice(0, 7);
-  await db.transaction(async (tx) => {
-    // Issued without waiting for each other, the driver sends these down the transaction's one
-    // connection together. Only the settlement touches rows other sends lock too (balances); the
-    // chatbot's counters follow after it, so every transaction locks them in the same order.
-    const statements: PromiseLike<unknown>[] = [
-      tx
+  // One statement, so it is atomic without a transaction and holds the locks on rows other sends
+  // update too (balances, the chatbot's counters) only while it runs.
+  const cte = (name: string, statement: { getSQL(): SQL }) => sql`${sql.identifier(name)} as (${statement.getSQL()}),`;
+  const statements = [
+    cte(
+      'answer',
+      db
         .update(sessionMessages)
         .set({ text: outcome.text, interrupted, inputTokens: outcome.inputTokens, outputTokens: outcome.outputTokens, streaming: false })
         .where(eq(sessionMessages.id, prepared.meta.chatbot_message_id)),
-      tx.insert(usageRecords).values({
+    ),
+    cte(
+      'usage',
+      db.insert(usageRecords).values({
         tenantId: tenant.id,
         memberId: member.id,
         memberGroupId: prepared.memberGroupId,
@@ -363,22 +381,29 @@ async function recordOutcome(db: Database, prepared: PreparedChat, outcome: Stre
         outputTokens: outcome.outputTokens,
         credits: cost,
       }),
-      tx.update(sessions).set({ lastChatAt: now }).where(eq(sessions.id, session.id)),
-    ];
-    if (!prepared.isTest && !chatbot.isDefault) statements.push(rememberRecentChatbot(tx, member, chatbot.id, now));
-    if (prepared.reservation) statements.push(settleCredits(tx, member, prepared.reservation.id, prepared.reservation.amount, cost));
-    await Promise.all(statements);
-    if (prepared.isTest) return;
-    await tx
-      .update(chatbots)
-      .set({
-        messageCount: sql`${chatbots.messageCount} + 1`,
-        tokenCount: sql`${chatbots.tokenCount} + ${tokens}`,
-        monthTokenCount: sql`case when ${chatbots.monthTokenPeriod} = ${period} then ${chatbots.monthTokenCount} + ${tokens} else ${tokens} end`,
-        monthTokenPeriod: period,
-        lastChatAt: now,
-      })
-      .where(eq(chatbots.id, chatbot.id));
-  });
+    ),
+    cte('session', db.update(sessions).set({ lastChatAt: now }).where(eq(sessions.id, session.id))),
+  ];
+  if (!prepared.isTest) {
+    statements.push(
+      cte(
+        'counters',
+        db
+          .update(chatbots)
+          .set({
+            messageCount: sql`${chatbots.messageCount} + 1`,
+            tokenCount: sql`${chatbots.tokenCount} + ${tokens}`,
+            monthTokenCount: sql`case when ${chatbots.monthTokenPeriod} = ${period} then ${chatbots.monthTokenCount} + ${tokens} else ${tokens} end`,
+            monthTokenPeriod: period,
+            lastChatAt: now,
+          })
+          .where(eq(chatbots.id, chatbot.id)),
+      ),
+    );
+  }
+  const also = sql.join(statements, sql` `);
+  if (prepared.reservation) await settleCredits(db, member, prepared.reservation.id, prepared.reservation.amount, cost, also);
+  else await db.execute(sql`with ${also} saved as (select 1) select 1 from saved`);
+  if (!prepared.isTest && !chatbot.isDefault) await db.transaction((tx) => rememberRecentChatbot(tx, member, chatbot.id, now));
   return cost;
 }

@@ -32,12 +32,13 @@ const fromJson = <T>(value: unknown): T => (typeof value === 'string' ? JSON.par
  * tenant; only the tenant's own grants count. Migration 0003 computed the same sums from the whole
  * ledger. The upsert locks the touched balance rows until the transaction ends, always in the same
  * order (tenant, group, member, by id), so two transactions never wait for each other in a cycle.
- * `extra` adds columns to the one result row.
+ * `also` runs further statements within the same one (common table expressions, each ending in a
+ * comma); `extra` adds columns to the one result row.
  */
-async function writeLedger(q: Queryable, entries: SQL, extra: SQL = sql``) {
+async function writeLedger(q: Queryable, entries: SQL, { also = sql``, extra = sql`` }: { also?: SQL; extra?: SQL } = {}) {
   const [row] = rowsOf<{ entries: unknown; balances: unknown; [column: string]: unknown }>(
     await q.execute(sql`
-      with entry as (${entries}),
+      with ${also} entry as (${entries}),
       moves as (
         select tenant_id, 'member'::credit_scope as scope_kind, member_id as scope_id, amount as usage_sum, 0::numeric as grant_sum, 0 as grant_count
           from entry where kind <> 'grant' and member_id is not null
@@ -77,7 +78,7 @@ async function appendToLedger(q: Queryable, entries: (typeof creditLedger.$infer
     kind: creditLedger.kind,
     amount: creditLedger.amount,
   });
-  return writeLedger(q, insert.getSQL(), extra);
+  return writeLedger(q, insert.getSQL(), { extra });
 }
 
 /**
@@ -145,17 +146,18 @@ export async function isDepleted(q: Queryable, member: MemberRow): Promise<boole
 
 /**
  * Reserves `amount` credits for the answer `messageId` and returns the reservation (its ledger id and
- * the amount as stored), or
- * throws 402 when the member, their group or the tenant had no credit left before it. The balance
- * upsert locks only the member's, the group's and the tenant's balance rows, from here to the end
- * of the caller's transaction, so call it last: concurrent sends see each other's reservations, and
- * one that fails rolls back with its transaction.
+ * the amount as stored), or throws 402 when the member, their group or the tenant had no credit
+ * left before it; the refused reservation is then released in full right away. Run it as a
+ * statement of its own, not inside a longer transaction: the balance upsert locks the member's,
+ * the group's and the tenant's balance rows, which every send of the tenant needs, and a single
+ * statement holds them only while it runs. Concurrent sends still see each other's reservations.
  */
 export async function reserveCredits(q: Queryable, member: MemberRow, amount: number, messageId: number): Promise<{ id: number; amount: number }> {
   const groupId = member.defaultMemberGroupId;
+  const entry = { tenantId: member.tenantId, memberGroupId: groupId, memberId: member.id } as const;
   const { entries, balances, row } = await appendToLedger(
     q,
-    [{ tenantId: member.tenantId, memberGroupId: groupId, memberId: member.id, kind: 'reservation', amount: -amount, messageId }],
+    [{ ...entry, kind: 'reservation', amount: -amount, messageId }],
     sql`, (select json_build_object('id', id, 'creditQuota', credit_quota, 'memberCreditQuota', member_credit_quota) from ${memberGroups} where id = ${groupId}) as quotas`,
   );
   const [reservation] = entries;
@@ -163,7 +165,10 @@ export async function reserveCredits(q: Queryable, member: MemberRow, amount: nu
   const reserved = -Number(reservation.amount);
   const group = row.quotas ? fromJson<GroupQuotas>(row.quotas) : undefined;
   const before = balances.map((balance) => ({ ...balance, usageSum: balance.usageSum + reserved }));
-  if (isCreditsDepleted(remainingCredits(member, group, before))) throw creditsDepleted();
+  if (isCreditsDepleted(remainingCredits(member, group, before))) {
+    await appendToLedger(q, [{ ...entry, kind: 'settlement', amount: reserved, reservationId: reservation.id }]);
+    throw creditsDepleted();
+  }
   return { id: reservation.id, amount: reserved };
 }
 
@@ -172,9 +177,10 @@ export async function reserveCredits(q: Queryable, member: MemberRow, amount: nu
  * row gives back (or takes) the difference. A reservation already released as abandoned (see
  * releaseAbandonedReservations) gets its settlement corrected instead, because an answer that
  * outlived the limit still saves its real cost; the balances then move by the difference to the
- * release, which gave back the whole reservation.
+ * release, which gave back the whole reservation. `also` runs further statements in the same one
+ * (see writeLedger).
  */
-export async function settleCredits(q: Queryable, member: MemberRow, reservationId: number, reserved: number, actual: number): Promise<void> {
+export async function settleCredits(q: Queryable, member: MemberRow, reservationId: number, reserved: number, actual: number, also?: SQL): Promise<void> {
   const amount = reserved - actual;
   const settle = q
     .insert(creditLedger)
@@ -184,6 +190,7 @@ export async function settleCredits(q: Queryable, member: MemberRow, reservation
   await writeLedger(
     q,
     sql`${settle.getSQL()} returning id, tenant_id, member_group_id, member_id, kind, case when xmax::text <> '0' then amount - ${reserved}::numeric else amount end as amount`,
+    { also },
   );
 }
 
