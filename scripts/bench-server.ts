@@ -150,7 +150,7 @@ async function serverRole(kind: 'pglite' | 'postgres', baseUrl: string): Promise
       if (/^\s*select/i.test(query)) {
         profile.selects++;
         if (/\bfor (update|no key update|share)\b/i.test(query)) profile.lockingSelects++;
-      } else if (/^\s*(insert|update|delete)/i.test(query)) profile.writes++;
+      } else if (/^\s*(insert|update|delete)/i.test(query) || (/^\s*with\b/i.test(query) && /\b(insert|update|delete)\b/i.test(query))) profile.writes++;
     },
   });
   const { db } = handle;
