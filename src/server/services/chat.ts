@@ -82,9 +82,9 @@ async function mayUseModel(db: Database, tenantId: number, groupIds: number[], m
 const messageText = (message: ModelMessage) => (typeof message.content === 'string' ? message.content : '');
 
 /**
- * Checks a send against the rules known before streaming (spec §8 chat errors), then in one
- * transaction creates the session on the first message, saves the member's message and a placeholder
- * for the answer, and reserves the estimated cost in the credit ledger.
+ * Checks a send against the rules known before streaming (spec §8 chat errors), then in one short
+ * transaction creates the session on the first message and saves the member's message and a
+ * placeholder for the answer, and then reserves the estimated cost (402 takes the send back out).
  */
 export async function prepareChat(db: Database, tenant: TenantRow, member: MemberRow, chatbotId: number, body: ChatBody): Promise<PreparedChat> {
   const text = body.text.trim();
@@ -347,7 +347,10 @@ async function rememberRecentChatbot(tx: Transaction, member: MemberRow, chatbot
   await tx.delete(recentChatbots).where(and(eq(recentChatbots.memberId, member.id), notInArray(recentChatbots.chatbotId, kept)));
 }
 
-/** Saves the answer, settles the reservation at the real cost and meters the usage; returns the credits charged. */
+/**
+ * Saves the answer, settles the reservation at the real cost and meters the usage, all in one
+ * statement; returns the credits charged.
+ */
 async function recordOutcome(db: Database, prepared: PreparedChat, outcome: StreamOutcome): Promise<number> {
   const { tenant, member, model, session, chatbot } = prepared;
   const cost = isFreeModel(model, tenant) ? 0 : messageCost(model, outcome);
