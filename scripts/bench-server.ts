@@ -1,110 +1,374 @@
 /**
- * `npm run bench:server`: concurrent chat streams against the real server (PGlite) with the fake
- * OpenAI-compatible upstream on loopback at a fixed per-token delay. Prints the latency the server
- * adds to the first token (client time to first token minus the upstream's own) and streams per
- * second. Figures only; nothing is asserted.
+ * `npm run bench:server`: concurrent chat streams against the real server (PGlite, and PostgreSQL
+ * when BENCH_DATABASE_URL or TEST_DATABASE_URL is set) and, in the same run, against the floor: a
+ * bare Fastify proxy doing only the streaming (same AI SDK provider, no auth, database or metering)
+ * to the same fake OpenAI-compatible upstream. The upstream, each target and the load generator
+ * run in their own processes. Prints the latency a target adds to the first token (client time to
+ * first token minus the upstream's own), streams per second, the ratios to the floor, and a profile
+ * of one chat turn (statements, transactions, writes per token). Figures only; nothing is asserted.
  *
- * BENCH_STREAMS (default 200), BENCH_CONCURRENCY (default 20), BENCH_TOKEN_DELAY_MS (default 20),
- * BENCH_TOKENS (default 20), BENCH_MAX_SECONDS (default 60).
+ * BENCH_STREAMS (default 1000), BENCH_CONCURRENCY (200), BENCH_MEMBERS (50), BENCH_TOKEN_DELAY_MS
+ * (20), BENCH_TOKENS (20), BENCH_POOL_SIZE (PostgreSQL pool, default as the server's),
+ * BENCH_CHATBOT (`paid`, default, or `free` for the unlimited model), BENCH_PORT (first of three
+ * ports, default 3430), BENCH_TARGETS (comma list of floor,pglite,postgres), BENCH_CPU_PROFILE_DIR
+ * (write a V8 CPU profile of each target there).
  */
+import type { ChildProcess } from 'node:child_process';
+import type { ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { streamText } from 'ai';
+import { eq } from 'drizzle-orm';
+import Fastify from 'fastify';
+import { buildApp } from '../src/server/app';
+import { testConfig } from '../src/server/config';
+import type { Database } from '../src/server/db/client';
+import { DEMO_MEMBER, seedDemoTenant } from '../src/server/db/seed';
+import { memberGroupLinks, members } from '../src/server/db/schema';
+import { OPENAI_COMPATIBLE_PROVIDER, createLlmRegistry } from '../src/server/llm/registry';
+import { API_PREFIX } from '../src/shared/domain/constants';
 import { startFakeLlmUpstream } from '../tests/fixtures/fakeLlmUpstream';
-import { DEMO_MEMBER, startTestServer } from '../tests/fixtures/testServer';
+import { ask, benchPostgresUrl, envInt, forkRole, ms, nextMessage, openBenchDatabase, percentile, serveRequests } from './benchSupport';
 
-const envInt = (name: string, fallback: number) => {
-  const value = Number.parseInt(process.env[name] ?? '', 10);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-};
-const STREAMS = envInt('BENCH_STREAMS', 200);
-const CONCURRENCY = envInt('BENCH_CONCURRENCY', 20);
+const SCRIPT = fileURLToPath(import.meta.url);
+const STREAMS = envInt('BENCH_STREAMS', 1000);
+const CONCURRENCY = envInt('BENCH_CONCURRENCY', 200);
+const MEMBERS = envInt('BENCH_MEMBERS', 50);
 const TOKEN_DELAY_MS = envInt('BENCH_TOKEN_DELAY_MS', 20);
 const TOKENS = envInt('BENCH_TOKENS', 20);
-const MAX_SECONDS = envInt('BENCH_MAX_SECONDS', 60);
+const POOL_SIZE = process.env.BENCH_POOL_SIZE ? envInt('BENCH_POOL_SIZE', 10) : undefined;
+const PAID = (process.env.BENCH_CHATBOT ?? 'paid') !== 'free';
+const PORT = envInt('BENCH_PORT', 3430);
+const UPSTREAM_MODEL = 'fake-model';
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
+type TargetKind = 'floor' | 'pglite' | 'postgres';
 
 interface StreamResult {
   text: string;
+  ok: boolean;
   clientTtft: number;
   total: number;
 }
 
-async function main(): Promise<void> {
-  const upstream = await startFakeLlmUpstream({ chunks: Array.from({ length: TOKENS }, (_, i) => `tok${i} `), delayMs: TOKEN_DELAY_MS });
-  const server = await startTestServer({ database: 'pglite', llm: { baseUrl: upstream.baseUrl } });
-  try {
-    const signIn = await fetch(`${server.apiBase}/auth/sign-in/`, {
+interface TurnProfile {
+  statements: number;
+  selects: number;
+  lockingSelects: number;
+  writes: number;
+  transactions: number;
+}
+
+// ---------------------------------------------------------------- upstream process
+
+async function upstreamRole(): Promise<void> {
+  const upstream = await startFakeLlmUpstream({ chunks: Array.from({ length: TOKENS }, (_, i) => `tok${i} `), delayMs: TOKEN_DELAY_MS }, { port: PORT });
+  serveRequests({
+    // The upstream's own time to first token per request, by the request's last message.
+    ttft: () => {
+      const byText: Record<string, number> = {};
+      for (const request of upstream.requests) {
+        const last = request.body.messages?.at(-1)?.content;
+        if (typeof last === 'string' && request.firstChunkAt !== null) byText[last] = request.firstChunkAt - request.receivedAt;
+      }
+      upstream.requests.length = 0;
+      return { byText };
+    },
+  });
+  process.send!({ type: 'ready', baseUrl: upstream.baseUrl });
+}
+
+// ---------------------------------------------------------------- target processes
+
+/** Exits right after the answer to `close` has gone out. */
+function exitSoon(): object {
+  setTimeout(() => process.exit(0), 100);
+  return {};
+}
+
+function writeFrame(response: ServerResponse, frame: unknown): void {
+  if (!response.destroyed && !response.writableEnded) response.write(`data: ${JSON.stringify(frame)}\n\n`);
+}
+
+/** Only the streaming: the same provider and frames as the real server, nothing else. */
+async function floorRole(baseUrl: string): Promise<void> {
+  const llm = createLlmRegistry({ demoTokenDelayMs: 0, openAiCompatible: { baseUrl, apiKey: 'bench-key' } });
+  const app = Fastify();
+  app.post('/chat', async (request, reply) => {
+    const { text } = request.body as { text: string };
+    const response = reply.raw;
+    const upstream = new AbortController();
+    response.on('close', () => {
+      if (!response.writableFinished) upstream.abort();
+    });
+    reply.hijack();
+    response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform' });
+    response.flushHeaders();
+    const result = streamText({
+      model: llm.languageModel(OPENAI_COMPATIBLE_PROVIDER, UPSTREAM_MODEL),
+      system: 'You are a helpful, concise assistant.',
+      messages: [{ role: 'user', content: text }],
+      abortSignal: upstream.signal,
+      maxRetries: 0,
+      onError: () => {},
+    });
+    let usage: { inputTokens?: number; outputTokens?: number } | undefined;
+    for await (const part of result.fullStream) {
+      if (part.type === 'text-delta') writeFrame(response, { type: 'text', delta: part.text });
+      else if (part.type === 'finish') usage = part.totalUsage;
+    }
+    writeFrame(response, { type: 'usage', input_tokens: usage?.inputTokens ?? 0, output_tokens: usage?.outputTokens ?? 0, credits: 0 });
+    writeFrame(response, { type: 'end', finish_reason: 'stop' });
+    response.end();
+  });
+  await app.listen({ port: PORT + 1, host: '127.0.0.1' });
+  serveRequests({ close: async () => (await app.close(), exitSoon()) });
+  process.send!({ type: 'ready', chatUrl: `http://127.0.0.1:${PORT + 1}/chat`, tokens: [null] });
+}
+
+/** Extra approved members of the demo tenant, each with the demo member's password and group. */
+async function addBenchMembers(db: Database, count: number): Promise<string[]> {
+  const [demo] = await db.select().from(members).where(eq(members.email, DEMO_MEMBER.email));
+  if (!demo) throw new Error('demo member missing');
+  const emails = Array.from({ length: count - 1 }, (_, i) => `bench-${i}@demo.test`);
+  if (emails.length > 0) {
+    const rows = await db
+      .insert(members)
+      .values(emails.map((email, i) => ({ ...demo, id: undefined, email, name: `Bench member ${i}`, createdAt: undefined, updatedAt: undefined })))
+      .returning({ id: members.id });
+    await db.insert(memberGroupLinks).values(rows.map((row) => ({ tenantId: demo.tenantId, memberId: row.id, memberGroupId: demo.defaultMemberGroupId! })));
+  }
+  return [DEMO_MEMBER.email, ...emails];
+}
+
+async function serverRole(kind: 'pglite' | 'postgres', baseUrl: string): Promise<void> {
+  const profile: TurnProfile = { statements: 0, selects: 0, lockingSelects: 0, writes: 0, transactions: 0 };
+  const handle = await openBenchDatabase(kind, {
+    poolSize: POOL_SIZE,
+    observe: (query) => {
+      profile.statements++;
+      if (/^\s*select/i.test(query)) {
+        profile.selects++;
+        if (/\bfor (update|no key update|share)\b/i.test(query)) profile.lockingSelects++;
+      } else if (/^\s*(insert|update|delete)/i.test(query) || (/^\s*with\b/i.test(query) && /\b(insert|update|delete)\b/i.test(query))) profile.writes++;
+    },
+  });
+  const { db } = handle;
+  const transaction = db.transaction.bind(db);
+  db.transaction = ((...args: Parameters<Database['transaction']>) => {
+    profile.transactions++;
+    return transaction(...args);
+  }) as Database['transaction'];
+
+  const config = testConfig({ LLM_BASE_URL: baseUrl, LLM_API_KEY: 'bench-key', LLM_MODEL: UPSTREAM_MODEL, SIGN_IN_RATE_LIMIT: 1_000_000 });
+  await seedDemoTenant(db, { subdomain: config.DEFAULT_TENANT, tenantName: 'Bench workspace', openAiCompatibleModel: UPSTREAM_MODEL });
+  const emails = await addBenchMembers(db, MEMBERS);
+  const app = await buildApp({ db, config, logger: { level: config.LOG_LEVEL } });
+  await app.listen({ port: PORT + 2, host: '127.0.0.1' });
+  const apiBase = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}${API_PREFIX}`;
+
+  const tokens: string[] = [];
+  for (const email of emails) {
+    const response = await fetch(`${apiBase}/auth/sign-in/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-client-kind': 'desktop' },
-      body: JSON.stringify(DEMO_MEMBER),
+      body: JSON.stringify({ email, password: DEMO_MEMBER.password }),
     });
-    const { access_token: token } = (await signIn.json()) as { access_token: string };
-    const bots = (await (await fetch(`${server.apiBase}/chatbots/?include_default=true`, { headers: { 'x-access-token': token } })).json()) as {
-      items: { id: number; llm_model: { is_low_llm: boolean } }[];
-    };
-    // The unlimited low-cost chatbot, so that credits never run out mid-benchmark.
-    const chatbotId = bots.items.find((bot) => bot.llm_model.is_low_llm)!.id;
+    if (response.status !== 200) throw new Error(`sign-in answered ${response.status}`);
+    tokens.push(((await response.json()) as { access_token: string }).access_token);
+  }
+  const list = (await (await fetch(`${apiBase}/chatbots/?include_default=true`, { headers: { 'x-access-token': tokens[0]! } })).json()) as {
+    items: { id: number; llm_model: { is_unlimited?: boolean; is_low_llm: boolean } }[];
+  };
+  const chatbot = list.items.find((bot) => bot.llm_model.is_low_llm !== PAID);
+  if (!chatbot) throw new Error('no chatbot to benchmark');
 
-    async function stream(index: number): Promise<StreamResult> {
-      const text = `bench-${index}`;
-      const started = performance.now();
-      const response = await fetch(`${server.apiBase}/chatbots/${chatbotId}/chat/`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-access-token': token },
-        body: JSON.stringify({ text }),
-      });
-      if (response.status !== 200) throw new Error(`chat answered ${response.status}`);
-      const reader = response.body!.getReader();
-      const decoder = new TextDecoder();
-      let seen = '';
-      let firstTokenAt: number | null = null;
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        seen += decoder.decode(value, { stream: true });
-        if (firstTokenAt === null && seen.includes('"type":"text"')) firstTokenAt = performance.now();
-      }
-      return { text, clientTtft: (firstTokenAt ?? performance.now()) - started, total: performance.now() - started };
+  serveRequests({
+    'profile-reset': () => {
+      for (const key of Object.keys(profile) as (keyof TurnProfile)[]) profile[key] = 0;
+      return {};
+    },
+    'profile-read': () => ({ profile: { ...profile } }),
+    close: async () => {
+      await app.close();
+      await handle.close();
+      return exitSoon();
+    },
+  });
+  process.send!({ type: 'ready', chatUrl: `${apiBase}/chatbots/${chatbot.id}/chat/`, tokens });
+}
+
+// ---------------------------------------------------------------- load generator process
+
+async function streamOnce(chatUrl: string, token: string | null, text: string): Promise<StreamResult> {
+  const started = performance.now();
+  const response = await fetch(chatUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { 'x-access-token': token } : {}) },
+    body: JSON.stringify({ text }),
+  });
+  if (response.status !== 200) {
+    await response.text();
+    return { text, ok: false, clientTtft: Number.NaN, total: performance.now() - started };
+  }
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let seen = '';
+  let firstTokenAt: number | null = null;
+  let failed = false;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    const chunk = decoder.decode(value, { stream: true });
+    if (firstTokenAt === null) {
+      seen += chunk;
+      if (seen.includes('"type":"text"')) firstTokenAt = performance.now();
     }
+    if (chunk.includes('"finish_reason":"error"')) failed = true;
+  }
+  return { text, ok: !failed, clientTtft: (firstTokenAt ?? performance.now()) - started, total: performance.now() - started };
+}
 
-    const results: StreamResult[] = [];
-    const deadline = performance.now() + MAX_SECONDS * 1000;
-    let next = 0;
-    const began = performance.now();
-    await Promise.all(
-      Array.from({ length: CONCURRENCY }, async () => {
-        while (next < STREAMS && performance.now() < deadline) results.push(await stream(next++));
-      }),
-    );
-    const elapsedSeconds = (performance.now() - began) / 1000;
+function loadRole(): void {
+  serveRequests({
+    run: async (message) => {
+      const { chatUrl, tokens, streams, concurrency, prefix } = message as {
+        chatUrl: string;
+        tokens: (string | null)[];
+        streams: number;
+        concurrency: number;
+        prefix: string;
+      };
+      const results: StreamResult[] = [];
+      let next = 0;
+      const began = performance.now();
+      await Promise.all(
+        Array.from({ length: Math.min(concurrency, streams) }, async () => {
+          while (next < streams) {
+            const index = next++;
+            results.push(await streamOnce(chatUrl, tokens[index % tokens.length]!, `${prefix}-${index}`));
+          }
+        }),
+      );
+      return { results, seconds: (performance.now() - began) / 1000 };
+    },
+  });
+  process.send!({ type: 'ready' });
+}
 
-    // Upstream's own time to first token for the same request, matched by the message text.
-    const upstreamTtft = new Map<string, number>();
-    for (const request of upstream.requests) {
-      const last = request.body.messages?.at(-1)?.content;
-      if (typeof last === 'string' && request.firstChunkAt !== null) upstreamTtft.set(last, request.firstChunkAt - request.receivedAt);
+// ---------------------------------------------------------------- orchestration
+
+interface Figures {
+  kind: TargetKind;
+  ok: number;
+  failed: number;
+  addedP50: number;
+  addedP99: number;
+  totalP50: number;
+  perSecond: number;
+  profile?: TurnProfile;
+}
+
+async function measure(kind: TargetKind, upstream: ChildProcess, load: ChildProcess, baseUrl: string): Promise<Figures> {
+  const target = forkRole(SCRIPT, 'target', [kind, baseUrl], { cpuProfileDir: process.env.BENCH_CPU_PROFILE_DIR });
+  const { chatUrl, tokens } = await nextMessage<{ chatUrl: string; tokens: (string | null)[] }>(target, 'ready');
+  const run = (streams: number, concurrency: number, prefix: string) =>
+    ask<{ results: StreamResult[]; seconds: number }>(load, { type: 'run', chatUrl, tokens, streams, concurrency, prefix });
+  try {
+    await run(Math.min(100, STREAMS), Math.min(50, CONCURRENCY), `${kind}-warm`);
+    let profile: TurnProfile | undefined;
+    if (kind !== 'floor') {
+      await ask(target, { type: 'profile-reset' });
+      await run(1, 1, `${kind}-profile`);
+      profile = (await ask<{ profile: TurnProfile }>(target, { type: 'profile-read' })).profile;
     }
-    const added = results
-      .map((result) => result.clientTtft - (upstreamTtft.get(result.text) ?? Number.NaN))
+    await ask(upstream, { type: 'ttft' });
+    const { results, seconds } = await run(STREAMS, CONCURRENCY, `${kind}-run`);
+    const { byText } = await ask<{ byText: Record<string, number> }>(upstream, { type: 'ttft' });
+    const ok = results.filter((result) => result.ok);
+    const added = ok
+      .map((result) => result.clientTtft - (byText[result.text] ?? Number.NaN))
       .filter(Number.isFinite)
       .sort((a, b) => a - b);
-    const totals = results.map((result) => result.total).sort((a, b) => a - b);
-
-    const ms = (value: number) => `${value.toFixed(1)} ms`;
-    console.log(`bench:server  ${results.length} streams, concurrency ${CONCURRENCY}, ${TOKENS} tokens at ${TOKEN_DELAY_MS} ms/token (PGlite, loopback)`);
-    console.log(`  added latency to first token  p50 ${ms(percentile(added, 50))}  p99 ${ms(percentile(added, 99))}`);
-    console.log(`  whole stream                  p50 ${ms(percentile(totals, 50))}  p99 ${ms(percentile(totals, 99))}`);
-    console.log(`  throughput                    ${(results.length / elapsedSeconds).toFixed(1)} streams/s over ${elapsedSeconds.toFixed(1)} s`);
+    const totals = ok.map((result) => result.total).sort((a, b) => a - b);
+    return {
+      kind,
+      ok: ok.length,
+      failed: results.length - ok.length,
+      addedP50: percentile(added, 50),
+      addedP99: percentile(added, 99),
+      totalP50: percentile(totals, 50),
+      perSecond: ok.length / seconds,
+      profile,
+    };
   } finally {
-    await server.close();
-    await upstream.close();
+    // The target exits by itself after closing, so that a CPU profile (BENCH_CPU_PROFILE_DIR) gets written.
+    const exited = new Promise((resolve) => target.once('exit', resolve));
+    await ask(target, { type: 'close' }).catch(() => {});
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    target.kill();
   }
 }
 
-main().catch((error: unknown) => {
+function report(all: Figures[]): void {
+  const floor = all.find((figures) => figures.kind === 'floor');
+  console.log(
+    `\nbench:server  ${STREAMS} streams at concurrency ${CONCURRENCY}, ${MEMBERS} members, ${TOKENS} tokens at ${TOKEN_DELAY_MS} ms/token, ${PAID ? 'paid' : 'unlimited'} model`,
+  );
+  console.log('  target     streams/s   added TTFT p50   added TTFT p99   whole stream p50   failed   vs floor (p50 ×, p99 ×, throughput share)');
+  for (const figures of all) {
+    const ratios =
+      floor && figures !== floor
+        ? `${(figures.addedP50 / floor.addedP50).toFixed(1)}×  ${(figures.addedP99 / floor.addedP99).toFixed(1)}×  ${((figures.perSecond / floor.perSecond) * 100).toFixed(0)} %`
+        : '';
+    console.log(
+      `  ${figures.kind.padEnd(9)}  ${figures.perSecond.toFixed(1).padStart(9)}   ${ms(figures.addedP50).padStart(14)}   ${ms(figures.addedP99).padStart(14)}   ${ms(figures.totalP50).padStart(16)}   ${String(figures.failed).padStart(6)}   ${ratios}`,
+    );
+  }
+  for (const figures of all) {
+    const p = figures.profile;
+    if (!p) continue;
+    console.log(
+      `  one turn on ${figures.kind}: ${p.statements} statements (${p.selects} selects, ${p.lockingSelects} locking, ${p.writes} writes), ${p.transactions} transactions, ${(p.writes / TOKENS).toFixed(2)} writes per token`,
+    );
+  }
+}
+
+async function main(): Promise<void> {
+  const targets = (process.env.BENCH_TARGETS ?? 'floor,pglite,postgres').split(',').map((name) => name.trim()) as TargetKind[];
+  if (targets.includes('postgres') && !benchPostgresUrl()) {
+    console.log('PostgreSQL skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL');
+    targets.splice(targets.indexOf('postgres'), 1);
+  }
+  const upstream = forkRole(SCRIPT, 'upstream');
+  const load = forkRole(SCRIPT, 'load');
+  try {
+    const [{ baseUrl }] = await Promise.all([nextMessage<{ baseUrl: string }>(upstream, 'ready'), nextMessage(load, 'ready')]);
+    const all: Figures[] = [];
+    for (const kind of targets) {
+      const figures = await measure(kind, upstream, load, baseUrl);
+      all.push(figures);
+      console.log(`  ${kind}: ${figures.perSecond.toFixed(1)} streams/s, added TTFT p50 ${ms(figures.addedP50)} p99 ${ms(figures.addedP99)}`);
+    }
+    report(all);
+  } finally {
+    upstream.kill();
+    load.kill();
+  }
+}
+
+const [role, ...args] = process.argv.slice(2);
+const started =
+  role === 'upstream'
+    ? upstreamRole()
+    : role === 'load'
+      ? Promise.resolve(loadRole())
+      : role === 'target'
+        ? args[0] === 'floor'
+          ? floorRole(args[1]!)
+          : serverRole(args[0] as 'pglite' | 'postgres', args[1]!)
+        : main();
+started.catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });

@@ -15,6 +15,11 @@ export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 /** Anything queries can run on: the database or an open transaction. */
 export type Queryable = Database | Transaction;
 
+/** Sees the text of every statement the database runs (benchmarks count queries with it). */
+export type QueryObserver = (query: string) => void;
+
+const observing = (observe?: QueryObserver) => (observe ? { logger: { logQuery: (query: string) => observe(query) } } : {});
+
 export interface DatabaseHandle {
   db: Database;
   kind: 'pglite' | 'postgres';
@@ -36,10 +41,10 @@ export function databaseLocation(db: Database): DatabaseLocation {
 const MIGRATION_LOCK_KEY = 7_240_611;
 
 /** Embedded PostgreSQL in a directory (or in memory when `dataDir` is omitted), migrated. */
-export async function openPglite(dataDir?: string): Promise<DatabaseHandle> {
+export async function openPglite(dataDir?: string, observe?: QueryObserver): Promise<DatabaseHandle> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const client = dataDir ? new PGlite(dataDir) : new PGlite();
-  const db = drizzlePglite({ client, schema });
+  const db = drizzlePglite({ client, schema, ...observing(observe) });
   await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });
   locations.set(db as unknown as Database, { kind: 'pglite', client });
   return { db: db as unknown as Database, kind: 'pglite', close: () => client.close() };
@@ -49,7 +54,7 @@ export async function openPglite(dataDir?: string): Promise<DatabaseHandle> {
  * A real PostgreSQL, migrated under an advisory lock so that several server processes starting
  * together do not run the same migration twice.
  */
-export async function openPostgres(url: string, poolSize = 10): Promise<DatabaseHandle> {
+export async function openPostgres(url: string, poolSize = 10, observe?: QueryObserver): Promise<DatabaseHandle> {
   const migrationClient = postgres(url, { max: 1, onnotice: () => {} });
   try {
     await migrationClient`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;
@@ -59,7 +64,7 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
     await migrationClient.end();
   }
   const client = postgres(url, { max: poolSize, onnotice: () => {} });
-  const db = drizzlePostgres({ client, schema });
+  const db = drizzlePostgres({ client, schema, ...observing(observe) });
   locations.set(db as unknown as Database, { kind: 'postgres', url });
   return { db: db as unknown as Database, kind: 'postgres', close: () => client.end() };
 }

@@ -37,6 +37,7 @@ export const publishStatusEnum = pgEnum('publish_status', ['none', 'pending', 'a
 export const speakerTypeEnum = pgEnum('speaker_type', ['member', 'chatbot']);
 export const interruptedEnum = pgEnum('interrupted', ['stopped', 'failed']);
 export const ledgerKindEnum = pgEnum('ledger_kind', ['grant', 'reservation', 'settlement']);
+export const creditScopeEnum = pgEnum('credit_scope', ['tenant', 'group', 'member']);
 export const taskStatusEnum = pgEnum('task_status', ['running', 'completed', 'failed']);
 export const verificationStatusEnum = pgEnum('verification_status', ['sent', 'verified', 'expired']);
 export const piiActionEnum = pgEnum('pii_action', ['off', 'block', 'mask']);
@@ -240,6 +241,28 @@ export const creditLedger = pgTable(
     // Deleting a session sets its messages' links to null, which must not scan the whole ledger.
     index('credit_ledger_message_idx').on(t.messageId).where(sql`${t.messageId} is not null`),
   ],
+);
+
+/**
+ * Running sums of the credit ledger, kept in the same transaction as every ledger row, so that a
+ * credit decision reads (and locks) a few rows instead of summing the ledger. The tenant row
+ * (period `all`) holds its grants and all usage; group and member rows hold one month's usage
+ * (period `YYYY-MM` of the ledger row's `created_at`). `scope_id` is the tenant, group or member id.
+ */
+export const creditBalances = pgTable(
+  'credit_balances',
+  {
+    tenantId: tenantId(),
+    scopeKind: creditScopeEnum('scope_kind').notNull(),
+    scopeId: integer('scope_id').notNull(),
+    period: text('period').notNull(),
+    /** Sum of reservation and settlement amounts (negative: credits used). */
+    usageSum: credits('usage_sum').notNull().default(0),
+    /** Sum and count of the tenant's own grants (tenant rows only). */
+    grantSum: credits('grant_sum').notNull().default(0),
+    grantCount: integer('grant_count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.scopeKind, t.scopeId, t.period] })],
 );
 
 export const refreshTokens = pgTable(

@@ -1,19 +1,18 @@
 import { type ModelMessage, streamText } from 'ai';
-import { and, asc, desc, eq, inArray, lt, notInArray, sql } from 'drizzle-orm';
+import { type SQL, and, asc, desc, eq, inArray, lt, notInArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import type { ChatFrame, ChatMeta, chatBodySchema } from '../../shared/api/chat';
 import { CHAT_META_HEADER, RECENT_CHATBOTS_KEPT } from '../../shared/domain/constants';
-import type { Database } from '../db/client';
-import { lockTenant } from '../db/locks';
-import { chatbots, files, recentChatbots, restrictedWords, sessionMessageFiles, sessionMessages, sessions, taskModes, usageRecords } from '../db/schema';
+import type { Database, Transaction } from '../db/client';
+import { chatbots, files, modelGroupPermissions, recentChatbots, restrictedWords, sessionMessageFiles, sessionMessages, sessions, taskModes, usageRecords } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import type { LlmRegistry } from '../llm/registry';
 import { estimateTokens } from '../../shared/domain/tokens';
 import type { TenantRow } from '../plugins/tenant';
 import type { MemberRow } from './auth';
-import { type ChatbotRow, type LlmModelRow, availableModelIds, findVisibleChatbot } from './chatbots';
-import { isDepleted, isFreeModel, messageCost, releaseAbandonedReservations, reserveCredits, settleCredits } from './credits';
+import { type ChatbotRow, type LlmModelRow, findVisibleChatbot } from './chatbots';
+import { creditsDepleted, isDepleted, isFreeModel, messageCost, releaseAbandonedReservations, reserveCredits, settleCredits } from './credits';
 import { type SessionRow, findOwnSession, newHashId } from './sessions';
 
 type ChatBody = z.output<typeof chatBodySchema>;
@@ -61,12 +60,31 @@ async function historyMessages(db: Database, sessionId: number): Promise<ModelMe
     .map((row) => (row.speaker === 'member' ? { role: 'user', content: row.text } : { role: 'assistant', content: row.text }));
 }
 
+/** The unlimited model is always usable (spec §5); any other needs a permission of one of the member's groups. */
+async function mayUseModel(db: Database, tenantId: number, groupIds: number[], model: LlmModelRow): Promise<boolean> {
+  if (model.isUnlimited) return true;
+  if (groupIds.length === 0) return false;
+  const [permitted] = await db
+    .select({ id: modelGroupPermissions.llmModelId })
+    .from(modelGroupPermissions)
+    .where(
+      and(
+        eq(modelGroupPermissions.tenantId, tenantId),
+        eq(modelGroupPermissions.llmModelId, model.id),
+        eq(modelGroupPermissions.isAvailable, true),
+        inArray(modelGroupPermissions.memberGroupId, groupIds),
+      ),
+    )
+    .limit(1);
+  return permitted !== undefined;
+}
+
 const messageText = (message: ModelMessage) => (typeof message.content === 'string' ? message.content : '');
 
 /**
- * Checks a send against the rules known before streaming (spec §8 chat errors), then in one
- * transaction creates the session on the first message, saves the member's message and a placeholder
- * for the answer, and reserves the estimated cost in the credit ledger.
+ * Checks a send against the rules known before streaming (spec §8 chat errors), then in one short
+ * transaction creates the session on the first message and saves the member's message and a
+ * placeholder for the answer, and then reserves the estimated cost (402 takes the send back out).
  */
 export async function prepareChat(db: Database, tenant: TenantRow, member: MemberRow, chatbotId: number, body: ChatBody): Promise<PreparedChat> {
   const text = body.text.trim();
@@ -85,7 +103,7 @@ export async function prepareChat(db: Database, tenant: TenantRow, member: Membe
   const terms = await findRestrictedTerms(db, tenant.id, text);
   if (terms.length > 0) throw new AppError(422, 'restricted_term', 'The message contains a restricted term.', { terms });
 
-  if (!(await availableModelIds(db, tenant.id, groupIds)).has(model.id)) {
+  if (!(await mayUseModel(db, tenant.id, groupIds, model))) {
     throw new AppError(403, 'model_not_allowed', 'Your member group may not use this model.');
   }
 
@@ -108,59 +126,72 @@ export async function prepareChat(db: Database, tenant: TenantRow, member: Membe
   }
 
   const free = isFreeModel(model, tenant);
-  return db.transaction(async (tx) => {
-    await lockTenant(tx, tenant.id);
-    if (!free && (await isDepleted(tx, member))) {
-      throw new AppError(402, 'credits_depleted', 'Your credits are depleted.');
-    }
-    const now = new Date();
+  const reserved = free ? 0 : messageCost(model, { inputTokens: estimatedInputTokens, outputTokens: RESERVED_OUTPUT_TOKENS });
+  // A paid model that costs nothing still needs credits left; anything to reserve is checked with its reservation.
+  if (!free && reserved === 0 && (await isDepleted(db, member))) throw creditsDepleted();
+  const saved = await db.transaction(async (tx) => {
     let session = existing;
     if (!session) {
       const [created] = await tx
         .insert(sessions)
-        .values({ tenantId: tenant.id, hashId: newHashId(), chatbotId: chatbot.id, memberId: member.id, title: body.session_title?.trim() || null, lastChatAt: now })
+        .values({ tenantId: tenant.id, hashId: newHashId(), chatbotId: chatbot.id, memberId: member.id, title: body.session_title?.trim() || null, lastChatAt: new Date() })
         .returning();
       if (!created) throw new Error('Session insert returned no row');
       session = created;
     }
-    const [memberMessage] = await tx
+    // The member's message and the answer's placeholder in one statement.
+    const rows = await tx
       .insert(sessionMessages)
-      .values({ tenantId: tenant.id, sessionId: session.id, speakerType: 'member', text })
-      .returning({ id: sessionMessages.id });
-    if (!memberMessage) throw new Error('Message insert returned no row');
+      .values([
+        { tenantId: tenant.id, sessionId: session.id, speakerType: 'member', text },
+        { tenantId: tenant.id, sessionId: session.id, speakerType: 'chatbot', text: '', llmModelId: model.id, streaming: true },
+      ])
+      .returning({ id: sessionMessages.id, speakerType: sessionMessages.speakerType });
+    const memberMessage = rows.find((row) => row.speakerType === 'member');
+    const answer = rows.find((row) => row.speakerType === 'chatbot');
+    if (!memberMessage || !answer) throw new Error('Message insert returned no row');
     if (body.file_ids.length > 0) {
       await tx
         .insert(sessionMessageFiles)
         .values([...new Set(body.file_ids)].map((fileId) => ({ tenantId: tenant.id, messageId: memberMessage.id, fileId })));
     }
-    const [answer] = await tx
-      .insert(sessionMessages)
-      .values({ tenantId: tenant.id, sessionId: session.id, speakerType: 'chatbot', text: '', llmModelId: model.id, streaming: true })
-      .returning({ id: sessionMessages.id });
-    if (!answer) throw new Error('Message insert returned no row');
-    const reserved = free ? 0 : messageCost(model, { inputTokens: estimatedInputTokens, outputTokens: RESERVED_OUTPUT_TOKENS });
-    const reservation = reserved > 0 ? { id: await reserveCredits(tx, member, reserved, answer.id), amount: reserved } : null;
-    return {
-      tenant,
-      member,
-      chatbot,
-      model,
-      session,
-      memberGroupId: member.defaultMemberGroupId,
-      meta: {
-        session_hash_id: session.hashId,
-        session_created: !existing,
-        member_message_id: memberMessage.id,
-        chatbot_message_id: answer.id,
-        model: model.name,
-      },
-      system,
-      messages,
-      estimatedInputTokens,
-      reservation,
-      isTest: body.is_test,
-    };
+    return { session, memberMessageId: memberMessage.id, answerId: answer.id };
   });
+  const { session } = saved;
+  // After that transaction, as a statement of its own: it locks balance rows every send of the
+  // tenant needs (see reserveCredits). A refused or failed reservation takes the send back out.
+  let reservation: PreparedChat['reservation'] = null;
+  if (reserved > 0) {
+    try {
+      reservation = await reserveCredits(db, member, reserved, saved.answerId);
+    } catch (error) {
+      await db.transaction(async (tx) => {
+        await tx.delete(sessionMessages).where(inArray(sessionMessages.id, [saved.memberMessageId, saved.answerId]));
+        if (!existing) await tx.delete(sessions).where(eq(sessions.id, session.id));
+      });
+      throw error;
+    }
+  }
+  return {
+    tenant,
+    member,
+    chatbot,
+    model,
+    session,
+    memberGroupId: member.defaultMemberGroupId,
+    meta: {
+      session_hash_id: session.hashId,
+      session_created: !existing,
+      member_message_id: saved.memberMessageId,
+      chatbot_message_id: saved.answerId,
+      model: model.name,
+    },
+    system,
+    messages,
+    estimatedInputTokens,
+    reservation,
+    isTest: body.is_test,
+  };
 }
 
 /** Header values must be Latin-1: escape everything else inside the JSON. */
@@ -301,7 +332,25 @@ export async function failAbandonedAnswers(db: Database): Promise<number> {
   });
 }
 
-/** Saves the answer, settles the reservation at the real cost and meters the usage; returns the credits charged. */
+/** Puts the chatbot first in the member's recent ones and forgets those beyond RECENT_CHATBOTS_KEPT. */
+async function rememberRecentChatbot(tx: Transaction, member: MemberRow, chatbotId: number, now: Date): Promise<void> {
+  await tx
+    .insert(recentChatbots)
+    .values({ tenantId: member.tenantId, memberId: member.id, chatbotId, usedAt: now })
+    .onConflictDoUpdate({ target: [recentChatbots.memberId, recentChatbots.chatbotId], set: { usedAt: now } });
+  const kept = tx
+    .select({ chatbotId: recentChatbots.chatbotId })
+    .from(recentChatbots)
+    .where(eq(recentChatbots.memberId, member.id))
+    .orderBy(desc(recentChatbots.usedAt))
+    .limit(RECENT_CHATBOTS_KEPT);
+  await tx.delete(recentChatbots).where(and(eq(recentChatbots.memberId, member.id), notInArray(recentChatbots.chatbotId, kept)));
+}
+
+/**
+ * Saves the answer, settles the reservation at the real cost and meters the usage, all in one
+ * statement; returns the credits charged.
+ */
 async function recordOutcome(db: Database, prepared: PreparedChat, outcome: StreamOutcome): Promise<number> {
   const { tenant, member, model, session, chatbot } = prepared;
   const cost = isFreeModel(model, tenant) ? 0 : messageCost(model, outcome);
@@ -309,50 +358,55 @@ async function recordOutcome(db: Database, prepared: PreparedChat, outcome: Stre
   const tokens = outcome.inputTokens + outcome.outputTokens;
   const now = new Date();
   const period = now.toISOString().slice(0, 7);
-  await db.transaction(async (tx) => {
-    await tx
-      .update(sessionMessages)
-      .set({ text: outcome.text, interrupted, inputTokens: outcome.inputTokens, outputTokens: outcome.outputTokens, streaming: false })
-      .where(eq(sessionMessages.id, prepared.meta.chatbot_message_id));
-    if (prepared.reservation) await settleCredits(tx, member, prepared.reservation.id, prepared.reservation.amount, cost);
-    await tx.insert(usageRecords).values({
-      tenantId: tenant.id,
-      memberId: member.id,
-      memberGroupId: prepared.memberGroupId,
-      chatbotId: chatbot.id,
-      sessionId: session.id,
-      messageId: prepared.meta.chatbot_message_id,
-      llmModelId: model.id,
-      modelName: model.name,
-      inputTokens: outcome.inputTokens,
-      outputTokens: outcome.outputTokens,
-      credits: cost,
-    });
-    await tx.update(sessions).set({ lastChatAt: now }).where(eq(sessions.id, session.id));
-    if (prepared.isTest) return;
-    await tx
-      .update(chatbots)
-      .set({
-        messageCount: sql`${chatbots.messageCount} + 1`,
-        tokenCount: sql`${chatbots.tokenCount} + ${tokens}`,
-        monthTokenCount: sql`case when ${chatbots.monthTokenPeriod} = ${period} then ${chatbots.monthTokenCount} + ${tokens} else ${tokens} end`,
-        monthTokenPeriod: period,
-        lastChatAt: now,
-      })
-      .where(eq(chatbots.id, chatbot.id));
-    if (!chatbot.isDefault) {
-      await tx
-        .insert(recentChatbots)
-        .values({ tenantId: tenant.id, memberId: member.id, chatbotId: chatbot.id, usedAt: now })
-        .onConflictDoUpdate({ target: [recentChatbots.memberId, recentChatbots.chatbotId], set: { usedAt: now } });
-      const kept = tx
-        .select({ chatbotId: recentChatbots.chatbotId })
-        .from(recentChatbots)
-        .where(eq(recentChatbots.memberId, member.id))
-        .orderBy(desc(recentChatbots.usedAt))
-        .limit(RECENT_CHATBOTS_KEPT);
-      await tx.delete(recentChatbots).where(and(eq(recentChatbots.memberId, member.id), notInArray(recentChatbots.chatbotId, kept)));
-    }
-  });
+  // One statement, so it is atomic without a transaction and holds the locks on rows other sends
+  // update too (balances, the chatbot's counters) only while it runs.
+  const cte = (name: string, statement: { getSQL(): SQL }) => sql`${sql.identifier(name)} as (${statement.getSQL()}),`;
+  const statements = [
+    cte(
+      'answer',
+      db
+        .update(sessionMessages)
+        .set({ text: outcome.text, interrupted, inputTokens: outcome.inputTokens, outputTokens: outcome.outputTokens, streaming: false })
+        .where(eq(sessionMessages.id, prepared.meta.chatbot_message_id)),
+    ),
+    cte(
+      'usage',
+      db.insert(usageRecords).values({
+        tenantId: tenant.id,
+        memberId: member.id,
+        memberGroupId: prepared.memberGroupId,
+        chatbotId: chatbot.id,
+        sessionId: session.id,
+        messageId: prepared.meta.chatbot_message_id,
+        llmModelId: model.id,
+        modelName: model.name,
+        inputTokens: outcome.inputTokens,
+        outputTokens: outcome.outputTokens,
+        credits: cost,
+      }),
+    ),
+    cte('session', db.update(sessions).set({ lastChatAt: now }).where(eq(sessions.id, session.id))),
+  ];
+  if (!prepared.isTest) {
+    statements.push(
+      cte(
+        'counters',
+        db
+          .update(chatbots)
+          .set({
+            messageCount: sql`${chatbots.messageCount} + 1`,
+            tokenCount: sql`${chatbots.tokenCount} + ${tokens}`,
+            monthTokenCount: sql`case when ${chatbots.monthTokenPeriod} = ${period} then ${chatbots.monthTokenCount} + ${tokens} else ${tokens} end`,
+            monthTokenPeriod: period,
+            lastChatAt: now,
+          })
+          .where(eq(chatbots.id, chatbot.id)),
+      ),
+    );
+  }
+  const also = sql.join(statements, sql` `);
+  if (prepared.reservation) await settleCredits(db, member, prepared.reservation.id, prepared.reservation.amount, cost, also);
+  else await db.execute(sql`with ${also} saved as (select 1) select 1 from saved`);
+  if (!prepared.isTest && !chatbot.isDefault) await db.transaction((tx) => rememberRecentChatbot(tx, member, chatbot.id, now));
   return cost;
 }

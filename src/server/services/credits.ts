@@ -1,46 +1,132 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { type SQL, and, eq, inArray, or, sql } from 'drizzle-orm';
 import type { CreditCheck } from '../../shared/api/members';
 import { costInCredits, isCreditsDepleted } from '../../shared/domain/credits';
 import type { Queryable } from '../db/client';
-import { creditLedger, llmModels, memberGroups, tenants } from '../db/schema';
+import { creditBalances, creditLedger, llmModels, memberGroups, tenants } from '../db/schema';
+import { AppError } from '../errors';
 import type { MemberRow } from './auth';
 
 type LlmModelRow = typeof llmModels.$inferSelect;
+type GroupQuotas = Pick<typeof memberGroups.$inferSelect, 'id' | 'creditQuota' | 'memberCreditQuota'>;
+type Scope = (typeof creditBalances.$inferSelect)['scopeKind'];
 
-const isTenantGrant = sql`${creditLedger.kind} = 'grant' and ${creditLedger.memberGroupId} is null and ${creditLedger.memberId} is null`;
-const isUsage = sql`${creditLedger.kind} <> 'grant'`;
-const thisMonth = sql`${creditLedger.createdAt} >= date_trunc('month', now())`;
+/** The tenant's balance row spans all time; group and member rows one month each. */
+const ALL_TIME = 'all';
+/**
+ * The month of `now()`, which is also the `created_at` of every ledger row the transaction writes,
+ * so a ledger row and its balance change always fall in the same period.
+ */
+const CURRENT_PERIOD = sql<string>`to_char(now(), 'YYYY-MM')`;
+
+type BalanceRow = Pick<typeof creditBalances.$inferSelect, 'scopeKind' | 'scopeId' | 'usageSum' | 'grantSum' | 'grantCount'>;
+type LedgerEntry = Pick<typeof creditLedger.$inferSelect, 'id' | 'amount'>;
+
+/** Rows of a raw `execute`, whichever driver ran it. */
+const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows);
+const fromJson = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
+
+/**
+ * Runs `entries` (a statement writing ledger rows that returns their tenant_id, member_group_id,
+ * member_id, kind and the amount to add) and moves the balances by them, in one statement, so the
+ * ledger row and its balances commit together. Usage counts for the member, the group and the
+ * tenant; only the tenant's own grants count. Migration 0003 computed the same sums from the whole
+ * ledger. The upsert locks the touched balance rows until the transaction ends, always in the same
+ * order (tenant, group, member, by id), so two transactions never wait for each other in a cycle.
+ * `also` runs further statements within the same one (common table expressions, each ending in a
+ * comma); `extra` adds columns to the one result row.
+ */
+async function writeLedger(q: Queryable, entries: SQL, { also = sql``, extra = sql`` }: { also?: SQL; extra?: SQL } = {}) {
+  const [row] = rowsOf<{ entries: unknown; balances: unknown; [column: string]: unknown }>(
+    await q.execute(sql`
+      with ${also} entry as (${entries}),
+      moves as (
+        select tenant_id, 'member'::credit_scope as scope_kind, member_id as scope_id, amount as usage_sum, 0::numeric as grant_sum, 0 as grant_count
+          from entry where kind <> 'grant' and member_id is not null
+        union all
+        select tenant_id, 'group', member_group_id, amount, 0, 0 from entry where kind <> 'grant' and member_group_id is not null
+        union all
+        select tenant_id, 'tenant', tenant_id,
+            case when kind <> 'grant' then amount else 0 end, case when kind = 'grant' then amount else 0 end, case when kind = 'grant' then 1 else 0 end
+          from entry where kind <> 'grant' or (member_group_id is null and member_id is null)
+      ),
+      moved as (
+        insert into ${creditBalances} (tenant_id, scope_kind, scope_id, period, usage_sum, grant_sum, grant_count)
+        select tenant_id, scope_kind, scope_id, case when scope_kind = 'tenant' then ${ALL_TIME} else ${CURRENT_PERIOD} end,
+            sum(usage_sum), sum(grant_sum), sum(grant_count)
+          from moves group by tenant_id, scope_kind, scope_id order by tenant_id, scope_kind, scope_id
+        on conflict (tenant_id, scope_kind, scope_id, period) do update set
+          usage_sum = ${creditBalances}.usage_sum + excluded.usage_sum,
+          grant_sum = ${creditBalances}.grant_sum + excluded.grant_sum,
+          grant_count = ${creditBalances}.grant_count + excluded.grant_count
+        returning scope_kind as "scopeKind", scope_id as "scopeId", usage_sum as "usageSum", grant_sum as "grantSum", grant_count as "grantCount"
+      )
+      select (select coalesce(json_agg(entry), '[]') from entry) as entries, (select coalesce(json_agg(moved), '[]') from moved) as balances ${extra}`),
+  );
+  if (!row) throw new Error('Ledger statement returned no row');
+  return { entries: fromJson<LedgerEntry[]>(row.entries), balances: fromJson<BalanceRow[]>(row.balances).map(asNumbers), row };
+}
+
+const asNumbers = (row: BalanceRow): BalanceRow => ({ ...row, usageSum: Number(row.usageSum), grantSum: Number(row.grantSum), grantCount: Number(row.grantCount) });
+
+/** Appends ledger rows and moves the balances with them, in the caller's transaction. */
+async function appendToLedger(q: Queryable, entries: (typeof creditLedger.$inferInsert)[], extra?: SQL) {
+  const insert = q.insert(creditLedger).values(entries).returning({
+    id: creditLedger.id,
+    tenant_id: creditLedger.tenantId,
+    member_group_id: creditLedger.memberGroupId,
+    member_id: creditLedger.memberId,
+    kind: creditLedger.kind,
+    amount: creditLedger.amount,
+  });
+  return writeLedger(q, insert.getSQL(), { extra });
+}
 
 /**
  * Remaining credits of the member and of the tenant (null = no limit). The tenant balance is its
  * grants minus all usage; the member balance is the monthly quota (member override, else the
  * default group's per-member quota) minus this month's usage, capped by the group's own monthly quota.
  */
-export async function creditCheck(q: Queryable, member: MemberRow): Promise<CreditCheck> {
-  const groupId = member.defaultMemberGroupId;
-  const [group] = groupId ? await q.select().from(memberGroups).where(eq(memberGroups.id, groupId)) : [];
-  const [totals] = await q
-    .select({
-      tenantGrantCount: sql<number>`count(*) filter (where ${isTenantGrant})`.mapWith(Number),
-      tenantGrants: sql<string>`coalesce(sum(${creditLedger.amount}) filter (where ${isTenantGrant}), 0)`.mapWith(Number),
-      tenantUsage: sql<string>`coalesce(sum(${creditLedger.amount}) filter (where ${isUsage}), 0)`.mapWith(Number),
-      memberMonthUsage: sql<string>`coalesce(sum(${creditLedger.amount}) filter (where ${isUsage} and ${thisMonth} and ${creditLedger.memberId} = ${member.id}), 0)`.mapWith(Number),
-      groupMonthUsage: sql<string>`coalesce(sum(${creditLedger.amount}) filter (where ${isUsage} and ${thisMonth} and ${creditLedger.memberGroupId} = ${groupId ?? 0}), 0)`.mapWith(Number),
-    })
-    .from(creditLedger)
-    .where(eq(creditLedger.tenantId, member.tenantId));
-  if (!totals) throw new Error('Aggregate query returned no row');
-
-  const tenantRemaining = totals.tenantGrantCount > 0 ? totals.tenantGrants + totals.tenantUsage : null;
+function remainingCredits(member: MemberRow, group: GroupQuotas | undefined, balances: BalanceRow[]): CreditCheck {
+  const find = (scopeKind: Scope, scopeId: number | null) => balances.find((row) => row.scopeKind === scopeKind && row.scopeId === scopeId);
+  const tenant = find('tenant', member.tenantId);
+  const memberUsage = find('member', member.id)?.usageSum ?? 0;
+  const groupUsage = group ? (find('group', group.id)?.usageSum ?? 0) : 0;
   const memberQuota = member.creditQuota ?? group?.memberCreditQuota ?? null;
   const limits = [
-    memberQuota === null ? null : memberQuota + totals.memberMonthUsage,
-    group?.creditQuota == null ? null : group.creditQuota + totals.groupMonthUsage,
+    memberQuota === null ? null : memberQuota + memberUsage,
+    group?.creditQuota == null ? null : group.creditQuota + groupUsage,
   ].filter((value): value is number => value !== null);
   return {
     remaining_credit: limits.length ? Math.min(...limits) : null,
-    tenant: { remaining_credit: tenantRemaining },
+    tenant: { remaining_credit: tenant && tenant.grantCount > 0 ? tenant.grantSum + tenant.usageSum : null },
   };
+}
+
+async function defaultGroup(q: Queryable, member: MemberRow): Promise<GroupQuotas | undefined> {
+  if (!member.defaultMemberGroupId) return undefined;
+  const [group] = await q.select().from(memberGroups).where(eq(memberGroups.id, member.defaultMemberGroupId));
+  return group;
+}
+
+/** Reads the member's, the default group's and the tenant's balance rows: a few rows, however long the ledger. */
+export async function creditCheck(q: Queryable, member: MemberRow): Promise<CreditCheck> {
+  const group = await defaultGroup(q, member);
+  const inThisMonth = (scopeKind: Scope, scopeId: number) =>
+    and(eq(creditBalances.scopeKind, scopeKind), eq(creditBalances.scopeId, scopeId), eq(creditBalances.period, CURRENT_PERIOD));
+  const balances = await q
+    .select()
+    .from(creditBalances)
+    .where(
+      and(
+        eq(creditBalances.tenantId, member.tenantId),
+        or(
+          and(eq(creditBalances.scopeKind, 'tenant'), eq(creditBalances.scopeId, member.tenantId), eq(creditBalances.period, ALL_TIME)),
+          inThisMonth('member', member.id),
+          group ? inThisMonth('group', group.id) : undefined,
+        ),
+      ),
+    );
+  return remainingCredits(member, group, balances);
 }
 
 /** The unlimited low-cost model costs nothing and stays usable when the tenant's plan allows it. */
@@ -52,45 +138,60 @@ export function messageCost(model: LlmModelRow, usage: { inputTokens: number; ou
   return costInCredits(usage, { inputPer10k: model.inputCostPer10k, outputPer10k: model.outputCostPer10k });
 }
 
+export const creditsDepleted = () => new AppError(402, 'credits_depleted', 'Your credits are depleted.');
+
 export async function isDepleted(q: Queryable, member: MemberRow): Promise<boolean> {
   return isCreditsDepleted(await creditCheck(q, member));
 }
 
-/** Appends a reservation of `amount` credits for the answer `messageId`; returns its ledger id. */
-export async function reserveCredits(q: Queryable, member: MemberRow, amount: number, messageId: number): Promise<number> {
-  const [row] = await q
-    .insert(creditLedger)
-    .values({
-      tenantId: member.tenantId,
-      memberGroupId: member.defaultMemberGroupId,
-      memberId: member.id,
-      kind: 'reservation',
-      amount: -amount,
-      messageId,
-    })
-    .returning({ id: creditLedger.id });
-  if (!row) throw new Error('Reservation insert returned no row');
-  return row.id;
+/**
+ * Reserves `amount` credits for the answer `messageId` and returns the reservation (its ledger id and
+ * the amount as stored), or throws 402 when the member, their group or the tenant had no credit
+ * left before it; the refused reservation is then released in full right away. Run it as a
+ * statement of its own, not inside a longer transaction: the balance upsert locks the member's,
+ * the group's and the tenant's balance rows, which every send of the tenant needs, and a single
+ * statement holds them only while it runs. Concurrent sends still see each other's reservations.
+ */
+export async function reserveCredits(q: Queryable, member: MemberRow, amount: number, messageId: number): Promise<{ id: number; amount: number }> {
+  const groupId = member.defaultMemberGroupId;
+  const entry = { tenantId: member.tenantId, memberGroupId: groupId, memberId: member.id } as const;
+  const { entries, balances, row } = await appendToLedger(
+    q,
+    [{ ...entry, kind: 'reservation', amount: -amount, messageId }],
+    sql`, (select json_build_object('id', id, 'creditQuota', credit_quota, 'memberCreditQuota', member_credit_quota) from ${memberGroups} where id = ${groupId}) as quotas`,
+  );
+  const [reservation] = entries;
+  if (!reservation) throw new Error('Reservation insert returned no row');
+  const reserved = -Number(reservation.amount);
+  const group = row.quotas ? fromJson<GroupQuotas>(row.quotas) : undefined;
+  const before = balances.map((balance) => ({ ...balance, usageSum: balance.usageSum + reserved }));
+  if (isCreditsDepleted(remainingCredits(member, group, before))) {
+    await appendToLedger(q, [{ ...entry, kind: 'settlement', amount: reserved, reservationId: reservation.id }]);
+    throw creditsDepleted();
+  }
+  return { id: reservation.id, amount: reserved };
 }
 
 /**
- * Settles a reservation at the real cost: the settlement row gives back (or takes) the difference.
- * A reservation already released as abandoned (see releaseAbandonedReservations) gets its settlement
- * corrected instead, because an answer that outlived the limit still saves its real cost.
+ * Settles a reservation (`reserved` as reserveCredits returned it) at the real cost: the settlement
+ * row gives back (or takes) the difference. A reservation already released as abandoned (see
+ * releaseAbandonedReservations) gets its settlement corrected instead, because an answer that
+ * outlived the limit still saves its real cost; the balances then move by the difference to the
+ * release, which gave back the whole reservation. `also` runs further statements in the same one
+ * (see writeLedger).
  */
-export async function settleCredits(q: Queryable, member: MemberRow, reservationId: number, reserved: number, actual: number): Promise<void> {
+export async function settleCredits(q: Queryable, member: MemberRow, reservationId: number, reserved: number, actual: number, also?: SQL): Promise<void> {
   const amount = reserved - actual;
-  await q
+  const settle = q
     .insert(creditLedger)
-    .values({
-      tenantId: member.tenantId,
-      memberGroupId: member.defaultMemberGroupId,
-      memberId: member.id,
-      kind: 'settlement',
-      amount,
-      reservationId,
-    })
+    .values({ tenantId: member.tenantId, memberGroupId: member.defaultMemberGroupId, memberId: member.id, kind: 'settlement', amount, reservationId })
     .onConflictDoUpdate({ target: creditLedger.reservationId, set: { amount } });
+  // xmax is set on a row the upsert updated rather than inserted.
+  await writeLedger(
+    q,
+    sql`${settle.getSQL()} returning id, tenant_id, member_group_id, member_id, kind, case when xmax::text <> '0' then amount - ${reserved}::numeric else amount end as amount`,
+    { also },
+  );
 }
 
 /**
@@ -105,20 +206,19 @@ export async function releaseAbandonedReservations(q: Queryable, messageIds: num
     .from(creditLedger)
     .where(and(eq(creditLedger.kind, 'reservation'), inArray(creditLedger.messageId, messageIds)));
   if (reservations.length === 0) return;
-  await q
-    .insert(creditLedger)
-    .values(
-      reservations.map((reservation) => ({
-        tenantId: reservation.tenantId,
-        memberGroupId: reservation.memberGroupId,
-        memberId: reservation.memberId,
-        kind: 'settlement' as const,
-        amount: -reservation.amount,
-        reservationId: reservation.id,
-      })),
-    );
+  await appendToLedger(
+    q,
+    reservations.map((reservation) => ({
+      tenantId: reservation.tenantId,
+      memberGroupId: reservation.memberGroupId,
+      memberId: reservation.memberId,
+      kind: 'settlement' as const,
+      amount: -reservation.amount,
+      reservationId: reservation.id,
+    })),
+  );
 }
 
 export async function grantTenantCredits(q: Queryable, tenantId: number, amount: number, names: { koName: string; enName: string }): Promise<void> {
-  await q.insert(creditLedger).values({ tenantId, kind: 'grant', amount, ...names });
+  await appendToLedger(q, [{ tenantId, memberGroupId: null, memberId: null, kind: 'grant', amount, ...names }]);
 }
