@@ -28,9 +28,9 @@ export function truncateField(value: string): string {
 export const logError = defineEndpoint({
   method: 'POST',
   path: '/log-error/',
+  access: 'public',
   body: errorLogBodySchema,
   response: okSchema,
-  public: true,
   summary: 'Store a client error report (fields truncated to 2900 characters)',
   tags: ['errors'],
 });
