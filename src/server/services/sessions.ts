@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Paginated } from '../../shared/api/common';
+import { paginate } from './pagination';
 import type { Session, SessionMessage, historyResponseSchema } from '../../shared/api/sessions';
 import type { z } from 'zod';
 import type { Queryable } from '../db/client';
@@ -51,22 +52,18 @@ export async function listSessions(
     eq(sessions.memberId, member.id),
     query.chatbot_id === undefined ? undefined : eq(sessions.chatbotId, query.chatbot_id),
   );
-  const [total] = await q.select({ value: count() }).from(sessions).where(where);
-  const rows = await q
-    .select()
-    .from(sessions)
-    .where(where)
-    .orderBy(sql`coalesce(${sessions.lastChatAt}, ${sessions.createdAt}) desc`, desc(sessions.id))
-    .limit(query.size)
-    .offset((query.page - 1) * query.size);
-  const totalItems = total?.value ?? 0;
-  return {
-    items: rows.map((row) => toSessionDto(row, member.name)),
-    total_items: totalItems,
-    total_pages: Math.ceil(totalItems / query.size),
-    page: query.page,
-    page_size: query.size,
-  };
+  return paginate(query, {
+    count: async () => (await q.select({ value: count() }).from(sessions).where(where))[0]?.value ?? 0,
+    rows: ({ limit, offset }) =>
+      q
+        .select()
+        .from(sessions)
+        .where(where)
+        .orderBy(sql`coalesce(${sessions.lastChatAt}, ${sessions.createdAt}) desc`, desc(sessions.id))
+        .limit(limit)
+        .offset(offset),
+    toItems: (rows) => rows.map((row) => toSessionDto(row, member.name)),
+  });
 }
 
 export async function getSession(q: Queryable, member: MemberRow, hash: string): Promise<Session> {

@@ -36,13 +36,8 @@ export const paginatedSchema = <T extends z.ZodType>(item: T) =>
     page: z.number().int(),
     page_size: z.number().int(),
   });
-export type Paginated<T> = {
-  items: T[];
-  total_items: number;
-  total_pages: number;
-  page: number;
-  page_size: number;
-};
+/** A page of `T`, derived from `paginatedSchema` so the type and the wire format cannot drift. */
+export type Paginated<T> = z.infer<ReturnType<typeof paginatedSchema<z.ZodType<T>>>>;
 
 /** Booleans in query strings arrive as text. */
 export const queryBoolean = z
