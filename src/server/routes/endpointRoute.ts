@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { AccessLevel, Endpoint } from '../../shared/api/endpoint';
 import { forbidden, unauthorized } from '../errors';
 import type { AuthMember } from '../services/auth';
-import type { TenantRow } from '../plugins/tenant';
+import type { TenantRow } from '../db/rows';
 
 export interface RouteContext<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
   params: z.output<P>;

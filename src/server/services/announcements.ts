@@ -3,11 +3,11 @@ import type { Announcement } from '../../shared/api/announcements';
 import type { Paginated } from '../../shared/api/common';
 import { type PageRequest, paginate } from './pagination';
 import type { Database, Queryable } from '../db/client';
+import type { AnnouncementRow } from '../db/rows';
 import { announcements } from '../db/schema';
 import { notFound } from '../errors';
 import { lockTenant } from '../db/locks';
 
-type AnnouncementRow = typeof announcements.$inferSelect;
 
 const toDto = (row: AnnouncementRow): Announcement => ({
   id: row.id,

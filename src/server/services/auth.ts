@@ -5,9 +5,11 @@ import { validateEmail } from '../../shared/domain/validation';
 import type { Database } from '../db/client';
 import { members, refreshTokens, serverSecrets } from '../db/schema';
 import { AppError } from '../errors';
-import type { TenantRow } from '../plugins/tenant';
+import type { MemberRow, TenantRow } from '../db/rows';
 
-export type MemberRow = typeof members.$inferSelect;
+/** Re-exported while services/chat.ts and credits.ts (changed in parallel) still import it from here. */
+export type { MemberRow } from '../db/rows';
+
 /** The member behind a valid access token, loaded fresh for every request. */
 export type AuthMember = MemberRow;
 

@@ -7,10 +7,11 @@ import { paginate } from './pagination';
 import type { Queryable } from '../db/client';
 import { categories, chatbotCategories, chatbotMemberGroups, chatbots, llmModels, members, memberGroupLinks, modelGroupPermissions } from '../db/schema';
 import { notFound } from '../errors';
-import type { MemberRow } from './auth';
+import type { ChatbotRow, LlmModelRow, MemberRow } from '../db/rows';
 
-export type ChatbotRow = typeof chatbots.$inferSelect;
-export type LlmModelRow = typeof llmModels.$inferSelect;
+/** Re-exported while services/chat.ts and credits.ts (changed in parallel) still import it from here. */
+export type { ChatbotRow, LlmModelRow } from '../db/rows';
+
 type ChatbotListQuery = z.output<typeof chatbotListQuerySchema>;
 
 export async function memberGroupIds(q: Queryable, member: MemberRow): Promise<number[]> {

@@ -7,11 +7,12 @@ import type { z } from 'zod';
 import type { Queryable } from '../db/client';
 import { files, sessionMessageFiles, sessionMessages, sessions } from '../db/schema';
 import { AppError, notFound } from '../errors';
-import type { MemberRow } from './auth';
+import type { MemberRow, SessionMessageRow, SessionRow } from '../db/rows';
 import { findVisibleChatbot } from './chatbots';
 
-export type SessionRow = typeof sessions.$inferSelect;
-type MessageRow = typeof sessionMessages.$inferSelect;
+/** Re-exported while services/chat.ts and credits.ts (changed in parallel) still import it from here. */
+export type { SessionRow } from '../db/rows';
+
 
 /** Public, unguessable id of a session (it appears in URLs). */
 export const newHashId = () => randomBytes(12).toString('base64url');
@@ -70,7 +71,7 @@ export async function getSession(q: Queryable, member: MemberRow, hash: string):
   return toSessionDto(await findOwnSession(q, member, hash), member.name);
 }
 
-async function toMessageDtos(q: Queryable, tenantId: number, rows: MessageRow[]): Promise<SessionMessage[]> {
+async function toMessageDtos(q: Queryable, tenantId: number, rows: SessionMessageRow[]): Promise<SessionMessage[]> {
   const attached = rows.length
     ? await q
         .select({ messageId: sessionMessageFiles.messageId, id: files.id, type: files.mimeType, name: files.name })
