@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { ACCESS_TOKEN_HEADER, API_PREFIX } from '../shared/domain/constants';
+import { ACCESS_TOKEN_HEADER, API_PREFIX } from '../shared/domain/http';
 import type { ServerConfig } from './config';
 import type { Database } from './db/client';
 import { AppError } from './errors';

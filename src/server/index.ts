@@ -2,7 +2,7 @@
  * `npm run server` / `npm start`: read the configuration, open and migrate the database, seed the
  * demo tenant (unless SEED_DEMO=false), serve the API and the built web client on one port.
  */
-import { API_PREFIX } from '../shared/domain/constants';
+import { API_PREFIX } from '../shared/domain/http';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openPglite, openPostgres } from './db/client';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { SUBDOMAIN_COOKIE, SUBDOMAIN_HEADER } from '../../shared/domain/constants';
+import { SUBDOMAIN_COOKIE, SUBDOMAIN_HEADER } from '../../shared/domain/http';
 import type { Database } from '../db/client';
 import type { TenantRow } from '../db/rows';
 import { tenants } from '../db/schema';

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { API_PREFIX } from '../../shared/domain/constants';
+import { API_PREFIX } from '../../shared/domain/http';
 
 const assetsDir = fileURLToPath(new URL('../assets/', import.meta.url));
 export const ASSETS_PATH = `${API_PREFIX}/assets`;

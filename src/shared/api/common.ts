@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LANGUAGES } from '../domain/language';
 
 /** Every error body the server sends, whatever the status. */
 export const errorBodySchema = z.object({
@@ -44,7 +45,7 @@ export const queryBoolean = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
   .transform((v) => v === true || v === 'true' || v === '1');
 
-export const languageSchema = z.enum(['ko', 'en', 'zh', 'ja', 'es']);
+export const languageSchema = z.enum(LANGUAGES);
 export type Language = z.infer<typeof languageSchema>;
 
 export const isoDateTime = z.string().describe('ISO 8601 date-time');

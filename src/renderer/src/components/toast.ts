@@ -1,5 +1,5 @@
 import { notifications } from '@mantine/notifications';
-import { TOAST_DURATION_MS, TOAST_MAX_VISIBLE } from '../../../shared/domain/constants';
+import { TOAST_DURATION_MS, TOAST_MAX_VISIBLE } from '../../../shared/domain/ui';
 
 export type ToastKind = 'success' | 'error' | 'info';
 
