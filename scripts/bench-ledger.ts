@@ -18,7 +18,7 @@ import { testConfig } from '../src/server/config';
 import type { Database } from '../src/server/db/client';
 import { DEMO_MEMBER, seedDemoTenant } from '../src/server/db/seed';
 import { creditLedger, memberGroupLinks, members } from '../src/server/db/schema';
-import { API_PREFIX } from '../src/shared/domain/constants';
+import { API_PREFIX } from '../src/shared/domain/http';
 import { startFakeLlmUpstream } from '../tests/fixtures/fakeLlmUpstream';
 import { ask, envInt, forkRole, ms, nextMessage, openBenchDatabase, percentile, serveRequests } from './benchSupport';
 

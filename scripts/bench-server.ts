@@ -27,7 +27,7 @@ import type { Database } from '../src/server/db/client';
 import { DEMO_MEMBER, seedDemoTenant } from '../src/server/db/seed';
 import { memberGroupLinks, members } from '../src/server/db/schema';
 import { OPENAI_COMPATIBLE_PROVIDER, createLlmRegistry } from '../src/server/llm/registry';
-import { API_PREFIX } from '../src/shared/domain/constants';
+import { API_PREFIX } from '../src/shared/domain/http';
 import { startFakeLlmUpstream } from '../tests/fixtures/fakeLlmUpstream';
 import { ask, benchPostgresUrl, envInt, forkRole, ms, nextMessage, openBenchDatabase, percentile, serveRequests } from './benchSupport';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { app, BrowserWindow, ipcMain, net, protocol, screen, session, shell } from 'electron';
 import keytar from 'keytar';
-import { API_PREFIX } from '../shared/domain/constants';
+import { API_PREFIX } from '../shared/domain/http';
 import { APP_ID, PRODUCT_NAME } from './appIdentity';
 import { createAuthSession } from './auth/authSession';
 import { createChatProxy } from './chat/chatProxy';

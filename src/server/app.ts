@@ -6,7 +6,7 @@ import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
-import { ACCESS_TOKEN_HEADER, API_PREFIX } from '../shared/domain/constants';
+import { ACCESS_TOKEN_HEADER, API_PREFIX } from '../shared/domain/http';
 import type { ServerConfig } from './config';
 import type { Database } from './db/client';
 import { type JobQueue, createJobQueue, jobQueueSettings } from './jobs/queue';

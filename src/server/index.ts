@@ -4,7 +4,7 @@
  * demo tenant (unless SEED_DEMO=false), serve the API and the built web client on one port.
  */
 import type { AddressInfo } from 'node:net';
-import { API_PREFIX } from '../shared/domain/constants';
+import { API_PREFIX } from '../shared/domain/http';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openPglite, openPostgres } from './db/client';

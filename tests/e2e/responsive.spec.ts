@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { NAV_BAR_WIDTH_PX } from '../../src/shared/domain/constants';
+import { NAV_BAR_WIDTH_PX } from '../../src/shared/domain/ui';
 import { ADMIN, createSession, skipAnnouncementPopup } from './support';
 import { BREAKPOINTS, expectInsideWindow, horizontalOverflow, isDrawerWidth, menuButton, visitScreens } from './screens';
 

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUPPORTED_LANGUAGES } from '../../src/shared/domain/constants';
+import { LANGUAGES } from '../../src/shared/domain/language';
 import { type SmtpSink, startSmtpSink } from '../fixtures/smtpSink';
 import { MailDeliveryError, type MailLog, createMailService, listOutbox } from '../../src/server/mail/service';
 
@@ -47,7 +47,7 @@ describe('mail over SMTP', () => {
   it('speaks each of the five languages', async () => {
     const mail = createMailService({ smtpUrl: sink.url, from: FROM, outboxDir: '/nonexistent', log: recordingLog().log });
     const subjects: Record<string, string> = {};
-    for (const language of SUPPORTED_LANGUAGES) {
+    for (const language of LANGUAGES) {
       await mail.send('invitation', {
         to: `invitee-${language}@example.test`,
         language,

@@ -105,6 +105,8 @@ describe('GET /openapi.json', () => {
     const signIn = result.body.paths['/api/v1/auth/sign-in/'].post;
     expect(signIn.requestBody.content['application/json'].schema.properties).toHaveProperty('email');
     expect(result.body.paths['/api/v1/sessions/'].get.security).toEqual([{ accessToken: [] }]);
-    expect(signIn.security).toBeUndefined();
+    // Public operations say so explicitly: an empty security requirement and their access level.
+    expect(signIn.security).toEqual([]);
+    expect(signIn['x-access']).toBe('public');
   });
 });

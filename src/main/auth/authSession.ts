@@ -1,5 +1,5 @@
 import { ApiError, apiErrorFromResponse, authApi, sessionEndReasonFor, type Member, type SessionEndReason } from '../../shared/api';
-import { ACCESS_TOKEN_HEADER, CLIENT_KIND_HEADER, SUBDOMAIN_HEADER } from '../../shared/domain/constants';
+import { ACCESS_TOKEN_HEADER, CLIENT_KIND_HEADER, SUBDOMAIN_HEADER } from '../../shared/domain/http';
 import type { DesktopSettings } from '../../shared/ipc/contract';
 import type { SessionTokens, TokenVault } from '../keychain/tokenVault';
 

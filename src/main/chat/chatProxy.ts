@@ -1,5 +1,5 @@
 import { ApiError, buildPath, chatApi, isAbortError, parseJsonOrNull, readChatFrames, type ChatBody, type ChatMeta } from '../../shared/api';
-import { CHAT_META_HEADER } from '../../shared/domain/constants';
+import { CHAT_META_HEADER } from '../../shared/domain/chat';
 import type { ChatStreamEvent } from '../../shared/ipc/contract';
 import type { AuthSession } from '../auth/authSession';
 import { apiErrorFromResponse } from '../../shared/api/apiError';

@@ -4,6 +4,7 @@
  * Tables not used yet exist so later features add behaviour rather than reshape the data.
  */
 import { sql } from 'drizzle-orm';
+import { LANGUAGES } from '../../shared/domain/language';
 import {
   type AnyPgColumn,
   boolean,
@@ -32,7 +33,7 @@ const tenantId = () =>
 export const planStatusEnum = pgEnum('plan_status', ['active', 'inactive']);
 export const memberStatusEnum = pgEnum('member_status', ['pending', 'approved', 'rejected', 'deactivated', 'invited']);
 export const memberTypeEnum = pgEnum('member_type', ['organization', 'individual']);
-export const languageEnum = pgEnum('language', ['ko', 'en', 'zh', 'ja', 'es']);
+export const languageEnum = pgEnum('language', LANGUAGES);
 export const publishStatusEnum = pgEnum('publish_status', ['none', 'pending', 'approved', 'rejected']);
 export const speakerTypeEnum = pgEnum('speaker_type', ['member', 'chatbot']);
 export const interruptedEnum = pgEnum('interrupted', ['stopped', 'failed']);

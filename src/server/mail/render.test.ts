@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SUPPORTED_LANGUAGES } from '../../shared/domain/constants';
+import { LANGUAGES } from '../../shared/domain/language';
 import { escapeHtml, renderMail } from './render';
 import { MAIL_TEMPLATE_NAMES, type MailTemplateData } from './templates';
 
@@ -16,7 +16,7 @@ const SAMPLES: MailTemplateData = {
 describe('mail templates', () => {
   it.each(MAIL_TEMPLATE_NAMES)('%s carries every value in all five languages, in text and HTML', (name) => {
     const subjects = new Set<string>();
-    for (const language of SUPPORTED_LANGUAGES) {
+    for (const language of LANGUAGES) {
       const mail = renderMail(name, language, SAMPLES[name] as never);
       subjects.add(mail.subject);
       for (const value of Object.values(SAMPLES[name])) {
@@ -25,7 +25,7 @@ describe('mail templates', () => {
         expect(mail.html, `${name}/${language}`).toContain(escapeHtml(String(value)));
       }
     }
-    expect(subjects.size).toBe(SUPPORTED_LANGUAGES.length);
+    expect(subjects.size).toBe(LANGUAGES.length);
   });
 
   it('never turns a non-http(s) URL into a link', () => {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ACCESS_TOKEN_HEADER } from '../../shared/domain/constants';
+import { ACCESS_TOKEN_HEADER } from '../../shared/domain/http';
 import type { AuthMember, AuthService } from '../services/auth';
 
 declare module 'fastify' {

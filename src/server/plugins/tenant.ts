@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { SUBDOMAIN_COOKIE, SUBDOMAIN_HEADER } from '../../shared/domain/constants';
+import { SUBDOMAIN_COOKIE, SUBDOMAIN_HEADER } from '../../shared/domain/http';
 import type { Database } from '../db/client';
+import type { TenantRow } from '../db/rows';
 import { tenants } from '../db/schema';
 import { notFound } from '../errors';
 
-export type TenantRow = typeof tenants.$inferSelect;
 
 /** What a subdomain can look like (a DNS label); anything else cannot name a tenant. */
 const SUBDOMAIN_PATTERN = /^[a-z0-9-]{1,63}$/;

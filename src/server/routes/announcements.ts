@@ -9,7 +9,7 @@ export function registerAnnouncementRoutes(app: FastifyInstance, db: Database): 
   registerEndpoint(app, getActiveAnnouncement, async ({ tenant }) => ({ announcement: await announcements.activeAnnouncement(db, tenant.id) }));
   registerEndpoint(app, getLatestAnnouncement, async ({ tenant }) => ({ announcement: await announcements.latestAnnouncement(db, tenant.id) }));
 
-  registerEndpoint(app, listAdminAnnouncements, async ({ tenant, query }) => announcements.listAnnouncements(db, tenant.id, query.page, query.size));
+  registerEndpoint(app, listAdminAnnouncements, async ({ tenant, query }) => announcements.listAnnouncements(db, tenant.id, query));
   registerEndpoint(app, createAnnouncement, async ({ tenant, body }) => announcements.createAnnouncement(db, tenant.id, body));
   registerEndpoint(app, patchAnnouncement, async ({ tenant, params, body }) => announcements.updateAnnouncement(db, tenant.id, params.id, body));
   registerEndpoint(app, deleteAnnouncement, async ({ tenant, params }) => {

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { API_PREFIX } from '../../shared/domain/constants';
 import { ASSETS_DIR } from '../paths';
+import { API_PREFIX } from '../../shared/domain/http';
 
 export const ASSETS_PATH = `${API_PREFIX}/assets`;
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { refresh, signIn, signOut } from '../../shared/api/auth';
 import type { AuthTokens } from '../../shared/api/auth';
-import { API_PREFIX, CLIENT_KIND_HEADER, REFRESH_COOKIE } from '../../shared/domain/constants';
+import { API_PREFIX, CLIENT_KIND_HEADER, REFRESH_COOKIE } from '../../shared/domain/http';
 import type { ServerConfig } from '../config';
 import type { Database } from '../db/client';
 import type { AuthService, IssuedTokens } from '../services/auth';

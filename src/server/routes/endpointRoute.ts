@@ -1,10 +1,10 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, RouteShorthandOptions } from 'fastify';
 import type { z } from 'zod';
-import type { Endpoint } from '../../shared/api/endpoint';
+import type { AccessLevel, Endpoint } from '../../shared/api/endpoint';
 import { forbidden, unauthorized } from '../errors';
 import { type RouteRateLimit, limitRequest } from '../plugins/rateLimit';
 import type { AuthMember } from '../services/auth';
-import type { TenantRow } from '../plugins/tenant';
+import type { TenantRow } from '../db/rows';
 
 export interface RouteContext<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
   params: z.output<P>;
@@ -29,8 +29,8 @@ export interface EndpointRouteOptions {
 
 /**
  * Registers a route from a shared `defineEndpoint` object: method, url, validation, response
- * serialization and OpenAPI all come from the contract. Non-public endpoints require a valid access
- * token; endpoints under /admin/ also require is_admin.
+ * serialization, OpenAPI and the access guard all come from the contract: `member` and `admin`
+ * endpoints require a valid access token of the tenant, `admin` ones also is_admin.
  */
 export function registerEndpoint<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
   app: FastifyInstance,
@@ -38,25 +38,28 @@ export function registerEndpoint<P extends z.ZodType, Q extends z.ZodType, B ext
   handler: (ctx: RouteContext<P, Q, B>) => Promise<z.output<R> | typeof RESPONSE_WRITTEN>,
   options: EndpointRouteOptions = {},
 ): void {
-  const isAdminRoute = endpoint.path.startsWith('/admin/');
+  // `x-access` is an OpenAPI extension @fastify/swagger copies onto the operation as is.
+  const schema: FastifySchema & { 'x-access': AccessLevel } = {
+    ...(endpoint.params ? { params: endpoint.params } : {}),
+    ...(endpoint.query ? { querystring: endpoint.query } : {}),
+    ...(endpoint.body ? { body: endpoint.body } : {}),
+    response: { 200: endpoint.response },
+    summary: endpoint.summary,
+    tags: endpoint.tags,
+    // An empty list says "no authentication needed" explicitly instead of inheriting a default.
+    security: endpoint.access === 'public' ? [] : [{ accessToken: [] }],
+    'x-access': endpoint.access,
+  };
   const routeOptions: RouteShorthandOptions = {
-    schema: {
-      ...(endpoint.params ? { params: endpoint.params } : {}),
-      ...(endpoint.query ? { querystring: endpoint.query } : {}),
-      ...(endpoint.body ? { body: endpoint.body } : {}),
-      response: { 200: endpoint.response },
-      summary: endpoint.summary,
-      tags: endpoint.tags,
-      ...(endpoint.public ? {} : { security: [{ accessToken: [] }] }),
-    },
+    schema,
     onRequest: async (request, reply) => {
       if (options.rateLimit) await limitRequest(request, reply, options.rateLimit);
-      if (endpoint.public) {
+      if (endpoint.access === 'public') {
         await request.server.authenticateOptional(request);
         return;
       }
       await request.server.authenticate(request);
-      if (isAdminRoute && !request.member?.isAdmin) throw forbidden('This is a restricted access page.');
+      if (endpoint.access === 'admin' && !request.member?.isAdmin) throw forbidden('This is a restricted access page.');
     },
   };
   app.route({

@@ -1,12 +1,13 @@
 import { and, count, desc, eq, ne } from 'drizzle-orm';
 import type { Announcement } from '../../shared/api/announcements';
 import type { Paginated } from '../../shared/api/common';
+import { type PageRequest, paginate } from './pagination';
 import type { Database, Queryable } from '../db/client';
+import type { AnnouncementRow } from '../db/rows';
 import { announcements } from '../db/schema';
 import { notFound } from '../errors';
 import { lockTenant } from '../db/locks';
 
-type AnnouncementRow = typeof announcements.$inferSelect;
 
 const toDto = (row: AnnouncementRow): Announcement => ({
   id: row.id,
@@ -32,17 +33,20 @@ export async function latestAnnouncement(q: Queryable, tenantId: number): Promis
   return row ? toDto(row) : null;
 }
 
-export async function listAnnouncements(q: Queryable, tenantId: number, page: number, size: number): Promise<Paginated<Announcement>> {
-  const [total] = await q.select({ value: count() }).from(announcements).where(eq(announcements.tenantId, tenantId));
-  const rows = await q
-    .select()
-    .from(announcements)
-    .where(eq(announcements.tenantId, tenantId))
-    .orderBy(...newestFirst)
-    .limit(size)
-    .offset((page - 1) * size);
-  const totalItems = total?.value ?? 0;
-  return { items: rows.map(toDto), total_items: totalItems, total_pages: Math.ceil(totalItems / size), page, page_size: size };
+export async function listAnnouncements(q: Queryable, tenantId: number, request: PageRequest): Promise<Paginated<Announcement>> {
+  const where = eq(announcements.tenantId, tenantId);
+  return paginate(request, {
+    count: async () => (await q.select({ value: count() }).from(announcements).where(where))[0]?.value ?? 0,
+    rows: ({ limit, offset }) =>
+      q
+        .select()
+        .from(announcements)
+        .where(where)
+        .orderBy(...newestFirst)
+        .limit(limit)
+        .offset(offset),
+    toItems: (rows) => rows.map(toDto),
+  });
 }
 
 /** Spec §4: creating or activating one announcement deactivates all the others, atomically. */

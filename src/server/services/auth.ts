@@ -5,9 +5,8 @@ import { validateEmail } from '../../shared/domain/validation';
 import type { Database } from '../db/client';
 import { members, refreshTokens, serverSecrets } from '../db/schema';
 import { AppError } from '../errors';
-import type { TenantRow } from '../plugins/tenant';
+import type { MemberRow, TenantRow } from '../db/rows';
 
-export type MemberRow = typeof members.$inferSelect;
 /** The member behind a valid access token, loaded fresh for every request. */
 export type AuthMember = MemberRow;
 

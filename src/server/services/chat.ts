@@ -3,17 +3,17 @@ import { type SQL, and, asc, desc, eq, inArray, lt, notInArray, sql } from 'driz
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import type { ChatFrame, ChatMeta, chatBodySchema } from '../../shared/api/chat';
-import { CHAT_META_HEADER, RECENT_CHATBOTS_KEPT } from '../../shared/domain/constants';
+import { CHAT_META_HEADER } from '../../shared/domain/chat';
+import { RECENT_CHATBOTS_KEPT } from '../../shared/domain/pagination';
 import type { Database, Transaction } from '../db/client';
 import { chatbots, files, modelGroupPermissions, recentChatbots, restrictedWords, sessionMessageFiles, sessionMessages, sessions, taskModes, usageRecords } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import type { LlmRegistry } from '../llm/registry';
 import { estimateTokens } from '../../shared/domain/tokens';
-import type { TenantRow } from '../plugins/tenant';
-import type { MemberRow } from './auth';
-import { type ChatbotRow, type LlmModelRow, findVisibleChatbot } from './chatbots';
+import type { ChatbotRow, LlmModelRow, MemberRow, SessionRow, TenantRow } from '../db/rows';
+import { findVisibleChatbot } from './chatbots';
 import { creditsDepleted, isDepleted, isFreeModel, messageCost, releaseAbandonedReservations, reserveCredits, settleCredits } from './credits';
-import { type SessionRow, findOwnSession, newHashId } from './sessions';
+import { findOwnSession, newHashId } from './sessions';
 
 type ChatBody = z.output<typeof chatBodySchema>;
 

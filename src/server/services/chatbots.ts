@@ -3,13 +3,13 @@ import type { z } from 'zod';
 import type { Chatbot, chatbotListQuerySchema } from '../../shared/api/chatbots';
 import type { LlmModel } from '../../shared/api/llmModels';
 import type { Paginated } from '../../shared/api/common';
+import { paginate } from './pagination';
 import type { Queryable } from '../db/client';
 import { categories, chatbotCategories, chatbotMemberGroups, chatbots, llmModels, members, memberGroupLinks, modelGroupPermissions } from '../db/schema';
 import { notFound } from '../errors';
-import type { MemberRow } from './auth';
+import type { ChatbotRow, LlmModelRow, MemberRow } from '../db/rows';
 
-export type ChatbotRow = typeof chatbots.$inferSelect;
-export type LlmModelRow = typeof llmModels.$inferSelect;
+
 type ChatbotListQuery = z.output<typeof chatbotListQuerySchema>;
 
 export async function memberGroupIds(q: Queryable, member: MemberRow): Promise<number[]> {
@@ -166,25 +166,21 @@ export async function listChatbots(q: Queryable, member: MemberRow, query: Chatb
     );
   }
   const where = and(...filters);
-  const [count] = await q.select({ total: sql<number>`count(*)`.mapWith(Number) }).from(chatbots).where(where);
-  const total = count?.total ?? 0;
   const order = [
     ...(query.include_default ? [desc(chatbots.isDefault)] : []),
     ...(query.order_by ? ORDERS[query.order_by] : [asc(chatbots.sortOrder)]),
     asc(chatbots.id),
   ];
-  const rows = await chatbotSelection(q)
-    .where(where)
-    .orderBy(...order)
-    .limit(query.size)
-    .offset((query.page - 1) * query.size);
-  return {
-    items: await toChatbotDtos(q, member, groupIds, rows),
-    total_items: total,
-    total_pages: Math.ceil(total / query.size),
-    page: query.page,
-    page_size: query.size,
-  };
+  return paginate(query, {
+    count: async () => (await q.select({ total: sql<number>`count(*)`.mapWith(Number) }).from(chatbots).where(where))[0]?.total ?? 0,
+    rows: ({ limit, offset }) =>
+      chatbotSelection(q)
+        .where(where)
+        .orderBy(...order)
+        .limit(limit)
+        .offset(offset),
+    toItems: (rows) => toChatbotDtos(q, member, groupIds, rows),
+  });
 }
 
 /** A chatbot the member may see, with its model; 404 otherwise (also for other tenants' ids). */

@@ -4,9 +4,8 @@ import { costInCredits, isCreditsDepleted } from '../../shared/domain/credits';
 import type { Queryable } from '../db/client';
 import { creditBalances, creditLedger, llmModels, memberGroups, tenants } from '../db/schema';
 import { AppError } from '../errors';
-import type { MemberRow } from './auth';
+import type { LlmModelRow, MemberRow, TenantRow } from '../db/rows';
 
-type LlmModelRow = typeof llmModels.$inferSelect;
 type GroupQuotas = Pick<typeof memberGroups.$inferSelect, 'id' | 'creditQuota' | 'memberCreditQuota'>;
 type Scope = (typeof creditBalances.$inferSelect)['scopeKind'];
 
@@ -130,7 +129,7 @@ export async function creditCheck(q: Queryable, member: MemberRow): Promise<Cred
 }
 
 /** The unlimited low-cost model costs nothing and stays usable when the tenant's plan allows it. */
-export function isFreeModel(model: LlmModelRow, tenant: typeof tenants.$inferSelect): boolean {
+export function isFreeModel(model: LlmModelRow, tenant: TenantRow): boolean {
   return model.isUnlimited && tenant.isLowLlmFree;
 }
 

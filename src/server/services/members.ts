@@ -3,7 +3,8 @@ import type { CreditCheck, Member } from '../../shared/api/members';
 import type { Database } from '../db/client';
 import { customFields, memberCustomFieldValues, members } from '../db/schema';
 import { forbidden, notFound } from '../errors';
-import type { AuthMember, MemberRow } from './auth';
+import type { MemberRow } from '../db/rows';
+import type { AuthMember } from './auth';
 import { creditCheck } from './credits';
 
 export async function toMemberDto(db: Database, member: MemberRow): Promise<Member> {

@@ -1,16 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { and, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Paginated } from '../../shared/api/common';
+import { paginate } from './pagination';
 import type { Session, SessionMessage, historyResponseSchema } from '../../shared/api/sessions';
 import type { z } from 'zod';
 import type { Queryable } from '../db/client';
 import { files, sessionMessageFiles, sessionMessages, sessions } from '../db/schema';
 import { AppError, notFound } from '../errors';
-import type { MemberRow } from './auth';
+import type { MemberRow, SessionMessageRow, SessionRow } from '../db/rows';
 import { findVisibleChatbot } from './chatbots';
-
-export type SessionRow = typeof sessions.$inferSelect;
-type MessageRow = typeof sessionMessages.$inferSelect;
 
 /** Public, unguessable id of a session (it appears in URLs). */
 export const newHashId = () => randomBytes(12).toString('base64url');
@@ -51,29 +49,25 @@ export async function listSessions(
     eq(sessions.memberId, member.id),
     query.chatbot_id === undefined ? undefined : eq(sessions.chatbotId, query.chatbot_id),
   );
-  const [total] = await q.select({ value: count() }).from(sessions).where(where);
-  const rows = await q
-    .select()
-    .from(sessions)
-    .where(where)
-    .orderBy(sql`coalesce(${sessions.lastChatAt}, ${sessions.createdAt}) desc`, desc(sessions.id))
-    .limit(query.size)
-    .offset((query.page - 1) * query.size);
-  const totalItems = total?.value ?? 0;
-  return {
-    items: rows.map((row) => toSessionDto(row, member.name)),
-    total_items: totalItems,
-    total_pages: Math.ceil(totalItems / query.size),
-    page: query.page,
-    page_size: query.size,
-  };
+  return paginate(query, {
+    count: async () => (await q.select({ value: count() }).from(sessions).where(where))[0]?.value ?? 0,
+    rows: ({ limit, offset }) =>
+      q
+        .select()
+        .from(sessions)
+        .where(where)
+        .orderBy(sql`coalesce(${sessions.lastChatAt}, ${sessions.createdAt}) desc`, desc(sessions.id))
+        .limit(limit)
+        .offset(offset),
+    toItems: (rows) => rows.map((row) => toSessionDto(row, member.name)),
+  });
 }
 
 export async function getSession(q: Queryable, member: MemberRow, hash: string): Promise<Session> {
   return toSessionDto(await findOwnSession(q, member, hash), member.name);
 }
 
-async function toMessageDtos(q: Queryable, tenantId: number, rows: MessageRow[]): Promise<SessionMessage[]> {
+async function toMessageDtos(q: Queryable, tenantId: number, rows: SessionMessageRow[]): Promise<SessionMessage[]> {
   const attached = rows.length
     ? await q
         .select({ messageId: sessionMessageFiles.messageId, id: files.id, type: files.mimeType, name: files.name })

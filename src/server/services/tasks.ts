@@ -3,7 +3,7 @@ import type { Task } from '../../shared/api/tasks';
 import type { Queryable } from '../db/client';
 import { backgroundTasks } from '../db/schema';
 import { notFound } from '../errors';
-import type { MemberRow } from './auth';
+import type { MemberRow } from '../db/rows';
 
 /** The member's own task; anyone else's (other tenants included) is not found. */
 export async function getOwnTask(q: Queryable, member: MemberRow, taskId: number): Promise<Task> {

@@ -12,8 +12,8 @@ export type Announcement = z.infer<typeof announcementSchema>;
 export const getActiveAnnouncement = defineEndpoint({
   method: 'GET',
   path: '/announcements/active/',
+  access: 'public',
   response: z.object({ announcement: announcementSchema.nullable() }),
-  public: true,
   summary: 'The active announcement, if any',
   tags: ['announcements'],
 });
@@ -21,8 +21,8 @@ export const getActiveAnnouncement = defineEndpoint({
 export const getLatestAnnouncement = defineEndpoint({
   method: 'GET',
   path: '/announcements/latest/',
+  access: 'public',
   response: z.object({ announcement: announcementSchema.nullable() }),
-  public: true,
   summary: 'The most recently created announcement, if any',
   tags: ['announcements'],
 });

@@ -31,9 +31,9 @@ export const signOutBodySchema = z.object({ refresh_token: z.string().optional()
 export const signIn = defineEndpoint({
   method: 'POST',
   path: '/auth/sign-in/',
+  access: 'public',
   body: signInBodySchema,
   response: authTokensSchema,
-  public: true,
   carriesTokens: true,
   summary: 'Sign in with email and password',
   tags: ['auth'],
@@ -42,9 +42,9 @@ export const signIn = defineEndpoint({
 export const refresh = defineEndpoint({
   method: 'POST',
   path: '/auth/refresh/',
+  access: 'public',
   body: refreshBodySchema,
   response: authTokensSchema,
-  public: true,
   carriesTokens: true,
   summary: 'Rotate the refresh token and issue a new access token',
   tags: ['auth'],
@@ -53,9 +53,9 @@ export const refresh = defineEndpoint({
 export const signOut = defineEndpoint({
   method: 'POST',
   path: '/auth/sign-out/',
+  access: 'public',
   body: signOutBodySchema,
   response: okSchema,
-  public: true,
   carriesTokens: true,
   summary: 'Revoke the refresh token family and clear the cookie',
   tags: ['auth'],

@@ -7,6 +7,7 @@ export type Category = z.infer<typeof categorySchema>;
 export const listCategories = defineEndpoint({
   method: 'GET',
   path: '/categories/',
+  access: 'member',
   response: z.object({ items: z.array(categorySchema) }),
   summary: 'Chatbot categories',
   tags: ['chatbots'],

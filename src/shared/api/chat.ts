@@ -48,6 +48,7 @@ export type ChatFrame = z.infer<typeof chatFrameSchema>;
 export const chat = defineEndpoint({
   method: 'POST',
   path: '/chatbots/:id/chat/',
+  access: 'member',
   params: idParamsSchema,
   body: chatBodySchema,
   response: z.string().describe('text/event-stream of `data: ChatFrame` lines'),

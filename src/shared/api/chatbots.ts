@@ -3,7 +3,7 @@ import { defineEndpoint } from './endpoint';
 import { idParamsSchema, idTextSchema, pageQuerySchema, paginatedSchema, queryBoolean } from './common';
 import { llmModelSchema } from './llmModels';
 import { categorySchema } from './categories';
-import { DEFAULT_LIST_PAGE_SIZE } from '../domain/constants';
+import { DEFAULT_LIST_PAGE_SIZE } from '../domain/pagination';
 
 export const publishStatusSchema = z.enum(['none', 'pending', 'approved', 'rejected']);
 
@@ -49,6 +49,7 @@ export const chatbotListQuerySchema = pageQuerySchema(DEFAULT_LIST_PAGE_SIZE).ex
 export const listChatbots = defineEndpoint({
   method: 'GET',
   path: '/chatbots/',
+  access: 'member',
   query: chatbotListQuerySchema,
   response: paginatedSchema(chatbotSchema),
   summary: 'Chatbots visible to the member (defaults first when include_default)',
@@ -58,6 +59,7 @@ export const listChatbots = defineEndpoint({
 export const getChatbot = defineEndpoint({
   method: 'GET',
   path: '/chatbots/:id/',
+  access: 'member',
   params: idParamsSchema,
   response: chatbotSchema,
   summary: 'One chatbot visible to the member',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LANGUAGES } from '../domain/language';
 
 /** Every error body the server sends, whatever the status. */
 export const errorBodySchema = z.object({
@@ -36,20 +37,15 @@ export const paginatedSchema = <T extends z.ZodType>(item: T) =>
     page: z.number().int(),
     page_size: z.number().int(),
   });
-export type Paginated<T> = {
-  items: T[];
-  total_items: number;
-  total_pages: number;
-  page: number;
-  page_size: number;
-};
+/** A page of `T`, derived from `paginatedSchema` so the type and the wire format cannot drift. */
+export type Paginated<T> = z.infer<ReturnType<typeof paginatedSchema<z.ZodType<T>>>>;
 
 /** Booleans in query strings arrive as text. */
 export const queryBoolean = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
   .transform((v) => v === true || v === 'true' || v === '1');
 
-export const languageSchema = z.enum(['ko', 'en', 'zh', 'ja', 'es']);
+export const languageSchema = z.enum(LANGUAGES);
 export type Language = z.infer<typeof languageSchema>;
 
 export const isoDateTime = z.string().describe('ISO 8601 date-time');

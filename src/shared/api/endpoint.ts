@@ -7,6 +7,14 @@ import { z } from 'zod';
  */
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
+/**
+ * Who may call an endpoint. `public`: anyone (a token, when sent, still identifies the caller);
+ * `member`: a valid access token of the tenant; `admin`: a member with is_admin. Every endpoint
+ * states its level, so opening one to the world is a visible line in a diff, never a default.
+ */
+export const ACCESS_LEVELS = ['public', 'member', 'admin'] as const;
+export type AccessLevel = (typeof ACCESS_LEVELS)[number];
+
 export interface Endpoint<
   P extends z.ZodType = z.ZodType,
   Q extends z.ZodType = z.ZodType,
@@ -20,8 +28,8 @@ export interface Endpoint<
   query?: Q;
   body?: B;
   response: R;
-  /** True when the call needs no access token (tenant data, sign-in, active announcements…). */
-  public?: boolean;
+  /** Required: who may call it (see AccessLevel). */
+  access: AccessLevel;
   /**
    * True when the request or the answer carries session tokens (sign-in, refresh, sign-out, and any
    * later endpoint that signs someone in). Only the desktop main process may call such an endpoint:

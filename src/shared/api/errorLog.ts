@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
 import { okSchema } from './common';
-import { ERROR_LOG_FIELD_MAX } from '../domain/constants';
+import { ERROR_LOG_FIELD_MAX } from '../domain/errorLog';
 
 /** A chat-style attachment block (spec §7): a title and a text field. */
 export const errorLogBlockSchema = z.object({
@@ -28,9 +28,9 @@ export function truncateField(value: string): string {
 export const logError = defineEndpoint({
   method: 'POST',
   path: '/log-error/',
+  access: 'public',
   body: errorLogBodySchema,
   response: okSchema,
-  public: true,
   summary: 'Store a client error report (fields truncated to 2900 characters)',
   tags: ['errors'],
 });

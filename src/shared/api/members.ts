@@ -35,6 +35,7 @@ export type CreditCheck = z.infer<typeof creditCheckSchema>;
 export const getMember = defineEndpoint({
   method: 'GET',
   path: '/members/:id/',
+  access: 'member',
   params: idParamsSchema,
   response: memberSchema,
   summary: 'A member (only oneself unless admin)',
@@ -44,6 +45,7 @@ export const getMember = defineEndpoint({
 export const patchMember = defineEndpoint({
   method: 'PATCH',
   path: '/members/:id/',
+  access: 'member',
   params: idParamsSchema,
   body: memberPatchBodySchema,
   response: memberSchema,
@@ -54,6 +56,7 @@ export const patchMember = defineEndpoint({
 export const getCreditCheck = defineEndpoint({
   method: 'GET',
   path: '/members/:id/credit-check/',
+  access: 'member',
   params: idParamsSchema,
   response: creditCheckSchema,
   summary: 'Remaining credit of the member and of the tenant',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
 import { idSchema, idTextSchema, okSchema, pageQuerySchema, paginatedSchema } from './common';
-import { SESSIONS_PAGE_SIZE, SESSION_HISTORY_PAGE_SIZE } from '../domain/constants';
+import { SESSIONS_PAGE_SIZE, SESSION_HISTORY_PAGE_SIZE } from '../domain/pagination';
 
 export const sessionSchema = z.object({
   id: z.number().int(),
@@ -34,6 +34,7 @@ export const hashParamsSchema = z.object({ hash: z.string().min(1).max(64) });
 export const listSessions = defineEndpoint({
   method: 'GET',
   path: '/sessions/',
+  access: 'member',
   query: pageQuerySchema(SESSIONS_PAGE_SIZE).extend({ chatbot_id: idTextSchema.optional() }),
   response: paginatedSchema(sessionSchema),
   summary: 'The member’s sessions, most recent chat first',
@@ -43,6 +44,7 @@ export const listSessions = defineEndpoint({
 export const getSession = defineEndpoint({
   method: 'GET',
   path: '/sessions/:hash/',
+  access: 'member',
   params: hashParamsSchema,
   response: sessionSchema,
   summary: 'One session of the member',
@@ -60,6 +62,7 @@ export const historyResponseSchema = z.object({
 export const getSessionHistory = defineEndpoint({
   method: 'GET',
   path: '/sessions/:hash/history/',
+  access: 'member',
   params: hashParamsSchema,
   query: z.object({
     size: z.coerce.number().int().min(1).max(100).default(SESSION_HISTORY_PAGE_SIZE),
@@ -74,6 +77,7 @@ export const getSessionHistory = defineEndpoint({
 export const patchSession = defineEndpoint({
   method: 'PATCH',
   path: '/sessions/:hash/',
+  access: 'member',
   params: hashParamsSchema,
   body: z.object({
     title: z.string().trim().min(1).max(200).optional(),
@@ -87,6 +91,7 @@ export const patchSession = defineEndpoint({
 export const generateSessionTitle = defineEndpoint({
   method: 'PATCH',
   path: '/sessions/:hash/generate-title/',
+  access: 'member',
   params: hashParamsSchema,
   response: sessionSchema,
   summary: 'Title the session from its first message (403 when it has no history)',
@@ -96,6 +101,7 @@ export const generateSessionTitle = defineEndpoint({
 export const deleteSession = defineEndpoint({
   method: 'DELETE',
   path: '/sessions/:hash/',
+  access: 'member',
   params: hashParamsSchema,
   response: okSchema,
   summary: 'Delete a session and its messages',

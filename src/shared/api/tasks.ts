@@ -16,6 +16,7 @@ export const taskSchema = z.object({
 export type Task = z.infer<typeof taskSchema>;
 
 export const getTask = defineEndpoint({
+  access: 'member',
   method: 'GET',
   path: '/tasks/:id/',
   params: idParamsSchema,

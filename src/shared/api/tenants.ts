@@ -12,8 +12,8 @@ export type Tenant = z.infer<typeof tenantSchema>;
 export const getTenant = defineEndpoint({
   method: 'GET',
   path: '/tenants/',
+  access: 'public',
   response: tenantSchema,
-  public: true,
   summary: 'Branding and plan flags of the tenant named by x-subdomain',
   tags: ['tenants'],
 });

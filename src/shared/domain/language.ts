@@ -1,9 +1,14 @@
-import { FALLBACK_LANGUAGE, SUPPORTED_LANGUAGES } from './constants';
+/**
+ * The interface languages, defined once: the zod enum of the contract, the database enum, i18next and
+ * the language menu are all built from this list.
+ */
+export const LANGUAGES = ['ko', 'en', 'zh', 'ja', 'es'] as const;
+export const FALLBACK_LANGUAGE = 'en';
 
-export type SupportedLanguage = (typeof SUPPORTED_LANGUAGES)[number];
+export type SupportedLanguage = (typeof LANGUAGES)[number];
 
 export function isSupportedLanguage(value: unknown): value is SupportedLanguage {
-  return typeof value === 'string' && (SUPPORTED_LANGUAGES as readonly string[]).includes(value);
+  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { EMAIL_MAX_EXCLUSIVE, PASSWORD_MIN } from './constants';
+import { EMAIL_MAX_EXCLUSIVE, PASSWORD_MIN } from './account';
 
 /** Validation rules of spec §5, shared by forms and the server. Results are i18n keys. */
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -7,7 +7,7 @@ import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { Marked } from 'marked';
 import hljs from 'highlight.js/lib/common';
 import chatEn from '../../../src/renderer/src/i18n/locales/en/chat.json';
-import { SESSION_HISTORY_PAGE_SIZE } from '../../../src/shared/domain/constants';
+import { SESSION_HISTORY_PAGE_SIZE } from '../../../src/shared/domain/pagination';
 import type { ChatStreamRequest } from '../../../src/renderer/src/platform/types';
 import { sanitizeHtml } from '../../../src/renderer/src/components/sanitizeHtml';
 import { ChatRun } from '../../../src/renderer/src/features/chat/chatRun';

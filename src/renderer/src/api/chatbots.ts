@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { chatbotsApi, type Chatbot } from '../../../shared/api';
-import { DASHBOARD_CHATBOT_LIST_SIZE } from '../../../shared/domain/constants';
+import { DASHBOARD_CHATBOT_LIST_SIZE } from '../../../shared/domain/pagination';
 import { callEndpoint } from './client';
 import { queryKeys } from './queryKeys';
 

@@ -1,7 +1,7 @@
 import { Notifications } from '@mantine/notifications';
 import '@mantine/notifications/styles.css';
-import { TOAST_DURATION_MS, TOAST_MAX_VISIBLE } from '../../../shared/domain/constants';
 import { TOAST_VIEWPORT } from '../components/toast';
+import { TOAST_DURATION_MS, TOAST_MAX_VISIBLE } from '../../../shared/domain/ui';
 
 /**
  * Where toasts appear (spec §8). main.tsx loads it after the first screen: its transitions are not

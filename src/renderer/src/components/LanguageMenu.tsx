@@ -1,6 +1,6 @@
 import { Button, Menu } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { SUPPORTED_LANGUAGES } from '../../../shared/domain/constants';
+import { LANGUAGES } from '../../../shared/domain/language';
 import { useChangeLanguage, useResolvedLanguage } from '../i18n/useLanguage';
 import { IconGlobe, IconChevron } from './icons';
 
@@ -31,7 +31,7 @@ export function LanguageMenu({ fullWidth = false }: { fullWidth?: boolean }) {
       </Menu.Target>
       <Menu.Dropdown>
         <Menu.Label>{t('language.label')}</Menu.Label>
-        {SUPPORTED_LANGUAGES.map((option) => (
+        {LANGUAGES.map((option) => (
           <Menu.Item key={option} onClick={() => changeLanguage(option)} fw={option === language ? 600 : undefined} lang={option}>
             {t(`language.names.${option}`)}
           </Menu.Item>

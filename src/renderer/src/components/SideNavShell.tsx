@@ -2,8 +2,8 @@ import { createContext, useContext, useEffect, useId, useRef, type CSSProperties
 import { AppShell, Burger, Group, Overlay, em, px, rem, useMantineTheme, type AppShellMainProps, type AppShellNavbarProps } from '@mantine/core';
 import { useDisclosure, useFocusReturn, useFocusTrap, useMediaQuery, useMergedRef, useWindowEvent } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
-import { NAV_BAR_WIDTH_PX } from '../../../shared/domain/constants';
 import { MAIN_CONTENT_ID } from './mainContent';
+import { NAV_BAR_WIDTH_PX } from '../../../shared/domain/ui';
 import classes from './SideNav.module.css';
 
 /**

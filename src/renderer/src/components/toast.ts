@@ -1,6 +1,6 @@
 import { notifications, type NotificationsProps } from '@mantine/notifications';
-import { TOAST_DURATION_MS, TOAST_MAX_VISIBLE } from '../../../shared/domain/constants';
 import classes from './toast.module.css';
+import { TOAST_DURATION_MS, TOAST_MAX_VISIBLE } from '../../../shared/domain/ui';
 
 export type ToastKind = 'success' | 'error' | 'info';
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { SKELETON_MIN_DISPLAY_MS } from '../../../shared/domain/constants';
+import { SKELETON_MIN_DISPLAY_MS } from '../../../shared/domain/ui';
 
 /**
  * True while `loading`, and until at least `minimumMs` have passed since loading began, so a

@@ -1,7 +1,6 @@
 import i18next, { type BackendModule, type Resource } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { FALLBACK_LANGUAGE, SUPPORTED_LANGUAGES } from '../../../shared/domain/constants';
-import type { SupportedLanguage } from '../../../shared/domain/language';
+import { FALLBACK_LANGUAGE, LANGUAGES, type SupportedLanguage } from '../../../shared/domain/language';
 
 type LocaleModule = { default: Record<string, unknown> };
 
@@ -50,7 +49,7 @@ export function initI18n(language: SupportedLanguage): typeof i18next {
       partialBundledLanguages: true,
       lng: language,
       fallbackLng: FALLBACK_LANGUAGE,
-      supportedLngs: [...SUPPORTED_LANGUAGES],
+      supportedLngs: [...LANGUAGES],
       ns: namespaces,
       defaultNS: 'common',
       interpolation: { escapeValue: false },

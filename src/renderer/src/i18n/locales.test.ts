@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SUPPORTED_LANGUAGES } from '../../../shared/domain/constants';
+import { LANGUAGES } from '../../../shared/domain/language';
 import { collectResources } from '.';
 
 const resources = collectResources(import.meta.glob<{ default: Record<string, unknown> }>('./locales/*/*.json', { eager: true }));
@@ -12,7 +12,7 @@ function keysOf(value: unknown, prefix = ''): string[] {
 describe('translations', () => {
   const namespaces = Object.keys(resources.en ?? {});
 
-  it.each(SUPPORTED_LANGUAGES.filter((language) => language !== 'en'))('%s has every English key in every namespace, none empty', (language) => {
+  it.each(LANGUAGES.filter((language) => language !== 'en'))('%s has every English key in every namespace, none empty', (language) => {
     for (const namespace of namespaces) {
       const english = keysOf(resources.en?.[namespace]).sort();
       expect(keysOf(resources[language]?.[namespace]).sort(), `${language}/${namespace}`).toEqual(english);

@@ -1,5 +1,6 @@
 import { ApiError, apiErrorFromResponse, authApi, chatApi, isAbortError, readChatFrames, sessionEndReasonFor, type Member, type SessionEndReason } from '../../../shared/api';
-import { API_PREFIX, ACCESS_TOKEN_HEADER, CHAT_META_HEADER, SUBDOMAIN_COOKIE, SUBDOMAIN_HEADER } from '../../../shared/domain/constants';
+import { CHAT_META_HEADER } from '../../../shared/domain/chat';
+import { ACCESS_TOKEN_HEADER, API_PREFIX, SUBDOMAIN_COOKIE, SUBDOMAIN_HEADER } from '../../../shared/domain/http';
 import type { ChatStreamRequest, ClientSettings, Platform } from './types';
 
 export interface WebPlatformOptions {

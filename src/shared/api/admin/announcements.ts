@@ -2,13 +2,14 @@ import { z } from 'zod';
 import { defineEndpoint } from '../endpoint';
 import { idParamsSchema, okSchema, pageQuerySchema, paginatedSchema } from '../common';
 import { announcementSchema } from '../announcements';
-import { ANNOUNCEMENTS_PAGE_SIZE } from '../../domain/constants';
+import { ANNOUNCEMENTS_PAGE_SIZE } from '../../domain/pagination';
 
 const contentSchema = z.string().trim().min(1).max(20_000);
 
 export const listAdminAnnouncements = defineEndpoint({
   method: 'GET',
   path: '/admin/announcements/',
+  access: 'admin',
   query: pageQuerySchema(ANNOUNCEMENTS_PAGE_SIZE),
   response: paginatedSchema(announcementSchema),
   summary: 'All announcements of the tenant, newest first',
@@ -18,6 +19,7 @@ export const listAdminAnnouncements = defineEndpoint({
 export const createAnnouncement = defineEndpoint({
   method: 'POST',
   path: '/admin/announcements/',
+  access: 'admin',
   body: z.object({ content: contentSchema, is_active: z.boolean().default(true) }),
   response: announcementSchema,
   summary: 'Create an announcement; an active one deactivates all others',
@@ -27,6 +29,7 @@ export const createAnnouncement = defineEndpoint({
 export const patchAnnouncement = defineEndpoint({
   method: 'PATCH',
   path: '/admin/announcements/:id/',
+  access: 'admin',
   params: idParamsSchema,
   body: z.union([z.object({ content: contentSchema }).strict(), z.object({ is_active: z.boolean() }).strict()]),
   response: announcementSchema,
@@ -37,6 +40,7 @@ export const patchAnnouncement = defineEndpoint({
 export const deleteAnnouncement = defineEndpoint({
   method: 'DELETE',
   path: '/admin/announcements/:id/',
+  access: 'admin',
   params: idParamsSchema,
   response: okSchema,
   summary: 'Delete an announcement',

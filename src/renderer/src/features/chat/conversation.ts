@@ -1,4 +1,4 @@
-import { LONG_CONVERSATION_CONTEXT_SHARE } from '../../../../shared/domain/constants';
+import { LONG_CONVERSATION_CONTEXT_SHARE } from '../../../../shared/domain/chat';
 import type { Chatbot } from '../../../../shared/api';
 import type { SupportedLanguage } from '../../../../shared/domain/language';
 

@@ -1,7 +1,7 @@
 import { useInfiniteQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import { sessionsApi, type SessionMessage } from '../../../../shared/api';
 import type { z } from 'zod';
-import { SESSION_HISTORY_PAGE_SIZE } from '../../../../shared/domain/constants';
+import { SESSION_HISTORY_PAGE_SIZE } from '../../../../shared/domain/pagination';
 import { callEndpoint } from '../../api/client';
 import { queryKeys } from '../../api/queryKeys';
 import type { ChatRunSnapshot } from './chatRun';

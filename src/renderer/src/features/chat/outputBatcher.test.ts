@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { STREAM_TICK_MS } from '../../../../shared/domain/constants';
+import { STREAM_TICK_MS } from '../../../../shared/domain/chat';
 import { MAX_BACKLOG_TICKS, OutputBatcher, chunksToRelease } from './outputBatcher';
 
 describe('chunksToRelease', () => {

@@ -1,4 +1,4 @@
-import { STREAM_TICK_MS, chunksPerTick } from '../../../../shared/domain/constants';
+import { chunksPerTick, STREAM_TICK_MS } from '../../../../shared/domain/chat';
 
 /**
  * Catch-up rule on top of spec §9: the spec's 1/2/4/8 chunks per 50 ms tick releases at most 160

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Box, Button, Card, EmptyState, Group, Pagination, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Announcement } from '../../../../../shared/api';
-import { ANNOUNCEMENTS_PAGE_SIZE } from '../../../../../shared/domain/constants';
+import { ANNOUNCEMENTS_PAGE_SIZE } from '../../../../../shared/domain/pagination';
 import { useAdminAnnouncements } from '../../../api/adminAnnouncements';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { IconMegaphone, IconPlus } from '../../../components/icons';

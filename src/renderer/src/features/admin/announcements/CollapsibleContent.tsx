@@ -1,7 +1,7 @@
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { Box, UnstyledButton, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { ANNOUNCEMENT_COLLAPSE_HEIGHT_PX } from '../../../../../shared/domain/constants';
+import { ANNOUNCEMENT_COLLAPSE_HEIGHT_PX } from '../../../../../shared/domain/ui';
 
 /** Content taller than 250px is cut with a fading gradient and opens fully on click (spec §2). */
 export function CollapsibleContent({ children }: { children: ReactNode }) {

@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as api from '../../src/shared/api';
+import type { AccessLevel, Endpoint } from '../../src/shared/api/endpoint';
+import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
+import { apiClient } from './helpers/client';
+
+/**
+ * The endpoints anyone may call without a token (spec: tenant data, active and latest
+ * announcements, sign-in; plus refresh and sign-out, which carry their own refresh token, and the
+ * client error log, which must work before sign-in). Opening another endpoint to the world means
+ * adding it here on purpose.
+ */
+const EXPECTED_PUBLIC = [
+  'POST /auth/sign-in/',
+  'POST /auth/refresh/',
+  'POST /auth/sign-out/',
+  'GET /tenants/',
+  'GET /announcements/active/',
+  'GET /announcements/latest/',
+  'POST /log-error/',
+].sort();
+
+type Operation = { method: string; path: string; access: AccessLevel };
+
+/** Every endpoint of the shared contract, found by walking the api index (nothing listed by hand). */
+function contractEndpoints(): Operation[] {
+  const found: Operation[] = [];
+  for (const exported of Object.values(api)) {
+    if (!exported || typeof exported !== 'object') continue;
+    for (const candidate of Object.values(exported as Record<string, unknown>)) {
+      const endpoint = candidate as Partial<Endpoint>;
+      if (endpoint && typeof endpoint === 'object' && typeof endpoint.method === 'string' && typeof endpoint.path === 'string' && 'response' in endpoint) {
+        found.push({ method: endpoint.method, path: endpoint.path, access: endpoint.access as AccessLevel });
+      }
+    }
+  }
+  return found;
+}
+
+const key = (operation: { method: string; path: string }) => `${operation.method} ${operation.path}`;
+/** Any value fills a path parameter: the guard answers before the handler looks anything up. */
+const concretePath = (path: string) => path.replace(/:([A-Za-z_]+)/g, (_, name: string) => (name === 'hash' ? 'abcdef123456' : '1'));
+
+let server: TestServer;
+let client: ReturnType<typeof apiClient>;
+let memberToken: string;
+let adminToken: string;
+const endpoints = contractEndpoints();
+
+beforeAll(async () => {
+  server = await startTestServer({ extraTenants: ['acme'] });
+  client = apiClient(server);
+  memberToken = (await client.signIn(DEMO_MEMBER)).access_token;
+  adminToken = (await client.signIn(DEMO_ADMIN)).access_token;
+});
+afterAll(() => server?.close());
+
+describe('access levels', () => {
+  it('every endpoint states a level, and the public ones are exactly the expected set', () => {
+    expect(endpoints.length).toBeGreaterThan(20);
+    for (const endpoint of endpoints) expect(['public', 'member', 'admin'], key(endpoint)).toContain(endpoint.access);
+    expect(endpoints.filter((e) => e.access === 'public').map(key).sort()).toEqual(EXPECTED_PUBLIC);
+    // Admin screens live under /admin/ and nothing else there is open to members.
+    for (const endpoint of endpoints) expect(endpoint.access === 'admin', key(endpoint)).toBe(endpoint.path.startsWith('/admin/'));
+  });
+
+  it('the OpenAPI document lists exactly the contract, each operation with its level and security requirement', async () => {
+    const document = (await client.call('/openapi.json')).body as {
+      paths: Record<string, Record<string, { 'x-access'?: string; security?: unknown[] }>>;
+    };
+    const documented = new Map<string, { 'x-access'?: string; security?: unknown[] }>();
+    for (const [path, methods] of Object.entries(document.paths)) {
+      const contractPath = path.replace(/^\/api\/v1/, '').replace(/\{([A-Za-z_]+)\}/g, ':$1');
+      for (const [method, operation] of Object.entries(methods)) documented.set(`${method.toUpperCase()} ${contractPath}`, operation);
+    }
+    expect([...documented.keys()].sort()).toEqual(endpoints.map(key).sort());
+    for (const endpoint of endpoints) {
+      const operation = documented.get(key(endpoint))!;
+      expect(operation['x-access'], key(endpoint)).toBe(endpoint.access);
+      expect(operation.security, key(endpoint)).toEqual(endpoint.access === 'public' ? [] : [{ accessToken: [] }]);
+    }
+  });
+
+  it('refuses every member and admin endpoint without a token (401)', async () => {
+    const answered: string[] = [];
+    for (const endpoint of endpoints.filter((e) => e.access !== 'public')) {
+      const result = await client.call(concretePath(endpoint.path), { method: endpoint.method });
+      answered.push(`${key(endpoint)} → ${result.status}`);
+    }
+    expect(answered).toEqual(endpoints.filter((e) => e.access !== 'public').map((e) => `${key(e)} → 401`));
+  });
+
+  it('refuses a token signed in another tenant on every member and admin endpoint (401, nothing leaks)', async () => {
+    const answered: string[] = [];
+    for (const endpoint of endpoints.filter((e) => e.access !== 'public')) {
+      const result = await client.call(concretePath(endpoint.path), { method: endpoint.method, token: adminToken, tenant: 'acme' });
+      answered.push(`${key(endpoint)} → ${result.status}`);
+      expect(JSON.stringify(result.body), key(endpoint)).not.toMatch(/"items"|"email"/);
+    }
+    expect(answered).toEqual(endpoints.filter((e) => e.access !== 'public').map((e) => `${key(e)} → 401`));
+  });
+
+  it('refuses a member’s token on every admin endpoint (403) but lets an admin through the guard', async () => {
+    const adminEndpoints = endpoints.filter((e) => e.access === 'admin');
+    expect(adminEndpoints.length).toBeGreaterThan(0);
+    for (const endpoint of adminEndpoints) {
+      const asMember = await client.call(concretePath(endpoint.path), { method: endpoint.method, token: memberToken });
+      expect(`${key(endpoint)} → ${asMember.status}`).toBe(`${key(endpoint)} → 403`);
+      const asAdmin = await client.call(concretePath(endpoint.path), { method: endpoint.method, token: adminToken, body: endpoint.method === 'GET' || endpoint.method === 'DELETE' ? undefined : {} });
+      expect([401, 403], key(endpoint)).not.toContain(asAdmin.status);
+    }
+  });
+});
