@@ -2,7 +2,7 @@ import { type SQL, and, eq, inArray, or, sql } from 'drizzle-orm';
 import type { CreditCheck } from '../../shared/api/members';
 import { costInCredits, isCreditsDepleted } from '../../shared/domain/credits';
 import type { Queryable } from '../db/client';
-import { creditBalances, creditLedger, llmModels, memberGroups, tenants } from '../db/schema';
+import { creditBalances, creditLedger, memberGroups } from '../db/schema';
 import { AppError } from '../errors';
 import type { LlmModelRow, MemberRow, TenantRow } from '../db/rows';
 
