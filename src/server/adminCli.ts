@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config';
 import { type DatabaseHandle, openPglite, openPostgres } from './db/client';
 import { ProvisioningError, createAdmin, createTenant, listTenants, resetPassword } from './services/provisioning';
+import { listOutbox } from './mail/service';
 
 export const EXIT_OK = 0;
 /** The database failed or something unexpected broke. */
@@ -30,6 +31,7 @@ Commands:
   reset-password <tenant> <email> [--password-stdin]
                                                    a new password; signs the member out everywhere
   list-tenants                                     every tenant, by subdomain
+  list-outbox [--limit N]                          mail kept in MAIL_OUTBOX_DIR (no SMTP_URL), newest first
 
 The database is the server's: DATABASE_URL (PostgreSQL) or else the PGlite directory DATA_DIR
 (stop the server first: PGlite allows one process at a time).
@@ -101,14 +103,18 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
     const { values, positionals: args } = parseArgs({
       args: argv,
       allowPositionals: true,
-      options: { 'password-stdin': { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+      options: {
+        'password-stdin': { type: 'boolean', default: false },
+        limit: { type: 'string', default: '20' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
     });
     const [command, ...rest] = args;
     if (values.help || !command) {
       (values.help ? io.stdout : io.stderr).write(`${USAGE}\n`);
       return values.help ? EXIT_OK : EXIT_USAGE;
     }
-    if (!['create-tenant', 'create-admin', 'reset-password', 'list-tenants'].includes(command)) throw new UsageError(`unknown command "${command}"`);
+    if (!['create-tenant', 'create-admin', 'reset-password', 'list-tenants', 'list-outbox'].includes(command)) throw new UsageError(`unknown command "${command}"`);
 
     const config = loadConfig(io.env);
     // Arguments first, then the password, then the database: bad input fails before anything opens.
@@ -142,6 +148,22 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
         const rows = await listTenants(await open());
         if (rows.length === 0) say('no tenants (create one with create-tenant)');
         for (const row of rows) say(`${row.subdomain}\t${row.name}\t${row.createdAt.toISOString()}`);
+        break;
+      }
+      case 'list-outbox': {
+        positionals(rest, []);
+        const limit = Number(values.limit);
+        if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit takes a whole number from 1 to 1000');
+        // The outbox is files, not the database: readable while the server runs, even on PGlite.
+        const mails = await listOutbox(config.MAIL_OUTBOX_DIR, { limit });
+        if (mails.length === 0) say(`no mail in the outbox (${config.MAIL_OUTBOX_DIR})`);
+        for (const mail of mails) {
+          say(`--- ${mail.createdAt}  ${mail.template}  to ${mail.to}  (${mail.language})`);
+          say(`Subject: ${mail.subject}`);
+          say('');
+          say(mail.text.trimEnd());
+          say('');
+        }
         break;
       }
     }

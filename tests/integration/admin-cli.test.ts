@@ -11,6 +11,7 @@ import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, runAdmin } from '../../src/server/ad
 import { buildApp } from '../../src/server/app';
 import { testConfig } from '../../src/server/config';
 import { openPglite, openPostgres } from '../../src/server/db/client';
+import { createMailService } from '../../src/server/mail/service';
 import { freshPostgresDatabase } from '../fixtures/testServer';
 
 /** Every CLI run opens (and migrates) the PGlite directory anew, as the real command does: seconds each on a busy machine. */
@@ -151,5 +152,36 @@ describe('admin CLI configuration', () => {
     const unreachable = await cli({ DATABASE_URL: 'postgres://app:app@127.0.0.1:1/none' })(['list-tenants']);
     expect(unreachable.code).toBe(EXIT_FAILURE);
     expect(unreachable.stderr).toMatch(/^failed: /);
+  });
+});
+
+describe('admin CLI list-outbox', () => {
+  it('prints the mail kept without SMTP, newest first, with --limit', async () => {
+    const outboxDir = mkdtempSync(join(tmpdir(), 'admin-outbox-'));
+    try {
+      const admin = cli({ MAIL_OUTBOX_DIR: outboxDir });
+      expect((await admin(['list-outbox'])).stdout).toMatch(/no mail in the outbox/);
+
+      const mail = createMailService({ from: 'Ops <ops@example.test>', outboxDir, log: { info: () => {}, warn: () => {} } });
+      await mail.send('verificationCode', { to: 'first@example.test', language: 'en', data: { code: '111222', expiresInMinutes: 10 } });
+      await mail.send('verificationCode', { to: 'second@example.test', language: 'es', data: { code: '333444', expiresInMinutes: 10 } });
+      mail.close();
+
+      const all = await admin(['list-outbox']);
+      expect(all.code).toBe(EXIT_OK);
+      expect(all.stdout.indexOf('second@example.test')).toBeLessThan(all.stdout.indexOf('first@example.test'));
+      expect(all.stdout).toContain('111222');
+      expect(all.stdout).toContain('333444');
+
+      const newest = await admin(['list-outbox', '--limit', '1']);
+      expect(newest.stdout).toContain('second@example.test');
+      expect(newest.stdout).not.toContain('first@example.test');
+
+      const bad = await admin(['list-outbox', '--limit', 'zero']);
+      expect(bad.code).toBe(EXIT_USAGE);
+      expect(bad.stderr).toMatch(/--limit/);
+    } finally {
+      rmSync(outboxDir, { recursive: true, force: true });
+    }
   });
 });
