@@ -25,3 +25,4 @@ export type { Task } from './tasks';
 export { ApiError, isApiError, apiErrorFromResponse, sessionEndReasonFor, SESSION_END_REASONS } from './apiError';
 export type { SessionEndReason } from './apiError';
 export { readChatFrames, isAbortError, parseJsonOrNull } from './chatStream';
+export { openChatResponse, BAD_CHAT_META_CODE, type OpenedChat } from './chatResponse';

@@ -1,5 +1,5 @@
-import { ApiError, apiErrorFromResponse, authApi, chatApi, isAbortError, readChatFrames, sessionEndReasonFor, type Member, type SessionEndReason } from '../../../shared/api';
-import { API_PREFIX, ACCESS_TOKEN_HEADER, CHAT_META_HEADER, SUBDOMAIN_COOKIE, SUBDOMAIN_HEADER } from '../../../shared/domain/constants';
+import { ApiError, apiErrorFromResponse, authApi, chatApi, isAbortError, openChatResponse, readChatFrames, sessionEndReasonFor, type Member, type SessionEndReason } from '../../../shared/api';
+import { API_PREFIX, ACCESS_TOKEN_HEADER, SUBDOMAIN_COOKIE, SUBDOMAIN_HEADER } from '../../../shared/domain/constants';
 import type { ChatStreamRequest, ClientSettings, Platform } from './types';
 
 export interface WebPlatformOptions {
@@ -105,14 +105,12 @@ export function createWebPlatform(options: WebPlatformOptions = {}): Platform {
       if (isAbortError(error)) return;
       throw new ApiError(0, null, error instanceof Error ? error.message : String(error));
     }
-    if (!response.ok) throw await apiErrorFromResponse(response);
-
-    const metaHeader = response.headers.get(CHAT_META_HEADER);
-    if (metaHeader) onMeta(chatApi.chatMetaSchema.parse(JSON.parse(metaHeader)));
-    if (!response.body) return;
+    const chat = await openChatResponse(response);
+    onMeta(chat.meta);
+    if (!chat.body) return;
 
     try {
-      await readChatFrames(response.body, onFrame);
+      await readChatFrames(chat.body, onFrame);
     } catch (error) {
       if (isAbortError(error) || signal.aborted) return;
       throw new ApiError(0, null, error instanceof Error ? error.message : String(error));
