@@ -9,7 +9,8 @@ import { useUserSession } from '../../stores/userSession';
 import { LanguageMenu } from '../../components/LanguageMenu';
 import { MAIN_CONTENT_ID } from '../../components/mainContent';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
-import { signInErrorKey } from './signInErrors';
+import { authApi } from '../../../../shared/api';
+import { errorMessageKey } from '../../api/errorMessages';
 
 interface FieldErrors {
   email: ValidationKey | null;
@@ -46,7 +47,7 @@ export default function SignInPage() {
       setMember(await getPlatform().session.signIn({ email: email.trim(), password }));
       void navigate(destination, { replace: true });
     } catch (error) {
-      setFailure(signInErrorKey(error));
+      setFailure(errorMessageKey(error, authApi.signIn));
     } finally {
       setSubmitting(false);
     }

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { isApiError, sessionsApi, type Chatbot, type Session } from '../../../../shared/api';
 import { callEndpoint } from '../../api/client';
-import { errorKeyOf } from '../../api/errorMessages';
+import { errorMessageKey } from '../../api/errorMessages';
 import { useDashboardChatbots } from '../../api/chatbots';
 import { queryKeys } from '../../api/queryKeys';
 import { IconEdit, IconPlus, IconTrash } from '../../components/icons';
@@ -85,8 +85,7 @@ function RenameForm({ session, onClose }: { session: Session; onClose: () => voi
       onClose();
     },
     onError: (error) => {
-      const specific = isApiError(error) && error.status === 404 ? 'session.notFound' : isApiError(error) && error.status === 403 ? 'session.noHistory' : null;
-      showToast('error', specific ? t(specific) : t(errorKeyOf(error)));
+      showToast('error', t(errorMessageKey(error, sessionsApi.patchSession)));
     },
   });
   const trimmed = title.trim();

@@ -8,7 +8,7 @@ import { streamChat } from '../../api/chat';
 import { callEndpoint } from '../../api/client';
 import { firstDefaultChatbot, useDashboardChatbots } from '../../api/chatbots';
 import { queryKeys } from '../../api/queryKeys';
-import { errorKeyOf } from '../../api/errorMessages';
+import { errorKeyOf, errorMessageKey } from '../../api/errorMessages';
 import { IconChat } from '../../components/icons';
 import { showToast } from '../../components/toast';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
@@ -204,7 +204,7 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
 
   let body;
   if (chatbotMissing) {
-    body = <Unavailable title={isApiError(chatbot.error) && chatbot.error.status === 404 ? t('empty.chatbotUnavailable') : t(errorKeyOf(chatbot.error))} />;
+    body = <Unavailable title={t(errorMessageKey(chatbot.error, chatbotsApi.getChatbot, [{ status: 404, key: 'chat:empty.chatbotUnavailable' }]))} />;
   } else if (sessionMissing || (history.isError && !history.data)) {
     body = <Unavailable title={sessionMissing ? t('session.notFound') : t(errorKeyOf(history.error))} onNewSession={startNewSession} />;
   } else if (historyLoading) {
