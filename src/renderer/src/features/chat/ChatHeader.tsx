@@ -3,7 +3,7 @@ import { ActionIcon, Avatar, Box, Button, Group, Modal, Select, Skeleton, Stack,
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { isApiError, sessionsApi, type Chatbot, type Session } from '../../../../shared/api';
+import { sessionsApi, type Chatbot, type Session } from '../../../../shared/api';
 import { callEndpoint } from '../../api/client';
 import { errorMessageKey } from '../../api/errorMessages';
 import { useDashboardChatbots } from '../../api/chatbots';
