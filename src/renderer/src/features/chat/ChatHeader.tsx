@@ -4,9 +4,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { sessionsApi, type Chatbot, type Session } from '../../../../shared/api';
-import { callEndpoint } from '../../api/client';
 import { errorMessageKey } from '../../api/errorMessages';
 import { useDashboardChatbots } from '../../api/chatbots';
+import { renameSession } from '../../api/sessions';
 import { queryKeys } from '../../api/queryKeys';
 import { IconEdit, IconPlus, IconTrash } from '../../components/icons';
 import { showToast } from '../../components/toast';
@@ -77,7 +77,7 @@ function RenameForm({ session, onClose }: { session: Session; onClose: () => voi
   const queryClient = useQueryClient();
   const [title, setTitle] = useState(session.title ?? '');
   const rename = useMutation({
-    mutationFn: (next: string) => callEndpoint(sessionsApi.patchSession, { params: { hash: session.hash_id }, body: { title: next } }),
+    mutationFn: (next: string) => renameSession(session.hash_id, next),
     onSuccess: (updated) => {
       queryClient.setQueryData(queryKeys.session(updated.hash_id), updated);
       void queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
