@@ -14,16 +14,26 @@ export function issueMessageKey(issue: z.core.$ZodIssue): string {
 
 /**
  * @mantine/form's `validate` from a zod schema (the shared request schema, possibly refined): each
- * field gets the i18n key of its first issue. Ours rather than a package, so it follows zod 4.
+ * field gets the i18n key of its first issue, or the screen's own key for that field
+ * (`fieldKeys`). Ours rather than a package, so it follows zod 4.
  */
-export function zodResolver<Values>(schema: z.ZodType<unknown, Values>) {
+export function zodResolver<Values>(schema: z.ZodType<unknown, Values>, fieldKeys: Partial<Record<string, string>> = {}) {
   return (values: Values): FormErrors => {
     const result = schema.safeParse(values);
     if (result.success) return {};
     const errors: FormErrors = {};
-    for (const issue of result.error.issues) errors[issue.path.join('.')] ??= issueMessageKey(issue);
+    for (const issue of result.error.issues) {
+      const path = issue.path.join('.');
+      errors[path] ??= fieldKeys[path] ?? issueMessageKey(issue);
+    }
     return errors;
   };
+}
+
+/** The body schema an endpoint declares, for a form that edits that body. */
+export function bodySchemaOf<B extends z.ZodType>(endpoint: { body?: B; path: string }): B {
+  if (!endpoint.body) throw new Error(`${endpoint.path} declares no body`);
+  return endpoint.body;
 }
 
 /** On a refused submit, puts the keyboard on the first field in error (the order of the form's inputs). */
