@@ -37,6 +37,18 @@ export default tseslint.config(
     files: ['src/renderer/src/features/**', 'src/renderer/src/components/**'],
     rules: {
       'no-restricted-syntax': ['error', { selector: "MemberExpression[object.name='window'][property.name='bridge']", message: 'Use src/platform, never window.bridge directly.' }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/api/client'],
+              importNames: ['callEndpoint'],
+              message: 'Screens call endpoints through the hooks and functions of src/renderer/src/api (one per endpoint), never callEndpoint directly.',
+            },
+          ],
+        },
+      ],
     },
   },
 );

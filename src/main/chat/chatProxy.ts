@@ -1,8 +1,6 @@
-import { ApiError, buildPath, chatApi, isAbortError, parseJsonOrNull, readChatFrames, type ChatBody, type ChatMeta } from '../../shared/api';
-import { CHAT_META_HEADER } from '../../shared/domain/chat';
+import { ApiError, buildPath, chatApi, isAbortError, openChatResponse, readChatFrames, type ChatBody, type ChatMeta, type OpenedChat } from '../../shared/api';
 import type { ChatStreamEvent } from '../../shared/ipc/contract';
 import type { AuthSession } from '../auth/authSession';
-import { apiErrorFromResponse } from '../../shared/api/apiError';
 import { createRunningRequests, type RunningRequest } from '../ipc/runningRequests';
 
 /** The page that asked for a stream: frames go back to it only. */
@@ -26,10 +24,10 @@ export interface ChatStartRequest {
 export function createChatProxy(session: Pick<AuthSession, 'authorizedFetch'>, apiBase: () => string) {
   const running = createRunningRequests();
 
-  async function pump(response: Response, subscriber: StreamSubscriber, requestId: string, request: RunningRequest): Promise<void> {
+  async function pump(body: ReadableStream<Uint8Array> | null, subscriber: StreamSubscriber, requestId: string, request: RunningRequest): Promise<void> {
     const emit = (event: ChatStreamEvent['event']) => subscriber.send('chat:stream', { requestId, event });
     try {
-      if (response.body) await readChatFrames(response.body, (frame) => emit({ type: 'frame', frame }));
+      if (body) await readChatFrames(body, (frame) => emit({ type: 'frame', frame }));
       emit({ type: 'done' });
     } catch (error) {
       if (isAbortError(error) || request.signal.aborted) emit({ type: 'done' });
@@ -54,18 +52,15 @@ export function createChatProxy(session: Pick<AuthSession, 'authorizedFetch'>, a
         request.end();
         throw new ApiError(0, null, isAbortError(error) ? 'Cancelled' : error instanceof Error ? error.message : String(error));
       }
-      if (!response.ok) {
+      let chat: OpenedChat;
+      try {
+        chat = await openChatResponse(response);
+      } catch (error) {
         request.end();
-        throw await apiErrorFromResponse(response);
+        throw error;
       }
-      const meta = chatApi.chatMetaSchema.safeParse(parseJsonOrNull(response.headers.get(CHAT_META_HEADER)));
-      if (!meta.success) {
-        request.abort();
-        request.end();
-        throw new ApiError(502, { code: 'upstream_failed', message: 'The chat answer carried no valid metadata header' });
-      }
-      void pump(response, subscriber, requestId, request);
-      return meta.data;
+      void pump(chat.body, subscriber, requestId, request);
+      return chat.meta;
     },
 
     cancel: running.cancel,

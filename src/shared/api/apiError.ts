@@ -30,6 +30,9 @@ export async function apiErrorFromResponse(response: Response): Promise<ApiError
   return new ApiError(response.status, parsed.success ? parsed.data : null);
 }
 
+/** Spec §7: every status of 500 or above and every network failure (status 0) is reported. */
+export const isReportedStatus = (status: number): boolean => status === 0 || status >= 500;
+
 /** Why a stored session ended when its refresh failed: the translation keys of spec §8. */
 export const SESSION_END_REASONS = ['auth_refresh_401', 'auth_refresh_403', 'auth_refresh_500'] as const;
 export type SessionEndReason = (typeof SESSION_END_REASONS)[number];

@@ -13,6 +13,13 @@ export function useDashboardChatbots(enabled = true) {
   });
 }
 
+export function useChatbot(chatbotId: number) {
+  return useQuery({
+    queryKey: queryKeys.chatbot(chatbotId),
+    queryFn: () => callEndpoint(chatbotsApi.getChatbot, { params: { id: chatbotId } }),
+  });
+}
+
 export function firstDefaultChatbot(chatbots: readonly Chatbot[]): Chatbot | undefined {
   return chatbots.find((chatbot) => chatbot.is_default);
 }

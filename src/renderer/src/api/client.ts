@@ -20,12 +20,41 @@ export type CallOptions<E> = ([EndpointParams<E>] extends [never] ? { params?: n
   ([EndpointQuery<E>] extends [never] ? { query?: never } : { query?: EndpointQuery<E> }) &
   ([EndpointBody<E>] extends [never] ? { body?: never } : { body: EndpointBody<E> });
 
-/** ky on top of the platform transport: it attaches the token and tenant and refreshes on 401. */
+/** What the hooks need to know of the call (ky's `context`). */
+interface CallContext {
+  endpoint: AnyEndpoint;
+  url: string;
+  requestBody: unknown;
+}
+
+/**
+ * ky on top of the platform transport, which attaches the token and tenant and refreshes on 401
+ * (on desktop that happens in main, so it stays below ky). ky's hooks report every 5xx
+ * (`afterResponse`, on its clone of the response) and every network failure or timeout
+ * (`beforeError`, which also turns it into ApiError status 0) to log-error (spec §7).
+ */
 const http = ky.create({
   fetch: (input, init) => getPlatform().fetch(new Request(input, init)),
   throwHttpErrors: false,
   retry: 0,
   timeout: 30_000,
+  hooks: {
+    afterResponse: [
+      async ({ options, response }) => {
+        if (!isReportedStatus(response.status)) return;
+        const { endpoint, url, requestBody } = options.context as unknown as CallContext;
+        reportFailure({ endpoint, url, requestBody, error: await apiErrorFromResponse(response.clone()), response });
+      },
+    ],
+    beforeError: [
+      ({ options, error }) => {
+        const { endpoint, url, requestBody } = options.context as unknown as CallContext;
+        const apiError = new ApiError(0, null, error.message);
+        reportFailure({ endpoint, url, requestBody, error: apiError, response: null });
+        return apiError;
+      },
+    ],
+  },
 });
 
 function toSearchParams(query: unknown): URLSearchParams {
@@ -62,24 +91,9 @@ export async function callEndpoint<E extends AnyEndpoint>(endpoint: E, options: 
   const url = await apiUrl(buildPath(endpoint.path, params));
   const searchParams = toSearchParams(query);
 
-  let response: Response;
-  try {
-    response = await http(url, {
-      method: endpoint.method,
-      searchParams,
-      json: body,
-    });
-  } catch (error) {
-    const apiError = error instanceof ApiError ? error : new ApiError(0, null, error instanceof Error ? error.message : String(error));
-    if (isReportedStatus(apiError.status)) reportFailure({ endpoint, url, requestBody: body, error: apiError, response: null });
-    throw apiError;
-  }
-
-  if (!response.ok) {
-    const apiError = await apiErrorFromResponse(response.clone());
-    if (isReportedStatus(response.status)) reportFailure({ endpoint, url, requestBody: body, error: apiError, response });
-    throw apiError;
-  }
+  const context: CallContext = { endpoint, url, requestBody: body };
+  const response = await http(url, { method: endpoint.method, searchParams, json: body, context: { ...context } });
+  if (!response.ok) throw await apiErrorFromResponse(response);
   const json: unknown = response.status === 204 ? { ok: true } : await response.json();
   return endpoint.response.parse(json) as EndpointResponse<E>;
 }

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../shared/api';
-import { errorKeyOf, genericErrorKey } from './errorMessages';
-import { signInErrorKey } from '../features/auth/signInErrors';
+import { ApiError, authApi, chatbotsApi, sessionsApi } from '../../../shared/api';
+import { errorKeyOf, errorMessageKey } from './errorMessages';
 import { initI18n } from '../i18n';
 
 describe('generic status messages (spec §8)', () => {
@@ -16,7 +15,7 @@ describe('generic status messages (spec §8)', () => {
     [500, 'errors:status_500'],
     [418, 'errors:unknown'],
     [0, 'errors:network'],
-  ])('maps %i to %s', (status, key) => expect(genericErrorKey(status)).toBe(key));
+  ])('maps %i to %s', (status, key) => expect(errorKeyOf(new ApiError(status, null))).toBe(key));
 
   it('says "An unknown error has occurred. Please try again." for anything else', () => {
     const i18n = initI18n('en');
@@ -25,14 +24,34 @@ describe('generic status messages (spec §8)', () => {
   });
 });
 
-describe('sign-in messages (spec §8)', () => {
+describe('endpoint rows and screen overrides', () => {
   it('maps the sign-in statuses, telling individuals to contact customer support on 403', () => {
-    expect(signInErrorKey(new ApiError(400, null))).toBe('sign_in_errors.400');
-    expect(signInErrorKey(new ApiError(401, null))).toBe('sign_in_errors.401');
-    expect(signInErrorKey(new ApiError(422, null))).toBe('sign_in_errors.401');
-    expect(signInErrorKey(new ApiError(423, null))).toBe('sign_in_errors.423');
-    expect(signInErrorKey(new ApiError(500, null))).toBe('sign_in_errors.500');
-    expect(signInErrorKey(new ApiError(403, { code: 'not_approved', message: '' }))).toBe('sign_in_errors.403');
-    expect(signInErrorKey(new ApiError(403, { code: 'not_approved', message: '', details: { member_type: 'individual' } }))).toBe('sign_in_errors.403_individual');
+    const signIn = (error: unknown) => errorMessageKey(error, authApi.signIn);
+    expect(signIn(new ApiError(400, null))).toBe('auth:sign_in_errors.400');
+    expect(signIn(new ApiError(401, null))).toBe('auth:sign_in_errors.401');
+    expect(signIn(new ApiError(422, null))).toBe('auth:sign_in_errors.401');
+    expect(signIn(new ApiError(423, null))).toBe('auth:sign_in_errors.423');
+    expect(signIn(new ApiError(500, null))).toBe('auth:sign_in_errors.500');
+    expect(signIn(new ApiError(0, null))).toBe('auth:sign_in_errors.network');
+    expect(signIn(new Error('odd'))).toBe('auth:sign_in_errors.500');
+    expect(signIn(new ApiError(403, { code: 'not_approved', message: '' }))).toBe('auth:sign_in_errors.403');
+    expect(signIn(new ApiError(403, { code: 'not_approved', message: '', details: { member_type: 'individual' } }))).toBe('auth:sign_in_errors.403_individual');
+  });
+
+  it('falls back to the generic rows for statuses an endpoint names no message for', () => {
+    expect(errorMessageKey(new ApiError(404, null), sessionsApi.patchSession)).toBe('chat:session.notFound');
+    expect(errorMessageKey(new ApiError(500, null), sessionsApi.patchSession)).toBe('errors:status_500');
+  });
+
+  it("puts a screen's overrides before the endpoint's and the generic rows", () => {
+    const overrides = [{ status: 404, key: 'chat:empty.chatbotUnavailable' }];
+    expect(errorMessageKey(new ApiError(404, null), chatbotsApi.getChatbot, overrides)).toBe('chat:empty.chatbotUnavailable');
+    expect(errorMessageKey(new ApiError(403, null), chatbotsApi.getChatbot, overrides)).toBe('errors:status_403');
+  });
+
+  it('every key of the table exists in English', () => {
+    const i18n = initI18n('en');
+    const keys = ['auth:sign_in_errors.403_individual', 'chat:errors.validation_failed', 'chat:session.noHistory', 'dashboard:get_chatbot_list_422'];
+    for (const key of keys) expect(i18n.exists(key), key).toBe(true);
   });
 });

@@ -1,42 +1,81 @@
-import { isApiError } from '../../../shared/api';
+import { authApi, chatApi, chatbotsApi, isApiError, membersApi, sessionsApi, type ApiError, type Endpoint } from '../../../shared/api';
 
-/** Translation keys (namespace `errors`) of the generic status messages of spec §8. */
-export type GenericErrorKey =
-  | 'errors:status_400'
-  | 'errors:status_401'
-  | 'errors:status_403'
-  | 'errors:status_404'
-  | 'errors:status_422'
-  | 'errors:status_428'
-  | 'errors:status_500'
-  | 'errors:network'
-  | 'errors:unknown';
-
-export function genericErrorKey(status: number): GenericErrorKey {
-  switch (status) {
-    case 0:
-      return 'errors:network';
-    case 400:
-      return 'errors:status_400';
-    case 401:
-      return 'errors:status_401';
-    case 403:
-      return 'errors:status_403';
-    case 404:
-      return 'errors:status_404';
-    case 422:
-    case 424:
-      return 'errors:status_422';
-    case 428:
-      return 'errors:status_428';
-    case 500:
-      return 'errors:status_500';
-    default:
-      return 'errors:unknown';
-  }
+/**
+ * One row of the error catalogue (spec §8): which failed call it is about and the full i18n key of
+ * its message. `endpoint` limits it to that endpoint's failures; without `status` it is the default
+ * for everything else (non-API failures included); `code` and `when` narrow a status further.
+ */
+export interface ErrorMessageRow {
+  endpoint?: Endpoint;
+  status?: number;
+  code?: string;
+  when?: (error: ApiError) => boolean;
+  key: string;
 }
 
-/** The message key for any thrown value: API errors by status, anything else unknown. */
-export function errorKeyOf(error: unknown): GenericErrorKey {
-  return isApiError(error) ? genericErrorKey(error.status) : 'errors:unknown';
+const isIndividual = (error: ApiError) => (error.body?.details as { member_type?: string } | undefined)?.member_type === 'individual';
+
+/**
+ * Spec §8 as data. Rows naming an endpoint come before the generic ones for that endpoint's
+ * failures; within a group the first matching row wins. Later endpoints add their rows here.
+ */
+export const ERROR_MESSAGES: readonly ErrorMessageRow[] = [
+  // Sign-in. Individuals have no administrator to approve them: they are pointed to customer support.
+  { endpoint: authApi.signIn, status: 0, key: 'auth:sign_in_errors.network' },
+  { endpoint: authApi.signIn, status: 400, key: 'auth:sign_in_errors.400' },
+  { endpoint: authApi.signIn, status: 401, key: 'auth:sign_in_errors.401' },
+  { endpoint: authApi.signIn, status: 422, key: 'auth:sign_in_errors.401' },
+  { endpoint: authApi.signIn, status: 403, when: isIndividual, key: 'auth:sign_in_errors.403_individual' },
+  { endpoint: authApi.signIn, status: 403, key: 'auth:sign_in_errors.403' },
+  { endpoint: authApi.signIn, status: 423, key: 'auth:sign_in_errors.423' },
+  { endpoint: authApi.signIn, key: 'auth:sign_in_errors.500' },
+
+  // Chat send, rejected before the stream: a blank message and a restricted term are 422 with their
+  // code, a malformed body 400; 428 is personal data found in the message (blocked like a restricted term).
+  { endpoint: chatApi.chat, status: 0, key: 'chat:errors.network' },
+  { endpoint: chatApi.chat, status: 400, key: 'chat:errors.no_text' },
+  { endpoint: chatApi.chat, status: 402, key: 'chat:errors.credits_depleted' },
+  { endpoint: chatApi.chat, status: 403, key: 'chat:errors.model_not_allowed' },
+  { endpoint: chatApi.chat, status: 413, key: 'chat:errors.input_too_long' },
+  { endpoint: chatApi.chat, status: 422, code: 'message_empty', key: 'chat:errors.message_empty' },
+  { endpoint: chatApi.chat, status: 422, code: 'restricted_term', key: 'chat:errors.restricted_term' },
+  { endpoint: chatApi.chat, status: 422, key: 'chat:errors.validation_failed' },
+  { endpoint: chatApi.chat, status: 428, key: 'chat:errors.restricted_term' },
+  { endpoint: chatApi.chat, key: 'chat:errors.send_failed' },
+
+  // Dashboard and lists.
+  { endpoint: chatbotsApi.listChatbots, status: 422, key: 'dashboard:get_chatbot_list_422' },
+  { endpoint: membersApi.getCreditCheck, status: 500, key: 'dashboard:get_member_credit_check_500' },
+  { endpoint: sessionsApi.patchSession, status: 404, key: 'chat:session.notFound' },
+  { endpoint: sessionsApi.patchSession, status: 403, key: 'chat:session.noHistory' },
+
+  // Generic, by HTTP status.
+  { status: 0, key: 'errors:network' },
+  { status: 400, key: 'errors:status_400' },
+  { status: 401, key: 'errors:status_401' },
+  { status: 403, key: 'errors:status_403' },
+  { status: 404, key: 'errors:status_404' },
+  { status: 422, key: 'errors:status_422' },
+  { status: 424, key: 'errors:status_422' },
+  { status: 428, key: 'errors:status_428' },
+  { status: 500, key: 'errors:status_500' },
+  { key: 'errors:unknown' },
+];
+
+function matches(row: ErrorMessageRow, error: unknown): boolean {
+  if (row.status === undefined) return true;
+  if (!isApiError(error) || error.status !== row.status) return false;
+  return (row.code === undefined || error.code === row.code) && (row.when?.(error) ?? true);
 }
+
+/**
+ * The message key of a failed call: the screen's own `overrides` first, then the rows of its
+ * `endpoint`, then the generic rows.
+ */
+export function errorMessageKey(error: unknown, endpoint?: Endpoint, overrides: readonly ErrorMessageRow[] = []): string {
+  const candidates = [...overrides, ...ERROR_MESSAGES.filter((row) => row.endpoint === endpoint && endpoint), ...ERROR_MESSAGES.filter((row) => !row.endpoint)];
+  return candidates.find((row) => matches(row, error))?.key ?? 'errors:unknown';
+}
+
+/** The generic message key of any thrown value, for calls spec §8 names no message of their own. */
+export const errorKeyOf = (error: unknown): string => errorMessageKey(error);

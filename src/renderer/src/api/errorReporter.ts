@@ -1,4 +1,5 @@
 import { errorLogApi, type ApiError, type Endpoint, type ErrorLogBody } from '../../../shared/api';
+export { isReportedStatus } from '../../../shared/api';
 import { getPlatform } from '../platform';
 
 const { truncateField } = errorLogApi;
@@ -14,9 +15,6 @@ export interface FailureReport {
    */
   response: Response | null;
 }
-
-/** Spec §7: every status of 500 or above and every network failure (status 0) is reported. */
-export const isReportedStatus = (status: number): boolean => status === 0 || status >= 500;
 
 function describeResponse(error: ApiError, response: Response | null, responseText: string): string {
   if (response) return `${response.status} ${response.statusText}\n${responseText}`;

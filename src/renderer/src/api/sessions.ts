@@ -1,5 +1,6 @@
-import { useInfiniteQuery, type InfiniteData } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery, type InfiniteData } from '@tanstack/react-query';
 import { sessionsApi, type Paginated, type Session } from '../../../shared/api';
+import { SESSION_HISTORY_PAGE_SIZE } from '../../../shared/domain/pagination';
 import { callEndpoint } from './client';
 import { queryKeys } from './queryKeys';
 
@@ -14,6 +15,27 @@ export function useSessionsInfinite(enabled = true) {
     getNextPageParam: (last) => (last.page < last.total_pages ? last.page + 1 : undefined),
     enabled,
   });
+}
+
+export function useSession(hashId: string | undefined) {
+  return useQuery({
+    queryKey: queryKeys.session(hashId ?? ''),
+    queryFn: () => callEndpoint(sessionsApi.getSession, { params: { hash: hashId ?? '' } }),
+    enabled: hashId !== undefined,
+  });
+}
+
+/** One page of a session's messages: the newest, or those before the `firstId` cursor. */
+export function getSessionHistoryPage(hashId: string, firstId: number | undefined) {
+  return callEndpoint(sessionsApi.getSessionHistory, { params: { hash: hashId }, query: { size: SESSION_HISTORY_PAGE_SIZE, first_id: firstId } });
+}
+
+export function generateSessionTitle(hashId: string) {
+  return callEndpoint(sessionsApi.generateSessionTitle, { params: { hash: hashId } });
+}
+
+export function renameSession(hashId: string, title: string) {
+  return callEndpoint(sessionsApi.patchSession, { params: { hash: hashId }, body: { title } });
 }
 
 export function deleteSession(hashId: string) {

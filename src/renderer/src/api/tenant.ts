@@ -3,12 +3,17 @@ import { tenantsApi } from '../../../shared/api';
 import { callEndpoint, resolveServerUrl } from './client';
 import { queryKeys } from './queryKeys';
 
+/** The tenant of the configured server: also how the desktop server setup checks it is reachable. */
+export function getTenant() {
+  return callEndpoint(tenantsApi.getTenant);
+}
+
 /** Tenant branding and plan flags; public, so the sign-in page can show them. */
 export function useTenant() {
   return useQuery({
     queryKey: queryKeys.tenant,
     queryFn: async () => {
-      const tenant = await callEndpoint(tenantsApi.getTenant);
+      const tenant = await getTenant();
       return { ...tenant, logo_url: tenant.logo_url && (await resolveServerUrl(tenant.logo_url)) };
     },
     staleTime: 5 * 60_000,

@@ -1,16 +1,16 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../shared/api';
+import { ApiError, chatbotsApi } from '../../../shared/api';
 import { renderScreen } from '../test/render';
 import { useErrorToast } from './useErrorToast';
 
 function Probe({ error }: { error: unknown }) {
-  useErrorToast(error, { 422: 'dashboard:get_chatbot_list_422' });
+  useErrorToast(error, chatbotsApi.listChatbots);
   return null;
 }
 
 describe('query error toasts', () => {
-  it('uses the screen’s own message for the statuses it names', async () => {
+  it('uses the endpoint’s own message for the statuses spec §8 names for it', async () => {
     renderScreen(<Probe error={new ApiError(422, null)} />);
     expect(await screen.findByText('The chatbot list could not be loaded because of a data format problem.')).toBeInTheDocument();
   });

@@ -1,10 +1,10 @@
-import { renderHook, waitFor } from '@testing-library/react';
+import { act, renderHook, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Member } from '../../../shared/api';
 import { setPlatformForTests } from '../platform';
 import { useUserSession } from '../stores/userSession';
 import { installFakeApi } from '../test/fakeApi';
-import { useMemberLanguageSync } from './useLanguage';
+import { useChangeLanguage, useMemberLanguageSync } from './useLanguage';
 
 const member: Member = { id: 7, name: 'Ada', email: 'ada@demo.test', is_admin: false, language: 'ko', custom_fields: [], member_status: 'approved', member_type: 'organization' };
 
@@ -38,5 +38,24 @@ describe('member language sync', () => {
     rerender();
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(api.fetch).not.toHaveBeenCalled();
+  });
+
+  it('a language change while signed in sends exactly one PATCH, with the new language', async () => {
+    const api = installFakeApi({ 'PATCH /members/7/': async (request) => Response.json({ ...member, ...(await request.json()) }) });
+    useUserSession.setState({ member: { ...member, language: 'en' }, language: 'en' });
+    // Both hooks are mounted in the app: the dashboard's language menu and SessionRoot's sync.
+    const { result, rerender } = renderHook(() => {
+      useMemberLanguageSync();
+      return useChangeLanguage();
+    });
+
+    act(() => result.current('ja'));
+    await waitFor(() => expect(api.find('PATCH', '/members/7/')).toHaveLength(1));
+    rerender();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+
+    expect(api.find('PATCH', '/members/7/')).toHaveLength(1);
+    expect(await api.find('PATCH', '/members/7/')[0]!.json()).toEqual({ language: 'ja' });
+    expect(useUserSession.getState().member?.language).toBe('ja');
   });
 });

@@ -15,15 +15,16 @@ export function useResolvedLanguage(): SupportedLanguage {
 /** Changing the language stores it locally and, when signed in, on the member record. */
 export function useChangeLanguage(): (language: SupportedLanguage) => void {
   const { t } = useTranslation();
-  const setLanguage = useUserSession((state) => state.setLanguage);
-  const memberId = useUserSession((state) => state.member?.id);
   return useCallback(
     (language: SupportedLanguage) => {
+      const { member, setMember, setLanguage } = useUserSession.getState();
       setLanguage(language);
-      if (memberId === undefined) return;
-      saveMemberLanguage(memberId, language).catch((error: unknown) => showToast('error', t(errorKeyOf(error))));
+      if (!member) return;
+      // Recorded at once, so useMemberLanguageSync finds nothing to save: one PATCH per change.
+      setMember({ ...member, language });
+      saveMemberLanguage(member.id, language).then(setMember, (error: unknown) => showToast('error', t(errorKeyOf(error))));
     },
-    [memberId, setLanguage, t],
+    [t],
   );
 }
 

@@ -1,3 +1,4 @@
+import { reportFailure } from '../api/errorReporter';
 import { createDesktopPlatform } from './desktop';
 import type { Platform } from './types';
 import { createWebPlatform } from './web';
@@ -8,7 +9,7 @@ let platform: Platform | null = null;
 
 /** The desktop implementation inside Electron (the preload exposes `window.bridge`), else the web one. */
 export function getPlatform(): Platform {
-  platform ??= window.bridge ? createDesktopPlatform(window.bridge) : createWebPlatform();
+  platform ??= window.bridge ? createDesktopPlatform(window.bridge) : createWebPlatform({ onSessionCallFailure: (failure) => reportFailure({ ...failure, requestBody: undefined }) });
   return platform;
 }
 

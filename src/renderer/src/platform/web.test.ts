@@ -123,6 +123,25 @@ describe('web platform', () => {
     ]);
   });
 
+  it.each([
+    ['malformed', '{"session_hash_id":'],
+    ['missing', null],
+  ])('a %s chat meta header fails as 502 bad_chat_meta and cancels the answer, so the server stops generating', async (_case, header) => {
+    const cancelled = vi.fn();
+    const body = new ReadableStream<Uint8Array>({ cancel: cancelled });
+    const headers = new Headers({ 'content-type': 'text/event-stream' });
+    if (header !== null) headers.set('x-chat-meta', header);
+    const platform = createWebPlatform({ fetch: vi.fn(async () => new Response(body, { headers })), apiBase: API });
+    const onMeta = vi.fn();
+
+    const failure = platform.streamChat({ chatbotId: 3, body: { text: 'hi' }, signal: new AbortController().signal, onMeta, onFrame: vi.fn() });
+
+    await expect(failure).rejects.toBeInstanceOf(ApiError);
+    await expect(failure).rejects.toMatchObject({ status: 502, code: 'bad_chat_meta' });
+    expect(cancelled).toHaveBeenCalledOnce();
+    expect(onMeta).not.toHaveBeenCalled();
+  });
+
   it('turns an error before the stream into an ApiError with the status', async () => {
     const fetch = vi.fn(async () => Response.json({ code: 'credits_depleted', message: 'no credits' }, { status: 402 }));
     const platform = createWebPlatform({ fetch, apiBase: API });

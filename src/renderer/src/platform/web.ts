@@ -1,12 +1,25 @@
-import { ApiError, apiErrorFromResponse, authApi, chatApi, isAbortError, readChatFrames, sessionEndReasonFor, type Member, type SessionEndReason } from '../../../shared/api';
-import { CHAT_META_HEADER } from '../../../shared/domain/chat';
-import { ACCESS_TOKEN_HEADER, API_PREFIX, SUBDOMAIN_COOKIE, SUBDOMAIN_HEADER } from '../../../shared/domain/http';
+import { ApiError, apiErrorFromResponse, authApi, chatApi, isAbortError, isReportedStatus, openChatResponse, readChatFrames, sessionEndReasonFor, type Endpoint, type Member, type SessionEndReason } from '../../../shared/api';
+import { API_PREFIX, ACCESS_TOKEN_HEADER, SUBDOMAIN_COOKIE, SUBDOMAIN_HEADER } from '../../../shared/domain/http';
 import type { ChatStreamRequest, ClientSettings, Platform } from './types';
 
 export interface WebPlatformOptions {
   /** The network; tests inject a fake. */
   fetch?: typeof globalThis.fetch;
   apiBase?: string;
+  /**
+   * Told of every sign-in, refresh and sign-out call that failed with a 5xx or no response, so they
+   * reach log-error like any other call (spec §7). The request body is never passed on: it holds
+   * the password.
+   */
+  onSessionCallFailure?: (failure: SessionCallFailure) => void;
+}
+
+export interface SessionCallFailure {
+  endpoint: Endpoint;
+  url: string;
+  error: ApiError;
+  /** Null for a network failure. */
+  response: Response | null;
 }
 
 function readCookie(name: string): string | null {
@@ -37,13 +50,25 @@ export function createWebPlatform(options: WebPlatformOptions = {}): Platform {
     return headers;
   }
 
-  async function postAuth(path: string, body: unknown): Promise<Response> {
-    return network(url(path), {
-      method: 'POST',
-      credentials: 'include',
-      headers: withTenant(new Headers({ 'content-type': 'application/json' })),
-      body: JSON.stringify(body),
-    });
+  /** A session call; a network failure rejects with ApiError status 0. */
+  async function postAuth(endpoint: Endpoint, body: unknown): Promise<Response> {
+    const target = url(endpoint.path);
+    const report = (error: ApiError, response: Response | null) => options.onSessionCallFailure?.({ endpoint, url: target, error, response });
+    let response: Response;
+    try {
+      response = await network(target, {
+        method: endpoint.method,
+        credentials: 'include',
+        headers: withTenant(new Headers({ 'content-type': 'application/json' })),
+        body: JSON.stringify(body),
+      });
+    } catch (error) {
+      const apiError = new ApiError(0, null, error instanceof Error ? error.message : String(error));
+      report(apiError, null);
+      throw apiError;
+    }
+    if (isReportedStatus(response.status)) report(await apiErrorFromResponse(response.clone()), response);
+    return response;
   }
 
   async function acceptTokens(response: Response): Promise<Member> {
@@ -59,7 +84,7 @@ export function createWebPlatform(options: WebPlatformOptions = {}): Platform {
   function refreshOnce(quietWhenSignedOut: boolean): Promise<Member | null> {
     refreshInFlight ??= (async () => {
       try {
-        const response = await postAuth(authApi.refresh.path, {});
+        const response = await postAuth(authApi.refresh, {});
         if (response.ok) return await acceptTokens(response);
         accessToken = null;
         // At start-up a 401 only means "not signed in"; anything else is worth telling the user.
@@ -106,14 +131,12 @@ export function createWebPlatform(options: WebPlatformOptions = {}): Platform {
       if (isAbortError(error)) return;
       throw new ApiError(0, null, error instanceof Error ? error.message : String(error));
     }
-    if (!response.ok) throw await apiErrorFromResponse(response);
-
-    const metaHeader = response.headers.get(CHAT_META_HEADER);
-    if (metaHeader) onMeta(chatApi.chatMetaSchema.parse(JSON.parse(metaHeader)));
-    if (!response.body) return;
+    const chat = await openChatResponse(response);
+    onMeta(chat.meta);
+    if (!chat.body) return;
 
     try {
-      await readChatFrames(response.body, onFrame);
+      await readChatFrames(chat.body, onFrame);
     } catch (error) {
       if (isAbortError(error) || signal.aborted) return;
       throw new ApiError(0, null, error instanceof Error ? error.message : String(error));
@@ -136,14 +159,14 @@ export function createWebPlatform(options: WebPlatformOptions = {}): Platform {
     fetch: authorizedFetch,
     session: {
       async signIn(credentials) {
-        const response = await postAuth(authApi.signIn.path, credentials);
+        const response = await postAuth(authApi.signIn, credentials);
         if (!response.ok) throw await apiErrorFromResponse(response);
         return acceptTokens(response);
       },
       restore: () => refreshOnce(true),
       async signOut() {
         accessToken = null;
-        await postAuth(authApi.signOut.path, {}).catch(() => undefined);
+        await postAuth(authApi.signOut, {}).catch(() => undefined);
       },
       onEnded(listener) {
         endListeners.add(listener);

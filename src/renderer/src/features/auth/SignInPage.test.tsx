@@ -28,10 +28,29 @@ describe('sign-in page', () => {
     await submit('', '');
     expect(screen.getAllByText('This is a required field.')).toHaveLength(2);
 
+    expect(screen.getByLabelText('Email')).toHaveFocus();
+
     await submit('ada@example', 'short');
     expect(screen.getByText('Please enter a valid email address.')).toBeInTheDocument();
     expect(screen.getByText('The password must be at least 8 characters long.')).toBeInTheDocument();
     expect(api.find('POST', '/auth/sign-in/')).toHaveLength(0);
+  });
+
+  it('puts the keyboard on the first field in error, and only that field says what is wrong', async () => {
+    installFakeApi({ 'GET /tenants/': tenant });
+    renderScreen(<SignInPage />);
+    await submit('ada@example.com', '');
+    expect(screen.getByLabelText('Password')).toHaveFocus();
+    expect(screen.getAllByText('This is a required field.')).toHaveLength(1);
+    expect(screen.getByLabelText('Password')).toHaveAccessibleDescription('This is a required field.');
+  });
+
+  it('sends the trimmed email the server checks', async () => {
+    const api = installFakeApi({ 'GET /tenants/': tenant, 'POST /auth/sign-in/': () => Response.json({ code: 'x', message: 'x' }, { status: 401 }) });
+    renderScreen(<SignInPage />);
+    await submit('  ada@example.com ', 'Valid-pass1!');
+    await screen.findByRole('alert');
+    expect(await api.find('POST', '/auth/sign-in/')[0]!.json()).toEqual({ email: 'ada@example.com', password: 'Valid-pass1!' });
   });
 
   it.each([

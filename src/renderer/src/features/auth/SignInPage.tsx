@@ -1,20 +1,26 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Alert, Anchor, Box, Button, Center, Group, Image, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
-import { validateEmail, validatePassword, type ValidationKey } from '../../../../shared/domain/validation';
+import { validateEmail, validatePassword } from '../../../../shared/domain/validation';
 import { getPlatform } from '../../platform';
 import { useTenant } from '../../api/tenant';
 import { useUserSession } from '../../stores/userSession';
 import { LanguageMenu } from '../../components/LanguageMenu';
 import { MAIN_CONTENT_ID } from '../../components/mainContent';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
-import { signInErrorKey } from './signInErrors';
+import { authApi } from '../../../../shared/api';
+import { errorMessageKey } from '../../api/errorMessages';
+import { focusFirstError, zodResolver } from '../../components/forms/zodResolver';
 
-interface FieldErrors {
-  email: ValidationKey | null;
-  password: ValidationKey | null;
-}
+/** The server's sign-in body, with the spec §5 rules on top so the form says what is wrong before sending. */
+const signInFormSchema = authApi.signInBodySchema.superRefine((values, context) => {
+  const email = validateEmail(values.email);
+  if (email) context.addIssue({ code: 'custom', path: ['email'], message: email });
+  const password = validatePassword(values.password);
+  if (password) context.addIssue({ code: 'custom', path: ['password'], message: password });
+});
 
 export default function SignInPage() {
   const { t } = useTranslation('auth');
@@ -25,9 +31,7 @@ export default function SignInPage() {
   const member = useUserSession((state) => state.member);
   const setMember = useUserSession((state) => state.setMember);
   const tenant = useTenant();
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({ email: null, password: null });
+  const form = useForm({ mode: 'controlled', initialValues: { email: '', password: '' }, validate: zodResolver(signInFormSchema) });
   const [failure, setFailure] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
   useDocumentTitle(t('sign_in'));
@@ -35,18 +39,14 @@ export default function SignInPage() {
   const destination = (location.state as { from?: string } | null)?.from ?? '/dashboard/chat';
   if (member) return <Navigate to={destination} replace />;
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const errors = { email: validateEmail(email), password: validatePassword(password) };
-    setFieldErrors(errors);
+  async function submit({ email, password }: { email: string; password: string }) {
     setFailure(null);
-    if (errors.email || errors.password) return;
     setSubmitting(true);
     try {
       setMember(await getPlatform().session.signIn({ email: email.trim(), password }));
       void navigate(destination, { replace: true });
     } catch (error) {
-      setFailure(signInErrorKey(error));
+      setFailure(errorMessageKey(error, authApi.signIn));
     } finally {
       setSubmitting(false);
     }
@@ -64,7 +64,11 @@ export default function SignInPage() {
         <LanguageMenu />
       </Group>
       <Center component="main" id={MAIN_CONTENT_ID} tabIndex={-1} px="md" pb={80} pt={24}>
-        <Paper component="form" onSubmit={submit} noValidate w="100%" maw={420} p={36} radius="lg" shadow="md" withBorder>
+        <Paper component="form" onSubmit={form.onSubmit(submit, (errors) => {
+            setFailure(null);
+            focusFirstError(form, errors);
+          })}
+          noValidate w="100%" maw={420} p={36} radius="lg" shadow="md" withBorder>
           <Stack gap="lg">
             <Stack gap={10} align="center">
               {/* Logos are usually wordmarks: the name is written out only when there is none. */}
@@ -103,18 +107,16 @@ export default function SignInPage() {
               placeholder={t('email_placeholder')}
               type="email"
               autoComplete="username"
-              value={email}
-              onChange={(event) => setEmail(event.currentTarget.value)}
-              error={fieldErrors.email && tc(fieldErrors.email)}
+              {...form.getInputProps('email')}
+              error={form.errors.email && tc(String(form.errors.email))}
               size="md"
             />
             <PasswordInput
               label={t('password')}
               placeholder={t('password_placeholder')}
               autoComplete="current-password"
-              value={password}
-              onChange={(event) => setPassword(event.currentTarget.value)}
-              error={fieldErrors.password && tc(fieldErrors.password)}
+              {...form.getInputProps('password')}
+              error={form.errors.password && tc(String(form.errors.password))}
               size="md"
             />
             <Button type="submit" size="md" loading={submitting} fullWidth>

@@ -1,15 +1,17 @@
 import { Fragment, useState } from 'react';
+import { useForm } from '@mantine/form';
 import { ActionIcon, Avatar, Box, Button, Group, Modal, Select, Skeleton, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { isApiError, sessionsApi, type Chatbot, type Session } from '../../../../shared/api';
-import { callEndpoint } from '../../api/client';
-import { errorKeyOf } from '../../api/errorMessages';
+import { sessionsApi, type Chatbot, type Session } from '../../../../shared/api';
+import { errorMessageKey } from '../../api/errorMessages';
 import { useDashboardChatbots } from '../../api/chatbots';
+import { renameSession } from '../../api/sessions';
 import { queryKeys } from '../../api/queryKeys';
 import { IconEdit, IconPlus, IconTrash } from '../../components/icons';
 import { showToast } from '../../components/toast';
+import { bodySchemaOf, zodResolver } from '../../components/forms/zodResolver';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { formatDate } from '../../i18n/formatDate';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
@@ -71,13 +73,22 @@ function ChatbotPicker({ current }: { current: Chatbot }) {
   );
 }
 
+/** The title part of the session patch body, required here: the server's rules (trimmed, 1–200). */
+const renameFormSchema = bodySchemaOf(sessionsApi.patchSession).pick({ title: true }).required();
+
 /** The form is keyed per opening so it starts from the current title every time. */
 function RenameForm({ session, onClose }: { session: Session; onClose: () => void }) {
   const { t } = useTranslation('chat');
   const queryClient = useQueryClient();
-  const [title, setTitle] = useState(session.title ?? '');
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { title: session.title ?? '' },
+    validate: zodResolver(renameFormSchema, { title: 'chat:session.titleRequired' }),
+    validateInputOnChange: true,
+    transformValues: (values) => renameFormSchema.parse(values),
+  });
   const rename = useMutation({
-    mutationFn: (next: string) => callEndpoint(sessionsApi.patchSession, { params: { hash: session.hash_id }, body: { title: next } }),
+    mutationFn: (next: string) => renameSession(session.hash_id, next),
     onSuccess: (updated) => {
       queryClient.setQueryData(queryKeys.session(updated.hash_id), updated);
       void queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
@@ -85,31 +96,23 @@ function RenameForm({ session, onClose }: { session: Session; onClose: () => voi
       onClose();
     },
     onError: (error) => {
-      const specific = isApiError(error) && error.status === 404 ? 'session.notFound' : isApiError(error) && error.status === 403 ? 'session.noHistory' : null;
-      showToast('error', specific ? t(specific) : t(errorKeyOf(error)));
+      showToast('error', t(errorMessageKey(error, sessionsApi.patchSession)));
     },
   });
-  const trimmed = title.trim();
   return (
-    <form
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (trimmed) rename.mutate(trimmed);
-      }}
-    >
+    <form onSubmit={form.onSubmit(({ title }) => rename.mutate(title))}>
       <TextInput
         data-autofocus
         label={t('session.titleLabel')}
-        value={title}
         maxLength={200}
-        onChange={(event) => setTitle(event.currentTarget.value)}
-        error={trimmed === '' ? t('session.titleRequired') : null}
+        {...form.getInputProps('title')}
+        error={form.errors.title && t(String(form.errors.title))}
       />
       <Group justify="flex-end" mt="md">
         <Button variant="default" onClick={onClose}>
           {t('session.cancel')}
         </Button>
-        <Button type="submit" loading={rename.isPending} disabled={trimmed === ''}>
+        <Button type="submit" loading={rename.isPending} disabled={!form.isValid()}>
           {t('session.save')}
         </Button>
       </Group>

@@ -1,14 +1,14 @@
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { Button, Center, EmptyState, Loader, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
-import { chatbotsApi, isApiError, sessionsApi, type Chatbot } from '../../../../shared/api';
+import { chatbotsApi, isApiError, type Chatbot } from '../../../../shared/api';
 import { streamChat } from '../../api/chat';
-import { callEndpoint } from '../../api/client';
-import { firstDefaultChatbot, useDashboardChatbots } from '../../api/chatbots';
+import { firstDefaultChatbot, useChatbot, useDashboardChatbots } from '../../api/chatbots';
+import { generateSessionTitle, useSession } from '../../api/sessions';
 import { queryKeys } from '../../api/queryKeys';
-import { errorKeyOf } from '../../api/errorMessages';
+import { errorKeyOf, errorMessageKey } from '../../api/errorMessages';
 import { IconChat } from '../../components/icons';
 import { showToast } from '../../components/toast';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
@@ -95,7 +95,7 @@ function HistorySkeleton() {
 /** Title the new session from its first message; a failure just leaves it Untitled. */
 async function generateTitle(queryClient: ReturnType<typeof useQueryClient>, hashId: string): Promise<void> {
   try {
-    const session = await callEndpoint(sessionsApi.generateSessionTitle, { params: { hash: hashId } });
+    const session = await generateSessionTitle(hashId);
     // A session fetch that started before the title existed must not overwrite it.
     await queryClient.cancelQueries({ queryKey: queryKeys.session(hashId), exact: true });
     queryClient.setQueryData(queryKeys.session(hashId), session);
@@ -112,15 +112,8 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
   const queryClient = useQueryClient();
   const navigate = useNavigate();
 
-  const chatbot = useQuery({
-    queryKey: queryKeys.chatbot(chatbotId),
-    queryFn: () => callEndpoint(chatbotsApi.getChatbot, { params: { id: chatbotId } }),
-  });
-  const session = useQuery({
-    queryKey: queryKeys.session(sessionHashId ?? ''),
-    queryFn: () => callEndpoint(sessionsApi.getSession, { params: { hash: sessionHashId ?? '' } }),
-    enabled: sessionHashId !== undefined,
-  });
+  const chatbot = useChatbot(chatbotId);
+  const session = useSession(sessionHashId);
   const history = useSessionHistory(sessionHashId);
   // Sessions created by a send on this page: the URL gains their id, but that is no newly opened chat.
   const [createdHere, setCreatedHere] = useState<ReadonlySet<string>>(() => new Set());
@@ -204,7 +197,7 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
 
   let body;
   if (chatbotMissing) {
-    body = <Unavailable title={isApiError(chatbot.error) && chatbot.error.status === 404 ? t('empty.chatbotUnavailable') : t(errorKeyOf(chatbot.error))} />;
+    body = <Unavailable title={t(errorMessageKey(chatbot.error, chatbotsApi.getChatbot, [{ status: 404, key: 'chat:empty.chatbotUnavailable' }]))} />;
   } else if (sessionMissing || (history.isError && !history.data)) {
     body = <Unavailable title={sessionMissing ? t('session.notFound') : t(errorKeyOf(history.error))} onNewSession={startNewSession} />;
   } else if (historyLoading) {

@@ -73,7 +73,7 @@ export function ChatbotAnswer({ face, text, interrupted, streaming = false, erro
         )}
         {error && (
           <Alert mt="xs" color="red" variant="light" data-testid="chat-error">
-            {t(`errors.${error}`)}
+            {t(error)}
           </Alert>
         )}
       </div>
@@ -106,7 +106,7 @@ export const StreamingTurn = memo(function StreamingTurn({ run, face }: { run: C
       )}
       {snapshot.rejected ? (
         <Alert color="red" variant="light" data-testid="chat-error" title={t('errors.not_sent')}>
-          {t(`errors.${snapshot.error ?? 'send_failed'}`)}
+          {t(snapshot.error ?? 'chat:errors.send_failed')}
         </Alert>
       ) : (
         <ChatbotAnswer

@@ -86,19 +86,19 @@ describe('ChatRun', () => {
     stream.meta();
     stream.frame({ type: 'text', delta: 'partial' });
     stream.frame({ type: 'error', code: 'upstream_failed', message: 'x' });
-    expect(run.getSnapshot()).toMatchObject({ status: 'failed', error: 'stream_failed', text: 'partial', rejected: false });
+    expect(run.getSnapshot()).toMatchObject({ status: 'failed', error: 'chat:errors.stream_failed', text: 'partial', rejected: false });
   });
 
   it.each([
-    [402, 'credits_depleted', 'credits_depleted'],
-    [403, 'model_not_allowed', 'model_not_allowed'],
-    [413, 'input_too_long', 'input_too_long'],
-    [422, 'message_empty', 'message_empty'],
-    [422, 'restricted_term', 'restricted_term'],
-    [422, 'validation_error', 'validation_failed'],
-    [428, 'personal_data', 'restricted_term'],
-    [400, 'validation_error', 'no_text'],
-    [500, 'internal_error', 'send_failed'],
+    [402, 'credits_depleted', 'chat:errors.credits_depleted'],
+    [403, 'model_not_allowed', 'chat:errors.model_not_allowed'],
+    [413, 'input_too_long', 'chat:errors.input_too_long'],
+    [422, 'message_empty', 'chat:errors.message_empty'],
+    [422, 'restricted_term', 'chat:errors.restricted_term'],
+    [422, 'validation_error', 'chat:errors.validation_failed'],
+    [428, 'personal_data', 'chat:errors.restricted_term'],
+    [400, 'validation_error', 'chat:errors.no_text'],
+    [500, 'internal_error', 'chat:errors.send_failed'],
   ])('a %i before the stream is a rejected send with key %s', async (status, code, key) => {
     const stream = fakeStream();
     const { run, done } = startRun(stream);
@@ -114,7 +114,7 @@ describe('ChatRun', () => {
     stream.frame({ type: 'text', delta: 'half' });
     stream.close();
     await done;
-    expect(run.getSnapshot()).toMatchObject({ status: 'failed', error: 'stream_interrupted', text: 'half' });
+    expect(run.getSnapshot()).toMatchObject({ status: 'failed', error: 'chat:errors.stream_interrupted', text: 'half' });
   });
 
   it('collects citations and images as they arrive', () => {

@@ -93,13 +93,13 @@ export class ChatRun {
         onFrame: (frame) => this.handleFrame(frame),
       });
       // The transport resolved without an `end` frame: the connection dropped mid-answer.
-      if (this.isActive && this.endStatus === null) this.finish('failed', 'stream_interrupted');
+      if (this.isActive && this.endStatus === null) this.finish('failed', 'chat:errors.stream_interrupted');
     } catch (error) {
       if (!this.isActive) return;
       if (this.controller.signal.aborted) return this.finish('stopped');
       const rejected = this.snapshot.meta === null;
       this.update({ rejected });
-      this.finish('failed', rejected ? sendErrorKey(error) : 'stream_interrupted');
+      this.finish('failed', rejected ? sendErrorKey(error) : 'chat:errors.stream_interrupted');
     }
   }
 
@@ -140,7 +140,7 @@ export class ChatRun {
         break;
       case 'end': {
         const status = frame.finish_reason === 'aborted' ? 'stopped' : frame.finish_reason === 'error' ? 'failed' : 'done';
-        if (status === 'failed') return this.finish('failed', 'stream_failed');
+        if (status === 'failed') return this.finish('failed', 'chat:errors.stream_failed');
         this.endStatus = status;
         // A normal end lets the typing animation run out; it is short thanks to the catch-up rule.
         if (this.batcher.pending === 0) this.finish(status);

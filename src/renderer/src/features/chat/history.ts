@@ -1,8 +1,7 @@
 import { useInfiniteQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import { sessionsApi, type SessionMessage } from '../../../../shared/api';
 import type { z } from 'zod';
-import { SESSION_HISTORY_PAGE_SIZE } from '../../../../shared/domain/pagination';
-import { callEndpoint } from '../../api/client';
+import { getSessionHistoryPage } from '../../api/sessions';
 import { queryKeys } from '../../api/queryKeys';
 import type { ChatRunSnapshot } from './chatRun';
 import { estimateTokens } from '../../../../shared/domain/tokens';
@@ -19,11 +18,7 @@ export type HistoryData = InfiniteData<HistoryPage, number | undefined>;
 export function useSessionHistory(hashId: string | undefined) {
   return useInfiniteQuery({
     queryKey: queryKeys.sessionHistory(hashId ?? ''),
-    queryFn: ({ pageParam }) =>
-      callEndpoint(sessionsApi.getSessionHistory, {
-        params: { hash: hashId ?? '' },
-        query: { size: SESSION_HISTORY_PAGE_SIZE, first_id: pageParam },
-      }),
+    queryFn: ({ pageParam }) => getSessionHistoryPage(hashId ?? '', pageParam),
     initialPageParam: undefined as number | undefined,
     getNextPageParam: (page) => (page.has_more ? page.items[0]?.id : undefined),
     enabled: hashId !== undefined,

@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useMatch, useNavigate } from 'react-router-dom';
 import { isCreditsDepleted } from '../../../../shared/domain/credits';
+import { chatbotsApi, membersApi } from '../../../../shared/api';
 import { useErrorToast } from '../../components/useErrorToast';
 import { getPlatform } from '../../platform';
 import { useDashboardChatbots } from '../../api/chatbots';
@@ -47,8 +48,8 @@ function NewChatLink() {
   const credit = useCreditCheck(memberId);
   const tenant = useTenant();
   const openChat = useMatch({ path: '/dashboard/chat/:chatbotId', end: false });
-  useErrorToast(credit.error, { 500: 'dashboard:get_member_credit_check_500' });
-  useErrorToast(chatbots.error, { 422: 'dashboard:get_chatbot_list_422' });
+  useErrorToast(credit.error, membersApi.getCreditCheck);
+  useErrorToast(chatbots.error, chatbotsApi.listChatbots);
 
   const to = newChatPath({
     chatbots: chatbots.data?.items ?? [],

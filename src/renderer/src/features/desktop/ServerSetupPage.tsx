@@ -2,9 +2,8 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Alert, Box, Button, Center, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router-dom';
-import { tenantsApi } from '../../../../shared/api';
 import { apiBaseProblem, apiBaseSchema, subdomainSchema } from '../../../../shared/ipc/contract';
-import { callEndpoint } from '../../api/client';
+import { getTenant } from '../../api/tenant';
 import { LanguageMenu } from '../../components/LanguageMenu';
 import { MAIN_CONTENT_ID } from '../../components/mainContent';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
@@ -58,7 +57,7 @@ export default function ServerSetupPage() {
       return;
     }
     try {
-      await callEndpoint(tenantsApi.getTenant);
+      await getTenant();
       reloadApp('/dashboard/chat');
     } catch {
       setFailure('unreachable');
