@@ -34,6 +34,13 @@ export default tseslint.config(
     },
   },
   {
+    // Services return data (the chat answer as frames); routes own the HTTP side.
+    files: ['src/server/services/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['fastify', '@fastify/*'], message: 'Services know nothing of HTTP; the route writes the response.' }] }],
+    },
+  },
+  {
     files: ['src/renderer/src/features/**', 'src/renderer/src/components/**'],
     rules: {
       'no-restricted-syntax': ['error', { selector: "MemberExpression[object.name='window'][property.name='bridge']", message: 'Use src/platform, never window.bridge directly.' }],

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { creditLedger, llmModels, members, modelGroupPermissions, restrictedWords, sessionMessages, taskModes, tenants, usageRecords } from '../../src/server/db/schema';
-import { ABANDONED_ANSWER_MINUTES, prepareChat } from '../../src/server/services/chat';
+import { ABANDONED_ANSWER_MINUTES, checkSend, openTurn } from '../../src/server/services/chat';
 import { chatBodySchema, chatMetaSchema } from '../../src/shared/api/chat';
 import { DEFAULT_FAKE_CHUNKS, type FakeLlmUpstream, startFakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
 import { DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
@@ -196,12 +196,15 @@ describe('answers abandoned by a server that died mid-stream', () => {
     const [tenant] = await server.db.select().from(tenants).where(eq(tenants.subdomain, 'demo'));
     const [member] = await server.db.select().from(members).where(eq(members.id, memberId));
     const remainingBeforeCrash = await remainingCredit();
-    const crashedSend = await prepareChat(
+    const crashedSend = await openTurn(
       server.db,
-      tenant!,
-      member!,
-      chatbotIds.general,
-      chatBodySchema.parse({ text: 'Lost in a crash', session_hash_id: finishedMeta.session_hash_id }),
+      await checkSend(
+        server.db,
+        tenant!,
+        member!,
+        chatbotIds.general,
+        chatBodySchema.parse({ text: 'Lost in a crash', session_hash_id: finishedMeta.session_hash_id }),
+      ),
     );
     const crashed = { id: crashedSend.meta.chatbot_message_id };
     await server.db.update(sessionMessages).set({ createdAt: longAgo }).where(eq(sessionMessages.id, crashed.id));

@@ -1,9 +1,7 @@
 import { type ModelMessage, streamText } from 'ai';
 import { type SQL, and, asc, desc, eq, inArray, lt, notInArray, sql } from 'drizzle-orm';
-import type { FastifyBaseLogger, FastifyReply } from 'fastify';
 import type { z } from 'zod';
 import type { ChatFrame, ChatMeta, chatBodySchema } from '../../shared/api/chat';
-import { CHAT_META_HEADER } from '../../shared/domain/chat';
 import { RECENT_CHATBOTS_KEPT } from '../../shared/domain/pagination';
 import type { Database, Transaction } from '../db/client';
 import { chatbots, files, modelGroupPermissions, recentChatbots, restrictedWords, sessionMessageFiles, sessionMessages, sessions, taskModes, usageRecords } from '../db/schema';
@@ -20,27 +18,44 @@ type ChatBody = z.output<typeof chatBodySchema>;
 /** Output tokens reserved up front; the settlement corrects it to what the model really produced. */
 const RESERVED_OUTPUT_TOKENS = 1024;
 
+/** The logger calls the service makes; a Fastify request logger fits. */
+export interface ChatLog {
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
 export interface ChatDeps {
   db: Database;
   llm: LlmRegistry;
-  log: FastifyBaseLogger;
+  log: ChatLog;
 }
 
-/** Everything decided and saved before the first token. */
-interface PreparedChat {
+/** A send that passed every check known before streaming; nothing is saved yet. */
+export interface CheckedSend {
   tenant: TenantRow;
   member: MemberRow;
   chatbot: ChatbotRow;
   model: LlmModelRow;
-  session: SessionRow;
-  memberGroupId: number | null;
-  meta: ChatMeta;
+  /** The session sent to, or null when this send starts one. */
+  existing: SessionRow | null;
+  text: string;
+  fileIds: number[];
+  sessionTitle: string | null;
   /** Chatbot instructions, plus the chosen task mode's. */
   system: string;
   messages: ModelMessage[];
   estimatedInputTokens: number;
-  reservation: { id: number; amount: number } | null;
+  /** Credits to reserve before streaming; 0 for a free model. */
+  reserved: number;
   isTest: boolean;
+}
+
+/** An opened turn: session, member message and answer placeholder saved, credits reserved. */
+export interface ChatTurn extends CheckedSend {
+  session: SessionRow;
+  memberGroupId: number | null;
+  meta: ChatMeta;
+  reservation: { id: number; amount: number } | null;
 }
 
 async function findRestrictedTerms(db: Database, tenantId: number, text: string): Promise<string[]> {
@@ -82,22 +97,23 @@ async function mayUseModel(db: Database, tenantId: number, groupIds: number[], m
 const messageText = (message: ModelMessage) => (typeof message.content === 'string' ? message.content : '');
 
 /**
- * Checks a send against the rules known before streaming (spec §8 chat errors), then in one short
- * transaction creates the session on the first message and saves the member's message and a
- * placeholder for the answer, and then reserves the estimated cost (402 takes the send back out).
+ * Checks a send against the rules known before streaming (spec §8 chat errors: 422 empty or
+ * restricted term, 404 unknown chatbot, file, task mode or session, 403 model not allowed, 413 over
+ * the context limit, 402 for a paid model that costs nothing when credits are depleted). Reads only.
  */
-export async function prepareChat(db: Database, tenant: TenantRow, member: MemberRow, chatbotId: number, body: ChatBody): Promise<PreparedChat> {
+export async function checkSend(db: Database, tenant: TenantRow, member: MemberRow, chatbotId: number, body: ChatBody): Promise<CheckedSend> {
   const text = body.text.trim();
   if (!text && body.file_ids.length === 0) throw new AppError(422, 'message_empty', 'A message needs text or an image.');
 
   const { chatbot, model, groupIds } = await findVisibleChatbot(db, member, chatbotId);
 
-  if (body.file_ids.length > 0) {
+  const fileIds = [...new Set(body.file_ids)];
+  if (fileIds.length > 0) {
     const owned = await db
       .select({ id: files.id })
       .from(files)
-      .where(and(eq(files.tenantId, tenant.id), eq(files.memberId, member.id), inArray(files.id, body.file_ids)));
-    if (owned.length !== new Set(body.file_ids).size) throw notFound('An attached file does not exist.');
+      .where(and(eq(files.tenantId, tenant.id), eq(files.memberId, member.id), inArray(files.id, fileIds)));
+    if (owned.length !== fileIds.length) throw notFound('An attached file does not exist.');
   }
 
   const terms = await findRestrictedTerms(db, tenant.id, text);
@@ -127,14 +143,39 @@ export async function prepareChat(db: Database, tenant: TenantRow, member: Membe
 
   const free = isFreeModel(model, tenant);
   const reserved = free ? 0 : messageCost(model, { inputTokens: estimatedInputTokens, outputTokens: RESERVED_OUTPUT_TOKENS });
-  // A paid model that costs nothing still needs credits left; anything to reserve is checked with its reservation.
+  // A paid model that costs nothing still needs credits left; anything to reserve is checked with its reservation (openTurn).
   if (!free && reserved === 0 && (await isDepleted(db, member))) throw creditsDepleted();
+
+  return {
+    tenant,
+    member,
+    chatbot,
+    model,
+    existing,
+    text,
+    fileIds,
+    sessionTitle: body.session_title?.trim() || null,
+    system,
+    messages,
+    estimatedInputTokens,
+    reserved,
+    isTest: body.is_test,
+  };
+}
+
+/**
+ * Opens the turn of a checked send: one short transaction creates the session on the first message
+ * and saves the member's message and a placeholder for the answer, and then the estimated cost is
+ * reserved (402 when depleted takes the send back out).
+ */
+export async function openTurn(db: Database, send: CheckedSend): Promise<ChatTurn> {
+  const { tenant, member, chatbot, model, existing, text, fileIds } = send;
   const saved = await db.transaction(async (tx) => {
     let session = existing;
     if (!session) {
       const [created] = await tx
         .insert(sessions)
-        .values({ tenantId: tenant.id, hashId: newHashId(), chatbotId: chatbot.id, memberId: member.id, title: body.session_title?.trim() || null, lastChatAt: new Date() })
+        .values({ tenantId: tenant.id, hashId: newHashId(), chatbotId: chatbot.id, memberId: member.id, title: send.sessionTitle, lastChatAt: new Date() })
         .returning();
       if (!created) throw new Error('Session insert returned no row');
       session = created;
@@ -150,20 +191,18 @@ export async function prepareChat(db: Database, tenant: TenantRow, member: Membe
     const memberMessage = rows.find((row) => row.speakerType === 'member');
     const answer = rows.find((row) => row.speakerType === 'chatbot');
     if (!memberMessage || !answer) throw new Error('Message insert returned no row');
-    if (body.file_ids.length > 0) {
-      await tx
-        .insert(sessionMessageFiles)
-        .values([...new Set(body.file_ids)].map((fileId) => ({ tenantId: tenant.id, messageId: memberMessage.id, fileId })));
+    if (fileIds.length > 0) {
+      await tx.insert(sessionMessageFiles).values(fileIds.map((fileId) => ({ tenantId: tenant.id, messageId: memberMessage.id, fileId })));
     }
     return { session, memberMessageId: memberMessage.id, answerId: answer.id };
   });
   const { session } = saved;
   // After that transaction, as a statement of its own: it locks balance rows every send of the
   // tenant needs (see reserveCredits). A refused or failed reservation takes the send back out.
-  let reservation: PreparedChat['reservation'] = null;
-  if (reserved > 0) {
+  let reservation: ChatTurn['reservation'] = null;
+  if (send.reserved > 0) {
     try {
-      reservation = await reserveCredits(db, member, reserved, saved.answerId);
+      reservation = await reserveCredits(db, member, send.reserved, saved.answerId);
     } catch (error) {
       await db.transaction(async (tx) => {
         await tx.delete(sessionMessages).where(inArray(sessionMessages.id, [saved.memberMessageId, saved.answerId]));
@@ -173,10 +212,7 @@ export async function prepareChat(db: Database, tenant: TenantRow, member: Membe
     }
   }
   return {
-    tenant,
-    member,
-    chatbot,
-    model,
+    ...send,
     session,
     memberGroupId: member.defaultMemberGroupId,
     meta: {
@@ -186,16 +222,9 @@ export async function prepareChat(db: Database, tenant: TenantRow, member: Membe
       chatbot_message_id: saved.answerId,
       model: model.name,
     },
-    system,
-    messages,
-    estimatedInputTokens,
     reservation,
-    isTest: body.is_test,
   };
 }
-
-/** Header values must be Latin-1: escape everything else inside the JSON. */
-const asciiJson = (value: unknown) => JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 interface StreamOutcome {
   text: string;
@@ -205,104 +234,82 @@ interface StreamOutcome {
 }
 
 /**
- * Streams the answer as `data: {ChatFrame}` lines. A closed connection (stop, or a new send)
- * aborts the upstream call; whatever was streamed is saved either way, with `interrupted` telling why.
+ * The answer of an opened turn as frames: the model's deltas as they arrive, then `usage`, an
+ * `error` when the model failed, and `end`. Aborting `signal` (the client went away: stop, a new
+ * send) aborts the upstream call; whatever was streamed is saved either way, with `interrupted`
+ * telling why. The consumer must read to the end even after the client is gone, since the last
+ * step saves the answer.
  */
-export async function streamChat(deps: ChatDeps, prepared: PreparedChat, reply: FastifyReply): Promise<void> {
-  const response = reply.raw;
-  const upstream = new AbortController();
-  const abortOnDisconnect = () => {
-    if (!response.writableFinished) upstream.abort();
-  };
-  response.on('close', abortOnDisconnect);
-  const send = (frame: ChatFrame) => {
-    if (!response.destroyed && !response.writableEnded) response.write(`data: ${JSON.stringify(frame)}\n\n`);
-  };
-
-  reply.hijack();
-  response.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-    [CHAT_META_HEADER]: asciiJson(prepared.meta),
-  });
-  response.flushHeaders();
-
-  let outcome: StreamOutcome;
-  let failure: unknown = null;
-  try {
-    outcome = await runModel(deps, prepared, upstream.signal, send, (error) => (failure = error));
-  } finally {
-    response.off('close', abortOnDisconnect);
-  }
-  if (failure) deps.log.warn({ err: failure, chatbotId: prepared.chatbot.id }, 'chat stream failed');
+export async function* streamAnswer(deps: ChatDeps, turn: ChatTurn, signal: AbortSignal): AsyncGenerator<ChatFrame, void, undefined> {
+  const { outcome, failure } = yield* modelFrames(deps, turn, signal);
+  if (failure) deps.log.warn({ err: failure, chatbotId: turn.chatbot.id }, 'chat stream failed');
 
   let creditsUsed = 0;
   try {
-    creditsUsed = await recordOutcome(deps.db, prepared, outcome);
+    creditsUsed = await recordOutcome(deps.db, turn, outcome);
   } catch (error) {
     deps.log.error({ err: error }, 'saving the chat answer failed');
   }
-  send({ type: 'usage', input_tokens: outcome.inputTokens, output_tokens: outcome.outputTokens, credits: creditsUsed });
-  if (outcome.finishReason === 'error') send({ type: 'error', code: 'upstream_failed', message: 'The model could not answer. Please try again.' });
-  send({ type: 'end', finish_reason: outcome.finishReason });
-  if (!response.destroyed) response.end();
+  yield { type: 'usage', input_tokens: outcome.inputTokens, output_tokens: outcome.outputTokens, credits: creditsUsed };
+  if (outcome.finishReason === 'error') yield { type: 'error', code: 'upstream_failed', message: 'The model could not answer. Please try again.' };
+  yield { type: 'end', finish_reason: outcome.finishReason };
 }
 
-async function runModel(
+async function* modelFrames(
   deps: ChatDeps,
-  prepared: PreparedChat,
+  turn: ChatTurn,
   signal: AbortSignal,
-  send: (frame: ChatFrame) => void,
-  onFailure: (error: unknown) => void,
-): Promise<StreamOutcome> {
+): AsyncGenerator<ChatFrame, { outcome: StreamOutcome; failure: unknown }, undefined> {
   let text = '';
   let usage: { inputTokens?: number; outputTokens?: number } | undefined;
   let finishReason: StreamOutcome['finishReason'] = 'stop';
+  let failure: unknown = null;
   let failed = false;
+  const fail = (error: unknown) => {
+    failed = true;
+    failure = error;
+  };
   try {
     const result = streamText({
-      model: deps.llm.languageModel(prepared.model.provider, prepared.model.providerModelId),
-      system: prepared.system || undefined,
-      messages: prepared.messages,
-      temperature: prepared.chatbot.temperature,
-      topP: prepared.chatbot.topP,
+      model: deps.llm.languageModel(turn.model.provider, turn.model.providerModelId),
+      system: turn.system || undefined,
+      messages: turn.messages,
+      temperature: turn.chatbot.temperature,
+      topP: turn.chatbot.topP,
       abortSignal: signal,
       maxRetries: 0,
-      providerOptions: { demo: { language: prepared.member.language } },
+      providerOptions: { demo: { language: turn.member.language } },
       // Failures arrive as `error` parts below; the default handler would only print them.
       onError: () => {},
     });
     for await (const part of result.fullStream) {
       if (part.type === 'text-delta') {
         text += part.text;
-        send({ type: 'text', delta: part.text });
+        yield { type: 'text', delta: part.text };
       } else if (part.type === 'reasoning-delta') {
-        send({ type: 'thinking', delta: part.text });
+        yield { type: 'thinking', delta: part.text };
       } else if (part.type === 'source' && part.sourceType === 'url') {
-        send({ type: 'citation', url: part.url, ...(part.title ? { title: part.title } : {}) });
+        yield { type: 'citation', url: part.url, ...(part.title ? { title: part.title } : {}) };
       } else if (part.type === 'finish') {
         usage = part.totalUsage;
         if (part.finishReason === 'length') finishReason = 'length';
       } else if (part.type === 'error') {
-        failed = true;
-        onFailure(part.error);
+        fail(part.error);
       }
     }
   } catch (error) {
-    if (!signal.aborted) {
-      failed = true;
-      onFailure(error);
-    }
+    if (!signal.aborted) fail(error);
   }
   if (signal.aborted) finishReason = 'aborted';
   else if (failed) finishReason = 'error';
   return {
-    text,
-    inputTokens: usage?.inputTokens ?? prepared.estimatedInputTokens,
-    outputTokens: usage?.outputTokens ?? estimateTokens(text),
-    finishReason,
+    outcome: {
+      text,
+      inputTokens: usage?.inputTokens ?? turn.estimatedInputTokens,
+      outputTokens: usage?.outputTokens ?? estimateTokens(text),
+      finishReason,
+    },
+    failure,
   };
 }
 
@@ -351,8 +358,8 @@ async function rememberRecentChatbot(tx: Transaction, member: MemberRow, chatbot
  * Saves the answer, settles the reservation at the real cost and meters the usage, all in one
  * statement; returns the credits charged.
  */
-async function recordOutcome(db: Database, prepared: PreparedChat, outcome: StreamOutcome): Promise<number> {
-  const { tenant, member, model, session, chatbot } = prepared;
+async function recordOutcome(db: Database, turn: ChatTurn, outcome: StreamOutcome): Promise<number> {
+  const { tenant, member, model, session, chatbot } = turn;
   const cost = isFreeModel(model, tenant) ? 0 : messageCost(model, outcome);
   const interrupted = outcome.finishReason === 'aborted' ? 'stopped' : outcome.finishReason === 'error' ? 'failed' : null;
   const tokens = outcome.inputTokens + outcome.outputTokens;
@@ -367,17 +374,17 @@ async function recordOutcome(db: Database, prepared: PreparedChat, outcome: Stre
       db
         .update(sessionMessages)
         .set({ text: outcome.text, interrupted, inputTokens: outcome.inputTokens, outputTokens: outcome.outputTokens, streaming: false })
-        .where(eq(sessionMessages.id, prepared.meta.chatbot_message_id)),
+        .where(eq(sessionMessages.id, turn.meta.chatbot_message_id)),
     ),
     cte(
       'usage',
       db.insert(usageRecords).values({
         tenantId: tenant.id,
         memberId: member.id,
-        memberGroupId: prepared.memberGroupId,
+        memberGroupId: turn.memberGroupId,
         chatbotId: chatbot.id,
         sessionId: session.id,
-        messageId: prepared.meta.chatbot_message_id,
+        messageId: turn.meta.chatbot_message_id,
         llmModelId: model.id,
         modelName: model.name,
         inputTokens: outcome.inputTokens,
@@ -387,7 +394,7 @@ async function recordOutcome(db: Database, prepared: PreparedChat, outcome: Stre
     ),
     cte('session', db.update(sessions).set({ lastChatAt: now }).where(eq(sessions.id, session.id))),
   ];
-  if (!prepared.isTest) {
+  if (!turn.isTest) {
     statements.push(
       cte(
         'counters',
@@ -405,8 +412,8 @@ async function recordOutcome(db: Database, prepared: PreparedChat, outcome: Stre
     );
   }
   const also = sql.join(statements, sql` `);
-  if (prepared.reservation) await settleCredits(db, member, prepared.reservation.id, prepared.reservation.amount, cost, also);
+  if (turn.reservation) await settleCredits(db, member, turn.reservation.id, turn.reservation.amount, cost, also);
   else await db.execute(sql`with ${also} saved as (select 1) select 1 from saved`);
-  if (!prepared.isTest && !chatbot.isDefault) await db.transaction((tx) => rememberRecentChatbot(tx, member, chatbot.id, now));
+  if (!turn.isTest && !chatbot.isDefault) await db.transaction((tx) => rememberRecentChatbot(tx, member, chatbot.id, now));
   return cost;
 }
