@@ -4,6 +4,7 @@ import keytar from 'keytar';
 import { API_PREFIX } from '../shared/domain/http';
 import { APP_ID, PRODUCT_NAME } from './appIdentity';
 import { createAuthSession } from './auth/authSession';
+import { createSessionFailureReporter } from './auth/sessionFailureReporter';
 import { createChatProxy } from './chat/chatProxy';
 import { createBridgeFetch } from './http/bridgeFetch';
 import { createInvokeHandlers } from './ipc/invokeHandlers';
@@ -58,13 +59,15 @@ async function start(): Promise<void> {
   }
 
   const vault = createTokenVault(createKeytarSecretStore(keytar), () => windows.broadcast('session:storageUnavailable', {}));
+  // Main keeps credentials out of the session's cookie jar: tokens travel in headers and bodies only.
+  const mainFetch = (url: string, init: RequestInit) => net.fetch(url, { ...init, credentials: 'omit' });
   const authSession = createAuthSession({
-    // Main keeps credentials out of the session's cookie jar: tokens travel in headers and bodies only.
-    fetch: (url, init) => net.fetch(url, { ...init, credentials: 'omit' }),
+    fetch: mainFetch,
     settings: settings.get,
     vault,
     serviceName: ({ apiBase, subdomain }) => keychainServiceName(APP_ID, apiBase, subdomain),
     onEnded: (reason) => windows.broadcast('session:ended', { reason }),
+    onCallFailure: createSessionFailureReporter({ fetch: mainFetch, settings: settings.get, userAgent: session.defaultSession.getUserAgent() }),
   });
   const apiBase = () => settings.get().apiBase;
   const chatProxy = createChatProxy(authSession, apiBase);

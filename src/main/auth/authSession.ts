@@ -1,4 +1,4 @@
-import { ApiError, apiErrorFromResponse, authApi, sessionEndReasonFor, type Member, type SessionEndReason } from '../../shared/api';
+import { ApiError, apiErrorFromResponse, authApi, isReportedStatus, sessionEndReasonFor, type Endpoint, type FailureReport, type Member, type SessionEndReason } from '../../shared/api';
 import { ACCESS_TOKEN_HEADER, CLIENT_KIND_HEADER, SUBDOMAIN_HEADER } from '../../shared/domain/http';
 import type { DesktopSettings } from '../../shared/ipc/contract';
 import type { SessionTokens, TokenVault } from '../keychain/tokenVault';
@@ -21,6 +21,11 @@ export interface AuthSessionOptions {
   serviceName: (settings: Pick<DesktopSettings, 'apiBase' | 'subdomain'>) => string;
   /** A refresh failed while the user was working; the renderer shows the spec §8 message. */
   onEnded: (reason: SessionEndReason) => void;
+  /**
+   * A sign-in, refresh or sign-out failed with a 5xx or on the network. The report never holds the
+   * request body: it carries the password or the refresh token.
+   */
+  onCallFailure?: (failure: Omit<FailureReport, 'requestBody'>) => void;
 }
 
 export interface AuthorizedRequest {
@@ -56,11 +61,23 @@ export function createAuthSession(options: AuthSessionOptions) {
     return headers;
   }
 
-  async function postAuth(path: string, body: unknown, accessToken?: string): Promise<Response> {
+  /** A session call; a network failure rejects with ApiError status 0. 5xx and network failures are reported. */
+  async function postAuth(endpoint: Endpoint, body: unknown, accessToken?: string): Promise<Response> {
     const { settings } = current();
+    const url = endpointUrl(settings.apiBase, endpoint.path);
+    const report = (error: ApiError, response: Response | null) => options.onCallFailure?.({ endpoint, url, error, response });
     const headers = tenantHeaders(settings.subdomain, new Headers({ 'content-type': 'application/json', [CLIENT_KIND_HEADER]: 'desktop' }));
     if (accessToken) headers.set(ACCESS_TOKEN_HEADER, accessToken);
-    return options.fetch(endpointUrl(settings.apiBase, path), { method: 'POST', headers, body: JSON.stringify(body), ...NO_REDIRECTS });
+    let response: Response;
+    try {
+      response = await options.fetch(url, { method: endpoint.method, headers, body: JSON.stringify(body), ...NO_REDIRECTS });
+    } catch (error) {
+      const apiError = new ApiError(0, null, error instanceof Error ? error.message : String(error));
+      report(apiError, null);
+      throw apiError;
+    }
+    if (isReportedStatus(response.status)) report(await apiErrorFromResponse(response.clone()), response);
+    return response;
   }
 
   /** Stores the tokens of a sign-in or refresh answer and returns the member. */
@@ -83,7 +100,7 @@ export function createAuthSession(options: AuthSessionOptions) {
     if (!stored) return null;
     let response: Response;
     try {
-      response = await postAuth(authApi.refresh.path, { refresh_token: stored.refreshToken });
+      response = await postAuth(authApi.refresh, { refresh_token: stored.refreshToken });
     } catch {
       if (announce) options.onEnded('auth_refresh_500');
       return null;
@@ -134,7 +151,7 @@ export function createAuthSession(options: AuthSessionOptions) {
     authorizedFetch,
 
     async signIn(credentials: { email: string; password: string }): Promise<Member> {
-      const response = await postAuth(authApi.signIn.path, credentials);
+      const response = await postAuth(authApi.signIn, credentials);
       if (!response.ok) throw await apiErrorFromResponse(response);
       return (await acceptTokens(response, current().service)).member;
     },
@@ -149,7 +166,7 @@ export function createAuthSession(options: AuthSessionOptions) {
       const { service } = current();
       const stored = await vault.load(service);
       await vault.clear(service);
-      if (stored) await postAuth(authApi.signOut.path, { refresh_token: stored.refreshToken }, stored.accessToken).catch(() => undefined);
+      if (stored) await postAuth(authApi.signOut, { refresh_token: stored.refreshToken }, stored.accessToken).catch(() => undefined);
     },
   };
 }

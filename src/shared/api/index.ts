@@ -20,7 +20,7 @@ export type { LlmModel } from './llmModels';
 export type { Session, SessionMessage } from './sessions';
 export type { ChatBody, ChatMeta, ChatFrame } from './chat';
 export type { Announcement } from './announcements';
-export type { ErrorLogBody } from './errorLog';
+export type { ErrorLogBody, FailureReport } from './errorLog';
 export type { Task } from './tasks';
 export { ApiError, isApiError, apiErrorFromResponse, isReportedStatus, sessionEndReasonFor, SESSION_END_REASONS } from './apiError';
 export type { SessionEndReason } from './apiError';

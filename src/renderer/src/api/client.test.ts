@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { adminAnnouncementsApi, ApiError, sessionsApi } from '../../../shared/api';
+import { adminAnnouncementsApi, ApiError, errorLogApi, sessionsApi } from '../../../shared/api';
 import { setPlatformForTests } from '../platform';
 import { installFakeApi } from '../test/fakeApi';
 import { callEndpoint } from './client';
-import { buildErrorLog } from './errorReporter';
 
 afterEach(() => setPlatformForTests(null));
 
@@ -55,15 +54,16 @@ describe('callEndpoint', () => {
 describe('error log body', () => {
   it('truncates every field to 2900 characters', async () => {
     const huge = 'x'.repeat(10_000);
-    const body = await buildErrorLog({
+    const body = await errorLogApi.buildErrorLog({
       endpoint: { method: 'POST', path: '/chatbots/:id/chat/' },
       url: 'http://app.test/api/v1/chatbots/1/chat/',
       requestBody: { text: huge },
       error: new ApiError(500, null, huge),
       response: new Response(huge, { status: 500 }),
-    });
+    }, { source: 'web-client', userAgent: huge });
     for (const block of body.attachments ?? []) expect(block.text.length).toBeLessThanOrEqual(2900);
     expect(body.message.length).toBeLessThanOrEqual(2900);
+    expect(body.user_agent.length).toBeLessThanOrEqual(2900);
     expect(body.attachments?.[2]?.text.startsWith('{"text":"xxx')).toBe(true);
   });
 });

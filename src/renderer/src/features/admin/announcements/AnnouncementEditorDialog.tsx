@@ -1,7 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Alert, Button, Group, Modal, Stack, Switch } from '@mantine/core';
+import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
+import { adminAnnouncementsApi } from '../../../../../shared/api';
 import { MarkdownEditor } from '../../../components/MarkdownEditor';
+import { bodySchemaOf, zodResolver } from '../../../components/forms/zodResolver';
 
 export type EditorMode = { kind: 'create' } | { kind: 'edit'; id: number; content: string };
 
@@ -41,37 +44,53 @@ function DiscardQuestion({ onKeepEditing, onDiscard }: { onKeepEditing: () => vo
   );
 }
 
+/** Create validates the create body (content and is_active); edit the content form of the patch body. */
+const createFormSchema = bodySchemaOf(adminAnnouncementsApi.createAnnouncement);
+const editFormSchema = bodySchemaOf(adminAnnouncementsApi.patchAnnouncement).options[0].strip();
+
 function EditorBody({ mode, saving, onClose, onSubmit, onRequestClose, askingToDiscard, onKeepEditing, onDirtyChange }: EditorBodyProps) {
   const { t } = useTranslation('admin');
   const initialContent = mode.kind === 'edit' ? mode.content : '';
-  const [content, setContent] = useState(initialContent);
-  const [isActive, setIsActive] = useState(true);
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { content: initialContent, is_active: true },
+    validate: zodResolver(mode.kind === 'create' ? createFormSchema : editFormSchema),
+    validateInputOnChange: true,
+  });
+  const { content, is_active: isActive } = form.values;
   const dirty = content.trim() !== initialContent.trim() || (mode.kind === 'create' && !isActive);
   useEffect(() => onDirtyChange(dirty), [dirty, onDirtyChange]);
-  const area = useRef<HTMLDivElement>(null);
+  const area = useRef<HTMLFormElement>(null);
+  const focusEditor = () => area.current?.querySelector<HTMLElement>('[role="textbox"]')?.focus();
   const keepEditing = () => {
     onKeepEditing();
-    area.current?.querySelector<HTMLElement>('[role="textbox"]')?.focus();
+    focusEditor();
   };
+  const error = form.errors.content;
   return (
-    <Stack gap="md" ref={area}>
-      <MarkdownEditor label={t('announcements.content_label')} initialMarkdown={content} onChange={setContent} />
-      {mode.kind === 'create' && (
-        <Switch checked={isActive} onChange={(event) => setIsActive(event.currentTarget.checked)} label={t('announcements.set_active')} />
-      )}
-      {askingToDiscard ? (
-        <DiscardQuestion onKeepEditing={keepEditing} onDiscard={onClose} />
-      ) : (
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onRequestClose}>
-            {t('announcements.cancel')}
-          </Button>
-          <Button onClick={() => onSubmit(content.trim(), isActive)} disabled={!content.trim()} loading={saving}>
-            {mode.kind === 'create' ? t('announcements.create') : t('announcements.save')}
-          </Button>
-        </Group>
-      )}
-    </Stack>
+    <form ref={area} noValidate onSubmit={form.onSubmit((values) => onSubmit(values.content.trim(), values.is_active), focusEditor)}>
+      <Stack gap="md">
+        <MarkdownEditor
+          label={t('announcements.content_label')}
+          initialMarkdown={initialContent}
+          onChange={(markdown) => form.setFieldValue('content', markdown)}
+          error={error && t(`common:${String(error)}`)}
+        />
+        {mode.kind === 'create' && <Switch {...form.getInputProps('is_active', { type: 'checkbox' })} label={t('announcements.set_active')} />}
+        {askingToDiscard ? (
+          <DiscardQuestion onKeepEditing={keepEditing} onDiscard={onClose} />
+        ) : (
+          <Group justify="flex-end" gap="sm">
+            <Button variant="default" onClick={onRequestClose}>
+              {t('announcements.cancel')}
+            </Button>
+            <Button type="submit" loading={saving}>
+              {mode.kind === 'create' ? t('announcements.create') : t('announcements.save')}
+            </Button>
+          </Group>
+        )}
+      </Stack>
+    </form>
   );
 }
 

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setPlatformForTests } from '../../../platform';
@@ -61,5 +61,23 @@ describe('announcements page', () => {
     renderScreen(<AnnouncementsPage />);
     await screen.findByTestId('announcement-card', {}, afterSkeleton);
     expect(screen.getByRole('button', { name: '3' })).toBeInTheDocument();
+  });
+  it('refuses an empty announcement: the error sits under the editor, tied to it, and the editor has the focus', async () => {
+    const api = installFakeApi({ 'GET /admin/announcements/': () => Response.json(page([])), 'POST /admin/announcements/': () => Response.json(announcement(9, 'x', true)) });
+    const user = userEvent.setup();
+    renderScreen(<AnnouncementsPage />);
+    await user.click(await screen.findByRole('button', { name: 'New announcement' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New announcement' });
+    const editor = within(dialog).getByRole('textbox', { name: 'Announcement text' });
+    expect(editor).not.toHaveAttribute('aria-invalid');
+
+    await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+
+    const error = await within(dialog).findByText('This is a required field.');
+    await waitFor(() => expect(editor).toHaveAttribute('aria-invalid', 'true'));
+    expect(editor).toHaveAttribute('aria-describedby', error.id);
+    expect(editor).toHaveFocus();
+    expect(within(dialog).getByRole('switch', { name: 'Set as active' })).toBeChecked();
+    expect(api.find('POST', '/admin/announcements/')).toHaveLength(0);
   });
 });
