@@ -20,6 +20,11 @@ const configSchema = z.object({
   SEED_DEMO: envBoolean.default(true),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(900),
   REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /**
+   * How long a process reuses the tenant and member rows it read to authenticate a request. A change
+   * made elsewhere (another process, the admin CLI, SQL) takes effect here within this window; 0 = no cache.
+   */
+  AUTH_CACHE_TTL_SECONDS: z.coerce.number().min(0).max(5).default(2),
   LLM_BASE_URL: optionalText.pipe(z.url().optional()),
   LLM_API_KEY: optionalText,
   LLM_MODEL: optionalText,
