@@ -39,7 +39,7 @@ const CONCURRENCY = envInt('BENCH_CONCURRENCY', 200);
 const MEMBERS = envInt('BENCH_MEMBERS', 50);
 const TOKEN_DELAY_MS = envInt('BENCH_TOKEN_DELAY_MS', 20);
 const TOKENS = envInt('BENCH_TOKENS', 20);
-const POOL_SIZE = process.env.BENCH_POOL_SIZE ? envInt('BENCH_POOL_SIZE', 10) : undefined;
+const POOL_SIZE = process.env.BENCH_POOL_SIZE ? envInt('BENCH_POOL_SIZE', 20) : undefined;
 const PAID = (process.env.BENCH_CHATBOT ?? 'paid') !== 'free';
 const PORT = envInt('BENCH_PORT', 3430);
 const UPSTREAM_MODEL = 'fake-model';
