@@ -10,7 +10,9 @@
  * BENCH_STREAMS (default 1000), BENCH_CONCURRENCY (200), BENCH_MEMBERS (50), BENCH_TOKEN_DELAY_MS
  * (20), BENCH_TOKENS (20), BENCH_POOL_SIZE (PostgreSQL pool, default as the server's),
  * BENCH_CHATBOT (`paid`, default, or `free` for the unlimited model), BENCH_PORT (first of three
- * ports, default 3430), BENCH_TARGETS (comma list of floor,pglite,postgres), BENCH_CPU_PROFILE_DIR
+ * ports, default 3430), BENCH_TARGETS (comma list of floor,pglite,postgres; a database target may
+ * name its pool size and turn the tenant/member cache off, e.g. postgres:20 or postgres:10:nocache,
+ * to compare them in one run), BENCH_CPU_PROFILE_DIR
  * (write a V8 CPU profile of each target there).
  */
 import type { ChildProcess } from 'node:child_process';
@@ -37,12 +39,19 @@ const CONCURRENCY = envInt('BENCH_CONCURRENCY', 200);
 const MEMBERS = envInt('BENCH_MEMBERS', 50);
 const TOKEN_DELAY_MS = envInt('BENCH_TOKEN_DELAY_MS', 20);
 const TOKENS = envInt('BENCH_TOKENS', 20);
-const POOL_SIZE = process.env.BENCH_POOL_SIZE ? envInt('BENCH_POOL_SIZE', 10) : undefined;
+const POOL_SIZE = process.env.BENCH_POOL_SIZE ? envInt('BENCH_POOL_SIZE', 20) : undefined;
 const PAID = (process.env.BENCH_CHATBOT ?? 'paid') !== 'free';
 const PORT = envInt('BENCH_PORT', 3430);
 const UPSTREAM_MODEL = 'fake-model';
 
 type TargetKind = 'floor' | 'pglite' | 'postgres';
+
+/** A BENCH_TARGETS entry: `kind[:poolSize][:nocache]`. */
+function parseTarget(spec: string): { kind: TargetKind; poolSize?: number; authCache: boolean } {
+  const [kind, ...options] = spec.split(':') as [TargetKind, ...string[]];
+  const pool = options.find((option) => /^\d+$/.test(option));
+  return { kind, poolSize: pool ? Number(pool) : POOL_SIZE, authCache: !options.includes('nocache') };
+}
 
 interface StreamResult {
   text: string;
@@ -141,10 +150,12 @@ async function addBenchMembers(db: Database, count: number): Promise<string[]> {
   return [DEMO_MEMBER.email, ...emails];
 }
 
-async function serverRole(kind: 'pglite' | 'postgres', baseUrl: string): Promise<void> {
+async function serverRole(spec: string, baseUrl: string): Promise<void> {
+  const { kind, poolSize, authCache } = parseTarget(spec);
+  if (kind === 'floor') throw new Error('the floor is not a database target');
   const profile: TurnProfile = { statements: 0, selects: 0, lockingSelects: 0, writes: 0, transactions: 0 };
   const handle = await openBenchDatabase(kind, {
-    poolSize: POOL_SIZE,
+    poolSize,
     observe: (query) => {
       profile.statements++;
       if (/^\s*select/i.test(query)) {
@@ -160,7 +171,13 @@ async function serverRole(kind: 'pglite' | 'postgres', baseUrl: string): Promise
     return transaction(...args);
   }) as Database['transaction'];
 
-  const config = testConfig({ LLM_BASE_URL: baseUrl, LLM_API_KEY: 'bench-key', LLM_MODEL: UPSTREAM_MODEL, SIGN_IN_RATE_LIMIT: 1_000_000 });
+  const config = testConfig({
+    LLM_BASE_URL: baseUrl,
+    LLM_API_KEY: 'bench-key',
+    LLM_MODEL: UPSTREAM_MODEL,
+    SIGN_IN_RATE_LIMIT: 1_000_000,
+    ...(authCache ? {} : { AUTH_CACHE_TTL_SECONDS: 0 }),
+  });
   await seedDemoTenant(db, { subdomain: config.DEFAULT_TENANT, tenantName: 'Bench workspace', openAiCompatibleModel: UPSTREAM_MODEL });
   const emails = await addBenchMembers(db, MEMBERS);
   const app = await buildApp({ db, config, logger: { level: config.LOG_LEVEL } });
@@ -259,7 +276,8 @@ function loadRole(): void {
 // ---------------------------------------------------------------- orchestration
 
 interface Figures {
-  kind: TargetKind;
+  /** The BENCH_TARGETS entry. */
+  kind: string;
   ok: number;
   failed: number;
   addedP50: number;
@@ -269,7 +287,7 @@ interface Figures {
   profile?: TurnProfile;
 }
 
-async function measure(kind: TargetKind, upstream: ChildProcess, load: ChildProcess, baseUrl: string): Promise<Figures> {
+async function measure(kind: string, upstream: ChildProcess, load: ChildProcess, baseUrl: string): Promise<Figures> {
   const target = forkRole(SCRIPT, 'target', [kind, baseUrl], { cpuProfileDir: process.env.BENCH_CPU_PROFILE_DIR });
   const { chatUrl, tokens } = await nextMessage<{ chatUrl: string; tokens: (string | null)[] }>(target, 'ready');
   const run = (streams: number, concurrency: number, prefix: string) =>
@@ -277,7 +295,7 @@ async function measure(kind: TargetKind, upstream: ChildProcess, load: ChildProc
   try {
     await run(Math.min(100, STREAMS), Math.min(50, CONCURRENCY), `${kind}-warm`);
     let profile: TurnProfile | undefined;
-    if (kind !== 'floor') {
+    if (parseTarget(kind).kind !== 'floor') {
       await ask(target, { type: 'profile-reset' });
       await run(1, 1, `${kind}-profile`);
       profile = (await ask<{ profile: TurnProfile }>(target, { type: 'profile-read' })).profile;
@@ -315,14 +333,14 @@ function report(all: Figures[]): void {
   console.log(
     `\nbench:server  ${STREAMS} streams at concurrency ${CONCURRENCY}, ${MEMBERS} members, ${TOKENS} tokens at ${TOKEN_DELAY_MS} ms/token, ${PAID ? 'paid' : 'unlimited'} model`,
   );
-  console.log('  target     streams/s   added TTFT p50   added TTFT p99   whole stream p50   failed   vs floor (p50 ×, p99 ×, throughput share)');
+  console.log('  target              streams/s   added TTFT p50   added TTFT p99   whole stream p50   failed   vs floor (p50 ×, p99 ×, throughput share)');
   for (const figures of all) {
     const ratios =
       floor && figures !== floor
         ? `${(figures.addedP50 / floor.addedP50).toFixed(1)}×  ${(figures.addedP99 / floor.addedP99).toFixed(1)}×  ${((figures.perSecond / floor.perSecond) * 100).toFixed(0)} %`
         : '';
     console.log(
-      `  ${figures.kind.padEnd(9)}  ${figures.perSecond.toFixed(1).padStart(9)}   ${ms(figures.addedP50).padStart(14)}   ${ms(figures.addedP99).padStart(14)}   ${ms(figures.totalP50).padStart(16)}   ${String(figures.failed).padStart(6)}   ${ratios}`,
+      `  ${figures.kind.padEnd(18)}  ${figures.perSecond.toFixed(1).padStart(9)}   ${ms(figures.addedP50).padStart(14)}   ${ms(figures.addedP99).padStart(14)}   ${ms(figures.totalP50).padStart(16)}   ${String(figures.failed).padStart(6)}   ${ratios}`,
     );
   }
   for (const figures of all) {
@@ -335,10 +353,10 @@ function report(all: Figures[]): void {
 }
 
 async function main(): Promise<void> {
-  const targets = (process.env.BENCH_TARGETS ?? 'floor,pglite,postgres').split(',').map((name) => name.trim()) as TargetKind[];
-  if (targets.includes('postgres') && !benchPostgresUrl()) {
+  let targets = (process.env.BENCH_TARGETS ?? 'floor,pglite,postgres').split(',').map((name) => name.trim());
+  if (targets.some((spec) => parseTarget(spec).kind === 'postgres') && !benchPostgresUrl()) {
     console.log('PostgreSQL skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL');
-    targets.splice(targets.indexOf('postgres'), 1);
+    targets = targets.filter((spec) => parseTarget(spec).kind !== 'postgres');
   }
   const upstream = forkRole(SCRIPT, 'upstream');
   const load = forkRole(SCRIPT, 'load');
@@ -366,7 +384,7 @@ const started =
       : role === 'target'
         ? args[0] === 'floor'
           ? floorRole(args[1]!)
-          : serverRole(args[0] as 'pglite' | 'postgres', args[1]!)
+          : serverRole(args[0]!, args[1]!)
         : main();
 started.catch((error: unknown) => {
   console.error(error);

@@ -83,15 +83,16 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
   const auth = createAuthService(db, {
     accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
     refreshTokenTtlDays: config.REFRESH_TOKEN_TTL_DAYS,
+    memberCacheTtlMs: config.AUTH_CACHE_TTL_SECONDS * 1000,
   });
   const llmRegistry = llm ?? createLlmRegistry(llmSettingsFromConfig(config));
 
   await app.register(
     async (api) => {
-      registerTenantResolution(api, db, config.DEFAULT_TENANT);
+      registerTenantResolution(api, db, config.DEFAULT_TENANT, config.AUTH_CACHE_TTL_SECONDS * 1000);
       registerAuthentication(api, auth);
       registerAuthRoutes(api, { db, auth, config });
-      registerMemberRoutes(api, db);
+      registerMemberRoutes(api, db, auth);
       registerCatalogRoutes(api, db);
       registerSessionRoutes(api, db);
       registerChatRoutes(api, { db, llm: llmRegistry });

@@ -16,10 +16,17 @@ const configSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('.data/pglite'),
   DATABASE_URL: optionalText.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+  /** Connections per server process (PostgreSQL). 20 streamed 200 concurrent chats faster than 10 (docs/ARCHITECTURE.md, Throughput). */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(20),
   DEFAULT_TENANT: z.string().regex(/^[a-z0-9-]+$/, 'lowercase letters, digits and dashes').default('demo'),
   SEED_DEMO: envBoolean.default(true),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(900),
   REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  /**
+   * How long a process reuses the tenant and member rows it read to authenticate a request. A change
+   * made elsewhere (another process, the admin CLI, SQL) takes effect here within this window; 0 = no cache.
+   */
+  AUTH_CACHE_TTL_SECONDS: z.coerce.number().min(0).max(5).default(5),
   LLM_BASE_URL: optionalText.pipe(z.url().optional()),
   LLM_API_KEY: optionalText,
   LLM_MODEL: optionalText,

@@ -14,7 +14,7 @@ const DEMO_TENANT = 'demo';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const database = config.DATABASE_URL ? await openPostgres(config.DATABASE_URL) : await openPglite(config.DATA_DIR);
+  const database = config.DATABASE_URL ? await openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE) : await openPglite(config.DATA_DIR);
   if (config.SEED_DEMO) {
     await seedDemoTenant(database.db, { subdomain: DEMO_TENANT, tenantName: 'Demo Workspace', openAiCompatibleModel: config.LLM_MODEL });
   }

@@ -54,7 +54,7 @@ export async function openPglite(dataDir?: string, observe?: QueryObserver): Pro
  * A real PostgreSQL, migrated under an advisory lock so that several server processes starting
  * together do not run the same migration twice.
  */
-export async function openPostgres(url: string, poolSize = 10, observe?: QueryObserver): Promise<DatabaseHandle> {
+export async function openPostgres(url: string, poolSize = 20, observe?: QueryObserver): Promise<DatabaseHandle> {
   const migrationClient = postgres(url, { max: 1, onnotice: () => {} });
   try {
     await migrationClient`select pg_advisory_lock(${MIGRATION_LOCK_KEY})`;

@@ -5,6 +5,7 @@ import type { Database } from '../db/client';
 import type { TenantRow } from '../db/rows';
 import { tenants } from '../db/schema';
 import { notFound } from '../errors';
+import { createTtlCache } from '../ttlCache';
 
 
 /** What a subdomain can look like (a DNS label); anything else cannot name a tenant. */
@@ -24,15 +25,24 @@ export function requestedSubdomain(request: FastifyRequest, defaultTenant: strin
   return chosen.toLowerCase();
 }
 
-/** Resolves the tenant of every request in this scope; an unknown tenant answers 404. */
-export function registerTenantResolution(app: FastifyInstance, db: Database, defaultTenant: string): void {
+/**
+ * Resolves the tenant of every request in this scope; an unknown tenant answers 404. Known tenants
+ * are kept `cacheTtlMs` (frozen: requests share the row); unknown ones are not, so a new tenant
+ * works at once and made-up subdomains cannot fill the cache.
+ */
+export function registerTenantResolution(app: FastifyInstance, db: Database, defaultTenant: string, cacheTtlMs: number): void {
+  const cache = createTtlCache<string, TenantRow>(cacheTtlMs);
+  const load = async (subdomain: string) => {
+    const [tenant] = await db.select().from(tenants).where(eq(tenants.subdomain, subdomain)).limit(1);
+    if (!tenant) throw notFound('Unknown tenant.');
+    return Object.freeze(tenant);
+  };
   app.decorateRequest('tenant', null as unknown as TenantRow);
   app.addHook('onRequest', async (request) => {
     const subdomain = requestedSubdomain(request, defaultTenant);
     // Checked before the query: a cookie may carry anything, a NUL byte included.
     if (!SUBDOMAIN_PATTERN.test(subdomain)) throw notFound('Unknown tenant.');
-    const [tenant] = await db.select().from(tenants).where(eq(tenants.subdomain, subdomain)).limit(1);
-    if (!tenant) throw notFound('Unknown tenant.');
+    const tenant = await cache.get(subdomain, () => load(subdomain));
     request.tenant = tenant;
   });
 }

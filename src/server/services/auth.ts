@@ -6,8 +6,9 @@ import type { Database } from '../db/client';
 import { members, refreshTokens, serverSecrets } from '../db/schema';
 import { AppError } from '../errors';
 import type { MemberRow, TenantRow } from '../db/rows';
+import { createTtlCache } from '../ttlCache';
 
-/** The member behind a valid access token, loaded fresh for every request. */
+/** The member behind a valid access token, at most `memberCacheTtlMs` old (frozen: requests share it). */
 export type AuthMember = MemberRow;
 
 const ACCESS_TOKEN_VERSION = 'v1';
@@ -43,6 +44,8 @@ const accountDeactivated = () => new AppError(403, 'account_deactivated', 'This 
 export interface AuthServiceOptions {
   accessTokenTtlSeconds: number;
   refreshTokenTtlDays: number;
+  /** How long a member row read by `authenticate` is reused; writes of this process drop it at once. */
+  memberCacheTtlMs: number;
 }
 
 /**
@@ -51,6 +54,11 @@ export interface AuthServiceOptions {
  */
 export function createAuthService(db: Database, options: AuthServiceOptions) {
   const signingKeys = new Map<number, Buffer>();
+  // Keyed by tenant and member: a token of one tenant can never find another tenant's entry.
+  const memberCache = createTtlCache<string, MemberRow | undefined>(options.memberCacheTtlMs);
+  const memberKey = (tenantId: number, memberId: number) => `${tenantId}:${memberId}`;
+  /** Call after changing a member row, so this process's next request reads it again. */
+  const forgetMember = (member: Pick<MemberRow, 'tenantId' | 'id'>) => memberCache.delete(memberKey(member.tenantId, member.id));
   let dummyHash: Promise<string> | null = null;
 
   async function signingKey(tenantId: number): Promise<Buffer> {
@@ -124,6 +132,7 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
       await verify(await dummyHash, password);
       throw new AppError(401, 'invalid_credentials', 'Wrong email or password.');
     }
+    forgetMember(member);
     if (!(await verify(member.passwordHash, password))) {
       throw new AppError(401, 'invalid_credentials', 'Wrong email or password.');
     }
@@ -157,6 +166,7 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
         return { error: sessionExpired() };
       }
       const [member] = await tx.select().from(members).where(eq(members.id, stored.memberId));
+      if (member) forgetMember(member);
       if (!member || member.status !== 'approved') {
         await revokeFamily(tx, stored.familyId);
         return { error: member?.status === 'deactivated' || member?.status === 'rejected' ? accountDeactivated() : sessionExpired() };
@@ -190,16 +200,19 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
   async function authenticate(tenant: TenantRow, token: string | undefined): Promise<AuthMember> {
     const memberId = token ? await verifyAccessToken(tenant.id, token) : null;
     if (memberId === null) throw new AppError(401, 'unauthorized', 'Login required.');
-    const [member] = await db
-      .select()
-      .from(members)
-      .where(and(eq(members.tenantId, tenant.id), eq(members.id, memberId)));
+    const member = await memberCache.get(memberKey(tenant.id, memberId), async () => {
+      const [row] = await db
+        .select()
+        .from(members)
+        .where(and(eq(members.tenantId, tenant.id), eq(members.id, memberId)));
+      return row && Object.freeze(row);
+    });
     if (!member) throw new AppError(401, 'unauthorized', 'Login required.');
     if (member.status === 'deactivated' || member.status === 'rejected') throw accountDeactivated();
     return member;
   }
 
-  return { signIn, rotateRefreshToken, signOut, authenticate };
+  return { signIn, rotateRefreshToken, signOut, authenticate, forgetMember };
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;
