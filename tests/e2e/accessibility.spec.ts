@@ -124,7 +124,7 @@ test('rename and delete dialogs: named close buttons, safe initial focus, focus 
   await expect(rename).toBeFocused();
   const toast = page.getByRole('status').filter({ hasText: 'Session renamed.' });
   await expect(toast).toBeVisible();
-  await expectBelow(page.locator('header').first(), toast);
+  await expectBelow(page.getByRole('main').locator('header').first(), toast);
 
   // Delete another chat from My chats: opens on Cancel, then focus moves to the chat that took its place.
   const list = page.getByTestId('session-list');

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { ADMIN, MEMBER, expectNoSeriousA11yViolations, signIn } from './support';
+import { MEMBER, ensureActiveAnnouncement, expectNoSeriousA11yViolations, signIn } from './support';
 
 const API = '/api/v1';
 
@@ -18,11 +18,6 @@ async function expectNoPopup(page: Page) {
   await expect(popup(page)).toHaveCount(0);
 }
 
-async function adminHeaders(request: APIRequestContext) {
-  const signedIn = (await (await request.post(`${API}/auth/sign-in/`, { data: ADMIN })).json()) as { access_token: string };
-  return { 'x-access-token': signedIn.access_token };
-}
-
 async function setActive(request: APIRequestContext, headers: Record<string, string>, id: number) {
   const response = await request.patch(`${API}/admin/announcements/${id}/`, { headers, data: { is_active: true } });
   expect(response.ok()).toBe(true);
@@ -30,12 +25,8 @@ async function setActive(request: APIRequestContext, headers: Record<string, str
 
 test('the active announcement pops up until dismissed for good; a newly activated one pops up again', async ({ page, context, request }) => {
   // The admin's API calls use their own request context, so the member's cookies stay untouched.
-  const headers = await adminHeaders(request);
-  const listed = (await (await request.get(`${API}/admin/announcements/?size=100`, { headers })).json()) as { items: { id: number; content: string; is_active: boolean }[] };
-  // Other tests may have left no announcement active: make sure one is.
-  const active = listed.items.find((item) => item.is_active) ?? listed.items[0]!;
-  const other = listed.items.find((item) => item.id !== active.id)!;
-  await setActive(request, headers, active.id);
+  const { active, items, headers } = await ensureActiveAnnouncement(request);
+  const other = items.find((item) => item.id !== active.id)!;
 
   await signIn(page, MEMBER, { showAnnouncement: true });
   await expect(popup(page)).toBeVisible();

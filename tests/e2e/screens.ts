@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test';
-import { ADMIN, MEMBER, createSession } from './support';
+import { ADMIN, MEMBER, createSession, ensureActiveAnnouncement } from './support';
 
 /** The widths of the spec (§9) in pixels; below 768 the navigation is a drawer. */
 export const BREAKPOINTS = [375, 475, 768, 905, 1040, 1240, 1440] as const;
@@ -77,6 +77,7 @@ export async function visitScreens(page: Page, language: Language, onScreen: (na
     if (!localStorage.getItem('user-data')) localStorage.setItem('user-data', JSON.stringify({ state: { member: null, language: lng }, version: 0 }));
   }, language);
 
+  await ensureActiveAnnouncement(page.request);
   await page.goto('/auth');
   await expect(page.getByTestId('tenant-brand').getByRole('img')).toBeVisible();
   await onScreen('sign-in', page);

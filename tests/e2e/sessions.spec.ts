@@ -14,7 +14,7 @@ test.describe('My chats', () => {
     await expect(list.getByRole('link', { name: title })).toBeVisible();
 
     const renamed = uniqueName('Renamed');
-    await page.getByRole('button', { name: 'Rename' }).click();
+    await page.getByRole('button', { name: 'Rename', exact: true }).click();
     const renameDialog = page.getByRole('dialog');
     await expect(renameDialog.getByLabel('Title')).toBeFocused();
     await expectNoSeriousA11yViolations(page);

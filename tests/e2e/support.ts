@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { dismissAnnouncement } from '../../src/renderer/src/features/announcements/announcementDismissal';
 
 /** Demo accounts seeded by `npm run server` (issue 2). */
@@ -21,6 +21,46 @@ export async function skipAnnouncementPopup(page: Page): Promise<void> {
   await page.addInitScript((items) => {
     for (const [key, value] of items) localStorage.setItem(key, value);
   }, [...entries]);
+}
+
+/**
+ * An admin's access token for API calls from a test. Signed in as the desktop client, so the
+ * refresh token comes back in the body and no cookie lands in the context (a page sharing it stays
+ * signed out).
+ */
+export async function adminHeaders(request: APIRequestContext): Promise<Record<string, string>> {
+  const response = await request.post(`${API}/auth/sign-in/`, { data: ADMIN, headers: { 'x-client-kind': 'desktop' } });
+  expect(response.ok()).toBe(true);
+  const { access_token } = (await response.json()) as { access_token: string };
+  return { 'x-access-token': access_token };
+}
+
+export interface AnnouncementItem {
+  id: number;
+  content: string;
+  is_active: boolean;
+}
+
+/**
+ * Makes sure an announcement is active and returns it with the others. The specs share one server,
+ * and earlier ones may have deactivated or deleted the active announcement.
+ */
+export async function ensureActiveAnnouncement(request: APIRequestContext): Promise<{ active: AnnouncementItem; items: AnnouncementItem[]; headers: Record<string, string> }> {
+  const headers = await adminHeaders(request);
+  const { items } = (await (await request.get(`${API}/admin/announcements/?size=100`, { headers })).json()) as { items: AnnouncementItem[] };
+  let active = items.find((item) => item.is_active);
+  if (!active && items[0]) {
+    const response = await request.patch(`${API}/admin/announcements/${items[0].id}/`, { headers, data: { is_active: true } });
+    expect(response.ok()).toBe(true);
+    active = (await response.json()) as AnnouncementItem;
+  }
+  if (!active) {
+    const response = await request.post(`${API}/admin/announcements/`, { headers, data: { content: '# Welcome\n\nAn announcement for the tests.', is_active: true } });
+    expect(response.ok()).toBe(true);
+    active = (await response.json()) as AnnouncementItem;
+    items.push(active);
+  }
+  return { active, items, headers };
 }
 
 /**
