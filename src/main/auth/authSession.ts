@@ -1,4 +1,4 @@
-import { ApiError, apiErrorFromResponse, authApi, isReportedStatus, sessionEndReasonFor, type Endpoint, type FailureReport, type Member, type SessionEndReason } from '../../shared/api';
+import { ApiError, apiErrorFromResponse, authApi, sendReportingFailures, sessionEndReasonFor, type Endpoint, type FailureReport, type Member, type SessionEndReason } from '../../shared/api';
 import { ACCESS_TOKEN_HEADER, CLIENT_KIND_HEADER, SUBDOMAIN_HEADER } from '../../shared/domain/http';
 import type { DesktopSettings } from '../../shared/ipc/contract';
 import type { SessionTokens, TokenVault } from '../keychain/tokenVault';
@@ -68,16 +68,7 @@ export function createAuthSession(options: AuthSessionOptions) {
     const report = (error: ApiError, response: Response | null) => options.onCallFailure?.({ endpoint, url, error, response });
     const headers = tenantHeaders(settings.subdomain, new Headers({ 'content-type': 'application/json', [CLIENT_KIND_HEADER]: 'desktop' }));
     if (accessToken) headers.set(ACCESS_TOKEN_HEADER, accessToken);
-    let response: Response;
-    try {
-      response = await options.fetch(url, { method: endpoint.method, headers, body: JSON.stringify(body), ...NO_REDIRECTS });
-    } catch (error) {
-      const apiError = new ApiError(0, null, error instanceof Error ? error.message : String(error));
-      report(apiError, null);
-      throw apiError;
-    }
-    if (isReportedStatus(response.status)) report(await apiErrorFromResponse(response.clone()), response);
-    return response;
+    return sendReportingFailures(() => options.fetch(url, { method: endpoint.method, headers, body: JSON.stringify(body), ...NO_REDIRECTS }), report);
   }
 
   /** Stores the tokens of a sign-in or refresh answer and returns the member. */

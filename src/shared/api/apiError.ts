@@ -33,6 +33,24 @@ export async function apiErrorFromResponse(response: Response): Promise<ApiError
 /** Spec §7: every status of 500 or above and every network failure (status 0) is reported. */
 export const isReportedStatus = (status: number): boolean => status === 0 || status >= 500;
 
+/**
+ * Sends a call made outside the API client (the session calls on web and in desktop main) with the
+ * same failure rules: a network failure rejects with ApiError status 0, and every reported failure
+ * (5xx, network) goes to `report` before the caller sees it.
+ */
+export async function sendReportingFailures(send: () => Promise<Response>, report: (error: ApiError, response: Response | null) => void): Promise<Response> {
+  let response: Response;
+  try {
+    response = await send();
+  } catch (error) {
+    const apiError = new ApiError(0, null, error instanceof Error ? error.message : String(error));
+    report(apiError, null);
+    throw apiError;
+  }
+  if (isReportedStatus(response.status)) report(await apiErrorFromResponse(response.clone()), response);
+  return response;
+}
+
 /** Why a stored session ended when its refresh failed: the translation keys of spec §8. */
 export const SESSION_END_REASONS = ['auth_refresh_401', 'auth_refresh_403', 'auth_refresh_500'] as const;
 export type SessionEndReason = (typeof SESSION_END_REASONS)[number];

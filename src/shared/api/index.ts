@@ -22,7 +22,7 @@ export type { ChatBody, ChatMeta, ChatFrame } from './chat';
 export type { Announcement } from './announcements';
 export type { ErrorLogBody, FailureReport } from './errorLog';
 export type { Task } from './tasks';
-export { ApiError, isApiError, apiErrorFromResponse, isReportedStatus, sessionEndReasonFor, SESSION_END_REASONS } from './apiError';
+export { ApiError, isApiError, apiErrorFromResponse, isReportedStatus, sendReportingFailures, sessionEndReasonFor, SESSION_END_REASONS } from './apiError';
 export type { SessionEndReason } from './apiError';
 export { readChatFrames, isAbortError, parseJsonOrNull } from './chatStream';
 export { openChatResponse, BAD_CHAT_META_CODE, type OpenedChat } from './chatResponse';

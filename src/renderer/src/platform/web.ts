@@ -1,4 +1,4 @@
-import { ApiError, apiErrorFromResponse, authApi, chatApi, isAbortError, isReportedStatus, openChatResponse, readChatFrames, sessionEndReasonFor, type Endpoint, type Member, type SessionEndReason } from '../../../shared/api';
+import { ApiError, apiErrorFromResponse, authApi, chatApi, isAbortError, sendReportingFailures, openChatResponse, readChatFrames, sessionEndReasonFor, type Endpoint, type Member, type SessionEndReason } from '../../../shared/api';
 import { API_PREFIX, ACCESS_TOKEN_HEADER, SUBDOMAIN_COOKIE, SUBDOMAIN_HEADER } from '../../../shared/domain/http';
 import type { ChatStreamRequest, ClientSettings, Platform } from './types';
 
@@ -54,21 +54,8 @@ export function createWebPlatform(options: WebPlatformOptions = {}): Platform {
   async function postAuth(endpoint: Endpoint, body: unknown): Promise<Response> {
     const target = url(endpoint.path);
     const report = (error: ApiError, response: Response | null) => options.onSessionCallFailure?.({ endpoint, url: target, error, response });
-    let response: Response;
-    try {
-      response = await network(target, {
-        method: endpoint.method,
-        credentials: 'include',
-        headers: withTenant(new Headers({ 'content-type': 'application/json' })),
-        body: JSON.stringify(body),
-      });
-    } catch (error) {
-      const apiError = new ApiError(0, null, error instanceof Error ? error.message : String(error));
-      report(apiError, null);
-      throw apiError;
-    }
-    if (isReportedStatus(response.status)) report(await apiErrorFromResponse(response.clone()), response);
-    return response;
+    const init = { method: endpoint.method, credentials: 'include', headers: withTenant(new Headers({ 'content-type': 'application/json' })), body: JSON.stringify(body) } satisfies RequestInit;
+    return sendReportingFailures(() => network(target, init), report);
   }
 
   async function acceptTokens(response: Response): Promise<Member> {
