@@ -109,7 +109,7 @@ export async function visitScreens(page: Page, language: Language, onScreen: (na
 
   for (const screen of ['studio', 'store', 'developers']) {
     await page.goto(`/dashboard/${screen}`);
-    await expect(page.getByRole('heading', { level: 2 })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await onScreen(screen, page);
   }
 
