@@ -109,6 +109,7 @@ const electron = vi.hoisted(() => {
           state.permissionCheckHandler = handler;
         },
         webRequest: { onHeadersReceived: () => undefined },
+        getUserAgent: () => 'Mozilla/5.0 ChatbotPlatform-test Electron',
       },
     },
     shell: { openExternal: () => Promise.resolve() },
