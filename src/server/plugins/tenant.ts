@@ -7,7 +7,6 @@ import { tenants } from '../db/schema';
 import { notFound } from '../errors';
 import { createTtlCache } from '../ttlCache';
 
-
 /** What a subdomain can look like (a DNS label); anything else cannot name a tenant. */
 const SUBDOMAIN_PATTERN = /^[a-z0-9-]{1,63}$/;
 
@@ -42,7 +41,6 @@ export function registerTenantResolution(app: FastifyInstance, db: Database, def
     const subdomain = requestedSubdomain(request, defaultTenant);
     // Checked before the query: a cookie may carry anything, a NUL byte included.
     if (!SUBDOMAIN_PATTERN.test(subdomain)) throw notFound('Unknown tenant.');
-    const tenant = await cache.get(subdomain, () => load(subdomain));
-    request.tenant = tenant;
+    request.tenant = await cache.get(subdomain, () => load(subdomain));
   });
 }

@@ -60,7 +60,10 @@ export function postgresRateLimitStore(db: Database): RateLimitStore {
       if (!row) throw new Error('rate limit upsert returned no row');
       if (++hitsSinceSweep >= SWEEP_EVERY_HITS) {
         hitsSinceSweep = 0;
-        await db.delete(rateLimits).where(lt(rateLimits.resetAt, sql`now()`));
+        // Housekeeping only (an expired row is also reset in place): the counted request does not wait for it.
+        db.delete(rateLimits)
+          .where(lt(rateLimits.resetAt, sql`now()`))
+          .catch(() => {});
       }
       return { count: row.count, msLeft: Number(row.msLeft) };
     },
