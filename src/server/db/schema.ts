@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { LANGUAGES } from '../../shared/domain/language';
+import type { Citation } from '../../shared/api/chat';
 import {
   type AnyPgColumn,
   boolean,
@@ -417,6 +418,29 @@ export const files = pgTable('files', {
   createdAt: createdAt(),
 });
 
+/**
+ * Text parsed out of a file, in reading order: one row per page (PDF, slides), sheet (spreadsheets)
+ * or section (other documents). Written by the file parsing job; read to give a file's content to
+ * the model and to index it for retrieval.
+ */
+export const fileSections = pgTable(
+  'file_sections',
+  {
+    id: id(),
+    tenantId: tenantId(),
+    fileId: integer('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'cascade' }),
+    ordinal: integer('ordinal').notNull(),
+    /** 1-based page or slide number, when the format has pages. */
+    page: integer('page'),
+    /** Sheet name or section heading, when the format has one. */
+    heading: text('heading'),
+    text: text('text').notNull(),
+  },
+  (t) => [index('file_sections_file_idx').on(t.fileId, t.ordinal)],
+);
+
 export const chatbotDocuments = pgTable('chatbot_documents', {
   id: id(),
   tenantId: tenantId(),
@@ -479,6 +503,11 @@ export const sessionMessages = pgTable(
     llmModelId: integer('llm_model_id').references(() => llmModels.id, { onDelete: 'set null' }),
     inputTokens: integer('input_tokens'),
     outputTokens: integer('output_tokens'),
+    /** The model's reasoning in thinking mode, and how long it took. */
+    reasoning: text('reasoning'),
+    reasoningMs: integer('reasoning_ms'),
+    /** Sources cited by the answer (shared/api/chat `Citation`), in order. */
+    citations: jsonb('citations').$type<Citation[]>().notNull().default([]),
     /** True from the answer's placeholder until its outcome is saved; stays true if the server died in between. */
     streaming: boolean('streaming').notNull().default(false),
     createdAt: createdAt(),

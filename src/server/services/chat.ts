@@ -289,7 +289,7 @@ async function* modelFrames(
       } else if (part.type === 'reasoning-delta') {
         yield { type: 'thinking', delta: part.text };
       } else if (part.type === 'source' && part.sourceType === 'url') {
-        yield { type: 'citation', url: part.url, ...(part.title ? { title: part.title } : {}) };
+        yield { type: 'citation', citation: { kind: 'web', url: part.url, ...(part.title ? { title: part.title } : {}) } };
       } else if (part.type === 'finish') {
         usage = part.totalUsage;
         if (part.finishReason === 'length') finishReason = 'length';

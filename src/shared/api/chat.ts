@@ -24,11 +24,29 @@ export const chatMetaSchema = z.object({
 });
 export type ChatMeta = z.infer<typeof chatMetaSchema>;
 
+/**
+ * Where part of an answer came from: a passage of a document (a chat file or a chatbot document,
+ * found by retrieval) or a web page (web search). Streamed as `citation` frames and kept with the
+ * answer, so the history shows them again.
+ */
+export const citationSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('document'),
+    file_id: z.number().int(),
+    name: z.string(),
+    page: z.number().int().optional(),
+    section: z.string().optional(),
+    snippet: z.string(),
+  }),
+  z.object({ kind: z.literal('web'), url: z.string(), title: z.string().optional(), snippet: z.string().optional() }),
+]);
+export type Citation = z.infer<typeof citationSchema>;
+
 /** One `data:` line of the chat stream (DESIGN §6). */
 export const chatFrameSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), delta: z.string() }),
   z.object({ type: z.literal('thinking'), delta: z.string() }),
-  z.object({ type: z.literal('citation'), url: z.string(), title: z.string().optional() }),
+  z.object({ type: z.literal('citation'), citation: citationSchema }),
   z.object({ type: z.literal('image'), url: z.string() }),
   z.object({
     type: z.literal('usage'),

@@ -18,7 +18,7 @@ export type { Chatbot } from './chatbots';
 export type { Category } from './categories';
 export type { LlmModel } from './llmModels';
 export type { Session, SessionMessage } from './sessions';
-export type { ChatBody, ChatMeta, ChatFrame } from './chat';
+export type { ChatBody, ChatMeta, ChatFrame, Citation } from './chat';
 export type { Announcement } from './announcements';
 export type { ErrorLogBody, FailureReport } from './errorLog';
 export type { Task } from './tasks';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { citationSchema } from './chat';
 import { defineEndpoint } from './endpoint';
 import { idSchema, idTextSchema, okSchema, pageQuerySchema, paginatedSchema } from './common';
 import { SESSIONS_PAGE_SIZE, SESSION_HISTORY_PAGE_SIZE } from '../domain/pagination';
@@ -26,6 +27,12 @@ export const sessionMessageSchema = z.object({
   files: z.array(sessionFileSchema),
   /** Why a chatbot answer ended early (stopped, failed), null when complete. */
   interrupted: z.enum(['stopped', 'failed']).nullable(),
+  /** The model's reasoning (thinking mode), null when it did not reason. */
+  reasoning: z.string().nullable(),
+  /** How long the model reasoned, for "thought for N s". */
+  reasoning_ms: z.number().int().nullable(),
+  /** Sources of a chatbot answer (retrieval, web search), in the order they were cited. */
+  citations: z.array(citationSchema),
 });
 export type SessionMessage = z.infer<typeof sessionMessageSchema>;
 

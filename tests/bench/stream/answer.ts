@@ -41,6 +41,9 @@ export function historyMessages(count: number): SessionMessage[] {
       speaker_type: index % 2 === 0 ? 'member' : 'chatbot',
       files: [],
       interrupted: null,
+      reasoning: null,
+      reasoning_ms: null,
+      citations: [],
     }));
 }
 

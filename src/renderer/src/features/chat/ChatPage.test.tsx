@@ -22,7 +22,7 @@ const chatbot = {
 };
 const session = (hash: string, title: string | null) => ({ id: 1, hash_id: hash, chatbot_id: 5, chatbot: { id: 5 }, title, is_public: false, creator_name: 'Ada', last_chat_at: null, created_at: '2025-01-01T00:00:00Z' });
 const message = (id: number) => ({
-  id, created_at: '2025-01-01T00:00:00Z', text: `message ${id}`, speaker_type: id % 2 ? 'member' : 'chatbot', files: [], interrupted: null,
+  id, created_at: '2025-01-01T00:00:00Z', text: `message ${id}`, speaker_type: id % 2 ? 'member' : 'chatbot', files: [], interrupted: null, reasoning: null, reasoning_ms: null, citations: [],
 });
 
 function chatStream(meta: ChatMeta, frames: ChatFrame[]) {

@@ -1,7 +1,7 @@
 import { memo, useSyncExternalStore } from 'react';
 import { Alert, Anchor, Avatar, Badge, Group, Image, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { SessionMessage } from '../../../../shared/api';
+import type { Citation, SessionMessage } from '../../../../shared/api';
 import type { ChatRun } from './chatRun';
 import type { ChatErrorKey } from './chatErrors';
 import { MarkdownContent } from './MarkdownContent';
@@ -37,7 +37,7 @@ interface AnswerProps {
   interrupted: SessionMessage['interrupted'];
   streaming?: boolean;
   error?: ChatErrorKey | null;
-  citations?: { url: string; title?: string }[];
+  citations?: Citation[];
   images?: string[];
 }
 
@@ -59,11 +59,17 @@ export function ChatbotAnswer({ face, text, interrupted, streaming = false, erro
         ))}
         {citations.length > 0 && (
           <Group gap={6} mt="xs">
-            {citations.map((citation, index) => (
-              <Anchor key={`${citation.url}-${index}`} href={citation.url} target="_blank" rel="noopener noreferrer" size="xs">
-                [{index + 1}] {citation.title ?? citation.url}
-              </Anchor>
-            ))}
+            {citations.map((citation, index) =>
+              citation.kind === 'web' ? (
+                <Anchor key={index} href={citation.url} target="_blank" rel="noopener noreferrer" size="xs">
+                  [{index + 1}] {citation.title ?? citation.url}
+                </Anchor>
+              ) : (
+                <Text key={index} size="xs">
+                  [{index + 1}] {citation.name}
+                </Text>
+              ),
+            )}
           </Group>
         )}
         {interrupted && !error && (
@@ -84,7 +90,7 @@ export function ChatbotAnswer({ face, text, interrupted, streaming = false, erro
 /** One stored message; memoized so a long chat does not re-render while an answer streams. */
 export const MessageRow = memo(function MessageRow({ message, face }: { message: SessionMessage; face: ChatbotFace }) {
   if (message.speaker_type === 'member') return <MemberBubble text={message.text} />;
-  return <ChatbotAnswer face={face} text={message.text} interrupted={message.interrupted} />;
+  return <ChatbotAnswer face={face} text={message.text} interrupted={message.interrupted} citations={message.citations} />;
 });
 
 /**

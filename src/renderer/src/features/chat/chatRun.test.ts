@@ -121,9 +121,9 @@ describe('ChatRun', () => {
     const stream = fakeStream();
     const { run } = startRun(stream);
     stream.meta();
-    stream.frame({ type: 'citation', url: 'https://example.org/a', title: 'A' });
+    stream.frame({ type: 'citation', citation: { kind: 'web', url: 'https://example.org/a', title: 'A' } });
     stream.frame({ type: 'image', url: '/api/v1/files/1/' });
-    expect(run.getSnapshot()).toMatchObject({ citations: [{ url: 'https://example.org/a', title: 'A' }], images: ['/api/v1/files/1/'] });
+    expect(run.getSnapshot()).toMatchObject({ citations: [{ kind: 'web', url: 'https://example.org/a', title: 'A' }], images: ['/api/v1/files/1/'] });
   });
 
   it('notifies subscribers on every change', () => {

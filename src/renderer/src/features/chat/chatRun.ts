@@ -1,4 +1,4 @@
-import type { ChatBody, ChatFrame, ChatMeta } from '../../../../shared/api';
+import type { ChatBody, ChatFrame, ChatMeta, Citation } from '../../../../shared/api';
 import type { ChatStreamRequest } from '../../platform/types';
 import { OutputBatcher } from './outputBatcher';
 import { frameErrorKey, sendErrorKey, type ChatErrorKey } from './chatErrors';
@@ -11,7 +11,7 @@ export interface ChatRunSnapshot {
   /** Answer text released by the batcher so far: what the screen shows. */
   text: string;
   thinking: string;
-  citations: { url: string; title?: string }[];
+  citations: Citation[];
   images: string[];
   usage: { input_tokens: number; output_tokens: number; credits: number } | null;
   status: ChatRunStatus;
@@ -127,7 +127,7 @@ export class ChatRun {
         this.update({ thinking: this.snapshot.thinking + frame.delta });
         break;
       case 'citation':
-        this.update({ citations: [...this.snapshot.citations, { url: frame.url, title: frame.title }] });
+        this.update({ citations: [...this.snapshot.citations, frame.citation] });
         break;
       case 'image':
         this.update({ images: [...this.snapshot.images, frame.url] });

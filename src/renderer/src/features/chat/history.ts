@@ -39,6 +39,8 @@ export function seedEmptyHistory(queryClient: QueryClient, hashId: string): void
   queryClient.setQueryData<HistoryData>(queryKeys.sessionHistory(hashId), (old) => old ?? empty);
 }
 
+const NO_EXTRAS: Pick<SessionMessage, 'reasoning' | 'reasoning_ms' | 'citations'> = { reasoning: null, reasoning_ms: null, citations: [] };
+
 /**
  * Appends a finished turn (the member's message and the answer as far as it got) to the cached
  * history, with the ids the server gave in the stream metadata, and updates the context size.
@@ -48,7 +50,7 @@ export function appendTurn(queryClient: QueryClient, snapshot: ChatRunSnapshot):
   if (!meta) return;
   const now = new Date().toISOString();
   const turn: SessionMessage[] = [
-    { id: meta.member_message_id, created_at: now, text: snapshot.memberText, speaker_type: 'member', files: [], interrupted: null },
+    { ...NO_EXTRAS, id: meta.member_message_id, created_at: now, text: snapshot.memberText, speaker_type: 'member', files: [], interrupted: null },
     {
       id: meta.chatbot_message_id,
       created_at: now,
@@ -56,6 +58,9 @@ export function appendTurn(queryClient: QueryClient, snapshot: ChatRunSnapshot):
       speaker_type: 'chatbot',
       files: [],
       interrupted: snapshot.status === 'done' ? null : snapshot.status === 'stopped' ? 'stopped' : 'failed',
+      reasoning: snapshot.thinking || null,
+      reasoning_ms: null,
+      citations: snapshot.citations,
     },
   ];
   seedEmptyHistory(queryClient, meta.session_hash_id);
