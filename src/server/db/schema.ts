@@ -673,7 +673,11 @@ export const usageRecords = pgTable(
     credits: credits('credits').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('usage_records_tenant_idx').on(t.tenantId, t.createdAt)],
+  (t) => [
+    index('usage_records_tenant_idx').on(t.tenantId, t.createdAt),
+    // A member's usage this month (GET /members/{id}/usage/).
+    index('usage_records_member_idx').on(t.memberId, t.createdAt),
+  ],
 );
 
 export const errorLogs = pgTable('error_logs', {

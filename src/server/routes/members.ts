@@ -2,6 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import { getCreditCheck, getMember, patchMember } from '../../shared/api/members';
 import type { Database } from '../db/client';
 import type { AuthService } from '../services/auth';
+import { bulkPatchMembers } from '../../shared/api/admin/members';
+import { getMemberUsage } from '../../shared/api/credits';
+import { setCreditQuota } from '../services/adminMembers';
+import { memberUsage } from '../services/creditUsage';
 import * as members from '../services/members';
 import { registerEndpoint } from './endpointRoute';
 
@@ -14,4 +18,11 @@ export function registerMemberRoutes(app: FastifyInstance, db: Database, auth: A
     return updated;
   });
   registerEndpoint(app, getCreditCheck, async ({ params, requireMember }) => members.getCreditCheck(db, requireMember(), params.id));
+  registerEndpoint(app, getMemberUsage, async ({ params, requireMember }) => memberUsage(db, await members.readableMember(db, requireMember(), params.id)));
+  registerEndpoint(app, bulkPatchMembers, async ({ tenant, body }) => {
+    const ids = await setCreditQuota(db, tenant.id, body.member_ids, body.credit_quota);
+    // The member cache holds the quota a send is checked against: this process sees the change at once.
+    for (const id of ids) auth.forgetMember({ tenantId: tenant.id, id });
+    return { updated: ids.length };
+  });
 }

@@ -10,7 +10,7 @@ import type { LlmRegistry } from '../llm/registry';
 import { estimateTokens } from '../../shared/domain/tokens';
 import type { ChatbotRow, LlmModelRow, MemberRow, SessionRow, TenantRow } from '../db/rows';
 import { findVisibleChatbot } from './chatbots';
-import { creditsDepleted, isDepleted, isFreeModel, messageCost, releaseAbandonedReservations, reserveCredits, settleCredits } from './credits';
+import { assertCreditLeft, isFreeModel, messageCost, releaseAbandonedReservations, reserveCredits, settleCredits } from './credits';
 import { findOwnSession, newHashId } from './sessions';
 
 type ChatBody = z.output<typeof chatBodySchema>;
@@ -144,7 +144,7 @@ export async function checkSend(db: Database, tenant: TenantRow, member: MemberR
   const free = isFreeModel(model, tenant);
   const reserved = free ? 0 : messageCost(model, { inputTokens: estimatedInputTokens, outputTokens: RESERVED_OUTPUT_TOKENS });
   // A paid model that costs nothing still needs credits left; anything to reserve is checked with its reservation (openTurn).
-  if (!free && reserved === 0 && (await isDepleted(db, member))) throw creditsDepleted();
+  if (!free && reserved === 0) await assertCreditLeft(db, member);
 
   return {
     tenant,

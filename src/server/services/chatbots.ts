@@ -68,6 +68,7 @@ export function toLlmModelDto(model: LlmModelRow, isAvailable: boolean): LlmMode
     display_name: model.displayName,
     is_available: isAvailable,
     is_low_llm: model.isLowLlm,
+    is_unlimited: model.isUnlimited,
     context_limit: model.contextLimit,
     input_cost_per_10k: model.inputCostPer10k,
     output_cost_per_10k: model.outputCostPer10k,

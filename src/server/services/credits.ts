@@ -1,8 +1,10 @@
 import { type SQL, and, eq, inArray, or, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { creditsDepletedDetailsSchema } from '../../shared/api/credits';
 import type { CreditCheck } from '../../shared/api/members';
-import { costInCredits, isCreditsDepleted } from '../../shared/domain/credits';
+import { type CreditScope, type DepletionKind, costInCredits, depletionKind, isCreditsDepleted } from '../../shared/domain/credits';
 import type { Queryable } from '../db/client';
-import { creditBalances, creditLedger, memberGroups } from '../db/schema';
+import { creditBalances, creditLedger, memberGroups, plans, tenants } from '../db/schema';
 import { AppError } from '../errors';
 import type { LlmModelRow, MemberRow, TenantRow } from '../db/rows';
 
@@ -21,7 +23,7 @@ type BalanceRow = Pick<typeof creditBalances.$inferSelect, 'scopeKind' | 'scopeI
 type LedgerEntry = Pick<typeof creditLedger.$inferSelect, 'id' | 'amount'>;
 
 /** Rows of a raw `execute`, whichever driver ran it. */
-const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows);
+export const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows);
 const fromJson = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
 
 /**
@@ -80,25 +82,67 @@ async function appendToLedger(q: Queryable, entries: (typeof creditLedger.$infer
   return writeLedger(q, insert.getSQL(), { extra });
 }
 
+/** One limit a send is checked against: its quota for the period, what was used, what is left. */
+export interface CreditLimit {
+  scope: CreditScope;
+  quota: number;
+  used: number;
+  remaining: number;
+}
+
 /**
- * Remaining credits of the member and of the tenant (null = no limit). The tenant balance is its
- * grants minus all usage; the member balance is the monthly quota (member override, else the
- * default group's per-member quota) minus this month's usage, capped by the group's own monthly quota.
+ * The limits of a member: the monthly quota (member override, else the default group's per-member
+ * quota), the group's own monthly quota, and the tenant's grants minus all usage; a scope without
+ * a limit is left out.
  */
-function remainingCredits(member: MemberRow, group: GroupQuotas | undefined, balances: BalanceRow[]): CreditCheck {
+function creditLimits(member: MemberRow, group: GroupQuotas | undefined, balances: BalanceRow[]): CreditLimit[] {
   const find = (scopeKind: Scope, scopeId: number | null) => balances.find((row) => row.scopeKind === scopeKind && row.scopeId === scopeId);
+  const limit = (scope: CreditScope, quota: number | null | undefined, usageSum: number): CreditLimit[] =>
+    quota == null ? [] : [{ scope, quota, used: -usageSum, remaining: quota + usageSum }];
   const tenant = find('tenant', member.tenantId);
-  const memberUsage = find('member', member.id)?.usageSum ?? 0;
-  const groupUsage = group ? (find('group', group.id)?.usageSum ?? 0) : 0;
-  const memberQuota = member.creditQuota ?? group?.memberCreditQuota ?? null;
-  const limits = [
-    memberQuota === null ? null : memberQuota + memberUsage,
-    group?.creditQuota == null ? null : group.creditQuota + groupUsage,
-  ].filter((value): value is number => value !== null);
+  return [
+    ...limit('member', member.creditQuota ?? group?.memberCreditQuota, find('member', member.id)?.usageSum ?? 0),
+    ...(group ? limit('group', group.creditQuota, find('group', group.id)?.usageSum ?? 0) : []),
+    ...(tenant && tenant.grantCount > 0 ? limit('tenant', tenant.grantSum, tenant.usageSum) : []),
+  ];
+}
+
+/** Remaining credits of the member (their own or their group's, whichever is less) and of the tenant (null = no limit). */
+export function toCreditCheck(limits: CreditLimit[]): CreditCheck {
+  const own = limits.filter((limit) => limit.scope !== 'tenant').map((limit) => limit.remaining);
   return {
-    remaining_credit: limits.length ? Math.min(...limits) : null,
-    tenant: { remaining_credit: tenant && tenant.grantCount > 0 ? tenant.grantSum + tenant.usageSum : null },
+    remaining_credit: own.length ? Math.min(...own) : null,
+    tenant: { remaining_credit: limits.find((limit) => limit.scope === 'tenant')?.remaining ?? null },
   };
+}
+
+/** The limit that runs out first: the tenant's when it is spent, else the smallest remainder. */
+export function bindingLimit(limits: CreditLimit[]): CreditLimit | undefined {
+  const tenant = limits.find((limit) => limit.scope === 'tenant');
+  if (tenant && tenant.remaining <= 0) return tenant;
+  return limits.reduce<CreditLimit | undefined>((least, limit) => (least && least.remaining <= limit.remaining ? least : limit), undefined);
+}
+
+/** Who pays for a send: the sender, or the chatbot's creator (a visitor of a public chatbot has no credits of their own). */
+export interface Billing {
+  billedToCreator?: boolean;
+}
+
+/** The tenant's plan costs nothing (a tenant without a plan is not on a free plan). */
+export async function onFreePlan(q: Queryable, tenantId: number): Promise<boolean> {
+  const [row] = await q.select({ price: plans.krwMonthPrice }).from(tenants).innerJoin(plans, eq(plans.id, tenants.planId)).where(eq(tenants.id, tenantId));
+  return row?.price === 0;
+}
+
+/** The message kind of a member's limit running out (spec §4). */
+export async function depletionKindOf(q: Queryable, member: MemberRow, scope: CreditScope, { billedToCreator = false }: Billing = {}): Promise<DepletionKind> {
+  return depletionKind({ scope, memberType: member.memberType, freePlan: await onFreePlan(q, member.tenantId), billedToCreator });
+}
+
+/** 402 `credits_depleted`, its details naming which of the five messages applies. */
+async function depletedError(q: Queryable, member: MemberRow, limits: CreditLimit[], billing?: Billing): Promise<AppError> {
+  const details: z.infer<typeof creditsDepletedDetailsSchema> = { depletion: await depletionKindOf(q, member, bindingLimit(limits)?.scope ?? 'member', billing) };
+  return new AppError(402, 'credits_depleted', 'Your credits are depleted.', details);
 }
 
 async function defaultGroup(q: Queryable, member: MemberRow): Promise<GroupQuotas | undefined> {
@@ -108,7 +152,7 @@ async function defaultGroup(q: Queryable, member: MemberRow): Promise<GroupQuota
 }
 
 /** Reads the member's, the default group's and the tenant's balance rows: a few rows, however long the ledger. */
-export async function creditCheck(q: Queryable, member: MemberRow): Promise<CreditCheck> {
+export async function memberCreditLimits(q: Queryable, member: MemberRow): Promise<CreditLimit[]> {
   const group = await defaultGroup(q, member);
   const inThisMonth = (scopeKind: Scope, scopeId: number) =>
     and(eq(creditBalances.scopeKind, scopeKind), eq(creditBalances.scopeId, scopeId), eq(creditBalances.period, CURRENT_PERIOD));
@@ -125,7 +169,11 @@ export async function creditCheck(q: Queryable, member: MemberRow): Promise<Cred
         ),
       ),
     );
-  return remainingCredits(member, group, balances);
+  return creditLimits(member, group, balances);
+}
+
+export async function creditCheck(q: Queryable, member: MemberRow): Promise<CreditCheck> {
+  return toCreditCheck(await memberCreditLimits(q, member));
 }
 
 /** The unlimited low-cost model costs nothing and stays usable when the tenant's plan allows it. */
@@ -137,10 +185,10 @@ export function messageCost(model: LlmModelRow, usage: { inputTokens: number; ou
   return costInCredits(usage, { inputPer10k: model.inputCostPer10k, outputPer10k: model.outputCostPer10k });
 }
 
-export const creditsDepleted = () => new AppError(402, 'credits_depleted', 'Your credits are depleted.');
-
-export async function isDepleted(q: Queryable, member: MemberRow): Promise<boolean> {
-  return isCreditsDepleted(await creditCheck(q, member));
+/** 402 when the member has no credit left (for a send that reserves nothing, see reserveCredits). */
+export async function assertCreditLeft(q: Queryable, member: MemberRow, billing?: Billing): Promise<void> {
+  const limits = await memberCreditLimits(q, member);
+  if (isCreditsDepleted(toCreditCheck(limits))) throw await depletedError(q, member, limits, billing);
 }
 
 /**
@@ -151,7 +199,13 @@ export async function isDepleted(q: Queryable, member: MemberRow): Promise<boole
  * the group's and the tenant's balance rows, which every send of the tenant needs, and a single
  * statement holds them only while it runs. Concurrent sends still see each other's reservations.
  */
-export async function reserveCredits(q: Queryable, member: MemberRow, amount: number, messageId: number): Promise<{ id: number; amount: number }> {
+export async function reserveCredits(
+  q: Queryable,
+  member: MemberRow,
+  amount: number,
+  messageId: number,
+  billing?: Billing,
+): Promise<{ id: number; amount: number }> {
   const groupId = member.defaultMemberGroupId;
   const entry = { tenantId: member.tenantId, memberGroupId: groupId, memberId: member.id } as const;
   const { entries, balances, row } = await appendToLedger(
@@ -163,10 +217,14 @@ export async function reserveCredits(q: Queryable, member: MemberRow, amount: nu
   if (!reservation) throw new Error('Reservation insert returned no row');
   const reserved = -Number(reservation.amount);
   const group = row.quotas ? fromJson<GroupQuotas>(row.quotas) : undefined;
-  const before = balances.map((balance) => ({ ...balance, usageSum: balance.usageSum + reserved }));
-  if (isCreditsDepleted(remainingCredits(member, group, before))) {
+  const before = creditLimits(
+    member,
+    group,
+    balances.map((balance) => ({ ...balance, usageSum: balance.usageSum + reserved })),
+  );
+  if (isCreditsDepleted(toCreditCheck(before))) {
     await appendToLedger(q, [{ ...entry, kind: 'settlement', amount: reserved, reservationId: reservation.id }]);
-    throw creditsDepleted();
+    throw await depletedError(q, member, before, billing);
   }
   return { id: reservation.id, amount: reserved };
 }

@@ -26,7 +26,7 @@ export async function toMemberDto(db: Database, member: MemberRow): Promise<Memb
 }
 
 /** A member of the requester's tenant the requester may read: oneself, or anyone for an admin. */
-async function readableMember(db: Database, requester: AuthMember, id: number): Promise<MemberRow> {
+export async function readableMember(db: Database, requester: AuthMember, id: number): Promise<MemberRow> {
   if (id !== requester.id && !requester.isAdmin) throw forbidden();
   const [member] = await db
     .select()

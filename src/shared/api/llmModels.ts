@@ -7,6 +7,8 @@ export const llmModelSchema = z.object({
   display_name: z.string(),
   is_available: z.boolean(),
   is_low_llm: z.boolean(),
+  /** Costs nothing and stays usable with credits depleted when the tenant's plan has is_low_llm_free. */
+  is_unlimited: z.boolean().default(false),
   context_limit: z.number().int(),
   input_cost_per_10k: z.number(),
   output_cost_per_10k: z.number(),

@@ -1,5 +1,9 @@
 import type { Chatbot } from '../../../../shared/api';
 
+/** The first default chatbot on the unlimited low-tier model: usable with credits depleted under is_low_llm_free. */
+export const lowTierChatbot = (chatbots: readonly Chatbot[]): Chatbot | undefined =>
+  chatbots.find((chatbot) => chatbot.is_default && chatbot.llm_model.is_low_llm && chatbot.llm_model.is_unlimited);
+
 interface NewChatInput {
   chatbots: readonly Chatbot[];
   creditsDepleted: boolean;
@@ -9,12 +13,13 @@ interface NewChatInput {
 
 /**
  * Where "New chat" leads (spec §2): with credits depleted on a plan whose low-tier models are
- * free, the first low-tier default chatbot; otherwise the chatbot currently open (or the chat
- * start page when none is).
+ * free, the first low-tier default chatbot whose model is the unlimited one (the only model the
+ * server still answers with); otherwise the chatbot currently open (or the chat start page when
+ * none is).
  */
 export function newChatPath({ chatbots, creditsDepleted, isLowLlmFree, openChatbotId }: NewChatInput): string {
   if (creditsDepleted && isLowLlmFree) {
-    const lowTier = chatbots.find((chatbot) => chatbot.is_default && chatbot.llm_model.is_low_llm);
+    const lowTier = lowTierChatbot(chatbots);
     if (lowTier) return `/dashboard/chat/${lowTier.id}`;
   }
   return openChatbotId === null ? '/dashboard/chat' : `/dashboard/chat/${openChatbotId}`;

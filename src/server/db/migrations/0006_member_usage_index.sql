@@ -1,0 +1,1 @@
+CREATE INDEX "usage_records_member_idx" ON "usage_records" USING btree ("member_id","created_at");

@@ -1,0 +1,54 @@
+import { and, desc, eq, gte, sql } from 'drizzle-orm';
+import type { MemberUsage } from '../../shared/api/credits';
+import { isCreditsDepleted } from '../../shared/domain/credits';
+import type { Database } from '../db/client';
+import type { MemberRow } from '../db/rows';
+import { usageRecords } from '../db/schema';
+import { bindingLimit, depletionKindOf, memberCreditLimits, rowsOf, toCreditCheck } from './credits';
+
+/** The month the member and group balances count, in the database's clock like the ledger's `created_at`. */
+const MONTH_START = sql`date_trunc('month', now())`;
+
+/**
+ * A member's credits this month: the limit that runs out first with its quota, usage and share
+ * used, and the member's paid answers this month per model, whose average cost estimates how many
+ * messages are left (spec §4 warnings).
+ */
+export async function memberUsage(db: Database, member: MemberRow): Promise<MemberUsage> {
+  const limits = await memberCreditLimits(db, member);
+  const limit = bindingLimit(limits);
+  const [period] = rowsOf<{ start: string; end: string }>(
+    await db.execute(sql`select to_char(${MONTH_START}, 'YYYY-MM-DD') as start, to_char(${MONTH_START} + interval '1 month' - interval '1 day', 'YYYY-MM-DD') as "end"`),
+  );
+  const models = await db
+    .select({
+      model_name: usageRecords.modelName,
+      messages: sql<number>`count(*)::int`,
+      paid: sql<number>`(count(*) filter (where ${usageRecords.credits} > 0))::int`,
+      credits: sql<number>`coalesce(sum(${usageRecords.credits}), 0)::float8`,
+    })
+    .from(usageRecords)
+    .where(and(eq(usageRecords.tenantId, member.tenantId), eq(usageRecords.memberId, member.id), gte(usageRecords.createdAt, MONTH_START)))
+    .groupBy(usageRecords.modelName)
+    .orderBy(desc(sql`sum(${usageRecords.credits})`), usageRecords.modelName);
+
+  const paidMessages = models.reduce((sum, model) => sum + model.paid, 0);
+  const ownUsage = models.reduce((sum, model) => sum + model.credits, 0);
+  const average = paidMessages > 0 ? ownUsage / paidMessages : null;
+  const remaining = limit ? limit.remaining : null;
+  return {
+    period_start: period?.start ?? '',
+    period_end: period?.end ?? '',
+    limited_by: limit?.scope ?? null,
+    quota: limit?.quota ?? null,
+    usage: limit ? limit.used : ownUsage,
+    remaining,
+    percentage_used: limit ? (limit.quota > 0 ? (limit.used / limit.quota) * 100 : 100) : null,
+    depleted: isCreditsDepleted(toCreditCheck(limits)),
+    depletion_kind: limit ? await depletionKindOf(db, member, limit.scope) : null,
+    message_count: paidMessages,
+    average_message_cost: average,
+    estimated_messages_left: remaining !== null && average !== null ? Math.max(0, Math.floor(remaining / average)) : null,
+    models: models.map(({ model_name, messages, credits }) => ({ model_name, messages, credits })),
+  };
+}

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint';
+import { idParamsSchema } from './common';
+import { CREDIT_SCOPES, DEPLETION_KINDS } from '../domain/credits';
+
+export const depletionKindSchema = z.enum(DEPLETION_KINDS);
+
+/** `details` of the 402 `credits_depleted` error: which of the five messages applies. */
+export const creditsDepletedDetailsSchema = z.object({ depletion: depletionKindSchema });
+
+/**
+ * A member's credits this month (spec §4 warnings, §9). `quota`, `usage` and `remaining` are those
+ * of the limit that runs out first (`limited_by`; null when nothing limits the member, then `usage`
+ * is the member's own). Figures are exact; screens round them down (`displayCredits`).
+ */
+export const memberUsageSchema = z.object({
+  period_start: z.string().describe('YYYY-MM-DD, first day of the month'),
+  period_end: z.string().describe('YYYY-MM-DD, last day of the month'),
+  limited_by: z.enum(CREDIT_SCOPES).nullable(),
+  quota: z.number().nullable(),
+  usage: z.number(),
+  remaining: z.number().nullable(),
+  percentage_used: z.number().nullable(),
+  depleted: z.boolean(),
+  /** The message that applies when `limited_by` runs out (null without a limit). */
+  depletion_kind: depletionKindSchema.nullable(),
+  /** The member's own paid answers this month and their average cost. */
+  message_count: z.number().int(),
+  average_message_cost: z.number().nullable(),
+  estimated_messages_left: z.number().int().nullable(),
+  models: z.array(z.object({ model_name: z.string(), messages: z.number().int(), credits: z.number() })),
+});
+export type MemberUsage = z.infer<typeof memberUsageSchema>;
+
+export const getMemberUsage = defineEndpoint({
+  method: 'GET',
+  path: '/members/:id/usage/',
+  access: 'member',
+  params: idParamsSchema,
+  response: memberUsageSchema,
+  summary: "A member's credit usage this month (only oneself unless admin)",
+  tags: ['members'],
+});
