@@ -1,3 +1,4 @@
+import { DEPLETION_KINDS, type DepletionKind } from '../../../shared/domain/credits';
 import { authApi, chatApi, chatbotsApi, isApiError, membersApi, sessionsApi, type ApiError, type Endpoint } from '../../../shared/api';
 
 /**
@@ -12,6 +13,8 @@ export interface ErrorMessageRow {
   when?: (error: ApiError) => boolean;
   key: string;
 }
+
+const depletionIs = (kind: DepletionKind) => (error: ApiError) => (error.body?.details as { depletion?: string } | undefined)?.depletion === kind;
 
 const isIndividual = (error: ApiError) => (error.body?.details as { member_type?: string } | undefined)?.member_type === 'individual';
 
@@ -34,6 +37,8 @@ export const ERROR_MESSAGES: readonly ErrorMessageRow[] = [
   // code, a malformed body 400; 428 is personal data found in the message (blocked like a restricted term).
   { endpoint: chatApi.chat, status: 0, key: 'chat:errors.network' },
   { endpoint: chatApi.chat, status: 400, key: 'chat:errors.no_text' },
+  // 402 names who ran out of credits (spec §4); the chat page's banner adds what to do about it.
+  ...DEPLETION_KINDS.map((kind) => ({ endpoint: chatApi.chat, status: 402, when: depletionIs(kind), key: `credits:depleted.${kind}` })),
   { endpoint: chatApi.chat, status: 402, key: 'chat:errors.credits_depleted' },
   { endpoint: chatApi.chat, status: 403, key: 'chat:errors.model_not_allowed' },
   { endpoint: chatApi.chat, status: 413, key: 'chat:errors.input_too_long' },

@@ -6,6 +6,7 @@ export const queryKeys = {
   tenant: ['tenant'] as const,
   member: (memberId: number) => ['member', memberId] as const,
   creditCheck: (memberId: number) => ['credit-check', memberId] as const,
+  memberUsage: (memberId: number) => ['member-usage', memberId] as const,
   dashboardChatbots: ['chatbots', 'dashboard'] as const,
   chatbot: (chatbotId: number) => ['chatbots', 'detail', chatbotId] as const,
   sessions: ['sessions'] as const,

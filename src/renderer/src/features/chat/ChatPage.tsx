@@ -19,6 +19,7 @@ import { appendTurn, flattenHistory, seedEmptyHistory, useSessionHistory } from 
 import { ChatHeader } from './ChatHeader';
 import { Composer } from './Composer';
 import { LongConversationBanner } from './LongConversationBanner';
+import { CreditBanner } from '../credits/CreditBanner';
 import { MessageList } from './MessageList';
 import type { ChatbotFace } from './Messages';
 import classes from './chat.module.css';
@@ -228,6 +229,7 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
           onNewSession={startNewSession}
         />
       )}
+      {chatbot.data && <CreditBanner chatbot={chatbot.data} run={run} />}
       <Composer onSend={send} onStop={stop} streaming={streaming} disabled={!chatbot.data || sessionMissing} conversationKey={conversationKey} />
     </div>
   );

@@ -14,6 +14,7 @@ import { useUserSession } from '../../stores/userSession';
 import { LanguageMenu } from '../../components/LanguageMenu';
 import { SideNavbar } from '../../components/SideNavShell';
 import { IconChevron, IconCode, IconLogout, IconPlus, IconShield, IconStore, IconStudio } from '../../components/icons';
+import { CreditUsageIndicator } from '../credits/CreditUsageIndicator';
 import { NEW_CHAT_LINK_ID, newChatPath } from './newChatTarget';
 import { SessionList } from './SessionList';
 import classes from './NavBar.module.css';
@@ -110,6 +111,7 @@ function NavFooter() {
         </UnstyledButton>
       )}
       <LanguageMenu fullWidth />
+      <CreditUsageIndicator />
       <Divider my={6} color="gray.2" />
       <Group gap={10} wrap="nowrap" px={6}>
         <Avatar color="indigo" radius="xl" size={30}>

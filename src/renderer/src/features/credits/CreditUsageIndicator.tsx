@@ -1,0 +1,38 @@
+import { Box, Group, Progress, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { creditWarning, displayCredits } from '../../../../shared/domain/credits';
+import { useMemberUsage } from '../../api/credits';
+import { useResolvedLanguage } from '../../i18n/useLanguage';
+import { useUserSession } from '../../stores/userSession';
+
+const barColor = { depleted: 'red', almost_depleted: 'orange', used_80: 'yellow', used_50: 'indigo' } as const;
+
+/** Credits left this month, in the navigation footer; nothing when no limit applies. */
+export function CreditUsageIndicator() {
+  const { t } = useTranslation('credits');
+  const language = useResolvedLanguage();
+  const memberId = useUserSession((state) => state.member?.id);
+  const usage = useMemberUsage(memberId);
+  if (!usage.data || usage.data.quota === null || usage.data.remaining === null) return null;
+  const percent = Math.min(100, displayCredits(usage.data.percentage_used ?? 0));
+  const warning = creditWarning(usage.data);
+  const figures = {
+    remaining: displayCredits(usage.data.remaining).toLocaleString(language),
+    used: displayCredits(usage.data.usage).toLocaleString(language),
+    quota: displayCredits(usage.data.quota).toLocaleString(language),
+    percent,
+  };
+  return (
+    <Box px={6} py={4} data-testid="credit-usage">
+      <Group justify="space-between" gap={6} wrap="nowrap">
+        <Text size="xs" fw={600}>
+          {t('indicator.label')}
+        </Text>
+        <Text size="xs" c={warning === 'depleted' ? 'red.8' : 'dimmed'}>
+          {t('indicator.left', figures)}
+        </Text>
+      </Group>
+      <Progress value={percent} size="sm" mt={4} color={warning ? barColor[warning] : 'indigo'} aria-label={t('indicator.aria', figures)} />
+    </Box>
+  );
+}
