@@ -4,8 +4,10 @@
  * bare Fastify proxy doing only the streaming (same AI SDK provider, no auth, database or metering)
  * to the same fake OpenAI-compatible upstream. The upstream, each target and the load generator
  * run in their own processes. Prints the latency a target adds to the first token (client time to
- * first token minus the upstream's own), streams per second, the ratios to the floor, and a profile
- * of one chat turn (statements, transactions, writes per token). Figures only; nothing is asserted.
+ * first token minus the upstream's own), streams per second, the ratios to the floor, the CPU time
+ * each target (and its PostgreSQL backends) spends per stream, which varies far less than latency
+ * on a loaded machine, and a profile of one chat turn (statements, transactions, writes per token).
+ * Figures only; nothing is asserted.
  *
  * BENCH_STREAMS (default 1000), BENCH_CONCURRENCY (200), BENCH_MEMBERS (50), BENCH_TOKEN_DELAY_MS
  * (20), BENCH_TOKENS (20), BENCH_POOL_SIZE (PostgreSQL pool, default as the server's),
@@ -16,12 +18,13 @@
  * (write a V8 CPU profile of each target there).
  */
 import type { ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { streamText } from 'ai';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { buildApp } from '../src/server/app';
 import { testConfig } from '../src/server/config';
@@ -43,6 +46,8 @@ const POOL_SIZE = process.env.BENCH_POOL_SIZE ? envInt('BENCH_POOL_SIZE', 20) : 
 const PAID = (process.env.BENCH_CHATBOT ?? 'paid') !== 'free';
 const PORT = envInt('BENCH_PORT', 3430);
 const UPSTREAM_MODEL = 'fake-model';
+/** USER_HZ of /proc/<pid>/stat, 100 on Linux. */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 type TargetKind = 'floor' | 'pglite' | 'postgres';
 
@@ -89,6 +94,34 @@ async function upstreamRole(): Promise<void> {
 
 // ---------------------------------------------------------------- target processes
 
+/** CPU time this process has used, in microseconds. */
+function cpuMicros(): number {
+  const { user, system } = process.cpuUsage();
+  return user + system;
+}
+
+/**
+ * CPU time used by the PostgreSQL backends of this database (the pool's connections), read from
+ * /proc when the server runs on this Linux machine; null elsewhere.
+ */
+async function backendCpuMicros(db: Database): Promise<number | null> {
+  if (!existsSync('/proc/self/stat')) return null;
+  const result = await db.execute(sql`select pid from pg_stat_activity where datname = current_database()`).catch(() => null);
+  if (!result) return null;
+  const pids = (Array.isArray(result) ? result : (result as unknown as { rows: { pid: number }[] }).rows) as { pid: number }[];
+  let ticks = 0;
+  for (const { pid } of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return null;
+    }
+  }
+  return (ticks / CLOCK_TICKS_PER_SECOND) * 1_000_000;
+}
+
 /** Exits right after the answer to `close` has gone out. */
 function exitSoon(): object {
   setTimeout(() => process.exit(0), 100);
@@ -131,7 +164,7 @@ async function floorRole(baseUrl: string): Promise<void> {
     response.end();
   });
   await app.listen({ port: PORT + 1, host: '127.0.0.1' });
-  serveRequests({ close: async () => (await app.close(), exitSoon()) });
+  serveRequests({ cpu: () => ({ cpu: cpuMicros() }), close: async () => (await app.close(), exitSoon()) });
   process.send!({ type: 'ready', chatUrl: `http://127.0.0.1:${PORT + 1}/chat`, tokens: [null] });
 }
 
@@ -206,6 +239,7 @@ async function serverRole(spec: string, baseUrl: string): Promise<void> {
       return {};
     },
     'profile-read': () => ({ profile: { ...profile } }),
+    cpu: async () => ({ cpu: cpuMicros(), databaseCpu: kind === 'postgres' ? await backendCpuMicros(db) : null }),
     close: async () => {
       await app.close();
       await handle.close();
@@ -284,7 +318,15 @@ interface Figures {
   addedP99: number;
   totalP50: number;
   perSecond: number;
+  /** CPU milliseconds per stream of the target process during the run (and of its PostgreSQL backends). */
+  cpuPerStream: number;
+  databaseCpuPerStream: number | null;
   profile?: TurnProfile;
+}
+
+interface CpuReading {
+  cpu: number;
+  databaseCpu?: number | null;
 }
 
 async function measure(kind: string, upstream: ChildProcess, load: ChildProcess, baseUrl: string): Promise<Figures> {
@@ -301,7 +343,9 @@ async function measure(kind: string, upstream: ChildProcess, load: ChildProcess,
       profile = (await ask<{ profile: TurnProfile }>(target, { type: 'profile-read' })).profile;
     }
     await ask(upstream, { type: 'ttft' });
+    const cpuBefore = await ask<CpuReading>(target, { type: 'cpu' });
     const { results, seconds } = await run(STREAMS, CONCURRENCY, `${kind}-run`);
+    const cpuAfter = await ask<CpuReading>(target, { type: 'cpu' });
     const { byText } = await ask<{ byText: Record<string, number> }>(upstream, { type: 'ttft' });
     const ok = results.filter((result) => result.ok);
     const added = ok
@@ -317,6 +361,9 @@ async function measure(kind: string, upstream: ChildProcess, load: ChildProcess,
       addedP99: percentile(added, 99),
       totalP50: percentile(totals, 50),
       perSecond: ok.length / seconds,
+      cpuPerStream: (cpuAfter.cpu - cpuBefore.cpu) / 1000 / results.length,
+      databaseCpuPerStream:
+        cpuAfter.databaseCpu != null && cpuBefore.databaseCpu != null ? (cpuAfter.databaseCpu - cpuBefore.databaseCpu) / 1000 / results.length : null,
       profile,
     };
   } finally {
@@ -342,6 +389,10 @@ function report(all: Figures[]): void {
     console.log(
       `  ${figures.kind.padEnd(18)}  ${figures.perSecond.toFixed(1).padStart(9)}   ${ms(figures.addedP50).padStart(14)}   ${ms(figures.addedP99).padStart(14)}   ${ms(figures.totalP50).padStart(16)}   ${String(figures.failed).padStart(6)}   ${ratios}`,
     );
+  }
+  for (const figures of all) {
+    const database = figures.databaseCpuPerStream === null ? '' : `, its PostgreSQL backends ${figures.databaseCpuPerStream.toFixed(1)} ms`;
+    console.log(`  CPU per stream on ${figures.kind}: server process ${figures.cpuPerStream.toFixed(1)} ms${database}`);
   }
   for (const figures of all) {
     const p = figures.profile;

@@ -5,7 +5,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
-import postgres from 'postgres';
+import postgres, { type Sql } from 'postgres';
 import { MIGRATIONS_DIR } from '../paths';
 import * as schema from './schema';
 
@@ -51,6 +51,33 @@ export async function openPglite(dataDir?: string, observe?: QueryObserver): Pro
 }
 
 /**
+ * The client with every statement Drizzle runs made a named prepared statement of its connection.
+ * Drizzle asks postgres-js for an unnamed statement unless the query was `.prepare()`d, and
+ * postgres-js then takes two round trips per statement (describe, then execute) while PostgreSQL
+ * parses, analyses and plans it anew each time. A named one is parsed once per connection and then
+ * runs in a single round trip, with its plan cached. Statement texts are parameterised, so there
+ * are few of them; postgres-js recycles connections (max_lifetime), which bounds what each keeps.
+ */
+function preparingStatements(client: Sql): Sql {
+  return new Proxy(client, {
+    get(target, key, receiver) {
+      if (key === 'unsafe') {
+        return (query: string, parameters?: unknown[], options?: object) => target.unsafe(query, parameters as never, { ...options, prepare: true });
+      }
+      // Transactions and savepoints hand their callback a client of their own: wrap that one too.
+      if (key === 'begin' || key === 'savepoint') {
+        return (...args: unknown[]) => {
+          const callback = args.pop() as (tx: Sql) => unknown;
+          const open = Reflect.get(target, key, target) as (...all: unknown[]) => unknown;
+          return open.call(target, ...args, (tx: Sql) => callback(preparingStatements(tx)));
+        };
+      }
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+  });
+}
+
+/**
  * A real PostgreSQL, migrated under an advisory lock so that several server processes starting
  * together do not run the same migration twice.
  */
@@ -64,7 +91,7 @@ export async function openPostgres(url: string, poolSize = 20, observe?: QueryOb
     await migrationClient.end();
   }
   const client = postgres(url, { max: poolSize, onnotice: () => {} });
-  const db = drizzlePostgres({ client, schema, ...observing(observe) });
+  const db = drizzlePostgres({ client: preparingStatements(client), schema, ...observing(observe) });
   locations.set(db as unknown as Database, { kind: 'postgres', url });
   return { db: db as unknown as Database, kind: 'postgres', close: () => client.end() };
 }
