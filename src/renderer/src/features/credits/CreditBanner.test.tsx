@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MemberUsage } from '../../../../shared/api';
+import type { Member, MemberUsage } from '../../../../shared/api';
 import { setPlatformForTests } from '../../platform';
 import { useUserSession } from '../../stores/userSession';
 import { installFakeApi, page } from '../../test/fakeApi';
@@ -20,7 +20,7 @@ const chatbot = (id: number, name: string, lowTier: boolean) => ({
 });
 const paid = chatbot(5, 'Helper', false);
 const lite = chatbot(6, 'Quick Helper', true);
-const member = { id: 9, name: 'Ada', email: 'ada@demo.test', is_admin: false, language: 'en', custom_fields: [], member_status: 'approved', member_type: 'organization' } as const;
+const member: Member = { id: 9, name: 'Ada', email: 'ada@demo.test', is_admin: false, language: 'en', custom_fields: [], member_status: 'approved', member_type: 'organization' };
 
 const usage = (over: Partial<MemberUsage>): MemberUsage => ({
   period_start: '2026-11-01', period_end: '2026-11-30', limited_by: 'member', quota: 100, usage: 85.7, remaining: 14.3, percentage_used: 85.7, depleted: false,
