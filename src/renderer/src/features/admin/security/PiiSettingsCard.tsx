@@ -26,6 +26,7 @@ function PiiKindRow({ kind, value, onChange }: { kind: PiiKind; value: string; o
         data-testid={`pii-${kind}`}
         value={value}
         onChange={onChange}
+        color={value === 'block' ? 'red' : value === 'mask' ? 'indigo' : undefined}
         data={PII_ACTIONS.map((action) => ({ value: action, label: t(`pii.${action}`) }))}
       />
     </Group>
