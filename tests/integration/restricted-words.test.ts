@@ -103,6 +103,7 @@ describe('the per-process cache of the rules', () => {
   const TTL_SECONDS = 5;
   let cached: TestServer;
   let token: string;
+  let admin: string;
   let bot: number;
   let clock: number;
 
@@ -110,6 +111,7 @@ describe('the per-process cache of the rules', () => {
     cached = await startTestServer({ config: { AUTH_CACHE_TTL_SECONDS: TTL_SECONDS } });
     const signedIn = await signInAll(cached);
     token = signedIn.member;
+    admin = signedIn.admin;
     bot = signedIn.chatbotId;
   });
   afterAll(() => cached?.close());
@@ -119,18 +121,29 @@ describe('the per-process cache of the rules', () => {
     vi.setSystemTime(clock);
   });
   afterEach(() => vi.useRealTimers());
+  const status = async (text: string) => {
+    const response = await sendAs(cached, token, bot, text);
+    await response.text();
+    return response.status;
+  };
 
   it('serves sends from memory: a word added elsewhere (another process, SQL) counts once the window has passed', async () => {
-    const status = async (text: string) => {
-      const response = await sendAs(cached, token, bot, text);
-      await response.text();
-      return response.status;
-    };
     expect(await status('warm the cache with osprey')).toBe(200);
     const [tenant] = await cached.db.select().from(tenants).where(eq(tenants.subdomain, 'demo'));
     await cached.db.insert(restrictedWords).values({ tenantId: tenant!.id, word: 'osprey' });
     expect(await status('osprey again')).toBe(200);
     vi.setSystemTime(clock + TTL_SECONDS * 1000 + 1);
     expect(await status('osprey again')).toBe(422);
+  });
+
+  it('takes this process’s own admin changes at once', async () => {
+    expect(await status('warm the cache with kestrel')).toBe(200);
+    const client = apiClient(cached);
+    const added = await client.call('/admin/restricted-words/', { method: 'POST', token: admin, body: { word: 'kestrel' } });
+    expect(await status('kestrel again')).toBe(422);
+    await client.call(`/admin/restricted-words/${added.body.id}/`, { method: 'DELETE', token: admin });
+    expect(await status('kestrel again')).toBe(200);
+    await client.call('/admin/pii-settings/', { method: 'PATCH', token: admin, body: { email: 'block' } });
+    expect(await status('kestrel@example.com')).toBe(428);
   });
 });
