@@ -111,6 +111,8 @@ test.describe('admin restricted words and privacy page', () => {
     await expect(page.getByText('Privacy settings saved.')).toBeVisible();
     await page.reload();
     await expect(page.getByRole('radiogroup', { name: 'Phone number (11 digits)' }).getByRole('radio', { name: 'Mask' })).toBeChecked();
+    await page.getByRole('radiogroup', { name: 'Email address' }).getByText('Block').click();
+    await expectNoSeriousA11yViolations(page);
   });
 
   test('members see the restricted page', async ({ page }) => {
