@@ -24,10 +24,12 @@ import { registerCatalogRoutes } from './routes/catalog';
 import { registerChatRoutes } from './routes/chat';
 import { registerErrorLogRoutes } from './routes/errorLog';
 import { registerMemberRoutes } from './routes/members';
+import { registerSecurityRoutes } from './routes/security';
 import { registerSessionRoutes } from './routes/sessions';
 import { registerTaskRoutes } from './routes/tasks';
 import { createAuthService } from './services/auth';
 import { failAbandonedAnswers } from './services/chat';
+import { createInputGuard } from './services/inputGuard';
 import { type RateLimitStore, createRateLimiter, postgresRateLimitStore, redisRateLimitStore } from './services/rateLimit';
 
 export interface BuildAppOptions {
@@ -86,6 +88,8 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
     memberCacheTtlMs: config.AUTH_CACHE_TTL_SECONDS * 1000,
   });
   const llmRegistry = llm ?? createLlmRegistry(llmSettingsFromConfig(config));
+  // Read on every send: kept as long as the tenant row (same staleness window).
+  const inputGuard = createInputGuard(db, config.AUTH_CACHE_TTL_SECONDS * 1000);
 
   await app.register(
     async (api) => {
@@ -95,10 +99,11 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerMemberRoutes(api, db, auth);
       registerCatalogRoutes(api, db);
       registerSessionRoutes(api, db);
-      registerChatRoutes(api, { db, llm: llmRegistry });
+      registerChatRoutes(api, { db, llm: llmRegistry, guard: inputGuard });
       registerAnnouncementRoutes(api, db);
       registerErrorLogRoutes(api, db, config);
       registerTaskRoutes(api, db);
+      registerSecurityRoutes(api, inputGuard);
     },
     { prefix: API_PREFIX },
   );

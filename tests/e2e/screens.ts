@@ -129,6 +129,10 @@ export async function visitScreens(page: Page, language: Language, onScreen: (na
   await onScreen('admin-announcement-editor', page);
   await page.keyboard.press('Escape');
 
+  await page.goto('/admin/restricted-words');
+  await expect(page.getByTestId('pii-phone')).toBeVisible();
+  await onScreen('admin-restricted-words', page);
+
   await page.context().clearCookies();
   await page.goto('/auth');
   await submitSignIn(page, MEMBER);

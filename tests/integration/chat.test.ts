@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { creditLedger, llmModels, members, modelGroupPermissions, restrictedWords, sessionMessages, taskModes, tenants, usageRecords } from '../../src/server/db/schema';
 import { ABANDONED_ANSWER_MINUTES, checkSend, openTurn } from '../../src/server/services/chat';
+import { createInputGuard } from '../../src/server/services/inputGuard';
 import { chatBodySchema, chatMetaSchema } from '../../src/shared/api/chat';
 import { DEFAULT_FAKE_CHUNKS, type FakeLlmUpstream, startFakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
 import { DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
@@ -200,6 +201,7 @@ describe('answers abandoned by a server that died mid-stream', () => {
       server.db,
       await checkSend(
         server.db,
+        createInputGuard(server.db, 0),
         tenant!,
         member!,
         chatbotIds.general,

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { creditBalances, creditLedger, memberGroupLinks, memberGroups, members, sessionMessages, tenants } from '../../src/server/db/schema';
 import { ABANDONED_ANSWER_MINUTES, checkSend, openTurn } from '../../src/server/services/chat';
+import { createInputGuard } from '../../src/server/services/inputGuard';
 import { creditCheck, grantTenantCredits } from '../../src/server/services/credits';
 import { chatBodySchema, chatMetaSchema } from '../../src/shared/api/chat';
 import { type FakeLlmUpstream, startFakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
@@ -33,7 +34,7 @@ async function member(id: number): Promise<MemberRow> {
 /** Sends straight through the service: decides and reserves, but nothing is streamed or settled. */
 async function prepare(who: MemberRow): Promise<'reserved' | 'depleted'> {
   try {
-    await openTurn(server.db, await checkSend(server.db, tenant, await member(who.id), chatbotId, chatBodySchema.parse({ text: SEND_TEXT })));
+    await openTurn(server.db, await checkSend(server.db, createInputGuard(server.db, 0), tenant, await member(who.id), chatbotId, chatBodySchema.parse({ text: SEND_TEXT })));
     return 'reserved';
   } catch (error) {
     if ((error as { code?: string }).code === 'credits_depleted') return 'depleted';
@@ -119,7 +120,7 @@ beforeAll(async () => {
   const list = await api.call('/chatbots/?include_default=true', { token });
   chatbotId = list.body.items.find((bot: { en_name: string }) => bot.en_name === 'General Assistant').id;
 
-  const turn = await openTurn(server.db, await checkSend(server.db, tenant, demo, chatbotId, chatBodySchema.parse({ text: SEND_TEXT })));
+  const turn = await openTurn(server.db, await checkSend(server.db, createInputGuard(server.db, 0), tenant, demo, chatbotId, chatBodySchema.parse({ text: SEND_TEXT })));
   perSend = turn.reservation!.amount;
   expect(perSend).toBeGreaterThan(1);
 });

@@ -48,6 +48,7 @@ export const routes = [
                 path: 'announcements',
                 lazy: lazyComponent(() => import('./features/admin/announcements/AnnouncementsPage'), (module) => module.default),
               },
+              { path: 'restricted-words', lazy: lazyComponent(() => import('./features/admin/security/SecurityPage'), (module) => module.default) },
             ],
           },
         ],

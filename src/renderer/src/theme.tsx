@@ -1,5 +1,5 @@
 import { useMemo, type ReactNode } from 'react';
-import { createTheme, DEFAULT_THEME, defaultVariantColorsResolver, MantineProvider, rem, type MantineColorsTuple, type VariantColorsResolver } from '@mantine/core';
+import { createTheme, DEFAULT_THEME, defaultVariantColorsResolver, MantineProvider, rem, type CSSVariablesResolver, type MantineColorsTuple, type VariantColorsResolver } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 
 /**
@@ -46,13 +46,16 @@ export function createAppTheme({ closeLabel }: { closeLabel: string }) {
   });
 }
 
+/** Field errors (message and the value in error) are red.6 by default, 3.3:1 on white: red.8 reaches 4.5:1. */
+const cssVariablesResolver: CSSVariablesResolver = () => ({ variables: {}, light: { '--mantine-color-error': 'var(--mantine-color-red-8)' }, dark: {} });
+
 /** MantineProvider with the app theme in the language on screen. */
 export function AppMantineProvider({ children }: { children: ReactNode }) {
   const { t } = useTranslation('common');
   const closeLabel = t('close');
   const theme = useMemo(() => createAppTheme({ closeLabel }), [closeLabel]);
   return (
-    <MantineProvider theme={theme} defaultColorScheme="light">
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
       {children}
     </MantineProvider>
   );

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { ChatFrame, ChatMeta, chatBodySchema } from '../../shared/api/chat';
 import { RECENT_CHATBOTS_KEPT } from '../../shared/domain/pagination';
 import type { Database, Transaction } from '../db/client';
-import { chatbots, files, modelGroupPermissions, recentChatbots, restrictedWords, sessionMessageFiles, sessionMessages, sessions, taskModes, usageRecords } from '../db/schema';
+import { chatbots, files, modelGroupPermissions, recentChatbots, sessionMessageFiles, sessionMessages, sessions, taskModes, usageRecords } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import type { LlmRegistry } from '../llm/registry';
 import { estimateTokens } from '../../shared/domain/tokens';
@@ -12,6 +12,8 @@ import type { ChatbotRow, LlmModelRow, MemberRow, SessionRow, TenantRow } from '
 import { findVisibleChatbot } from './chatbots';
 import { assertCreditLeft, isFreeModel, messageCost, releaseAbandonedReservations, reserveCredits, settleCredits } from './credits';
 import { findOwnSession, newHashId } from './sessions';
+import type { InputGuard } from './inputGuard';
+import type { PiiKind } from '../../shared/domain/pii';
 
 type ChatBody = z.output<typeof chatBodySchema>;
 
@@ -38,7 +40,9 @@ export interface CheckedSend {
   model: LlmModelRow;
   /** The session sent to, or null when this send starts one. */
   existing: SessionRow | null;
+  /** As stored and sent to the model: personal data the tenant masks is masked. */
   text: string;
+  maskedPii: PiiKind[];
   fileIds: number[];
   sessionTitle: string | null;
   /** Chatbot instructions, plus the chosen task mode's. */
@@ -56,12 +60,6 @@ export interface ChatTurn extends CheckedSend {
   memberGroupId: number | null;
   meta: ChatMeta;
   reservation: { id: number; amount: number } | null;
-}
-
-async function findRestrictedTerms(db: Database, tenantId: number, text: string): Promise<string[]> {
-  const words = await db.select({ word: restrictedWords.word }).from(restrictedWords).where(eq(restrictedWords.tenantId, tenantId));
-  const haystack = text.toLocaleLowerCase();
-  return words.map((row) => row.word).filter((word) => word && haystack.includes(word.toLocaleLowerCase()));
 }
 
 async function historyMessages(db: Database, sessionId: number): Promise<ModelMessage[]> {
@@ -98,12 +96,13 @@ const messageText = (message: ModelMessage) => (typeof message.content === 'stri
 
 /**
  * Checks a send against the rules known before streaming (spec §8 chat errors: 422 empty or
- * restricted term, 404 unknown chatbot, file, task mode or session, 403 model not allowed, 413 over
+ * restricted term, 428 personal data the tenant blocks (what it masks comes back masked), 404
+ * unknown chatbot, file, task mode or session, 403 model not allowed, 413 over
  * the context limit, 402 for a paid model that costs nothing when credits are depleted). Reads only.
  */
-export async function checkSend(db: Database, tenant: TenantRow, member: MemberRow, chatbotId: number, body: ChatBody): Promise<CheckedSend> {
-  const text = body.text.trim();
-  if (!text && body.file_ids.length === 0) throw new AppError(422, 'message_empty', 'A message needs text or an image.');
+export async function checkSend(db: Database, guard: InputGuard, tenant: TenantRow, member: MemberRow, chatbotId: number, body: ChatBody): Promise<CheckedSend> {
+  const typed = body.text.trim();
+  if (!typed && body.file_ids.length === 0) throw new AppError(422, 'message_empty', 'A message needs text or an image.');
 
   const { chatbot, model, groupIds } = await findVisibleChatbot(db, member, chatbotId);
 
@@ -116,8 +115,8 @@ export async function checkSend(db: Database, tenant: TenantRow, member: MemberR
     if (owned.length !== fileIds.length) throw notFound('An attached file does not exist.');
   }
 
-  const terms = await findRestrictedTerms(db, tenant.id, text);
-  if (terms.length > 0) throw new AppError(422, 'restricted_term', 'The message contains a restricted term.', { terms });
+  // 422 restricted term, 428 blocked personal data; masked personal data from here on.
+  const { text, maskedPii } = await guard.check(tenant.id, typed);
 
   if (!(await mayUseModel(db, tenant.id, groupIds, model))) {
     throw new AppError(403, 'model_not_allowed', 'Your member group may not use this model.');
@@ -153,8 +152,9 @@ export async function checkSend(db: Database, tenant: TenantRow, member: MemberR
     model,
     existing,
     text,
+    maskedPii,
     fileIds,
-    sessionTitle: body.session_title?.trim() || null,
+    sessionTitle: body.session_title?.trim() ? await guard.maskAll(tenant.id, body.session_title.trim()) : null,
     system,
     messages,
     estimatedInputTokens,
@@ -221,6 +221,7 @@ export async function openTurn(db: Database, send: CheckedSend): Promise<ChatTur
       member_message_id: saved.memberMessageId,
       chatbot_message_id: saved.answerId,
       model: model.name,
+      ...(send.maskedPii.length > 0 ? { masked_pii: send.maskedPii } : {}),
     },
     reservation,
   };

@@ -120,7 +120,7 @@ async function toChatbotDtos(
   }));
 }
 
-const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
+export const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 const ORDERS: Record<NonNullable<ChatbotListQuery['order_by']>, SQL[]> = {
   recent: [sql`${chatbots.lastChatAt} desc nulls last`],

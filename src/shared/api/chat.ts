@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
 import { idParamsSchema, idSchema } from './common';
+import { piiKindSchema } from './piiSettings';
 
 export const chatBodySchema = z.object({
   text: z.string().max(100_000).default(''),
@@ -21,6 +22,8 @@ export const chatMetaSchema = z.object({
   member_message_id: z.number().int(),
   chatbot_message_id: z.number().int(),
   model: z.string(),
+  /** Kinds of personal data masked in the stored message (the client masks its copy the same way). */
+  masked_pii: z.array(piiKindSchema).optional(),
 });
 export type ChatMeta = z.infer<typeof chatMetaSchema>;
 
@@ -61,7 +64,7 @@ export type ChatFrame = z.infer<typeof chatFrameSchema>;
 
 /**
  * The response schema documents the stream; the route writes `text/event-stream` itself.
- * Errors known before streaming (400, 402, 403, 413, 422, 428) are plain JSON error bodies.
+ * Errors known before streaming (400, 402, 403, 413, 422, 428 `pii_blocked`) are plain JSON error bodies.
  */
 export const chat = defineEndpoint({
   method: 'POST',

@@ -19,6 +19,7 @@ export const ERROR_CODES = [
   'input_too_long',
   'message_empty',
   'restricted_term',
+  'pii_blocked',
   'no_history',
   'rate_limited',
   'upstream_failed',

@@ -1,5 +1,5 @@
 import { DEPLETION_KINDS, type DepletionKind } from '../../../shared/domain/credits';
-import { authApi, chatApi, chatbotsApi, isApiError, membersApi, sessionsApi, type ApiError, type Endpoint } from '../../../shared/api';
+import { adminSecurityApi, authApi, chatApi, chatbotsApi, isApiError, membersApi, sessionsApi, type ApiError, type Endpoint } from '../../../shared/api';
 
 /**
  * One row of the error catalogue (spec §8): which failed call it is about and the full i18n key of
@@ -34,7 +34,8 @@ export const ERROR_MESSAGES: readonly ErrorMessageRow[] = [
   { endpoint: authApi.signIn, key: 'auth:sign_in_errors.500' },
 
   // Chat send, rejected before the stream: a blank message and a restricted term are 422 with their
-  // code, a malformed body 400; 428 is personal data found in the message (blocked like a restricted term).
+  // code, a malformed body 400; 428 is personal data the tenant blocks (`pii_blocked`), or a restricted
+  // term when a server answers that with 428 (spec §8 lists both statuses).
   { endpoint: chatApi.chat, status: 0, key: 'chat:errors.network' },
   { endpoint: chatApi.chat, status: 400, key: 'chat:errors.no_text' },
   // 402 names who ran out of credits (spec §4); the chat page's banner adds what to do about it.
@@ -45,7 +46,8 @@ export const ERROR_MESSAGES: readonly ErrorMessageRow[] = [
   { endpoint: chatApi.chat, status: 422, code: 'message_empty', key: 'chat:errors.message_empty' },
   { endpoint: chatApi.chat, status: 422, code: 'restricted_term', key: 'chat:errors.restricted_term' },
   { endpoint: chatApi.chat, status: 422, key: 'chat:errors.validation_failed' },
-  { endpoint: chatApi.chat, status: 428, key: 'chat:errors.restricted_term' },
+  { endpoint: chatApi.chat, status: 428, code: 'restricted_term', key: 'chat:errors.restricted_term' },
+  { endpoint: chatApi.chat, status: 428, key: 'chat:errors.pii_blocked' },
   { endpoint: chatApi.chat, key: 'chat:errors.send_failed' },
 
   // Dashboard and lists.
@@ -53,6 +55,9 @@ export const ERROR_MESSAGES: readonly ErrorMessageRow[] = [
   { endpoint: membersApi.getCreditCheck, status: 500, key: 'dashboard:get_member_credit_check_500' },
   { endpoint: sessionsApi.patchSession, status: 404, key: 'chat:session.notFound' },
   { endpoint: sessionsApi.patchSession, status: 403, key: 'chat:session.noHistory' },
+
+  // Admin restricted words: spec §5 "a restricted word that already exists is refused".
+  { endpoint: adminSecurityApi.createRestrictedWord, status: 409, key: 'security:words.duplicate' },
 
   // Generic, by HTTP status.
   { status: 0, key: 'errors:network' },

@@ -15,4 +15,8 @@ export const queryKeys = {
   activeAnnouncement: ['announcements', 'active'] as const,
   adminAnnouncements: (page: number, size: number) => ['admin', 'announcements', page, size] as const,
   adminAnnouncementsAll: ['admin', 'announcements'] as const,
+  piiSettings: ['pii-settings'] as const,
+  adminPiiSettings: ['admin', 'pii-settings'] as const,
+  restrictedWords: (page: number, size: number, search: string) => ['admin', 'restricted-words', page, size, search] as const,
+  restrictedWordsAll: ['admin', 'restricted-words'] as const,
 };

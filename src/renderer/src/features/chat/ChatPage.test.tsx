@@ -113,6 +113,31 @@ describe('ChatPage', () => {
     expect(screen.getByTestId('composer-input')).toHaveValue('A very long question');
   });
 
+  it.each([
+    [403, 'model_not_allowed', 'You are not allowed to use this chatbot’s model. Please contact your administrator.'],
+    [422, 'restricted_term', 'The message contains a restricted term and was not sent.'],
+    [428, 'pii_blocked', 'The message was blocked because it contains personal information'],
+  ])('a refused send (%i %s) says why and gives the text back', async (status, code, text) => {
+    installFakeApi({ ...baseRoutes, 'POST /chatbots/5/chat/': () => Response.json({ code, message: 'refused' }, { status }) });
+    const user = userEvent.setup();
+    renderChat('/dashboard/chat/5');
+    await screen.findByTestId('chat-welcome');
+    await user.type(screen.getByTestId('composer-input'), 'Question{Enter}');
+    expect(await screen.findByTestId('chat-error')).toHaveTextContent(text);
+    expect(screen.getByTestId('composer-input')).toHaveValue('Question');
+  });
+
+  it('shows the sent message masked like the server stored it', async () => {
+    const meta: ChatMeta = { session_hash_id: 's9', session_created: false, member_message_id: 1, chatbot_message_id: 2, model: 'demo', masked_pii: ['email'] };
+    installFakeApi({ ...baseRoutes, 'POST /chatbots/5/chat/': () => chatStream(meta, [{ type: 'text', delta: 'Noted.' }, { type: 'end', finish_reason: 'stop' }]) });
+    const user = userEvent.setup();
+    renderChat('/dashboard/chat/5');
+    await screen.findByTestId('chat-welcome');
+    await user.type(screen.getByTestId('composer-input'), 'Mail kim@example.com{Enter}');
+    expect(await screen.findByText('Mail ***@example.com')).toBeInTheDocument();
+    expect(screen.queryByText('Mail kim@example.com')).not.toBeInTheDocument();
+  });
+
   it('an error frame mid-stream keeps the partial answer and explains the failure', async () => {
     const meta = { session_hash_id: 'abc', session_created: false, member_message_id: 41, chatbot_message_id: 42, model: 'demo' };
     installFakeApi({

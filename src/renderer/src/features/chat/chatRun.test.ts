@@ -20,7 +20,7 @@ function fakeStream() {
   });
   return {
     streamChat,
-    meta: () => request.onMeta(meta),
+    meta: (patch: Partial<ChatMeta> = {}) => request.onMeta({ ...meta, ...patch }),
     frame: (frame: ChatFrame) => request.onFrame(frame),
     close: () => resolve(),
     fail: (error: unknown) => reject(error),
@@ -96,7 +96,8 @@ describe('ChatRun', () => {
     [422, 'message_empty', 'chat:errors.message_empty'],
     [422, 'restricted_term', 'chat:errors.restricted_term'],
     [422, 'validation_error', 'chat:errors.validation_failed'],
-    [428, 'personal_data', 'chat:errors.restricted_term'],
+    [428, 'pii_blocked', 'chat:errors.pii_blocked'],
+    [428, 'restricted_term', 'chat:errors.restricted_term'],
     [400, 'validation_error', 'chat:errors.no_text'],
     [500, 'internal_error', 'chat:errors.send_failed'],
   ])('a %i before the stream is a rejected send with key %s', async (status, code, key) => {
@@ -105,6 +106,14 @@ describe('ChatRun', () => {
     stream.fail(new ApiError(status, { code, message: 'm' }));
     await done;
     expect(run.getSnapshot()).toMatchObject({ status: 'failed', error: key, rejected: true });
+  });
+
+  it('masks its copy of the message like the server did when the meta names masked kinds', () => {
+    const stream = fakeStream();
+    const run = new ChatRun({ chatbotId: 1, body: { text: 'mail kim@example.com' }, streamChat: stream.streamChat });
+    void run.start();
+    stream.meta({ masked_pii: ['email'] });
+    expect(run.getSnapshot().memberText).toBe('mail ***@example.com');
   });
 
   it('a stream that closes without an end frame counts as interrupted', async () => {

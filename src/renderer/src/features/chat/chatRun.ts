@@ -1,4 +1,5 @@
 import type { ChatBody, ChatFrame, ChatMeta, Citation } from '../../../../shared/api';
+import { maskPii } from '../../../../shared/domain/pii';
 import type { ChatStreamRequest } from '../../platform/types';
 import { OutputBatcher } from './outputBatcher';
 import { frameErrorKey, sendErrorKey, type ChatErrorKey } from './chatErrors';
@@ -112,7 +113,9 @@ export class ChatRun {
 
   handleMeta(meta: ChatMeta): void {
     if (!this.isActive) return;
-    this.update({ meta, status: 'streaming' });
+    // The server stored the message with personal data masked: the same shared masking shows what it keeps.
+    const memberText = meta.masked_pii ? maskPii(this.snapshot.memberText, meta.masked_pii) : this.snapshot.memberText;
+    this.update({ meta, memberText, status: 'streaming' });
     this.options.onMeta?.(meta);
   }
 

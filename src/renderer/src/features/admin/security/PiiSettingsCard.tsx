@@ -1,0 +1,82 @@
+import { useId } from 'react';
+import { Button, Card, Group, SegmentedControl, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { adminSecurityApi } from '../../../../../shared/api';
+import { PII_ACTIONS, PII_KINDS, type PiiKind, type PiiSettings } from '../../../../../shared/domain/pii';
+import { queryKeys } from '../../../api/queryKeys';
+import { savePiiSettings, useAdminPiiSettings } from '../../../api/security';
+import { bodySchemaOf, zodResolver } from '../../../components/forms/zodResolver';
+import { showToast } from '../../../components/toast';
+import { useErrorToast } from '../../../components/useErrorToast';
+
+const patchSchema = bodySchemaOf(adminSecurityApi.patchPiiSettings);
+
+function PiiKindRow({ kind, value, onChange }: { kind: PiiKind; value: string; onChange: (value: string) => void }) {
+  const { t } = useTranslation('security');
+  const labelId = useId();
+  return (
+    <Group justify="space-between" wrap="wrap" gap="sm">
+      <Text id={labelId} size="sm" fw={500}>
+        {t(`pii.${kind}`)}
+      </Text>
+      <SegmentedControl
+        aria-labelledby={labelId}
+        data-testid={`pii-${kind}`}
+        value={value}
+        onChange={onChange}
+        color={value === 'block' ? 'red' : value === 'mask' ? 'indigo' : undefined}
+        data={PII_ACTIONS.map((action) => ({ value: action, label: t(`pii.${action}`) }))}
+      />
+    </Group>
+  );
+}
+
+function PiiSettingsForm({ initial }: { initial: PiiSettings }) {
+  const { t } = useTranslation('security');
+  const queryClient = useQueryClient();
+  const form = useForm<PiiSettings>({ mode: 'controlled', initialValues: initial, validate: zodResolver(patchSchema) });
+  const save = useMutation({
+    mutationFn: savePiiSettings,
+    onSuccess: (saved) => {
+      queryClient.setQueryData(queryKeys.adminPiiSettings, saved);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.piiSettings });
+      form.resetDirty(saved);
+      showToast('success', t('pii.saved'));
+    },
+    onError: () => showToast('error', t('pii.save_failed')),
+  });
+  return (
+    <form noValidate onSubmit={form.onSubmit((values) => save.mutate(values))}>
+      <Stack gap="md">
+        {PII_KINDS.map((kind) => (
+          <PiiKindRow key={kind} kind={kind} value={form.values[kind]} onChange={(value) => form.setFieldValue(kind, value as PiiSettings[PiiKind])} />
+        ))}
+        <Group justify="flex-end">
+          <Button type="submit" loading={save.isPending} disabled={!form.isDirty()}>
+            {t('pii.save')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** Off, block or mask for each kind of personal data (spec §3 PII options), saved together. */
+export function PiiSettingsCard() {
+  const { t } = useTranslation('security');
+  const settings = useAdminPiiSettings();
+  useErrorToast(settings.error, adminSecurityApi.getAdminPiiSettings);
+  return (
+    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="pii-settings-title">
+      <Title order={2} size="h4" id="pii-settings-title">
+        {t('pii.title')}
+      </Title>
+      <Text size="sm" c="dimmed" mb="md">
+        {t('pii.description')}
+      </Text>
+      {settings.data ? <PiiSettingsForm initial={settings.data} /> : <Skeleton h={180} />}
+    </Card>
+  );
+}

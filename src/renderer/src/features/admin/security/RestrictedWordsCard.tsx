@@ -1,0 +1,153 @@
+import { useEffect, useRef, useState } from 'react';
+import { ActionIcon, Button, Card, Group, Pagination, Skeleton, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { adminSecurityApi, isApiError, type RestrictedWord } from '../../../../../shared/api';
+import { RESTRICTED_WORDS_PAGE_SIZE } from '../../../../../shared/domain/restrictedWords';
+import { errorMessageKey } from '../../../api/errorMessages';
+import { queryKeys } from '../../../api/queryKeys';
+import { addRestrictedWord, deleteRestrictedWord, useRestrictedWords } from '../../../api/security';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/forms/zodResolver';
+import { IconPlus, IconTrash } from '../../../components/icons';
+import { showToast } from '../../../components/toast';
+import { useErrorToast } from '../../../components/useErrorToast';
+import { useListSearchParams } from '../../../components/useListSearchParams';
+import { formatDate } from '../../../i18n/formatDate';
+import { useResolvedLanguage } from '../../../i18n/useLanguage';
+
+const SEARCH_DELAY_MS = 300;
+const wordSchema = bodySchemaOf(adminSecurityApi.createRestrictedWord);
+
+function AddWordForm({ onAdded }: { onAdded: () => void }) {
+  const { t } = useTranslation('security');
+  const form = useForm({ mode: 'controlled', initialValues: { word: '' }, validate: zodResolver(wordSchema) });
+  const add = useMutation({
+    mutationFn: (word: string) => addRestrictedWord(word),
+    onSuccess: () => {
+      form.reset();
+      showToast('success', t('words.added'));
+      onAdded();
+    },
+    onError: (error) => {
+      // A duplicate is the admin's input to fix: said under the field, which keeps the focus.
+      if (isApiError(error) && error.status === 409) form.setFieldError('word', t(errorMessageKey(error, adminSecurityApi.createRestrictedWord)));
+      else showToast('error', t('words.add_failed'));
+    },
+  });
+  const error = form.errors.word;
+  return (
+    <form noValidate onSubmit={form.onSubmit((values) => add.mutate(values.word.trim()), (errors) => focusFirstError(form, errors))}>
+      <Group align="flex-start" gap="sm" wrap="nowrap">
+        <TextInput
+          flex={1}
+          label={t('words.label')}
+          {...form.getInputProps('word')}
+          error={error && (String(error).startsWith('validation.') ? t(`common:${String(error)}`) : error)}
+          data-testid="restricted-word-input"
+        />
+        <Button type="submit" mt={25} loading={add.isPending} leftSection={<IconPlus size={16} />}>
+          {t('words.add')}
+        </Button>
+      </Group>
+    </form>
+  );
+}
+
+/** The restricted word list (spec §2, §5): search, add, delete; page, size and search in the URL. */
+export function RestrictedWordsCard() {
+  const { t } = useTranslation('security');
+  const language = useResolvedLanguage();
+  const queryClient = useQueryClient();
+  const { page, size, search, setListParams } = useListSearchParams(RESTRICTED_WORDS_PAGE_SIZE);
+  const list = useRestrictedWords(page, size, search);
+  useErrorToast(list.error, adminSecurityApi.listRestrictedWords);
+  const [query, setQuery] = useState(search);
+  const searchTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const [pendingDelete, setPendingDelete] = useState<RestrictedWord | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.restrictedWordsAll });
+
+  // Back and forward change the URL: the box follows it.
+  useEffect(() => setQuery(search), [search]);
+  useEffect(() => () => clearTimeout(searchTimer.current), []);
+  const typeSearch = (value: string) => {
+    setQuery(value);
+    clearTimeout(searchTimer.current);
+    searchTimer.current = setTimeout(() => setListParams({ search: value.trim() }), SEARCH_DELAY_MS);
+  };
+
+  // Deleting the last word of the last page leaves an empty page: step back to the one before.
+  const totalPages = list.data?.total_pages ?? 0;
+  useEffect(() => {
+    if (list.data && page > 1 && page > totalPages) setListParams({ page: Math.max(totalPages, 1) });
+  }, [list.data, page, totalPages, setListParams]);
+
+  const remove = useMutation({
+    mutationFn: (id: number) => deleteRestrictedWord(id),
+    onSuccess: () => showToast('success', t('words.deleted')),
+    onError: () => showToast('error', t('words.delete_failed')),
+    onSettled: () => {
+      setPendingDelete(null);
+      return refresh();
+    },
+  });
+
+  const items = list.data?.items ?? [];
+  return (
+    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="restricted-words-title">
+      <Title order={2} size="h4" id="restricted-words-title" mb="md">
+        {t('words.title')}
+      </Title>
+      <AddWordForm onAdded={() => void refresh()} />
+      <TextInput mt="lg" type="search" aria-label={t('words.search')} placeholder={t('words.search')} value={query} onChange={(event) => typeSearch(event.currentTarget.value)} />
+      {list.isPending ? (
+        <Skeleton h={120} mt="md" />
+      ) : items.length === 0 ? (
+        <Text c="dimmed" size="sm" ta="center" py="xl">
+          {search ? t('words.no_match') : t('words.empty')}
+        </Text>
+      ) : (
+        <Table mt="md" verticalSpacing="xs" data-testid="restricted-words">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('words.word')}</Table.Th>
+              <Table.Th>{t('words.added_at')}</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.map((word) => (
+              <Table.Tr key={word.id}>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>{word.word}</Table.Td>
+                <Table.Td c="dimmed">{formatDate(word.created_at, language)}</Table.Td>
+                <Table.Td ta="right">
+                  <Tooltip label={t('words.delete', { word: word.word })}>
+                    <ActionIcon variant="subtle" color="red" aria-label={t('words.delete', { word: word.word })} onClick={() => setPendingDelete(word)}>
+                      <IconTrash size={16} />
+                    </ActionIcon>
+                  </Tooltip>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+      {totalPages > 1 && (
+        <Group justify="center" mt="md">
+          <Pagination total={totalPages} value={page} onChange={(value) => setListParams({ page: value })} />
+        </Group>
+      )}
+      <ConfirmDialog
+        opened={pendingDelete !== null}
+        title={t('words.delete_title')}
+        body={t('words.delete_body', { word: pendingDelete?.word ?? '' })}
+        cancelLabel={t('words.cancel')}
+        confirmLabel={t('words.confirm')}
+        loading={remove.isPending}
+        onCancel={() => setPendingDelete(null)}
+        onConfirm={() => pendingDelete && remove.mutate(pendingDelete.id)}
+      />
+    </Card>
+  );
+}
