@@ -68,8 +68,8 @@ export function RestrictedWordsCard() {
   const [pendingDelete, setPendingDelete] = useState<RestrictedWord | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.restrictedWordsAll });
 
-  // Back and forward change the URL: the box follows it.
-  useEffect(() => setQuery(search), [search]);
+  // Back and forward change the URL: the box follows it (keeping a space being typed after a word).
+  useEffect(() => setQuery((current) => (current.trim() === search ? current : search)), [search]);
   useEffect(() => () => clearTimeout(searchTimer.current), []);
   const typeSearch = (value: string) => {
     setQuery(value);

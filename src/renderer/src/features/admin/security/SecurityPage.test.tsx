@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setPlatformForTests } from '../../../platform';
@@ -48,5 +48,24 @@ describe('restricted words and privacy page', () => {
     const [patch] = api.find('PATCH', '/admin/pii-settings/');
     expect(await patch!.json()).toMatchObject({ phone: 'block', email: 'off' });
     await waitFor(() => expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled());
+  });
+
+  it('searches as the admin types, keeping the search in the URL and a space typed between words', async () => {
+    const api = installFakeApi({
+      'GET /admin/pii-settings/': () => Response.json(settings),
+      'GET /admin/restricted-words/': () => Response.json(page([word(2, 'two words')])),
+    });
+    const user = userEvent.setup();
+    const { router } = renderScreen(<SecurityPage />);
+    const box = await screen.findByRole('searchbox', { name: 'Search words' });
+    await user.type(box, 'two ');
+    await waitFor(() => expect(router.state.location.search).toContain('search=two'));
+    // The URL now says `two`: the box keeps the space typed after it.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(box).toHaveValue('two ');
+    await user.type(box, 'words');
+    expect(box).toHaveValue('two words');
+    await waitFor(() => expect(router.state.location.search).toContain('search=two+words'));
+    await waitFor(() => expect(api.requests.some((request) => request.url.includes('search_term=two+words'))).toBe(true));
   });
 });
