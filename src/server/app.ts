@@ -24,6 +24,7 @@ import { registerCatalogRoutes } from './routes/catalog';
 import { registerChatRoutes } from './routes/chat';
 import { registerErrorLogRoutes } from './routes/errorLog';
 import { registerMemberRoutes } from './routes/members';
+import { registerPublicSessionRoutes } from './routes/publicSessions';
 import { registerSessionRoutes } from './routes/sessions';
 import { registerTaskRoutes } from './routes/tasks';
 import { createAuthService } from './services/auth';
@@ -94,7 +95,8 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerAuthRoutes(api, { db, auth, config });
       registerMemberRoutes(api, db, auth);
       registerCatalogRoutes(api, db);
-      registerSessionRoutes(api, db);
+      registerSessionRoutes(api, { db, llm: llmRegistry });
+      registerPublicSessionRoutes(api, { db, llm: llmRegistry });
       registerChatRoutes(api, { db, llm: llmRegistry });
       registerAnnouncementRoutes(api, db);
       registerErrorLogRoutes(api, db, config);

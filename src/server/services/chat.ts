@@ -48,6 +48,8 @@ export interface CheckedSend {
   /** Credits to reserve before streaming; 0 for a free model. */
   reserved: number;
   isTest: boolean;
+  /** Flags of the session this send creates (a visitor's public chat: public and held for them). */
+  newSession?: { isPublic: boolean; isVisitor: boolean };
 }
 
 /** An opened turn: session, member message and answer placeholder saved, credits reserved. */
@@ -101,7 +103,14 @@ const messageText = (message: ModelMessage) => (typeof message.content === 'stri
  * restricted term, 404 unknown chatbot, file, task mode or session, 403 model not allowed, 413 over
  * the context limit, 402 for a paid model that costs nothing when credits are depleted). Reads only.
  */
-export async function checkSend(db: Database, tenant: TenantRow, member: MemberRow, chatbotId: number, body: ChatBody): Promise<CheckedSend> {
+export async function checkSend(
+  db: Database,
+  tenant: TenantRow,
+  member: MemberRow,
+  chatbotId: number,
+  body: ChatBody,
+  findSession: (db: Database, member: MemberRow, hash: string) => Promise<SessionRow> = findOwnSession,
+): Promise<CheckedSend> {
   const text = body.text.trim();
   if (!text && body.file_ids.length === 0) throw new AppError(422, 'message_empty', 'A message needs text or an image.');
 
@@ -129,7 +138,7 @@ export async function checkSend(db: Database, tenant: TenantRow, member: MemberR
   if (body.task_mode_id && !taskMode) throw notFound('The task mode does not exist.');
   const system = [chatbot.systemInstructions, taskMode?.instructions ?? ''].filter((part) => part.trim() !== '').join('\n\n');
 
-  const existing = body.session_hash_id ? await findOwnSession(db, member, body.session_hash_id) : null;
+  const existing = body.session_hash_id ? await findSession(db, member, body.session_hash_id) : null;
   if (existing && existing.chatbotId !== chatbot.id) throw notFound('The session does not exist.');
 
   const messages: ModelMessage[] = [...(existing ? await historyMessages(db, existing.id) : []), { role: 'user', content: text }];
@@ -175,7 +184,7 @@ export async function openTurn(db: Database, send: CheckedSend): Promise<ChatTur
     if (!session) {
       const [created] = await tx
         .insert(sessions)
-        .values({ tenantId: tenant.id, hashId: newHashId(), chatbotId: chatbot.id, memberId: member.id, title: send.sessionTitle, lastChatAt: new Date() })
+        .values({ tenantId: tenant.id, hashId: newHashId(), chatbotId: chatbot.id, memberId: member.id, title: send.sessionTitle, lastChatAt: new Date(), ...send.newSession })
         .returning();
       if (!created) throw new Error('Session insert returned no row');
       session = created;
@@ -414,6 +423,6 @@ async function recordOutcome(db: Database, turn: ChatTurn, outcome: StreamOutcom
   const also = sql.join(statements, sql` `);
   if (turn.reservation) await settleCredits(db, member, turn.reservation.id, turn.reservation.amount, cost, also);
   else await db.execute(sql`with ${also} saved as (select 1) select 1 from saved`);
-  if (!turn.isTest && !chatbot.isDefault) await db.transaction((tx) => rememberRecentChatbot(tx, member, chatbot.id, now));
+  if (!turn.isTest && !chatbot.isDefault && !session.isVisitor) await db.transaction((tx) => rememberRecentChatbot(tx, member, chatbot.id, now));
   return cost;
 }
