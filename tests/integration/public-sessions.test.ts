@@ -55,7 +55,7 @@ afterAll(() => server?.close());
 describe('sharing a session', () => {
   it('answers 404 on the public paths while the session is private, signed in or not', async () => {
     const hash = await memberChat('A private question');
-    for (const headers of [{}, { 'x-access-token': 'public' }, { 'x-access-token': token }]) {
+    for (const headers of [{}, { 'x-access-token': 'public' }, { 'x-access-token': token }] as Record<string, string>[]) {
       expect((await api.call(`/public/sessions/${hash}/`, { headers })).status).toBe(404);
       expect((await api.call(`/public/sessions/${hash}/history/`, { headers })).status).toBe(404);
       expect((await api.call(`/public/sessions/${hash}/generate-title/`, { method: 'PATCH', headers })).status).toBe(404);
@@ -151,6 +151,7 @@ describe('POST /public/chatbots/{id}/chat/', () => {
     try {
       const response = await visitorChat(publicChatbotId, { text: 'Out of credits?' });
       expect(response.status).toBe(402);
+      expect(((await response.json()) as { code: string }).code).toBe('creator_credits_depleted');
     } finally {
       await server.db.update(members).set({ creditQuota: null }).where(eq(members.id, adminId));
     }
@@ -170,7 +171,7 @@ describe('rate limits on the public paths', () => {
   it('limits title calls per client IP with 429 and Retry-After', async () => {
     const hash = await memberChat('Limit me');
     await api.call(`/sessions/${hash}/`, { method: 'PATCH', token, body: { is_public: true } });
-    let limited: Awaited<ReturnType<typeof api.call>> | undefined;
+    let limited: { status: number; body: { code: string }; headers: Headers } | undefined;
     for (let attempt = 0; attempt < 25 && !limited; attempt++) {
       const result = await api.call(`/public/sessions/${hash}/generate-title/`, { method: 'PATCH' });
       if (result.status === 429) limited = result;

@@ -3,7 +3,6 @@ import { generatePublicSessionTitle, getPublicSession, getPublicSessionHistory, 
 import { PUBLIC_CHAT_RATE_LIMIT, PUBLIC_TITLE_RATE_LIMIT } from '../../shared/domain/sharing';
 import type { Database } from '../db/client';
 import type { LlmRegistry } from '../llm/registry';
-import { openTurn } from '../services/chat';
 import * as publicSessions from '../services/publicSessions';
 import { writeChatStream } from './chat';
 import { registerEndpoint } from './endpointRoute';
@@ -23,7 +22,7 @@ export function registerPublicSessionRoutes(app: FastifyInstance, deps: { db: Da
     app,
     publicChat,
     async ({ params, body, tenant, request, reply }) => {
-      const turn = await openTurn(db, await publicSessions.checkPublicSend(db, tenant, params.id, body));
+      const turn = await publicSessions.openPublicTurn(db, tenant, params.id, body);
       return writeChatStream(deps, turn, request, reply);
     },
     { rateLimit: { name: 'public-chat', ...PUBLIC_CHAT_RATE_LIMIT } },

@@ -6,8 +6,8 @@ import { FALLBACK_LANGUAGE, type SupportedLanguage } from '../../shared/domain/l
 import type { Database, Queryable } from '../db/client';
 import { chatbots, members, sessions } from '../db/schema';
 import type { MemberRow, SessionRow, TenantRow } from '../db/rows';
-import { notFound } from '../errors';
-import { type CheckedSend, checkSend } from './chat';
+import { AppError, notFound } from '../errors';
+import { type ChatTurn, type CheckedSend, checkSend, openTurn } from './chat';
 import { historyPage } from './sessions';
 import { type TitleDeps, titleSession } from './titles';
 
@@ -106,4 +106,16 @@ export async function checkPublicSend(
     findVisitorSession,
   );
   return { ...send, newSession: { isPublic: true, isVisitor: true } };
+}
+
+/** Checks and opens a visitor's turn; depletion is the creator's, so it says so (spec §4's chatbot creator message). */
+export async function openPublicTurn(db: Database, tenant: TenantRow, chatbotId: number, body: z.output<typeof publicChatBodySchema>): Promise<ChatTurn> {
+  try {
+    return await openTurn(db, await checkPublicSend(db, tenant, chatbotId, body));
+  } catch (error) {
+    if (error instanceof AppError && error.status === 402) {
+      throw new AppError(402, 'creator_credits_depleted', 'The chatbot creator’s credits are depleted.');
+    }
+    throw error;
+  }
 }

@@ -34,6 +34,8 @@ export const ERROR_MESSAGES: readonly ErrorMessageRow[] = [
   // code, a malformed body 400; 428 is personal data found in the message (blocked like a restricted term).
   { endpoint: chatApi.chat, status: 0, key: 'chat:errors.network' },
   { endpoint: chatApi.chat, status: 400, key: 'chat:errors.no_text' },
+  // A visitor's chat with a public chatbot spends its creator's credits (POST /public/chatbots/{id}/chat/).
+  { endpoint: chatApi.chat, status: 402, code: 'creator_credits_depleted', key: 'sharing:errors.creatorDepleted' },
   { endpoint: chatApi.chat, status: 402, key: 'chat:errors.credits_depleted' },
   { endpoint: chatApi.chat, status: 403, key: 'chat:errors.model_not_allowed' },
   { endpoint: chatApi.chat, status: 413, key: 'chat:errors.input_too_long' },
