@@ -15,7 +15,7 @@ const render = (markdown: string) => renderMarkdownBlocks(markdown).map((block) 
 
 describe('renderMarkdownBlocks', () => {
   it('gives code blocks their source for the copy button', () => {
-    const blocks = renderMarkdownBlocks('Run this:\n\n```sh\nnpm test\n```');
+    const blocks = renderMarkdownBlocks('Run this:\n\n    npm test');
     expect(blocks.map((block) => block.code)).toEqual([null, 'npm test']);
   });
 
