@@ -198,7 +198,15 @@ export default function PublicSessionPage() {
                 </ActionIcon>
               </Tooltip>
             )}
-            <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} onClick={() => setDialog('start')} disabled={!data} data-testid="start-new-chat">
+            <Button
+              size="xs"
+              variant="light"
+              leftSection={<IconPlus size={14} />}
+              onClick={() => setDialog('start')}
+              disabled={!data}
+              classNames={{ label: chatClasses.newSessionLabel, section: chatClasses.newSessionIcon }}
+              data-testid="start-new-chat"
+            >
               {t('start.button')}
             </Button>
           </Group>
