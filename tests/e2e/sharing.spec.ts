@@ -11,7 +11,13 @@ async function serveAnswerWithCode(page: Page, code: string): Promise<void> {
   });
 }
 
-const clipboardText = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
+/** The browser's side of the clipboard (the test files are typed without the DOM library). */
+interface BrowserClipboard {
+  navigator: { clipboard: { readText(): Promise<string> } };
+  document: { execCommand(command: string): boolean };
+}
+
+const clipboardText = (page: Page) => page.evaluate(() => (globalThis as unknown as BrowserClipboard).navigator.clipboard.readText());
 
 test.describe('sharing a session', () => {
   test('make a session public from the share dialog, open its link signed out, see the creator and history, start a new chat', async ({ page, browser, context }) => {
@@ -116,8 +122,9 @@ test.describe('copy buttons', () => {
 
   test('a refused clipboard shows an error toast', async ({ page }) => {
     await page.addInitScript(() => {
-      Object.defineProperty(navigator, 'clipboard', { value: { writeText: () => Promise.reject(new Error('denied')) } });
-      document.execCommand = () => false;
+      const browser = globalThis as unknown as BrowserClipboard;
+      Object.defineProperty(browser.navigator, 'clipboard', { value: { writeText: () => Promise.reject(new Error('denied')) } });
+      browser.document.execCommand = () => false;
     });
     await signIn(page, ADMIN);
     const { chatbotId, hashId } = await createSession(page, uniqueName('No clipboard'));
