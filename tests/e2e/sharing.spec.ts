@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, createSession, expectNoSeriousA11yViolations, signIn, uniqueName } from './support';
+import { ADMIN, MEMBER, createSession, expectNoSeriousA11yViolations, signIn, uniqueName } from './support';
 
 /** The stored answer of the session is served with a code block instead (the demo model writes none). */
 async function serveAnswerWithCode(page: Page, code: string): Promise<void> {
@@ -95,6 +95,59 @@ test.describe('sharing a session', () => {
   });
 });
 
+/** The member's chat with the demo admin's public chatbot, shared through the API; returns its hash. */
+async function sharedChatWithPublicChatbot(page: Page, text: string): Promise<string> {
+  const { access_token: token } = (await (await page.request.post('/api/v1/auth/sign-in/', { data: MEMBER })).json()) as { access_token: string };
+  const headers = { 'x-access-token': token };
+  const list = (await (await page.request.get('/api/v1/chatbots/?is_public=true', { headers })).json()) as { items: { id: number; en_name: string }[] };
+  const chatbot = list.items.find((item) => item.en_name === 'Trip Planner')!;
+  const chat = await page.request.post(`/api/v1/chatbots/${chatbot.id}/chat/`, { headers, data: { text, session_title: text } });
+  await chat.body();
+  const hash = (JSON.parse(chat.headers()['x-chat-meta'] ?? '{}') as { session_hash_id: string }).session_hash_id;
+  expect((await page.request.patch(`/api/v1/sessions/${hash}/`, { headers, data: { is_public: true } })).status()).toBe(200);
+  return hash;
+}
+
+test.describe('a visitor of a public chatbot', () => {
+  test('starts a new chat from a shared one: it streams, gets its own link and title, and the shared chat stays at its link', async ({ page }) => {
+    test.setTimeout(120_000);
+    const text = uniqueName('Three days in Busan');
+    const sharedHash = await sharedChatWithPublicChatbot(page, text);
+    await page.context().clearCookies();
+
+    await page.goto(`/share/${sharedHash}`);
+    await expect(page.getByRole('heading', { level: 1, name: text })).toBeVisible();
+    await expect(page.getByTestId('shared-session-creator')).toHaveText('Trip Planner · Shared by Demo Member');
+    await page.getByRole('button', { name: 'Start a new chat' }).click();
+    const start = page.getByRole('dialog', { name: 'Start a new chat' });
+    await expect(start.getByText('Start a new chat with Trip Planner. This shared chat stays at its link.')).toBeVisible();
+    await start.getByRole('button', { name: 'Start chat' }).click();
+
+    await expect(page.getByRole('heading', { level: 1, name: 'New chat' })).toBeVisible();
+    const composer = page.getByTestId('composer-input');
+    await expect(composer).toBeFocused();
+    await expect(page.getByTestId('member-message')).toHaveCount(0);
+    await expectNoSeriousA11yViolations(page);
+
+    await composer.fill('Where should we eat on the first evening?');
+    await composer.press('Enter');
+    await expect(page).not.toHaveURL(new RegExp(sharedHash));
+    await expect(page).toHaveURL(/\/share\/[\w-]+$/);
+    await expect(page.getByTestId('chatbot-message').last()).toContainText('Where should we eat on the first evening?');
+    await expect(page.getByRole('heading', { level: 1, name: 'Chat about Where should we eat on' })).toBeVisible();
+    await expect(page.getByTestId('shared-session-creator')).toHaveText('Trip Planner · Started by a visitor');
+    await expect(page.getByTestId('copy-answer')).toBeVisible();
+
+    // The new chat continues on its link; the shared one is unchanged at its own.
+    const visitorUrl = page.url();
+    await page.reload();
+    await expect(page.getByTestId('member-message')).toHaveText('Where should we eat on the first evening?');
+    await page.goto(`/share/${sharedHash}`);
+    await expect(page.getByTestId('member-message')).toHaveText(text);
+    expect(visitorUrl).not.toContain(sharedHash);
+  });
+});
+
 test.describe('copy buttons', () => {
   test('copy an answer and a code block from the keyboard; the tooltip says Copied for 3 seconds', async ({ page, context }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
@@ -157,7 +210,8 @@ test.describe('chat page', () => {
     await switcher.click();
     const search = page.getByRole('textbox', { name: 'Search chatbots' });
     await expect(search).toBeFocused();
-    await expect(page.getByRole('option')).toHaveCount(3);
+    // The three default chatbots and the demo admin's public Trip Planner.
+    await expect(page.getByRole('option')).toHaveCount(4);
     await expectNoSeriousA11yViolations(page);
 
     const searched = page.waitForRequest((request) => request.url().includes('search_term=writ'));
