@@ -214,6 +214,11 @@ test.describe('chat page', () => {
     await expect(page.getByRole('option')).toHaveCount(4);
     await expectNoSeriousA11yViolations(page);
 
+    // Arrow keys move through the list (the first entry is selected on opening).
+    await page.keyboard.press('ArrowDown');
+    await expect(page.getByRole('option', { name: 'Quick Helper' })).toHaveAttribute('data-combobox-selected', 'true');
+    await expect(search).toHaveAttribute('aria-activedescendant', (await page.getByRole('option', { name: 'Quick Helper' }).getAttribute('id'))!);
+
     const searched = page.waitForRequest((request) => request.url().includes('search_term=writ'));
     await search.pressSequentially('writ');
     await searched;

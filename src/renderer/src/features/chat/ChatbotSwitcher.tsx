@@ -34,10 +34,12 @@ export function ChatbotSwitcher({ current }: { current: Chatbot }) {
   const results = useChatbotSearch(debounced, combobox.dropdownOpened);
   const items = results.data?.items ?? [];
 
-  // A new result list starts on its first entry, so Enter opens the best match.
+  // A new result list starts on its first entry, so Enter opens the best match (only then: the
+  // store object is new on every render, its functions are stable).
+  const { dropdownOpened, selectFirstOption } = combobox;
   useEffect(() => {
-    if (combobox.dropdownOpened && results.data) combobox.selectFirstOption();
-  }, [results.data, combobox]);
+    if (dropdownOpened && results.data) selectFirstOption();
+  }, [results.data, dropdownOpened, selectFirstOption]);
 
   const pending = results.isFetching || search.trim() !== debounced;
   let status;
