@@ -115,8 +115,13 @@ test.describe('a visitor of a public chatbot', () => {
     const sharedHash = await sharedChatWithPublicChatbot(page, text);
     await page.context().clearCookies();
 
-    await page.goto(`/share/${sharedHash}`);
+    // A link naming another workspace finds nothing there; one naming the chat's own workspace is adopted by the browser.
+    await page.goto(`/share/${sharedHash}?workspace=elsewhere`);
+    await expect(page.getByRole('heading', { level: 1, name: 'This chat is not shared' })).toBeVisible();
+    await page.context().clearCookies();
+    await page.goto(`/share/${sharedHash}?workspace=demo`);
     await expect(page.getByRole('heading', { level: 1, name: text })).toBeVisible();
+    expect((await page.context().cookies()).find((cookie) => cookie.name === 'subdomain')?.value).toBe('demo');
     await expect(page.getByTestId('shared-session-creator')).toHaveText('Trip Planner · Shared by Demo Member');
     await page.getByRole('button', { name: 'Start a new chat' }).click();
     const start = page.getByRole('dialog', { name: 'Start a new chat' });

@@ -3,6 +3,9 @@
 /** Client route of a shared session: `${SHARED_SESSION_ROUTE}/{hash}`; outside /dashboard, no sign-in. */
 export const SHARED_SESSION_ROUTE = '/share';
 
+/** Query parameter of a shared link naming its workspace (tenant), for browsers that have none. */
+export const SHARED_WORKSPACE_PARAM = 'workspace';
+
 /** Spec §6: public paths are called with this token value instead of a member's access token. */
 export const PUBLIC_ACCESS_TOKEN = 'public';
 

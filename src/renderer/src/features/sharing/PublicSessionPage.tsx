@@ -1,13 +1,13 @@
-import { useCallback, useMemo, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { ActionIcon, Avatar, Button, Center, Group, Loader, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router-dom';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { isApiError, type PublicSession } from '../../../../shared/api';
-import { SHARED_SESSION_ROUTE } from '../../../../shared/domain/sharing';
+import { SHARED_SESSION_ROUTE, SHARED_WORKSPACE_PARAM } from '../../../../shared/domain/sharing';
 import { streamChat } from '../../api/chat';
 import { errorKeyOf } from '../../api/errorMessages';
-import { generatePublicSessionTitle, usePublicSession, usePublicSessionHistory } from '../../api/publicSessions';
+import { adoptLinkWorkspace, generatePublicSessionTitle, usePublicSession, usePublicSessionHistory } from '../../api/publicSessions';
 import { queryKeys } from '../../api/queryKeys';
 import { IconPlus, IconShare } from '../../components/icons';
 import { MAIN_CONTENT_ID } from '../../components/mainContent';
@@ -27,6 +27,19 @@ import { StartChatDialog } from './StartChatDialog';
 import classes from './sharing.module.css';
 
 const noSubscription = () => () => {};
+
+/** The link's workspace is in effect before the page asks for anything (see adoptLinkWorkspace). */
+function useLinkWorkspace(workspace: string | null, signedIn: boolean): { ready: boolean } {
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    let current = true;
+    void adoptLinkWorkspace(workspace, signedIn).finally(() => current && setReady(true));
+    return () => {
+      current = false;
+    };
+  }, [workspace, signedIn]);
+  return { ready };
+}
 
 function NotShared() {
   const { t } = useTranslation('sharing');
@@ -61,8 +74,10 @@ export default function PublicSessionPage() {
   const member = useUserSession((state) => state.member);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const session = usePublicSession(hash);
-  const history = usePublicSessionHistory(hash);
+  const [params] = useSearchParams();
+  const workspace = useLinkWorkspace(params.get(SHARED_WORKSPACE_PARAM), member !== null);
+  const session = usePublicSession(hash, workspace.ready);
+  const history = usePublicSessionHistory(hash, workspace.ready);
   /** A fresh visitor chat was started from the dialog and has not been sent yet. */
   const [fresh, setFresh] = useState(false);
   const [run, setRun] = useState<ChatRun | null>(null);
