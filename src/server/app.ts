@@ -25,6 +25,7 @@ import { registerChatRoutes } from './routes/chat';
 import { registerErrorLogRoutes } from './routes/errorLog';
 import { registerMemberRoutes } from './routes/members';
 import { registerSecurityRoutes } from './routes/security';
+import { registerPublicSessionRoutes } from './routes/publicSessions';
 import { registerSessionRoutes } from './routes/sessions';
 import { registerTaskRoutes } from './routes/tasks';
 import { createAuthService } from './services/auth';
@@ -98,7 +99,8 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerAuthRoutes(api, { db, auth, config });
       registerMemberRoutes(api, db, auth);
       registerCatalogRoutes(api, db);
-      registerSessionRoutes(api, db);
+      registerSessionRoutes(api, { db, llm: llmRegistry });
+      registerPublicSessionRoutes(api, { db, llm: llmRegistry, guard: inputGuard });
       registerChatRoutes(api, { db, llm: llmRegistry, guard: inputGuard });
       registerAnnouncementRoutes(api, db);
       registerErrorLogRoutes(api, db, config);

@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const database = config.DATABASE_URL ? await openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE) : await openPglite(config.DATA_DIR);
   if (config.SEED_DEMO) {
-    await seedDemoTenant(database.db, { subdomain: DEMO_TENANT, tenantName: 'Demo Workspace', openAiCompatibleModel: config.LLM_MODEL });
+    await seedDemoTenant(database.db, { subdomain: DEMO_TENANT, tenantName: 'Demo Workspace', openAiCompatibleModel: config.LLM_MODEL, publicChatbot: true });
   }
   const app = await buildApp({ db: database.db, config, logger: { level: config.LOG_LEVEL }, webRoot: config.WEB_DIST_DIR });
   await app.listen({ port: config.PORT, host: config.HOST });

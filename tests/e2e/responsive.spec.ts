@@ -14,6 +14,7 @@ const KEY_CONTROL: Record<string, (page: Page) => ReturnType<Page['locator']>> =
   'announcement-popup': (page) => page.getByRole('dialog').getByRole('button').last(),
   'new-chat': (page) => page.getByTestId('send-button'),
   chat: (page) => page.getByTestId('send-button'),
+  'shared-session': (page) => page.getByTestId('start-new-chat'),
   'nav-drawer': (page) => page.getByTestId('new-chat'),
   studio: (page) => page.getByRole('heading', { level: 1 }),
   store: (page) => page.getByRole('heading', { level: 1 }),
@@ -42,7 +43,7 @@ for (const width of BREAKPOINTS) {
         expect(composer!.width).toBeGreaterThan(room * 0.6);
       }
     });
-    expect(visited).toEqual(expect.arrayContaining(['sign-in', 'announcement-popup', 'new-chat', 'chat', 'studio', 'store', 'developers', 'admin-announcements', 'admin-announcement-editor', 'admin-restricted-words', 'restricted', 'desktop-setup']));
+    expect(visited).toEqual(expect.arrayContaining(['sign-in', 'announcement-popup', 'new-chat', 'chat', 'shared-session', 'studio', 'store', 'developers', 'admin-announcements', 'admin-announcement-editor', 'admin-restricted-words', 'restricted', 'desktop-setup']));
     await expect(menuButton(page)).toBeHidden(); // the member is on the restricted page, which has no navigation
   });
 }

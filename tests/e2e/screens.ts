@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test';
-import { ADMIN, MEMBER, createSession, ensureActiveAnnouncement } from './support';
+import { ADMIN, MEMBER, createSession, ensureActiveAnnouncement, setSessionPublic } from './support';
 
 /** The widths of the spec (§9) in pixels; below 768 the navigation is a drawer. */
 export const BREAKPOINTS = [375, 475, 768, 905, 1040, 1240, 1440] as const;
@@ -106,6 +106,13 @@ export async function visitScreens(page: Page, language: Language, onScreen: (na
   await expect(page.getByTestId('chatbot-message').locator('pre')).toBeVisible();
   await onScreen('chat', page);
   await page.unroute('**/history/**');
+
+  // The public page of a shared session (it needs no sign-in; the admin sees it as anyone would).
+  await setSessionPublic(page, hashId);
+  await page.goto(`/share/${hashId}`);
+  await expect(page.getByTestId('shared-session-creator')).toBeVisible();
+  await expect(page.getByTestId('chatbot-message')).toBeVisible();
+  await onScreen('shared-session', page);
 
   for (const screen of ['studio', 'store', 'developers']) {
     await page.goto(`/dashboard/${screen}`);

@@ -111,3 +111,11 @@ export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
     .flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.target.join(' ')} — ${node.failureSummary?.split('\n').slice(1).join(' ').trim() ?? ''}`));
   expect(serious, `axe on ${page.url()}`).toEqual([]);
 }
+
+/** Makes the admin's session public (or private) through the API, as the share dialog would. */
+export async function setSessionPublic(page: Page, hashId: string, isPublic = true): Promise<void> {
+  const signInResponse = await page.request.post(`${API}/auth/sign-in/`, { data: ADMIN });
+  const { access_token: token } = (await signInResponse.json()) as { access_token: string };
+  const response = await page.request.patch(`${API}/sessions/${hashId}/`, { headers: { 'x-access-token': token }, data: { is_public: isPublic } });
+  expect(response.status()).toBe(200);
+}

@@ -18,6 +18,11 @@ const EXPECTED_PUBLIC = [
   'GET /announcements/active/',
   'GET /announcements/latest/',
   'POST /log-error/',
+  // Shared sessions and visitors' chats with public chatbots (spec §6, §7).
+  'GET /public/sessions/:hash/',
+  'GET /public/sessions/:hash/history/',
+  'PATCH /public/sessions/:hash/generate-title/',
+  'POST /public/chatbots/:id/chat/',
 ].sort();
 
 type Operation = { method: string; path: string; access: AccessLevel };

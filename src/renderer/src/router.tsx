@@ -3,6 +3,7 @@ import { createBrowserRouter, Navigate } from 'react-router-dom';
 import { SessionRoot } from './app/SessionRoot';
 import { RequireAuth } from './app/RequireAuth';
 import SignInPage from './features/auth/SignInPage';
+import { SHARED_SESSION_ROUTE } from '../../shared/domain/sharing';
 
 /**
  * A route whose component arrives in its own chunk when the route is first matched, so the
@@ -23,6 +24,8 @@ export const routes = [
       { path: '/auth', element: <SignInPage /> },
       // Desktop only: server and workspace (main opens it on first run).
       { path: '/setup', lazy: lazyComponent(() => import('./features/desktop/ServerSetupPage'), (module) => module.default) },
+      // A shared session: no sign-in (spec §6 public paths).
+      { path: `${SHARED_SESSION_ROUTE}/:hash`, lazy: lazyComponent(() => import('./features/sharing/PublicSessionPage'), (module) => module.default) },
       {
         element: <RequireAuth />,
         children: [

@@ -482,6 +482,11 @@ export const sessions = pgTable(
       .references(() => members.id, { onDelete: 'cascade' }),
     title: text('title'),
     isPublic: boolean('is_public').notNull().default(false),
+    /**
+     * Started by a signed-out visitor on a public chatbot: held by the chatbot's creator (whose
+     * credits pay) but not one of their chats, and public from the start so its link keeps working.
+     */
+    isVisitor: boolean('is_visitor').notNull().default(false),
     lastChatAt: timestamp('last_chat_at', { withTimezone: true }),
     createdAt: createdAt(),
   },

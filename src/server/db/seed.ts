@@ -27,6 +27,12 @@ export interface SeedOptions {
   tenantName: string;
   /** When set, every seeded model runs on the OpenAI-compatible provider with this model id. */
   openAiCompatibleModel?: string;
+  /**
+   * Also publish a chatbot made by the demo admin (PUBLIC_DEMO_CHATBOT), so the demo server's
+   * store is not empty and visitors of a shared chat can start their own. Off in tests, whose
+   * chatbot lists expect the three defaults only.
+   */
+  publicChatbot?: boolean;
 }
 
 /** Spec §3 sample categories. */
@@ -111,6 +117,17 @@ const CHATBOTS: {
     category: 'Writing',
   },
 ];
+
+/** The demo admin's published chatbot (with `publicChatbot`). */
+const PUBLIC_DEMO_CHATBOT = {
+  enName: 'Trip Planner',
+  koName: '여행 플래너',
+  enKeyFeatures: 'Plans trips day by day. Open to visitors of shared chats.',
+  koKeyFeatures: '여행 일정을 하루 단위로 짜 드립니다. 공유된 대화의 방문자도 이용할 수 있습니다.',
+  systemInstructions: 'You plan trips: suggest a day-by-day itinerary and keep it practical.',
+  model: 'balanced-pro',
+  category: 'Lifestyle',
+} as const;
 
 const ANNOUNCEMENTS = [
   { content: '## Welcome\n\nThis workspace runs on the **reference server** with demo data.', daysAgo: 3 },
@@ -206,6 +223,21 @@ export async function seedDemoTenant(db: Database, options: SeedOptions): Promis
       ].map((member) => ({ ...member, status: 'approved' as const, language: 'en' as const, defaultMemberGroupId: group.id })))
       .returning({ id: members.id });
     await tx.insert(memberGroupLinks).values(memberRows.map((member) => ({ tenantId: tenant.id, memberId: member.id, memberGroupId: group.id })));
+
+    if (options.publicChatbot) {
+      const bot = PUBLIC_DEMO_CHATBOT;
+      const model = modelRows.find((row) => row.name === bot.model);
+      const category = categoryRows.find((row) => row.enName === bot.category);
+      const admin = memberRows[0];
+      if (!model || !category || !admin) throw new Error('Seed data mismatch for the public chatbot');
+      const { category: _category, model: _model, ...names } = bot;
+      const [chatbot] = await tx
+        .insert(chatbots)
+        .values({ tenantId: tenant.id, hashId: `${options.subdomain}-public-1`, ...names, llmModelId: model.id, creatorId: admin.id, isPublic: true, publishStatus: 'approved' })
+        .returning({ id: chatbots.id });
+      if (!chatbot) throw new Error('Chatbot insert returned no row');
+      await tx.insert(chatbotCategories).values({ tenantId: tenant.id, chatbotId: chatbot.id, categoryId: category.id });
+    }
 
     const now = Date.now();
     await tx.insert(announcements).values(

@@ -1,4 +1,4 @@
-import { streamText } from 'ai';
+import { generateText, streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { createDemoProvider } from './demo';
 
@@ -22,6 +22,21 @@ describe('demo language model', () => {
       providerOptions: { demo: { language: 'ko' } },
     });
     expect(await result.text).toMatch(/^\*\*데모 모델\*\*/);
+  });
+
+  it('writes a short session title in the requested language from the question of the title prompt', async () => {
+    const title = async (language: string, question: string) =>
+      (
+        await generateText({
+          model: createDemoProvider(0).languageModel('demo'),
+          prompt: `User: ${question}\n\nAssistant: a long answer`,
+          providerOptions: { demo: { language, task: 'title' } },
+        })
+      ).text;
+    expect(await title('en', 'How do I bake sourdough bread at home?')).toBe('Chat about How do I bake sourdough');
+    expect(await title('ko', '부산 여행 일정 추천해 주세요!')).toBe('부산 여행 일정 추천해 주세요에 대한 대화');
+    expect(await title('ja', '東京で一番おいしいラーメン屋はどこですか？')).toBe('東京で一番おいしいラーメン屋はどこですかについての会話');
+    expect(await title('es', '¿Qué ver en Madrid?')).toBe('Conversación sobre ¿Qué ver en Madrid');
   });
 
   it('stops producing tokens as soon as the call is aborted', async () => {

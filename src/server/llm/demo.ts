@@ -64,9 +64,29 @@ function promptText(prompt: LanguageModelV4Prompt): string {
     .join('\n');
 }
 
+/** Session titles (providerOptions.demo.task = 'title'): the question's first words, framed in the language. */
+const TITLES: Record<SupportedLanguage, (topic: string) => string> = {
+  en: (topic) => `Chat about ${topic}`,
+  ko: (topic) => `${topic}에 대한 대화`,
+  zh: (topic) => `关于${topic}的对话`,
+  ja: (topic) => `${topic}についての会話`,
+  es: (topic) => `Conversación sobre ${topic}`,
+};
+const TITLE_WORDS = 5;
+const TITLE_CHARS = 24;
+
+function demoTitle(language: SupportedLanguage, prompt: LanguageModelV4Prompt): string {
+  // The title prompt reads "User: <question>\n\nAssistant: <answer>".
+  const question = lastUserText(prompt).replace(/^User:\s*/, '').split(/\n\s*\nAssistant:/)[0] ?? '';
+  const words = question.replace(/\s+/g, ' ').trim().split(' ').slice(0, TITLE_WORDS).join(' ');
+  const topic = Array.from(words).slice(0, TITLE_CHARS).join('').replace(/[\s?!.,;:。？！、，]+$/u, '');
+  return TITLES[language](topic);
+}
+
 function demoAnswer(options: LanguageModelV4CallOptions): string {
   const requested = options.providerOptions?.demo?.language;
   const language = isSupportedLanguage(requested) ? requested : 'en';
+  if (options.providerOptions?.demo?.task === 'title') return demoTitle(language, options.prompt);
   const said = Array.from(lastUserText(options.prompt).replace(/\s+/g, ' '));
   const excerpt = said.length > EXCERPT_MAX ? `${said.slice(0, EXCERPT_MAX).join('')}…` : said.join('');
   return ANSWERS[language](excerpt);

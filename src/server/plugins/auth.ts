@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ACCESS_TOKEN_HEADER } from '../../shared/domain/http';
+import { PUBLIC_ACCESS_TOKEN } from '../../shared/domain/sharing';
 import type { AuthMember, AuthService } from '../services/auth';
 
 declare module 'fastify' {
@@ -26,7 +27,8 @@ export function registerAuthentication(app: FastifyInstance, auth: AuthService):
   });
   app.decorate('authenticateOptional', async (request: FastifyRequest) => {
     const token = accessToken(request);
-    if (!token) return;
+    // Spec §6: signed-out callers of public paths send the token value `public`.
+    if (!token || token === PUBLIC_ACCESS_TOKEN) return;
     request.member = await auth.authenticate(request.tenant, token).catch(() => null);
   });
 }

@@ -10,7 +10,7 @@ import type { LlmRegistry } from '../llm/registry';
 import { estimateTokens } from '../../shared/domain/tokens';
 import type { ChatbotRow, LlmModelRow, MemberRow, SessionRow, TenantRow } from '../db/rows';
 import { findVisibleChatbot } from './chatbots';
-import { assertCreditLeft, isFreeModel, messageCost, releaseAbandonedReservations, reserveCredits, settleCredits } from './credits';
+import { type Billing, assertCreditLeft, isFreeModel, messageCost, releaseAbandonedReservations, reserveCredits, settleCredits } from './credits';
 import { findOwnSession, newHashId } from './sessions';
 import type { InputGuard } from './inputGuard';
 import type { PiiKind } from '../../shared/domain/pii';
@@ -52,6 +52,10 @@ export interface CheckedSend {
   /** Credits to reserve before streaming; 0 for a free model. */
   reserved: number;
   isTest: boolean;
+  /** Flags of the session this send creates (a visitor's public chat: public and held for them). */
+  newSession?: { isPublic: boolean; isVisitor: boolean };
+  /** Who pays: the sender, unless a visitor's send is billed to the chatbot's creator. */
+  billing?: Billing;
 }
 
 /** An opened turn: session, member message and answer placeholder saved, credits reserved. */
@@ -94,13 +98,28 @@ async function mayUseModel(db: Database, tenantId: number, groupIds: number[], m
 
 const messageText = (message: ModelMessage) => (typeof message.content === 'string' ? message.content : '');
 
+/** How a send differs when it is not a member's own (a visitor's chat with a public chatbot). */
+export interface SendOptions {
+  /** Finds the session sent to; by default one of the member's own. */
+  findSession?: (db: Database, member: MemberRow, hash: string) => Promise<SessionRow>;
+  billing?: Billing;
+}
+
 /**
  * Checks a send against the rules known before streaming (spec §8 chat errors: 422 empty or
  * restricted term, 428 personal data the tenant blocks (what it masks comes back masked), 404
  * unknown chatbot, file, task mode or session, 403 model not allowed, 413 over
  * the context limit, 402 for a paid model that costs nothing when credits are depleted). Reads only.
  */
-export async function checkSend(db: Database, guard: InputGuard, tenant: TenantRow, member: MemberRow, chatbotId: number, body: ChatBody): Promise<CheckedSend> {
+export async function checkSend(
+  db: Database,
+  guard: InputGuard,
+  tenant: TenantRow,
+  member: MemberRow,
+  chatbotId: number,
+  body: ChatBody,
+  { findSession = findOwnSession, billing }: SendOptions = {},
+): Promise<CheckedSend> {
   const typed = body.text.trim();
   if (!typed && body.file_ids.length === 0) throw new AppError(422, 'message_empty', 'A message needs text or an image.');
 
@@ -128,7 +147,7 @@ export async function checkSend(db: Database, guard: InputGuard, tenant: TenantR
   if (body.task_mode_id && !taskMode) throw notFound('The task mode does not exist.');
   const system = [chatbot.systemInstructions, taskMode?.instructions ?? ''].filter((part) => part.trim() !== '').join('\n\n');
 
-  const existing = body.session_hash_id ? await findOwnSession(db, member, body.session_hash_id) : null;
+  const existing = body.session_hash_id ? await findSession(db, member, body.session_hash_id) : null;
   if (existing && existing.chatbotId !== chatbot.id) throw notFound('The session does not exist.');
 
   const messages: ModelMessage[] = [...(existing ? await historyMessages(db, existing.id) : []), { role: 'user', content: text }];
@@ -143,7 +162,7 @@ export async function checkSend(db: Database, guard: InputGuard, tenant: TenantR
   const free = isFreeModel(model, tenant);
   const reserved = free ? 0 : messageCost(model, { inputTokens: estimatedInputTokens, outputTokens: RESERVED_OUTPUT_TOKENS });
   // A paid model that costs nothing still needs credits left; anything to reserve is checked with its reservation (openTurn).
-  if (!free && reserved === 0) await assertCreditLeft(db, member);
+  if (!free && reserved === 0) await assertCreditLeft(db, member, billing);
 
   return {
     tenant,
@@ -160,6 +179,7 @@ export async function checkSend(db: Database, guard: InputGuard, tenant: TenantR
     estimatedInputTokens,
     reserved,
     isTest: body.is_test,
+    billing,
   };
 }
 
@@ -175,7 +195,7 @@ export async function openTurn(db: Database, send: CheckedSend): Promise<ChatTur
     if (!session) {
       const [created] = await tx
         .insert(sessions)
-        .values({ tenantId: tenant.id, hashId: newHashId(), chatbotId: chatbot.id, memberId: member.id, title: send.sessionTitle, lastChatAt: new Date() })
+        .values({ tenantId: tenant.id, hashId: newHashId(), chatbotId: chatbot.id, memberId: member.id, title: send.sessionTitle, lastChatAt: new Date(), ...send.newSession })
         .returning();
       if (!created) throw new Error('Session insert returned no row');
       session = created;
@@ -202,7 +222,7 @@ export async function openTurn(db: Database, send: CheckedSend): Promise<ChatTur
   let reservation: ChatTurn['reservation'] = null;
   if (send.reserved > 0) {
     try {
-      reservation = await reserveCredits(db, member, send.reserved, saved.answerId);
+      reservation = await reserveCredits(db, member, send.reserved, saved.answerId, send.billing);
     } catch (error) {
       await db.transaction(async (tx) => {
         await tx.delete(sessionMessages).where(inArray(sessionMessages.id, [saved.memberMessageId, saved.answerId]));
@@ -415,6 +435,6 @@ async function recordOutcome(db: Database, turn: ChatTurn, outcome: StreamOutcom
   const also = sql.join(statements, sql` `);
   if (turn.reservation) await settleCredits(db, member, turn.reservation.id, turn.reservation.amount, cost, also);
   else await db.execute(sql`with ${also} saved as (select 1) select 1 from saved`);
-  if (!turn.isTest && !chatbot.isDefault) await db.transaction((tx) => rememberRecentChatbot(tx, member, chatbot.id, now));
+  if (!turn.isTest && !chatbot.isDefault && !session.isVisitor) await db.transaction((tx) => rememberRecentChatbot(tx, member, chatbot.id, now));
   return cost;
 }

@@ -6,14 +6,13 @@ import type { Session, SessionMessage, historyResponseSchema } from '../../share
 import type { z } from 'zod';
 import type { Queryable } from '../db/client';
 import { files, sessionMessageFiles, sessionMessages, sessions } from '../db/schema';
-import { AppError, notFound } from '../errors';
+import { notFound } from '../errors';
 import type { MemberRow, SessionMessageRow, SessionRow } from '../db/rows';
 import { findVisibleChatbot } from './chatbots';
+import { type TitleDeps, titleSession } from './titles';
 
 /** Public, unguessable id of a session (it appears in URLs). */
 export const newHashId = () => randomBytes(12).toString('base64url');
-
-const TITLE_MAX = 60;
 
 export function toSessionDto(session: SessionRow, creatorName: string): Session {
   return {
@@ -29,12 +28,15 @@ export function toSessionDto(session: SessionRow, creatorName: string): Session 
   };
 }
 
-/** The member's own session by hash id; 404 for anyone else's (other tenants included). */
+/**
+ * The member's own session by hash id; 404 for anyone else's (other tenants included) and for the
+ * visitor sessions their public chatbots hold.
+ */
 export async function findOwnSession(q: Queryable, member: MemberRow, hash: string): Promise<SessionRow> {
   const [session] = await q
     .select()
     .from(sessions)
-    .where(and(eq(sessions.tenantId, member.tenantId), eq(sessions.memberId, member.id), eq(sessions.hashId, hash)));
+    .where(and(eq(sessions.tenantId, member.tenantId), eq(sessions.memberId, member.id), eq(sessions.isVisitor, false), eq(sessions.hashId, hash)));
   if (!session) throw notFound('The session does not exist.');
   return session;
 }
@@ -47,6 +49,7 @@ export async function listSessions(
   const where = and(
     eq(sessions.tenantId, member.tenantId),
     eq(sessions.memberId, member.id),
+    eq(sessions.isVisitor, false),
     query.chatbot_id === undefined ? undefined : eq(sessions.chatbotId, query.chatbot_id),
   );
   return paginate(query, {
@@ -99,20 +102,18 @@ export async function sessionContextTokens(q: Queryable, sessionId: number): Pro
   return Math.ceil((row?.bytes ?? 0) / 4);
 }
 
-/** One page of messages, oldest first; `first_id` pages backwards from the oldest message the client has. */
-export async function getHistory(
+/** One page of a session's messages, oldest first; `first_id` pages backwards from the oldest message the client has. */
+export async function historyPage(
   q: Queryable,
-  member: MemberRow,
-  hash: string,
+  session: SessionRow,
   query: { size: number; first_id?: number },
 ): Promise<z.output<typeof historyResponseSchema>> {
-  const session = await findOwnSession(q, member, hash);
   const rows = await q
     .select()
     .from(sessionMessages)
     .where(
       and(
-        eq(sessionMessages.tenantId, member.tenantId),
+        eq(sessionMessages.tenantId, session.tenantId),
         eq(sessionMessages.sessionId, session.id),
         query.first_id === undefined ? undefined : lt(sessionMessages.id, query.first_id),
       ),
@@ -122,56 +123,46 @@ export async function getHistory(
   const hasMore = rows.length > query.size;
   const page = rows.slice(0, query.size).reverse();
   return {
-    items: await toMessageDtos(q, member.tenantId, page),
+    items: await toMessageDtos(q, session.tenantId, page),
     has_more: hasMore,
     context_tokens: await sessionContextTokens(q, session.id),
   };
+}
+
+export async function getHistory(
+  q: Queryable,
+  member: MemberRow,
+  hash: string,
+  query: { size: number; first_id?: number },
+): Promise<z.output<typeof historyResponseSchema>> {
+  return historyPage(q, await findOwnSession(q, member, hash), query);
 }
 
 export async function updateSession(
   q: Queryable,
   member: MemberRow,
   hash: string,
-  patch: { title?: string; chatbot_id?: number },
+  patch: { title?: string; chatbot_id?: number; is_public?: boolean },
 ): Promise<Session> {
   const session = await findOwnSession(q, member, hash);
-  if (patch.title === undefined && patch.chatbot_id === undefined) return toSessionDto(session, member.name);
+  if (patch.title === undefined && patch.chatbot_id === undefined && patch.is_public === undefined) return toSessionDto(session, member.name);
   if (patch.chatbot_id !== undefined) await findVisibleChatbot(q, member, patch.chatbot_id);
   const [updated] = await q
     .update(sessions)
     .set({
       ...(patch.title !== undefined ? { title: patch.title } : {}),
       ...(patch.chatbot_id !== undefined ? { chatbotId: patch.chatbot_id } : {}),
+      ...(patch.is_public !== undefined ? { isPublic: patch.is_public } : {}),
     })
     .where(eq(sessions.id, session.id))
     .returning();
   return toSessionDto(updated ?? session, member.name);
 }
 
-/** A title from the first thing the member said: whitespace collapsed, cut at TITLE_MAX characters. */
-export function titleFromMessage(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  const chars = Array.from(flat);
-  return chars.length > TITLE_MAX ? `${chars.slice(0, TITLE_MAX - 1).join('').trimEnd()}…` : flat;
-}
-
-export async function generateTitle(q: Queryable, member: MemberRow, hash: string): Promise<Session> {
-  const session = await findOwnSession(q, member, hash);
-  const [first] = await q
-    .select({ text: sessionMessages.text })
-    .from(sessionMessages)
-    .where(
-      and(
-        eq(sessionMessages.sessionId, session.id),
-        eq(sessionMessages.speakerType, 'member'),
-        sql`btrim(${sessionMessages.text}) <> ''`,
-      ),
-    )
-    .orderBy(sessionMessages.id)
-    .limit(1);
-  if (!first) throw new AppError(403, 'no_history', 'There is no history in this session.');
-  const [updated] = await q.update(sessions).set({ title: titleFromMessage(first.text) }).where(eq(sessions.id, session.id)).returning();
-  return toSessionDto(updated ?? session, member.name);
+/** Titles the member's session with the chatbot's model, in the member's language. */
+export async function generateTitle(deps: TitleDeps, member: MemberRow, hash: string): Promise<Session> {
+  const session = await findOwnSession(deps.db, member, hash);
+  return toSessionDto(await titleSession(deps, session, member.language), member.name);
 }
 
 export async function deleteSession(q: Queryable, member: MemberRow, hash: string): Promise<void> {

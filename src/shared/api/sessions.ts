@@ -89,9 +89,11 @@ export const patchSession = defineEndpoint({
   body: z.object({
     title: z.string().trim().min(1).max(200).optional(),
     chatbot_id: idSchema.optional(),
+    /** Share the session: anyone with its link may read it (GET /public/sessions/{hash}/). */
+    is_public: z.boolean().optional(),
   }),
   response: sessionSchema,
-  summary: 'Rename a session or move it to another chatbot',
+  summary: 'Rename a session, move it to another chatbot, or make it public or private',
   tags: ['sessions'],
 });
 
@@ -101,7 +103,7 @@ export const generateSessionTitle = defineEndpoint({
   access: 'member',
   params: hashParamsSchema,
   response: sessionSchema,
-  summary: 'Title the session from its first message (403 when it has no history)',
+  summary: 'Title the session with the chatbot’s model in the member’s language (first message as fallback; 403 when it has no history)',
   tags: ['sessions'],
 });
 

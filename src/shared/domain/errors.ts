@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'not_found',
   'conflict',
   'credits_depleted',
+  /** A visitor's chat with a public chatbot: the chatbot creator's credits are used up. */
   'model_not_allowed',
   'input_too_long',
   'message_empty',

@@ -1,4 +1,4 @@
-import { ApiError, buildPath, chatApi } from '../../../shared/api';
+import { ApiError, buildPath, chatApi, publicSessionsApi } from '../../../shared/api';
 import { getPlatform } from '../platform';
 import type { ChatStreamRequest } from '../platform/types';
 import { apiUrl } from './client';
@@ -21,6 +21,7 @@ export async function streamChat(request: ChatStreamRequest): Promise<void> {
 }
 
 async function reportChatFailure(request: ChatStreamRequest, error: ApiError): Promise<void> {
-  const url = await apiUrl(buildPath(chatApi.chat.path, { id: request.chatbotId }));
-  reportFailure({ endpoint: chatApi.chat, url, requestBody: request.body, error, response: null });
+  const endpoint = request.visitor ? publicSessionsApi.publicChat : chatApi.chat;
+  const url = await apiUrl(buildPath(endpoint.path, { id: request.chatbotId }));
+  reportFailure({ endpoint, url, requestBody: request.body, error, response: null });
 }

@@ -1,6 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { chatbotsApi, type Chatbot } from '../../../shared/api';
 import { DASHBOARD_CHATBOT_LIST_SIZE } from '../../../shared/domain/pagination';
+import { CHATBOT_SWITCHER_SIZE } from '../../../shared/domain/sharing';
 import { callEndpoint } from './client';
 import { queryKeys } from './queryKeys';
 
@@ -22,4 +23,15 @@ export function useChatbot(chatbotId: number) {
 
 export function firstDefaultChatbot(chatbots: readonly Chatbot[]): Chatbot | undefined {
   return chatbots.find((chatbot) => chatbot.is_default);
+}
+
+/** The chat header's switcher: chatbots the member sees (defaults first) matching the search. */
+export function useChatbotSearch(searchTerm: string, enabled: boolean) {
+  return useQuery({
+    queryKey: queryKeys.chatbotSearch(searchTerm),
+    queryFn: () =>
+      callEndpoint(chatbotsApi.listChatbots, { query: { include_default: true, size: CHATBOT_SWITCHER_SIZE, search_term: searchTerm || undefined } }),
+    enabled,
+    placeholderData: keepPreviousData,
+  });
 }

@@ -51,7 +51,9 @@ export function createDesktopPlatform(bridge: Bridge): Platform {
     });
   }
 
-  function streamChat({ chatbotId, body, signal, onMeta, onFrame }: ChatStreamRequest): Promise<void> {
+  function streamChat({ chatbotId, body, visitor, signal, onMeta, onFrame }: ChatStreamRequest): Promise<void> {
+    // Shared sessions open in a browser; the desktop app is always signed in and chats as the member.
+    if (visitor) return Promise.reject(new ApiError(404, null, 'Visitor chat is not available in the desktop app.'));
     if (signal.aborted) return Promise.resolve();
     const requestId = crypto.randomUUID();
     return new Promise<void>((resolve, reject) => {

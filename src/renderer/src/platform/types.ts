@@ -1,4 +1,5 @@
 import type { ChatBody, ChatFrame, ChatMeta, Member, SessionEndReason } from '../../../shared/api';
+import type { SupportedLanguage } from '../../../shared/domain/language';
 
 export type { SessionEndReason };
 
@@ -12,6 +13,8 @@ export interface ClientSettings {
 export interface ChatStreamRequest {
   chatbotId: number;
   body: ChatBody;
+  /** A signed-out visitor's chat with a public chatbot (POST /public/chatbots/{id}/chat/, web only), answered in their language. */
+  visitor?: { language: SupportedLanguage };
   signal: AbortSignal;
   onMeta: (meta: ChatMeta) => void;
   onFrame: (frame: ChatFrame) => void;

@@ -1,6 +1,9 @@
-import { ApiError, apiErrorFromResponse, authApi, chatApi, isAbortError, sendReportingFailures, openChatResponse, readChatFrames, sessionEndReasonFor, type Endpoint, type Member, type SessionEndReason } from '../../../shared/api';
+import { ApiError, apiErrorFromResponse, authApi, buildPath, chatApi, publicSessionsApi, isAbortError, sendReportingFailures, openChatResponse, readChatFrames, sessionEndReasonFor, type Endpoint, type Member, type SessionEndReason } from '../../../shared/api';
 import { API_PREFIX, ACCESS_TOKEN_HEADER, SUBDOMAIN_COOKIE, SUBDOMAIN_HEADER } from '../../../shared/domain/http';
+import { PUBLIC_ACCESS_TOKEN } from '../../../shared/domain/sharing';
 import type { ChatStreamRequest, ClientSettings, Platform } from './types';
+
+const PUBLIC_PATH_SEGMENT = `${API_PREFIX}/public/`;
 
 export interface WebPlatformOptions {
   /** The network; tests inject a fake. */
@@ -90,6 +93,8 @@ export function createWebPlatform(options: WebPlatformOptions = {}): Platform {
   function send(request: Request): Promise<Response> {
     const headers = withTenant(new Headers(request.headers));
     if (accessToken) headers.set(ACCESS_TOKEN_HEADER, accessToken);
+    // Spec §6: signed out, public paths carry the token value `public`.
+    else if (new URL(request.url).pathname.includes(PUBLIC_PATH_SEGMENT)) headers.set(ACCESS_TOKEN_HEADER, PUBLIC_ACCESS_TOKEN);
     return network(new Request(request, { headers, credentials: 'include' }));
   }
 
@@ -104,11 +109,12 @@ export function createWebPlatform(options: WebPlatformOptions = {}): Platform {
     return member ? send(retry) : response;
   }
 
-  async function streamChat({ chatbotId, body, signal, onMeta, onFrame }: ChatStreamRequest): Promise<void> {
-    const request = new Request(url(`/chatbots/${chatbotId}/chat/`), {
-      method: chatApi.chat.method,
+  async function streamChat({ chatbotId, body, visitor, signal, onMeta, onFrame }: ChatStreamRequest): Promise<void> {
+    const endpoint = visitor ? publicSessionsApi.publicChat : chatApi.chat;
+    const request = new Request(url(buildPath(endpoint.path, { id: chatbotId })), {
+      method: endpoint.method,
       headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify(body),
+      body: JSON.stringify(visitor ? { ...body, language: visitor.language } : body),
       signal,
     });
     let response: Response;

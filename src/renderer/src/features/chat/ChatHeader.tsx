@@ -1,12 +1,10 @@
 import { Fragment, useState } from 'react';
 import { useForm } from '@mantine/form';
-import { ActionIcon, Avatar, Box, Button, Group, Modal, Select, Skeleton, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Avatar, Box, Button, Group, Modal, Skeleton, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
 import { sessionsApi, type Chatbot, type Session } from '../../../../shared/api';
 import { errorMessageKey } from '../../api/errorMessages';
-import { useDashboardChatbots } from '../../api/chatbots';
 import { renameSession } from '../../api/sessions';
 import { queryKeys } from '../../api/queryKeys';
 import { IconEdit, IconPlus, IconTrash } from '../../components/icons';
@@ -17,6 +15,8 @@ import { formatDate } from '../../i18n/formatDate';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { DeleteSessionDialog } from '../dashboard/DeleteSessionDialog';
 import { useDeleteSession } from '../dashboard/useDeleteSession';
+import { ShareSessionButton } from '../sharing/ShareDialog';
+import { ChatbotSwitcher } from './ChatbotSwitcher';
 import { chatbotName } from './conversation';
 import classes from './chat.module.css';
 
@@ -46,30 +46,6 @@ function ChatbotLine({ chatbot }: { chatbot: Chatbot }) {
         ))}
       </span>
     </Text>
-  );
-}
-
-/** Chatbot search: the dashboard list (defaults first), filtered as the user types. */
-function ChatbotPicker({ current }: { current: Chatbot }) {
-  const { t } = useTranslation('chat');
-  const language = useResolvedLanguage();
-  const navigate = useNavigate();
-  const chatbots = useDashboardChatbots();
-  const options = (chatbots.data?.items ?? [current]).map((chatbot) => ({ value: String(chatbot.id), label: chatbotName(chatbot, language) }));
-  if (!options.some((option) => option.value === String(current.id))) options.unshift({ value: String(current.id), label: chatbotName(current, language) });
-  return (
-    <Select
-      w={200}
-      size="xs"
-      searchable
-      data={options}
-      value={String(current.id)}
-      allowDeselect={false}
-      nothingFoundMessage={t('picker.nothingFound')}
-      aria-label={t('picker.label')}
-      placeholder={t('picker.placeholder')}
-      onChange={(value) => value && value !== String(current.id) && void navigate(`/dashboard/chat/${value}`)}
-    />
   );
 }
 
@@ -172,6 +148,7 @@ export function ChatHeader({ chatbot, session, hasSession, onNewSession }: ChatH
                       <IconEdit size={15} />
                     </ActionIcon>
                   </Tooltip>
+                  <ShareSessionButton session={session} />
                   <Tooltip label={t('session.delete')}>
                     <ActionIcon variant="subtle" color="gray" size="sm" aria-label={t('session.delete')} onClick={() => setDeleting(session)}>
                       <IconTrash size={15} />
@@ -190,7 +167,7 @@ export function ChatHeader({ chatbot, session, hasSession, onNewSession }: ChatH
         <Group gap="xs" wrap="nowrap" style={{ flex: 'none' }}>
           {chatbot && (
             <Box visibleFrom="md">
-              <ChatbotPicker current={chatbot} />
+              <ChatbotSwitcher current={chatbot} />
             </Box>
           )}
           <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} onClick={onNewSession} classNames={{ label: classes.newSessionLabel, section: classes.newSessionIcon }}>

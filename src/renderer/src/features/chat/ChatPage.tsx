@@ -17,6 +17,7 @@ import { ChatRun, type ChatRunSnapshot } from './chatRun';
 import { chatbotName } from './conversation';
 import { appendTurn, flattenHistory, seedEmptyHistory, useSessionHistory } from './history';
 import { ChatHeader } from './ChatHeader';
+import { ChatbotUnavailable } from './ChatbotUnavailable';
 import { Composer } from './Composer';
 import { LongConversationBanner } from './LongConversationBanner';
 import { CreditBanner } from '../credits/CreditBanner';
@@ -198,7 +199,7 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
 
   let body;
   if (chatbotMissing) {
-    body = <Unavailable title={t(errorMessageKey(chatbot.error, chatbotsApi.getChatbot, [{ status: 404, key: 'chat:empty.chatbotUnavailable' }]))} />;
+    body = <Unavailable title={t(errorMessageKey(chatbot.error, chatbotsApi.getChatbot))} />;
   } else if (sessionMissing || (history.isError && !history.data)) {
     body = <Unavailable title={sessionMissing ? t('session.notFound') : t(errorKeyOf(history.error))} onNewSession={startNewSession} />;
   } else if (historyLoading) {
@@ -217,6 +218,7 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
     );
   }
 
+  if (chatbotMissing && isApiError(chatbot.error) && chatbot.error.status === 404) return <ChatbotUnavailable />;
   return (
     <div className={classes.page}>
       <ChatHeader chatbot={chatbot.data} session={session.data} hasSession={sessionHashId !== undefined} onNewSession={startNewSession} />

@@ -2,11 +2,13 @@ import { memo, useMemo, useSyncExternalStore } from 'react';
 import { Typography } from '@mantine/core';
 import 'highlight.js/styles/github.css';
 import { loadedGrammarCount, subscribeGrammars } from './highlight';
+import { CodeBlock } from '../sharing/CopyButton';
 import { renderMarkdownBlocks } from './markdown';
 import classes from './chat.module.css';
 
-const MarkdownBlock = memo(function MarkdownBlock({ html }: { html: string }) {
-  return <div className={classes.markdownBlock} dangerouslySetInnerHTML={{ __html: html }} />;
+const MarkdownBlock = memo(function MarkdownBlock({ html, code }: { html: string; code: string | null }) {
+  const block = <div className={classes.markdownBlock} dangerouslySetInnerHTML={{ __html: html }} />;
+  return code === null ? block : <CodeBlock code={code}>{block}</CodeBlock>;
 });
 
 /** Sanitized markdown; unchanged blocks keep their DOM while an answer streams in. */
@@ -17,8 +19,8 @@ export const MarkdownContent = memo(function MarkdownContent({ text }: { text: s
   const blocks = useMemo(() => renderMarkdownBlocks(text), [text, grammars]);
   return (
     <Typography className={classes.markdown}>
-      {blocks.map((html, index) => (
-        <MarkdownBlock key={index} html={html} />
+      {blocks.map((block, index) => (
+        <MarkdownBlock key={index} html={block.html} code={block.code} />
       ))}
     </Typography>
   );

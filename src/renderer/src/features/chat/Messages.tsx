@@ -5,6 +5,7 @@ import type { Citation, SessionMessage } from '../../../../shared/api';
 import type { ChatRun } from './chatRun';
 import type { ChatErrorKey } from './chatErrors';
 import { MarkdownContent } from './MarkdownContent';
+import { AnswerActions } from '../sharing/CopyButton';
 import classes from './chat.module.css';
 
 export interface ChatbotFace {
@@ -54,6 +55,7 @@ export function ChatbotAnswer({ face, text, interrupted, streaming = false, erro
       </Avatar>
       <div className={classes.chatbotBody}>
         {text === '' && streaming ? <TypingIndicator /> : <MarkdownContent text={text} />}
+        {!streaming && text !== '' && <AnswerActions text={text} />}
         {images.filter(isDisplayableImage).map((url) => (
           <Image key={url} src={url} alt="" radius="md" maw={360} mt="xs" />
         ))}

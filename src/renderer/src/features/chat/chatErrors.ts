@@ -1,8 +1,11 @@
 import { chatApi } from '../../../../shared/api';
 import { errorMessageKey } from '../../api/errorMessages';
 
-/** A full i18n key of a chat-stream message of spec §8: under `errors.` in chat.json, or a depletion message in credits.json. */
-export type ChatErrorKey = `chat:errors.${string}` | `credits:depleted.${string}`;
+/**
+ * A full i18n key of a chat-stream message of spec §8: under `errors.` in chat.json, a depletion
+ * message in credits.json, or a visitor's chat message in sharing.json.
+ */
+export type ChatErrorKey = `chat:errors.${string}` | `credits:depleted.${string}` | `sharing:errors.${string}`;
 
 /** A send rejected before the stream started: the chat endpoint's rows of the error catalogue. */
 export function sendErrorKey(error: unknown): ChatErrorKey {

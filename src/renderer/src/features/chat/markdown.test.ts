@@ -11,13 +11,19 @@ const nextGrammar = () =>
     });
   });
 
-const render = (markdown: string) => renderMarkdownBlocks(markdown).join('');
+const render = (markdown: string) => renderMarkdownBlocks(markdown).map((block) => block.html).join('');
 
 describe('renderMarkdownBlocks', () => {
+  it('gives code blocks their source for the copy button', () => {
+    const blocks = renderMarkdownBlocks('Run this:\n\n    npm test');
+    expect(blocks.map((block) => block.code)).toEqual([null, 'npm test']);
+  });
+
   it('renders markdown as one HTML string per block', () => {
     const blocks = renderMarkdownBlocks('# Title\n\nSome **bold** text\n\n- a\n- b');
     expect(blocks).toHaveLength(3);
-    expect(blocks[1]).toContain('<strong>bold</strong>');
+    expect(blocks[1]?.html).toContain('<strong>bold</strong>');
+    expect(blocks.map((block) => block.code)).toEqual([null, null, null]);
   });
 
   it('removes scripts, event handlers and javascript: links', () => {

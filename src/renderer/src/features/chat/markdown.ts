@@ -1,4 +1,4 @@
-import { Marked, type Token } from 'marked';
+import { Marked, type Token, type Tokens } from 'marked';
 import { sanitizeHtml } from '../../components/sanitizeHtml';
 import { highlightCode, isGrammarPending } from './highlight';
 
@@ -42,15 +42,21 @@ function renderBlock(token: Token): string {
   return html;
 }
 
+export interface MarkdownBlock {
+  html: string;
+  /** The source of a fenced or indented code block (for its copy button); null for other blocks. */
+  code: string | null;
+}
+
 /**
  * Markdown to sanitized HTML, one string per top-level block (paragraph, list, code block…).
  * Raw HTML in the source is sanitized away; links open in a new window without an opener.
  * Code in a language whose grammar is not loaded yet comes back plain and starts the load;
  * `subscribeGrammars` tells when rendering again would highlight it.
  */
-export function renderMarkdownBlocks(markdown: string): string[] {
+export function renderMarkdownBlocks(markdown: string): MarkdownBlock[] {
   return marked
     .lexer(markdown)
     .filter((token) => token.type !== 'space')
-    .map(renderBlock);
+    .map((token) => ({ html: renderBlock(token), code: token.type === 'code' ? (token as Tokens.Code).text : null }));
 }

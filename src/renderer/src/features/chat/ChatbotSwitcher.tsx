@@ -1,0 +1,99 @@
+import { useEffect, useState } from 'react';
+import { Button, Combobox, Loader, Text, useCombobox } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import type { Chatbot } from '../../../../shared/api';
+import { SEARCH_DEBOUNCE_MS } from '../../../../shared/domain/ui';
+import { useChatbotSearch } from '../../api/chatbots';
+import { errorKeyOf } from '../../api/errorMessages';
+import { IconChevron } from '../../components/icons';
+import { useResolvedLanguage } from '../../i18n/useLanguage';
+import { chatbotName } from './conversation';
+
+/**
+ * Chatbot search in the chat header (spec §2): a button naming the current chatbot opens a search
+ * box over the chatbots the member sees (GET /chatbots/ with search_term, 300 ms after the last
+ * key, spec §9). Arrow keys move through the results, Enter opens one, Escape closes and gives
+ * focus back to the button.
+ */
+export function ChatbotSwitcher({ current }: { current: Chatbot }) {
+  const { t } = useTranslation('chat');
+  const language = useResolvedLanguage();
+  const navigate = useNavigate();
+  const [search, setSearch] = useState('');
+  const [debounced] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
+  const combobox = useCombobox({
+    onDropdownClose: () => {
+      combobox.resetSelectedOption();
+      combobox.focusTarget();
+      setSearch('');
+    },
+    onDropdownOpen: () => combobox.focusSearchInput(),
+  });
+  const results = useChatbotSearch(debounced, combobox.dropdownOpened);
+  const items = results.data?.items ?? [];
+
+  // A new result list starts on its first entry, so Enter opens the best match (only then: the
+  // store object is new on every render, its functions are stable).
+  const { dropdownOpened, selectFirstOption } = combobox;
+  useEffect(() => {
+    if (dropdownOpened && results.data) selectFirstOption();
+  }, [results.data, dropdownOpened, selectFirstOption]);
+
+  const pending = results.isFetching || search.trim() !== debounced;
+  let status;
+  if (results.isError) status = t(errorKeyOf(results.error));
+  else if (!results.data) status = t('loading');
+  else if (items.length === 0 && !pending) status = t('picker.nothingFound');
+
+  return (
+    <Combobox
+      store={combobox}
+      width={280}
+      position="bottom-end"
+      onOptionSubmit={(value) => {
+        combobox.closeDropdown();
+        if (value !== String(current.id)) void navigate(`/dashboard/chat/${value}`);
+      }}
+    >
+      <Combobox.Target withAriaAttributes={false}>
+        <Button
+          variant="default"
+          size="xs"
+          maw={200}
+          rightSection={<IconChevron size={14} />}
+          onClick={() => combobox.toggleDropdown()}
+          aria-haspopup="listbox"
+          aria-expanded={combobox.dropdownOpened}
+          aria-label={`${chatbotName(current, language)} · ${t('picker.label')}`}
+          data-testid="chatbot-switcher"
+        >
+          <Text span inherit truncate>
+            {chatbotName(current, language)}
+          </Text>
+        </Button>
+      </Combobox.Target>
+      <Combobox.Dropdown>
+        <Combobox.Search
+          value={search}
+          onChange={(event) => setSearch(event.currentTarget.value)}
+          placeholder={t('picker.placeholder')}
+          aria-label={t('picker.label')}
+          rightSection={pending && results.data ? <Loader size={12} /> : null}
+        />
+        <Combobox.Options aria-label={t('picker.label')} mah={320} style={{ overflowY: 'auto' }}>
+          {status ? (
+            <Combobox.Empty>{status}</Combobox.Empty>
+          ) : (
+            items.map((chatbot) => (
+              <Combobox.Option value={String(chatbot.id)} key={chatbot.id} active={chatbot.id === current.id} data-testid="chatbot-switcher-option">
+                {chatbotName(chatbot, language)}
+              </Combobox.Option>
+            ))
+          )}
+        </Combobox.Options>
+      </Combobox.Dropdown>
+    </Combobox>
+  );
+}

@@ -1,0 +1,71 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { ActionIcon, Tooltip, VisuallyHidden } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { COPY_TOOLTIP_RESET_MS } from '../../../../shared/domain/ui';
+import { IconCheck, IconCopy } from '../../components/icons';
+import { showToast } from '../../components/toast';
+import { copyText } from './clipboard';
+import classes from './sharing.module.css';
+
+interface CopyButtonProps {
+  text: string;
+  /** What is copied, as the button's name ("Copy answer", "Copy code"). */
+  label: string;
+  testId?: string;
+}
+
+/**
+ * Copies `text`; the tooltip says "Copied" for COPY_TOOLTIP_RESET_MS (spec §9), also announced to
+ * screen readers, and a refused clipboard shows an error toast. A plain button, so Enter and Space
+ * work.
+ */
+export function CopyButton({ text, label, testId }: CopyButtonProps) {
+  const { t } = useTranslation('sharing');
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), COPY_TOOLTIP_RESET_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
+
+  const copy = () => {
+    copyText(text).then(
+      () => setCopied(true),
+      () => showToast('error', t('copy.failed')),
+    );
+  };
+
+  return (
+    <>
+      <Tooltip label={copied ? t('copy.copied') : label} opened={copied ? true : undefined} withArrow>
+        <ActionIcon variant="subtle" color="gray" size="sm" aria-label={label} onClick={copy} data-testid={testId} data-copied={copied || undefined}>
+          {copied ? <IconCheck size={15} /> : <IconCopy size={15} />}
+        </ActionIcon>
+      </Tooltip>
+      <VisuallyHidden role="status">{copied ? t('copy.copied') : ''}</VisuallyHidden>
+    </>
+  );
+}
+
+/** A rendered code block with its copy button in the top corner. */
+export function CodeBlock({ code, children }: { code: string; children: ReactNode }) {
+  const { t } = useTranslation('sharing');
+  return (
+    <div className={classes.codeBlock}>
+      {children}
+      <div className={classes.codeCopy}>
+        <CopyButton text={code} label={t('copy.code')} testId="copy-code" />
+      </div>
+    </div>
+  );
+}
+
+/** Under a finished answer: copy its markdown. */
+export function AnswerActions({ text }: { text: string }) {
+  const { t } = useTranslation('sharing');
+  return (
+    <div className={classes.answerActions}>
+      <CopyButton text={text} label={t('copy.answer')} testId="copy-answer" />
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import { generatePublicSessionTitle, getPublicSession, getPublicSessionHistory, publicChat } from '../../shared/api/publicSessions';
+import { PUBLIC_CHAT_RATE_LIMIT, PUBLIC_TITLE_RATE_LIMIT } from '../../shared/domain/sharing';
+import type { Database } from '../db/client';
+import type { LlmRegistry } from '../llm/registry';
+import type { InputGuard } from '../services/inputGuard';
+import * as publicSessions from '../services/publicSessions';
+import { writeChatStream } from './chat';
+import { registerEndpoint } from './endpointRoute';
+
+/** Shared sessions and visitors' chats with public chatbots: no sign-in (spec §6, token value `public`). */
+export function registerPublicSessionRoutes(app: FastifyInstance, deps: { db: Database; llm: LlmRegistry; guard: InputGuard }): void {
+  const { db } = deps;
+  registerEndpoint(app, getPublicSession, async ({ params, tenant }) => publicSessions.getPublicSession(db, tenant, params.hash));
+  registerEndpoint(app, getPublicSessionHistory, async ({ params, query, tenant }) => publicSessions.getPublicHistory(db, tenant, params.hash, query));
+  registerEndpoint(
+    app,
+    generatePublicSessionTitle,
+    async ({ params, query, tenant, request }) => publicSessions.generatePublicTitle({ ...deps, log: request.log }, tenant, params.hash, query.language),
+    { rateLimit: { name: 'public-title', ...PUBLIC_TITLE_RATE_LIMIT } },
+  );
+  registerEndpoint(
+    app,
+    publicChat,
+    async ({ params, body, tenant, request, reply }) => {
+      const turn = await publicSessions.openPublicTurn(db, deps.guard, tenant, params.id, body);
+      return writeChatStream(deps, turn, request, reply);
+    },
+    { rateLimit: { name: 'public-chat', ...PUBLIC_CHAT_RATE_LIMIT } },
+  );
+}

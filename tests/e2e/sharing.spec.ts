@@ -1,0 +1,244 @@
+import { expect, test, type Page } from '@playwright/test';
+import { ADMIN, MEMBER, createSession, expectNoSeriousA11yViolations, signIn, uniqueName } from './support';
+
+/** The stored answer of the session is served with a code block instead (the demo model writes none). */
+async function serveAnswerWithCode(page: Page, code: string): Promise<void> {
+  await page.route('**/history/**', async (route) => {
+    const response = await route.fetch();
+    const history = (await response.json()) as { items: { speaker_type: string; text: string }[] };
+    for (const item of history.items) if (item.speaker_type === 'chatbot') item.text = `Run this:\n\n\`\`\`sh\n${code}\n\`\`\``;
+    await route.fulfill({ response, json: history });
+  });
+}
+
+/** The browser's side of the clipboard (the test files are typed without the DOM library). */
+interface BrowserClipboard {
+  navigator: { clipboard: { readText(): Promise<string> } };
+  document: { execCommand(command: string): boolean };
+}
+
+const clipboardText = (page: Page) => page.evaluate(() => (globalThis as unknown as BrowserClipboard).navigator.clipboard.readText());
+
+test.describe('sharing a session', () => {
+  test('make a session public from the share dialog, open its link signed out, see the creator and history, start a new chat', async ({ page, browser, context }) => {
+    test.setTimeout(120_000);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await signIn(page, ADMIN);
+    const title = uniqueName('Shared trip');
+    const { chatbotId, hashId } = await createSession(page, title);
+    await page.goto(`/dashboard/chat/${chatbotId}/${hashId}`);
+
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Share chat' });
+    const publicSwitch = dialog.getByRole('switch', { name: 'Public link' });
+    await expect(publicSwitch).not.toBeChecked();
+    await expect(dialog.getByText('Only you can see this chat.')).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+    await publicSwitch.press('Space');
+    await expect(publicSwitch).toBeChecked();
+    const link = dialog.getByRole('textbox', { name: 'Link' });
+    await expect(link).toHaveValue(new RegExp(`/share/${hashId}$`));
+    const url = await link.inputValue();
+    await dialog.getByRole('button', { name: 'Copy link' }).click();
+    await expect(page.getByRole('tooltip', { name: 'Copied' })).toBeVisible();
+    expect(await clipboardText(page)).toBe(url);
+    await expectNoSeriousA11yViolations(page);
+    await page.keyboard.press('Escape');
+
+    // A fresh browser, signed out: the shared chat, its creator and history.
+    const visitorContext = await browser.newContext();
+    const visitor = await visitorContext.newPage();
+    await visitor.goto(url);
+    await expect(visitor.getByRole('heading', { level: 1, name: title })).toBeVisible();
+    await expect(visitor.getByTestId('shared-session-creator')).toHaveText('General Assistant · Shared by Demo Admin');
+    await expect(visitor.getByTestId('member-message')).toHaveText(`Hello for ${title}`);
+    await expect(visitor.getByTestId('chatbot-message')).toContainText('Demo model');
+    await expect(visitor.getByTestId('composer-input')).toHaveCount(0);
+    await expectNoSeriousA11yViolations(visitor);
+
+    // Its share dialog gives the same link.
+    await visitor.getByRole('button', { name: 'Share', exact: true }).click();
+    await expect(visitor.getByRole('dialog').getByRole('textbox', { name: 'Link' })).toHaveValue(url);
+    await expectNoSeriousA11yViolations(visitor);
+    await visitor.keyboard.press('Escape');
+
+    // The chatbot is not public, so a visitor is asked to sign in to chat with it.
+    await visitor.getByRole('button', { name: 'Start a new chat' }).click();
+    const start = visitor.getByRole('dialog', { name: 'Start a new chat' });
+    await expect(start.getByText('Sign in to chat with General Assistant.')).toBeVisible();
+    await expectNoSeriousA11yViolations(visitor);
+    await start.getByRole('button', { name: 'Sign in' }).click();
+    await expect(visitor).toHaveURL(/\/auth$/);
+    await visitorContext.close();
+
+    // A member starts their own chat with the chatbot from the shared page; the shared chat stays.
+    await page.goto(url);
+    await expect(page.getByTestId('shared-session-creator')).toContainText('Shared by Demo Admin');
+    await page.getByRole('button', { name: 'Start a new chat' }).click();
+    const memberStart = page.getByRole('dialog', { name: 'Start a new chat' });
+    await expect(memberStart.getByText(/Start your own chat with General Assistant/)).toBeVisible();
+    await memberStart.getByRole('button', { name: 'Start chat' }).click();
+    await expect(page).toHaveURL(new RegExp(`/dashboard/chat/${chatbotId}$`));
+    await expect(page.getByTestId('chat-welcome')).toBeVisible();
+
+    // Private again: the link answers "not shared".
+    await page.goto(`/dashboard/chat/${chatbotId}/${hashId}`);
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    await page.getByRole('dialog').getByRole('switch', { name: 'Public link' }).click();
+    await expect(page.getByRole('dialog').getByText('Only you can see this chat.')).toBeVisible();
+    const again = await browser.newContext();
+    const stranger = await again.newPage();
+    await stranger.goto(url);
+    await expect(stranger.getByRole('heading', { level: 1, name: 'This chat is not shared' })).toBeVisible();
+    await expectNoSeriousA11yViolations(stranger);
+    await again.close();
+  });
+});
+
+/** The member's chat with the demo admin's public chatbot, shared through the API; returns its hash. */
+async function sharedChatWithPublicChatbot(page: Page, text: string): Promise<string> {
+  const { access_token: token } = (await (await page.request.post('/api/v1/auth/sign-in/', { data: MEMBER })).json()) as { access_token: string };
+  const headers = { 'x-access-token': token };
+  const list = (await (await page.request.get('/api/v1/chatbots/?is_public=true', { headers })).json()) as { items: { id: number; en_name: string }[] };
+  const chatbot = list.items.find((item) => item.en_name === 'Trip Planner')!;
+  const chat = await page.request.post(`/api/v1/chatbots/${chatbot.id}/chat/`, { headers, data: { text, session_title: text } });
+  await chat.body();
+  const hash = (JSON.parse(chat.headers()['x-chat-meta'] ?? '{}') as { session_hash_id: string }).session_hash_id;
+  expect((await page.request.patch(`/api/v1/sessions/${hash}/`, { headers, data: { is_public: true } })).status()).toBe(200);
+  return hash;
+}
+
+test.describe('a visitor of a public chatbot', () => {
+  test('starts a new chat from a shared one: it streams, gets its own link and title, and the shared chat stays at its link', async ({ page }) => {
+    test.setTimeout(120_000);
+    const text = uniqueName('Three days in Busan');
+    const sharedHash = await sharedChatWithPublicChatbot(page, text);
+    await page.context().clearCookies();
+
+    // A link naming another workspace finds nothing there; one naming the chat's own workspace is adopted by the browser.
+    await page.goto(`/share/${sharedHash}?workspace=elsewhere`);
+    await expect(page.getByRole('heading', { level: 1, name: 'This chat is not shared' })).toBeVisible();
+    await page.context().clearCookies();
+    await page.goto(`/share/${sharedHash}?workspace=demo`);
+    await expect(page.getByRole('heading', { level: 1, name: text })).toBeVisible();
+    expect((await page.context().cookies()).find((cookie) => cookie.name === 'subdomain')?.value).toBe('demo');
+    await expect(page.getByTestId('shared-session-creator')).toHaveText('Trip Planner · Shared by Demo Member');
+    await page.getByRole('button', { name: 'Start a new chat' }).click();
+    const start = page.getByRole('dialog', { name: 'Start a new chat' });
+    await expect(start.getByText('Start a new chat with Trip Planner. This shared chat stays at its link.')).toBeVisible();
+    await start.getByRole('button', { name: 'Start chat' }).click();
+
+    await expect(page.getByRole('heading', { level: 1, name: 'New chat' })).toBeVisible();
+    const composer = page.getByTestId('composer-input');
+    await expect(composer).toBeFocused();
+    await expect(page.getByTestId('member-message')).toHaveCount(0);
+    await expectNoSeriousA11yViolations(page);
+
+    await composer.fill('Where should we eat on the first evening?');
+    await composer.press('Enter');
+    await expect(page).not.toHaveURL(new RegExp(sharedHash));
+    await expect(page).toHaveURL(/\/share\/[\w-]+$/);
+    await expect(page.getByTestId('chatbot-message').last()).toContainText('Where should we eat on the first evening?');
+    await expect(page.getByRole('heading', { level: 1, name: 'Chat about Where should we eat on' })).toBeVisible();
+    await expect(page.getByTestId('shared-session-creator')).toHaveText('Trip Planner · Started by a visitor');
+    await expect(page.getByTestId('copy-answer')).toBeVisible();
+
+    // The new chat continues on its link; the shared one is unchanged at its own.
+    const visitorUrl = page.url();
+    await page.reload();
+    await expect(page.getByTestId('member-message')).toHaveText('Where should we eat on the first evening?');
+    await page.goto(`/share/${sharedHash}`);
+    await expect(page.getByTestId('member-message')).toHaveText(text);
+    expect(visitorUrl).not.toContain(sharedHash);
+  });
+});
+
+test.describe('copy buttons', () => {
+  test('copy an answer and a code block from the keyboard; the tooltip says Copied for 3 seconds', async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await signIn(page, ADMIN);
+    const { chatbotId, hashId } = await createSession(page, uniqueName('Copy me'));
+    await serveAnswerWithCode(page, 'npm install && npm test');
+    await page.goto(`/dashboard/chat/${chatbotId}/${hashId}`);
+
+    const copyCode = page.getByRole('button', { name: 'Copy code' });
+    await copyCode.focus();
+    const pressedAt = Date.now();
+    await page.keyboard.press('Enter');
+    const copied = page.getByRole('tooltip', { name: 'Copied' });
+    await expect(copied).toBeVisible();
+    expect(await clipboardText(page)).toBe('npm install && npm test');
+    await expect(copied).toBeHidden({ timeout: 8000 });
+    expect(Date.now() - pressedAt).toBeGreaterThanOrEqual(3000);
+    await expectNoSeriousA11yViolations(page);
+
+    await page.getByRole('button', { name: 'Copy answer' }).focus();
+    await page.keyboard.press('Space');
+    await expect(page.getByRole('tooltip', { name: 'Copied' })).toBeVisible();
+    expect(await clipboardText(page)).toBe('Run this:\n\n```sh\nnpm install && npm test\n```');
+  });
+
+  test('a refused clipboard shows an error toast', async ({ page }) => {
+    await page.addInitScript(() => {
+      const browser = globalThis as unknown as BrowserClipboard;
+      Object.defineProperty(browser.navigator, 'clipboard', { value: { writeText: () => Promise.reject(new Error('denied')) } });
+      browser.document.execCommand = () => false;
+    });
+    await signIn(page, ADMIN);
+    const { chatbotId, hashId } = await createSession(page, uniqueName('No clipboard'));
+    await page.goto(`/dashboard/chat/${chatbotId}/${hashId}`);
+    await page.getByRole('button', { name: 'Copy answer' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Could not copy to the clipboard.' })).toBeVisible();
+  });
+});
+
+test.describe('chat page', () => {
+  test.beforeEach(async ({ page }) => {
+    await signIn(page, ADMIN);
+  });
+
+  test('a chatbot that is gone shows the unavailable page with a way to the default chat', async ({ page }) => {
+    await page.goto('/dashboard/chat/987654');
+    await expect(page.getByRole('heading', { level: 1, name: 'This chatbot is not available' })).toBeVisible();
+    await expect(page.getByText(/deleted, made private, or is no longer open to your groups/)).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+    await page.getByRole('link', { name: 'Go to the default chat' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/chat\/\d+$/);
+    await expect(page.getByTestId('chat-welcome')).toBeVisible();
+  });
+
+  test('the chatbot switcher searches the chatbots as you type and opens one from the keyboard', async ({ page }) => {
+    await expect(page.getByTestId('chat-welcome')).toBeVisible();
+    const current = page.url();
+    const switcher = page.getByTestId('chatbot-switcher');
+    await expect(switcher).toHaveText('General Assistant');
+    await switcher.click();
+    const search = page.getByRole('textbox', { name: 'Search chatbots' });
+    await expect(search).toBeFocused();
+    // The three default chatbots and the demo admin's public Trip Planner.
+    await expect(page.getByRole('option')).toHaveCount(4);
+    await expectNoSeriousA11yViolations(page);
+
+    // Arrow keys move through the list (the first entry is selected on opening).
+    await page.keyboard.press('ArrowDown');
+    await expect(page.getByRole('option', { name: 'Quick Helper' })).toHaveAttribute('data-combobox-selected', 'true');
+    await expect(search).toHaveAttribute('aria-activedescendant', (await page.getByRole('option', { name: 'Quick Helper' }).getAttribute('id'))!);
+
+    const searched = page.waitForRequest((request) => request.url().includes('search_term=writ'));
+    await search.pressSequentially('writ');
+    await searched;
+    await expect(page.getByRole('option')).toHaveText(['Writing Coach']);
+    await page.keyboard.press('Enter');
+    await expect(page).not.toHaveURL(current);
+    await expect(page.getByTestId('chatbot-switcher')).toHaveText('Writing Coach');
+    // Opening a chat puts focus in its message box.
+    await expect(page.getByTestId('composer-input')).toBeFocused();
+
+    await page.getByTestId('chatbot-switcher').focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('textbox', { name: 'Search chatbots' }).fill('nothing like this');
+    await expect(page.getByText('No matching chatbot')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('chatbot-switcher')).toBeFocused();
+  });
+});
