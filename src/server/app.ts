@@ -28,6 +28,9 @@ import { registerSessionRoutes } from './routes/sessions';
 import { registerTaskRoutes } from './routes/tasks';
 import { createAuthService } from './services/auth';
 import { failAbandonedAnswers } from './services/chat';
+import { createSources } from './services/sources';
+import { embedderFromConfig, useEmbedder } from './retrieval';
+import { searchProviderFromConfig } from './search';
 import { type RateLimitStore, createRateLimiter, postgresRateLimitStore, redisRateLimitStore } from './services/rateLimit';
 
 export interface BuildAppOptions {
@@ -86,6 +89,8 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
     memberCacheTtlMs: config.AUTH_CACHE_TTL_SECONDS * 1000,
   });
   const llmRegistry = llm ?? createLlmRegistry(llmSettingsFromConfig(config));
+  useEmbedder(db, embedderFromConfig(config));
+  const sources = createSources(db, searchProviderFromConfig(config));
 
   await app.register(
     async (api) => {
@@ -93,9 +98,9 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerAuthentication(api, auth);
       registerAuthRoutes(api, { db, auth, config });
       registerMemberRoutes(api, db, auth);
-      registerCatalogRoutes(api, db);
+      registerCatalogRoutes(api, db, { webSearch: sources.webSearchAvailable });
       registerSessionRoutes(api, db);
-      registerChatRoutes(api, { db, llm: llmRegistry });
+      registerChatRoutes(api, { db, llm: llmRegistry, sources });
       registerAnnouncementRoutes(api, db);
       registerErrorLogRoutes(api, db, config);
       registerTaskRoutes(api, db);

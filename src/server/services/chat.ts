@@ -12,6 +12,7 @@ import type { ChatbotRow, LlmModelRow, MemberRow, SessionRow, TenantRow } from '
 import { findVisibleChatbot } from './chatbots';
 import { creditsDepleted, isDepleted, isFreeModel, messageCost, releaseAbandonedReservations, reserveCredits, settleCredits } from './credits';
 import { findOwnSession, newHashId } from './sessions';
+import { NO_SOURCES, type Sources, type SourcesService, webSearchCredits } from './sources';
 
 type ChatBody = z.output<typeof chatBodySchema>;
 
@@ -41,8 +42,10 @@ export interface CheckedSend {
   text: string;
   fileIds: number[];
   sessionTitle: string | null;
-  /** Chatbot instructions, plus the chosen task mode's. */
+  /** Chatbot instructions, plus the chosen task mode's, plus the sources' passages and web results. */
   system: string;
+  /** Document passages and web results given to the model, cited by the answer. */
+  sources: Sources;
   messages: ModelMessage[];
   estimatedInputTokens: number;
   /** Credits to reserve before streaming; 0 for a free model. */
@@ -101,7 +104,14 @@ const messageText = (message: ModelMessage) => (typeof message.content === 'stri
  * restricted term, 404 unknown chatbot, file, task mode or session, 403 model not allowed, 413 over
  * the context limit, 402 for a paid model that costs nothing when credits are depleted). Reads only.
  */
-export async function checkSend(db: Database, tenant: TenantRow, member: MemberRow, chatbotId: number, body: ChatBody): Promise<CheckedSend> {
+export async function checkSend(
+  db: Database,
+  tenant: TenantRow,
+  member: MemberRow,
+  chatbotId: number,
+  body: ChatBody,
+  sourcesService?: SourcesService,
+): Promise<CheckedSend> {
   const text = body.text.trim();
   if (!text && body.file_ids.length === 0) throw new AppError(422, 'message_empty', 'A message needs text or an image.');
 
@@ -127,10 +137,14 @@ export async function checkSend(db: Database, tenant: TenantRow, member: MemberR
     ? (await db.select().from(taskModes).where(and(eq(taskModes.tenantId, tenant.id), eq(taskModes.id, body.task_mode_id))))[0]
     : undefined;
   if (body.task_mode_id && !taskMode) throw notFound('The task mode does not exist.');
-  const system = [chatbot.systemInstructions, taskMode?.instructions ?? ''].filter((part) => part.trim() !== '').join('\n\n');
 
   const existing = body.session_hash_id ? await findOwnSession(db, member, body.session_hash_id) : null;
   if (existing && existing.chatbotId !== chatbot.id) throw notFound('The session does not exist.');
+
+  const sources = sourcesService
+    ? await sourcesService.gather({ tenantId: tenant.id, chatbotId: chatbot.id, existing, fileIds, text, webSearch: body.web_search ?? false })
+    : NO_SOURCES;
+  const system = [chatbot.systemInstructions, taskMode?.instructions ?? '', sources.context].filter((part) => part.trim() !== '').join('\n\n');
 
   const messages: ModelMessage[] = [...(existing ? await historyMessages(db, existing.id) : []), { role: 'user', content: text }];
   const estimatedInputTokens = estimateTokens(system) + messages.reduce((sum, m) => sum + estimateTokens(messageText(m)), 0);
@@ -142,7 +156,7 @@ export async function checkSend(db: Database, tenant: TenantRow, member: MemberR
   }
 
   const free = isFreeModel(model, tenant);
-  const reserved = free ? 0 : messageCost(model, { inputTokens: estimatedInputTokens, outputTokens: RESERVED_OUTPUT_TOKENS });
+  const reserved = free ? 0 : messageCost(model, { inputTokens: estimatedInputTokens, outputTokens: RESERVED_OUTPUT_TOKENS }) + webSearchCredits(model, sources);
   // A paid model that costs nothing still needs credits left; anything to reserve is checked with its reservation (openTurn).
   if (!free && reserved === 0 && (await isDepleted(db, member))) throw creditsDepleted();
 
@@ -156,6 +170,7 @@ export async function checkSend(db: Database, tenant: TenantRow, member: MemberR
     fileIds,
     sessionTitle: body.session_title?.trim() || null,
     system,
+    sources,
     messages,
     estimatedInputTokens,
     reserved,
@@ -175,7 +190,7 @@ export async function openTurn(db: Database, send: CheckedSend): Promise<ChatTur
     if (!session) {
       const [created] = await tx
         .insert(sessions)
-        .values({ tenantId: tenant.id, hashId: newHashId(), chatbotId: chatbot.id, memberId: member.id, title: send.sessionTitle, lastChatAt: new Date() })
+        .values({ tenantId: tenant.id, hashId: newHashId(), chatbotId: chatbot.id, memberId: member.id, title: send.sessionTitle, lastChatAt: new Date(), hasFiles: fileIds.length > 0 })
         .returning();
       if (!created) throw new Error('Session insert returned no row');
       session = created;
@@ -193,6 +208,7 @@ export async function openTurn(db: Database, send: CheckedSend): Promise<ChatTur
     if (!memberMessage || !answer) throw new Error('Message insert returned no row');
     if (fileIds.length > 0) {
       await tx.insert(sessionMessageFiles).values(fileIds.map((fileId) => ({ tenantId: tenant.id, messageId: memberMessage.id, fileId })));
+      if (!session.hasFiles) await tx.update(sessions).set({ hasFiles: true }).where(eq(sessions.id, session.id));
     }
     return { session, memberMessageId: memberMessage.id, answerId: answer.id };
   });
@@ -269,6 +285,7 @@ async function* modelFrames(
     failed = true;
     failure = error;
   };
+  for (const citation of turn.sources.citations) yield { type: 'citation', citation };
   try {
     const result = streamText({
       model: deps.llm.languageModel(turn.model.provider, turn.model.providerModelId),
@@ -360,37 +377,49 @@ async function rememberRecentChatbot(tx: Transaction, member: MemberRow, chatbot
  */
 async function recordOutcome(db: Database, turn: ChatTurn, outcome: StreamOutcome): Promise<number> {
   const { tenant, member, model, session, chatbot } = turn;
-  const cost = isFreeModel(model, tenant) ? 0 : messageCost(model, outcome);
+  const free = isFreeModel(model, tenant);
+  const tokenCost = free ? 0 : messageCost(model, outcome);
+  // Web search is metered as a row of its own (its count and credits), beside the answer's tokens.
+  const webCost = free ? 0 : webSearchCredits(model, turn.sources);
+  const cost = tokenCost + webCost;
   const interrupted = outcome.finishReason === 'aborted' ? 'stopped' : outcome.finishReason === 'error' ? 'failed' : null;
   const tokens = outcome.inputTokens + outcome.outputTokens;
   const now = new Date();
   const period = now.toISOString().slice(0, 7);
   // One statement, so it is atomic without a transaction and holds the locks on rows other sends
   // update too (balances, the chatbot's counters) only while it runs.
+  const usageRow = {
+    tenantId: tenant.id,
+    memberId: member.id,
+    memberGroupId: turn.memberGroupId,
+    chatbotId: chatbot.id,
+    sessionId: session.id,
+    messageId: turn.meta.chatbot_message_id,
+    llmModelId: model.id,
+    modelName: model.name,
+  };
   const cte = (name: string, statement: { getSQL(): SQL }) => sql`${sql.identifier(name)} as (${statement.getSQL()}),`;
   const statements = [
     cte(
       'answer',
       db
         .update(sessionMessages)
-        .set({ text: outcome.text, interrupted, inputTokens: outcome.inputTokens, outputTokens: outcome.outputTokens, streaming: false })
+        .set({
+          text: outcome.text,
+          interrupted,
+          inputTokens: outcome.inputTokens,
+          outputTokens: outcome.outputTokens,
+          citations: turn.sources.citations,
+          streaming: false,
+        })
         .where(eq(sessionMessages.id, turn.meta.chatbot_message_id)),
     ),
     cte(
       'usage',
-      db.insert(usageRecords).values({
-        tenantId: tenant.id,
-        memberId: member.id,
-        memberGroupId: turn.memberGroupId,
-        chatbotId: chatbot.id,
-        sessionId: session.id,
-        messageId: turn.meta.chatbot_message_id,
-        llmModelId: model.id,
-        modelName: model.name,
-        inputTokens: outcome.inputTokens,
-        outputTokens: outcome.outputTokens,
-        credits: cost,
-      }),
+      db.insert(usageRecords).values([
+        { ...usageRow, inputTokens: outcome.inputTokens, outputTokens: outcome.outputTokens, credits: tokenCost },
+        ...(turn.sources.webSearchTokens === null ? [] : [{ ...usageRow, inputTokens: 0, outputTokens: 0, webSearchCount: 1, credits: webCost }]),
+      ]),
     ),
     cte('session', db.update(sessions).set({ lastChatAt: now }).where(eq(sessions.id, session.id))),
   ];

@@ -1,0 +1,80 @@
+/** One parsed section of a file (a file_sections row). */
+export interface SectionText {
+  page: number | null;
+  heading: string | null;
+  text: string;
+}
+
+export interface Chunk {
+  ordinal: number;
+  page: number | null;
+  section: string | null;
+  text: string;
+}
+
+/**
+ * Passage size in characters: long enough to hold an answer with its context, short enough that
+ * five of them stay a small part of any model's context (about 2,000 tokens together).
+ */
+export const CHUNK_CHARS = 800;
+/** Text repeated at the start of the next piece when a paragraph has to be cut, so a sentence split by the cut is still found whole. */
+const OVERLAP_CHARS = 120;
+
+/** Splits an over-long paragraph at sentence ends where it can, else at a space, else anywhere. */
+function cutLong(paragraph: string): string[] {
+  const pieces: string[] = [];
+  let rest = paragraph;
+  while (rest.length > CHUNK_CHARS) {
+    const window = rest.slice(0, CHUNK_CHARS);
+    const sentenceEnd = Math.max(...['. ', '? ', '! ', '。', '다. ', '\n'].map((mark) => window.lastIndexOf(mark)));
+    const space = window.lastIndexOf(' ');
+    const cut = sentenceEnd > CHUNK_CHARS / 2 ? sentenceEnd + 1 : space > CHUNK_CHARS / 2 ? space : CHUNK_CHARS;
+    pieces.push(rest.slice(0, cut).trim());
+    rest = rest.slice(Math.max(cut - OVERLAP_CHARS, 1));
+  }
+  if (rest.trim()) pieces.push(rest.trim());
+  return pieces;
+}
+
+/**
+ * Passages of a file's sections in reading order: paragraphs are packed together up to
+ * CHUNK_CHARS and never cross a section, so each passage keeps one page or heading to cite.
+ */
+export function chunkSections(sections: readonly SectionText[]): Chunk[] {
+  const chunks: Chunk[] = [];
+  for (const section of sections) {
+    const paragraphs = section.text
+      .split(/\n\s*\n/)
+      .map((paragraph) => paragraph.replace(/[ \t]+/g, ' ').trim())
+      .filter(Boolean)
+      .flatMap(cutLong);
+    let current = '';
+    const flush = () => {
+      if (current) chunks.push({ ordinal: chunks.length, page: section.page, section: section.heading, text: current });
+      current = '';
+    };
+    for (const paragraph of paragraphs) {
+      if (current && current.length + paragraph.length + 2 > CHUNK_CHARS) flush();
+      current = current ? `${current}\n\n${paragraph}` : paragraph;
+    }
+    flush();
+  }
+  return chunks;
+}
+
+/** Words of a question to look for: letters and digits of any script, lowercased, without repeats. */
+export function queryTerms(question: string, max = 16): string[] {
+  const words = question.toLocaleLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return [...new Set(words.filter((word) => word.length >= 2 || /[^\p{Script=Latin}\p{N}]/u.test(word)))].slice(0, max);
+}
+
+/** A short excerpt of a passage around the first question word it contains (the citation snippet). */
+export function snippetOf(text: string, terms: readonly string[], length = 240): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= length) return flat;
+  const lower = flat.toLocaleLowerCase();
+  const hits = terms.map((term) => lower.indexOf(term)).filter((index) => index >= 0);
+  const first = hits.length > 0 ? Math.min(...hits) : 0;
+  const start = Math.max(0, Math.min(first - Math.floor(length / 4), flat.length - length));
+  return `${start > 0 ? '…' : ''}${flat.slice(start, start + length).trim()}${start + length < flat.length ? '…' : ''}`;
+}
