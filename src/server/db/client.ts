@@ -45,7 +45,7 @@ const MIGRATION_LOCK_KEY = 7_240_611;
 export async function openPglite(dataDir?: string, observe?: QueryObserver): Promise<DatabaseHandle> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   // pg_trgm: retrieval ranks passages by trigram similarity too (migration 0006 creates the extension).
-  const client = new PGlite(dataDir, { extensions: { pg_trgm } });
+  const client = new PGlite({ dataDir, extensions: { pg_trgm } });
   const db = drizzlePglite({ client, schema, ...observing(observe) });
   await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });
   locations.set(db as unknown as Database, { kind: 'pglite', client });

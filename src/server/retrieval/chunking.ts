@@ -62,10 +62,29 @@ export function chunkSections(sections: readonly SectionText[]): Chunk[] {
   return chunks;
 }
 
-/** Words of a question to look for: letters and digits of any script, lowercased, without repeats. */
+/** Question words that say what kind of answer is wanted, not what it is about (they would only add noise to trigram matching). */
+const STOP_WORDS = new Set(
+  (
+    'a an the is are was were be do does did can could should would i my me we you your it its of in on at to for from with by and or ' +
+    'what when where which who whom why how many much long there this that these those have has get any about ' +
+    '언제 언제까지 며칠 얼마 얼마나 얼마예요 무엇 뭐 뭔가요 어떻게 어디 누가 몇 몇시 있나요 하나요 해야 인가요 되나요 돼요 가능한가요 있어요 수 좀 알려줘 알려주세요'
+  ).split(' '),
+);
+/** Particles and endings attached to Korean words; the stem without them matches other forms of the word. */
+const KOREAN_SUFFIX = /(?:에서는|에서|으로|부터|까지|에게|이나|이란|이면|하면|하려면|은|는|이|가|을|를|의|에|로|와|과|도|만)$/u;
+const HANGUL = /\p{Script=Hangul}/u;
+
+/** Words of a question to look for: letters and digits of any script, lowercased, Korean particles removed, without repeats. */
 export function queryTerms(question: string, max = 16): string[] {
   const words = question.toLocaleLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  return [...new Set(words.filter((word) => word.length >= 2 || /[^\p{Script=Latin}\p{N}]/u.test(word)))].slice(0, max);
+  const terms = words
+    .filter((word) => !STOP_WORDS.has(word))
+    .map((word) => {
+      const stem = HANGUL.test(word) ? word.replace(KOREAN_SUFFIX, '') : word;
+      return stem.length >= 2 ? stem : word;
+    })
+    .filter((word) => word.length >= 2 || HANGUL.test(word));
+  return [...new Set(terms)].slice(0, max);
 }
 
 /** A short excerpt of a passage around the first question word it contains (the citation snippet). */

@@ -69,14 +69,14 @@ export interface Passage {
 
 /** Reciprocal rank fusion constant: the usual 60 keeps one list's top rank from outweighing agreement between lists. */
 const RRF_K = 60;
-/** Mean trigram word similarity of the question's words below which a passage does not count as a trigram match. */
-const MIN_TRIGRAM = 0.45;
+/** Trigram word similarity from which a question word counts as present in a passage (another form of it, or it with a particle). */
+const MIN_WORD_SIMILARITY = 0.5;
 
 /**
  * The passages of `fileIds` that best answer `question`, best first. Three rankings over the
  * files' passages are fused by reciprocal rank: full-text search (English stemming; other
- * scripts match whole words), trigram word similarity of each question word (finds Korean and
- * other words with particles or endings attached) and, when embeddings are configured, the
+ * scripts match whole words), the summed trigram word similarity of the question words present
+ * (finds Korean and other words with particles or endings attached) and, when embeddings are configured, the
  * cosine similarity of the vectors. A passage must match in at least one of them.
  */
 export async function searchPassages(
@@ -109,7 +109,7 @@ export async function searchPassages(
         section: documentChunks.section,
         text: documentChunks.text,
         fts: sql<number>`ts_rank_cd(to_tsvector('english', ${body}), websearch_to_tsquery('english', ${terms.join(' or ')}))`.as('fts'),
-        trgm: sql<number>`(select avg(word_similarity(term, ${body})) from unnest(${termArray}) as term)`.as('trgm'),
+        trgm: sql<number>`(select coalesce(sum(s), 0) from (select word_similarity(term, ${body}) as s from unnest(${termArray}) as term) as similarity where s >= ${MIN_WORD_SIMILARITY})`.as('trgm'),
         vec: sql<number | null>`${vectorScore}`.as('vec'),
       })
       .from(documentChunks)
@@ -128,7 +128,7 @@ export async function searchPassages(
         text: scored.text,
         score: sql<number>`(
           case when ${scored.fts} > 0 then 1.0 / (${RRF_K} + rank() over (order by ${scored.fts} desc)) else 0 end
-          + case when ${scored.trgm} >= ${MIN_TRIGRAM} then 1.0 / (${RRF_K} + rank() over (order by ${scored.trgm} desc)) else 0 end
+          + case when ${scored.trgm} > 0 then 1.0 / (${RRF_K} + rank() over (order by ${scored.trgm} desc)) else 0 end
           + case when ${scored.vec} is not null then 1.0 / (${RRF_K} + rank() over (order by ${scored.vec} desc nulls last)) else 0 end
         )::float8`.as('score'),
       })
