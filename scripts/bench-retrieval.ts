@@ -9,7 +9,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Database } from '../src/server/db/client';
 import { tenants } from '../src/server/db/schema';
-import { indexFile, searchPassages, useEmbedder } from '../src/server/retrieval';
+import { indexFile, searchPassages, setEmbedder } from '../src/server/retrieval';
 import { openAiCompatibleEmbedder } from '../src/server/retrieval/embeddings';
 import { startFakeEmbeddingUpstream } from '../tests/fixtures/fakeEmbeddingUpstream';
 import { RETRIEVAL_QUESTIONS, answers, writeCorpus } from '../tests/fixtures/retrievalCorpus';
@@ -55,7 +55,7 @@ try {
   await searchPassages(db, { tenantId: tenant.id, fileIds, question: 'warm up', limit: K });
   await measure(db, tenant.id, fileIds, 'offline (full text + trigram)');
 
-  useEmbedder(db, openAiCompatibleEmbedder({ baseUrl: embeddings.baseUrl, model: 'fake-hashed-ngrams' }));
+  setEmbedder(db, openAiCompatibleEmbedder({ baseUrl: embeddings.baseUrl, model: 'fake-hashed-ngrams' }));
   started = performance.now();
   for (const fileId of fileIds) await indexFile(db, fileId);
   console.log(`indexing (with embeddings)         ${ms(performance.now() - started)}`);

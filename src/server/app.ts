@@ -29,7 +29,7 @@ import { registerTaskRoutes } from './routes/tasks';
 import { createAuthService } from './services/auth';
 import { failAbandonedAnswers } from './services/chat';
 import { createSources } from './services/sources';
-import { embedderFromConfig, useEmbedder } from './retrieval';
+import { embedderFromConfig, setEmbedder } from './retrieval';
 import { searchProviderFromConfig } from './search';
 import { type RateLimitStore, createRateLimiter, postgresRateLimitStore, redisRateLimitStore } from './services/rateLimit';
 
@@ -89,7 +89,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
     memberCacheTtlMs: config.AUTH_CACHE_TTL_SECONDS * 1000,
   });
   const llmRegistry = llm ?? createLlmRegistry(llmSettingsFromConfig(config));
-  useEmbedder(db, embedderFromConfig(config));
+  setEmbedder(db, embedderFromConfig(config));
   const sources = createSources(db, searchProviderFromConfig(config));
 
   await app.register(

@@ -8,7 +8,7 @@ import { RETRIEVAL_QUESTIONS, answers, writeCorpus } from '../fixtures/retrieval
 import { DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient, readFrames } from './helpers/client';
 
-const databases = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])] as const;
+const databases: ('pglite' | 'postgres')[] = ['pglite', ...(process.env.TEST_DATABASE_URL ? (['postgres'] as const) : [])];
 
 /** The text of the system message the fake model received last. */
 const lastSystemPrompt = (upstream: FakeLlmUpstream) => {

@@ -7,7 +7,7 @@ import { type FakeSearchUpstream, startFakeSearchUpstream } from '../fixtures/fa
 import { DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient, readFrames } from './helpers/client';
 
-const databases = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])] as const;
+const databases: ('pglite' | 'postgres')[] = ['pglite', ...(process.env.TEST_DATABASE_URL ? (['postgres'] as const) : [])];
 /** Credits per 10K tokens of search results, set on the General Assistant's model for these tests. */
 const WEB_SEARCH_PRICE = 200;
 

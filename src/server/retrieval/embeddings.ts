@@ -38,7 +38,7 @@ export function embedderFromConfig(config: ServerConfig): Embedder | undefined {
  */
 const embedders = new WeakMap<Database, Embedder>();
 
-export function useEmbedder(db: Database, embedder: Embedder | undefined): void {
+export function setEmbedder(db: Database, embedder: Embedder | undefined): void {
   if (embedder) embedders.set(db, embedder);
   else embedders.delete(db);
 }

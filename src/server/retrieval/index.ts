@@ -4,7 +4,7 @@ import { documentChunks, fileSections, files } from '../db/schema';
 import { chunkSections, queryTerms, snippetOf } from './chunking';
 import { embedderOf } from './embeddings';
 
-export { useEmbedder, embedderFromConfig, type Embedder } from './embeddings';
+export { setEmbedder, embedderFromConfig, type Embedder } from './embeddings';
 
 /** Rows per insert statement, well under PostgreSQL's 65,535 bind parameters. */
 const INSERT_BATCH = 500;

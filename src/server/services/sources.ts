@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Citation } from '../../shared/api/chat';
 import { estimateTokens } from '../../shared/domain/tokens';
 import type { Database } from '../db/client';

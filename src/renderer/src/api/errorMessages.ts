@@ -33,6 +33,8 @@ export const ERROR_MESSAGES: readonly ErrorMessageRow[] = [
   // Chat send, rejected before the stream: a blank message and a restricted term are 422 with their
   // code, a malformed body 400; 428 is personal data found in the message (blocked like a restricted term).
   { endpoint: chatApi.chat, status: 0, key: 'chat:errors.network' },
+  { endpoint: chatApi.chat, status: 400, code: 'web_search_unavailable', key: 'sources:errors.web_search_unavailable' },
+  { endpoint: chatApi.chat, status: 424, code: 'web_search_failed', key: 'sources:errors.web_search_failed' },
   { endpoint: chatApi.chat, status: 400, key: 'chat:errors.no_text' },
   { endpoint: chatApi.chat, status: 402, key: 'chat:errors.credits_depleted' },
   { endpoint: chatApi.chat, status: 403, key: 'chat:errors.model_not_allowed' },

@@ -1,6 +1,7 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { ActionIcon, Group, Textarea, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { WebSearchButton } from '../sources/WebSearchButton';
 import { useActiveRunStore } from './activeRun';
 import classes from './chat.module.css';
 
@@ -87,6 +88,7 @@ export function Composer({ onSend, onStop, streaming, disabled = false, conversa
   return (
     <div className={classes.composerWrap}>
       <Group className={classes.composer} gap="xs" align="flex-end" wrap="nowrap">
+        <WebSearchButton disabled={disabled} />
         <Textarea
           flex={1}
           variant="unstyled"

@@ -1,8 +1,8 @@
 import { chatApi } from '../../../../shared/api';
 import { errorMessageKey } from '../../api/errorMessages';
 
-/** A full i18n key under `errors.` in chat.json: the chat-stream messages of spec §8. */
-export type ChatErrorKey = `chat:errors.${string}`;
+/** A full i18n key under `errors.` in chat.json (the chat-stream messages of spec §8) or sources.json (web search). */
+export type ChatErrorKey = `${'chat' | 'sources'}:errors.${string}`;
 
 /** A send rejected before the stream started: the chat endpoint's rows of the error catalogue. */
 export function sendErrorKey(error: unknown): ChatErrorKey {
