@@ -18,6 +18,25 @@ import { envInt, ms, openBenchDatabase, percentile } from './benchSupport';
 const KIND = process.env.BENCH_RETRIEVAL_DB === 'postgres' ? 'postgres' : 'pglite';
 const PORT = envInt('BENCH_PORT', 3521);
 const K = 5;
+/** Pages of filler added for the latency-at-size run (three passages a page). */
+const LARGE_PAGES = envInt('BENCH_RETRIEVAL_PAGES', 300);
+
+/**
+ * A long document about other things that mentions the corpus's topics now and then (one topic
+ * word a paragraph), as a long manual would: every question's words occur in some of its passages.
+ */
+function fillerSections(pages: number) {
+  const topics = ['휴가', '근무', '출장', '급여', '보안', '신청', 'vacation', 'remote', 'expenses', 'laptop', 'notice', 'policy', 'employee', 'manager', 'leave'];
+  const filler = ['the', 'system', 'report', 'quarterly', 'revenue', 'team', 'customer', 'project', 'schedule', '회의', '보고서', '고객', '일정', '매출', '프로젝트', 'design', 'review', 'market', 'plan', 'update'];
+  return Array.from({ length: pages }, (_, page) => ({
+    page: page + 1,
+    text: Array.from({ length: 3 }, (_, paragraph) => {
+      const words = Array.from({ length: 60 }, (_, n) => filler[(page * 13 + paragraph * 7 + n * 3) % filler.length]);
+      words[(page + paragraph * 17) % 60] = topics[(page * 3 + paragraph) % topics.length]!;
+      return words.join(' ');
+    }).join('\n\n'),
+  }));
+}
 
 async function measure(db: Database, tenantId: number, fileIds: number[], label: string) {
   const timings: number[] = [];
@@ -62,6 +81,14 @@ try {
   for (const fileId of fileIds) await indexFile(db, fileId);
   console.log(`indexing (with embeddings)           ${ms(performance.now() - started)}`);
   await measure(db, tenant.id, fileIds, 'with fake embeddings (RRF of three)');
+
+  setEmbedder(db, undefined);
+  const large = await writeCorpus(db, tenant.id, [{ name: 'large.pdf', sections: fillerSections(LARGE_PAGES) }]);
+  const largeId = large.get('large.pdf')!;
+  started = performance.now();
+  const passages = await indexFile(db, largeId);
+  console.log(`indexing ${LARGE_PAGES} more pages (${passages} passages) ${ms(performance.now() - started)}`);
+  await measure(db, tenant.id, [...fileIds, largeId], `offline, with the ${passages}-passage file`);
 } finally {
   await embeddings.close();
   await handle.close();

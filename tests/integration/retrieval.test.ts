@@ -1,7 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatbotDocuments, documentChunks, fileSections, files, sessionMessages, tenants } from '../../src/server/db/schema';
+import { chatbotDocuments, chatbots, documentChunks, fileSections, files, sessionMessages, tenants } from '../../src/server/db/schema';
+import { openPglite } from '../../src/server/db/client';
+import { seedDemoTenant } from '../../src/server/db/seed';
 import { indexFile, searchPassages } from '../../src/server/retrieval';
+import { createSources } from '../../src/server/services/sources';
 import { type FakeEmbeddingUpstream, startFakeEmbeddingUpstream } from '../fixtures/fakeEmbeddingUpstream';
 import { type FakeLlmUpstream, startFakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
 import { RETRIEVAL_QUESTIONS, answers, writeCorpus } from '../fixtures/retrievalCorpus';
@@ -176,5 +179,29 @@ describe.each(databases)('retrieval on %s', (database) => {
       expect(fallback).toMatchObject({ section: 'Parental leave' });
       embeddings.setFailStatus(null);
     });
+  });
+});
+
+describe('retrieval cost of a send', () => {
+  it('runs no retrieval query for a chatbot without documents and a session without files, beyond one cached look at the documents', async () => {
+    const statements: string[] = [];
+    const handle = await openPglite(undefined, (statement) => statements.push(statement));
+    try {
+      await seedDemoTenant(handle.db, { subdomain: 'demo', tenantName: 'Demo' });
+      const [tenant] = await handle.db.select().from(tenants);
+      const [chatbot] = await handle.db.select().from(chatbots);
+      const sources = createSources(handle.db, undefined);
+      const send = { tenantId: tenant!.id, chatbotId: chatbot!.id, existing: null, fileIds: [], text: 'How long is parental leave?', webSearch: false };
+      const retrieval = () => statements.filter((statement) => /document_chunks|chatbot_documents|file_sections|session_message_files/.test(statement));
+
+      statements.length = 0;
+      expect(await sources.gather(send)).toEqual({ context: '', citations: [], webSearchTokens: null });
+      expect(retrieval()).toHaveLength(1);
+      statements.length = 0;
+      await sources.gather(send);
+      expect(retrieval()).toEqual([]);
+    } finally {
+      await handle.close();
+    }
   });
 });

@@ -9,6 +9,7 @@ import type { Citation } from '../../shared/api/chat';
 import {
   type AnyPgColumn,
   boolean,
+  customType,
   date,
   index,
   integer,
@@ -442,6 +443,8 @@ export const fileSections = pgTable(
   (t) => [index('file_sections_file_idx').on(t.fileId, t.ordinal)],
 );
 
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
 /**
  * Passages of a file's parsed text (file_sections) for retrieval: a few hundred characters each,
  * with the page or section they came from. Rebuilt whole by `indexFile` (server/retrieval).
@@ -459,6 +462,8 @@ export const documentChunks = pgTable(
     page: integer('page'),
     section: text('section'),
     text: text('text').notNull(),
+    /** Full-text search vector of section and text, kept by PostgreSQL itself. */
+    searchVector: tsvector('search_vector').generatedAlwaysAs(sql`to_tsvector('english', coalesce(section, '') || ' ' || text)`),
     embedding: real('embedding').array(),
     embeddingModel: text('embedding_model'),
   },

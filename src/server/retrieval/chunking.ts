@@ -74,16 +74,24 @@ const STOP_WORDS = new Set(
 const KOREAN_SUFFIX = /(?:에서는|에서|으로|부터|까지|에게|이나|이란|이면|하면|하려면|은|는|이|가|을|를|의|에|로|와|과|도|만)$/u;
 const HANGUL = /\p{Script=Hangul}/u;
 
-/** Words of a question to look for: letters and digits of any script, lowercased, Korean particles removed, without repeats. */
-export function queryTerms(question: string, max = 16): string[] {
+/** Chinese and Japanese write without spaces: a "word" is a whole phrase, so its character pairs are looked for instead. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const pairsOf = (word: string) => Array.from({ length: word.length - 1 }, (_, i) => word.slice(i, i + 2));
+
+/**
+ * Words of a question to look for: letters and digits of any script, lowercased, without question
+ * words, Korean particles removed, Chinese and Japanese phrases as character pairs, without repeats.
+ */
+export function queryTerms(question: string, max = 24): string[] {
   const words = question.toLocaleLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
   const terms = words
     .filter((word) => !STOP_WORDS.has(word))
-    .map((word) => {
+    .flatMap((word) => {
+      if (UNSPACED.test(word) && word.length > 2) return pairsOf(word);
       const stem = HANGUL.test(word) ? word.replace(KOREAN_SUFFIX, '') : word;
-      return stem.length >= 2 ? stem : word;
+      return [stem.length >= 2 ? stem : word];
     })
-    .filter((word) => word.length >= 2 || HANGUL.test(word));
+    .filter((word) => word.length >= 2 || HANGUL.test(word) || UNSPACED.test(word));
   return [...new Set(terms)].slice(0, max);
 }
 

@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
+import { rowsOf } from '../db/rows';
 import { documentChunks, fileSections, files } from '../db/schema';
 import { chunkSections, queryTerms, snippetOf } from './chunking';
 import { embedderOf } from './embeddings';
@@ -69,15 +70,29 @@ export interface Passage {
 
 /** Reciprocal rank fusion constant: the usual 60 keeps one list's top rank from outweighing agreement between lists. */
 const RRF_K = 60;
-/** Trigram word similarity from which a question word counts as present in a passage (another form of it, or it with a particle). */
+/** Passages per ranking that go on to the trigram re-ranking; word_similarity is too slow to run on every passage of a long document. */
+const CANDIDATES = 40;
+/** Trigram word similarity from which a question word counts as present in a passage (another form of it, a typo). */
 const MIN_WORD_SIMILARITY = 0.5;
 
+interface PassageRow {
+  file_id: number;
+  name: string;
+  page: number | null;
+  section: string | null;
+  text: string;
+}
+
 /**
- * The passages of `fileIds` that best answer `question`, best first. Three rankings over the
- * files' passages are fused by reciprocal rank: full-text search (English stemming; other
- * scripts match whole words), the summed trigram word similarity of the question words present
- * (finds Korean and other words with particles or endings attached) and, when embeddings are configured, the
- * cosine similarity of the vectors. A passage must match in at least one of them.
+ * The passages of `fileIds` that best answer `question`, best first, fused by reciprocal rank from
+ * up to four rankings of the files' passages:
+ * - full-text search (English stemming and stop words; other scripts match whole words);
+ * - coverage: the question's words (Korean stems, Chinese and Japanese character pairs) found in
+ *   the passage, each weighted by how rare it is among these passages;
+ * - trigram word similarity (pg_trgm) of the question's words, on the best candidates of the
+ *   others: other forms of a word, particles and endings, typos;
+ * - with embeddings configured, the cosine similarity of the vectors.
+ * A passage must match in at least one of them.
  */
 export async function searchPassages(
   db: Database,
@@ -93,58 +108,53 @@ export async function searchPassages(
     terms.map((term) => sql`${term}`),
     sql`, `,
   )}]::text[]`;
-  const body = sql`coalesce(${documentChunks.section} || ' ', '') || ${documentChunks.text}`;
   const vectorScore =
     queryVector && embedder
-      ? sql`case when ${documentChunks.embeddingModel} = ${embedder.model} then (select sum(a * b) from unnest(${documentChunks.embedding}, ${`{${queryVector.join(',')}}`}::real[]) as v(a, b)) end`
-      : sql`null::real`;
-
-  const scored = db.$with('scored').as(
-    db
-      .select({
-        fileId: documentChunks.fileId,
-        ordinal: documentChunks.ordinal,
-        name: files.name,
-        page: documentChunks.page,
-        section: documentChunks.section,
-        text: documentChunks.text,
-        fts: sql<number>`ts_rank_cd(to_tsvector('english', ${body}), websearch_to_tsquery('english', ${terms.join(' or ')}))`.as('fts'),
-        trgm: sql<number>`(select coalesce(sum(s), 0) from (select word_similarity(term, ${body}) as s from unnest(${termArray}) as term) as similarity where s >= ${MIN_WORD_SIMILARITY})`.as('trgm'),
-        vec: sql<number | null>`${vectorScore}`.as('vec'),
-      })
-      .from(documentChunks)
-      .innerJoin(files, eq(files.id, documentChunks.fileId))
-      .where(and(eq(documentChunks.tenantId, tenantId), inArray(documentChunks.fileId, fileIds))),
+      ? sql`case when c.embedding_model = ${embedder.model} then (select sum(a * b) from unnest(c.embedding, ${`{${queryVector.join(',')}}`}::real[]) as v(a, b)) end`
+      : sql`null::float8`;
+  const ids = sql.join(
+    fileIds.map((id) => sql`${id}`),
+    sql`, `,
   );
-  const fused = db.$with('fused').as(
-    db
-      .with(scored)
-      .select({
-        fileId: scored.fileId,
-        ordinal: scored.ordinal,
-        name: scored.name,
-        page: scored.page,
-        section: scored.section,
-        text: scored.text,
-        score: sql<number>`(
-          case when ${scored.fts} > 0 then 1.0 / (${RRF_K} + rank() over (order by ${scored.fts} desc)) else 0 end
-          + case when ${scored.trgm} > 0 then 1.0 / (${RRF_K} + rank() over (order by ${scored.trgm} desc)) else 0 end
-          + case when ${scored.vec} is not null then 1.0 / (${RRF_K} + rank() over (order by ${scored.vec} desc nulls last)) else 0 end
-        )::float8`.as('score'),
-      })
-      .from(scored),
+  const rows = rowsOf<PassageRow>(
+    await db.execute(sql`
+      with scoped as (
+        select c.id, c.file_id, c.ordinal, f.name, c.page, c.section, c.text, lower(coalesce(c.section || ' ', '') || c.text) as body,
+          ts_rank_cd(c.search_vector, websearch_to_tsquery('english', ${terms.join(' or ')})) as fts,
+          ${vectorScore} as vec
+        from ${documentChunks} c join ${files} f on f.id = c.file_id
+        where c.tenant_id = ${tenantId} and c.file_id in (${ids})
+      ),
+      hits as (select s.id, t.term from scoped s cross join unnest(${termArray}) as t(term) where strpos(s.body, t.term) > 0),
+      rarity as (select term, ln(1 + (select count(*) from scoped)::float8 / count(*)) as weight from hits group by term),
+      coverage as (select h.id, sum(r.weight) as cover from hits h join rarity r using (term) group by h.id),
+      ranked as (
+        select s.*, coalesce(cv.cover, 0) as cover,
+          rank() over (order by s.fts desc) as fts_rank,
+          rank() over (order by coalesce(cv.cover, 0) desc) as cover_rank,
+          rank() over (order by s.vec desc nulls last) as vec_rank
+        from scoped s left join coverage cv using (id)
+      ),
+      candidates as (
+        select r.*,
+          (select coalesce(sum(sim), 0) from (select word_similarity(term, r.body) as sim from unnest(${termArray}) as term) as w where sim >= ${MIN_WORD_SIMILARITY}) as trgm
+        from ranked r
+        where (r.fts > 0 and r.fts_rank <= ${CANDIDATES}) or (r.cover > 0 and r.cover_rank <= ${CANDIDATES}) or (r.vec is not null and r.vec_rank <= ${CANDIDATES})
+      ),
+      fused as (
+        select c.*,
+          case when c.fts > 0 then 1.0 / (${RRF_K} + c.fts_rank) else 0 end
+          + case when c.cover > 0 then 1.0 / (${RRF_K} + c.cover_rank) else 0 end
+          + case when c.trgm > 0 then 1.0 / (${RRF_K} + rank() over (order by c.trgm desc)) else 0 end
+          + case when c.vec is not null then 1.0 / (${RRF_K} + c.vec_rank) else 0 end as score
+        from candidates c
+      )
+      select file_id, name, page, section, text from fused order by score desc, file_id, ordinal limit ${limit}`),
   );
-  const rows = await db
-    .with(fused)
-    .select()
-    .from(fused)
-    .where(sql`${fused.score} > 0`)
-    .orderBy(desc(fused.score), asc(fused.fileId), asc(fused.ordinal))
-    .limit(limit);
   return rows.map((row) => ({
-    fileId: row.fileId,
+    fileId: Number(row.file_id),
     name: row.name,
-    page: row.page,
+    page: row.page === null ? null : Number(row.page),
     section: row.section,
     text: row.text,
     snippet: snippetOf(row.text, terms),

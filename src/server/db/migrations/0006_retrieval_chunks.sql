@@ -1,4 +1,4 @@
--- Trigram similarity (word_similarity) ranks passages whose words carry particles or endings (Korean).
+-- Trigram word similarity (word_similarity) re-ranks passages whose words carry particles or endings (Korean) or other forms.
 CREATE EXTENSION IF NOT EXISTS pg_trgm;--> statement-breakpoint
 CREATE TABLE "document_chunks" (
 	"id" integer PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "document_chunks_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 2147483647 START WITH 1 CACHE 1),
@@ -8,6 +8,7 @@ CREATE TABLE "document_chunks" (
 	"page" integer,
 	"section" text,
 	"text" text NOT NULL,
+	"search_vector" "tsvector" GENERATED ALWAYS AS (to_tsvector('english', coalesce(section, '') || ' ' || text)) STORED,
 	"embedding" real[],
 	"embedding_model" text
 );
