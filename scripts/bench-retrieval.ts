@@ -74,13 +74,13 @@ try {
   console.log(`indexing (offline)                   ${ms(performance.now() - started)}`);
   // The first query pays for the trigram and text-search dictionaries loading: warm them up.
   await searchPassages(db, { tenantId: tenant.id, fileIds, question: 'warm up', limit: K });
-  await measure(db, tenant.id, fileIds, 'offline (full text + trigram)');
+  await measure(db, tenant.id, fileIds, 'offline (text rankings)');
 
   setEmbedder(db, openAiCompatibleEmbedder({ baseUrl: embeddings.baseUrl, model: 'fake-hashed-ngrams' }));
   started = performance.now();
   for (const fileId of fileIds) await indexFile(db, fileId);
   console.log(`indexing (with embeddings)           ${ms(performance.now() - started)}`);
-  await measure(db, tenant.id, fileIds, 'with fake embeddings (RRF of three)');
+  await measure(db, tenant.id, fileIds, 'with fake embeddings (four rankings)');
 
   setEmbedder(db, undefined);
   const large = await writeCorpus(db, tenant.id, [{ name: 'large.pdf', sections: fillerSections(LARGE_PAGES) }]);
