@@ -1,7 +1,7 @@
 import { type ModelMessage, streamText } from 'ai';
 import { type SQL, and, asc, desc, eq, inArray, lt, notInArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { ChatFrame, ChatMeta, chatBodySchema } from '../../shared/api/chat';
+import type { ChatFrame, ChatMeta, Citation, chatBodySchema } from '../../shared/api/chat';
 import { RECENT_CHATBOTS_KEPT } from '../../shared/domain/pagination';
 import type { Database, Transaction } from '../db/client';
 import { chatbots, files, modelGroupPermissions, recentChatbots, restrictedWords, sessionMessageFiles, sessionMessages, sessions, taskModes, usageRecords } from '../db/schema';
@@ -244,6 +244,8 @@ export async function openTurn(db: Database, send: CheckedSend): Promise<ChatTur
 
 interface StreamOutcome {
   text: string;
+  /** Every citation streamed: the sources given to the model, then those it named itself (URL source parts). */
+  citations: Citation[];
   inputTokens: number;
   outputTokens: number;
   finishReason: 'stop' | 'length' | 'aborted' | 'error';
@@ -277,6 +279,7 @@ async function* modelFrames(
   signal: AbortSignal,
 ): AsyncGenerator<ChatFrame, { outcome: StreamOutcome; failure: unknown }, undefined> {
   let text = '';
+  const citations = [...turn.sources.citations];
   let usage: { inputTokens?: number; outputTokens?: number } | undefined;
   let finishReason: StreamOutcome['finishReason'] = 'stop';
   let failure: unknown = null;
@@ -306,7 +309,9 @@ async function* modelFrames(
       } else if (part.type === 'reasoning-delta') {
         yield { type: 'thinking', delta: part.text };
       } else if (part.type === 'source' && part.sourceType === 'url') {
-        yield { type: 'citation', citation: { kind: 'web', url: part.url, ...(part.title ? { title: part.title } : {}) } };
+        const citation: Citation = { kind: 'web', url: part.url, ...(part.title ? { title: part.title } : {}) };
+        citations.push(citation);
+        yield { type: 'citation', citation };
       } else if (part.type === 'finish') {
         usage = part.totalUsage;
         if (part.finishReason === 'length') finishReason = 'length';
@@ -322,6 +327,7 @@ async function* modelFrames(
   return {
     outcome: {
       text,
+      citations,
       inputTokens: usage?.inputTokens ?? turn.estimatedInputTokens,
       outputTokens: usage?.outputTokens ?? estimateTokens(text),
       finishReason,
@@ -386,8 +392,6 @@ async function recordOutcome(db: Database, turn: ChatTurn, outcome: StreamOutcom
   const tokens = outcome.inputTokens + outcome.outputTokens;
   const now = new Date();
   const period = now.toISOString().slice(0, 7);
-  // One statement, so it is atomic without a transaction and holds the locks on rows other sends
-  // update too (balances, the chatbot's counters) only while it runs.
   const usageRow = {
     tenantId: tenant.id,
     memberId: member.id,
@@ -398,6 +402,8 @@ async function recordOutcome(db: Database, turn: ChatTurn, outcome: StreamOutcom
     llmModelId: model.id,
     modelName: model.name,
   };
+  // One statement, so it is atomic without a transaction and holds the locks on rows other sends
+  // update too (balances, the chatbot's counters) only while it runs.
   const cte = (name: string, statement: { getSQL(): SQL }) => sql`${sql.identifier(name)} as (${statement.getSQL()}),`;
   const statements = [
     cte(
@@ -409,7 +415,7 @@ async function recordOutcome(db: Database, turn: ChatTurn, outcome: StreamOutcom
           interrupted,
           inputTokens: outcome.inputTokens,
           outputTokens: outcome.outputTokens,
-          citations: turn.sources.citations,
+          citations: outcome.citations,
           streaming: false,
         })
         .where(eq(sessionMessages.id, turn.meta.chatbot_message_id)),
