@@ -106,6 +106,8 @@ export function createSources(db: Database, search: SearchProvider | undefined) 
     /** The sources of a send; 400 when web search is asked for but not configured, 424 when the search service fails. */
     async gather(scope: SendScope): Promise<Sources> {
       if (scope.webSearch && !search) throw new AppError(400, 'web_search_unavailable', 'Web search is not available on this server.');
+      // A message of images alone has nothing to search for.
+      const searching = scope.webSearch && scope.text !== '' ? search : undefined;
       const [own, documentIds, earlier] = await Promise.all([
         scope.fileIds,
         chatbotFileIds(scope.tenantId, scope.chatbotId),
@@ -114,13 +116,13 @@ export function createSources(db: Database, search: SearchProvider | undefined) 
       const fileIds = [...new Set([...own, ...documentIds, ...earlier])];
       const [passages, results] = await Promise.all([
         fileIds.length > 0 ? searchPassages(db, { tenantId: scope.tenantId, fileIds, question: scope.text, limit: PASSAGES_PER_SEND }) : [],
-        scope.webSearch && search ? webResults(search, scope.text) : [],
+        searching ? webResults(searching, scope.text) : [],
       ]);
       const webContext = describe([], results);
       return {
         context: describe(passages, results),
         citations: [...passages.map(documentCitation), ...results.map((result): Citation => ({ kind: 'web', url: result.url, title: result.title, snippet: result.snippet }))],
-        webSearchTokens: scope.webSearch ? estimateTokens(webContext) : null,
+        webSearchTokens: searching ? estimateTokens(webContext) : null,
       };
     },
   };
