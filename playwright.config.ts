@@ -40,6 +40,8 @@ export default defineConfig({
       DEMO_TOKEN_DELAY_MS: process.env.DEMO_TOKEN_DELAY_MS ?? '15',
       SIGN_IN_RATE_LIMIT: '1000',
       ERROR_LOG_RATE_LIMIT: '1000',
+      // The fake SearXNG that tests/e2e/web-search.spec.ts starts on the next port while it runs.
+      SEARCH_URL: `http://127.0.0.1:${port + 1}`,
     },
   },
 });

@@ -31,6 +31,9 @@ import { registerTaskRoutes } from './routes/tasks';
 import { createAuthService } from './services/auth';
 import { failAbandonedAnswers } from './services/chat';
 import { createInputGuard } from './services/inputGuard';
+import { createSources } from './services/sources';
+import { embedderFromConfig, setEmbedder } from './retrieval';
+import { searchProviderFromConfig } from './search';
 import { type RateLimitStore, createRateLimiter, postgresRateLimitStore, redisRateLimitStore } from './services/rateLimit';
 
 export interface BuildAppOptions {
@@ -91,6 +94,8 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
   const llmRegistry = llm ?? createLlmRegistry(llmSettingsFromConfig(config));
   // Read on every send: kept as long as the tenant row (same staleness window).
   const inputGuard = createInputGuard(db, config.AUTH_CACHE_TTL_SECONDS * 1000);
+  setEmbedder(db, embedderFromConfig(config));
+  const sources = createSources(db, searchProviderFromConfig(config));
 
   await app.register(
     async (api) => {
@@ -98,10 +103,10 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerAuthentication(api, auth);
       registerAuthRoutes(api, { db, auth, config });
       registerMemberRoutes(api, db, auth);
-      registerCatalogRoutes(api, db);
+      registerCatalogRoutes(api, db, { webSearch: sources.webSearchAvailable });
       registerSessionRoutes(api, { db, llm: llmRegistry });
-      registerPublicSessionRoutes(api, { db, llm: llmRegistry, guard: inputGuard });
-      registerChatRoutes(api, { db, llm: llmRegistry, guard: inputGuard });
+      registerPublicSessionRoutes(api, { db, llm: llmRegistry, guard: inputGuard, sources });
+      registerChatRoutes(api, { db, llm: llmRegistry, guard: inputGuard, sources });
       registerAnnouncementRoutes(api, db);
       registerErrorLogRoutes(api, db, config);
       registerTaskRoutes(api, db);

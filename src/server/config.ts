@@ -30,6 +30,13 @@ const configSchema = z.object({
   LLM_BASE_URL: optionalText.pipe(z.url().optional()),
   LLM_API_KEY: optionalText,
   LLM_MODEL: optionalText,
+  /** OpenAI-compatible embeddings API (base URL ending in /v1): retrieval then ranks passages by vector similarity too. */
+  EMBEDDING_BASE_URL: optionalText.pipe(z.url().optional()),
+  EMBEDDING_MODEL: optionalText,
+  EMBEDDING_API_KEY: optionalText,
+  /** A SearXNG instance (its JSON API must be enabled) for web search in chat; SEARXNG_URL is accepted too. Without it web search is off. */
+  SEARCH_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  SEARXNG_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   DEMO_TOKEN_DELAY_MS: z.coerce.number().int().min(0).max(5000).default(35),
   /** Sign-in attempts per client IP per minute, counted across all server processes. */
   SIGN_IN_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
@@ -82,6 +89,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const config = parsed.data;
   if (config.LLM_BASE_URL && !config.LLM_MODEL) {
     throw new ConfigError('Invalid server configuration:\n  LLM_MODEL: required when LLM_BASE_URL is set');
+  }
+  if (config.EMBEDDING_BASE_URL && !config.EMBEDDING_MODEL) {
+    throw new ConfigError('Invalid server configuration:\n  EMBEDDING_MODEL: required when EMBEDDING_BASE_URL is set');
   }
   if (Boolean(config.S3_ACCESS_KEY_ID) !== Boolean(config.S3_SECRET_ACCESS_KEY)) {
     throw new ConfigError('Invalid server configuration:\n  S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither');

@@ -200,8 +200,7 @@ describe('answers abandoned by a server that died mid-stream', () => {
     const crashedSend = await openTurn(
       server.db,
       await checkSend(
-        server.db,
-        createInputGuard(server.db, 0),
+        { db: server.db, guard: createInputGuard(server.db, 0) },
         tenant!,
         member!,
         chatbotIds.general,

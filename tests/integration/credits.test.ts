@@ -34,7 +34,7 @@ async function member(id: number): Promise<MemberRow> {
 /** Sends straight through the service: decides and reserves, but nothing is streamed or settled. */
 async function prepare(who: MemberRow): Promise<'reserved' | 'depleted'> {
   try {
-    await openTurn(server.db, await checkSend(server.db, createInputGuard(server.db, 0), tenant, await member(who.id), chatbotId, chatBodySchema.parse({ text: SEND_TEXT })));
+    await openTurn(server.db, await checkSend({ db: server.db, guard: createInputGuard(server.db, 0) }, tenant, await member(who.id), chatbotId, chatBodySchema.parse({ text: SEND_TEXT })));
     return 'reserved';
   } catch (error) {
     if ((error as { code?: string }).code === 'credits_depleted') return 'depleted';
@@ -120,7 +120,7 @@ beforeAll(async () => {
   const list = await api.call('/chatbots/?include_default=true', { token });
   chatbotId = list.body.items.find((bot: { en_name: string }) => bot.en_name === 'General Assistant').id;
 
-  const turn = await openTurn(server.db, await checkSend(server.db, createInputGuard(server.db, 0), tenant, demo, chatbotId, chatBodySchema.parse({ text: SEND_TEXT })));
+  const turn = await openTurn(server.db, await checkSend({ db: server.db, guard: createInputGuard(server.db, 0) }, tenant, demo, chatbotId, chatBodySchema.parse({ text: SEND_TEXT })));
   perSend = turn.reservation!.amount;
   expect(perSend).toBeGreaterThan(1);
 });

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -43,7 +44,8 @@ const MIGRATION_LOCK_KEY = 7_240_611;
 /** Embedded PostgreSQL in a directory (or in memory when `dataDir` is omitted), migrated. */
 export async function openPglite(dataDir?: string, observe?: QueryObserver): Promise<DatabaseHandle> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const client = dataDir ? new PGlite(dataDir) : new PGlite();
+  // pg_trgm: retrieval ranks passages by trigram similarity too (migration 0006 creates the extension).
+  const client = new PGlite({ dataDir, extensions: { pg_trgm } });
   const db = drizzlePglite({ client, schema, ...observing(observe) });
   await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });
   locations.set(db as unknown as Database, { kind: 'pglite', client });

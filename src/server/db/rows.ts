@@ -11,3 +11,6 @@ export type ChatbotRow = typeof chatbots.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 export type SessionMessageRow = typeof sessionMessages.$inferSelect;
 export type AnnouncementRow = typeof announcements.$inferSelect;
+
+/** Rows of a raw `execute`, whichever driver ran it (postgres-js answers an array, PGlite `{rows}`). */
+export const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows);

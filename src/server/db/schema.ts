@@ -9,12 +9,14 @@ import type { Citation } from '../../shared/api/chat';
 import {
   type AnyPgColumn,
   boolean,
+  customType,
   date,
   index,
   integer,
   jsonb,
   numeric,
   pgEnum,
+  real,
   pgTable,
   primaryKey,
   text,
@@ -441,6 +443,33 @@ export const fileSections = pgTable(
   (t) => [index('file_sections_file_idx').on(t.fileId, t.ordinal)],
 );
 
+const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+
+/**
+ * Passages of a file's parsed text (file_sections) for retrieval: a few hundred characters each,
+ * with the page or section they came from. Rebuilt whole by `indexFile` (server/retrieval).
+ * `embedding` (unit length, so a dot product is the cosine) is set only when EMBEDDING_* is configured.
+ */
+export const documentChunks = pgTable(
+  'document_chunks',
+  {
+    id: id(),
+    tenantId: tenantId(),
+    fileId: integer('file_id')
+      .notNull()
+      .references(() => files.id, { onDelete: 'cascade' }),
+    ordinal: integer('ordinal').notNull(),
+    page: integer('page'),
+    section: text('section'),
+    text: text('text').notNull(),
+    /** Full-text search vector of section and text, kept by PostgreSQL itself. */
+    searchVector: tsvector('search_vector').generatedAlwaysAs(sql`to_tsvector('english', coalesce(section, '') || ' ' || text)`),
+    embedding: real('embedding').array(),
+    embeddingModel: text('embedding_model'),
+  },
+  (t) => [index('document_chunks_file_idx').on(t.fileId, t.ordinal)],
+);
+
 export const chatbotDocuments = pgTable('chatbot_documents', {
   id: id(),
   tenantId: tenantId(),
@@ -487,6 +516,8 @@ export const sessions = pgTable(
      * credits pay) but not one of their chats, and public from the start so its link keeps working.
      */
     isVisitor: boolean('is_visitor').notNull().default(false),
+    /** Set once a message of the session carries files, so a send in a session without any skips looking for them. */
+    hasFiles: boolean('has_files').notNull().default(false),
     lastChatAt: timestamp('last_chat_at', { withTimezone: true }),
     createdAt: createdAt(),
   },

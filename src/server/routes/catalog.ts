@@ -9,12 +9,13 @@ import * as chatbots from '../services/chatbots';
 import { registerEndpoint } from './endpointRoute';
 
 /** Tenant branding, categories and chatbots: what the dashboard loads first. */
-export function registerCatalogRoutes(app: FastifyInstance, db: Database): void {
+export function registerCatalogRoutes(app: FastifyInstance, db: Database, features: { webSearch: boolean }): void {
   registerEndpoint(app, getTenant, async ({ tenant }) => ({
     subdomain: tenant.subdomain,
     tenant_name: tenant.name,
     logo_url: tenant.logoUrl,
     plan: { is_low_llm_free: tenant.isLowLlmFree },
+    features: { web_search: features.webSearch },
   }));
 
   registerEndpoint(app, listCategories, async ({ tenant }) => ({

@@ -5,6 +5,7 @@ import type { Database } from '../db/client';
 import type { LlmRegistry } from '../llm/registry';
 import { type ChatTurn, checkSend, openTurn, streamAnswer } from '../services/chat';
 import type { InputGuard } from '../services/inputGuard';
+import type { SourcesService } from '../services/sources';
 import { RESPONSE_WRITTEN, registerEndpoint } from './endpointRoute';
 
 /** Header values must be Latin-1: escape everything else inside the JSON. */
@@ -43,10 +44,10 @@ export async function writeChatStream(deps: { db: Database; llm: LlmRegistry }, 
   return RESPONSE_WRITTEN;
 }
 
-export function registerChatRoutes(app: FastifyInstance, deps: { db: Database; llm: LlmRegistry; guard: InputGuard }): void {
+export function registerChatRoutes(app: FastifyInstance, deps: { db: Database; llm: LlmRegistry; guard: InputGuard; sources: SourcesService }): void {
   registerEndpoint(app, chat, async ({ params, body, tenant, requireMember, request, reply }) => {
     // Errors known before streaming are thrown here and answered as plain JSON statuses.
-    const turn = await openTurn(deps.db, await checkSend(deps.db, deps.guard, tenant, requireMember(), params.id, body));
+    const turn = await openTurn(deps.db, await checkSend(deps, tenant, requireMember(), params.id, body));
     return writeChatStream(deps, turn, request, reply);
   });
 }

@@ -4,12 +4,13 @@ import { PUBLIC_CHAT_RATE_LIMIT, PUBLIC_TITLE_RATE_LIMIT } from '../../shared/do
 import type { Database } from '../db/client';
 import type { LlmRegistry } from '../llm/registry';
 import type { InputGuard } from '../services/inputGuard';
+import type { SourcesService } from '../services/sources';
 import * as publicSessions from '../services/publicSessions';
 import { writeChatStream } from './chat';
 import { registerEndpoint } from './endpointRoute';
 
 /** Shared sessions and visitors' chats with public chatbots: no sign-in (spec §6, token value `public`). */
-export function registerPublicSessionRoutes(app: FastifyInstance, deps: { db: Database; llm: LlmRegistry; guard: InputGuard }): void {
+export function registerPublicSessionRoutes(app: FastifyInstance, deps: { db: Database; llm: LlmRegistry; guard: InputGuard; sources: SourcesService }): void {
   const { db } = deps;
   registerEndpoint(app, getPublicSession, async ({ params, tenant }) => publicSessions.getPublicSession(db, tenant, params.hash));
   registerEndpoint(app, getPublicSessionHistory, async ({ params, query, tenant }) => publicSessions.getPublicHistory(db, tenant, params.hash, query));
@@ -23,7 +24,7 @@ export function registerPublicSessionRoutes(app: FastifyInstance, deps: { db: Da
     app,
     publicChat,
     async ({ params, body, tenant, request, reply }) => {
-      const turn = await publicSessions.openPublicTurn(db, deps.guard, tenant, params.id, body);
+      const turn = await publicSessions.openPublicTurn(deps, tenant, params.id, body);
       return writeChatStream(deps, turn, request, reply);
     },
     { rateLimit: { name: 'public-chat', ...PUBLIC_CHAT_RATE_LIMIT } },

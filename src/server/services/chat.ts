@@ -1,7 +1,7 @@
 import { type ModelMessage, streamText } from 'ai';
 import { type SQL, and, asc, desc, eq, inArray, lt, notInArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { ChatFrame, ChatMeta, chatBodySchema } from '../../shared/api/chat';
+import type { ChatFrame, ChatMeta, Citation, chatBodySchema } from '../../shared/api/chat';
 import { RECENT_CHATBOTS_KEPT } from '../../shared/domain/pagination';
 import type { Database, Transaction } from '../db/client';
 import { chatbots, files, modelGroupPermissions, recentChatbots, sessionMessageFiles, sessionMessages, sessions, taskModes, usageRecords } from '../db/schema';
@@ -14,6 +14,7 @@ import { type Billing, assertCreditLeft, isFreeModel, messageCost, releaseAbando
 import { findOwnSession, newHashId } from './sessions';
 import type { InputGuard } from './inputGuard';
 import type { PiiKind } from '../../shared/domain/pii';
+import { NO_SOURCES, type Sources, type SourcesService, webSearchCredits } from './sources';
 
 type ChatBody = z.output<typeof chatBodySchema>;
 
@@ -45,8 +46,10 @@ export interface CheckedSend {
   maskedPii: PiiKind[];
   fileIds: number[];
   sessionTitle: string | null;
-  /** Chatbot instructions, plus the chosen task mode's. */
+  /** Chatbot instructions, plus the chosen task mode's, plus the sources' passages and web results. */
   system: string;
+  /** Document passages and web results given to the model, cited by the answer. */
+  sources: Sources;
   messages: ModelMessage[];
   estimatedInputTokens: number;
   /** Credits to reserve before streaming; 0 for a free model. */
@@ -98,6 +101,13 @@ async function mayUseModel(db: Database, tenantId: number, groupIds: number[], m
 
 const messageText = (message: ModelMessage) => (typeof message.content === 'string' ? message.content : '');
 
+/** What checking a send needs: the database, the tenant's input guard, and the sources (retrieval, web search) when configured. */
+export interface SendDeps {
+  db: Database;
+  guard: InputGuard;
+  sources?: SourcesService;
+}
+
 /** How a send differs when it is not a member's own (a visitor's chat with a public chatbot). */
 export interface SendOptions {
   /** Finds the session sent to; by default one of the member's own. */
@@ -112,14 +122,14 @@ export interface SendOptions {
  * the context limit, 402 for a paid model that costs nothing when credits are depleted). Reads only.
  */
 export async function checkSend(
-  db: Database,
-  guard: InputGuard,
+  deps: SendDeps,
   tenant: TenantRow,
   member: MemberRow,
   chatbotId: number,
   body: ChatBody,
   { findSession = findOwnSession, billing }: SendOptions = {},
 ): Promise<CheckedSend> {
+  const { db, guard, sources: sourcesService } = deps;
   const typed = body.text.trim();
   if (!typed && body.file_ids.length === 0) throw new AppError(422, 'message_empty', 'A message needs text or an image.');
 
@@ -145,10 +155,14 @@ export async function checkSend(
     ? (await db.select().from(taskModes).where(and(eq(taskModes.tenantId, tenant.id), eq(taskModes.id, body.task_mode_id))))[0]
     : undefined;
   if (body.task_mode_id && !taskMode) throw notFound('The task mode does not exist.');
-  const system = [chatbot.systemInstructions, taskMode?.instructions ?? ''].filter((part) => part.trim() !== '').join('\n\n');
 
   const existing = body.session_hash_id ? await findSession(db, member, body.session_hash_id) : null;
   if (existing && existing.chatbotId !== chatbot.id) throw notFound('The session does not exist.');
+
+  const sources = sourcesService
+    ? await sourcesService.gather({ tenantId: tenant.id, chatbotId: chatbot.id, existing, fileIds, text, webSearch: body.web_search ?? false })
+    : NO_SOURCES;
+  const system = [chatbot.systemInstructions, taskMode?.instructions ?? '', sources.context].filter((part) => part.trim() !== '').join('\n\n');
 
   const messages: ModelMessage[] = [...(existing ? await historyMessages(db, existing.id) : []), { role: 'user', content: text }];
   const estimatedInputTokens = estimateTokens(system) + messages.reduce((sum, m) => sum + estimateTokens(messageText(m)), 0);
@@ -160,7 +174,7 @@ export async function checkSend(
   }
 
   const free = isFreeModel(model, tenant);
-  const reserved = free ? 0 : messageCost(model, { inputTokens: estimatedInputTokens, outputTokens: RESERVED_OUTPUT_TOKENS });
+  const reserved = free ? 0 : messageCost(model, { inputTokens: estimatedInputTokens, outputTokens: RESERVED_OUTPUT_TOKENS }) + webSearchCredits(model, sources);
   // A paid model that costs nothing still needs credits left; anything to reserve is checked with its reservation (openTurn).
   if (!free && reserved === 0) await assertCreditLeft(db, member, billing);
 
@@ -175,6 +189,7 @@ export async function checkSend(
     fileIds,
     sessionTitle: body.session_title?.trim() ? await guard.maskAll(tenant.id, body.session_title.trim()) : null,
     system,
+    sources,
     messages,
     estimatedInputTokens,
     reserved,
@@ -195,7 +210,16 @@ export async function openTurn(db: Database, send: CheckedSend): Promise<ChatTur
     if (!session) {
       const [created] = await tx
         .insert(sessions)
-        .values({ tenantId: tenant.id, hashId: newHashId(), chatbotId: chatbot.id, memberId: member.id, title: send.sessionTitle, lastChatAt: new Date(), ...send.newSession })
+        .values({
+          tenantId: tenant.id,
+          hashId: newHashId(),
+          chatbotId: chatbot.id,
+          memberId: member.id,
+          title: send.sessionTitle,
+          lastChatAt: new Date(),
+          hasFiles: fileIds.length > 0,
+          ...send.newSession,
+        })
         .returning();
       if (!created) throw new Error('Session insert returned no row');
       session = created;
@@ -213,6 +237,7 @@ export async function openTurn(db: Database, send: CheckedSend): Promise<ChatTur
     if (!memberMessage || !answer) throw new Error('Message insert returned no row');
     if (fileIds.length > 0) {
       await tx.insert(sessionMessageFiles).values(fileIds.map((fileId) => ({ tenantId: tenant.id, messageId: memberMessage.id, fileId })));
+      if (!session.hasFiles) await tx.update(sessions).set({ hasFiles: true }).where(eq(sessions.id, session.id));
     }
     return { session, memberMessageId: memberMessage.id, answerId: answer.id };
   });
@@ -249,6 +274,8 @@ export async function openTurn(db: Database, send: CheckedSend): Promise<ChatTur
 
 interface StreamOutcome {
   text: string;
+  /** Every citation streamed: the sources given to the model, then those it named itself (URL source parts). */
+  citations: Citation[];
   inputTokens: number;
   outputTokens: number;
   finishReason: 'stop' | 'length' | 'aborted' | 'error';
@@ -282,6 +309,7 @@ async function* modelFrames(
   signal: AbortSignal,
 ): AsyncGenerator<ChatFrame, { outcome: StreamOutcome; failure: unknown }, undefined> {
   let text = '';
+  const citations = [...turn.sources.citations];
   let usage: { inputTokens?: number; outputTokens?: number } | undefined;
   let finishReason: StreamOutcome['finishReason'] = 'stop';
   let failure: unknown = null;
@@ -290,6 +318,7 @@ async function* modelFrames(
     failed = true;
     failure = error;
   };
+  for (const citation of turn.sources.citations) yield { type: 'citation', citation };
   try {
     const result = streamText({
       model: deps.llm.languageModel(turn.model.provider, turn.model.providerModelId),
@@ -310,7 +339,9 @@ async function* modelFrames(
       } else if (part.type === 'reasoning-delta') {
         yield { type: 'thinking', delta: part.text };
       } else if (part.type === 'source' && part.sourceType === 'url') {
-        yield { type: 'citation', citation: { kind: 'web', url: part.url, ...(part.title ? { title: part.title } : {}) } };
+        const citation: Citation = { kind: 'web', url: part.url, ...(part.title ? { title: part.title } : {}) };
+        citations.push(citation);
+        yield { type: 'citation', citation };
       } else if (part.type === 'finish') {
         usage = part.totalUsage;
         if (part.finishReason === 'length') finishReason = 'length';
@@ -326,6 +357,7 @@ async function* modelFrames(
   return {
     outcome: {
       text,
+      citations,
       inputTokens: usage?.inputTokens ?? turn.estimatedInputTokens,
       outputTokens: usage?.outputTokens ?? estimateTokens(text),
       finishReason,
@@ -381,11 +413,25 @@ async function rememberRecentChatbot(tx: Transaction, member: MemberRow, chatbot
  */
 async function recordOutcome(db: Database, turn: ChatTurn, outcome: StreamOutcome): Promise<number> {
   const { tenant, member, model, session, chatbot } = turn;
-  const cost = isFreeModel(model, tenant) ? 0 : messageCost(model, outcome);
+  const free = isFreeModel(model, tenant);
+  const tokenCost = free ? 0 : messageCost(model, outcome);
+  // Web search is metered as a row of its own (its count and credits), beside the answer's tokens.
+  const webCost = free ? 0 : webSearchCredits(model, turn.sources);
+  const cost = tokenCost + webCost;
   const interrupted = outcome.finishReason === 'aborted' ? 'stopped' : outcome.finishReason === 'error' ? 'failed' : null;
   const tokens = outcome.inputTokens + outcome.outputTokens;
   const now = new Date();
   const period = now.toISOString().slice(0, 7);
+  const usageRow = {
+    tenantId: tenant.id,
+    memberId: member.id,
+    memberGroupId: turn.memberGroupId,
+    chatbotId: chatbot.id,
+    sessionId: session.id,
+    messageId: turn.meta.chatbot_message_id,
+    llmModelId: model.id,
+    modelName: model.name,
+  };
   // One statement, so it is atomic without a transaction and holds the locks on rows other sends
   // update too (balances, the chatbot's counters) only while it runs.
   const cte = (name: string, statement: { getSQL(): SQL }) => sql`${sql.identifier(name)} as (${statement.getSQL()}),`;
@@ -394,24 +440,22 @@ async function recordOutcome(db: Database, turn: ChatTurn, outcome: StreamOutcom
       'answer',
       db
         .update(sessionMessages)
-        .set({ text: outcome.text, interrupted, inputTokens: outcome.inputTokens, outputTokens: outcome.outputTokens, streaming: false })
+        .set({
+          text: outcome.text,
+          interrupted,
+          inputTokens: outcome.inputTokens,
+          outputTokens: outcome.outputTokens,
+          citations: outcome.citations,
+          streaming: false,
+        })
         .where(eq(sessionMessages.id, turn.meta.chatbot_message_id)),
     ),
     cte(
       'usage',
-      db.insert(usageRecords).values({
-        tenantId: tenant.id,
-        memberId: member.id,
-        memberGroupId: turn.memberGroupId,
-        chatbotId: chatbot.id,
-        sessionId: session.id,
-        messageId: turn.meta.chatbot_message_id,
-        llmModelId: model.id,
-        modelName: model.name,
-        inputTokens: outcome.inputTokens,
-        outputTokens: outcome.outputTokens,
-        credits: cost,
-      }),
+      db.insert(usageRecords).values([
+        { ...usageRow, inputTokens: outcome.inputTokens, outputTokens: outcome.outputTokens, credits: tokenCost },
+        ...(turn.sources.webSearchTokens === null ? [] : [{ ...usageRow, inputTokens: 0, outputTokens: 0, webSearchCount: 1, credits: webCost }]),
+      ]),
     ),
     cte('session', db.update(sessions).set({ lastChatAt: now }).where(eq(sessions.id, session.id))),
   ];

@@ -2,9 +2,9 @@ import { and, desc, eq, gte, sql } from 'drizzle-orm';
 import type { MemberUsage } from '../../shared/api/credits';
 import { isCreditsDepleted } from '../../shared/domain/credits';
 import type { Database } from '../db/client';
-import type { MemberRow } from '../db/rows';
+import { type MemberRow, rowsOf } from '../db/rows';
 import { usageRecords } from '../db/schema';
-import { bindingLimit, depletionKindOf, memberCreditLimits, rowsOf, toCreditCheck } from './credits';
+import { bindingLimit, depletionKindOf, memberCreditLimits, toCreditCheck } from './credits';
 
 /** The month the member and group balances count, in the database's clock like the ledger's `created_at`. */
 const MONTH_START = sql`date_trunc('month', now())`;

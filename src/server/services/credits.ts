@@ -6,7 +6,7 @@ import { type CreditScope, type DepletionKind, costInCredits, depletionKind, isC
 import type { Queryable } from '../db/client';
 import { creditBalances, creditLedger, memberGroups, plans, tenants } from '../db/schema';
 import { AppError } from '../errors';
-import type { LlmModelRow, MemberRow, TenantRow } from '../db/rows';
+import { type LlmModelRow, type MemberRow, type TenantRow, rowsOf } from '../db/rows';
 
 type GroupQuotas = Pick<typeof memberGroups.$inferSelect, 'id' | 'creditQuota' | 'memberCreditQuota'>;
 type Scope = (typeof creditBalances.$inferSelect)['scopeKind'];
@@ -22,8 +22,6 @@ const CURRENT_PERIOD = sql<string>`to_char(now(), 'YYYY-MM')`;
 type BalanceRow = Pick<typeof creditBalances.$inferSelect, 'scopeKind' | 'scopeId' | 'usageSum' | 'grantSum' | 'grantCount'>;
 type LedgerEntry = Pick<typeof creditLedger.$inferSelect, 'id' | 'amount'>;
 
-/** Rows of a raw `execute`, whichever driver ran it. */
-export const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows);
 const fromJson = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
 
 /**

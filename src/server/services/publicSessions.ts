@@ -3,12 +3,11 @@ import type { z } from 'zod';
 import type { PublicSession, publicChatBodySchema } from '../../shared/api/publicSessions';
 import type { historyResponseSchema } from '../../shared/api/sessions';
 import { FALLBACK_LANGUAGE, type SupportedLanguage } from '../../shared/domain/language';
-import type { Database, Queryable } from '../db/client';
+import type { Queryable } from '../db/client';
 import { chatbots, members, sessions } from '../db/schema';
 import type { MemberRow, SessionRow, TenantRow } from '../db/rows';
 import { notFound } from '../errors';
-import { type ChatTurn, type CheckedSend, checkSend, openTurn } from './chat';
-import type { InputGuard } from './inputGuard';
+import { type ChatTurn, type CheckedSend, type SendDeps, checkSend, openTurn } from './chat';
 import { historyPage } from './sessions';
 import { type TitleDeps, titleSession } from './titles';
 
@@ -86,13 +85,12 @@ async function findVisitorSession(q: Queryable, creator: MemberRow, hash: string
  * a public visitor session that stays out of the creator's chats.
  */
 export async function checkPublicSend(
-  db: Database,
-  guard: InputGuard,
+  deps: SendDeps,
   tenant: TenantRow,
   chatbotId: number,
   body: z.output<typeof publicChatBodySchema>,
 ): Promise<CheckedSend> {
-  const [row] = await db
+  const [row] = await deps.db
     .select({ creator: members })
     .from(chatbots)
     .innerJoin(members, eq(members.id, chatbots.creatorId))
@@ -100,8 +98,7 @@ export async function checkPublicSend(
   if (!row) throw notFound();
   const payer: MemberRow = { ...row.creator, language: body.language ?? FALLBACK_LANGUAGE };
   const send = await checkSend(
-    db,
-    guard,
+    deps,
     tenant,
     payer,
     chatbotId,
@@ -112,12 +109,6 @@ export async function checkPublicSend(
 }
 
 /** Checks and opens a visitor's turn; a 402 names the chatbot creator's depletion (spec §4). */
-export async function openPublicTurn(
-  db: Database,
-  guard: InputGuard,
-  tenant: TenantRow,
-  chatbotId: number,
-  body: z.output<typeof publicChatBodySchema>,
-): Promise<ChatTurn> {
-  return openTurn(db, await checkPublicSend(db, guard, tenant, chatbotId, body));
+export async function openPublicTurn(deps: SendDeps, tenant: TenantRow, chatbotId: number, body: z.output<typeof publicChatBodySchema>): Promise<ChatTurn> {
+  return openTurn(deps.db, await checkPublicSend(deps, tenant, chatbotId, body));
 }

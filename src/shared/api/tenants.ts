@@ -6,6 +6,8 @@ export const tenantSchema = z.object({
   tenant_name: z.string(),
   logo_url: z.string().nullable(),
   plan: z.object({ is_low_llm_free: z.boolean() }),
+  /** What this server offers beyond the spec's fields: web search needs a configured search service. */
+  features: z.object({ web_search: z.boolean() }).default({ web_search: false }),
 });
 export type Tenant = z.infer<typeof tenantSchema>;
 

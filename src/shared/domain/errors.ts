@@ -24,6 +24,8 @@ export const ERROR_CODES = [
   'no_history',
   'rate_limited',
   'upstream_failed',
+  'web_search_unavailable',
+  'web_search_failed',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

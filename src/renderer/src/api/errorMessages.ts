@@ -37,6 +37,8 @@ export const ERROR_MESSAGES: readonly ErrorMessageRow[] = [
   // code, a malformed body 400; 428 is personal data the tenant blocks (`pii_blocked`), or a restricted
   // term when a server answers that with 428 (spec §8 lists both statuses).
   { endpoint: chatApi.chat, status: 0, key: 'chat:errors.network' },
+  { endpoint: chatApi.chat, status: 400, code: 'web_search_unavailable', key: 'sources:errors.web_search_unavailable' },
+  { endpoint: chatApi.chat, status: 424, code: 'web_search_failed', key: 'sources:errors.web_search_failed' },
   { endpoint: chatApi.chat, status: 400, key: 'chat:errors.no_text' },
   // 402 names who ran out of credits (spec §4); the chat page's banner adds what to do about it.
   ...DEPLETION_KINDS.map((kind) => ({ endpoint: chatApi.chat, status: 402, when: depletionIs(kind), key: `credits:depleted.${kind}` })),

@@ -18,6 +18,7 @@ import { chatbotName } from './conversation';
 import { appendTurn, flattenHistory, seedEmptyHistory, useSessionHistory } from './history';
 import { ChatHeader } from './ChatHeader';
 import { ChatbotUnavailable } from './ChatbotUnavailable';
+import { webSearchFields } from '../sources/webSearchStore';
 import { Composer } from './Composer';
 import { LongConversationBanner } from './LongConversationBanner';
 import { CreditBanner } from '../credits/CreditBanner';
@@ -156,7 +157,7 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
       const isCurrent = () => useActiveRunStore.getState().run === next;
       const next: ChatRun = new ChatRun({
         chatbotId,
-        body: { text, session_hash_id: sessionHash },
+        body: { text, session_hash_id: sessionHash, ...webSearchFields() },
         streamChat,
         onMeta: (meta) => {
           if (!meta.session_created) return;

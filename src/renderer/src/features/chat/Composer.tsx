@@ -1,6 +1,7 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { ActionIcon, Group, Textarea, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { WebSearchButton } from '../sources/WebSearchButton';
 import { useActiveRunStore } from './activeRun';
 import classes from './chat.module.css';
 import { PiiWarning } from './PiiWarning';
@@ -89,6 +90,7 @@ export function Composer({ onSend, onStop, streaming, disabled = false, conversa
     <div className={classes.composerWrap}>
       <PiiWarning text={draft} />
       <Group className={classes.composer} gap="xs" align="flex-end" wrap="nowrap">
+        <WebSearchButton disabled={disabled} />
         <Textarea
           flex={1}
           variant="unstyled"

@@ -1,9 +1,10 @@
 import { memo, useSyncExternalStore } from 'react';
-import { Alert, Anchor, Avatar, Badge, Group, Image, Text } from '@mantine/core';
+import { Alert, Avatar, Badge, Image, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Citation, SessionMessage } from '../../../../shared/api';
 import type { ChatRun } from './chatRun';
 import type { ChatErrorKey } from './chatErrors';
+import { Citations } from '../sources/Citations';
 import { MarkdownContent } from './MarkdownContent';
 import { AnswerActions } from '../sharing/CopyButton';
 import classes from './chat.module.css';
@@ -59,21 +60,7 @@ export function ChatbotAnswer({ face, text, interrupted, streaming = false, erro
         {images.filter(isDisplayableImage).map((url) => (
           <Image key={url} src={url} alt="" radius="md" maw={360} mt="xs" />
         ))}
-        {citations.length > 0 && (
-          <Group gap={6} mt="xs">
-            {citations.map((citation, index) =>
-              citation.kind === 'web' ? (
-                <Anchor key={index} href={citation.url} target="_blank" rel="noopener noreferrer" size="xs">
-                  [{index + 1}] {citation.title ?? citation.url}
-                </Anchor>
-              ) : (
-                <Text key={index} size="xs">
-                  [{index + 1}] {citation.name}
-                </Text>
-              ),
-            )}
-          </Group>
-        )}
+        <Citations citations={citations} />
         {interrupted && !error && (
           <Badge mt="xs" variant="light" color={interrupted === 'stopped' ? 'gray' : 'red'} data-testid="interrupted-badge">
             {t(`message.${interrupted}`)}

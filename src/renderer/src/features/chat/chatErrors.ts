@@ -2,10 +2,10 @@ import { chatApi } from '../../../../shared/api';
 import { errorMessageKey } from '../../api/errorMessages';
 
 /**
- * A full i18n key of a chat-stream message of spec §8: under `errors.` in chat.json, a depletion
- * message in credits.json, or a visitor's chat message in sharing.json.
+ * A full i18n key of a chat-stream message of spec §8: under `errors.` in chat.json or sources.json
+ * (web search), or a depletion message in credits.json.
  */
-export type ChatErrorKey = `chat:errors.${string}` | `credits:depleted.${string}` | `sharing:errors.${string}`;
+export type ChatErrorKey = `${'chat' | 'sources'}:errors.${string}` | `credits:depleted.${string}`;
 
 /** A send rejected before the stream started: the chat endpoint's rows of the error catalogue. */
 export function sendErrorKey(error: unknown): ChatErrorKey {

@@ -1,0 +1,47 @@
+import { useId } from 'react';
+import { ActionIcon, Tooltip, VisuallyHidden } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { useTenant } from '../../api/tenant';
+import { useWebSearchStore } from './webSearchStore';
+
+const GlobeIcon = () => (
+  <svg width={18} height={18} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+    <circle cx="12" cy="12" r="9" />
+    <path d="M3 12h18M12 3a14 14 0 0 1 0 18M12 3a14 14 0 0 0 0 18" />
+  </svg>
+);
+
+/**
+ * The composer's web search mode: a toggle button (aria-pressed). When the server has no search
+ * service it stays focusable but inert, and its tooltip and description say why.
+ */
+export function WebSearchButton({ disabled = false }: { disabled?: boolean }) {
+  const { t } = useTranslation('sources');
+  const available = useTenant().data?.features.web_search ?? false;
+  const on = useWebSearchStore((state) => state.on) && available;
+  const descriptionId = useId();
+  const hint = !available ? t('webSearch.unavailable') : on ? t('webSearch.on') : t('webSearch.off');
+  const inert = disabled || !available;
+  return (
+    <>
+      <Tooltip label={hint}>
+        <ActionIcon
+          size="lg"
+          radius="xl"
+          variant={on ? 'light' : 'subtle'}
+          color={on ? 'indigo' : 'gray'}
+          aria-label={t('webSearch.label')}
+          aria-pressed={on}
+          aria-disabled={inert || undefined}
+          aria-describedby={descriptionId}
+          data-disabled={inert || undefined}
+          data-testid="web-search-button"
+          onClick={() => !inert && useWebSearchStore.setState({ on: !on })}
+        >
+          <GlobeIcon />
+        </ActionIcon>
+      </Tooltip>
+      <VisuallyHidden id={descriptionId}>{hint}</VisuallyHidden>
+    </>
+  );
+}
