@@ -23,11 +23,14 @@ import { registerAuthRoutes } from './routes/auth';
 import { registerCatalogRoutes } from './routes/catalog';
 import { registerChatRoutes } from './routes/chat';
 import { registerErrorLogRoutes } from './routes/errorLog';
+import { registerFileRoutes } from './routes/files';
 import { registerMemberRoutes } from './routes/members';
 import { registerSessionRoutes } from './routes/sessions';
 import { registerTaskRoutes } from './routes/tasks';
 import { createAuthService } from './services/auth';
 import { failAbandonedAnswers } from './services/chat';
+import { defineFileJobs } from './services/files';
+import { createFileStore } from './storage/fileStore';
 import { type RateLimitStore, createRateLimiter, postgresRateLimitStore, redisRateLimitStore } from './services/rateLimit';
 
 export interface BuildAppOptions {
@@ -68,7 +71,8 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
   registerNulByteRejection(app);
 
   await app.register(fastifyCookie);
-  registerRateLimiter(app, createRateLimiter(rateLimitStore(app, db, config)));
+  const rateLimits = rateLimitStore(app, db, config);
+  registerRateLimiter(app, createRateLimiter(rateLimits));
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'Chatbot platform API', version: '1.0.0', description: 'Reference server of the shared API contract (src/shared/api).' },
@@ -86,6 +90,9 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
     memberCacheTtlMs: config.AUTH_CACHE_TTL_SECONDS * 1000,
   });
   const llmRegistry = llm ?? createLlmRegistry(llmSettingsFromConfig(config));
+  const jobs = givenJobs ?? createJobQueue(db, jobQueueSettings(config));
+  const store = createFileStore(config);
+  const enqueueParse = defineFileJobs(jobs, db, store);
 
   await app.register(
     async (api) => {
@@ -99,6 +106,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerAnnouncementRoutes(api, db);
       registerErrorLogRoutes(api, db, config);
       registerTaskRoutes(api, db);
+      registerFileRoutes(api, { db, store, rateLimits, config, enqueueParse });
     },
     { prefix: API_PREFIX },
   );
@@ -112,7 +120,6 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
     return reply.status(404).send({ code: 'not_found', message: 'The data does not exist.' });
   });
 
-  const jobs = givenJobs ?? createJobQueue(db, jobQueueSettings(config));
   await jobs.start(app.log);
   app.addHook('onClose', () => jobs.stop());
   return app;
