@@ -29,6 +29,7 @@ import { registerSessionRoutes } from './routes/sessions';
 import { registerTaskRoutes } from './routes/tasks';
 import { createAuthService } from './services/auth';
 import { failAbandonedAnswers } from './services/chat';
+import { createFileContext } from './services/fileContext';
 import { defineFileJobs } from './services/files';
 import { createFileStore } from './storage/fileStore';
 import { type RateLimitStore, createRateLimiter, postgresRateLimitStore, redisRateLimitStore } from './services/rateLimit';
@@ -102,7 +103,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerMemberRoutes(api, db, auth);
       registerCatalogRoutes(api, db);
       registerSessionRoutes(api, db);
-      registerChatRoutes(api, { db, llm: llmRegistry });
+      registerChatRoutes(api, { db, llm: llmRegistry, files: createFileContext(store) });
       registerAnnouncementRoutes(api, db);
       registerErrorLogRoutes(api, db, config);
       registerTaskRoutes(api, db);

@@ -11,6 +11,7 @@ import { estimateTokens } from '../../shared/domain/tokens';
 import type { ChatbotRow, LlmModelRow, MemberRow, SessionRow, TenantRow } from '../db/rows';
 import { findVisibleChatbot } from './chatbots';
 import { creditsDepleted, isDepleted, isFreeModel, messageCost, releaseAbandonedReservations, reserveCredits, settleCredits } from './credits';
+import { type FileContext, withoutFiles } from './fileContext';
 import { findOwnSession, newHashId } from './sessions';
 
 type ChatBody = z.output<typeof chatBodySchema>;
@@ -101,7 +102,14 @@ const messageText = (message: ModelMessage) => (typeof message.content === 'stri
  * restricted term, 404 unknown chatbot, file, task mode or session, 403 model not allowed, 413 over
  * the context limit, 402 for a paid model that costs nothing when credits are depleted). Reads only.
  */
-export async function checkSend(db: Database, tenant: TenantRow, member: MemberRow, chatbotId: number, body: ChatBody): Promise<CheckedSend> {
+export async function checkSend(
+  db: Database,
+  tenant: TenantRow,
+  member: MemberRow,
+  chatbotId: number,
+  body: ChatBody,
+  fileContext: FileContext = withoutFiles,
+): Promise<CheckedSend> {
   const text = body.text.trim();
   if (!text && body.file_ids.length === 0) throw new AppError(422, 'message_empty', 'A message needs text or an image.');
 
@@ -110,10 +118,11 @@ export async function checkSend(db: Database, tenant: TenantRow, member: MemberR
   const fileIds = [...new Set(body.file_ids)];
   if (fileIds.length > 0) {
     const owned = await db
-      .select({ id: files.id })
+      .select({ id: files.id, type: files.mimeType })
       .from(files)
       .where(and(eq(files.tenantId, tenant.id), eq(files.memberId, member.id), inArray(files.id, fileIds)));
     if (owned.length !== fileIds.length) throw notFound('An attached file does not exist.');
+    if (!text && !owned.some((file) => file.type.startsWith('image/'))) throw new AppError(422, 'message_empty', 'A message needs text or an image.');
   }
 
   const terms = await findRestrictedTerms(db, tenant.id, text);
@@ -132,8 +141,11 @@ export async function checkSend(db: Database, tenant: TenantRow, member: MemberR
   const existing = body.session_hash_id ? await findOwnSession(db, member, body.session_hash_id) : null;
   if (existing && existing.chatbotId !== chatbot.id) throw notFound('The session does not exist.');
 
-  const messages: ModelMessage[] = [...(existing ? await historyMessages(db, existing.id) : []), { role: 'user', content: text }];
-  const estimatedInputTokens = estimateTokens(system) + messages.reduce((sum, m) => sum + estimateTokens(messageText(m)), 0);
+  const history = existing ? await historyMessages(db, existing.id) : [];
+  // The attached files' text and images go with the member's message (services/fileContext).
+  const input = await fileContext(db, tenant.id, fileIds, text, model.contextLimit);
+  const messages: ModelMessage[] = [...history, input.message];
+  const estimatedInputTokens = estimateTokens(system) + history.reduce((sum, m) => sum + estimateTokens(messageText(m)), 0) + input.tokens;
   if (estimatedInputTokens > model.contextLimit) {
     throw new AppError(413, 'input_too_long', 'The input exceeds the model’s limit. Please split your question.', {
       estimated_tokens: estimatedInputTokens,
