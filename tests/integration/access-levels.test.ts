@@ -18,6 +18,8 @@ const EXPECTED_PUBLIC = [
   'GET /announcements/active/',
   'GET /announcements/latest/',
   'POST /log-error/',
+  // A public chatbot's documents and the files of its public sessions (ARCHITECTURE "Chat files").
+  'GET /public/chatbots/:hash/files/:id/',
 ].sort();
 
 type Operation = { method: string; path: string; access: AccessLevel };
