@@ -1,0 +1,85 @@
+import { expect, test, type Page } from '@playwright/test';
+import { MEMBER, expectNoSeriousA11yViolations, signIn } from './support';
+
+/** The smallest real PNG: 1×1, red. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC', 'base64');
+
+async function openChat(page: Page) {
+  await signIn(page, MEMBER);
+  await page.waitForURL(/\/dashboard\/chat\/\d+$/);
+}
+
+async function sendAndWait(page: Page, text: string) {
+  const box = page.getByTestId('composer-input');
+  await box.fill(text);
+  await expect(page.getByTestId('send-button')).toBeEnabled({ timeout: 20_000 });
+  await page.getByTestId('send-button').click();
+  await expect(page.locator('[data-testid="chatbot-message"][data-streaming]')).toHaveCount(0, { timeout: 30_000 });
+}
+
+const chip = (page: Page, name: string) => page.getByTestId('attachment-chip').filter({ hasText: name });
+
+test('a file attached with the button is read, sent, shown on the message and reaches the model', async ({ page }) => {
+  await openChat(page);
+  await page.getByTestId('attach-input').setInputFiles({ name: 'launch-plan.txt', mimeType: 'text/plain', buffer: Buffer.from('Launch date is 3 March. Budget approved.') });
+  await expect(chip(page, 'launch-plan.txt')).toBeVisible();
+  // Parsed in the background: the chip says Ready, and only then can the message go.
+  await expect(chip(page, 'launch-plan.txt')).toContainText('Ready', { timeout: 20_000 });
+  await expectNoSeriousA11yViolations(page);
+
+  await sendAndWait(page, 'What does my file say?');
+  // The demo model names each attached file and its first words: it was given the content.
+  await expect(page.getByTestId('chatbot-message').last()).toContainText('Attached files: launch-plan.txt (“Launch date is 3 March. Budget approved.”)');
+  await expect(page.getByTestId('attachment-chips')).toHaveCount(0);
+  const files = page.getByTestId('message-files').last();
+  await expect(files.getByRole('button', { name: 'Open launch-plan.txt' })).toBeVisible({ timeout: 10_000 });
+
+  const download = page.waitForEvent('download');
+  await files.getByRole('button', { name: 'Open launch-plan.txt' }).click();
+  expect((await download).suggestedFilename()).toBe('launch-plan.txt');
+  await expectNoSeriousA11yViolations(page);
+});
+
+test('files dropped onto the chat are attached; an image alone can be sent and shows as a thumbnail', async ({ page }) => {
+  await openChat(page);
+  const dataTransfer = await page.evaluateHandle((png: number[]) => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File(['# Notes\n\nQuarterly goals: hire two engineers.'], 'notes.md', { type: 'text/markdown' }));
+    transfer.items.add(new File([new Uint8Array(png)], 'red-dot.png', { type: 'image/png' }));
+    return transfer;
+  }, [...PNG]);
+  const zone = page.getByTestId('chat-drop-zone');
+  await zone.dispatchEvent('dragenter', { dataTransfer });
+  await expect(page.getByText('Drop files to attach them')).toBeVisible();
+  await zone.dispatchEvent('drop', { dataTransfer });
+  await expect(page.getByText('Drop files to attach them')).toHaveCount(0);
+  await expect(chip(page, 'notes.md')).toContainText('Ready', { timeout: 20_000 });
+  await expect(chip(page, 'red-dot.png')).toContainText('Ready');
+
+  // Removing a chip takes the file out of the message.
+  await page.getByRole('button', { name: 'Remove notes.md' }).click();
+  await expect(chip(page, 'notes.md')).toHaveCount(0);
+  await expect(page.getByTestId('send-button')).toBeEnabled();
+  await page.getByTestId('send-button').click();
+  await expect(page.locator('[data-testid="chatbot-message"][data-streaming]')).toHaveCount(0, { timeout: 30_000 });
+  await expect(page.getByTestId('chatbot-message').last()).toContainText('Attached files: red-dot.png');
+  await expect(page.getByTestId('message-files').last().getByRole('img', { name: 'red-dot.png' })).toBeVisible({ timeout: 10_000 });
+
+  // A dropped document with no text cannot be sent alone (a message needs text or an image).
+  await zone.dispatchEvent('drop', { dataTransfer: await page.evaluateHandle(() => {
+    const transfer = new DataTransfer();
+    transfer.items.add(new File(['just text'], 'alone.txt', { type: 'text/plain' }));
+    return transfer;
+  }) });
+  await expect(chip(page, 'alone.txt')).toContainText('Ready', { timeout: 20_000 });
+  await expect(page.getByTestId('send-button')).toBeDisabled();
+  await expectNoSeriousA11yViolations(page);
+});
+
+test('an unsupported file is refused with the spec message', async ({ page }) => {
+  await openChat(page);
+  await page.getByTestId('attach-input').setInputFiles({ name: 'photo.pdf', mimeType: 'application/pdf', buffer: PNG });
+  await expect(page.getByText('This file format is not supported.')).toBeVisible();
+  await expect(page.getByTestId('attachment-chip')).toHaveCount(0);
+  await expectNoSeriousA11yViolations(page);
+});
