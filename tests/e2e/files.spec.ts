@@ -4,6 +4,25 @@ import { MEMBER, expectNoSeriousA11yViolations, signIn } from './support';
 /** The smallest real PNG: 1×1, red. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC', 'base64');
 
+interface DroppedFile {
+  name: string;
+  type: string;
+  bytes: number[];
+}
+
+/** A DataTransfer holding the files, built in the page, as a drag from the desktop carries it. */
+function filesTransfer(page: Page, files: DroppedFile[]) {
+  return page.evaluateHandle((list) => {
+    // The browser's DataTransfer (not in the Node typings this spec compiles with).
+    const browser = globalThis as unknown as { DataTransfer: new () => { items: { add(file: File): void } } };
+    const transfer = new browser.DataTransfer();
+    for (const file of list) transfer.items.add(new File([new Uint8Array(file.bytes)], file.name, { type: file.type }));
+    return transfer;
+  }, files);
+}
+
+const textFile = (name: string, type: string, text: string): DroppedFile => ({ name, type, bytes: [...Buffer.from(text)] });
+
 async function openChat(page: Page) {
   await signIn(page, MEMBER);
   await page.waitForURL(/\/dashboard\/chat\/\d+$/);
@@ -42,12 +61,10 @@ test('a file attached with the button is read, sent, shown on the message and re
 
 test('files dropped onto the chat are attached; an image alone can be sent and shows as a thumbnail', async ({ page }) => {
   await openChat(page);
-  const dataTransfer = await page.evaluateHandle((png: number[]) => {
-    const transfer = new DataTransfer();
-    transfer.items.add(new File(['# Notes\n\nQuarterly goals: hire two engineers.'], 'notes.md', { type: 'text/markdown' }));
-    transfer.items.add(new File([new Uint8Array(png)], 'red-dot.png', { type: 'image/png' }));
-    return transfer;
-  }, [...PNG]);
+  const dataTransfer = await filesTransfer(page, [
+    textFile('notes.md', 'text/markdown', '# Notes\n\nQuarterly goals: hire two engineers.'),
+    { name: 'red-dot.png', type: 'image/png', bytes: [...PNG] },
+  ]);
   const zone = page.getByTestId('chat-drop-zone');
   await zone.dispatchEvent('dragenter', { dataTransfer });
   await expect(page.getByText('Drop files to attach them')).toBeVisible();
@@ -66,11 +83,7 @@ test('files dropped onto the chat are attached; an image alone can be sent and s
   await expect(page.getByTestId('message-files').last().getByRole('img', { name: 'red-dot.png' })).toBeVisible({ timeout: 10_000 });
 
   // A dropped document with no text cannot be sent alone (a message needs text or an image).
-  await zone.dispatchEvent('drop', { dataTransfer: await page.evaluateHandle(() => {
-    const transfer = new DataTransfer();
-    transfer.items.add(new File(['just text'], 'alone.txt', { type: 'text/plain' }));
-    return transfer;
-  }) });
+  await zone.dispatchEvent('drop', { dataTransfer: await filesTransfer(page, [textFile('alone.txt', 'text/plain', 'just text')]) });
   await expect(chip(page, 'alone.txt')).toContainText('Ready', { timeout: 20_000 });
   await expect(page.getByTestId('send-button')).toBeDisabled();
   await expectNoSeriousA11yViolations(page);

@@ -1,9 +1,9 @@
 /**
  * The member's attached files as model input: each document's parsed text (file_sections) inside a
- * `<file>` block, within a share of the model's context, and each image as an image part for
- * vision models. Text beyond the share is cut here; ranking what did not fit is retrieval's job.
+ * `<file>` block, within a share of the model's context, and each image as an image file part
+ * for vision models. Text beyond the share is cut here; ranking what did not fit is retrieval's job.
  */
-import type { ImagePart, ModelMessage, TextPart } from 'ai';
+import type { FilePart, ModelMessage, TextPart } from 'ai';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { estimateTokens } from '../../shared/domain/tokens';
 import type { Database } from '../db/client';
@@ -58,13 +58,14 @@ export function createFileContext(store: FileStore): FileContext {
 
     let budget = Math.floor(contextLimit * FILE_CONTEXT_SHARE);
     const blocks: string[] = [];
-    const images: ImagePart[] = [];
+    const images: FilePart[] = [];
     for (const file of ordered) {
       const open = `<file name="${attribute(file.name)}" type="${attribute(file.mimeType)}"`;
       if (file.mimeType.startsWith('image/')) {
         const bytes = await readAll(store, file.storageKey);
         if (!bytes) continue;
-        images.push({ type: 'image', image: bytes, mediaType: file.mimeType });
+        // An image file part (the SDK's current form of an image part) goes to vision models as image input.
+        images.push({ type: 'file', data: bytes, mediaType: file.mimeType, filename: file.name });
         blocks.push(`${open}>(the image is attached)</file>`);
         budget -= IMAGE_TOKENS;
         continue;
@@ -89,7 +90,7 @@ export function createFileContext(store: FileStore): FileContext {
       blocks.push(`${open}${note ? ` note="${note}"` : ''}>\n${lines.join('\n\n')}\n</file>`);
     }
     const filesText = blocks.join('\n');
-    const content: (TextPart | ImagePart)[] = [{ type: 'text', text: text ? `${filesText}\n\n${text}` : filesText }, ...images];
+    const content: (TextPart | FilePart)[] = [{ type: 'text', text: text ? `${filesText}\n\n${text}` : filesText }, ...images];
     return { message: { role: 'user', content }, tokens: estimateTokens(filesText) + estimateTokens(text) + images.length * IMAGE_TOKENS };
   };
 }
