@@ -66,6 +66,8 @@ const configSchema = z.object({
   /** Uploads per member: at most FILE_UPLOAD_LIMIT files in FILE_UPLOAD_WINDOW_MINUTES (429 beyond). */
   FILE_UPLOAD_LIMIT: z.coerce.number().int().min(1).default(30),
   FILE_UPLOAD_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
+  /** An upload with should_expire that no message ever carried is deleted this long after it arrived. */
+  FILE_UNSENT_EXPIRY_HOURS: z.coerce.number().min(0.01).max(24 * 365).default(24),
   /** Background jobs this process runs at once; 0 = it only enqueues (other processes run them). */
   JOB_CONCURRENCY: z.coerce.number().int().min(0).max(100).default(4),
   JOB_POLL_INTERVAL_SECONDS: z.coerce.number().min(0.5).max(60).default(2),

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatbotDocuments, chatbots, fileSections, files, sessions, tenants } from '../../src/server/db/schema';
 import { PARSE_LIMITS } from '../../src/server/services/files';
@@ -215,6 +215,30 @@ describe('GET, DELETE and progress of /files/', () => {
     expect((await download(file.url, member)).status).toBe(404);
     expect(await server.db.select().from(files).where(eq(files.id, file.id))).toEqual([]);
     expect((await api.call(`/files/${file.id}/`, { method: 'DELETE', token: member })).status).toBe(404);
+  });
+});
+
+describe('expiry', () => {
+  it('deletes expired uploads never sent in a message; sent files and should_expire=false stay', async () => {
+    const abandoned = await uploadOne(member, { name: 'abandoned.txt', bytes: Buffer.from('left behind') });
+    const kept = await uploadOne(member, { name: 'kept.txt', bytes: Buffer.from('keep me') }, { should_expire: 'false' });
+    const sent = await uploadOne(member, { name: 'sent.txt', bytes: Buffer.from('in the chat') });
+    await parsed(member, sent.id);
+    const chat = await fetch(`${server.apiBase}/chatbots/${generalId}/chat/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-access-token': member },
+      body: JSON.stringify({ text: 'see file', file_ids: [sent.id] }),
+    });
+    await chat.text();
+    const [row] = await server.db.select().from(files).where(eq(files.id, kept.id));
+    expect(row!.expiresAt).toBeNull();
+    const past = new Date(Date.now() - 60_000);
+    await server.db.update(files).set({ expiresAt: past }).where(inArray(files.id, [abandoned.id, sent.id]));
+
+    await uploadOne(member, { name: 'next.txt', bytes: Buffer.from('next upload sweeps') });
+    expect((await download(abandoned.url, member)).status).toBe(404);
+    expect((await download(sent.url, member)).status).toBe(200);
+    expect((await download(kept.url, member)).status).toBe(200);
   });
 });
 

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, lt, notExists, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { type ChatFile, type FileProgress, uploadOptionsSchema } from '../../shared/api/files';
 import { API_PREFIX } from '../../shared/domain/http';
@@ -199,6 +199,7 @@ export async function uploadFiles(deps: FileServiceDeps, tenant: TenantRow, memb
         storageKey,
         accessLevel: options.access_level,
         shouldExpire: options.should_expire,
+        expiresAt: options.should_expire ? new Date(Date.now() + deps.config.FILE_UNSENT_EXPIRY_HOURS * 3_600_000) : null,
         chatbotId: options.chatbot_id ?? null,
         sessionId: options.session_id ?? null,
         parseStatus: isImage ? 'parsed' : 'parsing',
@@ -209,7 +210,35 @@ export async function uploadFiles(deps: FileServiceDeps, tenant: TenantRow, memb
     if (!isImage) await deps.enqueueParse(row.id, { tenantId: tenant.id, memberId: member.id });
     stored.push(toChatFile(row));
   }
+  await purgeExpiredFiles(deps.db, deps.store, tenant.id).catch(() => undefined);
   return stored;
+}
+
+/** Expired files swept per upload: enough to keep up, never a long pause for the uploader. */
+const PURGE_BATCH = 20;
+
+/**
+ * Deletes the tenant's expired uploads that were never sent in a message nor made a chatbot
+ * document: files left in a composer. Sent files belong to their conversation and stay. Runs after
+ * each upload of the tenant (best effort), so no schedule is needed.
+ */
+export async function purgeExpiredFiles(db: Database, store: FileStore, tenantId: number): Promise<number> {
+  const expired = await db
+    .select({ id: files.id, storageKey: files.storageKey })
+    .from(files)
+    .where(
+      and(
+        eq(files.tenantId, tenantId),
+        lt(files.expiresAt, sql`now()`),
+        notExists(db.select({ one: sql`1` }).from(sessionMessageFiles).where(eq(sessionMessageFiles.fileId, files.id))),
+        notExists(db.select({ one: sql`1` }).from(chatbotDocuments).where(eq(chatbotDocuments.fileId, files.id))),
+      ),
+    )
+    .limit(PURGE_BATCH);
+  if (expired.length === 0) return 0;
+  await db.delete(files).where(inArray(files.id, expired.map((row) => row.id)));
+  for (const row of expired) await store.delete(row.storageKey);
+  return expired.length;
 }
 
 export interface FileDownload {
