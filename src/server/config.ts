@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FILE_KINDS } from '../shared/domain/files';
 
 /** Environment flags arrive as text; accept the usual spellings and reject anything else. */
 const envBoolean = z
@@ -62,7 +63,11 @@ const configSchema = z.object({
    */
   FILE_MAX_MB: z.coerce.number().min(0.001).max(1024).default(20),
   FILE_MAX_PAGES: z.coerce.number().int().min(1).max(100_000).default(500),
-  FILE_ALLOWED_KINDS: z.string().trim().min(1).default('png,jpeg,gif,webp,pdf,docx,xlsx,pptx,hwpx,text,html'),
+  FILE_ALLOWED_KINDS: z
+    .string()
+    .trim()
+    .refine((v) => v.split(',').every((kind) => (FILE_KINDS as readonly string[]).includes(kind.trim())), `comma-separated, of ${FILE_KINDS.join(', ')}`)
+    .default(FILE_KINDS.join(',')),
   /** Uploads per member: at most FILE_UPLOAD_LIMIT files in FILE_UPLOAD_WINDOW_MINUTES (429 beyond). */
   FILE_UPLOAD_LIMIT: z.coerce.number().int().min(1).default(30),
   FILE_UPLOAD_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
