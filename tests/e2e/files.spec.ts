@@ -89,6 +89,19 @@ test('files dropped onto the chat are attached; an image alone can be sent and s
   await expectNoSeriousA11yViolations(page);
 });
 
+test('an image pasted into the message box is attached', async ({ page }) => {
+  await openChat(page);
+  const clipboard = await filesTransfer(page, [{ name: 'screenshot.png', type: 'image/png', bytes: [...PNG] }]);
+  await page.getByTestId('composer-input').evaluate((box, clipboardData) => {
+    // The browser's ClipboardEvent (not in the Node typings this spec compiles with).
+    const browser = globalThis as unknown as { ClipboardEvent: new (type: string, init: object) => Event };
+    box.dispatchEvent(new browser.ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }));
+  }, clipboard);
+  await expect(chip(page, 'screenshot.png')).toContainText('Ready', { timeout: 20_000 });
+  await expect(page.getByTestId('send-button')).toBeEnabled();
+  await expectNoSeriousA11yViolations(page);
+});
+
 test('an unsupported file is refused with the spec message', async ({ page }) => {
   await openChat(page);
   await page.getByTestId('attach-input').setInputFiles({ name: 'photo.pdf', mimeType: 'application/pdf', buffer: PNG });
