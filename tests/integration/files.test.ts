@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatbotDocuments, chatbots, fileSections, files, sessions, tenants } from '../../src/server/db/schema';
+import { chatbotDocuments, chatbots, fileSections, files, llmModels, sessions, tenants } from '../../src/server/db/schema';
 import { PARSE_LIMITS } from '../../src/server/services/files';
 import { type FakeLlmUpstream, startFakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
 import { sampleDocx, samplePdf, samplePng, sampleXlsx } from '../fixtures/sampleFiles';
@@ -273,6 +273,35 @@ describe('files in chat', () => {
 
     const kept = await api.call(`/files/${doc.id}/`, { method: 'DELETE', token: member });
     expect(kept).toMatchObject({ status: 422, body: { code: 'file_in_use' } });
+  });
+
+  it('cuts the files’ text to half the model’s context and says so', async () => {
+    // 12 sections of about 4,000 characters (about 1,000 tokens each).
+    const paragraphs = Array.from({ length: 12 }, (_, i) => `Section ${i + 1} ${'lorem ipsum '.repeat(320)}`);
+    const doc = await uploadOne(member, { name: 'big.txt', bytes: Buffer.from(paragraphs.join('\n\n')) });
+    await parsed(member, doc.id);
+    const [bot] = await server.db.select().from(chatbots).where(eq(chatbots.id, generalId));
+    const [model] = await server.db.select().from(llmModels).where(eq(llmModels.id, bot!.llmModelId!));
+    await server.db.update(llmModels).set({ contextLimit: 8000 }).where(eq(llmModels.id, model!.id));
+    try {
+      const before = upstream.requests.length;
+      const response = await fetch(`${server.apiBase}/chatbots/${generalId}/chat/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-access-token': member },
+        body: JSON.stringify({ text: 'Summarize', file_ids: [doc.id] }),
+      });
+      expect(response.status).toBe(200);
+      await response.text();
+      // A user message of one text part reaches an OpenAI-compatible API as a plain string.
+      const content = upstream.requests[before]!.body.messages!.at(-1)!.content;
+      const sent = typeof content === 'string' ? content : (content as { text: string }[])[0]!.text;
+      expect(sent).toContain('note="cut to fit: the rest did not fit"');
+      expect(sent).toContain('Section 1 ');
+      expect(sent).not.toContain('Section 12 ');
+      expect(sent.length).toBeLessThan(4000 * 4 * 1.1);
+    } finally {
+      await server.db.update(llmModels).set({ contextLimit: model!.contextLimit }).where(eq(llmModels.id, model!.id));
+    }
   });
 
   it('needs text or an image: a document alone is 422, an image alone is sent', async () => {
