@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatbotDocuments, chatbots, fileSections, files, llmModels, sessions, tenants } from '../../src/server/db/schema';
@@ -16,7 +13,6 @@ const UPLOAD_LIMIT = 40;
 let upstream: FakeLlmUpstream;
 let server: TestServer;
 let api: ReturnType<typeof apiClient>;
-let filesDir: string;
 let member: string;
 let admin: string;
 let adminId: number;
@@ -56,17 +52,18 @@ async function parsed(token: string, id: number) {
   throw new Error(`file ${id} was not parsed`);
 }
 
-function download(path: string, token?: string) {
-  return fetch(`${server.url}${path}`, { headers: token ? { 'x-access-token': token } : {} });
+/** A download read to the end (an unread body would hold its connection open). */
+async function download(path: string, token?: string) {
+  const response = await fetch(`${server.url}${path}`, { headers: token ? { 'x-access-token': token } : {} });
+  return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
 }
 
 beforeAll(async () => {
-  filesDir = await mkdtemp(join(tmpdir(), 'chat-files-'));
   upstream = await startFakeLlmUpstream();
   server = await startTestServer({
     llm: { baseUrl: upstream.baseUrl },
     extraTenants: ['acme', 'burst'],
-    config: { ...fastJobSettings, FILES_DIR: filesDir, FILE_UPLOAD_LIMIT: UPLOAD_LIMIT, FILE_UPLOAD_WINDOW_MINUTES: 10 },
+    config: { ...fastJobSettings, FILE_UPLOAD_LIMIT: UPLOAD_LIMIT, FILE_UPLOAD_WINDOW_MINUTES: 10 },
   });
   api = apiClient(server);
   member = (await api.signIn(DEMO_MEMBER)).access_token;
@@ -83,7 +80,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await upstream?.close();
-  await rm(filesDir, { recursive: true, force: true });
 });
 
 describe('POST /files/ and parsing', () => {
@@ -109,7 +105,7 @@ describe('POST /files/ and parsing', () => {
     expect(bytes.status).toBe(200);
     expect(bytes.headers.get('content-type')).toBe('application/pdf');
     expect(bytes.headers.get('content-disposition')).toBe(`attachment; filename="report.pdf"; filename*=UTF-8''report.pdf`);
-    expect(Buffer.from(await bytes.arrayBuffer()).equals(pdf)).toBe(true);
+    expect(bytes.body.equals(pdf)).toBe(true);
     const picture = await download(image.url, member);
     expect(picture.headers.get('content-disposition')).toMatch(/^inline;/);
   });
@@ -340,7 +336,7 @@ describe('GET /public/chatbots/{hash}/files/{id}/', () => {
     await server.db.update(sessions).set({ isPublic: true }).where(eq(sessions.hashId, meta.session_hash_id));
     const opened = await download(publicUrl(file.id));
     expect(opened.status).toBe(200);
-    expect(await opened.text()).toBe('shared text');
+    expect(opened.body.toString()).toBe('shared text');
     expect((await download(publicUrl(privateFile.id))).status).toBe(404);
     expect((await download(publicUrl(file.id, 'no-such-bot'))).status).toBe(404);
 
