@@ -51,7 +51,7 @@ test('a file attached with the button is read, sent, shown on the message and re
   await expect(page.getByTestId('chatbot-message').last()).toContainText('Attached files: launch-plan.txt (“Launch date is 3 March. Budget approved.”)');
   await expect(page.getByTestId('attachment-chips')).toHaveCount(0);
   const files = page.getByTestId('message-files').last();
-  await expect(files.getByRole('button', { name: 'Open launch-plan.txt' })).toBeVisible({ timeout: 10_000 });
+  await expect(files.getByRole('button', { name: 'Open launch-plan.txt' })).toBeVisible({ timeout: 20_000 });
 
   const download = page.waitForEvent('download');
   await files.getByRole('button', { name: 'Open launch-plan.txt' }).click();
@@ -80,7 +80,7 @@ test('files dropped onto the chat are attached; an image alone can be sent and s
   await page.getByTestId('send-button').click();
   await expect(page.locator('[data-testid="chatbot-message"][data-streaming]')).toHaveCount(0, { timeout: 30_000 });
   await expect(page.getByTestId('chatbot-message').last()).toContainText('Attached files: red-dot.png');
-  await expect(page.getByTestId('message-files').last().getByRole('img', { name: 'red-dot.png' })).toBeVisible({ timeout: 10_000 });
+  await expect(page.getByTestId('message-files').last().getByRole('img', { name: 'red-dot.png' })).toBeVisible({ timeout: 20_000 });
 
   // A dropped document with no text cannot be sent alone (a message needs text or an image).
   await zone.dispatchEvent('drop', { dataTransfer: await filesTransfer(page, [textFile('alone.txt', 'text/plain', 'just text')]) });
