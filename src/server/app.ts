@@ -23,6 +23,7 @@ import { registerAuthRoutes } from './routes/auth';
 import { registerCatalogRoutes } from './routes/catalog';
 import { registerChatRoutes } from './routes/chat';
 import { registerErrorLogRoutes } from './routes/errorLog';
+import { registerFileRoutes } from './routes/files';
 import { registerMemberRoutes } from './routes/members';
 import { registerSecurityRoutes } from './routes/security';
 import { registerPublicSessionRoutes } from './routes/publicSessions';
@@ -34,6 +35,9 @@ import { createInputGuard } from './services/inputGuard';
 import { createSources } from './services/sources';
 import { embedderFromConfig, setEmbedder } from './retrieval';
 import { searchProviderFromConfig } from './search';
+import { createFileContext } from './services/fileContext';
+import { defineFileJobs } from './services/files';
+import { createFileStore } from './storage/fileStore';
 import { type RateLimitStore, createRateLimiter, postgresRateLimitStore, redisRateLimitStore } from './services/rateLimit';
 
 export interface BuildAppOptions {
@@ -74,7 +78,8 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
   registerNulByteRejection(app);
 
   await app.register(fastifyCookie);
-  registerRateLimiter(app, createRateLimiter(rateLimitStore(app, db, config)));
+  const rateLimits = rateLimitStore(app, db, config);
+  registerRateLimiter(app, createRateLimiter(rateLimits));
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'Chatbot platform API', version: '1.0.0', description: 'Reference server of the shared API contract (src/shared/api).' },
@@ -96,6 +101,9 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
   const inputGuard = createInputGuard(db, config.AUTH_CACHE_TTL_SECONDS * 1000);
   setEmbedder(db, embedderFromConfig(config));
   const sources = createSources(db, searchProviderFromConfig(config));
+  const jobs = givenJobs ?? createJobQueue(db, jobQueueSettings(config));
+  const store = createFileStore(config);
+  const enqueueParse = defineFileJobs(jobs, db, store);
 
   await app.register(
     async (api) => {
@@ -106,11 +114,12 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerCatalogRoutes(api, db, { webSearch: sources.webSearchAvailable });
       registerSessionRoutes(api, { db, llm: llmRegistry });
       registerPublicSessionRoutes(api, { db, llm: llmRegistry, guard: inputGuard, sources });
-      registerChatRoutes(api, { db, llm: llmRegistry, guard: inputGuard, sources });
+      registerChatRoutes(api, { db, llm: llmRegistry, guard: inputGuard, sources, files: createFileContext(store) });
       registerAnnouncementRoutes(api, db);
       registerErrorLogRoutes(api, db, config);
       registerTaskRoutes(api, db);
       registerSecurityRoutes(api, inputGuard);
+      registerFileRoutes(api, { db, store, rateLimits, config, enqueueParse });
     },
     { prefix: API_PREFIX },
   );
@@ -124,7 +133,6 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
     return reply.status(404).send({ code: 'not_found', message: 'The data does not exist.' });
   });
 
-  const jobs = givenJobs ?? createJobQueue(db, jobQueueSettings(config));
   await jobs.start(app.log);
   app.addHook('onClose', () => jobs.stop());
   return app;

@@ -47,4 +47,9 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SMTP_URL: 'http://mail.example.test' })).toThrow(/SMTP_URL/);
     expect(() => loadConfig({ S3_ACCESS_KEY_ID: 'key-only' })).toThrow(/S3_SECRET_ACCESS_KEY/);
   });
+
+  it('takes chat file limits and refuses an unknown file kind', () => {
+    expect(loadConfig({ FILE_MAX_MB: '5', FILE_ALLOWED_KINDS: 'pdf, text' })).toMatchObject({ FILE_MAX_MB: 5, FILE_ALLOWED_KINDS: 'pdf, text' });
+    expect(() => loadConfig({ FILE_ALLOWED_KINDS: 'pdf,exe' })).toThrow(/FILE_ALLOWED_KINDS/);
+  });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FILE_KINDS } from '../shared/domain/files';
 
 /** Environment flags arrive as text; accept the usual spellings and reject anything else. */
 const envBoolean = z
@@ -63,6 +64,22 @@ const configSchema = z.object({
   S3_SECRET_ACCESS_KEY: optionalText,
   /** Address objects as endpoint/bucket/key (most self-hosted stores) rather than bucket.endpoint/key. */
   S3_FORCE_PATH_STYLE: envBoolean.default(false),
+  /**
+   * Chat file limits, the defaults for every tenant (a tenant's `file_limits` overrides them):
+   * largest upload, most pages (PDF, slides) a document may have, and the kinds accepted.
+   */
+  FILE_MAX_MB: z.coerce.number().min(0.001).max(1024).default(20),
+  FILE_MAX_PAGES: z.coerce.number().int().min(1).max(100_000).default(500),
+  FILE_ALLOWED_KINDS: z
+    .string()
+    .trim()
+    .refine((v) => v.split(',').every((kind) => (FILE_KINDS as readonly string[]).includes(kind.trim())), `comma-separated, of ${FILE_KINDS.join(', ')}`)
+    .default(FILE_KINDS.join(',')),
+  /** Uploads per member: at most FILE_UPLOAD_LIMIT files in FILE_UPLOAD_WINDOW_MINUTES (429 beyond). */
+  FILE_UPLOAD_LIMIT: z.coerce.number().int().min(1).default(30),
+  FILE_UPLOAD_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),
+  /** An upload with should_expire that no message ever carried is deleted this long after it arrived. */
+  FILE_UNSENT_EXPIRY_HOURS: z.coerce.number().min(0.01).max(24 * 365).default(24),
   /** Background jobs this process runs at once; 0 = it only enqueues (other processes run them). */
   JOB_CONCURRENCY: z.coerce.number().int().min(0).max(100).default(4),
   JOB_POLL_INTERVAL_SECONDS: z.coerce.number().min(0.5).max(60).default(2),

@@ -23,6 +23,8 @@ const EXPECTED_PUBLIC = [
   'GET /public/sessions/:hash/history/',
   'PATCH /public/sessions/:hash/generate-title/',
   'POST /public/chatbots/:id/chat/',
+  // A public chatbot's documents and the files of its public sessions (ARCHITECTURE "Chat files").
+  'GET /public/chatbots/:hash/files/:id/',
 ].sort();
 
 type Operation = { method: string; path: string; access: AccessLevel };

@@ -123,6 +123,34 @@ async function signedIn() {
 }
 
 describe('desktop main against the real server', () => {
+  it('uploads a file and downloads it back through main, the renderer holding no token', async () => {
+    const main = await signedIn();
+    // The multipart body exactly as the renderer's Request serializes it for the bridge.
+    const form = new FormData();
+    form.append('files', new Blob(['Minutes of the desktop meeting']), 'minutes.txt');
+    const request = new Request(`${server.apiBase}/files/`, { method: 'POST', body: form });
+    const uploaded = await main.invoke<{ status: number; body: Uint8Array }>('http:fetch', {
+      requestId: crypto.randomUUID(),
+      url: request.url,
+      method: 'POST',
+      headers: [...request.headers.entries()],
+      body: new Uint8Array(await request.arrayBuffer()),
+    });
+    if (!uploaded.ok) throw new Error(JSON.stringify(uploaded.error));
+    expect(uploaded.value.status).toBe(200);
+    const [file] = (JSON.parse(new TextDecoder().decode(uploaded.value.body)) as { items: { id: number; url: string }[] }).items;
+    const downloaded = await main.invoke<{ status: number; headers: [string, string][]; body: Uint8Array }>('http:fetch', {
+      requestId: crypto.randomUUID(),
+      url: `${server.url}${file!.url}`,
+      method: 'GET',
+      headers: [],
+      body: null,
+    });
+    if (!downloaded.ok) throw new Error(JSON.stringify(downloaded.error));
+    expect(new TextDecoder().decode(downloaded.value.body)).toBe('Minutes of the desktop meeting');
+    expect(downloaded.value.headers).toContainEqual(['content-disposition', `attachment; filename="minutes.txt"; filename*=UTF-8''minutes.txt`]);
+  });
+
   it('signs in with the tokens kept in main: the renderer gets the member only', async () => {
     const main = await desktopMain();
     const result = await main.invoke<Record<string, unknown>>('session:signIn', DEMO_MEMBER);

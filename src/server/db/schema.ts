@@ -6,6 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { LANGUAGES } from '../../shared/domain/language';
 import type { Citation } from '../../shared/api/chat';
+import type { TenantFileLimits } from '../../shared/domain/files';
 import {
   type AnyPgColumn,
   boolean,
@@ -59,6 +60,8 @@ export const tenants = pgTable('tenants', {
   planStatus: planStatusEnum('plan_status').notNull().default('active'),
   /** The plan lets members keep using the unlimited low-cost model when credits are depleted. */
   isLowLlmFree: boolean('is_low_llm_free').notNull().default(false),
+  /** Overrides of the server's chat file limits for this tenant (services/files `FileLimits`). */
+  fileLimits: jsonb('file_limits').$type<TenantFileLimits>(),
   createdAt: createdAt(),
 });
 
@@ -415,6 +418,8 @@ export const files = pgTable('files', {
   shouldExpire: boolean('should_expire').notNull().default(true),
   expiresAt: timestamp('expires_at', { withTimezone: true }),
   parsedPercentage: integer('parsed_percentage'),
+  /** Where text extraction stands: images are `parsed` at once (they go to the model as pictures). */
+  parseStatus: text('parse_status', { enum: ['parsing', 'parsed', 'failed'] }).notNull().default('parsing'),
   chatbotId: integer('chatbot_id').references(() => chatbots.id, { onDelete: 'set null' }),
   sessionId: integer('session_id').references((): AnyPgColumn => sessions.id, { onDelete: 'set null' }),
   createdAt: createdAt(),

@@ -83,13 +83,30 @@ function demoTitle(language: SupportedLanguage, prompt: LanguageModelV4Prompt): 
   return TITLES[language](topic);
 }
 
+/** Attached files arrive as `<file name="…">text</file>` blocks (services/fileContext). */
+const FILE_BLOCK = /<file name="([^"]*)"[^>]*>([\s\S]*?)<\/file>/g;
+const ATTACHED: Record<SupportedLanguage, string> = { en: 'Attached files', ko: '첨부 파일', zh: '附件', ja: '添付ファイル', es: 'Archivos adjuntos' };
+const FIRST_WORDS = 8;
+const unescapeAttribute = (value: string) => value.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+
+/** Each attached file's name and first words, so a demo answer shows what it was given. */
+function attachedFiles(said: string): string[] {
+  return [...said.matchAll(FILE_BLOCK)].map(([, name = '', body = '']) => {
+    const words = body.replace(/^\[[^\]\n]*\]$/gm, '').split(/\s+/).filter(Boolean);
+    const start = words.slice(0, FIRST_WORDS).join(' ');
+    return `${unescapeAttribute(name)} (“${start}${words.length > FIRST_WORDS ? '…' : ''}”)`;
+  });
+}
+
 function demoAnswer(options: LanguageModelV4CallOptions): string {
   const requested = options.providerOptions?.demo?.language;
   const language = isSupportedLanguage(requested) ? requested : 'en';
   if (options.providerOptions?.demo?.task === 'title') return demoTitle(language, options.prompt);
-  const said = Array.from(lastUserText(options.prompt).replace(/\s+/g, ' '));
+  const userText = lastUserText(options.prompt);
+  const said = Array.from(userText.replace(FILE_BLOCK, ' ').replace(/\s+/g, ' ').trim());
   const excerpt = said.length > EXCERPT_MAX ? `${said.slice(0, EXCERPT_MAX).join('')}…` : said.join('');
-  return ANSWERS[language](excerpt);
+  const attached = attachedFiles(userText);
+  return ANSWERS[language](excerpt) + (attached.length > 0 ? `\n\n${ATTACHED[language]}: ${attached.join(', ')}` : '');
 }
 
 /** Words with their trailing whitespace: what a real model's deltas roughly look like. */

@@ -6,6 +6,7 @@ import type { LlmRegistry } from '../llm/registry';
 import { type ChatTurn, checkSend, openTurn, streamAnswer } from '../services/chat';
 import type { InputGuard } from '../services/inputGuard';
 import type { SourcesService } from '../services/sources';
+import type { FileContext } from '../services/fileContext';
 import { RESPONSE_WRITTEN, registerEndpoint } from './endpointRoute';
 
 /** Header values must be Latin-1: escape everything else inside the JSON. */
@@ -44,7 +45,7 @@ export async function writeChatStream(deps: { db: Database; llm: LlmRegistry }, 
   return RESPONSE_WRITTEN;
 }
 
-export function registerChatRoutes(app: FastifyInstance, deps: { db: Database; llm: LlmRegistry; guard: InputGuard; sources: SourcesService }): void {
+export function registerChatRoutes(app: FastifyInstance, deps: { db: Database; llm: LlmRegistry; guard: InputGuard; sources: SourcesService; files: FileContext }): void {
   registerEndpoint(app, chat, async ({ params, body, tenant, requireMember, request, reply }) => {
     // Errors known before streaming are thrown here and answered as plain JSON statuses.
     const turn = await openTurn(deps.db, await checkSend(deps, tenant, requireMember(), params.id, body));

@@ -11,6 +11,7 @@ import { estimateTokens } from '../../shared/domain/tokens';
 import type { ChatbotRow, LlmModelRow, MemberRow, SessionRow, TenantRow } from '../db/rows';
 import { findVisibleChatbot } from './chatbots';
 import { type Billing, assertCreditLeft, isFreeModel, messageCost, releaseAbandonedReservations, reserveCredits, settleCredits } from './credits';
+import { type FileContext, withoutFiles } from './fileContext';
 import { findOwnSession, newHashId } from './sessions';
 import type { InputGuard } from './inputGuard';
 import type { PiiKind } from '../../shared/domain/pii';
@@ -106,6 +107,8 @@ export interface SendDeps {
   db: Database;
   guard: InputGuard;
   sources?: SourcesService;
+  /** Turns attached files into the member's message for the model; without it files are not read. */
+  files?: FileContext;
 }
 
 /** How a send differs when it is not a member's own (a visitor's chat with a public chatbot). */
@@ -129,7 +132,7 @@ export async function checkSend(
   body: ChatBody,
   { findSession = findOwnSession, billing }: SendOptions = {},
 ): Promise<CheckedSend> {
-  const { db, guard, sources: sourcesService } = deps;
+  const { db, guard, sources: sourcesService, files: fileContext = withoutFiles } = deps;
   const typed = body.text.trim();
   if (!typed && body.file_ids.length === 0) throw new AppError(422, 'message_empty', 'A message needs text or an image.');
 
@@ -138,10 +141,11 @@ export async function checkSend(
   const fileIds = [...new Set(body.file_ids)];
   if (fileIds.length > 0) {
     const owned = await db
-      .select({ id: files.id })
+      .select({ id: files.id, type: files.mimeType })
       .from(files)
       .where(and(eq(files.tenantId, tenant.id), eq(files.memberId, member.id), inArray(files.id, fileIds)));
     if (owned.length !== fileIds.length) throw notFound('An attached file does not exist.');
+    if (!typed && !owned.some((file) => file.type.startsWith('image/'))) throw new AppError(422, 'message_empty', 'A message needs text or an image.');
   }
 
   // 422 restricted term, 428 blocked personal data; masked personal data from here on.
@@ -164,8 +168,11 @@ export async function checkSend(
     : NO_SOURCES;
   const system = [chatbot.systemInstructions, taskMode?.instructions ?? '', sources.context].filter((part) => part.trim() !== '').join('\n\n');
 
-  const messages: ModelMessage[] = [...(existing ? await historyMessages(db, existing.id) : []), { role: 'user', content: text }];
-  const estimatedInputTokens = estimateTokens(system) + messages.reduce((sum, m) => sum + estimateTokens(messageText(m)), 0);
+  const history = existing ? await historyMessages(db, existing.id) : [];
+  // The attached files' text and images go with the member's message (services/fileContext).
+  const input = await fileContext(db, tenant.id, fileIds, text, model.contextLimit);
+  const messages: ModelMessage[] = [...history, input.message];
+  const estimatedInputTokens = estimateTokens(system) + history.reduce((sum, m) => sum + estimateTokens(messageText(m)), 0) + input.tokens;
   if (estimatedInputTokens > model.contextLimit) {
     throw new AppError(413, 'input_too_long', 'The input exceeds the model’s limit. Please split your question.', {
       estimated_tokens: estimatedInputTokens,

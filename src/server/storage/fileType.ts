@@ -4,45 +4,48 @@
  * listed in the zip's central directory.
  */
 import { extname } from 'node:path';
+import { FILE_KINDS, FILE_KIND_EXTENSIONS, type FileKind } from '../../shared/domain/files';
 
-export const FILE_KINDS = ['png', 'jpeg', 'gif', 'webp', 'pdf', 'docx', 'xlsx', 'pptx', 'text'] as const;
-export type FileKind = (typeof FILE_KINDS)[number];
+export { FILE_KINDS, type FileKind };
 
 interface KindInfo {
   /** The type to store and serve. */
   mime: string;
-  /** Extensions a file of this kind may carry (lowercase, no dot). */
-  extensions: readonly string[];
   /** Types a client may claim for it (besides the uninformative application/octet-stream). */
   claimableMimes: readonly string[];
 }
 
 const KINDS: Record<FileKind, KindInfo> = {
-  png: { mime: 'image/png', extensions: ['png'], claimableMimes: ['image/png'] },
-  jpeg: { mime: 'image/jpeg', extensions: ['jpg', 'jpeg'], claimableMimes: ['image/jpeg', 'image/jpg', 'image/pjpeg'] },
-  gif: { mime: 'image/gif', extensions: ['gif'], claimableMimes: ['image/gif'] },
-  webp: { mime: 'image/webp', extensions: ['webp'], claimableMimes: ['image/webp'] },
-  pdf: { mime: 'application/pdf', extensions: ['pdf'], claimableMimes: ['application/pdf'] },
+  png: { mime: 'image/png', claimableMimes: ['image/png'] },
+  jpeg: { mime: 'image/jpeg', claimableMimes: ['image/jpeg', 'image/jpg', 'image/pjpeg'] },
+  gif: { mime: 'image/gif', claimableMimes: ['image/gif'] },
+  webp: { mime: 'image/webp', claimableMimes: ['image/webp'] },
+  pdf: { mime: 'application/pdf', claimableMimes: ['application/pdf'] },
   docx: {
     mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-    extensions: ['docx'],
     claimableMimes: ['application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
   },
   xlsx: {
     mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-    extensions: ['xlsx'],
     claimableMimes: ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
   },
   pptx: {
     mime: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-    extensions: ['pptx'],
     claimableMimes: ['application/vnd.openxmlformats-officedocument.presentationml.presentation'],
   },
+  // Hangul word processor documents (OWPML): a zip whose first entry `mimetype` names it.
+  hwpx: { mime: 'application/hwp+zip', claimableMimes: ['application/hwp+zip', 'application/haansofthwpx', 'application/vnd.hancom.hwpx'] },
   // Plain text has no signature: valid UTF-8 without control characters; the extension says which.
-  text: { mime: 'text/plain', extensions: ['txt', 'csv', 'md'], claimableMimes: ['text/plain', 'text/csv', 'text/markdown', 'text/x-markdown'] },
+  text: { mime: 'text/plain', claimableMimes: ['text/plain', 'text/csv', 'text/markdown', 'text/x-markdown', 'text/html'] },
 };
 
-const TEXT_MIME_BY_EXTENSION: Record<string, string> = { txt: 'text/plain; charset=utf-8', csv: 'text/csv; charset=utf-8', md: 'text/markdown; charset=utf-8' };
+const TEXT_MIME_BY_EXTENSION: Record<string, string> = {
+  txt: 'text/plain; charset=utf-8',
+  csv: 'text/csv; charset=utf-8',
+  md: 'text/markdown; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+  htm: 'text/html; charset=utf-8',
+};
 
 const startsWith = (buffer: Buffer, bytes: readonly number[], offset = 0) => bytes.every((byte, i) => buffer[offset + i] === byte);
 const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0));
@@ -59,6 +62,7 @@ export function detectFileType(buffer: Buffer): FileKind | null {
 }
 
 function officeKind(names: Set<string> | null): FileKind | null {
+  if (names?.has('mimetype') && names.has('Contents/content.hpf')) return 'hwpx';
   if (!names?.has('[Content_Types].xml')) return null;
   if (names.has('word/document.xml')) return 'docx';
   if (names.has('xl/workbook.xml')) return 'xlsx';
@@ -139,7 +143,7 @@ export function checkFileType(
   if (!kind || !accept.includes(kind)) throw new UnsupportedFileTypeError('The file format is not supported.', kind);
   const info = KINDS[kind];
   const extension = extname(fileName).slice(1).toLowerCase();
-  if (!info.extensions.includes(extension)) {
+  if (!FILE_KIND_EXTENSIONS[kind].includes(extension)) {
     throw new UnsupportedFileTypeError(`The file content (${kind}) does not match its extension ".${extension}".`, kind);
   }
   const claimed = claimedType?.split(';')[0]?.trim().toLowerCase();

@@ -26,6 +26,11 @@ export const ERROR_CODES = [
   'upstream_failed',
   'web_search_unavailable',
   'web_search_failed',
+  'file_corrupted',
+  'file_too_large',
+  'too_many_pages',
+  'unsupported_file_type',
+  'file_in_use',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

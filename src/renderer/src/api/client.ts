@@ -97,3 +97,16 @@ export async function callEndpoint<E extends AnyEndpoint>(endpoint: E, options: 
   const json: unknown = response.status === 204 ? { ok: true } : await response.json();
   return endpoint.response.parse(json) as EndpointResponse<E>;
 }
+
+/**
+ * Sends one request of an endpoint whose body is not JSON (a multipart upload) or whose answer is
+ * not JSON (a file download), with the same transport, token and failure reports as callEndpoint.
+ * Rejects with ApiError.
+ */
+export async function sendRaw(endpoint: AnyEndpoint, path: string, body?: FormData): Promise<Response> {
+  const url = await apiUrl(path);
+  const context: CallContext = { endpoint, url, requestBody: body ? '(multipart)' : undefined };
+  const response = await http(url, { method: endpoint.method, body, context: { ...context } });
+  if (!response.ok) throw await apiErrorFromResponse(response);
+  return response;
+}

@@ -1,5 +1,5 @@
 import { DEPLETION_KINDS, type DepletionKind } from '../../../shared/domain/credits';
-import { adminSecurityApi, authApi, chatApi, chatbotsApi, isApiError, membersApi, sessionsApi, type ApiError, type Endpoint } from '../../../shared/api';
+import { adminSecurityApi, authApi, chatApi, chatbotsApi, filesApi, isApiError, membersApi, sessionsApi, type ApiError, type Endpoint } from '../../../shared/api';
 
 /**
  * One row of the error catalogue (spec §8): which failed call it is about and the full i18n key of
@@ -51,6 +51,19 @@ export const ERROR_MESSAGES: readonly ErrorMessageRow[] = [
   { endpoint: chatApi.chat, status: 428, code: 'restricted_term', key: 'chat:errors.restricted_term' },
   { endpoint: chatApi.chat, status: 428, key: 'chat:errors.pii_blocked' },
   { endpoint: chatApi.chat, key: 'chat:errors.send_failed' },
+
+  // File upload and delete (spec §8); 429 names the limit, window, count and reset time (details).
+  { endpoint: filesApi.uploadFiles, status: 400, key: 'files:errors.upload_400' },
+  { endpoint: filesApi.uploadFiles, status: 403, key: 'files:errors.upload_403' },
+  { endpoint: filesApi.uploadFiles, status: 413, key: 'files:errors.upload_413' },
+  { endpoint: filesApi.uploadFiles, status: 415, key: 'files:errors.upload_415' },
+  { endpoint: filesApi.uploadFiles, status: 422, key: 'files:errors.upload_422' },
+  { endpoint: filesApi.uploadFiles, status: 429, key: 'files:errors.upload_429' },
+  { endpoint: filesApi.uploadFiles, status: 500, key: 'files:errors.upload_500' },
+  { endpoint: filesApi.uploadFiles, key: 'files:errors.upload_failed' },
+  { endpoint: filesApi.deleteFile, status: 403, key: 'files:errors.delete_403' },
+  { endpoint: filesApi.deleteFile, status: 422, key: 'files:errors.delete_422' },
+  { endpoint: filesApi.deleteFile, status: 500, key: 'files:errors.delete_500' },
 
   // Dashboard and lists.
   { endpoint: chatbotsApi.listChatbots, status: 422, key: 'dashboard:get_chatbot_list_422' },

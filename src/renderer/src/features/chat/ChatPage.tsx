@@ -20,6 +20,8 @@ import { ChatHeader } from './ChatHeader';
 import { ChatbotUnavailable } from './ChatbotUnavailable';
 import { webSearchFields } from '../sources/webSearchStore';
 import { Composer } from './Composer';
+import { ChatDropZone } from './attachments/ChatDropZone';
+import { attachFiles, restoreAttachments, takeAttachments } from './attachments/attachmentsStore';
 import { LongConversationBanner } from './LongConversationBanner';
 import { CreditBanner } from '../credits/CreditBanner';
 import { MessageList } from './MessageList';
@@ -155,9 +157,10 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
       previous?.stop();
       const sessionHash = sessionHashId ?? previous?.sessionHashId ?? undefined;
       const isCurrent = () => useActiveRunStore.getState().run === next;
+      const attached = takeAttachments();
       const next: ChatRun = new ChatRun({
         chatbotId,
-        body: { text, session_hash_id: sessionHash, ...webSearchFields() },
+        body: { text, session_hash_id: sessionHash, file_ids: attached.flatMap((item) => (item.id === null ? [] : [item.id])), ...webSearchFields() },
         streamChat,
         onMeta: (meta) => {
           if (!meta.session_created) return;
@@ -170,9 +173,12 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
           if (snapshot.rejected) {
             // Nothing was stored: give the text back so the user can fix and resend it.
             if (isCurrent() && useActiveRunStore.getState().draft === '') useActiveRunStore.setState({ draft: snapshot.memberText });
+            restoreAttachments(attached);
             return;
           }
           appendTurn(queryClient, snapshot);
+          // The member's message shows its files as the server linked them.
+          if (attached.length > 0 && snapshot.meta) void queryClient.invalidateQueries({ queryKey: queryKeys.sessionHistory(snapshot.meta.session_hash_id) });
           if (isCurrent() && snapshot.error === null) useActiveRunStore.setState({ run: null });
           if (snapshot.meta?.session_created) void generateTitle(queryClient, snapshot.meta.session_hash_id);
           else void queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
@@ -185,6 +191,7 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
   );
 
   const stop = useCallback(() => useActiveRunStore.getState().run?.stop(), []);
+  const attach = useCallback((files: File[]) => void attachFiles(files, chatbotId, (key, values) => showToast('error', t(key, values))), [chatbotId, t]);
 
   const { fetchNextPage } = history;
   const loadOlder = useCallback(() => {
@@ -221,7 +228,7 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
 
   if (chatbotMissing && isApiError(chatbot.error) && chatbot.error.status === 404) return <ChatbotUnavailable />;
   return (
-    <div className={classes.page}>
+    <ChatDropZone className={classes.page} onFiles={attach} disabled={!chatbot.data || sessionMissing}>
       <ChatHeader chatbot={chatbot.data} session={session.data} hasSession={sessionHashId !== undefined} onNewSession={startNewSession} />
       {body}
       {chatbot.data && (
@@ -233,8 +240,8 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
         />
       )}
       {chatbot.data && <CreditBanner chatbot={chatbot.data} run={run} />}
-      <Composer onSend={send} onStop={stop} streaming={streaming} disabled={!chatbot.data || sessionMissing} conversationKey={conversationKey} />
-    </div>
+      <Composer onSend={send} onStop={stop} streaming={streaming} disabled={!chatbot.data || sessionMissing} conversationKey={conversationKey} onAttach={attach} />
+    </ChatDropZone>
   );
 }
 

@@ -3,6 +3,9 @@ import { ActionIcon, Group, Textarea, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { WebSearchButton } from '../sources/WebSearchButton';
 import { useActiveRunStore } from './activeRun';
+import { AttachButton } from './attachments/AttachButton';
+import { AttachmentChips } from './attachments/AttachmentChips';
+import { hasImage, isBusy, useAttachmentsStore } from './attachments/attachmentsStore';
 import classes from './chat.module.css';
 import { PiiWarning } from './PiiWarning';
 
@@ -13,6 +16,8 @@ interface ComposerProps {
   disabled?: boolean;
   /** Changes when another conversation opens: the message box then takes focus. */
   conversationKey: string;
+  /** Attaches files (button, pasted images) to the next message. */
+  onAttach?: (files: File[]) => void;
 }
 
 const SendIcon = () => (
@@ -35,13 +40,15 @@ const StopIcon = () => (
  * autoFocus alone never worked), without robbing an open dialog; Stop, and the end of an answer while
  * the Stop button had focus, bring it back there instead of leaving it on <body>.
  */
-export function Composer({ onSend, onStop, streaming, disabled = false, conversationKey }: ComposerProps) {
+export function Composer({ onSend, onStop, streaming, disabled = false, conversationKey, onAttach }: ComposerProps) {
   const { t } = useTranslation('chat');
   const draft = useActiveRunStore((state) => state.draft);
   const composing = useRef(false);
   const input = useRef<HTMLTextAreaElement>(null);
   const focusedKey = useRef<string | null>(null);
-  const canSend = !disabled && draft.trim() !== '';
+  const attachments = useAttachmentsStore((state) => state.items);
+  // Spec §5: text or an image; attached files must be uploaded and parsed first.
+  const canSend = !disabled && !isBusy(attachments) && (draft.trim() !== '' || hasImage(attachments));
 
   useEffect(() => {
     if (disabled || focusedKey.current === conversationKey) return;
@@ -89,7 +96,9 @@ export function Composer({ onSend, onStop, streaming, disabled = false, conversa
   return (
     <div className={classes.composerWrap}>
       <PiiWarning text={draft} />
+      <AttachmentChips />
       <Group className={classes.composer} gap="xs" align="flex-end" wrap="nowrap">
+        {onAttach && <AttachButton onFiles={onAttach} disabled={disabled} />}
         <WebSearchButton disabled={disabled} />
         <Textarea
           flex={1}
@@ -105,6 +114,12 @@ export function Composer({ onSend, onStop, streaming, disabled = false, conversa
           data-testid="composer-input"
           onChange={(event) => useActiveRunStore.setState({ draft: event.currentTarget.value })}
           onKeyDown={onKeyDown}
+          onPaste={(event) => {
+            const images = Array.from(event.clipboardData.files).filter((file) => file.type.startsWith('image/'));
+            if (images.length === 0 || !onAttach) return;
+            event.preventDefault();
+            onAttach(images);
+          }}
           onCompositionStart={() => (composing.current = true)}
           onCompositionEnd={() => (composing.current = false)}
         />

@@ -7,6 +7,7 @@ import type { ChatErrorKey } from './chatErrors';
 import { Citations } from '../sources/Citations';
 import { MarkdownContent } from './MarkdownContent';
 import { AnswerActions } from '../sharing/CopyButton';
+import { MessageFiles } from './attachments/MessageFiles';
 import classes from './chat.module.css';
 
 export interface ChatbotFace {
@@ -14,10 +15,15 @@ export interface ChatbotFace {
   imageUrl: string | null;
 }
 
-function MemberBubble({ text }: { text: string }) {
+function MemberBubble({ text, files = [] }: { text: string; files?: SessionMessage['files'] }) {
   return (
-    <div className={classes.memberRow} data-testid="member-message">
-      <div className={classes.memberBubble}>{text}</div>
+    <div data-testid="member-message">
+      <MessageFiles files={files} />
+      {text !== '' && (
+        <div className={classes.memberRow}>
+          <div className={classes.memberBubble}>{text}</div>
+        </div>
+      )}
     </div>
   );
 }
@@ -78,7 +84,7 @@ export function ChatbotAnswer({ face, text, interrupted, streaming = false, erro
 
 /** One stored message; memoized so a long chat does not re-render while an answer streams. */
 export const MessageRow = memo(function MessageRow({ message, face }: { message: SessionMessage; face: ChatbotFace }) {
-  if (message.speaker_type === 'member') return <MemberBubble text={message.text} />;
+  if (message.speaker_type === 'member') return <MemberBubble text={message.text} files={message.files} />;
   return <ChatbotAnswer face={face} text={message.text} interrupted={message.interrupted} citations={message.citations} />;
 });
 

@@ -1,0 +1,67 @@
+import { useEffect, useState } from 'react';
+import { Button, Image } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { SessionMessage } from '../../../../../shared/api';
+import { fetchFileBlob } from '../../../api/files';
+import { errorKeyOf } from '../../../api/errorMessages';
+import { showToast } from '../../../components/toast';
+import classes from './attachments.module.css';
+
+type MessageFile = SessionMessage['files'][number];
+
+/** Saves a file the member sent, fetched with their credentials. */
+async function openFile(file: MessageFile): Promise<void> {
+  const blob = await fetchFileBlob(file.url);
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = file.name;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+function Thumbnail({ file, onOpen }: { file: MessageFile; onOpen: () => void }) {
+  const { t } = useTranslation('files');
+  const [src, setSrc] = useState<string | null>(null);
+  useEffect(() => {
+    let url: string | null = null;
+    let cancelled = false;
+    fetchFileBlob(file.url).then(
+      (blob) => {
+        if (cancelled) return;
+        url = URL.createObjectURL(blob);
+        setSrc(url);
+      },
+      () => undefined,
+    );
+    return () => {
+      cancelled = true;
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [file.url]);
+  return (
+    <button type="button" className={classes.thumb} onClick={onOpen} aria-label={t('open_named', { name: file.name })}>
+      {src ? <Image src={src} alt={file.name} h={96} w="auto" maw={200} radius="md" fit="cover" /> : <Button component="span" variant="default" size="xs">{file.name}</Button>}
+    </button>
+  );
+}
+
+/** The files of a member's message: image thumbnails and document chips, each opened on click. */
+export function MessageFiles({ files }: { files: SessionMessage['files'] }) {
+  const { t } = useTranslation('files');
+  if (files.length === 0) return null;
+  const open = (file: MessageFile) => void openFile(file).catch((error: unknown) => showToast('error', t(errorKeyOf(error))));
+  return (
+    <div className={classes.files} data-testid="message-files">
+      {files.map((file) =>
+        file.type.startsWith('image/') ? (
+          <Thumbnail key={file.id} file={file} onOpen={() => open(file)} />
+        ) : (
+          <Button key={file.id} variant="default" size="xs" radius="md" onClick={() => open(file)} aria-label={t('open_named', { name: file.name })}>
+            {file.name}
+          </Button>
+        ),
+      )}
+    </div>
+  );
+}

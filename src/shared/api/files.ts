@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint';
+import { ID_MAX, idParamsSchema, idTextSchema, okSchema } from './common';
+
+export const PARSE_STATUSES = ['parsing', 'parsed', 'failed'] as const;
+
+/** An uploaded file as its owner sees it (spec §3 file display: name, size, percentage parsed). */
+export const chatFileSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  size: z.number().int(),
+  /** The type read from the content (e.g. image/png). */
+  type: z.string(),
+  /** Where the owner downloads it (authenticated). */
+  url: z.string(),
+  access_level: z.enum(['public', 'private']),
+  should_expire: z.boolean(),
+  /** Text extraction: images are parsed at once (they reach the model as pictures). */
+  status: z.enum(PARSE_STATUSES),
+  /** Share of the document whose text was extracted; below 100 when a large file was parsed in part. */
+  parsed_percentage: z.number().int().min(0).max(100),
+  created_at: z.string(),
+});
+export type ChatFile = z.infer<typeof chatFileSchema>;
+
+const formBoolean = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+/** A comma-separated id list as a form field or query value: `1,2,3`. */
+const idListText = z
+  .string()
+  .max(2000)
+  .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, 'comma-separated ids')
+  .transform((v) => [...new Set(v.split(',').map((id) => Number(id.trim())))])
+  .pipe(z.array(z.number().int().positive().max(ID_MAX)).max(50));
+
+/**
+ * The text fields of `POST /files/` (multipart; spec §3 file upload options, §9 defaults), sent
+ * beside one or more `files` parts. Ids arrive as text.
+ */
+export const uploadOptionsSchema = z.object({
+  should_expire: formBoolean.default(true),
+  access_level: z.enum(['public', 'private']).default('public'),
+  attached_file_ids: idListText.optional(),
+  chatbot_id: idTextSchema.optional(),
+  session_id: idTextSchema.optional(),
+});
+export type UploadOptions = z.input<typeof uploadOptionsSchema>;
+
+/** The multipart field carrying the files. */
+export const UPLOAD_FIELD = 'files';
+
+export const uploadFiles = defineEndpoint({
+  access: 'member',
+  method: 'POST',
+  path: '/files/',
+  response: z.object({ items: z.array(chatFileSchema) }),
+  summary:
+    'Upload files (multipart/form-data: one or more `files` parts plus the fields of uploadOptionsSchema). 400 corrupted, 403 chatbot or session not yours, 413 size or page limit, 415 format (checked by content), 422 options, 429 upload rate limit',
+  tags: ['files'],
+});
+
+export const getFile = defineEndpoint({
+  access: 'member',
+  method: 'GET',
+  path: '/files/:id/',
+  params: idParamsSchema,
+  response: z.any().describe('the file’s bytes'),
+  summary: 'Download a file you uploaded (anyone else’s answers 404)',
+  tags: ['files'],
+});
+
+export const getPublicFile = defineEndpoint({
+  access: 'public',
+  method: 'GET',
+  path: '/public/chatbots/:hash/files/:id/',
+  params: z.object({ hash: z.string().min(1).max(64), id: idTextSchema }),
+  response: z.any().describe('the file’s bytes'),
+  summary: 'Download a public file of a public chatbot or of one of its public sessions, without signing in',
+  tags: ['files'],
+});
+
+export const deleteFile = defineEndpoint({
+  access: 'member',
+  method: 'DELETE',
+  path: '/files/:id/',
+  params: idParamsSchema,
+  response: okSchema,
+  summary: 'Delete a file you uploaded: 403 someone else’s, 422 already sent in a message',
+  tags: ['files'],
+});
+
+export const fileProgressSchema = z.object({
+  id: z.number().int(),
+  status: z.enum(PARSE_STATUSES),
+  parsed_percentage: z.number().int().min(0).max(100),
+});
+export type FileProgress = z.infer<typeof fileProgressSchema>;
+
+export const getFileProgress = defineEndpoint({
+  access: 'member',
+  method: 'GET',
+  path: '/files/progress',
+  query: z.object({ file_ids: idListText }),
+  response: z.object({ items: z.array(fileProgressSchema) }),
+  summary: 'How far parsing of your files has come (files not yours or unknown are left out)',
+  tags: ['files'],
+});

@@ -1,0 +1,111 @@
+import { expect, test, type Page } from '@playwright/test';
+import { MEMBER, expectNoSeriousA11yViolations, signIn } from './support';
+
+/** The smallest real PNG: 1×1, red. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC', 'base64');
+
+interface DroppedFile {
+  name: string;
+  type: string;
+  bytes: number[];
+}
+
+/** A DataTransfer holding the files, built in the page, as a drag from the desktop carries it. */
+function filesTransfer(page: Page, files: DroppedFile[]) {
+  return page.evaluateHandle((list) => {
+    // The browser's DataTransfer (not in the Node typings this spec compiles with).
+    const browser = globalThis as unknown as { DataTransfer: new () => { items: { add(file: File): void } } };
+    const transfer = new browser.DataTransfer();
+    for (const file of list) transfer.items.add(new File([new Uint8Array(file.bytes)], file.name, { type: file.type }));
+    return transfer;
+  }, files);
+}
+
+const textFile = (name: string, type: string, text: string): DroppedFile => ({ name, type, bytes: [...Buffer.from(text)] });
+
+async function openChat(page: Page) {
+  await signIn(page, MEMBER);
+  await page.waitForURL(/\/dashboard\/chat\/\d+$/);
+}
+
+async function sendAndWait(page: Page, text: string) {
+  const box = page.getByTestId('composer-input');
+  await box.fill(text);
+  await expect(page.getByTestId('send-button')).toBeEnabled({ timeout: 20_000 });
+  await page.getByTestId('send-button').click();
+  await expect(page.locator('[data-testid="chatbot-message"][data-streaming]')).toHaveCount(0, { timeout: 30_000 });
+}
+
+const chip = (page: Page, name: string) => page.getByTestId('attachment-chip').filter({ hasText: name });
+
+test('a file attached with the button is read, sent, shown on the message and reaches the model', async ({ page }) => {
+  await openChat(page);
+  await page.getByTestId('attach-input').setInputFiles({ name: 'launch-plan.txt', mimeType: 'text/plain', buffer: Buffer.from('Launch date is 3 March. Budget approved.') });
+  await expect(chip(page, 'launch-plan.txt')).toBeVisible();
+  // Parsed in the background: the chip says Ready, and only then can the message go.
+  await expect(chip(page, 'launch-plan.txt')).toContainText('Ready', { timeout: 20_000 });
+  await expectNoSeriousA11yViolations(page);
+
+  await sendAndWait(page, 'What does my file say?');
+  // The demo model names each attached file and its first words: it was given the content.
+  await expect(page.getByTestId('chatbot-message').last()).toContainText('Attached files: launch-plan.txt (“Launch date is 3 March. Budget approved.”)');
+  await expect(page.getByTestId('attachment-chips')).toHaveCount(0);
+  const files = page.getByTestId('message-files').last();
+  await expect(files.getByRole('button', { name: 'Open launch-plan.txt' })).toBeVisible({ timeout: 20_000 });
+
+  const download = page.waitForEvent('download');
+  await files.getByRole('button', { name: 'Open launch-plan.txt' }).click();
+  expect((await download).suggestedFilename()).toBe('launch-plan.txt');
+  await expectNoSeriousA11yViolations(page);
+});
+
+test('files dropped onto the chat are attached; an image alone can be sent and shows as a thumbnail', async ({ page }) => {
+  await openChat(page);
+  const dataTransfer = await filesTransfer(page, [
+    textFile('notes.md', 'text/markdown', '# Notes\n\nQuarterly goals: hire two engineers.'),
+    { name: 'red-dot.png', type: 'image/png', bytes: [...PNG] },
+  ]);
+  const zone = page.getByTestId('chat-drop-zone');
+  await zone.dispatchEvent('dragenter', { dataTransfer });
+  await expect(page.getByText('Drop files to attach them')).toBeVisible();
+  await zone.dispatchEvent('drop', { dataTransfer });
+  await expect(page.getByText('Drop files to attach them')).toHaveCount(0);
+  await expect(chip(page, 'notes.md')).toContainText('Ready', { timeout: 20_000 });
+  await expect(chip(page, 'red-dot.png')).toContainText('Ready');
+
+  // Removing a chip takes the file out of the message.
+  await page.getByRole('button', { name: 'Remove notes.md' }).click();
+  await expect(chip(page, 'notes.md')).toHaveCount(0);
+  await expect(page.getByTestId('send-button')).toBeEnabled();
+  await page.getByTestId('send-button').click();
+  await expect(page.locator('[data-testid="chatbot-message"][data-streaming]')).toHaveCount(0, { timeout: 30_000 });
+  await expect(page.getByTestId('chatbot-message').last()).toContainText('Attached files: red-dot.png');
+  await expect(page.getByTestId('message-files').last().getByRole('img', { name: 'red-dot.png' })).toBeVisible({ timeout: 20_000 });
+
+  // A dropped document with no text cannot be sent alone (a message needs text or an image).
+  await zone.dispatchEvent('drop', { dataTransfer: await filesTransfer(page, [textFile('alone.txt', 'text/plain', 'just text')]) });
+  await expect(chip(page, 'alone.txt')).toContainText('Ready', { timeout: 20_000 });
+  await expect(page.getByTestId('send-button')).toBeDisabled();
+  await expectNoSeriousA11yViolations(page);
+});
+
+test('an image pasted into the message box is attached', async ({ page }) => {
+  await openChat(page);
+  const clipboard = await filesTransfer(page, [{ name: 'screenshot.png', type: 'image/png', bytes: [...PNG] }]);
+  await page.getByTestId('composer-input').evaluate((box, clipboardData) => {
+    // The browser's ClipboardEvent (not in the Node typings this spec compiles with).
+    const browser = globalThis as unknown as { ClipboardEvent: new (type: string, init: object) => Event };
+    box.dispatchEvent(new browser.ClipboardEvent('paste', { clipboardData, bubbles: true, cancelable: true }));
+  }, clipboard);
+  await expect(chip(page, 'screenshot.png')).toContainText('Ready', { timeout: 20_000 });
+  await expect(page.getByTestId('send-button')).toBeEnabled();
+  await expectNoSeriousA11yViolations(page);
+});
+
+test('an unsupported file is refused with the spec message', async ({ page }) => {
+  await openChat(page);
+  await page.getByTestId('attach-input').setInputFiles({ name: 'photo.pdf', mimeType: 'application/pdf', buffer: PNG });
+  await expect(page.getByText('This file format is not supported.')).toBeVisible();
+  await expect(page.getByTestId('attachment-chip')).toHaveCount(0);
+  await expectNoSeriousA11yViolations(page);
+});
