@@ -25,9 +25,11 @@ import { registerChatRoutes } from './routes/chat';
 import { registerErrorLogRoutes } from './routes/errorLog';
 import { registerMemberRoutes } from './routes/members';
 import { registerSessionRoutes } from './routes/sessions';
+import { registerTaskModeRoutes } from './routes/taskModes';
 import { registerTaskRoutes } from './routes/tasks';
 import { createAuthService } from './services/auth';
 import { failAbandonedAnswers } from './services/chat';
+import { type FileStore, createFileStore } from './storage/fileStore';
 import { type RateLimitStore, createRateLimiter, postgresRateLimitStore, redisRateLimitStore } from './services/rateLimit';
 
 export interface BuildAppOptions {
@@ -40,6 +42,8 @@ export interface BuildAppOptions {
   webRoot?: string;
   /** A queue with job types already defined (tests); defaults to a new one on `db`. Started here, stopped on close. */
   jobs?: JobQueue;
+  /** Defaults to the store the configuration describes (FILES_DIR or S3_BUCKET). */
+  files?: FileStore;
 }
 
 /** Redis when REDIS_URL is set (its connection closes with the app), else the server's database. */
@@ -57,7 +61,7 @@ function rateLimitStore(app: FastifyInstance, db: Database, config: ServerConfig
  * The whole API as a Fastify instance, ready to `listen` or `inject`. Building it first fails the
  * answers an earlier process left streaming when it died.
  */
-export async function buildApp({ db, config, llm, logger = false, webRoot, jobs: givenJobs }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, config, llm, logger = false, webRoot, jobs: givenJobs, files = createFileStore(config) }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({ logger, trustProxy: config.TRUST_PROXY });
   const abandoned = await failAbandonedAnswers(db);
   if (abandoned > 0) app.log.warn({ count: abandoned }, 'marked chat answers abandoned by an earlier server process as failed');
@@ -95,7 +99,8 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerMemberRoutes(api, db, auth);
       registerCatalogRoutes(api, db);
       registerSessionRoutes(api, db);
-      registerChatRoutes(api, { db, llm: llmRegistry });
+      registerChatRoutes(api, { db, llm: llmRegistry, images: { files, creditsPerImage: config.IMAGE_CREDITS } });
+      registerTaskModeRoutes(api, db);
       registerAnnouncementRoutes(api, db);
       registerErrorLogRoutes(api, db, config);
       registerTaskRoutes(api, db);

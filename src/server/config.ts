@@ -30,6 +30,10 @@ const configSchema = z.object({
   LLM_BASE_URL: optionalText.pipe(z.url().optional()),
   LLM_API_KEY: optionalText,
   LLM_MODEL: optionalText,
+  /** Image model of the OpenAI-compatible API (images/generations); without it images come from the demo provider. */
+  IMAGE_MODEL: optionalText,
+  /** Credits one generated image costs (metered as its own usage row). */
+  IMAGE_CREDITS: z.coerce.number().min(0).max(100_000).default(40),
   DEMO_TOKEN_DELAY_MS: z.coerce.number().int().min(0).max(5000).default(35),
   /** Sign-in attempts per client IP per minute, counted across all server processes. */
   SIGN_IN_RATE_LIMIT: z.coerce.number().int().min(1).default(20),

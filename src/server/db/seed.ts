@@ -10,6 +10,7 @@ import {
   chatbotCategories,
   chatbots,
   llmModels,
+  taskModes,
   memberGroupLinks,
   memberGroups,
   members,
@@ -49,6 +50,7 @@ const MODELS = [
     releaseDate: '2025-01-15',
     isLowLlm: true,
     isUnlimited: true,
+    supportsReasoning: false,
   },
   {
     name: 'balanced-pro',
@@ -59,6 +61,7 @@ const MODELS = [
     releaseDate: '2025-06-01',
     isLowLlm: false,
     isUnlimited: false,
+    supportsReasoning: true,
   },
   {
     name: 'deep-reasoner',
@@ -69,6 +72,7 @@ const MODELS = [
     releaseDate: '2025-10-01',
     isLowLlm: false,
     isUnlimited: false,
+    supportsReasoning: true,
   },
 ] as const;
 
@@ -110,6 +114,16 @@ const CHATBOTS: {
     model: 'deep-reasoner',
     category: 'Writing',
   },
+];
+
+/** Task modes: one name each (spec §3 mode_name), Korean first as the tenant's default language. */
+const TASK_MODES = [
+  { modeName: '요약 (Summary)', instructions: 'Task mode: summary. Answer with a short summary of the essentials as bullet points.' },
+  {
+    modeName: '번역 (Translation)',
+    instructions: 'Task mode: translation. Translate the message into English, or into Korean when it is in English. Answer with the translation only.',
+  },
+  { modeName: '아이디어 (Brainstorm)', instructions: 'Task mode: brainstorming. Offer at least five varied ideas as a numbered list, one line each.' },
 ];
 
 const ANNOUNCEMENTS = [
@@ -206,6 +220,8 @@ export async function seedDemoTenant(db: Database, options: SeedOptions): Promis
       ].map((member) => ({ ...member, status: 'approved' as const, language: 'en' as const, defaultMemberGroupId: group.id })))
       .returning({ id: members.id });
     await tx.insert(memberGroupLinks).values(memberRows.map((member) => ({ tenantId: tenant.id, memberId: member.id, memberGroupId: group.id })));
+
+    await tx.insert(taskModes).values(TASK_MODES.map((mode) => ({ tenantId: tenant.id, ...mode })));
 
     const now = Date.now();
     await tx.insert(announcements).values(

@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { ChatFrame, ChatMeta, chatBodySchema } from '../../shared/api/chat';
 import { RECENT_CHATBOTS_KEPT } from '../../shared/domain/pagination';
 import type { Database, Transaction } from '../db/client';
-import { chatbots, files, modelGroupPermissions, recentChatbots, restrictedWords, sessionMessageFiles, sessionMessages, sessions, taskModes, usageRecords } from '../db/schema';
+import { chatbots, files, modelGroupPermissions, recentChatbots, restrictedWords, sessionMessageFiles, sessionMessages, sessions, usageRecords } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import type { LlmRegistry } from '../llm/registry';
 import { estimateTokens } from '../../shared/domain/tokens';
@@ -12,6 +12,9 @@ import type { ChatbotRow, LlmModelRow, MemberRow, SessionRow, TenantRow } from '
 import { findVisibleChatbot } from './chatbots';
 import { creditsDepleted, isDepleted, isFreeModel, messageCost, releaseAbandonedReservations, reserveCredits, settleCredits } from './credits';
 import { findOwnSession, newHashId } from './sessions';
+import { type ImageDeps, type ImageOutcome, IMAGE_FAILED_FRAME, imageFrames } from './images';
+import { type SendModes, sendModes, thinkingOptions } from './modes';
+import { findTaskMode } from './taskModes';
 
 type ChatBody = z.output<typeof chatBodySchema>;
 
@@ -27,6 +30,7 @@ export interface ChatLog {
 export interface ChatDeps {
   db: Database;
   llm: LlmRegistry;
+  images: ImageDeps;
   log: ChatLog;
 }
 
@@ -48,6 +52,8 @@ export interface CheckedSend {
   /** Credits to reserve before streaming; 0 for a free model. */
   reserved: number;
   isTest: boolean;
+  /** Thinking, image and task mode of the send. */
+  modes: SendModes;
 }
 
 /** An opened turn: session, member message and answer placeholder saved, credits reserved. */
@@ -123,10 +129,7 @@ export async function checkSend(db: Database, tenant: TenantRow, member: MemberR
     throw new AppError(403, 'model_not_allowed', 'Your member group may not use this model.');
   }
 
-  const taskMode = body.task_mode_id
-    ? (await db.select().from(taskModes).where(and(eq(taskModes.tenantId, tenant.id), eq(taskModes.id, body.task_mode_id))))[0]
-    : undefined;
-  if (body.task_mode_id && !taskMode) throw notFound('The task mode does not exist.');
+  const taskMode = body.task_mode_id ? await findTaskMode(db, tenant.id, body.task_mode_id) : undefined;
   const system = [chatbot.systemInstructions, taskMode?.instructions ?? ''].filter((part) => part.trim() !== '').join('\n\n');
 
   const existing = body.session_hash_id ? await findOwnSession(db, member, body.session_hash_id) : null;
@@ -160,6 +163,7 @@ export async function checkSend(db: Database, tenant: TenantRow, member: MemberR
     estimatedInputTokens,
     reserved,
     isTest: body.is_test,
+    modes: sendModes(body, model, taskMode),
   };
 }
 
@@ -226,11 +230,15 @@ export async function openTurn(db: Database, send: CheckedSend): Promise<ChatTur
   };
 }
 
-interface StreamOutcome {
+export interface StreamOutcome {
   text: string;
   inputTokens: number;
   outputTokens: number;
   finishReason: 'stop' | 'length' | 'aborted' | 'error';
+  /** What the model reasoned (thinking) and for how long. */
+  reasoning?: { text: string; ms: number };
+  /** Image mode: metered by image instead of by token. */
+  image?: ImageOutcome;
 }
 
 /**
@@ -241,7 +249,7 @@ interface StreamOutcome {
  * step saves the answer.
  */
 export async function* streamAnswer(deps: ChatDeps, turn: ChatTurn, signal: AbortSignal): AsyncGenerator<ChatFrame, void, undefined> {
-  const { outcome, failure } = yield* modelFrames(deps, turn, signal);
+  const { outcome, failure } = yield* (turn.modes.image ? imageFrames(deps, turn, signal) : modelFrames(deps, turn, signal));
   if (failure) deps.log.warn({ err: failure, chatbotId: turn.chatbot.id }, 'chat stream failed');
 
   let creditsUsed = 0;
@@ -251,7 +259,9 @@ export async function* streamAnswer(deps: ChatDeps, turn: ChatTurn, signal: Abor
     deps.log.error({ err: error }, 'saving the chat answer failed');
   }
   yield { type: 'usage', input_tokens: outcome.inputTokens, output_tokens: outcome.outputTokens, credits: creditsUsed };
-  if (outcome.finishReason === 'error') yield { type: 'error', code: 'upstream_failed', message: 'The model could not answer. Please try again.' };
+  if (outcome.finishReason === 'error') {
+    yield turn.modes.image ? IMAGE_FAILED_FRAME : { type: 'error', code: 'upstream_failed', message: 'The model could not answer. Please try again.' };
+  }
   yield { type: 'end', finish_reason: outcome.finishReason };
 }
 
@@ -261,6 +271,10 @@ async function* modelFrames(
   signal: AbortSignal,
 ): AsyncGenerator<ChatFrame, { outcome: StreamOutcome; failure: unknown }, undefined> {
   let text = '';
+  let reasoning = '';
+  // From the first reasoning delta to the first answer delta: the "thought for N s" of the answer.
+  let reasoningStartedAt: number | null = null;
+  let reasoningMs = 0;
   let usage: { inputTokens?: number; outputTokens?: number } | undefined;
   let finishReason: StreamOutcome['finishReason'] = 'stop';
   let failure: unknown = null;
@@ -278,15 +292,19 @@ async function* modelFrames(
       topP: turn.chatbot.topP,
       abortSignal: signal,
       maxRetries: 0,
-      providerOptions: { demo: { language: turn.member.language } },
+      ...thinkingOptions(turn.modes),
+      providerOptions: { demo: { language: turn.member.language, ...(turn.modes.taskModeName ? { taskMode: turn.modes.taskModeName } : {}) } },
       // Failures arrive as `error` parts below; the default handler would only print them.
       onError: () => {},
     });
     for await (const part of result.fullStream) {
       if (part.type === 'text-delta') {
+        if (reasoningStartedAt !== null && text === '') reasoningMs = performance.now() - reasoningStartedAt;
         text += part.text;
         yield { type: 'text', delta: part.text };
       } else if (part.type === 'reasoning-delta') {
+        reasoningStartedAt ??= performance.now();
+        reasoning += part.text;
         yield { type: 'thinking', delta: part.text };
       } else if (part.type === 'source' && part.sourceType === 'url') {
         yield { type: 'citation', citation: { kind: 'web', url: part.url, ...(part.title ? { title: part.title } : {}) } };
@@ -302,9 +320,12 @@ async function* modelFrames(
   }
   if (signal.aborted) finishReason = 'aborted';
   else if (failed) finishReason = 'error';
+  // Reasoning that never reached an answer (stopped, failed) lasted until now.
+  if (reasoningStartedAt !== null && text === '') reasoningMs = performance.now() - reasoningStartedAt;
   return {
     outcome: {
       text,
+      ...(reasoning ? { reasoning: { text: reasoning, ms: Math.round(reasoningMs) } } : {}),
       inputTokens: usage?.inputTokens ?? turn.estimatedInputTokens,
       outputTokens: usage?.outputTokens ?? estimateTokens(text),
       finishReason,
@@ -360,7 +381,7 @@ async function rememberRecentChatbot(tx: Transaction, member: MemberRow, chatbot
  */
 async function recordOutcome(db: Database, turn: ChatTurn, outcome: StreamOutcome): Promise<number> {
   const { tenant, member, model, session, chatbot } = turn;
-  const cost = isFreeModel(model, tenant) ? 0 : messageCost(model, outcome);
+  const cost = outcome.image ? outcome.image.credits : isFreeModel(model, tenant) ? 0 : messageCost(model, outcome);
   const interrupted = outcome.finishReason === 'aborted' ? 'stopped' : outcome.finishReason === 'error' ? 'failed' : null;
   const tokens = outcome.inputTokens + outcome.outputTokens;
   const now = new Date();
@@ -373,7 +394,15 @@ async function recordOutcome(db: Database, turn: ChatTurn, outcome: StreamOutcom
       'answer',
       db
         .update(sessionMessages)
-        .set({ text: outcome.text, interrupted, inputTokens: outcome.inputTokens, outputTokens: outcome.outputTokens, streaming: false })
+        .set({
+          text: outcome.text,
+          interrupted,
+          inputTokens: outcome.inputTokens,
+          outputTokens: outcome.outputTokens,
+          reasoning: outcome.reasoning?.text ?? null,
+          reasoningMs: outcome.reasoning?.ms ?? null,
+          streaming: false,
+        })
         .where(eq(sessionMessages.id, turn.meta.chatbot_message_id)),
     ),
     cte(
@@ -390,6 +419,8 @@ async function recordOutcome(db: Database, turn: ChatTurn, outcome: StreamOutcom
         inputTokens: outcome.inputTokens,
         outputTokens: outcome.outputTokens,
         credits: cost,
+        // An image is metered under the image model's name, by count.
+        ...(outcome.image ? { llmModelId: null, modelName: outcome.image.model, imageCount: outcome.image.count } : {}),
       }),
     ),
     cte('session', db.update(sessions).set({ lastChatAt: now }).where(eq(sessions.id, session.id))),
