@@ -25,6 +25,7 @@ import { registerChatRoutes } from './routes/chat';
 import { registerErrorLogRoutes } from './routes/errorLog';
 import { registerMemberRoutes } from './routes/members';
 import { registerSessionRoutes } from './routes/sessions';
+import { registerImageFileStub } from './routes/imageFileStub';
 import { registerTaskModeRoutes } from './routes/taskModes';
 import { registerTaskRoutes } from './routes/tasks';
 import { createAuthService } from './services/auth';
@@ -101,6 +102,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerSessionRoutes(api, db);
       registerChatRoutes(api, { db, llm: llmRegistry, images: { files, creditsPerImage: config.IMAGE_CREDITS } });
       registerTaskModeRoutes(api, db);
+      registerImageFileStub(api, db, files);
       registerAnnouncementRoutes(api, db);
       registerErrorLogRoutes(api, db, config);
       registerTaskRoutes(api, db);

@@ -1,4 +1,4 @@
-import { authApi, chatApi, chatbotsApi, isApiError, membersApi, sessionsApi, type ApiError, type Endpoint } from '../../../shared/api';
+import { authApi, chatApi, chatbotsApi, isApiError, membersApi, sessionsApi, taskModesApi, type ApiError, type Endpoint } from '../../../shared/api';
 
 /**
  * One row of the error catalogue (spec §8): which failed call it is about and the full i18n key of
@@ -46,6 +46,7 @@ export const ERROR_MESSAGES: readonly ErrorMessageRow[] = [
   // Dashboard and lists.
   { endpoint: chatbotsApi.listChatbots, status: 422, key: 'dashboard:get_chatbot_list_422' },
   { endpoint: membersApi.getCreditCheck, status: 500, key: 'dashboard:get_member_credit_check_500' },
+  { endpoint: taskModesApi.listTaskModes, status: 500, key: 'modes:errors.task_modes_500' },
   { endpoint: sessionsApi.patchSession, status: 404, key: 'chat:session.notFound' },
   { endpoint: sessionsApi.patchSession, status: 403, key: 'chat:session.noHistory' },
 

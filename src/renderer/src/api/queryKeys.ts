@@ -12,6 +12,8 @@ export const queryKeys = {
   session: (hashId: string) => ['session', hashId] as const,
   sessionHistory: (hashId: string) => ['session', hashId, 'history'] as const,
   activeAnnouncement: ['announcements', 'active'] as const,
+  taskModes: ['task-modes'] as const,
+  image: (url: string) => ['image', url] as const,
   adminAnnouncements: (page: number, size: number) => ['admin', 'announcements', page, size] as const,
   adminAnnouncementsAll: ['admin', 'announcements'] as const,
 };

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { chatbotsApi, isApiError, type Chatbot } from '../../../../shared/api';
 import { streamChat } from '../../api/chat';
+import { modesBody } from './modes/modesStore';
 import { firstDefaultChatbot, useChatbot, useDashboardChatbots } from '../../api/chatbots';
 import { generateSessionTitle, useSession } from '../../api/sessions';
 import { queryKeys } from '../../api/queryKeys';
@@ -154,7 +155,7 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
       const isCurrent = () => useActiveRunStore.getState().run === next;
       const next: ChatRun = new ChatRun({
         chatbotId,
-        body: { text, session_hash_id: sessionHash },
+        body: { text, session_hash_id: sessionHash, ...modesBody() },
         streamChat,
         onMeta: (meta) => {
           if (!meta.session_created) return;

@@ -3,6 +3,7 @@ import { ActionIcon, Group, Textarea, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useActiveRunStore } from './activeRun';
 import classes from './chat.module.css';
+import { ModeBar } from './modes/ModeBar';
 
 interface ComposerProps {
   onSend: (text: string) => void;
@@ -86,6 +87,7 @@ export function Composer({ onSend, onStop, streaming, disabled = false, conversa
 
   return (
     <div className={classes.composerWrap}>
+      <ModeBar />
       <Group className={classes.composer} gap="xs" align="flex-end" wrap="nowrap">
         <Textarea
           flex={1}

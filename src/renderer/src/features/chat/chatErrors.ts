@@ -2,7 +2,7 @@ import { chatApi } from '../../../../shared/api';
 import { errorMessageKey } from '../../api/errorMessages';
 
 /** A full i18n key under `errors.` in chat.json: the chat-stream messages of spec §8. */
-export type ChatErrorKey = `chat:errors.${string}`;
+export type ChatErrorKey = `${'chat' | 'modes'}:errors.${string}`;
 
 /** A send rejected before the stream started: the chat endpoint's rows of the error catalogue. */
 export function sendErrorKey(error: unknown): ChatErrorKey {
@@ -15,6 +15,7 @@ const frameCodes: Partial<Record<string, ChatErrorKey>> = {
   model_not_allowed: 'chat:errors.model_not_allowed',
   input_too_long: 'chat:errors.input_too_long',
   restricted_term: 'chat:errors.restricted_term',
+  image_generation_failed: 'modes:errors.image_generation',
 };
 
 /** An `error` frame that arrived in the middle of an answer. */
