@@ -37,6 +37,7 @@ export default defineConfig({
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
+      FILES_DIR: mkdtempSync(join(tmpdir(), 'e2e-files-')),
       DEMO_TOKEN_DELAY_MS: process.env.DEMO_TOKEN_DELAY_MS ?? '15',
       SIGN_IN_RATE_LIMIT: '1000',
       ERROR_LOG_RATE_LIMIT: '1000',

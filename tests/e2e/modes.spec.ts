@@ -1,0 +1,102 @@
+import { readFile } from 'node:fs/promises';
+import { expect, test, type Page } from '@playwright/test';
+import { MEMBER, expectNoSeriousA11yViolations, skipAnnouncementPopup } from './support';
+
+/** The first default chatbot (General Assistant) runs a model that can think. */
+async function openChat(page: Page) {
+  await skipAnnouncementPopup(page);
+  await page.goto('/auth');
+  await page.getByLabel('Email').fill(MEMBER.email);
+  await page.getByRole('textbox', { name: 'Password' }).fill(MEMBER.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/dashboard\/chat\/\d+$/);
+}
+
+async function send(page: Page, text: string) {
+  const box = page.getByTestId('composer-input');
+  await box.fill(text);
+  await box.press('Enter');
+}
+
+const lastAnswer = (page: Page) => page.getByTestId('chatbot-message').last();
+const finished = (page: Page) => expect(page.locator('[data-testid="chatbot-message"][data-streaming]')).toHaveCount(0, { timeout: 20_000 });
+
+test('thinking: the reasoning shows while the model thinks, then folds to "Thought for N s", also in the history', async ({ page }) => {
+  await openChat(page);
+  const thinking = page.getByTestId('thinking-mode-button');
+  await thinking.focus();
+  await page.keyboard.press('Enter');
+  await expect(thinking).toHaveAttribute('aria-pressed', 'true');
+
+  // Watched in the page from before the send: the block is open with "Thinking…" while the model reasons.
+  const sawThinkingOpen = page.waitForFunction(
+    () => {
+      const toggle = document.querySelector('[data-testid="thinking-toggle"]');
+      return toggle?.getAttribute('aria-expanded') === 'true' && toggle.textContent === 'Thinking…' && document.querySelector('[data-testid="thinking-text"]');
+    },
+    undefined,
+    { polling: 'raf', timeout: 15_000 },
+  );
+  await send(page, 'Plan a short trip to Busan');
+  await sawThinkingOpen;
+  await finished(page);
+
+  const toggle = lastAnswer(page).getByTestId('thinking-toggle');
+  await expect(toggle).toHaveText(/^Thought for \d+ s$/);
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await expect(lastAnswer(page).getByTestId('thinking-text')).toHaveCount(0);
+  await expect(lastAnswer(page)).toContainText('Demo model');
+
+  // Keyboard: Enter opens the reasoning again.
+  await toggle.focus();
+  await page.keyboard.press('Enter');
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  await expect(lastAnswer(page).getByTestId('thinking-text')).toContainText('Demo reasoning');
+  await expectNoSeriousA11yViolations(page);
+
+  // The history keeps the reasoning and its duration.
+  await page.reload();
+  await expect(lastAnswer(page).getByTestId('thinking-toggle')).toHaveText(/^Thought for \d+ s$/);
+});
+
+test('image: the answer shows the generated picture, which downloads as a PNG and stays in the history', async ({ page }) => {
+  await openChat(page);
+  const imageMode = page.getByTestId('image-mode-button');
+  await imageMode.click();
+  await expect(imageMode).toHaveAttribute('aria-pressed', 'true');
+  await send(page, 'A lighthouse at dawn');
+
+  const picture = lastAnswer(page).getByRole('img', { name: /^Generated image/ });
+  await expect(picture).toBeVisible({ timeout: 20_000 });
+  await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1024);
+
+  const downloading = page.waitForEvent('download');
+  await lastAnswer(page).getByRole('button', { name: 'Download image' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/\.png$/);
+  const bytes = await readFile((await download.path())!);
+  expect([...bytes.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+  await expectNoSeriousA11yViolations(page);
+
+  await page.reload();
+  const stored = lastAnswer(page).getByRole('img', { name: 'Generated image A-lighthouse-at-dawn.png' });
+  await expect(stored).toBeVisible();
+  const again = page.waitForEvent('download');
+  await lastAnswer(page).getByRole('button', { name: 'Download image' }).click();
+  expect((await again).suggestedFilename()).toBe('A-lighthouse-at-dawn.png');
+  // Modes last while the page does; a reload starts without them.
+  await expect(page.getByTestId('image-mode-button')).toHaveAttribute('aria-pressed', 'false');
+});
+
+test('task mode: the chooser lists the tenant’s modes and the answer follows the chosen one', async ({ page }) => {
+  await openChat(page);
+  const chooser = page.getByTestId('task-mode-select');
+  await chooser.click();
+  await page.getByRole('option', { name: '번역 (Translation)' }).click();
+  await expect(chooser).toHaveValue('번역 (Translation)');
+  await expectNoSeriousA11yViolations(page);
+
+  await send(page, 'Good morning');
+  await finished(page);
+  await expect(lastAnswer(page)).toContainText('Task mode: 번역 (Translation)');
+});
