@@ -75,7 +75,7 @@ export function ModeBar() {
         <Select
           size="xs"
           radius="xl"
-          w={180}
+          w={150}
           clearable
           placeholder={t('task.placeholder')}
           aria-label={t('task.label')}
