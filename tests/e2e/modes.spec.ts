@@ -24,6 +24,9 @@ const finished = (page: Page) => expect(page.locator('[data-testid="chatbot-mess
 test('thinking: the reasoning shows while the model thinks, then folds to "Thought for N s", also in the history', async ({ page }) => {
   await openChat(page);
   const thinking = page.getByTestId('thinking-mode-button');
+  // Once the chatbot has loaded: its model can think, and the message box has taken focus.
+  await expect(thinking).not.toHaveAttribute('aria-disabled');
+  await expect(page.getByTestId('composer-input')).toBeFocused();
   await thinking.focus();
   await page.keyboard.press('Enter');
   await expect(thinking).toHaveAttribute('aria-pressed', 'true');
@@ -31,8 +34,10 @@ test('thinking: the reasoning shows while the model thinks, then folds to "Thoug
   // Watched in the page from before the send: the block is open with "Thinking…" while the model reasons.
   const sawThinkingOpen = page.waitForFunction(
     () => {
-      const toggle = document.querySelector('[data-testid="thinking-toggle"]');
-      return toggle?.getAttribute('aria-expanded') === 'true' && toggle.textContent === 'Thinking…' && document.querySelector('[data-testid="thinking-text"]');
+      // This project's e2e types carry no DOM library; the function runs in the page.
+      const doc = (globalThis as unknown as { document: { querySelector(selector: string): { getAttribute(name: string): string | null; textContent: string | null } | null } }).document;
+      const toggle = doc.querySelector('[data-testid="thinking-toggle"]');
+      return toggle?.getAttribute('aria-expanded') === 'true' && toggle.textContent === 'Thinking…' && doc.querySelector('[data-testid="thinking-text"]') !== null;
     },
     undefined,
     { polling: 'raf', timeout: 15_000 },
@@ -68,7 +73,7 @@ test('image: the answer shows the generated picture, which downloads as a PNG an
 
   const picture = lastAnswer(page).getByRole('img', { name: /^Generated image/ });
   await expect(picture).toBeVisible({ timeout: 20_000 });
-  await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1024);
+  await expect.poll(() => picture.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth)).toBe(1024);
 
   const downloading = page.waitForEvent('download');
   await lastAnswer(page).getByRole('button', { name: 'Download image' }).click();
