@@ -105,3 +105,31 @@ test('task mode: the chooser lists the tenant’s modes and the answer follows t
   await finished(page);
   await expect(lastAnswer(page)).toContainText('Task mode: 번역 (Translation)');
 });
+
+test('the modes speak the member’s language (Korean), the demo model thinks in it too', async ({ page }) => {
+  await openChat(page);
+  const chooseLanguage = async (name: string) => {
+    await page.getByTestId('language-menu').click();
+    const saved = page.waitForResponse((response) => /\/members\/\d+\/$/.test(response.url()) && response.request().method() === 'PATCH');
+    await page.getByRole('menuitem', { name }).click();
+    expect((await saved).ok()).toBe(true);
+  };
+  await chooseLanguage('한국어');
+  try {
+    await expect(page.getByTestId('thinking-mode-button')).toHaveText('생각하기');
+    await expect(page.getByTestId('image-mode-button')).toHaveText('이미지');
+    await expect(page.getByTestId('task-mode-select')).toHaveAttribute('placeholder', '작업 모드');
+    await expect(page.getByTestId('thinking-mode-button')).not.toHaveAttribute('aria-disabled');
+    await page.getByTestId('thinking-mode-button').click();
+    await send(page, '부산 여행 계획');
+    await finished(page);
+    const toggle = lastAnswer(page).getByTestId('thinking-toggle');
+    await expect(toggle).toHaveText(/^\d+초 동안 생각함$/);
+    await toggle.click();
+    await expect(lastAnswer(page).getByTestId('thinking-text')).toContainText('데모 추론');
+    await expectNoSeriousA11yViolations(page);
+  } finally {
+    // The specs share one server: the member goes back to English for the others.
+    await chooseLanguage('English');
+  }
+});
