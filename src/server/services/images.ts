@@ -81,7 +81,8 @@ export async function* imageFrames(
           mimeType: IMAGE_TYPES[kind],
           sizeBytes: bytes.length,
           storageKey,
-          accessLevel: 'private',
+          // Like an upload's default (spec §9): a session made public shows its images too.
+          accessLevel: 'public',
           // Part of the conversation: kept as long as the answer that shows it.
           shouldExpire: false,
           chatbotId: turn.chatbot.id,

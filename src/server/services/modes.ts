@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { chatBodySchema } from '../../shared/api/chat';
 import { DEFAULT_IMAGE_SIZE, type ImageSize, THINKING_EFFORT } from '../../shared/domain/modes';
 import type { LlmModelRow } from '../db/rows';
+import { AppError } from '../errors';
 
 /** The modes a send runs in, decided once by checkSend. */
 export interface SendModes {
@@ -14,6 +15,8 @@ export interface SendModes {
 }
 
 export function sendModes(body: z.output<typeof chatBodySchema>, model: LlmModelRow, taskMode: { name: string } | undefined): SendModes {
+  // An attached file alone makes a message, but not an image prompt.
+  if (body.image_generation && !body.text.trim()) throw new AppError(422, 'message_empty', 'Describe the image to generate.');
   return {
     // Asking a model that cannot reason for a reasoning effort makes some APIs refuse the call.
     thinking: Boolean(body.thinking) && model.supportsReasoning,
