@@ -222,4 +222,28 @@ describe('ChatPage', () => {
     expect(screen.getByRole('button', { name: 'Copy image' })).toBeInTheDocument();
     vi.unstubAllGlobals();
   });
+
+  it('an image that cannot be loaded says so, and the failure is reported', async () => {
+    const meta = { session_hash_id: 'abc', session_created: false, member_message_id: 41, chatbot_message_id: 42, model: 'demo' };
+    const api = installFakeApi({
+      ...baseRoutes,
+      'GET /sessions/abc/': () => Response.json(session('abc', 'Trip plans')),
+      'GET /sessions/abc/history/': () => Response.json({ items: [], has_more: false, context_tokens: 0 }),
+      'POST /chatbots/5/chat/': () =>
+        chatStream(meta, [
+          { type: 'image', url: '/api/v1/files/78/' },
+          { type: 'end', finish_reason: 'stop' },
+        ]),
+      'GET /files/78/': () => Response.json({ code: 'internal', message: 'disk gone' }, { status: 500 }),
+    });
+    const user = userEvent.setup();
+    renderChat('/dashboard/chat/5/abc');
+    await screen.findByText('Trip plans');
+    await user.click(screen.getByTestId('image-mode-button'));
+    await user.type(screen.getByTestId('composer-input'), 'A lighthouse{Enter}');
+
+    expect(await screen.findByText('The image could not be loaded.')).toBeInTheDocument();
+    await waitFor(() => expect(api.find('POST', '/log-error/')).toHaveLength(1));
+    expect((await api.find('POST', '/log-error/')[0]!.json()).message).toMatch(/^GET \/files\/:id\/ failed with 500/);
+  });
 });
