@@ -28,6 +28,7 @@ import { registerMemberRoutes } from './routes/members';
 import { registerSecurityRoutes } from './routes/security';
 import { registerPublicSessionRoutes } from './routes/publicSessions';
 import { registerSessionRoutes } from './routes/sessions';
+import { registerTaskModeRoutes } from './routes/taskModes';
 import { registerTaskRoutes } from './routes/tasks';
 import { createAuthService } from './services/auth';
 import { failAbandonedAnswers } from './services/chat';
@@ -37,7 +38,7 @@ import { embedderFromConfig, setEmbedder } from './retrieval';
 import { searchProviderFromConfig } from './search';
 import { createFileContext } from './services/fileContext';
 import { defineFileJobs } from './services/files';
-import { createFileStore } from './storage/fileStore';
+import { type FileStore, createFileStore } from './storage/fileStore';
 import { type RateLimitStore, createRateLimiter, postgresRateLimitStore, redisRateLimitStore } from './services/rateLimit';
 
 export interface BuildAppOptions {
@@ -50,6 +51,8 @@ export interface BuildAppOptions {
   webRoot?: string;
   /** A queue with job types already defined (tests); defaults to a new one on `db`. Started here, stopped on close. */
   jobs?: JobQueue;
+  /** Defaults to the store the configuration describes (FILES_DIR or S3_BUCKET). */
+  files?: FileStore;
 }
 
 /** Redis when REDIS_URL is set (its connection closes with the app), else the server's database. */
@@ -67,7 +70,7 @@ function rateLimitStore(app: FastifyInstance, db: Database, config: ServerConfig
  * The whole API as a Fastify instance, ready to `listen` or `inject`. Building it first fails the
  * answers an earlier process left streaming when it died.
  */
-export async function buildApp({ db, config, llm, logger = false, webRoot, jobs: givenJobs }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, config, llm, logger = false, webRoot, jobs: givenJobs, files = createFileStore(config) }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({ logger, trustProxy: config.TRUST_PROXY });
   const abandoned = await failAbandonedAnswers(db);
   if (abandoned > 0) app.log.warn({ count: abandoned }, 'marked chat answers abandoned by an earlier server process as failed');
@@ -102,8 +105,16 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
   setEmbedder(db, embedderFromConfig(config));
   const sources = createSources(db, searchProviderFromConfig(config));
   const jobs = givenJobs ?? createJobQueue(db, jobQueueSettings(config));
-  const store = createFileStore(config);
+  const store = files;
   const enqueueParse = defineFileJobs(jobs, db, store);
+  const chatDeps = {
+    db,
+    llm: llmRegistry,
+    guard: inputGuard,
+    sources,
+    files: createFileContext(store),
+    images: { files: store, creditsPerImage: config.IMAGE_CREDITS },
+  };
 
   await app.register(
     async (api) => {
@@ -113,8 +124,9 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerMemberRoutes(api, db, auth);
       registerCatalogRoutes(api, db, { webSearch: sources.webSearchAvailable });
       registerSessionRoutes(api, { db, llm: llmRegistry });
-      registerPublicSessionRoutes(api, { db, llm: llmRegistry, guard: inputGuard, sources });
-      registerChatRoutes(api, { db, llm: llmRegistry, guard: inputGuard, sources, files: createFileContext(store) });
+      registerPublicSessionRoutes(api, chatDeps);
+      registerChatRoutes(api, chatDeps);
+      registerTaskModeRoutes(api, db);
       registerAnnouncementRoutes(api, db);
       registerErrorLogRoutes(api, db, config);
       registerTaskRoutes(api, db);

@@ -38,6 +38,10 @@ const configSchema = z.object({
   /** A SearXNG instance (its JSON API must be enabled) for web search in chat; SEARXNG_URL is accepted too. Without it web search is off. */
   SEARCH_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   SEARXNG_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
+  /** Image model of the OpenAI-compatible API (images/generations); without it images come from the demo provider. */
+  IMAGE_MODEL: optionalText,
+  /** Credits one generated image costs (metered as its own usage row). */
+  IMAGE_CREDITS: z.coerce.number().min(0).max(100_000).default(40),
   DEMO_TOKEN_DELAY_MS: z.coerce.number().int().min(0).max(5000).default(35),
   /** Sign-in attempts per client IP per minute, counted across all server processes. */
   SIGN_IN_RATE_LIMIT: z.coerce.number().int().min(1).default(20),

@@ -183,6 +183,26 @@ describe('desktop main against the real server', () => {
     expect(main.streamEvents.every((e) => e.requestId === requestId)).toBe(true);
   });
 
+  it('passes thinking and image frames to the renderer unchanged', async () => {
+    const main = await signedIn();
+    const list = (await main.get('/chatbots/?include_default=true')).json as { items: Array<{ id: number; en_name: string }> };
+    const general = list.items.find((bot) => bot.en_name === 'General Assistant')!.id;
+    upstream.setBehaviour({ reasoningChunks: ['Weighing', ' it'] });
+    const thinkingId = crypto.randomUUID();
+    await main.invoke('chat:start', { requestId: thinkingId, chatbotId: general, body: { text: 'Which?', thinking: true } });
+    const thought = await main.framesOf(thinkingId);
+    expect(thought.filter((frame) => frame.type === 'thinking')).toEqual([
+      { type: 'thinking', delta: 'Weighing' },
+      { type: 'thinking', delta: ' it' },
+    ]);
+    upstream.setBehaviour({ reasoningChunks: undefined });
+
+    const imageId = crypto.randomUUID();
+    await main.invoke('chat:start', { requestId: imageId, chatbotId: general, body: { text: 'A fox', image_generation: true } });
+    const image = (await main.framesOf(imageId)).find((frame) => frame.type === 'image');
+    expect(image).toEqual({ type: 'image', url: expect.stringMatching(/^\/api\/v1\/files\/\d+\/$/) });
+  });
+
   it('cancelling mid-stream aborts the HTTP request and the upstream LLM call', async () => {
     const main = await signedIn();
     upstream.setBehaviour({ delayMs: 150 });

@@ -317,6 +317,8 @@ export const llmModels = pgTable(
     isLowLlm: boolean('is_low_llm').notNull().default(false),
     /** Usable without credits when the tenant's plan has is_low_llm_free. */
     isUnlimited: boolean('is_unlimited').notNull().default(false),
+    /** Reasons when asked (thinking mode): the thinking button is offered and reasoning is requested. */
+    supportsReasoning: boolean('supports_reasoning').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('llm_models_name_idx').on(t.tenantId, t.name)],
@@ -711,6 +713,8 @@ export const usageRecords = pgTable(
     inputTokens: integer('input_tokens').notNull(),
     outputTokens: integer('output_tokens').notNull(),
     webSearchCount: integer('web_search_count').notNull().default(0),
+    /** Images generated (image mode); `model_name` then names the image model. */
+    imageCount: integer('image_count').notNull().default(0),
     credits: credits('credits').notNull(),
     createdAt: createdAt(),
   },

@@ -10,6 +10,7 @@ import {
   chatbotCategories,
   chatbots,
   llmModels,
+  taskModes,
   memberGroupLinks,
   memberGroups,
   members,
@@ -55,6 +56,7 @@ const MODELS = [
     releaseDate: '2025-01-15',
     isLowLlm: true,
     isUnlimited: true,
+    supportsReasoning: false,
   },
   {
     name: 'balanced-pro',
@@ -65,6 +67,7 @@ const MODELS = [
     releaseDate: '2025-06-01',
     isLowLlm: false,
     isUnlimited: false,
+    supportsReasoning: true,
   },
   {
     name: 'deep-reasoner',
@@ -75,6 +78,7 @@ const MODELS = [
     releaseDate: '2025-10-01',
     isLowLlm: false,
     isUnlimited: false,
+    supportsReasoning: true,
   },
 ] as const;
 
@@ -128,6 +132,15 @@ const PUBLIC_DEMO_CHATBOT = {
   model: 'balanced-pro',
   category: 'Lifestyle',
 } as const;
+/** Task modes: one name each (spec §3 mode_name), Korean first as the tenant's default language. */
+const TASK_MODES = [
+  { modeName: '요약 (Summary)', instructions: 'Task mode: summary. Answer with a short summary of the essentials as bullet points.' },
+  {
+    modeName: '번역 (Translation)',
+    instructions: 'Task mode: translation. Translate the message into English, or into Korean when it is in English. Answer with the translation only.',
+  },
+  { modeName: '아이디어 (Brainstorm)', instructions: 'Task mode: brainstorming. Offer at least five varied ideas as a numbered list, one line each.' },
+];
 
 const ANNOUNCEMENTS = [
   { content: '## Welcome\n\nThis workspace runs on the **reference server** with demo data.', daysAgo: 3 },
@@ -238,6 +251,7 @@ export async function seedDemoTenant(db: Database, options: SeedOptions): Promis
       if (!chatbot) throw new Error('Chatbot insert returned no row');
       await tx.insert(chatbotCategories).values({ tenantId: tenant.id, chatbotId: chatbot.id, categoryId: category.id });
     }
+    await tx.insert(taskModes).values(TASK_MODES.map((mode) => ({ tenantId: tenant.id, ...mode })));
 
     const now = Date.now();
     await tx.insert(announcements).values(

@@ -1,4 +1,4 @@
-import { generateText, streamText } from 'ai';
+import { generateImage, generateText, streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { createDemoProvider } from './demo';
 
@@ -52,5 +52,25 @@ describe('demo language model', () => {
     }
     expect(deltas.length).toBeLessThanOrEqual(4);
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('reasons before answering when a reasoning effort is asked for (thinking mode), and only then', async () => {
+    const model = createDemoProvider(0).languageModel('demo');
+    const thinking = streamText({ model, prompt: 'Plan', reasoning: 'medium', providerOptions: { demo: { language: 'es' } } });
+    const order: string[] = [];
+    for await (const part of thinking.fullStream) if (part.type === 'reasoning-delta' || part.type === 'text-delta') order.push(part.type);
+    expect(order[0]).toBe('reasoning-delta');
+    expect(order.lastIndexOf('reasoning-delta')).toBeLessThan(order.indexOf('text-delta'));
+    expect(await thinking.reasoningText).toMatch(/^Razonamiento de demostración/);
+
+    const plain = streamText({ model, prompt: 'Plan' });
+    expect(await plain.reasoningText).toBeUndefined();
+  });
+
+  it('draws a PNG image at the requested size', async () => {
+    const { image } = await generateImage({ model: createDemoProvider(0).imageModel('demo-image'), prompt: 'a fox', size: '1536x1024' });
+    const png = Buffer.from(image.uint8Array);
+    expect(image.mediaType).toBe('image/png');
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1536, 1024]);
   });
 });

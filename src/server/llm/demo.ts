@@ -10,6 +10,7 @@ import {
 } from '@ai-sdk/provider';
 import { isSupportedLanguage, type SupportedLanguage } from '../../shared/domain/language';
 import { estimateTokens } from '../../shared/domain/tokens';
+import { DemoImageModel } from './demoImage';
 
 const EXCERPT_MAX = 120;
 
@@ -40,6 +41,24 @@ const ANSWERS: Record<SupportedLanguage, (excerpt: string) => string> = {
     `Escribiste: «${excerpt}»\n\n` +
     `Se transmite token a token al ritmo de un modelo real. Para conectar un modelo real, define \`LLM_BASE_URL\`, ` +
     `\`LLM_API_KEY\` y \`LLM_MODEL\` (cualquier API compatible con OpenAI) y reinicia el servidor.`,
+};
+
+/** What the demo "thinks" in thinking mode: labelled, in the member's language. */
+const REASONING: Record<SupportedLanguage, string> = {
+  en: 'Demo reasoning: reading the question, recalling what the demo model can say about it, and planning a short labelled answer.',
+  ko: '데모 추론: 질문을 읽고, 데모 모델이 답할 수 있는 내용을 떠올린 뒤, 짧은 안내 답변을 계획합니다.',
+  zh: '演示推理：阅读问题，回想演示模型能说明的内容，并规划一个简短的带标注的回答。',
+  ja: 'デモ推論：質問を読み、デモモデルが答えられる内容を思い出し、短いラベル付きの回答を計画します。',
+  es: 'Razonamiento de demostración: leo la pregunta, recuerdo lo que el modelo de demostración puede decir y planifico una respuesta breve y etiquetada.',
+};
+
+/** The line the demo adds when a task mode is chosen, so its effect shows offline. */
+const TASK_MODE_LINE: Record<SupportedLanguage, (name: string) => string> = {
+  en: (name) => `Task mode: **${name}** — its instructions were sent to the model.`,
+  ko: (name) => `작업 모드: **${name}** — 모드 지침이 모델에 전달되었습니다.`,
+  zh: (name) => `任务模式：**${name}** — 其指令已发送给模型。`,
+  ja: (name) => `タスクモード：**${name}** — その指示がモデルに送られました。`,
+  es: (name) => `Modo de tarea: **${name}** — sus instrucciones se enviaron al modelo.`,
 };
 
 function lastUserText(prompt: LanguageModelV4Prompt): string {
@@ -98,24 +117,33 @@ function attachedFiles(said: string): string[] {
   });
 }
 
-function demoAnswer(options: LanguageModelV4CallOptions): string {
+function demoLanguage(options: LanguageModelV4CallOptions): SupportedLanguage {
   const requested = options.providerOptions?.demo?.language;
-  const language = isSupportedLanguage(requested) ? requested : 'en';
+  return isSupportedLanguage(requested) ? requested : 'en';
+}
+
+/** Like a reasoning model, the demo reasons when a reasoning effort is asked for (thinking mode). */
+const reasons = (options: LanguageModelV4CallOptions) => options.reasoning !== undefined && options.reasoning !== 'none' && options.reasoning !== 'provider-default';
+
+function demoAnswer(options: LanguageModelV4CallOptions): string {
+  const language = demoLanguage(options);
   if (options.providerOptions?.demo?.task === 'title') return demoTitle(language, options.prompt);
   const userText = lastUserText(options.prompt);
   const said = Array.from(userText.replace(FILE_BLOCK, ' ').replace(/\s+/g, ' ').trim());
   const excerpt = said.length > EXCERPT_MAX ? `${said.slice(0, EXCERPT_MAX).join('')}…` : said.join('');
   const attached = attachedFiles(userText);
-  return ANSWERS[language](excerpt) + (attached.length > 0 ? `\n\n${ATTACHED[language]}: ${attached.join(', ')}` : '');
+  const taskMode = options.providerOptions?.demo?.taskMode;
+  const answer = ANSWERS[language](excerpt) + (attached.length > 0 ? `\n\n${ATTACHED[language]}: ${attached.join(', ')}` : '');
+  return typeof taskMode === 'string' && taskMode ? `${TASK_MODE_LINE[language](taskMode)}\n\n${answer}` : answer;
 }
 
 /** Words with their trailing whitespace: what a real model's deltas roughly look like. */
 const toTokens = (text: string) => text.match(/\S+\s*|\s+/g) ?? [];
 
-function usage(inputTokens: number, outputTokens: number): LanguageModelV4Usage {
+function usage(inputTokens: number, textTokens: number, reasoningTokens = 0): LanguageModelV4Usage {
   return {
     inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 },
-    outputTokens: { total: outputTokens, text: outputTokens, reasoning: 0 },
+    outputTokens: { total: textTokens + reasoningTokens, text: textTokens, reasoning: reasoningTokens },
   };
 }
 
@@ -144,26 +172,39 @@ class DemoLanguageModel implements LanguageModelV4 {
   }
 
   async doStream(options: LanguageModelV4CallOptions) {
+    const thoughts = reasons(options) ? toTokens(REASONING[demoLanguage(options)]) : [];
     const tokens = toTokens(demoAnswer(options));
     const inputTokens = estimateTokens(promptText(options.prompt));
     const delay = this.tokenDelayMs;
     const signal = options.abortSignal;
+    // Reasoning parts first (thinking mode), then the answer's text parts, one token per pull.
+    const parts: LanguageModelV4StreamPart[] = [
+      ...(thoughts.length > 0
+        ? [
+            { type: 'reasoning-start' as const, id: 'reasoning' },
+            ...thoughts.map((delta) => ({ type: 'reasoning-delta' as const, id: 'reasoning', delta })),
+            { type: 'reasoning-end' as const, id: 'reasoning' },
+          ]
+        : []),
+      { type: 'text-start', id: 'answer' },
+      ...tokens.map((delta) => ({ type: 'text-delta' as const, id: 'answer', delta })),
+      { type: 'text-end', id: 'answer' },
+    ];
     let next = 0;
     const stream = new ReadableStream<LanguageModelV4StreamPart>({
       start(controller) {
         controller.enqueue({ type: 'stream-start', warnings: [] });
         controller.enqueue({ type: 'response-metadata', modelId: 'demo', timestamp: new Date() });
-        controller.enqueue({ type: 'text-start', id: 'answer' });
       },
       async pull(controller) {
         signal?.throwIfAborted();
-        if (next < tokens.length) {
-          if (delay > 0) await sleep(delay, undefined, { signal });
-          controller.enqueue({ type: 'text-delta', id: 'answer', delta: tokens[next++] ?? '' });
+        const part = parts[next++];
+        if (part) {
+          if (delay > 0 && part.type.endsWith('-delta')) await sleep(delay, undefined, { signal });
+          controller.enqueue(part);
           return;
         }
-        controller.enqueue({ type: 'text-end', id: 'answer' });
-        controller.enqueue({ type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: usage(inputTokens, tokens.length) });
+        controller.enqueue({ type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: usage(inputTokens, tokens.length, thoughts.length) });
         controller.close();
       },
     });
@@ -172,13 +213,12 @@ class DemoLanguageModel implements LanguageModelV4 {
 }
 
 export function createDemoProvider(tokenDelayMs: number): ProviderV4 {
-  const unsupported = (modelType: 'embeddingModel' | 'imageModel') => (modelId: string) => {
-    throw new NoSuchModelError({ modelId, modelType });
-  };
   return {
     specificationVersion: 'v4',
     languageModel: (modelId) => new DemoLanguageModel(modelId, tokenDelayMs),
-    embeddingModel: unsupported('embeddingModel'),
-    imageModel: unsupported('imageModel'),
+    embeddingModel: (modelId) => {
+      throw new NoSuchModelError({ modelId, modelType: 'embeddingModel' });
+    },
+    imageModel: (modelId) => new DemoImageModel(modelId),
   };
 }

@@ -1,6 +1,6 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { ProviderV4 } from '@ai-sdk/provider';
-import { type LanguageModel, createProviderRegistry } from 'ai';
+import { type ImageModel, type LanguageModel, createProviderRegistry } from 'ai';
 import type { ServerConfig } from '../config';
 import { createDemoProvider } from './demo';
 
@@ -11,18 +11,23 @@ export const OPENAI_COMPATIBLE_PROVIDER = 'openai-compatible';
 export interface LlmRegistry {
   /** The model a `llm_models` row names; throws NoSuchProviderError for an unconfigured provider. */
   languageModel(provider: string, providerModelId: string): LanguageModel;
+  /** The image model of image mode and the name its usage is metered under. */
+  imageModel(): { model: ImageModel; name: string };
 }
+
+/** The demo provider's image model: a real PNG drawn offline. */
+export const DEMO_IMAGE_MODEL = 'demo-image';
 
 export interface LlmSettings {
   demoTokenDelayMs: number;
   /** An OpenAI-compatible chat-completions API (OpenAI, vLLM, Ollama, LM Studio, OpenRouter…). */
-  openAiCompatible?: { baseUrl: string; apiKey?: string };
+  openAiCompatible?: { baseUrl: string; apiKey?: string; imageModel?: string };
 }
 
 export function llmSettingsFromConfig(config: ServerConfig): LlmSettings {
   return {
     demoTokenDelayMs: config.DEMO_TOKEN_DELAY_MS,
-    ...(config.LLM_BASE_URL ? { openAiCompatible: { baseUrl: config.LLM_BASE_URL, apiKey: config.LLM_API_KEY } } : {}),
+    ...(config.LLM_BASE_URL ? { openAiCompatible: { baseUrl: config.LLM_BASE_URL, apiKey: config.LLM_API_KEY, imageModel: config.IMAGE_MODEL } } : {}),
   };
 }
 
@@ -38,7 +43,12 @@ export function createLlmRegistry(settings: LlmSettings): LlmRegistry {
     });
   }
   const registry = createProviderRegistry(providers);
+  const imageModelId = settings.openAiCompatible?.imageModel;
   return {
     languageModel: (provider, providerModelId) => registry.languageModel(`${provider}:${providerModelId}`),
+    imageModel: () =>
+      imageModelId
+        ? { model: registry.imageModel(`${OPENAI_COMPATIBLE_PROVIDER}:${imageModelId}`), name: imageModelId }
+        : { model: registry.imageModel(`${DEMO_PROVIDER}:${DEMO_IMAGE_MODEL}`), name: DEMO_IMAGE_MODEL },
   };
 }

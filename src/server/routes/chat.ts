@@ -1,19 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ChatFrame, chat } from '../../shared/api/chat';
 import { CHAT_META_HEADER } from '../../shared/domain/chat';
-import type { Database } from '../db/client';
-import type { LlmRegistry } from '../llm/registry';
-import { type ChatTurn, checkSend, openTurn, streamAnswer } from '../services/chat';
-import type { InputGuard } from '../services/inputGuard';
-import type { SourcesService } from '../services/sources';
-import type { FileContext } from '../services/fileContext';
+import { type ChatDeps, type ChatTurn, type SendDeps, checkSend, openTurn, streamAnswer } from '../services/chat';
+import { priceImageSend } from '../services/images';
 import { RESPONSE_WRITTEN, registerEndpoint } from './endpointRoute';
 
 /** Header values must be Latin-1: escape everything else inside the JSON. */
 const asciiJson = (value: unknown) => JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** Writes an opened turn as the chat stream (headers with `x-chat-meta`, then every frame). */
-export async function writeChatStream(deps: { db: Database; llm: LlmRegistry }, turn: ChatTurn, request: FastifyRequest, reply: FastifyReply): Promise<typeof RESPONSE_WRITTEN> {
+export async function writeChatStream(deps: Omit<ChatDeps, 'log'>, turn: ChatTurn, request: FastifyRequest, reply: FastifyReply): Promise<typeof RESPONSE_WRITTEN> {
   const response = reply.raw;
   // A closed connection (stop, or a new send) aborts the upstream call.
   const upstream = new AbortController();
@@ -45,10 +41,10 @@ export async function writeChatStream(deps: { db: Database; llm: LlmRegistry }, 
   return RESPONSE_WRITTEN;
 }
 
-export function registerChatRoutes(app: FastifyInstance, deps: { db: Database; llm: LlmRegistry; guard: InputGuard; sources: SourcesService; files: FileContext }): void {
+export function registerChatRoutes(app: FastifyInstance, deps: SendDeps & Omit<ChatDeps, 'log'>): void {
   registerEndpoint(app, chat, async ({ params, body, tenant, requireMember, request, reply }) => {
     // Errors known before streaming are thrown here and answered as plain JSON statuses.
-    const turn = await openTurn(deps.db, await checkSend(deps, tenant, requireMember(), params.id, body));
+    const turn = await openTurn(deps.db, priceImageSend(await checkSend(deps, tenant, requireMember(), params.id, body), deps.images));
     return writeChatStream(deps, turn, request, reply);
   });
 }

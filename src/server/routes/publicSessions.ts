@@ -1,16 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { generatePublicSessionTitle, getPublicSession, getPublicSessionHistory, publicChat } from '../../shared/api/publicSessions';
 import { PUBLIC_CHAT_RATE_LIMIT, PUBLIC_TITLE_RATE_LIMIT } from '../../shared/domain/sharing';
-import type { Database } from '../db/client';
-import type { LlmRegistry } from '../llm/registry';
-import type { InputGuard } from '../services/inputGuard';
-import type { SourcesService } from '../services/sources';
+import type { ChatDeps, SendDeps } from '../services/chat';
 import * as publicSessions from '../services/publicSessions';
 import { writeChatStream } from './chat';
 import { registerEndpoint } from './endpointRoute';
 
 /** Shared sessions and visitors' chats with public chatbots: no sign-in (spec §6, token value `public`). */
-export function registerPublicSessionRoutes(app: FastifyInstance, deps: { db: Database; llm: LlmRegistry; guard: InputGuard; sources: SourcesService }): void {
+export function registerPublicSessionRoutes(app: FastifyInstance, deps: SendDeps & Omit<ChatDeps, 'log'>): void {
   const { db } = deps;
   registerEndpoint(app, getPublicSession, async ({ params, tenant }) => publicSessions.getPublicSession(db, tenant, params.hash));
   registerEndpoint(app, getPublicSessionHistory, async ({ params, query, tenant }) => publicSessions.getPublicHistory(db, tenant, params.hash, query));

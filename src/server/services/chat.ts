@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { ChatFrame, ChatMeta, Citation, chatBodySchema } from '../../shared/api/chat';
 import { RECENT_CHATBOTS_KEPT } from '../../shared/domain/pagination';
 import type { Database, Transaction } from '../db/client';
-import { chatbots, files, modelGroupPermissions, recentChatbots, sessionMessageFiles, sessionMessages, sessions, taskModes, usageRecords } from '../db/schema';
+import { chatbots, files, modelGroupPermissions, recentChatbots, sessionMessageFiles, sessionMessages, sessions, usageRecords } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import type { LlmRegistry } from '../llm/registry';
 import { estimateTokens } from '../../shared/domain/tokens';
@@ -16,6 +16,9 @@ import { findOwnSession, newHashId } from './sessions';
 import type { InputGuard } from './inputGuard';
 import type { PiiKind } from '../../shared/domain/pii';
 import { NO_SOURCES, type Sources, type SourcesService, webSearchCredits } from './sources';
+import { type ImageDeps, type ImageOutcome, IMAGE_FAILED_FRAME, imageFrames } from './images';
+import { type SendModes, sendModes, thinkingOptions } from './modes';
+import { findTaskMode } from './taskModes';
 
 type ChatBody = z.output<typeof chatBodySchema>;
 
@@ -31,6 +34,7 @@ export interface ChatLog {
 export interface ChatDeps {
   db: Database;
   llm: LlmRegistry;
+  images: ImageDeps;
   log: ChatLog;
 }
 
@@ -60,6 +64,8 @@ export interface CheckedSend {
   newSession?: { isPublic: boolean; isVisitor: boolean };
   /** Who pays: the sender, unless a visitor's send is billed to the chatbot's creator. */
   billing?: Billing;
+  /** Thinking, image and task mode of the send. */
+  modes: SendModes;
 }
 
 /** An opened turn: session, member message and answer placeholder saved, credits reserved. */
@@ -155,10 +161,7 @@ export async function checkSend(
     throw new AppError(403, 'model_not_allowed', 'Your member group may not use this model.');
   }
 
-  const taskMode = body.task_mode_id
-    ? (await db.select().from(taskModes).where(and(eq(taskModes.tenantId, tenant.id), eq(taskModes.id, body.task_mode_id))))[0]
-    : undefined;
-  if (body.task_mode_id && !taskMode) throw notFound('The task mode does not exist.');
+  const taskMode = body.task_mode_id ? await findTaskMode(db, tenant.id, body.task_mode_id) : undefined;
 
   const existing = body.session_hash_id ? await findSession(db, member, body.session_hash_id) : null;
   if (existing && existing.chatbotId !== chatbot.id) throw notFound('The session does not exist.');
@@ -202,6 +205,7 @@ export async function checkSend(
     reserved,
     isTest: body.is_test,
     billing,
+    modes: sendModes(body, model, taskMode),
   };
 }
 
@@ -279,13 +283,17 @@ export async function openTurn(db: Database, send: CheckedSend): Promise<ChatTur
   };
 }
 
-interface StreamOutcome {
+export interface StreamOutcome {
   text: string;
   /** Every citation streamed: the sources given to the model, then those it named itself (URL source parts). */
   citations: Citation[];
   inputTokens: number;
   outputTokens: number;
   finishReason: 'stop' | 'length' | 'aborted' | 'error';
+  /** What the model reasoned (thinking) and for how long. */
+  reasoning?: { text: string; ms: number };
+  /** Image mode: metered by image instead of by token. */
+  image?: ImageOutcome;
 }
 
 /**
@@ -296,7 +304,7 @@ interface StreamOutcome {
  * step saves the answer.
  */
 export async function* streamAnswer(deps: ChatDeps, turn: ChatTurn, signal: AbortSignal): AsyncGenerator<ChatFrame, void, undefined> {
-  const { outcome, failure } = yield* modelFrames(deps, turn, signal);
+  const { outcome, failure } = yield* (turn.modes.image ? imageFrames(deps, turn, signal) : modelFrames(deps, turn, signal));
   if (failure) deps.log.warn({ err: failure, chatbotId: turn.chatbot.id }, 'chat stream failed');
 
   let creditsUsed = 0;
@@ -306,7 +314,9 @@ export async function* streamAnswer(deps: ChatDeps, turn: ChatTurn, signal: Abor
     deps.log.error({ err: error }, 'saving the chat answer failed');
   }
   yield { type: 'usage', input_tokens: outcome.inputTokens, output_tokens: outcome.outputTokens, credits: creditsUsed };
-  if (outcome.finishReason === 'error') yield { type: 'error', code: 'upstream_failed', message: 'The model could not answer. Please try again.' };
+  if (outcome.finishReason === 'error') {
+    yield turn.modes.image ? IMAGE_FAILED_FRAME : { type: 'error', code: 'upstream_failed', message: 'The model could not answer. Please try again.' };
+  }
   yield { type: 'end', finish_reason: outcome.finishReason };
 }
 
@@ -317,6 +327,10 @@ async function* modelFrames(
 ): AsyncGenerator<ChatFrame, { outcome: StreamOutcome; failure: unknown }, undefined> {
   let text = '';
   const citations = [...turn.sources.citations];
+  let reasoning = '';
+  // From the first reasoning delta to the first answer delta: the "thought for N s" of the answer.
+  let reasoningStartedAt: number | null = null;
+  let reasoningMs = 0;
   let usage: { inputTokens?: number; outputTokens?: number } | undefined;
   let finishReason: StreamOutcome['finishReason'] = 'stop';
   let failure: unknown = null;
@@ -335,15 +349,19 @@ async function* modelFrames(
       topP: turn.chatbot.topP,
       abortSignal: signal,
       maxRetries: 0,
-      providerOptions: { demo: { language: turn.member.language } },
+      ...thinkingOptions(turn.modes),
+      providerOptions: { demo: { language: turn.member.language, ...(turn.modes.taskModeName ? { taskMode: turn.modes.taskModeName } : {}) } },
       // Failures arrive as `error` parts below; the default handler would only print them.
       onError: () => {},
     });
     for await (const part of result.fullStream) {
       if (part.type === 'text-delta') {
+        if (reasoningStartedAt !== null && text === '') reasoningMs = performance.now() - reasoningStartedAt;
         text += part.text;
         yield { type: 'text', delta: part.text };
       } else if (part.type === 'reasoning-delta') {
+        reasoningStartedAt ??= performance.now();
+        reasoning += part.text;
         yield { type: 'thinking', delta: part.text };
       } else if (part.type === 'source' && part.sourceType === 'url') {
         const citation: Citation = { kind: 'web', url: part.url, ...(part.title ? { title: part.title } : {}) };
@@ -361,10 +379,13 @@ async function* modelFrames(
   }
   if (signal.aborted) finishReason = 'aborted';
   else if (failed) finishReason = 'error';
+  // Reasoning that never reached an answer (stopped, failed) lasted until now.
+  if (reasoningStartedAt !== null && text === '') reasoningMs = performance.now() - reasoningStartedAt;
   return {
     outcome: {
       text,
       citations,
+      ...(reasoning ? { reasoning: { text: reasoning, ms: Math.round(reasoningMs) } } : {}),
       inputTokens: usage?.inputTokens ?? turn.estimatedInputTokens,
       outputTokens: usage?.outputTokens ?? estimateTokens(text),
       finishReason,
@@ -421,8 +442,8 @@ async function rememberRecentChatbot(tx: Transaction, member: MemberRow, chatbot
 async function recordOutcome(db: Database, turn: ChatTurn, outcome: StreamOutcome): Promise<number> {
   const { tenant, member, model, session, chatbot } = turn;
   const free = isFreeModel(model, tenant);
-  const tokenCost = free ? 0 : messageCost(model, outcome);
-  // Web search is metered as a row of its own (its count and credits), beside the answer's tokens.
+  // An image answer costs its price per image, a text answer its tokens; web search is metered as a row of its own.
+  const tokenCost = outcome.image ? outcome.image.credits : free ? 0 : messageCost(model, outcome);
   const webCost = free ? 0 : webSearchCredits(model, turn.sources);
   const cost = tokenCost + webCost;
   const interrupted = outcome.finishReason === 'aborted' ? 'stopped' : outcome.finishReason === 'error' ? 'failed' : null;
@@ -453,6 +474,8 @@ async function recordOutcome(db: Database, turn: ChatTurn, outcome: StreamOutcom
           inputTokens: outcome.inputTokens,
           outputTokens: outcome.outputTokens,
           citations: outcome.citations,
+          reasoning: outcome.reasoning?.text ?? null,
+          reasoningMs: outcome.reasoning?.ms ?? null,
           streaming: false,
         })
         .where(eq(sessionMessages.id, turn.meta.chatbot_message_id)),
@@ -460,7 +483,14 @@ async function recordOutcome(db: Database, turn: ChatTurn, outcome: StreamOutcom
     cte(
       'usage',
       db.insert(usageRecords).values([
-        { ...usageRow, inputTokens: outcome.inputTokens, outputTokens: outcome.outputTokens, credits: tokenCost },
+        {
+          ...usageRow,
+          inputTokens: outcome.inputTokens,
+          outputTokens: outcome.outputTokens,
+          credits: tokenCost,
+          // An image is metered under the image model's name, by count.
+          ...(outcome.image ? { llmModelId: null, modelName: outcome.image.model, imageCount: outcome.image.count } : {}),
+        },
         ...(turn.sources.webSearchTokens === null ? [] : [{ ...usageRow, inputTokens: 0, outputTokens: 0, webSearchCount: 1, credits: webCost }]),
       ]),
     ),

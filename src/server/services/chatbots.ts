@@ -73,6 +73,7 @@ export function toLlmModelDto(model: LlmModelRow, isAvailable: boolean): LlmMode
     input_cost_per_10k: model.inputCostPer10k,
     output_cost_per_10k: model.outputCostPer10k,
     release_date: model.releaseDate,
+    supports_thinking: model.supportsReasoning,
   };
 }
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
 import { idParamsSchema, idSchema } from './common';
 import { piiKindSchema } from './piiSettings';
+import { IMAGE_SIZES } from '../domain/modes';
 
 export const chatBodySchema = z.object({
   text: z.string().max(100_000).default(''),
@@ -12,6 +13,9 @@ export const chatBodySchema = z.object({
   task_mode_id: idSchema.optional(),
   web_search: z.boolean().optional(),
   thinking: z.boolean().optional(),
+  /** Image mode: the text is the prompt; the answer is one generated image (ARCHITECTURE "Modes"). */
+  image_generation: z.boolean().optional(),
+  image_size: z.enum(IMAGE_SIZES).optional(),
 });
 export type ChatBody = z.input<typeof chatBodySchema>;
 

@@ -13,5 +13,7 @@ export const llmModelSchema = z.object({
   input_cost_per_10k: z.number(),
   output_cost_per_10k: z.number(),
   release_date: z.string().nullable(),
+  /** The model reasons when asked: the composer offers thinking mode. Absent means it does not. */
+  supports_thinking: z.boolean().default(false),
 });
 export type LlmModel = z.infer<typeof llmModelSchema>;

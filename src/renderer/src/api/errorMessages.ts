@@ -1,5 +1,5 @@
 import { DEPLETION_KINDS, type DepletionKind } from '../../../shared/domain/credits';
-import { adminSecurityApi, authApi, chatApi, chatbotsApi, filesApi, isApiError, membersApi, sessionsApi, type ApiError, type Endpoint } from '../../../shared/api';
+import { adminSecurityApi, authApi, chatApi, chatbotsApi, filesApi, isApiError, membersApi, sessionsApi, taskModesApi, type ApiError, type Endpoint } from '../../../shared/api';
 
 /**
  * One row of the error catalogue (spec §8): which failed call it is about and the full i18n key of
@@ -68,6 +68,7 @@ export const ERROR_MESSAGES: readonly ErrorMessageRow[] = [
   // Dashboard and lists.
   { endpoint: chatbotsApi.listChatbots, status: 422, key: 'dashboard:get_chatbot_list_422' },
   { endpoint: membersApi.getCreditCheck, status: 500, key: 'dashboard:get_member_credit_check_500' },
+  { endpoint: taskModesApi.listTaskModes, status: 500, key: 'modes:errors.task_modes_500' },
   { endpoint: sessionsApi.patchSession, status: 404, key: 'chat:session.notFound' },
   { endpoint: sessionsApi.patchSession, status: 403, key: 'chat:session.noHistory' },
 

@@ -16,6 +16,8 @@ export const queryKeys = {
   publicSession: (hashId: string) => ['public-session', hashId] as const,
   publicSessionHistory: (hashId: string) => ['public-session', hashId, 'history'] as const,
   activeAnnouncement: ['announcements', 'active'] as const,
+  taskModes: ['task-modes'] as const,
+  image: (url: string) => ['image', url] as const,
   adminAnnouncements: (page: number, size: number) => ['admin', 'announcements', page, size] as const,
   adminAnnouncementsAll: ['admin', 'announcements'] as const,
   piiSettings: ['pii-settings'] as const,

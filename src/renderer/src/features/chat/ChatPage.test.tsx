@@ -1,20 +1,22 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatFrame, ChatMeta } from '../../../../shared/api';
 import { setPlatformForTests } from '../../platform';
 import { installFakeApi, page } from '../../test/fakeApi';
 import { renderScreen } from '../../test/render';
 import { useActiveRunStore } from './activeRun';
+import { useModesStore } from './modes/modesStore';
 import ChatPage from './ChatPage';
 
 afterEach(() => {
   useActiveRunStore.getState().run?.stop();
   useActiveRunStore.setState({ run: null, draft: '' });
+  useModesStore.setState({ thinking: false, image: false, taskModeId: null });
   setPlatformForTests(null);
 });
 
-const model = { id: 1, name: 'demo', display_name: 'Demo Model', is_available: true, is_low_llm: false, context_limit: 128_000, input_cost_per_10k: 3, output_cost_per_10k: 6, release_date: '2025-06-01' };
+const model = { id: 1, name: 'demo', display_name: 'Demo Model', is_available: true, is_low_llm: false, context_limit: 128_000, input_cost_per_10k: 3, output_cost_per_10k: 6, release_date: '2025-06-01', supports_thinking: false };
 const chatbot = {
   id: 5, hash_id: 'c5', en_name: 'Helper', ko_name: '도우미', profile_image_url: null, en_key_features: 'Answers questions', ko_key_features: '', system_instructions: '',
   temperature: 1, top_p: 1, llm_model: model, categories: [], is_public: false, is_default: true, waiting_publish: false, publish_status: 'none',
@@ -36,6 +38,7 @@ const baseRoutes = {
   'GET /chatbots/': () => Response.json(page([chatbot])),
   'GET /sessions/': () => Response.json(page([])),
   'POST /log-error/': () => Response.json({ ok: true }),
+  'GET /task-modes/': () => Response.json([]),
 };
 
 const renderChat = (route: string) => renderScreen(<ChatPage />, { route, path: '/dashboard/chat/:chatbotId/:sessionHashId?' });
@@ -157,5 +160,115 @@ describe('ChatPage', () => {
 
     await waitFor(() => expect(screen.getByTestId('chat-error')).toHaveTextContent('An error occurred while generating the answer'));
     expect(screen.getByTestId('chatbot-message')).toHaveTextContent('Partial answer');
+  });
+
+  it('modes: thinking and a task mode go with the send; the reasoning shows while it lasts, then folds to "Thought for N s"', async () => {
+    const meta = { session_hash_id: 'abc', session_created: false, member_message_id: 41, chatbot_message_id: 42, model: 'demo' };
+    let answer: (frames: ChatFrame[]) => void = () => {};
+    const api = installFakeApi({
+      ...baseRoutes,
+      'GET /chatbots/5/': () => Response.json({ ...chatbot, llm_model: { ...model, supports_thinking: true } }),
+      'GET /task-modes/': () => Response.json([{ id: 3, mode_name: '요약 (Summary)' }]),
+      'GET /sessions/abc/': () => Response.json(session('abc', 'Trip plans')),
+      'GET /sessions/abc/history/': () => Response.json({ items: [], has_more: false, context_tokens: 0 }),
+      'POST /chatbots/5/chat/': () => {
+        const encoder = new TextEncoder();
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            controller.enqueue(encoder.encode(`data: ${JSON.stringify({ type: 'thinking', delta: 'Weighing the options' })}\n\n`));
+            answer = (frames) => {
+              for (const frame of frames) controller.enqueue(encoder.encode(`data: ${JSON.stringify(frame)}\n\n`));
+              controller.close();
+            };
+          },
+        });
+        return new Response(body, { headers: { 'content-type': 'text/event-stream', 'x-chat-meta': JSON.stringify(meta) } });
+      },
+    });
+    const user = userEvent.setup();
+    renderChat('/dashboard/chat/5/abc');
+    await screen.findByText('Trip plans');
+
+    const thinking = screen.getByTestId('thinking-mode-button');
+    await waitFor(() => expect(thinking).not.toHaveAttribute('aria-disabled'));
+    await user.click(thinking);
+    expect(thinking).toHaveAttribute('aria-pressed', 'true');
+    await user.click(await screen.findByTestId('task-mode-select'));
+    await user.click(await screen.findByRole('option', { name: '요약 (Summary)', hidden: true }));
+    await user.type(screen.getByTestId('composer-input'), 'Which one?{Enter}');
+
+    const toggle = await screen.findByTestId('thinking-toggle');
+    expect(toggle).toHaveTextContent('Thinking…');
+    expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByTestId('thinking-text')).toHaveTextContent('Weighing the options');
+    const [sent] = api.find('POST', '/chatbots/5/chat/');
+    expect(await sent!.json()).toMatchObject({ text: 'Which one?', thinking: true, task_mode_id: 3 });
+
+    answer([
+      { type: 'text', delta: 'The first.' },
+      { type: 'usage', input_tokens: 10, output_tokens: 3, credits: 1 },
+      { type: 'end', finish_reason: 'stop' },
+    ]);
+    await waitFor(() => expect(screen.getByTestId('thinking-toggle')).toHaveTextContent(/^Thought for \d+ s$/));
+    expect(screen.getByTestId('thinking-toggle')).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByTestId('thinking-text')).toBeNull();
+    await user.click(screen.getByTestId('thinking-toggle'));
+    expect(screen.getByTestId('thinking-text')).toHaveTextContent('Weighing the options');
+  });
+
+  it('image mode: the answer shows the generated image, fetched with the member’s credentials, with download and copy', async () => {
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:image'), revokeObjectURL: vi.fn() }));
+    const meta = { session_hash_id: 'abc', session_created: false, member_message_id: 41, chatbot_message_id: 42, model: 'demo' };
+    const api = installFakeApi({
+      ...baseRoutes,
+      'GET /sessions/abc/': () => Response.json(session('abc', 'Trip plans')),
+      'GET /sessions/abc/history/': () => Response.json({ items: [], has_more: false, context_tokens: 0 }),
+      'POST /chatbots/5/chat/': () =>
+        chatStream(meta, [
+          { type: 'image', url: '/api/v1/files/77/' },
+          { type: 'usage', input_tokens: 0, output_tokens: 0, credits: 40 },
+          { type: 'end', finish_reason: 'stop' },
+        ]),
+      'GET /files/77/': () => new Response(new Uint8Array([0x89, 0x50, 0x4e, 0x47]), { headers: { 'content-type': 'image/png' } }),
+    });
+    const user = userEvent.setup();
+    renderChat('/dashboard/chat/5/abc');
+    await screen.findByText('Trip plans');
+    await user.click(screen.getByTestId('image-mode-button'));
+    await user.type(screen.getByTestId('composer-input'), 'A lighthouse{Enter}');
+
+    const image = await screen.findByRole('img', { name: 'Generated image image-77.png' });
+    expect(image).toHaveAttribute('src', 'blob:image');
+    const [sent] = api.find('POST', '/chatbots/5/chat/');
+    expect(await sent!.json()).toMatchObject({ text: 'A lighthouse', image_generation: true });
+    // Through the platform's authenticated fetch, not an <img src> that could carry no token.
+    expect(api.find('GET', '/files/77/')).toHaveLength(1);
+    expect(screen.getByRole('button', { name: 'Download image' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Copy image' })).toBeInTheDocument();
+    vi.unstubAllGlobals();
+  });
+
+  it('an image that cannot be loaded says so, and the failure is reported', async () => {
+    const meta = { session_hash_id: 'abc', session_created: false, member_message_id: 41, chatbot_message_id: 42, model: 'demo' };
+    const api = installFakeApi({
+      ...baseRoutes,
+      'GET /sessions/abc/': () => Response.json(session('abc', 'Trip plans')),
+      'GET /sessions/abc/history/': () => Response.json({ items: [], has_more: false, context_tokens: 0 }),
+      'POST /chatbots/5/chat/': () =>
+        chatStream(meta, [
+          { type: 'image', url: '/api/v1/files/78/' },
+          { type: 'end', finish_reason: 'stop' },
+        ]),
+      'GET /files/78/': () => Response.json({ code: 'internal', message: 'disk gone' }, { status: 500 }),
+    });
+    const user = userEvent.setup();
+    renderChat('/dashboard/chat/5/abc');
+    await screen.findByText('Trip plans');
+    await user.click(screen.getByTestId('image-mode-button'));
+    await user.type(screen.getByTestId('composer-input'), 'A lighthouse{Enter}');
+
+    expect(await screen.findByText('The image could not be loaded.')).toBeInTheDocument();
+    await waitFor(() => expect(api.find('POST', '/log-error/')).toHaveLength(1));
+    expect((await api.find('POST', '/log-error/')[0]!.json()).message).toMatch(/^GET \/files\/:id\/ failed with 500/);
   });
 });

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { chatbotsApi, isApiError, type Chatbot } from '../../../../shared/api';
 import { streamChat } from '../../api/chat';
+import { modesBody } from './modes/modesStore';
 import { firstDefaultChatbot, useChatbot, useDashboardChatbots } from '../../api/chatbots';
 import { generateSessionTitle, useSession } from '../../api/sessions';
 import { queryKeys } from '../../api/queryKeys';
@@ -160,7 +161,7 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
       const attached = takeAttachments();
       const next: ChatRun = new ChatRun({
         chatbotId,
-        body: { text, session_hash_id: sessionHash, file_ids: attached.flatMap((item) => (item.id === null ? [] : [item.id])), ...webSearchFields() },
+        body: { text, session_hash_id: sessionHash, file_ids: attached.flatMap((item) => (item.id === null ? [] : [item.id])), ...webSearchFields(), ...modesBody() },
         streamChat,
         onMeta: (meta) => {
           if (!meta.session_created) return;

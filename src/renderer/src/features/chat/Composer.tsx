@@ -8,6 +8,7 @@ import { AttachmentChips } from './attachments/AttachmentChips';
 import { hasImage, isBusy, useAttachmentsStore } from './attachments/attachmentsStore';
 import classes from './chat.module.css';
 import { PiiWarning } from './PiiWarning';
+import { ModeBar } from './modes/ModeBar';
 
 interface ComposerProps {
   onSend: (text: string) => void;
@@ -95,6 +96,7 @@ export function Composer({ onSend, onStop, streaming, disabled = false, conversa
 
   return (
     <div className={classes.composerWrap}>
+      <ModeBar />
       <PiiWarning text={draft} />
       <AttachmentChips />
       <Group className={classes.composer} gap="xs" align="flex-end" wrap="nowrap">

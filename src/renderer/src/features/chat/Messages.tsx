@@ -1,5 +1,5 @@
 import { memo, useSyncExternalStore } from 'react';
-import { Alert, Avatar, Badge, Image, Text } from '@mantine/core';
+import { Alert, Avatar, Badge } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Citation, SessionMessage } from '../../../../shared/api';
 import type { ChatRun } from './chatRun';
@@ -8,6 +8,9 @@ import { Citations } from '../sources/Citations';
 import { MarkdownContent } from './MarkdownContent';
 import { AnswerActions } from '../sharing/CopyButton';
 import { MessageFiles } from './attachments/MessageFiles';
+import { GeneratedImage } from './modes/GeneratedImage';
+import { ThinkingBlock } from './modes/ThinkingBlock';
+import { answerImages } from './modes/imageFiles';
 import classes from './chat.module.css';
 
 export interface ChatbotFace {
@@ -46,14 +49,16 @@ interface AnswerProps {
   streaming?: boolean;
   error?: ChatErrorKey | null;
   citations?: Citation[];
-  images?: string[];
+  images?: { url: string; name?: string }[];
+  /** The model's reasoning (thinking mode); `active` while it is still reasoning. */
+  reasoning?: { text: string; ms: number | null; active: boolean } | null;
 }
 
 /** Generated images arrive as URLs; only web and same-origin addresses are shown. */
 const isDisplayableImage = (url: string) => /^(https?:)?\/\//i.test(url) || url.startsWith('/');
 
 /** A chatbot answer: avatar, sanitized markdown, and how it ended when it did not finish. */
-export function ChatbotAnswer({ face, text, interrupted, streaming = false, error = null, citations = [], images = [] }: AnswerProps) {
+export function ChatbotAnswer({ face, text, interrupted, streaming = false, error = null, citations = [], images = [], reasoning = null }: AnswerProps) {
   const { t } = useTranslation('chat');
   return (
     <div className={classes.chatbotRow} data-testid="chatbot-message" data-streaming={streaming || undefined}>
@@ -61,11 +66,14 @@ export function ChatbotAnswer({ face, text, interrupted, streaming = false, erro
         {face.name.slice(0, 1).toUpperCase()}
       </Avatar>
       <div className={classes.chatbotBody}>
-        {text === '' && streaming ? <TypingIndicator /> : <MarkdownContent text={text} />}
+        {reasoning && <ThinkingBlock text={reasoning.text} ms={reasoning.ms} active={reasoning.active} />}
+        {text === '' && streaming && !reasoning?.active ? <TypingIndicator /> : text !== '' || images.length === 0 ? <MarkdownContent text={text} /> : null}
         {!streaming && text !== '' && <AnswerActions text={text} />}
-        {images.filter(isDisplayableImage).map((url) => (
-          <Image key={url} src={url} alt="" radius="md" maw={360} mt="xs" />
-        ))}
+        {images
+          .filter((image) => isDisplayableImage(image.url))
+          .map((image) => (
+            <GeneratedImage key={image.url} url={image.url} name={image.name} />
+          ))}
         <Citations citations={citations} />
         {interrupted && !error && (
           <Badge mt="xs" variant="light" color={interrupted === 'stopped' ? 'gray' : 'red'} data-testid="interrupted-badge">
@@ -85,7 +93,16 @@ export function ChatbotAnswer({ face, text, interrupted, streaming = false, erro
 /** One stored message; memoized so a long chat does not re-render while an answer streams. */
 export const MessageRow = memo(function MessageRow({ message, face }: { message: SessionMessage; face: ChatbotFace }) {
   if (message.speaker_type === 'member') return <MemberBubble text={message.text} files={message.files} />;
-  return <ChatbotAnswer face={face} text={message.text} interrupted={message.interrupted} citations={message.citations} />;
+  return (
+    <ChatbotAnswer
+      face={face}
+      text={message.text}
+      interrupted={message.interrupted}
+      citations={message.citations}
+      images={answerImages(message.files)}
+      reasoning={message.reasoning ? { text: message.reasoning, ms: message.reasoning_ms, active: false } : null}
+    />
+  );
 });
 
 /**
@@ -100,11 +117,6 @@ export const StreamingTurn = memo(function StreamingTurn({ run, face }: { run: C
   return (
     <div className={classes.turn}>
       <MemberBubble text={snapshot.memberText} />
-      {snapshot.thinking !== '' && streaming && snapshot.text === '' && (
-        <Text size="xs" c="dimmed" fs="italic" lineClamp={3} pl={44}>
-          {snapshot.thinking}
-        </Text>
-      )}
       {snapshot.rejected ? (
         <Alert color="red" variant="light" data-testid="chat-error" title={t('errors.not_sent')}>
           {t(snapshot.error ?? 'chat:errors.send_failed')}
@@ -117,7 +129,8 @@ export const StreamingTurn = memo(function StreamingTurn({ run, face }: { run: C
           streaming={streaming}
           error={snapshot.error}
           citations={snapshot.citations}
-          images={snapshot.images}
+          images={snapshot.images.map((url) => ({ url }))}
+          reasoning={snapshot.thinking ? { text: snapshot.thinking, ms: snapshot.thinkingMs, active: streaming && snapshot.thinkingMs === null } : null}
         />
       )}
     </div>

@@ -2,10 +2,10 @@ import { chatApi } from '../../../../shared/api';
 import { errorMessageKey } from '../../api/errorMessages';
 
 /**
- * A full i18n key of a chat-stream message of spec §8: under `errors.` in chat.json or sources.json
- * (web search), or a depletion message in credits.json.
+ * A full i18n key of a chat-stream message of spec §8: under `errors.` in chat.json, sources.json
+ * (web search) or modes.json (thinking, images, task modes), or a depletion message in credits.json.
  */
-export type ChatErrorKey = `${'chat' | 'sources'}:errors.${string}` | `credits:depleted.${string}`;
+export type ChatErrorKey = `${'chat' | 'sources' | 'modes'}:errors.${string}` | `credits:depleted.${string}`;
 
 /** A send rejected before the stream started: the chat endpoint's rows of the error catalogue. */
 export function sendErrorKey(error: unknown): ChatErrorKey {
@@ -18,6 +18,7 @@ const frameCodes: Partial<Record<string, ChatErrorKey>> = {
   model_not_allowed: 'chat:errors.model_not_allowed',
   input_too_long: 'chat:errors.input_too_long',
   restricted_term: 'chat:errors.restricted_term',
+  image_generation_failed: 'modes:errors.image_generation',
 };
 
 /** An `error` frame that arrived in the middle of an answer. */

@@ -89,6 +89,29 @@ describe('ChatRun', () => {
     expect(run.getSnapshot()).toMatchObject({ status: 'failed', error: 'chat:errors.stream_failed', text: 'partial', rejected: false });
   });
 
+  it('a failed image generation has its own message (spec §8 image generation 500)', () => {
+    const stream = fakeStream();
+    const { run } = startRun(stream);
+    stream.meta();
+    stream.frame({ type: 'error', code: 'image_generation_failed', message: 'x' });
+    expect(run.getSnapshot()).toMatchObject({ status: 'failed', error: 'modes:errors.image_generation' });
+  });
+
+  it('times the thinking from its first frame to the first answer text', () => {
+    vi.useFakeTimers();
+    const stream = fakeStream();
+    const { run } = startRun(stream);
+    stream.meta();
+    stream.frame({ type: 'thinking', delta: 'Hmm' });
+    vi.advanceTimersByTime(2500);
+    stream.frame({ type: 'thinking', delta: ', yes' });
+    expect(run.getSnapshot()).toMatchObject({ thinking: 'Hmm, yes', thinkingMs: null });
+    vi.advanceTimersByTime(500);
+    stream.frame({ type: 'text', delta: 'Answer' });
+    expect(run.getSnapshot().thinkingMs).toBeGreaterThanOrEqual(2900);
+    vi.useRealTimers();
+  });
+
   it.each([
     [402, 'credits_depleted', 'chat:errors.credits_depleted'],
     [403, 'model_not_allowed', 'chat:errors.model_not_allowed'],

@@ -12,6 +12,8 @@ export interface ChatRunSnapshot {
   /** Answer text released by the batcher so far: what the screen shows. */
   text: string;
   thinking: string;
+  /** From the first thinking frame to the first text frame; null until the answer starts. */
+  thinkingMs: number | null;
   citations: Citation[];
   images: string[];
   usage: { input_tokens: number; output_tokens: number; credits: number } | null;
@@ -51,6 +53,7 @@ export class ChatRun {
   private endStatus: ChatRunStatus | null = null;
   /** Everything received, released or not: what the server stores for a stopped answer. */
   private received = '';
+  private thinkingStartedAt: number | null = null;
 
   constructor(private readonly options: ChatRunOptions) {
     this.chatbotId = options.chatbotId;
@@ -59,6 +62,7 @@ export class ChatRun {
       meta: null,
       text: '',
       thinking: '',
+      thinkingMs: null,
       citations: [],
       images: [],
       usage: null,
@@ -123,10 +127,12 @@ export class ChatRun {
     if (!this.isActive) return;
     switch (frame.type) {
       case 'text':
+        if (this.thinkingStartedAt !== null && this.snapshot.thinkingMs === null) this.update({ thinkingMs: performance.now() - this.thinkingStartedAt });
         this.received += frame.delta;
         this.batcher.push(frame.delta);
         break;
       case 'thinking':
+        this.thinkingStartedAt ??= performance.now();
         this.update({ thinking: this.snapshot.thinking + frame.delta });
         break;
       case 'citation':

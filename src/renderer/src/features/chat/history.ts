@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { getSessionHistoryPage } from '../../api/sessions';
 import { queryKeys } from '../../api/queryKeys';
 import type { ChatRunSnapshot } from './chatRun';
+import { streamedImageFile } from './modes/imageFiles';
 import { estimateTokens } from '../../../../shared/domain/tokens';
 
 export type HistoryPage = z.infer<typeof sessionsApi.historyResponseSchema>;
@@ -56,10 +57,10 @@ export function appendTurn(queryClient: QueryClient, snapshot: ChatRunSnapshot):
       created_at: now,
       text: snapshot.text,
       speaker_type: 'chatbot',
-      files: [],
+      files: snapshot.images.map(streamedImageFile),
       interrupted: snapshot.status === 'done' ? null : snapshot.status === 'stopped' ? 'stopped' : 'failed',
       reasoning: snapshot.thinking || null,
-      reasoning_ms: null,
+      reasoning_ms: snapshot.thinkingMs === null ? null : Math.round(snapshot.thinkingMs),
       citations: snapshot.citations,
     },
   ];

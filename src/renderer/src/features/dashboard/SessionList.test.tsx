@@ -15,7 +15,7 @@ function session(hashId: string, title: string | null, chatbotId = 5) {
   return { id: hashId.length, hash_id: hashId, chatbot_id: chatbotId, chatbot: { id: chatbotId }, title, is_public: false, creator_name: 'Ada', last_chat_at: null, created_at: '2025-01-01T00:00:00Z' };
 }
 
-const model = { id: 1, name: 'demo', display_name: 'Demo', is_available: true, is_low_llm: false, context_limit: 8000, input_cost_per_10k: 1, output_cost_per_10k: 1, release_date: null };
+const model = { id: 1, name: 'demo', display_name: 'Demo', is_available: true, is_low_llm: false, context_limit: 8000, input_cost_per_10k: 1, output_cost_per_10k: 1, release_date: null, supports_thinking: false };
 function chatbot(id: number, isDefault: boolean) {
   return {
     id, hash_id: `c${id}`, en_name: `Bot ${id}`, ko_name: `봇 ${id}`, profile_image_url: null, en_key_features: '', ko_key_features: '', system_instructions: '',

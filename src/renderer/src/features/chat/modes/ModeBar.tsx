@@ -1,0 +1,91 @@
+import { Button, Group, Select, Tooltip } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router-dom';
+import { taskModesApi } from '../../../../../shared/api';
+import { useChatbot } from '../../../api/chatbots';
+import { useTaskModes } from '../../../api/taskModes';
+import { useErrorToast } from '../../../components/useErrorToast';
+import { chooseTaskMode, toggleImage, toggleThinking, useModesStore } from './modesStore';
+
+const ThinkingIcon = () => (
+  <svg width={14} height={14} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+    <path d="M9 18h6M10 22h4M12 2a7 7 0 0 0-4 12.7V17h8v-2.3A7 7 0 0 0 12 2z" />
+  </svg>
+);
+
+const ImageIcon = () => (
+  <svg width={14} height={14} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+    <rect x="3" y="3" width="18" height="18" rx="2" />
+    <circle cx="9" cy="9" r="2" />
+    <path d="M21 15l-5-5L5 21" />
+  </svg>
+);
+
+/** A mode toggle: a button whose pressed state screen readers announce. */
+function ModeToggle({ label, pressed, onToggle, icon, testId, unavailable }: {
+  label: string;
+  pressed: boolean;
+  onToggle: () => void;
+  icon: React.ReactNode;
+  testId: string;
+  /** Why the mode cannot be used here; the button stays focusable so the reason can be read. */
+  unavailable?: string;
+}) {
+  const button = (
+    <Button
+      size="compact-sm"
+      radius="xl"
+      variant={pressed ? 'light' : 'subtle'}
+      color={pressed ? undefined : 'gray'}
+      leftSection={icon}
+      aria-pressed={pressed}
+      aria-disabled={unavailable ? true : undefined}
+      data-disabled={unavailable ? true : undefined}
+      onClick={unavailable ? undefined : onToggle}
+      data-testid={testId}
+    >
+      {label}
+    </Button>
+  );
+  return unavailable ? <Tooltip label={unavailable}>{button}</Tooltip> : button;
+}
+
+/** The composer's modes: thinking, image generation and the tenant's task modes. */
+export function ModeBar() {
+  const { t } = useTranslation('modes');
+  const { chatbotId } = useParams();
+  const chatbot = useChatbot(Number(chatbotId));
+  const { thinking, image, taskModeId } = useModesStore();
+  const taskModes = useTaskModes();
+  useErrorToast(taskModes.error, taskModesApi.listTaskModes);
+  const canThink = chatbot.data?.llm_model.supports_thinking ?? false;
+
+  return (
+    <Group gap={6} mb={6} data-testid="mode-bar" role="group" aria-label={t('bar.label')}>
+      <ModeToggle
+        label={t('thinking.button')}
+        pressed={thinking && canThink}
+        onToggle={toggleThinking}
+        icon={<ThinkingIcon />}
+        testId="thinking-mode-button"
+        unavailable={canThink ? undefined : t('thinking.unavailable')}
+      />
+      <ModeToggle label={t('image.button')} pressed={image} onToggle={toggleImage} icon={<ImageIcon />} testId="image-mode-button" />
+      {(taskModes.data?.length ?? 0) > 0 && (
+        <Select
+          size="xs"
+          radius="xl"
+          w={150}
+          clearable
+          placeholder={t('task.placeholder')}
+          aria-label={t('task.label')}
+          data={taskModes.data?.map((mode) => ({ value: String(mode.id), label: mode.mode_name })) ?? []}
+          value={taskModeId === null ? null : String(taskModeId)}
+          onChange={(value) => chooseTaskMode(value === null ? null : Number(value))}
+          comboboxProps={{ withinPortal: true }}
+          data-testid="task-mode-select"
+        />
+      )}
+    </Group>
+  );
+}

@@ -1,0 +1,44 @@
+import { useEffect, useId, useState } from 'react';
+import { Text, UnstyledButton } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import classes from './modes.module.css';
+
+interface ThinkingBlockProps {
+  text: string;
+  /** How long the model reasoned; null while it still does (or when unknown). */
+  ms: number | null;
+  /** The model is reasoning now: the block is open; it folds once the answer starts. */
+  active: boolean;
+}
+
+/** "Thought for N s" from milliseconds: whole seconds, at least 1. */
+export const thoughtSeconds = (ms: number) => Math.max(1, Math.round(ms / 1000));
+
+/**
+ * The model's reasoning above its answer: open while it thinks, folded to "Thought for N s" once
+ * the answer starts; the header is a button (Enter or Space) that shows or hides it again.
+ */
+export function ThinkingBlock({ text, ms, active }: ThinkingBlockProps) {
+  const { t } = useTranslation('modes');
+  const [open, setOpen] = useState(active);
+  const id = useId();
+  useEffect(() => setOpen(active), [active]);
+  const label = active ? t('thinking.active') : ms !== null ? t('thinking.thought', { seconds: thoughtSeconds(ms) }) : t('thinking.done');
+  return (
+    <div className={classes.thinking} data-testid="thinking-block">
+      <UnstyledButton className={classes.thinkingToggle} aria-expanded={open} aria-controls={id} onClick={() => setOpen((value) => !value)} data-testid="thinking-toggle">
+        <svg className={classes.chevron} data-open={open || undefined} width={12} height={12} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2.5} aria-hidden="true">
+          <path d="M9 6l6 6-6 6" />
+        </svg>
+        <Text span size="sm" c="dimmed" fs={active ? 'italic' : undefined}>
+          {label}
+        </Text>
+      </UnstyledButton>
+      {open && (
+        <Text id={id} size="sm" c="dimmed" className={classes.thinkingText} data-testid="thinking-text">
+          {text}
+        </Text>
+      )}
+    </div>
+  );
+}
