@@ -4,13 +4,13 @@ import type { z } from 'zod';
 import type { ChatFrame, ChatMeta, chatBodySchema } from '../../shared/api/chat';
 import { RECENT_CHATBOTS_KEPT } from '../../shared/domain/pagination';
 import type { Database, Transaction } from '../db/client';
-import { chatbots, files, modelGroupPermissions, recentChatbots, restrictedWords, sessionMessageFiles, sessionMessages, sessions, taskModes, usageRecords } from '../db/schema';
+import { chatbots, files, recentChatbots, restrictedWords, sessionMessageFiles, sessionMessages, sessions, taskModes, usageRecords } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import type { LlmRegistry } from '../llm/registry';
 import { estimateTokens } from '../../shared/domain/tokens';
 import type { ChatbotRow, LlmModelRow, MemberRow, SessionRow, TenantRow } from '../db/rows';
-import { findVisibleChatbot } from './chatbots';
 import { creditsDepleted, isDepleted, isFreeModel, messageCost, releaseAbandonedReservations, reserveCredits, settleCredits } from './credits';
+import { findSendTarget } from './sendContext';
 import { findOwnSession, newHashId } from './sessions';
 
 type ChatBody = z.output<typeof chatBodySchema>;
@@ -75,25 +75,6 @@ async function historyMessages(db: Database, sessionId: number): Promise<ModelMe
     .map((row) => (row.speaker === 'member' ? { role: 'user', content: row.text } : { role: 'assistant', content: row.text }));
 }
 
-/** The unlimited model is always usable (spec §5); any other needs a permission of one of the member's groups. */
-async function mayUseModel(db: Database, tenantId: number, groupIds: number[], model: LlmModelRow): Promise<boolean> {
-  if (model.isUnlimited) return true;
-  if (groupIds.length === 0) return false;
-  const [permitted] = await db
-    .select({ id: modelGroupPermissions.llmModelId })
-    .from(modelGroupPermissions)
-    .where(
-      and(
-        eq(modelGroupPermissions.tenantId, tenantId),
-        eq(modelGroupPermissions.llmModelId, model.id),
-        eq(modelGroupPermissions.isAvailable, true),
-        inArray(modelGroupPermissions.memberGroupId, groupIds),
-      ),
-    )
-    .limit(1);
-  return permitted !== undefined;
-}
-
 const messageText = (message: ModelMessage) => (typeof message.content === 'string' ? message.content : '');
 
 /**
@@ -105,7 +86,7 @@ export async function checkSend(db: Database, tenant: TenantRow, member: MemberR
   const text = body.text.trim();
   if (!text && body.file_ids.length === 0) throw new AppError(422, 'message_empty', 'A message needs text or an image.');
 
-  const { chatbot, model, groupIds } = await findVisibleChatbot(db, member, chatbotId);
+  const { chatbot, model, mayUseModel } = await findSendTarget(db, member, chatbotId);
 
   const fileIds = [...new Set(body.file_ids)];
   if (fileIds.length > 0) {
@@ -119,7 +100,7 @@ export async function checkSend(db: Database, tenant: TenantRow, member: MemberR
   const terms = await findRestrictedTerms(db, tenant.id, text);
   if (terms.length > 0) throw new AppError(422, 'restricted_term', 'The message contains a restricted term.', { terms });
 
-  if (!(await mayUseModel(db, tenant.id, groupIds, model))) {
+  if (!mayUseModel) {
     throw new AppError(403, 'model_not_allowed', 'Your member group may not use this model.');
   }
 
