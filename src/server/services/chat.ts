@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { ChatFrame, ChatMeta, chatBodySchema } from '../../shared/api/chat';
 import { RECENT_CHATBOTS_KEPT } from '../../shared/domain/pagination';
 import type { Database, Transaction } from '../db/client';
-import { chatbots, files, recentChatbots, restrictedWords, sessionMessageFiles, sessionMessages, sessions, taskModes, usageRecords } from '../db/schema';
+import { chatbots, files, recentChatbots, restrictedWords, sessionMessages, sessions, taskModes, usageRecords } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import type { LlmRegistry } from '../llm/registry';
 import { estimateTokens } from '../../shared/domain/tokens';
@@ -12,6 +12,7 @@ import type { ChatbotRow, LlmModelRow, MemberRow, SessionRow, TenantRow } from '
 import { creditsDepleted, isDepleted, isFreeModel, messageCost, releaseAbandonedReservations, reserveCredits, settleCredits } from './credits';
 import { findSendTarget } from './sendContext';
 import { findOwnSession, newHashId } from './sessions';
+import { saveTurnStart } from './turnStart';
 
 type ChatBody = z.output<typeof chatBodySchema>;
 
@@ -151,32 +152,11 @@ export async function checkSend(db: Database, tenant: TenantRow, member: MemberR
  */
 export async function openTurn(db: Database, send: CheckedSend): Promise<ChatTurn> {
   const { tenant, member, chatbot, model, existing, text, fileIds } = send;
-  const saved = await db.transaction(async (tx) => {
-    let session = existing;
-    if (!session) {
-      const [created] = await tx
-        .insert(sessions)
-        .values({ tenantId: tenant.id, hashId: newHashId(), chatbotId: chatbot.id, memberId: member.id, title: send.sessionTitle, lastChatAt: new Date() })
-        .returning();
-      if (!created) throw new Error('Session insert returned no row');
-      session = created;
-    }
-    // The member's message and the answer's placeholder in one statement.
-    const rows = await tx
-      .insert(sessionMessages)
-      .values([
-        { tenantId: tenant.id, sessionId: session.id, speakerType: 'member', text },
-        { tenantId: tenant.id, sessionId: session.id, speakerType: 'chatbot', text: '', llmModelId: model.id, streaming: true },
-      ])
-      .returning({ id: sessionMessages.id, speakerType: sessionMessages.speakerType });
-    const memberMessage = rows.find((row) => row.speakerType === 'member');
-    const answer = rows.find((row) => row.speakerType === 'chatbot');
-    if (!memberMessage || !answer) throw new Error('Message insert returned no row');
-    if (fileIds.length > 0) {
-      await tx.insert(sessionMessageFiles).values(fileIds.map((fileId) => ({ tenantId: tenant.id, messageId: memberMessage.id, fileId })));
-    }
-    return { session, memberMessageId: memberMessage.id, answerId: answer.id };
-  });
+  const saved = await saveTurnStart(
+    db,
+    existing ?? { tenantId: tenant.id, hashId: newHashId(), chatbotId: chatbot.id, memberId: member.id, title: send.sessionTitle, lastChatAt: new Date() },
+    { tenantId: tenant.id, text, modelId: model.id, fileIds },
+  );
   const { session } = saved;
   // After that transaction, as a statement of its own: it locks balance rows every send of the
   // tenant needs (see reserveCredits). A refused or failed reservation takes the send back out.
