@@ -4,15 +4,16 @@ import type { z } from 'zod';
 import type { ChatFrame, ChatMeta, Citation, chatBodySchema } from '../../shared/api/chat';
 import { RECENT_CHATBOTS_KEPT } from '../../shared/domain/pagination';
 import type { Database, Transaction } from '../db/client';
-import { chatbots, files, modelGroupPermissions, recentChatbots, sessionMessageFiles, sessionMessages, sessions, usageRecords } from '../db/schema';
+import { chatbots, files, recentChatbots, sessionMessages, sessions, usageRecords } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import type { LlmRegistry } from '../llm/registry';
 import { estimateTokens } from '../../shared/domain/tokens';
 import type { ChatbotRow, LlmModelRow, MemberRow, SessionRow, TenantRow } from '../db/rows';
-import { findVisibleChatbot } from './chatbots';
 import { type Billing, assertCreditLeft, isFreeModel, messageCost, releaseAbandonedReservations, reserveCredits, settleCredits } from './credits';
 import { type FileContext, withoutFiles } from './fileContext';
+import { findSendTarget } from './sendContext';
 import { findOwnSession, newHashId } from './sessions';
+import { saveTurnStart } from './turnStart';
 import type { InputGuard } from './inputGuard';
 import type { PiiKind } from '../../shared/domain/pii';
 import { NO_SOURCES, type Sources, type SourcesService, webSearchCredits } from './sources';
@@ -87,25 +88,6 @@ async function historyMessages(db: Database, sessionId: number): Promise<ModelMe
     .map((row) => (row.speaker === 'member' ? { role: 'user', content: row.text } : { role: 'assistant', content: row.text }));
 }
 
-/** The unlimited model is always usable (spec §5); any other needs a permission of one of the member's groups. */
-async function mayUseModel(db: Database, tenantId: number, groupIds: number[], model: LlmModelRow): Promise<boolean> {
-  if (model.isUnlimited) return true;
-  if (groupIds.length === 0) return false;
-  const [permitted] = await db
-    .select({ id: modelGroupPermissions.llmModelId })
-    .from(modelGroupPermissions)
-    .where(
-      and(
-        eq(modelGroupPermissions.tenantId, tenantId),
-        eq(modelGroupPermissions.llmModelId, model.id),
-        eq(modelGroupPermissions.isAvailable, true),
-        inArray(modelGroupPermissions.memberGroupId, groupIds),
-      ),
-    )
-    .limit(1);
-  return permitted !== undefined;
-}
-
 const messageText = (message: ModelMessage) => (typeof message.content === 'string' ? message.content : '');
 
 /** What checking a send needs: the database, the tenant's input guard, and the sources (retrieval, web search) when configured. */
@@ -142,7 +124,7 @@ export async function checkSend(
   const typed = body.text.trim();
   if (!typed && body.file_ids.length === 0) throw new AppError(422, 'message_empty', 'A message needs text or an image.');
 
-  const { chatbot, model, groupIds } = await findVisibleChatbot(db, member, chatbotId);
+  const { chatbot, model, mayUseModel } = await findSendTarget(db, member, chatbotId);
 
   const fileIds = [...new Set(body.file_ids)];
   if (fileIds.length > 0) {
@@ -157,7 +139,7 @@ export async function checkSend(
   // 422 restricted term, 428 blocked personal data; masked personal data from here on.
   const { text, maskedPii } = await guard.check(tenant.id, typed);
 
-  if (!(await mayUseModel(db, tenant.id, groupIds, model))) {
+  if (!mayUseModel) {
     throw new AppError(403, 'model_not_allowed', 'Your member group may not use this model.');
   }
 
@@ -216,42 +198,22 @@ export async function checkSend(
  */
 export async function openTurn(db: Database, send: CheckedSend): Promise<ChatTurn> {
   const { tenant, member, chatbot, model, existing, text, fileIds } = send;
-  const saved = await db.transaction(async (tx) => {
-    let session = existing;
-    if (!session) {
-      const [created] = await tx
-        .insert(sessions)
-        .values({
-          tenantId: tenant.id,
-          hashId: newHashId(),
-          chatbotId: chatbot.id,
-          memberId: member.id,
-          title: send.sessionTitle,
-          lastChatAt: new Date(),
-          hasFiles: fileIds.length > 0,
-          ...send.newSession,
-        })
-        .returning();
-      if (!created) throw new Error('Session insert returned no row');
-      session = created;
-    }
-    // The member's message and the answer's placeholder in one statement.
-    const rows = await tx
-      .insert(sessionMessages)
-      .values([
-        { tenantId: tenant.id, sessionId: session.id, speakerType: 'member', text },
-        { tenantId: tenant.id, sessionId: session.id, speakerType: 'chatbot', text: '', llmModelId: model.id, streaming: true },
-      ])
-      .returning({ id: sessionMessages.id, speakerType: sessionMessages.speakerType });
-    const memberMessage = rows.find((row) => row.speakerType === 'member');
-    const answer = rows.find((row) => row.speakerType === 'chatbot');
-    if (!memberMessage || !answer) throw new Error('Message insert returned no row');
-    if (fileIds.length > 0) {
-      await tx.insert(sessionMessageFiles).values(fileIds.map((fileId) => ({ tenantId: tenant.id, messageId: memberMessage.id, fileId })));
-      if (!session.hasFiles) await tx.update(sessions).set({ hasFiles: true }).where(eq(sessions.id, session.id));
-    }
-    return { session, memberMessageId: memberMessage.id, answerId: answer.id };
-  });
+  const saved = await saveTurnStart(
+    db,
+    existing ?? {
+      tenantId: tenant.id,
+      hashId: newHashId(),
+      chatbotId: chatbot.id,
+      memberId: member.id,
+      title: send.sessionTitle,
+      lastChatAt: new Date(),
+      hasFiles: fileIds.length > 0,
+      ...send.newSession,
+    },
+    { tenantId: tenant.id, text, modelId: model.id, fileIds },
+  );
+  // The first files of an existing session: later sends there look for them (retrieval).
+  if (existing && fileIds.length > 0 && !existing.hasFiles) await db.update(sessions).set({ hasFiles: true }).where(eq(sessions.id, existing.id));
   const { session } = saved;
   // After that transaction, as a statement of its own: it locks balance rows every send of the
   // tenant needs (see reserveCredits). A refused or failed reservation takes the send back out.

@@ -1,4 +1,4 @@
-import { type SQL, and, asc, desc, eq, exists, ilike, inArray, notExists, or, sql } from 'drizzle-orm';
+import { type Placeholder, type SQL, type SQLWrapper, and, asc, desc, eq, exists, ilike, inArray, notExists, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Chatbot, chatbotListQuerySchema } from '../../shared/api/chatbots';
 import type { LlmModel } from '../../shared/api/llmModels';
@@ -20,11 +20,15 @@ export async function memberGroupIds(q: Queryable, member: MemberRow): Promise<n
   return rows.map((row) => row.id);
 }
 
+/** Whose view: a member row, or placeholders of a prepared statement (services/sendContext). */
+export type Viewer = { [K in 'id' | 'tenantId']: number | Placeholder };
+
 /**
  * Spec §6: member groups decide which chatbots are visible. A member sees their own chatbots, and
- * default or public chatbots that are open to the whole tenant (no group rows) or to one of their groups.
+ * default or public chatbots that are open to the whole tenant (no group rows) or to one of their
+ * groups (given as ids, or as a subquery selecting them).
  */
-function visibleTo(q: Queryable, member: MemberRow, groupIds: number[]): SQL {
+export function visibleTo(q: Queryable, member: Viewer, groupIds: number[] | SQLWrapper): SQL {
   const groupRows = (extra?: SQL) =>
     q
       .select({ one: sql`1` })
