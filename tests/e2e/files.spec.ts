@@ -26,6 +26,8 @@ const textFile = (name: string, type: string, text: string): DroppedFile => ({ n
 async function openChat(page: Page) {
   await signIn(page, MEMBER);
   await page.waitForURL(/\/dashboard\/chat\/\d+$/);
+  // The chat takes files once its chatbot has loaded (the message box is enabled then).
+  await expect(page.getByTestId('composer-input')).toBeEnabled();
 }
 
 async function sendAndWait(page: Page, text: string) {

@@ -19,6 +19,11 @@ interface ComposerProps {
   conversationKey: string;
   /** Attaches files (button, pasted images) to the next message. */
   onAttach?: (files: File[]) => void;
+  /**
+   * A signed-out visitor of a shared chat: no attachments, modes, web search or personal-data
+   * warning, which all read member endpoints.
+   */
+  visitor?: boolean;
 }
 
 const SendIcon = () => (
@@ -41,7 +46,7 @@ const StopIcon = () => (
  * autoFocus alone never worked), without robbing an open dialog; Stop, and the end of an answer while
  * the Stop button had focus, bring it back there instead of leaving it on <body>.
  */
-export function Composer({ onSend, onStop, streaming, disabled = false, conversationKey, onAttach }: ComposerProps) {
+export function Composer({ onSend, onStop, streaming, disabled = false, conversationKey, onAttach, visitor = false }: ComposerProps) {
   const { t } = useTranslation('chat');
   const draft = useActiveRunStore((state) => state.draft);
   const composing = useRef(false);
@@ -96,12 +101,10 @@ export function Composer({ onSend, onStop, streaming, disabled = false, conversa
 
   return (
     <div className={classes.composerWrap}>
-      <ModeBar />
-      <PiiWarning text={draft} />
-      <AttachmentChips />
+      {!visitor && <PiiWarning text={draft} />}
+      {!visitor && <AttachmentChips />}
+      {/* The message box comes first, for Tab and for room on a phone; the tools follow under it. */}
       <Group className={classes.composer} gap="xs" align="flex-end" wrap="nowrap">
-        {onAttach && <AttachButton onFiles={onAttach} disabled={disabled} />}
-        <WebSearchButton disabled={disabled} />
         <Textarea
           flex={1}
           variant="unstyled"
@@ -138,6 +141,12 @@ export function Composer({ onSend, onStop, streaming, disabled = false, conversa
           </ActionIcon>
         </Tooltip>
       </Group>
+      {!visitor && (
+        <ModeBar>
+          {onAttach && <AttachButton onFiles={onAttach} disabled={disabled} />}
+          <WebSearchButton disabled={disabled} />
+        </ModeBar>
+      )}
     </div>
   );
 }

@@ -228,7 +228,7 @@ export default function PublicSessionPage() {
         </Group>
       </header>
       {body}
-      {canChat && <Composer onSend={send} onStop={() => run?.stop()} streaming={streaming} conversationKey={fresh ? 'fresh' : hash} />}
+      {canChat && <Composer onSend={send} onStop={() => run?.stop()} streaming={streaming} conversationKey={fresh ? 'fresh' : hash} visitor />}
       <ShareLinkDialog hashId={hash} opened={dialog === 'share'} onClose={() => setDialog(null)} />
       {data && <StartChatDialog session={data} opened={dialog === 'start'} onClose={() => setDialog(null)} onStartVisitorChat={startFresh} />}
     </main>

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Button, Group, Select, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
@@ -51,7 +52,8 @@ function ModeToggle({ label, pressed, onToggle, icon, testId, unavailable }: {
 }
 
 /** The composer's modes: thinking, image generation and the tenant's task modes. */
-export function ModeBar() {
+/** The tools under the message box: `children` first (attach, web search), then the modes of this folder. */
+export function ModeBar({ children }: { children?: ReactNode }) {
   const { t } = useTranslation('modes');
   const { chatbotId } = useParams();
   const chatbot = useChatbot(Number(chatbotId));
@@ -61,7 +63,8 @@ export function ModeBar() {
   const canThink = chatbot.data?.llm_model.supports_thinking ?? false;
 
   return (
-    <Group gap={6} mb={6} data-testid="mode-bar" role="group" aria-label={t('bar.label')}>
+    <Group gap={6} mt={6} data-testid="mode-bar" role="group" aria-label={t('bar.label')}>
+      {children}
       <ModeToggle
         label={t('thinking.button')}
         pressed={thinking && canThink}
