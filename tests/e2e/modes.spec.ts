@@ -1,14 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
-import { MEMBER, expectNoSeriousA11yViolations, skipAnnouncementPopup } from './support';
+import { MEMBER, expectNoSeriousA11yViolations, signIn } from './support';
 
 /** The first default chatbot (General Assistant) runs a model that can think. */
 async function openChat(page: Page) {
-  await skipAnnouncementPopup(page);
-  await page.goto('/auth');
-  await page.getByLabel('Email').fill(MEMBER.email);
-  await page.getByRole('textbox', { name: 'Password' }).fill(MEMBER.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await signIn(page, MEMBER);
   await page.waitForURL(/\/dashboard\/chat\/\d+$/);
 }
 

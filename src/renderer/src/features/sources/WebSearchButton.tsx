@@ -3,13 +3,7 @@ import { ActionIcon, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useTenant } from '../../api/tenant';
 import { useWebSearchStore } from './webSearchStore';
-
-const GlobeIcon = () => (
-  <svg width={18} height={18} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
-    <circle cx="12" cy="12" r="9" />
-    <path d="M3 12h18M12 3a14 14 0 0 1 0 18M12 3a14 14 0 0 0 0 18" />
-  </svg>
-);
+import { IconGlobe } from '../../components/icons';
 
 /**
  * The composer's web search mode: a toggle button (aria-pressed). When the server has no search
@@ -38,7 +32,7 @@ export function WebSearchButton({ disabled = false }: { disabled?: boolean }) {
           data-testid="web-search-button"
           onClick={() => !inert && useWebSearchStore.setState({ on: !on })}
         >
-          <GlobeIcon />
+          <IconGlobe />
         </ActionIcon>
       </Tooltip>
       <VisuallyHidden id={descriptionId}>{hint}</VisuallyHidden>

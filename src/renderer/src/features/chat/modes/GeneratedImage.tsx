@@ -6,19 +6,7 @@ import { useImage } from '../../../api/images';
 import { showToast } from '../../../components/toast';
 import { imageFallbackName } from './imageFiles';
 import classes from './modes.module.css';
-
-const DownloadIcon = () => (
-  <svg width={16} height={16} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
-    <path d="M12 3v12M7 10l5 5 5-5M5 21h14" />
-  </svg>
-);
-
-const CopyIcon = () => (
-  <svg width={16} height={16} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
-    <rect x="9" y="9" width="12" height="12" rx="2" />
-    <path d="M5 15V5a2 2 0 0 1 2-2h10" />
-  </svg>
-);
+import { IconCopy, IconDownload } from '../../../components/icons';
 
 /** A blob: URL for the image while it is on screen, revoked after. */
 function useObjectUrl(blob: Blob | undefined): string | null {
@@ -81,12 +69,12 @@ export function GeneratedImage({ url, name }: { url: string; name?: string }) {
       <Group gap={4} mt={4}>
         <Tooltip label={t('image.download')}>
           <ActionIcon variant="subtle" color="gray" onClick={() => void download()} aria-label={t('image.download')} data-testid="image-download">
-            <DownloadIcon />
+            <IconDownload size={16} />
           </ActionIcon>
         </Tooltip>
         <Tooltip label={t('image.copy')}>
           <ActionIcon variant="subtle" color="gray" onClick={() => void copy()} aria-label={t('image.copy')} data-testid="image-copy">
-            <CopyIcon />
+            <IconCopy size={16} />
           </ActionIcon>
         </Tooltip>
       </Group>

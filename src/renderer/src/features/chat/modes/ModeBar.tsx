@@ -7,20 +7,7 @@ import { useChatbot } from '../../../api/chatbots';
 import { useTaskModes } from '../../../api/taskModes';
 import { useErrorToast } from '../../../components/useErrorToast';
 import { chooseTaskMode, toggleImage, toggleThinking, useModesStore } from './modesStore';
-
-const ThinkingIcon = () => (
-  <svg width={14} height={14} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
-    <path d="M9 18h6M10 22h4M12 2a7 7 0 0 0-4 12.7V17h8v-2.3A7 7 0 0 0 12 2z" />
-  </svg>
-);
-
-const ImageIcon = () => (
-  <svg width={14} height={14} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
-    <rect x="3" y="3" width="18" height="18" rx="2" />
-    <circle cx="9" cy="9" r="2" />
-    <path d="M21 15l-5-5L5 21" />
-  </svg>
-);
+import { IconBulb, IconImage } from '../../../components/icons';
 
 /** A mode toggle: a button whose pressed state screen readers announce. */
 function ModeToggle({ label, pressed, onToggle, icon, testId, unavailable }: {
@@ -69,11 +56,11 @@ export function ModeBar({ children }: { children?: ReactNode }) {
         label={t('thinking.button')}
         pressed={thinking && canThink}
         onToggle={toggleThinking}
-        icon={<ThinkingIcon />}
+        icon={<IconBulb size={14} />}
         testId="thinking-mode-button"
         unavailable={canThink ? undefined : t('thinking.unavailable')}
       />
-      <ModeToggle label={t('image.button')} pressed={image} onToggle={toggleImage} icon={<ImageIcon />} testId="image-mode-button" />
+      <ModeToggle label={t('image.button')} pressed={image} onToggle={toggleImage} icon={<IconImage size={14} />} testId="image-mode-button" />
       {(taskModes.data?.length ?? 0) > 0 && (
         <Select
           size="xs"
