@@ -5,8 +5,9 @@ import type { LlmModel } from '../../shared/api/llmModels';
 import type { Paginated } from '../../shared/api/common';
 import { paginate } from './pagination';
 import type { Queryable } from '../db/client';
-import { categories, chatbotCategories, chatbotMemberGroups, chatbots, llmModels, members, memberGroupLinks, modelGroupPermissions } from '../db/schema';
+import { categories, chatbotCategories, chatbotDocuments, chatbotMemberGroups, chatbots, files, llmModels, members, memberGroupLinks, modelGroupPermissions } from '../db/schema';
 import { notFound } from '../errors';
+import { chatbotStatus } from '../../shared/domain/chatbots';
 import type { ChatbotRow, LlmModelRow, MemberRow } from '../db/rows';
 
 
@@ -98,7 +99,29 @@ async function toChatbotDtos(
     .where(and(eq(chatbotCategories.tenantId, member.tenantId), inArray(chatbotCategories.chatbotId, ids)))
     .orderBy(asc(categories.sortOrder), asc(categories.id));
   const available = await availableModelIds(q, member.tenantId, groupIds);
-  return rows.map(({ chatbot, model, creatorName }) => ({
+  const sharedRows = await q
+    .select({ chatbotId: chatbotMemberGroups.chatbotId, groupId: chatbotMemberGroups.memberGroupId })
+    .from(chatbotMemberGroups)
+    .where(and(eq(chatbotMemberGroups.tenantId, member.tenantId), inArray(chatbotMemberGroups.chatbotId, ids)))
+    .orderBy(asc(chatbotMemberGroups.memberGroupId));
+  const documentRows = await q
+    .select({
+      chatbotId: chatbotDocuments.chatbotId,
+      id: chatbotDocuments.id,
+      file_id: chatbotDocuments.fileId,
+      name: chatbotDocuments.name,
+      size: files.sizeBytes,
+      status: files.parseStatus,
+      parsedPercentage: files.parsedPercentage,
+      createdAt: chatbotDocuments.createdAt,
+    })
+    .from(chatbotDocuments)
+    .leftJoin(files, eq(files.id, chatbotDocuments.fileId))
+    .where(and(eq(chatbotDocuments.tenantId, member.tenantId), inArray(chatbotDocuments.chatbotId, ids)))
+    .orderBy(asc(chatbotDocuments.id));
+  return rows.map(({ chatbot, model, creatorName }) => {
+    const memberGroupIds = sharedRows.filter((row) => row.chatbotId === chatbot.id).map((row) => row.groupId);
+    return {
     id: chatbot.id,
     hash_id: chatbot.hashId,
     en_name: chatbot.enName,
@@ -115,6 +138,22 @@ async function toChatbotDtos(
     is_default: chatbot.isDefault,
     waiting_publish: chatbot.waitingPublish,
     publish_status: chatbot.publishStatus,
+    publish_feedback: chatbot.publishFeedback,
+    status: chatbotStatus({ ...chatbot, sharedGroupCount: memberGroupIds.length }),
+    public_hash_id: chatbot.publicHashId,
+    member_group_ids: memberGroupIds,
+    documents: documentRows
+      .filter((row) => row.chatbotId === chatbot.id)
+      .map((row) => ({
+        id: row.id,
+        file_id: row.file_id,
+        name: row.name,
+        size: row.size ?? 0,
+        // A document whose file is gone has nothing left to parse.
+        status: row.status ?? 'failed',
+        parsed_percentage: row.parsedPercentage ?? 0,
+        created_at: row.createdAt.toISOString(),
+      })),
     message_count: chatbot.messageCount,
     token_count: chatbot.tokenCount,
     month_token_count: chatbot.monthTokenCount,
@@ -122,7 +161,8 @@ async function toChatbotDtos(
     created_at: chatbot.createdAt.toISOString(),
     updated_at: chatbot.updatedAt.toISOString(),
     last_chat_at: iso(chatbot.lastChatAt),
-  }));
+    };
+  });
 }
 
 export const escapeLike = (term: string) => term.replace(/[\\%_]/g, (c) => `\\${c}`);

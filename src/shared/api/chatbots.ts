@@ -1,11 +1,27 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
-import { idParamsSchema, idTextSchema, pageQuerySchema, paginatedSchema, queryBoolean } from './common';
+import { idParamsSchema, idSchema, idTextSchema, okSchema, pageQuerySchema, paginatedSchema, queryBoolean } from './common';
 import { llmModelSchema } from './llmModels';
 import { categorySchema } from './categories';
 import { DEFAULT_LIST_PAGE_SIZE } from '../domain/pagination';
+import { CHATBOT_LIMITS, CHATBOT_STATUSES } from '../domain/chatbots';
+import { PARSE_STATUSES } from './files';
 
 export const publishStatusSchema = z.enum(['none', 'pending', 'approved', 'rejected']);
+
+/** A knowledge document of a chatbot (spec §3 Chatbot.documents), parsed and indexed by the file jobs. */
+export const chatbotDocumentSchema = z.object({
+  id: z.number().int(),
+  file_id: z.number().int().nullable(),
+  name: z.string(),
+  size: z.number().int(),
+  status: z.enum(PARSE_STATUSES),
+  parsed_percentage: z.number().int().min(0).max(100),
+  created_at: z.string(),
+});
+export type ChatbotDocument = z.infer<typeof chatbotDocumentSchema>;
+
+export const chatbotStatusSchema = z.enum(CHATBOT_STATUSES);
 
 export const chatbotSchema = z.object({
   id: z.number().int(),
@@ -24,6 +40,15 @@ export const chatbotSchema = z.object({
   is_default: z.boolean(),
   waiting_publish: z.boolean(),
   publish_status: publishStatusSchema,
+  /** The admin's reason when the last publish request was rejected. */
+  publish_feedback: z.string().nullable(),
+  /** Derived from the flags above (shared/domain/chatbots). */
+  status: chatbotStatusSchema,
+  /** The custom public link's id, when the author set one. */
+  public_hash_id: z.string().nullable(),
+  /** Groups the chatbot is shared with (empty: the whole tenant when public or default, else only its author). */
+  member_group_ids: z.array(z.number().int()),
+  documents: z.array(chatbotDocumentSchema),
   message_count: z.number().int(),
   token_count: z.number().int(),
   month_token_count: z.number().int(),
@@ -63,5 +88,132 @@ export const getChatbot = defineEndpoint({
   params: idParamsSchema,
   response: chatbotSchema,
   summary: 'One chatbot visible to the member',
+  tags: ['chatbots'],
+});
+
+/** `POST /chatbots/`: an empty body makes a draft on the first model the member may use. */
+export const createChatbot = defineEndpoint({
+  method: 'POST',
+  path: '/chatbots/',
+  access: 'member',
+  body: z.object({}).strict().optional(),
+  response: chatbotSchema,
+  summary: 'Create a draft chatbot owned by the member',
+  tags: ['chatbots'],
+});
+
+const text = (max: number) => z.string().trim().max(max);
+
+/** What the Studio editor saves. Every field is optional: only those sent change. */
+export const updateChatbotBodySchema = z
+  .object({
+    ko_name: text(CHATBOT_LIMITS.nameMax),
+    en_name: text(CHATBOT_LIMITS.nameMax),
+    ko_key_features: text(CHATBOT_LIMITS.keyFeaturesMax),
+    en_key_features: text(CHATBOT_LIMITS.keyFeaturesMax),
+    system_instructions: z.string().max(CHATBOT_LIMITS.instructionsMax),
+    temperature: z.number().min(CHATBOT_LIMITS.temperature.min).max(CHATBOT_LIMITS.temperature.max),
+    top_p: z.number().min(CHATBOT_LIMITS.topP.min).max(CHATBOT_LIMITS.topP.max),
+    llm_model_id: idSchema,
+    category_ids: z.array(idSchema).max(20),
+    /** A file uploaded with `POST /files/` (image, chatbot_id set); null removes the picture. */
+    profile_image_file_id: idSchema.nullable(),
+    /** Custom public link; null goes back to the generated hash id. 409 when taken. */
+    public_hash_id: z.string().regex(CHATBOT_LIMITS.publicHashPattern).nullable(),
+  })
+  .partial()
+  .strict();
+export type UpdateChatbotBody = z.input<typeof updateChatbotBodySchema>;
+
+export const updateChatbot = defineEndpoint({
+  method: 'PATCH',
+  path: '/chatbots/:id/',
+  access: 'member',
+  params: idParamsSchema,
+  body: updateChatbotBodySchema,
+  response: chatbotSchema,
+  summary: "Change a chatbot (its author or an admin). 403 model not allowed, 404 not visible, 409 public link taken",
+  tags: ['chatbots'],
+});
+
+export const deleteChatbot = defineEndpoint({
+  method: 'DELETE',
+  path: '/chatbots/:id/',
+  access: 'member',
+  params: idParamsSchema,
+  response: okSchema,
+  summary: 'Delete a chatbot (its author or an admin); its sessions show the unavailable page',
+  tags: ['chatbots'],
+});
+
+export const updateChatbotAccessBodySchema = z
+  .object({
+    /** true asks an admin to publish it (waiting_publish); false makes it private again. */
+    is_public: z.boolean(),
+    member_group_ids: z.array(idSchema).max(CHATBOT_LIMITS.sharedGroupsMax),
+    category_id: idSchema.nullable().optional(),
+  })
+  .strict();
+
+export const updateChatbotAccess = defineEndpoint({
+  method: 'PATCH',
+  path: '/chatbots/:id/access/',
+  access: 'member',
+  params: idParamsSchema,
+  body: updateChatbotAccessBodySchema,
+  response: chatbotSchema,
+  summary: 'Share a chatbot with member groups, ask to publish it, or make it private',
+  tags: ['chatbots'],
+});
+
+export const checkPublicHash = defineEndpoint({
+  method: 'POST',
+  path: '/chatbots/:id/check-public-hash/',
+  access: 'member',
+  params: idParamsSchema,
+  body: z.object({ public_hash_id: z.string().regex(CHATBOT_LIMITS.publicHashPattern) }).strict(),
+  response: z.object({ is_available: z.boolean() }),
+  summary: 'Whether a custom public link id is free for this chatbot',
+  tags: ['chatbots'],
+});
+
+export const uploadChatbotDocuments = defineEndpoint({
+  method: 'POST',
+  path: '/chatbots/:id/documents/',
+  access: 'member',
+  params: idParamsSchema,
+  response: z.object({ items: z.array(chatbotDocumentSchema) }),
+  summary:
+    'Add knowledge documents (multipart/form-data, `files` parts; the limits and errors of POST /files/). Parsed and indexed in the background',
+  tags: ['chatbots'],
+});
+
+export const deleteChatbotDocument = defineEndpoint({
+  method: 'DELETE',
+  path: '/chatbots/:id/documents/:docId/',
+  access: 'member',
+  params: z.object({ id: idTextSchema, docId: idTextSchema }),
+  response: okSchema,
+  summary: 'Remove a knowledge document and its passages',
+  tags: ['chatbots'],
+});
+
+export const rememberChatbot = defineEndpoint({
+  method: 'POST',
+  path: '/chatbots/:id/relations/',
+  access: 'member',
+  params: idParamsSchema,
+  response: okSchema,
+  summary: "Put a chatbot first in the member's recent chatbots (at most 3 non-default kept)",
+  tags: ['chatbots'],
+});
+
+export const forgetChatbot = defineEndpoint({
+  method: 'DELETE',
+  path: '/chatbots/:id/relations/',
+  access: 'member',
+  params: idParamsSchema,
+  response: okSchema,
+  summary: "Remove a chatbot from the member's recent chatbots",
   tags: ['chatbots'],
 });

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { defineEndpoint } from './endpoint';
+import { queryBoolean } from './common';
 
 /** A model as shown to users: context limit, cost per 10K input tokens, release date. */
 export const llmModelSchema = z.object({
@@ -17,3 +19,17 @@ export const llmModelSchema = z.object({
   supports_thinking: z.boolean().default(false),
 });
 export type LlmModel = z.infer<typeof llmModelSchema>;
+
+/**
+ * Models the member's groups may use (spec §5 model permissions), for the Studio model picker.
+ * `for_chatbot` leaves out the models the operator keeps out of chatbots.
+ */
+export const listLlmModels = defineEndpoint({
+  method: 'GET',
+  path: '/llm-models/',
+  access: 'member',
+  query: z.object({ for_chatbot: queryBoolean.optional() }),
+  response: z.object({ items: z.array(llmModelSchema) }),
+  summary: 'Models the member may use',
+  tags: ['chatbots'],
+});
