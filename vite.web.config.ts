@@ -1,5 +1,14 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { FIRST_SCREEN_NAMESPACES } from './src/renderer/src/i18n/firstScreen';
+
+/** `locale-<lng>` for a locale file, except the first screen's English ones (entry chunk). */
+function localeChunk(id: string): string | null {
+  const match = /[\\/]locales[\\/]([a-z]{2})[\\/]([^\\/]+)\.json$/.exec(id);
+  if (!match) return null;
+  const [, language, namespace] = match;
+  return language === 'en' && FIRST_SCREEN_NAMESPACES.includes(namespace!) ? null : `locale-${language}`;
+}
 
 /** The renderer as a plain web app, served by the API server from dist-web/. */
 export default defineConfig({
@@ -14,7 +23,8 @@ export default defineConfig({
       output: {
         codeSplitting: {
           // One chunk per language instead of one per namespace file: one request when it is needed.
-          groups: [{ debugName: 'locale', name: (id: string) => /[\\/]locales[\\/]([a-z]{2})[\\/]/.exec(id)?.[1]?.replace(/^/, 'locale-') ?? null }],
+          // The first screen's English strings stay in the entry chunk (i18n/firstScreen.ts).
+          groups: [{ debugName: 'locale', name: localeChunk }],
         },
       },
     },

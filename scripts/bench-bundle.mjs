@@ -84,10 +84,11 @@ for (const [route, modules] of Object.entries(routes)) {
   );
 }
 
-// Languages other than English: their strings arrive before the first screen shows.
-for (const language of ['ko', 'ja']) {
+// Strings in their own chunk: other languages arrive before the first screen shows; English beyond
+// the first screens' namespaces arrives with the first screen opened after them.
+for (const [language, when] of [['en', 'loaded with the first screen after sign-in'], ['ko', 'loaded before the first screen'], ['ja', 'loaded before the first screen']]) {
   const files = new Set(Object.values(manifest).flatMap((chunk) => (chunk.name === `locale-${language}` ? [chunk.file] : [])));
-  if (files.size > 0) console.log(`${`  + strings in ${language}`.padEnd(28)} | ${kb(total(files)).padEnd(9)} | loaded before the first screen`);
+  if (files.size > 0) console.log(`${`  + strings in ${language}`.padEnd(28)} | ${kb(total(files)).padEnd(9)} | ${when}`);
 }
 
 const onDemand = Object.values(manifest).filter(

@@ -42,5 +42,5 @@ const render = () =>
     </StrictMode>,
   );
 
-// Languages other than English arrive in their own chunk: show the first screen in the right one.
-void loadLanguage(language).finally(render);
+// Strings other than the first screen's English arrive in their own chunks: show it in the right language.
+void loadLanguage().finally(render);

@@ -4,6 +4,7 @@ import { SessionRoot } from './app/SessionRoot';
 import { RequireAuth } from './app/RequireAuth';
 import SignInPage from './features/auth/SignInPage';
 import { SHARED_SESSION_ROUTE } from '../../shared/domain/sharing';
+import { loadAllNamespaces } from './i18n';
 
 /**
  * A route whose component arrives in its own chunk when the route is first matched, so the
@@ -12,7 +13,11 @@ import { SHARED_SESSION_ROUTE } from '../../shared/domain/sharing';
  */
 const lazyComponent =
   <Module,>(load: () => Promise<Module>, pick: (module: Module) => ComponentType) =>
-  async () => ({ Component: pick(await load()) });
+  async () => {
+    // The screen's strings arrive in their own chunks too (i18n): never show it with raw keys.
+    const [module] = await Promise.all([load(), loadAllNamespaces()]);
+    return { Component: pick(module) };
+  };
 
 const chatPage = lazyComponent(() => import('./features/chat/ChatPage'), (module) => module.default);
 

@@ -84,7 +84,7 @@ export function toLlmModelDto(model: LlmModelRow, isAvailable: boolean): LlmMode
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
-async function toChatbotDtos(
+export async function toChatbotDtos(
   q: Queryable,
   member: MemberRow,
   groupIds: number[],
@@ -175,7 +175,7 @@ const ORDERS: Record<NonNullable<ChatbotListQuery['order_by']>, SQL[]> = {
   'created_at.desc': [desc(chatbots.createdAt)],
 };
 
-function chatbotSelection(q: Queryable) {
+export function chatbotSelection(q: Queryable) {
   return q
     .select({ chatbot: chatbots, model: llmModels, creatorName: members.name })
     .from(chatbots)

@@ -1,17 +1,20 @@
 import i18next, { type BackendModule, type Resource } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { FIRST_SCREEN_NAMESPACES } from './firstScreen';
 import { FALLBACK_LANGUAGE, LANGUAGES, type SupportedLanguage } from '../../../shared/domain/language';
 
 type LocaleModule = { default: Record<string, unknown> };
 
 /**
  * Every `locales/<lng>/<namespace>.json` is found by these globs; a feature adds a namespace by
- * adding files, without touching this module. English (the fallback) is bundled; every other
- * language is loaded, in its own chunks, the first time it is used, so the first screen does not
- * carry four languages the user is not reading.
+ * adding files, without touching this module. Only the English strings of the first screens
+ * (sign-in, desktop setup, the app frame and its errors) are bundled; every other file, English
+ * included, is loaded in its own chunk: a language the first time it is used, a feature's
+ * namespace before its route shows (`loadAllNamespaces`). The first screen then does not carry
+ * four languages nor the strings of screens the user has not opened.
  */
-const files = import.meta.glob<LocaleModule>('./locales/en/*.json', { eager: true });
-const lazyFiles = import.meta.glob<LocaleModule>(['./locales/*/*.json', '!./locales/en/*.json']);
+const files = import.meta.glob<LocaleModule>('./locales/en/{common,auth,errors,desktop}.json', { eager: true });
+const lazyFiles = import.meta.glob<LocaleModule>(['./locales/*/*.json', '!./locales/en/{common,auth,errors,desktop}.json']);
 
 /** An i18next backend reading the lazily bundled locale files; i18next loads before it switches. */
 const lazyLocales: BackendModule = {
@@ -40,7 +43,9 @@ export function collectResources(modules: Record<string, { default: Record<strin
 }
 
 const resources = collectResources(files);
-export const namespaces = [...new Set(Object.values(resources).flatMap((byNamespace) => Object.keys(byNamespace)))];
+export const namespaces = [
+  ...new Set([...FIRST_SCREEN_NAMESPACES, ...Object.keys(lazyFiles).map((path) => /\/([^/]+)\.json$/.exec(path)?.[1] ?? '')]),
+].filter(Boolean);
 
 export function initI18n(language: SupportedLanguage): typeof i18next {
   if (!i18next.isInitialized) {
@@ -62,7 +67,10 @@ export function initI18n(language: SupportedLanguage): typeof i18next {
   return i18next;
 }
 
-/** Resolves once `language`'s strings are loaded (at once for English), for the first screen. */
-export const loadLanguage = (language: SupportedLanguage): Promise<void> => i18next.loadLanguages(language);
+/** Resolves once the first screen's strings are loaded in the current language (and its fallback). */
+export const loadLanguage = (): Promise<void> => i18next.loadNamespaces(FIRST_SCREEN_NAMESPACES);
+
+/** Resolves once every namespace is loaded in the current language: route loaders wait for it. */
+export const loadAllNamespaces = (): Promise<void> => i18next.loadNamespaces(namespaces);
 
 export { i18next };

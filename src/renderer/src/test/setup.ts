@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { afterEach, vi } from 'vitest';
 import { cleanup } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
+import { i18next, initI18n } from '../i18n';
 
 // Toasts live in a module-level store: start every test without the previous test's toasts.
 afterEach(() => {
@@ -34,3 +35,11 @@ globalThis.IntersectionObserver ??= NoopObserver as unknown as typeof Intersecti
 Element.prototype.scrollIntoView ??= vi.fn();
 // Mantine's autosize Textarea listens for web-font loads.
 if (!('fonts' in document)) Object.defineProperty(document, 'fonts', { value: { addEventListener() {}, removeEventListener() {} } });
+
+// Screens under test read English strings at once: outside the first screen's namespaces they are
+// lazy in the app (i18n), so tests bundle them all up front.
+initI18n('en');
+for (const [path, module] of Object.entries(import.meta.glob<{ default: object }>('../i18n/locales/en/*.json', { eager: true }))) {
+  const namespace = /\/([^/]+)\.json$/.exec(path)?.[1];
+  if (namespace) i18next.addResourceBundle('en', namespace, module.default, true, true);
+}

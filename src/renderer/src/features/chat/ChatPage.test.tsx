@@ -8,6 +8,7 @@ import { renderScreen } from '../../test/render';
 import { useActiveRunStore } from './activeRun';
 import { useModesStore } from './modes/modesStore';
 import ChatPage from './ChatPage';
+import { testChatbot, testModel } from '../../test/fixtures';
 
 afterEach(() => {
   useActiveRunStore.getState().run?.stop();
@@ -16,12 +17,8 @@ afterEach(() => {
   setPlatformForTests(null);
 });
 
-const model = { id: 1, name: 'demo', display_name: 'Demo Model', is_available: true, is_low_llm: false, context_limit: 128_000, input_cost_per_10k: 3, output_cost_per_10k: 6, release_date: '2025-06-01', supports_thinking: false };
-const chatbot = {
-  id: 5, hash_id: 'c5', en_name: 'Helper', ko_name: '도우미', profile_image_url: null, en_key_features: 'Answers questions', ko_key_features: '', system_instructions: '',
-  temperature: 1, top_p: 1, llm_model: model, categories: [], is_public: false, is_default: true, waiting_publish: false, publish_status: 'none',
-  message_count: 0, token_count: 0, month_token_count: 0, creator: null, created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z', last_chat_at: null,
-};
+const model = testModel({ display_name: 'Demo Model' });
+const chatbot = testChatbot({ id: 5, en_name: 'Helper', ko_name: '도우미', en_key_features: 'Answers questions', llm_model: model });
 const session = (hash: string, title: string | null) => ({ id: 1, hash_id: hash, chatbot_id: 5, chatbot: { id: 5 }, title, is_public: false, creator_name: 'Ada', last_chat_at: null, created_at: '2025-01-01T00:00:00Z' });
 const message = (id: number) => ({
   id, created_at: '2025-01-01T00:00:00Z', text: `message ${id}`, speaker_type: id % 2 ? 'member' : 'chatbot', files: [], interrupted: null, reasoning: null, reasoning_ms: null, citations: [],

@@ -8,16 +8,11 @@ import { installFakeApi, page } from '../../test/fakeApi';
 import { renderScreen } from '../../test/render';
 import { useActiveRunStore } from '../chat/activeRun';
 import ChatPage from '../chat/ChatPage';
+import { testChatbot, testModel } from '../../test/fixtures';
 
-const model = (lowTier: boolean) => ({
-  id: lowTier ? 2 : 1, name: lowTier ? 'lite' : 'pro', display_name: lowTier ? 'Lite' : 'Pro', is_available: true, is_low_llm: lowTier, is_unlimited: lowTier,
-  context_limit: 128_000, input_cost_per_10k: 3, output_cost_per_10k: 6, release_date: null,
-});
-const chatbot = (id: number, name: string, lowTier: boolean) => ({
-  id, hash_id: `c${id}`, en_name: name, ko_name: name, profile_image_url: null, en_key_features: '', ko_key_features: '', system_instructions: '',
-  temperature: 1, top_p: 1, llm_model: model(lowTier), categories: [], is_public: false, is_default: true, waiting_publish: false, publish_status: 'none',
-  message_count: 0, token_count: 0, month_token_count: 0, creator: null, created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z', last_chat_at: null,
-});
+const model = (lowTier: boolean) =>
+  testModel({ id: lowTier ? 2 : 1, name: lowTier ? 'lite' : 'pro', display_name: lowTier ? 'Lite' : 'Pro', is_low_llm: lowTier, is_unlimited: lowTier, release_date: null });
+const chatbot = (id: number, name: string, lowTier: boolean) => testChatbot({ id, hash_id: `c${id}`, en_name: name, ko_name: name, llm_model: model(lowTier) });
 const paid = chatbot(5, 'Helper', false);
 const lite = chatbot(6, 'Quick Helper', true);
 const member: Member = { id: 9, name: 'Ada', email: 'ada@demo.test', is_admin: false, language: 'en', custom_fields: [], member_status: 'approved', member_type: 'organization' };

@@ -5,6 +5,7 @@ import { setPlatformForTests } from '../../platform';
 import { installFakeApi, page } from '../../test/fakeApi';
 import { renderScreen } from '../../test/render';
 import { SessionList } from './SessionList';
+import { testChatbot, testModel } from '../../test/fixtures';
 
 afterEach(() => {
   setPlatformForTests(null);
@@ -15,13 +16,8 @@ function session(hashId: string, title: string | null, chatbotId = 5) {
   return { id: hashId.length, hash_id: hashId, chatbot_id: chatbotId, chatbot: { id: chatbotId }, title, is_public: false, creator_name: 'Ada', last_chat_at: null, created_at: '2025-01-01T00:00:00Z' };
 }
 
-const model = { id: 1, name: 'demo', display_name: 'Demo', is_available: true, is_low_llm: false, context_limit: 8000, input_cost_per_10k: 1, output_cost_per_10k: 1, release_date: null, supports_thinking: false };
 function chatbot(id: number, isDefault: boolean) {
-  return {
-    id, hash_id: `c${id}`, en_name: `Bot ${id}`, ko_name: `봇 ${id}`, profile_image_url: null, en_key_features: '', ko_key_features: '', system_instructions: '',
-    temperature: 1, top_p: 1, llm_model: model, categories: [], is_public: false, is_default: isDefault, waiting_publish: false, publish_status: 'none',
-    message_count: 0, token_count: 0, month_token_count: 0, creator: null, created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z', last_chat_at: null,
-  };
+  return testChatbot({ id, hash_id: `c${id}`, en_name: `Bot ${id}`, ko_name: `봇 ${id}`, is_default: isDefault, llm_model: testModel({ display_name: 'Demo', context_limit: 8000 }) });
 }
 
 /** A DELETE that answers only when the test says so, to look at the list in between. */
