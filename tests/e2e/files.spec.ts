@@ -40,7 +40,7 @@ async function sendAndWait(page: Page, text: string) {
 
 const chip = (page: Page, name: string) => page.getByTestId('attachment-chip').filter({ hasText: name });
 
-test('a file attached with the button is read, sent, shown on the message and reaches the model', async ({ page }) => {
+test('a file attached with the button is read, sent, shown on the message, reaches the model and is cited', async ({ page }) => {
   await openChat(page);
   await page.getByTestId('attach-input').setInputFiles({ name: 'launch-plan.txt', mimeType: 'text/plain', buffer: Buffer.from('Launch date is 3 March. Budget approved.') });
   await expect(chip(page, 'launch-plan.txt')).toBeVisible();
@@ -48,9 +48,13 @@ test('a file attached with the button is read, sent, shown on the message and re
   await expect(chip(page, 'launch-plan.txt')).toContainText('Ready', { timeout: 20_000 });
   await expectNoSeriousA11yViolations(page);
 
-  await sendAndWait(page, 'What does my file say?');
+  await sendAndWait(page, 'What is the launch date in my file?');
   // The demo model names each attached file and its first words: it was given the content.
   await expect(page.getByTestId('chatbot-message').last()).toContainText('Attached files: launch-plan.txt (“Launch date is 3 March. Budget approved.”)');
+  // The passage that answers was retrieved from the file and is cited under the answer.
+  const citation = page.getByTestId('citation-document').filter({ hasText: 'launch-plan.txt' });
+  await citation.getByRole('button', { name: 'Show passage' }).click();
+  await expect(citation).toContainText('Launch date is 3 March');
   await expect(page.getByTestId('attachment-chips')).toHaveCount(0);
   const files = page.getByTestId('message-files').last();
   await expect(files.getByRole('button', { name: 'Open launch-plan.txt' })).toBeVisible({ timeout: 20_000 });
