@@ -65,6 +65,21 @@ test('a file attached with the button is read, sent, shown on the message, reach
   await expectNoSeriousA11yViolations(page);
 });
 
+test('a large upload shows how far it got, then the file is read', async ({ page }) => {
+  await openChat(page);
+  // A slow line (256 KB/s up), so that the upload takes a few seconds.
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 256 * 1024 });
+  const text = 'The quarterly report covers revenue, costs and hiring. '.repeat(20_000);
+  await page.getByTestId('attach-input').setInputFiles({ name: 'quarterly.txt', mimeType: 'text/plain', buffer: Buffer.from(text) });
+  await expect(chip(page, 'quarterly.txt')).toContainText(/Uploading [1-9]\d?%/, { timeout: 15_000 });
+  await expectNoSeriousA11yViolations(page);
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  // Read whole, or in part when the text is beyond the parse limit.
+  await expect(chip(page, 'quarterly.txt')).toContainText(/Ready|% read/, { timeout: 30_000 });
+});
+
 test('files dropped onto the chat are attached; an image alone can be sent and shows as a thumbnail', async ({ page }) => {
   await openChat(page);
   const dataTransfer = await filesTransfer(page, [

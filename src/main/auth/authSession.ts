@@ -31,7 +31,8 @@ export interface AuthSessionOptions {
 export interface AuthorizedRequest {
   method: string;
   headers: Headers;
-  body: Uint8Array | string | null;
+  /** A stream is made by a function: the request may be sent twice (after a refresh) and a stream reads once. */
+  body: Uint8Array | string | null | (() => ReadableStream<Uint8Array>);
   signal?: AbortSignal;
 }
 
@@ -127,7 +128,10 @@ export function createAuthSession(options: AuthSessionOptions) {
       const headers = tenantHeaders(settings.subdomain, new Headers(request.headers));
       if (accessToken) headers.set(ACCESS_TOKEN_HEADER, accessToken);
       else headers.delete(ACCESS_TOKEN_HEADER);
-      return options.fetch(url, { method: request.method, headers, body: request.body, signal: request.signal, ...NO_REDIRECTS });
+      const body = typeof request.body === 'function' ? request.body() : request.body;
+      // A streamed body is sent as it is read (Node's fetch needs to be told so).
+      const duplex = typeof request.body === 'function' ? { duplex: 'half' as const } : {};
+      return options.fetch(url, { method: request.method, headers, body, signal: request.signal, ...duplex, ...NO_REDIRECTS });
     };
     const tokens = await vault.load(service);
     const response = await send(tokens?.accessToken);

@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../shared/api';
 import type { AuthorizedRequest } from '../auth/authSession';
-import { createBridgeFetch } from './bridgeFetch';
+import type { EventPayload } from '../../shared/ipc/contract';
+import { type BridgeSender, createBridgeFetch } from './bridgeFetch';
 
 const API_BASE = 'https://api.test/api/v1';
-const WINDOW = 1;
-const OTHER_WINDOW = 2;
+
+/** A window: its id and the progress events main sent it. */
+function windowNamed(id: number) {
+  const progress: EventPayload<'http:progress'>[] = [];
+  const sender: BridgeSender = { id, send: (_channel, payload) => progress.push(payload) };
+  return Object.assign(sender, { progress });
+}
+const WINDOW = windowNamed(1);
+const OTHER_WINDOW = windowNamed(2);
 
 /** A network whose requests stay open until their signal aborts them or the test answers them. */
 function pendingNetwork() {
@@ -32,10 +40,10 @@ describe('bridge fetch cancellation', () => {
     const other = bridgeFetch.fetch(WINDOW, second, get('/other/'));
     const sameIdOtherWindow = bridgeFetch.fetch(OTHER_WINDOW, first, get('/elsewhere/'));
 
-    bridgeFetch.cancel(OTHER_WINDOW, second); // another window cannot name this window's request
+    bridgeFetch.cancel(OTHER_WINDOW.id, second); // another window cannot name this window's request
     expect(call('/other/').signal.aborted).toBe(false);
 
-    bridgeFetch.cancel(WINDOW, first);
+    bridgeFetch.cancel(WINDOW.id, first);
     expect(call('/slow/').signal.aborted).toBe(true);
     await expect(slow).rejects.toEqual(new ApiError(0, null, 'Cancelled'));
     expect(call('/other/').signal.aborted).toBe(false);
@@ -54,7 +62,7 @@ describe('bridge fetch cancellation', () => {
     await expect(bridgeFetch.fetch(WINDOW, requestId, get('/twice/'))).rejects.toMatchObject({ status: 409 });
     call('/once/').answer();
     await done;
-    bridgeFetch.cancel(WINDOW, requestId);
+    bridgeFetch.cancel(WINDOW.id, requestId);
     expect(call('/once/').signal.aborted).toBe(false);
 
     const again = bridgeFetch.fetch(WINDOW, requestId, get('/again/'));
@@ -67,7 +75,7 @@ describe('bridge fetch cancellation', () => {
     const closing = [bridgeFetch.fetch(WINDOW, crypto.randomUUID(), get('/a/')), bridgeFetch.fetch(WINDOW, crypto.randomUUID(), get('/b/'))];
     const staying = bridgeFetch.fetch(OTHER_WINDOW, crypto.randomUUID(), get('/c/'));
 
-    bridgeFetch.cancelAllOf(WINDOW);
+    bridgeFetch.cancelAllOf(WINDOW.id);
     await Promise.all(closing.map((request) => expect(request).rejects.toMatchObject({ status: 0 })));
     expect(call('/c/').signal.aborted).toBe(false);
     call('/c/').answer();
@@ -110,5 +118,54 @@ describe('bridge fetch never hands the renderer a credential', () => {
     const { bridgeFetch, calls } = answering(() => Response.json({ ok: true }));
     await expect(bridgeFetch.fetch(WINDOW, crypto.randomUUID(), get('/auth/%73ign-in/'))).rejects.toMatchObject({ status: 403 });
     expect(calls).toEqual([]);
+  });
+});
+
+describe('bridge fetch with progress', () => {
+  /** A server that reads the whole body it is sent and answers `answer` bytes; the first call may be refused with 401. */
+  function server(answer: Uint8Array, { unauthorizedFirst = false } = {}) {
+    const received: number[] = [];
+    const session = {
+      async authorizedFetch(_url: string, init: AuthorizedRequest) {
+        const send = async () => {
+          const body = typeof init.body === 'function' ? init.body() : init.body;
+          received.push(body instanceof ReadableStream ? (await new Response(body).arrayBuffer()).byteLength : 0);
+        };
+        await send();
+        // Like the auth session: after a refresh the same request goes again, with a fresh body.
+        if (unauthorizedFirst) await send();
+        return new Response(answer, { headers: { 'content-length': String(answer.byteLength) } });
+      },
+    };
+    return { bridgeFetch: createBridgeFetch(session, () => API_BASE), received };
+  }
+
+  const upload = (bytes: number) => ({ url: `${API_BASE}/files/`, method: 'POST' as const, headers: [], body: new Uint8Array(bytes), progress: true });
+
+  it('tells the window how much of an upload went out and how much of the answer came in, ending at the totals', async () => {
+    const window = windowNamed(7);
+    const { bridgeFetch, received } = server(new Uint8Array(300_000));
+    const requestId = crypto.randomUUID();
+    const answer = await bridgeFetch.fetch(window, requestId, upload(1_000_000));
+    expect(received).toEqual([1_000_000]);
+    expect(answer.body.byteLength).toBe(300_000);
+    const uploads = window.progress.filter((step) => step.direction === 'upload');
+    const downloads = window.progress.filter((step) => step.direction === 'download');
+    expect(uploads.at(-1)).toEqual({ requestId, direction: 'upload', loaded: 1_000_000, total: 1_000_000 });
+    expect(downloads.at(-1)).toEqual({ requestId, direction: 'download', loaded: 300_000, total: 300_000 });
+    expect(uploads.map((step) => step.loaded)).toEqual([...uploads.map((step) => step.loaded)].sort((a, b) => a - b));
+  });
+
+  it('sends the whole body again when the request is repeated after a refresh', async () => {
+    const { bridgeFetch, received } = server(new Uint8Array(10), { unauthorizedFirst: true });
+    await bridgeFetch.fetch(windowNamed(8), crypto.randomUUID(), upload(200_000));
+    expect(received).toEqual([200_000, 200_000]);
+  });
+
+  it('sends no progress unless asked', async () => {
+    const window = windowNamed(9);
+    const { bridgeFetch } = server(new Uint8Array(10));
+    await bridgeFetch.fetch(window, crypto.randomUUID(), { ...upload(100), progress: undefined, body: new Uint8Array(100) });
+    expect(window.progress).toEqual([]);
   });
 });

@@ -20,7 +20,7 @@ const OK = { ok: true } as const;
 /** What main does for each invoke channel; arguments arrive already parsed by the contract. */
 export function createInvokeHandlers(deps: InvokeHandlerDeps): InvokeHandlers {
   return {
-    'http:fetch': ({ requestId, ...request }, event) => deps.bridgeFetch.fetch(event.sender.id, requestId, request),
+    'http:fetch': ({ requestId, ...request }, event) => deps.bridgeFetch.fetch(event.sender, requestId, request),
     'http:cancel': ({ requestId }, event) => {
       deps.bridgeFetch.cancel(event.sender.id, requestId);
       return OK;

@@ -18,7 +18,7 @@ export const INVOKE_CHANNELS = [
 ] as const;
 
 /** Main → renderer notifications. */
-export const EVENT_CHANNELS = ['session:ended', 'session:storageUnavailable', 'chat:stream'] as const;
+export const EVENT_CHANNELS = ['session:ended', 'session:storageUnavailable', 'chat:stream', 'http:progress'] as const;
 
 export type InvokeChannel = (typeof INVOKE_CHANNELS)[number];
 export type EventChannel = (typeof EVENT_CHANNELS)[number];

@@ -86,8 +86,16 @@ export const desktopSettingsPatchSchema = z
 const requestIdSchema = z.uuid();
 const requestIdArgsSchema = z.object({ requestId: requestIdSchema });
 
-/** `http:fetch`: the request and the id `http:cancel` names it by. */
-export const httpFetchArgsSchema = bridgeRequestSchema.extend({ requestId: requestIdSchema });
+/** `http:fetch`: the request and the id `http:cancel` names it by; `progress` asks for `http:progress` events. */
+export const httpFetchArgsSchema = bridgeRequestSchema.extend({ requestId: requestIdSchema, progress: z.boolean().optional() });
+
+/** How far a request's body went out (`upload`) or its answer came in (`download`); total null when unknown. */
+export const transferProgressSchema = z.object({
+  direction: z.enum(['upload', 'download']),
+  loaded: z.number().int().min(0),
+  total: z.number().int().min(0).nullable(),
+});
+export type TransferProgress = z.infer<typeof transferProgressSchema>;
 
 export const chatStartArgsSchema = z.object({
   requestId: requestIdSchema,
@@ -136,6 +144,7 @@ export const eventContract = {
   'session:ended': z.object({ reason: sessionEndReasonSchema }),
   'session:storageUnavailable': z.object({}),
   'chat:stream': chatStreamEventSchema,
+  'http:progress': transferProgressSchema.extend({ requestId: requestIdSchema }),
 } as const satisfies Record<EventChannel, z.ZodType>;
 
 /**

@@ -11,6 +11,7 @@ import {
   type EndpointResponse,
 } from '../../../shared/api';
 import { getPlatform } from '../platform';
+import type { TransferProgress } from '../platform/types';
 import { isReportedStatus, reportFailure } from './errorReporter';
 
 type AnyEndpoint = Endpoint<z.ZodType, z.ZodType, z.ZodType, z.ZodType>;
@@ -19,6 +20,12 @@ type AnyEndpoint = Endpoint<z.ZodType, z.ZodType, z.ZodType, z.ZodType>;
 export type CallOptions<E> = ([EndpointParams<E>] extends [never] ? { params?: never } : { params: EndpointParams<E> }) &
   ([EndpointQuery<E>] extends [never] ? { query?: never } : { query?: EndpointQuery<E> }) &
   ([EndpointBody<E>] extends [never] ? { body?: never } : { body: EndpointBody<E> });
+
+export interface RawTransfer {
+  body?: FormData;
+  onProgress?: (progress: TransferProgress) => void;
+  signal?: AbortSignal;
+}
 
 /** What the hooks need to know of the call (ky's `context`). */
 interface CallContext {
@@ -101,12 +108,21 @@ export async function callEndpoint<E extends AnyEndpoint>(endpoint: E, options: 
 /**
  * Sends one request of an endpoint whose body is not JSON (a multipart upload) or whose answer is
  * not JSON (a file download), with the same transport, token and failure reports as callEndpoint.
- * Rejects with ApiError.
+ * A transfer has no time limit (a large file on a slow line takes what it takes; `signal` stops
+ * it) and tells its progress to `onProgress`. Rejects with ApiError.
  */
-export async function sendRaw(endpoint: AnyEndpoint, path: string, body?: FormData): Promise<Response> {
+export async function sendRaw(endpoint: AnyEndpoint, path: string, options: RawTransfer = {}): Promise<Response> {
+  const { body, onProgress, signal } = options;
   const url = await apiUrl(path);
   const context: CallContext = { endpoint, url, requestBody: body ? '(multipart)' : undefined };
-  const response = await http(url, { method: endpoint.method, body, context: { ...context } });
+  const response = await http(url, {
+    method: endpoint.method,
+    body,
+    signal,
+    timeout: false,
+    context: { ...context },
+    ...(onProgress ? { fetch: (input: RequestInfo | URL, init?: RequestInit) => getPlatform().fetch(new Request(input, init), onProgress) } : {}),
+  });
   if (!response.ok) throw await apiErrorFromResponse(response);
   return response;
 }

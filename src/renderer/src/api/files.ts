@@ -1,14 +1,26 @@
 import { buildPath, filesApi, type ChatFile, type FileProgress } from '../../../shared/api';
 import { API_PREFIX } from '../../../shared/domain/http';
 import { callEndpoint, sendRaw } from './client';
+import type { TransferProgress } from '../platform/types';
+
+/** Share of a transfer done, 0–100; unknown totals count as not started. */
+export const transferPercentage = ({ loaded, total }: TransferProgress) => (total ? Math.min(100, Math.floor((loaded / total) * 100)) : 0);
 
 /** Uploads files for the next message (`attached` are the ids already attached, for the server's per-message cap). */
-export async function uploadChatFiles(files: readonly File[], options: { chatbotId: number; attached: readonly number[] }): Promise<ChatFile[]> {
+export async function uploadChatFiles(
+  files: readonly File[],
+  options: { chatbotId: number; attached: readonly number[]; onProgress?: (percentage: number) => void; signal?: AbortSignal },
+): Promise<ChatFile[]> {
   const form = new FormData();
   form.append('chatbot_id', String(options.chatbotId));
   if (options.attached.length > 0) form.append('attached_file_ids', options.attached.join(','));
   for (const file of files) form.append(filesApi.UPLOAD_FIELD, file, file.name);
-  const response = await sendRaw(filesApi.uploadFiles, filesApi.uploadFiles.path, form);
+  const { onProgress } = options;
+  const response = await sendRaw(filesApi.uploadFiles, filesApi.uploadFiles.path, {
+    body: form,
+    signal: options.signal,
+    onProgress: onProgress && ((progress) => progress.direction === 'upload' && onProgress(transferPercentage(progress))),
+  });
   return filesApi.uploadFiles.response.parse(await response.json()).items;
 }
 
@@ -24,9 +36,11 @@ export function deleteChatFile(id: number) {
  * A file's bytes, fetched with the member's credentials (the web cookie/token or, on desktop,
  * through main): a plain link or <img src> would carry neither. `url` is the one the server gave.
  */
-export async function fetchFileBlob(url: string): Promise<Blob> {
+export async function fetchFileBlob(url: string, onProgress?: (percentage: number) => void): Promise<Blob> {
   const path = url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) : url;
   const id = /^\/files\/(\d+)\/$/.exec(path)?.[1];
-  const response = await sendRaw(filesApi.getFile, id ? buildPath(filesApi.getFile.path, { id }) : path);
+  const response = await sendRaw(filesApi.getFile, id ? buildPath(filesApi.getFile.path, { id }) : path, {
+    onProgress: onProgress && ((progress) => progress.direction === 'download' && onProgress(transferPercentage(progress))),
+  });
   return response.blob();
 }

@@ -33,6 +33,31 @@ describe('desktop platform', () => {
     expect((calls['http:fetch']![1] as { body: Uint8Array }).body).toEqual(bytes);
   });
 
+  it('asks main for progress and passes on only the events of its own request', async () => {
+    const progressListeners = new Set<(payload: unknown) => void>();
+    let requestId = '';
+    const { bridge, calls } = fakeBridge({
+      'http:fetch': (args) => {
+        requestId = (args as { requestId: string }).requestId;
+        for (const listener of progressListeners) {
+          listener({ requestId: crypto.randomUUID(), direction: 'upload', loaded: 1, total: 9 });
+          listener({ requestId, direction: 'upload', loaded: 9, total: 9 });
+        }
+        return { ok: true, value: { status: 200, statusText: 'OK', headers: [], body: new Uint8Array() } };
+      },
+    });
+    const http = bridge.http as unknown as { onProgress: (listener: (payload: unknown) => void) => () => void };
+    http.onProgress = (listener) => {
+      progressListeners.add(listener);
+      return () => progressListeners.delete(listener);
+    };
+    const steps: unknown[] = [];
+    await createDesktopPlatform(bridge).fetch(new Request('http://127.0.0.1:3000/api/v1/files/', { method: 'POST', body: 'bytes' }), (step) => steps.push(step));
+    expect((calls['http:fetch']![0] as { progress: boolean }).progress).toBe(true);
+    expect(steps).toEqual([{ direction: 'upload', loaded: 9, total: 9 }]);
+    expect(progressListeners.size).toBe(0);
+  });
+
   it('cancels an aborted request in main under the id it was sent with, and stops waiting at once', async () => {
     const ok: IpcResult<unknown> = { ok: true, value: { status: 200, statusText: 'OK', headers: [], body: new Uint8Array() } };
     let answerLate: ((result: IpcResult<unknown>) => void) | null = null;

@@ -1,6 +1,6 @@
 import { ApiError, type ChatFrame } from '../../../shared/api';
 import type { Bridge, IpcResult } from '../../../shared/ipc/contract';
-import type { ChatStreamRequest, ClientSettings, Platform } from './types';
+import type { ChatStreamRequest, ClientSettings, Platform, TransferProgress } from './types';
 
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
@@ -26,11 +26,16 @@ async function serializeRequest(request: Request) {
  * performs the HTTP request and parses the chat stream (DESIGN §5, §6). Nothing here sees a token.
  */
 export function createDesktopPlatform(bridge: Bridge): Platform {
-  async function bridgeFetch(request: Request): Promise<Response> {
+  async function bridgeFetch(request: Request, onProgress?: (progress: TransferProgress) => void): Promise<Response> {
     const serialized = await serializeRequest(request);
     // Checked after serializing, so that a cancel is only ever sent after the request it names.
     request.signal.throwIfAborted();
     const requestId = crypto.randomUUID();
+    const stopProgress = onProgress
+      ? bridge.http.onProgress(({ requestId: id, ...progress }) => {
+          if (id === requestId) onProgress(progress);
+        })
+      : () => {};
     // The caller (ky's timeout, a closed screen) stops waiting at once, and main aborts the request.
     let cancel = () => {};
     const cancelled = new Promise<never>((_, reject) => {
@@ -40,9 +45,10 @@ export function createDesktopPlatform(bridge: Bridge): Platform {
       };
     });
     request.signal.addEventListener('abort', cancel, { once: true });
-    const result = await Promise.race([bridge.http.fetch({ ...serialized, requestId }), cancelled]).finally(() =>
-      request.signal.removeEventListener('abort', cancel),
-    );
+    const result = await Promise.race([bridge.http.fetch({ ...serialized, requestId, progress: onProgress !== undefined }), cancelled]).finally(() => {
+      request.signal.removeEventListener('abort', cancel);
+      stopProgress();
+    });
     const response = unwrap(result);
     return new Response(NULL_BODY_STATUSES.has(response.status) ? null : response.body, {
       status: response.status,

@@ -1,7 +1,8 @@
 import type { ChatBody, ChatFrame, ChatMeta, Member, SessionEndReason } from '../../../shared/api';
 import type { SupportedLanguage } from '../../../shared/domain/language';
+import type { TransferProgress } from '../../../shared/ipc/contract';
 
-export type { SessionEndReason };
+export type { SessionEndReason, TransferProgress };
 
 export interface ClientSettings {
   /** API base URL, e.g. https://host/api/v1. On the web it is the page's own origin. */
@@ -27,8 +28,11 @@ export interface ChatStreamRequest {
  */
 export interface Platform {
   readonly kind: 'web' | 'desktop';
-  /** fetch with the access token and tenant attached and one refresh on 401; used by ky. */
-  fetch(request: Request): Promise<Response>;
+  /**
+   * fetch with the access token and tenant attached and one refresh on 401; used by ky. With
+   * `onProgress`, told how much of the body went out and of the answer came in (file transfers).
+   */
+  fetch(request: Request, onProgress?: (progress: TransferProgress) => void): Promise<Response>;
   session: {
     signIn(credentials: { email: string; password: string }): Promise<Member>;
     /** Resume a stored session (refresh); null when there is none. */

@@ -150,3 +150,77 @@ describe('web platform', () => {
     ).rejects.toMatchObject({ status: 402, code: 'credits_depleted' });
   });
 });
+
+/**
+ * An XMLHttpRequest that answers 401 without the `fresh` token and otherwise reports the upload and
+ * the answer in two steps each, as a browser does for a large file.
+ */
+class FakeXhr extends EventTarget {
+  static sent: { url: string; token: string | null; bytes: number }[] = [];
+  readonly upload = new EventTarget();
+  status = 0;
+  statusText = '';
+  response: ArrayBuffer | null = null;
+  withCredentials = false;
+  responseType = '';
+  private url = '';
+  private headers = new Headers();
+  open(_method: string, url: string) {
+    this.url = url;
+  }
+  setRequestHeader(name: string, value: string) {
+    this.headers.set(name, value);
+  }
+  getAllResponseHeaders() {
+    return 'content-type: application/json\r\nx-request-id: r1\r\n';
+  }
+  abort() {}
+  send(body: Blob | null) {
+    const token = this.headers.get('x-access-token');
+    FakeXhr.sent.push({ url: this.url, token, bytes: body?.size ?? 0 });
+    const progress = (target: EventTarget, loaded: number, total: number) =>
+      target.dispatchEvent(Object.assign(new Event('progress'), { loaded, total, lengthComputable: true }));
+    queueMicrotask(() => {
+      if (token !== 'fresh') {
+        this.status = 401;
+        this.response = new TextEncoder().encode('{"code":"unauthorized","message":"no"}').buffer;
+      } else {
+        const total = body?.size ?? 0;
+        progress(this.upload, Math.floor(total / 2), total);
+        progress(this.upload, total, total);
+        progress(this, 10, 20);
+        progress(this, 20, 20);
+        this.status = 201;
+        this.response = new TextEncoder().encode('{"items":[]}').buffer;
+      }
+      this.dispatchEvent(new Event('load'));
+    });
+  }
+}
+
+describe('web platform file transfers', () => {
+  it('report upload and download progress, and go again with the renewed token after a 401', async () => {
+    const server = fakeServer();
+    server.releaseRefresh();
+    FakeXhr.sent = [];
+    const platform = createWebPlatform({ fetch: server.fetch, apiBase: API, createXhr: () => new FakeXhr() as unknown as XMLHttpRequest });
+    const steps: unknown[] = [];
+    const response = await platform.fetch(new Request(`${API}/files/`, { method: 'POST', body: 'x'.repeat(1000) }), (progress) => steps.push(progress));
+
+    expect(response.status).toBe(201);
+    expect(response.headers.get('x-request-id')).toBe('r1');
+    expect(await response.json()).toEqual({ items: [] });
+    expect(FakeXhr.sent).toEqual([
+      { url: `${API}/files/`, token: null, bytes: 1000 },
+      { url: `${API}/files/`, token: 'fresh', bytes: 1000 },
+    ]);
+    expect(steps).toEqual([
+      { direction: 'upload', loaded: 500, total: 1000 },
+      { direction: 'upload', loaded: 1000, total: 1000 },
+      { direction: 'download', loaded: 10, total: 20 },
+      { direction: 'download', loaded: 20, total: 20 },
+    ]);
+    // Calls without a progress listener keep using fetch.
+    expect(server.fetch).toHaveBeenCalledTimes(1);
+  });
+});

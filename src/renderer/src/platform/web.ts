@@ -1,13 +1,62 @@
 import { ApiError, apiErrorFromResponse, authApi, buildPath, chatApi, publicSessionsApi, isAbortError, sendReportingFailures, openChatResponse, readChatFrames, sessionEndReasonFor, type Endpoint, type Member, type SessionEndReason } from '../../../shared/api';
 import { API_PREFIX, ACCESS_TOKEN_HEADER, SUBDOMAIN_COOKIE, SUBDOMAIN_HEADER } from '../../../shared/domain/http';
 import { PUBLIC_ACCESS_TOKEN } from '../../../shared/domain/sharing';
-import type { ChatStreamRequest, ClientSettings, Platform } from './types';
+import type { ChatStreamRequest, ClientSettings, Platform, TransferProgress } from './types';
 
 const PUBLIC_PATH_SEGMENT = `${API_PREFIX}/public/`;
+const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+
+type Transport = (request: Request) => Promise<Response>;
+
+function parseHeaders(raw: string): Headers {
+  const headers = new Headers();
+  for (const line of raw.trim().split(/[\r\n]+/)) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+  }
+  return headers;
+}
+
+/**
+ * A transport through XMLHttpRequest, the one browser API that tells how much of a request body
+ * went out (fetch cannot, short of streamed uploads over HTTP/2). Used for file transfers only.
+ */
+export function xhrTransport(onProgress: (progress: TransferProgress) => void, createXhr = () => new XMLHttpRequest()): Transport {
+  return async (request) => {
+    const body = request.method === 'GET' || request.method === 'HEAD' ? null : await request.blob();
+    request.signal.throwIfAborted();
+    return new Promise<Response>((resolve, reject) => {
+      const xhr = createXhr();
+      xhr.open(request.method, request.url);
+      xhr.withCredentials = true;
+      xhr.responseType = 'arraybuffer';
+      request.headers.forEach((value, name) => xhr.setRequestHeader(name, value));
+      const tell = (direction: TransferProgress['direction']) => (event: ProgressEvent) =>
+        onProgress({ direction, loaded: event.loaded, total: event.lengthComputable ? event.total : null });
+      xhr.upload.addEventListener('progress', tell('upload'));
+      xhr.addEventListener('progress', tell('download'));
+      xhr.addEventListener('load', () =>
+        resolve(
+          new Response(NULL_BODY_STATUSES.has(xhr.status) ? null : (xhr.response as ArrayBuffer), {
+            status: xhr.status,
+            statusText: xhr.statusText,
+            headers: parseHeaders(xhr.getAllResponseHeaders()),
+          }),
+        ),
+      );
+      xhr.addEventListener('error', () => reject(new TypeError('Network request failed')));
+      xhr.addEventListener('abort', () => reject(request.signal.reason ?? new DOMException('Aborted', 'AbortError')));
+      request.signal.addEventListener('abort', () => xhr.abort(), { once: true });
+      xhr.send(body);
+    });
+  };
+}
 
 export interface WebPlatformOptions {
   /** The network; tests inject a fake. */
   fetch?: typeof globalThis.fetch;
+  /** The XMLHttpRequest of file transfers with progress; tests inject a fake. */
+  createXhr?: () => XMLHttpRequest;
   apiBase?: string;
   /**
    * Told of every sign-in, refresh and sign-out call that failed with a 5xx or no response, so they
@@ -90,23 +139,24 @@ export function createWebPlatform(options: WebPlatformOptions = {}): Platform {
     return refreshInFlight;
   }
 
-  function send(request: Request): Promise<Response> {
+  function send(request: Request, transport: Transport): Promise<Response> {
     const headers = withTenant(new Headers(request.headers));
     if (accessToken) headers.set(ACCESS_TOKEN_HEADER, accessToken);
     // Spec §6: signed out, public paths carry the token value `public`.
     else if (new URL(request.url).pathname.includes(PUBLIC_PATH_SEGMENT)) headers.set(ACCESS_TOKEN_HEADER, PUBLIC_ACCESS_TOKEN);
-    return network(new Request(request, { headers, credentials: 'include' }));
+    return transport(new Request(request, { headers, credentials: 'include' }));
   }
 
-  async function authorizedFetch(request: Request): Promise<Response> {
+  async function authorizedFetch(request: Request, onProgress?: (progress: TransferProgress) => void): Promise<Response> {
+    const transport: Transport = onProgress ? xhrTransport(onProgress, options.createXhr) : network;
     const retry = request.clone();
     const tokenUsed = accessToken;
-    const response = await send(request);
+    const response = await send(request, transport);
     if (response.status !== 401 || new URL(request.url).pathname.includes('/auth/')) return response;
     // Another call may already have renewed the token while this one was in flight.
-    if (accessToken && accessToken !== tokenUsed) return send(retry);
+    if (accessToken && accessToken !== tokenUsed) return send(retry, transport);
     const member = await refreshOnce(false);
-    return member ? send(retry) : response;
+    return member ? send(retry, transport) : response;
   }
 
   async function streamChat({ chatbotId, body, visitor, signal, onMeta, onFrame }: ChatStreamRequest): Promise<void> {

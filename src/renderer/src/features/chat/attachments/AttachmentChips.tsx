@@ -45,7 +45,7 @@ export function AttachmentChips() {
                 <Progress
                   size="xs"
                   mt={2}
-                  value={item.state === 'uploading' ? 100 : Math.max(item.percentage, 3)}
+                  value={Math.max(item.percentage, 3)}
                   animated={item.state === 'uploading'}
                   aria-label={t('progress', { name: item.name })}
                 />

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Button, Image } from '@mantine/core';
+import { Button, Image, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { SessionMessage } from '../../../../../shared/api';
 import { fetchFileBlob } from '../../../api/files';
@@ -9,9 +9,9 @@ import classes from './attachments.module.css';
 
 type MessageFile = SessionMessage['files'][number];
 
-/** Saves a file the member sent, fetched with their credentials. */
-async function openFile(file: MessageFile): Promise<void> {
-  const blob = await fetchFileBlob(file.url);
+/** Saves a file the member sent, fetched with their credentials; `onProgress` follows the download. */
+async function openFile(file: MessageFile, onProgress?: (percentage: number) => void): Promise<void> {
+  const blob = await fetchFileBlob(file.url, onProgress);
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
@@ -46,6 +46,29 @@ function Thumbnail({ file, onOpen }: { file: MessageFile; onOpen: () => void }) 
   );
 }
 
+/** A document the member sent: opened (downloaded) on click, with the download's progress on the chip. */
+function DocumentChip({ file }: { file: MessageFile }) {
+  const { t } = useTranslation('files');
+  const [percentage, setPercentage] = useState<number | null>(null);
+  const open = () => {
+    if (percentage !== null) return;
+    setPercentage(0);
+    openFile(file, setPercentage)
+      .catch((error: unknown) => showToast('error', t(errorKeyOf(error))))
+      .finally(() => setPercentage(null));
+  };
+  return (
+    <Button variant="default" size="xs" radius="md" onClick={open} aria-label={t('open_named', { name: file.name })} aria-busy={percentage !== null}>
+      {file.name}
+      {percentage !== null && (
+        <Text span size="xs" c="dimmed" ml={6} role="status" aria-label={t('downloading_named', { name: file.name, percentage })}>
+          {percentage}%
+        </Text>
+      )}
+    </Button>
+  );
+}
+
 /** The files of a member's message: image thumbnails and document chips, each opened on click. */
 export function MessageFiles({ files }: { files: SessionMessage['files'] }) {
   const { t } = useTranslation('files');
@@ -57,9 +80,7 @@ export function MessageFiles({ files }: { files: SessionMessage['files'] }) {
         file.type.startsWith('image/') ? (
           <Thumbnail key={file.id} file={file} onOpen={() => open(file)} />
         ) : (
-          <Button key={file.id} variant="default" size="xs" radius="md" onClick={() => open(file)} aria-label={t('open_named', { name: file.name })}>
-            {file.name}
-          </Button>
+          <DocumentChip key={file.id} file={file} />
         ),
       )}
     </div>

@@ -32,9 +32,12 @@ describe('composer attachments', () => {
     const pending = attachFiles([new File(['hello'], 'notes.txt', { type: 'text/plain' }), new File(['x'], 'dot.png', { type: 'image/png' })], 7, vi.fn());
     expect(useAttachmentsStore.getState().items.map((item) => item.state)).toEqual(['uploading', 'uploading']);
     expect(isBusy(useAttachmentsStore.getState().items)).toBe(true);
+    // The upload tells how far it got; both chips of the upload show it.
+    api.uploadChatFiles.mock.calls[0]![1].onProgress(42);
+    expect(useAttachmentsStore.getState().items.map((item) => item.percentage)).toEqual([42, 42]);
     finish([uploaded(1, 'notes.txt', 'parsing'), uploaded(2, 'dot.png', 'parsed', 'image/png')]);
     await pending;
-    expect(api.uploadChatFiles).toHaveBeenCalledWith(expect.any(Array), { chatbotId: 7, attached: [] });
+    expect(api.uploadChatFiles).toHaveBeenCalledWith(expect.any(Array), expect.objectContaining({ chatbotId: 7, attached: [] }));
     expect(useAttachmentsStore.getState().items.map((item) => [item.id, item.state])).toEqual([
       [1, 'parsing'],
       [2, 'parsed'],
@@ -70,6 +73,24 @@ describe('composer attachments', () => {
     removeAttachment(useAttachmentsStore.getState().items[0]!.key, vi.fn());
     expect(useAttachmentsStore.getState().items).toEqual([]);
     expect(api.deleteChatFile).toHaveBeenCalledWith(5);
+  });
+
+  it('removing every chip of an upload under way stops it, without an error', async () => {
+    api.uploadChatFiles.mockImplementation(
+      (_files: File[], { signal }: { signal: AbortSignal }) =>
+        new Promise((_, reject) => signal.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError')))),
+    );
+    const onError = vi.fn();
+    const pending = attachFiles([new File(['a'], 'a.txt'), new File(['b'], 'b.txt')], 7, onError);
+    const [first, second] = useAttachmentsStore.getState().items;
+    const { signal } = api.uploadChatFiles.mock.calls[0]![1] as { signal: AbortSignal };
+    removeAttachment(first!.key, vi.fn());
+    expect(signal.aborted).toBe(false); // b.txt still wants it
+    removeAttachment(second!.key, vi.fn());
+    expect(signal.aborted).toBe(true);
+    await pending;
+    expect(onError).not.toHaveBeenCalled();
+    expect(api.deleteChatFile).not.toHaveBeenCalled();
   });
 
   it('formats sizes for the chips', () => {

@@ -15,6 +15,8 @@ export interface Attachment {
   id: number | null;
   /** A local preview of an image (object URL), revoked when the chip goes. */
   previewUrl: string | null;
+  /** Stops the upload the file is part of, once every chip of that upload was removed. */
+  upload: AbortController | null;
 }
 
 interface AttachmentsState {
@@ -50,6 +52,7 @@ export async function attachFiles(
 ): Promise<void> {
   if (files.length === 0) return;
   const attached = useAttachmentsStore.getState().items.flatMap((item) => (item.id === null ? [] : [item.id]));
+  const upload = new AbortController();
   const added: Attachment[] = files.map((file) => {
     const isImage = file.type.startsWith('image/');
     return {
@@ -61,20 +64,27 @@ export async function attachFiles(
       percentage: 0,
       id: null,
       previewUrl: isImage ? URL.createObjectURL(file) : null,
+      upload,
     };
   });
   const keys = added.map((item) => item.key);
   useAttachmentsStore.setState(({ items }) => ({ items: [...items, ...added] }));
   try {
-    const uploaded = await uploadChatFiles(files, { chatbotId, attached });
+    const uploaded = await uploadChatFiles(files, {
+      chatbotId,
+      attached,
+      signal: upload.signal,
+      onProgress: (percentage) => update(keys, (item) => ({ ...item, percentage })),
+    });
     update(keys, (item, index) => {
       const file = uploaded[index];
-      return file ? { ...item, id: file.id, state: file.status, percentage: file.parsed_percentage } : null;
+      return file ? { ...item, id: file.id, state: file.status, percentage: file.parsed_percentage, upload: null } : null;
     });
   } catch (error) {
     added.forEach(forget);
     update(keys, () => null);
-    onError(errorMessageKey(error, filesApi.uploadFiles), messageValues(error));
+    // Every chip of this upload was removed: nothing to tell.
+    if (!upload.signal.aborted) onError(errorMessageKey(error, filesApi.uploadFiles), messageValues(error));
   }
 }
 
@@ -92,6 +102,8 @@ export function removeAttachment(key: string, onError: (messageKey: string) => v
   if (!item) return;
   forget(item);
   update([key], () => null);
+  const { items } = useAttachmentsStore.getState();
+  if (item.upload && !items.some((other) => other.upload === item.upload)) item.upload.abort();
   if (item.id !== null) void deleteChatFile(item.id).catch((error: unknown) => onError(errorMessageKey(error, filesApi.deleteFile)));
 }
 
