@@ -30,6 +30,8 @@ import { registerPublicSessionRoutes } from './routes/publicSessions';
 import { registerSessionRoutes } from './routes/sessions';
 import { registerTaskModeRoutes } from './routes/taskModes';
 import { registerTaskRoutes } from './routes/tasks';
+import { registerInquiryRoutes } from './routes/inquiries';
+import { type MailService, createMailService } from './mail/service';
 import { createAuthService } from './services/auth';
 import { failAbandonedAnswers } from './services/chat';
 import { createInputGuard } from './services/inputGuard';
@@ -53,6 +55,8 @@ export interface BuildAppOptions {
   jobs?: JobQueue;
   /** Defaults to the store the configuration describes (FILES_DIR or S3_BUCKET). */
   files?: FileStore;
+  /** Defaults to SMTP_URL, or the outbox in MAIL_OUTBOX_DIR; closed with the app. */
+  mail?: MailService;
 }
 
 /** Redis when REDIS_URL is set (its connection closes with the app), else the server's database. */
@@ -70,8 +74,10 @@ function rateLimitStore(app: FastifyInstance, db: Database, config: ServerConfig
  * The whole API as a Fastify instance, ready to `listen` or `inject`. Building it first fails the
  * answers an earlier process left streaming when it died.
  */
-export async function buildApp({ db, config, llm, logger = false, webRoot, jobs: givenJobs, files = createFileStore(config) }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, config, llm, logger = false, webRoot, jobs: givenJobs, files = createFileStore(config), mail: givenMail }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({ logger, trustProxy: config.TRUST_PROXY });
+  const mail = givenMail ?? createMailService({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: config.MAIL_OUTBOX_DIR, log: app.log });
+  app.addHook('onClose', async () => mail.close());
   const abandoned = await failAbandonedAnswers(db);
   if (abandoned > 0) app.log.warn({ count: abandoned }, 'marked chat answers abandoned by an earlier server process as failed');
   app.setValidatorCompiler(validatorCompiler);
@@ -132,6 +138,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerTaskRoutes(api, db);
       registerSecurityRoutes(api, inputGuard);
       registerFileRoutes(api, { db, store, rateLimits, config, enqueueParse });
+      registerInquiryRoutes(api, { db, mail, rateLimits, config });
     },
     { prefix: API_PREFIX },
   );

@@ -58,6 +58,10 @@ const configSchema = z.object({
   SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
   MAIL_FROM: z.string().trim().min(3).default('Chatbot Platform <no-reply@localhost>'),
   MAIL_OUTBOX_DIR: z.string().min(1).default('.data/outbox'),
+  /** Where members' inquiries go when their tenant has no support address of its own. */
+  SUPPORT_EMAIL: optionalText.pipe(z.email().optional()),
+  /** Inquiries a member may send per hour (429 beyond). */
+  INQUIRY_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(5),
   /** Uploaded files on local disk (one server process); ignored when S3_BUCKET is set. */
   FILES_DIR: z.string().min(1).default('.data/files'),
   /** Any S3-compatible store, for several server processes sharing the files. */

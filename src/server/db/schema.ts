@@ -62,6 +62,8 @@ export const tenants = pgTable('tenants', {
   isLowLlmFree: boolean('is_low_llm_free').notNull().default(false),
   /** Overrides of the server's chat file limits for this tenant (services/files `FileLimits`). */
   fileLimits: jsonb('file_limits').$type<TenantFileLimits>(),
+  /** Where members' inquiries (contact modal) are mailed; SUPPORT_EMAIL when null. */
+  supportEmail: text('support_email'),
   createdAt: createdAt(),
 });
 
@@ -773,3 +775,20 @@ export const rateLimits = pgTable('rate_limits', {
   count: integer('count').notNull(),
   resetAt: timestamp('reset_at', { withTimezone: true }).notNull(),
 });
+
+/** What members wrote in the contact modal (spec §2), kept whether or not the mail to support went out. */
+export const inquiries = pgTable(
+  'inquiries',
+  {
+    id: id(),
+    tenantId: tenantId(),
+    memberId: integer('member_id').references(() => members.id, { onDelete: 'set null' }),
+    inquiry: text('inquiry').notNull(),
+    email: text('email').notNull(),
+    phone: text('phone'),
+    /** When the mail to the support address went out; null when there was none or it failed. */
+    mailedAt: timestamp('mailed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('inquiries_tenant_idx').on(t.tenantId, t.createdAt)],
+);

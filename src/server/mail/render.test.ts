@@ -11,6 +11,7 @@ const SAMPLES: MailTemplateData = {
   memberRequestApproved: { name: 'NAME-4', tenantName: 'TENANT-4', requestType: 'group_update', signInUrl: 'https://x.example.test/URL-4' },
   memberRequestRejected: { name: 'NAME-5', tenantName: 'TENANT-5', requestType: 'registration', reason: 'REASON-5' },
   chatbotPublishRejected: { name: 'NAME-6', chatbotName: 'BOT-6', reason: 'REASON-6' },
+  inquiryReceived: { tenantName: 'TENANT-7', memberName: 'NAME-7', replyEmail: 'reply-7@x.example.test', phone: '010-7777-7777', inquiry: 'QUESTION-7' },
 };
 
 describe('mail templates', () => {

@@ -19,6 +19,8 @@ export interface MailTemplateData {
   memberRequestRejected: { name: string; tenantName: string; requestType: MemberRequestType; reason: string };
   /** An admin rejected a chatbot's publish request with feedback for the author. */
   chatbotPublishRejected: { name: string; chatbotName: string; reason: string };
+  /** A member's contact-modal inquiry, to the tenant's support address; `phone` is '' when not given. */
+  inquiryReceived: { tenantName: string; memberName: string; replyEmail: string; phone: string; inquiry: string };
 }
 
 export type MemberRequestType = 'registration' | 'group_update';
@@ -30,6 +32,7 @@ export const MAIL_TEMPLATE_NAMES = [
   'memberRequestApproved',
   'memberRequestRejected',
   'chatbotPublishRejected',
+  'inquiryReceived',
 ] as const satisfies readonly MailTemplateName[];
 
 /** Body pieces; every text is plain text, escaped when it becomes HTML. */
@@ -192,6 +195,28 @@ export const MAIL_TEMPLATES: TemplateBook = {
     es: {
       subject: (d) => `La publicación de «${d.chatbotName}» ha sido rechazada`,
       body: (d) => [p(`Hola, ${d.name}: la solicitud para publicar tu chatbot «${d.chatbotName}» ha sido rechazada. Comentarios del administrador:`), quote(d.reason)],
+    },
+  },
+  inquiryReceived: {
+    ko: {
+      subject: (d) => `[${d.tenantName}] ${d.memberName}님의 문의`,
+      body: (d) => [p(`${d.tenantName}의 ${d.memberName}님이 문의를 보냈습니다. 답장 이메일: ${d.replyEmail}${d.phone ? `, 전화: ${d.phone}` : ''}`), quote(d.inquiry)],
+    },
+    en: {
+      subject: (d) => `[${d.tenantName}] Inquiry from ${d.memberName}`,
+      body: (d) => [p(`${d.memberName} (${d.tenantName}) sent an inquiry. Reply to: ${d.replyEmail}${d.phone ? `, phone: ${d.phone}` : ''}`), quote(d.inquiry)],
+    },
+    zh: {
+      subject: (d) => `[${d.tenantName}] 来自 ${d.memberName} 的咨询`,
+      body: (d) => [p(`${d.tenantName} 的 ${d.memberName} 发来了咨询。回复邮箱：${d.replyEmail}${d.phone ? `，电话：${d.phone}` : ''}`), quote(d.inquiry)],
+    },
+    ja: {
+      subject: (d) => `[${d.tenantName}] ${d.memberName}様からのお問い合わせ`,
+      body: (d) => [p(`${d.tenantName}の${d.memberName}様からお問い合わせがありました。返信先: ${d.replyEmail}${d.phone ? `、電話: ${d.phone}` : ''}`), quote(d.inquiry)],
+    },
+    es: {
+      subject: (d) => `[${d.tenantName}] Consulta de ${d.memberName}`,
+      body: (d) => [p(`${d.memberName} (${d.tenantName}) ha enviado una consulta. Responder a: ${d.replyEmail}${d.phone ? `, teléfono: ${d.phone}` : ''}`), quote(d.inquiry)],
     },
   },
 };

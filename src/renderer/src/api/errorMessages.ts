@@ -84,6 +84,7 @@ export const ERROR_MESSAGES: readonly ErrorMessageRow[] = [
   { status: 422, key: 'errors:status_422' },
   { status: 424, key: 'errors:status_422' },
   { status: 428, key: 'errors:status_428' },
+  { status: 429, key: 'errors:status_429' },
   { status: 500, key: 'errors:status_500' },
   { key: 'errors:unknown' },
 ];

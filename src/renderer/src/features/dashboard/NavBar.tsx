@@ -13,7 +13,8 @@ import { useTenant } from '../../api/tenant';
 import { useUserSession } from '../../stores/userSession';
 import { LanguageMenu } from '../../components/LanguageMenu';
 import { SideNavbar } from '../../components/SideNavShell';
-import { IconChevron, IconCode, IconLogout, IconPlus, IconShield, IconStore, IconStudio } from '../../components/icons';
+import { IconChevron, IconCode, IconLogout, IconMail, IconPlus, IconShield, IconStore, IconStudio } from '../../components/icons';
+import { ContactModal } from '../contact/ContactModal';
 import { CreditUsageIndicator } from '../credits/CreditUsageIndicator';
 import { NEW_CHAT_LINK_ID, newChatPath } from './newChatTarget';
 import { SessionList } from './SessionList';
@@ -84,6 +85,21 @@ function MySessions() {
   );
 }
 
+/** Individual members have no administrator to ask: they write to the tenant's support (spec §2 contact modal). */
+function ContactLink() {
+  const { t } = useTranslation('contact');
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <UnstyledButton className={sideNav.link} onClick={() => setOpen(true)} data-testid="contact-button">
+        <IconMail size={17} />
+        {t('open')}
+      </UnstyledButton>
+      <ContactModal opened={open} onClose={() => setOpen(false)} />
+    </>
+  );
+}
+
 function NavFooter() {
   const { t } = useTranslation('dashboard');
   const member = useUserSession((state) => state.member);
@@ -104,6 +120,7 @@ function NavFooter() {
         <IconCode size={17} />
         {t('nav.developers')}
       </NavLink>
+      {member?.member_type === 'individual' && <ContactLink />}
       {member?.is_admin && (
         <UnstyledButton className={sideNav.link} onClick={() => getPlatform().openAdminConsole()} data-testid="admin-button">
           <IconShield size={17} />

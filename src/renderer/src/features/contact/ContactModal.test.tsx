@@ -1,0 +1,51 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { ApiError } from '../../../../shared/api';
+import { renderScreen } from '../../test/render';
+import { useUserSession } from '../../stores/userSession';
+
+const api = vi.hoisted(() => ({ sendInquiry: vi.fn() }));
+vi.mock('../../api/inquiries', () => api);
+const { ContactModal } = await import('./ContactModal');
+
+afterEach(() => vi.clearAllMocks());
+
+function open() {
+  useUserSession.setState({ member: { id: 9, name: 'Ada', email: 'ada@demo.test', is_admin: false, language: 'en', custom_fields: [], member_status: 'approved', member_type: 'individual' } });
+  const onClose = vi.fn();
+  renderScreen(<ContactModal opened onClose={onClose} />);
+  return onClose;
+}
+
+describe('contact modal', () => {
+  it('checks the inquiry and phone before sending, with the member’s email filled in', async () => {
+    open();
+    expect(screen.getByLabelText(/Reply to this email/)).toHaveValue('ada@demo.test');
+    await userEvent.type(screen.getByLabelText(/Phone/), 'call me');
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText('Enter a phone number with digits, spaces and + ( ) - only.')).toBeVisible();
+    expect(screen.getByLabelText(/Your question/)).toHaveAttribute('aria-invalid', 'true');
+    expect(api.sendInquiry).not.toHaveBeenCalled();
+  });
+
+  it('sends the inquiry, says so and closes', async () => {
+    api.sendInquiry.mockResolvedValue({ ok: true });
+    const onClose = open();
+    await userEvent.type(screen.getByLabelText(/Your question/), 'How do I buy credits?');
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await vi.waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(api.sendInquiry).toHaveBeenCalledWith({ inquiry: 'How do I buy credits?', email: 'ada@demo.test', phone: undefined });
+    expect(await screen.findByText('Sent. We will answer by email.')).toBeVisible();
+  });
+
+  it('keeps the text and explains a refusal beyond the hourly limit', async () => {
+    api.sendInquiry.mockRejectedValue(new ApiError(429, { code: 'rate_limited', message: 'slow' }));
+    const onClose = open();
+    await userEvent.type(screen.getByLabelText(/Your question/), 'Again?');
+    await userEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText('Too many attempts. Please wait a moment and try again.')).toBeVisible();
+    expect(onClose).not.toHaveBeenCalled();
+    expect(screen.getByLabelText(/Your question/)).toHaveValue('Again?');
+  });
+});

@@ -1,0 +1,12 @@
+import type { FastifyInstance } from 'fastify';
+import { sendInquiry } from '../../shared/api/inquiries';
+import type { InquiryDeps } from '../services/inquiries';
+import * as inquiries from '../services/inquiries';
+import { registerEndpoint } from './endpointRoute';
+
+export function registerInquiryRoutes(app: FastifyInstance, deps: Omit<InquiryDeps, 'log'>): void {
+  registerEndpoint(app, sendInquiry, async ({ tenant, body, requireMember }) => {
+    await inquiries.sendInquiry({ ...deps, log: app.log }, tenant, requireMember(), body);
+    return { ok: true as const };
+  });
+}
