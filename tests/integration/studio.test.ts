@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatbots, files, llmModels, memberGroupLinks, memberGroups, members, modelGroupPermissions, tenants } from '../../src/server/db/schema';
+import { chatbotMemberGroups, chatbots, files, llmModels, memberGroupLinks, memberGroups, members, modelGroupPermissions, tenants } from '../../src/server/db/schema';
 import type { MemberRow } from '../../src/server/db/rows';
 import { samplePng } from '../fixtures/sampleFiles';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
-import { apiClient } from './helpers/client';
+import { apiClient, readFrames } from './helpers/client';
 import { fastJobSettings } from './helpers/crashJobs';
 
 /**
@@ -21,6 +21,8 @@ let salesGroupId: number;
 let models: { lite: number; pro: number; deep: number };
 
 type Token = keyof typeof tokens;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- arbitrary JSON, checked by the assertions
+type Json = any;
 
 const call = (who: Token | undefined, path: string, method = 'GET', body?: unknown) =>
   api.call(path, { method, token: who ? tokens[who] : undefined, tenant: who === 'acme' ? 'acme' : undefined, ...(body === undefined ? {} : { body }) });
@@ -153,9 +155,7 @@ describe('PATCH /chatbots/{id}/', () => {
     await server.db.update(modelGroupPermissions).set({ isAvailable: false }).where(eq(modelGroupPermissions.llmModelId, models.deep));
     try {
       expect(await call('author', `/chatbots/${id}/`, 'PATCH', { llm_model_id: models.deep })).toMatchObject({ status: 403, body: { code: 'model_not_allowed' } });
-      const [acmeModel] = await server.db.select().from(llmModels).where(eq(llmModels.name, 'balanced-pro'));
       const otherTenantModel = (await server.db.select().from(llmModels)).find((row) => row.tenantId !== tenantId)!;
-      expect(acmeModel).toBeDefined();
       expect(await call('author', `/chatbots/${id}/`, 'PATCH', { llm_model_id: otherTenantModel.id })).toMatchObject({ status: 403 });
       // The unlimited model is always allowed.
       expect((await call('author', `/chatbots/${id}/`, 'PATCH', { llm_model_id: models.lite })).body.llm_model.id).toBe(models.lite);
@@ -260,5 +260,110 @@ describe('DELETE /chatbots/{id}/ and POST /chatbots/{id}/check-public-hash/', ()
     expect((await check('demo-default-1')).body).toEqual({ is_available: false });
     expect((await check('Bad Link')).status).toBe(400);
     expect((await check('free-link', 999_999)).status).toBe(404);
+  });
+});
+
+/** A chat send; the frames of its stream, or the error body. */
+async function send(who: Token, chatbotId: number, body: Record<string, unknown>) {
+  const response = await fetch(`${server.apiBase}/chatbots/${chatbotId}/chat/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-access-token': tokens[who] },
+    body: JSON.stringify(body),
+  });
+  if (response.status !== 200) return { status: response.status, body: await response.json(), frames: [] as Json[], meta: null };
+  const meta = JSON.parse(response.headers.get('x-chat-meta') ?? 'null') as { session_hash_id: string } | null;
+  return { status: 200, body: null, frames: await readFrames(response), meta };
+}
+
+const listedIds = async (who: Token, query = '') =>
+  ((await call(who, `/chatbots/?size=100&include_default=true${query}`)).body.items as { id: number }[]).map((bot) => bot.id);
+
+describe('PATCH /chatbots/{id}/access/ and who sees a chatbot', () => {
+  it('shares with groups at once, asks an admin to publish, and makes it private again', async () => {
+    const { id } = await named('author', 'Shared bot');
+    const access = (body: unknown) => call('author', `/chatbots/${id}/access/`, 'PATCH', body);
+    const sees = async (who: Token) => (await listedIds(who)).includes(id) && (await call(who, `/chatbots/${id}/`)).status === 200;
+    const [writing, research] = (await call('author', '/categories/')).body.items as { id: number }[];
+
+    expect([await sees('author'), await sees('colleague'), await sees('outsider'), await sees('admin')]).toEqual([true, false, false, false]);
+
+    const shared = await access({ is_public: false, member_group_ids: [salesGroupId], category_id: writing!.id });
+    expect(shared.body).toMatchObject({ status: 'shared', member_group_ids: [salesGroupId], is_public: false, waiting_publish: false, categories: [{ id: writing!.id }] });
+    expect([await sees('colleague'), await sees('outsider')]).toEqual([false, true]);
+    expect((await call('outsider', `/chatbots/${id}/`)).body.en_name).toBe('Shared bot');
+
+    const asked = await access({ is_public: true, member_group_ids: [], category_id: research!.id });
+    expect(asked.body).toMatchObject({ status: 'pending', is_public: false, waiting_publish: true, publish_status: 'pending', member_group_ids: [], categories: [{ id: research!.id }] });
+    // Pending is not public yet: nobody else sees it until an admin approves.
+    expect([await sees('colleague'), await sees('outsider')]).toEqual([false, false]);
+
+    // An admin approves (the publish helper's endpoint does this): the whole tenant sees it.
+    await server.db.update(chatbots).set({ isPublic: true, waitingPublish: false, publishStatus: 'approved' }).where(eq(chatbots.id, id));
+    expect([await sees('colleague'), await sees('outsider'), await sees('admin')]).toEqual([true, true, true]);
+    expect((await call('acme', `/chatbots/${id}/`)).status).toBe(404);
+    // Asking again leaves a public chatbot public.
+    expect((await access({ is_public: true, member_group_ids: [] })).body).toMatchObject({ status: 'public', is_public: true, categories: [{ id: research!.id }] });
+
+    const private_ = await access({ is_public: false, member_group_ids: [], category_id: null });
+    expect(private_.body).toMatchObject({ status: 'private', is_public: false, waiting_publish: false, publish_status: 'none', publish_feedback: null, categories: [] });
+    expect([await sees('author'), await sees('colleague'), await sees('outsider'), await sees('admin')]).toEqual([true, false, false, false]);
+  });
+
+  it('refuses groups and categories that are not the tenant’s (422), and a nameless draft (422)', async () => {
+    const { id } = await named();
+    const otherTenantGroup = (await server.db.select().from(memberGroups)).find((group) => group.tenantId !== tenantId)!;
+    expect((await call('author', `/chatbots/${id}/access/`, 'PATCH', { is_public: false, member_group_ids: [otherTenantGroup.id] })).status).toBe(422);
+    expect((await call('author', `/chatbots/${id}/access/`, 'PATCH', { is_public: false, member_group_ids: [999_999] })).status).toBe(422);
+    const [acmeCategory] = (await call('acme', '/categories/')).body.items as { id: number }[];
+    expect((await call('author', `/chatbots/${id}/access/`, 'PATCH', { is_public: false, member_group_ids: [], category_id: acmeCategory!.id })).status).toBe(422);
+    expect((await call('author', `/chatbots/${id}/access/`, 'PATCH', { is_public: false })).status).toBe(400);
+    expect((await call('author', `/chatbots/${id}/`)).body.member_group_ids).toEqual([]);
+
+    const draft = await create();
+    expect((await call('author', `/chatbots/${draft.id}/access/`, 'PATCH', { is_public: true, member_group_ids: [] })).status).toBe(422);
+    expect((await call('author', `/chatbots/${draft.id}/access/`, 'PATCH', { is_public: false, member_group_ids: [defaultGroupId] })).status).toBe(422);
+    expect((await call('author', `/chatbots/${draft.id}/access/`, 'PATCH', { is_public: false, member_group_ids: [] })).body.status).toBe('draft');
+  });
+
+  it('shows default chatbots to everyone, or only to their groups when they have group rows', async () => {
+    const defaults = (await call('author', '/chatbots/?include_default=true')).body.items.filter((bot: { is_default: boolean }) => bot.is_default);
+    const general = defaults[0].id as number;
+    expect(await listedIds('outsider')).toContain(general);
+    await server.db.insert(chatbotMemberGroups).values({ tenantId, chatbotId: general, memberGroupId: defaultGroupId, isDefaultForGroup: true });
+    try {
+      expect(await listedIds('author')).toContain(general);
+      expect(await listedIds('outsider')).not.toContain(general);
+      expect((await call('outsider', `/chatbots/${general}/`)).status).toBe(404);
+      expect((await send('outsider', general, { text: 'hello' })).status).toBe(404);
+    } finally {
+      await server.db.delete(chatbotMemberGroups).where(eq(chatbotMemberGroups.chatbotId, general));
+    }
+    // Other members' private chatbots never show, not even with a filter naming their creator.
+    const hidden = await named('colleague', 'Hidden');
+    expect(await listedIds('author', `&creator_id=${hidden.creator && (hidden.creator as { id: number }).id}`)).toEqual([]);
+    expect((await send('author', hidden.id, { text: 'hello' })).status).toBe(404);
+  });
+
+  it('makes a chatbot unavailable to those who lose access: their sessions stay but the chatbot answers 404', async () => {
+    const { id } = await named('author', 'Team bot');
+    await call('author', `/chatbots/${id}/access/`, 'PATCH', { is_public: false, member_group_ids: [defaultGroupId] });
+    const first = await send('colleague', id, { text: 'hello' });
+    expect(first.status).toBe(200);
+    const hash = first.meta!.session_hash_id;
+
+    // The group is removed: the colleague's session is still theirs, the chatbot is not (the unavailable page).
+    await call('author', `/chatbots/${id}/access/`, 'PATCH', { is_public: false, member_group_ids: [salesGroupId] });
+    expect((await call('colleague', `/chatbots/${id}/`)).status).toBe(404);
+    expect((await call('colleague', `/sessions/${hash}/`)).status).toBe(200);
+    expect((await send('colleague', id, { text: 'again', session_hash_id: hash })).status).toBe(404);
+    expect(await listedIds('colleague')).not.toContain(id);
+
+    // Shared again, then deleted: gone with its sessions.
+    await call('author', `/chatbots/${id}/access/`, 'PATCH', { is_public: false, member_group_ids: [defaultGroupId] });
+    expect((await send('colleague', id, { text: 'back', session_hash_id: hash })).status).toBe(200);
+    expect((await call('author', `/chatbots/${id}/`, 'DELETE')).status).toBe(200);
+    expect((await call('colleague', `/chatbots/${id}/`)).status).toBe(404);
+    expect((await call('colleague', `/sessions/${hash}/`)).status).toBe(404);
+    expect((await send('colleague', id, { text: 'hello' })).status).toBe(404);
   });
 });
