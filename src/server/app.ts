@@ -28,6 +28,7 @@ import { registerMemberRoutes } from './routes/members';
 import { registerSecurityRoutes } from './routes/security';
 import { registerPublicSessionRoutes } from './routes/publicSessions';
 import { registerSessionRoutes } from './routes/sessions';
+import { registerStudioRoutes } from './routes/studio';
 import { registerTaskModeRoutes } from './routes/taskModes';
 import { registerTaskRoutes } from './routes/tasks';
 import { registerInquiryRoutes } from './routes/inquiries';
@@ -139,6 +140,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerSecurityRoutes(api, inputGuard);
       registerFileRoutes(api, { db, store, rateLimits, config, enqueueParse });
       registerInquiryRoutes(api, { db, mail, rateLimits, config });
+      registerStudioRoutes(api, { db, store, rateLimits, config, enqueueParse, sources });
     },
     { prefix: API_PREFIX },
   );
