@@ -32,6 +32,7 @@ import { registerStudioRoutes } from './routes/studio';
 import { registerTaskModeRoutes } from './routes/taskModes';
 import { registerTaskRoutes } from './routes/tasks';
 import { registerInquiryRoutes } from './routes/inquiries';
+import { registerModelPermissionRoutes } from './routes/modelPermissions';
 import { type MailService, createMailService } from './mail/service';
 import { createAuthService } from './services/auth';
 import { failAbandonedAnswers } from './services/chat';
@@ -140,6 +141,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerSecurityRoutes(api, inputGuard);
       registerFileRoutes(api, { db, store, rateLimits, config, enqueueParse });
       registerInquiryRoutes(api, { db, mail, rateLimits, config });
+      registerModelPermissionRoutes(api, db);
       registerStudioRoutes(api, { db, store, rateLimits, config, enqueueParse, sources });
     },
     { prefix: API_PREFIX },

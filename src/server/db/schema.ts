@@ -321,6 +321,8 @@ export const llmModels = pgTable(
     isUnlimited: boolean('is_unlimited').notNull().default(false),
     /** Reasons when asked (thinking mode): the thinking button is offered and reasoning is requested. */
     supportsReasoning: boolean('supports_reasoning').notNull().default(false),
+    /** Offered in the Studio: the operator may keep a model for chat only (its chatbots keep working). */
+    chatbotAllowed: boolean('chatbot_allowed').notNull().default(true),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('llm_models_name_idx').on(t.tenantId, t.name)],

@@ -12,6 +12,7 @@ import { categories, chatbotCategories, chatbotDocuments, chatbotMemberGroups, c
 import { AppError, forbidden, notFound } from '../errors';
 import type { FileStore } from '../storage/fileStore';
 import { availableModelIds, chatbotSelection, findVisibleChatbot, memberGroupIds, toChatbotDtos } from './chatbots';
+import { chatbotModelIds } from './modelPermissions';
 import { type FileRow, type FileServiceDeps, type UploadedPart, publicFileUrl, uploadFiles } from './files';
 import type { SendTarget } from './sendContext';
 import { newHashId } from './sessions';
@@ -47,13 +48,10 @@ async function editedChatbot(q: Queryable, member: MemberRow, id: number): Promi
   return dto;
 }
 
-async function memberModelIds(q: Queryable, member: MemberRow): Promise<Set<number>> {
-  return availableModelIds(q, member.tenantId, await memberGroupIds(q, member));
-}
 
 /** `POST /chatbots/`: a nameless draft of the member on the first model their groups may use, a full-size one before a low-tier one. */
 export async function createChatbot(db: Database, member: MemberRow): Promise<Chatbot> {
-  const available = [...(await memberModelIds(db, member))];
+  const available = [...(await chatbotModelIds(db, member))];
   const [model] = available.length
     ? await db
         .select({ id: llmModels.id })
@@ -125,7 +123,7 @@ export interface StudioDeps {
 export async function updateChatbot({ db, store }: StudioDeps, member: MemberRow, id: number, body: UpdateBody): Promise<Chatbot> {
   const chatbot = await findEditableChatbot(db, member, id);
   // Saving the editor sends the model again: only a change is checked against the member's groups.
-  if (body.llm_model_id !== undefined && body.llm_model_id !== chatbot.llmModelId && !(await memberModelIds(db, member)).has(body.llm_model_id)) {
+  if (body.llm_model_id !== undefined && body.llm_model_id !== chatbot.llmModelId && !(await chatbotModelIds(db, member)).has(body.llm_model_id)) {
     throw modelNotAllowed();
   }
   if (body.public_hash_id && (await publicHashTaken(db, body.public_hash_id, chatbot.id))) {
@@ -272,5 +270,5 @@ export async function findTestTarget(db: Database, member: MemberRow, chatbotId:
   const chatbot = await findEditableChatbot(db, member, chatbotId);
   const [model] = await db.select().from(llmModels).where(eq(llmModels.id, chatbot.llmModelId));
   if (!model) throw notFound();
-  return { chatbot, model, mayUseModel: (await memberModelIds(db, member)).has(model.id) };
+  return { chatbot, model, mayUseModel: (await availableModelIds(db, member.tenantId, await memberGroupIds(db, member))).has(model.id) };
 }

@@ -17,6 +17,8 @@ export const ERROR_CODES = [
   'credits_depleted',
   /** A visitor's chat with a public chatbot: the chatbot creator's credits are used up. */
   'model_not_allowed',
+  /** The unlimited model stays usable by every group (spec §5): its switch cannot be turned off. */
+  'model_locked',
   'input_too_long',
   'message_empty',
   'restricted_term',

@@ -1,0 +1,1 @@
+ALTER TABLE "llm_models" ADD COLUMN "chatbot_allowed" boolean DEFAULT true NOT NULL;

@@ -1,0 +1,72 @@
+import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import type { AdminLlmModel } from '../../shared/api/admin/llmModels';
+import type { LlmModel } from '../../shared/api/llmModels';
+import type { Queryable } from '../db/client';
+import type { MemberRow } from '../db/rows';
+import { llmModels, memberGroups, modelGroupPermissions } from '../db/schema';
+import { AppError, notFound } from '../errors';
+import { availableModelIds, memberGroupIds, toLlmModelDto } from './chatbots';
+
+/**
+ * Model permissions (spec §5): a member may use a model when one of their groups has it switched
+ * on, and the unlimited model always. The chat checks it on every send (services/sendContext), the
+ * Studio when a chatbot gets a model, and the admin's matrix changes it.
+ */
+
+/** Models the member may use, those kept out of chatbots left out when `forChatbot`. */
+export async function memberModels(q: Queryable, member: MemberRow, { forChatbot = false } = {}): Promise<LlmModel[]> {
+  const available = [...(await availableModelIds(q, member.tenantId, await memberGroupIds(q, member)))];
+  if (available.length === 0) return [];
+  const rows = await q
+    .select()
+    .from(llmModels)
+    .where(and(eq(llmModels.tenantId, member.tenantId), inArray(llmModels.id, available), forChatbot ? eq(llmModels.chatbotAllowed, true) : undefined))
+    .orderBy(asc(llmModels.isLowLlm), desc(llmModels.releaseDate), asc(llmModels.id));
+  return rows.map((row) => toLlmModelDto(row, true));
+}
+
+/** Ids of the models a chatbot of this member may be given. */
+export async function chatbotModelIds(q: Queryable, member: MemberRow): Promise<Set<number>> {
+  return new Set((await memberModels(q, member, { forChatbot: true })).map((model) => model.id));
+}
+
+export async function permissionMatrix(q: Queryable, tenantId: number) {
+  const groups = await q
+    .select({ id: memberGroups.id, ko_name: memberGroups.koName, en_name: memberGroups.enName, is_default: memberGroups.isDefault })
+    .from(memberGroups)
+    .where(eq(memberGroups.tenantId, tenantId))
+    .orderBy(desc(memberGroups.isDefault), asc(memberGroups.id));
+  const models = await q.select().from(llmModels).where(eq(llmModels.tenantId, tenantId)).orderBy(asc(llmModels.isLowLlm), asc(llmModels.id));
+  const permitted = await q
+    .select({ modelId: modelGroupPermissions.llmModelId, groupId: modelGroupPermissions.memberGroupId })
+    .from(modelGroupPermissions)
+    .where(and(eq(modelGroupPermissions.tenantId, tenantId), eq(modelGroupPermissions.isAvailable, true)));
+  const allGroupIds = groups.map((group) => group.id);
+  return {
+    groups,
+    models: models.map(
+      (model): AdminLlmModel => ({
+        ...toLlmModelDto(model, true),
+        provider: model.provider,
+        chatbot_allowed: model.chatbotAllowed,
+        available_group_ids: model.isUnlimited ? allGroupIds : permitted.filter((row) => row.modelId === model.id).map((row) => row.groupId),
+      }),
+    ),
+  };
+}
+
+/** Switches a model on or off for a group; 404 for another tenant's ids, 422 for the unlimited model. */
+export async function setPermission(q: Queryable, tenantId: number, modelId: number, groupId: number, isAvailable: boolean) {
+  const [model] = await q.select().from(llmModels).where(and(eq(llmModels.tenantId, tenantId), eq(llmModels.id, modelId)));
+  const [group] = await q.select({ id: memberGroups.id }).from(memberGroups).where(and(eq(memberGroups.tenantId, tenantId), eq(memberGroups.id, groupId)));
+  if (!model || !group) throw notFound();
+  if (model.isUnlimited) {
+    if (isAvailable) return { model_id: modelId, member_group_id: groupId, is_available: true };
+    throw new AppError(422, 'model_locked', 'The unlimited model stays available to every group.');
+  }
+  await q
+    .insert(modelGroupPermissions)
+    .values({ tenantId, llmModelId: modelId, memberGroupId: groupId, isAvailable })
+    .onConflictDoUpdate({ target: [modelGroupPermissions.llmModelId, modelGroupPermissions.memberGroupId], set: { isAvailable } });
+  return { model_id: modelId, member_group_id: groupId, is_available: isAvailable };
+}
