@@ -1,13 +1,13 @@
 import { and, asc, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Paginated } from '../../shared/api/common';
-import type { listMemberGroups, MemberGroup } from '../../shared/api/memberGroups';
+import type { MemberGroup, memberGroupListQuerySchema } from '../../shared/api/memberGroups';
 import type { Queryable } from '../db/client';
 import { memberGroups } from '../db/schema';
 import { escapeLike } from './chatbots';
 import { paginate } from './pagination';
 
-type MemberGroupQuery = z.output<typeof listMemberGroups.query>;
+type MemberGroupQuery = z.output<typeof memberGroupListQuerySchema>;
 
 /** The tenant's member groups by name (default first), for the sign-up and sharing pickers. */
 export async function listMemberGroups(q: Queryable, tenantId: number, query: MemberGroupQuery): Promise<Paginated<MemberGroup>> {

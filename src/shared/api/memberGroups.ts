@@ -12,14 +12,16 @@ export const memberGroupSchema = z.object({
 export type MemberGroup = z.infer<typeof memberGroupSchema>;
 
 /** `GET /member-groups/` (spec §7): the tenant's groups, for sign-up and for sharing a chatbot. */
+export const memberGroupListQuerySchema = pageQuerySchema(100).extend({
+  is_default: queryBoolean.optional(),
+  search_term: z.string().trim().max(200).optional(),
+});
+
 export const listMemberGroups = defineEndpoint({
   method: 'GET',
   path: '/member-groups/',
   access: 'member',
-  query: pageQuerySchema(100).extend({
-    is_default: queryBoolean.optional(),
-    search_term: z.string().trim().max(200).optional(),
-  }),
+  query: memberGroupListQuerySchema,
   response: paginatedSchema(memberGroupSchema),
   summary: "The tenant's member groups (names), default group first",
   tags: ['members'],
