@@ -1,15 +1,18 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatMeta } from '../../../../shared/api';
 import { setPlatformForTests } from '../../platform';
+import { useUserSession } from '../../stores/userSession';
 import { installFakeApi, page } from '../../test/fakeApi';
 import { renderScreen } from '../../test/render';
 import { useActiveRunStore } from '../chat/activeRun';
 import StudioEditorPage from './StudioEditorPage';
 import { chatbotFixture, chatStream, model } from './studioFixtures';
 
+beforeEach(() => useUserSession.setState({ member: { id: 3, is_admin: false } as never }));
 afterEach(() => {
+  useUserSession.setState({ member: null });
   useActiveRunStore.setState({ run: null, draft: '' });
   setPlatformForTests(null);
 });
@@ -145,5 +148,12 @@ describe('Studio editor', () => {
     expect(await api.find('PATCH', '/chatbots/7/access/')[1]!.json()).toEqual({ is_public: true, member_group_ids: [], category_id: null });
     await waitFor(() => expect(screen.getAllByTestId('chatbot-status')[0]).toHaveTextContent('Pending review'));
     expect(screen.getByText('An administrator is reviewing your request to publish this chatbot.')).toBeInTheDocument();
+  });
+
+  it("does not offer another member's chatbot for editing", async () => {
+    installFakeApi(routes({ 'GET /chatbots/7/': () => Response.json(chatbotFixture({ creator: { id: 99, name: 'Bo' }, status: 'shared' })) }));
+    renderEditor();
+    expect(await screen.findByText('This chatbot does not exist or you cannot edit it.')).toBeInTheDocument();
+    expect(screen.queryByRole('textbox', { name: 'Name (English)' })).not.toBeInTheDocument();
   });
 });

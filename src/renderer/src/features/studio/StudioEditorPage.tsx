@@ -4,7 +4,7 @@ import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
-import { chatbotsApi, isApiError, type Chatbot } from '../../../../shared/api';
+import { chatbotsApi, isApiError, type Chatbot, type Member } from '../../../../shared/api';
 import { CHATBOT_LIMITS } from '../../../../shared/domain/chatbots';
 import { useChatbot } from '../../api/chatbots';
 import { errorMessageKey } from '../../api/errorMessages';
@@ -16,6 +16,7 @@ import { IconLock, IconTrash } from '../../components/icons';
 import { showToast } from '../../components/toast';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
+import { useUserSession } from '../../stores/userSession';
 import { chatbotName } from '../chat/conversation';
 import { AccessDialog } from './AccessDialog';
 import { DocumentsPanel } from './DocumentsPanel';
@@ -28,6 +29,9 @@ import { TestChatPanel } from './TestChatPanel';
 import { useUnsavedChangesGuard } from './useUnsavedChangesGuard';
 
 const STUDIO_PATH = '/dashboard/studio';
+
+const canEdit = (chatbot: Chatbot, member: Pick<Member, 'id' | 'is_admin'> | null) =>
+  member !== null && (member.is_admin || chatbot.creator?.id === member.id) && !chatbot.is_default;
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   const id = `studio-section-${title.replace(/\W+/g, '-')}`;
@@ -245,6 +249,7 @@ export default function StudioEditorPage() {
   const id = Number(useParams().chatbotId);
   const valid = Number.isInteger(id) && id > 0;
   const chatbot = useChatbot(valid ? id : 0);
+  const member = useUserSession((state) => state.member);
   if (!valid) return <Navigate to={STUDIO_PATH} replace />;
   if (chatbot.isPending)
     return (
@@ -264,5 +269,16 @@ export default function StudioEditorPage() {
       </Center>
     );
   }
+  // A chatbot shared with the member is visible but not theirs to change (spec §6): only its author or an admin edits.
+  if (!canEdit(chatbot.data, member))
+    return (
+      <Center py={80}>
+        <EmptyState title={t('not_found')}>
+          <Button component={Link} to={STUDIO_PATH} variant="default">
+            {t('back')}
+          </Button>
+        </EmptyState>
+      </Center>
+    );
   return <Editor key={chatbot.data.id} chatbot={chatbot.data} />;
 }
