@@ -13,14 +13,17 @@ import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { chatbotName } from '../chat/conversation';
 import { StatusBadge } from './StatusBadge';
 
-export type AccessMode = 'private' | 'groups' | 'public';
+type AccessMode = 'private' | 'groups' | 'public';
 
-/** What the access body says for a choice in the dialog (spec §4: public is a request to an admin). */
-export function accessBody(mode: AccessMode, groupIds: readonly string[], categoryId: string | null) {
+/**
+ * What the access body says for a choice in the dialog (spec §4: public is a request to an admin).
+ * The category goes only when it was changed here, so the editor's categories are not narrowed to one.
+ */
+function accessBody(mode: AccessMode, groupIds: readonly string[], categoryId: string | null, initialCategoryId: string | null) {
   return {
     is_public: mode === 'public',
     member_group_ids: mode === 'groups' ? groupIds.map(Number) : [],
-    category_id: categoryId === null ? null : Number(categoryId),
+    ...(categoryId === initialCategoryId ? {} : { category_id: categoryId === null ? null : Number(categoryId) }),
   };
 }
 
@@ -56,7 +59,8 @@ function AccessForm({ chatbot, onClose }: { chatbot: Chatbot; onClose: () => voi
   const categories = useCategories();
   const [mode, setMode] = useState<AccessMode>(modeOf(chatbot));
   const [groupIds, setGroupIds] = useState<string[]>(chatbot.member_group_ids.map(String));
-  const [categoryId, setCategoryId] = useState<string | null>(chatbot.categories[0] ? String(chatbot.categories[0].id) : null);
+  const initialCategoryId = chatbot.categories[0] ? String(chatbot.categories[0].id) : null;
+  const [categoryId, setCategoryId] = useState<string | null>(initialCategoryId);
   const [publicHash, setPublicHash] = useState(chatbot.public_hash_id ?? '');
   const hashState = usePublicHashCheck(chatbot.id, publicHash.trim(), chatbot.public_hash_id);
   const groupsMissing = mode === 'groups' && groupIds.length === 0;
@@ -64,7 +68,7 @@ function AccessForm({ chatbot, onClose }: { chatbot: Chatbot; onClose: () => voi
 
   const save = useMutation({
     mutationFn: async () => {
-      let saved = await updateChatbotAccess(chatbot.id, accessBody(mode, groupIds, categoryId));
+      let saved = await updateChatbotAccess(chatbot.id, accessBody(mode, groupIds, categoryId, initialCategoryId));
       const hash = publicHash.trim();
       if (hash !== (chatbot.public_hash_id ?? '')) saved = await updateChatbot(chatbot.id, { public_hash_id: hash === '' ? null : hash });
       return saved;

@@ -132,7 +132,7 @@ describe('Studio editor', () => {
     await user.click(await screen.findByRole('option', { name: 'Research', hidden: true }));
     await user.click(submit);
     expect(await screen.findByText('Access saved.')).toBeInTheDocument();
-    expect(await api.find('PATCH', '/chatbots/7/access/')[0]!.json()).toEqual({ is_public: false, member_group_ids: [5], category_id: null });
+    expect(await api.find('PATCH', '/chatbots/7/access/')[0]!.json()).toEqual({ is_public: false, member_group_ids: [5] });
     await waitFor(() => expect(screen.getAllByTestId('chatbot-status')[0]).toHaveTextContent('Shared with groups'));
 
     await user.click(screen.getByRole('button', { name: 'Access' }));
@@ -145,7 +145,7 @@ describe('Studio editor', () => {
     await user.clear(within(dialog).getByRole('textbox', { name: /Custom public link/ }));
     await user.click(request);
     expect(await screen.findByText('Publishing requested. An administrator will review it.')).toBeInTheDocument();
-    expect(await api.find('PATCH', '/chatbots/7/access/')[1]!.json()).toEqual({ is_public: true, member_group_ids: [], category_id: null });
+    expect(await api.find('PATCH', '/chatbots/7/access/')[1]!.json()).toEqual({ is_public: true, member_group_ids: [] });
     await waitFor(() => expect(screen.getAllByTestId('chatbot-status')[0]).toHaveTextContent('Pending review'));
     expect(screen.getByText('An administrator is reviewing your request to publish this chatbot.')).toBeInTheDocument();
   });
