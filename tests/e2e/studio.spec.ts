@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { samplePng } from '../fixtures/sampleFiles';
+import { expectInsideWindow, horizontalOverflow } from './screens';
 import { MEMBER, expectNoSeriousA11yViolations, signIn, uniqueName } from './support';
 
 /** Picks files through the button's file chooser, as a user would. */
@@ -126,6 +127,7 @@ test('on a phone the test chat sits below the editor and nothing scrolls sideway
   const form = await page.getByTestId('instructions').boundingBox();
   const chat = await page.getByTestId('test-chat').boundingBox();
   expect(chat!.y).toBeGreaterThan(form!.y);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  expect(await horizontalOverflow(page)).toEqual([]);
+  await expectInsideWindow(page, page.getByTestId('save-chatbot'));
   await expectNoSeriousA11yViolations(page);
 });
