@@ -29,6 +29,7 @@ import { registerMemberGroupRoutes } from './routes/memberGroups';
 import { registerSecurityRoutes } from './routes/security';
 import { registerPublicSessionRoutes } from './routes/publicSessions';
 import { registerSessionRoutes } from './routes/sessions';
+import { registerStudioRoutes } from './routes/studio';
 import { registerTaskModeRoutes } from './routes/taskModes';
 import { registerTaskRoutes } from './routes/tasks';
 import { createAuthService } from './services/auth';
@@ -134,6 +135,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerTaskRoutes(api, db);
       registerSecurityRoutes(api, inputGuard);
       registerFileRoutes(api, { db, store, rateLimits, config, enqueueParse });
+      registerStudioRoutes(api, { db, store, rateLimits, config, enqueueParse });
     },
     { prefix: API_PREFIX },
   );

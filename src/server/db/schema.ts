@@ -350,6 +350,8 @@ export const chatbots = pgTable(
     koName: text('ko_name').notNull().default(''),
     enName: text('en_name').notNull().default(''),
     profileImageUrl: text('profile_image_url'),
+    /** The uploaded picture behind profile_image_url: served without a token (services/files public rule). */
+    profileImageFileId: integer('profile_image_file_id').references((): AnyPgColumn => files.id, { onDelete: 'set null' }),
     koKeyFeatures: text('ko_key_features').notNull().default(''),
     enKeyFeatures: text('en_key_features').notNull().default(''),
     systemInstructions: text('system_instructions').notNull().default(''),
@@ -525,6 +527,8 @@ export const sessions = pgTable(
     isVisitor: boolean('is_visitor').notNull().default(false),
     /** Set once a message of the session carries files, so a send in a session without any skips looking for them. */
     hasFiles: boolean('has_files').notNull().default(false),
+    /** A Studio test chat (`is_test`): its author's only, never listed in My chats. */
+    isTest: boolean('is_test').notNull().default(false),
     lastChatAt: timestamp('last_chat_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
@@ -716,6 +720,8 @@ export const usageRecords = pgTable(
     /** Images generated (image mode); `model_name` then names the image model. */
     imageCount: integer('image_count').notNull().default(0),
     credits: credits('credits').notNull(),
+    /** A Studio test chat: charged to the tenant's pool, not to the member's or the group's monthly quota. */
+    isTest: boolean('is_test').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [

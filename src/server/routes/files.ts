@@ -1,10 +1,10 @@
 import fastifyMultipart from '@fastify/multipart';
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { UPLOAD_FIELD, deleteFile, getFile, getFileProgress, getPublicFile, uploadFiles } from '../../shared/api/files';
 import type { Database } from '../db/client';
 import { AppError } from '../errors';
 import * as filesService from '../services/files';
-import { type FileDownload, type FileServiceDeps, MAX_FILES_PER_MESSAGE, fileLimitsFor } from '../services/files';
+import { type FileDownload, type FileLimits, type FileServiceDeps, MAX_FILES_PER_MESSAGE, fileLimitsFor } from '../services/files';
 import { RESPONSE_WRITTEN, registerEndpoint } from './endpointRoute';
 
 const MAX_FIELDS = 20;
@@ -35,35 +35,46 @@ function multipartFailure(error: FastifyError): AppError {
   return new AppError(400, 'bad_request', 'The upload is not valid multipart/form-data.');
 }
 
-export function registerFileRoutes(app: FastifyInstance, deps: Omit<FileServiceDeps, 'db'> & { db: Database }): void {
-  const { db, store } = deps;
-  // Multipart parsing only where files arrive; every other route keeps refusing it.
+/** Reads a multipart upload: its text fields and its `files` parts, within the tenant's size limit. */
+export async function readUpload(request: FastifyRequest, limits: FileLimits): Promise<{ fields: Record<string, string>; parts: filesService.UploadedPart[] }> {
+  if (!request.isMultipart()) throw new AppError(400, 'bad_request', 'Send the files as multipart/form-data.');
+  const fields: Record<string, string> = {};
+  const parts: filesService.UploadedPart[] = [];
+  try {
+    const stream = request.parts({ limits: { fileSize: limits.maxBytes, files: MAX_FILES_PER_MESSAGE, fields: MAX_FIELDS, fieldSize: 4096 } });
+    for await (const part of stream) {
+      if (part.type === 'file') {
+        // Held in memory up to the size limit: an Office file's type is read from the zip
+        // directory at its end, so the bytes are checked whole before they are stored.
+        const bytes = await part.toBuffer();
+        if (part.fieldname === UPLOAD_FIELD) parts.push({ fileName: part.filename, claimedType: part.mimetype, bytes });
+      } else {
+        fields[part.fieldname] = String(part.value);
+      }
+    }
+  } catch (error) {
+    throw multipartFailure(error as FastifyError);
+  }
+  return { fields, parts };
+}
+
+/** Registers routes that take multipart bodies in a scope of their own: every other route keeps refusing them. */
+export function registerMultipartRoutes(app: FastifyInstance, register: (scope: FastifyInstance) => void): void {
   void app.register(async (scope) => {
     await scope.register(fastifyMultipart);
+    register(scope);
+  });
+}
+
+export function registerFileRoutes(app: FastifyInstance, deps: Omit<FileServiceDeps, 'db'> & { db: Database }): void {
+  const { db, store } = deps;
+  registerMultipartRoutes(app, (scope) =>
     registerEndpoint(scope, uploadFiles, async ({ tenant, requireMember, request }) => {
       const member = requireMember();
-      if (!request.isMultipart()) throw new AppError(400, 'bad_request', 'Send the files as multipart/form-data.');
-      const limits = fileLimitsFor(deps.config, tenant);
-      const fields: Record<string, string> = {};
-      const parts: filesService.UploadedPart[] = [];
-      try {
-        const stream = request.parts({ limits: { fileSize: limits.maxBytes, files: MAX_FILES_PER_MESSAGE, fields: MAX_FIELDS, fieldSize: 4096 } });
-        for await (const part of stream) {
-          if (part.type === 'file') {
-            // Held in memory up to the size limit: an Office file's type is read from the zip
-            // directory at its end, so the bytes are checked whole before they are stored.
-            const bytes = await part.toBuffer();
-            if (part.fieldname === UPLOAD_FIELD) parts.push({ fileName: part.filename, claimedType: part.mimetype, bytes });
-          } else {
-            fields[part.fieldname] = String(part.value);
-          }
-        }
-      } catch (error) {
-        throw multipartFailure(error as FastifyError);
-      }
-      return { items: await filesService.uploadFiles(deps, tenant, member, fields, parts) };
-    });
-  });
+      const { fields, parts } = await readUpload(request, fileLimitsFor(deps.config, tenant));
+      return { items: (await filesService.uploadFiles(deps, tenant, member, fields, parts)).map(filesService.toChatFile) };
+    }),
+  );
 
   registerEndpoint(app, getFileProgress, async ({ query, requireMember }) => ({ items: await filesService.fileProgress(db, requireMember(), query.file_ids) }));
   registerEndpoint(app, getFile, async ({ params, requireMember, reply }) => sendFile(reply, await filesService.downloadOwnFile(db, store, requireMember(), params.id)));

@@ -25,9 +25,10 @@ export async function memberGroupIds(q: Queryable, member: MemberRow): Promise<n
 export type Viewer = { [K in 'id' | 'tenantId']: number | Placeholder };
 
 /**
- * Spec §6: member groups decide which chatbots are visible. A member sees their own chatbots, and
- * default or public chatbots that are open to the whole tenant (no group rows) or to one of their
- * groups (given as ids, or as a subquery selecting them).
+ * Spec §6 (docs/ARCHITECTURE.md "Chatbot visibility"): a member sees a chatbot of their tenant when
+ * they created it, when it is public (the whole tenant), when it is shared with one of their groups
+ * (given as ids, or as a subquery selecting them), or when it is a default chatbot without group
+ * rows. Nothing else: a draft or private chatbot is its author's alone.
  */
 export function visibleTo(q: Queryable, member: Viewer, groupIds: number[] | SQLWrapper): SQL {
   const groupRows = (extra?: SQL) =>
@@ -39,10 +40,9 @@ export function visibleTo(q: Queryable, member: Viewer, groupIds: number[] | SQL
     eq(chatbots.tenantId, member.tenantId),
     or(
       eq(chatbots.creatorId, member.id),
-      and(
-        or(eq(chatbots.isDefault, true), eq(chatbots.isPublic, true)),
-        or(notExists(groupRows()), exists(groupRows(inArray(chatbotMemberGroups.memberGroupId, groupIds)))),
-      ),
+      eq(chatbots.isPublic, true),
+      exists(groupRows(inArray(chatbotMemberGroups.memberGroupId, groupIds))),
+      and(eq(chatbots.isDefault, true), notExists(groupRows())),
     ),
   ) as SQL;
 }
@@ -84,7 +84,7 @@ export function toLlmModelDto(model: LlmModelRow, isAvailable: boolean): LlmMode
 
 const iso = (value: Date | null) => (value ? value.toISOString() : null);
 
-async function toChatbotDtos(
+export async function toChatbotDtos(
   q: Queryable,
   member: MemberRow,
   groupIds: number[],
@@ -175,7 +175,7 @@ const ORDERS: Record<NonNullable<ChatbotListQuery['order_by']>, SQL[]> = {
   'created_at.desc': [desc(chatbots.createdAt)],
 };
 
-function chatbotSelection(q: Queryable) {
+export function chatbotSelection(q: Queryable) {
   return q
     .select({ chatbot: chatbots, model: llmModels, creatorName: members.name })
     .from(chatbots)

@@ -22,7 +22,7 @@ import { UnsupportedFileTypeError, checkFileType } from '../storage/fileType';
 import { findVisibleChatbot } from './chatbots';
 import type { RateLimitStore } from './rateLimit';
 
-type FileRow = typeof files.$inferSelect;
+export type FileRow = typeof files.$inferSelect;
 
 /** What a tenant may upload (config defaults, overridden by the tenant's `file_limits`). */
 export interface FileLimits {
@@ -71,8 +71,10 @@ export interface FileServiceDeps {
 }
 
 export const fileUrl = (id: number) => `${API_PREFIX}/files/${id}/`;
+/** A file of a chatbot read without a token (see downloadPublicFile). */
+export const publicFileUrl = (chatbotHash: string, id: number) => `${API_PREFIX}/public/chatbots/${chatbotHash}/files/${id}/`;
 
-function toChatFile(row: FileRow): ChatFile {
+export function toChatFile(row: FileRow): ChatFile {
   return {
     id: row.id,
     name: row.name,
@@ -170,7 +172,14 @@ async function checkPart(part: UploadedPart, limits: FileLimits): Promise<Checke
  * Stores the uploaded files after every check passed for all of them (one bad file refuses the
  * upload), then queues the parsing of documents. Images need no parsing.
  */
-export async function uploadFiles(deps: FileServiceDeps, tenant: TenantRow, member: MemberRow, fields: Record<string, string>, parts: UploadedPart[]): Promise<ChatFile[]> {
+export async function uploadFiles(
+  deps: FileServiceDeps,
+  tenant: TenantRow,
+  member: MemberRow,
+  fields: Record<string, string>,
+  parts: UploadedPart[],
+  { documentsOnly = false }: { documentsOnly?: boolean } = {},
+): Promise<FileRow[]> {
   const parsedOptions = uploadOptionsSchema.safeParse(fields);
   if (!parsedOptions.success) {
     throw new AppError(422, 'validation_error', 'The upload options are invalid.', { issues: parsedOptions.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) });
@@ -180,11 +189,13 @@ export async function uploadFiles(deps: FileServiceDeps, tenant: TenantRow, memb
   await checkOptionTargets(deps.db, member, options, parts.length);
   await countUploads(deps, member, parts.length);
 
-  const limits = fileLimitsFor(deps.config, tenant);
+  const tenantLimits = fileLimitsFor(deps.config, tenant);
+  // A chatbot's knowledge is text to search: pictures are refused there (415).
+  const limits = documentsOnly ? { ...tenantLimits, allowedKinds: tenantLimits.allowedKinds.filter((kind) => !IMAGE_KINDS.includes(kind)) } : tenantLimits;
   const checked: CheckedPart[] = [];
   for (const part of parts) checked.push(await checkPart(part, limits));
 
-  const stored: ChatFile[] = [];
+  const stored: FileRow[] = [];
   for (const part of checked) {
     const storageKey = `tenants/${tenant.id}/files/${randomUUID()}`;
     await deps.store.put(storageKey, part.bytes, { contentType: part.mime });
@@ -209,7 +220,7 @@ export async function uploadFiles(deps: FileServiceDeps, tenant: TenantRow, memb
       .returning();
     if (!row) throw new Error('File insert returned no row');
     if (!isImage) await deps.enqueueParse(row.id, { tenantId: tenant.id, memberId: member.id });
-    stored.push(toChatFile(row));
+    stored.push(row);
   }
   await purgeExpiredFiles(deps.db, deps.store, tenant.id).catch(() => undefined);
   return stored;
@@ -267,12 +278,13 @@ export async function downloadOwnFile(db: Database, store: FileStore, member: Me
 
 /**
  * The public rule (docs/ARCHITECTURE.md "Chat files"): without signing in, a file is readable only
- * when its access level is public and it is either a document of that chatbot while the chatbot is
- * public, or attached to a message of a public session of that chatbot. Everything else is 404.
+ * when its access level is public and it is either the chatbot's profile picture (an <img> sends no
+ * token, and the Studio shows it before the chatbot is public), a document of that chatbot while the
+ * chatbot is public, or attached to a message of a public session of that chatbot. Everything else is 404.
  */
 export async function downloadPublicFile(db: Database, store: FileStore, tenant: TenantRow, chatbotHash: string, id: number): Promise<FileDownload> {
   const [chatbot] = await db
-    .select({ id: chatbots.id, isPublic: chatbots.isPublic })
+    .select({ id: chatbots.id, isPublic: chatbots.isPublic, profileImageFileId: chatbots.profileImageFileId })
     .from(chatbots)
     .where(and(eq(chatbots.tenantId, tenant.id), or(eq(chatbots.hashId, chatbotHash), eq(chatbots.publicHashId, chatbotHash))));
   if (!chatbot) throw notFound();
@@ -294,7 +306,11 @@ export async function downloadPublicFile(db: Database, store: FileStore, tenant:
         eq(files.tenantId, tenant.id),
         eq(files.id, id),
         eq(files.accessLevel, 'public'),
-        chatbot.isPublic ? or(sql`exists ${document}`, sql`exists ${inPublicSession}`) : sql`exists ${inPublicSession}`,
+        chatbot.profileImageFileId === id
+          ? undefined
+          : chatbot.isPublic
+            ? or(sql`exists ${document}`, sql`exists ${inPublicSession}`)
+            : sql`exists ${inPublicSession}`,
       ),
     );
   if (!row) throw notFound();

@@ -96,7 +96,8 @@ export const createChatbot = defineEndpoint({
   method: 'POST',
   path: '/chatbots/',
   access: 'member',
-  body: z.object({}).strict().optional(),
+  // A request without a body reaches validation as null.
+  body: z.object({}).strict().nullish(),
   response: chatbotSchema,
   summary: 'Create a draft chatbot owned by the member',
   tags: ['chatbots'],
