@@ -2,14 +2,10 @@ import { buildPath, filesApi, type ChatFile, type FileProgress } from '../../../
 import { API_PREFIX } from '../../../shared/domain/http';
 import { callEndpoint, sendRaw } from './client';
 
-/**
- * Uploads files for the next message (`attached` are the ids already attached, for the server's
- * per-message cap), or a file that stays (`keep`: a chatbot's profile image, never expired).
- */
-export async function uploadChatFiles(files: readonly File[], options: { chatbotId: number; attached: readonly number[]; keep?: boolean }): Promise<ChatFile[]> {
+/** Uploads files for the next message (`attached` are the ids already attached, for the server's per-message cap). */
+export async function uploadChatFiles(files: readonly File[], options: { chatbotId: number; attached: readonly number[] }): Promise<ChatFile[]> {
   const form = new FormData();
   form.append('chatbot_id', String(options.chatbotId));
-  if (options.keep) form.append('should_expire', 'false');
   if (options.attached.length > 0) form.append('attached_file_ids', options.attached.join(','));
   for (const file of files) form.append(filesApi.UPLOAD_FIELD, file, file.name);
   const response = await sendRaw(filesApi.uploadFiles, filesApi.uploadFiles.path, form);

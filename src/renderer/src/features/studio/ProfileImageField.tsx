@@ -17,8 +17,8 @@ class StepFailure extends Error {
 }
 
 /**
- * The chatbot's picture: cropped to a square in the browser, uploaded as a kept file of the
- * chatbot, then set on it. Saved at once, apart from the form (it is a file, not a field).
+ * The chatbot's picture: cropped to a square in the browser, uploaded as a file of the chatbot,
+ * then set on it (the server then keeps it and makes it public). Saved at once, apart from the form (it is a file, not a field).
  */
 export function ProfileImageField({ chatbot, name, onSaved }: { chatbot: Chatbot; name: string; onSaved: (chatbot: Chatbot) => void }) {
   const { t } = useTranslation('studio');
@@ -27,7 +27,7 @@ export function ProfileImageField({ chatbot, name, onSaved }: { chatbot: Chatbot
       const square = await cropToSquare(file).catch(() => {
         throw new StepFailure('image.unreadable');
       });
-      const [uploaded] = await uploadChatFiles([square], { chatbotId: chatbot.id, attached: [], keep: true }).catch((error: unknown) => {
+      const [uploaded] = await uploadChatFiles([square], { chatbotId: chatbot.id, attached: [] }).catch((error: unknown) => {
         throw new StepFailure(errorMessageKey(error, filesApi.uploadFiles));
       });
       if (!uploaded) throw new StepFailure('image.unreadable');
