@@ -121,8 +121,8 @@ test('unsaved changes are guarded, and a chatbot is deleted after confirmation',
 });
 
 test('on a phone the test chat sits below the editor and nothing scrolls sideways', async ({ page }) => {
-  await page.setViewportSize({ width: 375, height: 812 });
   await signIn(page, MEMBER);
+  await page.setViewportSize({ width: 375, height: 812 });
   await createDraft(page);
   const form = await page.getByTestId('instructions').boundingBox();
   const chat = await page.getByTestId('test-chat').boundingBox();

@@ -137,7 +137,7 @@ function AccessForm({ chatbot, onClose }: { chatbot: Chatbot; onClose: () => voi
           />
         )}
         {mode === 'public' && (
-          <Text size="xs" c={hashState === 'available' ? 'teal.8' : 'dimmed'} role="status" mt={-8}>
+          <Text size="xs" c={hashState === 'available' ? 'teal.9' : 'dimmed'} role="status" mt={-8}>
             {hashState === 'available' ? t('access.link_available') : hashState === 'checking' ? t('access.link_checking') : ''}
           </Text>
         )}

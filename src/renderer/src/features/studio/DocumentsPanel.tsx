@@ -104,7 +104,7 @@ export function DocumentsPanel({ chatbot }: { chatbot: Chatbot }) {
                     <Text size="sm" fw={500} truncate="end" title={document.name}>
                       {document.name}
                     </Text>
-                    <Text size="xs" c={shown.status === 'failed' ? 'red' : 'dimmed'}>
+                    <Text size="xs" c={shown.status === 'failed' ? 'red.9' : 'dimmed'}>
                       {formatSize(document.size, i18n.language)} · <span role="status">{tf(stateKey(shown), { percentage: shown.parsed_percentage })}</span>
                     </Text>
                     {shown.status === 'parsing' && <Progress size="xs" value={Math.max(shown.parsed_percentage, 3)} aria-label={tf('progress', { name: document.name })} />}

@@ -97,7 +97,7 @@ export function TestChatPanel({ chatbot, dirty, saveFirst }: TestChatPanelProps)
           {t('test.restart')}
         </Button>
       </Group>
-      <Text size="xs" c={dirty ? 'orange.9' : 'dimmed'} px="md" pt={4} data-testid="test-chat-note">
+      <Text size="xs" c={dirty ? 'red.9' : 'dimmed'} px="md" pt={4} data-testid="test-chat-note">
         {dirty ? t('test.unsaved') : t('test.saved')}
       </Text>
       <MessageList
