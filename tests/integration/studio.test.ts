@@ -1,6 +1,20 @@
-import { eq } from 'drizzle-orm';
+import { eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatbotMemberGroups, chatbots, files, llmModels, memberGroupLinks, memberGroups, members, modelGroupPermissions, tenants } from '../../src/server/db/schema';
+import {
+  chatbotMemberGroups,
+  chatbots,
+  creditLedger,
+  documentChunks,
+  files,
+  llmModels,
+  memberGroupLinks,
+  memberGroups,
+  members,
+  modelGroupPermissions,
+  recentChatbots,
+  tenants,
+  usageRecords,
+} from '../../src/server/db/schema';
 import type { MemberRow } from '../../src/server/db/rows';
 import { samplePng } from '../fixtures/sampleFiles';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
@@ -365,5 +379,128 @@ describe('PATCH /chatbots/{id}/access/ and who sees a chatbot', () => {
     expect((await call('colleague', `/chatbots/${id}/`)).status).toBe(404);
     expect((await call('colleague', `/sessions/${hash}/`)).status).toBe(404);
     expect((await send('colleague', id, { text: 'hello' })).status).toBe(404);
+  });
+});
+
+const REFUND_POLICY = 'Enterprise invoices may be refunded within 45 days of purchase. Refunds after that window need a director approval.';
+
+/** Waits for the file jobs to parse (and index) a document. */
+async function parsedDocument(who: Token, chatbotId: number, documentId: number) {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const document = ((await call(who, `/chatbots/${chatbotId}/`)).body.documents as { id: number; status: string }[]).find((row) => row.id === documentId);
+    if (document?.status !== 'parsing') return document;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`document ${documentId} was not parsed`);
+}
+
+describe('POST and DELETE /chatbots/{id}/documents/', () => {
+  it('adds documents through the upload checks, parses and indexes them, and chats cite them', async () => {
+    const { id } = await named('author', 'Refund helper');
+    const added = await upload('author', `/chatbots/${id}/documents/`, [
+      { name: 'refunds.txt', bytes: Buffer.from(REFUND_POLICY), type: 'text/plain' },
+      { name: 'contacts.csv', bytes: Buffer.from('team,email\nbilling,billing@example.test\n'), type: 'text/csv' },
+    ]);
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    expect(added.body.items).toHaveLength(2);
+    const [refunds] = added.body.items;
+    expect(refunds).toMatchObject({ name: 'refunds.txt', size: REFUND_POLICY.length, status: 'parsing', parsed_percentage: 0 });
+    expect(await parsedDocument('author', id, refunds.id)).toMatchObject({ status: 'parsed', parsed_percentage: 100, file_id: refunds.file_id });
+    const [file] = await server.db.select().from(files).where(eq(files.id, refunds.file_id));
+    expect(file).toMatchObject({ chatbotId: id, shouldExpire: false, expiresAt: null });
+    expect(await server.db.select().from(documentChunks).where(eq(documentChunks.fileId, refunds.file_id))).not.toEqual([]);
+
+    const answer = await send('author', id, { text: 'How many days is the refund window for enterprise invoices?' });
+    expect(answer.status).toBe(200);
+    const citations = answer.frames.filter((frame) => frame.type === 'citation').map((frame) => frame.citation);
+    expect(citations[0]).toMatchObject({ kind: 'document', file_id: refunds.file_id, name: 'refunds.txt' });
+
+    // The upload refusals of POST /files/: pictures are no knowledge (415), nor is a non-multipart body (400).
+    expect(await upload('author', `/chatbots/${id}/documents/`, [{ name: 'face.png', bytes: samplePng(), type: 'image/png' }])).toMatchObject({ status: 415 });
+    expect(await upload('author', `/chatbots/${id}/documents/`, [{ name: 'broken.pdf', bytes: Buffer.from('%PDF-1.7\nnot a pdf') }])).toMatchObject({ status: 400 });
+    expect(await upload('author', `/chatbots/${id}/documents/`, [])).toMatchObject({ status: 422 });
+    expect((await call('author', `/chatbots/${id}/documents/`, 'POST', { files: [] })).status).toBe(400);
+    expect(await upload('author', '/chatbots/999999/documents/', [{ name: 'a.txt', bytes: Buffer.from('a') }])).toMatchObject({ status: 404 });
+    expect(await upload('acme', `/chatbots/${id}/documents/`, [{ name: 'a.txt', bytes: Buffer.from('a') }])).toMatchObject({ status: 401 });
+    expect((await call('author', `/chatbots/${id}/`)).body.documents).toHaveLength(2);
+  });
+
+  it('removes a document with its file and passages; the chat no longer cites it', async () => {
+    const { id } = await named('author', 'Forgetful helper');
+    const added = await upload('author', `/chatbots/${id}/documents/`, [{ name: 'refunds.txt', bytes: Buffer.from(REFUND_POLICY) }]);
+    const [document] = added.body.items;
+    await parsedDocument('author', id, document.id);
+    const other = await named();
+
+    expect((await call('author', `/chatbots/${other.id}/documents/${document.id}/`, 'DELETE')).status).toBe(404);
+    expect((await call('author', `/chatbots/${id}/documents/${document.id}/`, 'DELETE')).body).toEqual({ ok: true });
+    expect((await call('author', `/chatbots/${id}/documents/${document.id}/`, 'DELETE')).status).toBe(404);
+    expect((await call('author', `/chatbots/${id}/`)).body.documents).toEqual([]);
+    expect(await server.db.select().from(files).where(eq(files.id, document.file_id))).toEqual([]);
+    expect(await server.db.select().from(documentChunks).where(eq(documentChunks.fileId, document.file_id))).toEqual([]);
+    const answer = await send('author', id, { text: 'How many days is the refund window for enterprise invoices?' });
+    expect(answer.frames.filter((frame) => frame.type === 'citation')).toEqual([]);
+  });
+
+  it('deletes the documents’ files with the chatbot', async () => {
+    const { id } = await named();
+    const added = await upload('author', `/chatbots/${id}/documents/`, [{ name: 'refunds.txt', bytes: Buffer.from(REFUND_POLICY) }]);
+    await parsedDocument('author', id, added.body.items[0].id);
+    expect((await call('author', `/chatbots/${id}/`, 'DELETE')).status).toBe(200);
+    expect(await server.db.select().from(files).where(eq(files.id, added.body.items[0].file_id))).toEqual([]);
+  });
+});
+
+describe('test chats (is_test)', () => {
+  it('lets the author test a draft with its documents, outside My chats, counters and recents, paid from the tenant pool', async () => {
+    const draft = await create();
+    const added = await upload('author', `/chatbots/${draft.id}/documents/`, [{ name: 'refunds.txt', bytes: Buffer.from(REFUND_POLICY) }]);
+    await parsedDocument('author', draft.id, added.body.items[0].id);
+    const [author] = await server.db.select().from(members).where(eq(members.email, DEMO_MEMBER.email));
+    const creditsBefore = (await call('author', `/members/${author!.id}/credit-check/`)).body;
+
+    const answer = await send('author', draft.id, { text: 'What is the refund window for enterprise invoices?', is_test: true });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(answer.frames.find((frame) => frame.type === 'citation')?.citation).toMatchObject({ kind: 'document', file_id: added.body.items[0].file_id });
+    const usage = answer.frames.find((frame) => frame.type === 'usage');
+    expect(usage.credits).toBeGreaterThan(0);
+    const hash = answer.meta!.session_hash_id;
+    expect((await send('author', draft.id, { text: 'And after that?', is_test: true, session_hash_id: hash })).status).toBe(200);
+
+    // Not in My chats, but readable by its author in the test panel.
+    const mine = (await call('author', '/sessions/?size=100')).body.items.map((session: { hash_id: string }) => session.hash_id);
+    expect(mine).not.toContain(hash);
+    expect((await call('author', `/sessions/?chatbot_id=${draft.id}`)).body.items).toEqual([]);
+    expect((await call('author', `/sessions/${hash}/history/`)).body.items).toHaveLength(4);
+    // A test session takes no real sends, and a real session no test ones.
+    expect((await send('author', draft.id, { text: 'Real now', session_hash_id: hash })).status).toBe(404);
+
+    const chatbot = (await call('author', `/chatbots/${draft.id}/`)).body;
+    expect(chatbot).toMatchObject({ message_count: 0, token_count: 0, last_chat_at: null, status: 'draft' });
+    expect(await server.db.select().from(recentChatbots).where(eq(recentChatbots.chatbotId, draft.id))).toEqual([]);
+
+    const rows = await server.db.select().from(usageRecords).where(eq(usageRecords.chatbotId, draft.id));
+    expect(rows.map((row) => row.isTest)).toEqual([true, true]);
+    const charged = rows.reduce((sum, row) => sum + row.credits, 0);
+    const creditsAfter = (await call('author', `/members/${author!.id}/credit-check/`)).body;
+    expect(creditsAfter.remaining_credit).toBe(creditsBefore.remaining_credit);
+    expect(creditsAfter.tenant.remaining_credit).toBeCloseTo(creditsBefore.tenant.remaining_credit - charged, 4);
+    const ledger = await server.db.select().from(creditLedger).where(isNull(creditLedger.memberId));
+    expect(ledger.filter((row) => row.kind !== 'grant').length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('answers 403 to a member who sees the chatbot but is not its author, 404 to one who does not; an admin may test any', async () => {
+    const { id } = await named('author', 'Tested bot');
+    expect((await send('colleague', id, { text: 'hello', is_test: true })).status).toBe(404);
+    await call('author', `/chatbots/${id}/access/`, 'PATCH', { is_public: false, member_group_ids: [defaultGroupId] });
+    expect(await send('colleague', id, { text: 'hello', is_test: true })).toMatchObject({ status: 403, body: { code: 'forbidden' } });
+    expect((await send('colleague', id, { text: 'hello' })).status).toBe(200);
+    const defaults = (await call('colleague', '/chatbots/?include_default=true')).body.items.filter((bot: { is_default: boolean }) => bot.is_default);
+    expect((await send('colleague', defaults[0].id, { text: 'hello', is_test: true })).status).toBe(403);
+
+    const draft = await create('colleague');
+    expect((await send('admin', draft.id, { text: 'hello', is_test: true })).status).toBe(200);
+    expect((await send('admin', draft.id, { text: 'hello' })).status).toBe(404);
+    expect((await send('acme', draft.id, { text: 'hello', is_test: true })).status).toBe(401);
   });
 });

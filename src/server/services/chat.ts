@@ -13,6 +13,7 @@ import { type Billing, assertCreditLeft, isFreeModel, messageCost, releaseAbando
 import { type FileContext, withoutFiles } from './fileContext';
 import { findSendTarget } from './sendContext';
 import { findOwnSession, newHashId } from './sessions';
+import { findTestTarget } from './studio';
 import { saveTurnStart } from './turnStart';
 import type { InputGuard } from './inputGuard';
 import type { PiiKind } from '../../shared/domain/pii';
@@ -118,13 +119,15 @@ export async function checkSend(
   member: MemberRow,
   chatbotId: number,
   body: ChatBody,
-  { findSession = findOwnSession, billing }: SendOptions = {},
+  { findSession = findOwnSession, billing: given }: SendOptions = {},
 ): Promise<CheckedSend> {
+  const billing: Billing | undefined = body.is_test ? { ...given, tenantPoolOnly: true } : given;
   const { db, guard, sources: sourcesService, files: fileContext = withoutFiles } = deps;
   const typed = body.text.trim();
   if (!typed && body.file_ids.length === 0) throw new AppError(422, 'message_empty', 'A message needs text or an image.');
 
-  const { chatbot, model, mayUseModel } = await findSendTarget(db, member, chatbotId);
+  // A Studio test chat: its author (or an admin) tests the chatbot in any state, paid from the tenant's pool.
+  const { chatbot, model, mayUseModel } = body.is_test ? await findTestTarget(db, member, chatbotId) : await findSendTarget(db, member, chatbotId);
 
   const fileIds = [...new Set(body.file_ids)];
   if (fileIds.length > 0) {
@@ -146,7 +149,8 @@ export async function checkSend(
   const taskMode = body.task_mode_id ? await findTaskMode(db, tenant.id, body.task_mode_id) : undefined;
 
   const existing = body.session_hash_id ? await findSession(db, member, body.session_hash_id) : null;
-  if (existing && existing.chatbotId !== chatbot.id) throw notFound('The session does not exist.');
+  // Test chats and real ones never share a session.
+  if (existing && (existing.chatbotId !== chatbot.id || existing.isTest !== body.is_test)) throw notFound('The session does not exist.');
 
   const sources = sourcesService
     ? await sourcesService.gather({ tenantId: tenant.id, chatbotId: chatbot.id, existing, fileIds, text, webSearch: body.web_search ?? false })
@@ -208,6 +212,7 @@ export async function openTurn(db: Database, send: CheckedSend): Promise<ChatTur
       title: send.sessionTitle,
       lastChatAt: new Date(),
       hasFiles: fileIds.length > 0,
+      isTest: send.isTest,
       ...send.newSession,
     },
     { tenantId: tenant.id, text, modelId: model.id, fileIds },
@@ -421,6 +426,7 @@ async function recordOutcome(db: Database, turn: ChatTurn, outcome: StreamOutcom
     messageId: turn.meta.chatbot_message_id,
     llmModelId: model.id,
     modelName: model.name,
+    isTest: turn.isTest,
   };
   // One statement, so it is atomic without a transaction and holds the locks on rows other sends
   // update too (balances, the chatbot's counters) only while it runs.
@@ -476,7 +482,7 @@ async function recordOutcome(db: Database, turn: ChatTurn, outcome: StreamOutcom
     );
   }
   const also = sql.join(statements, sql` `);
-  if (turn.reservation) await settleCredits(db, member, turn.reservation.id, turn.reservation.amount, cost, also);
+  if (turn.reservation) await settleCredits(db, member, turn.reservation.id, turn.reservation.amount, cost, also, turn.billing);
   else await db.execute(sql`with ${also} saved as (select 1) select 1 from saved`);
   if (!turn.isTest && !chatbot.isDefault && !session.isVisitor) await db.transaction((tx) => rememberRecentChatbot(tx, member, chatbot.id, now));
   return cost;

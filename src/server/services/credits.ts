@@ -124,7 +124,22 @@ export function bindingLimit(limits: CreditLimit[]): CreditLimit | undefined {
 /** Who pays for a send: the sender, or the chatbot's creator (a visitor of a public chatbot has no credits of their own). */
 export interface Billing {
   billedToCreator?: boolean;
+  /**
+   * A Studio test chat: its ledger rows name neither member nor group, so they move only the
+   * tenant's balance, and only the tenant's limit can refuse it (docs/ARCHITECTURE.md "Test chats").
+   */
+  tenantPoolOnly?: boolean;
 }
+
+/** Whose balances a send's ledger rows move: the member's, their default group's and the tenant's, or the tenant's alone. */
+function ledgerOwner(member: MemberRow, billing?: Billing) {
+  return billing?.tenantPoolOnly
+    ? { tenantId: member.tenantId, memberGroupId: null, memberId: null }
+    : { tenantId: member.tenantId, memberGroupId: member.defaultMemberGroupId, memberId: member.id };
+}
+
+/** The limits that may refuse a send. */
+const limitsFor = (limits: CreditLimit[], billing?: Billing) => (billing?.tenantPoolOnly ? limits.filter((limit) => limit.scope === 'tenant') : limits);
 
 /** The tenant's plan costs nothing (a tenant without a plan is not on a free plan). */
 export async function onFreePlan(q: Queryable, tenantId: number): Promise<boolean> {
@@ -185,7 +200,7 @@ export function messageCost(model: LlmModelRow, usage: { inputTokens: number; ou
 
 /** 402 when the member has no credit left (for a send that reserves nothing, see reserveCredits). */
 export async function assertCreditLeft(q: Queryable, member: MemberRow, billing?: Billing): Promise<void> {
-  const limits = await memberCreditLimits(q, member);
+  const limits = limitsFor(await memberCreditLimits(q, member), billing);
   if (isCreditsDepleted(toCreditCheck(limits))) throw await depletedError(q, member, limits, billing);
 }
 
@@ -205,7 +220,7 @@ export async function reserveCredits(
   billing?: Billing,
 ): Promise<{ id: number; amount: number }> {
   const groupId = member.defaultMemberGroupId;
-  const entry = { tenantId: member.tenantId, memberGroupId: groupId, memberId: member.id } as const;
+  const entry = ledgerOwner(member, billing);
   const { entries, balances, row } = await appendToLedger(
     q,
     [{ ...entry, kind: 'reservation', amount: -amount, messageId }],
@@ -215,10 +230,13 @@ export async function reserveCredits(
   if (!reservation) throw new Error('Reservation insert returned no row');
   const reserved = -Number(reservation.amount);
   const group = row.quotas ? fromJson<GroupQuotas>(row.quotas) : undefined;
-  const before = creditLimits(
-    member,
-    group,
-    balances.map((balance) => ({ ...balance, usageSum: balance.usageSum + reserved })),
+  const before = limitsFor(
+    creditLimits(
+      member,
+      group,
+      balances.map((balance) => ({ ...balance, usageSum: balance.usageSum + reserved })),
+    ),
+    billing,
   );
   if (isCreditsDepleted(toCreditCheck(before))) {
     await appendToLedger(q, [{ ...entry, kind: 'settlement', amount: reserved, reservationId: reservation.id }]);
@@ -235,11 +253,19 @@ export async function reserveCredits(
  * release, which gave back the whole reservation. `also` runs further statements in the same one
  * (see writeLedger).
  */
-export async function settleCredits(q: Queryable, member: MemberRow, reservationId: number, reserved: number, actual: number, also?: SQL): Promise<void> {
+export async function settleCredits(
+  q: Queryable,
+  member: MemberRow,
+  reservationId: number,
+  reserved: number,
+  actual: number,
+  also?: SQL,
+  billing?: Billing,
+): Promise<void> {
   const amount = reserved - actual;
   const settle = q
     .insert(creditLedger)
-    .values({ tenantId: member.tenantId, memberGroupId: member.defaultMemberGroupId, memberId: member.id, kind: 'settlement', amount, reservationId })
+    .values({ ...ledgerOwner(member, billing), kind: 'settlement', amount, reservationId })
     .onConflictDoUpdate({ target: creditLedger.reservationId, set: { amount } });
   // xmax is set on a row the upsert updated rather than inserted.
   await writeLedger(

@@ -50,6 +50,8 @@ export async function listSessions(
     eq(sessions.tenantId, member.tenantId),
     eq(sessions.memberId, member.id),
     eq(sessions.isVisitor, false),
+    // Studio test chats stay in the Studio's test panel.
+    eq(sessions.isTest, false),
     query.chatbot_id === undefined ? undefined : eq(sessions.chatbotId, query.chatbot_id),
   );
   return paginate(query, {

@@ -3,7 +3,7 @@
  * with groups or ask to publish it, give it documents, test it, delete it. Only the author or an
  * admin of the tenant may change a chatbot; default chatbots only an admin.
  */
-import { and, asc, eq, inArray, ne, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, ne, notInArray, or } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Chatbot, ChatbotDocument, updateChatbotAccessBodySchema, updateChatbotBodySchema } from '../../shared/api/chatbots';
 import type { Database, Queryable } from '../db/client';
@@ -203,8 +203,16 @@ export async function updateChatbotAccess(db: Database, member: MemberRow, id: n
       .update(chatbots)
       .set({ ...publishing, updatedAt: new Date() })
       .where(eq(chatbots.id, chatbot.id));
-    await tx.delete(chatbotMemberGroups).where(eq(chatbotMemberGroups.chatbotId, chatbot.id));
-    if (groupIds.length) await tx.insert(chatbotMemberGroups).values(groupIds.map((memberGroupId) => ({ tenantId: chatbot.tenantId, chatbotId: chatbot.id, memberGroupId })));
+    // Groups kept keep their row (a default chatbot's is_default_for_group flag).
+    await tx
+      .delete(chatbotMemberGroups)
+      .where(and(eq(chatbotMemberGroups.chatbotId, chatbot.id), groupIds.length ? notInArray(chatbotMemberGroups.memberGroupId, groupIds) : undefined));
+    if (groupIds.length) {
+      await tx
+        .insert(chatbotMemberGroups)
+        .values(groupIds.map((memberGroupId) => ({ tenantId: chatbot.tenantId, chatbotId: chatbot.id, memberGroupId })))
+        .onConflictDoNothing();
+    }
     if (body.category_id !== undefined) await replaceCategories(tx, chatbot, body.category_id === null ? [] : [body.category_id]);
   });
   return editedChatbot(db, member, chatbot.id);
