@@ -99,7 +99,14 @@ test('a member builds a chatbot with a document, test-chats it with a citation, 
 
 test('unsaved changes are guarded, and a chatbot is deleted after confirmation', async ({ page }) => {
   await signIn(page, MEMBER);
-  await createDraft(page);
+  // Keyboard only: from the search box, Tab reaches Create and Enter makes the draft.
+  await page.goto('/dashboard/studio');
+  await page.getByRole('searchbox', { name: 'Search my chatbots' }).focus();
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('create-chatbot').first()).toBeFocused();
+  await page.keyboard.press('Enter');
+  await page.waitForURL(/\/dashboard\/studio\/\d+$/);
+  await expect(page.getByTestId('test-chat')).toBeVisible();
   const editorUrl = page.url();
   await page.getByTestId('en-name').fill(uniqueName('Throwaway'));
   await page.getByRole('link', { name: 'Back to my chatbots' }).click();
