@@ -79,6 +79,7 @@ export const ERROR_MESSAGES: readonly ErrorMessageRow[] = [
   { endpoint: chatbotsApi.updateChatbot, status: 409, key: 'studio:errors.link_taken' },
   { endpoint: chatbotsApi.updateChatbotAccess, status: 403, key: 'studio:errors.not_yours' },
   { endpoint: chatbotsApi.updateChatbotAccess, status: 404, key: 'studio:errors.not_found' },
+  { endpoint: chatbotsApi.updateChatbotAccess, status: 422, key: 'studio:errors.name_first' },
   { endpoint: chatbotsApi.deleteChatbot, status: 403, key: 'studio:errors.not_yours' },
   { endpoint: chatbotsApi.deleteChatbot, status: 404, key: 'studio:errors.not_found' },
   // Documents are uploaded like any file: the same limits and messages.

@@ -64,6 +64,8 @@ function AccessForm({ chatbot, onClose }: { chatbot: Chatbot; onClose: () => voi
   const [publicHash, setPublicHash] = useState(chatbot.public_hash_id ?? '');
   const hashState = usePublicHashCheck(chatbot.id, publicHash.trim(), chatbot.public_hash_id);
   const groupsMissing = mode === 'groups' && groupIds.length === 0;
+  // The server refuses to share or publish a chatbot with no name: say so before it is tried.
+  const unnamed = chatbot.ko_name.trim() === '' && chatbot.en_name.trim() === '';
   const hashBlocks = hashState === 'invalid' || hashState === 'taken' || hashState === 'checking';
 
   const save = useMutation({
@@ -103,11 +105,11 @@ function AccessForm({ chatbot, onClose }: { chatbot: Chatbot; onClose: () => voi
             {t('feedback', { reason: chatbot.publish_feedback })}
           </Alert>
         )}
-        <Radio.Group value={mode} onChange={(value) => setMode(value as AccessMode)} label={t('access.who')}>
+        <Radio.Group value={mode} onChange={(value) => setMode(value as AccessMode)} label={t('access.who')} description={unnamed ? t('errors.name_first') : undefined}>
           <Stack gap="xs" mt="xs">
             <Radio value="private" label={t('access.private')} description={t('access.private_hint')} data-testid="access-private" />
-            <Radio value="groups" label={t('access.groups')} description={t('access.groups_hint')} data-testid="access-groups" />
-            <Radio value="public" label={t('access.public')} description={t('access.public_hint')} data-testid="access-public" />
+            <Radio value="groups" disabled={unnamed} label={t('access.groups')} description={t('access.groups_hint')} data-testid="access-groups" />
+            <Radio value="public" disabled={unnamed} label={t('access.public')} description={t('access.public_hint')} data-testid="access-public" />
           </Stack>
         </Radio.Group>
         {mode === 'groups' && (

@@ -156,4 +156,15 @@ describe('Studio editor', () => {
     expect(await screen.findByText('This chatbot does not exist or you cannot edit it.')).toBeInTheDocument();
     expect(screen.queryByRole('textbox', { name: 'Name (English)' })).not.toBeInTheDocument();
   });
+
+  it('offers sharing only once the chatbot has a name', async () => {
+    installFakeApi(routes({ 'GET /chatbots/7/': () => Response.json(chatbotFixture({ en_name: '', ko_name: '', status: 'draft' })) }));
+    const user = userEvent.setup();
+    renderEditor();
+    await user.click(await screen.findByRole('button', { name: 'Access' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Who can use this chatbot' });
+    expect(within(dialog).getByText('Name and save the chatbot before sharing it.')).toBeInTheDocument();
+    expect(within(dialog).getByRole('radio', { name: /Member groups/ })).toBeDisabled();
+    expect(within(dialog).getByRole('radio', { name: /Everyone in the workspace/ })).toBeDisabled();
+  });
 });
