@@ -111,9 +111,11 @@ describe('Studio editor', () => {
     const api = installFakeApi(
       routes({
         'PATCH /chatbots/7/access/': async (request) => {
-          const body = (await request.json()) as { is_public: boolean; member_group_ids: number[] };
+          const body = (await request.json()) as { is_public: boolean; member_group_ids: number[]; category_id?: number };
           current = chatbotFixture(
-            body.is_public ? { waiting_publish: true, publish_status: 'pending', status: 'pending' } : { member_group_ids: body.member_group_ids, status: 'shared' },
+            body.is_public
+              ? { waiting_publish: true, publish_status: 'pending', status: 'pending', categories: current.categories }
+              : { member_group_ids: body.member_group_ids, status: 'shared', categories: [{ id: 2, en_name: 'Writing', ko_name: '글쓰기' }] },
           );
           return Response.json(current);
         },
@@ -130,9 +132,15 @@ describe('Studio editor', () => {
     await user.click(within(dialog).getByLabelText('Groups'));
     // Mantine's dropdown stays display:none in jsdom (no transitions): the option is still clickable.
     await user.click(await screen.findByRole('option', { name: 'Research', hidden: true }));
+    await user.click(within(dialog).getByLabelText('Store category'));
+    // The editor's category list has a Writing option too; the dialog's is the last one.
+    await user.click((await screen.findAllByRole('option', { name: 'Writing', hidden: true })).at(-1)!);
     await user.click(submit);
     expect(await screen.findByText('Access saved.')).toBeInTheDocument();
-    expect(await api.find('PATCH', '/chatbots/7/access/')[0]!.json()).toEqual({ is_public: false, member_group_ids: [5] });
+    expect(await api.find('PATCH', '/chatbots/7/access/')[0]!.json()).toEqual({ is_public: false, member_group_ids: [5], category_id: 2 });
+    // The editor's categories follow what the dialog saved, and nothing is left unsaved.
+    expect(await screen.findByText('Writing', { selector: '.mantine-Pill-label' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
     await waitFor(() => expect(screen.getAllByTestId('chatbot-status')[0]).toHaveTextContent('Shared with groups'));
 
     await user.click(screen.getByRole('button', { name: 'Access' }));

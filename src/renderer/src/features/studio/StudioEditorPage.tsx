@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Alert, Anchor, Box, Button, Card, Center, EmptyState, Grid, Group, Loader, MultiSelect, SimpleGrid, Stack, Textarea, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -55,6 +55,18 @@ function Editor({ chatbot }: { chatbot: Chatbot }) {
   const [saved, setSaved] = useState<EditorValues>(() => editorValuesOf(chatbot));
   const form = useForm<EditorValues>({ mode: 'controlled', initialValues: saved, validate: zodResolver(editorSchema) });
   const dirty = form.isDirty();
+
+  // The access dialog sets the Store category on the server: the form follows unless it was edited here.
+  const serverCategories = chatbot.categories.map((category) => category.id).join(',');
+  const { isDirty, setFieldValue, resetDirty } = form;
+  useEffect(() => {
+    if (isDirty('category_ids') || saved.category_ids.join(',') === serverCategories) return;
+    const next = { ...saved, category_ids: serverCategories === '' ? [] : serverCategories.split(',').map(Number) };
+    setSaved(next);
+    setFieldValue('category_ids', next.category_ids);
+    // The saved values are the new baseline: other unsaved edits stay unsaved.
+    resetDirty(next);
+  }, [serverCategories, saved, isDirty, setFieldValue, resetDirty]);
   const { blocker, allowNextLeave } = useUnsavedChangesGuard(dirty);
   const [accessOpen, setAccessOpen] = useState(false);
   const [deleteOpen, setDeleteOpen] = useState(false);
