@@ -135,7 +135,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerTaskRoutes(api, db);
       registerSecurityRoutes(api, inputGuard);
       registerFileRoutes(api, { db, store, rateLimits, config, enqueueParse });
-      registerStudioRoutes(api, { db, store, rateLimits, config, enqueueParse });
+      registerStudioRoutes(api, { db, store, rateLimits, config, enqueueParse, sources });
     },
     { prefix: API_PREFIX },
   );

@@ -397,6 +397,8 @@ async function parsedDocument(who: Token, chatbotId: number, documentId: number)
 describe('POST and DELETE /chatbots/{id}/documents/', () => {
   it('adds documents through the upload checks, parses and indexes them, and chats cite them', async () => {
     const { id } = await named('author', 'Refund helper');
+    // A chat before the upload: the next one must not reuse the empty document list.
+    expect((await send('author', id, { text: 'hello' })).frames.filter((frame) => frame.type === 'citation')).toEqual([]);
     const added = await upload('author', `/chatbots/${id}/documents/`, [
       { name: 'refunds.txt', bytes: Buffer.from(REFUND_POLICY), type: 'text/plain' },
       { name: 'contacts.csv', bytes: Buffer.from('team,email\nbilling,billing@example.test\n'), type: 'text/csv' },

@@ -10,11 +10,12 @@ import {
 } from '../../shared/api/chatbots';
 import * as studio from '../services/studio';
 import { type FileServiceDeps, fileLimitsFor } from '../services/files';
+import type { SourcesService } from '../services/sources';
 import { registerEndpoint } from './endpointRoute';
 import { readUpload, registerMultipartRoutes } from './files';
 
 /** The Studio: a member's own chatbots, their access and their documents. */
-export function registerStudioRoutes(app: FastifyInstance, deps: FileServiceDeps): void {
+export function registerStudioRoutes(app: FastifyInstance, deps: FileServiceDeps & { sources: SourcesService }): void {
   const { db } = deps;
   const ok = { ok: true as const };
   registerEndpoint(app, createChatbot, async ({ requireMember }) => studio.createChatbot(db, requireMember()));
@@ -29,11 +30,15 @@ export function registerStudioRoutes(app: FastifyInstance, deps: FileServiceDeps
     registerEndpoint(scope, uploadChatbotDocuments, async ({ params, tenant, requireMember, request }) => {
       const member = requireMember();
       const { parts } = await readUpload(request, fileLimitsFor(deps.config, tenant));
-      return { items: await studio.uploadChatbotDocuments(deps, tenant, member, params.id, parts) };
+      const items = await studio.uploadChatbotDocuments(deps, tenant, member, params.id, parts);
+      // This process searches the new list from the next send.
+      deps.sources.forgetDocuments(params.id);
+      return { items };
     }),
   );
   registerEndpoint(app, deleteChatbotDocument, async ({ params, requireMember }) => {
     await studio.deleteChatbotDocument(deps, requireMember(), params.id, params.docId);
+    deps.sources.forgetDocuments(params.id);
     return ok;
   });
 }

@@ -14,7 +14,7 @@ const PASSAGES_PER_SEND = 5;
 const WEB_RESULTS_PER_SEND = 5;
 /** Searched text: a long message is cut, search services want a query, not an essay. */
 const WEB_QUERY_CHARS = 400;
-/** How long a process reuses a chatbot's document list: a document added in the Studio is searched within this. */
+/** How long a process reuses a chatbot's document list: a document added in the Studio through another process is searched within this. */
 const DOCUMENTS_CACHE_MS = 5_000;
 
 /** What a send's answer draws on besides the conversation: document passages and web results. */
@@ -102,6 +102,11 @@ export function createSources(db: Database, search: SearchProvider | undefined) 
 
   return {
     webSearchAvailable: search !== undefined,
+
+    /** A chatbot's documents changed (Studio): this process searches the new list from the next send. */
+    forgetDocuments(chatbotId: number): void {
+      documents.delete(chatbotId);
+    },
 
     /** The sources of a send; 400 when web search is asked for but not configured, 424 when the search service fails. */
     async gather(scope: SendScope): Promise<Sources> {

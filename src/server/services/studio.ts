@@ -131,14 +131,13 @@ export async function updateChatbot({ db, store }: StudioDeps, member: MemberRow
   if (body.public_hash_id && (await publicHashTaken(db, body.public_hash_id, chatbot.id))) {
     throw new AppError(409, 'conflict', 'This public link is already taken.');
   }
-  const replacedImage = body.profile_image_file_id !== undefined && body.profile_image_file_id !== chatbot.profileImageFileId ? chatbot.profileImageFileId : null;
+  // A new picture (an id, or null for none); undefined leaves it as it is.
+  const newPicture = body.profile_image_file_id === chatbot.profileImageFileId ? undefined : body.profile_image_file_id;
   await db.transaction(async (tx) => {
     const picture =
-      body.profile_image_file_id === undefined || body.profile_image_file_id === chatbot.profileImageFileId
+      newPicture === undefined
         ? {}
-        : body.profile_image_file_id === null
-          ? { profileImageFileId: null, profileImageUrl: null }
-          : { profileImageFileId: body.profile_image_file_id, profileImageUrl: await takeProfileImage(tx, member, chatbot, body.profile_image_file_id) };
+        : { profileImageFileId: newPicture, profileImageUrl: newPicture === null ? null : await takeProfileImage(tx, member, chatbot, newPicture) };
     await tx
       .update(chatbots)
       .set({
@@ -158,7 +157,7 @@ export async function updateChatbot({ db, store }: StudioDeps, member: MemberRow
     if (body.category_ids !== undefined) await replaceCategories(tx, chatbot, body.category_ids);
   });
   // The picture it replaced is nobody's any more.
-  if (replacedImage !== null) await deleteStoredFiles(db, store, [replacedImage]);
+  if (newPicture !== undefined && chatbot.profileImageFileId !== null) await deleteStoredFiles(db, store, [chatbot.profileImageFileId]);
   return editedChatbot(db, member, chatbot.id);
 }
 
