@@ -118,6 +118,15 @@ test('unsaved changes are guarded, and a chatbot is deleted after confirmation',
   await expect(leave).toBeHidden();
   expect(page.url()).toBe(editorUrl);
 
+  // A document is removed after its own confirmation.
+  await chooseFiles(page, 'upload-documents', [{ name: 'old-notes.txt', mimeType: 'text/plain', buffer: Buffer.from('Notes that are no longer true.') }]);
+  const document = page.getByTestId('chatbot-document').filter({ hasText: 'old-notes.txt' });
+  await expect(document).toContainText('Ready', { timeout: 30_000 });
+  await document.getByRole('button', { name: 'Delete old-notes.txt' }).click();
+  await page.getByRole('dialog', { name: 'Delete this document?' }).getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText('Document deleted.')).toBeVisible();
+  await expect(document).toHaveCount(0);
+
   await page.getByTestId('delete-chatbot').click();
   const confirm = page.getByRole('dialog', { name: /^Delete / });
   await confirm.getByRole('button', { name: 'Delete' }).click();
