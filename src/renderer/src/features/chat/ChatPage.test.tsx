@@ -20,6 +20,7 @@ const model = { id: 1, name: 'demo', display_name: 'Demo Model', is_available: t
 const chatbot = {
   id: 5, hash_id: 'c5', en_name: 'Helper', ko_name: '도우미', profile_image_url: null, en_key_features: 'Answers questions', ko_key_features: '', system_instructions: '',
   temperature: 1, top_p: 1, llm_model: model, categories: [], is_public: false, is_default: true, waiting_publish: false, publish_status: 'none',
+  publish_feedback: null, status: 'private', public_hash_id: null, member_group_ids: [], documents: [],
   message_count: 0, token_count: 0, month_token_count: 0, creator: null, created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z', last_chat_at: null,
 };
 const session = (hash: string, title: string | null) => ({ id: 1, hash_id: hash, chatbot_id: 5, chatbot: { id: 5 }, title, is_public: false, creator_name: 'Ada', last_chat_at: null, created_at: '2025-01-01T00:00:00Z' });
