@@ -16,6 +16,7 @@ const model = (lowTier: boolean) => ({
 const chatbot = (id: number, name: string, lowTier: boolean) => ({
   id, hash_id: `c${id}`, en_name: name, ko_name: name, profile_image_url: null, en_key_features: '', ko_key_features: '', system_instructions: '',
   temperature: 1, top_p: 1, llm_model: model(lowTier), categories: [], is_public: false, is_default: true, waiting_publish: false, publish_status: 'none',
+  publish_feedback: null, status: 'private', public_hash_id: null, member_group_ids: [], documents: [],
   message_count: 0, token_count: 0, month_token_count: 0, creator: null, created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z', last_chat_at: null,
 });
 const paid = chatbot(5, 'Helper', false);

@@ -20,6 +20,7 @@ function chatbot(id: number, isDefault: boolean) {
   return {
     id, hash_id: `c${id}`, en_name: `Bot ${id}`, ko_name: `봇 ${id}`, profile_image_url: null, en_key_features: '', ko_key_features: '', system_instructions: '',
     temperature: 1, top_p: 1, llm_model: model, categories: [], is_public: false, is_default: isDefault, waiting_publish: false, publish_status: 'none',
+    publish_feedback: null, status: 'private', public_hash_id: null, member_group_ids: [], documents: [],
     message_count: 0, token_count: 0, month_token_count: 0, creator: null, created_at: '2025-01-01T00:00:00Z', updated_at: '2025-01-01T00:00:00Z', last_chat_at: null,
   };
 }
