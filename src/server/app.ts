@@ -25,6 +25,7 @@ import { registerChatRoutes } from './routes/chat';
 import { registerErrorLogRoutes } from './routes/errorLog';
 import { registerFileRoutes } from './routes/files';
 import { registerMemberRoutes } from './routes/members';
+import { registerMemberGroupRoutes } from './routes/memberGroups';
 import { registerSecurityRoutes } from './routes/security';
 import { registerPublicSessionRoutes } from './routes/publicSessions';
 import { registerSessionRoutes } from './routes/sessions';
@@ -130,6 +131,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerAuthentication(api, auth);
       registerAuthRoutes(api, { db, auth, config });
       registerMemberRoutes(api, db, auth);
+      registerMemberGroupRoutes(api, db);
       registerCatalogRoutes(api, db, { webSearch: sources.webSearchAvailable });
       registerSessionRoutes(api, { db, llm: llmRegistry });
       registerPublicSessionRoutes(api, chatDeps);

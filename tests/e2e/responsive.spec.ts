@@ -19,6 +19,7 @@ const KEY_CONTROL: Record<string, (page: Page) => ReturnType<Page['locator']>> =
   studio: (page) => page.getByRole('heading', { level: 1 }),
   store: (page) => page.getByRole('heading', { level: 1 }),
   developers: (page) => page.getByRole('heading', { level: 1 }),
+  'studio-editor': (page) => page.getByTestId('save-chatbot'),
   'admin-announcements': (page) => page.getByRole('button', { name: 'New announcement' }),
   'admin-nav-drawer': (page) => page.getByRole('link', { name: 'Announcements' }),
   'admin-announcement-editor': (page) => page.getByRole('dialog').getByRole('button', { name: 'Create' }),
@@ -43,7 +44,7 @@ for (const width of BREAKPOINTS) {
         expect(composer!.width).toBeGreaterThan(room * 0.6);
       }
     });
-    expect(visited).toEqual(expect.arrayContaining(['sign-in', 'announcement-popup', 'new-chat', 'chat', 'shared-session', 'studio', 'store', 'developers', 'admin-announcements', 'admin-announcement-editor', 'admin-restricted-words', 'restricted', 'desktop-setup']));
+    expect(visited).toEqual(expect.arrayContaining(['sign-in', 'announcement-popup', 'new-chat', 'chat', 'shared-session', 'studio', 'store', 'developers', 'studio-editor', 'admin-announcements', 'admin-announcement-editor', 'admin-restricted-words', 'restricted', 'desktop-setup']));
     await expect(menuButton(page)).toBeHidden(); // the member is on the restricted page, which has no navigation
   });
 }

@@ -120,6 +120,12 @@ export async function visitScreens(page: Page, language: Language, onScreen: (na
     await onScreen(screen, page);
   }
 
+  // A new draft opens the Studio editor with its test chat beside it (below on phones).
+  await page.goto('/dashboard/studio');
+  await page.getByTestId('create-chatbot').first().click();
+  await expect(page.getByTestId('test-chat')).toBeVisible();
+  await onScreen('studio-editor', page);
+
   await page.goto('/admin/announcements');
   await expect(page.getByTestId('announcement-card').first()).toBeVisible();
   await onScreen('admin-announcements', page);

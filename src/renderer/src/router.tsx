@@ -43,6 +43,7 @@ export const routes = [
               { path: 'chat/:chatbotId', lazy: chatPage },
               { path: 'chat/:chatbotId/:sessionHashId', lazy: chatPage },
               { path: 'studio', lazy: lazyComponent(() => import('./features/studio/StudioPage'), (module) => module.default) },
+              { path: 'studio/:chatbotId', lazy: lazyComponent(() => import('./features/studio/StudioEditorPage'), (module) => module.default) },
               { path: 'store', lazy: lazyComponent(() => import('./features/store/StorePage'), (module) => module.default) },
               { path: 'developers', lazy: lazyComponent(() => import('./features/developers/DevelopersPage'), (module) => module.default) },
             ],

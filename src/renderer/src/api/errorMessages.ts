@@ -72,6 +72,25 @@ export const ERROR_MESSAGES: readonly ErrorMessageRow[] = [
   { endpoint: sessionsApi.patchSession, status: 404, key: 'chat:session.notFound' },
   { endpoint: sessionsApi.patchSession, status: 403, key: 'chat:session.noHistory' },
 
+  // Studio (spec §8): the model must be allowed for the member's groups; only the author changes a chatbot.
+  { endpoint: chatbotsApi.updateChatbot, status: 403, code: 'model_not_allowed', key: 'studio:errors.model_not_allowed' },
+  { endpoint: chatbotsApi.updateChatbot, status: 403, key: 'studio:errors.not_yours' },
+  { endpoint: chatbotsApi.updateChatbot, status: 404, key: 'studio:errors.not_found' },
+  { endpoint: chatbotsApi.updateChatbot, status: 409, key: 'studio:errors.link_taken' },
+  { endpoint: chatbotsApi.updateChatbotAccess, status: 403, key: 'studio:errors.not_yours' },
+  { endpoint: chatbotsApi.updateChatbotAccess, status: 404, key: 'studio:errors.not_found' },
+  { endpoint: chatbotsApi.updateChatbotAccess, status: 422, key: 'studio:errors.name_first' },
+  { endpoint: chatbotsApi.deleteChatbot, status: 403, key: 'studio:errors.not_yours' },
+  { endpoint: chatbotsApi.deleteChatbot, status: 404, key: 'studio:errors.not_found' },
+  // Documents are uploaded like any file: the same limits and messages.
+  { endpoint: chatbotsApi.uploadChatbotDocuments, status: 400, key: 'files:errors.upload_400' },
+  { endpoint: chatbotsApi.uploadChatbotDocuments, status: 403, key: 'studio:errors.not_yours' },
+  { endpoint: chatbotsApi.uploadChatbotDocuments, status: 413, key: 'files:errors.upload_413' },
+  { endpoint: chatbotsApi.uploadChatbotDocuments, status: 415, key: 'files:errors.upload_415' },
+  { endpoint: chatbotsApi.uploadChatbotDocuments, status: 422, key: 'files:errors.upload_422' },
+  { endpoint: chatbotsApi.uploadChatbotDocuments, key: 'files:errors.upload_failed' },
+  { endpoint: chatbotsApi.deleteChatbotDocument, status: 403, key: 'studio:errors.not_yours' },
+
   // Admin restricted words: spec §5 "a restricted word that already exists is refused".
   { endpoint: adminSecurityApi.createRestrictedWord, status: 409, key: 'security:words.duplicate' },
 

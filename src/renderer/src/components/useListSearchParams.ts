@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 
 function positiveInt(value: string | null, fallback: number): number {
@@ -35,4 +35,28 @@ export function useListSearchParams(defaultSize: number) {
   );
 
   return { page, size, search, setListParams: update };
+}
+
+/** Spec §2: a list's search box changes the URL 300 ms after the last keystroke. */
+export const LIST_SEARCH_DELAY_MS = 300;
+
+/**
+ * The search box of a list kept in the URL (`useListSearchParams`): what is typed shows at once,
+ * the URL follows after the debounce, and Back or Forward put the URL's search back in the box.
+ */
+export function useListSearchBox(search: string, setListParams: (patch: { search: string }) => void) {
+  const [query, setQuery] = useState(search);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  // Keeps a space being typed after a word when the URL (trimmed) catches up.
+  useEffect(() => setQuery((current) => (current.trim() === search ? current : search)), [search]);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const typeSearch = useCallback(
+    (value: string) => {
+      setQuery(value);
+      clearTimeout(timer.current);
+      timer.current = setTimeout(() => setListParams({ search: value.trim() }), LIST_SEARCH_DELAY_MS);
+    },
+    [setListParams],
+  );
+  return { query, typeSearch };
 }

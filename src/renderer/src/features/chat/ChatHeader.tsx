@@ -3,7 +3,7 @@ import { useForm } from '@mantine/form';
 import { ActionIcon, Avatar, Box, Button, Group, Modal, Skeleton, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { sessionsApi, type Chatbot, type Session } from '../../../../shared/api';
+import { sessionsApi, type Chatbot, type LlmModel, type Session } from '../../../../shared/api';
 import { errorMessageKey } from '../../api/errorMessages';
 import { renameSession } from '../../api/sessions';
 import { queryKeys } from '../../api/queryKeys';
@@ -20,17 +20,23 @@ import { ChatbotSwitcher } from './ChatbotSwitcher';
 import { chatbotName } from './conversation';
 import classes from './chat.module.css';
 
-/** Chatbot name, then the model: name, context limit, cost per 10K input tokens, release date. */
-function ChatbotLine({ chatbot }: { chatbot: Chatbot }) {
+/** A model's details as users see them (spec §2): context limit, cost per 10K input tokens, release date. */
+export function useModelDetails(): (model: LlmModel) => string[] {
   const { t } = useTranslation('chat');
   const language = useResolvedLanguage();
-  const model = chatbot.llm_model;
-  const details = [
-    model.display_name,
-    t('model.contextLimit', { tokens: new Intl.NumberFormat(language).format(model.context_limit) }),
-    t('model.cost', { credits: new Intl.NumberFormat(language, { maximumFractionDigits: 2 }).format(model.input_cost_per_10k) }),
-    model.release_date ? t('model.released', { date: formatDate(model.release_date, language) }) : null,
-  ].filter((detail): detail is string => detail !== null);
+  return (model) =>
+    [
+      t('model.contextLimit', { tokens: new Intl.NumberFormat(language).format(model.context_limit) }),
+      t('model.cost', { credits: new Intl.NumberFormat(language, { maximumFractionDigits: 2 }).format(model.input_cost_per_10k) }),
+      model.release_date ? t('model.released', { date: formatDate(model.release_date, language) }) : null,
+    ].filter((detail): detail is string => detail !== null);
+}
+
+/** Chatbot name, then the model: name and details. */
+function ChatbotLine({ chatbot }: { chatbot: Chatbot }) {
+  const language = useResolvedLanguage();
+  const modelDetails = useModelDetails();
+  const details = [chatbot.llm_model.display_name, ...modelDetails(chatbot.llm_model)];
   return (
     <Text size="xs" c="dimmed">
       <Text span inherit fw={600} c="var(--mantine-color-text)" data-testid="chatbot-name">

@@ -24,6 +24,8 @@ interface ComposerProps {
    * warning, which all read member endpoints.
    */
   visitor?: boolean;
+  /** False where the box is one panel of a larger page (the Studio's test chat): it takes focus only once used. */
+  focusOnOpen?: boolean;
 }
 
 const SendIcon = () => (
@@ -46,18 +48,19 @@ const StopIcon = () => (
  * autoFocus alone never worked), without robbing an open dialog; Stop, and the end of an answer while
  * the Stop button had focus, bring it back there instead of leaving it on <body>.
  */
-export function Composer({ onSend, onStop, streaming, disabled = false, conversationKey, onAttach, visitor = false }: ComposerProps) {
+export function Composer({ onSend, onStop, streaming, disabled = false, conversationKey, onAttach, visitor = false, focusOnOpen = true }: ComposerProps) {
   const { t } = useTranslation('chat');
   const draft = useActiveRunStore((state) => state.draft);
   const composing = useRef(false);
   const input = useRef<HTMLTextAreaElement>(null);
   const focusedKey = useRef<string | null>(null);
+  const hasStreamed = useRef(false);
   const attachments = useAttachmentsStore((state) => state.items);
   // Spec §5: text or an image; attached files must be uploaded and parsed first.
   const canSend = !disabled && !isBusy(attachments) && (draft.trim() !== '' || hasImage(attachments));
 
   useEffect(() => {
-    if (disabled || focusedKey.current === conversationKey) return;
+    if (!focusOnOpen || disabled || focusedKey.current === conversationKey) return;
     focusedKey.current = conversationKey;
     // A dialog that is closing (deleting the open chat opens another) gets a second to go; one that
     // stays open (the announcement popup) keeps focus and hands it back itself.
@@ -69,12 +72,14 @@ export function Composer({ onSend, onStop, streaming, disabled = false, conversa
     };
     focusWhenFree();
     return () => cancelAnimationFrame(frame);
-  }, [conversationKey, disabled]);
+  }, [conversationKey, disabled, focusOnOpen]);
 
   // The Stop button leaves the page when the answer ends; focus it had falls back to the box.
   useEffect(() => {
+    if (streaming) hasStreamed.current = true;
+    if (!focusOnOpen && !hasStreamed.current) return;
     if (!streaming && !disabled && (document.activeElement === document.body || document.activeElement === null)) input.current?.focus();
-  }, [streaming, disabled]);
+  }, [streaming, disabled, focusOnOpen]);
 
   const stop = () => {
     onStop();

@@ -1,12 +1,163 @@
+import { Avatar, Button, Card, EmptyState, Group, Pagination, SimpleGrid, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { ComingSoon, PageFrame } from '../../components/PageFrame';
-import { IconStudio } from '../../components/icons';
+import { Link, useNavigate } from 'react-router-dom';
+import { chatbotsApi, type Chatbot } from '../../../../shared/api';
+import { DEFAULT_LIST_PAGE_SIZE } from '../../../../shared/domain/pagination';
+import { errorMessageKey } from '../../api/errorMessages';
+import { queryKeys } from '../../api/queryKeys';
+import { createChatbot, useMyChatbots } from '../../api/studio';
+import { PageFrame } from '../../components/PageFrame';
+import { IconPlus, IconStudio } from '../../components/icons';
+import { showToast } from '../../components/toast';
+import { useErrorToast } from '../../components/useErrorToast';
+import { useListSearchBox, useListSearchParams } from '../../components/useListSearchParams';
+import { useMinimumLoading } from '../../components/useMinimumLoading';
+import { formatDate } from '../../i18n/formatDate';
+import { useResolvedLanguage } from '../../i18n/useLanguage';
+import { useUserSession } from '../../stores/userSession';
+import { chatbotName } from '../chat/conversation';
+import { StatusBadge } from './StatusBadge';
 
-export default function StudioPage() {
-  const { t } = useTranslation('dashboard');
+/** The editor of one chatbot. */
+export const studioEditorPath = (id: number) => `/dashboard/studio/${id}`;
+
+function ListSkeleton() {
   return (
-    <PageFrame title={t('studio.title')} description={t('studio.description')}>
-      <ComingSoon icon={<IconStudio size={28} />} title={t('coming_soon.title')} description={t('studio.coming_soon')} />
+    <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} aria-busy="true" data-testid="studio-skeleton">
+      {[0, 1, 2].map((index) => (
+        <Card key={index} withBorder radius="lg" padding="lg">
+          <Group mb="md">
+            <Skeleton circle h={40} />
+            <Skeleton h={14} w={140} />
+          </Group>
+          <Skeleton h={12} mb={8} />
+          <Skeleton h={12} w="70%" />
+        </Card>
+      ))}
+    </SimpleGrid>
+  );
+}
+
+function ChatbotCard({ chatbot }: { chatbot: Chatbot }) {
+  const { t } = useTranslation('studio');
+  const language = useResolvedLanguage();
+  const name = chatbotName(chatbot, language) || t('untitled');
+  const features = language === 'ko' ? chatbot.ko_key_features || chatbot.en_key_features : chatbot.en_key_features || chatbot.ko_key_features;
+  return (
+    <Card withBorder radius="lg" padding="lg" component="li" data-testid="studio-chatbot">
+      <Group wrap="nowrap" gap="sm" mb="xs" align="flex-start">
+        <Avatar src={chatbot.profile_image_url} alt="" radius="xl" color="indigo">
+          {name.slice(0, 1)}
+        </Avatar>
+        <Stack gap={4} flex={1} miw={0}>
+          {/* The whole card's action is this one link, so it reads as the chatbot's name. */}
+          <Text component={Link} to={studioEditorPath(chatbot.id)} fw={600} truncate="end" c="inherit" td="none">
+            {name}
+          </Text>
+          <Group gap={6}>
+            <StatusBadge status={chatbot.status} />
+            <Text size="xs" c="dimmed">
+              {t('updated', { date: formatDate(chatbot.updated_at, language) })}
+            </Text>
+          </Group>
+        </Stack>
+      </Group>
+      {features && (
+        <Text size="sm" c="dimmed" lineClamp={2}>
+          {features}
+        </Text>
+      )}
+      {chatbot.status === 'rejected' && chatbot.publish_feedback && (
+        <Text size="sm" c="red.8" mt="xs" style={{ overflowWrap: 'anywhere' }} data-testid="publish-feedback">
+          {t('feedback', { reason: chatbot.publish_feedback })}
+        </Text>
+      )}
+    </Card>
+  );
+}
+
+/** Studio (spec §2): the member's own chatbots, drafts included; search, page and size in the URL. */
+export default function StudioPage() {
+  const { t } = useTranslation('studio');
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const memberId = useUserSession((state) => state.member?.id);
+  const { page, size, search, setListParams } = useListSearchParams(DEFAULT_LIST_PAGE_SIZE);
+  const { query, typeSearch } = useListSearchBox(search, setListParams);
+  const list = useMyChatbots(memberId, page, size, search);
+  useErrorToast(list.error, chatbotsApi.listChatbots);
+  const loading = useMinimumLoading(list.isPending);
+
+  const create = useMutation({
+    mutationFn: createChatbot,
+    onSuccess: (chatbot) => {
+      queryClient.setQueryData(queryKeys.chatbot(chatbot.id), chatbot);
+      void queryClient.invalidateQueries({ queryKey: ['chatbots'] });
+      void navigate(studioEditorPath(chatbot.id));
+    },
+    onError: (error) => showToast('error', t(errorMessageKey(error, chatbotsApi.createChatbot))),
+  });
+
+  const createButton = (
+    <Button leftSection={<IconPlus size={16} />} onClick={() => create.mutate()} loading={create.isPending} data-testid="create-chatbot">
+      {t('create')}
+    </Button>
+  );
+  const items = list.data?.items ?? [];
+  const totalPages = list.data?.total_pages ?? 0;
+
+  let body;
+  if (loading) body = <ListSkeleton />;
+  else if (list.isError && !list.data)
+    body = (
+      <EmptyState icon={<IconStudio size={28} />} title={t('load_failed')} py={60}>
+        <Button variant="default" onClick={() => void list.refetch()}>
+          {t('retry')}
+        </Button>
+      </EmptyState>
+    );
+  else if (items.length === 0)
+    body = search ? (
+      <Text c="dimmed" ta="center" py="xl">
+        {t('no_match')}
+      </Text>
+    ) : (
+      <EmptyState icon={<IconStudio size={28} />} title={t('empty.title')} description={t('empty.description')} py={60}>
+        {createButton}
+      </EmptyState>
+    );
+  else
+    body = (
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label={t('list_label')}>
+        {items.map((chatbot) => (
+          <ChatbotCard key={chatbot.id} chatbot={chatbot} />
+        ))}
+      </SimpleGrid>
+    );
+
+  return (
+    <PageFrame title={t('title')} description={t('description')}>
+      <Group justify="space-between" mb="lg" gap="sm">
+        <TextInput
+          type="search"
+          flex={1}
+          maw={420}
+          miw={180}
+          aria-label={t('search')}
+          placeholder={t('search')}
+          value={query}
+          onChange={(event) => typeSearch(event.currentTarget.value)}
+          data-testid="studio-search"
+        />
+        {createButton}
+      </Group>
+      {body}
+      {totalPages > 1 && (
+        <Group justify="center" mt="lg">
+          <Pagination total={totalPages} value={page} onChange={(value) => setListParams({ page: value })} />
+        </Group>
+      )}
     </PageFrame>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { ActionIcon, Button, Card, Group, Pagination, Skeleton, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -13,11 +13,10 @@ import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/
 import { IconPlus, IconTrash } from '../../../components/icons';
 import { showToast } from '../../../components/toast';
 import { useErrorToast } from '../../../components/useErrorToast';
-import { useListSearchParams } from '../../../components/useListSearchParams';
+import { useListSearchBox, useListSearchParams } from '../../../components/useListSearchParams';
 import { formatDate } from '../../../i18n/formatDate';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 
-const SEARCH_DELAY_MS = 300;
 const wordSchema = bodySchemaOf(adminSecurityApi.createRestrictedWord);
 
 function AddWordForm({ onAdded }: { onAdded: () => void }) {
@@ -63,19 +62,9 @@ export function RestrictedWordsCard() {
   const { page, size, search, setListParams } = useListSearchParams(RESTRICTED_WORDS_PAGE_SIZE);
   const list = useRestrictedWords(page, size, search);
   useErrorToast(list.error, adminSecurityApi.listRestrictedWords);
-  const [query, setQuery] = useState(search);
-  const searchTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const { query, typeSearch } = useListSearchBox(search, setListParams);
   const [pendingDelete, setPendingDelete] = useState<RestrictedWord | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.restrictedWordsAll });
-
-  // Back and forward change the URL: the box follows it (keeping a space being typed after a word).
-  useEffect(() => setQuery((current) => (current.trim() === search ? current : search)), [search]);
-  useEffect(() => () => clearTimeout(searchTimer.current), []);
-  const typeSearch = (value: string) => {
-    setQuery(value);
-    clearTimeout(searchTimer.current);
-    searchTimer.current = setTimeout(() => setListParams({ search: value.trim() }), SEARCH_DELAY_MS);
-  };
 
   // Deleting the last word of the last page leaves an empty page: step back to the one before.
   const totalPages = list.data?.total_pages ?? 0;

@@ -1,0 +1,167 @@
+import { useEffect, useState } from 'react';
+import { Alert, Button, Group, Modal, MultiSelect, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { chatbotsApi, type Chatbot } from '../../../../shared/api';
+import { CHATBOT_LIMITS } from '../../../../shared/domain/chatbots';
+import { errorMessageKey } from '../../api/errorMessages';
+import { queryKeys } from '../../api/queryKeys';
+import { checkPublicHash, updateChatbot, updateChatbotAccess, useCategories, useMemberGroups } from '../../api/studio';
+import { LIST_SEARCH_DELAY_MS } from '../../components/useListSearchParams';
+import { showToast } from '../../components/toast';
+import { useResolvedLanguage } from '../../i18n/useLanguage';
+import { chatbotName } from '../chat/conversation';
+import { StatusBadge } from './StatusBadge';
+
+type AccessMode = 'private' | 'groups' | 'public';
+
+/**
+ * What the access body says for a choice in the dialog (spec §4: public is a request to an admin).
+ * The category goes only when it was changed here, so the editor's categories are not narrowed to one.
+ */
+function accessBody(mode: AccessMode, groupIds: readonly string[], categoryId: string | null, initialCategoryId: string | null) {
+  return {
+    is_public: mode === 'public',
+    member_group_ids: mode === 'groups' ? groupIds.map(Number) : [],
+    ...(categoryId === initialCategoryId ? {} : { category_id: categoryId === null ? null : Number(categoryId) }),
+  };
+}
+
+const modeOf = (chatbot: Chatbot): AccessMode =>
+  chatbot.is_public || chatbot.waiting_publish ? 'public' : chatbot.member_group_ids.length > 0 ? 'groups' : 'private';
+
+/** A custom public link id, checked with the server as it is typed (debounced). */
+function usePublicHashCheck(chatbotId: number, value: string, current: string | null) {
+  const [debounced, setDebounced] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setDebounced(value), LIST_SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [value]);
+  const wellFormed = CHATBOT_LIMITS.publicHashPattern.test(debounced);
+  const check = useQuery({
+    queryKey: ['chatbots', 'public-hash', chatbotId, debounced],
+    queryFn: () => checkPublicHash(chatbotId, debounced),
+    enabled: wellFormed && debounced !== current,
+    staleTime: 10_000,
+  });
+  if (value === '' || value === current) return 'unchanged' as const;
+  if (!CHATBOT_LIMITS.publicHashPattern.test(value)) return 'invalid' as const;
+  if (value !== debounced || check.isPending) return 'checking' as const;
+  if (check.isError) return 'unknown' as const;
+  return check.data ? ('available' as const) : ('taken' as const);
+}
+
+function AccessForm({ chatbot, onClose }: { chatbot: Chatbot; onClose: () => void }) {
+  const { t } = useTranslation('studio');
+  const language = useResolvedLanguage();
+  const queryClient = useQueryClient();
+  const groups = useMemberGroups();
+  const categories = useCategories();
+  const [mode, setMode] = useState<AccessMode>(modeOf(chatbot));
+  const [groupIds, setGroupIds] = useState<string[]>(chatbot.member_group_ids.map(String));
+  const initialCategoryId = chatbot.categories[0] ? String(chatbot.categories[0].id) : null;
+  const [categoryId, setCategoryId] = useState<string | null>(initialCategoryId);
+  const [publicHash, setPublicHash] = useState(chatbot.public_hash_id ?? '');
+  const hashState = usePublicHashCheck(chatbot.id, publicHash.trim(), chatbot.public_hash_id);
+  const groupsMissing = mode === 'groups' && groupIds.length === 0;
+  // The server refuses to share or publish a chatbot with no name: say so before it is tried.
+  const unnamed = chatbot.ko_name.trim() === '' && chatbot.en_name.trim() === '';
+  const hashBlocks = hashState === 'invalid' || hashState === 'taken' || hashState === 'checking';
+
+  const save = useMutation({
+    mutationFn: async () => {
+      let saved = await updateChatbotAccess(chatbot.id, accessBody(mode, groupIds, categoryId, initialCategoryId));
+      const hash = publicHash.trim();
+      if (hash !== (chatbot.public_hash_id ?? '')) saved = await updateChatbot(chatbot.id, { public_hash_id: hash === '' ? null : hash });
+      return saved;
+    },
+    onSuccess: (saved) => {
+      queryClient.setQueryData(queryKeys.chatbot(chatbot.id), saved);
+      void queryClient.invalidateQueries({ queryKey: ['chatbots'] });
+      showToast('success', t(saved.status === 'pending' ? 'access.requested' : 'access.saved'));
+      onClose();
+    },
+    onError: (error) => showToast('error', t(errorMessageKey(error, chatbotsApi.updateChatbotAccess))),
+  });
+
+  const groupOptions = (groups.data ?? []).map((group) => ({ value: String(group.id), label: chatbotName(group, language) }));
+  const categoryOptions = (categories.data ?? []).map((category) => ({ value: String(category.id), label: chatbotName(category, language) }));
+
+  return (
+    <form
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!groupsMissing && !hashBlocks) save.mutate();
+      }}
+    >
+      <Stack gap="md">
+        <Group gap="xs">
+          <Text size="sm">{t('access.current')}</Text>
+          <StatusBadge status={chatbot.status} />
+        </Group>
+        {chatbot.status === 'rejected' && chatbot.publish_feedback && (
+          <Alert color="red" variant="light" title={t('status.rejected')}>
+            {t('feedback', { reason: chatbot.publish_feedback })}
+          </Alert>
+        )}
+        <Radio.Group value={mode} onChange={(value) => setMode(value as AccessMode)} label={t('access.who')} description={unnamed ? t('errors.name_first') : undefined}>
+          <Stack gap="xs" mt="xs">
+            <Radio value="private" label={t('access.private')} description={t('access.private_hint')} data-testid="access-private" />
+            <Radio value="groups" disabled={unnamed} label={t('access.groups')} description={t('access.groups_hint')} data-testid="access-groups" />
+            <Radio value="public" disabled={unnamed} label={t('access.public')} description={t('access.public_hint')} data-testid="access-public" />
+          </Stack>
+        </Radio.Group>
+        {mode === 'groups' && (
+          <MultiSelect
+            label={t('access.group_select')}
+            data={groupOptions}
+            value={groupIds}
+            onChange={setGroupIds}
+            searchable
+            maxValues={CHATBOT_LIMITS.sharedGroupsMax}
+            error={groupsMissing ? t('access.groups_required') : undefined}
+            nothingFoundMessage={t('access.no_groups')}
+            data-testid="access-group-select"
+            comboboxProps={{ withinPortal: true }}
+          />
+        )}
+        <Select label={t('access.category')} data={categoryOptions} value={categoryId} onChange={setCategoryId} clearable placeholder={t('access.no_category')} />
+        {mode === 'public' && (
+          <TextInput
+            label={t('access.link')}
+            description={t('access.link_hint')}
+            value={publicHash}
+            onChange={(event) => setPublicHash(event.currentTarget.value.toLowerCase())}
+            maxLength={64}
+            error={hashState === 'invalid' ? t('access.link_invalid') : hashState === 'taken' ? t('access.link_taken') : undefined}
+            data-testid="public-hash-input"
+          />
+        )}
+        {mode === 'public' && (
+          <Text size="xs" c={hashState === 'available' ? 'teal.9' : 'dimmed'} role="status" mt={-8}>
+            {hashState === 'available' ? t('access.link_available') : hashState === 'checking' ? t('access.link_checking') : ''}
+          </Text>
+        )}
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onClose}>
+            {t('cancel')}
+          </Button>
+          <Button type="submit" loading={save.isPending} disabled={groupsMissing || hashBlocks} data-testid="access-save">
+            {mode === 'public' && !chatbot.is_public && !chatbot.waiting_publish ? t('access.request') : t('save')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** Who may use the chatbot (spec §4, §6): only its author, member groups, or everyone once an admin approves. */
+export function AccessDialog({ chatbot, opened, onClose }: { chatbot: Chatbot; opened: boolean; onClose: () => void }) {
+  const { t } = useTranslation('studio');
+  return (
+    <Modal opened={opened} onClose={onClose} title={t('access.title')} size="lg">
+      {opened && <AccessForm chatbot={chatbot} onClose={onClose} />}
+    </Modal>
+  );
+}

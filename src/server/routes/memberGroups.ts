@@ -1,0 +1,9 @@
+import type { FastifyInstance } from 'fastify';
+import { listMemberGroups } from '../../shared/api/memberGroups';
+import type { Database } from '../db/client';
+import * as memberGroups from '../services/memberGroups';
+import { registerEndpoint } from './endpointRoute';
+
+export function registerMemberGroupRoutes(app: FastifyInstance, db: Database): void {
+  registerEndpoint(app, listMemberGroups, async ({ query, requireMember }) => memberGroups.listMemberGroups(db, requireMember().tenantId, query));
+}

@@ -1,0 +1,33 @@
+import { and, asc, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { Paginated } from '../../shared/api/common';
+import type { MemberGroup, memberGroupListQuerySchema } from '../../shared/api/memberGroups';
+import type { Queryable } from '../db/client';
+import { memberGroups } from '../db/schema';
+import { escapeLike } from './chatbots';
+import { paginate } from './pagination';
+
+type MemberGroupQuery = z.output<typeof memberGroupListQuerySchema>;
+
+/** The tenant's member groups by name (default first), for the sign-up and sharing pickers. */
+export async function listMemberGroups(q: Queryable, tenantId: number, query: MemberGroupQuery): Promise<Paginated<MemberGroup>> {
+  const conditions: SQL[] = [eq(memberGroups.tenantId, tenantId)];
+  if (query.is_default !== undefined) conditions.push(eq(memberGroups.isDefault, query.is_default));
+  if (query.search_term) {
+    const pattern = `%${escapeLike(query.search_term)}%`;
+    conditions.push(or(ilike(memberGroups.koName, pattern), ilike(memberGroups.enName, pattern)) as SQL);
+  }
+  const where = and(...conditions);
+  return paginate(query, {
+    count: async () => (await q.select({ n: count() }).from(memberGroups).where(where))[0]?.n ?? 0,
+    rows: ({ limit, offset }) =>
+      q
+        .select({ id: memberGroups.id, ko_name: memberGroups.koName, en_name: memberGroups.enName, is_default: memberGroups.isDefault })
+        .from(memberGroups)
+        .where(where)
+        .orderBy(desc(memberGroups.isDefault), asc(memberGroups.enName), asc(memberGroups.id))
+        .limit(limit)
+        .offset(offset),
+    toItems: (rows) => rows,
+  });
+}

@@ -1,0 +1,149 @@
+import { expect, test, type Page } from '@playwright/test';
+import { samplePng } from '../fixtures/sampleFiles';
+import { expectInsideWindow, horizontalOverflow } from './screens';
+import { MEMBER, expectNoSeriousA11yViolations, signIn, uniqueName } from './support';
+
+/** Picks files through the button's file chooser, as a user would. */
+async function chooseFiles(page: Page, button: string, files: { name: string; mimeType: string; buffer: Buffer }[]) {
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByTestId(button).click();
+  await (await chooser).setFiles(files);
+}
+
+const status = (page: Page) => page.getByTestId('chatbot-status').first();
+
+async function createDraft(page: Page): Promise<void> {
+  await page.goto('/dashboard/studio');
+  await expect(page.getByRole('heading', { level: 1, name: 'Studio' })).toBeVisible();
+  await page.getByTestId('create-chatbot').first().click();
+  await page.waitForURL(/\/dashboard\/studio\/\d+$/);
+  await expect(page.getByTestId('test-chat')).toBeVisible();
+}
+
+test('a member builds a chatbot with a document, test-chats it with a citation, shares it with a group and asks to publish it', async ({ page }) => {
+  test.setTimeout(120_000);
+  const name = uniqueName('Library guide');
+  await signIn(page, MEMBER);
+  await createDraft(page);
+  await expect(status(page)).toHaveText('Draft');
+
+  // Profile: names, picture (cropped square in the browser), key features; behaviour: instructions and ranges.
+  await page.getByTestId('en-name').fill(name);
+  await page.getByTestId('ko-name').fill('도서관 안내');
+  await page.getByTestId('en-key-features').fill('Answers questions about the Falcon library.');
+  await page.getByTestId('instructions').fill('Answer from the documents and cite them.');
+  await page.getByTestId('temperature').fill('0.4');
+  await page.getByTestId('top-p').fill('0.9');
+  // The draft came with a model the member may use; its details are shown.
+  await expect(page.getByTestId('model-picker-details')).toContainText('tokens context');
+  await expect(page.getByTestId('test-chat-note')).toContainText('unsaved changes');
+  await page.getByTestId('save-chatbot').click();
+  await expect(page.getByText('Chatbot saved.')).toBeVisible();
+  await expect(page.getByTestId('save-chatbot')).toBeDisabled();
+  await expect(status(page)).toHaveText('Private');
+
+  await chooseFiles(page, 'profile-image-button', [{ name: 'face.png', mimeType: 'image/png', buffer: samplePng() }]);
+  await expect(page.getByText('Picture saved.')).toBeVisible();
+  await expect(page.getByTestId('profile-image').locator('img')).toBeVisible();
+
+  // A knowledge document: uploaded, then read in the background.
+  await chooseFiles(page, 'upload-documents', [
+    { name: 'opening-hours.txt', mimeType: 'text/plain', buffer: Buffer.from('The Falcon library opens at nine in the morning and closes at five in the evening.') },
+  ]);
+  const document = page.getByTestId('chatbot-document').filter({ hasText: 'opening-hours.txt' });
+  await expect(document).toBeVisible();
+  await expect(document).toContainText('Ready', { timeout: 30_000 });
+  await expectNoSeriousA11yViolations(page);
+
+  // The test chat answers from the document, with the passage as a citation.
+  const chat = page.getByTestId('test-chat');
+  await chat.getByTestId('composer-input').fill('When does the Falcon library open?');
+  await chat.getByTestId('composer-input').press('Enter');
+  await expect(chat.locator('[data-testid="chatbot-message"][data-streaming]')).toHaveCount(0, { timeout: 30_000 });
+  await expect(chat.getByTestId('chatbot-message').last()).toBeVisible();
+  await expect(chat.getByTestId('citations')).toContainText('opening-hours.txt');
+  await page.screenshot({ path: 'test-results/studio-editor.png', fullPage: true });
+  await expectNoSeriousA11yViolations(page);
+
+  // Share with a member group: visible to its members at once.
+  await page.getByTestId('open-access').click();
+  let dialog = page.getByRole('dialog', { name: 'Who can use this chatbot' });
+  await dialog.getByText('Member groups', { exact: true }).click();
+  await dialog.getByTestId('access-group-select').click();
+  await page.getByRole('option').first().click();
+  await page.keyboard.press('Escape'); // closes the options, not the dialog
+  await expectNoSeriousA11yViolations(page);
+  await dialog.getByTestId('access-save').click();
+  await expect(page.getByText('Access saved.')).toBeVisible();
+  await expect(status(page)).toHaveText('Shared with groups');
+
+  // Ask to publish: pending until an admin decides.
+  await page.getByTestId('open-access').click();
+  dialog = page.getByRole('dialog', { name: 'Who can use this chatbot' });
+  await dialog.getByText('Everyone in the workspace', { exact: true }).click();
+  await expect(dialog.getByRole('button', { name: 'Ask to publish' })).toBeEnabled();
+  await dialog.getByRole('button', { name: 'Ask to publish' }).click();
+  await expect(page.getByText('Publishing requested. An administrator will review it.')).toBeVisible();
+  await expect(status(page)).toHaveText('Pending review');
+
+  // The list shows it with its status; the search is in the URL.
+  await page.getByRole('link', { name: 'Back to my chatbots' }).click();
+  await page.getByRole('searchbox', { name: 'Search my chatbots' }).fill(name);
+  await expect(page).toHaveURL(/search=/);
+  const card = page.getByTestId('studio-chatbot').filter({ hasText: name });
+  await expect(card).toHaveCount(1);
+  await expect(card.getByTestId('chatbot-status')).toHaveText('Pending review');
+  await page.screenshot({ path: 'test-results/studio-list.png', fullPage: true });
+  await expectNoSeriousA11yViolations(page);
+});
+
+test('unsaved changes are guarded, and a chatbot is deleted after confirmation', async ({ page }) => {
+  await signIn(page, MEMBER);
+  // Keyboard only: from the search box, Tab reaches Create and Enter makes the draft.
+  await page.goto('/dashboard/studio');
+  await page.getByRole('searchbox', { name: 'Search my chatbots' }).focus();
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('create-chatbot').first()).toBeFocused();
+  await page.keyboard.press('Enter');
+  await page.waitForURL(/\/dashboard\/studio\/\d+$/);
+  await expect(page.getByTestId('test-chat')).toBeVisible();
+  const editorUrl = page.url();
+  await page.getByTestId('en-name').fill(uniqueName('Throwaway'));
+  await page.getByRole('link', { name: 'Back to my chatbots' }).click();
+  const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
+  await expect(leave).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  // Cancel ("Stay") has focus: Enter keeps the edits.
+  await page.keyboard.press('Enter');
+  await expect(leave).toBeHidden();
+  expect(page.url()).toBe(editorUrl);
+
+  // A document is removed after its own confirmation.
+  await chooseFiles(page, 'upload-documents', [{ name: 'old-notes.txt', mimeType: 'text/plain', buffer: Buffer.from('Notes that are no longer true.') }]);
+  const document = page.getByTestId('chatbot-document').filter({ hasText: 'old-notes.txt' });
+  await expect(document).toContainText('Ready', { timeout: 30_000 });
+  await document.getByRole('button', { name: 'Delete old-notes.txt' }).click();
+  await page.getByRole('dialog', { name: 'Delete this document?' }).getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText('Document deleted.')).toBeVisible();
+  await expect(document).toHaveCount(0);
+
+  await page.getByTestId('delete-chatbot').click();
+  const confirm = page.getByRole('dialog', { name: /^Delete / });
+  await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText('Chatbot deleted.')).toBeVisible();
+  await page.waitForURL(/\/dashboard\/studio$/);
+  await page.goto(editorUrl);
+  await expect(page.getByText('This chatbot does not exist or you cannot edit it.')).toBeVisible();
+});
+
+test('on a phone the test chat sits below the editor and nothing scrolls sideways', async ({ page }) => {
+  await signIn(page, MEMBER);
+  await page.setViewportSize({ width: 375, height: 812 });
+  await createDraft(page);
+  const form = await page.getByTestId('instructions').boundingBox();
+  const chat = await page.getByTestId('test-chat').boundingBox();
+  expect(chat!.y).toBeGreaterThan(form!.y);
+  expect(await horizontalOverflow(page)).toEqual([]);
+  await expectInsideWindow(page, page.getByTestId('save-chatbot'));
+  await expectNoSeriousA11yViolations(page);
+});
