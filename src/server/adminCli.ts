@@ -8,6 +8,7 @@ import { ConfigError, loadConfig } from './config';
 import { type DatabaseHandle, openPglite, openPostgres } from './db/client';
 import { ProvisioningError, createAdmin, createTenant, listTenants, resetPassword } from './services/provisioning';
 import { listOutbox } from './mail/service';
+import { type ModelDefinition, listModels, setModel } from './services/modelCatalog';
 
 export const EXIT_OK = 0;
 /** The database failed or something unexpected broke. */
@@ -32,6 +33,14 @@ Commands:
                                                    a new password; signs the member out everywhere
   list-tenants                                     every tenant, by subdomain
   list-outbox [--limit N]                          mail kept in MAIL_OUTBOX_DIR (no SMTP_URL), newest first
+  list-models <tenant>                             the tenant's models with provider, limits, costs and flags
+  set-model <tenant> <name> --display-name T --provider demo|openai-compatible --provider-model ID
+            --context-limit N --input-cost C --output-cost C [--web-search-cost C]
+            [--release-date YYYY-MM-DD] [--low-tier] [--unlimited] [--reasoning] [--no-chatbots]
+                                                   declares a model (creates it, or changes the one of that
+                                                   name); costs are credits per 10K tokens; a new model is
+                                                   off for every group until an admin allows it, except
+                                                   an unlimited one
 
 The database is the server's: DATABASE_URL (PostgreSQL) or else the PGlite directory DATA_DIR
 (stop the server first: PGlite allows one process at a time).
@@ -106,6 +115,18 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
       options: {
         'password-stdin': { type: 'boolean', default: false },
         limit: { type: 'string', default: '20' },
+        'display-name': { type: 'string' },
+        provider: { type: 'string' },
+        'provider-model': { type: 'string' },
+        'context-limit': { type: 'string' },
+        'input-cost': { type: 'string' },
+        'output-cost': { type: 'string' },
+        'web-search-cost': { type: 'string' },
+        'release-date': { type: 'string' },
+        'low-tier': { type: 'boolean', default: false },
+        unlimited: { type: 'boolean', default: false },
+        reasoning: { type: 'boolean', default: false },
+        'no-chatbots': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -114,7 +135,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
       (values.help ? io.stdout : io.stderr).write(`${USAGE}\n`);
       return values.help ? EXIT_OK : EXIT_USAGE;
     }
-    if (!['create-tenant', 'create-admin', 'reset-password', 'list-tenants', 'list-outbox'].includes(command)) throw new UsageError(`unknown command "${command}"`);
+    if (!['create-tenant', 'create-admin', 'reset-password', 'list-tenants', 'list-outbox', 'list-models', 'set-model'].includes(command)) throw new UsageError(`unknown command "${command}"`);
 
     const config = loadConfig(io.env);
     // Arguments first, then the password, then the database: bad input fails before anything opens.
@@ -150,6 +171,44 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
         for (const row of rows) say(`${row.subdomain}\t${row.name}\t${row.createdAt.toISOString()}`);
         break;
       }
+      case 'list-models': {
+        const [tenant] = positionals(rest, ['tenant']);
+        const rows = await listModels(await open(), tenant!);
+        if (rows.length === 0) say(`no models in "${tenant}" (declare one with set-model)`);
+        for (const row of rows) {
+          const flags = [row.isLowLlm && 'low-tier', row.isUnlimited && 'unlimited', row.supportsReasoning && 'reasoning', !row.chatbotAllowed && 'no-chatbots'].filter(Boolean).join(',');
+          say(
+            [row.name, row.displayName, `${row.provider}:${row.providerModelId}`, `${row.contextLimit} tokens`, `in ${row.inputCostPer10k} / out ${row.outputCostPer10k} per 10K`, row.releaseDate ?? '-', flags || '-'].join('\t'),
+          );
+        }
+        break;
+      }
+      case 'set-model': {
+        const [tenant, name] = positionals(rest, ['tenant', 'name']);
+        const required = (option: 'display-name' | 'provider' | 'provider-model' | 'context-limit' | 'input-cost' | 'output-cost') => {
+          const value = values[option];
+          if (value === undefined) throw new UsageError(`set-model needs --${option}`);
+          return value;
+        };
+        const definition = {
+          name: name!,
+          displayName: required('display-name'),
+          provider: required('provider') as ModelDefinition['provider'],
+          providerModelId: required('provider-model'),
+          contextLimit: required('context-limit'),
+          inputCostPer10k: required('input-cost'),
+          outputCostPer10k: required('output-cost'),
+          ...(values['web-search-cost'] === undefined ? {} : { webSearchCostPer10k: values['web-search-cost'] }),
+          releaseDate: values['release-date'] ?? null,
+          isLowLlm: values['low-tier'],
+          isUnlimited: values.unlimited,
+          supportsReasoning: values.reasoning,
+          chatbotAllowed: !values['no-chatbots'],
+        } satisfies ModelDefinition;
+        const { created } = await setModel(await open(), tenant!, definition);
+        say(`${created ? 'declared' : 'updated'} model "${name}" in "${tenant}"${created && !values.unlimited ? '; allow it to groups in the admin console (Model permissions)' : ''}`);
+        break;
+      }
       case 'list-outbox': {
         positionals(rest, []);
         const limit = Number(values.limit);
@@ -174,8 +233,9 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
       if (error instanceof UsageError) io.stderr.write('Run with --help for the commands.\n');
       return EXIT_USAGE;
     }
-    // parseArgs rejects unknown options with a TypeError carrying this code.
-    if ((error as { code?: unknown }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || (error as { code?: unknown }).code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+    // parseArgs rejects unknown options and missing option values with a TypeError carrying these codes.
+    const code = (error as { code?: unknown }).code;
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' || code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
       io.stderr.write(`error: ${(error as Error).message}\nRun with --help for the commands.\n`);
       return EXIT_USAGE;
     }

@@ -146,6 +146,10 @@ export async function visitScreens(page: Page, language: Language, onScreen: (na
   await expect(page.getByTestId('pii-phone')).toBeVisible();
   await onScreen('admin-restricted-words', page);
 
+  await page.goto('/admin/models');
+  await expect(page.getByTestId('model-matrix')).toBeVisible();
+  await onScreen('admin-models', page);
+
   await page.context().clearCookies();
   await page.goto('/auth');
   await submitSignIn(page, MEMBER);

@@ -121,6 +121,40 @@ describe.each(targets)('admin CLI on $name', (target) => {
     expect((await signInThroughApi('acme', 'ops@acme.test', 'Fresh!Pass456')).status).toBe(200);
   }, SLOW);
 
+  it('declares and changes a model: the admin sees it in the permission matrix, off for the groups until allowed', async () => {
+    const args = ['set-model', 'acme', 'acme-gpt', '--display-name', 'Acme GPT', '--provider', 'openai-compatible', '--provider-model', 'gpt-x'];
+    const costs = ['--context-limit', '128000', '--input-cost', '2.5', '--output-cost', '10', '--release-date', '2026-03-01'];
+    expect(await admin([...args, ...costs, '--reasoning'])).toMatchObject({ code: EXIT_OK, stdout: expect.stringMatching(/declared model "acme-gpt".*Model permissions/) });
+    expect(await admin([...args, ...costs, '--no-chatbots'])).toMatchObject({ code: EXIT_OK, stdout: expect.stringMatching(/updated model "acme-gpt"/) });
+    expect((await admin(['list-models', 'acme'])).stdout).toMatch(/^acme-gpt\tAcme GPT\topenai-compatible:gpt-x\t128000 tokens\tin 2.5 \/ out 10 per 10K\t2026-03-01\tno-chatbots$/m);
+
+    const database = await setup.open();
+    const app = await buildApp({ db: database.db, config: testConfig({ SEED_DEMO: false }) });
+    try {
+      const headers = { 'x-subdomain': 'acme', 'x-client-kind': 'desktop' };
+      const signIn = await app.inject({ method: 'POST', url: '/api/v1/auth/sign-in/', headers, payload: { email: 'ops@acme.test', password: 'Fresh!Pass456' } });
+      const matrix = await app.inject({ method: 'GET', url: '/api/v1/admin/llm-models/', headers: { ...headers, 'x-access-token': signIn.json().access_token } });
+      expect(matrix.json().models).toEqual([
+        expect.objectContaining({ name: 'acme-gpt', display_name: 'Acme GPT', context_limit: 128000, supports_thinking: false, chatbot_allowed: false, available_group_ids: [] }),
+      ]);
+    } finally {
+      await app.close();
+      await database.close();
+    }
+
+    for (const [bad, message] of [
+      [['--context-limit', 'lots', '--input-cost', '1', '--output-cost', '1'], /contextLimit/],
+      [['--context-limit', '8000', '--input-cost=-1', '--output-cost', '1'], /inputCostPer10k/],
+      [['--context-limit', '8000', '--input-cost', '-1', '--output-cost', '1'], /argument is ambiguous/],
+      [['--context-limit', '8000', '--input-cost', '1'], /needs --output-cost/],
+    ] as const) {
+      const result = await admin([...args, ...bad]);
+      expect({ bad, code: result.code, stderr: result.stderr }).toMatchObject({ code: EXIT_USAGE });
+      expect(result.stderr).toMatch(message);
+    }
+    expect((await admin(['set-model', 'acme', 'x', '--display-name', 'X', '--provider', 'skynet', '--provider-model', 'x', ...costs])).stderr).toMatch(/provider/);
+  }, SLOW);
+
   it('refuses bad input with exit code 2 and a message saying what is wrong', async () => {
     const cases: [string[], string | undefined, RegExp][] = [
       [['launch-rockets'], undefined, /unknown command "launch-rockets"/],

@@ -27,7 +27,7 @@ function checkPassword(password: string): void {
   if (problem) throw new ProvisioningError(PASSWORD_RULES[problem] ?? problem);
 }
 
-async function tenantBySubdomain(db: Database, subdomain: string) {
+export async function tenantBySubdomain(db: Database, subdomain: string) {
   const [tenant] = await db.select().from(tenants).where(eq(tenants.subdomain, subdomain));
   if (!tenant) throw new ProvisioningError(`no tenant "${subdomain}" (see list-tenants)`);
   return tenant;

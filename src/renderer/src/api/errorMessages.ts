@@ -1,5 +1,5 @@
 import { DEPLETION_KINDS, type DepletionKind } from '../../../shared/domain/credits';
-import { adminSecurityApi, authApi, chatApi, chatbotsApi, filesApi, isApiError, membersApi, sessionsApi, taskModesApi, type ApiError, type Endpoint } from '../../../shared/api';
+import { adminLlmModelsApi, adminSecurityApi, authApi, chatApi, chatbotsApi, filesApi, isApiError, membersApi, sessionsApi, taskModesApi, type ApiError, type Endpoint } from '../../../shared/api';
 
 /**
  * One row of the error catalogue (spec §8): which failed call it is about and the full i18n key of
@@ -93,6 +93,7 @@ export const ERROR_MESSAGES: readonly ErrorMessageRow[] = [
 
   // Admin restricted words: spec §5 "a restricted word that already exists is refused".
   { endpoint: adminSecurityApi.createRestrictedWord, status: 409, key: 'security:words.duplicate' },
+  { endpoint: adminLlmModelsApi.setModelGroupPermission, status: 422, key: 'models:errors.model_locked' },
 
   // Generic, by HTTP status.
   { status: 0, key: 'errors:network' },

@@ -28,4 +28,5 @@ export const queryKeys = {
   adminPiiSettings: ['admin', 'pii-settings'] as const,
   restrictedWords: (page: number, size: number, search: string) => ['admin', 'restricted-words', page, size, search] as const,
   restrictedWordsAll: ['admin', 'restricted-words'] as const,
+  modelPermissions: ['admin', 'llm-models'] as const,
 };

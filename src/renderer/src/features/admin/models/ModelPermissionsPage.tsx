@@ -1,0 +1,187 @@
+import { Alert, Badge, Box, Button, Group, ScrollArea, Skeleton, Stack, Switch, Table, Text, Title, Tooltip } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { adminLlmModelsApi, type AdminLlmModel } from '../../../../../shared/api';
+import { errorMessageKey } from '../../../api/errorMessages';
+import { setModelPermission, useModelPermissions } from '../../../api/modelPermissions';
+import { queryKeys } from '../../../api/queryKeys';
+import { showToast } from '../../../components/toast';
+import { useDocumentTitle } from '../../../components/useDocumentTitle';
+import { formatDate } from '../../../i18n/formatDate';
+import { useResolvedLanguage } from '../../../i18n/useLanguage';
+import classes from './ModelPermissionsPage.module.css';
+
+type Matrix = { models: AdminLlmModel[]; groups: { id: number; ko_name: string; en_name: string; is_default: boolean }[] };
+interface Change {
+  modelId: number;
+  groupId: number;
+  isAvailable: boolean;
+}
+
+/** Sets one cell of the cached matrix (the switch moves at once; a failure puts it back). */
+function withCell(matrix: Matrix, { modelId, groupId, isAvailable }: Change): Matrix {
+  return {
+    ...matrix,
+    models: matrix.models.map((model) =>
+      model.id !== modelId
+        ? model
+        : { ...model, available_group_ids: isAvailable ? [...new Set([...model.available_group_ids, groupId])] : model.available_group_ids.filter((id) => id !== groupId) },
+    ),
+  };
+}
+
+function ModelCell({ model }: { model: AdminLlmModel }) {
+  const { t } = useTranslation('models');
+  const language = useResolvedLanguage();
+  return (
+    <Stack gap={2}>
+      <Group gap={6} wrap="nowrap">
+        <Text fw={600} size="sm">
+          {model.display_name}
+        </Text>
+        {model.is_unlimited && (
+          <Badge size="xs" color="teal" variant="light">
+            {t('unlimited')}
+          </Badge>
+        )}
+        {model.is_low_llm && !model.is_unlimited && (
+          <Badge size="xs" color="gray" variant="light">
+            {t('low_tier')}
+          </Badge>
+        )}
+      </Group>
+      <Text size="xs" c="dimmed">
+        {[
+          model.provider,
+          t('context', { tokens: model.context_limit.toLocaleString(language) }),
+          t('cost', { input: model.input_cost_per_10k, output: model.output_cost_per_10k }),
+          model.release_date ? t('released', { date: formatDate(model.release_date, language) }) : null,
+          model.chatbot_allowed ? null : t('chat_only'),
+        ]
+          .filter(Boolean)
+          .join(' · ')}
+      </Text>
+    </Stack>
+  );
+}
+
+/** Admin "model permission settings per group" (spec §2, §5, §7): models × member groups. */
+export default function ModelPermissionsPage() {
+  const { t } = useTranslation('models');
+  const language = useResolvedLanguage();
+  useDocumentTitle(t('title'));
+  const queryClient = useQueryClient();
+  const matrix = useModelPermissions();
+  const change = useMutation({
+    mutationFn: ({ modelId, groupId, isAvailable }: Change) => setModelPermission(modelId, groupId, isAvailable),
+    onMutate: async (cell) => {
+      await queryClient.cancelQueries({ queryKey: queryKeys.modelPermissions });
+      const before = queryClient.getQueryData<Matrix>(queryKeys.modelPermissions);
+      if (before) queryClient.setQueryData(queryKeys.modelPermissions, withCell(before, cell));
+      return { before };
+    },
+    onError: (error, _cell, context) => {
+      if (context?.before) queryClient.setQueryData(queryKeys.modelPermissions, context.before);
+      showToast('error', t(errorMessageKey(error, adminLlmModelsApi.setModelGroupPermission)));
+    },
+    onSuccess: (result) => showToast('success', t(result.is_available ? 'switched_on' : 'switched_off')),
+  });
+  const groupName = (group: Matrix['groups'][number]) => (language === 'ko' ? group.ko_name : group.en_name);
+
+  let body;
+  if (matrix.isPending) {
+    body = (
+      <Stack gap="xs" aria-busy="true" data-testid="models-skeleton">
+        {[0, 1, 2].map((row) => (
+          <Skeleton key={row} h={48} radius="md" />
+        ))}
+      </Stack>
+    );
+  } else if (matrix.isError) {
+    body = (
+      <Alert color="red" title={t('load_failed')}>
+        <Button size="xs" variant="default" onClick={() => void matrix.refetch()}>
+          {t('retry')}
+        </Button>
+      </Alert>
+    );
+  } else if (matrix.data.models.length === 0) {
+    body = <Text c="dimmed">{t('empty')}</Text>;
+  } else {
+    const { models, groups } = matrix.data;
+    body = (
+      <ScrollArea type="auto" offsetScrollbars>
+        <Table className={classes.matrix} verticalSpacing="sm" withTableBorder data-testid="model-matrix">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th className={classes.sticky} scope="col">
+                {t('model')}
+              </Table.Th>
+              {groups.map((group) => (
+                <Table.Th key={group.id} scope="col" ta="center">
+                  {groupName(group)}
+                  {group.is_default && (
+                    <Badge size="xs" variant="light" color="gray" display="block" mx="auto" mt={4}>
+                      {t('default_group')}
+                    </Badge>
+                  )}
+                </Table.Th>
+              ))}
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {models.map((model) => (
+              <Table.Tr key={model.id} data-testid="model-row" data-model={model.name}>
+                <Table.Th scope="row" className={classes.sticky}>
+                  <ModelCell model={model} />
+                </Table.Th>
+                {groups.map((group) => {
+                  const label = t('switch_label', { model: model.display_name, group: groupName(group) });
+                  const toggle = (
+                    <Switch
+                      checked={model.is_unlimited || model.available_group_ids.includes(group.id)}
+                      disabled={model.is_unlimited}
+                      onChange={(event) => change.mutate({ modelId: model.id, groupId: group.id, isAvailable: event.currentTarget.checked })}
+                      aria-label={label}
+                      aria-describedby={model.is_unlimited ? 'unlimited-locked' : undefined}
+                    />
+                  );
+                  return (
+                    <Table.Td key={group.id} ta="center">
+                      <Box display="inline-block">
+                        {model.is_unlimited ? (
+                          <Tooltip label={t('locked')}>
+                            <span>{toggle}</span>
+                          </Tooltip>
+                        ) : (
+                          toggle
+                        )}
+                      </Box>
+                    </Table.Td>
+                  );
+                })}
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+        <Text id="unlimited-locked" size="xs" c="dimmed" mt="xs">
+          {t('locked')}
+        </Text>
+      </ScrollArea>
+    );
+  }
+
+  return (
+    <Box px={{ base: 'md', sm: 40 }} py={32} maw={1200}>
+      <Stack gap={4} mb="xl">
+        <Title order={1} size="h2">
+          {t('title')}
+        </Title>
+        <Text c="dimmed" size="sm">
+          {t('description')}
+        </Text>
+      </Stack>
+      {body}
+    </Box>
+  );
+}
