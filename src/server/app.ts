@@ -34,6 +34,7 @@ import { registerTaskModeRoutes } from './routes/taskModes';
 import { registerTaskRoutes } from './routes/tasks';
 import { registerInquiryRoutes } from './routes/inquiries';
 import { registerModelPermissionRoutes } from './routes/modelPermissions';
+import { registerAdminChatbotRoutes } from './routes/adminChatbots';
 import { type MailService, createMailService } from './mail/service';
 import { createAuthService } from './services/auth';
 import { failAbandonedAnswers } from './services/chat';
@@ -144,6 +145,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerFileRoutes(api, { db, store, rateLimits, config, enqueueParse });
       registerInquiryRoutes(api, { db, mail, rateLimits, config });
       registerModelPermissionRoutes(api, db);
+      registerAdminChatbotRoutes(api, { db, mail });
       registerStudioRoutes(api, { db, store, rateLimits, config, enqueueParse, sources });
     },
     { prefix: API_PREFIX },

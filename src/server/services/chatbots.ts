@@ -183,10 +183,11 @@ export function chatbotSelection(q: Queryable) {
     .leftJoin(members, eq(members.id, chatbots.creatorId));
 }
 
-export async function listChatbots(q: Queryable, member: MemberRow, query: ChatbotListQuery): Promise<Paginated<Chatbot>> {
-  const groupIds = await memberGroupIds(q, member);
-  const filters: (SQL | undefined)[] = [visibleTo(q, member, groupIds)];
-  if (!query.include_default) filters.push(eq(chatbots.isDefault, false));
+/** The filters of spec §7 that the member's list and the admin's share. */
+type SharedFilters = Pick<ChatbotListQuery, 'is_public' | 'waiting_publish' | 'creator_id' | 'category_id' | 'search_term'>;
+
+export function chatbotFilters(q: Queryable, query: SharedFilters): (SQL | undefined)[] {
+  const filters: (SQL | undefined)[] = [];
   if (query.is_public !== undefined) filters.push(eq(chatbots.isPublic, query.is_public));
   if (query.waiting_publish !== undefined) filters.push(eq(chatbots.waitingPublish, query.waiting_publish));
   if (query.creator_id !== undefined) filters.push(eq(chatbots.creatorId, query.creator_id));
@@ -211,12 +212,22 @@ export async function listChatbots(q: Queryable, member: MemberRow, query: Chatb
       ),
     );
   }
+  return filters;
+}
+
+/** ORDER BY of a list: `order_by` when given, else the tenant's sort order; the id breaks ties. */
+export const chatbotOrder = (orderBy: ChatbotListQuery['order_by'], first: SQL[] = []) => [
+  ...first,
+  ...(orderBy ? ORDERS[orderBy] : [asc(chatbots.sortOrder)]),
+  asc(chatbots.id),
+];
+
+export async function listChatbots(q: Queryable, member: MemberRow, query: ChatbotListQuery): Promise<Paginated<Chatbot>> {
+  const groupIds = await memberGroupIds(q, member);
+  const filters: (SQL | undefined)[] = [visibleTo(q, member, groupIds), ...chatbotFilters(q, query)];
+  if (!query.include_default) filters.push(eq(chatbots.isDefault, false));
   const where = and(...filters);
-  const order = [
-    ...(query.include_default ? [desc(chatbots.isDefault)] : []),
-    ...(query.order_by ? ORDERS[query.order_by] : [asc(chatbots.sortOrder)]),
-    asc(chatbots.id),
-  ];
+  const order = chatbotOrder(query.order_by, query.include_default ? [desc(chatbots.isDefault)] : []);
   return paginate(query, {
     count: async () => (await q.select({ total: sql<number>`count(*)`.mapWith(Number) }).from(chatbots).where(where))[0]?.total ?? 0,
     rows: ({ limit, offset }) =>

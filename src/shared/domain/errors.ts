@@ -19,6 +19,8 @@ export const ERROR_CODES = [
   'model_not_allowed',
   /** The unlimited model stays usable by every group (spec §5): its switch cannot be turned off. */
   'model_locked',
+  /** Rejecting a request (publish, member) needs a reason for the requester (spec §5). */
+  'reason_required',
   'input_too_long',
   'message_empty',
   'restricted_term',

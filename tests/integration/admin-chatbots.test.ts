@@ -1,0 +1,107 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { members } from '../../src/server/db/schema';
+import { type SmtpSink, startSmtpSink } from '../fixtures/smtpSink';
+import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
+import { apiClient } from './helpers/client';
+
+describe('admin chatbot publishing', () => {
+  let sink: SmtpSink;
+  let server: TestServer;
+  let client: ReturnType<typeof apiClient>;
+  let admin: string;
+  let member: string;
+  let acmeAdmin: string;
+
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+    server = await startTestServer({ extraTenants: ['acme'], config: { SMTP_URL: sink.url } });
+    client = apiClient(server);
+    admin = (await client.signIn(DEMO_ADMIN)).access_token;
+    member = (await client.signIn(DEMO_MEMBER)).access_token;
+    acmeAdmin = (await client.signIn(DEMO_ADMIN, 'acme')).access_token;
+    await server.db.update(members).set({ language: 'ko' }).where(eq(members.email, DEMO_MEMBER.email));
+  });
+  afterAll(async () => {
+    await server?.close();
+    await sink?.close();
+  });
+
+  /** A chatbot of the member, named, asking to be published unless `publish` is false. */
+  async function requested(name: string, publish = true): Promise<number> {
+    const { id } = (await client.call('/chatbots/', { method: 'POST', token: member })).body;
+    await client.call(`/chatbots/${id}/`, { method: 'PATCH', token: member, body: { en_name: name, ko_name: `${name} 한국어` } });
+    if (publish) expect((await client.call(`/chatbots/${id}/access/`, { method: 'PATCH', token: member, body: { is_public: true, member_group_ids: [] } })).status).toBe(200);
+    return id;
+  }
+  const list = async (query = '') => (await client.call(`/admin/chatbots/${query}`, { token: admin })).body;
+  const decide = (id: number, body: unknown, token = admin) => client.call(`/admin/chatbots/${id}/process-publish-request/`, { method: 'POST', token, body });
+  const storeNames = async () =>
+    (await client.call('/chatbots/?is_public=true&size=100', { token: member })).body.items.map((row: { en_name: string }) => row.en_name);
+
+  it('lists every member chatbot with its author and groups, with the waiting, public and rejected filters', async () => {
+    const waiting = await requested('Tax Helper');
+    const privateOne = await requested('Private Notes', false);
+    const all = await list();
+    expect(all.items.map((row: { id: number }) => row.id)).toEqual(expect.arrayContaining([waiting, privateOne]));
+    expect(all.items.find((row: { id: number }) => row.id === waiting)).toMatchObject({
+      status: 'pending',
+      waiting_publish: true,
+      creator: { name: 'Demo Member' },
+      creator_email: DEMO_MEMBER.email,
+      member_groups: [],
+    });
+    // Default chatbots are the tenant's own: not in the review.
+    expect(all.items.every((row: { is_default: boolean }) => !row.is_default)).toBe(true);
+    expect((await list('?waiting_publish=true')).items.map((row: { id: number }) => row.id)).toEqual([waiting]);
+    expect((await list('?search_term=notes')).items.map((row: { id: number }) => row.id)).toEqual([privateOne]);
+    const memberId = all.items[0].creator.id;
+    expect((await list(`?member_id=${memberId}&size=100`)).total_items).toBeGreaterThanOrEqual(2);
+  });
+
+  it('rejecting needs a reason (422); the author is mailed it in their language and sees it on the chatbot', async () => {
+    const id = await requested('Essay Grader');
+    expect(await decide(id, { approve: false })).toMatchObject({ status: 422, body: { code: 'reason_required', message: 'Please provide a reason for the requester.' } });
+    expect(await decide(id, { approve: false, reason: '   ' })).toMatchObject({ status: 422 });
+
+    const rejected = await decide(id, { approve: false, reason: 'Add sources for the grading rules.' });
+    expect(rejected).toMatchObject({ status: 200, body: { status: 'rejected', publish_status: 'rejected', publish_feedback: 'Add sources for the grading rules.', is_public: false } });
+    const mail = sink.received.at(-1)!;
+    expect(mail.envelopeTo).toEqual([DEMO_MEMBER.email]);
+    expect(mail.parsed.subject).toContain('Essay Grader 한국어');
+    expect(mail.parsed.text).toContain('Add sources for the grading rules.');
+    expect((await client.call(`/chatbots/${id}/`, { token: member })).body).toMatchObject({ status: 'rejected', publish_feedback: 'Add sources for the grading rules.' });
+    expect((await list('?publish_rejected=true')).items.map((row: { id: number }) => row.id)).toContain(id);
+    // Not waiting any more: a second decision finds nothing to decide.
+    expect((await decide(id, { approve: true })).status).toBe(404);
+  });
+
+  it('approving makes it public in the Store; the author can ask again after a rejection', async () => {
+    const id = await requested('Travel Planner');
+    expect(await storeNames()).not.toContain('Travel Planner');
+    expect(await decide(id, { approve: true })).toMatchObject({ status: 200, body: { status: 'public', is_public: true, publish_status: 'approved', waiting_publish: false } });
+    expect(await storeNames()).toContain('Travel Planner');
+    expect((await list('?is_public=true')).items.map((row: { id: number }) => row.id)).toContain(id);
+  });
+
+  it('decides several at once, all or none', async () => {
+    const first = await requested('Bulk One');
+    const second = await requested('Bulk Two');
+    const notWaiting = await requested('Bulk Three', false);
+    const bulk = (body: unknown) => client.call('/admin/chatbots/bulk-process-publish-request/', { method: 'POST', token: admin, body });
+    expect((await bulk({ chatbot_ids: [first, second, notWaiting], approve: true })).status).toBe(404);
+    expect((await list('?waiting_publish=true')).items.map((row: { id: number }) => row.id)).toEqual(expect.arrayContaining([first, second]));
+    expect((await bulk({ chatbot_ids: [first, second], approve: false })).body.code).toBe('reason_required');
+    const before = sink.received.length;
+    expect(await bulk({ chatbot_ids: [first, second], approve: false, reason: 'Please describe the data you use.' })).toMatchObject({ status: 200, body: { processed: 2 } });
+    expect(sink.received.length).toBe(before + 2);
+  });
+
+  it('refuses members (403) and other tenants (404)', async () => {
+    const id = await requested('Guarded');
+    expect((await client.call('/admin/chatbots/', { token: member })).status).toBe(403);
+    expect((await decide(id, { approve: true }, member)).status).toBe(403);
+    expect((await client.call(`/admin/chatbots/${id}/process-publish-request/`, { method: 'POST', token: acmeAdmin, tenant: 'acme', body: { approve: true } })).status).toBe(404);
+    expect((await client.call('/admin/chatbots/?member_id=999999', { token: admin })).status).toBe(404);
+  });
+});
