@@ -26,6 +26,8 @@ import { registerErrorLogRoutes } from './routes/errorLog';
 import { registerFileRoutes } from './routes/files';
 import { registerMemberRoutes } from './routes/members';
 import { registerSecurityRoutes } from './routes/security';
+import { registerSignupRoutes } from './routes/signup';
+import { type MailService, createMailService } from './mail/service';
 import { registerPublicSessionRoutes } from './routes/publicSessions';
 import { registerSessionRoutes } from './routes/sessions';
 import { registerTaskModeRoutes } from './routes/taskModes';
@@ -53,6 +55,8 @@ export interface BuildAppOptions {
   jobs?: JobQueue;
   /** Defaults to the store the configuration describes (FILES_DIR or S3_BUCKET). */
   files?: FileStore;
+  /** Defaults to SMTP_URL, else the outbox in MAIL_OUTBOX_DIR; closed with the app either way. */
+  mail?: MailService;
 }
 
 /** Redis when REDIS_URL is set (its connection closes with the app), else the server's database. */
@@ -70,7 +74,7 @@ function rateLimitStore(app: FastifyInstance, db: Database, config: ServerConfig
  * The whole API as a Fastify instance, ready to `listen` or `inject`. Building it first fails the
  * answers an earlier process left streaming when it died.
  */
-export async function buildApp({ db, config, llm, logger = false, webRoot, jobs: givenJobs, files = createFileStore(config) }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, config, llm, logger = false, webRoot, jobs: givenJobs, files = createFileStore(config), mail: givenMail }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({ logger, trustProxy: config.TRUST_PROXY });
   const abandoned = await failAbandonedAnswers(db);
   if (abandoned > 0) app.log.warn({ count: abandoned }, 'marked chat answers abandoned by an earlier server process as failed');
@@ -99,6 +103,8 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
     refreshTokenTtlDays: config.REFRESH_TOKEN_TTL_DAYS,
     memberCacheTtlMs: config.AUTH_CACHE_TTL_SECONDS * 1000,
   });
+  const mail = givenMail ?? createMailService({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: config.MAIL_OUTBOX_DIR, log: app.log });
+  app.addHook('onClose', async () => mail.close());
   const llmRegistry = llm ?? createLlmRegistry(llmSettingsFromConfig(config));
   // Read on every send: kept as long as the tenant row (same staleness window).
   const inputGuard = createInputGuard(db, config.AUTH_CACHE_TTL_SECONDS * 1000);
@@ -132,6 +138,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerTaskRoutes(api, db);
       registerSecurityRoutes(api, inputGuard);
       registerFileRoutes(api, { db, store, rateLimits, config, enqueueParse });
+      registerSignupRoutes(api, { db, mail, forgetMember: auth.forgetMember, log: app.log }, config);
     },
     { prefix: API_PREFIX },
   );

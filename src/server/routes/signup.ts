@@ -1,0 +1,40 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { processPendingRequest } from '../../shared/api/admin/memberRequests';
+import { listMemberGroups } from '../../shared/api/memberGroups';
+import { getSignupSettings, listCustomFields, listPolicies, memberCountCheck, sendCode, signUp } from '../../shared/api/signup';
+import type { ServerConfig } from '../config';
+import * as signup from '../services/signup';
+import type { SignupDeps } from '../services/signup';
+import { registerEndpoint } from './endpointRoute';
+
+/** The sign-in page of the server the request reached, for links in mails. */
+const signInUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}/auth`;
+
+export function registerSignupRoutes(app: FastifyInstance, deps: SignupDeps, config: ServerConfig): void {
+  const { db } = deps;
+  registerEndpoint(app, getSignupSettings, async ({ tenant }) => signup.signupSettings(tenant));
+  registerEndpoint(app, memberCountCheck, async ({ tenant }) => signup.memberCountCheck(db, tenant));
+  registerEndpoint(app, listMemberGroups, async ({ tenant, query }) => signup.listMemberGroups(db, tenant, query));
+  registerEndpoint(app, listCustomFields, async ({ tenant }) => ({ items: await signup.listSignupCustomFields(db, tenant) }));
+  registerEndpoint(app, listPolicies, async ({ tenant }) => ({ items: await signup.listPolicies(db, tenant) }));
+  registerEndpoint(
+    app,
+    sendCode,
+    async ({ tenant, body, reply }) => {
+      try {
+        return await signup.sendCode(deps, tenant, body);
+      } catch (error) {
+        const wait = (error as { details?: { retry_after_seconds?: number } }).details?.retry_after_seconds;
+        if (wait) reply.header('retry-after', wait);
+        throw error;
+      }
+    },
+    { rateLimit: { name: 'auth-code', limit: config.SIGN_UP_RATE_LIMIT, windowMs: 60_000 } },
+  );
+  registerEndpoint(app, signUp, async ({ tenant, body, request }) => signup.signUp(deps, tenant, body, signInUrl(request)), {
+    rateLimit: { name: 'sign-up', limit: config.SIGN_UP_RATE_LIMIT, windowMs: 60_000 },
+  });
+  registerEndpoint(app, processPendingRequest, async ({ tenant, params, body, request }) =>
+    signup.processPendingRequest(deps, tenant, params.id, body, signInUrl(request)),
+  );
+}
