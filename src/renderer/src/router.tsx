@@ -27,6 +27,7 @@ export const routes = [
     element: <SessionRoot />,
     children: [
       { path: '/auth', element: <SignInPage /> },
+      { path: '/auth/sign-up', lazy: lazyComponent(() => import('./features/signup/SignUpPage'), (module) => module.default) },
       // Desktop only: server and workspace (main opens it on first run).
       { path: '/setup', lazy: lazyComponent(() => import('./features/desktop/ServerSetupPage'), (module) => module.default) },
       // A shared session: no sign-in (spec §6 public paths).

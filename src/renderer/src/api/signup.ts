@@ -1,0 +1,27 @@
+import { useQuery } from '@tanstack/react-query';
+import { memberGroupsApi, signupApi, type SignUpBody } from '../../../shared/api';
+import type { Language } from '../../../shared/api/common';
+import { callEndpoint } from './client';
+import { queryKeys } from './queryKeys';
+
+/** Everything the sign-up form needs before anyone is signed in (all public). */
+export function useSignupForm() {
+  return useQuery({
+    queryKey: queryKeys.signupForm,
+    queryFn: async () => {
+      const [settings, capacity, groups, fields, policies] = await Promise.all([
+        callEndpoint(signupApi.getSignupSettings),
+        callEndpoint(signupApi.memberCountCheck),
+        callEndpoint(memberGroupsApi.listMemberGroups, { query: { size: 100 } }),
+        callEndpoint(signupApi.listCustomFields, { query: { is_signup_field: true } }),
+        callEndpoint(signupApi.listPolicies),
+      ]);
+      return { settings, capacity, groups: groups.items, fields: fields.items, policies: policies.items };
+    },
+    staleTime: 60_000,
+  });
+}
+
+export const sendSignupCode = (email: string, language: Language) => callEndpoint(signupApi.sendCode, { body: { email, language } });
+
+export const signUp = (body: SignUpBody) => callEndpoint(signupApi.signUp, { body });
