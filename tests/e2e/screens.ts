@@ -82,6 +82,11 @@ export async function visitScreens(page: Page, language: Language, onScreen: (na
   await expect(page.getByTestId('tenant-brand').getByRole('img')).toBeVisible();
   await onScreen('sign-in', page);
 
+  await page.goto('/auth/sign-up');
+  await expect(page.getByTestId('sign-up-form')).toBeVisible();
+  await onScreen('sign-up', page);
+  await page.goto('/auth');
+
   await submitSignIn(page, ADMIN);
   await expect(page.getByRole('dialog')).toBeVisible();
   await page.waitForTimeout(400); // the opening transition

@@ -181,6 +181,7 @@ function SignUpFlow({ settings, groups, fields, policies, onDone }: FlowProps) {
   return (
     <form
       noValidate
+      data-testid="sign-up-form"
       onSubmit={form.onSubmit(requestCode, (errors) => {
         setFailure(null);
         focusFirstError(form, errors);
