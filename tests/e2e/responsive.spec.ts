@@ -11,6 +11,7 @@ import { BREAKPOINTS, expectInsideWindow, horizontalOverflow, isDrawerWidth, men
 /** The control a user needs on each screen, which must be fully on screen. */
 const KEY_CONTROL: Record<string, (page: Page) => ReturnType<Page['locator']>> = {
   'sign-in': (page) => page.locator('button[type="submit"]'),
+  'sign-up': (page) => page.getByTestId('sign-up-form').locator('button[type="submit"]'),
   'announcement-popup': (page) => page.getByRole('dialog').getByRole('button').last(),
   'new-chat': (page) => page.getByTestId('send-button'),
   chat: (page) => page.getByTestId('send-button'),
@@ -43,7 +44,7 @@ for (const width of BREAKPOINTS) {
         expect(composer!.width).toBeGreaterThan(room * 0.6);
       }
     });
-    expect(visited).toEqual(expect.arrayContaining(['sign-in', 'announcement-popup', 'new-chat', 'chat', 'shared-session', 'studio', 'store', 'developers', 'admin-announcements', 'admin-announcement-editor', 'admin-restricted-words', 'restricted', 'desktop-setup']));
+    expect(visited).toEqual(expect.arrayContaining(['sign-in', 'sign-up', 'announcement-popup', 'new-chat', 'chat', 'shared-session', 'studio', 'store', 'developers', 'admin-announcements', 'admin-announcement-editor', 'admin-restricted-words', 'restricted', 'desktop-setup']));
     await expect(menuButton(page)).toBeHidden(); // the member is on the restricted page, which has no navigation
   });
 }
