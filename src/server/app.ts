@@ -28,6 +28,7 @@ import { registerMemberRoutes } from './routes/members';
 import { registerSecurityRoutes } from './routes/security';
 import { registerSignupRoutes } from './routes/signup';
 import { type MailService, createMailService } from './mail/service';
+import { createSmsService } from './sms/service';
 import { registerPublicSessionRoutes } from './routes/publicSessions';
 import { registerSessionRoutes } from './routes/sessions';
 import { registerTaskModeRoutes } from './routes/taskModes';
@@ -105,6 +106,14 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
   });
   const mail = givenMail ?? createMailService({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: config.MAIL_OUTBOX_DIR, log: app.log });
   app.addHook('onClose', async () => mail.close());
+  const sms = createSmsService({
+    twilio:
+      config.TWILIO_ACCOUNT_SID && config.TWILIO_AUTH_TOKEN && config.TWILIO_FROM
+        ? { accountSid: config.TWILIO_ACCOUNT_SID, authToken: config.TWILIO_AUTH_TOKEN, from: config.TWILIO_FROM, apiBase: config.TWILIO_API_BASE }
+        : undefined,
+    outboxDir: config.SMS_OUTBOX_DIR,
+    log: app.log,
+  });
   const llmRegistry = llm ?? createLlmRegistry(llmSettingsFromConfig(config));
   // Read on every send: kept as long as the tenant row (same staleness window).
   const inputGuard = createInputGuard(db, config.AUTH_CACHE_TTL_SECONDS * 1000);
@@ -138,7 +147,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerTaskRoutes(api, db);
       registerSecurityRoutes(api, inputGuard);
       registerFileRoutes(api, { db, store, rateLimits, config, enqueueParse });
-      registerSignupRoutes(api, { db, mail, forgetMember: auth.forgetMember, log: app.log }, config);
+      registerSignupRoutes(api, { db, mail, sms, forgetMember: auth.forgetMember, log: app.log }, config);
     },
     { prefix: API_PREFIX },
   );

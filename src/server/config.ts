@@ -60,6 +60,15 @@ const configSchema = z.object({
   SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
   MAIL_FROM: z.string().trim().min(3).default('Chatbot Platform <no-reply@localhost>'),
   MAIL_OUTBOX_DIR: z.string().min(1).default('.data/outbox'),
+  /**
+   * Sign-up codes by SMS through Twilio's Messages API when all three are set (TWILIO_API_BASE only
+   * for a compatible gateway or tests); otherwise SMS go to the outbox in SMS_OUTBOX_DIR and the log.
+   */
+  TWILIO_ACCOUNT_SID: optionalText,
+  TWILIO_AUTH_TOKEN: optionalText,
+  TWILIO_FROM: optionalText,
+  TWILIO_API_BASE: z.url({ protocol: /^https?$/ }).default('https://api.twilio.com'),
+  SMS_OUTBOX_DIR: z.string().min(1).default('.data/sms-outbox'),
   /** Uploaded files on local disk (one server process); ignored when S3_BUCKET is set. */
   FILES_DIR: z.string().min(1).default('.data/files'),
   /** Any S3-compatible store, for several server processes sharing the files. */
@@ -118,6 +127,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (Boolean(config.S3_ACCESS_KEY_ID) !== Boolean(config.S3_SECRET_ACCESS_KEY)) {
     throw new ConfigError('Invalid server configuration:\n  S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither');
+  }
+  const twilio = [config.TWILIO_ACCOUNT_SID, config.TWILIO_AUTH_TOKEN, config.TWILIO_FROM].filter(Boolean).length;
+  if (twilio !== 0 && twilio !== 3) {
+    throw new ConfigError('Invalid server configuration:\n  TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM: set all three or none');
   }
   return config;
 }

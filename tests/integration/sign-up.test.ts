@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customFields, members, memberGroupLinks, plans, tenants, verificationCodes } from '../../src/server/db/schema';
 import { VERIFICATION_CODE_MAX_ATTEMPTS } from '../../src/shared/domain/signup';
+import { type FakeSmsProvider, startFakeSmsProvider } from '../fixtures/fakeSmsProvider';
 import { type SmtpSink, startSmtpSink } from '../fixtures/smtpSink';
 import { DEMO_ADMIN, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
@@ -313,6 +314,84 @@ describe('other tenant settings', () => {
     });
     expect(result.body.code).toBe('invalid_signup_field');
     expect(await server.db.select().from(customFields).where(eq(customFields.id, demoField))).toHaveLength(1);
+  });
+});
+
+describe('codes by SMS', () => {
+  let provider: FakeSmsProvider;
+  let smsServer: TestServer;
+  let smsApi: ReturnType<typeof apiClient>;
+  beforeAll(async () => {
+    provider = await startFakeSmsProvider();
+    smsServer = await startTestServer({
+      config: {
+        SMTP_URL: sink.url,
+        SIGN_UP_RATE_LIMIT: 10_000,
+        TWILIO_ACCOUNT_SID: provider.accountSid,
+        TWILIO_AUTH_TOKEN: provider.authToken,
+        TWILIO_FROM: '+15005550006',
+        TWILIO_API_BASE: provider.url,
+      },
+    });
+    smsApi = apiClient(smsServer);
+    await smsServer.db.update(tenants).set({ verificationMethods: ['email', 'sms'] });
+  });
+  afterAll(async () => {
+    await smsServer?.close();
+    await provider?.close();
+  });
+  const smsCode = (body: { email: string; phone?: string; method?: string }) =>
+    smsApi.call('/auth/code/', { method: 'POST', body: { language: 'ko', method: 'sms', ...body } });
+
+  it('texts the code through the provider in the asked language, and it signs the email up', async () => {
+    const result = await smsCode({ email: 'texted@example.test', phone: '+82 10-1234-5678' });
+    expect(result.status).toBe(200);
+    const message = provider.received.at(-1)!;
+    expect(message).toMatchObject({ to: '+821012345678', from: '+15005550006' });
+    expect(message.body).toMatch(/^인증 코드: \d{6} \(10분 동안 유효\)$/);
+    const code = message.body.match(/\d{6}/)![0];
+    const f = await (async () => {
+      const groups = await smsApi.call('/member-groups/');
+      const fields = await smsApi.call('/custom-fields/');
+      const policies = await smsApi.call('/policies/');
+      return {
+        group: groups.body.items[0].id,
+        department: fields.body.items.find((x: { field_name: string }) => x.field_name === 'Department').id,
+        agreements: policies.body.items.filter((p: { is_mandatory: boolean }) => p.is_mandatory).map((p: { id: number }) => p.id),
+      };
+    })();
+    const signed = await smsApi.call('/auth/sign-up/', {
+      method: 'POST',
+      body: {
+        email: 'texted@example.test',
+        password: PASSWORD,
+        name: 'Texted Member',
+        language: 'ko',
+        custom_fields: [{ custom_field_id: f.department, value: 'Ops' }],
+        auth_code: code,
+        default_member_group_id: f.group,
+        agreements: f.agreements,
+      },
+    });
+    expect(signed.body.outcome).toBe('pending');
+  });
+
+  it('answers 422 for a missing or malformed phone and for a method the tenant does not offer', async () => {
+    expect((await smsCode({ email: 'nophone@example.test' })).body.code).toBe('invalid_phone');
+    expect((await smsCode({ email: 'nophone@example.test', phone: '12345' })).body.code).toBe('invalid_phone');
+    const notOffered = await api.call('/auth/code/', { method: 'POST', body: { email: 'x@example.test', language: 'en', method: 'sms', phone: '+821012345678' } });
+    expect([notOffered.status, notOffered.body.code]).toEqual([422, 'validation_error']);
+  });
+
+  it('answers 424 when the provider refuses the message, keeping no code', async () => {
+    provider.failWith = 400;
+    try {
+      const result = await smsCode({ email: 'refused@example.test', phone: '+821000000000' });
+      expect([result.status, result.body.code]).toEqual([424, 'sms_failed']);
+      expect(await smsServer.db.select().from(verificationCodes).where(eq(verificationCodes.email, 'refused@example.test'))).toEqual([]);
+    } finally {
+      provider.failWith = null;
+    }
   });
 });
 

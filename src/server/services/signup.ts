@@ -5,10 +5,12 @@ import type { signUpBodySchema } from '../../shared/api/signup';
 import type { SupportedLanguage } from '../../shared/domain/language';
 import {
   type SignupOutcome,
+  type VerificationMethod,
   VERIFICATION_CODE_COOLDOWN_SECONDS,
   VERIFICATION_CODE_LENGTH,
   VERIFICATION_CODE_MAX_ATTEMPTS,
   VERIFICATION_CODE_TTL_MINUTES,
+  normalizePhone,
   validateCustomFieldValue,
   validateName,
 } from '../../shared/domain/signup';
@@ -29,6 +31,7 @@ import {
 } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import { MailDeliveryError, type MailService } from '../mail/service';
+import { SmsDeliveryError, type SmsService, verificationSms } from '../sms/service';
 import { hashPassword } from './auth';
 import { escapeLike } from './chatbots';
 import { paginate } from './pagination';
@@ -38,6 +41,7 @@ type SignUpInput = z.output<typeof signUpBodySchema>;
 export interface SignupDeps {
   db: Database;
   mail: MailService;
+  sms: SmsService;
   /** Called after a member row changes, so cached sign-ins see it (AuthService.forgetMember). */
   forgetMember: (member: Pick<MemberRow, 'tenantId' | 'id'>) => void;
   log: { error(details: object, message: string): void };
@@ -141,14 +145,21 @@ async function assertNotRegistered(db: Database, tenant: TenantRow, email: strin
 }
 
 /**
- * POST /auth/code/: a fresh code for the email (earlier ones stop working), mailed in the asked
- * language. A new one only after the cooldown (429 with the seconds left); 424 when the mail failed,
- * and then the code is not kept, so the member may ask again at once.
+ * POST /auth/code/: a fresh code for the email (earlier ones stop working), mailed or texted in the
+ * asked language. A new one only after the cooldown (429 with the seconds left); 424 when delivery
+ * failed, and then the code is not kept, so the member may ask again at once.
  */
-export async function sendCode(deps: SignupDeps, tenant: TenantRow, input: { email: string; language: SupportedLanguage }) {
-  const { db, mail } = deps;
+export async function sendCode(
+  deps: SignupDeps,
+  tenant: TenantRow,
+  input: { email: string; language: SupportedLanguage; method: VerificationMethod; phone?: string },
+) {
+  const { db } = deps;
   assertOpen(tenant);
   if (validateEmail(input.email)) throw new AppError(422, 'invalid_email', 'The email address is not valid.');
+  if (!tenant.verificationMethods.includes(input.method)) throw new AppError(422, 'validation_error', 'This verification method is not offered.');
+  const phone = input.method === 'sms' ? normalizePhone(input.phone ?? '') : null;
+  if (input.method === 'sms' && !phone) throw new AppError(422, 'invalid_phone', 'The phone number is not valid.');
   const email = normalizeEmail(input.email);
   await assertNotRegistered(db, tenant, email);
 
@@ -181,10 +192,12 @@ export async function sendCode(deps: SignupDeps, tenant: TenantRow, input: { ema
       .returning({ id: verificationCodes.id });
   });
   try {
-    await mail.send('verificationCode', { to: email, language: input.language, data: { code, expiresInMinutes: VERIFICATION_CODE_TTL_MINUTES } });
+    if (phone) await deps.sms.send(phone, verificationSms(input.language, code, VERIFICATION_CODE_TTL_MINUTES));
+    else await deps.mail.send('verificationCode', { to: email, language: input.language, data: { code, expiresInMinutes: VERIFICATION_CODE_TTL_MINUTES } });
   } catch (error) {
     if (row) await db.delete(verificationCodes).where(eq(verificationCodes.id, row.id));
     if (error instanceof MailDeliveryError) throw new AppError(424, 'mail_failed', 'The verification code email could not be sent.');
+    if (error instanceof SmsDeliveryError) throw new AppError(424, 'sms_failed', 'The verification code text message could not be sent.');
     throw error;
   }
   return {

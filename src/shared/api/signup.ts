@@ -88,6 +88,10 @@ const emailSchema = z.string().trim().min(1).max(EMAIL_MAX_EXCLUSIVE - 1);
 export const sendCodeBodySchema = z.object({
   email: emailSchema,
   language: languageSchema,
+  /** One of the tenant's `verification_methods`; the code always belongs to the email. */
+  method: z.enum(VERIFICATION_METHODS).default('email'),
+  /** Required for `sms`: international format, e.g. +821012345678. */
+  phone: z.string().trim().max(32).optional(),
 });
 
 export const sendCodeResponseSchema = z.object({
@@ -102,7 +106,7 @@ export const sendCode = defineEndpoint({
   access: 'public',
   body: sendCodeBodySchema,
   response: sendCodeResponseSchema,
-  summary: 'Mail a sign-up verification code (409 registered, 424 mail problem, 429 cooldown)',
+  summary: 'Send a sign-up verification code by email or SMS (409 registered, 424 delivery problem, 429 cooldown)',
   tags: ['auth'],
 });
 

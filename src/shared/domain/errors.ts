@@ -36,6 +36,8 @@ export const ERROR_CODES = [
   'signup_closed',
   'already_registered',
   'mail_failed',
+  'sms_failed',
+  'invalid_phone',
   'code_cooldown',
   'invalid_code',
   'code_expired',

@@ -43,3 +43,9 @@ export function validateCustomFieldValue(field: { is_required: boolean; field_ty
   if (field.field_type === 'number' && !/^-?\d+(\.\d+)?$/.test(text)) return 'signup:validation.field_number';
   return null;
 }
+
+/** E.164 after dropping spaces, dashes and parentheses (+, then 8 to 15 digits), else null. */
+export function normalizePhone(value: string): string | null {
+  const phone = value.replace(/[\s().-]/g, '');
+  return /^\+[1-9]\d{7,14}$/.test(phone) ? phone : null;
+}

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { memberGroupsApi, signupApi, type SignUpBody } from '../../../shared/api';
 import type { Language } from '../../../shared/api/common';
+import type { VerificationMethod } from '../../../shared/domain/signup';
 import { callEndpoint } from './client';
 import { queryKeys } from './queryKeys';
 
@@ -22,6 +23,6 @@ export function useSignupForm() {
   });
 }
 
-export const sendSignupCode = (email: string, language: Language) => callEndpoint(signupApi.sendCode, { body: { email, language } });
+export const sendSignupCode = (body: { email: string; language: Language; method: VerificationMethod; phone?: string }) => callEndpoint(signupApi.sendCode, { body });
 
 export const signUp = (body: SignUpBody) => callEndpoint(signupApi.signUp, { body });

@@ -44,7 +44,7 @@ afterEach(() => setPlatformForTests(null));
 
 async function fillDetails(user: ReturnType<typeof userEvent.setup>, values: { confirm?: string; employee?: string } = {}) {
   await user.type(screen.getByLabelText(/^Name/), 'Ada Lovelace');
-  await user.type(screen.getByLabelText(/^Email/), 'ada@example.com');
+  await user.type(screen.getByRole('textbox', { name: /^Email/ }), 'ada@example.com');
   await user.type(screen.getByLabelText(/^Password/), 'Valid-pass1!');
   await user.type(screen.getByLabelText(/^Confirm password/), values.confirm ?? 'Valid-pass1!');
   if (values.employee) await user.type(screen.getByLabelText(/^Employee number/), values.employee);
@@ -73,7 +73,7 @@ describe('sign-up page', () => {
     const user = userEvent.setup();
     renderScreen(<SignUpPage />);
     await user.type(await screen.findByLabelText(/^Name/), 'A');
-    await user.type(screen.getByLabelText(/^Email/), 'ada@example.com');
+    await user.type(screen.getByRole('textbox', { name: /^Email/ }), 'ada@example.com');
     await user.type(screen.getByLabelText(/^Password/), 'Valid-pass1!');
     await user.click(screen.getByRole('button', { name: 'Send verification code' }));
     expect(screen.getByText('The name must be 2 to 100 characters.')).toBeInTheDocument();
@@ -120,7 +120,7 @@ describe('sign-up page', () => {
     await user.click(screen.getByRole('button', { name: 'Send verification code' }));
 
     expect(await screen.findByText('We sent a verification code to ada@example.com.')).toBeInTheDocument();
-    expect(await api.find('POST', '/auth/code/')[0]!.json()).toEqual({ email: 'ada@example.com', language: 'en' });
+    expect(await api.find('POST', '/auth/code/')[0]!.json()).toEqual({ email: 'ada@example.com', language: 'en', method: 'email' });
     expect(screen.getByRole('button', { name: /Resend in \d+ s/ })).toBeDisabled();
 
     await user.type(screen.getByLabelText(/^Verification code/), '123456');
@@ -177,6 +177,32 @@ describe('sign-up page', () => {
     await fillDetails(user);
     await user.click(screen.getByRole('button', { name: 'Send verification code' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Please wait 42 seconds before asking for a new code.');
+  });
+
+  it('offers the SMS method when the tenant does and sends the code to the phone', async () => {
+    const now = Date.now();
+    const api = installFakeApi(
+      formRoutes({
+        'GET /tenants/sign-up-settings/': () => Response.json({ signup_open: true, sso_only: false, approval: 'admin', verification_methods: ['email', 'sms'] }),
+        'GET /custom-fields/': () => Response.json({ items: [] }),
+        'GET /policies/': () => Response.json({ items: [] }),
+        'POST /auth/code/': () => Response.json({ expires_at: new Date(now + 600_000).toISOString(), resend_available_at: new Date(now + 60_000).toISOString() }),
+      }),
+    );
+    const user = userEvent.setup();
+    renderScreen(<SignUpPage />);
+    await screen.findByLabelText(/^Name/);
+    await fillDetails(user);
+    expect(screen.queryByLabelText(/^Mobile phone/)).not.toBeInTheDocument();
+    await user.click(screen.getByRole('radio', { name: 'Text message' }));
+    await user.type(screen.getByLabelText(/^Mobile phone/), '010-1234');
+    await user.click(screen.getByRole('button', { name: 'Send verification code' }));
+    expect(screen.getByText('Please enter the number in international format, e.g. +82 10 1234 5678.')).toBeInTheDocument();
+    await user.clear(screen.getByLabelText(/^Mobile phone/));
+    await user.type(screen.getByLabelText(/^Mobile phone/), '+82 10 1234 5678');
+    await user.click(screen.getByRole('button', { name: 'Send verification code' }));
+    expect(await screen.findByText('We sent a verification code to +82 10 1234 5678.')).toBeInTheDocument();
+    expect(await api.find('POST', '/auth/code/')[0]!.json()).toEqual({ email: 'ada@example.com', language: 'en', method: 'sms', phone: '+82 10 1234 5678' });
   });
 
   it('says so instead of the form when sign-up is closed or the member limit is reached', async () => {

@@ -98,6 +98,7 @@ function SignUpFlow({ settings, groups, fields, policies, onDone }: FlowProps) {
       custom_fields: Object.fromEntries(fields.map((field) => [String(field.id), ''])),
       agreements: [],
       method: settings.verification_methods[0] ?? 'email',
+      phone: '',
     },
     validate: zodResolver(signUpFormSchema(fields, policies)),
   });
@@ -114,7 +115,8 @@ function SignUpFlow({ settings, groups, fields, policies, onDone }: FlowProps) {
     setFailure(null);
     setBusy(true);
     try {
-      const answer = await sendSignupCode(form.values.email.trim(), language);
+      const { email, method, phone } = form.values;
+      const answer = await sendSignupCode({ email: email.trim(), language, method, ...(method === 'sms' ? { phone: phone.trim() } : {}) });
       setSent({ expiresAt: Date.parse(answer.expires_at), resendAt: Date.parse(answer.resend_available_at) });
       setCode('');
     } catch (error) {
@@ -161,7 +163,7 @@ function SignUpFlow({ settings, groups, fields, policies, onDone }: FlowProps) {
   if (sent) {
     return (
       <CodeStep
-        email={form.values.email.trim()}
+        destination={form.values.method === 'sms' ? form.values.phone.trim() : form.values.email.trim()}
         sent={sent}
         code={code}
         onCode={setCode}
@@ -228,6 +230,9 @@ function SignUpFlow({ settings, groups, fields, policies, onDone }: FlowProps) {
             </Group>
           </Radio.Group>
         )}
+        {form.values.method === 'sms' && (
+          <TextInput label={t('phone')} description={t('phone_hint')} type="tel" autoComplete="tel" withAsterisk {...form.getInputProps('phone')} error={fieldError('phone')} />
+        )}
         <Button type="submit" size="md" loading={busy} fullWidth>
           {t('send_code')}
         </Button>
@@ -247,7 +252,8 @@ function useSecondsUntil(at: number): number {
 }
 
 interface CodeStepProps {
-  email: string;
+  /** The email or phone number the code went to. */
+  destination: string;
   sent: SentCode;
   code: string;
   onCode: (code: string) => void;
@@ -258,7 +264,7 @@ interface CodeStepProps {
   onBack: () => void;
 }
 
-function CodeStep({ email, sent, code, onCode, busy, alert, onResend, onSubmit, onBack }: CodeStepProps) {
+function CodeStep({ destination, sent, code, onCode, busy, alert, onResend, onSubmit, onBack }: CodeStepProps) {
   const { t } = useTranslation('signup');
   const resendIn = useSecondsUntil(sent.resendAt);
   const expired = useSecondsUntil(sent.expiresAt) === 0;
@@ -273,7 +279,7 @@ function CodeStep({ email, sent, code, onCode, busy, alert, onResend, onSubmit, 
       }}
     >
       <Stack gap="md">
-        <Text>{t('code.sent_to', { email })}</Text>
+        <Text>{t('code.sent_to', { destination })}</Text>
         {alert}
         {expired && (
           <Alert color="orange" role="status">

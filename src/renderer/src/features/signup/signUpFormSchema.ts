@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { signupApi, type CustomField, type Policy } from '../../../../shared/api';
-import { VERIFICATION_METHODS, validateCustomFieldValue, validateName } from '../../../../shared/domain/signup';
+import { VERIFICATION_METHODS, normalizePhone, validateCustomFieldValue, validateName } from '../../../../shared/domain/signup';
 import { validateEmail, validatePassword } from '../../../../shared/domain/validation';
 
 export interface SignUpFormValues {
@@ -14,6 +14,8 @@ export interface SignUpFormValues {
   /** Ids of the policies ticked. */
   agreements: number[];
   method: (typeof VERIFICATION_METHODS)[number];
+  /** Where the code goes when `method` is sms. */
+  phone: string;
 }
 
 /**
@@ -29,6 +31,7 @@ export function signUpFormSchema(fields: readonly CustomField[], policies: reado
       custom_fields: z.record(z.string(), z.string()),
       agreements: z.array(z.number()),
       method: z.enum(VERIFICATION_METHODS),
+      phone: z.string(),
     })
     .superRefine((values, context) => {
       const issue = (path: (string | number)[], message: string | null) => {
@@ -40,6 +43,7 @@ export function signUpFormSchema(fields: readonly CustomField[], policies: reado
       issue(['password_confirm'], !values.password_confirm ? 'validation.required' : values.password_confirm !== values.password ? 'signup:validation.password_mismatch' : null);
       issue(['default_member_group_id'], values.default_member_group_id ? null : 'validation.required');
       for (const field of fields) issue(['custom_fields', String(field.id)], validateCustomFieldValue(field, values.custom_fields[String(field.id)]));
+      if (values.method === 'sms') issue(['phone'], !values.phone.trim() ? 'validation.required' : normalizePhone(values.phone) ? null : 'signup:validation.phone_invalid');
       const missing = policies.some((policy) => policy.is_mandatory && !values.agreements.includes(policy.id));
       issue(['agreements'], missing ? 'signup:validation.policies_required' : null);
     });
