@@ -147,7 +147,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerTaskRoutes(api, db);
       registerSecurityRoutes(api, inputGuard);
       registerFileRoutes(api, { db, store, rateLimits, config, enqueueParse });
-      registerSignupRoutes(api, { db, mail, sms, forgetMember: auth.forgetMember, log: app.log }, config);
+      registerSignupRoutes(api, { db, mail, sms, store, forgetMember: auth.forgetMember, log: app.log }, config);
     },
     { prefix: API_PREFIX },
   );

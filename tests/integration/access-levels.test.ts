@@ -32,6 +32,7 @@ const EXPECTED_PUBLIC = [
   'GET /member-groups/',
   'GET /custom-fields/',
   'GET /policies/',
+  'GET /policies/:id/file/',
   'POST /auth/code/',
   'POST /auth/sign-up/',
 ].sort();

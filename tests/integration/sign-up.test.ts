@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customFields, members, memberGroupLinks, plans, tenants, verificationCodes } from '../../src/server/db/schema';
+import { customFields, files, members, memberGroupLinks, plans, policies, tenants, verificationCodes } from '../../src/server/db/schema';
+import { createFileStore } from '../../src/server/storage/fileStore';
 import { VERIFICATION_CODE_MAX_ATTEMPTS } from '../../src/shared/domain/signup';
 import { type FakeSmsProvider, startFakeSmsProvider } from '../fixtures/fakeSmsProvider';
 import { type SmtpSink, startSmtpSink } from '../fixtures/smtpSink';
@@ -96,6 +97,24 @@ describe('public sign-up data', () => {
       ['Terms of service', 'markdown', true],
       ['Product news by email', 'markdown', false],
     ]);
+  });
+
+  it('serves a file policy\'s document to anyone, and nothing else by that path', async () => {
+    const [auto] = await server.db.select().from(tenants).where(eq(tenants.subdomain, 'auto'));
+    await createFileStore(server.config).put('policies/rules.txt', Buffer.from('House rules'), { contentType: 'text/plain' });
+    const [file] = await server.db
+      .insert(files)
+      .values({ tenantId: auto!.id, name: 'rules.txt', mimeType: 'text/plain', sizeBytes: 11, storageKey: 'policies/rules.txt', shouldExpire: false, parseStatus: 'parsed' })
+      .returning();
+    const [policy] = await server.db.insert(policies).values({ tenantId: auto!.id, policyName: 'House rules', kind: 'file', fileId: file!.id }).returning();
+    const listed = (await api.call('/policies/', { tenant: 'auto' })).body.items.find((p: { id: number }) => p.id === policy!.id);
+    expect(listed).toMatchObject({ kind: 'file', file_url: `/api/v1/policies/${policy!.id}/file/` });
+    const download = await fetch(`${server.url}${listed.file_url}`, { headers: { 'x-subdomain': 'auto' } });
+    expect([download.status, await download.text()]).toEqual([200, 'House rules']);
+    // Another tenant's policy id, and a markdown policy, have no file here.
+    expect((await api.call(`/policies/${policy!.id}/file/`)).status).toBe(404);
+    const markdown = (await api.call('/policies/')).body.items[0].id;
+    expect((await api.call(`/policies/${markdown}/file/`)).status).toBe(404);
   });
 
   it('describes the tenant settings: admin approval by email on the demo, closed on an SSO-only tenant', async () => {

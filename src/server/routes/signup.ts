@@ -1,22 +1,25 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { processPendingRequest } from '../../shared/api/admin/memberRequests';
 import { listMemberGroups } from '../../shared/api/memberGroups';
-import { getSignupSettings, listCustomFields, listPolicies, memberCountCheck, sendCode, signUp } from '../../shared/api/signup';
+import { getPolicyFile, getSignupSettings, listCustomFields, listPolicies, memberCountCheck, sendCode, signUp } from '../../shared/api/signup';
 import type { ServerConfig } from '../config';
 import * as signup from '../services/signup';
 import type { SignupDeps } from '../services/signup';
 import { registerEndpoint } from './endpointRoute';
+import { sendFile } from './files';
+import type { FileStore } from '../storage/fileStore';
 
 /** The sign-in page of the server the request reached, for links in mails. */
 const signInUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}/auth`;
 
-export function registerSignupRoutes(app: FastifyInstance, deps: SignupDeps, config: ServerConfig): void {
-  const { db } = deps;
+export function registerSignupRoutes(app: FastifyInstance, deps: SignupDeps & { store: FileStore }, config: ServerConfig): void {
+  const { db, store } = deps;
   registerEndpoint(app, getSignupSettings, async ({ tenant }) => signup.signupSettings(tenant));
   registerEndpoint(app, memberCountCheck, async ({ tenant }) => signup.memberCountCheck(db, tenant));
   registerEndpoint(app, listMemberGroups, async ({ tenant, query }) => signup.listMemberGroups(db, tenant, query));
   registerEndpoint(app, listCustomFields, async ({ tenant }) => ({ items: await signup.listSignupCustomFields(db, tenant) }));
   registerEndpoint(app, listPolicies, async ({ tenant }) => ({ items: await signup.listPolicies(db, tenant) }));
+  registerEndpoint(app, getPolicyFile, async ({ tenant, params, reply }) => sendFile(reply, await signup.downloadPolicyFile(db, store, tenant, params.id)));
   registerEndpoint(
     app,
     sendCode,

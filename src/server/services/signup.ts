@@ -15,10 +15,12 @@ import {
   validateName,
 } from '../../shared/domain/signup';
 import { validateEmail, validatePassword } from '../../shared/domain/validation';
+import { API_PREFIX } from '../../shared/domain/http';
 import type { Database } from '../db/client';
 import type { MemberRow, TenantRow } from '../db/rows';
 import {
   customFields,
+  files,
   memberCustomFieldValues,
   memberGroupLinks,
   memberGroupQueues,
@@ -33,6 +35,8 @@ import { AppError, notFound } from '../errors';
 import { MailDeliveryError, type MailService } from '../mail/service';
 import { SmsDeliveryError, type SmsService, verificationSms } from '../sms/service';
 import { hashPassword } from './auth';
+import { type FileDownload, openStored } from './files';
+import type { FileStore } from '../storage/fileStore';
 import { escapeLike } from './chatbots';
 import { paginate } from './pagination';
 
@@ -119,9 +123,19 @@ export async function listPolicies(db: Database, tenant: TenantRow) {
     is_mandatory: p.isMandatory,
     markdown_content: p.markdownContent,
     video_url: p.videoUrl,
-    // Serving a policy's stored file publicly is not built yet (docs/FEATURES.md issue 10).
-    file_url: null,
+    file_url: p.kind === 'file' && p.fileId ? `${API_PREFIX}/policies/${p.id}/file/` : null,
   }));
+}
+
+/** The document of a file policy of this tenant; anything else is 404. */
+export async function downloadPolicyFile(db: Database, store: FileStore, tenant: TenantRow, policyId: number): Promise<FileDownload> {
+  const [row] = await db
+    .select({ file: files })
+    .from(policies)
+    .innerJoin(files, and(eq(files.id, policies.fileId), eq(files.tenantId, tenant.id)))
+    .where(and(eq(policies.tenantId, tenant.id), eq(policies.id, policyId), eq(policies.kind, 'file')));
+  if (!row) throw notFound();
+  return openStored(store, row.file);
 }
 
 export async function memberCountCheck(db: Database, tenant: TenantRow) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
-import { idSchema, isoDateTime, languageSchema, queryBoolean } from './common';
+import { idParamsSchema, idSchema, isoDateTime, languageSchema, queryBoolean } from './common';
 import { EMAIL_MAX_EXCLUSIVE } from '../domain/account';
 import { NAME_MAX, SIGNUP_APPROVALS, SIGNUP_OUTCOMES, VERIFICATION_CODE_LENGTH, VERIFICATION_METHODS } from '../domain/signup';
 
@@ -80,6 +80,17 @@ export const listPolicies = defineEndpoint({
   access: 'public',
   response: z.object({ items: z.array(policySchema) }),
   summary: 'Policies a new member agrees to (mandatory ones must be agreed to)',
+  tags: ['policies'],
+});
+
+/** Public like the policy itself: a visitor reads it before signing up. */
+export const getPolicyFile = defineEndpoint({
+  method: 'GET',
+  path: '/policies/:id/file/',
+  access: 'public',
+  params: idParamsSchema,
+  response: z.any().describe('the policy document’s bytes'),
+  summary: 'Download the document of a file policy',
   tags: ['policies'],
 });
 

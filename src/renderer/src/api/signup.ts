@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { memberGroupsApi, signupApi, type SignUpBody } from '../../../shared/api';
 import type { Language } from '../../../shared/api/common';
 import type { VerificationMethod } from '../../../shared/domain/signup';
-import { callEndpoint } from './client';
+import { callEndpoint, resolveServerUrl } from './client';
 import { queryKeys } from './queryKeys';
 
 /** Everything the sign-up form needs before anyone is signed in (all public). */
@@ -17,7 +17,9 @@ export function useSignupForm() {
         callEndpoint(signupApi.listCustomFields, { query: { is_signup_field: true } }),
         callEndpoint(signupApi.listPolicies),
       ]);
-      return { settings, capacity, groups: groups.items, fields: fields.items, policies: policies.items };
+      // A policy's document is on the server (the desktop renderer is not served from there).
+      const resolved = await Promise.all(policies.items.map(async (policy) => ({ ...policy, file_url: policy.file_url && (await resolveServerUrl(policy.file_url)) })));
+      return { settings, capacity, groups: groups.items, fields: fields.items, policies: resolved };
     },
     staleTime: 60_000,
   });

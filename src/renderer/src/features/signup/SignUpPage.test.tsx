@@ -102,6 +102,37 @@ describe('sign-up page', () => {
     expect(screen.getByRole('checkbox', { name: /Terms \(required\)/ })).toBeChecked();
   });
 
+  it('a video policy counts as read when watched to its end, a file policy when opened', async () => {
+    installFakeApi(
+      formRoutes({
+        'GET /policies/': () =>
+          Response.json({
+            items: [
+              { ...policy(8, 'Safety video', true), kind: 'video', markdown_content: null, video_url: '/media/safety.mp4' },
+              { ...policy(9, 'Handbook', true), kind: 'file', markdown_content: null, file_url: '/api/v1/policies/9/file/' },
+            ],
+          }),
+      }),
+    );
+    const user = userEvent.setup();
+    renderScreen(<SignUpPage />);
+    await user.click(await screen.findByRole('button', { name: 'Read Safety video' }));
+    let dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByRole('button', { name: 'I agree' })).toBeDisabled();
+    fireEvent.ended(dialog.querySelector('video')!);
+    await user.click(within(dialog).getByRole('button', { name: 'I agree' }));
+    expect(screen.getByRole('checkbox', { name: /Safety video/ })).toBeChecked();
+
+    await user.click(screen.getByRole('button', { name: 'Read Handbook' }));
+    dialog = await screen.findByRole('dialog', { name: 'Handbook' });
+    expect(within(dialog).getByRole('button', { name: 'I agree' })).toBeDisabled();
+    const link = within(dialog).getByRole('link', { name: 'Open the policy document' });
+    expect(link).toHaveAttribute('href', '/api/v1/policies/9/file/');
+    link.addEventListener('click', (event) => event.preventDefault());
+    await user.click(link);
+    expect(within(dialog).getByRole('button', { name: 'I agree' })).toBeEnabled();
+  });
+
   it('sends the code, counts down the resend, creates the account and shows the pending outcome', async () => {
     const now = Date.now();
     const api = installFakeApi(
