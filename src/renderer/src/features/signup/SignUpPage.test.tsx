@@ -127,7 +127,7 @@ describe('sign-up page', () => {
     dialog = await screen.findByRole('dialog', { name: 'Handbook' });
     expect(within(dialog).getByRole('button', { name: 'I agree' })).toBeDisabled();
     const link = within(dialog).getByRole('link', { name: 'Open the policy document' });
-    expect(link).toHaveAttribute('href', '/api/v1/policies/9/file/');
+    expect(link.getAttribute('href')).toMatch(/\/api\/v1\/policies\/9\/file\/$/);
     link.addEventListener('click', (event) => event.preventDefault());
     await user.click(link);
     expect(within(dialog).getByRole('button', { name: 'I agree' })).toBeEnabled();
