@@ -169,6 +169,32 @@ describe('sign-up page', () => {
     });
   });
 
+  it('signs an auto-approved member in with the credentials just typed and welcomes them', async () => {
+    const now = Date.now();
+    const member = { id: 9, name: 'Ada Lovelace', email: 'ada@example.com', is_admin: false, language: 'en', custom_fields: [], member_status: 'approved', member_type: 'organization' };
+    const api = installFakeApi(
+      formRoutes({
+        'GET /custom-fields/': () => Response.json({ items: [] }),
+        'GET /policies/': () => Response.json({ items: [] }),
+        'POST /auth/code/': () => Response.json({ expires_at: new Date(now + 600_000).toISOString(), resend_available_at: new Date(now + 60_000).toISOString() }),
+        'POST /auth/sign-up/': () => Response.json({ outcome: 'approved', member_id: 9 }),
+        'POST /auth/sign-in/': () => Response.json({ access_token: 'token', access_token_expires_at: new Date(now + 900_000).toISOString(), member }),
+      }),
+    );
+    const user = userEvent.setup();
+    const { router } = renderScreen(<SignUpPage />, { route: '/auth/sign-up', path: '/auth/sign-up' });
+    await screen.findByLabelText(/^Name/);
+    await fillDetails(user);
+    await user.click(screen.getByRole('button', { name: 'Send verification code' }));
+    await user.type(await screen.findByLabelText(/^Verification code/), '123456');
+    await user.click(screen.getByRole('button', { name: 'Create account' }));
+    expect(await screen.findByText('Welcome!')).toBeInTheDocument();
+    expect(await api.find('POST', '/auth/sign-in/')[0]!.json()).toEqual({ email: 'ada@example.com', password: 'Valid-pass1!' });
+    expect(useUserSession.getState().member?.id).toBe(9);
+    await user.click(screen.getByRole('button', { name: 'Start chatting' }));
+    expect(router.state.location.pathname).toBe('/dashboard/chat');
+  });
+
   it.each([
     [401, { code: 'invalid_code' }, 'The verification code is incorrect.'],
     [401, { code: 'code_expired' }, 'The verification code has expired or was not found. Send a new one.'],

@@ -145,8 +145,10 @@ function SignUpFlow({ settings, groups, fields, policies, onDone }: FlowProps) {
         agreements: values.agreements,
       });
       // An account usable at once is signed in the way sign-in does it (web cookie, desktop keychain).
-      if (answer.outcome !== 'pending') setMember(await getPlatform().session.signIn({ email, password: values.password }));
+      const signedIn = answer.outcome === 'pending' ? null : await getPlatform().session.signIn({ email, password: values.password });
+      // The outcome first: a signed-in member without one is sent on to the dashboard.
       onDone(answer.outcome);
+      if (signedIn) setMember(signedIn);
     } catch (error) {
       setFailure(failureOf(error, signupApi.signUp));
     } finally {
