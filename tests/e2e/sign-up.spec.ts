@@ -28,6 +28,14 @@ async function fillDetails(page: Page, email: string) {
   await field('Department').fill('Research');
 }
 
+/** Reads the demo's mandatory policy to its end (by scrolling) and agrees. */
+async function agreeToTerms(page: Page) {
+  await page.getByRole('button', { name: 'Read Terms of service' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Terms of service' });
+  await dialog.getByRole('region').evaluate((element) => element.scrollTo(0, element.scrollHeight));
+  await dialog.getByRole('button', { name: 'I agree' }).click();
+}
+
 test('sign up with an email code, wait for approval, then sign in', async ({ page }) => {
   const email = `grace-${Date.now()}@example.test`;
   await page.goto('/auth');
@@ -83,14 +91,39 @@ test('sign up with an email code, wait for approval, then sign in', async ({ pag
   await signIn(page, { email, password: PASSWORD });
 });
 
+test('with auto-approval the new member is welcomed, signed in and chatting', async ({ page }) => {
+  const headers = await adminHeaders(page.request);
+  const setApproval = async (approval: 'auto' | 'admin') => {
+    expect((await page.request.patch('/api/v1/admin/sign-up-settings/', { headers, data: { approval } })).ok()).toBe(true);
+    // Each server process reuses the tenant row for a few seconds (AUTH_CACHE_TTL_SECONDS).
+    await expect.poll(async () => ((await (await page.request.get('/api/v1/tenants/sign-up-settings/')).json()) as { approval: string }).approval, { timeout: 15_000 }).toBe(approval);
+  };
+  await setApproval('auto');
+  try {
+    const email = `auto-${Date.now()}@example.test`;
+    await skipAnnouncementPopup(page);
+    await page.goto('/auth/sign-up');
+    await fillDetails(page, email);
+    await agreeToTerms(page);
+    await page.getByRole('button', { name: 'Send verification code' }).click();
+    await page.getByLabel('Verification code').fill(await mailedCode(email));
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect(page.getByTestId('sign-up-outcome')).toContainText('Welcome!');
+    await expectNoSeriousA11yViolations(page);
+    // The welcome mail went out too.
+    await expect.poll(async () => (await listOutbox(OUTBOX_DIR, { limit: 20 })).some((mail) => mail.to === email && mail.template === 'memberRequestApproved')).toBe(true);
+    await page.getByRole('button', { name: 'Start chatting' }).click();
+    await expect(page.getByTestId('new-chat')).toBeVisible();
+  } finally {
+    await setApproval('admin');
+  }
+});
+
 test('a wrong code is refused with its message and the form stays', async ({ page }) => {
   const email = `wrong-${Date.now()}@example.test`;
   await page.goto('/auth/sign-up');
   await fillDetails(page, email);
-  await page.getByRole('button', { name: 'Read Terms of service' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Terms of service' });
-  await dialog.getByRole('region').evaluate((element) => element.scrollTo(0, element.scrollHeight));
-  await dialog.getByRole('button', { name: 'I agree' }).click();
+  await agreeToTerms(page);
   await page.getByRole('button', { name: 'Send verification code' }).click();
   const code = await mailedCode(email);
   await page.getByLabel('Verification code').fill(code === '000000' ? '111111' : '000000');

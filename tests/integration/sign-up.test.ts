@@ -336,6 +336,29 @@ describe('other tenant settings', () => {
   });
 });
 
+describe('PATCH /admin/sign-up-settings/', () => {
+  it('lets an admin change the settings, which sign-up then follows', async () => {
+    const token = await adminToken();
+    const changed = await api.call('/admin/sign-up-settings/', { method: 'PATCH', token, body: { approval: 'auto', verification_methods: ['email', 'sms'] } });
+    expect(changed.body).toEqual({ signup_open: true, sso_only: false, approval: 'auto', verification_methods: ['email', 'sms'] });
+    expect((await api.call('/tenants/sign-up-settings/')).body.approval).toBe('auto');
+    expect((await signUp('after.change@example.test')).body.outcome).toBe('approved');
+    expect((await api.call('/admin/sign-up-settings/', { method: 'PATCH', token, body: { signup_open: false } })).body.signup_open).toBe(false);
+    expect((await sendCode('closed.now@example.test')).body.code).toBe('signup_closed');
+    const restored = await api.call('/admin/sign-up-settings/', { method: 'PATCH', token, body: { signup_open: true, approval: 'admin', verification_methods: ['email'] } });
+    expect(restored.body).toMatchObject({ signup_open: true, approval: 'admin', verification_methods: ['email'] });
+  });
+
+  it('refuses members, no methods at all, a method twice and an empty change', async () => {
+    const token = await adminToken();
+    const member = (await api.signIn({ email: 'member@demo.test', password: 'DemoMember!234' })).access_token;
+    expect((await api.call('/admin/sign-up-settings/', { method: 'PATCH', token: member, body: { approval: 'auto' } })).status).toBe(403);
+    for (const body of [{ verification_methods: [] }, { verification_methods: ['email', 'email'] }, {}, { approval: 'anyone' }]) {
+      expect((await api.call('/admin/sign-up-settings/', { method: 'PATCH', token, body })).status).toBe(400);
+    }
+  });
+});
+
 describe('codes by SMS', () => {
   let provider: FakeSmsProvider;
   let smsServer: TestServer;

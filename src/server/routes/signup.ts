@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { processPendingRequest } from '../../shared/api/admin/memberRequests';
+import { updateSignupSettings } from '../../shared/api/admin/signupSettings';
 import { listMemberGroups } from '../../shared/api/memberGroups';
 import { getPolicyFile, getSignupSettings, listCustomFields, listPolicies, memberCountCheck, sendCode, signUp } from '../../shared/api/signup';
 import type { ServerConfig } from '../config';
@@ -15,6 +16,7 @@ const signInUrl = (request: FastifyRequest) => `${request.protocol}://${request.
 export function registerSignupRoutes(app: FastifyInstance, deps: SignupDeps & { store: FileStore }, config: ServerConfig): void {
   const { db, store } = deps;
   registerEndpoint(app, getSignupSettings, async ({ tenant }) => signup.signupSettings(tenant));
+  registerEndpoint(app, updateSignupSettings, async ({ tenant, body }) => signup.updateSignupSettings(db, tenant, body));
   registerEndpoint(app, memberCountCheck, async ({ tenant }) => signup.memberCountCheck(db, tenant));
   registerEndpoint(app, listMemberGroups, async ({ tenant, query }) => signup.listMemberGroups(db, tenant, query));
   registerEndpoint(app, listCustomFields, async ({ tenant }) => ({ items: await signup.listSignupCustomFields(db, tenant) }));

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { signUpBodySchema } from '../../shared/api/signup';
 import type { SupportedLanguage } from '../../shared/domain/language';
 import {
+  type SignupApproval,
   type SignupOutcome,
   type VerificationMethod,
   VERIFICATION_CODE_COOLDOWN_SECONDS,
@@ -29,6 +30,7 @@ import {
   plans,
   policies,
   policyAgreements,
+  tenants,
   verificationCodes,
 } from '../db/schema';
 import { AppError, notFound } from '../errors';
@@ -73,6 +75,20 @@ export function signupSettings(tenant: TenantRow) {
     approval: tenant.signupApproval,
     verification_methods: tenant.verificationMethods,
   };
+}
+
+export async function updateSignupSettings(
+  db: Database,
+  tenant: TenantRow,
+  patch: { signup_open?: boolean; sso_only?: boolean; approval?: SignupApproval; verification_methods?: VerificationMethod[] },
+) {
+  const [row] = await db
+    .update(tenants)
+    .set({ signupOpen: patch.signup_open, ssoOnly: patch.sso_only, signupApproval: patch.approval, verificationMethods: patch.verification_methods })
+    .where(eq(tenants.id, tenant.id))
+    .returning();
+  if (!row) throw notFound();
+  return signupSettings(row);
 }
 
 export async function listMemberGroups(db: Database, tenant: TenantRow, query: { page: number; size: number; is_default?: boolean; search_term?: string }) {

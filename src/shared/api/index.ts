@@ -22,6 +22,7 @@ export * as taskModesApi from './taskModes';
 export * as signupApi from './signup';
 export * as memberGroupsApi from './memberGroups';
 export * as adminMemberRequestsApi from './admin/memberRequests';
+export * as adminSignupSettingsApi from './admin/signupSettings';
 export type { Member, CreditCheck } from './members';
 export type { MemberUsage } from './credits';
 export type { AuthTokens } from './auth';

@@ -319,7 +319,7 @@ function OutcomeView({ outcome }: { outcome: SignupOutcome }) {
   const navigate = useNavigate();
   return (
     <Stack gap="md" data-testid="sign-up-outcome">
-      <Alert color={outcome === 'pending' ? 'blue' : 'green'} role="status" title={t(`outcome.${outcome}_title`)}>
+      <Alert color="blue" role="status" title={t(`outcome.${outcome}_title`)}>
         {t(`outcome.${outcome}`)}
       </Alert>
       {outcome === 'pending' ? (
