@@ -145,6 +145,10 @@ export async function visitScreens(page: Page, language: Language, onScreen: (na
   await expect(page.getByTestId('pii-phone')).toBeVisible();
   await onScreen('admin-restricted-words', page);
 
+  await page.goto('/admin/sign-up');
+  await expect(page.getByRole('radio').first()).toBeVisible();
+  await onScreen('admin-sign-up', page);
+
   await page.context().clearCookies();
   await page.goto('/auth');
   await submitSignIn(page, MEMBER);

@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { listOutbox } from '../../src/server/mail/service';
-import { adminHeaders, expectNoSeriousA11yViolations, signIn, skipAnnouncementPopup } from './support';
+import { ADMIN, adminHeaders, expectNoSeriousA11yViolations, signIn, skipAnnouncementPopup } from './support';
 
 /** The e2e server keeps mail in an outbox next to its data directory (playwright.config.ts). */
 const OUTBOX_DIR = `${process.env.E2E_DATA_DIR}-outbox`;
@@ -140,4 +140,15 @@ test('the sign-up page speaks the five languages', async ({ page }) => {
     await expect(page.getByTestId('sign-up-form')).toBeVisible();
     await expectNoSeriousA11yViolations(page);
   }
+});
+
+test('an admin sees the sign-up settings in the console', async ({ page }) => {
+  await signIn(page, ADMIN);
+  await page.goto('/admin');
+  await page.getByRole('link', { name: 'Sign-up' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign-up settings');
+  await expect(page.getByRole('radio', { name: "Wait for an administrator's approval" })).toBeChecked();
+  await expect(page.getByRole('checkbox', { name: 'Email' })).toBeChecked();
+  await expect(page.getByRole('button', { name: 'Save' })).toBeDisabled();
+  await expectNoSeriousA11yViolations(page);
 });

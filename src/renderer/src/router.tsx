@@ -57,6 +57,7 @@ export const routes = [
                 path: 'announcements',
                 lazy: lazyComponent(() => import('./features/admin/announcements/AnnouncementsPage'), (module) => module.default),
               },
+              { path: 'sign-up', lazy: lazyComponent(() => import('./features/admin/signup/SignupSettingsPage'), (module) => module.default) },
               { path: 'restricted-words', lazy: lazyComponent(() => import('./features/admin/security/SecurityPage'), (module) => module.default) },
             ],
           },

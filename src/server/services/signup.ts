@@ -70,7 +70,7 @@ function assertOpen(tenant: TenantRow): void {
 
 export function signupSettings(tenant: TenantRow) {
   return {
-    signup_open: tenant.signupOpen && !tenant.ssoOnly,
+    signup_open: tenant.signupOpen,
     sso_only: tenant.ssoOnly,
     approval: tenant.signupApproval,
     verification_methods: tenant.verificationMethods,

@@ -6,7 +6,7 @@ import { NAME_MAX, SIGNUP_APPROVALS, SIGNUP_OUTCOMES, VERIFICATION_CODE_LENGTH, 
 
 /** The tenant settings that shape the sign-up page (admin-editable later; seeded for the demo). */
 export const signupSettingsSchema = z.object({
-  /** False when sign-up is closed or the tenant is SSO-only: the page says so instead of the form. */
+  /** Normal sign-up works only when open and not SSO-only; otherwise the page says so instead of the form. */
   signup_open: z.boolean(),
   sso_only: z.boolean(),
   approval: z.enum(SIGNUP_APPROVALS),

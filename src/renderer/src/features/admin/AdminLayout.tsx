@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet } from 'react-router-dom';
 import { useUserSession } from '../../stores/userSession';
 import { useTenant } from '../../api/tenant';
-import { IconLock, IconMegaphone, IconShield } from '../../components/icons';
+import { IconLock, IconMegaphone, IconShield, IconUserPlus } from '../../components/icons';
 import { LanguageMenu } from '../../components/LanguageMenu';
 import { SideNavbar, SideNavShell } from '../../components/SideNavShell';
 import { MAIN_CONTENT_ID } from '../../components/mainContent';
@@ -63,6 +63,10 @@ export function AdminLayout() {
             <NavLink to="/admin/restricted-words" className={classes.link}>
               <IconShield size={17} />
               {t('security:nav')}
+            </NavLink>
+            <NavLink to="/admin/sign-up" className={classes.link}>
+              <IconUserPlus size={17} />
+              {t('signup:admin.nav')}
             </NavLink>
           </AppShell.Section>
           <AppShell.Section>

@@ -37,7 +37,7 @@ export default function SignUpPage() {
   if (form.isPending) content = <Loader aria-label={t('loading')} mx="auto" />;
   else if (form.isError) content = <Alert color="red" role="alert">{t('errors.load_failed')}</Alert>;
   else if (outcome) content = <OutcomeView outcome={outcome} />;
-  else if (!form.data.settings.signup_open) content = <Alert role="status">{t(form.data.settings.sso_only ? 'closed_sso' : 'closed')}</Alert>;
+  else if (!form.data.settings.signup_open || form.data.settings.sso_only) content = <Alert role="status">{t(form.data.settings.sso_only ? 'closed_sso' : 'closed')}</Alert>;
   else if (!form.data.capacity.can_add_member) content = <Alert color="orange" role="status">{t('errors.member_limit')}</Alert>;
   else content = <SignUpFlow {...form.data} onDone={setOutcome} />;
 
