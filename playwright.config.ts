@@ -10,7 +10,9 @@ import { join } from 'node:path';
  */
 const port = Number(process.env.E2E_PORT ?? 3310);
 const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
-const dataDir = mkdtempSync(join(tmpdir(), 'e2e-data-'));
+// Workers load this file again: they inherit the runner's directory instead of making their own,
+// so a spec can read the server's mail outbox (tests/e2e/sign-up.spec.ts).
+const dataDir = (process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'e2e-data-')));
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -38,6 +40,7 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       FILES_DIR: join(dataDir, 'files'),
+      MAIL_OUTBOX_DIR: `${dataDir}-outbox`,
       DEMO_TOKEN_DELAY_MS: process.env.DEMO_TOKEN_DELAY_MS ?? '15',
       SIGN_IN_RATE_LIMIT: '1000',
       ERROR_LOG_RATE_LIMIT: '1000',

@@ -27,6 +27,9 @@ import { registerFileRoutes } from './routes/files';
 import { registerMemberRoutes } from './routes/members';
 import { registerMemberGroupRoutes } from './routes/memberGroups';
 import { registerSecurityRoutes } from './routes/security';
+import { registerSignupRoutes } from './routes/signup';
+import { type MailService, createMailService } from './mail/service';
+import { createSmsService } from './sms/service';
 import { registerPublicSessionRoutes } from './routes/publicSessions';
 import { registerSessionRoutes } from './routes/sessions';
 import { registerStudioRoutes } from './routes/studio';
@@ -35,7 +38,6 @@ import { registerTaskRoutes } from './routes/tasks';
 import { registerInquiryRoutes } from './routes/inquiries';
 import { registerModelPermissionRoutes } from './routes/modelPermissions';
 import { registerAdminChatbotRoutes } from './routes/adminChatbots';
-import { type MailService, createMailService } from './mail/service';
 import { createAuthService } from './services/auth';
 import { failAbandonedAnswers } from './services/chat';
 import { createInputGuard } from './services/inputGuard';
@@ -59,7 +61,7 @@ export interface BuildAppOptions {
   jobs?: JobQueue;
   /** Defaults to the store the configuration describes (FILES_DIR or S3_BUCKET). */
   files?: FileStore;
-  /** Defaults to SMTP_URL, or the outbox in MAIL_OUTBOX_DIR; closed with the app. */
+  /** Defaults to SMTP_URL, else the outbox in MAIL_OUTBOX_DIR; closed with the app either way. */
   mail?: MailService;
 }
 
@@ -109,6 +111,14 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
     refreshTokenTtlDays: config.REFRESH_TOKEN_TTL_DAYS,
     memberCacheTtlMs: config.AUTH_CACHE_TTL_SECONDS * 1000,
   });
+  const sms = createSmsService({
+    twilio:
+      config.TWILIO_ACCOUNT_SID && config.TWILIO_AUTH_TOKEN && config.TWILIO_FROM
+        ? { accountSid: config.TWILIO_ACCOUNT_SID, authToken: config.TWILIO_AUTH_TOKEN, from: config.TWILIO_FROM, apiBase: config.TWILIO_API_BASE }
+        : undefined,
+    outboxDir: config.SMS_OUTBOX_DIR,
+    log: app.log,
+  });
   const llmRegistry = llm ?? createLlmRegistry(llmSettingsFromConfig(config));
   // Read on every send: kept as long as the tenant row (same staleness window).
   const inputGuard = createInputGuard(db, config.AUTH_CACHE_TTL_SECONDS * 1000);
@@ -147,6 +157,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerModelPermissionRoutes(api, db);
       registerAdminChatbotRoutes(api, { db, mail });
       registerStudioRoutes(api, { db, store, rateLimits, config, enqueueParse, sources });
+      registerSignupRoutes(api, { db, mail, sms, store, forgetMember: auth.forgetMember, log: app.log }, config);
     },
     { prefix: API_PREFIX },
   );

@@ -45,6 +45,8 @@ const configSchema = z.object({
   DEMO_TOKEN_DELAY_MS: z.coerce.number().int().min(0).max(5000).default(35),
   /** Sign-in attempts per client IP per minute, counted across all server processes. */
   SIGN_IN_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
+  /** Verification-code requests and sign-up attempts per client IP per minute (each counted on its own). */
+  SIGN_UP_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
   /** Client error reports (public log-error) per client IP per minute. */
   ERROR_LOG_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
   /** Rate-limit counters in Redis instead of the database (redis:// or rediss://). */
@@ -62,6 +64,15 @@ const configSchema = z.object({
   SUPPORT_EMAIL: optionalText.pipe(z.email().optional()),
   /** Inquiries a member may send per hour (429 beyond). */
   INQUIRY_LIMIT_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(5),
+  /**
+   * Sign-up codes by SMS through Twilio's Messages API when all three are set (TWILIO_API_BASE only
+   * for a compatible gateway or tests); otherwise SMS go to the outbox in SMS_OUTBOX_DIR and the log.
+   */
+  TWILIO_ACCOUNT_SID: optionalText,
+  TWILIO_AUTH_TOKEN: optionalText,
+  TWILIO_FROM: optionalText,
+  TWILIO_API_BASE: z.url({ protocol: /^https?$/ }).default('https://api.twilio.com'),
+  SMS_OUTBOX_DIR: z.string().min(1).default('.data/sms-outbox'),
   /** Uploaded files on local disk (one server process); ignored when S3_BUCKET is set. */
   FILES_DIR: z.string().min(1).default('.data/files'),
   /** Any S3-compatible store, for several server processes sharing the files. */
@@ -120,6 +131,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (Boolean(config.S3_ACCESS_KEY_ID) !== Boolean(config.S3_SECRET_ACCESS_KEY)) {
     throw new ConfigError('Invalid server configuration:\n  S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither');
+  }
+  const twilio = [config.TWILIO_ACCOUNT_SID, config.TWILIO_AUTH_TOKEN, config.TWILIO_FROM].filter(Boolean).length;
+  if (twilio !== 0 && twilio !== 3) {
+    throw new ConfigError('Invalid server configuration:\n  TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM: set all three or none');
   }
   return config;
 }

@@ -11,6 +11,7 @@ import { BREAKPOINTS, expectInsideWindow, horizontalOverflow, isDrawerWidth, men
 /** The control a user needs on each screen, which must be fully on screen. */
 const KEY_CONTROL: Record<string, (page: Page) => ReturnType<Page['locator']>> = {
   'sign-in': (page) => page.locator('button[type="submit"]'),
+  'sign-up': (page) => page.getByTestId('sign-up-form').locator('button[type="submit"]'),
   'announcement-popup': (page) => page.getByRole('dialog').getByRole('button').last(),
   'new-chat': (page) => page.getByTestId('send-button'),
   chat: (page) => page.getByTestId('send-button'),
@@ -24,6 +25,7 @@ const KEY_CONTROL: Record<string, (page: Page) => ReturnType<Page['locator']>> =
   'admin-nav-drawer': (page) => page.getByRole('link', { name: 'Announcements' }),
   'admin-announcement-editor': (page) => page.getByRole('dialog').getByRole('button', { name: 'Create' }),
   'admin-restricted-words': (page) => page.getByRole('button', { name: 'Add' }),
+  'admin-sign-up': (page) => page.locator('button[type="submit"]'),
   restricted: (page) => page.getByTestId('restricted-page'),
   'desktop-setup': (page) => page.locator('button[type="submit"]'),
 };
@@ -44,7 +46,9 @@ for (const width of BREAKPOINTS) {
         expect(composer!.width).toBeGreaterThan(room * 0.6);
       }
     });
-    expect(visited).toEqual(expect.arrayContaining(['sign-in', 'announcement-popup', 'new-chat', 'chat', 'shared-session', 'studio', 'store', 'developers', 'studio-editor', 'admin-announcements', 'admin-announcement-editor', 'admin-restricted-words', 'restricted', 'desktop-setup']));
+    expect(visited).toEqual(
+      expect.arrayContaining(['sign-in', 'sign-up', 'announcement-popup', 'new-chat', 'chat', 'shared-session', 'studio', 'store', 'developers', 'studio-editor', 'admin-announcements', 'admin-announcement-editor', 'admin-restricted-words', 'admin-models', 'admin-sign-up', 'restricted', 'desktop-setup']),
+    );
     await expect(menuButton(page)).toBeHidden(); // the member is on the restricted page, which has no navigation
   });
 }

@@ -82,6 +82,11 @@ export async function visitScreens(page: Page, language: Language, onScreen: (na
   await expect(page.getByTestId('tenant-brand').getByRole('img')).toBeVisible();
   await onScreen('sign-in', page);
 
+  await page.goto('/auth/sign-up');
+  await expect(page.getByTestId('sign-up-form')).toBeVisible();
+  await onScreen('sign-up', page);
+  await page.goto('/auth');
+
   await submitSignIn(page, ADMIN);
   await expect(page.getByRole('dialog')).toBeVisible();
   await page.waitForTimeout(400); // the opening transition
@@ -149,6 +154,9 @@ export async function visitScreens(page: Page, language: Language, onScreen: (na
   await page.goto('/admin/models');
   await expect(page.getByTestId('model-matrix')).toBeVisible();
   await onScreen('admin-models', page);
+  await page.goto('/admin/sign-up');
+  await expect(page.getByRole('radio').first()).toBeVisible();
+  await onScreen('admin-sign-up', page);
 
   await page.context().clearCookies();
   await page.goto('/auth');

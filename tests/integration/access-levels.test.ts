@@ -25,6 +25,16 @@ const EXPECTED_PUBLIC = [
   'POST /public/chatbots/:id/chat/',
   // A public chatbot's documents and the files of its public sessions (ARCHITECTURE "Chat files").
   'GET /public/chatbots/:hash/files/:id/',
+  // Sign-up happens before anyone is signed in (spec §6): its settings, groups, fields, policies,
+  // the member limit, the verification code and the sign-up itself (ARCHITECTURE "Sign-up").
+  'GET /tenants/sign-up-settings/',
+  'GET /tenants/member-count-check/',
+  'GET /member-groups/',
+  'GET /custom-fields/',
+  'GET /policies/',
+  'GET /policies/:id/file/',
+  'POST /auth/code/',
+  'POST /auth/sign-up/',
 ].sort();
 
 type Operation = { method: string; path: string; access: AccessLevel };

@@ -30,11 +30,14 @@ describe('GET /member-groups/', () => {
     expect(result.body.total_items).toBe(2);
   });
 
-  it('filters by search term and default flag, and needs a signed-in member', async () => {
+  it('filters by search term and default flag, and answers signed-out visitors of the sign-up form too', async () => {
     const search = await api.call(`/member-groups/?search_term=${encodeURIComponent('연구')}`, { token });
     expect(search.body.items.map((group: { en_name: string }) => group.en_name)).toEqual(['Research']);
     const defaults = await api.call('/member-groups/?is_default=false', { token });
     expect(defaults.body.items.map((group: { en_name: string }) => group.en_name)).toEqual(['Research']);
-    expect((await api.call('/member-groups/')).status).toBe(401);
+    // Sign-up picks the default group before anyone is signed in: names of this tenant only.
+    const anonymous = await api.call('/member-groups/');
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.body.items.map((group: { en_name: string }) => group.en_name)).toEqual(['Default group', 'Research']);
   });
 });

@@ -27,6 +27,7 @@ export const routes = [
     element: <SessionRoot />,
     children: [
       { path: '/auth', element: <SignInPage /> },
+      { path: '/auth/sign-up', lazy: lazyComponent(() => import('./features/signup/SignUpPage'), (module) => module.default) },
       // Desktop only: server and workspace (main opens it on first run).
       { path: '/setup', lazy: lazyComponent(() => import('./features/desktop/ServerSetupPage'), (module) => module.default) },
       // A shared session: no sign-in (spec §6 public paths).
@@ -57,6 +58,7 @@ export const routes = [
                 path: 'announcements',
                 lazy: lazyComponent(() => import('./features/admin/announcements/AnnouncementsPage'), (module) => module.default),
               },
+              { path: 'sign-up', lazy: lazyComponent(() => import('./features/admin/signup/SignupSettingsPage'), (module) => module.default) },
               { path: 'restricted-words', lazy: lazyComponent(() => import('./features/admin/security/SecurityPage'), (module) => module.default) },
               { path: 'models', lazy: lazyComponent(() => import('./features/admin/models/ModelPermissionsPage'), (module) => module.default) },
             ],

@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import { LANGUAGES } from '../../shared/domain/language';
 import type { Citation } from '../../shared/api/chat';
 import type { TenantFileLimits } from '../../shared/domain/files';
+import type { VerificationMethod } from '../../shared/domain/signup';
 import {
   type AnyPgColumn,
   boolean,
@@ -50,6 +51,8 @@ export const membershipStatusEnum = pgEnum('membership_status', ['active', 'canc
 export const policyKindEnum = pgEnum('policy_kind', ['file', 'video', 'markdown']);
 export const customFieldTypeEnum = pgEnum('custom_field_type', ['text', 'number']);
 export const invitationStatusEnum = pgEnum('invitation_status', ['pending', 'accepted']);
+/** What a completed sign-up becomes (docs/ARCHITECTURE.md "Sign-up"): shared/domain/signup SIGNUP_APPROVALS. */
+export const signupApprovalEnum = pgEnum('signup_approval', ['admin', 'auto', 'individual']);
 
 export const tenants = pgTable('tenants', {
   id: id(),
@@ -64,6 +67,13 @@ export const tenants = pgTable('tenants', {
   fileLimits: jsonb('file_limits').$type<TenantFileLimits>(),
   /** Where members' inquiries (contact modal) are mailed; SUPPORT_EMAIL when null. */
   supportEmail: text('support_email'),
+  /** Sign-up settings (the spec does not show them): who approves a new account, how its email is verified. */
+  signupApproval: signupApprovalEnum('signup_approval').notNull().default('admin'),
+  /** False: normal sign-up is refused (invitations only, or SSO-only together with `sso_only`). */
+  signupOpen: boolean('signup_open').notNull().default(true),
+  /** Members come in through SSO only: normal sign-in and sign-up send them to SSO. */
+  ssoOnly: boolean('sso_only').notNull().default(false),
+  verificationMethods: jsonb('verification_methods').$type<VerificationMethod[]>().notNull().default(['email']),
   createdAt: createdAt(),
 });
 
@@ -757,9 +767,11 @@ export const verificationCodes = pgTable('verification_codes', {
   codeHash: text('code_hash').notNull(),
   purpose: text('purpose', { enum: ['sign_up', 'reset_password', 'sso'] }).notNull(),
   status: verificationStatusEnum('status').notNull().default('sent'),
+  /** Wrong codes tried against this one; past VERIFICATION_CODE_MAX_ATTEMPTS it counts as expired. */
+  attempts: integer('attempts').notNull().default(0),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   createdAt: createdAt(),
-});
+}, (t) => [index('verification_codes_email_idx').on(t.tenantId, t.email, t.createdAt)]);
 
 /** Per-tenant secrets shared by every server process (the access-token signing key). */
 export const serverSecrets = pgTable(

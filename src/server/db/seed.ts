@@ -9,7 +9,9 @@ import {
   categories,
   chatbotCategories,
   chatbots,
+  customFields,
   llmModels,
+  policies,
   taskModes,
   memberGroupLinks,
   memberGroups,
@@ -142,6 +144,28 @@ const TASK_MODES = [
   { modeName: '아이디어 (Brainstorm)', instructions: 'Task mode: brainstorming. Offer at least five varied ideas as a numbered list, one line each.' },
 ];
 
+/**
+ * Sign-up as a visitor of the demo meets it: one required text field, one optional unique number,
+ * a mandatory policy read to its end and an optional one (the tenant approves new members by admin).
+ */
+const SIGNUP_FIELDS = [
+  { fieldName: 'Department', fieldType: 'text' as const, isRequired: true, isSearchable: true },
+  { fieldName: 'Employee number', fieldType: 'number' as const, isUnique: true },
+];
+const POLICIES = [
+  {
+    policyName: 'Terms of service',
+    isMandatory: true,
+    markdownContent: [
+      '## Terms of service',
+      'These demo terms stand in for a real agreement.',
+      ...Array.from({ length: 12 }, (_, i) => `${i + 1}. Use the assistants for your work, keep shared chats free of secrets, and follow your organization's rules.`),
+      'By ticking the box you agree to these terms.',
+    ].join('\n\n'),
+  },
+  { policyName: 'Product news by email', isMandatory: false, markdownContent: 'We may send you occasional product news. You can unsubscribe at any time.' },
+];
+
 const ANNOUNCEMENTS = [
   { content: '## Welcome\n\nThis workspace runs on the **reference server** with demo data.', daysAgo: 3 },
   { content: '## Maintenance\n\nA short maintenance window is planned for Sunday, 02:00–03:00.', daysAgo: 2 },
@@ -251,6 +275,8 @@ export async function seedDemoTenant(db: Database, options: SeedOptions): Promis
       if (!chatbot) throw new Error('Chatbot insert returned no row');
       await tx.insert(chatbotCategories).values({ tenantId: tenant.id, chatbotId: chatbot.id, categoryId: category.id });
     }
+    await tx.insert(customFields).values(SIGNUP_FIELDS.map((field) => ({ tenantId: tenant.id, isSignupField: true, ...field })));
+    await tx.insert(policies).values(POLICIES.map((policy) => ({ tenantId: tenant.id, kind: 'markdown' as const, ...policy })));
     await tx.insert(taskModes).values(TASK_MODES.map((mode) => ({ tenantId: tenant.id, ...mode })));
 
     const now = Date.now();

@@ -92,12 +92,16 @@ export function createMailService({ smtpUrl, from, outboxDir, log }: MailSetting
 /** Orders this process's mails of one millisecond; the random part keeps two processes apart. */
 let outboxSequence = 0;
 
-async function writeOutboxEntry(outboxDir: string, mail: Omit<OutboxEntry, 'id' | 'createdAt'>): Promise<OutboxEntry> {
+/**
+ * Writes one outbox entry (a JSON file named by time, so sorting names sorts by time); also the
+ * SMS outbox (server/sms). Returns the entry with its id and creation time.
+ */
+export async function writeOutboxEntry<T extends object>(outboxDir: string, fields: T): Promise<T & { id: string; createdAt: string }> {
   const createdAt = new Date();
   outboxSequence = (outboxSequence + 1) % 1_000_000;
   // Sortable by name = by time.
   const id = `${createdAt.toISOString().replace(/[:.]/g, '-')}-${String(outboxSequence).padStart(6, '0')}-${randomBytes(4).toString('hex')}`;
-  const entry: OutboxEntry = { id, createdAt: createdAt.toISOString(), ...mail };
+  const entry = { id, createdAt: createdAt.toISOString(), ...fields };
   await mkdir(outboxDir, { recursive: true });
   // Written aside, then renamed: a reader never sees half a file.
   const partial = join(outboxDir, `.${id}.partial`);

@@ -16,7 +16,7 @@ function contentDisposition(file: FileDownload): string {
   return `${inline ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.name)}`;
 }
 
-function sendFile(reply: FastifyReply, file: FileDownload): typeof RESPONSE_WRITTEN {
+export function sendFile(reply: FastifyReply, file: FileDownload): typeof RESPONSE_WRITTEN {
   reply
     .header('content-type', file.mime)
     .header('content-length', file.size)

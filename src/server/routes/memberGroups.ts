@@ -5,5 +5,5 @@ import * as memberGroups from '../services/memberGroups';
 import { registerEndpoint } from './endpointRoute';
 
 export function registerMemberGroupRoutes(app: FastifyInstance, db: Database): void {
-  registerEndpoint(app, listMemberGroups, async ({ query, requireMember }) => memberGroups.listMemberGroups(db, requireMember().tenantId, query));
+  registerEndpoint(app, listMemberGroups, async ({ tenant, query }) => memberGroups.listMemberGroups(db, tenant.id, query));
 }

@@ -260,7 +260,8 @@ export interface FileDownload {
   name: string;
 }
 
-async function openStored(store: FileStore, row: FileRow): Promise<FileDownload> {
+/** A stored file's bytes as a download (404 when the store lost them). */
+export async function openStored(store: FileStore, row: FileRow): Promise<FileDownload> {
   const stored = await store.get(row.storageKey);
   if (!stored) throw notFound();
   return { body: stored.body, size: stored.size, mime: row.mimeType, name: row.name };

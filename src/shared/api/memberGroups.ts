@@ -7,22 +7,27 @@ export const memberGroupSchema = z.object({
   id: z.number().int(),
   ko_name: z.string(),
   en_name: z.string(),
+  /** The tenant's default group: the sign-up form preselects it. */
   is_default: z.boolean(),
 });
 export type MemberGroup = z.infer<typeof memberGroupSchema>;
 
-/** `GET /member-groups/` (spec §7): the tenant's groups, for sign-up and for sharing a chatbot. */
 export const memberGroupListQuerySchema = pageQuerySchema(100).extend({
   is_default: queryBoolean.optional(),
   search_term: z.string().trim().max(200).optional(),
 });
 
+/**
+ * `GET /member-groups/` (spec §7), for sign-up and for sharing a chatbot. Public: the sign-up form
+ * picks the default group before anyone is signed in (spec §6 lists sign-up among the calls made
+ * without a token). Names only; quotas and members stay behind /admin/.
+ */
 export const listMemberGroups = defineEndpoint({
   method: 'GET',
   path: '/member-groups/',
-  access: 'member',
+  access: 'public',
   query: memberGroupListQuerySchema,
   response: paginatedSchema(memberGroupSchema),
-  summary: "The tenant's member groups (names), default group first",
+  summary: "The tenant's member groups (names and is_default), default group first",
   tags: ['members'],
 });

@@ -1,5 +1,5 @@
 import { DEPLETION_KINDS, type DepletionKind } from '../../../shared/domain/credits';
-import { adminLlmModelsApi, adminSecurityApi, authApi, chatApi, chatbotsApi, filesApi, isApiError, membersApi, sessionsApi, taskModesApi, type ApiError, type Endpoint } from '../../../shared/api';
+import { adminLlmModelsApi, adminSecurityApi, authApi, chatApi, chatbotsApi, filesApi, isApiError, membersApi, sessionsApi, signupApi, taskModesApi, type ApiError, type Endpoint } from '../../../shared/api';
 
 /**
  * One row of the error catalogue (spec §8): which failed call it is about and the full i18n key of
@@ -32,6 +32,32 @@ export const ERROR_MESSAGES: readonly ErrorMessageRow[] = [
   { endpoint: authApi.signIn, status: 403, key: 'auth:sign_in_errors.403' },
   { endpoint: authApi.signIn, status: 423, key: 'auth:sign_in_errors.423' },
   { endpoint: authApi.signIn, key: 'auth:sign_in_errors.500' },
+
+  // Verification code and sign-up (spec §8): the server's reason codes name the field at fault;
+  // `field_name` and `retry_after_seconds` of the details fill the messages in.
+  { endpoint: signupApi.sendCode, status: 0, key: 'auth:sign_in_errors.network' },
+  { endpoint: signupApi.sendCode, status: 403, key: 'signup:errors.closed' },
+  { endpoint: signupApi.sendCode, status: 409, key: 'signup:errors.already_registered' },
+  { endpoint: signupApi.sendCode, status: 422, code: 'invalid_phone', key: 'signup:errors.invalid_phone' },
+  { endpoint: signupApi.sendCode, status: 422, key: 'signup:errors.invalid_email' },
+  { endpoint: signupApi.sendCode, status: 424, code: 'sms_failed', key: 'signup:errors.sms_failed' },
+  { endpoint: signupApi.sendCode, status: 424, key: 'signup:errors.mail_failed' },
+  { endpoint: signupApi.sendCode, status: 429, code: 'code_cooldown', key: 'signup:errors.cooldown' },
+  { endpoint: signupApi.sendCode, status: 400, key: 'signup:errors.invalid_request' },
+  { endpoint: signupApi.sendCode, key: 'signup:errors.code_failed' },
+  { endpoint: signupApi.signUp, status: 0, key: 'auth:sign_in_errors.network' },
+  { endpoint: signupApi.signUp, status: 401, code: 'code_expired', key: 'signup:errors.code_expired' },
+  { endpoint: signupApi.signUp, status: 401, key: 'signup:errors.invalid_code' },
+  { endpoint: signupApi.signUp, status: 402, key: 'signup:errors.member_limit' },
+  { endpoint: signupApi.signUp, status: 403, key: 'signup:errors.closed' },
+  { endpoint: signupApi.signUp, status: 409, code: 'value_already_used', key: 'signup:errors.value_already_used' },
+  { endpoint: signupApi.signUp, status: 409, key: 'signup:errors.already_registered' },
+  ...(['invalid_email', 'invalid_password', 'invalid_name', 'invalid_member_type', 'invalid_member_group', 'invalid_signup_field', 'invalid_sso_user_type', 'required_field_missing', 'invalid_field_value', 'policy_agreement_required'] as const).map(
+    (code) => ({ endpoint: signupApi.signUp, status: 422, code, key: `signup:errors.${code}` }),
+  ),
+  { endpoint: signupApi.signUp, status: 422, key: 'signup:errors.invalid_input' },
+  { endpoint: signupApi.signUp, status: 400, key: 'signup:errors.invalid_request' },
+  { endpoint: signupApi.signUp, key: 'signup:errors.create_failed' },
 
   // Chat send, rejected before the stream: a blank message and a restricted term are 422 with their
   // code, a malformed body 400; 428 is personal data the tenant blocks (`pii_blocked`), or a restricted

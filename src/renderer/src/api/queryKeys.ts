@@ -4,6 +4,8 @@
  */
 export const queryKeys = {
   tenant: ['tenant'] as const,
+  signupForm: ['signup-form'] as const,
+  signupSettings: ['signup-settings'] as const,
   member: (memberId: number) => ['member', memberId] as const,
   creditCheck: (memberId: number) => ['credit-check', memberId] as const,
   memberUsage: (memberId: number) => ['member-usage', memberId] as const,

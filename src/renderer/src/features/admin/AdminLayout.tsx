@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet } from 'react-router-dom';
 import { useUserSession } from '../../stores/userSession';
 import { useTenant } from '../../api/tenant';
-import { IconCpu, IconLock, IconMegaphone, IconShield } from '../../components/icons';
+import { IconCpu, IconLock, IconMegaphone, IconShield, IconUserPlus } from '../../components/icons';
 import { LanguageMenu } from '../../components/LanguageMenu';
 import { SideNavbar, SideNavShell } from '../../components/SideNavShell';
 import { MAIN_CONTENT_ID } from '../../components/mainContent';
@@ -67,6 +67,10 @@ export function AdminLayout() {
             <NavLink to="/admin/models" className={classes.link}>
               <IconCpu size={17} />
               {t('models:nav')}
+            </NavLink>
+            <NavLink to="/admin/sign-up" className={classes.link}>
+              <IconUserPlus size={17} />
+              {t('signup:admin.nav')}
             </NavLink>
           </AppShell.Section>
           <AppShell.Section>

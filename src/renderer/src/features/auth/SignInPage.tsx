@@ -122,6 +122,12 @@ export default function SignInPage() {
             <Button type="submit" size="md" loading={submitting} fullWidth>
               {t('sign_in')}
             </Button>
+            <Text size="sm" ta="center">
+              {t('no_account')}{' '}
+              <Anchor component={Link} to="/auth/sign-up">
+                {t('sign_up_link')}
+              </Anchor>
+            </Text>
             <Text size="xs" c="dimmed" ta="center">
               {t('help_text')}
             </Text>

@@ -1,0 +1,39 @@
+import { useQuery } from '@tanstack/react-query';
+import { adminSignupSettingsApi, memberGroupsApi, signupApi, type SignUpBody } from '../../../shared/api';
+import type { Language } from '../../../shared/api/common';
+import type { EndpointBody } from '../../../shared/api/endpoint';
+import type { VerificationMethod } from '../../../shared/domain/signup';
+import { callEndpoint, resolveServerUrl } from './client';
+import { queryKeys } from './queryKeys';
+
+/** Everything the sign-up form needs before anyone is signed in (all public). */
+export function useSignupForm() {
+  return useQuery({
+    queryKey: queryKeys.signupForm,
+    queryFn: async () => {
+      const [settings, capacity, groups, fields, policies] = await Promise.all([
+        callEndpoint(signupApi.getSignupSettings),
+        callEndpoint(signupApi.memberCountCheck),
+        callEndpoint(memberGroupsApi.listMemberGroups, { query: { size: 100 } }),
+        callEndpoint(signupApi.listCustomFields, { query: { is_signup_field: true } }),
+        callEndpoint(signupApi.listPolicies),
+      ]);
+      // A policy's document is on the server (the desktop renderer is not served from there).
+      const resolved = await Promise.all(policies.items.map(async (policy) => ({ ...policy, file_url: policy.file_url && (await resolveServerUrl(policy.file_url)) })));
+      return { settings, capacity, groups: groups.items, fields: fields.items, policies: resolved };
+    },
+    staleTime: 60_000,
+  });
+}
+
+export const sendSignupCode = (body: { email: string; language: Language; method: VerificationMethod; phone?: string }) => callEndpoint(signupApi.sendCode, { body });
+
+export const signUp = (body: SignUpBody) => callEndpoint(signupApi.signUp, { body });
+
+/** The tenant's sign-up settings (public read; the admin page edits them). */
+export function useSignupSettings() {
+  return useQuery({ queryKey: queryKeys.signupSettings, queryFn: () => callEndpoint(signupApi.getSignupSettings) });
+}
+
+export const saveSignupSettings = (body: EndpointBody<typeof adminSignupSettingsApi.updateSignupSettings>) =>
+  callEndpoint(adminSignupSettingsApi.updateSignupSettings, { body });

@@ -1,0 +1,83 @@
+import { Box, Button, Card, Checkbox, Group, Radio, Skeleton, Stack, Switch, Text, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { adminSignupSettingsApi, signupApi, type SignupSettings } from '../../../../../shared/api';
+import { SIGNUP_APPROVALS, VERIFICATION_METHODS } from '../../../../../shared/domain/signup';
+import { queryKeys } from '../../../api/queryKeys';
+import { saveSignupSettings, useSignupSettings } from '../../../api/signup';
+import { bodySchemaOf, zodResolver } from '../../../components/forms/zodResolver';
+import { showToast } from '../../../components/toast';
+import { useDocumentTitle } from '../../../components/useDocumentTitle';
+import { useErrorToast } from '../../../components/useErrorToast';
+
+const patchSchema = bodySchemaOf(adminSignupSettingsApi.updateSignupSettings);
+function SettingsForm({ initial }: { initial: SignupSettings }) {
+  const { t } = useTranslation('signup');
+  const queryClient = useQueryClient();
+  const form = useForm<SignupSettings>({ mode: 'controlled', initialValues: initial, validate: zodResolver(patchSchema) });
+  const save = useMutation({
+    mutationFn: saveSignupSettings,
+    onSuccess: (saved) => {
+      queryClient.setQueryData(queryKeys.signupSettings, saved);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.signupForm });
+      form.resetDirty(form.values);
+      showToast('success', t('admin.saved'));
+    },
+    onError: () => showToast('error', t('admin.save_failed')),
+  });
+  return (
+    <form noValidate onSubmit={form.onSubmit((values) => save.mutate(values))}>
+      <Stack gap="lg">
+        <Switch label={t('admin.open')} description={t('admin.open_hint')} {...form.getInputProps('signup_open', { type: 'checkbox' })} />
+        <Switch label={t('admin.sso_only')} description={t('admin.sso_only_hint')} {...form.getInputProps('sso_only', { type: 'checkbox' })} />
+        <Radio.Group label={t('admin.approval')} {...form.getInputProps('approval')}>
+          <Stack gap="xs" mt={6}>
+            {SIGNUP_APPROVALS.map((approval) => (
+              <Radio key={approval} value={approval} label={t(`admin.approval_${approval}`)} />
+            ))}
+          </Stack>
+        </Radio.Group>
+        <Checkbox.Group
+          label={t('admin.methods')}
+          {...form.getInputProps('verification_methods')}
+          error={form.errors.verification_methods && t('admin.methods_required')}
+        >
+          <Group mt={6}>
+            {VERIFICATION_METHODS.map((method) => (
+              <Checkbox key={method} value={method} label={t(`method.${method}`)} />
+            ))}
+          </Group>
+        </Checkbox.Group>
+        <Group justify="flex-end">
+          <Button type="submit" loading={save.isPending} disabled={!form.isDirty()}>
+            {t('admin.save')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** Admin console: the tenant settings that drive sign-up (docs/ARCHITECTURE.md "Sign-up"). */
+export default function SignupSettingsPage() {
+  const { t } = useTranslation('signup');
+  useDocumentTitle(t('admin.title'));
+  const settings = useSignupSettings();
+  useErrorToast(settings.error, signupApi.getSignupSettings);
+  return (
+    <Box px={{ base: 'md', sm: 40 }} py={32} maw={960}>
+      <Stack gap={4} mb="xl">
+        <Title order={1} size="h2">
+          {t('admin.title')}
+        </Title>
+        <Text c="dimmed" size="sm">
+          {t('admin.description')}
+        </Text>
+      </Stack>
+      <Card withBorder radius="lg" padding="lg">
+        {settings.data ? <SettingsForm initial={settings.data} /> : <Skeleton h={260} />}
+      </Card>
+    </Box>
+  );
+}

@@ -1,0 +1,43 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { processPendingRequest } from '../../shared/api/admin/memberRequests';
+import { updateSignupSettings } from '../../shared/api/admin/signupSettings';
+import { getPolicyFile, getSignupSettings, listCustomFields, listPolicies, memberCountCheck, sendCode, signUp } from '../../shared/api/signup';
+import type { ServerConfig } from '../config';
+import * as signup from '../services/signup';
+import type { SignupDeps } from '../services/signup';
+import { registerEndpoint } from './endpointRoute';
+import { sendFile } from './files';
+import type { FileStore } from '../storage/fileStore';
+
+/** The sign-in page of the server the request reached, for links in mails. */
+const signInUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}/auth`;
+
+export function registerSignupRoutes(app: FastifyInstance, deps: SignupDeps & { store: FileStore }, config: ServerConfig): void {
+  const { db, store } = deps;
+  registerEndpoint(app, getSignupSettings, async ({ tenant }) => signup.signupSettings(tenant));
+  registerEndpoint(app, updateSignupSettings, async ({ tenant, body }) => signup.updateSignupSettings(db, tenant, body));
+  registerEndpoint(app, memberCountCheck, async ({ tenant }) => signup.memberCountCheck(db, tenant));
+  registerEndpoint(app, listCustomFields, async ({ tenant }) => ({ items: await signup.listSignupCustomFields(db, tenant) }));
+  registerEndpoint(app, listPolicies, async ({ tenant }) => ({ items: await signup.listPolicies(db, tenant) }));
+  registerEndpoint(app, getPolicyFile, async ({ tenant, params, reply }) => sendFile(reply, await signup.downloadPolicyFile(db, store, tenant, params.id)));
+  registerEndpoint(
+    app,
+    sendCode,
+    async ({ tenant, body, reply }) => {
+      try {
+        return await signup.sendCode(deps, tenant, body);
+      } catch (error) {
+        const wait = (error as { details?: { retry_after_seconds?: number } }).details?.retry_after_seconds;
+        if (wait) reply.header('retry-after', wait);
+        throw error;
+      }
+    },
+    { rateLimit: { name: 'auth-code', limit: config.SIGN_UP_RATE_LIMIT, windowMs: 60_000 } },
+  );
+  registerEndpoint(app, signUp, async ({ tenant, body, request }) => signup.signUp(deps, tenant, body, signInUrl(request)), {
+    rateLimit: { name: 'sign-up', limit: config.SIGN_UP_RATE_LIMIT, windowMs: 60_000 },
+  });
+  registerEndpoint(app, processPendingRequest, async ({ tenant, params, body, request }) =>
+    signup.processPendingRequest(deps, tenant, params.id, body, signInUrl(request)),
+  );
+}

@@ -1,0 +1,451 @@
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { signUpBodySchema } from '../../shared/api/signup';
+import type { SupportedLanguage } from '../../shared/domain/language';
+import {
+  type SignupApproval,
+  type SignupOutcome,
+  type VerificationMethod,
+  VERIFICATION_CODE_COOLDOWN_SECONDS,
+  VERIFICATION_CODE_LENGTH,
+  VERIFICATION_CODE_MAX_ATTEMPTS,
+  VERIFICATION_CODE_TTL_MINUTES,
+  normalizePhone,
+  validateCustomFieldValue,
+  validateName,
+} from '../../shared/domain/signup';
+import { validateEmail, validatePassword } from '../../shared/domain/validation';
+import { API_PREFIX } from '../../shared/domain/http';
+import type { Database } from '../db/client';
+import type { MemberRow, TenantRow } from '../db/rows';
+import {
+  customFields,
+  files,
+  memberCustomFieldValues,
+  memberGroupLinks,
+  memberGroupQueues,
+  memberGroups,
+  members,
+  plans,
+  policies,
+  policyAgreements,
+  tenants,
+  verificationCodes,
+} from '../db/schema';
+import { AppError, notFound } from '../errors';
+import { MailDeliveryError, type MailService } from '../mail/service';
+import { SmsDeliveryError, type SmsService, verificationSms } from '../sms/service';
+import { hashPassword } from './auth';
+import { type FileDownload, openStored } from './files';
+import type { FileStore } from '../storage/fileStore';
+
+type SignUpInput = z.output<typeof signUpBodySchema>;
+
+export interface SignupDeps {
+  db: Database;
+  mail: MailService;
+  sms: SmsService;
+  /** Called after a member row changes, so cached sign-ins see it (AuthService.forgetMember). */
+  forgetMember: (member: Pick<MemberRow, 'tenantId' | 'id'>) => void;
+  log: { error(details: object, message: string): void };
+}
+
+/** Members who hold (or wait for) a seat of the plan: rejected and deactivated ones do not count. */
+const COUNTED_STATUSES = ['pending', 'approved', 'invited'] as const;
+
+const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+/** Only a hash is stored; salted with tenant and email so one table row says nothing about another. */
+const hashCode = (tenantId: number, email: string, code: string) => createHash('sha256').update(`${tenantId}\n${email}\n${code}`).digest('base64url');
+
+const closed = () => new AppError(403, 'signup_closed', 'Sign-up is not available for this workspace.');
+const alreadyRegistered = () => new AppError(409, 'already_registered', 'This email is already registered.');
+
+function assertOpen(tenant: TenantRow): void {
+  if (!tenant.signupOpen || tenant.ssoOnly) throw closed();
+}
+
+export function signupSettings(tenant: TenantRow) {
+  return {
+    signup_open: tenant.signupOpen,
+    sso_only: tenant.ssoOnly,
+    approval: tenant.signupApproval,
+    verification_methods: tenant.verificationMethods,
+  };
+}
+
+export async function updateSignupSettings(
+  db: Database,
+  tenant: TenantRow,
+  patch: { signup_open?: boolean; sso_only?: boolean; approval?: SignupApproval; verification_methods?: VerificationMethod[] },
+) {
+  const [row] = await db
+    .update(tenants)
+    .set({ signupOpen: patch.signup_open, ssoOnly: patch.sso_only, signupApproval: patch.approval, verificationMethods: patch.verification_methods })
+    .where(eq(tenants.id, tenant.id))
+    .returning();
+  if (!row) throw notFound();
+  return signupSettings(row);
+}
+
+export async function listSignupCustomFields(db: Database, tenant: TenantRow) {
+  const rows = await db
+    .select()
+    .from(customFields)
+    .where(and(eq(customFields.tenantId, tenant.id), eq(customFields.isSignupField, true)))
+    .orderBy(asc(customFields.id));
+  return rows.map((f) => ({
+    id: f.id,
+    field_name: f.fieldName,
+    field_type: f.fieldType,
+    is_signup_field: f.isSignupField,
+    is_searchable: f.isSearchable,
+    is_required: f.isRequired,
+    is_editable: f.isEditable,
+    is_unique: f.isUnique,
+  }));
+}
+
+export async function listPolicies(db: Database, tenant: TenantRow) {
+  const rows = await db.select().from(policies).where(eq(policies.tenantId, tenant.id)).orderBy(asc(policies.id));
+  return rows.map((p) => ({
+    id: p.id,
+    policy_name: p.policyName,
+    kind: p.kind,
+    is_mandatory: p.isMandatory,
+    markdown_content: p.markdownContent,
+    video_url: p.videoUrl,
+    file_url: p.kind === 'file' && p.fileId ? `${API_PREFIX}/policies/${p.id}/file/` : null,
+  }));
+}
+
+/** The document of a file policy of this tenant; anything else is 404. */
+export async function downloadPolicyFile(db: Database, store: FileStore, tenant: TenantRow, policyId: number): Promise<FileDownload> {
+  const [row] = await db
+    .select({ file: files })
+    .from(policies)
+    .innerJoin(files, and(eq(files.id, policies.fileId), eq(files.tenantId, tenant.id)))
+    .where(and(eq(policies.tenantId, tenant.id), eq(policies.id, policyId), eq(policies.kind, 'file')));
+  if (!row) throw notFound();
+  return openStored(store, row.file);
+}
+
+export async function memberCountCheck(db: Database, tenant: TenantRow) {
+  const [plan] = tenant.planId ? await db.select({ memberLimit: plans.memberLimit }).from(plans).where(eq(plans.id, tenant.planId)) : [];
+  const [row] = await db
+    .select({ n: count() })
+    .from(members)
+    .where(and(eq(members.tenantId, tenant.id), inArray(members.status, [...COUNTED_STATUSES])));
+  const memberCount = row?.n ?? 0;
+  const limit = plan?.memberLimit ?? null;
+  return { member_count: memberCount, member_limit: limit, can_add_member: limit === null || memberCount < limit };
+}
+
+async function assertNotRegistered(db: Database, tenant: TenantRow, email: string): Promise<void> {
+  const [existing] = await db
+    .select({ id: members.id })
+    .from(members)
+    .where(and(eq(members.tenantId, tenant.id), eq(members.email, email)))
+    .limit(1);
+  if (existing) throw alreadyRegistered();
+}
+
+/**
+ * POST /auth/code/: a fresh code for the email (earlier ones stop working), mailed or texted in the
+ * asked language. A new one only after the cooldown (429 with the seconds left); 424 when delivery
+ * failed, and then the code is not kept, so the member may ask again at once.
+ */
+export async function sendCode(
+  deps: SignupDeps,
+  tenant: TenantRow,
+  input: { email: string; language: SupportedLanguage; method: VerificationMethod; phone?: string },
+) {
+  const { db } = deps;
+  assertOpen(tenant);
+  if (validateEmail(input.email)) throw new AppError(422, 'invalid_email', 'The email address is not valid.');
+  if (!tenant.verificationMethods.includes(input.method)) throw new AppError(422, 'validation_error', 'This verification method is not offered.');
+  const phone = input.method === 'sms' ? normalizePhone(input.phone ?? '') : null;
+  if (input.method === 'sms' && !phone) throw new AppError(422, 'invalid_phone', 'The phone number is not valid.');
+  const email = normalizeEmail(input.email);
+  await assertNotRegistered(db, tenant, email);
+
+  const [latest] = await db
+    .select({ createdAt: verificationCodes.createdAt })
+    .from(verificationCodes)
+    .where(and(eq(verificationCodes.tenantId, tenant.id), eq(verificationCodes.email, email), eq(verificationCodes.purpose, 'sign_up')))
+    .orderBy(desc(verificationCodes.createdAt))
+    .limit(1);
+  const now = Date.now();
+  if (latest) {
+    const waitMs = latest.createdAt.getTime() + VERIFICATION_CODE_COOLDOWN_SECONDS * 1000 - now;
+    if (waitMs > 0) {
+      const seconds = Math.ceil(waitMs / 1000);
+      throw new AppError(429, 'code_cooldown', 'A code was sent a moment ago. Please wait before asking again.', { retry_after_seconds: seconds });
+    }
+  }
+
+  const code = String(randomInt(0, 10 ** VERIFICATION_CODE_LENGTH)).padStart(VERIFICATION_CODE_LENGTH, '0');
+  const createdAt = new Date(now);
+  const expiresAt = new Date(now + VERIFICATION_CODE_TTL_MINUTES * 60_000);
+  const [row] = await db.transaction(async (tx) => {
+    await tx
+      .update(verificationCodes)
+      .set({ status: 'expired' })
+      .where(and(eq(verificationCodes.tenantId, tenant.id), eq(verificationCodes.email, email), eq(verificationCodes.purpose, 'sign_up'), eq(verificationCodes.status, 'sent')));
+    return tx
+      .insert(verificationCodes)
+      .values({ tenantId: tenant.id, email, codeHash: hashCode(tenant.id, email, code), purpose: 'sign_up', createdAt, expiresAt })
+      .returning({ id: verificationCodes.id });
+  });
+  try {
+    if (phone) await deps.sms.send(phone, verificationSms(input.language, code, VERIFICATION_CODE_TTL_MINUTES));
+    else await deps.mail.send('verificationCode', { to: email, language: input.language, data: { code, expiresInMinutes: VERIFICATION_CODE_TTL_MINUTES } });
+  } catch (error) {
+    if (row) await db.delete(verificationCodes).where(eq(verificationCodes.id, row.id));
+    if (error instanceof MailDeliveryError) throw new AppError(424, 'mail_failed', 'The verification code email could not be sent.');
+    if (error instanceof SmsDeliveryError) throw new AppError(424, 'sms_failed', 'The verification code text message could not be sent.');
+    throw error;
+  }
+  return {
+    expires_at: expiresAt.toISOString(),
+    resend_available_at: new Date(now + VERIFICATION_CODE_COOLDOWN_SECONDS * 1000).toISOString(),
+  };
+}
+
+/**
+ * The newest unspent code of the email must match: 401 `code_expired` when there is none (never
+ * sent, expired, or spent by too many wrong tries), 401 `invalid_code` for a wrong one (counted).
+ * Returns the code's id, marked verified by the caller's transaction.
+ */
+async function checkCode(db: Database, tenant: TenantRow, email: string, given: string): Promise<number> {
+  const [latest] = await db
+    .select()
+    .from(verificationCodes)
+    .where(and(eq(verificationCodes.tenantId, tenant.id), eq(verificationCodes.email, email), eq(verificationCodes.purpose, 'sign_up'), eq(verificationCodes.status, 'sent')))
+    .orderBy(desc(verificationCodes.createdAt))
+    .limit(1);
+  const expired = () => new AppError(401, 'code_expired', 'The verification code has expired or was not found. Please ask for a new one.');
+  if (!latest) throw expired();
+  if (latest.expiresAt.getTime() <= Date.now() || latest.attempts >= VERIFICATION_CODE_MAX_ATTEMPTS) {
+    await db.update(verificationCodes).set({ status: 'expired' }).where(eq(verificationCodes.id, latest.id));
+    throw expired();
+  }
+  const expected = Buffer.from(latest.codeHash);
+  const actual = Buffer.from(hashCode(tenant.id, email, given.trim()));
+  if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) {
+    const attempts = latest.attempts + 1;
+    await db
+      .update(verificationCodes)
+      .set({ attempts, ...(attempts >= VERIFICATION_CODE_MAX_ATTEMPTS ? { status: 'expired' as const } : {}) })
+      .where(eq(verificationCodes.id, latest.id));
+    throw new AppError(401, 'invalid_code', 'The verification code is incorrect.');
+  }
+  return latest.id;
+}
+
+const fieldError = (status: number, code: 'required_field_missing' | 'invalid_field_value' | 'value_already_used', message: string, fieldName: string) =>
+  new AppError(status, code, message, { field_name: fieldName });
+
+/** Checks the sign-up custom fields (spec §5) and returns the values to store. */
+async function checkCustomFields(db: Database, tenant: TenantRow, given: SignUpInput['custom_fields']) {
+  const fields = await db
+    .select()
+    .from(customFields)
+    .where(and(eq(customFields.tenantId, tenant.id), eq(customFields.isSignupField, true)));
+  const byId = new Map(fields.map((f) => [f.id, f]));
+  const values = new Map<number, string>();
+  for (const entry of given) {
+    if (!byId.has(entry.custom_field_id) || values.has(entry.custom_field_id)) {
+      throw new AppError(422, 'invalid_signup_field', 'A custom field is not a sign-up field of this workspace.', { custom_field_id: entry.custom_field_id });
+    }
+    values.set(entry.custom_field_id, entry.value.trim());
+  }
+  for (const field of fields) {
+    const value = values.get(field.id);
+    const problem = validateCustomFieldValue({ is_required: field.isRequired, field_type: field.fieldType }, value);
+    if (problem === 'signup:validation.field_required') throw fieldError(422, 'required_field_missing', `${field.fieldName} is required.`, field.fieldName);
+    if (problem) throw fieldError(422, 'invalid_field_value', `${field.fieldName} must be a number.`, field.fieldName);
+    if (field.isUnique && value) {
+      const [taken] = await db
+        .select({ memberId: memberCustomFieldValues.memberId })
+        .from(memberCustomFieldValues)
+        .where(and(eq(memberCustomFieldValues.customFieldId, field.id), eq(memberCustomFieldValues.value, value)))
+        .limit(1);
+      if (taken) throw fieldError(409, 'value_already_used', `${field.fieldName} is already used by another member.`, field.fieldName);
+    }
+  }
+  return [...values].filter(([, value]) => value !== '').map(([customFieldId, value]) => ({ customFieldId, value }));
+}
+
+async function checkGroups(db: Database, tenant: TenantRow, defaultGroupId: number, otherIds: number[]): Promise<number[]> {
+  const wanted = [...new Set([defaultGroupId, ...otherIds])];
+  const found = await db
+    .select({ id: memberGroups.id })
+    .from(memberGroups)
+    .where(and(eq(memberGroups.tenantId, tenant.id), inArray(memberGroups.id, wanted)));
+  if (found.length !== wanted.length) throw new AppError(422, 'invalid_member_group', 'The member group does not exist.');
+  return wanted.filter((id) => id !== defaultGroupId);
+}
+
+async function checkAgreements(db: Database, tenant: TenantRow, agreed: number[]): Promise<number[]> {
+  const rows = await db.select({ id: policies.id, isMandatory: policies.isMandatory }).from(policies).where(eq(policies.tenantId, tenant.id));
+  const known = new Set(rows.map((r) => r.id));
+  const unique = [...new Set(agreed)];
+  if (unique.some((id) => !known.has(id))) throw new AppError(422, 'validation_error', 'An agreement names a policy that does not exist.');
+  if (rows.some((r) => r.isMandatory && !unique.includes(r.id))) {
+    throw new AppError(422, 'policy_agreement_required', 'Please agree to our mandatory policies');
+  }
+  return unique;
+}
+
+const isUniqueViolation = (error: unknown): boolean => {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current instanceof Error; depth += 1) {
+    if ((current as { code?: unknown }).code === '23505') return true;
+    current = current.cause;
+  }
+  return false;
+};
+
+/**
+ * POST /auth/sign-up/ (spec §8 statuses, reasons as error codes). Input is checked first, the code
+ * last (a wrong code costs one of its attempts, a typo elsewhere should not); then the member, their
+ * fields, agreements and groups (or the registration request) are written in one transaction.
+ */
+export async function signUp(deps: SignupDeps, tenant: TenantRow, input: SignUpInput, signInUrl: string): Promise<{ outcome: SignupOutcome; member_id: number }> {
+  const { db } = deps;
+  assertOpen(tenant);
+  if (validateEmail(input.email)) throw new AppError(422, 'invalid_email', 'The email address is not valid.');
+  if (validatePassword(input.password)) throw new AppError(422, 'invalid_password', 'The password needs at least 8 characters with letters, numbers and special characters.');
+  if (validateName(input.name)) throw new AppError(422, 'invalid_name', 'The name must be 2 to 100 characters.');
+  const memberType = tenant.signupApproval === 'individual' ? 'individual' : 'organization';
+  if (input.member_type && input.member_type !== memberType) throw new AppError(422, 'invalid_member_type', 'This member type cannot sign up here.');
+  // SSO members sign up through /auth/sso-sign-up/, which is where an SSO user type belongs.
+  if (input.sso_user_type !== undefined) throw new AppError(422, 'invalid_sso_user_type', 'An SSO user type is not accepted by normal sign-up.');
+
+  const email = normalizeEmail(input.email);
+  await assertNotRegistered(db, tenant, email);
+  if (!(await memberCountCheck(db, tenant)).can_add_member) {
+    throw new AppError(402, 'member_limit_reached', "The plan's member limit has been reached.");
+  }
+  const otherGroupIds = await checkGroups(db, tenant, input.default_member_group_id, input.member_group_ids);
+  const fieldValues = await checkCustomFields(db, tenant, input.custom_fields);
+  const agreed = await checkAgreements(db, tenant, input.agreements);
+  const codeId = await checkCode(db, tenant, email, input.auth_code);
+
+  const pending = tenant.signupApproval === 'admin';
+  const passwordHash = await hashPassword(input.password);
+  let member: MemberRow;
+  try {
+    member = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(members)
+        .values({
+          tenantId: tenant.id,
+          email,
+          name: input.name.trim(),
+          passwordHash,
+          status: pending ? 'pending' : 'approved',
+          memberType,
+          language: input.language,
+          defaultMemberGroupId: input.default_member_group_id,
+        })
+        .returning();
+      if (!row) throw new Error('Member insert returned no row');
+      await tx.update(verificationCodes).set({ status: 'verified' }).where(eq(verificationCodes.id, codeId));
+      if (fieldValues.length > 0) {
+        await tx.insert(memberCustomFieldValues).values(fieldValues.map((v) => ({ tenantId: tenant.id, memberId: row.id, ...v })));
+      }
+      if (agreed.length > 0) await tx.insert(policyAgreements).values(agreed.map((policyId) => ({ tenantId: tenant.id, policyId, memberId: row.id })));
+      if (pending) {
+        await tx.insert(memberGroupQueues).values({
+          tenantId: tenant.id,
+          memberId: row.id,
+          requestType: 'registration',
+          defaultMemberGroupId: input.default_member_group_id,
+          memberGroupIds: otherGroupIds,
+        });
+      } else {
+        await tx
+          .insert(memberGroupLinks)
+          .values([input.default_member_group_id, ...otherGroupIds].map((memberGroupId) => ({ tenantId: tenant.id, memberId: row.id, memberGroupId })));
+      }
+      return row;
+    });
+  } catch (error) {
+    // Two sign-ups of one email at once: the unique index lets one through.
+    if (isUniqueViolation(error)) throw alreadyRegistered();
+    throw error;
+  }
+
+  if (tenant.signupApproval === 'auto') {
+    await mailQuietly(deps, 'welcome', () =>
+      deps.mail.send('memberRequestApproved', {
+        to: email,
+        language: input.language,
+        data: { name: member.name, tenantName: tenant.name, requestType: 'registration', signInUrl },
+      }),
+    );
+  }
+  return { outcome: pending ? 'pending' : tenant.signupApproval === 'auto' ? 'approved' : 'registered', member_id: member.id };
+}
+
+/** A notice mail that failed must not undo what was done: it is logged. */
+async function mailQuietly(deps: SignupDeps, what: string, send: () => Promise<unknown>): Promise<void> {
+  try {
+    await send();
+  } catch (error) {
+    deps.log.error({ err: error }, `${what} mail could not be sent`);
+  }
+}
+
+/**
+ * Approves (the queued groups become the member's) or rejects (the reason is mailed) a pending
+ * registration. 404 for anyone who is not a pending member of this tenant.
+ */
+export async function processPendingRequest(
+  deps: SignupDeps,
+  tenant: TenantRow,
+  memberId: number,
+  decision: { approve: boolean; reason?: string },
+  signInUrl: string,
+): Promise<{ member_status: 'approved' | 'rejected' }> {
+  const { db } = deps;
+  const status = decision.approve ? ('approved' as const) : ('rejected' as const);
+  const member = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(members)
+      .set({ status, updatedAt: new Date() })
+      .where(and(eq(members.tenantId, tenant.id), eq(members.id, memberId), eq(members.status, 'pending')))
+      .returning();
+    if (!row) return null;
+    const queued = await tx
+      .delete(memberGroupQueues)
+      .where(and(eq(memberGroupQueues.memberId, row.id), eq(memberGroupQueues.requestType, 'registration'), eq(memberGroupQueues.tenantId, tenant.id)))
+      .returning();
+    if (decision.approve) {
+      const groupIds = new Set(queued.flatMap((q) => [q.defaultMemberGroupId ?? row.defaultMemberGroupId, ...q.memberGroupIds]));
+      if (row.defaultMemberGroupId) groupIds.add(row.defaultMemberGroupId);
+      const links = [...groupIds].filter((id): id is number => id !== null).map((memberGroupId) => ({ tenantId: tenant.id, memberId: row.id, memberGroupId }));
+      if (links.length > 0) await tx.insert(memberGroupLinks).values(links).onConflictDoNothing();
+    }
+    return row;
+  });
+  if (!member) throw notFound('No pending request of this member.');
+  deps.forgetMember(member);
+  await mailQuietly(deps, 'member request', () =>
+    decision.approve
+      ? deps.mail.send('memberRequestApproved', {
+          to: member.email,
+          language: member.language,
+          data: { name: member.name, tenantName: tenant.name, requestType: 'registration', signInUrl },
+        })
+      : deps.mail.send('memberRequestRejected', {
+          to: member.email,
+          language: member.language,
+          data: { name: member.name, tenantName: tenant.name, requestType: 'registration', reason: decision.reason ?? '' },
+        }),
+  );
+  return { member_status: status };
+}

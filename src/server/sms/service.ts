@@ -1,0 +1,84 @@
+/**
+ * `sms.send(to, text)`: a text message through the configured provider. Without one it is kept in
+ * the SMS outbox directory and written to the server log (like mail without SMTP), so a demo or an
+ * operator can pass the code on. One real provider: Twilio's Messages API (docs/ARCHITECTURE.md
+ * "Sign-up" says why).
+ */
+import type { SupportedLanguage } from '../../shared/domain/language';
+import { type MailLog, writeOutboxEntry } from '../mail/service';
+
+export interface SmsDelivery {
+  via: 'outbox' | 'twilio';
+  id: string;
+}
+
+export interface SmsService {
+  send(to: string, text: string): Promise<SmsDelivery>;
+}
+
+/** The provider refused the message or could not be reached; callers answer 424. */
+export class SmsDeliveryError extends Error {
+  override name = 'SmsDeliveryError';
+}
+
+export interface TwilioSettings {
+  accountSid: string;
+  authToken: string;
+  /** The sending number (E.164) or messaging service's sender. */
+  from: string;
+  /** The API origin; tests point it at a fake on loopback. */
+  apiBase: string;
+}
+
+export interface SmsSettings {
+  twilio?: TwilioSettings;
+  outboxDir: string;
+  log: MailLog;
+  /** Gives up on a provider that does not answer. */
+  timeoutMs?: number;
+}
+
+const VERIFICATION_TEXT: Record<SupportedLanguage, (code: string, minutes: number) => string> = {
+  ko: (code, minutes) => `인증 코드: ${code} (${minutes}분 동안 유효)`,
+  en: (code, minutes) => `Your verification code: ${code} (valid for ${minutes} minutes)`,
+  zh: (code, minutes) => `您的验证码：${code}（${minutes} 分钟内有效）`,
+  ja: (code, minutes) => `認証コード：${code}（${minutes}分間有効）`,
+  es: (code, minutes) => `Tu código de verificación: ${code} (válido durante ${minutes} minutos)`,
+};
+
+export const verificationSms = (language: SupportedLanguage, code: string, minutes: number) => VERIFICATION_TEXT[language](code, minutes);
+
+export function createSmsService({ twilio, outboxDir, log, timeoutMs = 10_000 }: SmsSettings): SmsService {
+  if (!twilio) {
+    return {
+      async send(to, text) {
+        const entry = await writeOutboxEntry(outboxDir, { to, text });
+        log.warn({ outboxId: entry.id, to, text }, 'SMS kept in the outbox (no SMS provider configured)');
+        return { via: 'outbox', id: entry.id };
+      },
+    };
+  }
+  const url = new URL(`/2010-04-01/Accounts/${encodeURIComponent(twilio.accountSid)}/Messages.json`, twilio.apiBase);
+  const authorization = `Basic ${Buffer.from(`${twilio.accountSid}:${twilio.authToken}`).toString('base64')}`;
+  return {
+    async send(to, text) {
+      let response: Response;
+      try {
+        response = await fetch(url, {
+          method: 'POST',
+          headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ To: to, From: twilio.from, Body: text }),
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (error) {
+        throw new SmsDeliveryError(`SMS to ${to} could not be sent: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      }
+      const body = (await response.json().catch(() => null)) as { sid?: unknown; message?: unknown } | null;
+      if (!response.ok || typeof body?.sid !== 'string') {
+        throw new SmsDeliveryError(`SMS to ${to} was refused (${response.status}): ${typeof body?.message === 'string' ? body.message : 'no message'}`);
+      }
+      log.info({ to, sid: body.sid }, 'SMS sent');
+      return { via: 'twilio', id: body.sid };
+    },
+  };
+}
