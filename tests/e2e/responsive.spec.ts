@@ -47,7 +47,7 @@ for (const width of BREAKPOINTS) {
       }
     });
     expect(visited).toEqual(
-      expect.arrayContaining(['sign-in', 'sign-up', 'announcement-popup', 'new-chat', 'chat', 'shared-session', 'studio', 'store', 'developers', 'studio-editor', 'admin-announcements', 'admin-announcement-editor', 'admin-restricted-words', 'admin-models', 'admin-sign-up', 'restricted', 'desktop-setup']),
+      expect.arrayContaining(['sign-in', 'sign-up', 'announcement-popup', 'new-chat', 'chat', 'shared-session', 'studio', 'store', 'developers', 'studio-editor', 'admin-announcements', 'admin-announcement-editor', 'admin-restricted-words', 'admin-chatbots', 'admin-models', 'admin-sign-up', 'restricted', 'desktop-setup']),
     );
     await expect(menuButton(page)).toBeHidden(); // the member is on the restricted page, which has no navigation
   });

@@ -151,6 +151,10 @@ export async function visitScreens(page: Page, language: Language, onScreen: (na
   await expect(page.getByTestId('pii-phone')).toBeVisible();
   await onScreen('admin-restricted-words', page);
 
+  await page.goto('/admin/chatbots?status=all');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await onScreen('admin-chatbots', page);
+
   await page.goto('/admin/models');
   await expect(page.getByTestId('model-matrix')).toBeVisible();
   await onScreen('admin-models', page);

@@ -28,8 +28,8 @@ export async function skipAnnouncementPopup(page: Page): Promise<void> {
  * refresh token comes back in the body and no cookie lands in the context (a page sharing it stays
  * signed out).
  */
-export async function adminHeaders(request: APIRequestContext): Promise<Record<string, string>> {
-  const response = await request.post(`${API}/auth/sign-in/`, { data: ADMIN, headers: { 'x-client-kind': 'desktop' } });
+export async function adminHeaders(request: APIRequestContext, account: { email: string; password: string } = ADMIN): Promise<Record<string, string>> {
+  const response = await request.post(`${API}/auth/sign-in/`, { data: account, headers: { 'x-client-kind': 'desktop' } });
   expect(response.ok()).toBe(true);
   const { access_token } = (await response.json()) as { access_token: string };
   return { 'x-access-token': access_token };

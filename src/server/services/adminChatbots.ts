@@ -7,6 +7,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AdminChatbot, adminChatbotListQuerySchema, publishDecisionSchema } from '../../shared/api/admin/chatbots';
 import type { Paginated } from '../../shared/api/common';
+import { chatbotName } from '../../shared/domain/chatbots';
 import type { Database, Queryable } from '../db/client';
 import type { MemberRow } from '../db/rows';
 import { chatbotMemberGroups, chatbots, memberGroups, members } from '../db/schema';
@@ -99,9 +100,9 @@ async function mailRejections(deps: PublishingDeps, rejected: { id: number; koNa
   for (const chatbot of rejected) {
     const author = authors.find((row) => row.id === chatbot.creatorId);
     if (!author) continue;
-    const chatbotName = (author.language === 'ko' ? chatbot.koName || chatbot.enName : chatbot.enName || chatbot.koName) || `#${chatbot.id}`;
+    const name = chatbotName({ ko_name: chatbot.koName, en_name: chatbot.enName }, author.language) || `#${chatbot.id}`;
     try {
-      await deps.mail.send('chatbotPublishRejected', { to: author.email, language: author.language, data: { name: author.name, chatbotName, reason } });
+      await deps.mail.send('chatbotPublishRejected', { to: author.email, language: author.language, data: { name: author.name, chatbotName: name, reason } });
     } catch (error) {
       deps.log.warn({ err: error, chatbotId: chatbot.id }, 'publish rejection saved but not mailed to the author');
     }

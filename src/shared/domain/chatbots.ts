@@ -1,3 +1,5 @@
+import type { SupportedLanguage } from './language';
+
 /**
  * Where a chatbot stands in its lifecycle (spec §4 chatbot publish), as the Studio shows it.
  * Derived from the stored flags, never stored itself, so it cannot disagree with them.
@@ -36,3 +38,8 @@ export const CHATBOT_LIMITS = {
   publicHashPattern: /^[a-z0-9](?:[a-z0-9-]{2,62}[a-z0-9])$/,
 } as const;
 
+
+/** Entities carry Korean and English names; every language but Korean shows the English one (the other when it is empty). */
+export function chatbotName(chatbot: { ko_name: string; en_name: string }, language: SupportedLanguage): string {
+  return (language === 'ko' ? chatbot.ko_name || chatbot.en_name : chatbot.en_name || chatbot.ko_name).trim();
+}

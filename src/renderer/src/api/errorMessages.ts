@@ -1,5 +1,5 @@
 import { DEPLETION_KINDS, type DepletionKind } from '../../../shared/domain/credits';
-import { adminLlmModelsApi, adminSecurityApi, authApi, chatApi, chatbotsApi, filesApi, isApiError, membersApi, sessionsApi, signupApi, taskModesApi, type ApiError, type Endpoint } from '../../../shared/api';
+import { adminChatbotsApi, adminLlmModelsApi, adminSecurityApi, authApi, chatApi, chatbotsApi, filesApi, isApiError, membersApi, sessionsApi, signupApi, taskModesApi, type ApiError, type Endpoint } from '../../../shared/api';
 
 /**
  * One row of the error catalogue (spec §8): which failed call it is about and the full i18n key of
@@ -120,6 +120,11 @@ export const ERROR_MESSAGES: readonly ErrorMessageRow[] = [
   // Admin restricted words: spec §5 "a restricted word that already exists is refused".
   { endpoint: adminSecurityApi.createRestrictedWord, status: 409, key: 'security:words.duplicate' },
   { endpoint: adminLlmModelsApi.setModelGroupPermission, status: 422, key: 'models:errors.model_locked' },
+  // Chatbot approve (spec §8): 404, 422.
+  { endpoint: adminChatbotsApi.processPublishRequest, status: 404, key: 'publishing:errors.not_found' },
+  { endpoint: adminChatbotsApi.processPublishRequest, status: 422, key: 'publishing:errors.reason_required' },
+  { endpoint: adminChatbotsApi.bulkProcessPublishRequests, status: 404, key: 'publishing:errors.not_found' },
+  { endpoint: adminChatbotsApi.bulkProcessPublishRequests, status: 422, key: 'publishing:errors.reason_required' },
 
   // Generic, by HTTP status.
   { status: 0, key: 'errors:network' },

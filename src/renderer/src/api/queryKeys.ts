@@ -31,4 +31,6 @@ export const queryKeys = {
   restrictedWords: (page: number, size: number, search: string) => ['admin', 'restricted-words', page, size, search] as const,
   restrictedWordsAll: ['admin', 'restricted-words'] as const,
   modelPermissions: ['admin', 'llm-models'] as const,
+  adminChatbots: (query: object) => ['admin', 'chatbots', query] as const,
+  adminChatbotsAll: ['admin', 'chatbots'] as const,
 };

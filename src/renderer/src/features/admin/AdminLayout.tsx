@@ -1,9 +1,9 @@
-import { AppShell, Badge, Center, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { AppShell, Badge, Box, Center, Group, ScrollArea, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet } from 'react-router-dom';
 import { useUserSession } from '../../stores/userSession';
 import { useTenant } from '../../api/tenant';
-import { IconCpu, IconLock, IconMegaphone, IconShield, IconUserPlus } from '../../components/icons';
+import { IconCpu, IconLock, IconMegaphone, IconShield, IconStudio, IconUserPlus } from '../../components/icons';
 import { LanguageMenu } from '../../components/LanguageMenu';
 import { SideNavbar, SideNavShell } from '../../components/SideNavShell';
 import { MAIN_CONTENT_ID } from '../../components/mainContent';
@@ -44,6 +44,18 @@ function ConsoleBrand() {
   );
 }
 
+/** The console's areas built so far, in the menu's order. */
+const CONSOLE_AREAS = [
+  { path: '/admin/chatbots', label: 'publishing:nav', icon: IconStudio },
+  { path: '/admin/models', label: 'models:nav', icon: IconCpu },
+  { path: '/admin/sign-up', label: 'signup:admin.nav', icon: IconUserPlus },
+  { path: '/admin/announcements', label: 'menu.announcements', icon: IconMegaphone },
+  { path: '/admin/restricted-words', label: 'security:nav', icon: IconShield },
+] as const;
+
+/** Areas of spec §2 that later releases build: named, so admins know they are coming, but not links to empty pages. */
+const LATER_AREAS = ['menu.dashboard', 'menu.members', 'menu.requests', 'menu.invitations', 'menu.groups', 'menu.sso_whitelist', 'menu.credits'] as const;
+
 /** Admin console frame: a side menu of the console areas beside the page (a drawer on small screens). */
 export function AdminLayout() {
   const { t } = useTranslation('admin');
@@ -55,23 +67,23 @@ export function AdminLayout() {
       mainProps={{ mih: '100dvh', bg: 'gray.0' }}
       navbar={
         <SideNavbar p="sm" aria-label={t('menu_label')}>
-          <AppShell.Section grow>
-            <NavLink to="/admin/announcements" className={classes.link}>
-              <IconMegaphone size={17} />
-              {t('menu.announcements')}
-            </NavLink>
-            <NavLink to="/admin/restricted-words" className={classes.link}>
-              <IconShield size={17} />
-              {t('security:nav')}
-            </NavLink>
-            <NavLink to="/admin/models" className={classes.link}>
-              <IconCpu size={17} />
-              {t('models:nav')}
-            </NavLink>
-            <NavLink to="/admin/sign-up" className={classes.link}>
-              <IconUserPlus size={17} />
-              {t('signup:admin.nav')}
-            </NavLink>
+          <AppShell.Section grow component={ScrollArea}>
+            {CONSOLE_AREAS.map(({ path, label, icon: Icon }) => (
+              <NavLink key={path} to={path} className={classes.link}>
+                <Icon size={17} />
+                {t(label)}
+              </NavLink>
+            ))}
+            <Text size="xs" fw={600} c="dimmed" px={10} mt="md" mb={4} id="later-areas">
+              {t('menu.later')}
+            </Text>
+            <Box component="ul" aria-labelledby="later-areas" m={0} p={0} style={{ listStyle: 'none' }}>
+              {LATER_AREAS.map((label) => (
+                <Text component="li" key={label} size="sm" c="dimmed" px={10} py={6}>
+                  {t(label)}
+                </Text>
+              ))}
+            </Box>
           </AppShell.Section>
           <AppShell.Section>
             <LanguageMenu fullWidth />

@@ -17,7 +17,7 @@ import { DeleteSessionDialog } from '../dashboard/DeleteSessionDialog';
 import { useDeleteSession } from '../dashboard/useDeleteSession';
 import { ShareSessionButton } from '../sharing/ShareDialog';
 import { ChatbotSwitcher } from './ChatbotSwitcher';
-import { chatbotName } from './conversation';
+import { chatbotName } from '../../../../shared/domain/chatbots';
 import classes from './chat.module.css';
 
 /** A model's details as users see them (spec §2): context limit, cost per 10K input tokens, release date. */

@@ -15,7 +15,7 @@ import { showToast } from '../../components/toast';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { discardActiveRun, useActiveRunStore } from './activeRun';
 import { ChatRun, type ChatRunSnapshot } from './chatRun';
-import { chatbotName } from './conversation';
+import { chatbotName } from '../../../../shared/domain/chatbots';
 import { appendTurn, flattenHistory, seedEmptyHistory, useSessionHistory } from './history';
 import { ChatHeader } from './ChatHeader';
 import { ChatbotUnavailable } from './ChatbotUnavailable';

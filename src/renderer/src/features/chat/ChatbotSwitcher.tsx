@@ -9,7 +9,7 @@ import { useChatbotSearch } from '../../api/chatbots';
 import { errorKeyOf } from '../../api/errorMessages';
 import { IconChevron } from '../../components/icons';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
-import { chatbotName } from './conversation';
+import { chatbotName } from '../../../../shared/domain/chatbots';
 
 /**
  * Chatbot search in the chat header (spec §2): a button naming the current chatbot opens a search

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chatbotName, isLongConversation } from './conversation';
+import { isLongConversation } from './conversation';
+import { chatbotName } from '../../../../shared/domain/chatbots';
 
 describe('isLongConversation', () => {
   it('is true only above 80 % of the model context', () => {

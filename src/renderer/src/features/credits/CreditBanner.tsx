@@ -11,7 +11,7 @@ import { useTenant } from '../../api/tenant';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { useUserSession } from '../../stores/userSession';
 import type { ChatRun } from '../chat/chatRun';
-import { chatbotName } from '../chat/conversation';
+import { chatbotName } from '../../../../shared/domain/chatbots';
 import { contactKey, creditNotice, dismiss, dismissalKey } from './creditNotice';
 
 const noSubscription = () => () => {};

@@ -17,7 +17,7 @@ import { useUserSession } from '../../stores/userSession';
 import { useActiveRunStore } from '../chat/activeRun';
 import { ChatRun, type ChatRunSnapshot } from '../chat/chatRun';
 import { Composer } from '../chat/Composer';
-import { chatbotName } from '../chat/conversation';
+import { chatbotName } from '../../../../shared/domain/chatbots';
 import { flattenHistory, type HistoryData } from '../chat/history';
 import { MessageList } from '../chat/MessageList';
 import type { ChatbotFace } from '../chat/Messages';

@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router-dom';
 import type { PublicSession } from '../../../../shared/api';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { useUserSession } from '../../stores/userSession';
-import { chatbotName } from '../chat/conversation';
+import { chatbotName } from '../../../../shared/domain/chatbots';
 
 interface StartChatDialogProps {
   session: PublicSession;

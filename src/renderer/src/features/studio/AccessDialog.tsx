@@ -10,8 +10,8 @@ import { checkPublicHash, updateChatbot, updateChatbotAccess, useCategories, use
 import { LIST_SEARCH_DELAY_MS } from '../../components/useListSearchParams';
 import { showToast } from '../../components/toast';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
-import { chatbotName } from '../chat/conversation';
-import { StatusBadge } from './StatusBadge';
+import { chatbotName } from '../../../../shared/domain/chatbots';
+import { ChatbotStatusBadge } from '../../components/ChatbotStatusBadge';
 
 type AccessMode = 'private' | 'groups' | 'public';
 
@@ -98,7 +98,7 @@ function AccessForm({ chatbot, onClose }: { chatbot: Chatbot; onClose: () => voi
       <Stack gap="md">
         <Group gap="xs">
           <Text size="sm">{t('access.current')}</Text>
-          <StatusBadge status={chatbot.status} />
+          <ChatbotStatusBadge status={chatbot.status} />
         </Group>
         {chatbot.status === 'rejected' && chatbot.publish_feedback && (
           <Alert color="red" variant="light" title={t('status.rejected')}>

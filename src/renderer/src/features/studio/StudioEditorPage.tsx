@@ -17,14 +17,14 @@ import { showToast } from '../../components/toast';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { useUserSession } from '../../stores/userSession';
-import { chatbotName } from '../chat/conversation';
+import { chatbotName } from '../../../../shared/domain/chatbots';
 import { AccessDialog } from './AccessDialog';
 import { DocumentsPanel } from './DocumentsPanel';
 import { changedFields, editorSchema, editorValuesOf, type EditorValues } from './editorValues';
 import { ModelPicker } from './ModelPicker';
 import { ProfileImageField } from './ProfileImageField';
 import { RangeField } from './RangeField';
-import { StatusBadge } from './StatusBadge';
+import { ChatbotStatusBadge } from '../../components/ChatbotStatusBadge';
 import { TestChatPanel } from './TestChatPanel';
 import { useUnsavedChangesGuard } from './useUnsavedChangesGuard';
 
@@ -133,7 +133,7 @@ function Editor({ chatbot }: { chatbot: Chatbot }) {
           <Title order={1} size="h2" style={{ overflowWrap: 'anywhere' }}>
             {name}
           </Title>
-          <StatusBadge status={chatbot.status} />
+          <ChatbotStatusBadge status={chatbot.status} />
         </Group>
         <Group gap="xs">
           <Button variant="default" leftSection={<IconLock size={16} />} onClick={() => setAccessOpen(true)} data-testid="open-access">

@@ -16,8 +16,8 @@ import { useMinimumLoading } from '../../components/useMinimumLoading';
 import { formatDate } from '../../i18n/formatDate';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { useUserSession } from '../../stores/userSession';
-import { chatbotName } from '../chat/conversation';
-import { StatusBadge } from './StatusBadge';
+import { chatbotName } from '../../../../shared/domain/chatbots';
+import { ChatbotStatusBadge } from '../../components/ChatbotStatusBadge';
 
 /** The editor of one chatbot. */
 export const studioEditorPath = (id: number) => `/dashboard/studio/${id}`;
@@ -56,7 +56,7 @@ function ChatbotCard({ chatbot }: { chatbot: Chatbot }) {
             {name}
           </Text>
           <Group gap={6}>
-            <StatusBadge status={chatbot.status} />
+            <ChatbotStatusBadge status={chatbot.status} />
             <Text size="xs" c="dimmed">
               {t('updated', { date: formatDate(chatbot.updated_at, language) })}
             </Text>

@@ -8,7 +8,7 @@ import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { useActiveRunStore } from '../chat/activeRun';
 import { ChatRun } from '../chat/chatRun';
 import { Composer } from '../chat/Composer';
-import { chatbotName } from '../chat/conversation';
+import { chatbotName } from '../../../../shared/domain/chatbots';
 import { appendTurn, flattenHistory, seedEmptyHistory, useSessionHistory } from '../chat/history';
 import { MessageList } from '../chat/MessageList';
 import type { ChatbotFace } from '../chat/Messages';

@@ -1,0 +1,275 @@
+import { useState } from 'react';
+import { Alert, Box, Button, Checkbox, Drawer, Group, Pagination, SegmentedControl, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
+import { adminChatbotsApi, type AdminChatbot } from '../../../../../shared/api';
+import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
+import { type AdminChatbotQuery, decidePublishRequest, decidePublishRequests, useAdminChatbots } from '../../../api/adminChatbots';
+import { errorMessageKey } from '../../../api/errorMessages';
+import { queryKeys } from '../../../api/queryKeys';
+import { showToast } from '../../../components/toast';
+import { useDocumentTitle } from '../../../components/useDocumentTitle';
+import { useListSearchBox, useListSearchParams } from '../../../components/useListSearchParams';
+import { formatDate } from '../../../i18n/formatDate';
+import { useResolvedLanguage } from '../../../i18n/useLanguage';
+import { chatbotName } from '../../../../../shared/domain/chatbots';
+import { ChatbotStatusBadge } from '../../../components/ChatbotStatusBadge';
+import { RejectDialog } from './RejectDialog';
+
+/** The review's views (spec §4: hide pending ones, show approved only, rejected), kept in the URL as `status`. */
+const VIEWS = {
+  pending: { waiting_publish: true },
+  reviewed: { waiting_publish: false },
+  approved: { is_public: true },
+  rejected: { publish_rejected: true },
+  all: {},
+} satisfies Record<string, Partial<AdminChatbotQuery>>;
+type View = keyof typeof VIEWS;
+const isView = (value: string | null): value is View => value !== null && value in VIEWS;
+
+interface Decision {
+  ids: number[];
+  approve: boolean;
+  reason?: string;
+}
+
+function Details({ chatbot }: { chatbot: AdminChatbot }) {
+  const { t } = useTranslation('publishing');
+  const language = useResolvedLanguage();
+  const rows: [string, string][] = [
+    [t('ko_name'), chatbot.ko_name],
+    [t('en_name'), chatbot.en_name],
+    [t('author'), chatbot.creator ? `${chatbot.creator.name}${chatbot.creator_email ? ` <${chatbot.creator_email}>` : ''}` : '—'],
+    [t('model'), chatbot.llm_model.display_name],
+    [t('categories'), chatbot.categories.map((category) => (language === 'ko' ? category.ko_name : category.en_name)).join(', ') || '—'],
+    [t('groups'), chatbot.member_groups.map((group) => (language === 'ko' ? group.ko_name : group.en_name)).join(', ') || t('no_groups')],
+    [t('documents'), chatbot.documents.map((document) => document.name).join(', ') || '—'],
+    [t('ko_key_features'), chatbot.ko_key_features || '—'],
+    [t('en_key_features'), chatbot.en_key_features || '—'],
+  ];
+  return (
+    <Stack gap="sm">
+      <ChatbotStatusBadge status={chatbot.status} />
+      {chatbot.publish_feedback && (
+        <Alert color="red" variant="light" title={t('last_feedback')}>
+          {chatbot.publish_feedback}
+        </Alert>
+      )}
+      <Box component="dl" m={0}>
+        {rows.map(([label, value]) => (
+          <Box key={label} mb="xs">
+            <Text component="dt" size="xs" fw={600} c="dimmed">
+              {label}
+            </Text>
+            <Text component="dd" m={0} size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+              {value}
+            </Text>
+          </Box>
+        ))}
+      </Box>
+      <Box>
+        <Text size="xs" fw={600} c="dimmed">
+          {t('instructions')}
+        </Text>
+        <Text size="sm" mt={4} p="sm" bg="gray.0" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', borderRadius: 8 }}>
+          {chatbot.system_instructions || '—'}
+        </Text>
+      </Box>
+    </Stack>
+  );
+}
+
+/** Admin "chatbot public management" (spec §2, §4, §7): publish requests with an approve or reject drawer. */
+export default function AdminChatbotsPage() {
+  const { t } = useTranslation('publishing');
+  const language = useResolvedLanguage();
+  useDocumentTitle(t('title'));
+  const queryClient = useQueryClient();
+  const { page, size, search, setListParams } = useListSearchParams(DEFAULT_LIST_PAGE_SIZE);
+  const { query, typeSearch } = useListSearchBox(search, setListParams);
+  const [searchParams, setSearchParams] = useSearchParams();
+  const viewParam = searchParams.get('status');
+  const view: View = isView(viewParam) ? viewParam : 'pending';
+  const list = useAdminChatbots({ page, size, ...(search ? { search_term: search } : {}), ...VIEWS[view] });
+  const [selected, setSelected] = useState<number[]>([]);
+  const [openId, setOpenId] = useState<number | null>(null);
+  const [rejecting, setRejecting] = useState<number[] | null>(null);
+  const items = list.data?.items ?? [];
+  const open = items.find((item) => item.id === openId) ?? null;
+
+  const decide = useMutation({
+    mutationFn: ({ ids, approve, reason }: Decision) =>
+      ids.length === 1 ? decidePublishRequest(ids[0]!, approve, reason).then(() => 1) : decidePublishRequests(ids, approve, reason).then((result) => result.processed),
+    onSuccess: (count, { approve }) => {
+      showToast('success', t(approve ? 'approved_toast' : 'rejected_toast', { count }));
+      setSelected([]);
+      setRejecting(null);
+      setOpenId(null);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.adminChatbotsAll });
+    },
+    onError: (error, { ids }) => {
+      showToast('error', t(errorMessageKey(error, ids.length === 1 ? adminChatbotsApi.processPublishRequest : adminChatbotsApi.bulkProcessPublishRequests)));
+      // Someone else may have decided first: show the list as it is now.
+      void queryClient.invalidateQueries({ queryKey: queryKeys.adminChatbotsAll });
+    },
+  });
+
+  const setView = (next: string) => {
+    setSelected([]);
+    setSearchParams((current) => {
+      const params = new URLSearchParams(current);
+      params.set('status', next);
+      params.set('page', '1');
+      return params;
+    });
+  };
+  const waitingIds = items.filter((item) => item.waiting_publish).map((item) => item.id);
+  const allSelected = waitingIds.length > 0 && waitingIds.every((id) => selected.includes(id));
+
+  let body;
+  if (list.isPending) {
+    body = (
+      <Stack gap="xs" aria-busy="true">
+        {[0, 1, 2].map((row) => (
+          <Skeleton key={row} h={44} radius="md" />
+        ))}
+      </Stack>
+    );
+  } else if (list.isError) {
+    body = (
+      <Alert color="red" title={t(errorMessageKey(list.error, adminChatbotsApi.listAdminChatbots))}>
+        <Button size="xs" variant="default" onClick={() => void list.refetch()}>
+          {t('retry')}
+        </Button>
+      </Alert>
+    );
+  } else if (items.length === 0) {
+    body = (
+      <Text c="dimmed" py="xl" ta="center" data-testid="admin-chatbots-empty">
+        {t(view === 'pending' ? 'empty_pending' : 'empty')}
+      </Text>
+    );
+  } else {
+    body = (
+      <Table.ScrollContainer minWidth={640}>
+        <Table verticalSpacing="sm" highlightOnHover data-testid="admin-chatbots">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th w={40}>
+                <Checkbox
+                  aria-label={t('select_all')}
+                  checked={allSelected}
+                  indeterminate={!allSelected && selected.length > 0}
+                  disabled={waitingIds.length === 0}
+                  onChange={() => setSelected(allSelected ? [] : waitingIds)}
+                />
+              </Table.Th>
+              <Table.Th>{t('name')}</Table.Th>
+              <Table.Th>{t('author')}</Table.Th>
+              <Table.Th>{t('status')}</Table.Th>
+              <Table.Th>{t('updated')}</Table.Th>
+              <Table.Th />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.map((item) => {
+              const name = chatbotName(item, language) || t('untitled');
+              return (
+                <Table.Tr key={item.id} data-testid="admin-chatbot-row" data-name={item.en_name}>
+                  <Table.Td>
+                    <Checkbox
+                      aria-label={t('select_named', { name })}
+                      disabled={!item.waiting_publish}
+                      checked={selected.includes(item.id)}
+                      onChange={(event) => setSelected((current) => (event.currentTarget.checked ? [...current, item.id] : current.filter((id) => id !== item.id)))}
+                    />
+                  </Table.Td>
+                  <Table.Td fw={500}>{name}</Table.Td>
+                  <Table.Td>{item.creator?.name ?? '—'}</Table.Td>
+                  <Table.Td>
+                    <ChatbotStatusBadge status={item.status} />
+                  </Table.Td>
+                  <Table.Td>{formatDate(item.updated_at, language)}</Table.Td>
+                  <Table.Td ta="right">
+                    <Button size="xs" variant="light" onClick={() => setOpenId(item.id)} aria-label={t('review_named', { name })}>
+                      {t('review')}
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    );
+  }
+
+  return (
+    <Box px={{ base: 'md', sm: 40 }} py={32} maw={1200}>
+      <Stack gap={4} mb="lg">
+        <Title order={1} size="h2">
+          {t('title')}
+        </Title>
+        <Text c="dimmed" size="sm">
+          {t('description')}
+        </Text>
+      </Stack>
+      <Group justify="space-between" align="flex-end" mb="md" gap="sm">
+        <SegmentedControl
+          value={view}
+          onChange={setView}
+          data={(Object.keys(VIEWS) as View[]).map((value) => ({ value, label: t(`view.${value}`) }))}
+          aria-label={t('view_label')}
+        />
+        <TextInput value={query} onChange={(event) => typeSearch(event.currentTarget.value)} placeholder={t('search')} aria-label={t('search')} w={{ base: '100%', sm: 260 }} />
+      </Group>
+      {selected.length > 0 && (
+        <Group mb="sm" gap="sm" data-testid="bulk-actions">
+          <Text size="sm">{t('selected', { count: selected.length })}</Text>
+          <Button size="xs" onClick={() => decide.mutate({ ids: selected, approve: true })} loading={decide.isPending}>
+            {t('approve_selected')}
+          </Button>
+          <Button size="xs" color="red" variant="light" onClick={() => setRejecting(selected)}>
+            {t('reject_selected')}
+          </Button>
+        </Group>
+      )}
+      {body}
+      {(list.data?.total_pages ?? 0) > 1 && (
+        <Group justify="center" mt="md">
+          <Pagination total={list.data!.total_pages} value={page} onChange={(next) => setListParams({ page: next })} />
+        </Group>
+      )}
+      <Drawer opened={open !== null} onClose={() => setOpenId(null)} position="right" size="lg" title={open ? chatbotName(open, language) || t('untitled') : ''} closeButtonProps={{ 'aria-label': t('close') }}>
+        {open && (
+          <Stack gap="lg">
+            <Details chatbot={open} />
+            {open.waiting_publish ? (
+              <Group>
+                <Button onClick={() => decide.mutate({ ids: [open.id], approve: true })} loading={decide.isPending} data-testid="approve">
+                  {t('approve')}
+                </Button>
+                <Button color="red" variant="light" onClick={() => setRejecting([open.id])} data-testid="reject">
+                  {t('reject')}
+                </Button>
+              </Group>
+            ) : (
+              <Text size="sm" c="dimmed">
+                {t('not_waiting')}
+              </Text>
+            )}
+          </Stack>
+        )}
+      </Drawer>
+      <RejectDialog
+        key={rejecting?.join(',') ?? 'closed'}
+        count={rejecting?.length ?? 0}
+        opened={rejecting !== null}
+        busy={decide.isPending}
+        onClose={() => setRejecting(null)}
+        onReject={(reason) => rejecting && decide.mutate({ ids: rejecting, approve: false, reason })}
+      />
+    </Box>
+  );
+}

@@ -1,0 +1,48 @@
+import { useState } from 'react';
+import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { adminChatbotsApi } from '../../../../../shared/api';
+
+/** Rejecting needs a reason for the requester (spec §5), mailed to the author. */
+export function RejectDialog({ count, opened, busy, onClose, onReject }: { count: number; opened: boolean; busy: boolean; onClose: () => void; onReject: (reason: string) => void }) {
+  const { t } = useTranslation('publishing');
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const submit = () => {
+    if (reason.trim() === '') {
+      setError(t('reason_required'));
+      return;
+    }
+    onReject(reason.trim());
+  };
+  return (
+    <Modal opened={opened} onClose={onClose} title={t('reject_title', { count })} closeButtonProps={{ 'aria-label': t('close') }}>
+      <Stack gap="sm">
+        <Text size="sm">{t('reject_hint')}</Text>
+        <Textarea
+          label={t('reason')}
+          required
+          autosize
+          minRows={3}
+          maxLength={adminChatbotsApi.REJECTION_REASON_MAX}
+          value={reason}
+          onChange={(event) => {
+            setReason(event.currentTarget.value);
+            setError(null);
+          }}
+          error={error}
+          data-autofocus
+          data-testid="reject-reason"
+        />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            {t('cancel')}
+          </Button>
+          <Button color="red" loading={busy} onClick={submit} data-testid="confirm-reject">
+            {t('reject')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
