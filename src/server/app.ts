@@ -38,6 +38,7 @@ import { registerTaskRoutes } from './routes/tasks';
 import { registerInquiryRoutes } from './routes/inquiries';
 import { registerModelPermissionRoutes } from './routes/modelPermissions';
 import { registerAdminChatbotRoutes } from './routes/adminChatbots';
+import { registerRecentChatbotRoutes } from './routes/recentChatbots';
 import { createAuthService } from './services/auth';
 import { failAbandonedAnswers } from './services/chat';
 import { createInputGuard } from './services/inputGuard';
@@ -156,6 +157,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerInquiryRoutes(api, { db, mail, rateLimits, config });
       registerModelPermissionRoutes(api, db);
       registerAdminChatbotRoutes(api, { db, mail });
+      registerRecentChatbotRoutes(api, db);
       registerStudioRoutes(api, { db, store, rateLimits, config, enqueueParse, sources });
       registerSignupRoutes(api, { db, mail, sms, store, forgetMember: auth.forgetMember, log: app.log }, config);
     },

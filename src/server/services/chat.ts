@@ -1,14 +1,14 @@
 import { type ModelMessage, streamText } from 'ai';
-import { type SQL, and, asc, desc, eq, inArray, lt, notInArray, sql } from 'drizzle-orm';
+import { type SQL, and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { ChatFrame, ChatMeta, Citation, chatBodySchema } from '../../shared/api/chat';
-import { RECENT_CHATBOTS_KEPT } from '../../shared/domain/pagination';
-import type { Database, Transaction } from '../db/client';
-import { chatbots, files, recentChatbots, sessionMessages, sessions, usageRecords } from '../db/schema';
+import type { Database } from '../db/client';
+import { chatbots, files, sessionMessages, sessions, usageRecords } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import type { LlmRegistry } from '../llm/registry';
 import { estimateTokens } from '../../shared/domain/tokens';
 import type { ChatbotRow, LlmModelRow, MemberRow, SessionRow, TenantRow } from '../db/rows';
+import { rememberRecentChatbot } from './recentChatbots';
 import { type Billing, assertCreditLeft, isFreeModel, messageCost, releaseAbandonedReservations, reserveCredits, settleCredits } from './credits';
 import { type FileContext, withoutFiles } from './fileContext';
 import { findSendTarget } from './sendContext';
@@ -385,21 +385,6 @@ export async function failAbandonedAnswers(db: Database): Promise<number> {
     await releaseAbandonedReservations(tx, failed.map((row) => row.id));
     return failed.length;
   });
-}
-
-/** Puts the chatbot first in the member's recent ones and forgets those beyond RECENT_CHATBOTS_KEPT. */
-async function rememberRecentChatbot(tx: Transaction, member: MemberRow, chatbotId: number, now: Date): Promise<void> {
-  await tx
-    .insert(recentChatbots)
-    .values({ tenantId: member.tenantId, memberId: member.id, chatbotId, usedAt: now })
-    .onConflictDoUpdate({ target: [recentChatbots.memberId, recentChatbots.chatbotId], set: { usedAt: now } });
-  const kept = tx
-    .select({ chatbotId: recentChatbots.chatbotId })
-    .from(recentChatbots)
-    .where(eq(recentChatbots.memberId, member.id))
-    .orderBy(desc(recentChatbots.usedAt))
-    .limit(RECENT_CHATBOTS_KEPT);
-  await tx.delete(recentChatbots).where(and(eq(recentChatbots.memberId, member.id), notInArray(recentChatbots.chatbotId, kept)));
 }
 
 /**

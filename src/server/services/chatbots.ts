@@ -5,7 +5,7 @@ import type { LlmModel } from '../../shared/api/llmModels';
 import type { Paginated } from '../../shared/api/common';
 import { paginate } from './pagination';
 import type { Queryable } from '../db/client';
-import { categories, chatbotCategories, chatbotDocuments, chatbotMemberGroups, chatbots, files, llmModels, members, memberGroupLinks, modelGroupPermissions } from '../db/schema';
+import { categories, chatbotCategories, chatbotDocuments, chatbotMemberGroups, chatbots, files, recentChatbots, llmModels, members, memberGroupLinks, modelGroupPermissions } from '../db/schema';
 import { notFound } from '../errors';
 import { chatbotStatus } from '../../shared/domain/chatbots';
 import type { ChatbotRow, LlmModelRow, MemberRow } from '../db/rows';
@@ -226,8 +226,13 @@ export async function listChatbots(q: Queryable, member: MemberRow, query: Chatb
   const groupIds = await memberGroupIds(q, member);
   const filters: (SQL | undefined)[] = [visibleTo(q, member, groupIds), ...chatbotFilters(q, query)];
   if (!query.include_default) filters.push(eq(chatbots.isDefault, false));
+  const usedAt = q
+    .select({ usedAt: recentChatbots.usedAt })
+    .from(recentChatbots)
+    .where(and(eq(recentChatbots.memberId, member.id), eq(recentChatbots.chatbotId, chatbots.id)));
+  if (query.recent) filters.push(exists(usedAt));
   const where = and(...filters);
-  const order = chatbotOrder(query.order_by, query.include_default ? [desc(chatbots.isDefault)] : []);
+  const order = chatbotOrder(query.order_by, [...(query.include_default ? [desc(chatbots.isDefault)] : []), ...(query.recent ? [sql`(${usedAt}) desc`] : [])]);
   return paginate(query, {
     count: async () => (await q.select({ total: sql<number>`count(*)`.mapWith(Number) }).from(chatbots).where(where))[0]?.total ?? 0,
     rows: ({ limit, offset }) =>

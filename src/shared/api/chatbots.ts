@@ -69,6 +69,8 @@ export const chatbotListQuerySchema = pageQuerySchema(DEFAULT_LIST_PAGE_SIZE).ex
   creator_id: idTextSchema.optional(),
   waiting_publish: queryBoolean.optional(),
   order_by: chatbotOrderSchema.optional(),
+  /** Only the member's recent chatbots (relations), most recently used first. */
+  recent: queryBoolean.optional(),
 });
 
 export const listChatbots = defineEndpoint({
