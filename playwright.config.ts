@@ -11,6 +11,8 @@ import { join } from 'node:path';
 const port = Number(process.env.E2E_PORT ?? 3310);
 const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 const dataDir = mkdtempSync(join(tmpdir(), 'e2e-data-'));
+/** Set once by the runner; its workers inherit it, so specs read the same outbox the server writes. */
+const outboxDir = (process.env.E2E_OUTBOX_DIR ??= join(dataDir, 'outbox'));
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -40,6 +42,10 @@ export default defineConfig({
       FILES_DIR: join(dataDir, 'files'),
       DEMO_TOKEN_DELAY_MS: process.env.DEMO_TOKEN_DELAY_MS ?? '15',
       SIGN_IN_RATE_LIMIT: '1000',
+      SIGN_IN_EMAIL_RATE_LIMIT: '1000',
+      // Mail stays in the outbox, where tests/e2e/passwords.spec.ts reads the reset link.
+      MAIL_OUTBOX_DIR: outboxDir,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
       ERROR_LOG_RATE_LIMIT: '1000',
       // The fake SearXNG that tests/e2e/web-search.spec.ts starts on the next port while it runs.
       SEARCH_URL: `http://127.0.0.1:${port + 1}`,

@@ -25,12 +25,15 @@ import { registerChatRoutes } from './routes/chat';
 import { registerErrorLogRoutes } from './routes/errorLog';
 import { registerFileRoutes } from './routes/files';
 import { registerMemberRoutes } from './routes/members';
+import { registerPasswordRoutes } from './routes/passwords';
 import { registerSecurityRoutes } from './routes/security';
 import { registerPublicSessionRoutes } from './routes/publicSessions';
 import { registerSessionRoutes } from './routes/sessions';
 import { registerTaskModeRoutes } from './routes/taskModes';
 import { registerTaskRoutes } from './routes/tasks';
 import { createAuthService } from './services/auth';
+import { createPasswordService } from './services/passwords';
+import { type MailService, createMailService } from './mail/service';
 import { failAbandonedAnswers } from './services/chat';
 import { createInputGuard } from './services/inputGuard';
 import { createSources } from './services/sources';
@@ -53,6 +56,8 @@ export interface BuildAppOptions {
   jobs?: JobQueue;
   /** Defaults to the store the configuration describes (FILES_DIR or S3_BUCKET). */
   files?: FileStore;
+  /** Defaults to SMTP_URL, or the outbox in MAIL_OUTBOX_DIR. */
+  mail?: MailService;
 }
 
 /** Redis when REDIS_URL is set (its connection closes with the app), else the server's database. */
@@ -70,7 +75,7 @@ function rateLimitStore(app: FastifyInstance, db: Database, config: ServerConfig
  * The whole API as a Fastify instance, ready to `listen` or `inject`. Building it first fails the
  * answers an earlier process left streaming when it died.
  */
-export async function buildApp({ db, config, llm, logger = false, webRoot, jobs: givenJobs, files = createFileStore(config) }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, config, llm, logger = false, webRoot, jobs: givenJobs, files = createFileStore(config), mail: givenMail }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({ logger, trustProxy: config.TRUST_PROXY });
   const abandoned = await failAbandonedAnswers(db);
   if (abandoned > 0) app.log.warn({ count: abandoned }, 'marked chat answers abandoned by an earlier server process as failed');
@@ -99,6 +104,23 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
     refreshTokenTtlDays: config.REFRESH_TOKEN_TTL_DAYS,
     memberCacheTtlMs: config.AUTH_CACHE_TTL_SECONDS * 1000,
   });
+  const mail = givenMail ?? createMailService({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: config.MAIL_OUTBOX_DIR, log: app.log });
+  app.addHook('onClose', async () => mail.close());
+  const authRateWindowMs = config.AUTH_RATE_WINDOW_SECONDS * 1000;
+  const passwords = createPasswordService({
+    db,
+    auth,
+    mail,
+    limiter: app.rateLimiter,
+    settings: {
+      publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
+      defaultTenant: config.DEFAULT_TENANT,
+      resetTtlMinutes: config.PASSWORD_RESET_TTL_MINUTES,
+      rateWindowMs: authRateWindowMs,
+      resetEmailLimit: config.PASSWORD_RESET_EMAIL_RATE_LIMIT,
+      passwordAttemptLimit: config.SIGN_IN_EMAIL_RATE_LIMIT,
+    },
+  });
   const llmRegistry = llm ?? createLlmRegistry(llmSettingsFromConfig(config));
   // Read on every send: kept as long as the tenant row (same staleness window).
   const inputGuard = createInputGuard(db, config.AUTH_CACHE_TTL_SECONDS * 1000);
@@ -121,6 +143,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerTenantResolution(api, db, config.DEFAULT_TENANT, config.AUTH_CACHE_TTL_SECONDS * 1000);
       registerAuthentication(api, auth);
       registerAuthRoutes(api, { db, auth, config });
+      registerPasswordRoutes(api, passwords, { ipLimit: config.PASSWORD_RESET_IP_RATE_LIMIT, windowMs: authRateWindowMs });
       registerMemberRoutes(api, db, auth);
       registerCatalogRoutes(api, db, { webSearch: sources.webSearchAvailable });
       registerSessionRoutes(api, { db, llm: llmRegistry });

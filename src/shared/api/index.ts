@@ -1,6 +1,7 @@
 export * from './endpoint';
 export * from './common';
 export * as authApi from './auth';
+export * as passwordsApi from './passwords';
 export * as membersApi from './members';
 export * as tenantsApi from './tenants';
 export * as categoriesApi from './categories';
