@@ -27,6 +27,9 @@ export const routes = [
     element: <SessionRoot />,
     children: [
       { path: '/auth', element: <SignInPage /> },
+      // Forgot password and the mailed link's page (ARCHITECTURE "Passwords").
+      { path: '/auth/forgot', lazy: lazyComponent(() => import('./features/account/ForgotPasswordPage'), (module) => module.default) },
+      { path: '/auth/reset/:token', lazy: lazyComponent(() => import('./features/account/ResetPasswordPage'), (module) => module.default) },
       // Desktop only: server and workspace (main opens it on first run).
       { path: '/setup', lazy: lazyComponent(() => import('./features/desktop/ServerSetupPage'), (module) => module.default) },
       // A shared session: no sign-in (spec §6 public paths).
@@ -44,6 +47,7 @@ export const routes = [
               { path: 'chat/:chatbotId/:sessionHashId', lazy: chatPage },
               { path: 'studio', lazy: lazyComponent(() => import('./features/studio/StudioPage'), (module) => module.default) },
               { path: 'store', lazy: lazyComponent(() => import('./features/store/StorePage'), (module) => module.default) },
+              { path: 'my-page', lazy: lazyComponent(() => import('./features/account/MyPage'), (module) => module.default) },
               { path: 'developers', lazy: lazyComponent(() => import('./features/developers/DevelopersPage'), (module) => module.default) },
             ],
           },
