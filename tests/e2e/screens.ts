@@ -82,7 +82,10 @@ export async function visitScreens(page: Page, language: Language, onScreen: (na
   await expect(page.getByTestId('tenant-brand').getByRole('img')).toBeVisible();
   await onScreen('sign-in', page);
   // The signed-out password screens (a made-up token still shows the form).
-  for (const [screen, path] of [['forgot-password', '/auth/forgot'], ['reset-password', '/auth/reset/not-a-real-token']]) {
+  for (const [screen, path] of [
+    ['forgot-password', '/auth/forgot'],
+    ['reset-password', '/auth/reset/not-a-real-token'],
+  ] as const) {
     await page.goto(path);
     await expect(page.locator('button[type="submit"]')).toBeVisible();
     await onScreen(screen, page);

@@ -77,7 +77,7 @@ describe('reset password page', () => {
 describe('change password form', () => {
   it('names a wrong current password, and confirms a change', async () => {
     let answer = failure(400, 'wrong_password');
-    const api = installFakeApi({ 'GET /tenants/': tenant, 'POST /auth/change-password/': (request) => answer(request) });
+    const api = installFakeApi({ 'GET /tenants/': tenant, 'POST /auth/change-password/': () => answer() });
     renderScreen(<ChangePasswordForm />);
     const user = userEvent.setup();
     await user.type(await screen.findByLabelText('Current password'), 'Old#Pass123');
