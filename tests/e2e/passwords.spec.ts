@@ -78,3 +78,16 @@ test('forgot password: mail link, new password, sign in with it; then change it 
   await page.reload();
   await expect(page.getByRole('heading', { level: 1, name: 'My page' })).toBeVisible();
 });
+
+test('My page: a group-change request waits for an administrator and can be withdrawn', async ({ page }) => {
+  await signIn(page, MEMBER);
+  await page.goto('/dashboard/my-page');
+  await expect(page.getByTestId('my-groups').getByRole('listitem')).not.toHaveCount(0);
+  await page.getByRole('button', { name: 'Request the change' }).click();
+  await expect(page.getByTestId('group-request-pending')).toContainText('waiting for an administrator');
+  await expectNoSeriousA11yViolations(page);
+  // Still pending after a reload: it is stored, not just shown.
+  await page.reload();
+  await page.getByRole('button', { name: 'Withdraw the request' }).click();
+  await expect(page.getByRole('button', { name: 'Request the change' })).toBeVisible();
+});

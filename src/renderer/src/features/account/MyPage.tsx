@@ -10,6 +10,7 @@ import { PageFrame } from '../../components/PageFrame';
 import { useUserSession } from '../../stores/userSession';
 import { CreditUsageIndicator } from '../credits/CreditUsageIndicator';
 import { ChangePasswordForm } from './ChangePasswordForm';
+import { GroupsSection } from './GroupsSection';
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -75,9 +76,10 @@ function NameForm() {
   );
 }
 
-/** Route /dashboard/my-page (spec §2 "my page"): profile, language, password and credit usage. */
+/** Route /dashboard/my-page (spec §2 "my page"): profile, language, password, groups and credit usage. */
 export default function MyPage() {
   const { t } = useTranslation('account');
+  const memberId = useUserSession((state) => state.member?.id);
   return (
     <PageFrame title={t('my_page.title')} description={t('my_page.description')}>
       <Stack gap="lg" maw={720}>
@@ -92,6 +94,11 @@ export default function MyPage() {
         <Section title={t('change_password.title')}>
           <ChangePasswordForm />
         </Section>
+        {memberId !== undefined && (
+          <Section title={t('my_page.groups')}>
+            <GroupsSection memberId={memberId} />
+          </Section>
+        )}
         <Section title={t('my_page.usage')}>
           <Stack gap="xs" maw={420}>
             <Text size="sm" c="dimmed">
