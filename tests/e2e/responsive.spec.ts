@@ -11,6 +11,8 @@ import { BREAKPOINTS, expectInsideWindow, horizontalOverflow, isDrawerWidth, men
 /** The control a user needs on each screen, which must be fully on screen. */
 const KEY_CONTROL: Record<string, (page: Page) => ReturnType<Page['locator']>> = {
   'sign-in': (page) => page.locator('button[type="submit"]'),
+  'forgot-password': (page) => page.locator('button[type="submit"]'),
+  'reset-password': (page) => page.locator('button[type="submit"]'),
   'announcement-popup': (page) => page.getByRole('dialog').getByRole('button').last(),
   'new-chat': (page) => page.getByTestId('send-button'),
   chat: (page) => page.getByTestId('send-button'),
@@ -19,6 +21,7 @@ const KEY_CONTROL: Record<string, (page: Page) => ReturnType<Page['locator']>> =
   studio: (page) => page.getByRole('heading', { level: 1 }),
   store: (page) => page.getByRole('heading', { level: 1 }),
   developers: (page) => page.getByRole('heading', { level: 1 }),
+  'my-page': (page) => page.getByRole('heading', { level: 1 }),
   'admin-announcements': (page) => page.getByRole('button', { name: 'New announcement' }),
   'admin-nav-drawer': (page) => page.getByRole('link', { name: 'Announcements' }),
   'admin-announcement-editor': (page) => page.getByRole('dialog').getByRole('button', { name: 'Create' }),
@@ -43,7 +46,7 @@ for (const width of BREAKPOINTS) {
         expect(composer!.width).toBeGreaterThan(room * 0.6);
       }
     });
-    expect(visited).toEqual(expect.arrayContaining(['sign-in', 'announcement-popup', 'new-chat', 'chat', 'shared-session', 'studio', 'store', 'developers', 'admin-announcements', 'admin-announcement-editor', 'admin-restricted-words', 'restricted', 'desktop-setup']));
+    expect(visited).toEqual(expect.arrayContaining(['sign-in', 'announcement-popup', 'new-chat', 'chat', 'shared-session', 'forgot-password', 'reset-password', 'studio', 'store', 'developers', 'my-page', 'admin-announcements', 'admin-announcement-editor', 'admin-restricted-words', 'restricted', 'desktop-setup']));
     await expect(menuButton(page)).toBeHidden(); // the member is on the restricted page, which has no navigation
   });
 }
