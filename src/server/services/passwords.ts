@@ -6,7 +6,6 @@
 import { randomBytes } from 'node:crypto';
 import { verify } from '@node-rs/argon2';
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import type { SupportedLanguage } from '../../shared/domain/language';
 import { validateEmail, validatePassword } from '../../shared/domain/validation';
 import type { Database } from '../db/client';
 import type { MemberRow, TenantRow } from '../db/rows';
@@ -65,7 +64,7 @@ export function createPasswordService(deps: { db: Database; auth: AuthService; m
     try {
       await mail.send('passwordReset', {
         to: member.email,
-        language: member.language as SupportedLanguage,
+        language: member.language,
         data: { name: member.name, resetUrl: resetUrl(tenant, token), expiresInMinutes: settings.resetTtlMinutes },
       });
     } catch (error) {

@@ -4,8 +4,8 @@ import { languageSchema, okSchema } from './common';
 
 /**
  * Forgot password (spec §8 "Reset password"): every well-formed email gets the same 200, whether an
- * account exists or not, so the answer cannot be used to find accounts. `language` is the screen's,
- * used only when the address belongs to nobody we could look up (the member's own language wins).
+ * account exists or not, so the answer cannot be used to find accounts. `language` (the screen's) is
+ * accepted but the mail is written in the member's stored language.
  */
 export const resetPasswordBodySchema = z.object({
   email: z.string().max(254),
