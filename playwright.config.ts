@@ -10,9 +10,10 @@ import { join } from 'node:path';
  */
 const port = Number(process.env.E2E_PORT ?? 3310);
 const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
-// Workers load this file again: they inherit the runner's directory instead of making their own,
-// so a spec can read the server's mail outbox (tests/e2e/sign-up.spec.ts).
+// Workers load this file again: they inherit the runner's directories instead of making their own,
+// so specs read the server's mail outbox (tests/e2e/sign-up.spec.ts, passwords.spec.ts).
 const dataDir = (process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'e2e-data-')));
+const outboxDir = (process.env.E2E_OUTBOX_DIR ??= `${dataDir}-outbox`);
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -40,9 +41,12 @@ export default defineConfig({
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       FILES_DIR: join(dataDir, 'files'),
-      MAIL_OUTBOX_DIR: `${dataDir}-outbox`,
       DEMO_TOKEN_DELAY_MS: process.env.DEMO_TOKEN_DELAY_MS ?? '15',
       SIGN_IN_RATE_LIMIT: '1000',
+      SIGN_IN_EMAIL_RATE_LIMIT: '1000',
+      // Mail stays in the outbox, where tests/e2e/passwords.spec.ts reads the reset link.
+      MAIL_OUTBOX_DIR: outboxDir,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
       ERROR_LOG_RATE_LIMIT: '1000',
       // The fake SearXNG that tests/e2e/web-search.spec.ts starts on the next port while it runs.
       SEARCH_URL: `http://127.0.0.1:${port + 1}`,

@@ -26,6 +26,7 @@ import { registerErrorLogRoutes } from './routes/errorLog';
 import { registerFileRoutes } from './routes/files';
 import { registerMemberRoutes } from './routes/members';
 import { registerMemberGroupRoutes } from './routes/memberGroups';
+import { registerPasswordRoutes } from './routes/passwords';
 import { registerSecurityRoutes } from './routes/security';
 import { registerSignupRoutes } from './routes/signup';
 import { type MailService, createMailService } from './mail/service';
@@ -40,6 +41,7 @@ import { registerModelPermissionRoutes } from './routes/modelPermissions';
 import { registerAdminChatbotRoutes } from './routes/adminChatbots';
 import { registerRecentChatbotRoutes } from './routes/recentChatbots';
 import { createAuthService } from './services/auth';
+import { createPasswordService } from './services/passwords';
 import { failAbandonedAnswers } from './services/chat';
 import { createInputGuard } from './services/inputGuard';
 import { createSources } from './services/sources';
@@ -120,6 +122,21 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
     outboxDir: config.SMS_OUTBOX_DIR,
     log: app.log,
   });
+  const authRateWindowMs = config.AUTH_RATE_WINDOW_SECONDS * 1000;
+  const passwords = createPasswordService({
+    db,
+    auth,
+    mail,
+    limiter: app.rateLimiter,
+    settings: {
+      publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
+      defaultTenant: config.DEFAULT_TENANT,
+      resetTtlMinutes: config.PASSWORD_RESET_TTL_MINUTES,
+      rateWindowMs: authRateWindowMs,
+      resetEmailLimit: config.PASSWORD_RESET_EMAIL_RATE_LIMIT,
+      passwordAttemptLimit: config.SIGN_IN_EMAIL_RATE_LIMIT,
+    },
+  });
   const llmRegistry = llm ?? createLlmRegistry(llmSettingsFromConfig(config));
   // Read on every send: kept as long as the tenant row (same staleness window).
   const inputGuard = createInputGuard(db, config.AUTH_CACHE_TTL_SECONDS * 1000);
@@ -142,6 +159,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerTenantResolution(api, db, config.DEFAULT_TENANT, config.AUTH_CACHE_TTL_SECONDS * 1000);
       registerAuthentication(api, auth);
       registerAuthRoutes(api, { db, auth, config });
+      registerPasswordRoutes(api, passwords, { ipLimit: config.PASSWORD_RESET_IP_RATE_LIMIT, windowMs: authRateWindowMs });
       registerMemberRoutes(api, db, auth);
       registerMemberGroupRoutes(api, db);
       registerCatalogRoutes(api, db, { webSearch: sources.webSearchAvailable });

@@ -47,6 +47,19 @@ const configSchema = z.object({
   SIGN_IN_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
   /** Verification-code requests and sign-up attempts per client IP per minute (each counted on its own). */
   SIGN_UP_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+  /**
+   * Brute-force limits of accounts, each per AUTH_RATE_WINDOW_SECONDS: sign-in attempts per email
+   * (the per-IP limit above stays), forgot-password requests per email and per IP, and reset
+   * confirmations per IP. Every attempt counts, not only failures (simpler, and a guess is an attempt).
+   */
+  AUTH_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  SIGN_IN_EMAIL_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+  PASSWORD_RESET_EMAIL_RATE_LIMIT: z.coerce.number().int().min(1).default(5),
+  PASSWORD_RESET_IP_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
+  /** How long a mailed forgot-password link works. */
+  PASSWORD_RESET_TTL_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
+  /** The web app's origin as users reach it (links in mails); default http://localhost:PORT. Never taken from the request's Host header. */
+  PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/ }).optional()),
   /** Client error reports (public log-error) per client IP per minute. */
   ERROR_LOG_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
   /** Rate-limit counters in Redis instead of the database (redis:// or rediss://). */

@@ -12,6 +12,8 @@ import { BREAKPOINTS, expectInsideWindow, horizontalOverflow, isDrawerWidth, men
 const KEY_CONTROL: Record<string, (page: Page) => ReturnType<Page['locator']>> = {
   'sign-in': (page) => page.locator('button[type="submit"]'),
   'sign-up': (page) => page.getByTestId('sign-up-form').locator('button[type="submit"]'),
+  'forgot-password': (page) => page.locator('button[type="submit"]'),
+  'reset-password': (page) => page.locator('button[type="submit"]'),
   'announcement-popup': (page) => page.getByRole('dialog').getByRole('button').last(),
   'new-chat': (page) => page.getByTestId('send-button'),
   chat: (page) => page.getByTestId('send-button'),
@@ -21,6 +23,7 @@ const KEY_CONTROL: Record<string, (page: Page) => ReturnType<Page['locator']>> =
   store: (page) => page.getByRole('heading', { level: 1 }),
   developers: (page) => page.getByRole('heading', { level: 1 }),
   'studio-editor': (page) => page.getByTestId('save-chatbot'),
+  'my-page': (page) => page.getByRole('heading', { level: 1 }),
   'admin-announcements': (page) => page.getByRole('button', { name: 'New announcement' }),
   'admin-nav-drawer': (page) => page.getByRole('link', { name: 'Announcements' }),
   'admin-announcement-editor': (page) => page.getByRole('dialog').getByRole('button', { name: 'Create' }),
@@ -47,7 +50,10 @@ for (const width of BREAKPOINTS) {
       }
     });
     expect(visited).toEqual(
-      expect.arrayContaining(['sign-in', 'sign-up', 'announcement-popup', 'new-chat', 'chat', 'shared-session', 'studio', 'store', 'developers', 'studio-editor', 'admin-announcements', 'admin-announcement-editor', 'admin-restricted-words', 'admin-chatbots', 'admin-models', 'admin-sign-up', 'restricted', 'desktop-setup']),
+      expect.arrayContaining([
+        ...['sign-in', 'sign-up', 'forgot-password', 'reset-password', 'announcement-popup', 'new-chat', 'chat', 'shared-session', 'studio', 'studio-editor', 'store', 'developers', 'my-page'],
+        ...['admin-announcements', 'admin-announcement-editor', 'admin-restricted-words', 'admin-chatbots', 'admin-models', 'admin-sign-up', 'restricted', 'desktop-setup'],
+      ]),
     );
     await expect(menuButton(page)).toBeHidden(); // the member is on the restricted page, which has no navigation
   });

@@ -81,6 +81,16 @@ export async function visitScreens(page: Page, language: Language, onScreen: (na
   await page.goto('/auth');
   await expect(page.getByTestId('tenant-brand').getByRole('img')).toBeVisible();
   await onScreen('sign-in', page);
+  // The signed-out password screens (a made-up token still shows the form).
+  for (const [screen, path] of [
+    ['forgot-password', '/auth/forgot'],
+    ['reset-password', '/auth/reset/not-a-real-token'],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.locator('button[type="submit"]')).toBeVisible();
+    await onScreen(screen, page);
+  }
+  await page.goto('/auth');
 
   await page.goto('/auth/sign-up');
   await expect(page.getByTestId('sign-up-form')).toBeVisible();
@@ -119,7 +129,7 @@ export async function visitScreens(page: Page, language: Language, onScreen: (na
   await expect(page.getByTestId('chatbot-message')).toBeVisible();
   await onScreen('shared-session', page);
 
-  for (const screen of ['studio', 'store', 'developers']) {
+  for (const screen of ['studio', 'store', 'developers', 'my-page']) {
     await page.goto(`/dashboard/${screen}`);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await onScreen(screen, page);

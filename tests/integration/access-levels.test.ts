@@ -14,6 +14,9 @@ const EXPECTED_PUBLIC = [
   'POST /auth/sign-in/',
   'POST /auth/refresh/',
   'POST /auth/sign-out/',
+  // Forgot password: asking for the mail and setting the new password with its token (no session yet).
+  'POST /auth/reset-password/',
+  'POST /auth/reset-password/confirm/',
   'GET /tenants/',
   'GET /announcements/active/',
   'GET /announcements/latest/',

@@ -28,6 +28,9 @@ export const routes = [
     children: [
       { path: '/auth', element: <SignInPage /> },
       { path: '/auth/sign-up', lazy: lazyComponent(() => import('./features/signup/SignUpPage'), (module) => module.default) },
+      // Forgot password and the mailed link's page (ARCHITECTURE "Passwords").
+      { path: '/auth/forgot', lazy: lazyComponent(() => import('./features/account/ForgotPasswordPage'), (module) => module.default) },
+      { path: '/auth/reset/:token', lazy: lazyComponent(() => import('./features/account/ResetPasswordPage'), (module) => module.default) },
       // Desktop only: server and workspace (main opens it on first run).
       { path: '/setup', lazy: lazyComponent(() => import('./features/desktop/ServerSetupPage'), (module) => module.default) },
       // A shared session: no sign-in (spec §6 public paths).
@@ -46,6 +49,7 @@ export const routes = [
               { path: 'studio', lazy: lazyComponent(() => import('./features/studio/StudioPage'), (module) => module.default) },
               { path: 'studio/:chatbotId', lazy: lazyComponent(() => import('./features/studio/StudioEditorPage'), (module) => module.default) },
               { path: 'store', lazy: lazyComponent(() => import('./features/store/StorePage'), (module) => module.default) },
+              { path: 'my-page', lazy: lazyComponent(() => import('./features/account/MyPage'), (module) => module.default) },
               { path: 'developers', lazy: lazyComponent(() => import('./features/developers/DevelopersPage'), (module) => module.default) },
             ],
           },

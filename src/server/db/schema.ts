@@ -303,6 +303,22 @@ export const refreshTokens = pgTable(
   (t) => [index('refresh_tokens_family_idx').on(t.familyId)],
 );
 
+/**
+ * Forgot-password links (POST /auth/reset-password/): only the SHA-256 of the mailed token is kept.
+ * A row is used once (used_at); a new request does not void older links, each expires on its own.
+ */
+export const passwordResetTokens = pgTable('password_reset_tokens', {
+  id: id(),
+  tenantId: tenantId(),
+  memberId: integer('member_id')
+    .notNull()
+    .references(() => members.id, { onDelete: 'cascade' }),
+  tokenHash: text('token_hash').notNull().unique(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
 export const categories = pgTable('categories', {
   id: id(),
   tenantId: tenantId(),

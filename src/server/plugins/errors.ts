@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorBody } from '../../shared/api/common';
 import { AppError } from '../errors';
+import { RateLimitedError } from '../services/rateLimit';
 
 /**
  * The SQLSTATE of a database "data exception" (class 22: invalid byte sequence, value out of range,
@@ -25,6 +26,7 @@ function dataExceptionState(error: unknown): string | undefined {
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
     if (error instanceof AppError) {
+      if (error instanceof RateLimitedError) reply.header('retry-after', error.retryAfterSeconds);
       const body: ErrorBody = { code: error.code, message: error.message };
       if (error.details !== undefined) body.details = error.details;
       return reply.status(error.status).send(body);

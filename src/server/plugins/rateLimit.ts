@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { RateLimitedError, type RateLimiter } from '../services/rateLimit';
+import type { RateLimiter } from '../services/rateLimit';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,15 +20,11 @@ export function registerRateLimiter(app: FastifyInstance, limiter: RateLimiter):
 }
 
 /**
- * Counts the request against the route's limit; over it, answers 429 with Retry-After. The client
+ * Counts the request against the route's limit; over it, answers 429 (with Retry-After). The client
  * IP is the socket's, or X-Forwarded-For's with TRUST_PROXY behind a load balancer.
  */
 export async function limitRequest(request: FastifyRequest, reply: FastifyReply, { name, limit, windowMs }: RouteRateLimit): Promise<void> {
-  try {
-    const state = await request.server.rateLimiter.rateLimit(`${name}:${request.ip}`, limit, windowMs);
-    reply.header('x-ratelimit-limit', limit).header('x-ratelimit-remaining', state.remaining);
-  } catch (error) {
-    if (error instanceof RateLimitedError) reply.header('retry-after', error.retryAfterSeconds);
-    throw error;
-  }
+  // Over the limit it throws RateLimitedError, which the error handler answers with Retry-After.
+  const state = await request.server.rateLimiter.rateLimit(`${name}:${request.ip}`, limit, windowMs);
+  reply.header('x-ratelimit-limit', limit).header('x-ratelimit-remaining', state.remaining);
 }

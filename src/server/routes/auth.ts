@@ -42,7 +42,12 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { db: Database; a
   registerEndpoint(
     app,
     signIn,
-    async ({ body, tenant, request, reply }) => respondWithTokens(request, reply, await auth.signIn(tenant, body.email, body.password)),
+    async ({ body, tenant, request, reply }) => {
+      // Per email as well as per IP (the route's limit): spreading guesses over many addresses of a botnet does not help.
+      const email = body.email.trim().toLowerCase();
+      await app.rateLimiter.rateLimit(`sign-in-email:${tenant.id}:${email}`, config.SIGN_IN_EMAIL_RATE_LIMIT, config.AUTH_RATE_WINDOW_SECONDS * 1000);
+      return respondWithTokens(request, reply, await auth.signIn(tenant, body.email, body.password));
+    },
     { rateLimit: { name: 'sign-in', limit: config.SIGN_IN_RATE_LIMIT, windowMs: 60_000 } },
   );
 

@@ -7,6 +7,8 @@ import { getMemberUsage } from '../../shared/api/credits';
 import { setCreditQuota } from '../services/adminMembers';
 import { memberUsage } from '../services/creditUsage';
 import * as members from '../services/members';
+import { getMemberGroups, requestGroupChange, withdrawGroupChange } from '../../shared/api/groupRequests';
+import * as groupRequests from '../services/groupRequests';
 import { registerEndpoint } from './endpointRoute';
 
 export function registerMemberRoutes(app: FastifyInstance, db: Database, auth: AuthService): void {
@@ -19,6 +21,9 @@ export function registerMemberRoutes(app: FastifyInstance, db: Database, auth: A
   });
   registerEndpoint(app, getCreditCheck, async ({ params, requireMember }) => members.getCreditCheck(db, requireMember(), params.id));
   registerEndpoint(app, getMemberUsage, async ({ params, requireMember }) => memberUsage(db, await members.readableMember(db, requireMember(), params.id)));
+  registerEndpoint(app, getMemberGroups, async ({ params, requireMember }) => groupRequests.memberGroupsState(db, requireMember(), params.id));
+  registerEndpoint(app, requestGroupChange, async ({ params, body, requireMember }) => groupRequests.requestGroupChange(db, requireMember(), params.id, body));
+  registerEndpoint(app, withdrawGroupChange, async ({ params, requireMember }) => groupRequests.withdrawGroupChange(db, requireMember(), params.id));
   registerEndpoint(app, bulkPatchMembers, async ({ tenant, body }) => {
     const ids = await setCreditQuota(db, tenant.id, body.member_ids, body.credit_quota);
     // The member cache holds the quota a send is checked against: this process sees the change at once.

@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, ne } from 'drizzle-orm';
 import { validateEmail } from '../../shared/domain/validation';
 import type { Database } from '../db/client';
 import { members, refreshTokens, serverSecrets } from '../db/schema';
@@ -23,7 +23,7 @@ const SIGNING_SECRET_NAME = 'access_token_signing_key';
 /** argon2id with the library defaults (m=19 MiB, t=2, p=1: the OWASP baseline). */
 export const hashPassword = (password: string): Promise<string> => hash(password);
 
-const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
+export const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
 
 interface AccessTokenPayload {
   sub: number;
@@ -196,6 +196,32 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
     if (stored) await revokeFamily(db, stored.familyId);
   }
 
+  /**
+   * Ends the member's sessions: every refresh-token family is revoked except the one `keep` (a
+   * refresh token of the caller's own session) belongs to. Access tokens already issued stay valid
+   * until they expire (at most ACCESS_TOKEN_TTL_SECONDS).
+   */
+  async function endSessions(member: Pick<MemberRow, 'tenantId' | 'id'>, keep?: string): Promise<void> {
+    const [kept] = keep
+      ? await db
+          .select({ familyId: refreshTokens.familyId })
+          .from(refreshTokens)
+          .where(and(eq(refreshTokens.memberId, member.id), eq(refreshTokens.tokenHash, sha256(keep))))
+      : [];
+    await db
+      .update(refreshTokens)
+      .set({ revokedAt: new Date() })
+      .where(
+        and(
+          eq(refreshTokens.tenantId, member.tenantId),
+          eq(refreshTokens.memberId, member.id),
+          isNull(refreshTokens.revokedAt),
+          kept ? ne(refreshTokens.familyId, kept.familyId) : undefined,
+        ),
+      );
+    forgetMember(member);
+  }
+
   /** The member of a valid access token; 401 when the token is bad, 403 when the account is deactivated. */
   async function authenticate(tenant: TenantRow, token: string | undefined): Promise<AuthMember> {
     const memberId = token ? await verifyAccessToken(tenant.id, token) : null;
@@ -212,7 +238,7 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
     return member;
   }
 
-  return { signIn, rotateRefreshToken, signOut, authenticate, forgetMember };
+  return { signIn, rotateRefreshToken, signOut, authenticate, forgetMember, endSessions };
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,6 +1,8 @@
 export * from './endpoint';
 export * from './common';
 export * as authApi from './auth';
+export * as passwordsApi from './passwords';
+export * as groupRequestsApi from './groupRequests';
 export * as membersApi from './members';
 export * as tenantsApi from './tenants';
 export * as categoriesApi from './categories';
@@ -29,6 +31,7 @@ export * as adminSignupSettingsApi from './admin/signupSettings';
 export type { Member, CreditCheck } from './members';
 export type { MemberUsage } from './credits';
 export type { AuthTokens } from './auth';
+export type { MemberGroupsState } from './groupRequests';
 export type { Tenant } from './tenants';
 export type { Chatbot, ChatbotDocument } from './chatbots';
 export type { ChatbotStatus } from '../domain/chatbots';

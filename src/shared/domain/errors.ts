@@ -7,6 +7,13 @@ export const ERROR_CODES = [
   'validation_error',
   'unauthorized',
   'invalid_credentials',
+  /** Change password: the current password is wrong. */
+  'wrong_password',
+  /** Reset password: the link is unknown, used or expired. */
+  'reset_link_invalid',
+  'reset_link_expired',
+  /** A mail the request depends on could not be sent (424). */
+  'mail_failed',
   'session_expired',
   'account_deactivated',
   'not_approved',

@@ -1,5 +1,5 @@
 import { DEPLETION_KINDS, type DepletionKind } from '../../../shared/domain/credits';
-import { adminChatbotsApi, adminLlmModelsApi, adminSecurityApi, authApi, chatApi, chatbotsApi, filesApi, isApiError, membersApi, sessionsApi, signupApi, taskModesApi, type ApiError, type Endpoint } from '../../../shared/api';
+import { adminChatbotsApi, adminLlmModelsApi, adminSecurityApi, authApi, chatApi, chatbotsApi, filesApi, isApiError, membersApi, passwordsApi, sessionsApi, signupApi, taskModesApi, type ApiError, type Endpoint } from '../../../shared/api';
 
 /**
  * One row of the error catalogue (spec §8): which failed call it is about and the full i18n key of
@@ -31,6 +31,7 @@ export const ERROR_MESSAGES: readonly ErrorMessageRow[] = [
   { endpoint: authApi.signIn, status: 403, when: isIndividual, key: 'auth:sign_in_errors.403_individual' },
   { endpoint: authApi.signIn, status: 403, key: 'auth:sign_in_errors.403' },
   { endpoint: authApi.signIn, status: 423, key: 'auth:sign_in_errors.423' },
+  { endpoint: authApi.signIn, status: 429, key: 'auth:sign_in_errors.429' },
   { endpoint: authApi.signIn, key: 'auth:sign_in_errors.500' },
 
   // Verification code and sign-up (spec §8): the server's reason codes name the field at fault;
@@ -58,6 +59,21 @@ export const ERROR_MESSAGES: readonly ErrorMessageRow[] = [
   { endpoint: signupApi.signUp, status: 422, key: 'signup:errors.invalid_input' },
   { endpoint: signupApi.signUp, status: 400, key: 'signup:errors.invalid_request' },
   { endpoint: signupApi.signUp, key: 'signup:errors.create_failed' },
+  // Passwords (spec §8 "Reset password"; the confirm and change calls are ours, ARCHITECTURE "Passwords").
+  { endpoint: passwordsApi.resetPassword, status: 0, key: 'errors:network' },
+  { endpoint: passwordsApi.resetPassword, status: 400, key: 'account:reset_errors.400' },
+  { endpoint: passwordsApi.resetPassword, status: 401, key: 'account:reset_errors.401' },
+  { endpoint: passwordsApi.resetPassword, status: 422, key: 'account:reset_errors.400' },
+  { endpoint: passwordsApi.resetPassword, status: 424, key: 'account:reset_errors.424' },
+  { endpoint: passwordsApi.resetPassword, status: 429, key: 'account:errors.429' },
+  { endpoint: passwordsApi.resetPassword, key: 'account:reset_errors.500' },
+  { endpoint: passwordsApi.confirmPasswordReset, status: 400, code: 'reset_link_expired', key: 'account:reset_errors.link_expired' },
+  { endpoint: passwordsApi.confirmPasswordReset, status: 400, code: 'reset_link_invalid', key: 'account:reset_errors.link_invalid' },
+  { endpoint: passwordsApi.confirmPasswordReset, status: 422, key: 'common:validation.password_weak' },
+  { endpoint: passwordsApi.confirmPasswordReset, status: 429, key: 'account:errors.429' },
+  { endpoint: passwordsApi.changePassword, status: 400, code: 'wrong_password', key: 'account:change_password.wrong_password' },
+  { endpoint: passwordsApi.changePassword, status: 422, key: 'common:validation.password_weak' },
+  { endpoint: passwordsApi.changePassword, status: 429, key: 'account:errors.429' },
 
   // Chat send, rejected before the stream: a blank message and a restricted term are 422 with their
   // code, a malformed body 400; 428 is personal data the tenant blocks (`pii_blocked`), or a restricted
@@ -153,6 +169,15 @@ function matches(row: ErrorMessageRow, error: unknown): boolean {
 export function errorMessageKey(error: unknown, endpoint?: Endpoint, overrides: readonly ErrorMessageRow[] = []): string {
   const candidates = [...overrides, ...ERROR_MESSAGES.filter((row) => row.endpoint === endpoint && endpoint), ...ERROR_MESSAGES.filter((row) => !row.endpoint)];
   return candidates.find((row) => matches(row, error))?.key ?? 'errors:unknown';
+}
+
+/** What a message may interpolate: `{{time}}`, the local time a 429 says to try again at. */
+export type ErrorMessageValues = { time?: string };
+
+export function errorMessageValues(error: unknown, language: string): ErrorMessageValues {
+  const seconds = isApiError(error) ? (error.body?.details as { retry_after_seconds?: number } | undefined)?.retry_after_seconds : undefined;
+  if (!seconds) return {};
+  return { time: new Date(Date.now() + seconds * 1000).toLocaleTimeString(language, { hour: '2-digit', minute: '2-digit' }) };
 }
 
 /** The generic message key of any thrown value, for calls spec §8 names no message of their own. */

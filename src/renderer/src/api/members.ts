@@ -15,3 +15,7 @@ export function useCreditCheck(memberId: number | undefined) {
 export function saveMemberLanguage(memberId: number, language: SupportedLanguage) {
   return callEndpoint(membersApi.patchMember, { params: { id: memberId }, body: { language } });
 }
+
+export function saveMemberName(memberId: number, name: string) {
+  return callEndpoint(membersApi.patchMember, { params: { id: memberId }, body: { name } });
+}

@@ -9,6 +9,7 @@ export const queryKeys = {
   member: (memberId: number) => ['member', memberId] as const,
   creditCheck: (memberId: number) => ['credit-check', memberId] as const,
   memberUsage: (memberId: number) => ['member-usage', memberId] as const,
+  myGroups: (memberId: number) => ['my-groups', memberId] as const,
   dashboardChatbots: ['chatbots', 'dashboard'] as const,
   chatbot: (chatbotId: number) => ['chatbots', 'detail', chatbotId] as const,
   chatbotSearch: (searchTerm: string) => ['chatbots', 'search', searchTerm] as const,

@@ -58,6 +58,8 @@ describe('sign-in page', () => {
     [403, {}, 'Your account has not been approved yet. Please contact your administrator.'],
     [403, { member_type: 'individual' }, 'Your account has not been approved yet. Please contact customer support.'],
     [423, {}, 'This account is not eligible to use the service.'],
+    // The time is the local clock's, a minute from now.
+    [429, { retry_after_seconds: 60 }, 'Too many sign-in attempts. Please try again at '],
   ])('answers a %i sign-in with its message', async (status, details, message) => {
     installFakeApi({
       'GET /tenants/': tenant,
@@ -67,5 +69,11 @@ describe('sign-in page', () => {
     await submit('ada@example.com', 'Valid-pass1!');
     expect(await screen.findByRole('alert')).toHaveTextContent(message);
     expect(useUserSession.getState().member).toBeNull();
+  });
+
+  it('links to the forgot password page', async () => {
+    installFakeApi({ 'GET /tenants/': tenant });
+    renderScreen(<SignInPage />);
+    expect(await screen.findByRole('link', { name: 'Forgot password?' })).toHaveAttribute('href', '/auth/forgot');
   });
 });

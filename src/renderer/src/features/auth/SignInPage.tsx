@@ -11,7 +11,7 @@ import { LanguageMenu } from '../../components/LanguageMenu';
 import { MAIN_CONTENT_ID } from '../../components/mainContent';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { authApi } from '../../../../shared/api';
-import { errorMessageKey } from '../../api/errorMessages';
+import { type ErrorMessageValues, errorMessageKey, errorMessageValues } from '../../api/errorMessages';
 import { focusFirstError, zodResolver } from '../../components/forms/zodResolver';
 
 /** The server's sign-in body, with the spec §5 rules on top so the form says what is wrong before sending. */
@@ -23,7 +23,7 @@ const signInFormSchema = authApi.signInBodySchema.superRefine((values, context) 
 });
 
 export default function SignInPage() {
-  const { t } = useTranslation('auth');
+  const { t, i18n } = useTranslation('auth');
   const { t: tc } = useTranslation();
   const { t: td } = useTranslation('desktop');
   const navigate = useNavigate();
@@ -32,7 +32,7 @@ export default function SignInPage() {
   const setMember = useUserSession((state) => state.setMember);
   const tenant = useTenant();
   const form = useForm({ mode: 'controlled', initialValues: { email: '', password: '' }, validate: zodResolver(signInFormSchema) });
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<{ key: string; values: ErrorMessageValues } | null>(null);
   const [submitting, setSubmitting] = useState(false);
   useDocumentTitle(t('sign_in'));
 
@@ -46,7 +46,7 @@ export default function SignInPage() {
       setMember(await getPlatform().session.signIn({ email: email.trim(), password }));
       void navigate(destination, { replace: true });
     } catch (error) {
-      setFailure(errorMessageKey(error, authApi.signIn));
+      setFailure({ key: errorMessageKey(error, authApi.signIn), values: errorMessageValues(error, i18n.language) });
     } finally {
       setSubmitting(false);
     }
@@ -98,7 +98,7 @@ export default function SignInPage() {
 
             {failure && (
               <Alert color="red" variant="light" role="alert" data-testid="sign-in-error">
-                {t(failure)}
+                {t(failure.key, failure.values)}
               </Alert>
             )}
 
@@ -119,6 +119,9 @@ export default function SignInPage() {
               error={form.errors.password && tc(String(form.errors.password))}
               size="md"
             />
+            <Anchor component={Link} to="/auth/forgot" size="sm" mt={-8} style={{ alignSelf: 'flex-end' }} data-testid="forgot-password-link">
+              {t('forgot_password')}
+            </Anchor>
             <Button type="submit" size="md" loading={submitting} fullWidth>
               {t('sign_in')}
             </Button>

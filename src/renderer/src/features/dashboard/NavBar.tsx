@@ -13,7 +13,7 @@ import { useTenant } from '../../api/tenant';
 import { useUserSession } from '../../stores/userSession';
 import { LanguageMenu } from '../../components/LanguageMenu';
 import { SideNavbar } from '../../components/SideNavShell';
-import { IconChevron, IconCode, IconLogout, IconMail, IconPlus, IconShield, IconStore, IconStudio } from '../../components/icons';
+import { IconChevron, IconCode, IconLogout, IconMail, IconPlus, IconShield, IconStore, IconStudio, IconUser } from '../../components/icons';
 import { ContactModal } from '../contact/ContactModal';
 import { CreditUsageIndicator } from '../credits/CreditUsageIndicator';
 import { NEW_CHAT_LINK_ID, newChatPath } from './newChatTarget';
@@ -116,6 +116,10 @@ function NavFooter() {
 
   return (
     <Stack gap={4}>
+      <NavLink to="/dashboard/my-page" className={sideNav.link} data-testid="nav-my-page">
+        <IconUser size={17} />
+        {t('account:my_page.nav')}
+      </NavLink>
       <NavLink to="/dashboard/developers" className={sideNav.link}>
         <IconCode size={17} />
         {t('nav.developers')}

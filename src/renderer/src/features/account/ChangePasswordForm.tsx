@@ -1,0 +1,60 @@
+import { useState } from 'react';
+import { Alert, Button, PasswordInput, Stack } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useTranslation } from 'react-i18next';
+import { passwordsApi } from '../../../../shared/api';
+import { type ErrorMessageValues, errorMessageKey, errorMessageValues } from '../../api/errorMessages';
+import { changePassword } from '../../api/passwords';
+import { useResolvedLanguage } from '../../i18n/useLanguage';
+import { NewPasswordFields, type NewPasswordValues, newPasswordRules } from './NewPasswordFields';
+
+type Values = NewPasswordValues & { password: string };
+
+/** My page: the current password and the new one; the member's other sessions end, this one stays. */
+export function ChangePasswordForm() {
+  const { t } = useTranslation('account');
+  const language = useResolvedLanguage();
+  const form = useForm<Values>({
+    mode: 'controlled',
+    initialValues: { password: '', new_password: '', confirmation: '' },
+    validate: { ...newPasswordRules, password: (value: string) => (value ? null : 'common:validation.required') },
+  });
+  const [outcome, setOutcome] = useState<{ ok: true } | { ok: false; key: string; values: ErrorMessageValues } | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+
+  async function submit(values: Values) {
+    setOutcome(null);
+    setSubmitting(true);
+    try {
+      await changePassword(values.password, values.new_password);
+      form.reset();
+      setOutcome({ ok: true });
+    } catch (error) {
+      setOutcome({ ok: false, key: errorMessageKey(error, passwordsApi.changePassword), values: errorMessageValues(error, language) });
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  return (
+    <form onSubmit={form.onSubmit(submit)} noValidate aria-label={t('change_password.title')} data-testid="change-password-form">
+      <Stack gap="sm" maw={420}>
+        {outcome && (
+          <Alert color={outcome.ok ? 'green' : 'red'} variant="light" role={outcome.ok ? 'status' : 'alert'} data-testid="change-password-outcome">
+            {outcome.ok ? t('change_password.done') : t(outcome.key, outcome.values)}
+          </Alert>
+        )}
+        <PasswordInput
+          label={t('current_password')}
+          autoComplete="current-password"
+          {...form.getInputProps('password')}
+          error={form.errors.password && t(String(form.errors.password))}
+        />
+        <NewPasswordFields form={form} />
+        <Button type="submit" loading={submitting} style={{ alignSelf: 'flex-start' }}>
+          {t('change_password.submit')}
+        </Button>
+      </Stack>
+    </form>
+  );
+}

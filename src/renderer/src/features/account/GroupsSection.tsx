@@ -1,0 +1,105 @@
+import { useState } from 'react';
+import { Alert, Button, Checkbox, Group, List, Loader, Select, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { MemberGroupsState } from '../../../../shared/api';
+import { errorKeyOf } from '../../api/errorMessages';
+import { useGroupRequestActions, useMemberGroups } from '../../api/groupRequests';
+import { useResolvedLanguage } from '../../i18n/useLanguage';
+
+type Groups = MemberGroupsState['groups'];
+
+/** My page: the member's groups, and a group-change request that waits for an admin (spec §2, §4). */
+export function GroupsSection({ memberId }: { memberId: number }) {
+  const { t } = useTranslation('account');
+  const language = useResolvedLanguage();
+  const state = useMemberGroups(memberId);
+  const actions = useGroupRequestActions(memberId);
+  const [chosen, setChosen] = useState<string[] | null>(null);
+  const [defaultId, setDefaultId] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  if (state.isPending) return <Loader size="sm" aria-label={t('my_page.groups_loading')} />;
+  if (state.isError) return <Alert color="red" role="alert">{t(errorKeyOf(state.error))}</Alert>;
+  const { current, pending, groups } = state.data;
+  const nameOf = (groups: Groups, id: number) => {
+    const group = groups.find((g) => g.id === id);
+    return group ? (language === 'ko' ? group.ko_name : group.en_name) : String(id);
+  };
+  const names = (ids: number[], defaultGroup: number | null) =>
+    ids.map((id) => (id === defaultGroup ? t('my_page.default_group', { name: nameOf(groups, id) }) : nameOf(groups, id)));
+  const selected = chosen ?? current.member_group_ids.map(String);
+  const selectedDefault = defaultId && selected.includes(defaultId) ? defaultId : (selected[0] ?? null);
+
+  async function run(action: () => Promise<unknown>) {
+    setFailure(null);
+    setBusy(true);
+    try {
+      await action();
+      setChosen(null);
+      setDefaultId(null);
+    } catch (error) {
+      setFailure(errorKeyOf(error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Stack gap="md" maw={480}>
+      <div>
+        <Text size="sm" fw={500}>
+          {t('my_page.current_groups')}
+        </Text>
+        <List size="sm" data-testid="my-groups">
+          {names(current.member_group_ids, current.default_member_group_id).map((name) => (
+            <List.Item key={name}>{name}</List.Item>
+          ))}
+        </List>
+      </div>
+      {failure && (
+        <Alert color="red" variant="light" role="alert">
+          {t(failure)}
+        </Alert>
+      )}
+      {pending ? (
+        <Alert color="indigo" variant="light" role="status" data-testid="group-request-pending">
+          <Stack gap="xs">
+            <Text size="sm">{t('my_page.request_pending', { groups: names(pending.member_group_ids, pending.default_member_group_id).join(', ') })}</Text>
+            <Button variant="default" size="xs" loading={busy} onClick={() => void run(actions.withdraw)} style={{ alignSelf: 'flex-start' }}>
+              {t('my_page.withdraw_request')}
+            </Button>
+          </Stack>
+        </Alert>
+      ) : (
+        <form
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (!selectedDefault || selected.length === 0) return;
+            void run(() => actions.request({ default_member_group_id: Number(selectedDefault), member_group_ids: selected.map(Number) }));
+          }}
+        >
+          <Stack gap="sm">
+            <Checkbox.Group label={t('my_page.choose_groups')} value={selected} onChange={setChosen}>
+              <Group gap="md" mt={6}>
+                {groups.map((group) => (
+                  <Checkbox key={group.id} value={String(group.id)} label={nameOf(groups, group.id)} />
+                ))}
+              </Group>
+            </Checkbox.Group>
+            <Select
+              label={t('my_page.choose_default')}
+              data={selected.map((id) => ({ value: id, label: nameOf(groups, Number(id)) }))}
+              value={selectedDefault}
+              onChange={setDefaultId}
+              allowDeselect={false}
+            />
+            <Button type="submit" variant="light" loading={busy} disabled={selected.length === 0} style={{ alignSelf: 'flex-start' }}>
+              {t('my_page.request_change')}
+            </Button>
+          </Stack>
+        </form>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,113 @@
+import { useState } from 'react';
+import { Alert, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useTranslation } from 'react-i18next';
+import { membersApi } from '../../../../shared/api';
+import { errorMessageKey } from '../../api/errorMessages';
+import { saveMemberName } from '../../api/members';
+import { LanguageMenu } from '../../components/LanguageMenu';
+import { PageFrame } from '../../components/PageFrame';
+import { useUserSession } from '../../stores/userSession';
+import { CreditUsageIndicator } from '../credits/CreditUsageIndicator';
+import { ChangePasswordForm } from './ChangePasswordForm';
+import { GroupsSection } from './GroupsSection';
+
+function Section({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <Paper component="section" withBorder radius="md" p={{ base: 'md', sm: 'lg' }}>
+      <Title order={2} size="h4" mb="md">
+        {title}
+      </Title>
+      {children}
+    </Paper>
+  );
+}
+
+/** The name form: 2–100 characters (spec §5), saved on the member record. */
+function NameForm() {
+  const { t } = useTranslation('account');
+  const member = useUserSession((state) => state.member);
+  const setMember = useUserSession((state) => state.setMember);
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { name: member?.name ?? '' },
+    validate: { name: (value: string) => (value.trim().length >= 2 && value.trim().length <= 100 ? null : t('my_page.name_rule')) },
+  });
+  const [outcome, setOutcome] = useState<{ ok: boolean; message: string } | null>(null);
+  const [saving, setSaving] = useState(false);
+  if (!member) return null;
+
+  async function submit({ name }: { name: string }) {
+    if (!member) return;
+    setOutcome(null);
+    setSaving(true);
+    try {
+      setMember(await saveMemberName(member.id, name.trim()));
+      setOutcome({ ok: true, message: t('my_page.name_saved') });
+    } catch (error) {
+      setOutcome({ ok: false, message: t(errorMessageKey(error, membersApi.patchMember)) });
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <form onSubmit={form.onSubmit(submit)} noValidate>
+      <Stack gap="sm" maw={420}>
+        {outcome && (
+          <Alert color={outcome.ok ? 'green' : 'red'} variant="light" role={outcome.ok ? 'status' : 'alert'}>
+            {outcome.message}
+          </Alert>
+        )}
+        <TextInput label={t('my_page.name')} autoComplete="name" {...form.getInputProps('name')} data-testid="my-page-name" />
+        <div>
+          <Text size="sm" fw={500}>
+            {t('email')}
+          </Text>
+          <Text size="sm" c="dimmed" data-testid="my-page-email">
+            {member.email}
+          </Text>
+        </div>
+        <Button type="submit" loading={saving} style={{ alignSelf: 'flex-start' }}>
+          {t('my_page.save_name')}
+        </Button>
+      </Stack>
+    </form>
+  );
+}
+
+/** Route /dashboard/my-page (spec §2 "my page"): profile, language, password, groups and credit usage. */
+export default function MyPage() {
+  const { t } = useTranslation('account');
+  const memberId = useUserSession((state) => state.member?.id);
+  return (
+    <PageFrame title={t('my_page.title')} description={t('my_page.description')}>
+      <Stack gap="lg" maw={720}>
+        <Section title={t('my_page.profile')}>
+          <NameForm />
+        </Section>
+        <Section title={t('my_page.language')}>
+          <Group>
+            <LanguageMenu />
+          </Group>
+        </Section>
+        <Section title={t('change_password.title')}>
+          <ChangePasswordForm />
+        </Section>
+        {memberId !== undefined && (
+          <Section title={t('my_page.groups')}>
+            <GroupsSection memberId={memberId} />
+          </Section>
+        )}
+        <Section title={t('my_page.usage')}>
+          <Stack gap="xs" maw={420}>
+            <Text size="sm" c="dimmed">
+              {t('my_page.usage_hint')}
+            </Text>
+            <CreditUsageIndicator />
+          </Stack>
+        </Section>
+      </Stack>
+    </PageFrame>
+  );
+}

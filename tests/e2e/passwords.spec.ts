@@ -1,0 +1,93 @@
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { MEMBER, expectNoSeriousA11yViolations, signIn } from './support';
+
+const NEW_PASSWORD = 'Brand-New#2026';
+
+/**
+ * The reset link of the newest mail to `to`. The e2e server has no SMTP_URL, so mail stays in its
+ * outbox directory (playwright.config.ts), the same files the admin CLI's list-outbox reads.
+ */
+async function resetLinkFor(to: string): Promise<string> {
+  const dir = process.env.E2E_OUTBOX_DIR;
+  if (!dir) throw new Error('E2E_OUTBOX_DIR is set by playwright.config.ts');
+  const names = (await readdir(dir)).filter((name) => name.endsWith('.json')).sort().reverse();
+  for (const name of names) {
+    const mail = JSON.parse(await readFile(join(dir, name), 'utf8')) as { to: string; template: string; text: string };
+    if (mail.to !== to || mail.template !== 'passwordReset') continue;
+    const url = /https?:\/\/\S+\/auth\/reset\/\S+/.exec(mail.text)?.[0];
+    if (url) return new URL(url).pathname + new URL(url).search;
+  }
+  throw new Error(`no reset mail to ${to}`);
+}
+
+test('forgot password: mail link, new password, sign in with it; then change it back on My page', async ({ page }) => {
+  await page.goto('/auth');
+  await page.getByRole('link', { name: 'Forgot password?' }).click();
+  await expect(page).toHaveURL(/\/auth\/forgot$/);
+  await expect(page.getByRole('heading', { name: 'Forgot your password?' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+
+  // Keyboard only: the email field, then the submit button.
+  await page.getByLabel('Email').fill(MEMBER.email);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('reset-mail-sent')).toContainText(MEMBER.email);
+  await expectNoSeriousA11yViolations(page);
+
+  await page.goto(await resetLinkFor(MEMBER.email));
+  await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
+  await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
+  await page.getByLabel('Confirm the new password').fill('Something-else#1');
+  await page.getByRole('button', { name: 'Set the new password' }).click();
+  await expect(page.getByText('The passwords do not match.')).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await page.getByLabel('Confirm the new password').fill(NEW_PASSWORD);
+  await page.getByRole('button', { name: 'Set the new password' }).click();
+  await expect(page.getByTestId('reset-done')).toBeVisible();
+  const link = page.url();
+
+  // The link works once.
+  await page.goto(link);
+  await page.getByLabel('New password', { exact: true }).fill('Again-New#2026');
+  await page.getByLabel('Confirm the new password').fill('Again-New#2026');
+  await page.getByRole('button', { name: 'Set the new password' }).click();
+  await expect(page.getByTestId('reset-error')).toContainText('This link is not valid or has already been used.');
+
+  await signIn(page, { email: MEMBER.email, password: NEW_PASSWORD });
+
+  // My page: change it back (other e2e specs sign in with the seeded password).
+  await expect(page.getByTestId('chat-welcome')).toBeVisible(); // the dashboard has settled on its first chat
+  await page.getByTestId('nav-my-page').click();
+  await expect(page).toHaveURL(/\/dashboard\/my-page$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'My page' })).toBeVisible();
+  await expect(page.getByTestId('my-page-email')).toHaveText(MEMBER.email);
+  await expectNoSeriousA11yViolations(page);
+  const form = page.getByTestId('change-password-form');
+  await form.getByLabel('Current password').fill('Wrong-Password#1');
+  await form.getByLabel('New password', { exact: true }).fill(MEMBER.password);
+  await form.getByLabel('Confirm the new password').fill(MEMBER.password);
+  await form.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByTestId('change-password-outcome')).toHaveText('The current password is not correct.');
+  await form.getByLabel('Current password').fill(NEW_PASSWORD);
+  await form.getByRole('button', { name: 'Change password' }).click();
+  await expect(page.getByTestId('change-password-outcome')).toContainText('Your password has been changed.');
+  await expectNoSeriousA11yViolations(page);
+
+  // This session stays: a reload keeps the member signed in (the refresh cookie was kept).
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'My page' })).toBeVisible();
+});
+
+test('My page: a group-change request waits for an administrator and can be withdrawn', async ({ page }) => {
+  await signIn(page, MEMBER);
+  await page.goto('/dashboard/my-page');
+  await expect(page.getByTestId('my-groups').getByRole('listitem')).not.toHaveCount(0);
+  await page.getByRole('button', { name: 'Request the change' }).click();
+  await expect(page.getByTestId('group-request-pending')).toContainText('waiting for an administrator');
+  await expectNoSeriousA11yViolations(page);
+  // Still pending after a reload: it is stored, not just shown.
+  await page.reload();
+  await page.getByRole('button', { name: 'Withdraw the request' }).click();
+  await expect(page.getByRole('button', { name: 'Request the change' })).toBeVisible();
+});

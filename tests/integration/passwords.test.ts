@@ -1,0 +1,205 @@
+/**
+ * Forgot password, reset with the mailed link, change password, and the brute-force limits of
+ * sign-in and reset (spec §2, §8 "Reset password"), against the real server with mail read from
+ * the loopback SMTP server.
+ */
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { members, passwordResetTokens } from '../../src/server/db/schema';
+import { type SmtpSink, startSmtpSink } from '../fixtures/smtpSink';
+import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
+import { apiClient } from './helpers/client';
+
+const NEW_PASSWORD = 'Fresh-Start#2026';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The reset link of the newest mail to `to`, and its token. */
+function lastResetLink(sink: SmtpSink, to: string): { url: URL; token: string } {
+  const mail = sink.received.filter((m) => m.envelopeTo.includes(to)).at(-1);
+  if (!mail) throw new Error(`no mail to ${to}`);
+  const href = /https?:\/\/\S+\/auth\/reset\/[A-Za-z0-9_-]+(\?\S*)?/.exec(mail.parsed.text ?? '')?.[0];
+  if (!href) throw new Error(`no reset link in: ${mail.parsed.text}`);
+  const url = new URL(href);
+  return { url, token: url.pathname.split('/').at(-1)! };
+}
+
+describe('passwords', () => {
+  let sink: SmtpSink;
+  let server: TestServer;
+  let client: ReturnType<typeof apiClient>;
+
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+    server = await startTestServer({ config: { SMTP_URL: sink.url, PUBLIC_URL: 'https://chat.example.test', PASSWORD_RESET_TTL_MINUTES: 30 }, extraTenants: ['acme'] });
+    client = apiClient(server);
+  });
+  afterAll(async () => {
+    await server.close();
+    await sink.close();
+  });
+
+  const requestReset = (email: string, tenant?: string) => client.call('/auth/reset-password/', { method: 'POST', body: { email }, tenant });
+  const confirm = (token: string, newPassword: string, tenant?: string) =>
+    client.call('/auth/reset-password/confirm/', { method: 'POST', body: { token, new_password: newPassword }, tenant });
+
+  it('mails a link to the web app in the member’s language; it sets the password once and ends every session', async () => {
+    const before = await client.signIn(DEMO_ADMIN);
+    await server.db.update(members).set({ language: 'ja' }).where(eq(members.email, DEMO_ADMIN.email));
+
+    expect((await requestReset('  Admin@Demo.test ')).status).toBe(200);
+    const mail = sink.received.at(-1)!;
+    expect(mail.envelopeTo).toEqual([DEMO_ADMIN.email]);
+    expect(mail.parsed.headers.get('content-language')).toBe('ja');
+    const { url, token } = lastResetLink(sink, DEMO_ADMIN.email);
+    expect(url.origin).toBe('https://chat.example.test');
+    expect(url.search).toBe('');
+    // Only a hash is stored.
+    const rows = await server.db.select().from(passwordResetTokens);
+    expect(rows.some((row) => row.tokenHash === token)).toBe(false);
+
+    // A weak password is refused without using the link up.
+    const weak = await confirm(token, 'short');
+    expect(weak.status).toBe(422);
+    expect((await confirm(token, NEW_PASSWORD)).status).toBe(200);
+    const again = await confirm(token, 'Another#Pass123');
+    expect(again.status).toBe(400);
+    expect(again.body.code).toBe('reset_link_invalid');
+
+    // The old session's refresh token is dead; the reset itself signed nobody in.
+    const refreshed = await client.call('/auth/refresh/', { method: 'POST', body: { refresh_token: before.refresh_token }, headers: { 'x-client-kind': 'desktop' } });
+    expect(refreshed.status).toBe(401);
+    expect((await client.call('/auth/sign-in/', { method: 'POST', body: DEMO_ADMIN })).status).toBe(401);
+    await client.signIn({ email: DEMO_ADMIN.email, password: NEW_PASSWORD });
+  });
+
+  it('refuses an expired link with its own message, and an unknown one', async () => {
+    await requestReset(DEMO_MEMBER.email);
+    const { token } = lastResetLink(sink, DEMO_MEMBER.email);
+    await server.db.update(passwordResetTokens).set({ expiresAt: new Date(Date.now() - 1000) });
+    const expired = await confirm(token, NEW_PASSWORD);
+    expect(expired.status).toBe(400);
+    expect(expired.body.code).toBe('reset_link_expired');
+    const unknown = await confirm('not-a-token', NEW_PASSWORD);
+    expect(unknown.body.code).toBe('reset_link_invalid');
+    await client.signIn(DEMO_MEMBER);
+  });
+
+  it('answers unknown emails exactly like known ones and mails nothing (no account enumeration)', async () => {
+    const count = sink.received.length;
+    const unknown = await requestReset('nobody@demo.test');
+    expect(unknown).toMatchObject({ status: 200, body: { ok: true } });
+    expect(sink.received.length).toBe(count);
+  });
+
+  it('answers 400 for a malformed body and 422 for an invalid email', async () => {
+    expect((await client.call('/auth/reset-password/', { method: 'POST', body: {} })).status).toBe(400);
+    expect((await client.call('/auth/reset-password/', { method: 'POST', body: { email: 'x'.repeat(300) } })).status).toBe(400);
+    expect((await requestReset('not-an-email')).status).toBe(422);
+  });
+
+  it('a link of another tenant names it and works only there', async () => {
+    await requestReset(DEMO_MEMBER.email, 'acme');
+    const { url, token } = lastResetLink(sink, DEMO_MEMBER.email);
+    expect(url.searchParams.get('tenant')).toBe('acme');
+    expect((await confirm(token, NEW_PASSWORD)).body.code).toBe('reset_link_invalid');
+    expect((await confirm(token, NEW_PASSWORD, 'acme')).status).toBe(200);
+    await client.signIn({ email: DEMO_MEMBER.email, password: NEW_PASSWORD }, 'acme');
+  });
+
+  it('answers 424 when the reset mail cannot be sent, and keeps no usable link', async () => {
+    const broken = await startTestServer({ config: { SMTP_URL: 'smtp://mailer:secret@127.0.0.1:1' } });
+    try {
+      const result = await apiClient(broken).call('/auth/reset-password/', { method: 'POST', body: { email: DEMO_MEMBER.email } });
+      expect(result.status).toBe(424);
+      expect(result.body.code).toBe('mail_failed');
+      expect(await broken.db.select().from(passwordResetTokens)).toEqual([]);
+    } finally {
+      await broken.close();
+    }
+  });
+
+  describe('change password', () => {
+    it('refuses a wrong current password with 400 and a weak new one with 422', async () => {
+      const session = await client.signIn({ email: DEMO_ADMIN.email, password: NEW_PASSWORD });
+      const wrong = await client.call('/auth/change-password/', { method: 'POST', token: session.access_token, body: { password: 'Wrong#123', new_password: 'Other#Pass123' } });
+      expect(wrong.status).toBe(400);
+      expect(wrong.body.code).toBe('wrong_password');
+      const weak = await client.call('/auth/change-password/', { method: 'POST', token: session.access_token, body: { password: NEW_PASSWORD, new_password: 'password' } });
+      expect(weak.status).toBe(422);
+      expect((await client.call('/auth/change-password/', { method: 'POST', body: { password: 'a', new_password: 'b' } })).status).toBe(401);
+    });
+
+    it('ends the other sessions and keeps the one that changed it (web cookie)', async () => {
+      const other = await client.signIn({ email: DEMO_ADMIN.email, password: NEW_PASSWORD });
+      // A web sign-in: the refresh token comes as the cookie, sent back on /api/v1/auth/ paths.
+      const web = await client.call('/auth/sign-in/', { method: 'POST', body: { email: DEMO_ADMIN.email, password: NEW_PASSWORD } });
+      const cookie = web.headers.get('set-cookie')!.split(';')[0]!;
+      const changed = await client.call('/auth/change-password/', {
+        method: 'POST',
+        token: web.body.access_token,
+        headers: { cookie },
+        body: { password: NEW_PASSWORD, new_password: 'Changed#Pass456' },
+      });
+      expect(changed.status).toBe(200);
+      expect((await client.call('/auth/refresh/', { method: 'POST', body: {}, headers: { cookie } })).status).toBe(200);
+      const otherRefresh = await client.call('/auth/refresh/', { method: 'POST', body: { refresh_token: other.refresh_token }, headers: { 'x-client-kind': 'desktop' } });
+      expect(otherRefresh.status).toBe(401);
+      await client.signIn({ email: DEMO_ADMIN.email, password: 'Changed#Pass456' });
+    });
+  });
+});
+
+describe('brute-force limits', () => {
+  let sink: SmtpSink;
+  let server: TestServer;
+  let client: ReturnType<typeof apiClient>;
+
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+    server = await startTestServer({
+      config: {
+        SMTP_URL: sink.url,
+        AUTH_RATE_WINDOW_SECONDS: 2,
+        SIGN_IN_EMAIL_RATE_LIMIT: 3,
+        PASSWORD_RESET_EMAIL_RATE_LIMIT: 2,
+        PASSWORD_RESET_IP_RATE_LIMIT: 4,
+      },
+    });
+    client = apiClient(server);
+  });
+  afterAll(async () => {
+    await server.close();
+    await sink.close();
+  });
+
+  it('limits sign-in per email with 429 and a retry time, and lets the owner in once the window ends', async () => {
+    for (let i = 0; i < 3; i++) {
+      expect((await client.call('/auth/sign-in/', { method: 'POST', body: { email: DEMO_MEMBER.email, password: 'Guess#000' + i } })).status).toBe(401);
+    }
+    const limited = await client.call('/auth/sign-in/', { method: 'POST', body: DEMO_MEMBER });
+    expect(limited.status).toBe(429);
+    expect(limited.body.code).toBe('rate_limited');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.body.details.retry_after_seconds).toBeGreaterThan(0);
+    // Another email is not affected.
+    await client.signIn(DEMO_ADMIN);
+    await sleep(2100);
+    await client.signIn(DEMO_MEMBER);
+  });
+
+  it('limits reset requests per email and per IP, and reset confirmations per IP', async () => {
+    await sleep(2100);
+    expect((await client.call('/auth/reset-password/', { method: 'POST', body: { email: DEMO_MEMBER.email } })).status).toBe(200);
+    expect((await client.call('/auth/reset-password/', { method: 'POST', body: { email: DEMO_MEMBER.email } })).status).toBe(200);
+    expect((await client.call('/auth/reset-password/', { method: 'POST', body: { email: DEMO_MEMBER.email } })).status).toBe(429);
+    // Per IP: other emails too, up to the IP's 4 in the window.
+    expect((await client.call('/auth/reset-password/', { method: 'POST', body: { email: 'a@demo.test' } })).status).toBe(200);
+    expect((await client.call('/auth/reset-password/', { method: 'POST', body: { email: 'b@demo.test' } })).status).toBe(429);
+
+    for (let i = 0; i < 4; i++) expect((await client.call('/auth/reset-password/confirm/', { method: 'POST', body: { token: `guess-${i}`, new_password: NEW_PASSWORD } })).status).toBe(400);
+    expect((await client.call('/auth/reset-password/confirm/', { method: 'POST', body: { token: 'guess-5', new_password: NEW_PASSWORD } })).status).toBe(429);
+
+    await sleep(2100);
+    expect((await client.call('/auth/reset-password/', { method: 'POST', body: { email: DEMO_MEMBER.email } })).status).toBe(200);
+  });
+});
