@@ -34,4 +34,6 @@ export const queryKeys = {
   modelPermissions: ['admin', 'llm-models'] as const,
   adminChatbots: (query: object) => ['admin', 'chatbots', query] as const,
   adminChatbotsAll: ['admin', 'chatbots'] as const,
+  store: (page: number, size: number, search: string, categoryId: number | null, order: string) => ['chatbots', 'store', page, size, search, categoryId, order] as const,
+  recentChatbots: ['chatbots', 'recent'] as const,
 };

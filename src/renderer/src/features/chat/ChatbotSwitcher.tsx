@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router-dom';
 import type { Chatbot } from '../../../../shared/api';
 import { SEARCH_DEBOUNCE_MS } from '../../../../shared/domain/ui';
 import { useChatbotSearch } from '../../api/chatbots';
+import { useRecentChatbots } from '../../api/store';
 import { errorKeyOf } from '../../api/errorMessages';
 import { IconChevron } from '../../components/icons';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
@@ -33,6 +34,9 @@ export function ChatbotSwitcher({ current }: { current: Chatbot }) {
   });
   const results = useChatbotSearch(debounced, combobox.dropdownOpened);
   const items = results.data?.items ?? [];
+  // The member's recent chatbots head the list while nothing is searched (spec §7 relations).
+  const recents = useRecentChatbots();
+  const recentItems = debounced === '' ? (recents.data ?? []) : [];
 
   // A new result list starts on its first entry, so Enter opens the best match (only then: the
   // store object is new on every render, its functions are stable).
@@ -86,11 +90,24 @@ export function ChatbotSwitcher({ current }: { current: Chatbot }) {
           {status ? (
             <Combobox.Empty>{status}</Combobox.Empty>
           ) : (
-            items.map((chatbot) => (
-              <Combobox.Option value={String(chatbot.id)} key={chatbot.id} active={chatbot.id === current.id} data-testid="chatbot-switcher-option">
-                {chatbotName(chatbot, language)}
-              </Combobox.Option>
-            ))
+            <>
+              {recentItems.length > 0 && (
+                <Combobox.Group label={t('picker.recent')} data-testid="chatbot-switcher-recent">
+                  {recentItems.map((chatbot) => (
+                    <Combobox.Option value={String(chatbot.id)} key={`recent-${chatbot.id}`} active={chatbot.id === current.id} data-testid="chatbot-switcher-option">
+                      {chatbotName(chatbot, language)}
+                    </Combobox.Option>
+                  ))}
+                </Combobox.Group>
+              )}
+              {items
+                .filter((chatbot) => !recentItems.some((recent) => recent.id === chatbot.id))
+                .map((chatbot) => (
+                  <Combobox.Option value={String(chatbot.id)} key={chatbot.id} active={chatbot.id === current.id} data-testid="chatbot-switcher-option">
+                    {chatbotName(chatbot, language)}
+                  </Combobox.Option>
+                ))}
+            </>
           )}
         </Combobox.Options>
       </Combobox.Dropdown>

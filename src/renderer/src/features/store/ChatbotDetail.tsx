@@ -1,0 +1,64 @@
+import { Avatar, Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import type { Chatbot } from '../../../../shared/api';
+import { chatbotName } from '../../../../shared/domain/chatbots';
+import { useRecentChatbotActions } from '../../api/store';
+import { useResolvedLanguage } from '../../i18n/useLanguage';
+import { useModelDetails } from '../chat/ChatHeader';
+import { keyFeatures } from './ChatbotCard';
+
+/** A Store chatbot in full: key features, model details, categories, creator; Start chat keeps it among the recent ones. */
+export function ChatbotDetail({ chatbot, onClose }: { chatbot: Chatbot | null; onClose: () => void }) {
+  const { t } = useTranslation('store');
+  const language = useResolvedLanguage();
+  const modelDetails = useModelDetails();
+  const navigate = useNavigate();
+  const { remember } = useRecentChatbotActions();
+  const name = chatbot ? chatbotName(chatbot, language) : '';
+  const start = async () => {
+    if (!chatbot) return;
+    // The chat works even when remembering fails; the recents are a convenience.
+    await remember(chatbot.id).catch(() => undefined);
+    void navigate(`/dashboard/chat/${chatbot.id}`);
+  };
+  return (
+    <Modal opened={chatbot !== null} onClose={onClose} title={name} size="lg" closeButtonProps={{ 'aria-label': t('close') }}>
+      {chatbot && (
+        <Stack gap="md" data-testid="store-detail">
+          <Group gap="md" wrap="nowrap" align="flex-start">
+            <Avatar src={chatbot.profile_image_url} alt="" radius="md" size={64} color="indigo">
+              {name.slice(0, 1)}
+            </Avatar>
+            <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
+              {keyFeatures(chatbot, language) || t('no_features')}
+            </Text>
+          </Group>
+          <Group gap={6}>
+            {chatbot.categories.map((category) => (
+              <Badge key={category.id} variant="light" color="gray" c="gray.9">
+                {language === 'ko' ? category.ko_name : category.en_name}
+              </Badge>
+            ))}
+          </Group>
+          <Stack gap={2}>
+            <Text size="xs" fw={600} c="dimmed">
+              {t('model')}
+            </Text>
+            <Text size="sm" data-testid="store-model">
+              {[chatbot.llm_model.display_name, ...modelDetails(chatbot.llm_model)].join(' · ')}
+            </Text>
+          </Stack>
+          <Text size="sm" c="dimmed">
+            {t('by', { name: chatbot.creator?.name ?? t('workspace') })} · {t('messages', { count: chatbot.message_count })}
+          </Text>
+          <Group justify="flex-end">
+            <Button onClick={() => void start()} data-autofocus data-testid="start-chat">
+              {t('start_chat')}
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}
