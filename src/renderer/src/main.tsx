@@ -5,7 +5,8 @@ import { RouterProvider } from 'react-router-dom';
 import '@mantine/core/styles.css';
 import './global.css';
 import { resolveLanguage } from '../../shared/domain/language';
-import { isApiError } from '../../shared/api';
+// The first screen imports contract modules one by one: the api index would bring every screen's contract.
+import { isApiError } from '../../shared/api/apiError';
 import { initI18n, loadLanguage } from './i18n';
 import { useUserSession } from './stores/userSession';
 import { createAppRouter } from './router';

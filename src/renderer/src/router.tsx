@@ -15,7 +15,8 @@ const lazyComponent =
   <Module,>(load: () => Promise<Module>, pick: (module: Module) => ComponentType) =>
   async () => {
     // The screen's strings arrive in their own chunks too (i18n): never show it with raw keys.
-    const [module] = await Promise.all([load(), loadAllNamespaces()]);
+    // …and so do the error messages of its calls (api/errorCatalog).
+    const [module] = await Promise.all([load(), loadAllNamespaces(), import('./api/errorCatalog')]);
     return { Component: pick(module) };
   };
 

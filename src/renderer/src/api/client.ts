@@ -1,15 +1,7 @@
 import ky from 'ky';
 import type { z } from 'zod';
-import {
-  ApiError,
-  apiErrorFromResponse,
-  buildPath,
-  type Endpoint,
-  type EndpointBody,
-  type EndpointParams,
-  type EndpointQuery,
-  type EndpointResponse,
-} from '../../../shared/api';
+import { ApiError, apiErrorFromResponse } from '../../../shared/api/apiError';
+import { buildPath, type Endpoint, type EndpointBody, type EndpointParams, type EndpointQuery, type EndpointResponse } from '../../../shared/api/endpoint';
 import { getPlatform } from '../platform';
 import type { TransferProgress } from '../platform/types';
 import { isReportedStatus, reportFailure } from './errorReporter';

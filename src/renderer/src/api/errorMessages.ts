@@ -1,5 +1,6 @@
-import { DEPLETION_KINDS, type DepletionKind } from '../../../shared/domain/credits';
-import { adminChatbotsApi, adminLlmModelsApi, adminSecurityApi, authApi, chatApi, chatbotsApi, filesApi, isApiError, membersApi, passwordsApi, sessionsApi, signupApi, taskModesApi, type ApiError, type Endpoint } from '../../../shared/api';
+import * as authApi from '../../../shared/api/auth';
+import { isApiError, type ApiError } from '../../../shared/api/apiError';
+import type { Endpoint } from '../../../shared/api/endpoint';
 
 /**
  * One row of the error catalogue (spec §8): which failed call it is about and the full i18n key of
@@ -14,15 +15,16 @@ export interface ErrorMessageRow {
   key: string;
 }
 
-const depletionIs = (kind: DepletionKind) => (error: ApiError) => (error.body?.details as { depletion?: string } | undefined)?.depletion === kind;
-
 const isIndividual = (error: ApiError) => (error.body?.details as { member_type?: string } | undefined)?.member_type === 'individual';
 
 /**
  * Spec §8 as data. Rows naming an endpoint come before the generic ones for that endpoint's
- * failures; within a group the first matching row wins. Later endpoints add their rows here.
+ * failures; within a group the first matching row wins. Only the first screen's rows (sign-in)
+ * and the generic ones are here; every other endpoint's rows are in `errorCatalog.ts`, which
+ * arrives with the first lazy route (router.tsx), so the contract of every screen does not weigh
+ * on sign-in.
  */
-export const ERROR_MESSAGES: readonly ErrorMessageRow[] = [
+const FIRST_SCREEN_ROWS: ErrorMessageRow[] = [
   // Sign-in. Individuals have no administrator to approve them: they are pointed to customer support.
   { endpoint: authApi.signIn, status: 0, key: 'auth:sign_in_errors.network' },
   { endpoint: authApi.signIn, status: 400, key: 'auth:sign_in_errors.400' },
@@ -34,114 +36,9 @@ export const ERROR_MESSAGES: readonly ErrorMessageRow[] = [
   { endpoint: authApi.signIn, status: 429, key: 'auth:sign_in_errors.429' },
   { endpoint: authApi.signIn, key: 'auth:sign_in_errors.500' },
 
-  // Verification code and sign-up (spec §8): the server's reason codes name the field at fault;
-  // `field_name` and `retry_after_seconds` of the details fill the messages in.
-  { endpoint: signupApi.sendCode, status: 0, key: 'auth:sign_in_errors.network' },
-  { endpoint: signupApi.sendCode, status: 403, key: 'signup:errors.closed' },
-  { endpoint: signupApi.sendCode, status: 409, key: 'signup:errors.already_registered' },
-  { endpoint: signupApi.sendCode, status: 422, code: 'invalid_phone', key: 'signup:errors.invalid_phone' },
-  { endpoint: signupApi.sendCode, status: 422, key: 'signup:errors.invalid_email' },
-  { endpoint: signupApi.sendCode, status: 424, code: 'sms_failed', key: 'signup:errors.sms_failed' },
-  { endpoint: signupApi.sendCode, status: 424, key: 'signup:errors.mail_failed' },
-  { endpoint: signupApi.sendCode, status: 429, code: 'code_cooldown', key: 'signup:errors.cooldown' },
-  { endpoint: signupApi.sendCode, status: 400, key: 'signup:errors.invalid_request' },
-  { endpoint: signupApi.sendCode, key: 'signup:errors.code_failed' },
-  { endpoint: signupApi.signUp, status: 0, key: 'auth:sign_in_errors.network' },
-  { endpoint: signupApi.signUp, status: 401, code: 'code_expired', key: 'signup:errors.code_expired' },
-  { endpoint: signupApi.signUp, status: 401, key: 'signup:errors.invalid_code' },
-  { endpoint: signupApi.signUp, status: 402, key: 'signup:errors.member_limit' },
-  { endpoint: signupApi.signUp, status: 403, key: 'signup:errors.closed' },
-  { endpoint: signupApi.signUp, status: 409, code: 'value_already_used', key: 'signup:errors.value_already_used' },
-  { endpoint: signupApi.signUp, status: 409, key: 'signup:errors.already_registered' },
-  ...(['invalid_email', 'invalid_password', 'invalid_name', 'invalid_member_type', 'invalid_member_group', 'invalid_signup_field', 'invalid_sso_user_type', 'required_field_missing', 'invalid_field_value', 'policy_agreement_required'] as const).map(
-    (code) => ({ endpoint: signupApi.signUp, status: 422, code, key: `signup:errors.${code}` }),
-  ),
-  { endpoint: signupApi.signUp, status: 422, key: 'signup:errors.invalid_input' },
-  { endpoint: signupApi.signUp, status: 400, key: 'signup:errors.invalid_request' },
-  { endpoint: signupApi.signUp, key: 'signup:errors.create_failed' },
-  // Passwords (spec §8 "Reset password"; the confirm and change calls are ours, ARCHITECTURE "Passwords").
-  { endpoint: passwordsApi.resetPassword, status: 0, key: 'errors:network' },
-  { endpoint: passwordsApi.resetPassword, status: 400, key: 'account:reset_errors.400' },
-  { endpoint: passwordsApi.resetPassword, status: 401, key: 'account:reset_errors.401' },
-  { endpoint: passwordsApi.resetPassword, status: 422, key: 'account:reset_errors.400' },
-  { endpoint: passwordsApi.resetPassword, status: 424, key: 'account:reset_errors.424' },
-  { endpoint: passwordsApi.resetPassword, status: 429, key: 'account:errors.429' },
-  { endpoint: passwordsApi.resetPassword, key: 'account:reset_errors.500' },
-  { endpoint: passwordsApi.confirmPasswordReset, status: 400, code: 'reset_link_expired', key: 'account:reset_errors.link_expired' },
-  { endpoint: passwordsApi.confirmPasswordReset, status: 400, code: 'reset_link_invalid', key: 'account:reset_errors.link_invalid' },
-  { endpoint: passwordsApi.confirmPasswordReset, status: 422, key: 'common:validation.password_weak' },
-  { endpoint: passwordsApi.confirmPasswordReset, status: 429, key: 'account:errors.429' },
-  { endpoint: passwordsApi.changePassword, status: 400, code: 'wrong_password', key: 'account:change_password.wrong_password' },
-  { endpoint: passwordsApi.changePassword, status: 422, key: 'common:validation.password_weak' },
-  { endpoint: passwordsApi.changePassword, status: 429, key: 'account:errors.429' },
+];
 
-  // Chat send, rejected before the stream: a blank message and a restricted term are 422 with their
-  // code, a malformed body 400; 428 is personal data the tenant blocks (`pii_blocked`), or a restricted
-  // term when a server answers that with 428 (spec §8 lists both statuses).
-  { endpoint: chatApi.chat, status: 0, key: 'chat:errors.network' },
-  { endpoint: chatApi.chat, status: 400, code: 'web_search_unavailable', key: 'sources:errors.web_search_unavailable' },
-  { endpoint: chatApi.chat, status: 424, code: 'web_search_failed', key: 'sources:errors.web_search_failed' },
-  { endpoint: chatApi.chat, status: 400, key: 'chat:errors.no_text' },
-  // 402 names who ran out of credits (spec §4); the chat page's banner adds what to do about it.
-  ...DEPLETION_KINDS.map((kind) => ({ endpoint: chatApi.chat, status: 402, when: depletionIs(kind), key: `credits:depleted.${kind}` })),
-  { endpoint: chatApi.chat, status: 402, key: 'chat:errors.credits_depleted' },
-  { endpoint: chatApi.chat, status: 403, key: 'chat:errors.model_not_allowed' },
-  { endpoint: chatApi.chat, status: 413, key: 'chat:errors.input_too_long' },
-  { endpoint: chatApi.chat, status: 422, code: 'message_empty', key: 'chat:errors.message_empty' },
-  { endpoint: chatApi.chat, status: 422, code: 'restricted_term', key: 'chat:errors.restricted_term' },
-  { endpoint: chatApi.chat, status: 422, key: 'chat:errors.validation_failed' },
-  { endpoint: chatApi.chat, status: 428, code: 'restricted_term', key: 'chat:errors.restricted_term' },
-  { endpoint: chatApi.chat, status: 428, key: 'chat:errors.pii_blocked' },
-  { endpoint: chatApi.chat, key: 'chat:errors.send_failed' },
-
-  // File upload and delete (spec §8); 429 names the limit, window, count and reset time (details).
-  { endpoint: filesApi.uploadFiles, status: 400, key: 'files:errors.upload_400' },
-  { endpoint: filesApi.uploadFiles, status: 403, key: 'files:errors.upload_403' },
-  { endpoint: filesApi.uploadFiles, status: 413, key: 'files:errors.upload_413' },
-  { endpoint: filesApi.uploadFiles, status: 415, key: 'files:errors.upload_415' },
-  { endpoint: filesApi.uploadFiles, status: 422, key: 'files:errors.upload_422' },
-  { endpoint: filesApi.uploadFiles, status: 429, key: 'files:errors.upload_429' },
-  { endpoint: filesApi.uploadFiles, status: 500, key: 'files:errors.upload_500' },
-  { endpoint: filesApi.uploadFiles, key: 'files:errors.upload_failed' },
-  { endpoint: filesApi.deleteFile, status: 403, key: 'files:errors.delete_403' },
-  { endpoint: filesApi.deleteFile, status: 422, key: 'files:errors.delete_422' },
-  { endpoint: filesApi.deleteFile, status: 500, key: 'files:errors.delete_500' },
-
-  // Dashboard and lists.
-  { endpoint: chatbotsApi.listChatbots, status: 422, key: 'dashboard:get_chatbot_list_422' },
-  { endpoint: membersApi.getCreditCheck, status: 500, key: 'dashboard:get_member_credit_check_500' },
-  { endpoint: taskModesApi.listTaskModes, status: 500, key: 'modes:errors.task_modes_500' },
-  { endpoint: sessionsApi.patchSession, status: 404, key: 'chat:session.notFound' },
-  { endpoint: sessionsApi.patchSession, status: 403, key: 'chat:session.noHistory' },
-
-  // Studio (spec §8): the model must be allowed for the member's groups; only the author changes a chatbot.
-  { endpoint: chatbotsApi.updateChatbot, status: 403, code: 'model_not_allowed', key: 'studio:errors.model_not_allowed' },
-  { endpoint: chatbotsApi.updateChatbot, status: 403, key: 'studio:errors.not_yours' },
-  { endpoint: chatbotsApi.updateChatbot, status: 404, key: 'studio:errors.not_found' },
-  { endpoint: chatbotsApi.updateChatbot, status: 409, key: 'studio:errors.link_taken' },
-  { endpoint: chatbotsApi.updateChatbotAccess, status: 403, key: 'studio:errors.not_yours' },
-  { endpoint: chatbotsApi.updateChatbotAccess, status: 404, key: 'studio:errors.not_found' },
-  { endpoint: chatbotsApi.updateChatbotAccess, status: 422, key: 'studio:errors.name_first' },
-  { endpoint: chatbotsApi.deleteChatbot, status: 403, key: 'studio:errors.not_yours' },
-  { endpoint: chatbotsApi.deleteChatbot, status: 404, key: 'studio:errors.not_found' },
-  // Documents are uploaded like any file: the same limits and messages.
-  { endpoint: chatbotsApi.uploadChatbotDocuments, status: 400, key: 'files:errors.upload_400' },
-  { endpoint: chatbotsApi.uploadChatbotDocuments, status: 403, key: 'studio:errors.not_yours' },
-  { endpoint: chatbotsApi.uploadChatbotDocuments, status: 413, key: 'files:errors.upload_413' },
-  { endpoint: chatbotsApi.uploadChatbotDocuments, status: 415, key: 'files:errors.upload_415' },
-  { endpoint: chatbotsApi.uploadChatbotDocuments, status: 422, key: 'files:errors.upload_422' },
-  { endpoint: chatbotsApi.uploadChatbotDocuments, key: 'files:errors.upload_failed' },
-  { endpoint: chatbotsApi.deleteChatbotDocument, status: 403, key: 'studio:errors.not_yours' },
-
-  // Admin restricted words: spec §5 "a restricted word that already exists is refused".
-  { endpoint: adminSecurityApi.createRestrictedWord, status: 409, key: 'security:words.duplicate' },
-  { endpoint: adminLlmModelsApi.setModelGroupPermission, status: 422, key: 'models:errors.model_locked' },
-  // Chatbot approve (spec §8): 404, 422.
-  { endpoint: adminChatbotsApi.processPublishRequest, status: 404, key: 'publishing:errors.not_found' },
-  { endpoint: adminChatbotsApi.processPublishRequest, status: 422, key: 'publishing:errors.reason_required' },
-  { endpoint: adminChatbotsApi.bulkProcessPublishRequests, status: 404, key: 'publishing:errors.not_found' },
-  { endpoint: adminChatbotsApi.bulkProcessPublishRequests, status: 422, key: 'publishing:errors.reason_required' },
-
+const GENERIC_ROWS: readonly ErrorMessageRow[] = [
   // Generic, by HTTP status.
   { status: 0, key: 'errors:network' },
   { status: 400, key: 'errors:status_400' },
@@ -156,6 +53,16 @@ export const ERROR_MESSAGES: readonly ErrorMessageRow[] = [
   { key: 'errors:unknown' },
 ];
 
+const endpointRows: ErrorMessageRow[] = [...FIRST_SCREEN_ROWS];
+
+/** Adds the rows of further endpoints (errorCatalog.ts); a row for an endpoint already listed goes after its rows. */
+export function addErrorMessages(rows: readonly ErrorMessageRow[]): void {
+  endpointRows.push(...rows.filter((row) => !endpointRows.includes(row)));
+}
+
+/** Every row, in the order they are tried for an endpoint, then the generic ones (for tests). */
+export const errorMessageRows = (): readonly ErrorMessageRow[] => [...endpointRows, ...GENERIC_ROWS];
+
 function matches(row: ErrorMessageRow, error: unknown): boolean {
   if (row.status === undefined) return true;
   if (!isApiError(error) || error.status !== row.status) return false;
@@ -167,7 +74,7 @@ function matches(row: ErrorMessageRow, error: unknown): boolean {
  * `endpoint`, then the generic rows.
  */
 export function errorMessageKey(error: unknown, endpoint?: Endpoint, overrides: readonly ErrorMessageRow[] = []): string {
-  const candidates = [...overrides, ...ERROR_MESSAGES.filter((row) => row.endpoint === endpoint && endpoint), ...ERROR_MESSAGES.filter((row) => !row.endpoint)];
+  const candidates = [...overrides, ...(endpoint ? endpointRows.filter((row) => row.endpoint === endpoint) : []), ...GENERIC_ROWS];
   return candidates.find((row) => matches(row, error))?.key ?? 'errors:unknown';
 }
 

@@ -1,5 +1,6 @@
-import { errorLogApi, type FailureReport } from '../../../shared/api';
-export { isReportedStatus } from '../../../shared/api';
+import * as errorLogApi from '../../../shared/api/errorLog';
+import type { FailureReport } from '../../../shared/api/errorLog';
+export { isReportedStatus } from '../../../shared/api/apiError';
 import { getPlatform } from '../platform';
 
 /**

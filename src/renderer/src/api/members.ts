@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { membersApi } from '../../../shared/api';
+import * as membersApi from '../../../shared/api/members';
 import type { SupportedLanguage } from '../../../shared/domain/language';
 import { callEndpoint } from './client';
 import { queryKeys } from './queryKeys';

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { tenantsApi } from '../../../shared/api';
+import * as tenantsApi from '../../../shared/api/tenants';
 import { callEndpoint, resolveServerUrl } from './client';
 import { queryKeys } from './queryKeys';
 

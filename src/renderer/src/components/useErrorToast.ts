@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../../../shared/api';
+import { isApiError } from '../../../shared/api/apiError';
 import type { Endpoint } from '../../../shared/api';
 import { errorMessageKey } from '../api/errorMessages';
 import { showToast } from './toast';

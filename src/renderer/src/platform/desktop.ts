@@ -1,4 +1,5 @@
-import { ApiError, type ChatFrame } from '../../../shared/api';
+import { ApiError } from '../../../shared/api/apiError';
+import type { ChatFrame } from '../../../shared/api/chat';
 import type { Bridge, IpcResult } from '../../../shared/ipc/contract';
 import type { ChatStreamRequest, ClientSettings, Platform, TransferProgress } from './types';
 

@@ -1,4 +1,11 @@
-import { ApiError, apiErrorFromResponse, authApi, buildPath, chatApi, publicSessionsApi, isAbortError, sendReportingFailures, openChatResponse, readChatFrames, sessionEndReasonFor, type Endpoint, type Member, type SessionEndReason } from '../../../shared/api';
+import { ApiError, apiErrorFromResponse, sendReportingFailures, sessionEndReasonFor, type SessionEndReason } from '../../../shared/api/apiError';
+import * as authApi from '../../../shared/api/auth';
+import * as chatApi from '../../../shared/api/chat';
+import { openChatResponse } from '../../../shared/api/chatResponse';
+import { isAbortError, readChatFrames } from '../../../shared/api/chatStream';
+import { buildPath, type Endpoint } from '../../../shared/api/endpoint';
+import type { Member } from '../../../shared/api/members';
+import * as publicSessionsApi from '../../../shared/api/publicSessions';
 import { API_PREFIX, ACCESS_TOKEN_HEADER, SUBDOMAIN_COOKIE, SUBDOMAIN_HEADER } from '../../../shared/domain/http';
 import { PUBLIC_ACCESS_TOKEN } from '../../../shared/domain/sharing';
 import type { ChatStreamRequest, ClientSettings, Platform, TransferProgress } from './types';

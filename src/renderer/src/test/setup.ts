@@ -43,3 +43,6 @@ for (const [path, module] of Object.entries(import.meta.glob<{ default: object }
   const namespace = /\/([^/]+)\.json$/.exec(path)?.[1];
   if (namespace) i18next.addResourceBundle('en', namespace, module.default, true, true);
 }
+
+// Likewise the error messages of every endpoint, which the app loads with the first lazy route.
+await import('../api/errorCatalog');

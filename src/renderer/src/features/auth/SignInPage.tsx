@@ -10,7 +10,7 @@ import { useUserSession } from '../../stores/userSession';
 import { LanguageMenu } from '../../components/LanguageMenu';
 import { MAIN_CONTENT_ID } from '../../components/mainContent';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
-import { authApi } from '../../../../shared/api';
+import * as authApi from '../../../../shared/api/auth';
 import { type ErrorMessageValues, errorMessageKey, errorMessageValues } from '../../api/errorMessages';
 import { focusFirstError, zodResolver } from '../../components/forms/zodResolver';
 
