@@ -21,7 +21,7 @@ test.describe('sign-in', () => {
     expect(await nav.evaluate((element) => element.getBoundingClientRect().width)).toBe(264);
 
     await expect(page.getByRole('heading', { name: 'Studio' })).toBeVisible();
-    await expect(page.getByText('Coming in a later release')).toBeVisible();
+    await expect(page.getByTestId('create-chatbot').first()).toBeVisible();
     await expectNoSeriousA11yViolations(page);
 
     // The access token lives in memory only: a reload resumes through the refresh cookie.

@@ -25,6 +25,8 @@ const KEY_CONTROL: Record<string, (page: Page) => ReturnType<Page['locator']>> =
   'studio-editor': (page) => page.getByTestId('save-chatbot'),
   'my-page': (page) => page.getByRole('heading', { level: 1 }),
   'admin-announcements': (page) => page.getByRole('button', { name: 'New announcement' }),
+  'admin-chatbots': (page) => page.getByRole('textbox', { name: 'Search by name or key features' }),
+  'admin-models': (page) => page.getByRole('heading', { level: 1 }),
   'admin-nav-drawer': (page) => page.getByRole('link', { name: 'Announcements' }),
   'admin-announcement-editor': (page) => page.getByRole('dialog').getByRole('button', { name: 'Create' }),
   'admin-restricted-words': (page) => page.getByRole('button', { name: 'Add' }),

@@ -215,8 +215,10 @@ test.describe('chat page', () => {
     await switcher.click();
     const search = page.getByRole('textbox', { name: 'Search chatbots' });
     await expect(search).toBeFocused();
-    // The three default chatbots and the demo admin's public Trip Planner.
-    await expect(page.getByRole('option')).toHaveCount(4);
+    // The three default chatbots first, then public ones such as the demo admin's Trip Planner
+    // (other specs publish more).
+    await expect(page.getByRole('option').nth(2)).toHaveText('Writing Coach');
+    await expect(page.getByRole('option', { name: 'Trip Planner', exact: true })).toBeVisible();
     await expectNoSeriousA11yViolations(page);
 
     // Arrow keys move through the list (the first entry is selected on opening).

@@ -33,7 +33,8 @@ export function ChatbotSwitcher({ current }: { current: Chatbot }) {
     onDropdownOpen: () => combobox.focusSearchInput(),
   });
   const results = useChatbotSearch(debounced, combobox.dropdownOpened);
-  const items = results.data?.items ?? [];
+  // An unnamed draft is the Studio's to test, not a chatbot to switch to.
+  const items = (results.data?.items ?? []).filter((chatbot) => chatbot.status !== 'draft');
   // The member's recent chatbots head the list while nothing is searched (spec §7 relations).
   const recents = useRecentChatbots();
   const recentItems = debounced === '' ? (recents.data ?? []) : [];
