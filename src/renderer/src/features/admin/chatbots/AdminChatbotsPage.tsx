@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { Alert, Box, Button, Checkbox, Drawer, Group, Pagination, SegmentedControl, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Box, Button, Checkbox, Drawer, Group, Pagination, SegmentedControl, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { AdminPageFrame } from '../AdminPageFrame';
 import { useSearchParams } from 'react-router-dom';
 import { adminChatbotsApi, type AdminChatbot } from '../../../../../shared/api';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
@@ -9,7 +10,6 @@ import { type AdminChatbotQuery, decidePublishRequest, decidePublishRequests, us
 import { errorMessageKey } from '../../../api/errorMessages';
 import { queryKeys } from '../../../api/queryKeys';
 import { showToast } from '../../../components/toast';
-import { useDocumentTitle } from '../../../components/useDocumentTitle';
 import { useListSearchBox, useListSearchParams } from '../../../components/useListSearchParams';
 import { formatDate } from '../../../i18n/formatDate';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
@@ -84,7 +84,6 @@ function Details({ chatbot }: { chatbot: AdminChatbot }) {
 export default function AdminChatbotsPage() {
   const { t } = useTranslation('publishing');
   const language = useResolvedLanguage();
-  useDocumentTitle(t('title'));
   const queryClient = useQueryClient();
   const { page, size, search, setListParams } = useListSearchParams(DEFAULT_LIST_PAGE_SIZE);
   const { query, typeSearch } = useListSearchBox(search, setListParams);
@@ -206,15 +205,7 @@ export default function AdminChatbotsPage() {
   }
 
   return (
-    <Box px={{ base: 'md', sm: 40 }} py={32} maw={1200}>
-      <Stack gap={4} mb="lg">
-        <Title order={1} size="h2">
-          {t('title')}
-        </Title>
-        <Text c="dimmed" size="sm">
-          {t('description')}
-        </Text>
-      </Stack>
+    <AdminPageFrame title={t('title')} description={t('description')}>
       <Group justify="space-between" align="flex-end" mb="md" gap="sm">
         <SegmentedControl
           value={view}
@@ -270,6 +261,6 @@ export default function AdminChatbotsPage() {
         onClose={() => setRejecting(null)}
         onReject={(reason) => rejecting && decide.mutate({ ids: rejecting, approve: false, reason })}
       />
-    </Box>
+    </AdminPageFrame>
   );
 }

@@ -1,12 +1,12 @@
-import { Alert, Badge, Box, Button, Group, ScrollArea, Skeleton, Stack, Switch, Table, Text, Title, Tooltip } from '@mantine/core';
+import { Alert, Badge, Box, Button, Group, ScrollArea, Skeleton, Stack, Switch, Table, Text, Tooltip } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { AdminPageFrame } from '../AdminPageFrame';
 import { adminLlmModelsApi, type AdminLlmModel } from '../../../../../shared/api';
 import { errorMessageKey } from '../../../api/errorMessages';
 import { setModelPermission, useModelPermissions } from '../../../api/modelPermissions';
 import { queryKeys } from '../../../api/queryKeys';
 import { showToast } from '../../../components/toast';
-import { useDocumentTitle } from '../../../components/useDocumentTitle';
 import { formatDate } from '../../../i18n/formatDate';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import classes from './ModelPermissionsPage.module.css';
@@ -69,7 +69,6 @@ function ModelCell({ model }: { model: AdminLlmModel }) {
 export default function ModelPermissionsPage() {
   const { t } = useTranslation('models');
   const language = useResolvedLanguage();
-  useDocumentTitle(t('title'));
   const queryClient = useQueryClient();
   const matrix = useModelPermissions();
   const change = useMutation({
@@ -172,16 +171,8 @@ export default function ModelPermissionsPage() {
   }
 
   return (
-    <Box px={{ base: 'md', sm: 40 }} py={32} maw={1200}>
-      <Stack gap={4} mb="xl">
-        <Title order={1} size="h2">
-          {t('title')}
-        </Title>
-        <Text c="dimmed" size="sm">
-          {t('description')}
-        </Text>
-      </Stack>
+    <AdminPageFrame title={t('title')} description={t('description')}>
       {body}
-    </Box>
+    </AdminPageFrame>
   );
 }

@@ -1,14 +1,14 @@
-import { Box, Button, Card, Checkbox, Group, Radio, Skeleton, Stack, Switch, Text, Title } from '@mantine/core';
+import { Button, Card, Checkbox, Group, Radio, Skeleton, Stack, Switch } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { AdminPageFrame } from '../AdminPageFrame';
 import { adminSignupSettingsApi, signupApi, type SignupSettings } from '../../../../../shared/api';
 import { SIGNUP_APPROVALS, VERIFICATION_METHODS } from '../../../../../shared/domain/signup';
 import { queryKeys } from '../../../api/queryKeys';
 import { saveSignupSettings, useSignupSettings } from '../../../api/signup';
 import { bodySchemaOf, zodResolver } from '../../../components/forms/zodResolver';
 import { showToast } from '../../../components/toast';
-import { useDocumentTitle } from '../../../components/useDocumentTitle';
 import { useErrorToast } from '../../../components/useErrorToast';
 
 const patchSchema = bodySchemaOf(adminSignupSettingsApi.updateSignupSettings);
@@ -62,22 +62,13 @@ function SettingsForm({ initial }: { initial: SignupSettings }) {
 /** Admin console: the tenant settings that drive sign-up (docs/ARCHITECTURE.md "Sign-up"). */
 export default function SignupSettingsPage() {
   const { t } = useTranslation('signup');
-  useDocumentTitle(t('admin.title'));
   const settings = useSignupSettings();
   useErrorToast(settings.error, signupApi.getSignupSettings);
   return (
-    <Box px={{ base: 'md', sm: 40 }} py={32} maw={960}>
-      <Stack gap={4} mb="xl">
-        <Title order={1} size="h2">
-          {t('admin.title')}
-        </Title>
-        <Text c="dimmed" size="sm">
-          {t('admin.description')}
-        </Text>
-      </Stack>
+    <AdminPageFrame title={t('admin.title')} description={t('admin.description')} maw={960}>
       <Card withBorder radius="lg" padding="lg">
         {settings.data ? <SettingsForm initial={settings.data} /> : <Skeleton h={260} />}
       </Card>
-    </Box>
+    </AdminPageFrame>
   );
 }
