@@ -12,9 +12,13 @@ const reportDir = mkdtempSync(join(tmpdir(), 'test-reports-'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failedSteps = [];
 
+const stepTimes = [];
+
 function run(title, command, args, env = {}) {
   console.log(`\n==> ${title}`);
+  const started = Date.now();
   const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  stepTimes.push(`${Math.round((Date.now() - started) / 1000)} s  ${title}`);
   const ok = result.status === 0;
   if (!ok) failedSteps.push(title);
   return ok;
@@ -78,7 +82,8 @@ if (run('web build (vite)', 'npm', ['run', '--silent', 'build:web'])) {
   }
 }
 
-console.log('');
+// Step durations, so a slow step shows in the CI log (the whole run must stay well under 20 minutes).
+console.log(`\n${stepTimes.join('\n')}`);
 if (failedSteps.length) console.log(`Failed steps: ${failedSteps.join('; ')}`);
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failedSteps.length || totals.failed ? 1 : 0);
