@@ -8,6 +8,7 @@ import { LANGUAGES } from '../../shared/domain/language';
 import type { Citation } from '../../shared/api/chat';
 import type { TenantFileLimits } from '../../shared/domain/files';
 import type { VerificationMethod } from '../../shared/domain/signup';
+import type { SsoPlatformConfig } from '../../shared/domain/sso';
 import {
   type AnyPgColumn,
   boolean,
@@ -73,6 +74,8 @@ export const tenants = pgTable('tenants', {
   signupOpen: boolean('signup_open').notNull().default(true),
   /** Members come in through SSO only: normal sign-in and sign-up send them to SSO. */
   ssoOnly: boolean('sso_only').notNull().default(false),
+  /** SSO sign-in and sign-up only for emails on the SSO whitelist (403 not eligible for others). */
+  ssoWhitelistOnly: boolean('sso_whitelist_only').notNull().default(false),
   verificationMethods: jsonb('verification_methods').$type<VerificationMethod[]>().notNull().default(['email']),
   createdAt: createdAt(),
 });
@@ -115,7 +118,8 @@ export const ssoPlatforms = pgTable('sso_platforms', {
   id: id(),
   tenantId: tenantId(),
   ssoPlatformName: text('sso_platform_name').notNull(),
-  config: jsonb('config').notNull().default({}),
+  /** Kind and connection settings, secrets included (never sent to clients unmasked). */
+  config: jsonb('config').$type<SsoPlatformConfig>().notNull(),
   createdAt: createdAt(),
 });
 
@@ -141,7 +145,11 @@ export const members = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [uniqueIndex('members_email_idx').on(t.tenantId, t.email)],
+  (t) => [
+    uniqueIndex('members_email_idx').on(t.tenantId, t.email),
+    // One account per identity of a platform: the identity signs in to exactly one member.
+    uniqueIndex('members_sso_identity_idx').on(t.tenantId, t.ssoPlatformId, t.ssoId).where(sql`${t.ssoId} IS NOT NULL`),
+  ],
 );
 
 /** Every group a member belongs to, the default one included. */

@@ -12,6 +12,7 @@ import { createTtlCache } from '../ttlCache';
 export type AuthMember = MemberRow;
 
 const ACCESS_TOKEN_VERSION = 'v1';
+const SEALED_VERSION = 's1';
 /**
  * How long a rotated refresh token may still be presented without counting as reuse. Web tabs
  * share one HttpOnly cookie (the dashboard and the /admin tab), so two of them can refresh with the
@@ -132,10 +133,15 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
       await verify(await dummyHash, password);
       throw new AppError(401, 'invalid_credentials', 'Wrong email or password.');
     }
-    forgetMember(member);
     if (!(await verify(member.passwordHash, password))) {
       throw new AppError(401, 'invalid_credentials', 'Wrong email or password.');
     }
+    return signInAs(tenant, member);
+  }
+
+  /** A new session for a member whose identity was proven (password or SSO), if the account may be used. */
+  async function signInAs(tenant: TenantRow, member: MemberRow): Promise<IssuedTokens> {
+    forgetMember(member);
     if (member.status === 'pending' || member.status === 'invited') {
       throw new AppError(403, 'not_approved', 'This account has not been approved yet.', { member_type: member.memberType });
     }
@@ -143,6 +149,32 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
       throw new AppError(423, 'not_eligible', 'This account is not eligible to use the service.');
     }
     return issueTokens(member, randomUUID());
+  }
+
+  /**
+   * Claims sealed with the tenant's key for a short while (e.g. an identity an SSO platform vouched
+   * for). The purpose is part of the MAC and the version differs from access tokens', so a sealed
+   * value can never pass as an access token or as a value of another purpose.
+   */
+  async function seal(tenantId: number, purpose: string, claims: object, ttlSeconds: number): Promise<string> {
+    const body = `${SEALED_VERSION}.${Buffer.from(JSON.stringify({ ...claims, exp: Math.floor(Date.now() / 1000) + ttlSeconds })).toString('base64url')}`;
+    const mac = createHmac('sha256', await signingKey(tenantId)).update(`${purpose}\n${body}`).digest('base64url');
+    return `${body}.${mac}`;
+  }
+
+  /** The claims of a valid, unexpired sealed value of this tenant and purpose, else null. */
+  async function unseal<T extends object>(tenantId: number, purpose: string, sealed: string): Promise<T | null> {
+    const [version, encoded, mac] = sealed.split('.');
+    if (version !== SEALED_VERSION || !encoded || !mac) return null;
+    const expected = createHmac('sha256', await signingKey(tenantId)).update(`${purpose}\n${version}.${encoded}`).digest();
+    const given = Buffer.from(mac, 'base64url');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+    try {
+      const claims = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8')) as T & { exp: number };
+      return claims.exp * 1000 > Date.now() ? claims : null;
+    } catch {
+      return null;
+    }
   }
 
   /**
@@ -238,7 +270,7 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
     return member;
   }
 
-  return { signIn, rotateRefreshToken, signOut, authenticate, forgetMember, endSessions };
+  return { signIn, signInAs, seal, unseal, rotateRefreshToken, signOut, authenticate, forgetMember, endSessions };
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;

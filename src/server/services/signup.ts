@@ -1,5 +1,4 @@
-import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
-import { and, asc, count, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { signUpBodySchema } from '../../shared/api/signup';
 import type { SupportedLanguage } from '../../shared/domain/language';
@@ -7,10 +6,6 @@ import {
   type SignupApproval,
   type SignupOutcome,
   type VerificationMethod,
-  VERIFICATION_CODE_COOLDOWN_SECONDS,
-  VERIFICATION_CODE_LENGTH,
-  VERIFICATION_CODE_MAX_ATTEMPTS,
-  VERIFICATION_CODE_TTL_MINUTES,
   normalizePhone,
   validateCustomFieldValue,
   validateName,
@@ -31,12 +26,12 @@ import {
   policies,
   policyAgreements,
   tenants,
-  verificationCodes,
 } from '../db/schema';
 import { AppError, notFound } from '../errors';
-import { MailDeliveryError, type MailService } from '../mail/service';
-import { SmsDeliveryError, type SmsService, verificationSms } from '../sms/service';
+import type { MailService } from '../mail/service';
+import type { SmsService } from '../sms/service';
 import { hashPassword } from './auth';
+import { checkCode, issueCode, spendCode } from './verificationCodes';
 import { type FileDownload, openStored } from './files';
 import type { FileStore } from '../storage/fileStore';
 
@@ -56,8 +51,6 @@ const COUNTED_STATUSES = ['pending', 'approved', 'invited'] as const;
 
 const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
-/** Only a hash is stored; salted with tenant and email so one table row says nothing about another. */
-const hashCode = (tenantId: number, email: string, code: string) => createHash('sha256').update(`${tenantId}\n${email}\n${code}`).digest('base64url');
 
 const closed = () => new AppError(403, 'signup_closed', 'Sign-up is not available for this workspace.');
 const alreadyRegistered = () => new AppError(409, 'already_registered', 'This email is already registered.');
@@ -70,6 +63,7 @@ export function signupSettings(tenant: TenantRow) {
   return {
     signup_open: tenant.signupOpen,
     sso_only: tenant.ssoOnly,
+    sso_whitelist_only: tenant.ssoWhitelistOnly,
     approval: tenant.signupApproval,
     verification_methods: tenant.verificationMethods,
   };
@@ -78,11 +72,11 @@ export function signupSettings(tenant: TenantRow) {
 export async function updateSignupSettings(
   db: Database,
   tenant: TenantRow,
-  patch: { signup_open?: boolean; sso_only?: boolean; approval?: SignupApproval; verification_methods?: VerificationMethod[] },
+  patch: { signup_open?: boolean; sso_only?: boolean; sso_whitelist_only?: boolean; approval?: SignupApproval; verification_methods?: VerificationMethod[] },
 ) {
   const [row] = await db
     .update(tenants)
-    .set({ signupOpen: patch.signup_open, ssoOnly: patch.sso_only, signupApproval: patch.approval, verificationMethods: patch.verification_methods })
+    .set({ signupOpen: patch.signup_open, ssoOnly: patch.sso_only, ssoWhitelistOnly: patch.sso_whitelist_only, signupApproval: patch.approval, verificationMethods: patch.verification_methods })
     .where(eq(tenants.id, tenant.id))
     .returning();
   if (!row) throw notFound();
@@ -170,78 +164,8 @@ export async function sendCode(
   const email = normalizeEmail(input.email);
   await assertNotRegistered(db, tenant, email);
 
-  const [latest] = await db
-    .select({ createdAt: verificationCodes.createdAt })
-    .from(verificationCodes)
-    .where(and(eq(verificationCodes.tenantId, tenant.id), eq(verificationCodes.email, email), eq(verificationCodes.purpose, 'sign_up')))
-    .orderBy(desc(verificationCodes.createdAt))
-    .limit(1);
-  const now = Date.now();
-  if (latest) {
-    const waitMs = latest.createdAt.getTime() + VERIFICATION_CODE_COOLDOWN_SECONDS * 1000 - now;
-    if (waitMs > 0) {
-      const seconds = Math.ceil(waitMs / 1000);
-      throw new AppError(429, 'code_cooldown', 'A code was sent a moment ago. Please wait before asking again.', { retry_after_seconds: seconds });
-    }
-  }
-
-  const code = String(randomInt(0, 10 ** VERIFICATION_CODE_LENGTH)).padStart(VERIFICATION_CODE_LENGTH, '0');
-  const createdAt = new Date(now);
-  const expiresAt = new Date(now + VERIFICATION_CODE_TTL_MINUTES * 60_000);
-  const [row] = await db.transaction(async (tx) => {
-    await tx
-      .update(verificationCodes)
-      .set({ status: 'expired' })
-      .where(and(eq(verificationCodes.tenantId, tenant.id), eq(verificationCodes.email, email), eq(verificationCodes.purpose, 'sign_up'), eq(verificationCodes.status, 'sent')));
-    return tx
-      .insert(verificationCodes)
-      .values({ tenantId: tenant.id, email, codeHash: hashCode(tenant.id, email, code), purpose: 'sign_up', createdAt, expiresAt })
-      .returning({ id: verificationCodes.id });
-  });
-  try {
-    if (phone) await deps.sms.send(phone, verificationSms(input.language, code, VERIFICATION_CODE_TTL_MINUTES));
-    else await deps.mail.send('verificationCode', { to: email, language: input.language, data: { code, expiresInMinutes: VERIFICATION_CODE_TTL_MINUTES } });
-  } catch (error) {
-    if (row) await db.delete(verificationCodes).where(eq(verificationCodes.id, row.id));
-    if (error instanceof MailDeliveryError) throw new AppError(424, 'mail_failed', 'The verification code email could not be sent.');
-    if (error instanceof SmsDeliveryError) throw new AppError(424, 'sms_failed', 'The verification code text message could not be sent.');
-    throw error;
-  }
-  return {
-    expires_at: expiresAt.toISOString(),
-    resend_available_at: new Date(now + VERIFICATION_CODE_COOLDOWN_SECONDS * 1000).toISOString(),
-  };
-}
-
-/**
- * The newest unspent code of the email must match: 401 `code_expired` when there is none (never
- * sent, expired, or spent by too many wrong tries), 401 `invalid_code` for a wrong one (counted).
- * Returns the code's id, marked verified by the caller's transaction.
- */
-async function checkCode(db: Database, tenant: TenantRow, email: string, given: string): Promise<number> {
-  const [latest] = await db
-    .select()
-    .from(verificationCodes)
-    .where(and(eq(verificationCodes.tenantId, tenant.id), eq(verificationCodes.email, email), eq(verificationCodes.purpose, 'sign_up'), eq(verificationCodes.status, 'sent')))
-    .orderBy(desc(verificationCodes.createdAt))
-    .limit(1);
-  const expired = () => new AppError(401, 'code_expired', 'The verification code has expired or was not found. Please ask for a new one.');
-  if (!latest) throw expired();
-  if (latest.expiresAt.getTime() <= Date.now() || latest.attempts >= VERIFICATION_CODE_MAX_ATTEMPTS) {
-    await db.update(verificationCodes).set({ status: 'expired' }).where(eq(verificationCodes.id, latest.id));
-    throw expired();
-  }
-  const expected = Buffer.from(latest.codeHash);
-  const actual = Buffer.from(hashCode(tenant.id, email, given.trim()));
-  if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) {
-    const attempts = latest.attempts + 1;
-    await db
-      .update(verificationCodes)
-      .set({ attempts, ...(attempts >= VERIFICATION_CODE_MAX_ATTEMPTS ? { status: 'expired' as const } : {}) })
-      .where(eq(verificationCodes.id, latest.id));
-    throw new AppError(401, 'invalid_code', 'The verification code is incorrect.');
-  }
-  return latest.id;
+  const { id: _id, ...answer } = await issueCode(db, deps, tenant, { email, purpose: 'sign_up', language: input.language, phone });
+  return answer;
 }
 
 const fieldError = (status: number, code: 'required_field_missing' | 'invalid_field_value' | 'value_already_used', message: string, fieldName: string) =>
@@ -308,34 +232,49 @@ const isUniqueViolation = (error: unknown): boolean => {
   return false;
 };
 
-/**
- * POST /auth/sign-up/ (spec §8 statuses, reasons as error codes). Input is checked first, the code
- * last (a wrong code costs one of its attempts, a typo elsewhere should not); then the member, their
- * fields, agreements and groups (or the registration request) are written in one transaction.
- */
-export async function signUp(deps: SignupDeps, tenant: TenantRow, input: SignUpInput, signInUrl: string): Promise<{ outcome: SignupOutcome; member_id: number }> {
-  const { db } = deps;
-  assertOpen(tenant);
-  if (validateEmail(input.email)) throw new AppError(422, 'invalid_email', 'The email address is not valid.');
-  if (validatePassword(input.password)) throw new AppError(422, 'invalid_password', 'The password needs at least 8 characters with letters, numbers and special characters.');
-  if (validateName(input.name)) throw new AppError(422, 'invalid_name', 'The name must be 2 to 100 characters.');
-  const memberType = tenant.signupApproval === 'individual' ? 'individual' : 'organization';
-  if (input.member_type && input.member_type !== memberType) throw new AppError(422, 'invalid_member_type', 'This member type cannot sign up here.');
-  // SSO members sign up through /auth/sso-sign-up/, which is where an SSO user type belongs.
-  if (input.sso_user_type !== undefined) throw new AppError(422, 'invalid_sso_user_type', 'An SSO user type is not accepted by normal sign-up.');
+/** What a new member brings besides their credentials: groups, custom-field values, agreements. */
+interface Admission {
+  email: string;
+  name: string;
+  language: SupportedLanguage;
+  default_member_group_id: number;
+  member_group_ids: number[];
+  custom_fields: SignUpInput['custom_fields'];
+  agreements: number[];
+}
 
-  const email = normalizeEmail(input.email);
-  await assertNotRegistered(db, tenant, email);
+/** Checks everything but the credentials (spec §8 reasons): free email, a seat, groups, fields, agreements. */
+async function checkAdmission(db: Database, tenant: TenantRow, input: Admission) {
+  if (validateName(input.name)) throw new AppError(422, 'invalid_name', 'The name must be 2 to 100 characters.');
+  await assertNotRegistered(db, tenant, input.email);
   if (!(await memberCountCheck(db, tenant)).can_add_member) {
     throw new AppError(402, 'member_limit_reached', "The plan's member limit has been reached.");
   }
-  const otherGroupIds = await checkGroups(db, tenant, input.default_member_group_id, input.member_group_ids);
-  const fieldValues = await checkCustomFields(db, tenant, input.custom_fields);
-  const agreed = await checkAgreements(db, tenant, input.agreements);
-  const codeId = await checkCode(db, tenant, email, input.auth_code);
+  return {
+    otherGroupIds: await checkGroups(db, tenant, input.default_member_group_id, input.member_group_ids),
+    fieldValues: await checkCustomFields(db, tenant, input.custom_fields),
+    agreed: await checkAgreements(db, tenant, input.agreements),
+  };
+}
 
+type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
+
+/**
+ * Writes the member, their fields, agreements and groups (or the registration request an admin
+ * decides) in one transaction, with `alsoInTransaction` (the spent code); then the welcome mail.
+ */
+async function admit(
+  deps: SignupDeps,
+  tenant: TenantRow,
+  input: Admission,
+  { otherGroupIds, fieldValues, agreed }: Awaited<ReturnType<typeof checkAdmission>>,
+  credentials: { passwordHash: string | null; ssoPlatformId?: number; ssoId?: string },
+  signInUrl: string,
+  alsoInTransaction: (tx: Transaction) => Promise<unknown> = async () => undefined,
+): Promise<{ outcome: SignupOutcome; member_id: number }> {
+  const { db } = deps;
+  const memberType = tenant.signupApproval === 'individual' ? 'individual' : 'organization';
   const pending = tenant.signupApproval === 'admin';
-  const passwordHash = await hashPassword(input.password);
   let member: MemberRow;
   try {
     member = await db.transaction(async (tx) => {
@@ -343,9 +282,9 @@ export async function signUp(deps: SignupDeps, tenant: TenantRow, input: SignUpI
         .insert(members)
         .values({
           tenantId: tenant.id,
-          email,
+          email: input.email,
           name: input.name.trim(),
-          passwordHash,
+          ...credentials,
           status: pending ? 'pending' : 'approved',
           memberType,
           language: input.language,
@@ -353,7 +292,7 @@ export async function signUp(deps: SignupDeps, tenant: TenantRow, input: SignUpI
         })
         .returning();
       if (!row) throw new Error('Member insert returned no row');
-      await tx.update(verificationCodes).set({ status: 'verified' }).where(eq(verificationCodes.id, codeId));
+      await alsoInTransaction(tx);
       if (fieldValues.length > 0) {
         await tx.insert(memberCustomFieldValues).values(fieldValues.map((v) => ({ tenantId: tenant.id, memberId: row.id, ...v })));
       }
@@ -374,7 +313,7 @@ export async function signUp(deps: SignupDeps, tenant: TenantRow, input: SignUpI
       return row;
     });
   } catch (error) {
-    // Two sign-ups of one email at once: the unique index lets one through.
+    // Two sign-ups of one email (or one SSO identity) at once: the unique indexes let one through.
     if (isUniqueViolation(error)) throw alreadyRegistered();
     throw error;
   }
@@ -382,13 +321,54 @@ export async function signUp(deps: SignupDeps, tenant: TenantRow, input: SignUpI
   if (tenant.signupApproval === 'auto') {
     await mailQuietly(deps, 'welcome', () =>
       deps.mail.send('memberRequestApproved', {
-        to: email,
+        to: input.email,
         language: input.language,
         data: { name: member.name, tenantName: tenant.name, requestType: 'registration', signInUrl },
       }),
     );
   }
   return { outcome: pending ? 'pending' : tenant.signupApproval === 'auto' ? 'approved' : 'registered', member_id: member.id };
+}
+
+/**
+ * POST /auth/sign-up/ (spec §8 statuses, reasons as error codes). Input is checked first, the code
+ * last (a wrong code costs one of its attempts, a typo elsewhere should not).
+ */
+export async function signUp(deps: SignupDeps, tenant: TenantRow, input: SignUpInput, signInUrl: string): Promise<{ outcome: SignupOutcome; member_id: number }> {
+  const { db } = deps;
+  assertOpen(tenant);
+  if (validateEmail(input.email)) throw new AppError(422, 'invalid_email', 'The email address is not valid.');
+  if (validatePassword(input.password)) throw new AppError(422, 'invalid_password', 'The password needs at least 8 characters with letters, numbers and special characters.');
+  if (validateName(input.name)) throw new AppError(422, 'invalid_name', 'The name must be 2 to 100 characters.');
+  const memberType = tenant.signupApproval === 'individual' ? 'individual' : 'organization';
+  if (input.member_type && input.member_type !== memberType) throw new AppError(422, 'invalid_member_type', 'This member type cannot sign up here.');
+  // SSO members sign up through /auth/sso-sign-up/, which is where an SSO user type belongs.
+  if (input.sso_user_type !== undefined) throw new AppError(422, 'invalid_sso_user_type', 'An SSO user type is not accepted by normal sign-up.');
+
+  const admission = { ...input, email: normalizeEmail(input.email) };
+  const checked = await checkAdmission(db, tenant, admission);
+  const codeId = await checkCode(db, tenant, { email: admission.email, purpose: 'sign_up', code: input.auth_code });
+  const passwordHash = await hashPassword(input.password);
+  return admit(deps, tenant, admission, checked, { passwordHash }, signInUrl, (tx) => spendCode(tx, codeId));
+}
+
+/**
+ * POST /auth/sso-sign-up/: the identity an SSO platform vouched for replaces the email code and the
+ * password (the member signs in through the platform). Open unless sign-up is closed altogether:
+ * an SSO-only tenant is exactly where members arrive this way.
+ */
+export async function signUpWithSso(
+  deps: SignupDeps,
+  tenant: TenantRow,
+  identity: { email: string; platformId: number; ssoId: string },
+  input: Omit<Admission, 'email'>,
+  signInUrl: string,
+): Promise<{ outcome: SignupOutcome; member_id: number }> {
+  if (!tenant.signupOpen) throw closed();
+  if (validateEmail(identity.email)) throw new AppError(422, 'invalid_email', 'The SSO platform gave no valid email address.');
+  const admission = { ...input, email: normalizeEmail(identity.email) };
+  const checked = await checkAdmission(deps.db, tenant, admission);
+  return admit(deps, tenant, admission, checked, { passwordHash: null, ssoPlatformId: identity.platformId, ssoId: identity.ssoId }, signInUrl);
 }
 
 /** A notice mail that failed must not undo what was done: it is logged. */

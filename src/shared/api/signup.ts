@@ -9,6 +9,8 @@ export const signupSettingsSchema = z.object({
   /** Normal sign-up works only when open and not SSO-only; otherwise the page says so instead of the form. */
   signup_open: z.boolean(),
   sso_only: z.boolean(),
+  /** SSO is for the members on the SSO whitelist only; others get 403 not eligible. */
+  sso_whitelist_only: z.boolean(),
   approval: z.enum(SIGNUP_APPROVALS),
   verification_methods: z.array(z.enum(VERIFICATION_METHODS)),
 });
