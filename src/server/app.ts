@@ -29,6 +29,8 @@ import { registerMemberGroupRoutes } from './routes/memberGroups';
 import { registerPasswordRoutes } from './routes/passwords';
 import { registerSecurityRoutes } from './routes/security';
 import { registerSignupRoutes } from './routes/signup';
+import { registerSsoRoutes } from './routes/sso';
+import { createOidcAdapter } from './sso/oidc';
 import { type MailService, createMailService } from './mail/service';
 import { createSmsService } from './sms/service';
 import { registerPublicSessionRoutes } from './routes/publicSessions';
@@ -122,6 +124,8 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
     outboxDir: config.SMS_OUTBOX_DIR,
     log: app.log,
   });
+  const signupDeps = { db, mail, sms, forgetMember: auth.forgetMember, log: app.log };
+  const ssoDeps = { ...signupDeps, auth, oidc: createOidcAdapter() };
   const authRateWindowMs = config.AUTH_RATE_WINDOW_SECONDS * 1000;
   const passwords = createPasswordService({
     db,
@@ -158,7 +162,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
     async (api) => {
       registerTenantResolution(api, db, config.DEFAULT_TENANT, config.AUTH_CACHE_TTL_SECONDS * 1000);
       registerAuthentication(api, auth);
-      registerAuthRoutes(api, { db, auth, config });
+      registerAuthRoutes(api, { db, auth, config, sso: ssoDeps });
       registerPasswordRoutes(api, passwords, { ipLimit: config.PASSWORD_RESET_IP_RATE_LIMIT, windowMs: authRateWindowMs });
       registerMemberRoutes(api, db, auth);
       registerMemberGroupRoutes(api, db);
@@ -177,7 +181,8 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerAdminChatbotRoutes(api, { db, mail });
       registerRecentChatbotRoutes(api, db);
       registerStudioRoutes(api, { db, store, rateLimits, config, enqueueParse, sources });
-      registerSignupRoutes(api, { db, mail, sms, store, forgetMember: auth.forgetMember, log: app.log }, config);
+      registerSignupRoutes(api, { ...signupDeps, store }, config);
+      registerSsoRoutes(api, ssoDeps, config);
     },
     { prefix: API_PREFIX },
   );

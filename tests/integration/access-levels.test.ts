@@ -38,6 +38,14 @@ const EXPECTED_PUBLIC = [
   'GET /policies/:id/file/',
   'POST /auth/code/',
   'POST /auth/sign-up/',
+  // SSO before anyone is signed in: the platforms, the OpenID Connect redirect, the directory's two
+  // steps and its code, and signing in or up with the verified identity (ARCHITECTURE "SSO").
+  'GET /sso-platforms/',
+  'POST /sso-platforms/:id/authorize/',
+  'POST /sso-platforms/:id/verify/',
+  'POST /sso-platforms/:id/send-code/',
+  'POST /auth/sso-sign-in/',
+  'POST /auth/sso-sign-up/',
 ].sort();
 
 type Operation = { method: string; path: string; access: AccessLevel };

@@ -1,18 +1,21 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { refresh, signIn, signOut } from '../../shared/api/auth';
+import { ssoSignIn } from '../../shared/api/sso';
 import type { AuthTokens } from '../../shared/api/auth';
 import { API_PREFIX, CLIENT_KIND_HEADER, REFRESH_COOKIE } from '../../shared/domain/http';
 import type { ServerConfig } from '../config';
 import type { Database } from '../db/client';
 import type { AuthService, IssuedTokens } from '../services/auth';
 import { toMemberDto } from '../services/members';
+import * as sso from '../services/sso';
 import { registerEndpoint } from './endpointRoute';
 
 const REFRESH_COOKIE_PATH = `${API_PREFIX}/auth`;
 
 const isDesktop = (request: FastifyRequest) => request.headers[CLIENT_KIND_HEADER] === 'desktop';
 
-export function registerAuthRoutes(app: FastifyInstance, deps: { db: Database; auth: AuthService; config: ServerConfig }): void {
+/** Every endpoint that answers with tokens, so the cookie and body rules live in one place. */
+export function registerAuthRoutes(app: FastifyInstance, deps: { db: Database; auth: AuthService; config: ServerConfig; sso: sso.SsoDeps }): void {
   const { db, auth, config } = deps;
 
   /** Web clients get the refresh token only as an HttpOnly cookie; desktop clients in the body. */
@@ -50,6 +53,10 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { db: Database; a
     },
     { rateLimit: { name: 'sign-in', limit: config.SIGN_IN_RATE_LIMIT, windowMs: 60_000 } },
   );
+
+  registerEndpoint(app, ssoSignIn, async ({ body, tenant, request, reply }) => respondWithTokens(request, reply, await sso.signIn(deps.sso, tenant, body)), {
+    rateLimit: { name: 'sign-in', limit: config.SIGN_IN_RATE_LIMIT, windowMs: 60_000 },
+  });
 
   registerEndpoint(app, refresh, async ({ body, tenant, request, reply }) => {
     try {

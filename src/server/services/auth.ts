@@ -136,6 +136,8 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
     if (!(await verify(member.passwordHash, password))) {
       throw new AppError(401, 'invalid_credentials', 'Wrong email or password.');
     }
+    // SSO-only tenants (spec §8): members go through SSO; administrators keep a way in if SSO breaks.
+    if (tenant.ssoOnly && !member.isAdmin) throw new AppError(403, 'sso_only', 'This workspace signs in with SSO only.');
     return signInAs(tenant, member);
   }
 

@@ -22,6 +22,8 @@ export async function toMemberDto(db: Database, member: MemberRow): Promise<Memb
     custom_fields: fields,
     member_status: member.status,
     member_type: member.memberType,
+    sso_platform_id: member.ssoId ? member.ssoPlatformId : null,
+    has_password: member.passwordHash !== null,
   };
 }
 

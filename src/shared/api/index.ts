@@ -28,6 +28,8 @@ export * as signupApi from './signup';
 export * as memberGroupsApi from './memberGroups';
 export * as adminMemberRequestsApi from './admin/memberRequests';
 export * as adminSignupSettingsApi from './admin/signupSettings';
+export * as ssoApi from './sso';
+export * as adminSsoPlatformsApi from './admin/ssoPlatforms';
 export type { Member, CreditCheck } from './members';
 export type { MemberUsage } from './credits';
 export type { AuthTokens } from './auth';

@@ -16,6 +16,10 @@ export const memberSchema = z.object({
   custom_fields: z.array(customFieldValueSchema),
   member_status: memberStatusSchema,
   member_type: z.enum(['organization', 'individual']),
+  /** The SSO platform connected for one-click sign-in, if any. */
+  sso_platform_id: z.number().int().nullable(),
+  /** False for members who only ever signed in through SSO (they cannot disconnect it). */
+  has_password: z.boolean(),
 });
 export type Member = z.infer<typeof memberSchema>;
 

@@ -67,6 +67,8 @@ export const ssoOidcCallbackSchema = z.strictObject({
   code: z.string().min(1).max(4000),
   code_verifier: z.string().regex(/^[A-Za-z0-9._~-]{43,128}$/),
   state: z.string().min(16).max(200),
+  /** The provider's `iss` response parameter (RFC 9207), when it sent one. */
+  iss: z.string().max(500).optional(),
   redirect_url: redirectUrlSchema,
 });
 

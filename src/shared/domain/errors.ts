@@ -64,5 +64,20 @@ export const ERROR_CODES = [
   'invalid_field_value',
   'value_already_used',
   'policy_agreement_required',
+  // SSO (spec §8 "Other"; docs/ARCHITECTURE.md "SSO").
+  /** The platform refused the user ID and password, or the authorization code. */
+  'sso_rejected',
+  /** The platform could not be reached or answered nonsense (424). */
+  'sso_unavailable',
+  /** The verified identity is older than SSO_IDENTITY_TTL_MINUTES, or not of this platform. */
+  'sso_identity_expired',
+  /** No account is connected to this identity: sign up, or sign in and connect it on My page. */
+  'sso_account_not_found',
+  /** The identity is connected to another account already. */
+  'sso_account_in_use',
+  /** Disconnecting would leave an account without a password no way to sign in. */
+  'sso_password_required',
+  /** The tenant takes members through SSO only: password sign-in is for administrators. */
+  'sso_only',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -8,7 +8,7 @@ import { installFakeApi } from '../test/fakeApi';
 import { renderScreen } from '../test/render';
 import { LanguageMenu } from './LanguageMenu';
 
-const member: Member = { id: 7, name: 'Ada', email: 'ada@demo.test', is_admin: false, language: 'en', custom_fields: [], member_status: 'approved', member_type: 'organization' };
+const member: Member = { id: 7, name: 'Ada', email: 'ada@demo.test', is_admin: false, language: 'en', custom_fields: [], member_status: 'approved', member_type: 'organization', sso_platform_id: null, has_password: true };
 
 beforeEach(() => {
   localStorage.clear();

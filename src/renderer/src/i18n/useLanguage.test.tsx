@@ -6,7 +6,7 @@ import { useUserSession } from '../stores/userSession';
 import { installFakeApi } from '../test/fakeApi';
 import { useChangeLanguage, useMemberLanguageSync } from './useLanguage';
 
-const member: Member = { id: 7, name: 'Ada', email: 'ada@demo.test', is_admin: false, language: 'ko', custom_fields: [], member_status: 'approved', member_type: 'organization' };
+const member: Member = { id: 7, name: 'Ada', email: 'ada@demo.test', is_admin: false, language: 'ko', custom_fields: [], member_status: 'approved', member_type: 'organization', sso_platform_id: null, has_password: true };
 
 beforeEach(() => {
   localStorage.clear();

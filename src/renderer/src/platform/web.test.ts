@@ -12,6 +12,8 @@ const member = {
   custom_fields: [],
   member_status: 'approved',
   member_type: 'organization',
+  sso_platform_id: null,
+  has_password: true,
 };
 
 function tokens(accessToken: string) {

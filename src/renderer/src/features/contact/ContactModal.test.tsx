@@ -12,7 +12,7 @@ const { ContactModal } = await import('./ContactModal');
 afterEach(() => vi.clearAllMocks());
 
 function open() {
-  useUserSession.setState({ member: { id: 9, name: 'Ada', email: 'ada@demo.test', is_admin: false, language: 'en', custom_fields: [], member_status: 'approved', member_type: 'individual' } });
+  useUserSession.setState({ member: { id: 9, name: 'Ada', email: 'ada@demo.test', is_admin: false, language: 'en', custom_fields: [], member_status: 'approved', member_type: 'individual', sso_platform_id: null, has_password: true } });
   const onClose = vi.fn();
   renderScreen(<ContactModal opened onClose={onClose} />);
   return onClose;

@@ -15,7 +15,7 @@ const model = (lowTier: boolean) =>
 const chatbot = (id: number, name: string, lowTier: boolean) => testChatbot({ id, hash_id: `c${id}`, en_name: name, ko_name: name, llm_model: model(lowTier) });
 const paid = chatbot(5, 'Helper', false);
 const lite = chatbot(6, 'Quick Helper', true);
-const member: Member = { id: 9, name: 'Ada', email: 'ada@demo.test', is_admin: false, language: 'en', custom_fields: [], member_status: 'approved', member_type: 'organization' };
+const member: Member = { id: 9, name: 'Ada', email: 'ada@demo.test', is_admin: false, language: 'en', custom_fields: [], member_status: 'approved', member_type: 'organization', sso_platform_id: null, has_password: true };
 
 const usage = (over: Partial<MemberUsage>): MemberUsage => ({
   period_start: '2026-11-01', period_end: '2026-11-30', limited_by: 'member', quota: 100, usage: 85.7, remaining: 14.3, percentage_used: 85.7, depleted: false,

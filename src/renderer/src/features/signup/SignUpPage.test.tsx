@@ -171,7 +171,7 @@ describe('sign-up page', () => {
 
   it('signs an auto-approved member in with the credentials just typed and welcomes them', async () => {
     const now = Date.now();
-    const member = { id: 9, name: 'Ada Lovelace', email: 'ada@example.com', is_admin: false, language: 'en', custom_fields: [], member_status: 'approved', member_type: 'organization' };
+    const member = { id: 9, name: 'Ada Lovelace', email: 'ada@example.com', is_admin: false, language: 'en', custom_fields: [], member_status: 'approved', member_type: 'organization', sso_platform_id: null, has_password: true };
     const api = installFakeApi(
       formRoutes({
         'GET /custom-fields/': () => Response.json({ items: [] }),
