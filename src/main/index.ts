@@ -4,6 +4,7 @@ import keytar from 'keytar';
 import { API_PREFIX } from '../shared/domain/http';
 import { APP_ID, PRODUCT_NAME } from './appIdentity';
 import { createAuthSession } from './auth/authSession';
+import { createSsoBrowserFlow } from './auth/ssoBrowserFlow';
 import { createSessionFailureReporter } from './auth/sessionFailureReporter';
 import { createChatProxy } from './chat/chatProxy';
 import { createBridgeFetch } from './http/bridgeFetch';
@@ -93,6 +94,7 @@ async function start(): Promise<void> {
       vault,
       openAdminWindow: windows.openAdmin,
       openExternal,
+      ssoFlow: createSsoBrowserFlow({ post: authSession.postPublic, openExternal }),
     }),
     createSenderGuard({ trustedOrigins: [appOrigin], isOwnWebContents: windows.isOwnWebContents }),
   );

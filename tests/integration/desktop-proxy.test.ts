@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAuthSession } from '../../src/main/auth/authSession';
+import { createSsoBrowserFlow } from '../../src/main/auth/ssoBrowserFlow';
 import { createChatProxy } from '../../src/main/chat/chatProxy';
 import { createBridgeFetch } from '../../src/main/http/bridgeFetch';
 import { createInvokeHandlers } from '../../src/main/ipc/invokeHandlers';
@@ -13,7 +14,8 @@ import { createSettingsStore } from '../../src/main/settings/settingsStore';
 import type { ChatFrame } from '../../src/shared/api';
 import type { ChatStreamEvent, IpcResult } from '../../src/shared/ipc/contract';
 import { startFakeLlmUpstream, type FakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
-import { DEMO_MEMBER, startTestServer, type TestServer } from '../fixtures/testServer';
+import { OIDC_CLIENT, signInAtProvider, startOidcProvider } from '../fixtures/oidcProvider';
+import { DEMO_ADMIN, DEMO_MEMBER, startTestServer, type TestServer } from '../fixtures/testServer';
 
 /**
  * Main's HTTP and chat proxy as the renderer reaches it: calls go through the registered IPC
@@ -50,7 +52,7 @@ const noKeychain: SecretStore = {
  * A desktop main process wired like src/main/index.ts, talking to the test server. `tokenEndpointPaths`
  * replaces the contract's list, to play an endpoint that answers with tokens but is not marked.
  */
-async function desktopMain(tokenEndpointPaths?: readonly string[]) {
+async function desktopMain(tokenEndpointPaths?: readonly string[], openExternal: (url: string) => Promise<void> = async () => undefined) {
   const requests: Array<{ url: string; method: string; signal?: AbortSignal }> = [];
   const settings = await createSettingsStore(join(await mkdtemp(join(tmpdir(), 'desktop-proxy-')), 'settings.json'), server.apiBase);
   const vault = createTokenVault(noKeychain, () => undefined);
@@ -77,7 +79,8 @@ async function desktopMain(tokenEndpointPaths?: readonly string[]) {
       settings,
       vault,
       openAdminWindow: () => undefined,
-      openExternal: async () => undefined,
+      openExternal,
+      ssoFlow: createSsoBrowserFlow({ post: session.postPublic, openExternal }),
     }),
     createSenderGuard({ trustedOrigins: ['app://bundle'], isOwnWebContents: (id) => id === 1 || id === 2 }),
   );
@@ -387,3 +390,83 @@ describe('desktop main against the real server', () => {
     expect(await main.invoke('session:restore')).toEqual({ ok: true, value: null });
   });
 });
+
+describe('SSO on desktop', () => {
+  it('signs in through the system browser and a loopback redirect: the keychain gets the tokens, the renderer the member', async () => {
+    // RFC 8252: a native client's loopback redirect may use any port; the provider lists it without one.
+    const provider = await startOidcProvider(['http://127.0.0.1/sso/callback'], { native: true });
+    try {
+      const admin = (await (await fetch(`${server.apiBase}/auth/sign-in/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(DEMO_ADMIN) })).json()) as { access_token: string };
+      const created = await fetch(`${server.apiBase}/admin/sso-platforms/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-access-token': admin.access_token },
+        body: JSON.stringify({ sso_platform_name: 'Portal', settings: { kind: 'oidc', issuer: provider.issuer, client_id: OIDC_CLIENT.id, client_secret: OIDC_CLIENT.secret } }),
+      });
+      const platform = (await created.json()) as { id: number };
+      const browserVisits: string[] = [];
+      // The "system browser": signs in at the provider as the demo member's SSO identity, then follows its redirect to main's listener.
+      const main = await desktopMain(undefined, async (url) => {
+        browserVisits.push(url);
+        const back = await signInAtProvider(url, 'desktop-user');
+        void fetch(back);
+      });
+      const authorized = await main.invoke<{ code: string; code_verifier: string; state: string; iss?: string; redirect_url: string }>('sso:authorize', { sso_platform_id: platform.id });
+      expect(authorized.ok).toBe(true);
+      if (!authorized.ok) return;
+      expect(browserVisits).toHaveLength(1);
+      expect(authorized.value.redirect_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/sso\/callback$/);
+
+      // The renderer has the server verify the code (an identity, not a session) through the bridge...
+      const verifyRequest = new Request(`${server.apiBase}/sso-platforms/${platform.id}/verify/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(authorized.value),
+      });
+      const verified = await main.invoke<{ status: number; body: Uint8Array }>('http:fetch', {
+        requestId: crypto.randomUUID(),
+        url: verifyRequest.url,
+        method: 'POST',
+        headers: [['content-type', 'application/json']],
+        body: new Uint8Array(await verifyRequest.arrayBuffer()),
+      });
+      expect(verified.ok && verified.value.status).toBe(200);
+      const identity = verified.ok ? (JSON.parse(new TextDecoder().decode(verified.value.body)) as { sso_access_token: string; registered: boolean }) : null;
+      expect(identity?.registered).toBe(false);
+
+      // ...but may not call the sign-in itself: that answer carries tokens.
+      const direct = await main.invoke('http:fetch', {
+        requestId: crypto.randomUUID(),
+        url: `${server.apiBase}/auth/sso-sign-in/`,
+        method: 'POST',
+        headers: [['content-type', 'application/json']],
+        body: new TextEncoder().encode(JSON.stringify({ code: identity!.sso_access_token, sso_platform_id: platform.id })),
+      });
+      expect(direct.ok).toBe(false);
+
+      // Not registered yet: main's sign-in answers the spec's error, and nothing is stored.
+      const refused = await main.invoke('session:ssoSignIn', { code: identity!.sso_access_token, sso_platform_id: platform.id });
+      expect(refused).toMatchObject({ ok: false, error: { status: 404, body: { code: 'sso_account_not_found' } } });
+
+      // Once the demo member connected this identity (My page), the same identity signs the app in.
+      const member = (await (await fetch(`${server.apiBase}/auth/sign-in/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(DEMO_MEMBER) })).json()) as {
+        access_token: string;
+        member: { id: number };
+      };
+      const connected = await fetch(`${server.apiBase}/members/${member.member.id}/sso-account/`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', 'x-access-token': member.access_token },
+        body: JSON.stringify({ sso_access_token: identity!.sso_access_token, sso_platform_id: platform.id }),
+      });
+      expect(connected.status).toBe(200);
+      const signedIn = await main.invoke<{ email: string }>('session:ssoSignIn', { code: identity!.sso_access_token, sso_platform_id: platform.id });
+      expect(signedIn).toMatchObject({ ok: true, value: { email: DEMO_MEMBER.email } });
+      expect(JSON.stringify(signedIn)).not.toMatch(/access_token|refresh_token/);
+      // The session is main's: an ordinary call through the bridge is signed in.
+      expect((await main.get(`/members/${member.member.id}/`)).status).toBe(200);
+      await fetch(`${server.apiBase}/members/${member.member.id}/sso-account/`, { method: 'DELETE', headers: { 'x-access-token': member.access_token } });
+    } finally {
+      await provider.close();
+    }
+  });
+});
+

@@ -1,4 +1,4 @@
-import { ApiError, apiErrorFromResponse, authApi, sendReportingFailures, sessionEndReasonFor, type Endpoint, type FailureReport, type Member, type SessionEndReason } from '../../shared/api';
+import { ApiError, apiErrorFromResponse, authApi, ssoApi, sendReportingFailures, sessionEndReasonFor, type Endpoint, type FailureReport, type Member, type SessionEndReason } from '../../shared/api';
 import { ACCESS_TOKEN_HEADER, CLIENT_KIND_HEADER, SUBDOMAIN_HEADER } from '../../shared/domain/http';
 import type { DesktopSettings } from '../../shared/ipc/contract';
 import type { SessionTokens, TokenVault } from '../keychain/tokenVault';
@@ -63,9 +63,9 @@ export function createAuthSession(options: AuthSessionOptions) {
   }
 
   /** A session call; a network failure rejects with ApiError status 0. 5xx and network failures are reported. */
-  async function postAuth(endpoint: Endpoint, body: unknown, accessToken?: string): Promise<Response> {
+  async function postAuth(endpoint: Endpoint, body: unknown, accessToken?: string, path = endpoint.path): Promise<Response> {
     const { settings } = current();
-    const url = endpointUrl(settings.apiBase, endpoint.path);
+    const url = endpointUrl(settings.apiBase, path);
     const report = (error: ApiError, response: Response | null) => options.onCallFailure?.({ endpoint, url, error, response });
     const headers = tenantHeaders(settings.subdomain, new Headers({ 'content-type': 'application/json', [CLIENT_KIND_HEADER]: 'desktop' }));
     if (accessToken) headers.set(ACCESS_TOKEN_HEADER, accessToken);
@@ -150,6 +150,16 @@ export function createAuthSession(options: AuthSessionOptions) {
       if (!response.ok) throw await apiErrorFromResponse(response);
       return (await acceptTokens(response, current().service)).member;
     },
+
+    /** Signs in with an identity an SSO platform vouched for (`POST /auth/sso-sign-in/`). */
+    async ssoSignIn(body: { code: string; sso_platform_id: number }): Promise<Member> {
+      const response = await postAuth(ssoApi.ssoSignIn, body);
+      if (!response.ok) throw await apiErrorFromResponse(response);
+      return (await acceptTokens(response, current().service)).member;
+    },
+
+    /** A public POST of the current server and tenant, for the SSO browser flow. */
+    postPublic: (endpoint: Endpoint, path: string, body: unknown) => postAuth(endpoint, body, undefined, path),
 
     /** Resumes the stored session of the current server and tenant; null when there is none. */
     async restore(): Promise<Member | null> {

@@ -48,13 +48,15 @@ describe('path normalisation', () => {
 });
 
 describe('token endpoints', () => {
-  it('are read from the contract: sign-in, refresh and sign-out', () => {
-    expect([...TOKEN_ENDPOINT_PATHS].sort()).toEqual(['/auth/refresh/', '/auth/sign-in/', '/auth/sign-out/']);
+  it('are read from the contract: sign-in, SSO sign-in, refresh and sign-out', () => {
+    expect([...TOKEN_ENDPOINT_PATHS].sort()).toEqual(['/auth/refresh/', '/auth/sign-in/', '/auth/sign-out/', '/auth/sso-sign-in/']);
   });
 
   it.each([
     '/auth/sign-in/',
     '/auth/sign-in',
+    '/auth/sso-sign-in/',
+    '/auth/%73so-sign-in/',
     '/auth/refresh/',
     '/auth/sign-out/',
     '/auth/%73ign-in/',

@@ -1,4 +1,5 @@
 import type { AuthSession } from '../auth/authSession';
+import type { SsoBrowserFlow } from '../auth/ssoBrowserFlow';
 import type { ChatProxy } from '../chat/chatProxy';
 import type { BridgeFetch } from '../http/bridgeFetch';
 import type { TokenVault } from '../keychain/tokenVault';
@@ -13,6 +14,7 @@ export interface InvokeHandlerDeps {
   vault: Pick<TokenVault, 'storage'>;
   openAdminWindow: () => void;
   openExternal: (url: string) => Promise<void>;
+  ssoFlow: Pick<SsoBrowserFlow, 'authorize'>;
 }
 
 const OK = { ok: true } as const;
@@ -26,6 +28,7 @@ export function createInvokeHandlers(deps: InvokeHandlerDeps): InvokeHandlers {
       return OK;
     },
     'session:signIn': (credentials) => deps.session.signIn(credentials),
+    'session:ssoSignIn': (body) => deps.session.ssoSignIn(body),
     'session:restore': () => deps.session.restore(),
     'session:signOut': async () => {
       await deps.session.signOut();
@@ -47,5 +50,6 @@ export function createInvokeHandlers(deps: InvokeHandlerDeps): InvokeHandlers {
       await deps.openExternal(url);
       return OK;
     },
+    'sso:authorize': ({ sso_platform_id: platformId }) => deps.ssoFlow.authorize(platformId),
   };
 }

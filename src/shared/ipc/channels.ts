@@ -6,6 +6,7 @@ export const INVOKE_CHANNELS = [
   'http:fetch',
   'http:cancel',
   'session:signIn',
+  'session:ssoSignIn',
   'session:restore',
   'session:signOut',
   'session:storageStatus',
@@ -15,6 +16,7 @@ export const INVOKE_CHANNELS = [
   'settings:set',
   'window:openAdmin',
   'shell:openExternal',
+  'sso:authorize',
 ] as const;
 
 /** Main → renderer notifications. */

@@ -3,6 +3,8 @@ import { errorBodySchema } from '../api/common';
 import { SESSION_END_REASONS, type SessionEndReason } from '../api/apiError';
 import { signInBodySchema } from '../api/auth';
 import { memberSchema } from '../api/members';
+import { ssoOidcCallbackSchema, ssoSignInBodySchema } from '../api/sso';
+import { idSchema } from '../api/common';
 import { chatBodySchema, chatFrameSchema, chatMetaSchema } from '../api/chat';
 import type { EventChannel, InvokeChannel } from './channels';
 
@@ -129,6 +131,7 @@ export const invokeContract = {
   'http:fetch': { args: httpFetchArgsSchema, result: bridgeResponseSchema },
   'http:cancel': { args: requestIdArgsSchema, result: ok },
   'session:signIn': { args: signInBodySchema, result: memberSchema },
+  'session:ssoSignIn': { args: ssoSignInBodySchema.pick({ code: true, sso_platform_id: true }), result: memberSchema },
   'session:restore': { args: noArgs, result: memberSchema.nullable() },
   'session:signOut': { args: noArgs, result: ok },
   'session:storageStatus': { args: noArgs, result: storageStatusSchema },
@@ -138,6 +141,8 @@ export const invokeContract = {
   'settings:set': { args: desktopSettingsPatchSchema, result: desktopSettingsSchema },
   'window:openAdmin': { args: noArgs, result: ok },
   'shell:openExternal': { args: z.object({ url: z.url({ protocol: /^https?$/ }) }), result: ok },
+  /** OpenID Connect in the system browser (RFC 8252): the code and verifier for `POST /sso-platforms/:id/verify/`. */
+  'sso:authorize': { args: z.object({ sso_platform_id: idSchema }), result: ssoOidcCallbackSchema },
 } as const satisfies Record<InvokeChannel, { args: z.ZodType; result: z.ZodType }>;
 
 export const eventContract = {
