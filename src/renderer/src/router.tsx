@@ -4,7 +4,8 @@ import { SessionRoot } from './app/SessionRoot';
 import { RequireAuth } from './app/RequireAuth';
 import SignInPage from './features/auth/SignInPage';
 import { SHARED_SESSION_ROUTE } from '../../shared/domain/sharing';
-import { loadAllNamespaces } from './i18n';
+import { SSO_WEB_CALLBACK_PATH } from '../../shared/domain/sso';
+import { loadScreenModule } from './app/screenModule';
 
 /**
  * A route whose component arrives in its own chunk when the route is first matched, so the
@@ -13,12 +14,7 @@ import { loadAllNamespaces } from './i18n';
  */
 const lazyComponent =
   <Module,>(load: () => Promise<Module>, pick: (module: Module) => ComponentType) =>
-  async () => {
-    // The screen's strings arrive in their own chunks too (i18n): never show it with raw keys.
-    // …and so do the error messages of its calls (api/errorCatalog).
-    const [module] = await Promise.all([load(), loadAllNamespaces(), import('./api/errorCatalog')]);
-    return { Component: pick(module) };
-  };
+  async () => ({ Component: pick(await loadScreenModule(load)) });
 
 const chatPage = lazyComponent(() => import('./features/chat/ChatPage'), (module) => module.default);
 
@@ -28,6 +24,7 @@ export const routes = [
     element: <SessionRoot />,
     children: [
       { path: '/auth', element: <SignInPage /> },
+      { path: SSO_WEB_CALLBACK_PATH, lazy: lazyComponent(() => import('./features/sso/SsoCallbackPage'), (module) => module.default) },
       { path: '/auth/sign-up', lazy: lazyComponent(() => import('./features/signup/SignUpPage'), (module) => module.default) },
       // Forgot password and the mailed link's page (ARCHITECTURE "Passwords").
       { path: '/auth/forgot', lazy: lazyComponent(() => import('./features/account/ForgotPasswordPage'), (module) => module.default) },
@@ -64,6 +61,7 @@ export const routes = [
                 lazy: lazyComponent(() => import('./features/admin/announcements/AnnouncementsPage'), (module) => module.default),
               },
               { path: 'sign-up', lazy: lazyComponent(() => import('./features/admin/signup/SignupSettingsPage'), (module) => module.default) },
+              { path: 'sso', lazy: lazyComponent(() => import('./features/admin/sso/SsoPlatformsPage'), (module) => module.default) },
               { path: 'restricted-words', lazy: lazyComponent(() => import('./features/admin/security/SecurityPage'), (module) => module.default) },
               { path: 'chatbots', lazy: lazyComponent(() => import('./features/admin/chatbots/AdminChatbotsPage'), (module) => module.default) },
               { path: 'models', lazy: lazyComponent(() => import('./features/admin/models/ModelPermissionsPage'), (module) => module.default) },

@@ -13,7 +13,7 @@ export function registerSsoRoutes(app: FastifyInstance, deps: sso.SsoDeps, confi
   const { db } = deps;
   // Each step may reach the platform and send a code: limited like sign-in per client.
   const limited = { rateLimit: { name: 'sso', limit: config.SIGN_IN_RATE_LIMIT, windowMs: 60_000 } };
-  registerEndpoint(app, listSsoPlatforms, async ({ tenant }) => ({ items: await sso.listPlatforms(db, tenant) }));
+  registerEndpoint(app, listSsoPlatforms, async ({ tenant }) => ({ items: await sso.listPlatforms(db, tenant), sso_only: tenant.ssoOnly }));
   registerEndpoint(app, ssoAuthorize, async ({ tenant, params, body }) => sso.authorize(deps, tenant, params.id, body), limited);
   registerEndpoint(app, ssoVerify, async ({ tenant, params, body }) => sso.verify(deps, tenant, params.id, body), limited);
   registerEndpoint(app, ssoSendCode, async ({ tenant, params, body }) => sso.resendCode(deps, tenant, params.id, body), limited);

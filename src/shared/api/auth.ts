@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
-import { okSchema } from './common';
+import { idSchema, okSchema } from './common';
 import { memberSchema } from './members';
 
 export const signInBodySchema = z.object({
@@ -58,5 +58,23 @@ export const signOut = defineEndpoint({
   response: okSchema,
   carriesTokens: true,
   summary: 'Revoke the refresh token family and clear the cookie',
+  tags: ['auth'],
+});
+
+export const ssoSignInBodySchema = z.object({
+  /** The `sso_access_token` of a verified identity. */
+  code: z.string().min(1).max(4000),
+  sso_platform_id: idSchema,
+  redirect_url: z.string().max(2000).optional(),
+});
+
+export const ssoSignIn = defineEndpoint({
+  method: 'POST',
+  path: '/auth/sso-sign-in/',
+  access: 'public',
+  body: ssoSignInBodySchema,
+  response: authTokensSchema,
+  carriesTokens: true,
+  summary: 'Sign in with a verified SSO identity (404 sso_account_not_found: sign up or connect first)',
   tags: ['auth'],
 });

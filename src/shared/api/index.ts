@@ -53,6 +53,8 @@ export type { RestrictedWord } from './admin/security';
 export type { ChatFile, FileProgress } from './files';
 export type { TaskMode } from './taskModes';
 export type { SignupSettings, CustomField, Policy, SignUpBody } from './signup';
+export type { SsoPlatform, SsoVerified, SsoSignUpBody } from './sso';
+export type { AdminSsoPlatform, AdminSsoPlatformBody } from './admin/ssoPlatforms';
 export { ApiError, isApiError, apiErrorFromResponse, isReportedStatus, sendReportingFailures, sessionEndReasonFor, SESSION_END_REASONS } from './apiError';
 export type { SessionEndReason } from './apiError';
 export { readChatFrames, isAbortError, parseJsonOrNull } from './chatStream';

@@ -1,30 +1,14 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
 import { idParamsSchema, idSchema, isoDateTime, languageSchema } from './common';
-import { authTokensSchema } from './auth';
+
+// The platform list is on the sign-in page, so it has a module of its own (first-screen bundle).
+export { listSsoPlatforms, ssoPlatformSchema, type SsoPlatform } from './ssoPlatforms';
+// The SSO sign-in itself is in ./auth with the other endpoints that answer with tokens.
+export { ssoSignIn, ssoSignInBodySchema } from './auth';
 import { memberSchema } from './members';
 import { signupCustomFieldValueSchema, signUpResponseSchema } from './signup';
 import { NAME_MAX, VERIFICATION_CODE_LENGTH, VERIFICATION_METHODS } from '../domain/signup';
-import { SSO_PLATFORM_KINDS } from '../domain/sso';
-
-/** What a signed-out visitor may know of a platform: enough to draw its button or its user-ID form. */
-export const ssoPlatformSchema = z.object({
-  id: z.number().int(),
-  sso_platform_name: z.string(),
-  kind: z.enum(SSO_PLATFORM_KINDS),
-  /** Directory platforms: how the second-step code can travel (sms only when the directory holds phones). */
-  verification_methods: z.array(z.enum(VERIFICATION_METHODS)),
-});
-export type SsoPlatform = z.infer<typeof ssoPlatformSchema>;
-
-export const listSsoPlatforms = defineEndpoint({
-  method: 'GET',
-  path: '/sso-platforms/',
-  access: 'public',
-  response: z.object({ items: z.array(ssoPlatformSchema) }),
-  summary: "The tenant's SSO platforms (empty: no SSO platforms available)",
-  tags: ['sso'],
-});
 
 const redirectUrlSchema = z.string().url().max(2000);
 
@@ -123,24 +107,6 @@ export const ssoSendCode = defineEndpoint({
   response: ssoCodeSentSchema,
   summary: 'Send the directory verification code again (after the cooldown), by email or SMS',
   tags: ['sso'],
-});
-
-export const ssoSignInBodySchema = z.object({
-  /** The `sso_access_token` of a verified identity. */
-  code: z.string().min(1).max(4000),
-  sso_platform_id: idSchema,
-  redirect_url: z.string().max(2000).optional(),
-});
-
-export const ssoSignIn = defineEndpoint({
-  method: 'POST',
-  path: '/auth/sso-sign-in/',
-  access: 'public',
-  body: ssoSignInBodySchema,
-  response: authTokensSchema,
-  carriesTokens: true,
-  summary: 'Sign in with a verified SSO identity (404 sso_account_not_found: sign up or connect first)',
-  tags: ['auth'],
 });
 
 export const ssoSignUpBodySchema = z.object({

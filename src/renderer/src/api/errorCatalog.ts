@@ -1,6 +1,6 @@
 import { DEPLETION_KINDS, type DepletionKind } from '../../../shared/domain/credits';
-import { adminChatbotsApi, adminLlmModelsApi, adminSecurityApi, chatApi, chatbotsApi, filesApi, membersApi, passwordsApi, sessionsApi, signupApi, taskModesApi, type ApiError } from '../../../shared/api';
-import { type ErrorMessageRow, addErrorMessages } from './errorMessages';
+import { adminChatbotsApi, adminLlmModelsApi, adminSecurityApi, authApi, chatApi, chatbotsApi, filesApi, membersApi, passwordsApi, sessionsApi, signupApi, ssoApi, taskModesApi, type ApiError } from '../../../shared/api';
+import { type ErrorMessageRow, addErrorMessages, isIndividual } from './errorMessages';
 
 const depletionIs = (kind: DepletionKind) => (error: ApiError) => (error.body?.details as { depletion?: string } | undefined)?.depletion === kind;
 
@@ -107,6 +107,40 @@ export const ERROR_CATALOG: readonly ErrorMessageRow[] = [
   { endpoint: chatbotsApi.uploadChatbotDocuments, status: 422, key: 'files:errors.upload_422' },
   { endpoint: chatbotsApi.uploadChatbotDocuments, key: 'files:errors.upload_failed' },
   { endpoint: chatbotsApi.deleteChatbotDocument, status: 403, key: 'studio:errors.not_yours' },
+
+  // SSO (spec §8 "Other"): the platform's refusals, codes of the directory's second step, the whitelist.
+  ...[ssoApi.ssoVerify, ssoApi.ssoSendCode, ssoApi.ssoAuthorize].flatMap((endpoint) => [
+    { endpoint, status: 401, code: 'sso_rejected', key: 'sso:errors.rejected' },
+    { endpoint, status: 401, code: 'code_expired', key: 'sso:errors.code_expired' },
+    { endpoint, status: 401, code: 'invalid_code', key: 'sso:errors.invalid_code' },
+    { endpoint, status: 401, key: 'sso:errors.expired' },
+    { endpoint, status: 403, key: 'sso:errors.not_eligible' },
+    { endpoint, status: 404, key: 'sso:errors.platform_missing' },
+    { endpoint, status: 422, code: 'invalid_phone', key: 'sso:errors.no_phone' },
+    { endpoint, status: 424, code: 'sso_unavailable', key: 'sso:errors.unavailable' },
+    { endpoint, status: 424, key: 'sso:errors.mail_failed' },
+    { endpoint, status: 429, code: 'code_cooldown', key: 'sso:errors.cooldown' },
+    { endpoint, status: 429, key: 'sso:errors.too_many' },
+  ]),
+  { endpoint: authApi.ssoSignIn, status: 0, key: 'auth:sign_in_errors.network' },
+  { endpoint: authApi.ssoSignIn, status: 401, key: 'sso:errors.expired' },
+  { endpoint: authApi.ssoSignIn, status: 403, code: 'not_eligible', key: 'sso:errors.not_eligible' },
+  { endpoint: authApi.ssoSignIn, status: 403, when: isIndividual, key: 'auth:sign_in_errors.403_individual' },
+  { endpoint: authApi.ssoSignIn, status: 403, key: 'auth:sign_in_errors.403' },
+  { endpoint: authApi.ssoSignIn, status: 423, key: 'auth:sign_in_errors.423' },
+  { endpoint: authApi.ssoSignIn, status: 429, key: 'sso:errors.too_many' },
+  { endpoint: ssoApi.ssoSignUp, status: 401, key: 'sso:errors.expired' },
+  { endpoint: ssoApi.ssoSignUp, status: 402, key: 'signup:errors.member_limit' },
+  { endpoint: ssoApi.ssoSignUp, status: 403, code: 'not_eligible', key: 'sso:errors.not_eligible' },
+  { endpoint: ssoApi.ssoSignUp, status: 403, key: 'signup:errors.closed' },
+  { endpoint: ssoApi.ssoSignUp, status: 409, code: 'value_already_used', key: 'signup:errors.value_already_used' },
+  { endpoint: ssoApi.ssoSignUp, status: 409, key: 'signup:errors.already_registered' },
+  ...(['invalid_email', 'invalid_name', 'invalid_member_group', 'invalid_signup_field', 'required_field_missing', 'invalid_field_value', 'policy_agreement_required'] as const).map(
+    (code) => ({ endpoint: ssoApi.ssoSignUp, status: 422, code, key: `signup:errors.${code}` }),
+  ),
+  { endpoint: ssoApi.connectSsoAccount, status: 401, key: 'sso:errors.expired' },
+  { endpoint: ssoApi.connectSsoAccount, status: 409, key: 'sso:errors.in_use' },
+  { endpoint: ssoApi.disconnectSsoAccount, status: 422, key: 'sso:errors.password_required' },
 
   // Admin restricted words: spec §5 "a restricted word that already exists is refused".
   { endpoint: adminSecurityApi.createRestrictedWord, status: 409, key: 'security:words.duplicate' },

@@ -15,7 +15,7 @@ export interface ErrorMessageRow {
   key: string;
 }
 
-const isIndividual = (error: ApiError) => (error.body?.details as { member_type?: string } | undefined)?.member_type === 'individual';
+export const isIndividual = (error: ApiError) => (error.body?.details as { member_type?: string } | undefined)?.member_type === 'individual';
 
 /**
  * Spec §8 as data. Rows naming an endpoint come before the generic ones for that endpoint's
@@ -30,6 +30,7 @@ const FIRST_SCREEN_ROWS: ErrorMessageRow[] = [
   { endpoint: authApi.signIn, status: 400, key: 'auth:sign_in_errors.400' },
   { endpoint: authApi.signIn, status: 401, key: 'auth:sign_in_errors.401' },
   { endpoint: authApi.signIn, status: 422, key: 'auth:sign_in_errors.401' },
+  { endpoint: authApi.signIn, status: 403, code: 'sso_only', key: 'auth:sign_in_errors.sso_only' },
   { endpoint: authApi.signIn, status: 403, when: isIndividual, key: 'auth:sign_in_errors.403_individual' },
   { endpoint: authApi.signIn, status: 403, key: 'auth:sign_in_errors.403' },
   { endpoint: authApi.signIn, status: 423, key: 'auth:sign_in_errors.423' },

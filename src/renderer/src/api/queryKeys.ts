@@ -5,6 +5,8 @@
 export const queryKeys = {
   tenant: ['tenant'] as const,
   signupForm: ['signup-form'] as const,
+  ssoPlatforms: ['sso-platforms'] as const,
+  adminSsoPlatforms: ['admin-sso-platforms'] as const,
   signupSettings: ['signup-settings'] as const,
   member: (memberId: number) => ['member', memberId] as const,
   creditCheck: (memberId: number) => ['credit-check', memberId] as const,

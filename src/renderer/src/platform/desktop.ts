@@ -113,6 +113,7 @@ export function createDesktopPlatform(bridge: Bridge): Platform {
     fetch: bridgeFetch,
     session: {
       signIn: async (credentials) => unwrap(await bridge.session.signIn(credentials)),
+      ssoSignIn: async (body) => unwrap(await bridge.session.ssoSignIn(body)),
       restore: async () => unwrap(await bridge.session.restore()),
       signOut: async () => {
         unwrap(await bridge.session.signOut());
@@ -136,6 +137,11 @@ export function createDesktopPlatform(bridge: Bridge): Platform {
     settings: {
       get: async () => toClientSettings(unwrap(await bridge.settings.get())),
       set: async (patch) => toClientSettings(unwrap(await bridge.settings.set(patch))),
+    },
+    sso: {
+      // The system browser and its loopback redirect are main's (RFC 8252); the answer comes back here.
+      authorize: async (platformId, intent) => ({ platformId, intent, callback: unwrap(await bridge.sso.authorize({ sso_platform_id: platformId })) }),
+      takeReturn: async () => null,
     },
     openAdminConsole: () => void bridge.window.openAdmin(),
     openExternal: (url) => void bridge.shell.openExternal({ url }),

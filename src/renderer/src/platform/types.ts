@@ -4,6 +4,16 @@ import type { TransferProgress } from '../../../shared/ipc/contract';
 
 export type { SessionEndReason, TransferProgress };
 
+/** Why the member went to the SSO provider: to sign in (or up), or to connect their account (My page). */
+export type SsoIntent = 'sign_in' | 'connect';
+
+/** The provider's answer, ready for `POST /sso-platforms/:id/verify/`; `error` when the provider refused. */
+export interface SsoReturn {
+  platformId: number;
+  intent: SsoIntent;
+  callback: { code: string; code_verifier: string; state: string; iss?: string; redirect_url: string } | { error: string };
+}
+
 export interface ClientSettings {
   /** API base URL, e.g. https://host/api/v1. On the web it is the page's own origin. */
   apiBase: string;
@@ -35,6 +45,8 @@ export interface Platform {
   fetch(request: Request, onProgress?: (progress: TransferProgress) => void): Promise<Response>;
   session: {
     signIn(credentials: { email: string; password: string }): Promise<Member>;
+    /** Signs in with an identity an SSO platform vouched for (`code` is its `sso_access_token`). */
+    ssoSignIn(body: { code: string; sso_platform_id: number }): Promise<Member>;
     /** Resume a stored session (refresh); null when there is none. */
     restore(): Promise<Member | null>;
     signOut(): Promise<void>;
@@ -55,6 +67,16 @@ export interface Platform {
   settings: {
     get(): Promise<ClientSettings>;
     set(patch: Partial<ClientSettings>): Promise<ClientSettings>;
+  };
+  /** OpenID Connect sign-in at the platform's provider (docs/ARCHITECTURE.md "SSO"). */
+  sso: {
+    /**
+     * Web: leaves the app for the provider's page (the app comes back at SSO_WEB_CALLBACK_PATH) and
+     * never resolves. Desktop: the system browser, then resolves with the provider's answer.
+     */
+    authorize(platformId: number, intent: SsoIntent): Promise<SsoReturn>;
+    /** Web: the provider's answer at the callback page with what was kept before leaving; null if none. */
+    takeReturn(location: { search: string }): Promise<SsoReturn | null>;
   };
   openAdminConsole(): void;
   openExternal(url: string): void;

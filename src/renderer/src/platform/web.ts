@@ -110,8 +110,8 @@ export function createWebPlatform(options: WebPlatformOptions = {}): Platform {
   }
 
   /** A session call; a network failure rejects with ApiError status 0. */
-  async function postAuth(endpoint: Endpoint, body: unknown): Promise<Response> {
-    const target = url(endpoint.path);
+  async function postAuth(endpoint: Endpoint, body: unknown, path = endpoint.path): Promise<Response> {
+    const target = url(path);
     const report = (error: ApiError, response: Response | null) => options.onSessionCallFailure?.({ endpoint, url: target, error, response });
     const init = { method: endpoint.method, credentials: 'include', headers: withTenant(new Headers({ 'content-type': 'application/json' })), body: JSON.stringify(body) } satisfies RequestInit;
     return sendReportingFailures(() => network(target, init), report);
@@ -213,6 +213,11 @@ export function createWebPlatform(options: WebPlatformOptions = {}): Platform {
         if (!response.ok) throw await apiErrorFromResponse(response);
         return acceptTokens(response);
       },
+      async ssoSignIn(body) {
+        const response = await postAuth(authApi.ssoSignIn, body);
+        if (!response.ok) throw await apiErrorFromResponse(response);
+        return acceptTokens(response);
+      },
       restore: () => refreshOnce(true),
       async signOut() {
         accessToken = null;
@@ -225,6 +230,17 @@ export function createWebPlatform(options: WebPlatformOptions = {}): Platform {
     },
     streamChat,
     settings,
+    sso: {
+      async authorize(platformId, intent) {
+        // Loaded on demand: PKCE and the redirect are not part of the first screen.
+        const { startWebSso } = await import('./webSso');
+        return startWebSso((endpoint, path, body) => postAuth(endpoint, body, path), platformId, intent);
+      },
+      async takeReturn(location) {
+        const { takeWebSsoReturn } = await import('./webSso');
+        return takeWebSsoReturn(location);
+      },
+    },
     openAdminConsole: () => window.open('/admin', '_blank', 'noopener'),
     openExternal: (target) => window.open(target, '_blank', 'noopener,noreferrer'),
   };

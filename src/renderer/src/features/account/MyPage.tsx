@@ -11,6 +11,8 @@ import { useUserSession } from '../../stores/userSession';
 import { CreditUsageIndicator } from '../credits/CreditUsageIndicator';
 import { ChangePasswordForm } from './ChangePasswordForm';
 import { GroupsSection } from './GroupsSection';
+import { useSsoPlatforms } from '../../api/ssoPlatforms';
+import { SsoAccountSection } from '../sso/SsoAccountSection';
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -80,6 +82,8 @@ function NameForm() {
 export default function MyPage() {
   const { t } = useTranslation('account');
   const memberId = useUserSession((state) => state.member?.id);
+  const hasPassword = useUserSession((state) => state.member?.has_password ?? true);
+  const hasSso = (useSsoPlatforms().data?.items.length ?? 0) > 0;
   return (
     <PageFrame title={t('my_page.title')} description={t('my_page.description')}>
       <Stack gap="lg" maw={720}>
@@ -91,9 +95,17 @@ export default function MyPage() {
             <LanguageMenu />
           </Group>
         </Section>
-        <Section title={t('change_password.title')}>
-          <ChangePasswordForm />
-        </Section>
+        {/* Members who only ever signed in through SSO have no password to change. */}
+        {hasPassword && (
+          <Section title={t('change_password.title')}>
+            <ChangePasswordForm />
+          </Section>
+        )}
+        {hasSso && (
+          <Section title={t('sso:account_title')}>
+            <SsoAccountSection />
+          </Section>
+        )}
         {memberId !== undefined && (
           <Section title={t('my_page.groups')}>
             <GroupsSection memberId={memberId} />

@@ -49,6 +49,7 @@ const CONSOLE_AREAS = [
   { path: '/admin/chatbots', label: 'publishing:nav', icon: IconStudio },
   { path: '/admin/models', label: 'models:nav', icon: IconCpu },
   { path: '/admin/sign-up', label: 'signup:admin.nav', icon: IconUserPlus },
+  { path: '/admin/sso', label: 'sso:admin.nav', icon: IconLock },
   { path: '/admin/announcements', label: 'menu.announcements', icon: IconMegaphone },
   { path: '/admin/restricted-words', label: 'security:nav', icon: IconShield },
 ] as const;

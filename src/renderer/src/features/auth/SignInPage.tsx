@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Alert, Anchor, Box, Button, Center, Group, Image, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +6,8 @@ import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { validateEmail, validatePassword } from '../../../../shared/domain/validation';
 import { getPlatform } from '../../platform';
 import { useTenant } from '../../api/tenant';
+import { useSsoPlatforms } from '../../api/ssoPlatforms';
+import { loadScreenModule } from '../../app/screenModule';
 import { useUserSession } from '../../stores/userSession';
 import { LanguageMenu } from '../../components/LanguageMenu';
 import { MAIN_CONTENT_ID } from '../../components/mainContent';
@@ -13,6 +15,9 @@ import { useDocumentTitle } from '../../components/useDocumentTitle';
 import * as authApi from '../../../../shared/api/auth';
 import { type ErrorMessageValues, errorMessageKey, errorMessageValues } from '../../api/errorMessages';
 import { focusFirstError, zodResolver } from '../../components/forms/zodResolver';
+
+// The SSO part (and its strings) loads only for tenants that have SSO platforms.
+const SsoOptions = lazy(() => loadScreenModule(() => import('../sso/SsoOptions')));
 
 /** The server's sign-in body, with the spec §5 rules on top so the form says what is wrong before sending. */
 const signInFormSchema = authApi.signInBodySchema.superRefine((values, context) => {
@@ -31,6 +36,11 @@ export default function SignInPage() {
   const member = useUserSession((state) => state.member);
   const setMember = useUserSession((state) => state.setMember);
   const tenant = useTenant();
+  const sso = useSsoPlatforms();
+  const ssoPlatforms = sso.data?.items ?? [];
+  // SSO-only tenants show the email form to administrators only when asked (their break-glass way in).
+  const [emailForm, setEmailForm] = useState(false);
+  const showEmailForm = !sso.data?.sso_only || ssoPlatforms.length === 0 || emailForm;
   const form = useForm({ mode: 'controlled', initialValues: { email: '', password: '' }, validate: zodResolver(signInFormSchema) });
   const [failure, setFailure] = useState<{ key: string; values: ErrorMessageValues } | null>(null);
   const [submitting, setSubmitting] = useState(false);
@@ -64,11 +74,7 @@ export default function SignInPage() {
         <LanguageMenu />
       </Group>
       <Center component="main" id={MAIN_CONTENT_ID} tabIndex={-1} px="md" pb={80} pt={24}>
-        <Paper component="form" onSubmit={form.onSubmit(submit, (errors) => {
-            setFailure(null);
-            focusFirstError(form, errors);
-          })}
-          noValidate w="100%" maw={420} p={36} radius="lg" shadow="md" withBorder>
+        <Paper w="100%" maw={420} p={36} radius="lg" shadow="md" withBorder>
           <Stack gap="lg">
             <Stack gap={10} align="center">
               {/* Logos are usually wordmarks: the name is written out only when there is none. */}
@@ -96,41 +102,67 @@ export default function SignInPage() {
               </Text>
             </Stack>
 
-            {failure && (
-              <Alert color="red" variant="light" role="alert" data-testid="sign-in-error">
-                {t(failure.key, failure.values)}
-              </Alert>
-            )}
+            {showEmailForm && (
+              <form
+                noValidate
+                data-testid="email-sign-in"
+                onSubmit={form.onSubmit(submit, (errors) => {
+                  setFailure(null);
+                  focusFirstError(form, errors);
+                })}
+              >
+                <Stack gap="lg">
+                {failure && (
+                  <Alert color="red" variant="light" role="alert" data-testid="sign-in-error">
+                    {t(failure.key, failure.values)}
+                  </Alert>
+                )}
 
-            <TextInput
-              label={t('email')}
-              placeholder={t('email_placeholder')}
-              type="email"
-              autoComplete="username"
-              {...form.getInputProps('email')}
-              error={form.errors.email && tc(String(form.errors.email))}
-              size="md"
-            />
-            <PasswordInput
-              label={t('password')}
-              placeholder={t('password_placeholder')}
-              autoComplete="current-password"
-              {...form.getInputProps('password')}
-              error={form.errors.password && tc(String(form.errors.password))}
-              size="md"
-            />
-            <Anchor component={Link} to="/auth/forgot" size="sm" mt={-8} style={{ alignSelf: 'flex-end' }} data-testid="forgot-password-link">
-              {t('forgot_password')}
-            </Anchor>
-            <Button type="submit" size="md" loading={submitting} fullWidth>
-              {t('sign_in')}
-            </Button>
-            <Text size="sm" ta="center">
-              {t('no_account')}{' '}
-              <Anchor component={Link} to="/auth/sign-up">
-                {t('sign_up_link')}
+                <TextInput
+                  label={t('email')}
+                  placeholder={t('email_placeholder')}
+                  type="email"
+                  autoComplete="username"
+                  {...form.getInputProps('email')}
+                  error={form.errors.email && tc(String(form.errors.email))}
+                  size="md"
+                />
+                <PasswordInput
+                  label={t('password')}
+                  placeholder={t('password_placeholder')}
+                  autoComplete="current-password"
+                  {...form.getInputProps('password')}
+                  error={form.errors.password && tc(String(form.errors.password))}
+                  size="md"
+                />
+                <Anchor component={Link} to="/auth/forgot" size="sm" mt={-8} style={{ alignSelf: 'flex-end' }} data-testid="forgot-password-link">
+                  {t('forgot_password')}
+                </Anchor>
+                <Button type="submit" size="md" loading={submitting} fullWidth>
+                  {t('sign_in')}
+                </Button>
+                </Stack>
+              </form>
+            )}
+            {ssoPlatforms.length > 0 && (
+              <Suspense fallback={null}>
+                <SsoOptions platforms={ssoPlatforms} ssoOnly={!showEmailForm} />
+              </Suspense>
+            )}
+            {!showEmailForm && (
+              <Anchor component="button" type="button" size="sm" onClick={() => setEmailForm(true)} style={{ alignSelf: 'center' }}>
+                {t('admin_email_sign_in')}
               </Anchor>
-            </Text>
+            )}
+            {/* SSO-only tenants take no normal sign-up: members arrive through SSO. */}
+            {!sso.data?.sso_only && (
+              <Text size="sm" ta="center">
+                {t('no_account')}{' '}
+                <Anchor component={Link} to="/auth/sign-up">
+                  {t('sign_up_link')}
+                </Anchor>
+              </Text>
+            )}
             <Text size="xs" c="dimmed" ta="center">
               {t('help_text')}
             </Text>

@@ -1,15 +1,17 @@
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { Alert, Anchor, Box, Button, Center, Group, Loader, Paper, PasswordInput, Radio, Select, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate, useNavigate } from 'react-router-dom';
-import { isApiError, signupApi, type CustomField, type Policy, type SignupSettings, type MemberGroup } from '../../../../shared/api';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
+import { isApiError, signupApi, ssoApi, type CustomField, type Policy, type SignupSettings, type MemberGroup } from '../../../../shared/api';
 import type { SignupOutcome } from '../../../../shared/domain/signup';
 import { errorMessageKey } from '../../api/errorMessages';
 import { sendSignupCode, signUp, useSignupForm } from '../../api/signup';
+import { ssoSignUp } from '../../api/sso';
 import { LanguageMenu } from '../../components/LanguageMenu';
 import { MAIN_CONTENT_ID } from '../../components/mainContent';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { useSecondsUntil } from '../../components/useSecondsUntil';
 import { focusFirstError, zodResolver } from '../../components/forms/zodResolver';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { getPlatform } from '../../platform';
@@ -17,8 +19,14 @@ import { useUserSession } from '../../stores/userSession';
 import { PolicyAgreements } from './PolicyAgreements';
 import { signUpFormSchema, type SignUpFormValues } from './signUpFormSchema';
 
+/** Router state of /auth/sign-up after an SSO platform vouched for someone with no account yet. */
+export interface SsoSignUpState {
+  sso: SsoIdentity;
+}
+type SsoIdentity = { token: string; platformId: number; email: string; name: string };
+
 /** A translated failure of a sign-up call, with the field or wait time the server named. */
-function failureOf(error: unknown, endpoint: typeof signupApi.sendCode | typeof signupApi.signUp) {
+function failureOf(error: unknown, endpoint: typeof signupApi.sendCode | typeof signupApi.signUp | typeof ssoApi.ssoSignUp) {
   const details = (isApiError(error) ? error.body?.details : undefined) as { field_name?: string; retry_after_seconds?: number } | undefined;
   return { key: errorMessageKey(error, endpoint), values: { field_name: details?.field_name ?? '', seconds: details?.retry_after_seconds ?? 0 } };
 }
@@ -29,6 +37,8 @@ export default function SignUpPage() {
   const { t } = useTranslation('signup');
   const member = useUserSession((state) => state.member);
   const form = useSignupForm();
+  // Arriving from SSO: the platform vouched for the email; no password, no code (ARCHITECTURE "SSO").
+  const sso = (useLocation().state as SsoSignUpState | null)?.sso;
   const [outcome, setOutcome] = useState<SignupOutcome | null>(null);
   useDocumentTitle(t('title'));
   if (member && !outcome) return <Navigate to="/dashboard/chat" replace />;
@@ -37,9 +47,9 @@ export default function SignUpPage() {
   if (form.isPending) content = <Loader aria-label={t('loading')} mx="auto" />;
   else if (form.isError) content = <Alert color="red" role="alert">{t('errors.load_failed')}</Alert>;
   else if (outcome) content = <OutcomeView outcome={outcome} />;
-  else if (!form.data.settings.signup_open || form.data.settings.sso_only) content = <Alert role="status">{t(form.data.settings.sso_only ? 'closed_sso' : 'closed')}</Alert>;
+  else if (!form.data.settings.signup_open || (form.data.settings.sso_only && !sso)) content = <Alert role="status">{t(form.data.settings.sso_only && !sso ? 'closed_sso' : 'closed')}</Alert>;
   else if (!form.data.capacity.can_add_member) content = <Alert color="orange" role="status">{t('errors.member_limit')}</Alert>;
-  else content = <SignUpFlow {...form.data} onDone={setOutcome} />;
+  else content = <SignUpFlow {...form.data} sso={sso} onDone={setOutcome} />;
 
   return (
     <Box mih="100vh" bg="gray.0">
@@ -73,6 +83,7 @@ interface FlowProps {
   groups: MemberGroup[];
   fields: CustomField[];
   policies: Policy[];
+  sso?: SsoIdentity;
   onDone: (outcome: SignupOutcome) => void;
 }
 
@@ -81,7 +92,7 @@ interface SentCode {
   resendAt: number;
 }
 
-function SignUpFlow({ settings, groups, fields, policies, onDone }: FlowProps) {
+function SignUpFlow({ settings, groups, fields, policies, sso, onDone }: FlowProps) {
   const { t } = useTranslation('signup');
   const { t: tc } = useTranslation();
   const language = useResolvedLanguage();
@@ -90,8 +101,8 @@ function SignUpFlow({ settings, groups, fields, policies, onDone }: FlowProps) {
   const form = useForm<SignUpFormValues>({
     mode: 'controlled',
     initialValues: {
-      name: '',
-      email: '',
+      name: sso?.name ?? '',
+      email: sso?.email ?? '',
       password: '',
       password_confirm: '',
       default_member_group_id: defaultGroup ? String(defaultGroup.id) : null,
@@ -100,7 +111,7 @@ function SignUpFlow({ settings, groups, fields, policies, onDone }: FlowProps) {
       method: settings.verification_methods[0] ?? 'email',
       phone: '',
     },
-    validate: zodResolver(signUpFormSchema(fields, policies)),
+    validate: zodResolver(signUpFormSchema(fields, policies, { sso: Boolean(sso) })),
   });
   const [sent, setSent] = useState<SentCode | null>(null);
   const [code, setCode] = useState('');
@@ -126,31 +137,42 @@ function SignUpFlow({ settings, groups, fields, policies, onDone }: FlowProps) {
     }
   }
 
+  /** What both ways of signing up send: name, language, fields, group and agreements. */
+  function admission() {
+    const values = form.values;
+    return {
+      name: values.name.trim(),
+      language,
+      custom_fields: fields
+        .map((field) => ({ custom_field_id: field.id, value: values.custom_fields[String(field.id)]?.trim() ?? '' }))
+        .filter((entry) => entry.value !== ''),
+      default_member_group_id: Number(values.default_member_group_id),
+      agreements: values.agreements,
+    };
+  }
+
   async function createAccount() {
     setFailure(null);
     setBusy(true);
     const values = form.values;
     const email = values.email.trim();
     try {
-      const answer = await signUp({
-        email,
-        password: values.password,
-        name: values.name.trim(),
-        language,
-        custom_fields: fields
-          .map((field) => ({ custom_field_id: field.id, value: values.custom_fields[String(field.id)]?.trim() ?? '' }))
-          .filter((entry) => entry.value !== ''),
-        auth_code: code.trim(),
-        default_member_group_id: Number(values.default_member_group_id),
-        agreements: values.agreements,
-      });
+      const answer = sso
+        ? await ssoSignUp({ ...admission(), sso_access_token: sso.token, sso_platform_id: sso.platformId })
+        : await signUp({ ...admission(), email, password: values.password, auth_code: code.trim() });
       // An account usable at once is signed in the way sign-in does it (web cookie, desktop keychain).
-      const signedIn = answer.outcome === 'pending' ? null : await getPlatform().session.signIn({ email, password: values.password });
+      const session = getPlatform().session;
+      const signedIn =
+        answer.outcome === 'pending'
+          ? null
+          : sso
+            ? await session.ssoSignIn({ code: sso.token, sso_platform_id: sso.platformId })
+            : await session.signIn({ email, password: values.password });
       // The outcome first: a signed-in member without one is sent on to the dashboard.
       onDone(answer.outcome);
       if (signedIn) setMember(signedIn);
     } catch (error) {
-      setFailure(failureOf(error, signupApi.signUp));
+      setFailure(failureOf(error, sso ? ssoApi.ssoSignUp : signupApi.signUp));
     } finally {
       setBusy(false);
     }
@@ -186,7 +208,7 @@ function SignUpFlow({ settings, groups, fields, policies, onDone }: FlowProps) {
     <form
       noValidate
       data-testid="sign-up-form"
-      onSubmit={form.onSubmit(requestCode, (errors) => {
+      onSubmit={form.onSubmit(sso ? createAccount : requestCode, (errors) => {
         setFailure(null);
         focusFirstError(form, errors);
       })}
@@ -194,9 +216,17 @@ function SignUpFlow({ settings, groups, fields, policies, onDone }: FlowProps) {
       <Stack gap="md">
         {alert}
         <TextInput label={t('name')} autoComplete="name" withAsterisk {...form.getInputProps('name')} error={fieldError('name')} />
-        <TextInput label={t('email')} type="email" autoComplete="email" withAsterisk {...form.getInputProps('email')} error={fieldError('email')} />
-        <PasswordInput label={t('password')} description={t('password_rule')} autoComplete="new-password" withAsterisk {...form.getInputProps('password')} error={fieldError('password')} />
-        <PasswordInput label={t('password_confirm')} autoComplete="new-password" withAsterisk {...form.getInputProps('password_confirm')} error={fieldError('password_confirm')} />
+        {sso ? (
+          <Alert color="blue" variant="light" role="status" data-testid="sso-sign-up-notice">
+            {t('sso_notice', { email: sso.email })}
+          </Alert>
+        ) : (
+          <>
+            <TextInput label={t('email')} type="email" autoComplete="email" withAsterisk {...form.getInputProps('email')} error={fieldError('email')} />
+            <PasswordInput label={t('password')} description={t('password_rule')} autoComplete="new-password" withAsterisk {...form.getInputProps('password')} error={fieldError('password')} />
+            <PasswordInput label={t('password_confirm')} autoComplete="new-password" withAsterisk {...form.getInputProps('password_confirm')} error={fieldError('password_confirm')} />
+          </>
+        )}
         <Select
           label={t('member_group')}
           withAsterisk
@@ -223,7 +253,7 @@ function SignUpFlow({ settings, groups, fields, policies, onDone }: FlowProps) {
             error={fieldError('agreements')}
           />
         )}
-        {settings.verification_methods.length > 1 && (
+        {!sso && settings.verification_methods.length > 1 && (
           <Radio.Group label={t('method.label')} {...form.getInputProps('method')}>
             <Group mt={6}>
               {settings.verification_methods.map((method) => (
@@ -232,25 +262,15 @@ function SignUpFlow({ settings, groups, fields, policies, onDone }: FlowProps) {
             </Group>
           </Radio.Group>
         )}
-        {form.values.method === 'sms' && (
+        {!sso && form.values.method === 'sms' && (
           <TextInput label={t('phone')} description={t('phone_hint')} type="tel" autoComplete="tel" withAsterisk {...form.getInputProps('phone')} error={fieldError('phone')} />
         )}
         <Button type="submit" size="md" loading={busy} fullWidth>
-          {t('send_code')}
+          {sso ? t('create_account') : t('send_code')}
         </Button>
       </Stack>
     </form>
   );
-}
-
-/** Seconds until `at`, ticking every second while the step is shown. */
-function useSecondsUntil(at: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
-  }, []);
-  return Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 interface CodeStepProps {

@@ -22,10 +22,12 @@ export interface SignUpFormValues {
  * The sign-up body's own fields (shared contract) with the spec §5 rules on top: each field's
  * message is an i18n key, and a custom field's names the field (`{field_name}` comes from the form).
  */
-export function signUpFormSchema(fields: readonly CustomField[], policies: readonly Policy[]) {
+export function signUpFormSchema(fields: readonly CustomField[], policies: readonly Policy[], { sso = false } = {}) {
   return signupApi.signUpBodySchema
-    .pick({ email: true, password: true, name: true })
+    .pick({ name: true })
     .extend({
+      email: z.string(),
+      password: z.string(),
       password_confirm: z.string(),
       default_member_group_id: z.string().nullable(),
       custom_fields: z.record(z.string(), z.string()),
@@ -38,12 +40,15 @@ export function signUpFormSchema(fields: readonly CustomField[], policies: reado
         if (message) context.addIssue({ code: 'custom', path, message });
       };
       issue(['name'], values.name.trim() ? validateName(values.name) : 'validation.required');
-      issue(['email'], validateEmail(values.email));
-      issue(['password'], validatePassword(values.password));
-      issue(['password_confirm'], !values.password_confirm ? 'validation.required' : values.password_confirm !== values.password ? 'signup:validation.password_mismatch' : null);
+      // With SSO the platform vouched for the email, and the member signs in there: no password, no code.
+      if (!sso) {
+        issue(['email'], validateEmail(values.email));
+        issue(['password'], validatePassword(values.password));
+        issue(['password_confirm'], !values.password_confirm ? 'validation.required' : values.password_confirm !== values.password ? 'signup:validation.password_mismatch' : null);
+      }
       issue(['default_member_group_id'], values.default_member_group_id ? null : 'validation.required');
       for (const field of fields) issue(['custom_fields', String(field.id)], validateCustomFieldValue(field, values.custom_fields[String(field.id)]));
-      if (values.method === 'sms') issue(['phone'], !values.phone.trim() ? 'validation.required' : normalizePhone(values.phone) ? null : 'signup:validation.phone_invalid');
+      if (!sso && values.method === 'sms') issue(['phone'], !values.phone.trim() ? 'validation.required' : normalizePhone(values.phone) ? null : 'signup:validation.phone_invalid');
       const missing = policies.some((policy) => policy.is_mandatory && !values.agreements.includes(policy.id));
       issue(['agreements'], missing ? 'signup:validation.policies_required' : null);
     });
