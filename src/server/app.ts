@@ -29,6 +29,7 @@ import { registerMemberGroupRoutes } from './routes/memberGroups';
 import { registerPasswordRoutes } from './routes/passwords';
 import { registerSecurityRoutes } from './routes/security';
 import { registerSignupRoutes } from './routes/signup';
+import { registerTenantSettingsRoutes } from './routes/tenantSettings';
 import { type MailService, createMailService } from './mail/service';
 import { createSmsService } from './sms/service';
 import { registerPublicSessionRoutes } from './routes/publicSessions';
@@ -177,7 +178,8 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerAdminChatbotRoutes(api, { db, mail });
       registerRecentChatbotRoutes(api, db);
       registerStudioRoutes(api, { db, store, rateLimits, config, enqueueParse, sources });
-      registerSignupRoutes(api, { db, mail, sms, store, forgetMember: auth.forgetMember, log: app.log }, config);
+      registerSignupRoutes(api, { db, mail, sms, forgetMember: auth.forgetMember, log: app.log }, config);
+      registerTenantSettingsRoutes(api, { db, store });
     },
     { prefix: API_PREFIX },
   );

@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
+import { idParamsSchema } from './common';
 
 export const tenantSchema = z.object({
   subdomain: z.string(),
   tenant_name: z.string(),
   logo_url: z.string().nullable(),
+  /** The tenant's user manual (the navigation's "Manual" item); null hides the item. */
+  manual_url: z.string().nullable().default(null),
   plan: z.object({ is_low_llm_free: z.boolean() }),
   /** What this server offers beyond the spec's fields: web search needs a configured search service. */
   features: z.object({ web_search: z.boolean() }).default({ web_search: false }),
@@ -17,5 +20,16 @@ export const getTenant = defineEndpoint({
   access: 'public',
   response: tenantSchema,
   summary: 'Branding and plan flags of the tenant named by x-subdomain',
+  tags: ['tenants'],
+});
+
+/** Public: the sign-in page shows the logo before anyone is signed in (an <img> sends no token). */
+export const getTenantLogo = defineEndpoint({
+  method: 'GET',
+  path: '/tenants/logo/:id/',
+  access: 'public',
+  params: idParamsSchema,
+  response: z.any().describe('the logo image’s bytes'),
+  summary: 'The tenant’s uploaded logo (any other id answers 404)',
   tags: ['tenants'],
 });

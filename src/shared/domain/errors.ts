@@ -64,5 +64,14 @@ export const ERROR_CODES = [
   'invalid_field_value',
   'value_already_used',
   'policy_agreement_required',
+  // Tenant settings (admin console) and My page custom fields.
+  /** A custom field of that name exists (any letter case). */
+  'field_name_taken',
+  /** A field cannot become unique while members share a value of it. */
+  'values_not_unique',
+  /** A field cannot become a number field while a member's value is not a number. */
+  'values_not_numbers',
+  /** My page: the admin made this custom field read-only for members. */
+  'field_not_editable',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
