@@ -38,6 +38,8 @@ const EXPECTED_PUBLIC = [
   'GET /policies/:id/file/',
   'POST /auth/code/',
   'POST /auth/sign-up/',
+  // The tenant's uploaded logo: the sign-in page shows it before anyone is signed in (ARCHITECTURE "Tenant settings").
+  'GET /tenants/logo/:id/',
 ].sort();
 
 type Operation = { method: string; path: string; access: AccessLevel };
