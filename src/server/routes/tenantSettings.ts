@@ -17,7 +17,7 @@ const ok = { ok: true as const };
 /** The console's tenant settings (branding, support, custom fields, policies) and their public reads. */
 export function registerTenantSettingsRoutes(app: FastifyInstance, deps: SettingsDeps): void {
   const { db, store } = deps;
-  registerEndpoint(app, getTenantSettings, async ({ tenant }) => settings.tenantSettings(tenant));
+  registerEndpoint(app, getTenantSettings, async ({ tenant }) => settings.readTenantSettings(db, tenant));
   registerEndpoint(app, updateTenantSettings, async ({ tenant, body }) => settings.updateTenantSettings(db, tenant, body));
   registerEndpoint(app, deleteTenantLogo, async ({ tenant }) => settings.deleteLogo(deps, tenant));
   registerEndpoint(app, getTenantLogo, async ({ tenant, params, reply }) => sendFile(reply, await settings.downloadLogo(deps, tenant, params.id)));

@@ -32,6 +32,13 @@ export const tenantSettings = (tenant: TenantRow): TenantSettings => ({
   manual_url: tenant.manualUrl,
 });
 
+/** Read from the table, not the request's tenant row, which may be a few seconds old (plugins/tenant cache). */
+export async function readTenantSettings(db: Database, tenant: TenantRow): Promise<TenantSettings> {
+  const [row] = await db.select().from(tenants).where(eq(tenants.id, tenant.id));
+  if (!row) throw notFound();
+  return tenantSettings(row);
+}
+
 export async function updateTenantSettings(db: Database, tenant: TenantRow, patch: z.output<typeof updateTenantSettingsBodySchema>): Promise<TenantSettings> {
   const [row] = await db
     .update(tenants)
