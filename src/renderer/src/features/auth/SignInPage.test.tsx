@@ -36,6 +36,16 @@ describe('sign-in page', () => {
     expect(api.find('POST', '/auth/sign-in/')).toHaveLength(0);
   });
 
+  it("shows the tenant's logo (from the server the app talks to) and writes the name under it", async () => {
+    installFakeApi({ 'GET /tenants/': () => Response.json({ subdomain: 'demo', tenant_name: 'Acme', logo_url: '/api/v1/tenants/logo/3/', plan: { is_low_llm_free: false } }) });
+    renderScreen(<SignInPage />);
+    expect(await screen.findByTestId('tenant-name')).toHaveTextContent('Acme');
+    const logo = screen.getByTestId('tenant-brand').querySelector('img');
+    expect(logo).toHaveAttribute('src', 'http://app.test/api/v1/tenants/logo/3/');
+    // The name is written out: the logo is not announced twice.
+    expect(logo).toHaveAttribute('alt', '');
+  });
+
   it('puts the keyboard on the first field in error, and only that field says what is wrong', async () => {
     installFakeApi({ 'GET /tenants/': tenant });
     renderScreen(<SignInPage />);
