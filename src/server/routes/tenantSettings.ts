@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { createCustomField, deleteCustomField, listAdminCustomFields, updateCustomField } from '../../shared/api/admin/customFields';
 import { createPolicy, deletePolicy, listAdminPolicies, updatePolicy, uploadPolicyFile } from '../../shared/api/admin/policies';
-import { deleteTenantLogo, getTenantSettings, updateTenantSettings, uploadTenantLogo } from '../../shared/api/admin/tenantSettings';
+import { deleteTenantLogo, getTenantLogo, getTenantSettings, updateTenantSettings, uploadTenantLogo } from '../../shared/api/admin/tenantSettings';
 import { getPolicyFile, listPolicies } from '../../shared/api/signup';
-import { getTenantLogo } from '../../shared/api/tenants';
 import { LOGO_KINDS, LOGO_MAX_BYTES, POLICY_FILE_KINDS, POLICY_FILE_MAX_BYTES } from '../../shared/domain/tenantSettings';
 import * as customFields from '../services/customFields';
 import * as policies from '../services/policies';

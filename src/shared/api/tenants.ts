@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
-import { idParamsSchema } from './common';
 
 export const tenantSchema = z.object({
   subdomain: z.string(),
@@ -20,16 +19,5 @@ export const getTenant = defineEndpoint({
   access: 'public',
   response: tenantSchema,
   summary: 'Branding and plan flags of the tenant named by x-subdomain',
-  tags: ['tenants'],
-});
-
-/** Public: the sign-in page shows the logo before anyone is signed in (an <img> sends no token). */
-export const getTenantLogo = defineEndpoint({
-  method: 'GET',
-  path: '/tenants/logo/:id/',
-  access: 'public',
-  params: idParamsSchema,
-  response: z.any().describe('the logo image’s bytes'),
-  summary: 'The tenant’s uploaded logo (any other id answers 404)',
   tags: ['tenants'],
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { TENANT_NAME_MAX, URL_MAX, isWebUrl } from '../../domain/tenantSettings';
 import { EMAIL_MAX_EXCLUSIVE } from '../../domain/account';
+import { idParamsSchema } from '../common';
 import { defineEndpoint } from '../endpoint';
 
 /** Branding and support (the spec does not show these settings; docs/ARCHITECTURE.md "Tenant settings"). */
@@ -60,4 +61,18 @@ export const deleteTenantLogo = defineEndpoint({
   response: tenantSettingsSchema,
   summary: 'Remove the logo (the sign-in page then writes the name out)',
   tags: ['admin'],
+});
+
+/**
+ * Public, though beside the admin settings: the sign-in page shows the logo before anyone is signed
+ * in (an <img> sends no token). Kept out of `tenants.ts`, which the first screen loads.
+ */
+export const getTenantLogo = defineEndpoint({
+  method: 'GET',
+  path: '/tenants/logo/:id/',
+  access: 'public',
+  params: idParamsSchema,
+  response: z.any().describe('the logo image’s bytes'),
+  summary: 'The tenant’s uploaded logo (any other id answers 404)',
+  tags: ['tenants'],
 });

@@ -100,7 +100,7 @@ export function CustomFieldsSection({ fields }: { fields: readonly CustomFieldVa
                 data-testid={`custom-field-${field.custom_field_id}`}
               />
             ))}
-            <Button type="submit" loading={saving} disabled={!form.isDirty()} style={{ alignSelf: 'flex-start' }}>
+            <Button type="submit" loading={saving} disabled={!form.isDirty()} style={{ alignSelf: 'flex-start' }} data-testid="custom-fields-save">
               {t('custom_fields.save')}
             </Button>
           </Stack>
