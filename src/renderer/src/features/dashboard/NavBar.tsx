@@ -15,7 +15,7 @@ import { LanguageMenu } from '../../components/LanguageMenu';
 import { SideNavbar } from '../../components/SideNavShell';
 import { apiUrl } from '../../api/client';
 import { queryKeys } from '../../api/queryKeys';
-import { IconBook, IconChevron, IconCode, IconExternal, IconLogout, IconMail, IconPlus, IconShield, IconStore, IconStudio, IconUser } from '../../components/icons';
+import { IconBook, IconChevron, IconCode, IconExternal, IconFileText, IconLogout, IconMail, IconPlus, IconShield, IconStore, IconStudio, IconUser } from '../../components/icons';
 import { ContactModal } from '../contact/ContactModal';
 import { CreditUsageIndicator } from '../credits/CreditUsageIndicator';
 import { NEW_CHAT_LINK_ID, newChatPath } from './newChatTarget';
@@ -149,7 +149,7 @@ function NavFooter() {
         <IconCode size={17} />
         {t('nav.developers')}
       </NavLink>
-      {docsUrl && <ExternalNavLink href={docsUrl} icon={<IconCode size={17} />} label={t('nav.docs')} testId="nav-docs" />}
+      {docsUrl && <ExternalNavLink href={docsUrl} icon={<IconFileText size={17} />} label={t('nav.docs')} testId="nav-docs" />}
       {manualUrl && <ExternalNavLink href={manualUrl} icon={<IconBook size={17} />} label={t('nav.manual')} testId="nav-manual" />}
       {member?.member_type === 'individual' && <ContactLink />}
       {member?.is_admin && (
