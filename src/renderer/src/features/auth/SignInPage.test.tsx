@@ -40,10 +40,9 @@ describe('sign-in page', () => {
     installFakeApi({ 'GET /tenants/': () => Response.json({ subdomain: 'demo', tenant_name: 'Acme', logo_url: '/api/v1/tenants/logo/3/', plan: { is_low_llm_free: false } }) });
     renderScreen(<SignInPage />);
     expect(await screen.findByTestId('tenant-name')).toHaveTextContent('Acme');
-    const logo = screen.getByTestId('tenant-brand').querySelector('img');
-    expect(logo).toHaveAttribute('src', 'http://app.test/api/v1/tenants/logo/3/');
-    // The name is written out: the logo is not announced twice.
-    expect(logo).toHaveAttribute('alt', '');
+    expect(screen.getByRole('img', { name: 'Acme' })).toHaveAttribute('src', 'http://app.test/api/v1/tenants/logo/3/');
+    // The logo's alt already says the name: the written name is not announced twice.
+    expect(screen.getByTestId('tenant-name')).toHaveAttribute('aria-hidden', 'true');
   });
 
   it('puts the keyboard on the first field in error, and only that field says what is wrong', async () => {

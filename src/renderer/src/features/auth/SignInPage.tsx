@@ -71,10 +71,10 @@ export default function SignInPage() {
           noValidate w="100%" maw={420} p={36} radius="lg" shadow="md" withBorder>
           <Stack gap="lg">
             <Stack gap={10} align="center">
-              {/* The tenant's logo and name (GET /tenants/); the name is written out, so the logo's alt stays empty. */}
+              {/* The tenant's logo and name (GET /tenants/): the logo's alt is the name, so the written name is not read twice. */}
               <Stack data-testid="tenant-brand" mih={44} gap={6} align="center">
                 {tenant.data?.logo_url ? (
-                  <Image src={tenant.data.logo_url} alt="" h={44} w="auto" maw={280} fit="contain" />
+                  <Image src={tenant.data.logo_url} alt={tenantName} h={44} w="auto" maw={280} fit="contain" />
                 ) : (
                   tenantName && (
                     <Center w={40} h={40} bg="indigo.6" c="white" fw={700} fz={20} style={{ borderRadius: 10 }} aria-hidden>
@@ -83,7 +83,7 @@ export default function SignInPage() {
                   )
                 )}
                 {tenantName && (
-                  <Text fw={700} fz="lg" ta="center" data-testid="tenant-name">
+                  <Text fw={700} fz="lg" ta="center" data-testid="tenant-name" aria-hidden={tenant.data?.logo_url ? true : undefined}>
                     {tenantName}
                   </Text>
                 )}
