@@ -49,6 +49,11 @@ function FieldDialog({ field, onClose }: { field: AdminCustomField | null; onClo
       // A name in use is the admin's input to fix: said under the field, which keeps the focus.
       if (isApiError(error) && error.code === 'field_name_taken') form.setFieldError('field_name', message);
       else showToast('error', message);
+      // Deleted meanwhile (another admin): the list shows what is left.
+      if (isApiError(error) && error.status === 404) {
+        void queryClient.invalidateQueries({ queryKey: queryKeys.adminCustomFields });
+        onClose();
+      }
     },
   });
   const nameError = form.errors.field_name;

@@ -3,7 +3,7 @@ import { ActionIcon, Badge, Button, Card, FileButton, Group, Modal, Radio, Skele
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { adminPoliciesApi, type AdminPolicy } from '../../../../../shared/api';
+import { adminPoliciesApi, isApiError, type AdminPolicy } from '../../../../../shared/api';
 import { acceptAttribute } from '../../../../../shared/domain/files';
 import { POLICY_FILE_KINDS, POLICY_FILE_MAX_BYTES, POLICY_KINDS, type PolicyKind } from '../../../../../shared/domain/tenantSettings';
 import { errorMessageKey } from '../../../api/errorMessages';
@@ -70,7 +70,14 @@ function PolicyDialog({ policy, onClose }: { policy: AdminPolicy | null; onClose
       void queryClient.invalidateQueries({ queryKey: queryKeys.signupForm });
       onClose();
     },
-    onError: (error) => showToast('error', t(errorMessageKey(error, endpoint))),
+    onError: (error) => {
+      showToast('error', t(errorMessageKey(error, endpoint)));
+      // Deleted meanwhile (another admin): the list shows what is left.
+      if (isApiError(error) && error.status === 404) {
+        void queryClient.invalidateQueries({ queryKey: queryKeys.adminPolicies });
+        onClose();
+      }
+    },
   });
   const upload = useMutation({
     mutationFn: uploadPolicyFile,
