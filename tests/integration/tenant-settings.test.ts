@@ -98,6 +98,8 @@ describe('branding and support', () => {
     const image = await fetchPublic(first.body.logo_url);
     expect(image.status).toBe(200);
     expect(image.headers.get('content-type')).toBe('image/png');
+    // The desktop renderer shows it from its own origin (app://bundle).
+    expect(image.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
     expect(Buffer.from(await image.arrayBuffer()).equals(png.bytes)).toBe(true);
     // Not the other tenant's logo.
     expect((await fetchPublic(first.body.logo_url, 'other')).status).toBe(404);

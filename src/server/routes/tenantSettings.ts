@@ -19,7 +19,12 @@ export function registerTenantSettingsRoutes(app: FastifyInstance, deps: Setting
   registerEndpoint(app, getTenantSettings, async ({ tenant }) => settings.readTenantSettings(db, tenant));
   registerEndpoint(app, updateTenantSettings, async ({ tenant, body }) => settings.updateTenantSettings(db, tenant, body));
   registerEndpoint(app, deleteTenantLogo, async ({ tenant }) => settings.deleteLogo(deps, tenant));
-  registerEndpoint(app, getTenantLogo, async ({ tenant, params, reply }) => sendFile(reply, await settings.downloadLogo(deps, tenant, params.id)));
+  registerEndpoint(app, getTenantLogo, async ({ tenant, params, reply }) => {
+    const logo = await settings.downloadLogo(deps, tenant, params.id);
+    // The desktop renderer (app://bundle) shows it from another origin, like the server's assets.
+    reply.header('cross-origin-resource-policy', 'cross-origin');
+    return sendFile(reply, logo);
+  });
 
   registerEndpoint(app, listAdminCustomFields, async ({ tenant }) => ({ items: await customFields.listAdminCustomFields(db, tenant) }));
   registerEndpoint(app, createCustomField, async ({ tenant, body }) => customFields.createCustomField(db, tenant, body));
