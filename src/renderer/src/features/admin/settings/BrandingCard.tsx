@@ -2,7 +2,7 @@ import { Box, Button, Card, Center, FileButton, Group, Image, Skeleton, Stack, T
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { adminTenantSettingsApi, type TenantSettings } from '../../../../../shared/api';
+import { adminTenantSettingsApi, type Tenant, type TenantSettings } from '../../../../../shared/api';
 import { acceptAttribute } from '../../../../../shared/domain/files';
 import { LOGO_KINDS, LOGO_MAX_BYTES } from '../../../../../shared/domain/tenantSettings';
 import { errorMessageKey } from '../../../api/errorMessages';
@@ -34,12 +34,18 @@ const toBody = (values: BrandingValues) => ({
   manual_url: values.manual_url.trim() || null,
 });
 
-/** Whatever changed the branding: the sign-in page, the navigation and the console's own header read `GET /tenants/`. */
+/**
+ * Whatever changed the branding: the sign-in page, the navigation and the console's own header read
+ * `GET /tenants/`. Its cached copy takes the saved values rather than a refetch, which could answer
+ * the server's few-seconds-old tenant row (ARCHITECTURE "Tenant settings").
+ */
 function useSettingsSaved() {
   const queryClient = useQueryClient();
   return (saved: TenantSettings) => {
     queryClient.setQueryData(queryKeys.tenantSettings, saved);
-    void queryClient.invalidateQueries({ queryKey: queryKeys.tenant });
+    queryClient.setQueryData(queryKeys.tenant, (tenant: Tenant | undefined) =>
+      tenant && { ...tenant, tenant_name: saved.tenant_name, logo_url: saved.logo_url, manual_url: saved.manual_url },
+    );
   };
 }
 
