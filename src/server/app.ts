@@ -31,6 +31,7 @@ import { registerSecurityRoutes } from './routes/security';
 import { registerSignupRoutes } from './routes/signup';
 import { registerSsoRoutes } from './routes/sso';
 import { createOidcAdapter } from './sso/oidc';
+import { registerTenantSettingsRoutes } from './routes/tenantSettings';
 import { type MailService, createMailService } from './mail/service';
 import { createSmsService } from './sms/service';
 import { registerPublicSessionRoutes } from './routes/publicSessions';
@@ -181,8 +182,9 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerAdminChatbotRoutes(api, { db, mail });
       registerRecentChatbotRoutes(api, db);
       registerStudioRoutes(api, { db, store, rateLimits, config, enqueueParse, sources });
-      registerSignupRoutes(api, { ...signupDeps, store }, config);
+      registerSignupRoutes(api, signupDeps, config);
       registerSsoRoutes(api, ssoDeps, config);
+      registerTenantSettingsRoutes(api, { db, store });
     },
     { prefix: API_PREFIX },
   );

@@ -31,6 +31,7 @@ const KEY_CONTROL: Record<string, (page: Page) => ReturnType<Page['locator']>> =
   'admin-announcement-editor': (page) => page.getByRole('dialog').getByRole('button', { name: 'Create' }),
   'admin-restricted-words': (page) => page.getByRole('button', { name: 'Add' }),
   'admin-sign-up': (page) => page.locator('button[type="submit"]'),
+  'admin-settings': (page) => page.getByTestId('add-custom-field'),
   restricted: (page) => page.getByTestId('restricted-page'),
   'desktop-setup': (page) => page.locator('button[type="submit"]'),
 };
@@ -54,7 +55,7 @@ for (const width of BREAKPOINTS) {
     expect(visited).toEqual(
       expect.arrayContaining([
         ...['sign-in', 'sign-up', 'forgot-password', 'reset-password', 'announcement-popup', 'new-chat', 'chat', 'shared-session', 'studio', 'studio-editor', 'store', 'developers', 'my-page'],
-        ...['admin-announcements', 'admin-announcement-editor', 'admin-restricted-words', 'admin-chatbots', 'admin-models', 'admin-sign-up', 'restricted', 'desktop-setup'],
+        ...['admin-announcements', 'admin-announcement-editor', 'admin-restricted-words', 'admin-chatbots', 'admin-models', 'admin-sign-up', 'admin-settings', 'restricted', 'desktop-setup'],
       ]),
     );
     await expect(menuButton(page)).toBeHidden(); // the member is on the restricted page, which has no navigation

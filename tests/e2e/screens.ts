@@ -171,6 +171,10 @@ export async function visitScreens(page: Page, language: Language, onScreen: (na
   await page.goto('/admin/sign-up');
   await expect(page.getByRole('radio').first()).toBeVisible();
   await onScreen('admin-sign-up', page);
+  await page.goto('/admin/settings');
+  await expect(page.getByTestId('tenant-name-input')).toBeVisible();
+  await expect(page.getByTestId('custom-fields')).toBeVisible();
+  await onScreen('admin-settings', page);
 
   await page.context().clearCookies();
   await page.goto('/auth');

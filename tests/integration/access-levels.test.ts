@@ -46,6 +46,8 @@ const EXPECTED_PUBLIC = [
   'POST /sso-platforms/:id/send-code/',
   'POST /auth/sso-sign-in/',
   'POST /auth/sso-sign-up/',
+  // The tenant's uploaded logo: the sign-in page shows it before anyone is signed in (ARCHITECTURE "Tenant settings").
+  'GET /tenants/logo/:id/',
 ].sort();
 
 type Operation = { method: string; path: string; access: AccessLevel };

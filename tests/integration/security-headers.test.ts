@@ -15,6 +15,8 @@ const EXPECTED_CSP: Record<string, string[]> = {
   'style-src': ["'self'", "'unsafe-inline'"],
   'img-src': ["'self'", 'data:', 'blob:'],
   'font-src': ["'self'"],
+  // Video policies of the sign-up page (ARCHITECTURE "Tenant settings").
+  'media-src': ["'self'", 'https:'],
   'connect-src': ["'self'"],
   'object-src': ["'none'"],
   'frame-src': ["'none'"],

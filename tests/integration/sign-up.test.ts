@@ -195,7 +195,12 @@ describe('POST /auth/sign-up/ with admin approval (the demo)', () => {
     expect(links).toHaveLength(1);
 
     const signedIn = await api.signIn({ email: 'pending.one@example.test', password: PASSWORD });
-    expect(signedIn.member).toMatchObject({ name: 'New Member', member_status: 'approved', custom_fields: [{ field_name: 'Department', value: 'Research' }] });
+    expect(signedIn.member).toMatchObject({ name: 'New Member', member_status: 'approved' });
+    // Every field of the tenant, with the value given at sign-up or none.
+    expect(signedIn.member.custom_fields).toEqual([
+      expect.objectContaining({ field_name: 'Department', value: 'Research', is_required: true }),
+      expect.objectContaining({ field_name: 'Employee number', value: null, is_unique: true }),
+    ]);
     // Done once: a second decision finds no pending request.
     expect((await api.call(`/admin/members/${result.body.member_id}/process-pending-request/`, { method: 'POST', token, body: { approve: true } })).status).toBe(404);
   });

@@ -1,4 +1,4 @@
-import { ApiError, apiErrorFromResponse, authApi, ssoApi, sendReportingFailures, sessionEndReasonFor, type Endpoint, type FailureReport, type Member, type SessionEndReason } from '../../shared/api';
+import { ApiError, apiErrorFromResponse, authApi, sendReportingFailures, sessionEndReasonFor, type Endpoint, type FailureReport, type Member, type SessionEndReason } from '../../shared/api';
 import { ACCESS_TOKEN_HEADER, CLIENT_KIND_HEADER, SUBDOMAIN_HEADER } from '../../shared/domain/http';
 import type { DesktopSettings } from '../../shared/ipc/contract';
 import type { SessionTokens, TokenVault } from '../keychain/tokenVault';
@@ -153,7 +153,7 @@ export function createAuthSession(options: AuthSessionOptions) {
 
     /** Signs in with an identity an SSO platform vouched for (`POST /auth/sso-sign-in/`). */
     async ssoSignIn(body: { code: string; sso_platform_id: number }): Promise<Member> {
-      const response = await postAuth(ssoApi.ssoSignIn, body);
+      const response = await postAuth(authApi.ssoSignIn, body);
       if (!response.ok) throw await apiErrorFromResponse(response);
       return (await acceptTokens(response, current().service)).member;
     },

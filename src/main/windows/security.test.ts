@@ -64,6 +64,10 @@ describe('content security policy', () => {
     expect(directive(contentSecurityPolicy({ apiOrigin: null, devServerOrigin: null }), 'img-src')).toBe("img-src 'self' data: blob:");
   });
 
+  it('plays media from https only (a video policy of the sign-up page)', () => {
+    expect(contentSecurityPolicy({ apiOrigin: null, devServerOrigin: null })).toContain("media-src 'self' https:;");
+  });
+
   it('relaxes scripts and websockets only for the development server', () => {
     const csp = contentSecurityPolicy({ apiOrigin: null, devServerOrigin: 'http://localhost:5173' });
     expect(csp).toContain("script-src 'self' 'unsafe-inline'");

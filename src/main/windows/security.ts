@@ -24,7 +24,9 @@ export function secureWebPreferences(preloadPath: string, isDev: boolean) {
  * The renderer's Content-Security-Policy. The renderer makes no network calls of its own (HTTP goes
  * through the bridge), so connect-src is the app itself. Images come only from the app, `data:`,
  * `blob:` and the API origin: any other host would let injected markup send a beacon (an <img> whose
- * URL carries data) out of the app. Development adds what the Vite dev server needs (inline React
+ * URL carries data) out of the app. Media may come from any https origin: a video policy is an https URL
+ * a tenant admin chose, played on the sign-up page (no markup the app renders makes a <video>).
+ * Development adds what the Vite dev server needs (inline React
  * refresh preamble, HMR websocket).
  */
 export function contentSecurityPolicy(options: { apiOrigin: string | null; devServerOrigin: string | null }): string {
@@ -36,6 +38,7 @@ export function contentSecurityPolicy(options: { apiOrigin: string | null; devSe
     'style-src': ["'self'", "'unsafe-inline'"],
     'img-src': ["'self'", 'data:', 'blob:', ...(options.apiOrigin ? [options.apiOrigin] : [])],
     'font-src': ["'self'", 'data:'],
+    'media-src': ["'self'", 'https:'],
     'connect-src': ["'self'", ...(devWebSocket ? [devWebSocket] : [])],
     'worker-src': ["'self'", 'blob:'],
     'object-src': ["'none'"],

@@ -60,6 +60,7 @@ export const routes = [
                 path: 'announcements',
                 lazy: lazyComponent(() => import('./features/admin/announcements/AnnouncementsPage'), (module) => module.default),
               },
+              { path: 'settings', lazy: lazyComponent(() => import('./features/admin/settings/TenantSettingsPage'), (module) => module.default) },
               { path: 'sign-up', lazy: lazyComponent(() => import('./features/admin/signup/SignupSettingsPage'), (module) => module.default) },
               { path: 'sso', lazy: lazyComponent(() => import('./features/admin/sso/SsoPlatformsPage'), (module) => module.default) },
               { path: 'restricted-words', lazy: lazyComponent(() => import('./features/admin/security/SecurityPage'), (module) => module.default) },

@@ -60,6 +60,10 @@ export const tenants = pgTable('tenants', {
   subdomain: text('subdomain').notNull().unique(),
   name: text('name').notNull(),
   logoUrl: text('logo_url'),
+  /** The uploaded logo behind logo_url (served publicly by GET /tenants/logo/{id}/); null for none or an outside URL. */
+  logoFileId: integer('logo_file_id').references((): AnyPgColumn => files.id, { onDelete: 'set null' }),
+  /** The tenant's user manual, opened by the navigation's "Manual" item (hidden when null). */
+  manualUrl: text('manual_url'),
   planId: integer('plan_id').references((): AnyPgColumn => plans.id, { onDelete: 'set null' }),
   planStatus: planStatusEnum('plan_status').notNull().default('active'),
   /** The plan lets members keep using the unlimited low-cost model when credits are depleted. */

@@ -6,6 +6,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
  * minus what only the desktop needs: the built client has no inline script, loads everything from
  * its own origin and talks only to its own API. Styles allow inline because Mantine injects style tags.
  * Images are the app's own plus data:/blob: (no https wildcard: the server serves the images it shows).
+ * Media may come from any https origin: a video policy is an https URL the tenant's admin chose, played
+ * on the sign-up page (docs/ARCHITECTURE.md "Tenant settings"); nothing else plays media.
  */
 const WEB_CSP_DIRECTIVES = {
   'default-src': ["'none'"],
@@ -13,6 +15,7 @@ const WEB_CSP_DIRECTIVES = {
   'style-src': ["'self'", "'unsafe-inline'"],
   'img-src': ["'self'", 'data:', 'blob:'],
   'font-src': ["'self'"],
+  'media-src': ["'self'", 'https:'],
   'connect-src': ["'self'"],
   'object-src': ["'none'"],
   'frame-src': ["'none'"],

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { refresh, signIn, signOut } from '../../shared/api/auth';
-import { ssoSignIn } from '../../shared/api/sso';
+import { refresh, signIn, signOut, ssoSignIn } from '../../shared/api/auth';
 import type { AuthTokens } from '../../shared/api/auth';
 import { API_PREFIX, CLIENT_KIND_HEADER, REFRESH_COOKIE } from '../../shared/domain/http';
 import type { ServerConfig } from '../config';

@@ -14,6 +14,7 @@ export function registerCatalogRoutes(app: FastifyInstance, db: Database, featur
     subdomain: tenant.subdomain,
     tenant_name: tenant.name,
     logo_url: tenant.logoUrl,
+    manual_url: tenant.manualUrl,
     plan: { is_low_llm_free: tenant.isLowLlmFree },
     features: { web_search: features.webSearch },
   }));

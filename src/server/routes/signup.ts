@@ -1,25 +1,21 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { processPendingRequest } from '../../shared/api/admin/memberRequests';
 import { updateSignupSettings } from '../../shared/api/admin/signupSettings';
-import { getPolicyFile, getSignupSettings, listCustomFields, listPolicies, memberCountCheck, sendCode, signUp } from '../../shared/api/signup';
+import { getSignupSettings, listCustomFields, memberCountCheck, sendCode, signUp } from '../../shared/api/signup';
 import type { ServerConfig } from '../config';
 import * as signup from '../services/signup';
 import type { SignupDeps } from '../services/signup';
 import { registerEndpoint } from './endpointRoute';
-import { sendFile } from './files';
-import type { FileStore } from '../storage/fileStore';
 
 /** The sign-in page of the server the request reached, for links in mails. */
 const signInUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}/auth`;
 
-export function registerSignupRoutes(app: FastifyInstance, deps: SignupDeps & { store: FileStore }, config: ServerConfig): void {
-  const { db, store } = deps;
+export function registerSignupRoutes(app: FastifyInstance, deps: SignupDeps, config: ServerConfig): void {
+  const { db } = deps;
   registerEndpoint(app, getSignupSettings, async ({ tenant }) => signup.signupSettings(tenant));
   registerEndpoint(app, updateSignupSettings, async ({ tenant, body }) => signup.updateSignupSettings(db, tenant, body));
   registerEndpoint(app, memberCountCheck, async ({ tenant }) => signup.memberCountCheck(db, tenant));
   registerEndpoint(app, listCustomFields, async ({ tenant }) => ({ items: await signup.listSignupCustomFields(db, tenant) }));
-  registerEndpoint(app, listPolicies, async ({ tenant }) => ({ items: await signup.listPolicies(db, tenant) }));
-  registerEndpoint(app, getPolicyFile, async ({ tenant, params, reply }) => sendFile(reply, await signup.downloadPolicyFile(db, store, tenant, params.id)));
   registerEndpoint(
     app,
     sendCode,

@@ -7,16 +7,13 @@ import {
   type SignupOutcome,
   type VerificationMethod,
   normalizePhone,
-  validateCustomFieldValue,
   validateName,
 } from '../../shared/domain/signup';
 import { validateEmail, validatePassword } from '../../shared/domain/validation';
-import { API_PREFIX } from '../../shared/domain/http';
 import type { Database } from '../db/client';
 import type { MemberRow, TenantRow } from '../db/rows';
 import {
   customFields,
-  files,
   memberCustomFieldValues,
   memberGroupLinks,
   memberGroupQueues,
@@ -32,8 +29,7 @@ import type { MailService } from '../mail/service';
 import type { SmsService } from '../sms/service';
 import { hashPassword } from './auth';
 import { checkCode, issueCode, spendCode } from './verificationCodes';
-import { type FileDownload, openStored } from './files';
-import type { FileStore } from '../storage/fileStore';
+import { checkFieldValue, toCustomField } from './customFields';
 
 type SignUpInput = z.output<typeof signUpBodySchema>;
 
@@ -89,40 +85,7 @@ export async function listSignupCustomFields(db: Database, tenant: TenantRow) {
     .from(customFields)
     .where(and(eq(customFields.tenantId, tenant.id), eq(customFields.isSignupField, true)))
     .orderBy(asc(customFields.id));
-  return rows.map((f) => ({
-    id: f.id,
-    field_name: f.fieldName,
-    field_type: f.fieldType,
-    is_signup_field: f.isSignupField,
-    is_searchable: f.isSearchable,
-    is_required: f.isRequired,
-    is_editable: f.isEditable,
-    is_unique: f.isUnique,
-  }));
-}
-
-export async function listPolicies(db: Database, tenant: TenantRow) {
-  const rows = await db.select().from(policies).where(eq(policies.tenantId, tenant.id)).orderBy(asc(policies.id));
-  return rows.map((p) => ({
-    id: p.id,
-    policy_name: p.policyName,
-    kind: p.kind,
-    is_mandatory: p.isMandatory,
-    markdown_content: p.markdownContent,
-    video_url: p.videoUrl,
-    file_url: p.kind === 'file' && p.fileId ? `${API_PREFIX}/policies/${p.id}/file/` : null,
-  }));
-}
-
-/** The document of a file policy of this tenant; anything else is 404. */
-export async function downloadPolicyFile(db: Database, store: FileStore, tenant: TenantRow, policyId: number): Promise<FileDownload> {
-  const [row] = await db
-    .select({ file: files })
-    .from(policies)
-    .innerJoin(files, and(eq(files.id, policies.fileId), eq(files.tenantId, tenant.id)))
-    .where(and(eq(policies.tenantId, tenant.id), eq(policies.id, policyId), eq(policies.kind, 'file')));
-  if (!row) throw notFound();
-  return openStored(store, row.file);
+  return rows.map(toCustomField);
 }
 
 export async function memberCountCheck(db: Database, tenant: TenantRow) {
@@ -168,9 +131,6 @@ export async function sendCode(
   return answer;
 }
 
-const fieldError = (status: number, code: 'required_field_missing' | 'invalid_field_value' | 'value_already_used', message: string, fieldName: string) =>
-  new AppError(status, code, message, { field_name: fieldName });
-
 /** Checks the sign-up custom fields (spec §5) and returns the values to store. */
 async function checkCustomFields(db: Database, tenant: TenantRow, given: SignUpInput['custom_fields']) {
   const fields = await db
@@ -185,20 +145,7 @@ async function checkCustomFields(db: Database, tenant: TenantRow, given: SignUpI
     }
     values.set(entry.custom_field_id, entry.value.trim());
   }
-  for (const field of fields) {
-    const value = values.get(field.id);
-    const problem = validateCustomFieldValue({ is_required: field.isRequired, field_type: field.fieldType }, value);
-    if (problem === 'signup:validation.field_required') throw fieldError(422, 'required_field_missing', `${field.fieldName} is required.`, field.fieldName);
-    if (problem) throw fieldError(422, 'invalid_field_value', `${field.fieldName} must be a number.`, field.fieldName);
-    if (field.isUnique && value) {
-      const [taken] = await db
-        .select({ memberId: memberCustomFieldValues.memberId })
-        .from(memberCustomFieldValues)
-        .where(and(eq(memberCustomFieldValues.customFieldId, field.id), eq(memberCustomFieldValues.value, value)))
-        .limit(1);
-      if (taken) throw fieldError(409, 'value_already_used', `${field.fieldName} is already used by another member.`, field.fieldName);
-    }
-  }
+  for (const field of fields) await checkFieldValue(db, field, values.get(field.id));
   return [...values].filter(([, value]) => value !== '').map(([customFieldId, value]) => ({ customFieldId, value }));
 }
 

@@ -1,10 +1,27 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
-import { idParamsSchema, languageSchema } from './common';
+import { idParamsSchema, idSchema, languageSchema } from './common';
+import { CUSTOM_FIELD_TYPES } from '../domain/tenantSettings';
 
 export const memberStatusSchema = z.enum(['pending', 'approved', 'rejected', 'deactivated', 'invited']);
 
-export const customFieldValueSchema = z.object({ field_name: z.string(), value: z.string().nullable() });
+/**
+ * One custom field of the tenant and the member's value (null: none). Every field is listed, with
+ * the flags My page needs: only `is_editable` ones may be changed by the member.
+ */
+export const customFieldValueSchema = z.object({
+  custom_field_id: z.number().int(),
+  field_name: z.string(),
+  field_type: z.enum(CUSTOM_FIELD_TYPES),
+  is_required: z.boolean(),
+  is_editable: z.boolean(),
+  is_unique: z.boolean(),
+  value: z.string().nullable(),
+});
+export type CustomFieldValue = z.infer<typeof customFieldValueSchema>;
+
+/** A custom field's value as sign-up and My page send it. */
+export const customFieldInputSchema = z.object({ custom_field_id: idSchema, value: z.string().max(1000) });
 
 /** The signed-in member as the client keeps it (spec §3 user session, without tokens). */
 export const memberSchema = z.object({
@@ -27,6 +44,15 @@ export const memberPatchBodySchema = z
   .object({
     name: z.string().trim().min(2).max(100).optional(),
     language: languageSchema.optional(),
+    /**
+     * Values of editable custom fields (the others: 422 `field_not_editable`); the sign-up rules
+     * apply: 422 `required_field_missing` / `invalid_field_value`, 409 `value_already_used`.
+     * An empty value clears an optional field.
+     */
+    custom_fields: z
+      .array(customFieldInputSchema)
+      .max(100)
+      .optional(),
   })
   .refine((b) => Object.keys(b).length > 0, { message: 'Nothing to update' });
 
@@ -53,7 +79,7 @@ export const patchMember = defineEndpoint({
   params: idParamsSchema,
   body: memberPatchBodySchema,
   response: memberSchema,
-  summary: 'Update own name or language',
+  summary: 'Update own name, language or editable custom fields',
   tags: ['members'],
 });
 

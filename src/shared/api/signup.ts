@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
+import { customFieldInputSchema } from './members';
 import { idParamsSchema, idSchema, isoDateTime, languageSchema, queryBoolean } from './common';
 import { EMAIL_MAX_EXCLUSIVE } from '../domain/account';
 import { NAME_MAX, SIGNUP_APPROVALS, SIGNUP_OUTCOMES, VERIFICATION_CODE_LENGTH, VERIFICATION_METHODS } from '../domain/signup';
@@ -123,7 +124,6 @@ export const sendCode = defineEndpoint({
   tags: ['auth'],
 });
 
-export const signupCustomFieldValueSchema = z.object({ custom_field_id: idSchema, value: z.string().max(1000) });
 
 /** Spec §3 sign-up payload; `member_type` and `sso_user_type` exist so a wrong one gets its reason. */
 export const signUpBodySchema = z.object({
@@ -131,7 +131,7 @@ export const signUpBodySchema = z.object({
   password: z.string().min(1).max(1024),
   name: z.string().max(NAME_MAX * 2),
   language: languageSchema,
-  custom_fields: z.array(signupCustomFieldValueSchema).max(100).default([]),
+  custom_fields: z.array(customFieldInputSchema).max(100).default([]),
   auth_code: z.string().trim().min(1).max(VERIFICATION_CODE_LENGTH * 2),
   default_member_group_id: idSchema,
   member_group_ids: z.array(idSchema).max(100).default([]),

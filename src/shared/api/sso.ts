@@ -1,14 +1,13 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
 import { idParamsSchema, idSchema, isoDateTime, languageSchema } from './common';
-
-// The platform list is on the sign-in page, so it has a module of its own (first-screen bundle).
-export { listSsoPlatforms, ssoPlatformSchema, type SsoPlatform } from './ssoPlatforms';
-// The SSO sign-in itself is in ./auth with the other endpoints that answer with tokens.
-export { ssoSignIn, ssoSignInBodySchema } from './auth';
-import { memberSchema } from './members';
-import { signupCustomFieldValueSchema, signUpResponseSchema } from './signup';
+import { customFieldInputSchema, memberSchema } from './members';
+import { signUpResponseSchema } from './signup';
 import { NAME_MAX, VERIFICATION_CODE_LENGTH, VERIFICATION_METHODS } from '../domain/signup';
+
+// The platform list is on the sign-in page, so it has a module of its own (first-screen bundle);
+// the SSO sign-in is in ./auth with the other endpoints that answer with tokens.
+export { listSsoPlatforms, ssoPlatformSchema, type SsoPlatform } from './ssoPlatforms';
 
 const redirectUrlSchema = z.string().url().max(2000);
 
@@ -115,7 +114,7 @@ export const ssoSignUpBodySchema = z.object({
   redirect_url: z.string().max(2000).optional(),
   name: z.string().max(NAME_MAX * 2),
   language: languageSchema,
-  custom_fields: z.array(signupCustomFieldValueSchema).max(100).default([]),
+  custom_fields: z.array(customFieldInputSchema).max(100).default([]),
   default_member_group_id: idSchema,
   member_group_ids: z.array(idSchema).max(100).default([]),
   agreements: z.array(idSchema).max(100).default([]),

@@ -5,6 +5,8 @@ export const tenantSchema = z.object({
   subdomain: z.string(),
   tenant_name: z.string(),
   logo_url: z.string().nullable(),
+  /** The tenant's user manual (the navigation's "Manual" item); null hides the item. */
+  manual_url: z.string().nullable().default(null),
   plan: z.object({ is_low_llm_free: z.boolean() }),
   /** What this server offers beyond the spec's fields: web search needs a configured search service. */
   features: z.object({ web_search: z.boolean() }).default({ web_search: false }),

@@ -79,5 +79,14 @@ export const ERROR_CODES = [
   'sso_password_required',
   /** The tenant takes members through SSO only: password sign-in is for administrators. */
   'sso_only',
+  // Tenant settings (admin console) and My page custom fields.
+  /** A custom field of that name exists (any letter case). */
+  'field_name_taken',
+  /** A field cannot become unique while members share a value of it. */
+  'values_not_unique',
+  /** A field cannot become a number field while a member's value is not a number. */
+  'values_not_numbers',
+  /** My page: the admin made this custom field read-only for members. */
+  'field_not_editable',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { errorBodySchema } from '../api/common';
 import { SESSION_END_REASONS, type SessionEndReason } from '../api/apiError';
-import { signInBodySchema } from '../api/auth';
+import { signInBodySchema, ssoSignInBodySchema } from '../api/auth';
 import { memberSchema } from '../api/members';
-import { ssoOidcCallbackSchema, ssoSignInBodySchema } from '../api/sso';
+import { ssoOidcCallbackSchema } from '../api/sso';
 import { idSchema } from '../api/common';
 import { chatBodySchema, chatFrameSchema, chatMetaSchema } from '../api/chat';
 import type { EventChannel, InvokeChannel } from './channels';

@@ -1,5 +1,5 @@
 import { DEPLETION_KINDS, type DepletionKind } from '../../../shared/domain/credits';
-import { adminChatbotsApi, adminLlmModelsApi, adminSecurityApi, authApi, chatApi, chatbotsApi, filesApi, membersApi, passwordsApi, sessionsApi, signupApi, ssoApi, taskModesApi, type ApiError } from '../../../shared/api';
+import { adminChatbotsApi, adminCustomFieldsApi, adminLlmModelsApi, adminPoliciesApi, adminSecurityApi, adminTenantSettingsApi, authApi, chatApi, chatbotsApi, filesApi, membersApi, passwordsApi, sessionsApi, signupApi, ssoApi, taskModesApi, type ApiError } from '../../../shared/api';
 import { type ErrorMessageRow, addErrorMessages, isIndividual } from './errorMessages';
 
 const depletionIs = (kind: DepletionKind) => (error: ApiError) => (error.body?.details as { depletion?: string } | undefined)?.depletion === kind;
@@ -150,6 +150,35 @@ export const ERROR_CATALOG: readonly ErrorMessageRow[] = [
   { endpoint: adminChatbotsApi.processPublishRequest, status: 422, key: 'publishing:errors.reason_required' },
   { endpoint: adminChatbotsApi.bulkProcessPublishRequests, status: 404, key: 'publishing:errors.not_found' },
   { endpoint: adminChatbotsApi.bulkProcessPublishRequests, status: 422, key: 'publishing:errors.reason_required' },
+
+  // Tenant settings (ARCHITECTURE "Tenant settings"): uploads have the chat files' statuses; a field
+  // change refused because of stored values names the field and the value (details).
+  { endpoint: adminTenantSettingsApi.uploadTenantLogo, status: 413, key: 'tenantSettings:branding.logo_too_large' },
+  { endpoint: adminTenantSettingsApi.uploadTenantLogo, status: 415, key: 'tenantSettings:branding.logo_type' },
+  { endpoint: adminTenantSettingsApi.uploadTenantLogo, key: 'tenantSettings:branding.logo_failed' },
+  { endpoint: adminTenantSettingsApi.updateTenantSettings, status: 400, key: 'tenantSettings:branding.save_invalid' },
+  { endpoint: adminTenantSettingsApi.updateTenantSettings, key: 'tenantSettings:branding.save_failed' },
+  { endpoint: adminCustomFieldsApi.createCustomField, status: 409, key: 'tenantSettings:fields.name_taken' },
+  { endpoint: adminCustomFieldsApi.createCustomField, status: 422, key: 'tenantSettings:fields.too_many' },
+  { endpoint: adminCustomFieldsApi.updateCustomField, status: 409, code: 'field_name_taken', key: 'tenantSettings:fields.name_taken' },
+  { endpoint: adminCustomFieldsApi.updateCustomField, status: 409, code: 'values_not_unique', key: 'tenantSettings:fields.values_not_unique' },
+  { endpoint: adminCustomFieldsApi.updateCustomField, status: 409, code: 'values_not_numbers', key: 'tenantSettings:fields.values_not_numbers' },
+  { endpoint: adminCustomFieldsApi.updateCustomField, status: 404, key: 'tenantSettings:fields.not_found' },
+  { endpoint: adminCustomFieldsApi.deleteCustomField, status: 404, key: 'tenantSettings:fields.not_found' },
+  { endpoint: adminPoliciesApi.uploadPolicyFile, status: 413, key: 'tenantSettings:policies.file_too_large' },
+  { endpoint: adminPoliciesApi.uploadPolicyFile, status: 415, key: 'tenantSettings:policies.file_type' },
+  { endpoint: adminPoliciesApi.uploadPolicyFile, key: 'files:errors.upload_failed' },
+  { endpoint: adminPoliciesApi.createPolicy, status: 422, key: 'tenantSettings:policies.content_missing' },
+  { endpoint: adminPoliciesApi.createPolicy, status: 400, key: 'tenantSettings:policies.invalid' },
+  { endpoint: adminPoliciesApi.updatePolicy, status: 422, key: 'tenantSettings:policies.content_missing' },
+  { endpoint: adminPoliciesApi.updatePolicy, status: 400, key: 'tenantSettings:policies.invalid' },
+  { endpoint: adminPoliciesApi.updatePolicy, status: 404, key: 'tenantSettings:policies.not_found' },
+  { endpoint: adminPoliciesApi.deletePolicy, status: 404, key: 'tenantSettings:policies.not_found' },
+  // My page custom fields: the sign-up reasons and messages (spec §5, §8), and one of ours.
+  { endpoint: membersApi.patchMember, status: 409, code: 'value_already_used', key: 'signup:errors.value_already_used' },
+  { endpoint: membersApi.patchMember, status: 422, code: 'required_field_missing', key: 'signup:errors.required_field_missing' },
+  { endpoint: membersApi.patchMember, status: 422, code: 'invalid_field_value', key: 'signup:errors.invalid_field_value' },
+  { endpoint: membersApi.patchMember, status: 422, code: 'field_not_editable', key: 'account:custom_fields.not_editable' },
 
 ];
 

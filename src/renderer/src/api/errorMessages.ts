@@ -80,12 +80,17 @@ export function errorMessageKey(error: unknown, endpoint?: Endpoint, overrides: 
 }
 
 /** What a message may interpolate: `{{time}}`, the local time a 429 says to try again at. */
-export type ErrorMessageValues = { time?: string };
+export type ErrorMessageValues = { time?: string; field_name?: string; value?: string };
 
+/** The values a message interpolates: the wait of a 429, the field (and value) a refusal names. */
 export function errorMessageValues(error: unknown, language: string): ErrorMessageValues {
-  const seconds = isApiError(error) ? (error.body?.details as { retry_after_seconds?: number } | undefined)?.retry_after_seconds : undefined;
-  if (!seconds) return {};
-  return { time: new Date(Date.now() + seconds * 1000).toLocaleTimeString(language, { hour: '2-digit', minute: '2-digit' }) };
+  const details = (isApiError(error) ? error.body?.details : undefined) as { retry_after_seconds?: number; field_name?: unknown; value?: unknown } | undefined;
+  const values: ErrorMessageValues = {};
+  if (typeof details?.field_name === 'string') values.field_name = details.field_name;
+  if (typeof details?.value === 'string') values.value = details.value;
+  const seconds = details?.retry_after_seconds;
+  if (seconds) values.time = new Date(Date.now() + seconds * 1000).toLocaleTimeString(language, { hour: '2-digit', minute: '2-digit' });
+  return values;
 }
 
 /** The generic message key of any thrown value, for calls spec §8 names no message of their own. */

@@ -38,4 +38,8 @@ export const queryKeys = {
   adminChatbotsAll: ['admin', 'chatbots'] as const,
   store: (page: number, size: number, search: string, categoryId: number | null, order: string) => ['chatbots', 'store', page, size, search, categoryId, order] as const,
   recentChatbots: ['chatbots', 'recent'] as const,
+  apiDocsUrl: ['api-docs-url'] as const,
+  tenantSettings: ['admin', 'tenant-settings'] as const,
+  adminCustomFields: ['admin', 'custom-fields'] as const,
+  adminPolicies: ['admin', 'policies'] as const,
 };

@@ -2,7 +2,9 @@ import createDOMPurify from 'dompurify';
 
 /**
  * The one HTML sanitizer of the app (chat answers, announcements): no script, handler, form or
- * javascript: URL survives, and links open in a new window without an opener. A private DOMPurify
+ * javascript: URL survives, and links open in a new window without an opener. No audio or video
+ * either: the CSP lets media come from any https origin (for video policies), which a <video> in a
+ * chat answer would turn into a beacon. A private DOMPurify
  * instance, so the link hook cannot leak into other users of the library.
  */
 const purifier = createDOMPurify(window);
@@ -14,5 +16,5 @@ purifier.addHook('afterSanitizeAttributes', (node) => {
 });
 
 export function sanitizeHtml(html: string): string {
-  return purifier.sanitize(html, { FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select'], ADD_ATTR: ['target'] });
+  return purifier.sanitize(html, { FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'audio', 'video', 'source', 'track'], ADD_ATTR: ['target'] });
 }

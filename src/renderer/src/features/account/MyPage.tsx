@@ -1,15 +1,17 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Group, Paper, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { membersApi } from '../../../../shared/api';
 import { errorMessageKey } from '../../api/errorMessages';
-import { saveMemberName } from '../../api/members';
+import { saveMemberName, useMember } from '../../api/members';
 import { LanguageMenu } from '../../components/LanguageMenu';
 import { PageFrame } from '../../components/PageFrame';
+import { useErrorToast } from '../../components/useErrorToast';
 import { useUserSession } from '../../stores/userSession';
 import { CreditUsageIndicator } from '../credits/CreditUsageIndicator';
 import { ChangePasswordForm } from './ChangePasswordForm';
+import { CustomFieldsSection } from './CustomFieldsSection';
 import { GroupsSection } from './GroupsSection';
 import { useSsoPlatforms } from '../../api/ssoPlatforms';
 import { SsoAccountSection } from '../sso/SsoAccountSection';
@@ -78,7 +80,20 @@ function NameForm() {
   );
 }
 
-/** Route /dashboard/my-page (spec §2 "my page"): profile, language, password, groups and credit usage. */
+/** The member's custom fields, read fresh: an admin may have added or changed fields since sign-in. */
+function AdditionalInformation({ memberId }: { memberId: number }) {
+  const { t } = useTranslation('account');
+  const member = useMember(memberId);
+  useErrorToast(member.error, membersApi.getMember);
+  if (member.data?.custom_fields.length === 0) return null;
+  return (
+    <Section title={t('custom_fields.title')}>
+      {member.data ? <CustomFieldsSection fields={member.data.custom_fields} /> : <Skeleton h={80} maw={420} />}
+    </Section>
+  );
+}
+
+/** Route /dashboard/my-page (spec §2 "my page"): profile, custom fields, language, password, groups and credit usage. */
 export default function MyPage() {
   const { t } = useTranslation('account');
   const memberId = useUserSession((state) => state.member?.id);
@@ -90,6 +105,7 @@ export default function MyPage() {
         <Section title={t('my_page.profile')}>
           <NameForm />
         </Section>
+        {memberId !== undefined && <AdditionalInformation memberId={memberId} />}
         <Section title={t('my_page.language')}>
           <Group>
             <LanguageMenu />

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet } from 'react-router-dom';
 import { useUserSession } from '../../stores/userSession';
 import { useTenant } from '../../api/tenant';
-import { IconCpu, IconLock, IconMegaphone, IconShield, IconStudio, IconUserPlus } from '../../components/icons';
+import { IconCpu, IconLock, IconMegaphone, IconSettings, IconShield, IconStudio, IconUserPlus } from '../../components/icons';
 import { LanguageMenu } from '../../components/LanguageMenu';
 import { SideNavbar, SideNavShell } from '../../components/SideNavShell';
 import { MAIN_CONTENT_ID } from '../../components/mainContent';
@@ -50,6 +50,7 @@ const CONSOLE_AREAS = [
   { path: '/admin/models', label: 'models:nav', icon: IconCpu },
   { path: '/admin/sign-up', label: 'signup:admin.nav', icon: IconUserPlus },
   { path: '/admin/sso', label: 'sso:admin.nav', icon: IconLock },
+  { path: '/admin/settings', label: 'tenantSettings:nav', icon: IconSettings },
   { path: '/admin/announcements', label: 'menu.announcements', icon: IconMegaphone },
   { path: '/admin/restricted-words', label: 'security:nav', icon: IconShield },
 ] as const;

@@ -36,6 +36,15 @@ describe('sign-in page', () => {
     expect(api.find('POST', '/auth/sign-in/')).toHaveLength(0);
   });
 
+  it("shows the tenant's logo (from the server the app talks to) and writes the name under it", async () => {
+    installFakeApi({ 'GET /tenants/': () => Response.json({ subdomain: 'demo', tenant_name: 'Acme', logo_url: '/api/v1/tenants/logo/3/', plan: { is_low_llm_free: false } }) });
+    renderScreen(<SignInPage />);
+    expect(await screen.findByTestId('tenant-name')).toHaveTextContent('Acme');
+    expect(screen.getByRole('img', { name: 'Acme' })).toHaveAttribute('src', 'http://app.test/api/v1/tenants/logo/3/');
+    // The logo's alt already says the name: the written name is not announced twice.
+    expect(screen.getByTestId('tenant-name')).toHaveAttribute('aria-hidden', 'true');
+  });
+
   it('puts the keyboard on the first field in error, and only that field says what is wrong', async () => {
     installFakeApi({ 'GET /tenants/': tenant });
     renderScreen(<SignInPage />);

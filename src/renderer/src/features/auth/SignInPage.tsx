@@ -77,23 +77,23 @@ export default function SignInPage() {
         <Paper w="100%" maw={420} p={36} radius="lg" shadow="md" withBorder>
           <Stack gap="lg">
             <Stack gap={10} align="center">
-              {/* Logos are usually wordmarks: the name is written out only when there is none. */}
-              <Box data-testid="tenant-brand" mih={44}>
+              {/* The tenant's logo and name (GET /tenants/): the logo's alt is the name, so the written name is not read twice. */}
+              <Stack data-testid="tenant-brand" mih={44} gap={6} align="center">
                 {tenant.data?.logo_url ? (
                   <Image src={tenant.data.logo_url} alt={tenantName} h={44} w="auto" maw={280} fit="contain" />
                 ) : (
                   tenantName && (
-                    <Group gap={10}>
-                      <Center w={40} h={40} bg="indigo.6" c="white" fw={700} fz={20} style={{ borderRadius: 10 }} aria-hidden>
-                        {tenantName.slice(0, 1)}
-                      </Center>
-                      <Text fw={700} fz="lg">
-                        {tenantName}
-                      </Text>
-                    </Group>
+                    <Center w={40} h={40} bg="indigo.6" c="white" fw={700} fz={20} style={{ borderRadius: 10 }} aria-hidden>
+                      {tenantName.slice(0, 1)}
+                    </Center>
                   )
                 )}
-              </Box>
+                {tenantName && (
+                  <Text fw={700} fz="lg" ta="center" data-testid="tenant-name" aria-hidden={tenant.data?.logo_url ? true : undefined}>
+                    {tenantName}
+                  </Text>
+                )}
+              </Stack>
               <Title order={1} size="h2" ta="center">
                 {t('welcome_title')}
               </Title>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { AppShell, Avatar, Box, Collapse, Divider, Group, Image, ScrollArea, Stack, Text, Tooltip, UnstyledButton, ActionIcon } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
+import { AppShell, Avatar, Box, Collapse, Divider, Group, Image, ScrollArea, Stack, Text, Tooltip, UnstyledButton, ActionIcon, VisuallyHidden } from '@mantine/core';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useMatch, useNavigate } from 'react-router-dom';
 import { isCreditsDepleted } from '../../../../shared/domain/credits';
@@ -13,7 +13,9 @@ import { useTenant } from '../../api/tenant';
 import { useUserSession } from '../../stores/userSession';
 import { LanguageMenu } from '../../components/LanguageMenu';
 import { SideNavbar } from '../../components/SideNavShell';
-import { IconChevron, IconCode, IconLogout, IconMail, IconPlus, IconShield, IconStore, IconStudio, IconUser } from '../../components/icons';
+import { apiUrl } from '../../api/client';
+import { queryKeys } from '../../api/queryKeys';
+import { IconBook, IconChevron, IconCode, IconExternal, IconFileText, IconLogout, IconMail, IconPlus, IconShield, IconStore, IconStudio, IconUser } from '../../components/icons';
 import { ContactModal } from '../contact/ContactModal';
 import { CreditUsageIndicator } from '../credits/CreditUsageIndicator';
 import { NEW_CHAT_LINK_ID, newChatPath } from './newChatTarget';
@@ -100,11 +102,34 @@ function ContactLink() {
   );
 }
 
+/**
+ * A page outside the app: a new tab on the web; on desktop the window-open handler of main hands it
+ * to the system browser (src/main/windows/security.ts).
+ */
+function ExternalNavLink({ href, icon, label, testId }: { href: string; icon: React.ReactNode; label: string; testId: string }) {
+  const { t } = useTranslation('dashboard');
+  return (
+    <a href={href} target="_blank" rel="noopener noreferrer" className={sideNav.link} data-testid={testId}>
+      {icon}
+      {label}
+      <IconExternal size={13} style={{ marginInlineStart: 'auto', opacity: 0.6 }} />
+      <VisuallyHidden>{t('nav.new_tab')}</VisuallyHidden>
+    </a>
+  );
+}
+
+/** "Docs": the API's OpenAPI document, served by the server the app talks to (absolute, for desktop). */
+function useApiDocsUrl() {
+  return useQuery({ queryKey: queryKeys.apiDocsUrl, queryFn: () => apiUrl('/openapi.json'), staleTime: Infinity }).data;
+}
+
 function NavFooter() {
   const { t } = useTranslation('dashboard');
   const member = useUserSession((state) => state.member);
   const clear = useUserSession((state) => state.clear);
   const queryClient = useQueryClient();
+  const manualUrl = useTenant().data?.manual_url;
+  const docsUrl = useApiDocsUrl();
   const navigate = useNavigate();
 
   async function signOut() {
@@ -124,6 +149,8 @@ function NavFooter() {
         <IconCode size={17} />
         {t('nav.developers')}
       </NavLink>
+      {docsUrl && <ExternalNavLink href={docsUrl} icon={<IconFileText size={17} />} label={t('nav.docs')} testId="nav-docs" />}
+      {manualUrl && <ExternalNavLink href={manualUrl} icon={<IconBook size={17} />} label={t('nav.manual')} testId="nav-manual" />}
       {member?.member_type === 'individual' && <ContactLink />}
       {member?.is_admin && (
         <UnstyledButton className={sideNav.link} onClick={() => getPlatform().openAdminConsole()} data-testid="admin-button">

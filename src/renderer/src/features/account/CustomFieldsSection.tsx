@@ -1,0 +1,111 @@
+import { useState } from 'react';
+import { Alert, Button, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { isApiError, membersApi, type CustomFieldValue } from '../../../../shared/api';
+import { validateCustomFieldValue } from '../../../../shared/domain/signup';
+import { errorMessageKey, errorMessageValues } from '../../api/errorMessages';
+import { saveMemberCustomFields } from '../../api/members';
+import { queryKeys } from '../../api/queryKeys';
+import { useResolvedLanguage } from '../../i18n/useLanguage';
+import { useUserSession } from '../../stores/userSession';
+
+type Values = Record<string, string>;
+
+const valuesOf = (fields: readonly CustomFieldValue[]): Values => Object.fromEntries(fields.filter((f) => f.is_editable).map((f) => [String(f.custom_field_id), f.value ?? '']));
+
+/**
+ * The member's custom fields (spec §2 My page): the editable ones in a form checked by the sign-up
+ * rules (spec §5, shared/domain/signup), the others shown as they are.
+ */
+export function CustomFieldsSection({ fields }: { fields: readonly CustomFieldValue[] }) {
+  const { t } = useTranslation('account');
+  const language = useResolvedLanguage();
+  const memberId = useUserSession((state) => state.member?.id);
+  const setMember = useUserSession((state) => state.setMember);
+  const queryClient = useQueryClient();
+  const editable = fields.filter((field) => field.is_editable);
+  const readOnly = fields.filter((field) => !field.is_editable);
+  const form = useForm<Values>({
+    mode: 'controlled',
+    initialValues: valuesOf(fields),
+    validate: (values) =>
+      Object.fromEntries(
+        editable.flatMap((field) => {
+          const key = validateCustomFieldValue(field, values[String(field.custom_field_id)]);
+          return key ? [[String(field.custom_field_id), t(key, { field_name: field.field_name })]] : [];
+        }),
+      ),
+  });
+  const [outcome, setOutcome] = useState<{ ok: boolean; message: string } | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  async function submit(values: Values) {
+    if (memberId === undefined) return;
+    setOutcome(null);
+    setSaving(true);
+    try {
+      const saved = await saveMemberCustomFields(
+        memberId,
+        editable.map((field) => ({ custom_field_id: field.custom_field_id, value: values[String(field.custom_field_id)]?.trim() ?? '' })),
+      );
+      setMember(saved);
+      queryClient.setQueryData(queryKeys.member(memberId), saved);
+      form.setValues(valuesOf(saved.custom_fields));
+      form.resetDirty(valuesOf(saved.custom_fields));
+      setOutcome({ ok: true, message: t('custom_fields.saved') });
+    } catch (error) {
+      const message = t(errorMessageKey(error, membersApi.patchMember), errorMessageValues(error, language));
+      // A refusal naming a field (required, number, already used) is said under that field.
+      const named = isApiError(error) ? editable.find((field) => field.field_name === errorMessageValues(error, language).field_name) : undefined;
+      if (named && isApiError(error) && error.code !== 'field_not_editable') form.setFieldError(String(named.custom_field_id), message);
+      else setOutcome({ ok: false, message });
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Stack gap="md" maw={420}>
+      {readOnly.map((field) => (
+        <div key={field.custom_field_id} data-testid={`custom-field-readonly-${field.custom_field_id}`}>
+          <Text size="sm" fw={500}>
+            {field.field_name}
+          </Text>
+          <Text size="sm" c="dimmed">
+            {field.value ?? t('custom_fields.empty')}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {t('custom_fields.read_only')}
+          </Text>
+        </div>
+      ))}
+      {editable.length > 0 && (
+        <form onSubmit={form.onSubmit(submit)} noValidate>
+          <Stack gap="sm">
+            {outcome && (
+              <Alert color={outcome.ok ? 'green' : 'red'} variant="light" role={outcome.ok ? 'status' : 'alert'}>
+                {outcome.message}
+              </Alert>
+            )}
+            {editable.map((field) => (
+              <TextInput
+                key={field.custom_field_id}
+                label={field.field_name}
+                withAsterisk={field.is_required}
+                inputMode={field.field_type === 'number' ? 'decimal' : undefined}
+                description={field.is_unique ? t('custom_fields.unique_hint') : undefined}
+                {...form.getInputProps(String(field.custom_field_id))}
+                data-testid={`custom-field-${field.custom_field_id}`}
+              />
+            ))}
+            <Button type="submit" loading={saving} disabled={!form.isDirty()} style={{ alignSelf: 'flex-start' }} data-testid="custom-fields-save">
+              {t('custom_fields.save')}
+            </Button>
+          </Stack>
+        </form>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,211 @@
+import { useState } from 'react';
+import { ActionIcon, Badge, Button, Card, Checkbox, Group, Modal, SegmentedControl, Skeleton, Stack, Table, Text, TextInput, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { adminCustomFieldsApi, isApiError, type AdminCustomField } from '../../../../../shared/api';
+import { CUSTOM_FIELD_TYPES, type CustomFieldType } from '../../../../../shared/domain/tenantSettings';
+import { errorMessageKey, errorMessageValues } from '../../../api/errorMessages';
+import { queryKeys } from '../../../api/queryKeys';
+import { createCustomField, deleteCustomField, updateCustomField, useAdminCustomFields } from '../../../api/tenantSettings';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/forms/zodResolver';
+import { IconEdit, IconPlus, IconTrash } from '../../../components/icons';
+import { showToast } from '../../../components/toast';
+import { useErrorToast } from '../../../components/useErrorToast';
+import { useResolvedLanguage } from '../../../i18n/useLanguage';
+
+const FLAGS = ['is_signup_field', 'is_required', 'is_editable', 'is_unique', 'is_searchable'] as const;
+type Flag = (typeof FLAGS)[number];
+
+interface FieldValues extends Record<Flag, boolean> {
+  field_name: string;
+  field_type: CustomFieldType;
+}
+
+const NEW_FIELD: FieldValues = { field_name: '', field_type: 'text', is_signup_field: true, is_required: false, is_editable: true, is_unique: false, is_searchable: false };
+const createSchema = bodySchemaOf(adminCustomFieldsApi.createCustomField);
+
+/** Create (no `field`) or edit a field: its name, type and the flags of spec §3. */
+function FieldDialog({ field, onClose }: { field: AdminCustomField | null; onClose: () => void }) {
+  const { t } = useTranslation('tenantSettings');
+  const language = useResolvedLanguage();
+  const queryClient = useQueryClient();
+  const form = useForm<FieldValues>({ mode: 'controlled', initialValues: field ?? NEW_FIELD, validate: zodResolver(createSchema) });
+  const endpoint = field ? adminCustomFieldsApi.updateCustomField : adminCustomFieldsApi.createCustomField;
+  const save = useMutation({
+    mutationFn: (values: FieldValues) => {
+      const body = { ...values, field_name: values.field_name.trim() };
+      return field ? updateCustomField(field.id, body) : createCustomField(body);
+    },
+    onSuccess: () => {
+      showToast('success', t(field ? 'fields.updated' : 'fields.created'));
+      void queryClient.invalidateQueries({ queryKey: queryKeys.adminCustomFields });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.signupForm });
+      onClose();
+    },
+    onError: (error) => {
+      const message = t(errorMessageKey(error, endpoint), errorMessageValues(error, language));
+      // A name in use is the admin's input to fix: said under the field, which keeps the focus.
+      if (isApiError(error) && error.code === 'field_name_taken') form.setFieldError('field_name', message);
+      else showToast('error', message);
+      // Deleted meanwhile (another admin): the list shows what is left.
+      if (isApiError(error) && error.status === 404) {
+        void queryClient.invalidateQueries({ queryKey: queryKeys.adminCustomFields });
+        onClose();
+      }
+    },
+  });
+  const nameError = form.errors.field_name;
+  return (
+    <form noValidate onSubmit={form.onSubmit((values) => save.mutate(values), (errors) => focusFirstError(form, errors))}>
+      <Stack gap="md">
+        <TextInput
+          label={t('fields.name')}
+          withAsterisk
+          data-autofocus
+          {...form.getInputProps('field_name')}
+          error={nameError && (String(nameError).startsWith('validation.') ? t(`common:${String(nameError)}`) : nameError)}
+          data-testid="field-name-input"
+        />
+        <Stack gap={4}>
+          <Text size="sm" fw={500} id="field-type-label">
+            {t('fields.type')}
+          </Text>
+          <SegmentedControl
+            aria-labelledby="field-type-label"
+            data={CUSTOM_FIELD_TYPES.map((type) => ({ value: type, label: t(`fields.type_${type}`) }))}
+            {...form.getInputProps('field_type')}
+          />
+        </Stack>
+        <Stack gap="xs">
+          {FLAGS.map((flag) => (
+            <Checkbox key={flag} label={t(`fields.${flag}`)} description={t(`fields.${flag}_hint`)} {...form.getInputProps(flag, { type: 'checkbox' })} />
+          ))}
+        </Stack>
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onClose}>
+            {t('cancel')}
+          </Button>
+          <Button type="submit" loading={save.isPending}>
+            {t('save')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+function FlagBadges({ field }: { field: AdminCustomField }) {
+  const { t } = useTranslation('tenantSettings');
+  const shown = FLAGS.filter((flag) => field[flag]);
+  return (
+    <Group gap={4}>
+      {shown.map((flag) => (
+        <Badge key={flag} size="sm" variant="light" color={flag === 'is_required' ? 'red' : 'indigo'}>
+          {t(`fields.badge_${flag}`)}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
+
+/** The tenant's custom fields (spec §3 flags): list, add, edit, delete (its values go with it). */
+export function CustomFieldsCard() {
+  const { t } = useTranslation('tenantSettings');
+  const queryClient = useQueryClient();
+  const fields = useAdminCustomFields();
+  useErrorToast(fields.error, adminCustomFieldsApi.listAdminCustomFields);
+  // null: closed; 'new': the create dialog; a field: its edit dialog.
+  const [editing, setEditing] = useState<AdminCustomField | 'new' | null>(null);
+  const [pendingDelete, setPendingDelete] = useState<AdminCustomField | null>(null);
+  const remove = useMutation({
+    mutationFn: (id: number) => deleteCustomField(id),
+    onSuccess: () => showToast('success', t('fields.deleted')),
+    onError: (error) => showToast('error', t(errorMessageKey(error, adminCustomFieldsApi.deleteCustomField))),
+    onSettled: () => {
+      setPendingDelete(null);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.signupForm });
+      return queryClient.invalidateQueries({ queryKey: queryKeys.adminCustomFields });
+    },
+  });
+
+  const items = fields.data ?? [];
+  return (
+    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="custom-fields-title">
+      <Group justify="space-between" align="flex-start" mb="md" wrap="wrap">
+        <div>
+          <Title order={2} size="h4" id="custom-fields-title">
+            {t('fields.title')}
+          </Title>
+          <Text size="sm" c="dimmed">
+            {t('fields.description')}
+          </Text>
+        </div>
+        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')} data-testid="add-custom-field">
+          {t('fields.add')}
+        </Button>
+      </Group>
+      {fields.isPending ? (
+        <Skeleton h={120} />
+      ) : items.length === 0 ? (
+        <Text c="dimmed" size="sm" ta="center" py="xl">
+          {t('fields.empty')}
+        </Text>
+      ) : (
+        <Table.ScrollContainer minWidth={560}>
+          <Table verticalSpacing="xs" data-testid="custom-fields">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('fields.name')}</Table.Th>
+                <Table.Th>{t('fields.type')}</Table.Th>
+                <Table.Th>{t('fields.flags')}</Table.Th>
+                <Table.Th>{t('fields.values')}</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>{t('actions')}</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((field) => (
+                <Table.Tr key={field.id}>
+                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{field.field_name}</Table.Td>
+                  <Table.Td>{t(`fields.type_${field.field_type}`)}</Table.Td>
+                  <Table.Td>
+                    <FlagBadges field={field} />
+                  </Table.Td>
+                  <Table.Td>{field.value_count}</Table.Td>
+                  <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                    <Tooltip label={t('fields.edit', { name: field.field_name })}>
+                      <ActionIcon variant="subtle" color="gray" aria-label={t('fields.edit', { name: field.field_name })} onClick={() => setEditing(field)}>
+                        <IconEdit size={16} />
+                      </ActionIcon>
+                    </Tooltip>
+                    <Tooltip label={t('fields.delete', { name: field.field_name })}>
+                      <ActionIcon variant="subtle" color="red" aria-label={t('fields.delete', { name: field.field_name })} onClick={() => setPendingDelete(field)}>
+                        <IconTrash size={16} />
+                      </ActionIcon>
+                    </Tooltip>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={t(editing === 'new' ? 'fields.create_title' : 'fields.edit_title')}>
+        {editing !== null && <FieldDialog field={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+      </Modal>
+      <ConfirmDialog
+        opened={pendingDelete !== null}
+        title={t('fields.delete_title', { name: pendingDelete?.field_name ?? '' })}
+        body={t('fields.delete_body', { name: pendingDelete?.field_name ?? '', count: pendingDelete?.value_count ?? 0 })}
+        cancelLabel={t('cancel')}
+        confirmLabel={t('delete')}
+        loading={remove.isPending}
+        onCancel={() => setPendingDelete(null)}
+        onConfirm={() => pendingDelete && remove.mutate(pendingDelete.id)}
+      />
+    </Card>
+  );
+}

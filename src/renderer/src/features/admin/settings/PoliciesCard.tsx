@@ -1,0 +1,283 @@
+import { useState } from 'react';
+import { ActionIcon, Badge, Button, Card, FileButton, Group, Modal, Radio, Skeleton, Stack, Switch, Table, Text, TextInput, Textarea, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { adminPoliciesApi, isApiError, type AdminPolicy } from '../../../../../shared/api';
+import { acceptAttribute } from '../../../../../shared/domain/files';
+import { POLICY_FILE_KINDS, POLICY_FILE_MAX_BYTES, POLICY_KINDS, type PolicyKind } from '../../../../../shared/domain/tenantSettings';
+import { errorMessageKey } from '../../../api/errorMessages';
+import { queryKeys } from '../../../api/queryKeys';
+import { createPolicy, deletePolicy, updatePolicy, uploadPolicyFile, useAdminPolicies } from '../../../api/tenantSettings';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/forms/zodResolver';
+import { IconDownload, IconEdit, IconPlus, IconTrash } from '../../../components/icons';
+import { showToast } from '../../../components/toast';
+import { useErrorToast } from '../../../components/useErrorToast';
+
+interface PolicyValues {
+  policy_name: string;
+  kind: PolicyKind;
+  is_mandatory: boolean;
+  markdown_content: string;
+  video_url: string;
+  file_id: number | null;
+  /** The chosen document's name, shown beside the upload button. */
+  file_name: string | null;
+}
+
+const toValues = (policy: AdminPolicy | null): PolicyValues => ({
+  policy_name: policy?.policy_name ?? '',
+  kind: policy?.kind ?? 'markdown',
+  is_mandatory: policy?.is_mandatory ?? true,
+  markdown_content: policy?.markdown_content ?? '',
+  video_url: policy?.video_url ?? '',
+  file_id: policy?.file_id ?? null,
+  file_name: policy?.file_name ?? null,
+});
+
+/** Only the content of the chosen kind is sent (the server keeps nothing else). */
+const toBody = (values: PolicyValues) => ({
+  policy_name: values.policy_name.trim(),
+  kind: values.kind,
+  is_mandatory: values.is_mandatory,
+  markdown_content: values.kind === 'markdown' ? values.markdown_content : null,
+  video_url: values.kind === 'video' ? values.video_url.trim() : null,
+  file_id: values.kind === 'file' ? values.file_id : null,
+});
+
+const bodySchema = bodySchemaOf(adminPoliciesApi.createPolicy);
+
+/** The body's rules, and the content its kind needs (the server answers 422 without it). */
+function validate(values: PolicyValues) {
+  const errors: Record<string, string> = zodResolver(bodySchema, { video_url: 'tenantSettings:policies.video_invalid' })(toBody(values)) as Record<string, string>;
+  if (values.kind === 'markdown' && !values.markdown_content.trim()) errors.markdown_content = 'validation.required';
+  if (values.kind === 'video' && !values.video_url.trim()) errors.video_url = 'validation.required';
+  if (values.kind === 'file' && values.file_id === null) errors.file_id = 'tenantSettings:policies.file_required';
+  return errors;
+}
+
+function PolicyDialog({ policy, onClose }: { policy: AdminPolicy | null; onClose: () => void }) {
+  const { t } = useTranslation('tenantSettings');
+  const queryClient = useQueryClient();
+  const form = useForm<PolicyValues>({ mode: 'controlled', initialValues: toValues(policy), validate });
+  const endpoint = policy ? adminPoliciesApi.updatePolicy : adminPoliciesApi.createPolicy;
+  const save = useMutation({
+    mutationFn: (values: PolicyValues) => (policy ? updatePolicy(policy.id, toBody(values)) : createPolicy(toBody(values))),
+    onSuccess: () => {
+      showToast('success', t(policy ? 'policies.updated' : 'policies.created'));
+      void queryClient.invalidateQueries({ queryKey: queryKeys.adminPolicies });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.signupForm });
+      onClose();
+    },
+    onError: (error) => {
+      showToast('error', t(errorMessageKey(error, endpoint)));
+      // Deleted meanwhile (another admin): the list shows what is left.
+      if (isApiError(error) && error.status === 404) {
+        void queryClient.invalidateQueries({ queryKey: queryKeys.adminPolicies });
+        onClose();
+      }
+    },
+  });
+  const upload = useMutation({
+    mutationFn: uploadPolicyFile,
+    onSuccess: (file) => {
+      form.setFieldValue('file_id', file.file_id);
+      form.setFieldValue('file_name', file.name);
+      form.clearFieldError('file_id');
+    },
+    onError: (error) => showToast('error', t(errorMessageKey(error, adminPoliciesApi.uploadPolicyFile))),
+  });
+  function choose(file: File | null) {
+    if (!file) return;
+    if (file.size > POLICY_FILE_MAX_BYTES) showToast('error', t('policies.file_too_large'));
+    else upload.mutate(file);
+  }
+  const error = (path: string) => {
+    const key = form.errors[path];
+    return key ? t(String(key).startsWith('validation.') ? `common:${String(key)}` : String(key)) : undefined;
+  };
+
+  return (
+    <form noValidate onSubmit={form.onSubmit((values) => save.mutate(values), (errors) => focusFirstError(form, errors))}>
+      <Stack gap="md">
+        <TextInput label={t('policies.name')} withAsterisk data-autofocus {...form.getInputProps('policy_name')} error={error('policy_name')} data-testid="policy-name-input" />
+        <Radio.Group label={t('policies.kind')} {...form.getInputProps('kind')}>
+          <Group mt={6}>
+            {POLICY_KINDS.map((kind) => (
+              <Radio key={kind} value={kind} label={t(`policies.kind_${kind}`)} />
+            ))}
+          </Group>
+        </Radio.Group>
+        {form.values.kind === 'markdown' && (
+          <Textarea
+            label={t('policies.markdown')}
+            description={t('policies.markdown_hint')}
+            withAsterisk
+            autosize
+            minRows={6}
+            maxRows={16}
+            {...form.getInputProps('markdown_content')}
+            error={error('markdown_content')}
+            data-testid="policy-markdown-input"
+          />
+        )}
+        {form.values.kind === 'video' && (
+          <TextInput
+            label={t('policies.video_url')}
+            description={t('policies.video_url_hint')}
+            withAsterisk
+            type="url"
+            placeholder="https://"
+            {...form.getInputProps('video_url')}
+            error={error('video_url')}
+          />
+        )}
+        {form.values.kind === 'file' && (
+          <Stack gap={4}>
+            <Text size="sm" fw={500}>
+              {t('policies.file')}
+            </Text>
+            <Group gap="sm">
+              <FileButton onChange={choose} accept={acceptAttribute(POLICY_FILE_KINDS)}>
+                {(props) => (
+                  <Button {...props} variant="default" loading={upload.isPending} aria-describedby="policy-file-hint">
+                    {form.values.file_id ? t('policies.replace_file') : t('policies.upload_file')}
+                  </Button>
+                )}
+              </FileButton>
+              {form.values.file_name && (
+                <Text size="sm" style={{ overflowWrap: 'anywhere' }} data-testid="policy-file-name">
+                  {form.values.file_name}
+                </Text>
+              )}
+            </Group>
+            <Text size="xs" c="dimmed" id="policy-file-hint">
+              {t('policies.file_hint')}
+            </Text>
+            {form.errors.file_id && (
+              <Text size="xs" c="red" role="alert">
+                {error('file_id')}
+              </Text>
+            )}
+          </Stack>
+        )}
+        <Switch label={t('policies.mandatory')} description={t('policies.mandatory_hint')} {...form.getInputProps('is_mandatory', { type: 'checkbox' })} />
+        <Group justify="flex-end" gap="sm">
+          <Button variant="default" onClick={onClose}>
+            {t('cancel')}
+          </Button>
+          <Button type="submit" loading={save.isPending} disabled={upload.isPending}>
+            {t('save')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** The policies new members agree to (spec §3, §5): markdown, video or a document; mandatory or not. */
+export function PoliciesCard() {
+  const { t } = useTranslation('tenantSettings');
+  const queryClient = useQueryClient();
+  const list = useAdminPolicies();
+  useErrorToast(list.error, adminPoliciesApi.listAdminPolicies);
+  const [editing, setEditing] = useState<AdminPolicy | 'new' | null>(null);
+  const [pendingDelete, setPendingDelete] = useState<AdminPolicy | null>(null);
+  const remove = useMutation({
+    mutationFn: (id: number) => deletePolicy(id),
+    onSuccess: () => showToast('success', t('policies.deleted')),
+    onError: (error) => showToast('error', t(errorMessageKey(error, adminPoliciesApi.deletePolicy))),
+    onSettled: () => {
+      setPendingDelete(null);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.signupForm });
+      return queryClient.invalidateQueries({ queryKey: queryKeys.adminPolicies });
+    },
+  });
+  const items = list.data ?? [];
+  return (
+    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="policies-title">
+      <Group justify="space-between" align="flex-start" mb="md" wrap="wrap">
+        <div>
+          <Title order={2} size="h4" id="policies-title">
+            {t('policies.title')}
+          </Title>
+          <Text size="sm" c="dimmed">
+            {t('policies.description')}
+          </Text>
+        </div>
+        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')} data-testid="add-policy">
+          {t('policies.add')}
+        </Button>
+      </Group>
+      {list.isPending ? (
+        <Skeleton h={120} />
+      ) : items.length === 0 ? (
+        <Text c="dimmed" size="sm" ta="center" py="xl">
+          {t('policies.empty')}
+        </Text>
+      ) : (
+        <Table.ScrollContainer minWidth={480}>
+          <Table verticalSpacing="xs" data-testid="policies">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('policies.name')}</Table.Th>
+                <Table.Th>{t('policies.kind')}</Table.Th>
+                <Table.Th>{t('policies.mandatory')}</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>{t('actions')}</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((policy) => (
+                <Table.Tr key={policy.id}>
+                  <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                    {policy.policy_name}
+                    {policy.file_name && (
+                      <Text size="xs" c="dimmed" component="span" display="flex" style={{ alignItems: 'center', gap: 4 }}>
+                        <IconDownload size={12} />
+                        {policy.file_name}
+                      </Text>
+                    )}
+                  </Table.Td>
+                  <Table.Td>{t(`policies.kind_${policy.kind}`)}</Table.Td>
+                  <Table.Td>
+                    <Badge size="sm" variant="light" color={policy.is_mandatory ? 'red' : 'gray'}>
+                      {policy.is_mandatory ? t('policies.mandatory_yes') : t('policies.mandatory_no')}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
+                    <Tooltip label={t('policies.edit', { name: policy.policy_name })}>
+                      <ActionIcon variant="subtle" color="gray" aria-label={t('policies.edit', { name: policy.policy_name })} onClick={() => setEditing(policy)}>
+                        <IconEdit size={16} />
+                      </ActionIcon>
+                    </Tooltip>
+                    <Tooltip label={t('policies.delete', { name: policy.policy_name })}>
+                      <ActionIcon variant="subtle" color="red" aria-label={t('policies.delete', { name: policy.policy_name })} onClick={() => setPendingDelete(policy)}>
+                        <IconTrash size={16} />
+                      </ActionIcon>
+                    </Tooltip>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+      <Modal opened={editing !== null} onClose={() => setEditing(null)} size="lg" title={t(editing === 'new' ? 'policies.create_title' : 'policies.edit_title')}>
+        {editing !== null && <PolicyDialog policy={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+      </Modal>
+      <ConfirmDialog
+        opened={pendingDelete !== null}
+        title={t('policies.delete_title', { name: pendingDelete?.policy_name ?? '' })}
+        body={t('policies.delete_body', { name: pendingDelete?.policy_name ?? '' })}
+        cancelLabel={t('cancel')}
+        confirmLabel={t('delete')}
+        loading={remove.isPending}
+        onCancel={() => setPendingDelete(null)}
+        onConfirm={() => pendingDelete && remove.mutate(pendingDelete.id)}
+      />
+    </Card>
+  );
+}

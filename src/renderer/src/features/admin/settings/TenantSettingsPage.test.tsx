@@ -1,0 +1,177 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AdminCustomField, AdminPolicy } from '../../../../../shared/api';
+import { setPlatformForTests } from '../../../platform';
+import { installFakeApi } from '../../../test/fakeApi';
+import { renderScreen } from '../../../test/render';
+import TenantSettingsPage from './TenantSettingsPage';
+
+afterEach(() => setPlatformForTests(null));
+
+const settings = { tenant_name: 'Acme', logo_url: null, support_email: null, manual_url: null };
+const field = (id: number, name: string, flags: Partial<AdminCustomField> = {}): AdminCustomField => ({
+  id,
+  field_name: name,
+  field_type: 'text',
+  is_signup_field: true,
+  is_searchable: false,
+  is_required: false,
+  is_editable: true,
+  is_unique: false,
+  value_count: 0,
+  ...flags,
+});
+const policy = (id: number, name: string, flags: Partial<AdminPolicy> = {}): AdminPolicy => ({
+  id,
+  policy_name: name,
+  kind: 'markdown',
+  is_mandatory: true,
+  markdown_content: 'Terms',
+  video_url: null,
+  file_url: null,
+  file_id: null,
+  file_name: null,
+  ...flags,
+});
+
+function routes(overrides: Record<string, (request: Request) => Response | Promise<Response>> = {}) {
+  return installFakeApi({
+    'GET /admin/tenant-settings/': () => Response.json(settings),
+    'GET /admin/custom-fields/': () => Response.json({ items: [field(1, 'Department', { is_required: true, value_count: 3 })] }),
+    'GET /admin/policies/': () => Response.json({ items: [policy(5, 'Terms of service')] }),
+    ...overrides,
+  });
+}
+
+const fileInputIn = (element: HTMLElement) => element.querySelector<HTMLInputElement>('input[type="file"]')!;
+
+describe('admin workspace settings', () => {
+  it('saves the name, clears a blank support address, refuses a bad manual link without a request, and uploads a logo', async () => {
+    const api = routes({
+      'PATCH /admin/tenant-settings/': async (request) => Response.json({ ...settings, ...(await request.json()) }),
+      'POST /admin/tenant-settings/logo/': () => Response.json({ ...settings, logo_url: '/api/v1/tenants/logo/9/' }),
+    });
+    const user = userEvent.setup();
+    renderScreen(<TenantSettingsPage />);
+    const branding = await screen.findByRole('region', { name: 'Branding and support' });
+    const name = await within(branding).findByRole('textbox', { name: /Workspace name/ });
+    await user.clear(name);
+    await user.type(name, 'Acme Research');
+    await user.type(within(branding).getByRole('textbox', { name: 'User manual link' }), 'javascript:alert(1)');
+    await user.click(within(branding).getByRole('button', { name: 'Save' }));
+    expect(await within(branding).findByText('Enter a web address starting with https:// or http://.')).toBeInTheDocument();
+    expect(api.find('PATCH', '/admin/tenant-settings/')).toHaveLength(0);
+
+    const manual = within(branding).getByRole('textbox', { name: 'User manual link' });
+    await user.clear(manual);
+    await user.type(manual, 'https://docs.acme.example');
+    await user.click(within(branding).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Settings saved.')).toBeInTheDocument();
+    expect(await api.find('PATCH', '/admin/tenant-settings/')[0]!.json()).toEqual({
+      tenant_name: 'Acme Research',
+      support_email: null,
+      manual_url: 'https://docs.acme.example',
+    });
+
+    await user.upload(fileInputIn(branding), new File([new Uint8Array([137, 80, 78, 71])], 'logo.png', { type: 'image/png' }));
+    expect(await screen.findByText('Logo saved.')).toBeInTheDocument();
+    const preview = within(screen.getByTestId('logo-preview')).getByRole('img', { name: 'Acme logo' });
+    expect(preview).toHaveAttribute('src', 'http://app.test/api/v1/tenants/logo/9/');
+    expect(api.find('POST', '/admin/tenant-settings/logo/')).toHaveLength(1);
+    expect(within(branding).getByRole('button', { name: 'Replace logo' })).toBeInTheDocument();
+  });
+
+  it('adds a custom field with its flags, says under the name when it is taken, and warns that deleting removes the values', async () => {
+    let taken = true;
+    const api = routes({
+      'POST /admin/custom-fields/': async (request) =>
+        taken
+          ? Response.json({ code: 'field_name_taken', message: 'taken', details: { field_name: 'Team' } }, { status: 409 })
+          : Response.json(field(2, 'Team', (await request.json()) as Partial<AdminCustomField>)),
+      'DELETE /admin/custom-fields/1/': () => Response.json({ ok: true }),
+    });
+    const user = userEvent.setup();
+    renderScreen(<TenantSettingsPage />);
+    const table = await screen.findByTestId('custom-fields');
+    expect(within(table).getByText('Department')).toBeInTheDocument();
+    expect(within(table).getByText('Required')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Add field' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New custom field' });
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(within(dialog).getByRole('textbox', { name: /Field name/ })).toHaveAttribute('aria-invalid', 'true');
+    expect(api.find('POST', '/admin/custom-fields/')).toHaveLength(0);
+
+    await user.type(within(dialog).getByRole('textbox', { name: /Field name/ }), 'Team');
+    await user.click(within(dialog).getByRole('radio', { name: 'Number' }));
+    await user.click(within(dialog).getByRole('checkbox', { name: /Unique/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('A field with this name exists already.')).toBeInTheDocument();
+
+    taken = false;
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Field added.')).toBeInTheDocument();
+    expect(await api.find('POST', '/admin/custom-fields/')[1]!.json()).toEqual({
+      field_name: 'Team',
+      field_type: 'number',
+      is_signup_field: true,
+      is_required: false,
+      is_editable: true,
+      is_unique: true,
+      is_searchable: false,
+    });
+
+    await user.click(within(table).getByRole('button', { name: 'Delete Department' }));
+    const confirm = await screen.findByRole('dialog', { name: 'Delete "Department"?' });
+    expect(confirm).toHaveTextContent('The field and the values 3 members gave for it will be deleted.');
+    await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Field deleted.')).toBeInTheDocument();
+    expect(api.find('DELETE', '/admin/custom-fields/1/')).toHaveLength(1);
+  });
+
+  it('names the shared value when a field cannot become unique (409)', async () => {
+    routes({
+      'PATCH /admin/custom-fields/1/': () =>
+        Response.json({ code: 'values_not_unique', message: 'shared', details: { field_name: 'Department', value: 'Sales' } }, { status: 409 }),
+    });
+    const user = userEvent.setup();
+    renderScreen(<TenantSettingsPage />);
+    await user.click(await screen.findByRole('button', { name: 'Edit Department' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Edit custom field' });
+    await user.click(within(dialog).getByRole('checkbox', { name: /Unique/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Members share the value "Sales" of Department, so it cannot be made unique. Make their values different first.')).toBeInTheDocument();
+  });
+
+  it('adds a document policy: the document is uploaded first, then the policy names it', async () => {
+    const api = routes({
+      'POST /admin/policies/files/': () => Response.json({ file_id: 44, name: 'terms.pdf', size: 900, type: 'application/pdf' }),
+      'POST /admin/policies/': async (request) => Response.json(policy(6, 'Privacy', (await request.json()) as Partial<AdminPolicy>)),
+    });
+    const user = userEvent.setup();
+    renderScreen(<TenantSettingsPage />);
+    await user.click(await screen.findByRole('button', { name: 'Add policy' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New policy' });
+    await user.type(within(dialog).getByRole('textbox', { name: /Policy name/ }), 'Privacy');
+    await user.click(within(dialog).getByRole('radio', { name: 'Document' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('Upload the document.')).toBeInTheDocument();
+
+    await user.upload(fileInputIn(dialog), new File(['%PDF-1.4'], 'terms.pdf', { type: 'application/pdf' }));
+    expect(await within(dialog).findByTestId('policy-file-name')).toHaveTextContent('terms.pdf');
+    await user.click(within(dialog).getByRole('switch', { name: /Mandatory/ }));
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Policy added.')).toBeInTheDocument();
+    const [created] = api.find('POST', '/admin/policies/').filter((request) => request.url.endsWith('/admin/policies/'));
+    expect(await created!.json()).toEqual({
+      policy_name: 'Privacy',
+      kind: 'file',
+      is_mandatory: false,
+      markdown_content: null,
+      video_url: null,
+      file_id: 44,
+    });
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'New policy' })).not.toBeInTheDocument());
+  });
+});

@@ -1,0 +1,20 @@
+import { Stack } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { AdminPageFrame } from '../AdminPageFrame';
+import { BrandingCard } from './BrandingCard';
+import { CustomFieldsCard } from './CustomFieldsCard';
+import { PoliciesCard } from './PoliciesCard';
+
+/** Admin console "Settings": what the sign-in and sign-up pages show (docs/ARCHITECTURE.md "Tenant settings"). */
+export default function TenantSettingsPage() {
+  const { t } = useTranslation('tenantSettings');
+  return (
+    <AdminPageFrame title={t('page.title')} description={t('page.description')} maw={960}>
+      <Stack gap="lg">
+        <BrandingCard />
+        <CustomFieldsCard />
+        <PoliciesCard />
+      </Stack>
+    </AdminPageFrame>
+  );
+}

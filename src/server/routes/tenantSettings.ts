@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import { createCustomField, deleteCustomField, listAdminCustomFields, updateCustomField } from '../../shared/api/admin/customFields';
+import { createPolicy, deletePolicy, listAdminPolicies, updatePolicy, uploadPolicyFile } from '../../shared/api/admin/policies';
+import { deleteTenantLogo, getTenantLogo, getTenantSettings, updateTenantSettings, uploadTenantLogo } from '../../shared/api/admin/tenantSettings';
+import { getPolicyFile, listPolicies } from '../../shared/api/signup';
+import { LOGO_KINDS, LOGO_MAX_BYTES, POLICY_FILE_KINDS, POLICY_FILE_MAX_BYTES } from '../../shared/domain/tenantSettings';
+import * as customFields from '../services/customFields';
+import * as policies from '../services/policies';
+import * as settings from '../services/tenantSettings';
+import type { SettingsDeps } from '../services/tenantSettings';
+import { registerEndpoint } from './endpointRoute';
+import { readUpload, registerMultipartRoutes, sendFile } from './files';
+
+const ok = { ok: true as const };
+
+/** The console's tenant settings (branding, support, custom fields, policies) and their public reads. */
+export function registerTenantSettingsRoutes(app: FastifyInstance, deps: SettingsDeps): void {
+  const { db, store } = deps;
+  registerEndpoint(app, getTenantSettings, async ({ tenant }) => settings.readTenantSettings(db, tenant));
+  registerEndpoint(app, updateTenantSettings, async ({ tenant, body }) => settings.updateTenantSettings(db, tenant, body));
+  registerEndpoint(app, deleteTenantLogo, async ({ tenant }) => settings.deleteLogo(deps, tenant));
+  registerEndpoint(app, getTenantLogo, async ({ tenant, params, reply }) => {
+    const logo = await settings.downloadLogo(deps, tenant, params.id);
+    // The desktop renderer (app://bundle) shows it from another origin, like the server's assets.
+    reply.header('cross-origin-resource-policy', 'cross-origin');
+    return sendFile(reply, logo);
+  });
+
+  registerEndpoint(app, listAdminCustomFields, async ({ tenant }) => ({ items: await customFields.listAdminCustomFields(db, tenant) }));
+  registerEndpoint(app, createCustomField, async ({ tenant, body }) => customFields.createCustomField(db, tenant, body));
+  registerEndpoint(app, updateCustomField, async ({ tenant, params, body }) => customFields.updateCustomField(db, tenant, params.id, body));
+  registerEndpoint(app, deleteCustomField, async ({ tenant, params }) => {
+    await customFields.deleteCustomField(db, tenant, params.id);
+    return ok;
+  });
+
+  registerEndpoint(app, listPolicies, async ({ tenant }) => ({ items: await policies.listPolicies(db, tenant) }));
+  registerEndpoint(app, getPolicyFile, async ({ tenant, params, reply }) => sendFile(reply, await policies.downloadPolicyFile(db, store, tenant, params.id)));
+  registerEndpoint(app, listAdminPolicies, async ({ tenant }) => ({ items: await policies.listAdminPolicies(db, tenant) }));
+  registerEndpoint(app, createPolicy, async ({ tenant, body }) => policies.createPolicy(deps, tenant, body));
+  registerEndpoint(app, updatePolicy, async ({ tenant, params, body }) => policies.updatePolicy(deps, tenant, params.id, body));
+  registerEndpoint(app, deletePolicy, async ({ tenant, params }) => {
+    await policies.deletePolicy(deps, tenant, params.id);
+    return ok;
+  });
+
+  registerMultipartRoutes(app, (scope) => {
+    registerEndpoint(scope, uploadTenantLogo, async ({ tenant, requireMember, request }) => {
+      const { parts } = await readUpload(request, { maxBytes: LOGO_MAX_BYTES, maxPages: 0, allowedKinds: [...LOGO_KINDS] });
+      return settings.uploadLogo(deps, tenant, requireMember(), parts);
+    });
+    registerEndpoint(scope, uploadPolicyFile, async ({ tenant, requireMember, request }) => {
+      const { parts } = await readUpload(request, { maxBytes: POLICY_FILE_MAX_BYTES, maxPages: 0, allowedKinds: [...POLICY_FILE_KINDS] });
+      const file = await policies.uploadPolicyFile(deps, tenant, requireMember(), parts);
+      return { file_id: file.id, name: file.name, size: file.sizeBytes, type: file.mimeType };
+    });
+  });
+}

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { CUSTOM_FIELD_NAME_MAX, CUSTOM_FIELD_TYPES } from '../../domain/tenantSettings';
+import { idParamsSchema, okSchema } from '../common';
+import { defineEndpoint } from '../endpoint';
+import { customFieldSchema } from '../signup';
+
+/** A custom field as the console shows it: the flags of spec §3 and how many members have a value. */
+export const adminCustomFieldSchema = customFieldSchema.extend({ value_count: z.number().int() });
+export type AdminCustomField = z.infer<typeof adminCustomFieldSchema>;
+
+const flags = {
+  field_type: z.enum(CUSTOM_FIELD_TYPES),
+  is_signup_field: z.boolean(),
+  is_searchable: z.boolean(),
+  is_required: z.boolean(),
+  is_editable: z.boolean(),
+  is_unique: z.boolean(),
+};
+const fieldName = z.string().trim().min(1).max(CUSTOM_FIELD_NAME_MAX);
+
+export const createCustomFieldBodySchema = z.object({
+  field_name: fieldName,
+  field_type: flags.field_type.default('text'),
+  is_signup_field: flags.is_signup_field.default(true),
+  is_searchable: flags.is_searchable.default(false),
+  is_required: flags.is_required.default(false),
+  is_editable: flags.is_editable.default(true),
+  is_unique: flags.is_unique.default(false),
+});
+
+export const updateCustomFieldBodySchema = z
+  .object({ field_name: fieldName, ...flags })
+  .partial()
+  .refine((body) => Object.keys(body).length > 0, { message: 'Nothing to update' });
+
+export const listAdminCustomFields = defineEndpoint({
+  method: 'GET',
+  path: '/admin/custom-fields/',
+  access: 'admin',
+  response: z.object({ items: z.array(adminCustomFieldSchema) }),
+  summary: 'Every custom field of the tenant (sign-up fields and the others), oldest first',
+  tags: ['admin'],
+});
+
+export const createCustomField = defineEndpoint({
+  method: 'POST',
+  path: '/admin/custom-fields/',
+  access: 'admin',
+  body: createCustomFieldBodySchema,
+  response: adminCustomFieldSchema,
+  summary: 'Add a custom field (409 `field_name_taken` when the name exists in any letter case)',
+  tags: ['admin'],
+});
+
+export const updateCustomField = defineEndpoint({
+  method: 'PATCH',
+  path: '/admin/custom-fields/:id/',
+  access: 'admin',
+  params: idParamsSchema,
+  body: updateCustomFieldBodySchema,
+  response: adminCustomFieldSchema,
+  summary:
+    'Change a custom field; 409 `values_not_unique` when made unique while members share a value, `values_not_numbers` when made a number field while a value is not one',
+  tags: ['admin'],
+});
+
+export const deleteCustomField = defineEndpoint({
+  method: 'DELETE',
+  path: '/admin/custom-fields/:id/',
+  access: 'admin',
+  params: idParamsSchema,
+  response: okSchema,
+  summary: "Delete a custom field and every member's value of it",
+  tags: ['admin'],
+});

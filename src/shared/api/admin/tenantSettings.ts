@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { TENANT_NAME_MAX, URL_MAX, isWebUrl } from '../../domain/tenantSettings';
+import { EMAIL_MAX_EXCLUSIVE } from '../../domain/account';
+import { idParamsSchema } from '../common';
+import { defineEndpoint } from '../endpoint';
+
+/** Branding and support (the spec does not show these settings; docs/ARCHITECTURE.md "Tenant settings"). */
+export const tenantSettingsSchema = z.object({
+  tenant_name: z.string(),
+  logo_url: z.string().nullable(),
+  /** Where members' inquiries are mailed (the contact modal); the server's SUPPORT_EMAIL when null. */
+  support_email: z.string().nullable(),
+  /** The user manual the navigation's "Manual" item opens; hidden when null. */
+  manual_url: z.string().nullable(),
+});
+export type TenantSettings = z.infer<typeof tenantSettingsSchema>;
+
+export const updateTenantSettingsBodySchema = z
+  .object({
+    tenant_name: z.string().trim().min(1).max(TENANT_NAME_MAX),
+    /** Null clears it. */
+    support_email: z.email().max(EMAIL_MAX_EXCLUSIVE - 1).nullable(),
+    /** Null clears it. */
+    manual_url: z.string().trim().max(URL_MAX).refine(isWebUrl, { message: 'An http(s) URL' }).nullable(),
+  })
+  .partial()
+  .refine((body) => Object.keys(body).length > 0, { message: 'Nothing to update' });
+
+export const getTenantSettings = defineEndpoint({
+  method: 'GET',
+  path: '/admin/tenant-settings/',
+  access: 'admin',
+  response: tenantSettingsSchema,
+  summary: 'The tenant name, logo, support address and manual link',
+  tags: ['admin'],
+});
+
+export const updateTenantSettings = defineEndpoint({
+  method: 'PATCH',
+  path: '/admin/tenant-settings/',
+  access: 'admin',
+  body: updateTenantSettingsBodySchema,
+  response: tenantSettingsSchema,
+  summary: 'Change the tenant name, support address or manual link (null clears the last two)',
+  tags: ['admin'],
+});
+
+export const uploadTenantLogo = defineEndpoint({
+  method: 'POST',
+  path: '/admin/tenant-settings/logo/',
+  access: 'admin',
+  response: tenantSettingsSchema,
+  summary: 'Replace the logo (multipart, one `files` part like `POST /files/`: PNG, JPEG, GIF or WebP up to 1 MB); 413 too large, 415 other types',
+  tags: ['admin'],
+});
+
+export const deleteTenantLogo = defineEndpoint({
+  method: 'DELETE',
+  path: '/admin/tenant-settings/logo/',
+  access: 'admin',
+  response: tenantSettingsSchema,
+  summary: 'Remove the logo (the sign-in page then writes the name out)',
+  tags: ['admin'],
+});
+
+/**
+ * Public, though beside the admin settings: the sign-in page shows the logo before anyone is signed
+ * in (an <img> sends no token). Kept out of `tenants.ts`, which the first screen loads.
+ */
+export const getTenantLogo = defineEndpoint({
+  method: 'GET',
+  path: '/tenants/logo/:id/',
+  access: 'public',
+  params: idParamsSchema,
+  response: z.any().describe('the logo image’s bytes'),
+  summary: 'The tenant’s uploaded logo (any other id answers 404)',
+  tags: ['tenants'],
+});

@@ -1,0 +1,125 @@
+import { expect, test, type Page } from '@playwright/test';
+import { samplePng } from '../fixtures/sampleFiles';
+import { ADMIN, MEMBER, adminHeaders, expectNoSeriousA11yViolations, signIn } from './support';
+
+/**
+ * Admin console "Settings" (ARCHITECTURE "Tenant settings"): branding on the sign-in page, a custom
+ * field and a policy on the sign-up page, the field on My page. Every spec shares this server: the
+ * names are unique, and what this spec adds to the sign-up form or the branding is undone at the end.
+ */
+const shot = (page: Page, name: string) => page.screenshot({ path: `test-results/tenant-settings-${name}.png`, fullPage: true });
+
+test('an admin sets branding, a required field and a mandatory policy; sign-in, sign-up and My page show them', async ({ page }) => {
+  test.setTimeout(120_000);
+  const stamp = Date.now().toString(36);
+  const fieldName = `Office ${stamp}`;
+  const policyName = `Code of conduct ${stamp}`;
+  const tenantName = `Acme ${stamp}`;
+  const headers = await adminHeaders(page.request);
+  const before = (await (await page.request.get('/api/v1/admin/tenant-settings/', { headers })).json()) as { tenant_name: string; manual_url: string | null };
+
+  try {
+    await signIn(page, ADMIN);
+    await page.goto('/admin/announcements');
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Workspace settings');
+    await expect(page.getByTestId('custom-fields')).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+    await shot(page, 'console');
+
+    // Branding: name, manual link, logo.
+    const branding = page.getByRole('region', { name: 'Branding and support' });
+    await branding.getByRole('textbox', { name: 'Workspace name' }).fill(tenantName);
+    await branding.getByRole('textbox', { name: 'User manual link' }).fill('https://manual.example/guide');
+    await branding.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Settings saved.')).toBeVisible();
+    await branding.locator('input[type="file"]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: samplePng() });
+    await expect(page.getByText('Logo saved.')).toBeVisible();
+    await expect(page.getByTestId('logo-preview').getByRole('img')).toBeVisible();
+
+    // A required, editable custom field, by keyboard through its dialog.
+    await page.getByTestId('add-custom-field').click();
+    const fieldDialog = page.getByRole('dialog', { name: 'New custom field' });
+    await expect(fieldDialog.getByRole('textbox', { name: 'Field name' })).toBeFocused();
+    await page.keyboard.type(fieldName);
+    await fieldDialog.getByRole('checkbox', { name: /Required/ }).check();
+    await expectNoSeriousA11yViolations(page);
+    await shot(page, 'field-dialog');
+    await fieldDialog.getByRole('textbox', { name: 'Field name' }).press('Enter');
+    await expect(page.getByText('Field added.')).toBeVisible();
+    await expect(page.getByTestId('custom-fields').getByRole('cell', { name: fieldName, exact: true })).toBeVisible();
+
+    // A mandatory markdown policy.
+    await page.getByTestId('add-policy').click();
+    const policyDialog = page.getByRole('dialog', { name: 'New policy' });
+    await policyDialog.getByRole('textbox', { name: 'Policy name' }).fill(policyName);
+    await policyDialog.getByTestId('policy-markdown-input').fill(`## ${policyName}\n\nBe kind to each other.`);
+    await expect(policyDialog.getByRole('switch', { name: /Mandatory/ })).toBeChecked();
+    await expectNoSeriousA11yViolations(page);
+    await shot(page, 'policy-dialog');
+    await policyDialog.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Policy added.')).toBeVisible();
+    await expect(page.getByTestId('policies').getByText(policyName)).toBeVisible();
+    await shot(page, 'console-filled');
+
+    // The member's navigation: Docs (the OpenAPI document) and Manual open in a new tab.
+    await page.goto('/dashboard/chat');
+    await expect(page.getByTestId('nav-docs')).toHaveAttribute('href', /\/api\/v1\/openapi\.json$/);
+    await expect(page.getByTestId('nav-manual')).toHaveAttribute('href', 'https://manual.example/guide');
+    await expect(page.getByTestId('nav-manual')).toHaveAttribute('target', '_blank');
+
+    // Signed out, the sign-in page shows the logo and the new name (each server process keeps the tenant row a few seconds).
+    await page.context().clearCookies();
+    await page.evaluate(() => localStorage.clear());
+    await expect(async () => {
+      await page.goto('/auth');
+      await expect(page.getByTestId('tenant-name')).toHaveText(tenantName, { timeout: 2_000 });
+    }).toPass({ timeout: 20_000 });
+    const logo = page.getByTestId('tenant-brand').locator('img');
+    await expect(logo).toBeVisible();
+    // Loaded, not a broken image: the public logo route answered with the picture.
+    await expect.poll(() => logo.evaluate((image) => (image as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
+    await expectNoSeriousA11yViolations(page);
+    await shot(page, 'sign-in');
+
+    // The sign-up page asks for the field and the policy.
+    await page.getByRole('link', { name: 'Sign up' }).click();
+    await expect(page.getByTestId('sign-up-form')).toBeVisible();
+    await expect(page.getByRole('textbox', { name: fieldName })).toBeVisible();
+    await expect(page.getByRole('button', { name: `Read ${policyName}` })).toBeVisible();
+    await page.getByRole('button', { name: 'Send verification code' }).click();
+    await expect(page.getByText(`${fieldName} is required.`)).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+    await shot(page, 'sign-up');
+
+    // A member fills the field in on My page.
+    await signIn(page, MEMBER);
+    await page.getByTestId('nav-my-page').click();
+    await expect(page.getByRole('heading', { level: 2, name: 'Additional information' })).toBeVisible();
+    const office = page.getByRole('textbox', { name: fieldName });
+    await expect(office).toHaveValue('');
+    // Every required editable field needs a value (the seeded Department too, when empty).
+    const department = page.getByRole('textbox', { name: 'Department' });
+    if ((await department.count()) > 0 && !(await department.inputValue())) await department.fill('Research');
+    await office.fill('Seoul 12F');
+    await page.getByTestId('custom-fields-save').click();
+    await expect(page.getByText('Your information has been saved.')).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+    await shot(page, 'my-page');
+    await page.reload();
+    await expect(page.getByRole('textbox', { name: fieldName })).toHaveValue('Seoul 12F');
+  } finally {
+    // Leave the sign-up form and the branding as they were for the other specs.
+    const fields = (await (await page.request.get('/api/v1/admin/custom-fields/', { headers })).json()) as { items: { id: number; field_name: string }[] };
+    for (const field of fields.items.filter((f) => f.field_name === fieldName)) await page.request.delete(`/api/v1/admin/custom-fields/${field.id}/`, { headers });
+    const policies = (await (await page.request.get('/api/v1/admin/policies/', { headers })).json()) as { items: { id: number; policy_name: string }[] };
+    for (const policy of policies.items.filter((p) => p.policy_name === policyName)) await page.request.delete(`/api/v1/admin/policies/${policy.id}/`, { headers });
+    // The uploaded logo stays: the seeded one (an SVG asset) cannot be uploaded back, and other specs
+    // expect a logo named after the tenant on the sign-in page, which the restored name gives it.
+    await page.request.patch('/api/v1/admin/tenant-settings/', { headers, data: { tenant_name: before.tenant_name, manual_url: before.manual_url } });
+    // Each server process reuses the tenant row a few seconds (AUTH_CACHE_TTL_SECONDS): the next spec must see the name back.
+    await expect
+      .poll(async () => ((await (await page.request.get('/api/v1/tenants/')).json()) as { tenant_name: string }).tenant_name, { timeout: 15_000 })
+      .toBe(before.tenant_name);
+  }
+});
