@@ -90,6 +90,10 @@ export async function visitScreens(page: Page, language: Language, onScreen: (na
     await expect(page.locator('button[type="submit"]')).toBeVisible();
     await onScreen(screen, page);
   }
+  // The SSO return page without a sign-in started in this tab: it says so, with the way back.
+  await page.goto('/auth/sso/callback?code=x&state=not-started');
+  await expect(page.getByRole('link', { name: /sign-in|로그인|登录|サインイン|inicio de sesión/i })).toBeVisible();
+  await onScreen('sso-callback', page);
   await page.goto('/auth');
 
   await page.goto('/auth/sign-up');
@@ -175,6 +179,9 @@ export async function visitScreens(page: Page, language: Language, onScreen: (na
   await expect(page.getByTestId('tenant-name-input')).toBeVisible();
   await expect(page.getByTestId('custom-fields')).toBeVisible();
   await onScreen('admin-settings', page);
+  await page.goto('/admin/sso');
+  await expect(page.getByRole('button', { name: 'Add platform' })).toBeVisible();
+  await onScreen('admin-sso', page);
 
   await page.context().clearCookies();
   await page.goto('/auth');

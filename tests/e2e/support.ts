@@ -72,7 +72,7 @@ export async function signIn(page: Page, account: { email: string; password: str
   await page.goto('/auth');
   await page.getByLabel('Email').fill(account.email);
   await page.getByLabel('Password', { exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page.getByTestId('new-chat')).toBeVisible();
 }
 

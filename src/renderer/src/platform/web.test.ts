@@ -67,6 +67,19 @@ describe('web platform', () => {
     expect(ended).toHaveBeenCalledExactlyOnceWith('auth_refresh_403');
   });
 
+  it('lets a signed-out call keep its own 401 (a refused SSO step) without ending a session', async () => {
+    const server = fakeServer({ refreshStatus: 401 });
+    server.releaseRefresh();
+    const platform = createWebPlatform({ fetch: server.fetch, apiBase: API });
+    const ended = vi.fn();
+    platform.session.onEnded(ended);
+
+    const response = await platform.fetch(new Request(`${API}/data/`));
+
+    expect(response.status).toBe(401);
+    expect(ended).not.toHaveBeenCalled();
+  });
+
   it('treats a 401 from restore as "not signed in" without ending anything', async () => {
     const server = fakeServer({ refreshStatus: 401 });
     server.releaseRefresh();

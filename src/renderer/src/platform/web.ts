@@ -162,7 +162,9 @@ export function createWebPlatform(options: WebPlatformOptions = {}): Platform {
     if (response.status !== 401 || new URL(request.url).pathname.includes('/auth/')) return response;
     // Another call may already have renewed the token while this one was in flight.
     if (accessToken && accessToken !== tokenUsed) return send(retry, transport);
-    const member = await refreshOnce(false);
+    // Signed out (no token sent), a 401 is the call's own answer (a refused SSO step): a failed
+    // refresh then ends no session, so it is not announced.
+    const member = await refreshOnce(tokenUsed === null);
     return member ? send(retry, transport) : response;
   }
 
