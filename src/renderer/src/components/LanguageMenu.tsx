@@ -1,42 +1,45 @@
-import { Button, Menu } from '@mantine/core';
+import { forwardRef, lazy, Suspense, useState } from 'react';
+import { Button, type ButtonProps } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES } from '../../../shared/domain/language';
-import { useChangeLanguage, useResolvedLanguage } from '../i18n/useLanguage';
+import { useResolvedLanguage } from '../i18n/useLanguage';
 import { IconGlobe, IconChevron } from './icons';
 
-/** Language control; each language is named in itself so everyone can find their own. */
-export function LanguageMenu({ fullWidth = false }: { fullWidth?: boolean }) {
+// The menu (a popover positioned by floating-ui, ~15 kB) arrives right after the first screen;
+// until then its button stands alone, and a click on it opens the menu as soon as it is there.
+const LanguageMenuPopover = lazy(() => import('./LanguageMenuPopover'));
+
+export interface LanguageMenuProps {
+  fullWidth?: boolean;
+}
+
+/** The button that opens the language menu: the current language, named in itself. */
+export const LanguageButton = forwardRef<HTMLButtonElement, ButtonProps & { onClick?: () => void }>(function LanguageButton(props, ref) {
   const { t } = useTranslation();
-  const language = useResolvedLanguage();
-  const changeLanguage = useChangeLanguage();
-  const currentName = t(`language.names.${language}`);
+  const currentName = t(`language.names.${useResolvedLanguage()}`);
   return (
-    // Its target never scrolls away (sign-in header, navigation footer), so the "hide when the
-    // target is out of view" check is off: jsdom, without layout, judged it hidden at random.
-    <Menu position="top-start" width={180} shadow="md" hideDetached={false}>
-      <Menu.Target>
-        <Button
-          variant="subtle"
-          color="gray"
-          fullWidth={fullWidth}
-          styles={{ label: { flex: 1, textAlign: 'start' } }}
-          leftSection={<IconGlobe size={16} />}
-          rightSection={<IconChevron size={14} />}
-          // The name starts with the visible text (WCAG 2.5.3), then says what the button is for.
-          aria-label={`${currentName} · ${t('language.label')}`}
-          data-testid="language-menu"
-        >
-          {currentName}
-        </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>{t('language.label')}</Menu.Label>
-        {LANGUAGES.map((option) => (
-          <Menu.Item key={option} onClick={() => changeLanguage(option)} fw={option === language ? 600 : undefined} lang={option}>
-            {t(`language.names.${option}`)}
-          </Menu.Item>
-        ))}
-      </Menu.Dropdown>
-    </Menu>
+    <Button
+      ref={ref}
+      variant="subtle"
+      color="gray"
+      styles={{ label: { flex: 1, textAlign: 'start' } }}
+      leftSection={<IconGlobe size={16} />}
+      rightSection={<IconChevron size={14} />}
+      // The name starts with the visible text (WCAG 2.5.3), then says what the button is for.
+      aria-label={`${currentName} · ${t('language.label')}`}
+      data-testid="language-menu"
+      {...props}
+    >
+      {currentName}
+    </Button>
+  );
+});
+
+/** Language control; each language is named in itself so everyone can find their own. */
+export function LanguageMenu({ fullWidth = false }: LanguageMenuProps) {
+  const [openWhenLoaded, setOpenWhenLoaded] = useState(false);
+  return (
+    <Suspense fallback={<LanguageButton fullWidth={fullWidth} aria-haspopup="menu" onClick={() => setOpenWhenLoaded(true)} />}>
+      <LanguageMenuPopover fullWidth={fullWidth} defaultOpened={openWhenLoaded} />
+    </Suspense>
   );
 }
