@@ -41,15 +41,26 @@ export function databaseLocation(db: Database): DatabaseLocation {
 /** Any constant works; it only has to be the same in every server process. */
 const MIGRATION_LOCK_KEY = 7_240_611;
 
-/** Embedded PostgreSQL in a directory (or in memory when `dataDir` is omitted), migrated. */
-export async function openPglite(dataDir?: string, observe?: QueryObserver): Promise<DatabaseHandle> {
+/**
+ * Embedded PostgreSQL in a directory (or in memory when `dataDir` is omitted), migrated. `from`
+ * starts it as a copy of a dumped one (`dumpPglite`): tests start hundreds of databases, and
+ * copying a migrated one is several times faster than migrating each.
+ */
+export async function openPglite(dataDir?: string, observe?: QueryObserver, from?: Blob): Promise<DatabaseHandle> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   // pg_trgm: retrieval ranks passages by trigram similarity too (migration 0006 creates the extension).
-  const client = new PGlite({ dataDir, extensions: { pg_trgm } });
+  const client = new PGlite({ dataDir, extensions: { pg_trgm }, ...(from ? { loadDataDir: from } : {}) });
   const db = drizzlePglite({ client, schema, ...observing(observe) });
   await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });
   locations.set(db as unknown as Database, { kind: 'pglite', client });
   return { db: db as unknown as Database, kind: 'pglite', close: () => client.close() };
+}
+
+/** The whole of an embedded database as an archive, for `openPglite(…, from)`. */
+export function dumpPglite(db: Database): Promise<Blob> {
+  const location = databaseLocation(db);
+  if (location.kind !== 'pglite') throw new Error('not a PGlite database');
+  return location.client.dumpDataDir('none') as Promise<Blob>;
 }
 
 /**
