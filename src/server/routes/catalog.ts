@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { listCategories } from '../../shared/api/categories';
 import { getChatbot, listChatbots } from '../../shared/api/chatbots';
 import { getTenant } from '../../shared/api/tenants';
+import { getTenantMembership } from '../../shared/api/tenantMembership';
+import { tenantMembership } from '../services/tenantMembership';
 import type { Database } from '../db/client';
 import { categories } from '../db/schema';
 import * as chatbots from '../services/chatbots';
@@ -18,6 +20,8 @@ export function registerCatalogRoutes(app: FastifyInstance, db: Database, featur
     plan: { is_low_llm_free: tenant.isLowLlmFree },
     features: { web_search: features.webSearch },
   }));
+
+  registerEndpoint(app, getTenantMembership, async ({ tenant }) => tenantMembership(db, tenant));
 
   registerEndpoint(app, listCategories, async ({ tenant }) => ({
     items: await db

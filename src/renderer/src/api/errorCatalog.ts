@@ -1,5 +1,5 @@
 import { DEPLETION_KINDS, type DepletionKind } from '../../../shared/domain/credits';
-import { adminChatbotsApi, adminCustomFieldsApi, adminLlmModelsApi, adminPoliciesApi, adminSecurityApi, adminTenantSettingsApi, authApi, chatApi, chatbotsApi, filesApi, membersApi, passwordsApi, sessionsApi, signupApi, ssoApi, taskModesApi, type ApiError } from '../../../shared/api';
+import { tenantMembershipApi, adminChatbotsApi, adminCustomFieldsApi, adminLlmModelsApi, adminPoliciesApi, adminSecurityApi, adminTenantSettingsApi, authApi, chatApi, chatbotsApi, filesApi, membersApi, passwordsApi, sessionsApi, signupApi, ssoApi, taskModesApi, type ApiError } from '../../../shared/api';
 import { type ErrorMessageRow, addErrorMessages, isIndividual } from './errorMessages';
 
 const depletionIs = (kind: DepletionKind) => (error: ApiError) => (error.body?.details as { depletion?: string } | undefined)?.depletion === kind;
@@ -141,6 +141,10 @@ export const ERROR_CATALOG: readonly ErrorMessageRow[] = [
   { endpoint: ssoApi.connectSsoAccount, status: 401, key: 'sso:errors.expired' },
   { endpoint: ssoApi.connectSsoAccount, status: 409, key: 'sso:errors.in_use' },
   { endpoint: ssoApi.disconnectSsoAccount, status: 422, key: 'sso:errors.password_required' },
+
+  // Tenant membership (spec §8): 401 get_tenant_membership_data_401.
+  { endpoint: tenantMembershipApi.getTenantMembership, status: 401, key: 'account:workspace.error_401' },
+  { endpoint: tenantMembershipApi.getTenantMembership, key: 'account:workspace.error' },
 
   // Admin restricted words: spec §5 "a restricted word that already exists is refused".
   { endpoint: adminSecurityApi.createRestrictedWord, status: 409, key: 'security:words.duplicate' },

@@ -6,6 +6,7 @@ export const queryKeys = {
   tenant: ['tenant'] as const,
   signupForm: ['signup-form'] as const,
   ssoPlatforms: ['sso-platforms'] as const,
+  tenantMembership: ['tenant-membership'] as const,
   adminSsoPlatforms: ['admin-sso-platforms'] as const,
   signupSettings: ['signup-settings'] as const,
   member: (memberId: number) => ['member', memberId] as const,

@@ -13,6 +13,7 @@ import { CreditUsageIndicator } from '../credits/CreditUsageIndicator';
 import { ChangePasswordForm } from './ChangePasswordForm';
 import { CustomFieldsSection } from './CustomFieldsSection';
 import { GroupsSection } from './GroupsSection';
+import { WorkspacePlanSection } from './WorkspacePlanSection';
 import { useSsoPlatforms } from '../../api/ssoPlatforms';
 import { SsoAccountSection } from '../sso/SsoAccountSection';
 
@@ -127,6 +128,9 @@ export default function MyPage() {
             <GroupsSection memberId={memberId} />
           </Section>
         )}
+        <Section title={t('workspace.title')}>
+          <WorkspacePlanSection />
+        </Section>
         <Section title={t('my_page.usage')}>
           <Stack gap="xs" maw={420}>
             <Text size="sm" c="dimmed">
