@@ -146,6 +146,20 @@ describe('passwords', () => {
       expect(otherRefresh.status).toBe(401);
       await client.signIn({ email: DEMO_ADMIN.email, password: 'Changed#Pass456' });
     });
+
+    it('keeps the desktop session that changed it too: the access token names its session, no cookie needed', async () => {
+      const other = await client.signIn({ email: DEMO_ADMIN.email, password: 'Changed#Pass456' });
+      const desktop = await client.signIn({ email: DEMO_ADMIN.email, password: 'Changed#Pass456' });
+      const changed = await client.call('/auth/change-password/', {
+        method: 'POST',
+        token: desktop.access_token,
+        body: { password: 'Changed#Pass456', new_password: 'Desktop#Pass789' },
+      });
+      expect(changed.status).toBe(200);
+      const refresh = (token: string) => client.call('/auth/refresh/', { method: 'POST', body: { refresh_token: token }, headers: { 'x-client-kind': 'desktop' } });
+      expect((await refresh(desktop.refresh_token)).status).toBe(200);
+      expect((await refresh(other.refresh_token)).status).toBe(401);
+    });
   });
 });
 

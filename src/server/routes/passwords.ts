@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { changePassword, confirmPasswordReset, resetPassword } from '../../shared/api/passwords';
-import { REFRESH_COOKIE } from '../../shared/domain/http';
+import { ACCESS_TOKEN_HEADER } from '../../shared/domain/http';
 import type { PasswordService } from '../services/passwords';
 import { registerEndpoint } from './endpointRoute';
 
@@ -27,9 +27,9 @@ export function registerPasswordRoutes(app: FastifyInstance, passwords: Password
     perIp('password-reset-confirm'),
   );
 
-  // The web client's refresh cookie (path /api/v1/auth) names this session, which stays signed in.
   registerEndpoint(app, changePassword, async ({ body, requireMember, request }) => {
-    await passwords.changePassword(requireMember(), body.password, body.new_password, request.cookies[REFRESH_COOKIE]);
+    const token = request.headers[ACCESS_TOKEN_HEADER];
+    await passwords.changePassword(requireMember(), body.password, body.new_password, Array.isArray(token) ? token[0] : token);
     return { ok: true as const };
   });
 }

@@ -30,6 +30,8 @@ interface AccessTokenPayload {
   sub: number;
   tid: number;
   exp: number;
+  /** The refresh-token family of the session, so a call can name its own session (change password). */
+  fam?: string;
 }
 
 export interface IssuedTokens {
@@ -79,16 +81,16 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
     return key;
   }
 
-  async function signAccessToken(member: MemberRow): Promise<{ token: string; expiresAt: Date }> {
+  async function signAccessToken(member: MemberRow, familyId: string): Promise<{ token: string; expiresAt: Date }> {
     const expiresAt = new Date(Date.now() + options.accessTokenTtlSeconds * 1000);
-    const payload: AccessTokenPayload = { sub: member.id, tid: member.tenantId, exp: Math.floor(expiresAt.getTime() / 1000) };
+    const payload: AccessTokenPayload = { sub: member.id, tid: member.tenantId, exp: Math.floor(expiresAt.getTime() / 1000), fam: familyId };
     const body = `${ACCESS_TOKEN_VERSION}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
     const signature = createHmac('sha256', await signingKey(member.tenantId)).update(body).digest('base64url');
     return { token: `${body}.${signature}`, expiresAt };
   }
 
-  /** The member id of a valid, unexpired token of this tenant, else null. */
-  async function verifyAccessToken(tenantId: number, token: string): Promise<number | null> {
+  /** The payload of a valid, unexpired token of this tenant, else null. */
+  async function verifyAccessToken(tenantId: number, token: string): Promise<AccessTokenPayload | null> {
     const [version, encodedPayload, signature] = token.split('.');
     if (version !== ACCESS_TOKEN_VERSION || !encodedPayload || !signature) return null;
     const expected = createHmac('sha256', await signingKey(tenantId))
@@ -103,7 +105,12 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
       return null;
     }
     if (payload.tid !== tenantId || payload.exp * 1000 <= Date.now()) return null;
-    return payload.sub;
+    return payload;
+  }
+
+  /** The session (refresh-token family) a valid access token belongs to, else null. */
+  async function sessionFamily(tenantId: number, token: string | undefined): Promise<string | null> {
+    return (token ? await verifyAccessToken(tenantId, token) : null)?.fam ?? null;
   }
 
   async function issueTokens(member: MemberRow, familyId: string, queryable: Pick<Database, 'insert'> = db): Promise<IssuedTokens> {
@@ -115,7 +122,7 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
       familyId,
       expiresAt: new Date(Date.now() + options.refreshTokenTtlDays * 86_400_000),
     });
-    const access = await signAccessToken(member);
+    const access = await signAccessToken(member, familyId);
     return { accessToken: access.token, accessTokenExpiresAt: access.expiresAt, refreshToken, member };
   }
 
@@ -231,17 +238,11 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
   }
 
   /**
-   * Ends the member's sessions: every refresh-token family is revoked except the one `keep` (a
-   * refresh token of the caller's own session) belongs to. Access tokens already issued stay valid
+   * Ends the member's sessions: every refresh-token family is revoked except `keepFamily` (the
+   * caller's own session, named by its access token). Access tokens already issued stay valid
    * until they expire (at most ACCESS_TOKEN_TTL_SECONDS).
    */
-  async function endSessions(member: Pick<MemberRow, 'tenantId' | 'id'>, keep?: string): Promise<void> {
-    const [kept] = keep
-      ? await db
-          .select({ familyId: refreshTokens.familyId })
-          .from(refreshTokens)
-          .where(and(eq(refreshTokens.memberId, member.id), eq(refreshTokens.tokenHash, sha256(keep))))
-      : [];
+  async function endSessions(member: Pick<MemberRow, 'tenantId' | 'id'>, keepFamily?: string | null): Promise<void> {
     await db
       .update(refreshTokens)
       .set({ revokedAt: new Date() })
@@ -250,7 +251,7 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
           eq(refreshTokens.tenantId, member.tenantId),
           eq(refreshTokens.memberId, member.id),
           isNull(refreshTokens.revokedAt),
-          kept ? ne(refreshTokens.familyId, kept.familyId) : undefined,
+          keepFamily ? ne(refreshTokens.familyId, keepFamily) : undefined,
         ),
       );
     forgetMember(member);
@@ -258,7 +259,7 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
 
   /** The member of a valid access token; 401 when the token is bad, 403 when the account is deactivated. */
   async function authenticate(tenant: TenantRow, token: string | undefined): Promise<AuthMember> {
-    const memberId = token ? await verifyAccessToken(tenant.id, token) : null;
+    const memberId = token ? ((await verifyAccessToken(tenant.id, token))?.sub ?? null) : null;
     if (memberId === null) throw new AppError(401, 'unauthorized', 'Login required.');
     const member = await memberCache.get(memberKey(tenant.id, memberId), async () => {
       const [row] = await db
@@ -272,7 +273,7 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
     return member;
   }
 
-  return { signIn, signInAs, seal, unseal, rotateRefreshToken, signOut, authenticate, forgetMember, endSessions };
+  return { signIn, signInAs, seal, unseal, rotateRefreshToken, signOut, authenticate, sessionFamily, forgetMember, endSessions };
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;

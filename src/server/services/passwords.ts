@@ -74,12 +74,12 @@ export function createPasswordService(deps: { db: Database; auth: AuthService; m
     }
   }
 
-  async function setPassword(member: Pick<MemberRow, 'tenantId' | 'id'>, password: string, keepRefreshToken?: string): Promise<void> {
+  async function setPassword(member: Pick<MemberRow, 'tenantId' | 'id'>, password: string, keepFamily?: string | null): Promise<void> {
     await db
       .update(members)
       .set({ passwordHash: await hashPassword(password) })
       .where(and(eq(members.tenantId, member.tenantId), eq(members.id, member.id)));
-    await auth.endSessions(member, keepRefreshToken);
+    await auth.endSessions(member, keepFamily);
   }
 
   /**
@@ -120,7 +120,7 @@ export function createPasswordService(deps: { db: Database; auth: AuthService; m
   }
 
   /** Wrong current password: 400 `wrong_password` (not 401, which the clients read as "signed out"). */
-  async function changePassword(member: MemberRow, current: string, newPassword: string, keepRefreshToken?: string): Promise<void> {
+  async function changePassword(member: MemberRow, current: string, newPassword: string, accessToken?: string): Promise<void> {
     await limiter.rateLimit(`change-password:${member.tenantId}:${member.id}`, settings.passwordAttemptLimit, settings.rateWindowMs);
     const [row] = await db.select({ passwordHash: members.passwordHash }).from(members).where(eq(members.id, member.id));
     if (!row?.passwordHash || !(await verify(row.passwordHash, current))) {
@@ -128,7 +128,8 @@ export function createPasswordService(deps: { db: Database; auth: AuthService; m
     }
     const weak = validatePassword(newPassword);
     if (weak) throw weakPassword(weak);
-    await setPassword(member, newPassword, keepRefreshToken);
+    // The caller's own session (web or desktop) stays: its access token names it.
+    await setPassword(member, newPassword, await auth.sessionFamily(member.tenantId, accessToken));
   }
 
   return { requestReset, confirmReset, changePassword };
