@@ -1,6 +1,7 @@
 /** My page's group-change request (spec §2): pending until an admin decides, withdrawable, own groups only. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memberGroups } from '../../src/server/db/schema';
+import { eq } from 'drizzle-orm';
+import { memberGroups, members, tenants } from '../../src/server/db/schema';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
 
@@ -23,6 +24,7 @@ describe('group-change requests', () => {
     const before = await client.call(`/members/${memberId}/groups/`, { token });
     expect(before.status).toBe(200);
     expect(before.body.pending).toBeNull();
+    expect(before.body.approval_required).toBe(true);
     expect(before.body.current.member_group_ids).toContain(before.body.current.default_member_group_id);
     const demoTenantId = (await server.db.select().from(memberGroups))[0]!.tenantId;
     const [extra] = await server.db.insert(memberGroups).values({ tenantId: demoTenantId, koName: '연구팀', enName: 'Research' }).returning();
@@ -54,5 +56,23 @@ describe('group-change requests', () => {
     expect((await client.call(`/members/${memberId}/group/`, { method: 'PATCH', token: admin.access_token, body: { default_member_group_id: own, member_group_ids: [own] } })).status).toBe(403);
     expect((await client.call(`/members/${admin.member.id}/groups/`, { token })).status).toBe(403);
     expect((await client.call(`/members/${memberId}/group/`, { method: 'PATCH', token, body: { default_member_group_id: own, member_group_ids: [] } })).status).toBe(400);
+  });
+
+  it('applies the change at once when the tenant does not require approval', async () => {
+    const admin = await client.signIn(DEMO_ADMIN);
+    const off = await client.call('/admin/sign-up-settings/', { method: 'PATCH', token: admin.access_token, body: { group_change_approval: false } });
+    expect(off.body.group_change_approval).toBe(false);
+    try {
+      const state = (await client.call(`/members/${memberId}/groups/`, { token })).body;
+      expect(state.approval_required).toBe(false);
+      const research = state.groups.find((group: { en_name: string }) => group.en_name === 'Research').id;
+      const changed = await client.call(`/members/${memberId}/group/`, { method: 'PATCH', token, body: { default_member_group_id: research, member_group_ids: [research] } });
+      expect(changed.body.pending).toBeNull();
+      expect(changed.body.current).toEqual({ default_member_group_id: research, member_group_ids: [research] });
+      const [row] = await server.db.select().from(members).where(eq(members.id, memberId));
+      expect(row!.defaultMemberGroupId).toBe(research);
+    } finally {
+      await server.db.update(tenants).set({ groupChangeApproval: true });
+    }
   });
 });

@@ -118,7 +118,7 @@ describe('public sign-up data', () => {
   });
 
   it('describes the tenant settings: admin approval by email on the demo, closed on an SSO-only tenant', async () => {
-    expect((await api.call('/tenants/sign-up-settings/')).body).toEqual({ signup_open: true, sso_only: false, sso_whitelist_only: false, approval: 'admin', verification_methods: ['email'] });
+    expect((await api.call('/tenants/sign-up-settings/')).body).toEqual({ signup_open: true, sso_only: false, sso_whitelist_only: false, group_change_approval: true, approval: 'admin', verification_methods: ['email'] });
     expect((await api.call('/tenants/sign-up-settings/', { tenant: 'closed' })).body).toMatchObject({ signup_open: true, sso_only: true });
   });
 
@@ -345,7 +345,7 @@ describe('PATCH /admin/sign-up-settings/', () => {
   it('lets an admin change the settings, which sign-up then follows', async () => {
     const token = await adminToken();
     const changed = await api.call('/admin/sign-up-settings/', { method: 'PATCH', token, body: { approval: 'auto', verification_methods: ['email', 'sms'] } });
-    expect(changed.body).toEqual({ signup_open: true, sso_only: false, sso_whitelist_only: false, approval: 'auto', verification_methods: ['email', 'sms'] });
+    expect(changed.body).toEqual({ signup_open: true, sso_only: false, sso_whitelist_only: false, group_change_approval: true, approval: 'auto', verification_methods: ['email', 'sms'] });
     expect((await api.call('/tenants/sign-up-settings/')).body.approval).toBe('auto');
     expect((await signUp('after.change@example.test')).body.outcome).toBe('approved');
     expect((await api.call('/admin/sign-up-settings/', { method: 'PATCH', token, body: { signup_open: false } })).body.signup_open).toBe(false);

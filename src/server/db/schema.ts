@@ -80,6 +80,8 @@ export const tenants = pgTable('tenants', {
   ssoOnly: boolean('sso_only').notNull().default(false),
   /** SSO sign-in and sign-up only for emails on the SSO whitelist (403 not eligible for others). */
   ssoWhitelistOnly: boolean('sso_whitelist_only').notNull().default(false),
+  /** A member's group change waits for an administrator (true) or applies at once (false). */
+  groupChangeApproval: boolean('group_change_approval').notNull().default(true),
   verificationMethods: jsonb('verification_methods').$type<VerificationMethod[]>().notNull().default(['email']),
   createdAt: createdAt(),
 });

@@ -21,9 +21,15 @@ export function registerMemberRoutes(app: FastifyInstance, db: Database, auth: A
   });
   registerEndpoint(app, getCreditCheck, async ({ params, requireMember }) => members.getCreditCheck(db, requireMember(), params.id));
   registerEndpoint(app, getMemberUsage, async ({ params, requireMember }) => memberUsage(db, await members.readableMember(db, requireMember(), params.id)));
-  registerEndpoint(app, getMemberGroups, async ({ params, requireMember }) => groupRequests.memberGroupsState(db, requireMember(), params.id));
-  registerEndpoint(app, requestGroupChange, async ({ params, body, requireMember }) => groupRequests.requestGroupChange(db, requireMember(), params.id, body));
-  registerEndpoint(app, withdrawGroupChange, async ({ params, requireMember }) => groupRequests.withdrawGroupChange(db, requireMember(), params.id));
+  registerEndpoint(app, getMemberGroups, async ({ tenant, params, requireMember }) => groupRequests.memberGroupsState(db, tenant, requireMember(), params.id));
+  registerEndpoint(app, requestGroupChange, async ({ tenant, params, body, requireMember }) => {
+    const requester = requireMember();
+    const state = await groupRequests.requestGroupChange(db, tenant, requester, params.id, body);
+    // An immediate change moves the member's default group, which this process caches.
+    auth.forgetMember(requester);
+    return state;
+  });
+  registerEndpoint(app, withdrawGroupChange, async ({ tenant, params, requireMember }) => groupRequests.withdrawGroupChange(db, tenant, requireMember(), params.id));
   registerEndpoint(app, bulkPatchMembers, async ({ tenant, body }) => {
     const ids = await setCreditQuota(db, tenant.id, body.member_ids, body.credit_quota);
     // The member cache holds the quota a send is checked against: this process sees the change at once.

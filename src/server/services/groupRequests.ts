@@ -1,17 +1,19 @@
 /**
  * My page's group-change request (spec §2, §4 "Member requests", type group_update): a member asks
  * for other groups; the request waits in `member_group_queues` for an admin (the admin screens are
- * the next issue). One pending request per member: a new one replaces it.
+ * the next issue), or applies at once when the tenant's `group_change_approval` is off. One pending
+ * request per member: a new one replaces it.
  */
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { MemberGroupsState } from '../../shared/api/groupRequests';
 import type { Database } from '../db/client';
+import type { TenantRow } from '../db/rows';
 import type { AuthMember } from './auth';
-import { memberGroupLinks, memberGroupQueues, memberGroups } from '../db/schema';
+import { memberGroupLinks, memberGroupQueues, memberGroups, members } from '../db/schema';
 import { AppError, forbidden } from '../errors';
 import { readableMember } from './members';
 
-export async function memberGroupsState(db: Database, requester: AuthMember, id: number): Promise<MemberGroupsState> {
+export async function memberGroupsState(db: Database, tenant: TenantRow, requester: AuthMember, id: number): Promise<MemberGroupsState> {
   const member = await readableMember(db, requester, id);
   const [groups, links, [pending]] = await Promise.all([
     db
@@ -32,18 +34,24 @@ export async function memberGroupsState(db: Database, requester: AuthMember, id:
         ? { default_member_group_id: pending.defaultMemberGroupId, member_group_ids: pending.memberGroupIds, created_at: pending.createdAt.toISOString() }
         : null,
     groups,
+    approval_required: tenant.groupChangeApproval,
   };
 }
 
-/** 422 when a group is not the tenant's or the default is not among the chosen groups. */
+/**
+ * 422 when a group is not the tenant's or the default is not among the chosen groups. With the
+ * tenant's approval setting on, a pending `group_update` request (replacing an earlier one);
+ * off, the groups change at once.
+ */
 export async function requestGroupChange(
   db: Database,
+  tenant: TenantRow,
   requester: AuthMember,
   id: number,
   choice: { default_member_group_id: number; member_group_ids: number[] },
 ): Promise<MemberGroupsState> {
   if (id !== requester.id) throw forbidden();
-  const ids = [...new Set(choice.member_group_ids)];
+  const ids = [...new Set(choice.member_group_ids)].sort((a, b) => a - b);
   if (!ids.includes(choice.default_member_group_id)) throw new AppError(422, 'validation_error', 'The default group must be one of the chosen groups.');
   const found = await db
     .select({ id: memberGroups.id })
@@ -52,19 +60,25 @@ export async function requestGroupChange(
   if (found.length !== ids.length) throw new AppError(422, 'validation_error', 'Unknown member group.');
   await db.transaction(async (tx) => {
     await tx.delete(memberGroupQueues).where(and(eq(memberGroupQueues.memberId, requester.id), eq(memberGroupQueues.requestType, 'group_update')));
-    await tx.insert(memberGroupQueues).values({
-      tenantId: requester.tenantId,
-      memberId: requester.id,
-      requestType: 'group_update',
-      defaultMemberGroupId: choice.default_member_group_id,
-      memberGroupIds: ids.sort((a, b) => a - b),
-    });
+    if (tenant.groupChangeApproval) {
+      await tx.insert(memberGroupQueues).values({
+        tenantId: requester.tenantId,
+        memberId: requester.id,
+        requestType: 'group_update',
+        defaultMemberGroupId: choice.default_member_group_id,
+        memberGroupIds: ids,
+      });
+      return;
+    }
+    await tx.update(members).set({ defaultMemberGroupId: choice.default_member_group_id, updatedAt: new Date() }).where(eq(members.id, requester.id));
+    await tx.delete(memberGroupLinks).where(eq(memberGroupLinks.memberId, requester.id));
+    await tx.insert(memberGroupLinks).values(ids.map((memberGroupId) => ({ tenantId: requester.tenantId, memberId: requester.id, memberGroupId })));
   });
-  return memberGroupsState(db, requester, id);
+  return memberGroupsState(db, tenant, requester, id);
 }
 
-export async function withdrawGroupChange(db: Database, requester: AuthMember, id: number): Promise<MemberGroupsState> {
+export async function withdrawGroupChange(db: Database, tenant: TenantRow, requester: AuthMember, id: number): Promise<MemberGroupsState> {
   if (id !== requester.id) throw forbidden();
   await db.delete(memberGroupQueues).where(and(eq(memberGroupQueues.memberId, requester.id), eq(memberGroupQueues.requestType, 'group_update')));
-  return memberGroupsState(db, requester, id);
+  return memberGroupsState(db, tenant, requester, id);
 }

@@ -60,6 +60,7 @@ export function signupSettings(tenant: TenantRow) {
     signup_open: tenant.signupOpen,
     sso_only: tenant.ssoOnly,
     sso_whitelist_only: tenant.ssoWhitelistOnly,
+    group_change_approval: tenant.groupChangeApproval,
     approval: tenant.signupApproval,
     verification_methods: tenant.verificationMethods,
   };
@@ -68,11 +69,11 @@ export function signupSettings(tenant: TenantRow) {
 export async function updateSignupSettings(
   db: Database,
   tenant: TenantRow,
-  patch: { signup_open?: boolean; sso_only?: boolean; sso_whitelist_only?: boolean; approval?: SignupApproval; verification_methods?: VerificationMethod[] },
+  patch: { signup_open?: boolean; sso_only?: boolean; sso_whitelist_only?: boolean; group_change_approval?: boolean; approval?: SignupApproval; verification_methods?: VerificationMethod[] },
 ) {
   const [row] = await db
     .update(tenants)
-    .set({ signupOpen: patch.signup_open, ssoOnly: patch.sso_only, ssoWhitelistOnly: patch.sso_whitelist_only, signupApproval: patch.approval, verificationMethods: patch.verification_methods })
+    .set({ signupOpen: patch.signup_open, ssoOnly: patch.sso_only, ssoWhitelistOnly: patch.sso_whitelist_only, groupChangeApproval: patch.group_change_approval, signupApproval: patch.approval, verificationMethods: patch.verification_methods })
     .where(eq(tenants.id, tenant.id))
     .returning();
   if (!row) throw notFound();

@@ -16,6 +16,8 @@ export const memberGroupsStateSchema = z.object({
   current: z.object({ default_member_group_id: z.number().int().nullable(), member_group_ids: z.array(z.number().int()) }),
   pending: groupChoiceSchema.extend({ created_at: z.string() }).nullable(),
   groups: z.array(z.object({ id: z.number().int(), ko_name: z.string(), en_name: z.string() })),
+  /** The tenant's setting: a change waits for an administrator (true) or applies at once. */
+  approval_required: z.boolean(),
 });
 export type MemberGroupsState = z.infer<typeof memberGroupsStateSchema>;
 
@@ -36,7 +38,7 @@ export const requestGroupChange = defineEndpoint({
   params: idParamsSchema,
   body: groupChoiceSchema,
   response: memberGroupsStateSchema,
-  summary: 'Ask to change one’s groups: a pending request an admin approves (replaces an earlier pending one)',
+  summary: 'Change one’s groups: a pending request an admin approves (replaces an earlier one), or at once when the tenant does not require approval',
   tags: ['members'],
 });
 

@@ -12,6 +12,8 @@ export const signupSettingsSchema = z.object({
   sso_only: z.boolean(),
   /** SSO is for the members on the SSO whitelist only; others get 403 not eligible. */
   sso_whitelist_only: z.boolean(),
+  /** My page group changes wait for an administrator; false applies them at once. */
+  group_change_approval: z.boolean(),
   approval: z.enum(SIGNUP_APPROVALS),
   verification_methods: z.array(z.enum(VERIFICATION_METHODS)),
 });

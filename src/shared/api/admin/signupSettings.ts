@@ -8,6 +8,7 @@ export const updateSignupSettingsBodySchema = z
     signup_open: z.boolean().optional(),
     sso_only: z.boolean().optional(),
     sso_whitelist_only: z.boolean().optional(),
+    group_change_approval: z.boolean().optional(),
     approval: z.enum(SIGNUP_APPROVALS).optional(),
     /** At least one: a tenant that sends no code could not let anyone sign up. */
     verification_methods: z

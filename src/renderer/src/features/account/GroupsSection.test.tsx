@@ -10,7 +10,12 @@ const groups = [
   { id: 1, ko_name: '일반', en_name: 'General' },
   { id: 2, ko_name: '연구팀', en_name: 'Research' },
 ];
-const state = (pending: object | null) => ({ current: { default_member_group_id: 1, member_group_ids: [1] }, pending, groups });
+const state = (pending: object | null, current = { default_member_group_id: 1, member_group_ids: [1] }, approvalRequired = true) => ({
+  current,
+  pending,
+  groups,
+  approval_required: approvalRequired,
+});
 
 afterEach(() => setPlatformForTests(null));
 
@@ -33,5 +38,18 @@ describe('groups on My page', () => {
 
     await user.click(screen.getByRole('button', { name: 'Withdraw the request' }));
     expect(await screen.findByRole('button', { name: 'Request the change' })).toBeInTheDocument();
+  });
+
+  it('changes the groups at once when the tenant does not require approval', async () => {
+    installFakeApi({
+      'GET /members/7/groups/': () => Response.json(state(null, undefined, false)),
+      'PATCH /members/7/group/': () => Response.json(state(null, { default_member_group_id: 1, member_group_ids: [1, 2] }, false)),
+    });
+    renderScreen(<GroupsSection memberId={7} />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('checkbox', { name: 'Research' }));
+    await user.click(screen.getByRole('button', { name: 'Change groups' }));
+    expect(await screen.findByTestId('groups-changed')).toHaveTextContent('Your groups have been changed.');
+    expect(screen.getByTestId('my-groups')).toHaveTextContent('Research');
   });
 });

@@ -8,7 +8,7 @@ import { useResolvedLanguage } from '../../i18n/useLanguage';
 
 type Groups = MemberGroupsState['groups'];
 
-/** My page: the member's groups, and a group-change request that waits for an admin (spec §2, §4). */
+/** My page: the member's groups, and a group change that waits for an admin or applies at once (tenant setting; spec §2, §4). */
 export function GroupsSection({ memberId }: { memberId: number }) {
   const { t } = useTranslation('account');
   const language = useResolvedLanguage();
@@ -18,10 +18,11 @@ export function GroupsSection({ memberId }: { memberId: number }) {
   const [defaultId, setDefaultId] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [changed, setChanged] = useState(false);
 
   if (state.isPending) return <Loader size="sm" aria-label={t('my_page.groups_loading')} />;
   if (state.isError) return <Alert color="red" role="alert">{t(errorKeyOf(state.error))}</Alert>;
-  const { current, pending, groups } = state.data;
+  const { current, pending, groups, approval_required: approvalRequired } = state.data;
   const nameOf = (groups: Groups, id: number) => {
     const group = groups.find((g) => g.id === id);
     return group ? (language === 'ko' ? group.ko_name : group.en_name) : String(id);
@@ -31,13 +32,15 @@ export function GroupsSection({ memberId }: { memberId: number }) {
   const selected = chosen ?? current.member_group_ids.map(String);
   const selectedDefault = defaultId && selected.includes(defaultId) ? defaultId : (selected[0] ?? null);
 
-  async function run(action: () => Promise<unknown>) {
+  async function run(action: () => Promise<unknown>, { applies = false } = {}) {
     setFailure(null);
+    setChanged(false);
     setBusy(true);
     try {
       await action();
       setChosen(null);
       setDefaultId(null);
+      setChanged(applies);
     } catch (error) {
       setFailure(errorKeyOf(error));
     } finally {
@@ -62,6 +65,11 @@ export function GroupsSection({ memberId }: { memberId: number }) {
           {t(failure)}
         </Alert>
       )}
+      {changed && (
+        <Alert color="green" variant="light" role="status" data-testid="groups-changed">
+          {t('my_page.groups_changed')}
+        </Alert>
+      )}
       {pending ? (
         <Alert color="indigo" variant="light" role="status" data-testid="group-request-pending">
           <Stack gap="xs">
@@ -76,7 +84,7 @@ export function GroupsSection({ memberId }: { memberId: number }) {
           onSubmit={(event) => {
             event.preventDefault();
             if (!selectedDefault || selected.length === 0) return;
-            void run(() => actions.request({ default_member_group_id: Number(selectedDefault), member_group_ids: selected.map(Number) }));
+            void run(() => actions.request({ default_member_group_id: Number(selectedDefault), member_group_ids: selected.map(Number) }), { applies: !approvalRequired });
           }}
         >
           <Stack gap="sm">
@@ -95,7 +103,7 @@ export function GroupsSection({ memberId }: { memberId: number }) {
               allowDeselect={false}
             />
             <Button type="submit" variant="light" loading={busy} disabled={selected.length === 0} style={{ alignSelf: 'flex-start' }}>
-              {t('my_page.request_change')}
+              {t(approvalRequired ? 'my_page.request_change' : 'my_page.change_groups')}
             </Button>
           </Stack>
         </form>

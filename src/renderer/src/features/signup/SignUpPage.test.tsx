@@ -30,7 +30,7 @@ const policy = (id: number, policy_name: string, is_mandatory: boolean) => ({
 
 function formRoutes(overrides: Record<string, () => Response> = {}) {
   return {
-    'GET /tenants/sign-up-settings/': () => Response.json({ signup_open: true, sso_only: false, sso_whitelist_only: false, approval: 'admin', verification_methods: ['email'] }),
+    'GET /tenants/sign-up-settings/': () => Response.json({ signup_open: true, sso_only: false, sso_whitelist_only: false, group_change_approval: true, approval: 'admin', verification_methods: ['email'] }),
     'GET /tenants/member-count-check/': () => Response.json({ member_count: 1, member_limit: 10, can_add_member: true }),
     'GET /member-groups/': () => Response.json(page([{ id: 7, ko_name: '기본', en_name: 'Default group', is_default: true }])),
     'GET /custom-fields/': () => Response.json({ items: [field(1, 'Department', { is_required: true }), field(2, 'Employee number', { field_type: 'number' })] }),
@@ -240,7 +240,7 @@ describe('sign-up page', () => {
     const now = Date.now();
     const api = installFakeApi(
       formRoutes({
-        'GET /tenants/sign-up-settings/': () => Response.json({ signup_open: true, sso_only: false, sso_whitelist_only: false, approval: 'admin', verification_methods: ['email', 'sms'] }),
+        'GET /tenants/sign-up-settings/': () => Response.json({ signup_open: true, sso_only: false, sso_whitelist_only: false, group_change_approval: true, approval: 'admin', verification_methods: ['email', 'sms'] }),
         'GET /custom-fields/': () => Response.json({ items: [] }),
         'GET /policies/': () => Response.json({ items: [] }),
         'POST /auth/code/': () => Response.json({ expires_at: new Date(now + 600_000).toISOString(), resend_available_at: new Date(now + 60_000).toISOString() }),
@@ -263,7 +263,7 @@ describe('sign-up page', () => {
   });
 
   it('says so instead of the form when sign-up is closed or the member limit is reached', async () => {
-    installFakeApi(formRoutes({ 'GET /tenants/sign-up-settings/': () => Response.json({ signup_open: false, sso_only: true, sso_whitelist_only: false, approval: 'admin', verification_methods: ['email'] }) }));
+    installFakeApi(formRoutes({ 'GET /tenants/sign-up-settings/': () => Response.json({ signup_open: false, sso_only: true, sso_whitelist_only: false, group_change_approval: true, approval: 'admin', verification_methods: ['email'] }) }));
     const first = renderScreen(<SignUpPage />);
     expect(await screen.findByText('This workspace signs members in through SSO only. Please use SSO sign-in.')).toBeInTheDocument();
     first.unmount();

@@ -8,7 +8,7 @@ import SignupSettingsPage from './SignupSettingsPage';
 
 afterEach(() => setPlatformForTests(null));
 
-const settings = { signup_open: true, sso_only: false, sso_whitelist_only: false, approval: 'admin', verification_methods: ['email'] };
+const settings = { signup_open: true, sso_only: false, sso_whitelist_only: false, group_change_approval: true, approval: 'admin', verification_methods: ['email'] };
 
 describe('admin sign-up settings', () => {
   it('saves a changed approval mode and verification methods', async () => {

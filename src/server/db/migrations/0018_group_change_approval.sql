@@ -1,0 +1,1 @@
+ALTER TABLE "tenants" ADD COLUMN "group_change_approval" boolean DEFAULT true NOT NULL;
