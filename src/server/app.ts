@@ -30,6 +30,7 @@ import { registerPasswordRoutes } from './routes/passwords';
 import { registerSecurityRoutes } from './routes/security';
 import { registerSignupRoutes } from './routes/signup';
 import { registerSsoRoutes } from './routes/sso';
+import { registerInvitationRoutes } from './routes/invitations';
 import { createOidcAdapter } from './sso/oidc';
 import { registerTenantSettingsRoutes } from './routes/tenantSettings';
 import { type MailService, createMailService } from './mail/service';
@@ -128,14 +129,14 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
   const signupDeps = { db, mail, sms, forgetMember: auth.forgetMember, log: app.log };
   const ssoDeps = { ...signupDeps, auth, oidc: createOidcAdapter() };
   const authRateWindowMs = config.AUTH_RATE_WINDOW_SECONDS * 1000;
+  const links = { publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`, defaultTenant: config.DEFAULT_TENANT };
   const passwords = createPasswordService({
     db,
     auth,
     mail,
     limiter: app.rateLimiter,
     settings: {
-      publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
-      defaultTenant: config.DEFAULT_TENANT,
+      ...links,
       resetTtlMinutes: config.PASSWORD_RESET_TTL_MINUTES,
       rateWindowMs: authRateWindowMs,
       resetEmailLimit: config.PASSWORD_RESET_EMAIL_RATE_LIMIT,
@@ -184,6 +185,11 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerStudioRoutes(api, { db, store, rateLimits, config, enqueueParse, sources });
       registerSignupRoutes(api, signupDeps, config);
       registerSsoRoutes(api, ssoDeps, config);
+      registerInvitationRoutes(
+        api,
+        { ...signupDeps, limiter: app.rateLimiter, links, attemptLimit: config.SIGN_IN_EMAIL_RATE_LIMIT, windowMs: authRateWindowMs },
+        config.SIGN_IN_RATE_LIMIT,
+      );
       registerTenantSettingsRoutes(api, { db, store });
     },
     { prefix: API_PREFIX },

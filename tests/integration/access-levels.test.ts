@@ -46,6 +46,9 @@ const EXPECTED_PUBLIC = [
   'POST /sso-platforms/:id/send-code/',
   'POST /auth/sso-sign-in/',
   'POST /auth/sso-sign-up/',
+  // The invitee has no account yet: the accept page (ARCHITECTURE "Invitations").
+  'GET /invitations/:hash/verify/',
+  'POST /invitations/:hash/accept/',
   // The tenant's uploaded logo: the sign-in page shows it before anyone is signed in (ARCHITECTURE "Tenant settings").
   'GET /tenants/logo/:id/',
 ].sort();

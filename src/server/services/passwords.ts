@@ -14,6 +14,7 @@ import { AppError } from '../errors';
 import { MailDeliveryError, type MailService } from '../mail/service';
 import { type AuthService, hashPassword, sha256 } from './auth';
 import type { RateLimiter } from './rateLimit';
+import { appLink } from './appLinks';
 
 export interface PasswordSettings {
   /** The web app's origin; the mailed link opens `${publicUrl}/auth/reset/<token>`. */
@@ -35,12 +36,7 @@ const linkExpired = () => new AppError(400, 'reset_link_expired', 'This reset li
 export function createPasswordService(deps: { db: Database; auth: AuthService; mail: MailService; limiter: RateLimiter; settings: PasswordSettings }) {
   const { db, auth, mail, limiter, settings } = deps;
 
-  function resetUrl(tenant: TenantRow, token: string): string {
-    const url = new URL(`/auth/reset/${token}`, settings.publicUrl);
-    // The web app picks its tenant from a cookie; the reset page sets it from this parameter.
-    if (tenant.subdomain !== settings.defaultTenant) url.searchParams.set('tenant', tenant.subdomain);
-    return url.toString();
-  }
+  const resetUrl = (tenant: TenantRow, token: string) => appLink(settings, tenant, `/auth/reset/${token}`);
 
   /**
    * Mails a reset link when the email belongs to an approved member with a password; answers the

@@ -192,7 +192,7 @@ interface Admission {
 }
 
 /** Checks everything but the credentials (spec §8 reasons): free email, a seat, groups, fields, agreements. */
-async function checkAdmission(db: Database, tenant: TenantRow, input: Admission) {
+async function checkAdmission(db: Database, tenant: TenantRow, input: Admission, { customFields = true } = {}) {
   if (validateName(input.name)) throw new AppError(422, 'invalid_name', 'The name must be 2 to 100 characters.');
   await assertNotRegistered(db, tenant, input.email);
   if (!(await memberCountCheck(db, tenant)).can_add_member) {
@@ -200,7 +200,7 @@ async function checkAdmission(db: Database, tenant: TenantRow, input: Admission)
   }
   return {
     otherGroupIds: await checkGroups(db, tenant, input.default_member_group_id, input.member_group_ids),
-    fieldValues: await checkCustomFields(db, tenant, input.custom_fields),
+    fieldValues: customFields ? await checkCustomFields(db, tenant, input.custom_fields) : [],
     agreed: await checkAgreements(db, tenant, input.agreements),
   };
 }
@@ -218,11 +218,12 @@ async function admit(
   { otherGroupIds, fieldValues, agreed }: Awaited<ReturnType<typeof checkAdmission>>,
   credentials: { passwordHash: string | null; ssoPlatformId?: number; ssoId?: string },
   signInUrl: string,
-  alsoInTransaction: (tx: Transaction) => Promise<unknown> = async () => undefined,
+  { alsoInTransaction = async () => undefined, invited = false }: { alsoInTransaction?: (tx: Transaction) => Promise<unknown>; invited?: boolean } = {},
 ): Promise<{ outcome: SignupOutcome; member_id: number }> {
   const { db } = deps;
-  const memberType = tenant.signupApproval === 'individual' ? 'individual' : 'organization';
-  const pending = tenant.signupApproval === 'admin';
+  // Invited members need no approval (spec §4) and belong to the organization that invited them.
+  const memberType = !invited && tenant.signupApproval === 'individual' ? 'individual' : 'organization';
+  const pending = !invited && tenant.signupApproval === 'admin';
   let member: MemberRow;
   try {
     member = await db.transaction(async (tx) => {
@@ -266,7 +267,7 @@ async function admit(
     throw error;
   }
 
-  if (tenant.signupApproval === 'auto') {
+  if (!invited && tenant.signupApproval === 'auto') {
     await mailQuietly(deps, 'welcome', () =>
       deps.mail.send('memberRequestApproved', {
         to: input.email,
@@ -275,7 +276,7 @@ async function admit(
       }),
     );
   }
-  return { outcome: pending ? 'pending' : tenant.signupApproval === 'auto' ? 'approved' : 'registered', member_id: member.id };
+  return { outcome: pending ? 'pending' : invited || tenant.signupApproval === 'auto' ? 'approved' : 'registered', member_id: member.id };
 }
 
 /**
@@ -297,7 +298,7 @@ export async function signUp(deps: SignupDeps, tenant: TenantRow, input: SignUpI
   const checked = await checkAdmission(db, tenant, admission);
   const codeId = await checkCode(db, tenant, { email: admission.email, purpose: 'sign_up', code: input.auth_code });
   const passwordHash = await hashPassword(input.password);
-  return admit(deps, tenant, admission, checked, { passwordHash }, signInUrl, (tx) => spendCode(tx, codeId));
+  return admit(deps, tenant, admission, checked, { passwordHash }, signInUrl, { alsoInTransaction: (tx) => spendCode(tx, codeId) });
 }
 
 /**
@@ -376,4 +377,21 @@ export async function processPendingRequest(
         }),
   );
   return { member_status: status };
+}
+
+/**
+ * An invited member joins (spec §4: no approval): the invitation's group (or the default one),
+ * agreements, their own password; `alsoInTransaction` marks the invitation used. The invitation
+ * page asks for no custom fields: the admin's member data carries them (next issue).
+ */
+export async function admitInvited(
+  deps: SignupDeps,
+  tenant: TenantRow,
+  input: { email: string; name: string; language: SupportedLanguage; default_member_group_id: number; agreements: number[] },
+  passwordHash: string,
+  alsoInTransaction: (tx: Transaction) => Promise<unknown>,
+) {
+  const admission = { ...input, email: normalizeEmail(input.email), custom_fields: [], member_group_ids: [] };
+  const checked = await checkAdmission(deps.db, tenant, admission, { customFields: false });
+  return admit(deps, tenant, admission, checked, { passwordHash }, '', { alsoInTransaction, invited: true });
 }

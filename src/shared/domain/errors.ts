@@ -64,6 +64,13 @@ export const ERROR_CODES = [
   'invalid_field_value',
   'value_already_used',
   'policy_agreement_required',
+  // Invitations (spec §5, §8).
+  /** Unknown, deleted or already accepted. */
+  'invitation_not_found',
+  /** The temporary password of the invitation mail is wrong. */
+  'wrong_temporary_password',
+  /** Bulk invite beyond the plan's invitation limit (402). */
+  'invitation_limit_reached',
   // SSO (spec §8 "Other"; docs/ARCHITECTURE.md "SSO").
   /** The platform refused the user ID and password, or the authorization code. */
   'sso_rejected',

@@ -1,0 +1,224 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import { verify } from '@node-rs/argon2';
+import { and, asc, count, desc, eq, ilike, inArray, or } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { bulkInvite, listAdminInvitations } from '../../shared/api/admin/invitations';
+import type { acceptInvitationBodySchema } from '../../shared/api/invitations';
+import { validateEmail, validatePassword } from '../../shared/domain/validation';
+import type { Database } from '../db/client';
+import type { MemberRow, TenantRow } from '../db/rows';
+import { invitations, memberGroups, members, plans } from '../db/schema';
+import { AppError } from '../errors';
+import { MailDeliveryError } from '../mail/service';
+import { type AppLinkSettings, appLink } from './appLinks';
+import { hashPassword } from './auth';
+import { paginate } from './pagination';
+import type { RateLimiter } from './rateLimit';
+import { type SignupDeps, admitInvited } from './signup';
+
+export interface InvitationDeps extends SignupDeps {
+  limiter: RateLimiter;
+  links: AppLinkSettings;
+  /** Wrong temporary passwords tried against one invitation within `windowMs` before it answers 429. */
+  attemptLimit: number;
+  windowMs: number;
+}
+
+type InviteRow = z.output<NonNullable<typeof bulkInvite.body>>['members'][number];
+type ListQuery = z.output<NonNullable<typeof listAdminInvitations.query>>;
+type RowResult = 'invited' | 'invalid_email' | 'already_exists' | 'already_invited' | 'already_requested' | 'invitation_email_failed';
+
+const normalizeEmail = (email: string) => email.trim().toLowerCase();
+const notFound = () => new AppError(404, 'invitation_not_found', 'This invitation does not exist or was already used.');
+
+/** 12 characters from an alphabet without look-alikes, with a digit and a symbol: easy to type from a mail. */
+function temporaryPassword(): string {
+  const letters = 'abcdefghjkmnpqrstuvwxyzABCDEFGHJKMNPQRSTUVWXYZ';
+  const pick = (alphabet: string) => alphabet[randomInt(alphabet.length)]!;
+  return `${Array.from({ length: 9 }, () => pick(letters)).join('')}${pick('23456789')}${pick('23456789')}${pick('!@#$%*')}`;
+}
+
+async function pendingInvitation(db: Database, tenant: TenantRow, hash: string) {
+  const [row] = await db
+    .select()
+    .from(invitations)
+    .where(and(eq(invitations.tenantId, tenant.id), eq(invitations.invitationHashId, hash), eq(invitations.status, 'pending')));
+  if (!row) throw notFound();
+  return row;
+}
+
+/** The plan's invitation limit counts the invitations still waiting (spec §6 "Invitation count is capped by the plan"). */
+async function assertInvitationRoom(db: Database, tenant: TenantRow, adding: number): Promise<void> {
+  const [plan] = tenant.planId ? await db.select({ limit: plans.invitationLimit }).from(plans).where(eq(plans.id, tenant.planId)) : [];
+  if (plan?.limit == null) return;
+  const [open] = await db
+    .select({ n: count() })
+    .from(invitations)
+    .where(and(eq(invitations.tenantId, tenant.id), eq(invitations.status, 'pending')));
+  if ((open?.n ?? 0) + adding > plan.limit) {
+    throw new AppError(402, 'invitation_limit_reached', "The plan's invitation limit would be exceeded.", { invitation_limit: plan.limit, pending: open?.n ?? 0 });
+  }
+}
+
+/**
+ * POST /admin/invitations/bulk/: each row gets an invitation with a temporary password, mailed in
+ * the inviting admin's language; rows that cannot be invited say why (spec §8 row-level errors).
+ * SSO members, who have no password of their own, cannot invite others (spec §6).
+ */
+export async function inviteMembers(deps: InvitationDeps, tenant: TenantRow, admin: MemberRow, rows: InviteRow[]) {
+  const { db } = deps;
+  if (admin.passwordHash === null) throw new AppError(403, 'forbidden', 'Members who sign in through SSO cannot invite others.');
+  const emails = rows.map((row) => normalizeEmail(row.email));
+  const valid = [...new Set(emails.filter((email) => !validateEmail(email)))];
+  const [existing, open, groups] = await Promise.all([
+    valid.length ? db.select({ email: members.email, status: members.status }).from(members).where(and(eq(members.tenantId, tenant.id), inArray(members.email, valid))) : [],
+    valid.length
+      ? db
+          .select({ email: invitations.email })
+          .from(invitations)
+          .where(and(eq(invitations.tenantId, tenant.id), eq(invitations.status, 'pending'), inArray(invitations.email, valid)))
+      : [],
+    db.select({ id: memberGroups.id }).from(memberGroups).where(eq(memberGroups.tenantId, tenant.id)),
+  ]);
+  const groupIds = new Set(groups.map((group) => group.id));
+  const seen = new Set<string>();
+  const plan: Array<{ row: InviteRow; email: string; result: RowResult }> = rows.map((row, index) => {
+    const email = emails[index]!;
+    const member = existing.find((m) => m.email === email);
+    let result: RowResult = 'invited';
+    if (validateEmail(email) || (row.member_group_id !== undefined && !groupIds.has(row.member_group_id))) result = 'invalid_email';
+    else if (member) result = member.status === 'pending' ? 'already_requested' : 'already_exists';
+    else if (open.some((o) => o.email === email) || seen.has(email)) result = 'already_invited';
+    seen.add(email);
+    return { row, email, result };
+  });
+  await assertInvitationRoom(db, tenant, plan.filter((p) => p.result === 'invited').length);
+
+  const results: Array<{ email: string; result: RowResult; invitation_id: number | null }> = [];
+  for (const entry of plan) {
+    if (entry.result !== 'invited') {
+      results.push({ email: entry.email, result: entry.result, invitation_id: null });
+      continue;
+    }
+    const password = temporaryPassword();
+    const hash = randomBytes(24).toString('base64url');
+    const [created] = await db
+      .insert(invitations)
+      .values({
+        tenantId: tenant.id,
+        invitationHashId: hash,
+        email: entry.email,
+        name: entry.row.name?.trim() || null,
+        temporaryPasswordHash: await hashPassword(password),
+        memberGroupId: entry.row.member_group_id ?? null,
+        invitedById: admin.id,
+      })
+      .returning({ id: invitations.id });
+    try {
+      await deps.mail.send('invitation', {
+        to: entry.email,
+        language: admin.language,
+        data: { tenantName: tenant.name, acceptUrl: appLink(deps.links, tenant, `/auth/invitation/${hash}`), temporaryPassword: password },
+      });
+      results.push({ email: entry.email, result: 'invited', invitation_id: created!.id });
+    } catch (error) {
+      // Nobody can accept an invitation whose password never arrived: it is not kept.
+      await db.delete(invitations).where(eq(invitations.id, created!.id));
+      if (!(error instanceof MailDeliveryError)) deps.log.error({ err: error }, 'invitation mail failed');
+      results.push({ email: entry.email, result: 'invitation_email_failed', invitation_id: null });
+    }
+  }
+  return { results };
+}
+
+const ORDER_COLUMNS = { created_at: invitations.createdAt, email: invitations.email, name: invitations.name, status: invitations.status } as const;
+
+/** GET /admin/invitations/: search by email or name, ordered as asked. */
+export async function listInvitations(db: Database, tenant: TenantRow, query: ListQuery) {
+  const term = query.search_term ? `%${query.search_term.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : null;
+  const where = and(eq(invitations.tenantId, tenant.id), term ? or(ilike(invitations.email, term), ilike(invitations.name, term)) : undefined);
+  const column = ORDER_COLUMNS[query.order_by];
+  return paginate(query, {
+    count: async () => (await db.select({ n: count() }).from(invitations).where(where))[0]?.n ?? 0,
+    rows: ({ limit, offset }) =>
+      db
+        .select({
+          id: invitations.id,
+          email: invitations.email,
+          name: invitations.name,
+          member_group_id: invitations.memberGroupId,
+          status: invitations.status,
+          invited_by: members.email,
+          createdAt: invitations.createdAt,
+        })
+        .from(invitations)
+        .leftJoin(members, eq(members.id, invitations.invitedById))
+        .where(where)
+        .orderBy(query.order_type === 'asc' ? asc(column) : desc(column), desc(invitations.id))
+        .limit(limit)
+        .offset(offset),
+    toItems: (rows) => rows.map(({ createdAt, ...row }) => ({ ...row, created_at: createdAt.toISOString() })),
+  });
+}
+
+/** POST /admin/invitations/bulk/delete/: 404 when none of the ids is an invitation of the tenant (spec §8). */
+export async function deleteInvitations(db: Database, tenant: TenantRow, ids: number[]) {
+  const deleted = await db
+    .delete(invitations)
+    .where(and(eq(invitations.tenantId, tenant.id), inArray(invitations.id, ids)))
+    .returning({ id: invitations.id });
+  if (deleted.length === 0) throw new AppError(404, 'not_found', 'No such invitation.');
+  return { deleted: deleted.length };
+}
+
+/** GET /invitations/:hash/verify/: what the accept page shows. */
+export async function verifyInvitation(db: Database, tenant: TenantRow, hash: string) {
+  const invitation = await pendingInvitation(db, tenant, hash);
+  return { tenant_name: tenant.name, email: invitation.email, name: invitation.name };
+}
+
+/**
+ * POST /invitations/:hash/accept/: the temporary password of the mail first (wrong ones counted per
+ * invitation: 429 after `attemptLimit`), then the sign-up rules; the member is approved at once and
+ * the invitation spent in the same transaction (a second accept finds it used: 404).
+ */
+export async function acceptInvitation(
+  deps: InvitationDeps,
+  tenant: TenantRow,
+  hash: string,
+  body: z.output<typeof acceptInvitationBodySchema>,
+) {
+  const { db } = deps;
+  const invitation = await pendingInvitation(db, tenant, hash);
+  await deps.limiter.rateLimit(`invitation-accept:${tenant.id}:${invitation.id}`, deps.attemptLimit, deps.windowMs);
+  if (!(await verify(invitation.temporaryPasswordHash, body.temporary_password))) {
+    throw new AppError(401, 'wrong_temporary_password', 'The temporary password is not correct.');
+  }
+  if (normalizeEmail(body.email) !== invitation.email) throw new AppError(422, 'invalid_email', 'The email is not the one this invitation was sent to.');
+  if (validatePassword(body.password)) throw new AppError(422, 'invalid_password', 'The password needs at least 8 characters with letters, numbers and special characters.');
+  const defaultGroupId = invitation.memberGroupId ?? (await defaultGroup(db, tenant));
+  const outcome = await admitInvited(
+    deps,
+    tenant,
+    { email: invitation.email, name: body.name, language: body.language, default_member_group_id: defaultGroupId, agreements: body.agreements },
+    await hashPassword(body.password),
+    async (tx) => {
+      const spent = await tx
+        .update(invitations)
+        .set({ status: 'accepted' })
+        .where(and(eq(invitations.id, invitation.id), eq(invitations.status, 'pending')))
+        .returning({ id: invitations.id });
+      if (spent.length === 0) throw notFound();
+    },
+  );
+  return { member_id: outcome.member_id, tenant_name: tenant.name };
+}
+
+async function defaultGroup(db: Database, tenant: TenantRow): Promise<number> {
+  const [group] = await db
+    .select({ id: memberGroups.id })
+    .from(memberGroups)
+    .where(and(eq(memberGroups.tenantId, tenant.id), eq(memberGroups.isDefault, true)));
+  if (!group) throw new AppError(422, 'invalid_member_group', 'The workspace has no default member group.');
+  return group.id;
+}
