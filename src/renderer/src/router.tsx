@@ -25,6 +25,7 @@ export const routes = [
     children: [
       { path: '/auth', element: <SignInPage /> },
       { path: SSO_WEB_CALLBACK_PATH, lazy: lazyComponent(() => import('./features/sso/SsoCallbackPage'), (module) => module.default) },
+      { path: '/auth/invitation/:hash', lazy: lazyComponent(() => import('./features/account/InvitationPage'), (module) => module.default) },
       { path: '/auth/sign-up', lazy: lazyComponent(() => import('./features/signup/SignUpPage'), (module) => module.default) },
       // Forgot password and the mailed link's page (ARCHITECTURE "Passwords").
       { path: '/auth/forgot', lazy: lazyComponent(() => import('./features/account/ForgotPasswordPage'), (module) => module.default) },

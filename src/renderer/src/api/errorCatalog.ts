@@ -1,5 +1,5 @@
 import { DEPLETION_KINDS, type DepletionKind } from '../../../shared/domain/credits';
-import { tenantMembershipApi, adminChatbotsApi, adminCustomFieldsApi, adminLlmModelsApi, adminPoliciesApi, adminSecurityApi, adminTenantSettingsApi, authApi, chatApi, chatbotsApi, filesApi, membersApi, passwordsApi, sessionsApi, signupApi, ssoApi, taskModesApi, type ApiError } from '../../../shared/api';
+import { invitationsApi, tenantMembershipApi, adminChatbotsApi, adminCustomFieldsApi, adminLlmModelsApi, adminPoliciesApi, adminSecurityApi, adminTenantSettingsApi, authApi, chatApi, chatbotsApi, filesApi, membersApi, passwordsApi, sessionsApi, signupApi, ssoApi, taskModesApi, type ApiError } from '../../../shared/api';
 import { type ErrorMessageRow, addErrorMessages, isIndividual } from './errorMessages';
 
 const depletionIs = (kind: DepletionKind) => (error: ApiError) => (error.body?.details as { depletion?: string } | undefined)?.depletion === kind;
@@ -141,6 +141,24 @@ export const ERROR_CATALOG: readonly ErrorMessageRow[] = [
   { endpoint: ssoApi.connectSsoAccount, status: 401, key: 'sso:errors.expired' },
   { endpoint: ssoApi.connectSsoAccount, status: 409, key: 'sso:errors.in_use' },
   { endpoint: ssoApi.disconnectSsoAccount, status: 422, key: 'sso:errors.password_required' },
+
+  // Invitations (spec §5, §8): "invitation not found", wrong temporary passwords.
+  { endpoint: invitationsApi.verifyInvitation, status: 404, key: 'account:invitation.not_found' },
+  { endpoint: invitationsApi.verifyInvitation, status: 400, key: 'account:invitation.not_found' },
+  { endpoint: invitationsApi.verifyInvitation, key: 'account:invitation.load_failed' },
+  { endpoint: invitationsApi.acceptInvitation, status: 0, key: 'auth:sign_in_errors.network' },
+  { endpoint: invitationsApi.acceptInvitation, status: 401, key: 'account:invitation.wrong_temporary' },
+  { endpoint: invitationsApi.acceptInvitation, status: 404, key: 'account:invitation.not_found' },
+  { endpoint: invitationsApi.acceptInvitation, status: 402, key: 'signup:errors.member_limit' },
+  { endpoint: invitationsApi.acceptInvitation, status: 409, key: 'signup:errors.already_registered' },
+  { endpoint: invitationsApi.acceptInvitation, status: 422, code: 'invalid_email', key: 'account:invitation.email_mismatch' },
+  ...(['invalid_password', 'invalid_name', 'invalid_member_group', 'policy_agreement_required'] as const).map((code) => ({
+    endpoint: invitationsApi.acceptInvitation,
+    status: 422,
+    code,
+    key: `signup:errors.${code}`,
+  })),
+  { endpoint: invitationsApi.acceptInvitation, status: 429, key: 'account:invitation.too_many' },
 
   // Tenant membership (spec §8): 401 get_tenant_membership_data_401.
   { endpoint: tenantMembershipApi.getTenantMembership, status: 401, key: 'account:workspace.error_401' },

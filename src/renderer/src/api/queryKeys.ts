@@ -5,6 +5,8 @@
 export const queryKeys = {
   tenant: ['tenant'] as const,
   signupForm: ['signup-form'] as const,
+  policies: ['policies'] as const,
+  invitation: (hash: string) => ['invitation', hash] as const,
   ssoPlatforms: ['sso-platforms'] as const,
   tenantMembership: ['tenant-membership'] as const,
   adminSsoPlatforms: ['admin-sso-platforms'] as const,

@@ -6,6 +6,17 @@ import type { VerificationMethod } from '../../../shared/domain/signup';
 import { callEndpoint, resolveServerUrl } from './client';
 import { queryKeys } from './queryKeys';
 
+/** The tenant's policies, a file policy's document resolved on the server (the desktop renderer is not served from there). */
+async function loadPolicies() {
+  const { items } = await callEndpoint(signupApi.listPolicies);
+  return Promise.all(items.map(async (policy) => ({ ...policy, file_url: policy.file_url && (await resolveServerUrl(policy.file_url)) })));
+}
+
+/** The policies to agree to before joining (the invitation page). */
+export function usePolicies() {
+  return useQuery({ queryKey: queryKeys.policies, queryFn: loadPolicies, staleTime: 60_000 });
+}
+
 /** Everything the sign-up form needs before anyone is signed in (all public). */
 export function useSignupForm() {
   return useQuery({
@@ -16,11 +27,9 @@ export function useSignupForm() {
         callEndpoint(signupApi.memberCountCheck),
         callEndpoint(memberGroupsApi.listMemberGroups, { query: { size: 100 } }),
         callEndpoint(signupApi.listCustomFields, { query: { is_signup_field: true } }),
-        callEndpoint(signupApi.listPolicies),
+        loadPolicies(),
       ]);
-      // A policy's document is on the server (the desktop renderer is not served from there).
-      const resolved = await Promise.all(policies.items.map(async (policy) => ({ ...policy, file_url: policy.file_url && (await resolveServerUrl(policy.file_url)) })));
-      return { settings, capacity, groups: groups.items, fields: fields.items, policies: resolved };
+      return { settings, capacity, groups: groups.items, fields: fields.items, policies };
     },
     staleTime: 60_000,
   });
