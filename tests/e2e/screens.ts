@@ -94,6 +94,10 @@ export async function visitScreens(page: Page, language: Language, onScreen: (na
   await page.goto('/auth/sso/callback?code=x&state=not-started');
   await expect(page.getByRole('link', { name: /sign-in|로그인|登录|サインイン|inicio de sesión/i })).toBeVisible();
   await onScreen('sso-callback', page);
+  // An invitation link that is not (or no longer) valid: it says so, with the way back.
+  await page.goto('/auth/invitation/AAAAAAAAAAAAAAAAAAAAAAAA');
+  await expect(page.getByTestId('invitation-invalid')).toBeVisible();
+  await onScreen('invitation', page);
   await page.goto('/auth');
 
   await page.goto('/auth/sign-up');

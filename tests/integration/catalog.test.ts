@@ -130,7 +130,12 @@ describe('GET /chatbots/{id}/', () => {
 describe('GET|PATCH /members/{id}/', () => {
   it('reads and updates the own record', async () => {
     const me = await api.call(`/members/${memberId}/`, { token: memberToken });
-    expect(me.body).toMatchObject({ id: memberId, email: DEMO_MEMBER.email, is_admin: false, member_type: 'organization', custom_fields: [] });
+    expect(me.body).toMatchObject({ id: memberId, email: DEMO_MEMBER.email, is_admin: false, member_type: 'organization', sso_platform_id: null, has_password: true });
+    // Every custom field of the tenant, with the member's value (none yet for the demo member).
+    expect(me.body.custom_fields.map((field: { field_name: string; value: string | null }) => [field.field_name, field.value])).toEqual([
+      ['Department', null],
+      ['Employee number', null],
+    ]);
     const patched = await api.call(`/members/${memberId}/`, { method: 'PATCH', token: memberToken, body: { language: 'ja' } });
     expect(patched.status).toBe(200);
     expect(patched.body.language).toBe('ja');

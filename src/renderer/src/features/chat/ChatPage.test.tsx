@@ -197,7 +197,8 @@ describe('ChatPage', () => {
     const toggle = await screen.findByTestId('thinking-toggle');
     expect(toggle).toHaveTextContent('Thinking…');
     expect(toggle).toHaveAttribute('aria-expanded', 'true');
-    expect(screen.getByTestId('thinking-text')).toHaveTextContent('Weighing the options');
+    // The reasoning text mounts with its collapse a moment after the toggle (slow machines see the gap).
+    expect(await screen.findByTestId('thinking-text')).toHaveTextContent('Weighing the options');
     const [sent] = api.find('POST', '/chatbots/5/chat/');
     expect(await sent!.json()).toMatchObject({ text: 'Which one?', thinking: true, task_mode_id: 3 });
 
@@ -210,7 +211,7 @@ describe('ChatPage', () => {
     expect(screen.getByTestId('thinking-toggle')).toHaveAttribute('aria-expanded', 'false');
     expect(screen.queryByTestId('thinking-text')).toBeNull();
     await user.click(screen.getByTestId('thinking-toggle'));
-    expect(screen.getByTestId('thinking-text')).toHaveTextContent('Weighing the options');
+    expect(await screen.findByTestId('thinking-text')).toHaveTextContent('Weighing the options');
   });
 
   it('image mode: the answer shows the generated image, fetched with the member’s credentials, with download and copy', async () => {
