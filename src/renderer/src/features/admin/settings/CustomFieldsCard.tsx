@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ActionIcon, Badge, Button, Card, Checkbox, Group, Modal, SegmentedControl, Skeleton, Stack, Table, Text, TextInput, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, Modal, SegmentedControl, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -10,10 +10,10 @@ import { queryKeys } from '../../../api/queryKeys';
 import { createCustomField, deleteCustomField, updateCustomField, useAdminCustomFields } from '../../../api/tenantSettings';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/forms/zodResolver';
-import { IconEdit, IconPlus, IconTrash } from '../../../components/icons';
 import { showToast } from '../../../components/toast';
 import { useErrorToast } from '../../../components/useErrorToast';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
+import { RowActions, SettingsListCard } from './SettingsListCard';
 
 const FLAGS = ['is_signup_field', 'is_required', 'is_editable', 'is_unique', 'is_searchable'] as const;
 type Flag = (typeof FLAGS)[number];
@@ -132,27 +132,18 @@ export function CustomFieldsCard() {
 
   const items = fields.data ?? [];
   return (
-    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="custom-fields-title">
-      <Group justify="space-between" align="flex-start" mb="md" wrap="wrap">
-        <div>
-          <Title order={2} size="h4" id="custom-fields-title">
-            {t('fields.title')}
-          </Title>
-          <Text size="sm" c="dimmed">
-            {t('fields.description')}
-          </Text>
-        </div>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')} data-testid="add-custom-field">
-          {t('fields.add')}
-        </Button>
-      </Group>
-      {fields.isPending ? (
-        <Skeleton h={120} />
-      ) : items.length === 0 ? (
-        <Text c="dimmed" size="sm" ta="center" py="xl">
-          {t('fields.empty')}
-        </Text>
-      ) : (
+    <>
+      <SettingsListCard
+        id="custom-fields-title"
+        title={t('fields.title')}
+        description={t('fields.description')}
+        addLabel={t('fields.add')}
+        addTestId="add-custom-field"
+        onAdd={() => setEditing('new')}
+        pending={fields.isPending}
+        empty={items.length === 0}
+        emptyText={t('fields.empty')}
+      >
         <Table.ScrollContainer minWidth={560}>
           <Table verticalSpacing="xs" data-testid="custom-fields">
             <Table.Thead>
@@ -175,24 +166,18 @@ export function CustomFieldsCard() {
                     <FlagBadges field={field} />
                   </Table.Td>
                   <Table.Td>{field.value_count}</Table.Td>
-                  <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                    <Tooltip label={t('fields.edit', { name: field.field_name })}>
-                      <ActionIcon variant="subtle" color="gray" aria-label={t('fields.edit', { name: field.field_name })} onClick={() => setEditing(field)}>
-                        <IconEdit size={16} />
-                      </ActionIcon>
-                    </Tooltip>
-                    <Tooltip label={t('fields.delete', { name: field.field_name })}>
-                      <ActionIcon variant="subtle" color="red" aria-label={t('fields.delete', { name: field.field_name })} onClick={() => setPendingDelete(field)}>
-                        <IconTrash size={16} />
-                      </ActionIcon>
-                    </Tooltip>
-                  </Table.Td>
+                  <RowActions
+                    editLabel={t('fields.edit', { name: field.field_name })}
+                    deleteLabel={t('fields.delete', { name: field.field_name })}
+                    onEdit={() => setEditing(field)}
+                    onDelete={() => setPendingDelete(field)}
+                  />
                 </Table.Tr>
               ))}
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
-      )}
+      </SettingsListCard>
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={t(editing === 'new' ? 'fields.create_title' : 'fields.edit_title')}>
         {editing !== null && <FieldDialog field={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
       </Modal>
@@ -206,6 +191,6 @@ export function CustomFieldsCard() {
         onCancel={() => setPendingDelete(null)}
         onConfirm={() => pendingDelete && remove.mutate(pendingDelete.id)}
       />
-    </Card>
+    </>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ActionIcon, Badge, Button, Card, FileButton, Group, Modal, Radio, Skeleton, Stack, Switch, Table, Text, TextInput, Textarea, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, FileButton, Group, Modal, Radio, Stack, Switch, Table, Text, TextInput, Textarea, VisuallyHidden } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -11,9 +11,10 @@ import { queryKeys } from '../../../api/queryKeys';
 import { createPolicy, deletePolicy, updatePolicy, uploadPolicyFile, useAdminPolicies } from '../../../api/tenantSettings';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/forms/zodResolver';
-import { IconDownload, IconEdit, IconPlus, IconTrash } from '../../../components/icons';
+import { IconDownload } from '../../../components/icons';
 import { showToast } from '../../../components/toast';
 import { useErrorToast } from '../../../components/useErrorToast';
+import { RowActions, SettingsListCard } from './SettingsListCard';
 
 interface PolicyValues {
   policy_name: string;
@@ -196,27 +197,18 @@ export function PoliciesCard() {
   });
   const items = list.data ?? [];
   return (
-    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="policies-title">
-      <Group justify="space-between" align="flex-start" mb="md" wrap="wrap">
-        <div>
-          <Title order={2} size="h4" id="policies-title">
-            {t('policies.title')}
-          </Title>
-          <Text size="sm" c="dimmed">
-            {t('policies.description')}
-          </Text>
-        </div>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')} data-testid="add-policy">
-          {t('policies.add')}
-        </Button>
-      </Group>
-      {list.isPending ? (
-        <Skeleton h={120} />
-      ) : items.length === 0 ? (
-        <Text c="dimmed" size="sm" ta="center" py="xl">
-          {t('policies.empty')}
-        </Text>
-      ) : (
+    <>
+      <SettingsListCard
+        id="policies-title"
+        title={t('policies.title')}
+        description={t('policies.description')}
+        addLabel={t('policies.add')}
+        addTestId="add-policy"
+        onAdd={() => setEditing('new')}
+        pending={list.isPending}
+        empty={items.length === 0}
+        emptyText={t('policies.empty')}
+      >
         <Table.ScrollContainer minWidth={480}>
           <Table verticalSpacing="xs" data-testid="policies">
             <Table.Thead>
@@ -247,24 +239,18 @@ export function PoliciesCard() {
                       {policy.is_mandatory ? t('policies.mandatory_yes') : t('policies.mandatory_no')}
                     </Badge>
                   </Table.Td>
-                  <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                    <Tooltip label={t('policies.edit', { name: policy.policy_name })}>
-                      <ActionIcon variant="subtle" color="gray" aria-label={t('policies.edit', { name: policy.policy_name })} onClick={() => setEditing(policy)}>
-                        <IconEdit size={16} />
-                      </ActionIcon>
-                    </Tooltip>
-                    <Tooltip label={t('policies.delete', { name: policy.policy_name })}>
-                      <ActionIcon variant="subtle" color="red" aria-label={t('policies.delete', { name: policy.policy_name })} onClick={() => setPendingDelete(policy)}>
-                        <IconTrash size={16} />
-                      </ActionIcon>
-                    </Tooltip>
-                  </Table.Td>
+                  <RowActions
+                    editLabel={t('policies.edit', { name: policy.policy_name })}
+                    deleteLabel={t('policies.delete', { name: policy.policy_name })}
+                    onEdit={() => setEditing(policy)}
+                    onDelete={() => setPendingDelete(policy)}
+                  />
                 </Table.Tr>
               ))}
             </Table.Tbody>
           </Table>
         </Table.ScrollContainer>
-      )}
+      </SettingsListCard>
       <Modal opened={editing !== null} onClose={() => setEditing(null)} size="lg" title={t(editing === 'new' ? 'policies.create_title' : 'policies.edit_title')}>
         {editing !== null && <PolicyDialog policy={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
       </Modal>
@@ -278,6 +264,6 @@ export function PoliciesCard() {
         onCancel={() => setPendingDelete(null)}
         onConfirm={() => pendingDelete && remove.mutate(pendingDelete.id)}
       />
-    </Card>
+    </>
   );
 }
