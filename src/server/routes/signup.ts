@@ -8,7 +8,7 @@ import type { SignupDeps } from '../services/signup';
 import { registerEndpoint } from './endpointRoute';
 
 /** The sign-in page of the server the request reached, for links in mails. */
-const signInUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}/auth`;
+export const signInUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}/auth`;
 
 export function registerSignupRoutes(app: FastifyInstance, deps: SignupDeps, config: ServerConfig): void {
   const { db } = deps;

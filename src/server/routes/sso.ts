@@ -1,12 +1,11 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { createSsoPlatform, deleteSsoPlatform, listAdminSsoPlatforms, updateSsoPlatform } from '../../shared/api/admin/ssoPlatforms';
 import { connectSsoAccount, disconnectSsoAccount, listSsoPlatforms, ssoAuthorize, ssoSendCode, ssoSignUp, ssoVerify } from '../../shared/api/sso';
 import type { ServerConfig } from '../config';
 import * as sso from '../services/sso';
 import { registerEndpoint } from './endpointRoute';
+import { signInUrl } from './signup';
 
-/** The sign-in page of the server the request reached, for links in mails. */
-const signInUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}/auth`;
 
 /** SSO platforms, their two-step verification, SSO sign-up and account connection (sign-in is with the auth routes). */
 export function registerSsoRoutes(app: FastifyInstance, deps: sso.SsoDeps, config: ServerConfig): void {

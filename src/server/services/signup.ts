@@ -11,6 +11,7 @@ import {
 } from '../../shared/domain/signup';
 import { validateEmail, validatePassword } from '../../shared/domain/validation';
 import type { Database } from '../db/client';
+import { isUniqueViolation } from '../db/uniqueViolation';
 import type { MemberRow, TenantRow } from '../db/rows';
 import {
   customFields,
@@ -170,15 +171,6 @@ async function checkAgreements(db: Database, tenant: TenantRow, agreed: number[]
   }
   return unique;
 }
-
-const isUniqueViolation = (error: unknown): boolean => {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && current instanceof Error; depth += 1) {
-    if ((current as { code?: unknown }).code === '23505') return true;
-    current = current.cause;
-  }
-  return false;
-};
 
 /** What a new member brings besides their credentials: groups, custom-field values, agreements. */
 interface Admission {

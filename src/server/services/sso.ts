@@ -6,6 +6,7 @@ import type { SupportedLanguage } from '../../shared/domain/language';
 import type { VerificationMethod } from '../../shared/domain/signup';
 import { SSO_IDENTITY_TTL_MINUTES, type SsoPlatformConfig } from '../../shared/domain/sso';
 import type { Database } from '../db/client';
+import { isUniqueViolation } from '../db/uniqueViolation';
 import type { MemberRow, TenantRow } from '../db/rows';
 import { members, ssoPlatforms, ssoWhitelist } from '../db/schema';
 import { AppError, notFound } from '../errors';
@@ -235,7 +236,7 @@ export async function connect(deps: SsoDeps, tenant: TenantRow, requester: Membe
     deps.forgetMember(row);
     return toMemberDto(deps.db, row);
   } catch (error) {
-    if ((error as { code?: string; cause?: { code?: string } }).cause?.code === '23505' || (error as { code?: string }).code === '23505') {
+    if (isUniqueViolation(error)) {
       throw new AppError(409, 'sso_account_in_use', 'This SSO account is connected to another account.');
     }
     throw error;

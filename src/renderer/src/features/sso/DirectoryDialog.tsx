@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Modal, PasswordInput, Radio, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { isApiError, ssoApi, type SsoPlatform, type SsoVerified } from '../../../../shared/api';
+import { isApiError, type SsoPlatform, type SsoVerified } from '../../../../shared/api';
 import type { VerificationMethod } from '../../../../shared/domain/signup';
-import { errorMessageKey } from '../../api/errorMessages';
 import { resendSsoCode, verifySso } from '../../api/sso';
 import { useSecondsUntil } from '../../components/useSecondsUntil';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
@@ -35,14 +34,15 @@ export function DirectoryDialog({ platform, onClose, onVerified }: Props) {
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
-  async function run(work: () => Promise<void>, endpoint: typeof ssoApi.ssoVerify | typeof ssoApi.ssoSendCode = ssoApi.ssoVerify) {
+  async function run(work: () => Promise<void>) {
     setFailure(null);
     setBusy(true);
     try {
       await work();
     } catch (error) {
       const seconds = (isApiError(error) ? (error.body?.details as { retry_after_seconds?: number } | undefined)?.retry_after_seconds : undefined) ?? 60;
-      setFailure(t(endpoint === ssoApi.ssoSendCode ? errorMessageKey(error, endpoint) : ssoFailureKey(error), { seconds }));
+      // The verify and send-code calls share their messages (errorCatalog), so one lookup serves both.
+      setFailure(t(ssoFailureKey(error), { seconds }));
     } finally {
       setBusy(false);
     }
@@ -69,7 +69,7 @@ export function DirectoryDialog({ platform, onClose, onVerified }: Props) {
       if (!sent) return;
       setSent(await resendSsoCode(platform.id, { method, user_id: userId.trim(), verification_id: sent.verification_id, auth_token: sent.auth_token, language }));
       setCode('');
-    }, ssoApi.ssoSendCode);
+    });
 
   const required = (name: string) => (missing.includes(name) ? tc('validation.required') : undefined);
   const alert = failure && (
