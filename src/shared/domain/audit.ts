@@ -1,0 +1,57 @@
+/**
+ * The admin writes the audit log records (issue 11). Each is `<target>.<verb>`; the admin page
+ * translates them (`audit` namespace, key `action.<target>.<verb>`) and filters by them. A new admin
+ * write adds its action here, in the same change as the service that records it.
+ */
+export const AUDIT_ACTIONS = [
+  'announcement.create',
+  'announcement.update',
+  'announcement.delete',
+  'chatbot.publish_decision',
+  'model_permission.update',
+  'restricted_word.create',
+  'restricted_word.delete',
+  'pii_settings.update',
+  'signup_settings.update',
+  'tenant_settings.update',
+  'custom_field.create',
+  'custom_field.update',
+  'custom_field.delete',
+  'policy.create',
+  'policy.update',
+  'policy.delete',
+  'sso_platform.create',
+  'sso_platform.update',
+  'sso_platform.delete',
+  'invitation.create',
+  'invitation.delete',
+  'member.update',
+  'member.delete',
+  'member.credit_quota',
+  'member.admin_rights',
+  'member.request_decision',
+  'member.bulk_upload',
+  'member_group.create',
+  'member_group.update',
+  'member_group.delete',
+  'member_group.remove_member',
+  'sso_whitelist.upsert',
+  'sso_whitelist.delete',
+  'credit.allocation',
+  'api_key.revoke',
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** What an audit row says changed: a field's old and new value, or a whole created/deleted value. */
+export type AuditChanges = Record<string, unknown>;
+
+/** `{ field: { from, to } }` for the fields whose value differs; unchanged fields are left out. */
+export function diffFields<T extends Record<string, unknown>>(before: T, after: Partial<T>): AuditChanges {
+  const changes: AuditChanges = {};
+  for (const [key, to] of Object.entries(after)) {
+    const from = before[key];
+    if (to !== undefined && JSON.stringify(from) !== JSON.stringify(to)) changes[key] = { from, to };
+  }
+  return changes;
+}
