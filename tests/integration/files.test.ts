@@ -260,6 +260,12 @@ describe('files in chat', () => {
     expect(parts[0]!.text).toContain('The launch date is 3 March.');
     expect(parts[0]!.text).toContain('When is the launch?');
     expect(parts[1]!.image_url!.url).toBe(`data:image/png;base64,${samplePng().toString('base64')}`);
+    // The whole text is in the message, so retrieval cites the file without sending its passage again.
+    const system = upstream.requests[before]!.body.messages!.find((m) => m.role === 'system')!.content as string;
+    expect(system).toContain('plan.txt');
+    expect(system).toContain('(in the attached file above)');
+    expect(system).not.toContain('The launch date is 3 March.');
+    expect(frames.filter((f) => f.type === 'citation').map((f) => (f as { citation: { name: string } }).citation.name)).toContain('plan.txt');
 
     const meta = JSON.parse(response.headers.get('x-chat-meta') ?? '{}');
     const history = await api.call(`/sessions/${meta.session_hash_id}/history/`, { token: member });
@@ -295,6 +301,9 @@ describe('files in chat', () => {
       expect(sent).toContain('Section 1 ');
       expect(sent).not.toContain('Section 12 ');
       expect(sent.length).toBeLessThan(4000 * 4 * 1.1);
+      // What did not fit reaches the model as retrieved passages.
+      const system = upstream.requests[before]!.body.messages!.find((m) => m.role === 'system')!.content as string;
+      expect(system).not.toContain('(in the attached file above)');
     } finally {
       await server.db.update(llmModels).set({ contextLimit: model!.contextLimit }).where(eq(llmModels.id, model!.id));
     }

@@ -191,7 +191,7 @@ describe('retrieval cost of a send', () => {
       const [tenant] = await handle.db.select().from(tenants);
       const [chatbot] = await handle.db.select().from(chatbots);
       const sources = createSources(handle.db, undefined);
-      const send = { tenantId: tenant!.id, chatbotId: chatbot!.id, existing: null, fileIds: [], text: 'How long is parental leave?', webSearch: false };
+      const send = { tenantId: tenant!.id, chatbotId: chatbot!.id, existing: null, fileIds: [], wholeFileIds: [], text: 'How long is parental leave?', webSearch: false };
       const retrieval = () => statements.filter((statement) => /document_chunks|chatbot_documents|file_sections|session_message_files/.test(statement));
 
       statements.length = 0;

@@ -152,14 +152,14 @@ export async function checkSend(
   // Test chats and real ones never share a session.
   if (existing && (existing.chatbotId !== chatbot.id || existing.isTest !== body.is_test)) throw notFound('The session does not exist.');
 
+  // The attached files' text and images go with the member's message (services/fileContext).
+  const input = await fileContext(db, tenant.id, fileIds, text, model.contextLimit);
   const sources = sourcesService
-    ? await sourcesService.gather({ tenantId: tenant.id, chatbotId: chatbot.id, existing, fileIds, text, webSearch: body.web_search ?? false })
+    ? await sourcesService.gather({ tenantId: tenant.id, chatbotId: chatbot.id, existing, fileIds, wholeFileIds: input.wholeFileIds, text, webSearch: body.web_search ?? false })
     : NO_SOURCES;
   const system = [chatbot.systemInstructions, taskMode?.instructions ?? '', sources.context].filter((part) => part.trim() !== '').join('\n\n');
 
   const history = existing ? await historyMessages(db, existing.id) : [];
-  // The attached files' text and images go with the member's message (services/fileContext).
-  const input = await fileContext(db, tenant.id, fileIds, text, model.contextLimit);
   const messages: ModelMessage[] = [...history, input.message];
   const estimatedInputTokens = estimateTokens(system) + history.reduce((sum, m) => sum + estimateTokens(messageText(m)), 0) + input.tokens;
   if (estimatedInputTokens > model.contextLimit) {

@@ -20,6 +20,8 @@ export interface TurnInput {
   message: ModelMessage;
   /** Estimated tokens of the whole message. */
   tokens: number;
+  /** Documents whose whole text is in the message: retrieval cites them without repeating their passages. */
+  wholeFileIds: number[];
 }
 
 export type FileContext = (db: Database, tenantId: number, fileIds: number[], text: string, contextLimit: number) => Promise<TurnInput>;
@@ -34,7 +36,7 @@ async function readAll(store: FileStore, key: string): Promise<Buffer | null> {
   return Buffer.concat(chunks);
 }
 
-const textOnly = (text: string): TurnInput => ({ message: { role: 'user', content: text }, tokens: estimateTokens(text) });
+const textOnly = (text: string): TurnInput => ({ message: { role: 'user', content: text }, tokens: estimateTokens(text), wholeFileIds: [] });
 
 /** For callers that never send files (service tests): a message with files needs `createFileContext`. */
 export const withoutFiles: FileContext = async (_db, _tenantId, fileIds, text) => {
@@ -59,6 +61,7 @@ export function createFileContext(store: FileStore): FileContext {
     let budget = Math.floor(contextLimit * FILE_CONTEXT_SHARE);
     const blocks: string[] = [];
     const images: FilePart[] = [];
+    const wholeFileIds: number[] = [];
     for (const file of ordered) {
       const open = `<file name="${attribute(file.name)}" type="${attribute(file.mimeType)}"`;
       if (file.mimeType.startsWith('image/')) {
@@ -87,10 +90,11 @@ export function createFileContext(store: FileStore): FileContext {
       const parsed = file.parsedPercentage ?? 0;
       const notes = [state, parsed < 100 && !state ? `only the first ${parsed}% of the document was parsed` : null, cut ? 'cut to fit: the rest did not fit' : null];
       const note = notes.filter(Boolean).join('; ');
+      if (!note) wholeFileIds.push(file.id);
       blocks.push(`${open}${note ? ` note="${note}"` : ''}>\n${lines.join('\n\n')}\n</file>`);
     }
     const filesText = blocks.join('\n');
     const content: (TextPart | FilePart)[] = [{ type: 'text', text: text ? `${filesText}\n\n${text}` : filesText }, ...images];
-    return { message: { role: 'user', content }, tokens: estimateTokens(filesText) + estimateTokens(text) + images.length * IMAGE_TOKENS };
+    return { message: { role: 'user', content }, tokens: estimateTokens(filesText) + estimateTokens(text) + images.length * IMAGE_TOKENS, wholeFileIds };
   };
 }

@@ -34,19 +34,24 @@ export interface SendScope {
   chatbotId: number;
   existing: SessionRow | null;
   fileIds: number[];
+  /** Attached files whose whole text goes with the message: their passages are cited, not repeated. */
+  wholeFileIds: number[];
   text: string;
   webSearch: boolean;
 }
 
 const location = (passage: Passage) => [passage.page !== null ? `page ${passage.page}` : null, passage.section].filter(Boolean).join(', ');
 
-function describe(passages: Passage[], results: WebResult[]): string {
+function describe(passages: Passage[], results: WebResult[], wholeFileIds: number[] = []): string {
   const parts: string[] = [];
   let number = 0;
   if (passages.length > 0) {
     parts.push(
       'Passages from documents the member attached or this chatbot was given. Use them when they answer the question and cite them by number, like [1].',
-      ...passages.map((passage) => `[${++number}] ${passage.name}${location(passage) ? ` (${location(passage)})` : ''}:\n${passage.text}`),
+      ...passages.map(
+        (passage) =>
+          `[${++number}] ${passage.name}${location(passage) ? ` (${location(passage)})` : ''}:\n${wholeFileIds.includes(passage.fileId) ? '(in the attached file above)' : passage.text}`,
+      ),
     );
   }
   if (results.length > 0) {
@@ -125,7 +130,7 @@ export function createSources(db: Database, search: SearchProvider | undefined) 
       ]);
       const webContext = describe([], results);
       return {
-        context: describe(passages, results),
+        context: describe(passages, results, scope.wholeFileIds),
         citations: [...passages.map(documentCitation), ...results.map((result): Citation => ({ kind: 'web', url: result.url, title: result.title, snippet: result.snippet }))],
         webSearchTokens: searching ? estimateTokens(webContext) : null,
       };
