@@ -215,7 +215,7 @@ export default function AuditLogPage() {
                       <Text size="sm" fw={500}>
                         {entry.actor.name}
                       </Text>
-                      <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                      <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
                         {entry.actor.email}
                         {entry.actor.id === null && ` · ${t('deleted_member')}`}
                       </Text>
