@@ -57,6 +57,13 @@ describe('every existing admin write records exactly its row', () => {
     expect(edited.rows).toEqual([
       expect.objectContaining({ action: 'announcement.update', targetId: String(id), changes: { content: { from: 'Maintenance tonight', to: 'Maintenance at 22:00' } } }),
     ]);
+    // Switching it on switches the live one off: the row says which.
+    const live = (await call('/admin/announcements/', 'POST', { content: 'Live now', is_active: true })).body.id as number;
+    const activated = await audited(() => call(`/admin/announcements/${id}/`, 'PATCH', { is_active: true }));
+    expect(activated.rows).toEqual([
+      expect.objectContaining({ action: 'announcement.update', changes: { is_active: { from: false, to: true }, deactivated_announcement_ids: [live] } }),
+    ]);
+    await call(`/admin/announcements/${id}/`, 'PATCH', { is_active: false });
     const deleted = await audited(() => call(`/admin/announcements/${id}/`, 'DELETE'));
     expect(deleted.rows).toEqual([expect.objectContaining({ action: 'announcement.delete', targetId: String(id), changes: { content: 'Maintenance at 22:00', is_active: false } })]);
     // A refused write (404) records nothing.

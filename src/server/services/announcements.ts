@@ -51,12 +51,17 @@ export async function listAnnouncements(q: Queryable, tenantId: number, request:
 }
 
 /** Spec §4: creating or activating one announcement deactivates all the others, atomically. */
-async function deactivateOthers(q: Queryable, tenantId: number, keepId: number): Promise<void> {
-  await q
+async function deactivateOthers(q: Queryable, tenantId: number, keepId: number): Promise<number[]> {
+  const switchedOff = await q
     .update(announcements)
     .set({ isActive: false, updatedAt: new Date() })
-    .where(and(eq(announcements.tenantId, tenantId), eq(announcements.isActive, true), ne(announcements.id, keepId)));
+    .where(and(eq(announcements.tenantId, tenantId), eq(announcements.isActive, true), ne(announcements.id, keepId)))
+    .returning({ id: announcements.id });
+  return switchedOff.map((row) => row.id);
 }
+
+/** The audit log says which announcements an activation switched off (none: nothing said). */
+const deactivatedChange = (ids: number[]) => (ids.length > 0 ? { deactivated_announcement_ids: ids } : {});
 
 export async function createAnnouncement(db: Database, tenantId: number, actor: AuditActor, input: { content: string; is_active: boolean }): Promise<Announcement> {
   return db.transaction(async (tx) => {
@@ -64,8 +69,9 @@ export async function createAnnouncement(db: Database, tenantId: number, actor: 
     await lockTenant(tx, tenantId);
     const [row] = await tx.insert(announcements).values({ tenantId, content: input.content, isActive: input.is_active }).returning();
     if (!row) throw new Error('Insert returned no row');
-    if (row.isActive) await deactivateOthers(tx, tenantId, row.id);
-    await recordAudit(tx, { tenantId, actor, action: 'announcement.create', targetType: 'announcement', targetId: row.id, changes: { content: row.content, is_active: row.isActive } });
+    const deactivated = row.isActive ? await deactivateOthers(tx, tenantId, row.id) : [];
+    const changes = { content: row.content, is_active: row.isActive, ...deactivatedChange(deactivated) };
+    await recordAudit(tx, { tenantId, actor, action: 'announcement.create', targetType: 'announcement', targetId: row.id, changes });
     return toDto(row);
   });
 }
@@ -87,8 +93,8 @@ export async function updateAnnouncement(
       .where(and(eq(announcements.tenantId, tenantId), eq(announcements.id, id)))
       .returning();
     if (!row) throw notFound();
-    if (row.isActive && 'is_active' in patch) await deactivateOthers(tx, tenantId, row.id);
-    const changes = diffFields(toDto(before), toDto(row));
+    const deactivated = row.isActive && 'is_active' in patch ? await deactivateOthers(tx, tenantId, row.id) : [];
+    const changes = { ...diffFields(toDto(before), toDto(row)), ...deactivatedChange(deactivated) };
     await recordAudit(tx, { tenantId, actor, action: 'announcement.update', targetType: 'announcement', targetId: row.id, changes });
     return toDto(row);
   });
