@@ -33,6 +33,7 @@ import { registerSsoRoutes } from './routes/sso';
 import { registerInvitationRoutes } from './routes/invitations';
 import { createOidcAdapter } from './sso/oidc';
 import { registerTenantSettingsRoutes } from './routes/tenantSettings';
+import { registerAuditLogRoutes } from './routes/auditLog';
 import { type MailService, createMailService } from './mail/service';
 import { createSmsService } from './sms/service';
 import { registerPublicSessionRoutes } from './routes/publicSessions';
@@ -191,6 +192,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
         config.SIGN_IN_RATE_LIMIT,
       );
       registerTenantSettingsRoutes(api, { db, store });
+      registerAuditLogRoutes(api, db);
     },
     { prefix: API_PREFIX },
   );

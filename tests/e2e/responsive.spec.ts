@@ -33,6 +33,7 @@ const KEY_CONTROL: Record<string, (page: Page) => ReturnType<Page['locator']>> =
   'admin-sign-up': (page) => page.locator('button[type="submit"]'),
   'admin-settings': (page) => page.getByTestId('add-custom-field'),
   'admin-sso': (page) => page.getByRole('button', { name: 'Add platform' }),
+  'admin-audit-log': (page) => page.getByRole('searchbox', { name: 'Search' }),
   'sso-callback': (page) => page.getByRole('link', { name: 'Back to sign-in' }),
   invitation: (page) => page.getByRole('link', { name: 'Back to sign-in' }),
   restricted: (page) => page.getByTestId('restricted-page'),

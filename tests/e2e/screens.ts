@@ -186,6 +186,9 @@ export async function visitScreens(page: Page, language: Language, onScreen: (na
   await page.goto('/admin/sso');
   await expect(page.getByRole('button', { name: 'Add platform' })).toBeVisible();
   await onScreen('admin-sso', page);
+  await page.goto('/admin/audit-log');
+  await expect(page.getByTestId('audit-row').first().or(page.getByTestId('audit-empty'))).toBeVisible();
+  await onScreen('admin-audit-log', page);
 
   await page.context().clearCookies();
   await page.goto('/auth');

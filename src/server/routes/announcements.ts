@@ -10,10 +10,12 @@ export function registerAnnouncementRoutes(app: FastifyInstance, db: Database): 
   registerEndpoint(app, getLatestAnnouncement, async ({ tenant }) => ({ announcement: await announcements.latestAnnouncement(db, tenant.id) }));
 
   registerEndpoint(app, listAdminAnnouncements, async ({ tenant, query }) => announcements.listAnnouncements(db, tenant.id, query));
-  registerEndpoint(app, createAnnouncement, async ({ tenant, body }) => announcements.createAnnouncement(db, tenant.id, body));
-  registerEndpoint(app, patchAnnouncement, async ({ tenant, params, body }) => announcements.updateAnnouncement(db, tenant.id, params.id, body));
-  registerEndpoint(app, deleteAnnouncement, async ({ tenant, params }) => {
-    await announcements.deleteAnnouncement(db, tenant.id, params.id);
+  registerEndpoint(app, createAnnouncement, async ({ tenant, body, requireMember }) => announcements.createAnnouncement(db, tenant.id, requireMember(), body));
+  registerEndpoint(app, patchAnnouncement, async ({ tenant, params, body, requireMember }) =>
+    announcements.updateAnnouncement(db, tenant.id, requireMember(), params.id, body),
+  );
+  registerEndpoint(app, deleteAnnouncement, async ({ tenant, params, requireMember }) => {
+    await announcements.deleteAnnouncement(db, tenant.id, requireMember(), params.id);
     return { ok: true as const };
   });
 }

@@ -10,7 +10,7 @@ export function registerModelPermissionRoutes(app: FastifyInstance, db: Database
     items: await permissions.memberModels(db, requireMember(), { forChatbot: query.for_chatbot ?? false }),
   }));
   registerEndpoint(app, listAdminLlmModels, async ({ tenant }) => permissions.permissionMatrix(db, tenant.id));
-  registerEndpoint(app, setModelGroupPermission, async ({ tenant, params, body }) =>
-    permissions.setPermission(db, tenant.id, params.modelId, params.groupId, body.is_available),
+  registerEndpoint(app, setModelGroupPermission, async ({ tenant, params, body, requireMember }) =>
+    permissions.setPermission(db, tenant.id, requireMember(), params.modelId, params.groupId, body.is_available),
   );
 }

@@ -9,11 +9,11 @@ export function registerSecurityRoutes(app: FastifyInstance, guard: InputGuard):
   registerEndpoint(app, getPiiSettings, async ({ tenant }) => guard.piiSettings(tenant.id));
 
   registerEndpoint(app, listRestrictedWords, async ({ tenant, query }) => guard.listWords(tenant.id, query));
-  registerEndpoint(app, createRestrictedWord, async ({ tenant, body }) => guard.addWord(tenant.id, body.word));
-  registerEndpoint(app, deleteRestrictedWord, async ({ tenant, params }) => {
-    await guard.deleteWord(tenant.id, params.id);
+  registerEndpoint(app, createRestrictedWord, async ({ tenant, body, requireMember }) => guard.addWord(tenant.id, requireMember(), body.word));
+  registerEndpoint(app, deleteRestrictedWord, async ({ tenant, params, requireMember }) => {
+    await guard.deleteWord(tenant.id, requireMember(), params.id);
     return { ok: true as const };
   });
   registerEndpoint(app, getAdminPiiSettings, async ({ tenant }) => guard.readPiiSettings(tenant.id));
-  registerEndpoint(app, patchPiiSettings, async ({ tenant, body }) => guard.updatePiiSettings(tenant.id, body));
+  registerEndpoint(app, patchPiiSettings, async ({ tenant, body, requireMember }) => guard.updatePiiSettings(tenant.id, requireMember(), body));
 }

@@ -17,8 +17,8 @@ const ok = { ok: true as const };
 export function registerTenantSettingsRoutes(app: FastifyInstance, deps: SettingsDeps): void {
   const { db, store } = deps;
   registerEndpoint(app, getTenantSettings, async ({ tenant }) => settings.readTenantSettings(db, tenant));
-  registerEndpoint(app, updateTenantSettings, async ({ tenant, body }) => settings.updateTenantSettings(db, tenant, body));
-  registerEndpoint(app, deleteTenantLogo, async ({ tenant }) => settings.deleteLogo(deps, tenant));
+  registerEndpoint(app, updateTenantSettings, async ({ tenant, body, requireMember }) => settings.updateTenantSettings(db, tenant, requireMember(), body));
+  registerEndpoint(app, deleteTenantLogo, async ({ tenant, requireMember }) => settings.deleteLogo(deps, tenant, requireMember()));
   registerEndpoint(app, getTenantLogo, async ({ tenant, params, reply }) => {
     const logo = await settings.downloadLogo(deps, tenant, params.id);
     // The desktop renderer (app://bundle) shows it from another origin, like the server's assets.
@@ -27,20 +27,22 @@ export function registerTenantSettingsRoutes(app: FastifyInstance, deps: Setting
   });
 
   registerEndpoint(app, listAdminCustomFields, async ({ tenant }) => ({ items: await customFields.listAdminCustomFields(db, tenant) }));
-  registerEndpoint(app, createCustomField, async ({ tenant, body }) => customFields.createCustomField(db, tenant, body));
-  registerEndpoint(app, updateCustomField, async ({ tenant, params, body }) => customFields.updateCustomField(db, tenant, params.id, body));
-  registerEndpoint(app, deleteCustomField, async ({ tenant, params }) => {
-    await customFields.deleteCustomField(db, tenant, params.id);
+  registerEndpoint(app, createCustomField, async ({ tenant, body, requireMember }) => customFields.createCustomField(db, tenant, requireMember(), body));
+  registerEndpoint(app, updateCustomField, async ({ tenant, params, body, requireMember }) =>
+    customFields.updateCustomField(db, tenant, requireMember(), params.id, body),
+  );
+  registerEndpoint(app, deleteCustomField, async ({ tenant, params, requireMember }) => {
+    await customFields.deleteCustomField(db, tenant, requireMember(), params.id);
     return ok;
   });
 
   registerEndpoint(app, listPolicies, async ({ tenant }) => ({ items: await policies.listPolicies(db, tenant) }));
   registerEndpoint(app, getPolicyFile, async ({ tenant, params, reply }) => sendFile(reply, await policies.downloadPolicyFile(db, store, tenant, params.id)));
   registerEndpoint(app, listAdminPolicies, async ({ tenant }) => ({ items: await policies.listAdminPolicies(db, tenant) }));
-  registerEndpoint(app, createPolicy, async ({ tenant, body }) => policies.createPolicy(deps, tenant, body));
-  registerEndpoint(app, updatePolicy, async ({ tenant, params, body }) => policies.updatePolicy(deps, tenant, params.id, body));
-  registerEndpoint(app, deletePolicy, async ({ tenant, params }) => {
-    await policies.deletePolicy(deps, tenant, params.id);
+  registerEndpoint(app, createPolicy, async ({ tenant, body, requireMember }) => policies.createPolicy(deps, tenant, requireMember(), body));
+  registerEndpoint(app, updatePolicy, async ({ tenant, params, body, requireMember }) => policies.updatePolicy(deps, tenant, requireMember(), params.id, body));
+  registerEndpoint(app, deletePolicy, async ({ tenant, params, requireMember }) => {
+    await policies.deletePolicy(deps, tenant, requireMember(), params.id);
     return ok;
   });
 

@@ -15,6 +15,7 @@ import { AppError, notFound } from '../errors';
 import type { MailLog, MailService } from '../mail/service';
 import { chatbotFilters, chatbotOrder, chatbotSelection, memberGroupIds, toChatbotDtos, visibleTo } from './chatbots';
 import { paginate } from './pagination';
+import { recordAudits } from './auditLog';
 
 type ListQuery = z.output<typeof adminChatbotListQuerySchema>;
 type Decision = z.output<typeof publishDecisionSchema>;
@@ -87,6 +88,18 @@ async function decide(deps: PublishingDeps, admin: MemberRow, ids: number[], dec
       .returning({ id: chatbots.id, koName: chatbots.koName, enName: chatbots.enName, creatorId: chatbots.creatorId });
     // Throwing rolls the whole decision back: none of the chatbots changes.
     if (rows.length !== unique.length) throw notFound();
+    const status = { from: 'pending', to: decision.approve ? 'approved' : 'rejected' };
+    await recordAudits(
+      tx,
+      rows.map((row) => ({
+        tenantId: admin.tenantId,
+        actor: admin,
+        action: 'chatbot.publish_decision' as const,
+        targetType: 'chatbot',
+        targetId: row.id,
+        changes: { name: row.enName || row.koName, publish_status: status, ...(decision.approve ? {} : { reason }) },
+      })),
+    );
     return rows;
   });
   if (!decision.approve) await mailRejections(deps, decided, reason);

@@ -7,7 +7,8 @@ import type { AnnouncementRow } from '../db/rows';
 import { announcements } from '../db/schema';
 import { notFound } from '../errors';
 import { lockTenant } from '../db/locks';
-
+import { type AuditActor, recordAudit } from './auditLog';
+import { diffFields } from '../../shared/domain/audit';
 
 const toDto = (row: AnnouncementRow): Announcement => ({
   id: row.id,
@@ -50,20 +51,27 @@ export async function listAnnouncements(q: Queryable, tenantId: number, request:
 }
 
 /** Spec §4: creating or activating one announcement deactivates all the others, atomically. */
-async function deactivateOthers(q: Queryable, tenantId: number, keepId: number): Promise<void> {
-  await q
+async function deactivateOthers(q: Queryable, tenantId: number, keepId: number): Promise<number[]> {
+  const switchedOff = await q
     .update(announcements)
     .set({ isActive: false, updatedAt: new Date() })
-    .where(and(eq(announcements.tenantId, tenantId), eq(announcements.isActive, true), ne(announcements.id, keepId)));
+    .where(and(eq(announcements.tenantId, tenantId), eq(announcements.isActive, true), ne(announcements.id, keepId)))
+    .returning({ id: announcements.id });
+  return switchedOff.map((row) => row.id);
 }
 
-export async function createAnnouncement(db: Database, tenantId: number, input: { content: string; is_active: boolean }): Promise<Announcement> {
+/** The audit log says which announcements an activation switched off (none: nothing said). */
+const deactivatedChange = (ids: number[]) => (ids.length > 0 ? { deactivated_announcement_ids: ids } : {});
+
+export async function createAnnouncement(db: Database, tenantId: number, actor: AuditActor, input: { content: string; is_active: boolean }): Promise<Announcement> {
   return db.transaction(async (tx) => {
     // Two admins activating at once must not leave two active announcements.
     await lockTenant(tx, tenantId);
     const [row] = await tx.insert(announcements).values({ tenantId, content: input.content, isActive: input.is_active }).returning();
     if (!row) throw new Error('Insert returned no row');
-    if (row.isActive) await deactivateOthers(tx, tenantId, row.id);
+    const deactivated = row.isActive ? await deactivateOthers(tx, tenantId, row.id) : [];
+    const changes = { content: row.content, is_active: row.isActive, ...deactivatedChange(deactivated) };
+    await recordAudit(tx, { tenantId, actor, action: 'announcement.create', targetType: 'announcement', targetId: row.id, changes });
     return toDto(row);
   });
 }
@@ -71,26 +79,35 @@ export async function createAnnouncement(db: Database, tenantId: number, input: 
 export async function updateAnnouncement(
   db: Database,
   tenantId: number,
+  actor: AuditActor,
   id: number,
   patch: { content: string } | { is_active: boolean },
 ): Promise<Announcement> {
   return db.transaction(async (tx) => {
     await lockTenant(tx, tenantId);
+    const [before] = await tx.select().from(announcements).where(and(eq(announcements.tenantId, tenantId), eq(announcements.id, id)));
+    if (!before) throw notFound();
     const [row] = await tx
       .update(announcements)
       .set({ ...('content' in patch ? { content: patch.content } : { isActive: patch.is_active }), updatedAt: new Date() })
       .where(and(eq(announcements.tenantId, tenantId), eq(announcements.id, id)))
       .returning();
     if (!row) throw notFound();
-    if (row.isActive && 'is_active' in patch) await deactivateOthers(tx, tenantId, row.id);
+    const deactivated = row.isActive && 'is_active' in patch ? await deactivateOthers(tx, tenantId, row.id) : [];
+    const changes = { ...diffFields(toDto(before), toDto(row)), ...deactivatedChange(deactivated) };
+    await recordAudit(tx, { tenantId, actor, action: 'announcement.update', targetType: 'announcement', targetId: row.id, changes });
     return toDto(row);
   });
 }
 
-export async function deleteAnnouncement(q: Queryable, tenantId: number, id: number): Promise<void> {
-  const deleted = await q
-    .delete(announcements)
-    .where(and(eq(announcements.tenantId, tenantId), eq(announcements.id, id)))
-    .returning({ id: announcements.id });
-  if (deleted.length === 0) throw notFound();
+export async function deleteAnnouncement(db: Database, tenantId: number, actor: AuditActor, id: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [deleted] = await tx
+      .delete(announcements)
+      .where(and(eq(announcements.tenantId, tenantId), eq(announcements.id, id)))
+      .returning();
+    if (!deleted) throw notFound();
+    const changes = { content: deleted.content, is_active: deleted.isActive };
+    await recordAudit(tx, { tenantId, actor, action: 'announcement.delete', targetType: 'announcement', targetId: id, changes });
+  });
 }

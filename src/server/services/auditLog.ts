@@ -1,6 +1,12 @@
+import { type SQL, and, count, desc, eq, gte, ilike, lt, or } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { AuditEntry as AuditEntryDto, auditLogQuerySchema } from '../../shared/api/admin/auditLog';
+import type { Paginated } from '../../shared/api/common';
 import type { AuditAction, AuditChanges } from '../../shared/domain/audit';
 import type { Queryable } from '../db/client';
 import { auditLog } from '../db/schema';
+import { escapeLike } from './chatbots';
+import { paginate } from './pagination';
 
 /** The admin acting: what `request.member` carries (id, name, email). */
 export interface AuditActor {
@@ -42,4 +48,38 @@ export async function recordAudits(q: Queryable, entries: AuditEntry[]): Promise
       changes: e.changes ?? {},
     })),
   );
+}
+
+type AuditLogRow = typeof auditLog.$inferSelect;
+
+const toDto = (row: AuditLogRow): AuditEntryDto => ({
+  id: row.id,
+  action: row.action as AuditAction,
+  actor: { id: row.actorId, name: row.actorName, email: row.actorEmail },
+  target_type: row.targetType,
+  target_id: row.targetId,
+  changes: row.changes,
+  created_at: row.createdAt.toISOString(),
+});
+
+/** The tenant's entries, newest first, with the console's filters; read only (the table refuses changes). */
+export async function listAuditLog(q: Queryable, tenantId: number, query: z.output<typeof auditLogQuerySchema>): Promise<Paginated<AuditEntryDto>> {
+  const filters: (SQL | undefined)[] = [
+    eq(auditLog.tenantId, tenantId),
+    query.action ? eq(auditLog.action, query.action) : undefined,
+    query.actor_id ? eq(auditLog.actorId, query.actor_id) : undefined,
+    query.target_type ? eq(auditLog.targetType, query.target_type) : undefined,
+    query.from ? gte(auditLog.createdAt, new Date(query.from)) : undefined,
+    query.to ? lt(auditLog.createdAt, new Date(query.to)) : undefined,
+  ];
+  if (query.search_term) {
+    const like = `%${escapeLike(query.search_term)}%`;
+    filters.push(or(ilike(auditLog.actorName, like), ilike(auditLog.actorEmail, like), eq(auditLog.targetId, query.search_term)));
+  }
+  const where = and(...filters);
+  return paginate(query, {
+    count: async () => (await q.select({ value: count() }).from(auditLog).where(where))[0]?.value ?? 0,
+    rows: ({ limit, offset }) => q.select().from(auditLog).where(where).orderBy(desc(auditLog.createdAt), desc(auditLog.id)).limit(limit).offset(offset),
+    toItems: (rows) => rows.map(toDto),
+  });
 }

@@ -13,6 +13,8 @@ import type { Database } from '../db/client';
 import type { TenantRow } from '../db/rows';
 import { customFields, memberCustomFieldValues } from '../db/schema';
 import { AppError, notFound } from '../errors';
+import { type AuditActor, recordAudit } from './auditLog';
+import { diffFields } from '../../shared/domain/audit';
 
 export type CustomFieldRow = typeof customFields.$inferSelect;
 type Queryable = Pick<Database, 'select'>;
@@ -92,24 +94,34 @@ async function assertNameFree(db: Database, tenant: TenantRow, name: string, exc
   if (clash) throw new AppError(409, 'field_name_taken', 'A custom field of this name exists already.', { field_name: name });
 }
 
-export async function createCustomField(db: Database, tenant: TenantRow, body: z.output<typeof createCustomFieldBodySchema>): Promise<AdminCustomField> {
+/** What an audit row keeps of a field: its settings, without the id it is filed under. */
+const auditedField = (row: CustomFieldRow) => {
+  const { id: _id, ...settings } = toCustomField(row);
+  return settings;
+};
+
+export async function createCustomField(db: Database, tenant: TenantRow, actor: AuditActor, body: z.output<typeof createCustomFieldBodySchema>): Promise<AdminCustomField> {
   const [existing] = await db.select({ n: count() }).from(customFields).where(eq(customFields.tenantId, tenant.id));
   if ((existing?.n ?? 0) >= CUSTOM_FIELDS_MAX) throw new AppError(422, 'validation_error', `A workspace can have at most ${CUSTOM_FIELDS_MAX} custom fields.`);
   await assertNameFree(db, tenant, body.field_name);
-  const [row] = await db
-    .insert(customFields)
-    .values({
-      tenantId: tenant.id,
-      fieldName: body.field_name,
-      fieldType: body.field_type,
-      isSignupField: body.is_signup_field,
-      isSearchable: body.is_searchable,
-      isRequired: body.is_required,
-      isEditable: body.is_editable,
-      isUnique: body.is_unique,
-    })
-    .returning();
-  if (!row) throw new Error('Custom field insert returned no row');
+  const row = await db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(customFields)
+      .values({
+        tenantId: tenant.id,
+        fieldName: body.field_name,
+        fieldType: body.field_type,
+        isSignupField: body.is_signup_field,
+        isSearchable: body.is_searchable,
+        isRequired: body.is_required,
+        isEditable: body.is_editable,
+        isUnique: body.is_unique,
+      })
+      .returning();
+    if (!inserted) throw new Error('Custom field insert returned no row');
+    await recordAudit(tx, { tenantId: tenant.id, actor, action: 'custom_field.create', targetType: 'custom_field', targetId: inserted.id, changes: auditedField(inserted) });
+    return inserted;
+  });
   return { ...toCustomField(row), value_count: 0 };
 }
 
@@ -146,32 +158,46 @@ async function assertValuesFit(db: Database, field: CustomFieldRow, patch: z.out
   }
 }
 
-export async function updateCustomField(db: Database, tenant: TenantRow, id: number, patch: z.output<typeof updateCustomFieldBodySchema>): Promise<AdminCustomField> {
+export async function updateCustomField(
+  db: Database,
+  tenant: TenantRow,
+  actor: AuditActor,
+  id: number,
+  patch: z.output<typeof updateCustomFieldBodySchema>,
+): Promise<AdminCustomField> {
   const field = await findField(db, tenant, id);
   if (patch.field_name !== undefined) await assertNameFree(db, tenant, patch.field_name, field.id);
   await assertValuesFit(db, field, patch);
-  const [row] = await db
-    .update(customFields)
-    .set({
-      fieldName: patch.field_name,
-      fieldType: patch.field_type,
-      isSignupField: patch.is_signup_field,
-      isSearchable: patch.is_searchable,
-      isRequired: patch.is_required,
-      isEditable: patch.is_editable,
-      isUnique: patch.is_unique,
-    })
-    .where(and(eq(customFields.tenantId, tenant.id), eq(customFields.id, field.id)))
-    .returning();
-  if (!row) throw notFound();
+  const row = await db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(customFields)
+      .set({
+        fieldName: patch.field_name,
+        fieldType: patch.field_type,
+        isSignupField: patch.is_signup_field,
+        isSearchable: patch.is_searchable,
+        isRequired: patch.is_required,
+        isEditable: patch.is_editable,
+        isUnique: patch.is_unique,
+      })
+      .where(and(eq(customFields.tenantId, tenant.id), eq(customFields.id, field.id)))
+      .returning();
+    if (!updated) throw notFound();
+    const changes = { field_name: updated.fieldName, ...diffFields(auditedField(field), auditedField(updated)) };
+    await recordAudit(tx, { tenantId: tenant.id, actor, action: 'custom_field.update', targetType: 'custom_field', targetId: updated.id, changes });
+    return updated;
+  });
   return { ...toCustomField(row), value_count: (await valueCounts(db, [row.id])).get(row.id) ?? 0 };
 }
 
 /** The members' values of the field go with it (the foreign key cascades). */
-export async function deleteCustomField(db: Database, tenant: TenantRow, id: number): Promise<void> {
-  const removed = await db
-    .delete(customFields)
-    .where(and(eq(customFields.tenantId, tenant.id), eq(customFields.id, id)))
-    .returning({ id: customFields.id });
-  if (removed.length === 0) throw notFound();
+export async function deleteCustomField(db: Database, tenant: TenantRow, actor: AuditActor, id: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [removed] = await tx
+      .delete(customFields)
+      .where(and(eq(customFields.tenantId, tenant.id), eq(customFields.id, id)))
+      .returning();
+    if (!removed) throw notFound();
+    await recordAudit(tx, { tenantId: tenant.id, actor, action: 'custom_field.delete', targetType: 'custom_field', targetId: id, changes: auditedField(removed) });
+  });
 }

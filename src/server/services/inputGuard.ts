@@ -1,12 +1,14 @@
 import { and, count, desc, eq, ilike, sql } from 'drizzle-orm';
 import type { RestrictedWord } from '../../shared/api/admin/security';
 import type { Paginated } from '../../shared/api/common';
+import { diffFields } from '../../shared/domain/audit';
 import { PII_KINDS, PII_SETTINGS_OFF, type PiiKind, type PiiSettings, maskPii, piiVerdict } from '../../shared/domain/pii';
 import { findRestrictedWords } from '../../shared/domain/restrictedWords';
 import type { Database } from '../db/client';
 import { piiSettings, restrictedWords, tenants } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import { createTtlCache } from '../ttlCache';
+import { type AuditActor, recordAudit } from './auditLog';
 import { escapeLike } from './chatbots';
 import { type PageRequest, paginate } from './pagination';
 
@@ -90,7 +92,7 @@ export function createInputGuard(db: Database, ttlMs: number) {
   }
 
   /** Spec §5: a word that exists already is refused (409), in any letter case, since matching ignores case. */
-  async function addWord(tenantId: number, word: string): Promise<RestrictedWord> {
+  async function addWord(tenantId: number, actor: AuditActor, word: string): Promise<RestrictedWord> {
     const duplicate = () => new AppError(409, 'conflict', 'This restricted word already exists.');
     const [existing] = await db
       .select({ id: restrictedWords.id })
@@ -98,18 +100,25 @@ export function createInputGuard(db: Database, ttlMs: number) {
       .where(and(eq(restrictedWords.tenantId, tenantId), sql`lower(${restrictedWords.word}) = lower(${word})`))
       .limit(1);
     if (existing) throw duplicate();
-    const [row] = await db.insert(restrictedWords).values({ tenantId, word }).onConflictDoNothing().returning();
-    if (!row) throw duplicate();
+    const row = await db.transaction(async (tx) => {
+      const [inserted] = await tx.insert(restrictedWords).values({ tenantId, word }).onConflictDoNothing().returning();
+      if (!inserted) throw duplicate();
+      await recordAudit(tx, { tenantId, actor, action: 'restricted_word.create', targetType: 'restricted_word', targetId: inserted.id, changes: { word } });
+      return inserted;
+    });
     cache.delete(tenantId);
     return toWord(row);
   }
 
-  async function deleteWord(tenantId: number, id: number): Promise<void> {
-    const deleted = await db
-      .delete(restrictedWords)
-      .where(and(eq(restrictedWords.tenantId, tenantId), eq(restrictedWords.id, id)))
-      .returning({ id: restrictedWords.id });
-    if (deleted.length === 0) throw notFound('The restricted word does not exist.');
+  async function deleteWord(tenantId: number, actor: AuditActor, id: number): Promise<void> {
+    await db.transaction(async (tx) => {
+      const [deleted] = await tx
+        .delete(restrictedWords)
+        .where(and(eq(restrictedWords.tenantId, tenantId), eq(restrictedWords.id, id)))
+        .returning({ word: restrictedWords.word });
+      if (!deleted) throw notFound('The restricted word does not exist.');
+      await recordAudit(tx, { tenantId, actor, action: 'restricted_word.delete', targetType: 'restricted_word', targetId: id, changes: { word: deleted.word } });
+    });
     cache.delete(tenantId);
   }
 
@@ -119,16 +128,22 @@ export function createInputGuard(db: Database, ttlMs: number) {
     return toPiiSettings(row);
   }
 
-  async function updatePiiSettings(tenantId: number, patch: Partial<PiiSettings>): Promise<PiiSettings> {
+  async function updatePiiSettings(tenantId: number, actor: AuditActor, patch: Partial<PiiSettings>): Promise<PiiSettings> {
     const columns = { phone: patch.phone, email: patch.email, residentNumber: patch.resident_number, creditCard: patch.credit_card };
     const set = Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
-    const [row] = await db
-      .insert(piiSettings)
-      .values({ tenantId, ...set })
-      .onConflictDoUpdate({ target: piiSettings.tenantId, set: { ...set, updatedAt: new Date() } })
-      .returning();
+    const settings = await db.transaction(async (tx) => {
+      const [before] = await tx.select().from(piiSettings).where(eq(piiSettings.tenantId, tenantId)).for('update');
+      const [row] = await tx
+        .insert(piiSettings)
+        .values({ tenantId, ...set })
+        .onConflictDoUpdate({ target: piiSettings.tenantId, set: { ...set, updatedAt: new Date() } })
+        .returning();
+      const after = toPiiSettings(row);
+      await recordAudit(tx, { tenantId, actor, action: 'pii_settings.update', targetType: 'pii_settings', changes: diffFields(toPiiSettings(before), after) });
+      return after;
+    });
     cache.delete(tenantId);
-    return toPiiSettings(row);
+    return settings;
   }
 
   return {

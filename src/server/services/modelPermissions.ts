@@ -1,10 +1,11 @@
 import { and, asc, desc, eq, inArray } from 'drizzle-orm';
 import type { AdminLlmModel } from '../../shared/api/admin/llmModels';
 import type { LlmModel } from '../../shared/api/llmModels';
-import type { Queryable } from '../db/client';
+import type { Database, Queryable } from '../db/client';
 import type { MemberRow } from '../db/rows';
 import { llmModels, memberGroups, modelGroupPermissions } from '../db/schema';
 import { AppError, notFound } from '../errors';
+import { type AuditActor, recordAudit } from './auditLog';
 import { availableModelIds, memberGroupIds, toLlmModelDto } from './chatbots';
 
 /**
@@ -56,17 +57,35 @@ export async function permissionMatrix(q: Queryable, tenantId: number) {
 }
 
 /** Switches a model on or off for a group; 404 for another tenant's ids, 422 for the unlimited model. */
-export async function setPermission(q: Queryable, tenantId: number, modelId: number, groupId: number, isAvailable: boolean) {
-  const [model] = await q.select().from(llmModels).where(and(eq(llmModels.tenantId, tenantId), eq(llmModels.id, modelId)));
-  const [group] = await q.select({ id: memberGroups.id }).from(memberGroups).where(and(eq(memberGroups.tenantId, tenantId), eq(memberGroups.id, groupId)));
-  if (!model || !group) throw notFound();
-  if (model.isUnlimited) {
-    if (isAvailable) return { model_id: modelId, member_group_id: groupId, is_available: true };
-    throw new AppError(422, 'model_locked', 'The unlimited model stays available to every group.');
-  }
-  await q
-    .insert(modelGroupPermissions)
-    .values({ tenantId, llmModelId: modelId, memberGroupId: groupId, isAvailable })
-    .onConflictDoUpdate({ target: [modelGroupPermissions.llmModelId, modelGroupPermissions.memberGroupId], set: { isAvailable } });
-  return { model_id: modelId, member_group_id: groupId, is_available: isAvailable };
+export async function setPermission(db: Database, tenantId: number, actor: AuditActor, modelId: number, groupId: number, isAvailable: boolean) {
+  return db.transaction(async (tx) => {
+    const [model] = await tx.select().from(llmModels).where(and(eq(llmModels.tenantId, tenantId), eq(llmModels.id, modelId)));
+    const [group] = await tx
+      .select({ id: memberGroups.id, enName: memberGroups.enName })
+      .from(memberGroups)
+      .where(and(eq(memberGroups.tenantId, tenantId), eq(memberGroups.id, groupId)));
+    if (!model || !group) throw notFound();
+    if (model.isUnlimited) {
+      // Nothing is written: the unlimited model is on for every group whatever the matrix says.
+      if (isAvailable) return { model_id: modelId, member_group_id: groupId, is_available: true };
+      throw new AppError(422, 'model_locked', 'The unlimited model stays available to every group.');
+    }
+    const [previous] = await tx
+      .select({ isAvailable: modelGroupPermissions.isAvailable })
+      .from(modelGroupPermissions)
+      .where(and(eq(modelGroupPermissions.llmModelId, modelId), eq(modelGroupPermissions.memberGroupId, groupId)));
+    await tx
+      .insert(modelGroupPermissions)
+      .values({ tenantId, llmModelId: modelId, memberGroupId: groupId, isAvailable })
+      .onConflictDoUpdate({ target: [modelGroupPermissions.llmModelId, modelGroupPermissions.memberGroupId], set: { isAvailable } });
+    await recordAudit(tx, {
+      tenantId,
+      actor,
+      action: 'model_permission.update',
+      targetType: 'model_permission',
+      targetId: `${modelId}/${groupId}`,
+      changes: { model: model.name, member_group: group.enName, is_available: { from: previous?.isAvailable ?? false, to: isAvailable } },
+    });
+    return { model_id: modelId, member_group_id: groupId, is_available: isAvailable };
+  });
 }

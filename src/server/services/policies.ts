@@ -8,10 +8,12 @@ import type { AdminPolicy, createPolicyBodySchema, updatePolicyBodySchema } from
 import type { Policy } from '../../shared/api/signup';
 import { API_PREFIX } from '../../shared/domain/http';
 import { POLICIES_MAX, POLICY_FILE_KINDS, POLICY_FILE_MAX_BYTES, type PolicyKind } from '../../shared/domain/tenantSettings';
-import type { Database } from '../db/client';
+import type { Database, Queryable } from '../db/client';
 import type { MemberRow, TenantRow } from '../db/rows';
 import { files, policies } from '../db/schema';
 import { AppError, notFound } from '../errors';
+import { type AuditActor, recordAudit } from './auditLog';
+import { diffFields } from '../../shared/domain/audit';
 import { type FileDownload, type FileRow, type UploadedPart, openStored, purgeExpiredFiles } from './files';
 import { type SettingsDeps, deleteSettingsFile, storeSettingsFile } from './tenantSettings';
 
@@ -19,6 +21,16 @@ type PolicyRow = typeof policies.$inferSelect;
 
 /** An uploaded document waits this long for the policy form to be saved, then the file sweep removes it. */
 const UNSAVED_DOCUMENT_HOURS = 24;
+
+/** What an audit row keeps of a policy (its document by file id). */
+const auditedPolicy = (p: PolicyRow) => ({
+  policy_name: p.policyName,
+  kind: p.kind,
+  is_mandatory: p.isMandatory,
+  markdown_content: p.markdownContent,
+  video_url: p.videoUrl,
+  file_id: p.fileId,
+});
 
 const toPolicy = (p: PolicyRow): Policy => ({
   id: p.id,
@@ -110,25 +122,35 @@ async function contentColumns(db: Database, tenant: TenantRow, content: PolicyCo
 }
 
 /** A document a policy took is kept and readable by the public route (which checks the policy). */
-async function keepFile(db: Database, fileId: number | null): Promise<void> {
+async function keepFile(db: Queryable, fileId: number | null): Promise<void> {
   if (fileId !== null) await db.update(files).set({ shouldExpire: false, expiresAt: null, accessLevel: 'public' }).where(eq(files.id, fileId));
 }
 
-export async function createPolicy(deps: SettingsDeps, tenant: TenantRow, body: z.output<typeof createPolicyBodySchema>): Promise<AdminPolicy> {
+export async function createPolicy(deps: SettingsDeps, tenant: TenantRow, actor: AuditActor, body: z.output<typeof createPolicyBodySchema>): Promise<AdminPolicy> {
   const { db } = deps;
   const [existing] = await db.select({ n: count() }).from(policies).where(eq(policies.tenantId, tenant.id));
   if ((existing?.n ?? 0) >= POLICIES_MAX) throw new AppError(422, 'validation_error', `A workspace can have at most ${POLICIES_MAX} policies.`);
   const columns = await contentColumns(db, tenant, body);
-  const [row] = await db
-    .insert(policies)
-    .values({ tenantId: tenant.id, policyName: body.policy_name, kind: body.kind, isMandatory: body.is_mandatory, ...columns })
-    .returning();
-  if (!row) throw new Error('Policy insert returned no row');
-  await keepFile(db, columns.fileId);
-  return adminPolicy(db, tenant, row.id);
+  const id = await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(policies)
+      .values({ tenantId: tenant.id, policyName: body.policy_name, kind: body.kind, isMandatory: body.is_mandatory, ...columns })
+      .returning();
+    if (!row) throw new Error('Policy insert returned no row');
+    await keepFile(tx, columns.fileId);
+    await recordAudit(tx, { tenantId: tenant.id, actor, action: 'policy.create', targetType: 'policy', targetId: row.id, changes: auditedPolicy(row) });
+    return row.id;
+  });
+  return adminPolicy(db, tenant, id);
 }
 
-export async function updatePolicy(deps: SettingsDeps, tenant: TenantRow, id: number, patch: z.output<typeof updatePolicyBodySchema>): Promise<AdminPolicy> {
+export async function updatePolicy(
+  deps: SettingsDeps,
+  tenant: TenantRow,
+  actor: AuditActor,
+  id: number,
+  patch: z.output<typeof updatePolicyBodySchema>,
+): Promise<AdminPolicy> {
   const { db } = deps;
   const [policy] = await db.select().from(policies).where(and(eq(policies.tenantId, tenant.id), eq(policies.id, id)));
   if (!policy) throw notFound();
@@ -146,24 +168,33 @@ export async function updatePolicy(deps: SettingsDeps, tenant: TenantRow, id: nu
         policy.id,
       )
     : null;
-  await db
-    .update(policies)
-    .set({ policyName: patch.policy_name, kind: patch.kind, isMandatory: patch.is_mandatory, ...columns })
-    .where(eq(policies.id, policy.id));
-  if (columns && columns.fileId !== policy.fileId) {
-    await keepFile(db, columns.fileId);
-    // The document it replaced is nobody's any more.
-    await deleteSettingsFile(deps, tenant.id, policy.fileId);
-  }
+  const fileReplaced = columns !== null && columns.fileId !== policy.fileId;
+  await db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(policies)
+      .set({ policyName: patch.policy_name, kind: patch.kind, isMandatory: patch.is_mandatory, ...columns })
+      .where(eq(policies.id, policy.id))
+      .returning();
+    if (!updated) throw notFound();
+    if (fileReplaced) await keepFile(tx, columns?.fileId ?? null);
+    const changes = { policy_name: updated.policyName, ...diffFields(auditedPolicy(policy), auditedPolicy(updated)) };
+    await recordAudit(tx, { tenantId: tenant.id, actor, action: 'policy.update', targetType: 'policy', targetId: policy.id, changes });
+  });
+  // The document it replaced is nobody's any more.
+  if (fileReplaced) await deleteSettingsFile(deps, tenant.id, policy.fileId);
   return adminPolicy(db, tenant, policy.id);
 }
 
 /** The agreements to it go too (they cascade); so does its document. */
-export async function deletePolicy(deps: SettingsDeps, tenant: TenantRow, id: number): Promise<void> {
-  const [removed] = await deps.db
-    .delete(policies)
-    .where(and(eq(policies.tenantId, tenant.id), eq(policies.id, id)))
-    .returning({ fileId: policies.fileId });
-  if (!removed) throw notFound();
+export async function deletePolicy(deps: SettingsDeps, tenant: TenantRow, actor: AuditActor, id: number): Promise<void> {
+  const removed = await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .delete(policies)
+      .where(and(eq(policies.tenantId, tenant.id), eq(policies.id, id)))
+      .returning();
+    if (!row) throw notFound();
+    await recordAudit(tx, { tenantId: tenant.id, actor, action: 'policy.delete', targetType: 'policy', targetId: id, changes: auditedPolicy(row) });
+    return row;
+  });
   await deleteSettingsFile(deps, tenant.id, removed.fileId);
 }

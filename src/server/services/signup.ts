@@ -26,6 +26,8 @@ import {
   tenants,
 } from '../db/schema';
 import { AppError, notFound } from '../errors';
+import { type AuditActor, recordAudit } from './auditLog';
+import { diffFields } from '../../shared/domain/audit';
 import type { MailService } from '../mail/service';
 import type { SmsService } from '../sms/service';
 import { hashPassword } from './auth';
@@ -70,15 +72,22 @@ export function signupSettings(tenant: TenantRow) {
 export async function updateSignupSettings(
   db: Database,
   tenant: TenantRow,
+  actor: AuditActor,
   patch: { signup_open?: boolean; sso_only?: boolean; sso_whitelist_only?: boolean; group_change_approval?: boolean; approval?: SignupApproval; verification_methods?: VerificationMethod[] },
 ) {
-  const [row] = await db
-    .update(tenants)
-    .set({ signupOpen: patch.signup_open, ssoOnly: patch.sso_only, ssoWhitelistOnly: patch.sso_whitelist_only, groupChangeApproval: patch.group_change_approval, signupApproval: patch.approval, verificationMethods: patch.verification_methods })
-    .where(eq(tenants.id, tenant.id))
-    .returning();
-  if (!row) throw notFound();
-  return signupSettings(row);
+  return db.transaction(async (tx) => {
+    // The request's tenant row may be a few seconds old (plugins/tenant cache): diff against the table.
+    const [before] = await tx.select().from(tenants).where(eq(tenants.id, tenant.id)).for('update');
+    const [row] = await tx
+      .update(tenants)
+      .set({ signupOpen: patch.signup_open, ssoOnly: patch.sso_only, ssoWhitelistOnly: patch.sso_whitelist_only, groupChangeApproval: patch.group_change_approval, signupApproval: patch.approval, verificationMethods: patch.verification_methods })
+      .where(eq(tenants.id, tenant.id))
+      .returning();
+    if (!before || !row) throw notFound();
+    const changes = diffFields(signupSettings(before), signupSettings(row));
+    await recordAudit(tx, { tenantId: tenant.id, actor, action: 'signup_settings.update', targetType: 'signup_settings', changes });
+    return signupSettings(row);
+  });
 }
 
 export async function listSignupCustomFields(db: Database, tenant: TenantRow) {

@@ -10,6 +10,8 @@ import { isUniqueViolation } from '../db/uniqueViolation';
 import type { MemberRow, TenantRow } from '../db/rows';
 import { members, ssoPlatforms, ssoWhitelist } from '../db/schema';
 import { AppError, notFound } from '../errors';
+import { type AuditActor, recordAudit } from './auditLog';
+import { diffFields } from '../../shared/domain/audit';
 import { authenticateWithDirectory } from '../sso/directory';
 import { type SsoIdentity, SsoPlatformUnavailableError, SsoRejectedError } from '../sso/identity';
 import { issuerProblem, type OidcAdapter } from '../sso/oidc';
@@ -291,36 +293,66 @@ export async function listAdminPlatforms(db: Database, tenant: TenantRow) {
   return { items: await Promise.all(rows.map((row) => toAdminDto(db, row))) };
 }
 
-export async function createPlatform(db: Database, tenant: TenantRow, body: PlatformBody) {
-  const [row] = await db
-    .insert(ssoPlatforms)
-    .values({ tenantId: tenant.id, ssoPlatformName: body.sso_platform_name, config: settingsToStore(body) })
-    .returning();
-  if (!row) throw new Error('Platform insert returned no row');
+/**
+ * A platform as its audit row keeps it: name and settings without the secret (client secret or
+ * bind password), which the audit log never holds; `secret_set` says whether there is one.
+ */
+function auditedPlatform(row: PlatformRow) {
+  const { client_secret: _secret, bind_password: _password, ...settings } = { client_secret: '', bind_password: '', ...row.config };
+  return { sso_platform_name: row.ssoPlatformName, ...settings, secret_set: secretOf(row.config) !== '' };
+}
+
+export async function createPlatform(db: Database, tenant: TenantRow, actor: AuditActor, body: PlatformBody) {
+  const row = await db.transaction(async (tx) => {
+    const [inserted] = await tx
+      .insert(ssoPlatforms)
+      .values({ tenantId: tenant.id, ssoPlatformName: body.sso_platform_name, config: settingsToStore(body) })
+      .returning();
+    if (!inserted) throw new Error('Platform insert returned no row');
+    await recordAudit(tx, { tenantId: tenant.id, actor, action: 'sso_platform.create', targetType: 'sso_platform', targetId: inserted.id, changes: auditedPlatform(inserted) });
+    return inserted;
+  });
   return toAdminDto(db, row);
 }
 
-export async function updatePlatform(deps: Pick<SsoDeps, 'db' | 'oidc'>, tenant: TenantRow, id: number, body: PlatformBody) {
+export async function updatePlatform(deps: Pick<SsoDeps, 'db' | 'oidc'>, tenant: TenantRow, actor: AuditActor, id: number, body: PlatformBody) {
   const previous = await platformOf(deps.db, tenant, id);
-  const [row] = await deps.db
-    .update(ssoPlatforms)
-    .set({ ssoPlatformName: body.sso_platform_name, config: settingsToStore(body, previous.config) })
-    .where(and(eq(ssoPlatforms.tenantId, tenant.id), eq(ssoPlatforms.id, id)))
-    .returning();
-  if (!row) throw notFound();
+  const row = await deps.db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(ssoPlatforms)
+      .set({ ssoPlatformName: body.sso_platform_name, config: settingsToStore(body, previous.config) })
+      .where(and(eq(ssoPlatforms.tenantId, tenant.id), eq(ssoPlatforms.id, id)))
+      .returning();
+    if (!updated) throw notFound();
+    // A replaced secret is said to have changed, never shown.
+    const secretReplaced = secretOf(updated.config) !== secretOf(previous.config);
+    const changes = {
+      sso_platform_name: updated.ssoPlatformName,
+      ...diffFields(auditedPlatform(previous), auditedPlatform(updated)),
+      ...(secretReplaced ? { secret_replaced: true } : {}),
+    };
+    await recordAudit(tx, { tenantId: tenant.id, actor, action: 'sso_platform.update', targetType: 'sso_platform', targetId: id, changes });
+    return updated;
+  });
   if (previous.config.kind === 'oidc') deps.oidc.forget(previous.config);
   return toAdminDto(deps.db, row);
 }
 
 /** Members connected to it keep their accounts (the foreign key sets their platform to null). */
-export async function deletePlatform(deps: Pick<SsoDeps, 'db' | 'forgetMember'>, tenant: TenantRow, id: number) {
-  await platformOf(deps.db, tenant, id);
-  const connected = await deps.db
-    .update(members)
-    .set({ ssoPlatformId: null, ssoId: null })
-    .where(and(eq(members.tenantId, tenant.id), eq(members.ssoPlatformId, id)))
-    .returning({ id: members.id, tenantId: members.tenantId });
-  await deps.db.delete(ssoPlatforms).where(and(eq(ssoPlatforms.tenantId, tenant.id), eq(ssoPlatforms.id, id)));
+export async function deletePlatform(deps: Pick<SsoDeps, 'db' | 'forgetMember'>, tenant: TenantRow, actor: AuditActor, id: number) {
+  const platform = await platformOf(deps.db, tenant, id);
+  const connected = await deps.db.transaction(async (tx) => {
+    const disconnected = await tx
+      .update(members)
+      .set({ ssoPlatformId: null, ssoId: null })
+      .where(and(eq(members.tenantId, tenant.id), eq(members.ssoPlatformId, id)))
+      .returning({ id: members.id, tenantId: members.tenantId });
+    const removed = await tx.delete(ssoPlatforms).where(and(eq(ssoPlatforms.tenantId, tenant.id), eq(ssoPlatforms.id, id))).returning({ id: ssoPlatforms.id });
+    if (removed.length === 0) throw notFound();
+    const changes = { ...auditedPlatform(platform), disconnected_members: disconnected.length };
+    await recordAudit(tx, { tenantId: tenant.id, actor, action: 'sso_platform.delete', targetType: 'sso_platform', targetId: id, changes });
+    return disconnected;
+  });
   connected.forEach(deps.forgetMember);
   return { ok: true as const };
 }

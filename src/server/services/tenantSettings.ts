@@ -16,6 +16,8 @@ import { files, tenants } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import type { FileStore } from '../storage/fileStore';
 import { UnsupportedFileTypeError, checkFileType } from '../storage/fileType';
+import { type AuditActor, recordAudit } from './auditLog';
+import { diffFields } from '../../shared/domain/audit';
 import { type FileDownload, type FileRow, type UploadedPart, openStored } from './files';
 
 export interface SettingsDeps {
@@ -39,14 +41,25 @@ export async function readTenantSettings(db: Database, tenant: TenantRow): Promi
   return tenantSettings(row);
 }
 
-export async function updateTenantSettings(db: Database, tenant: TenantRow, patch: z.output<typeof updateTenantSettingsBodySchema>): Promise<TenantSettings> {
-  const [row] = await db
-    .update(tenants)
-    .set({ name: patch.tenant_name, supportEmail: patch.support_email, manualUrl: patch.manual_url })
-    .where(eq(tenants.id, tenant.id))
-    .returning();
-  if (!row) throw notFound();
-  return tenantSettings(row);
+/** Changes the tenant row and records what changed, in one transaction (the table, not the cached row, is the "before"). */
+async function changeTenant(db: Database, tenant: TenantRow, actor: AuditActor, set: Partial<TenantRow>): Promise<TenantSettings> {
+  return db.transaction(async (tx) => {
+    const [before] = await tx.select().from(tenants).where(eq(tenants.id, tenant.id)).for('update');
+    const [row] = await tx.update(tenants).set(set).where(eq(tenants.id, tenant.id)).returning();
+    if (!before || !row) throw notFound();
+    const changes = diffFields(tenantSettings(before), tenantSettings(row));
+    await recordAudit(tx, { tenantId: tenant.id, actor, action: 'tenant_settings.update', targetType: 'tenant_settings', changes });
+    return tenantSettings(row);
+  });
+}
+
+export async function updateTenantSettings(
+  db: Database,
+  tenant: TenantRow,
+  actor: AuditActor,
+  patch: z.output<typeof updateTenantSettingsBodySchema>,
+): Promise<TenantSettings> {
+  return changeTenant(db, tenant, actor, { name: patch.tenant_name, supportEmail: patch.support_email, manualUrl: patch.manual_url });
 }
 
 /** What one settings upload accepts and where its bytes go (`tenants/<id>/<folder>/<uuid>`). */
@@ -117,21 +130,16 @@ async function currentLogoFileId(db: Database, tenant: TenantRow): Promise<numbe
 /** A new logo replaces the old one, whose file is deleted; its URL changes, so no cache shows the old one. */
 export async function uploadLogo(deps: SettingsDeps, tenant: TenantRow, member: MemberRow, parts: UploadedPart[]): Promise<TenantSettings> {
   const file = await storeSettingsFile(deps, tenant, member, parts, { kinds: LOGO_KINDS, maxBytes: LOGO_MAX_BYTES, folder: 'logo', expiresAt: null });
-  return setLogo(deps, tenant, file.id);
+  return setLogo(deps, tenant, member, file.id);
 }
 
-export const deleteLogo = (deps: SettingsDeps, tenant: TenantRow): Promise<TenantSettings> => setLogo(deps, tenant, null);
+export const deleteLogo = (deps: SettingsDeps, tenant: TenantRow, actor: AuditActor): Promise<TenantSettings> => setLogo(deps, tenant, actor, null);
 
-async function setLogo(deps: SettingsDeps, tenant: TenantRow, fileId: number | null): Promise<TenantSettings> {
+async function setLogo(deps: SettingsDeps, tenant: TenantRow, actor: AuditActor, fileId: number | null): Promise<TenantSettings> {
   const previous = await currentLogoFileId(deps.db, tenant);
-  const [row] = await deps.db
-    .update(tenants)
-    .set({ logoFileId: fileId, logoUrl: fileId === null ? null : logoUrl(fileId) })
-    .where(eq(tenants.id, tenant.id))
-    .returning();
-  if (!row) throw notFound();
+  const settings = await changeTenant(deps.db, tenant, actor, { logoFileId: fileId, logoUrl: fileId === null ? null : logoUrl(fileId) });
   if (previous !== fileId) await deleteSettingsFile(deps, tenant.id, previous);
-  return tenantSettings(row);
+  return settings;
 }
 
 /** Public: only the tenant's current logo; any other id is 404. */

@@ -39,6 +39,7 @@ export const queryKeys = {
   modelPermissions: ['admin', 'llm-models'] as const,
   adminChatbots: (query: object) => ['admin', 'chatbots', query] as const,
   adminChatbotsAll: ['admin', 'chatbots'] as const,
+  auditLog: (query: object) => ['admin', 'audit-log', query] as const,
   store: (page: number, size: number, search: string, categoryId: number | null, order: string) => ['chatbots', 'store', page, size, search, categoryId, order] as const,
   recentChatbots: ['chatbots', 'recent'] as const,
   apiDocsUrl: ['api-docs-url'] as const,

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet } from 'react-router-dom';
 import { useUserSession } from '../../stores/userSession';
 import { useTenant } from '../../api/tenant';
-import { IconCpu, IconLock, IconMegaphone, IconSettings, IconShield, IconStudio, IconUserPlus } from '../../components/icons';
+import { IconCpu, IconFileText, IconLock, IconMegaphone, IconSettings, IconShield, IconStudio, IconUserPlus } from '../../components/icons';
 import { LanguageMenu } from '../../components/LanguageMenu';
 import { SideNavbar, SideNavShell } from '../../components/SideNavShell';
 import { MAIN_CONTENT_ID } from '../../components/mainContent';
@@ -53,6 +53,7 @@ const CONSOLE_AREAS = [
   { path: '/admin/settings', label: 'tenantSettings:nav', icon: IconSettings },
   { path: '/admin/announcements', label: 'menu.announcements', icon: IconMegaphone },
   { path: '/admin/restricted-words', label: 'security:nav', icon: IconShield },
+  { path: '/admin/audit-log', label: 'audit:nav', icon: IconFileText },
 ] as const;
 
 /** Areas of spec §2 that later releases build: named, so admins know they are coming, but not links to empty pages. */

@@ -1,0 +1,317 @@
+import { Fragment, useState } from 'react';
+import { Alert, Box, Button, Code, Group, Pagination, Select, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
+import { adminAuditLogApi, type AuditEntry } from '../../../../../shared/api';
+import type { AuditLogQuery } from '../../../../../shared/api/admin/auditLog';
+import { AUDIT_ACTIONS, type AuditAction } from '../../../../../shared/domain/audit';
+import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
+import { useAuditLog } from '../../../api/auditLog';
+import { errorMessageKey } from '../../../api/errorMessages';
+import { IconChevron } from '../../../components/icons';
+import { useListSearchBox, useListSearchParams } from '../../../components/useListSearchParams';
+import { useResolvedLanguage } from '../../../i18n/useLanguage';
+import { AdminPageFrame } from '../AdminPageFrame';
+import { fieldLabel, splitChanges, targetLabel } from './auditChanges';
+
+const isAction = (value: string | null): value is AuditAction => value !== null && (AUDIT_ACTIONS as readonly string[]).includes(value);
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const isDay = (value: string | null): value is string => value !== null && DAY.test(value) && !Number.isNaN(new Date(`${value}T00:00:00`).getTime());
+
+/** The admin's local day `YYYY-MM-DD` as the instant it starts, `days` later. */
+function dayStart(day: string, days = 0): string {
+  const date = new Date(`${day}T00:00:00`);
+  date.setDate(date.getDate() + days);
+  return date.toISOString();
+}
+
+const actionKey = (action: string) => `action.${action}`;
+
+/** A recorded value as text: booleans as yes/no, nothing as "(empty)", lists joined. */
+function ValueText({ value }: { value: unknown }) {
+  const { t } = useTranslation('audit');
+  let text: string;
+  if (value === null || value === undefined || value === '') text = t('empty_value');
+  else if (typeof value === 'boolean') text = t(value ? 'yes' : 'no');
+  else if (Array.isArray(value)) text = value.map(String).join(', ') || t('empty_value');
+  else if (typeof value === 'object') text = JSON.stringify(value);
+  else text = String(value);
+  return (
+    <Text component="span" size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+      {text}
+    </Text>
+  );
+}
+
+/** The one-line summary: what the target is called, and which fields changed. */
+function Summary({ entry }: { entry: AuditEntry }) {
+  const { t } = useTranslation('audit');
+  const { edited } = splitChanges(entry.changes);
+  const label = targetLabel(entry.changes);
+  const isEdit = entry.action.endsWith('.update');
+  return (
+    <Stack gap={0}>
+      {label && (
+        <Text size="sm" fw={500} lineClamp={1} style={{ overflowWrap: 'anywhere' }}>
+          {label}
+        </Text>
+      )}
+      {edited.length > 0 ? (
+        <Text size="xs" c="dimmed">
+          {t('changed', { count: edited.length, fields: edited.map(([field]) => fieldLabel(field)).join(', ') })}
+        </Text>
+      ) : (
+        isEdit && (
+          <Text size="xs" c="dimmed">
+            {t('no_change')}
+          </Text>
+        )
+      )}
+    </Stack>
+  );
+}
+
+/** Every recorded field: edited ones as before → after, plain values as they were recorded. */
+function Details({ entry }: { entry: AuditEntry }) {
+  const { t } = useTranslation('audit');
+  const { edited, values } = splitChanges(entry.changes);
+  return (
+    <Table withRowBorders={false} verticalSpacing={4} layout="fixed" aria-label={t('details_of', { action: t(actionKey(entry.action)) })} data-testid="audit-details">
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th w="30%">{t('field')}</Table.Th>
+          <Table.Th>{t('before')}</Table.Th>
+          <Table.Th>{t('after')}</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {edited.map(([field, change]) => (
+          <Table.Tr key={field}>
+            <Table.Td>
+              <Code>{fieldLabel(field)}</Code>
+            </Table.Td>
+            <Table.Td>
+              <ValueText value={change.from} />
+            </Table.Td>
+            <Table.Td>
+              <ValueText value={change.to} />
+            </Table.Td>
+          </Table.Tr>
+        ))}
+        {values.map(([field, value]) => (
+          <Table.Tr key={field}>
+            <Table.Td>
+              <Code>{fieldLabel(field)}</Code>
+            </Table.Td>
+            <Table.Td colSpan={2}>
+              <ValueText value={value} />
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+/** Admin console "Audit log" (issue 11): every admin write, who made it and what changed; read only. */
+export default function AuditLogPage() {
+  const { t } = useTranslation('audit');
+  const language = useResolvedLanguage();
+  const { page, size, search, setListParams } = useListSearchParams(DEFAULT_LIST_PAGE_SIZE);
+  const { query, typeSearch } = useListSearchBox(search, setListParams);
+  const [searchParams, setSearchParams] = useSearchParams();
+  const [expanded, setExpanded] = useState<number[]>([]);
+
+  const actionParam = searchParams.get('action');
+  const action = isAction(actionParam) ? actionParam : null;
+  const from = isDay(searchParams.get('from')) ? searchParams.get('from')! : '';
+  const to = isDay(searchParams.get('to')) ? searchParams.get('to')! : '';
+  const rangeInvalid = from !== '' && to !== '' && from > to;
+
+  const request: AuditLogQuery = {
+    page,
+    size,
+    ...(action ? { action } : {}),
+    ...(from ? { from: dayStart(from) } : {}),
+    ...(to && !rangeInvalid ? { to: dayStart(to, 1) } : {}),
+    ...(search ? { search_term: search } : {}),
+  };
+  const list = useAuditLog(request);
+  const items = list.data?.items ?? [];
+  const filtered = Boolean(action || from || to || search);
+
+  /** A filter change is a new history entry and starts again at page 1, like the search box. */
+  const setFilter = (name: 'action' | 'from' | 'to', value: string | null) =>
+    setSearchParams((current) => {
+      const next = new URLSearchParams(current);
+      if (value) next.set(name, value);
+      else next.delete(name);
+      next.set('page', '1');
+      return next;
+    });
+  const clearFilters = () => {
+    typeSearch('');
+    setSearchParams((current) => {
+      const next = new URLSearchParams(current);
+      for (const name of ['action', 'from', 'to', 'search']) next.delete(name);
+      next.set('page', '1');
+      return next;
+    });
+  };
+
+  const dateTime = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
+  const actionOptions = [...new Set(AUDIT_ACTIONS.map((name) => name.split('.')[0]!))].map((target) => ({
+    group: t(`target_type.${target}`),
+    items: AUDIT_ACTIONS.filter((name) => name.startsWith(`${target}.`)).map((name) => ({ value: name, label: t(actionKey(name)) })),
+  }));
+  const toggle = (id: number) => setExpanded((current) => (current.includes(id) ? current.filter((open) => open !== id) : [...current, id]));
+
+  let body;
+  if (list.isPending) {
+    body = (
+      <Stack gap="xs" aria-busy="true" data-testid="audit-loading">
+        {[0, 1, 2, 3].map((row) => (
+          <Skeleton key={row} h={48} radius="md" />
+        ))}
+      </Stack>
+    );
+  } else if (list.isError) {
+    body = (
+      <Alert color="red" title={t(errorMessageKey(list.error, adminAuditLogApi.listAuditLog))} data-testid="audit-error">
+        <Button size="xs" variant="default" onClick={() => void list.refetch()}>
+          {t('retry')}
+        </Button>
+      </Alert>
+    );
+  } else if (items.length === 0) {
+    body = (
+      <Text c="dimmed" py="xl" ta="center" data-testid="audit-empty">
+        {t(filtered ? 'empty_filtered' : 'empty')}
+      </Text>
+    );
+  } else {
+    body = (
+      <Table.ScrollContainer minWidth={760}>
+        <Table verticalSpacing="sm" data-testid="audit-log">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('when')}</Table.Th>
+              <Table.Th>{t('who')}</Table.Th>
+              <Table.Th>{t('action_column')}</Table.Th>
+              <Table.Th>{t('target')}</Table.Th>
+              <Table.Th>{t('change')}</Table.Th>
+              <Table.Th w={48} />
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.map((entry) => {
+              const open = expanded.includes(entry.id);
+              const detailId = `audit-detail-${entry.id}`;
+              return (
+                <Fragment key={entry.id}>
+                  <Table.Tr data-testid="audit-row" data-action={entry.action}>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{dateTime.format(new Date(entry.created_at))}</Table.Td>
+                    <Table.Td>
+                      <Text size="sm" fw={500}>
+                        {entry.actor.name}
+                      </Text>
+                      <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                        {entry.actor.email}
+                        {entry.actor.id === null && ` · ${t('deleted_member')}`}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>{t(actionKey(entry.action))}</Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{t(`target_type.${entry.target_type}`, { defaultValue: fieldLabel(entry.target_type) })}</Text>
+                      {entry.target_id && (
+                        <Text size="xs" c="dimmed">
+                          #{entry.target_id}
+                        </Text>
+                      )}
+                    </Table.Td>
+                    <Table.Td>
+                      <Summary entry={entry} />
+                    </Table.Td>
+                    <Table.Td ta="right">
+                      <Button
+                        variant="subtle"
+                        size="compact-sm"
+                        px={6}
+                        aria-expanded={open}
+                        aria-controls={open ? detailId : undefined}
+                        aria-label={t(open ? 'hide_details' : 'show_details')}
+                        onClick={() => toggle(entry.id)}
+                      >
+                        <IconChevron size={16} style={{ transform: open ? 'rotate(180deg)' : undefined, transition: 'transform 120ms' }} />
+                      </Button>
+                    </Table.Td>
+                  </Table.Tr>
+                  {open && (
+                    <Table.Tr id={detailId}>
+                      <Table.Td colSpan={6} bg="gray.0">
+                        <Details entry={entry} />
+                      </Table.Td>
+                    </Table.Tr>
+                  )}
+                </Fragment>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    );
+  }
+
+  return (
+    <AdminPageFrame title={t('title')} description={t('description')}>
+      <Box component="form" role="search" aria-label={t('filters')} mb="md" onSubmit={(event) => event.preventDefault()}>
+        <Group align="flex-end" gap="sm">
+          <Select
+            label={t('action_label')}
+            placeholder={t('action_all')}
+            data={actionOptions}
+            value={action}
+            onChange={(value) => setFilter('action', value)}
+            clearable
+            searchable
+            w={{ base: '100%', sm: 260 }}
+            comboboxProps={{ withinPortal: true }}
+          />
+          <TextInput type="date" label={t('from_label')} value={from} onChange={(event) => setFilter('from', event.currentTarget.value)} w={{ base: '100%', xs: 170 }} />
+          <TextInput
+            type="date"
+            label={t('to_label')}
+            value={to}
+            onChange={(event) => setFilter('to', event.currentTarget.value)}
+            error={rangeInvalid ? t('date_range_invalid') : undefined}
+            w={{ base: '100%', xs: 170 }}
+          />
+          <TextInput
+            type="search"
+            label={t('search_label')}
+            placeholder={t('search_placeholder')}
+            value={query}
+            onChange={(event) => typeSearch(event.currentTarget.value)}
+            w={{ base: '100%', sm: 260 }}
+          />
+          {filtered && (
+            <Button variant="subtle" onClick={clearFilters}>
+              {t('clear')}
+            </Button>
+          )}
+        </Group>
+      </Box>
+      {list.data && (
+        <Text size="sm" c="dimmed" mb="xs" aria-live="polite">
+          {t('results', { count: list.data.total_items })}
+        </Text>
+      )}
+      {body}
+      {(list.data?.total_pages ?? 0) > 1 && (
+        <Group justify="center" mt="md">
+          <Pagination total={list.data!.total_pages} value={page} onChange={(next) => setListParams({ page: next })} />
+        </Group>
+      )}
+    </AdminPageFrame>
+  );
+}
