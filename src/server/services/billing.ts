@@ -11,7 +11,7 @@ import { RENEWAL_RETRY_DAYS } from '../../shared/domain/billing';
 import type { Database, Queryable } from '../db/client';
 import type { MemberRow, TenantRow } from '../db/rows';
 import { members, memberships, paymentMethods, payments, paymentWebhookEvents, plans, tenants } from '../db/schema';
-import { AppError, forbidden, notFound } from '../errors';
+import { AppError, notFound } from '../errors';
 import type { MailLog, MailService } from '../mail/service';
 import { CardDeclinedError, type ChargeOutcome, InvalidPaymentResultError, type PaymentProvider, type ProviderResult, WebhookVerificationError } from '../payments/provider';
 import { type AppLinkSettings, appLink } from './appLinks';

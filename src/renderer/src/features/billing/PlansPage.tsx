@@ -144,7 +144,6 @@ export default function PlansPage() {
 
   function choose(plan: BillingPlan) {
     const choice = choiceOf(plan, current);
-    const name = planName(plan, language);
     if (choice === 'subscribe' || choice === 'upgrade') return card ? setConfirmPay(plan) : setCardFor(plan);
     change(plan);
   }
