@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backgroundTasks, creditLedger, members, memberships, paymentMethods, payments, plans, tenants } from '../../src/server/db/schema';
+import { auditLog, backgroundTasks, creditLedger, members, memberships, paymentMethods, payments, plans, tenants } from '../../src/server/db/schema';
 import { addDays, addMonth, isoDay } from '../../src/server/services/billing';
 import { type FakePortOne, startFakePortOne } from '../fixtures/fakePortOne';
 import { type SmtpSink, startSmtpSink } from '../fixtures/smtpSink';
@@ -190,6 +190,10 @@ describe('plans, membership and payments (demo provider)', () => {
     expect(resumed).toMatchObject({ status: 200, body: { membership: { status: 'active' } } });
     expect(await client.call('/membership/resume/', { method: 'POST', token: admin })).toMatchObject({ status: 409, body: { code: 'not_cancelled' } });
     expect((await client.call('/membership/cancel/', { method: 'POST', token: acmeAdmin, tenant: 'acme' })).status).toBe(404);
+    // The organisation's membership is an administrator's write: audited (closest action, target `membership`).
+    const audits = await server.db.select().from(auditLog).where(and(eq(auditLog.tenantId, ids.tenant.id), eq(auditLog.targetType, 'membership')));
+    expect(audits.map((row) => Object.keys(row.changes)[0])).toEqual(['subscribe', 'upgrade', 'next_plan_id', 'next_plan_id', 'next_plan_id', 'status', 'status']);
+    expect(audits.at(-1)).toMatchObject({ action: 'tenant_settings.update', actorEmail: DEMO_ADMIN.email, changes: { status: { from: 'cancelled', to: 'active' } } });
   });
 
   it('renews on the payment date through the job: the pending plan takes over, its credits are granted, nothing happens before', async () => {
@@ -323,6 +327,20 @@ describe('plans, membership and payments (PortOne, against its fake)', () => {
     expect(stored).not.toContain('9410123456781234');
   });
 
+  it('a card declined at the first charge is 402 and leaves a failed payment but no membership', async () => {
+    const declining = portone.issueBillingKey('9410999988887777');
+    portone.setDeclining(declining, true);
+    const declined = await register(ids.business, { provider: 'portone', billing_key: declining });
+    expect(declined).toMatchObject({ status: 402, body: { code: 'card_declined' } });
+    expect((await membership()).membership).toMatchObject({ plan: { id: ids.team } });
+    const [failed] = await server.db.select().from(payments).where(eq(payments.status, 'failed'));
+    expect(failed).toMatchObject({ kind: 'upgrade', failureReason: expect.stringContaining('insufficient funds') });
+    // The card stays registered (it replaced the membership's card); the next tests charge the first key again.
+    const view = await membership();
+    const first = view.payment_methods.find((m: { card_number: string }) => m.card_number.startsWith('94101234'));
+    await server.db.update(memberships).set({ paymentMethodId: first.id }).where(eq(memberships.id, view.membership.id));
+  });
+
   it('a declined renewal is retried one and three days later, mailing each failure, then the membership ends', async () => {
     portone.setDeclining(billingKey, true);
     const mailsBefore = sink.received.length;
@@ -350,7 +368,8 @@ describe('plans, membership and payments (PortOne, against its fake)', () => {
   it('settles a payment left pending from a verified webhook, once: replays, forged and stale signatures change nothing', async () => {
     portone.setDeclining(billingKey, false);
     const view = await membership();
-    const again = await client.call(`/member-billing-plans/${ids.starter}/subscribe/`, { method: 'POST', token: admin, body: { payment_method_id: view.payment_methods[0].id } });
+    const first = view.payment_methods.find((m: { card_number: string }) => m.card_number.startsWith('94101234'));
+    const again = await client.call(`/member-billing-plans/${ids.starter}/subscribe/`, { method: 'POST', token: admin, body: { payment_method_id: first.id } });
     expect(again.status).toBe(200);
     const membershipId = again.body.membership.id;
     // A renewal whose process died after PortOne charged it: our row still says pending.

@@ -15,6 +15,7 @@ import { AppError, notFound } from '../errors';
 import type { MailLog, MailService } from '../mail/service';
 import { CardDeclinedError, type ChargeOutcome, InvalidPaymentResultError, type PaymentProvider, type ProviderResult, WebhookVerificationError } from '../payments/provider';
 import { type AppLinkSettings, appLink } from './appLinks';
+import { recordAudit } from './auditLog';
 import { grantCredits } from './credits';
 import { type PageRequest, paginate } from './pagination';
 
@@ -52,6 +53,15 @@ function managingOwner(member: MemberRow): Owner {
   const owner = ownerOf(member);
   if (!owner.canManage) throw new AppError(403, 'billing_admin_only', "Your organisation's plan is managed by its administrator.");
   return owner;
+}
+
+/**
+ * An organisation's membership is an administrator's write, so it is audited (same transaction).
+ * AUDIT_ACTIONS has no billing action yet: the closest, `tenant_settings.update`, with target `membership`.
+ */
+async function auditMembership(tx: Queryable, actor: MemberRow | null, membership: Pick<MembershipRow, 'id' | 'tenantId' | 'memberId'>, changes: Record<string, unknown>) {
+  if (!actor || membership.memberId !== null) return;
+  await recordAudit(tx, { tenantId: membership.tenantId, actor, action: 'tenant_settings.update', targetType: 'membership', targetId: membership.id, changes });
 }
 
 const ownerMatch = (owner: Pick<Owner, 'memberId'>): SQL => (owner.memberId === null ? isNull(memberships.memberId) : eq(memberships.memberId, owner.memberId));
@@ -208,11 +218,17 @@ async function changePlan(deps: BillingDeps, tenant: TenantRow, member: MemberRo
     await chargeNow(deps, member, owner, plan, method, 'subscribe', null);
   } else if (current.planId === plan.id) {
     if (!current.nextPlanId) throw new AppError(409, 'already_subscribed', 'You are already on this plan.');
-    await deps.db.update(memberships).set({ nextPlanId: null }).where(eq(memberships.id, current.id));
+    await deps.db.transaction(async (tx) => {
+      await tx.update(memberships).set({ nextPlanId: null }).where(eq(memberships.id, current.id));
+      await auditMembership(tx, member, current, { next_plan_id: { from: current.nextPlanId, to: null } });
+    });
   } else if (plan.krwMonthPrice > current.price) {
     await chargeNow(deps, member, owner, plan, method, 'upgrade', current);
   } else {
-    await deps.db.update(memberships).set({ nextPlanId: plan.id }).where(eq(memberships.id, current.id));
+    await deps.db.transaction(async (tx) => {
+      await tx.update(memberships).set({ nextPlanId: plan.id }).where(eq(memberships.id, current.id));
+      await auditMembership(tx, member, current, { next_plan_id: { from: current.nextPlanId, to: plan.id } });
+    });
   }
   return membershipView(deps.db, tenant, member);
 }
@@ -237,7 +253,7 @@ async function chargeNow(deps: BillingDeps, member: MemberRow, owner: Owner, pla
     .charge({ billingKey: method.billingKey, orderId: payment.orderId, orderName: plan.enName, amount: plan.krwMonthPrice, currency: 'KRW', customer: customerOf(member) })
     .catch(providerError);
   await deps.db.update(memberships).set({ paymentMethodId: method.id }).where(eq(memberships.id, membershipId));
-  await settlePayment(deps, payment.orderId, outcome);
+  await settlePayment(deps, payment.orderId, outcome, member);
   if (outcome.status === 'failed') throw new AppError(402, 'card_declined', 'The card was declined.', { reason: outcome.reason });
 }
 
@@ -273,7 +289,7 @@ type PendingMail = () => Promise<void>;
  * membership and grants the plan's credits; a failed renewal schedules the next retry or ends the
  * membership. A payment already settled (a retried job, a replayed webhook) is left as it is.
  */
-export async function settlePayment(deps: BillingDeps, orderId: string, outcome: ChargeOutcome): Promise<void> {
+export async function settlePayment(deps: BillingDeps, orderId: string, outcome: ChargeOutcome, actor: MemberRow | null = null): Promise<void> {
   if (outcome.status === 'pending') return;
   const mails = await deps.db.transaction(async (tx) => {
     const [payment] = await tx
@@ -290,6 +306,7 @@ export async function settlePayment(deps: BillingDeps, orderId: string, outcome:
     if (!membership) return [];
     if (outcome.status === 'paid') {
       await applyPaid(deps, tx, payment, membership);
+      await auditMembership(tx, actor, membership, { [payment.kind]: { plan_id: { from: membership.status === 'ended' ? null : membership.planId, to: payment.planId }, price: payment.amount } });
       return [];
     }
     return payment.kind === 'renewal' ? renewalFailed(deps, tx, payment, membership) : [];
@@ -394,7 +411,10 @@ export async function cancelMembership(deps: BillingDeps, tenant: TenantRow, mem
   if (!current) throw new AppError(404, 'no_membership', 'There is no membership to cancel.');
   if (current.status === 'cancelled') throw new AppError(409, 'already_cancelled', 'The membership is already cancelled.');
   // Ends at the next payment date: the renewal sweep ends it then instead of charging.
-  await deps.db.update(memberships).set({ status: 'cancelled', nextPlanId: null }).where(eq(memberships.id, current.id));
+  await deps.db.transaction(async (tx) => {
+    await tx.update(memberships).set({ status: 'cancelled', nextPlanId: null }).where(eq(memberships.id, current.id));
+    await auditMembership(tx, member, current, { status: { from: current.status, to: 'cancelled' } });
+  });
   return membershipView(deps.db, tenant, member);
 }
 
@@ -403,7 +423,10 @@ export async function resumeMembership(deps: BillingDeps, tenant: TenantRow, mem
   const current = await currentMembership(deps.db, owner);
   if (!current) throw new AppError(404, 'no_membership', 'There is no membership to resume.');
   if (current.status !== 'cancelled') throw new AppError(409, 'not_cancelled', 'The membership is not cancelled.');
-  await deps.db.update(memberships).set({ status: 'active' }).where(eq(memberships.id, current.id));
+  await deps.db.transaction(async (tx) => {
+    await tx.update(memberships).set({ status: 'active' }).where(eq(memberships.id, current.id));
+    await auditMembership(tx, member, current, { status: { from: 'cancelled', to: 'active' } });
+  });
   return membershipView(deps.db, tenant, member);
 }
 
