@@ -116,7 +116,8 @@ export function createPortOneProvider(settings: PortOneSettings): PaymentProvide
         billingKey: request.billingKey,
         ...(settings.channelKey ? { channelKey: settings.channelKey } : {}),
         orderName: request.orderName,
-        customer: { id: request.customer.id, email: request.customer.email, name: { full: request.customer.name } },
+        // Renewals run without a signed-in payer: no email then, rather than an empty one PortOne would refuse.
+        customer: { id: request.customer.id, ...(request.customer.email ? { email: request.customer.email } : {}), name: { full: request.customer.name } },
         amount: { total: request.amount },
         currency: request.currency,
       });
