@@ -45,6 +45,10 @@ import { registerInquiryRoutes } from './routes/inquiries';
 import { registerModelPermissionRoutes } from './routes/modelPermissions';
 import { registerAdminChatbotRoutes } from './routes/adminChatbots';
 import { registerRecentChatbotRoutes } from './routes/recentChatbots';
+import { defineRenewalJobs, registerBillingRoutes } from './routes/billing';
+import { paymentProviderFromConfig } from './payments';
+import type { PaymentProvider } from './payments/provider';
+import type { BillingDeps } from './services/billing';
 import { createAuthService } from './services/auth';
 import { createPasswordService } from './services/passwords';
 import { failAbandonedAnswers } from './services/chat';
@@ -71,6 +75,10 @@ export interface BuildAppOptions {
   files?: FileStore;
   /** Defaults to SMTP_URL, else the outbox in MAIL_OUTBOX_DIR; closed with the app either way. */
   mail?: MailService;
+  /** Defaults to PortOne when PORTONE_* is set, else the demo provider. */
+  payments?: PaymentProvider;
+  /** The time renewals go by; tests move it to the next payment date. */
+  clock?: () => Date;
 }
 
 /** Redis when REDIS_URL is set (its connection closes with the app), else the server's database. */
@@ -88,7 +96,7 @@ function rateLimitStore(app: FastifyInstance, db: Database, config: ServerConfig
  * The whole API as a Fastify instance, ready to `listen` or `inject`. Building it first fails the
  * answers an earlier process left streaming when it died.
  */
-export async function buildApp({ db, config, llm, logger = false, webRoot, jobs: givenJobs, files = createFileStore(config), mail: givenMail }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, config, llm, logger = false, webRoot, jobs: givenJobs, files = createFileStore(config), mail: givenMail, payments = paymentProviderFromConfig(config), clock = () => new Date() }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({ logger, trustProxy: config.TRUST_PROXY });
   const mail = givenMail ?? createMailService({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: config.MAIL_OUTBOX_DIR, log: app.log });
   app.addHook('onClose', async () => mail.close());
@@ -152,6 +160,9 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
   const jobs = givenJobs ?? createJobQueue(db, jobQueueSettings(config));
   const store = files;
   const enqueueParse = defineFileJobs(jobs, db, store);
+  const billingDeps: BillingDeps = { db, provider: payments, mail, log: app.log, clock, links };
+  const sweepRenewals = defineRenewalJobs(jobs, () => billingDeps);
+  app.decorate('sweepRenewals', sweepRenewals);
   const chatDeps = {
     db,
     llm: llmRegistry,
@@ -193,6 +204,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       );
       registerTenantSettingsRoutes(api, { db, store });
       registerAuditLogRoutes(api, db);
+      registerBillingRoutes(api, billingDeps);
     },
     { prefix: API_PREFIX },
   );
@@ -208,5 +220,11 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
 
   await jobs.start(app.log);
   app.addHook('onClose', () => jobs.stop());
+  if (config.BILLING_RENEWAL_SWEEP_SECONDS > 0) {
+    const sweep = () => sweepRenewals().catch((error: unknown) => app.log.error({ err: error }, 'membership renewal sweep failed'));
+    const timer = setInterval(sweep, config.BILLING_RENEWAL_SWEEP_SECONDS * 1000);
+    timer.unref();
+    app.addHook('onClose', async () => clearInterval(timer));
+  }
   return app;
 }

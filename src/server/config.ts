@@ -119,6 +119,16 @@ const configSchema = z.object({
   JOB_SUPERVISE_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
   /** How long shutting down waits for running jobs before failing them over to a retry. */
   JOB_SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+  /** PortOne V2 (card subscriptions): with the API secret and store id set, cards go through PortOne instead of the demo provider. */
+  PORTONE_API_SECRET: optionalText,
+  PORTONE_STORE_ID: optionalText,
+  /** The channel (PG contract) the browser SDK issues billing keys on. */
+  PORTONE_CHANNEL_KEY: optionalText,
+  /** The webhook secret (whsec_…) of the PortOne console; webhooks are refused without it. */
+  PORTONE_WEBHOOK_SECRET: optionalText,
+  PORTONE_API_BASE: z.url({ protocol: /^https?$/ }).default('https://api.portone.io'),
+  /** How often due membership renewals are looked for and queued; 0 turns the sweep off (another process runs it). */
+  BILLING_RENEWAL_SWEEP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
 });
 

@@ -24,6 +24,7 @@ const KEY_CONTROL: Record<string, (page: Page) => ReturnType<Page['locator']>> =
   developers: (page) => page.getByRole('heading', { level: 1 }),
   'studio-editor': (page) => page.getByTestId('save-chatbot'),
   'my-page': (page) => page.getByRole('heading', { level: 1 }),
+  plans: (page) => page.locator('[data-testid^="plan-"][data-testid$="-action"]').last(),
   'admin-announcements': (page) => page.getByRole('button', { name: 'New announcement' }),
   'admin-chatbots': (page) => page.getByRole('textbox', { name: 'Search by name or key features' }),
   'admin-models': (page) => page.getByRole('heading', { level: 1 }),
@@ -58,7 +59,7 @@ for (const width of BREAKPOINTS) {
     });
     expect(visited).toEqual(
       expect.arrayContaining([
-        ...['sign-in', 'sign-up', 'forgot-password', 'reset-password', 'announcement-popup', 'new-chat', 'chat', 'shared-session', 'studio', 'studio-editor', 'store', 'developers', 'my-page'],
+        ...['sign-in', 'sign-up', 'forgot-password', 'reset-password', 'announcement-popup', 'new-chat', 'chat', 'shared-session', 'studio', 'studio-editor', 'store', 'developers', 'my-page', 'plans'],
         ...['admin-announcements', 'admin-announcement-editor', 'admin-restricted-words', 'admin-chatbots', 'admin-models', 'admin-sign-up', 'admin-settings', 'admin-sso', 'sso-callback', 'invitation', 'restricted', 'desktop-setup'],
       ]),
     );

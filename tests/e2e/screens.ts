@@ -137,7 +137,7 @@ export async function visitScreens(page: Page, language: Language, onScreen: (na
   await expect(page.getByTestId('chatbot-message')).toBeVisible();
   await onScreen('shared-session', page);
 
-  for (const screen of ['studio', 'store', 'developers', 'my-page']) {
+  for (const screen of ['studio', 'store', 'developers', 'my-page', 'plans']) {
     await page.goto(`/dashboard/${screen}`);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await onScreen(screen, page);

@@ -48,6 +48,7 @@ export const routes = [
               { path: 'studio', lazy: lazyComponent(() => import('./features/studio/StudioPage'), (module) => module.default) },
               { path: 'studio/:chatbotId', lazy: lazyComponent(() => import('./features/studio/StudioEditorPage'), (module) => module.default) },
               { path: 'store', lazy: lazyComponent(() => import('./features/store/StorePage'), (module) => module.default) },
+              { path: 'plans', lazy: lazyComponent(() => import('./features/billing/PlansPage'), (module) => module.default) },
               { path: 'my-page', lazy: lazyComponent(() => import('./features/account/MyPage'), (module) => module.default) },
               { path: 'developers', lazy: lazyComponent(() => import('./features/developers/DevelopersPage'), (module) => module.default) },
             ],

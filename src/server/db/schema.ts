@@ -48,7 +48,10 @@ export const creditScopeEnum = pgEnum('credit_scope', ['tenant', 'group', 'membe
 export const taskStatusEnum = pgEnum('task_status', ['running', 'completed', 'failed']);
 export const verificationStatusEnum = pgEnum('verification_status', ['sent', 'verified', 'expired']);
 export const piiActionEnum = pgEnum('pii_action', ['off', 'block', 'mask']);
-export const membershipStatusEnum = pgEnum('membership_status', ['active', 'cancelled']);
+/** `ended`: the period ran out after a cancellation or after the last failed renewal (docs/ARCHITECTURE.md "Plans, membership and payments"). */
+export const membershipStatusEnum = pgEnum('membership_status', ['active', 'cancelled', 'ended']);
+export const paymentStatusEnum = pgEnum('payment_status', ['pending', 'paid', 'failed']);
+export const paymentKindEnum = pgEnum('payment_kind', ['subscribe', 'upgrade', 'renewal']);
 export const policyKindEnum = pgEnum('policy_kind', ['file', 'video', 'markdown']);
 export const customFieldTypeEnum = pgEnum('custom_field_type', ['text', 'number']);
 export const invitationStatusEnum = pgEnum('invitation_status', ['pending', 'accepted']);
@@ -222,6 +225,9 @@ export const paymentMethods = pgTable('payment_methods', {
   /** Only the masked number is ever stored. */
   cardNumberMasked: text('card_number_masked').notNull(),
   type: text('type').notNull(),
+  /** The card provider that holds the card (`demo`, `portone`) and its billing key; never the card number. */
+  provider: text('provider').notNull().default('demo'),
+  billingKey: text('billing_key'),
   createdAt: createdAt(),
 });
 
@@ -238,8 +244,61 @@ export const memberships = pgTable('memberships', {
   currency: text('currency').notNull().default('KRW'),
   status: membershipStatusEnum('status').notNull().default('active'),
   nextPaymentDate: date('next_payment_date'),
+  /** Renewal charges that failed since the last success; the membership ends after the last retry. */
+  failedAttempts: integer('failed_attempts').notNull().default(0),
+  /** When the next renewal attempt is due (the payment date, then the retries); null when none is. */
+  renewalDueAt: timestamp('renewal_due_at', { withTimezone: true }),
+  endedAt: timestamp('ended_at', { withTimezone: true }),
   createdAt: createdAt(),
 });
+
+/**
+ * Every charge of a membership (purchase history, spec §3 Credit purchase): written `pending` before
+ * the provider is called, so `order_id` (the provider's payment id) makes a retried job or a
+ * replayed webhook land on the same row instead of charging twice.
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    id: id(),
+    tenantId: tenantId(),
+    membershipId: integer('membership_id')
+      .notNull()
+      .references(() => memberships.id, { onDelete: 'cascade' }),
+    memberId: integer('member_id').references(() => members.id, { onDelete: 'set null' }),
+    planId: integer('plan_id')
+      .notNull()
+      .references(() => plans.id),
+    kind: paymentKindEnum('kind').notNull(),
+    status: paymentStatusEnum('status').notNull().default('pending'),
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull().default('KRW'),
+    credit: credits('credit').notNull(),
+    provider: text('provider').notNull(),
+    orderId: text('order_id').notNull().unique(),
+    providerPaymentId: text('provider_payment_id'),
+    receiptUrl: text('receipt_url'),
+    /** Our own receipt page for the demo provider: an unguessable token in its URL. */
+    receiptToken: text('receipt_token'),
+    failureReason: text('failure_reason'),
+    periodStart: date('period_start'),
+    periodEnd: date('period_end'),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('payments_membership_idx').on(t.membershipId, t.createdAt)],
+);
+
+/** Webhook deliveries already handled, by the provider's delivery id: a replay is answered without acting again. */
+export const paymentWebhookEvents = pgTable(
+  'payment_webhook_events',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    receivedAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.eventId] })],
+);
 
 /**
  * Append-only credit ledger. Grants add credits to the tenant (or a group); a chat send appends a

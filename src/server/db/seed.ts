@@ -199,6 +199,11 @@ export async function seedDemoTenant(db: Database, options: SeedOptions): Promis
       .values({ tenantId: tenant.id, koName: '팀', enName: 'Team', krwMonthPrice: 99_000, credit: 100_000, memberLimit: 50, invitationLimit: 50 })
       .returning();
     await tx.update(tenants).set({ planId: plan?.id }).where(eq(tenants.id, tenant.id));
+    // The other plans the plans page offers (spec §3 Plan): one cheaper, one dearer.
+    await tx.insert(plans).values([
+      { tenantId: tenant.id, koName: '스타터', enName: 'Starter', krwMonthPrice: 29_000, credit: 20_000, memberLimit: 10, invitationLimit: 10 },
+      { tenantId: tenant.id, koName: '비즈니스', enName: 'Business', krwMonthPrice: 299_000, credit: 400_000, memberLimit: 200, invitationLimit: 200 },
+    ]);
     await tx.insert(piiSettings).values({ tenantId: tenant.id });
     await grantTenantCredits(tx, tenant.id, 100_000, { koName: '팀 플랜 월간 크레딧', enName: 'Team plan monthly credits' });
 

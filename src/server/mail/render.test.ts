@@ -12,6 +12,8 @@ const SAMPLES: MailTemplateData = {
   memberRequestRejected: { name: 'NAME-5', tenantName: 'TENANT-5', requestType: 'registration', reason: 'REASON-5' },
   chatbotPublishRejected: { name: 'NAME-6', chatbotName: 'BOT-6', reason: 'REASON-6' },
   inquiryReceived: { tenantName: 'TENANT-7', memberName: 'NAME-7', replyEmail: 'reply-7@x.example.test', phone: '010-7777-7777', inquiry: 'QUESTION-7' },
+  membershipPaymentFailed: { name: 'NAME-8', planName: 'PLAN-8', amount: '₩8,800', nextAttemptDate: '2030-08-08', plansUrl: 'https://x.example.test/URL-8' },
+  membershipEnded: { name: 'NAME-9', planName: 'PLAN-9', plansUrl: 'https://x.example.test/URL-9' },
 };
 
 describe('mail templates', () => {

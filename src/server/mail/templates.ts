@@ -21,6 +21,10 @@ export interface MailTemplateData {
   chatbotPublishRejected: { name: string; chatbotName: string; reason: string };
   /** A member's contact-modal inquiry, to the tenant's support address; `phone` is '' when not given. */
   inquiryReceived: { tenantName: string; memberName: string; replyEmail: string; phone: string; inquiry: string };
+  /** A membership renewal charge was declined; `nextAttemptDate` is when it is tried again (YYYY-MM-DD). */
+  membershipPaymentFailed: { name: string; planName: string; amount: string; nextAttemptDate: string; plansUrl: string };
+  /** The last renewal retry failed (or a cancelled membership ran out): the membership has ended. */
+  membershipEnded: { name: string; planName: string; plansUrl: string };
 }
 
 export type MemberRequestType = 'registration' | 'group_update';
@@ -33,6 +37,8 @@ export const MAIL_TEMPLATE_NAMES = [
   'memberRequestRejected',
   'chatbotPublishRejected',
   'inquiryReceived',
+  'membershipPaymentFailed',
+  'membershipEnded',
 ] as const satisfies readonly MailTemplateName[];
 
 /** Body pieces; every text is plain text, escaped when it becomes HTML. */
@@ -217,6 +223,70 @@ export const MAIL_TEMPLATES: TemplateBook = {
     es: {
       subject: (d) => `[${d.tenantName}] Consulta de ${d.memberName}`,
       body: (d) => [p(`${d.memberName} (${d.tenantName}) ha enviado una consulta. Responder a: ${d.replyEmail}${d.phone ? `, teléfono: ${d.phone}` : ''}`), quote(d.inquiry)],
+    },
+  },
+  membershipPaymentFailed: {
+    ko: {
+      subject: (d) => `${d.planName} 플랜 결제에 실패했습니다`,
+      body: (d) => [
+        p(`${d.name}님, ${d.planName} 플랜의 정기 결제(${d.amount})가 카드사에서 거절되었습니다. ${d.nextAttemptDate}에 다시 시도합니다.`),
+        p('카드 정보를 확인하거나 다른 카드를 등록해 주세요. 재시도가 모두 실패하면 멤버십이 종료됩니다.'),
+        link('플랜 및 결제 관리', d.plansUrl),
+      ],
+    },
+    en: {
+      subject: (d) => `Payment for your ${d.planName} plan failed`,
+      body: (d) => [
+        p(`Hello ${d.name}, the renewal payment of ${d.amount} for your ${d.planName} plan was declined. We will try again on ${d.nextAttemptDate}.`),
+        p('Please check your card or register another one. If every retry fails, the membership ends.'),
+        link('Manage plans and payments', d.plansUrl),
+      ],
+    },
+    zh: {
+      subject: (d) => `${d.planName} 套餐付款失败`,
+      body: (d) => [
+        p(`${d.name}，您好！您的 ${d.planName} 套餐续费（${d.amount}）被发卡机构拒绝。我们将于 ${d.nextAttemptDate} 再次尝试扣款。`),
+        p('请检查您的银行卡或登记另一张卡。所有重试均失败后，会员资格将终止。'),
+        link('管理套餐与付款', d.plansUrl),
+      ],
+    },
+    ja: {
+      subject: (d) => `${d.planName}プランのお支払いに失敗しました`,
+      body: (d) => [
+        p(`${d.name}様、${d.planName}プランの更新料金（${d.amount}）がカード会社に拒否されました。${d.nextAttemptDate}に再度お支払いを試みます。`),
+        p('カード情報をご確認いただくか、別のカードをご登録ください。すべての再試行が失敗するとメンバーシップは終了します。'),
+        link('プランとお支払いの管理', d.plansUrl),
+      ],
+    },
+    es: {
+      subject: (d) => `El pago de tu plan ${d.planName} ha fallado`,
+      body: (d) => [
+        p(`Hola, ${d.name}: el pago de renovación de ${d.amount} de tu plan ${d.planName} ha sido rechazado. Lo intentaremos de nuevo el ${d.nextAttemptDate}.`),
+        p('Revisa tu tarjeta o registra otra. Si todos los reintentos fallan, la membresía terminará.'),
+        link('Gestionar planes y pagos', d.plansUrl),
+      ],
+    },
+  },
+  membershipEnded: {
+    ko: {
+      subject: (d) => `${d.planName} 멤버십이 종료되었습니다`,
+      body: (d) => [p(`${d.name}님, ${d.planName} 플랜 멤버십이 종료되었습니다. 언제든지 다시 구독할 수 있습니다.`), link('플랜 보기', d.plansUrl)],
+    },
+    en: {
+      subject: (d) => `Your ${d.planName} membership has ended`,
+      body: (d) => [p(`Hello ${d.name}, your ${d.planName} membership has ended. You can subscribe again at any time.`), link('See plans', d.plansUrl)],
+    },
+    zh: {
+      subject: (d) => `您的 ${d.planName} 会员资格已终止`,
+      body: (d) => [p(`${d.name}，您好！您的 ${d.planName} 套餐会员资格已终止。您可以随时重新订阅。`), link('查看套餐', d.plansUrl)],
+    },
+    ja: {
+      subject: (d) => `${d.planName}メンバーシップが終了しました`,
+      body: (d) => [p(`${d.name}様、${d.planName}プランのメンバーシップは終了しました。いつでも再度ご登録いただけます。`), link('プランを見る', d.plansUrl)],
+    },
+    es: {
+      subject: (d) => `Tu membresía ${d.planName} ha terminado`,
+      body: (d) => [p(`Hola, ${d.name}: tu membresía del plan ${d.planName} ha terminado. Puedes suscribirte de nuevo cuando quieras.`), link('Ver planes', d.plansUrl)],
     },
   },
 };

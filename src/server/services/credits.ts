@@ -303,3 +303,15 @@ export async function releaseAbandonedReservations(q: Queryable, messageIds: num
 export async function grantTenantCredits(q: Queryable, tenantId: number, amount: number, names: { koName: string; enName: string }): Promise<void> {
   await appendToLedger(q, [{ tenantId, memberGroupId: null, memberId: null, kind: 'grant', amount, ...names }]);
 }
+
+/**
+ * A purchase's credits (a plan payment): a grant row carrying its validity period and transaction.
+ * Without `memberId` it adds to the tenant's pool; with one (an individual's plan) it is the
+ * member's purchase record, their monthly quota being set from the plan (services/billing).
+ */
+export async function grantCredits(
+  q: Queryable,
+  grant: Pick<typeof creditLedger.$inferInsert, 'tenantId' | 'memberId' | 'amount' | 'koName' | 'enName' | 'usageStartDate' | 'usageEndDate' | 'transactionPrice' | 'transactionCurrency' | 'receiptUrl'>,
+): Promise<void> {
+  await appendToLedger(q, [{ ...grant, memberGroupId: null, kind: 'grant' }]);
+}

@@ -37,6 +37,7 @@ export * as adminCustomFieldsApi from './admin/customFields';
 export * as adminPoliciesApi from './admin/policies';
 export * as adminTenantSettingsApi from './admin/tenantSettings';
 export * as adminAuditLogApi from './admin/auditLog';
+export * as billingApi from './billing';
 export type { Member, CreditCheck, CustomFieldValue } from './members';
 export type { AdminCustomField } from './admin/customFields';
 export type { AdminPolicy, PolicyFile } from './admin/policies';

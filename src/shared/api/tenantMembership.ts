@@ -19,7 +19,7 @@ export const tenantMembershipSchema = z.object({
   plan_status: z.enum(['active', 'inactive']),
   /** The plan taking over at the next payment date, when a change is pending. */
   next_plan: planSchema.nullable(),
-  membership_status: z.enum(['active', 'cancelled']).nullable(),
+  membership_status: z.enum(['active', 'cancelled', 'ended']).nullable(),
   price: z.number().int().nullable(),
   currency: z.string().nullable(),
   next_payment_date: z.string().nullable(),

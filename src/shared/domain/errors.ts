@@ -95,5 +95,17 @@ export const ERROR_CODES = [
   'values_not_numbers',
   /** My page: the admin made this custom field read-only for members. */
   'field_not_editable',
+  /** Billing (docs/ARCHITECTURE.md "Plans, membership and payments"): an organisation member's plan is the administrator's. */
+  'billing_admin_only',
+  'card_declined',
+  'invalid_payment_result',
+  'payment_provider_unavailable',
+  'payment_method_required',
+  'already_subscribed',
+  'no_membership',
+  'already_cancelled',
+  'not_cancelled',
+  /** A payment provider's webhook whose signature does not check out. */
+  'invalid_signature',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,5 +1,5 @@
 import { DEPLETION_KINDS, type DepletionKind } from '../../../shared/domain/credits';
-import { invitationsApi, tenantMembershipApi, adminChatbotsApi, adminCustomFieldsApi, adminLlmModelsApi, adminPoliciesApi, adminSecurityApi, adminTenantSettingsApi, authApi, chatApi, chatbotsApi, filesApi, membersApi, passwordsApi, sessionsApi, signupApi, ssoApi, taskModesApi, type ApiError } from '../../../shared/api';
+import { billingApi, invitationsApi, tenantMembershipApi, adminChatbotsApi, adminCustomFieldsApi, adminLlmModelsApi, adminPoliciesApi, adminSecurityApi, adminTenantSettingsApi, authApi, chatApi, chatbotsApi, filesApi, membersApi, passwordsApi, sessionsApi, signupApi, ssoApi, taskModesApi, type ApiError } from '../../../shared/api';
 import { type ErrorMessageRow, addErrorMessages, isIndividual } from './errorMessages';
 
 const depletionIs = (kind: DepletionKind) => (error: ApiError) => (error.body?.details as { depletion?: string } | undefined)?.depletion === kind;
@@ -201,6 +201,19 @@ export const ERROR_CATALOG: readonly ErrorMessageRow[] = [
   { endpoint: membersApi.patchMember, status: 422, code: 'required_field_missing', key: 'signup:errors.required_field_missing' },
   { endpoint: membersApi.patchMember, status: 422, code: 'invalid_field_value', key: 'signup:errors.invalid_field_value' },
   { endpoint: membersApi.patchMember, status: 422, code: 'field_not_editable', key: 'account:custom_fields.not_editable' },
+  // Plans and payments: a declined card, an answer the provider did not confirm, the provider unreachable.
+  ...[billingApi.registerCardAndSubscribe, billingApi.subscribeToPlan].flatMap((endpoint) => [
+    { endpoint, status: 402, key: 'billing:errors.card_declined' },
+    { endpoint, status: 400, key: 'billing:errors.invalid_card' },
+    { endpoint, status: 403, key: 'billing:errors.admin_only' },
+    { endpoint, status: 409, key: 'billing:errors.already_subscribed' },
+    { endpoint, status: 422, key: 'billing:errors.payment_method_required' },
+    { endpoint, status: 502, key: 'billing:errors.provider_unavailable' },
+  ]),
+  { endpoint: billingApi.cancelMembership, status: 409, key: 'billing:errors.already_cancelled' },
+  { endpoint: billingApi.resumeMembership, status: 409, key: 'billing:errors.not_cancelled' },
+  { endpoint: billingApi.cancelMembership, status: 404, key: 'billing:errors.no_membership' },
+  { endpoint: billingApi.resumeMembership, status: 404, key: 'billing:errors.no_membership' },
 
 ];
 

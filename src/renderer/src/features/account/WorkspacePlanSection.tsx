@@ -1,4 +1,5 @@
-import { Alert, Skeleton, Stack, Text } from '@mantine/core';
+import { Alert, Anchor, Skeleton, Stack, Text } from '@mantine/core';
+import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { tenantMembershipApi } from '../../../../shared/api';
 import { errorMessageKey } from '../../api/errorMessages';
@@ -32,6 +33,9 @@ export function WorkspacePlanSection() {
       </Text>
       {status === 'cancelled' && nextPayment && <Text size="sm">{t('workspace.ends_on', { date })}</Text>}
       {status !== 'cancelled' && nextPlan && nextPayment && <Text size="sm">{t('workspace.changes_on', { plan: nameOf(nextPlan), date })}</Text>}
+      <Anchor component={Link} to="/dashboard/plans" size="sm" data-testid="workspace-plans-link">
+        {t('workspace.manage_plans')}
+      </Anchor>
     </Stack>
   );
 }

@@ -80,5 +80,22 @@ describe('credit banner on the chat page', () => {
     expect(depleted).toHaveTextContent('Your organization has run out of credits. Ask your administrator');
     expect(screen.getByTestId('credit-low-tier-link')).toHaveAttribute('href', '/dashboard/chat/6');
     expect(screen.getByTestId('credit-low-tier-link')).toHaveTextContent('Continue with Quick Helper');
+    // An organisation member does not pay: no way to the plans page, only their administrator.
+    expect(screen.queryByTestId('credit-plans-link')).not.toBeInTheDocument();
+  });
+
+  it('offers those who pay (an administrator, an individual) the plans page as the upgrade prompt', async () => {
+    useUserSession.getState().setMember({ ...member, is_admin: true });
+    installFakeApi(routes(() => usage({ depleted: true, remaining: -0.2, percentage_used: 100.2, estimated_messages_left: 0, depletion_kind: 'tenant' })));
+    const { unmount } = renderChat();
+    expect(await screen.findByTestId('credit-plans-link')).toHaveAttribute('href', '/dashboard/plans');
+    unmount();
+
+    useUserSession.getState().setMember({ ...member, member_type: 'individual' });
+    installFakeApi(routes(() => usage({})));
+    renderChat();
+    const warning = await screen.findByTestId('credit-warning');
+    expect(warning).toHaveTextContent('See plans');
+    expect(screen.getByTestId('credit-plans-link')).toHaveAttribute('href', '/dashboard/plans');
   });
 });

@@ -55,6 +55,14 @@ export function CreditBanner({ chatbot, run }: { chatbot: Chatbot; run: ChatRun 
     setDismissals((count) => count + 1);
   };
   const frame = { mx: 'auto', maw: 772, w: '100%', variant: 'light', closeButtonLabel: t('dismiss') } as const;
+  // The upgrade prompt: those who pay for the plan (an individual, an organisation's administrator) get a way to the plans page.
+  const canUpgrade = member.member_type === 'individual' || member.is_admin;
+  const plansLink = (color: string) =>
+    canUpgrade && (
+      <Button component={Link} to="/dashboard/plans" size="xs" color={color} variant="white" data-testid="credit-plans-link">
+        {t('see_plans')}
+      </Button>
+    );
 
   if (notice.type === 'depleted') {
     return (
@@ -63,11 +71,14 @@ export function CreditBanner({ chatbot, run }: { chatbot: Chatbot; run: ChatRun 
           <Text size="sm">
             {t(`depleted.${notice.depletion}`)} {t(contactKey(notice.depletion, member.member_type))}
           </Text>
-          {notice.lowTier && notice.lowTier.id !== chatbot.id && (
+          {((notice.lowTier && notice.lowTier.id !== chatbot.id) || canUpgrade) && (
             <Group>
-              <Button component={Link} to={`/dashboard/chat/${notice.lowTier.id}`} size="xs" color="red" variant="white" data-testid="credit-low-tier-link">
-                {t('use_low_tier', { name: chatbotName(notice.lowTier, language) })}
-              </Button>
+              {notice.lowTier && notice.lowTier.id !== chatbot.id && (
+                <Button component={Link} to={`/dashboard/chat/${notice.lowTier.id}`} size="xs" color="red" variant="white" data-testid="credit-low-tier-link">
+                  {t('use_low_tier', { name: chatbotName(notice.lowTier, language) })}
+                </Button>
+              )}
+              {plansLink('red')}
             </Group>
           )}
         </Stack>
@@ -89,10 +100,13 @@ export function CreditBanner({ chatbot, run }: { chatbot: Chatbot; run: ChatRun 
   };
   return (
     <Alert {...frame} color={notice.warning === 'used_50' ? 'blue' : 'yellow'} withCloseButton onClose={close(notice.warning)} data-testid="credit-warning" data-warning={notice.warning}>
-      <Text size="sm">
-        {t(`warning.${notice.warning}`, figures)}
-        {notice.warning !== 'used_50' && ` ${t(contactKey(usage.data.depletion_kind ?? 'team', member.member_type))}`}
-      </Text>
+      <Stack gap={6}>
+        <Text size="sm">
+          {t(`warning.${notice.warning}`, figures)}
+          {notice.warning !== 'used_50' && ` ${t(contactKey(usage.data.depletion_kind ?? 'team', member.member_type))}`}
+        </Text>
+        {notice.warning !== 'used_50' && canUpgrade && <Group>{plansLink('yellow')}</Group>}
+      </Stack>
     </Alert>
   );
 }

@@ -1,0 +1,97 @@
+import { useState } from 'react';
+import { Alert, Button, Group, Modal, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { useTranslation } from 'react-i18next';
+import { billingApi } from '../../../../shared/api';
+import type { BillingPlan } from '../../../../shared/api/billing';
+import { DEMO_TEST_CARDS, cardDigits } from '../../../../shared/domain/billing';
+import { errorMessageKey } from '../../api/errorMessages';
+import { registerCardAndSubscribe } from '../../api/billing';
+import { useResolvedLanguage } from '../../i18n/useLanguage';
+import { formatKrw, planName } from './format';
+
+const groupsOfFour = (digits: string) => digits.replace(/(\d{4})(?=\d)/g, '$1 ');
+
+interface CardFormProps {
+  plan: BillingPlan | null;
+  onClose: () => void;
+  onSubscribed: () => void;
+}
+
+/**
+ * The demo provider's card form: the number goes to our server once, which tokenises it and keeps
+ * only the masked number. Validated with the contract's schema before it is sent.
+ */
+export function CardForm({ plan, onClose, onSubscribed }: CardFormProps) {
+  const { t } = useTranslation('billing');
+  const language = useResolvedLanguage();
+  const [error, setError] = useState<string | null>(null);
+  const [paying, setPaying] = useState(false);
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { card_number: '', expiry: '', cvc: '' },
+    validate: (values) => {
+      const parsed = billingApi.providerResultSchema.safeParse({ provider: 'demo', ...values });
+      if (parsed.success) return {};
+      const fields: Record<string, string> = {};
+      for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= t(`card.invalid_${String(issue.path[0])}`);
+      return fields;
+    },
+  });
+
+  async function submit(values: { card_number: string; expiry: string; cvc: string }) {
+    if (!plan) return;
+    setError(null);
+    setPaying(true);
+    try {
+      await registerCardAndSubscribe(plan.id, { provider: 'demo', ...values, card_number: cardDigits(values.card_number) });
+      form.reset();
+      onSubscribed();
+    } catch (failure) {
+      setError(t(errorMessageKey(failure, billingApi.registerCardAndSubscribe)));
+    } finally {
+      setPaying(false);
+    }
+  }
+
+  return (
+    <Modal opened={plan !== null} onClose={onClose} title={<Text fw={650}>{t('card.title')}</Text>} size="md">
+      {plan && (
+        <form onSubmit={form.onSubmit(submit)} noValidate>
+          <Stack gap="sm">
+            <Text size="sm">{t('card.summary', { plan: planName(plan, language), price: formatKrw(plan.krw_month_price, language) })}</Text>
+            {error && (
+              <Alert color="red" variant="light" role="alert">
+                {error}
+              </Alert>
+            )}
+            <TextInput
+              label={t('card.number')}
+              inputMode="numeric"
+              autoComplete="cc-number"
+              placeholder="4242 4242 4242 4242"
+              {...form.getInputProps('card_number')}
+              onChange={(event) => form.setFieldValue('card_number', groupsOfFour(cardDigits(event.currentTarget.value).slice(0, 19)))}
+              data-testid="card-number"
+            />
+            <SimpleGrid cols={2}>
+              <TextInput label={t('card.expiry')} placeholder="MM/YY" autoComplete="cc-exp" inputMode="numeric" {...form.getInputProps('expiry')} data-testid="card-expiry" />
+              <TextInput label={t('card.cvc')} autoComplete="cc-csc" inputMode="numeric" maxLength={4} {...form.getInputProps('cvc')} data-testid="card-cvc" />
+            </SimpleGrid>
+            <Text size="xs" c="dimmed">
+              {t('card.demo_hint', { approved: groupsOfFour(DEMO_TEST_CARDS.approved), declined: groupsOfFour(DEMO_TEST_CARDS.declined) })}
+            </Text>
+            <Group justify="flex-end" mt="md">
+              <Button variant="default" onClick={onClose}>
+                {t('cancel')}
+              </Button>
+              <Button type="submit" loading={paying} data-testid="card-pay">
+                {t('card.pay', { price: formatKrw(plan.krw_month_price, language) })}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,113 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it } from 'vitest';
+import { setPlatformForTests } from '../../platform';
+import { installFakeApi, page } from '../../test/fakeApi';
+import { renderScreen } from '../../test/render';
+import PlansPage from './PlansPage';
+
+const starter = { id: 1, ko_name: '스타터', en_name: 'Starter', krw_month_price: 29000, credit: 20000 };
+const team = { id: 2, ko_name: '팀', en_name: 'Team', krw_month_price: 99000, credit: 100000 };
+const plansBody = { items: [starter, team], provider: { name: 'demo', store_id: null, channel_key: null } };
+const card = { id: 7, card_name: 'Visa', card_number: '**** **** **** 4242', type: 'card' };
+const active = (over: object = {}) => ({
+  scope: 'tenant',
+  can_manage: true,
+  current_plan: starter,
+  membership: { id: 3, plan: starter, next_plan: null, payment_method: card, price: 29000, currency: 'KRW', status: 'active', next_payment_date: '2030-02-28', failed_attempts: 0, next_attempt_at: null, ...over },
+  payment_methods: [card],
+});
+const paid = { id: 11, kind: 'subscribe', status: 'paid', plan: starter, price: 29000, currency: 'KRW', credit: 20000, usage_start_date: '2030-01-31', usage_end_date: '2030-02-28', receipt_url: 'http://app.test/api/v1/receipts/abc/', failure_reason: null, created_at: '2030-01-31T09:00:00Z' };
+
+afterEach(() => setPlatformForTests(null));
+
+describe('plans page', () => {
+  it('shows the plans with KRW prices and credits, the current membership and the purchase history with receipts', async () => {
+    installFakeApi({
+      'GET /member-billing-plans/': () => Response.json(plansBody),
+      'GET /membership/': () => Response.json(active()),
+      'GET /membership/payments/': () => Response.json(page([paid])),
+    });
+    renderScreen(<PlansPage />);
+    expect(await screen.findByTestId('plan-2')).toHaveTextContent('₩99,000');
+    expect(screen.getByTestId('plan-2')).toHaveTextContent('100,000 credits every month');
+    expect(screen.getByTestId('plan-1-action')).toBeDisabled();
+    expect(screen.getByTestId('plan-2-action')).toHaveTextContent('Upgrade now');
+    expect(screen.getByTestId('membership-summary')).toHaveTextContent('Next payment on Feb 28, 2030.');
+    const history = await screen.findByTestId('payment-history');
+    expect(within(history).getByRole('link', { name: 'View receipt' })).toHaveAttribute('href', paid.receipt_url);
+    expect(history).toHaveTextContent('Valid Jan 31, 2030 – Feb 28, 2030');
+  });
+
+  it('tells an organisation member to contact their administrator and offers no paying action', async () => {
+    installFakeApi({
+      'GET /member-billing-plans/': () => Response.json(plansBody),
+      'GET /membership/': () => Response.json({ ...active(), can_manage: false, payment_methods: [], membership: { ...active().membership, payment_method: null } }),
+    });
+    renderScreen(<PlansPage />);
+    expect(await screen.findByTestId('contact-admin')).toHaveTextContent('contact your administrator');
+    expect(screen.queryByTestId('plan-2-action')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('membership-cancel')).not.toBeInTheDocument();
+    expect(screen.queryByText('Purchase history')).not.toBeInTheDocument();
+  });
+
+  it('subscribes with the card form: validates the card, sends it once, shows a decline in the dialog', async () => {
+    let declined = true;
+    const api = installFakeApi({
+      'GET /member-billing-plans/': () => Response.json(plansBody),
+      'GET /membership/': () => Response.json({ scope: 'member', can_manage: true, current_plan: null, membership: null, payment_methods: [] }),
+      'GET /membership/payments/': () => Response.json(page([])),
+      'POST /member-billing-plans/1/': () =>
+        declined ? Response.json({ code: 'card_declined', message: 'The card was declined.' }, { status: 402 }) : Response.json(active({ plan: starter })),
+    });
+    const user = userEvent.setup();
+    renderScreen(<PlansPage />);
+    await user.click(await screen.findByTestId('plan-1-action'));
+    await user.click(await screen.findByTestId('card-pay'));
+    expect(await screen.findByText('Enter a card number of 13 to 19 digits.')).toBeInTheDocument();
+    expect(api.find('POST', '/member-billing-plans/1/')).toHaveLength(0);
+
+    await user.type(screen.getByTestId('card-number'), '4000000000000002');
+    expect(screen.getByTestId('card-number')).toHaveValue('4000 0000 0000 0002');
+    await user.type(screen.getByTestId('card-expiry'), '12/34');
+    await user.type(screen.getByTestId('card-cvc'), '123');
+    await user.click(screen.getByTestId('card-pay'));
+    expect(await screen.findByRole('alert')).toHaveTextContent('The card was declined.');
+    const [sent] = api.find('POST', '/member-billing-plans/1/');
+    expect(await sent!.json()).toEqual({ provider: 'demo', card_number: '4000000000000002', expiry: '12/34', cvc: '123' });
+
+    declined = false;
+    fireEvent.change(screen.getByTestId('card-number'), { target: { value: '4242424242424242' } });
+    await user.click(screen.getByTestId('card-pay'));
+    await waitFor(() => expect(screen.queryByTestId('card-pay')).not.toBeInTheDocument());
+    expect(api.find('POST', '/member-billing-plans/1/')).toHaveLength(2);
+  });
+
+  it('asks before cancelling, naming the end date, and resumes a cancelled membership', async () => {
+    let state = active();
+    const api = installFakeApi({
+      'GET /member-billing-plans/': () => Response.json(plansBody),
+      'GET /membership/': () => Response.json(state),
+      'GET /membership/payments/': () => Response.json(page([paid])),
+      'POST /membership/cancel/': () => {
+        state = active({ status: 'cancelled' });
+        return Response.json(state);
+      },
+      'POST /membership/resume/': () => {
+        state = active();
+        return Response.json(state);
+      },
+    });
+    const user = userEvent.setup();
+    renderScreen(<PlansPage />);
+    await user.click(await screen.findByTestId('membership-cancel'));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('Your membership ends on Feb 28, 2030.');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel membership' }));
+    expect(await screen.findByTestId('membership-ends')).toHaveTextContent('Ends on Feb 28, 2030.');
+    expect(api.find('POST', '/membership/cancel/')).toHaveLength(1);
+    await user.click(screen.getByTestId('membership-resume'));
+    await waitFor(() => expect(screen.getByTestId('membership-cancel')).toBeInTheDocument());
+    expect(api.find('POST', '/membership/resume/')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,76 @@
+import { type APIRequestContext, expect, test } from '@playwright/test';
+import { ADMIN, MEMBER, expectNoSeriousA11yViolations, signIn } from './support';
+
+/** The tenant's remaining credits as an admin's credit check reports them. */
+async function tenantCredits(request: APIRequestContext): Promise<number> {
+  const signedIn = await request.post('/api/v1/auth/sign-in/', { data: ADMIN, headers: { 'x-client-kind': 'desktop' } });
+  const { access_token: token, member: me } = (await signedIn.json()) as { access_token: string; member: { id: number } };
+  const headers = { 'x-access-token': token };
+  const check = (await (await request.get(`/api/v1/members/${me.id}/credit-check/`, { headers })).json()) as { tenant: { remaining_credit: number } };
+  return check.tenant.remaining_credit;
+}
+
+test('an administrator subscribes with a test card, gets the credits and a receipt, cancels and resumes', async ({ page, request }) => {
+  const creditsBefore = await tenantCredits(request);
+  await signIn(page, ADMIN);
+
+  // From My page's workspace section to the plans page.
+  await page.goto('/dashboard/my-page');
+  await page.getByTestId('workspace-plans-link').click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Plans and billing' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await page.screenshot({ path: 'test-results/billing-plans.png', fullPage: true });
+
+  const business = page.getByTestId(/^plan-\d+$/).filter({ hasText: 'Business' });
+  await expect(business).toContainText('₩299,000');
+  await business.getByRole('button', { name: 'Subscribe' }).click();
+
+  // The decline test card is refused; the approved one pays.
+  const dialog = page.getByRole('dialog', { name: 'Pay by card' });
+  await dialog.getByLabel('Card number').fill('4000 0000 0000 0002');
+  await dialog.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await dialog.getByLabel('Security code').fill('123');
+  await expectNoSeriousA11yViolations(page);
+  await dialog.getByRole('button', { name: /Pay/ }).click();
+  await expect(dialog.getByRole('alert')).toHaveText('The card was declined. Please check it or use another card.');
+  await dialog.getByLabel('Card number').fill('4242424242424242');
+  await dialog.getByRole('button', { name: /Pay/ }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText('Subscribed to Business. Its credits have been added.')).toBeVisible();
+
+  const summary = page.getByTestId('membership-summary');
+  await expect(summary).toContainText('Business');
+  await expect(summary).toContainText('Visa **** **** **** 4242');
+  expect(await tenantCredits(request)).toBe(creditsBefore + 400_000);
+
+  // Purchase history with the receipt.
+  const history = page.getByTestId('payment-history');
+  await expect(history).toContainText('400,000');
+  const receiptLink = history.getByRole('link', { name: 'View receipt' }).first();
+  const receipt = await request.get((await receiptLink.getAttribute('href'))!);
+  expect(receipt.status()).toBe(200);
+  expect(await receipt.text()).toContain('₩299,000');
+
+  // Cancel (with its confirmation naming the end date), then resume.
+  await page.getByTestId('membership-cancel').click();
+  const confirm = page.getByRole('dialog', { name: 'Cancel membership?' });
+  await expect(confirm).toContainText('Your membership ends on');
+  await expectNoSeriousA11yViolations(page);
+  await confirm.getByRole('button', { name: 'Cancel membership' }).click();
+  await expect(page.getByTestId('membership-ends')).toBeVisible();
+  await page.getByTestId('membership-resume').click();
+  await expect(page.getByTestId('membership-cancel')).toBeVisible();
+  await expect(summary).toContainText('Next payment on');
+
+  await page.setViewportSize({ width: 375, height: 800 });
+  await expectNoSeriousA11yViolations(page);
+  await page.screenshot({ path: 'test-results/billing-plans-375.png', fullPage: true });
+});
+
+test("an organisation member sees the tenant's plan and is told to contact the administrator", async ({ page }) => {
+  await signIn(page, MEMBER);
+  await page.goto('/dashboard/plans');
+  await expect(page.getByTestId('contact-admin')).toContainText('contact your administrator');
+  await expect(page.getByRole('button', { name: 'Subscribe' })).toHaveCount(0);
+  await expectNoSeriousA11yViolations(page);
+});
