@@ -193,7 +193,7 @@ describe('plans, membership and payments (demo provider)', () => {
     // The organisation's membership is an administrator's write: audited (closest action, target `membership`).
     const audits = await server.db.select().from(auditLog).where(and(eq(auditLog.tenantId, ids.tenant.id), eq(auditLog.targetType, 'membership')));
     expect(audits.map((row) => Object.keys(row.changes)[0])).toEqual(['subscribe', 'upgrade', 'next_plan_id', 'next_plan_id', 'next_plan_id', 'status', 'status']);
-    expect(audits.at(-1)).toMatchObject({ action: 'tenant_settings.update', actorEmail: DEMO_ADMIN.email, changes: { status: { from: 'cancelled', to: 'active' } } });
+    expect(audits.at(-1)).toMatchObject({ action: 'membership.update', actorEmail: DEMO_ADMIN.email, changes: { status: { from: 'cancelled', to: 'active' } } });
   });
 
   it('renews on the payment date through the job: the pending plan takes over, its credits are granted, nothing happens before', async () => {

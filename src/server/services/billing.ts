@@ -61,7 +61,7 @@ function managingOwner(member: MemberRow): Owner {
  */
 async function auditMembership(tx: Queryable, actor: MemberRow | null, membership: Pick<MembershipRow, 'id' | 'tenantId' | 'memberId'>, changes: Record<string, unknown>) {
   if (!actor || membership.memberId !== null) return;
-  await recordAudit(tx, { tenantId: membership.tenantId, actor, action: 'tenant_settings.update', targetType: 'membership', targetId: membership.id, changes });
+  await recordAudit(tx, { tenantId: membership.tenantId, actor, action: 'membership.update', targetType: 'membership', targetId: membership.id, changes });
 }
 
 const ownerMatch = (owner: Pick<Owner, 'memberId'>): SQL => (owner.memberId === null ? isNull(memberships.memberId) : eq(memberships.memberId, owner.memberId));

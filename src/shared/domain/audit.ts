@@ -38,6 +38,7 @@ export const AUDIT_ACTIONS = [
   'sso_whitelist.upsert',
   'sso_whitelist.delete',
   'credit.allocation',
+  'membership.update',
   'api_key.revoke',
 ] as const;
 
