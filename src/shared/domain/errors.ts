@@ -95,5 +95,8 @@ export const ERROR_CODES = [
   'values_not_numbers',
   /** My page: the admin made this custom field read-only for members. */
   'field_not_editable',
+  // Developers: the OpenAI-compatible API (docs/ARCHITECTURE.md "Developers").
+  /** Unknown, revoked or expired API key, or its owner deactivated (401). */
+  'invalid_api_key',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
