@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeyChatbots, apiKeys, chatbots, members } from '../../src/server/db/schema';
+import { apiKeys, chatbots } from '../../src/server/db/schema';
 import { API_KEY_PREFIX } from '../../src/shared/domain/apiKeys';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
@@ -11,7 +11,6 @@ let api: ReturnType<typeof apiClient>;
 let memberToken: string;
 let adminToken: string;
 let acmeAdminToken: string;
-let memberId: number;
 let general: number;
 let quick: number;
 let adminPrivateChatbot: number;
@@ -25,7 +24,6 @@ beforeAll(async () => {
   api = apiClient(server);
   const member = await api.signIn(DEMO_MEMBER);
   memberToken = member.access_token;
-  memberId = member.member.id;
   const admin = await api.signIn(DEMO_ADMIN);
   adminToken = admin.access_token;
   acmeAdminToken = (await api.signIn(DEMO_ADMIN, 'acme')).access_token;

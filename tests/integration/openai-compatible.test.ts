@@ -2,6 +2,7 @@ import { and, eq, isNotNull } from 'drizzle-orm';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiKeys, llmModels, members, piiSettings, restrictedWords, sessionMessages, sessions, usageRecords } from '../../src/server/db/schema';
+import type { OpenAiError } from '../../src/shared/api/openai';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
 
@@ -38,9 +39,9 @@ function raw(path: string, key: string | undefined, body?: unknown, signal?: Abo
 
 const ask = (model: string, content = 'Hello there') => ({ model, messages: [{ role: 'user', content }] });
 
-async function refusal(key: string, body: unknown): Promise<{ status: number; error: { type: string; code: string; message: string } }> {
+async function refusal(key: string, body: unknown): Promise<{ status: number; error: OpenAiError['error'] }> {
   const response = await raw('/chat/completions', key, body);
-  return { status: response.status, error: (await response.json()).error };
+  return { status: response.status, error: ((await response.json()) as OpenAiError).error };
 }
 
 beforeAll(async () => {
@@ -180,7 +181,7 @@ describe('the official openai client', () => {
     const limited = await raw('/models', key);
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect((await limited.json()).error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limit_exceeded' });
+    expect(((await limited.json()) as OpenAiError).error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limit_exceeded' });
     await expect(client(key).models.list()).rejects.toBeInstanceOf(OpenAI.RateLimitError);
     // Another key of the same member has its own budget.
     expect((await raw('/models', (await newKey([quick.id])).key)).status).toBe(200);
@@ -240,7 +241,7 @@ describe('the app’s send rules as OpenAI errors', () => {
     expect(malformed).toMatchObject({ status: 400, error: { type: 'invalid_request_error' } });
     expect((await refusal(key, { model: quick.hash_id, messages: [{ role: 'assistant', content: 'hi' }] })).status).toBe(400);
     expect((await raw('/models', undefined)).status).toBe(401);
-    expect((await (await raw('/models', undefined)).json()).error.type).toBe('authentication_error');
+    expect(((await (await raw('/models', undefined)).json()) as OpenAiError).error.type).toBe('authentication_error');
     expect((await raw('/models', memberToken)).status).toBe(401);
     expect((await raw('/models', 'cbp_live_madeup')).status).toBe(401);
     // An API key is no access token for the app's own endpoints.

@@ -54,7 +54,7 @@ describe('Developers page', () => {
   it('creates a key: checks the form first, then shows the key once with a warning', async () => {
     const api = installFakeApi({
       ...routes([]),
-      'POST /apikeys/': async (request) => Response.json({ ...apiKey({ name: 'CI' }), key: 'cbp_live_AbC123secretsecretsecret' }),
+      'POST /apikeys/': () => Response.json({ ...apiKey({ name: 'CI' }), key: 'cbp_live_AbC123secretsecretsecret' }),
     });
     const user = userEvent.setup();
     renderScreen(<DevelopersPage />);
