@@ -23,7 +23,9 @@ import { KeyRevealDialog } from './KeyRevealDialog';
 const STATUS_FILTERS = ['all', 'active', 'revoked'] as const;
 type StatusFilter = (typeof STATUS_FILTERS)[number];
 const isStatusFilter = (value: string | null): value is StatusFilter => STATUS_FILTERS.includes(value as StatusFilter);
-const STATUS_COLORS: Record<ApiKeyStatus, string> = { active: 'green', expired: 'gray', revoked: 'red' };
+const STATUS_COLORS: Record<ApiKeyStatus, string> = { active: 'teal', expired: 'gray', revoked: 'red' };
+/** Text dark enough on each light background (WCAG AA at badge size), as ChatbotStatusBadge does. */
+const STATUS_TEXT: Record<ApiKeyStatus, string> = { active: 'teal.9', expired: 'gray.9', revoked: 'red.9' };
 
 /** Developers (spec §2, §3, §7): the member's API keys and how to call the OpenAI-compatible API. */
 export default function DevelopersPage() {
@@ -137,7 +139,7 @@ export default function DevelopersPage() {
                   </Text>
                 </Table.Td>
                 <Table.Td>
-                  <Badge color={STATUS_COLORS[key.status]} variant="light" data-testid="key-status">
+                  <Badge color={STATUS_COLORS[key.status]} c={STATUS_TEXT[key.status]} variant="light" data-testid="key-status">
                     {t(`status.${key.status}`)}
                   </Badge>
                 </Table.Td>

@@ -13,7 +13,7 @@ export function KeyRevealDialog({ created, onClose }: { created: CreatedApiKey |
     <Modal opened={created !== null} onClose={onClose} closeOnClickOutside={false} title={t('reveal.title')} closeButtonProps={{ 'aria-label': t('close') }}>
       {created && (
         <Stack gap="md">
-          <Alert color="yellow" variant="light" title={t('reveal.warning_title')}>
+          <Alert color="yellow" variant="light" title={t('reveal.warning_title')} styles={{ title: { color: 'var(--mantine-color-dark-7)' } }}>
             {t('reveal.warning')}
           </Alert>
           <Text size="sm" fw={600}>
