@@ -100,7 +100,7 @@ export default function DevelopersPage() {
     );
   } else {
     body = (
-      <Table.ScrollContainer minWidth={880}>
+      <Table.ScrollContainer minWidth={960}>
         <Table verticalSpacing="sm" highlightOnHover data-testid="api-keys">
           <Table.Thead>
             <Table.Tr>
@@ -138,7 +138,7 @@ export default function DevelopersPage() {
                     {t('usage.credits', { credits: credits.format(key.credits_this_month) })}
                   </Text>
                 </Table.Td>
-                <Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>
                   <Badge color={STATUS_COLORS[key.status]} c={STATUS_TEXT[key.status]} variant="light" data-testid="key-status">
                     {t(`status.${key.status}`)}
                   </Badge>
