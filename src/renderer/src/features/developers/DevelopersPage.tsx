@@ -139,7 +139,7 @@ export default function DevelopersPage() {
                   </Text>
                 </Table.Td>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                  <Badge color={STATUS_COLORS[key.status]} c={STATUS_TEXT[key.status]} variant="light" data-testid="key-status">
+                  <Badge style={{ minWidth: 'max-content' }} color={STATUS_COLORS[key.status]} c={STATUS_TEXT[key.status]} variant="light" data-testid="key-status">
                     {t(`status.${key.status}`)}
                   </Badge>
                 </Table.Td>
