@@ -11,6 +11,7 @@ import type { ServerConfig } from './config';
 import type { Database } from './db/client';
 import { type JobQueue, createJobQueue, jobQueueSettings } from './jobs/queue';
 import { type LlmRegistry, createLlmRegistry, llmSettingsFromConfig } from './llm/registry';
+import { registerApiKeyAuthentication } from './plugins/apiKeyAuth';
 import { registerAuthentication } from './plugins/auth';
 import { registerErrorHandling } from './plugins/errors';
 import { registerNulByteRejection } from './plugins/nulBytes';
@@ -49,6 +50,9 @@ import { defineRenewalJobs, registerBillingRoutes } from './routes/billing';
 import { paymentProviderFromConfig } from './payments';
 import type { PaymentProvider } from './payments/provider';
 import type { BillingDeps } from './services/billing';
+import { registerApiKeyRoutes } from './routes/apiKeys';
+import { registerOpenAiRoutes } from './routes/openai';
+import { authenticateApiKey, bearerKey } from './services/apiKeys';
 import { createAuthService } from './services/auth';
 import { createPasswordService } from './services/passwords';
 import { failAbandonedAnswers } from './services/chat';
@@ -115,7 +119,13 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
     openapi: {
       info: { title: 'Chatbot platform API', version: '1.0.0', description: 'Reference server of the shared API contract (src/shared/api).' },
       servers: [{ url: '/' }],
-      components: { securitySchemes: { accessToken: { type: 'apiKey', in: 'header', name: ACCESS_TOKEN_HEADER } } },
+      components: {
+        securitySchemes: {
+          accessToken: { type: 'apiKey', in: 'header', name: ACCESS_TOKEN_HEADER },
+          // Developers' API keys (the OpenAI-compatible API): `Authorization: Bearer cbp_live_…`.
+          apiKey: { type: 'http', scheme: 'bearer', description: 'An API key from the Developers page' },
+        },
+      },
     },
     transform: jsonSchemaTransform,
   });
@@ -176,6 +186,12 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
     async (api) => {
       registerTenantResolution(api, db, config.DEFAULT_TENANT, config.AUTH_CACHE_TTL_SECONDS * 1000);
       registerAuthentication(api, auth);
+      registerApiKeyAuthentication(api, async (request) => {
+        const caller = await authenticateApiKey(db, request.tenant, bearerKey(request.headers.authorization));
+        // Per key, in the shared store: every process counts the same calls.
+        await app.rateLimiter.rateLimit(`api-key:${caller.key.id}`, config.API_KEY_RATE_LIMIT, 60_000);
+        return caller;
+      });
       registerAuthRoutes(api, { db, auth, config, sso: ssoDeps });
       registerPasswordRoutes(api, passwords, { ipLimit: config.PASSWORD_RESET_IP_RATE_LIMIT, windowMs: authRateWindowMs });
       registerMemberRoutes(api, db, auth);
@@ -194,6 +210,8 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerModelPermissionRoutes(api, db);
       registerAdminChatbotRoutes(api, { db, mail });
       registerRecentChatbotRoutes(api, db);
+      registerApiKeyRoutes(api, db);
+      await registerOpenAiRoutes(api, chatDeps);
       registerStudioRoutes(api, { db, store, rateLimits, config, enqueueParse, sources });
       registerSignupRoutes(api, signupDeps, config);
       registerSsoRoutes(api, ssoDeps, config);

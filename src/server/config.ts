@@ -45,6 +45,8 @@ const configSchema = z.object({
   DEMO_TOKEN_DELAY_MS: z.coerce.number().int().min(0).max(5000).default(35),
   /** Sign-in attempts per client IP per minute, counted across all server processes. */
   SIGN_IN_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
+  /** Calls of the OpenAI-compatible API per API key per minute, across all server processes. */
+  API_KEY_RATE_LIMIT: z.coerce.number().int().min(1).default(60),
   /** Verification-code requests and sign-up attempts per client IP per minute (each counted on its own). */
   SIGN_UP_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
   /**

@@ -91,10 +91,12 @@ afterAll(() => server?.close());
 describe('access levels', () => {
   it('every endpoint states a level, and the public ones are exactly the expected set', () => {
     expect(endpoints.length).toBeGreaterThan(20);
-    for (const endpoint of endpoints) expect(['public', 'member', 'admin'], key(endpoint)).toContain(endpoint.access);
+    for (const endpoint of endpoints) expect(['public', 'member', 'admin', 'apiKey'], key(endpoint)).toContain(endpoint.access);
     expect(endpoints.filter((e) => e.access === 'public').map(key).sort()).toEqual(EXPECTED_PUBLIC);
     // Admin screens live under /admin/ and nothing else there is open to members.
     for (const endpoint of endpoints) expect(endpoint.access === 'admin', key(endpoint)).toBe(endpoint.path.startsWith('/admin/'));
+    // API keys open the OpenAI-compatible API and nothing else.
+    expect(endpoints.filter((e) => e.access === 'apiKey').map(key).sort()).toEqual(['GET /openai/models', 'POST /openai/chat/completions']);
   });
 
   it('the OpenAPI document lists exactly the contract, each operation with its level and security requirement', async () => {
@@ -110,8 +112,10 @@ describe('access levels', () => {
     for (const endpoint of endpoints) {
       const operation = documented.get(key(endpoint))!;
       expect(operation['x-access'], key(endpoint)).toBe(endpoint.access);
-      expect(operation.security, key(endpoint)).toEqual(endpoint.access === 'public' ? [] : [{ accessToken: [] }]);
+      const security = endpoint.access === 'public' ? [] : endpoint.access === 'apiKey' ? [{ apiKey: [] }] : [{ accessToken: [] }];
+      expect(operation.security, key(endpoint)).toEqual(security);
     }
+    expect((document as unknown as { components: { securitySchemes: Record<string, unknown> } }).components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
   });
 
   it('refuses every member and admin endpoint without a token (401)', async () => {
@@ -131,6 +135,22 @@ describe('access levels', () => {
       expect(JSON.stringify(result.body), key(endpoint)).not.toMatch(/"items"|"email"/);
     }
     expect(answered).toEqual(endpoints.filter((e) => e.access !== 'public').map((e) => `${key(e)} → 401`));
+  });
+
+  it('apiKey endpoints take no access token (as header or bearer), and an API key opens no member endpoint', async () => {
+    const chatbots = (await client.call('/chatbots/?include_default=true', { token: memberToken })).body.items as { id: number }[];
+    const created = await client.call('/apikeys/', { method: 'POST', token: memberToken, body: { name: 'probe', chatbot_ids: [chatbots[0]!.id] } });
+    const apiKey = created.body.key as string;
+    for (const endpoint of endpoints.filter((e) => e.access === 'apiKey')) {
+      const withToken = await client.call(concretePath(endpoint.path), { method: endpoint.method, token: adminToken });
+      const asBearer = await client.call(concretePath(endpoint.path), { method: endpoint.method, headers: { authorization: `Bearer ${adminToken}` } });
+      expect([withToken.status, asBearer.status], key(endpoint)).toEqual([401, 401]);
+    }
+    for (const endpoint of endpoints.filter((e) => e.access === 'member' || e.access === 'admin')) {
+      const result = await client.call(concretePath(endpoint.path), { method: endpoint.method, headers: { authorization: `Bearer ${apiKey}` } });
+      expect(`${key(endpoint)} → ${result.status}`).toBe(`${key(endpoint)} → 401`);
+    }
+    expect((await client.call('/openai/models', { headers: { authorization: `Bearer ${apiKey}` } })).status).toBe(200);
   });
 
   it('refuses a member’s token on every admin endpoint (403) but lets an admin through the guard', async () => {

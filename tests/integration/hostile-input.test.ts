@@ -1,3 +1,4 @@
+import { API_KEY_PREFIX } from '../../src/shared/domain/apiKeys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
@@ -233,17 +234,19 @@ function hostileRequests(operation: Operation, valid: (param: string) => string)
 }
 
 let server: TestServer;
-let tokens: { member: string; admin: string };
+let tokens: { member: string; admin: string; apiKey: string };
 let validParam: (operation: Operation, param: string) => string;
 let operations: Operation[];
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // The API key's calls must reach the handlers, not its rate limit.
+  server = await startTestServer({ config: { API_KEY_RATE_LIMIT: 1_000_000 } });
   const api = apiClient(server);
   const member = await api.signIn(DEMO_MEMBER);
   const admin = await api.signIn(DEMO_ADMIN);
-  tokens = { member: member.access_token, admin: admin.access_token };
-  const chatbotId = (await api.call('/chatbots/?include_default=true', { token: tokens.member })).body.items[0].id as number;
+  const chatbotId = (await api.call('/chatbots/?include_default=true', { token: member.access_token })).body.items[0].id as number;
+  const apiKey = (await api.call('/apikeys/', { method: 'POST', token: member.access_token, body: { name: 'hostile', chatbot_ids: [chatbotId] } })).body.key as string;
+  tokens = { member: member.access_token, admin: admin.access_token, apiKey };
   const chat = await fetch(`${server.apiBase}/chatbots/${chatbotId}/chat/`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-access-token': tokens.member },
@@ -267,7 +270,9 @@ afterAll(() => server?.close());
 
 async function send(operation: Operation, request: HostileRequest, token: string | undefined): Promise<string | null> {
   const headers: Record<string, string> = { ...request.headers };
-  if (token) headers['x-access-token'] ??= token;
+  // An API key goes where the OpenAI-compatible API reads it; the app's tokens in their own header.
+  if (token?.startsWith(API_KEY_PREFIX)) headers.authorization ??= `Bearer ${token}`;
+  else if (token) headers['x-access-token'] ??= token;
   if (request.body !== undefined) headers['content-type'] = request.contentType ?? 'application/json';
   const url = `${server.url}${request.path}${request.query ? `?${request.query}` : ''}`;
   const described = `${operation.method} ${operation.path} [${request.label}]`;
@@ -325,7 +330,7 @@ describe('hostile input answers 4xx on every operation of the OpenAPI document',
     expect(operations.some((o) => o.pathParams.length > 0 && o.body)).toBe(true);
   });
 
-  it.each(['anonymous', 'member', 'admin'] as const)('as %s', async (role) => {
+  it.each(['anonymous', 'member', 'admin', 'apiKey'] as const)('as %s', async (role) => {
     const { failures, sent } = await attack(role === 'anonymous' ? undefined : tokens[role]);
     expect(sent).toBeGreaterThan(1_000);
     expect(failures).toEqual([]);

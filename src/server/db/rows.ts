@@ -1,4 +1,4 @@
-import type { announcements, auditLog, chatbots, llmModels, members, sessionMessages, sessions, tenants } from './schema';
+import type { announcements, apiKeys, auditLog, chatbots, llmModels, members, sessionMessages, sessions, tenants } from './schema';
 
 /**
  * The row types services pass around, next to the schema they come from. Add one here when a
@@ -15,3 +15,4 @@ export type AnnouncementRow = typeof announcements.$inferSelect;
 /** Rows of a raw `execute`, whichever driver ran it (postgres-js answers an array, PGlite `{rows}`). */
 export const rowsOf = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows);
 export type AuditLogRow = typeof auditLog.$inferSelect;
+export type ApiKeyRow = typeof apiKeys.$inferSelect;

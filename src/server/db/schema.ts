@@ -632,6 +632,8 @@ export const sessions = pgTable(
     hasFiles: boolean('has_files').notNull().default(false),
     /** A Studio test chat (`is_test`): its author's only, never listed in My chats. */
     isTest: boolean('is_test').notNull().default(false),
+    /** One call of the OpenAI-compatible API with an API key: never listed in My chats. */
+    isApi: boolean('is_api').notNull().default(false),
     lastChatAt: timestamp('last_chat_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
@@ -771,19 +773,41 @@ export const piiSettings = pgTable('pii_settings', {
   updatedAt: updatedAt(),
 });
 
-export const apiKeys = pgTable('api_keys', {
-  id: id(),
-  tenantId: tenantId(),
-  memberId: integer('member_id')
-    .notNull()
-    .references(() => members.id, { onDelete: 'cascade' }),
-  name: text('name').notNull(),
-  keyPrefix: text('key_prefix').notNull(),
-  keyHash: text('key_hash').notNull().unique(),
-  lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
-  revokedAt: timestamp('revoked_at', { withTimezone: true }),
-  createdAt: createdAt(),
-});
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: id(),
+    tenantId: tenantId(),
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    keyPrefix: text('key_prefix').notNull(),
+    /** SHA-256 (hex) of the whole key: the key itself is shown once, at creation, and never stored. */
+    keyHash: text('key_hash').notNull().unique(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    /** Null: never expires. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('api_keys_member_idx').on(t.tenantId, t.memberId, t.createdAt)],
+);
+
+/** The chatbots a key may call (at least one); a chatbot deleted later leaves the key's list. */
+export const apiKeyChatbots = pgTable(
+  'api_key_chatbots',
+  {
+    tenantId: tenantId(),
+    apiKeyId: integer('api_key_id')
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: 'cascade' }),
+    chatbotId: integer('chatbot_id')
+      .notNull()
+      .references(() => chatbots.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.apiKeyId, t.chatbotId] })],
+);
 
 export const taskModes = pgTable('task_modes', {
   id: id(),
@@ -825,10 +849,14 @@ export const usageRecords = pgTable(
     credits: credits('credits').notNull(),
     /** A Studio test chat: charged to the tenant's pool, not to the member's or the group's monthly quota. */
     isTest: boolean('is_test').notNull().default(false),
+    /** The API key of an OpenAI-compatible call; null for the app's own chats. */
+    apiKeyId: integer('api_key_id').references((): AnyPgColumn => apiKeys.id, { onDelete: 'set null' }),
     createdAt: createdAt(),
   },
   (t) => [
     index('usage_records_tenant_idx').on(t.tenantId, t.createdAt),
+    // A key's usage this month (the Developers page).
+    index('usage_records_api_key_idx').on(t.apiKeyId, t.createdAt),
     // A member's usage this month (GET /members/{id}/usage/).
     index('usage_records_member_idx').on(t.memberId, t.createdAt),
   ],

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { AccessLevel, Endpoint } from '../../shared/api/endpoint';
 import { forbidden, unauthorized } from '../errors';
 import { type RouteRateLimit, limitRequest } from '../plugins/rateLimit';
+import type { ApiKeyCaller } from '../services/apiKeys';
 import type { AuthMember } from '../services/auth';
 import type { TenantRow } from '../db/rows';
 
@@ -15,8 +16,16 @@ export interface RouteContext<P extends z.ZodType, Q extends z.ZodType, B extend
   member: AuthMember | null;
   /** The signed-in member, or a 401 (for public endpoints that behave differently when signed in). */
   requireMember(): AuthMember;
+  /** The API key of an `apiKey` endpoint's call (its owner is `member`). */
+  requireApiKey(): ApiKeyCaller;
   request: FastifyRequest;
   reply: FastifyReply;
+}
+
+/** The OpenAPI security requirement of an access level (schemes declared in app.ts). */
+export function securityRequirement(access: AccessLevel): Record<string, string[]>[] {
+  if (access === 'public') return [];
+  return access === 'apiKey' ? [{ apiKey: [] }] : [{ accessToken: [] }];
 }
 
 /** Returned by handlers that wrote the response themselves (the chat stream). */
@@ -30,7 +39,8 @@ export interface EndpointRouteOptions {
 /**
  * Registers a route from a shared `defineEndpoint` object: method, url, validation, response
  * serialization, OpenAPI and the access guard all come from the contract: `member` and `admin`
- * endpoints require a valid access token of the tenant, `admin` ones also is_admin.
+ * endpoints require a valid access token of the tenant, `admin` ones also is_admin, `apiKey` ones
+ * an API key of the tenant as `Authorization: Bearer <key>` (and count against its rate limit).
  */
 export function registerEndpoint<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
   app: FastifyInstance,
@@ -47,7 +57,7 @@ export function registerEndpoint<P extends z.ZodType, Q extends z.ZodType, B ext
     summary: endpoint.summary,
     tags: endpoint.tags,
     // An empty list says "no authentication needed" explicitly instead of inheriting a default.
-    security: endpoint.access === 'public' ? [] : [{ accessToken: [] }],
+    security: securityRequirement(endpoint.access),
     'x-access': endpoint.access,
   };
   const routeOptions: RouteShorthandOptions = {
@@ -56,6 +66,10 @@ export function registerEndpoint<P extends z.ZodType, Q extends z.ZodType, B ext
       if (options.rateLimit) await limitRequest(request, reply, options.rateLimit);
       if (endpoint.access === 'public') {
         await request.server.authenticateOptional(request);
+        return;
+      }
+      if (endpoint.access === 'apiKey') {
+        await request.server.authenticateApiKey(request);
         return;
       }
       await request.server.authenticate(request);
@@ -76,6 +90,10 @@ export function registerEndpoint<P extends z.ZodType, Q extends z.ZodType, B ext
         requireMember: () => {
           if (!request.member) throw unauthorized();
           return request.member;
+        },
+        requireApiKey: () => {
+          if (!request.apiKey) throw unauthorized();
+          return request.apiKey;
         },
         request,
         reply,

@@ -62,8 +62,10 @@ export interface CheckedSend {
   /** Credits to reserve before streaming; 0 for a free model. */
   reserved: number;
   isTest: boolean;
-  /** Flags of the session this send creates (a visitor's public chat: public and held for them). */
-  newSession?: { isPublic: boolean; isVisitor: boolean };
+  /** Flags of the session this send creates (a visitor's public chat: public and held for them; an API call's). */
+  newSession?: Partial<Pick<SessionRow, 'isPublic' | 'isVisitor' | 'isApi'>>;
+  /** The API key of an OpenAI-compatible call: its usage rows name it, and it is no recent chatbot. */
+  apiKeyId?: number;
   /** Who pays: the sender, unless a visitor's send is billed to the chatbot's creator. */
   billing?: Billing;
   /** Thinking, image and task mode of the send. */
@@ -105,6 +107,10 @@ export interface SendOptions {
   /** Finds the session sent to; by default one of the member's own. */
   findSession?: (db: Database, member: MemberRow, hash: string) => Promise<SessionRow>;
   billing?: Billing;
+  /** An API call brings its own conversation (already checked by the input guard) instead of a session's. */
+  history?: ModelMessage[];
+  /** An API call's own system messages, after the chatbot's instructions. */
+  instructions?: string;
 }
 
 /**
@@ -119,7 +125,7 @@ export async function checkSend(
   member: MemberRow,
   chatbotId: number,
   body: ChatBody,
-  { findSession = findOwnSession, billing: given }: SendOptions = {},
+  { findSession = findOwnSession, billing: given, history: givenHistory, instructions = '' }: SendOptions = {},
 ): Promise<CheckedSend> {
   const billing: Billing | undefined = body.is_test ? { ...given, tenantPoolOnly: true } : given;
   const { db, guard, sources: sourcesService, files: fileContext = withoutFiles } = deps;
@@ -157,9 +163,9 @@ export async function checkSend(
   const sources = sourcesService
     ? await sourcesService.gather({ tenantId: tenant.id, chatbotId: chatbot.id, existing, fileIds, wholeFileIds: input.wholeFileIds, text, webSearch: body.web_search ?? false })
     : NO_SOURCES;
-  const system = [chatbot.systemInstructions, taskMode?.instructions ?? '', sources.context].filter((part) => part.trim() !== '').join('\n\n');
+  const system = [chatbot.systemInstructions, instructions, taskMode?.instructions ?? '', sources.context].filter((part) => part.trim() !== '').join('\n\n');
 
-  const history = existing ? await historyMessages(db, existing.id) : [];
+  const history = existing ? await historyMessages(db, existing.id) : (givenHistory ?? []);
   const messages: ModelMessage[] = [...history, input.message];
   const estimatedInputTokens = estimateTokens(system) + history.reduce((sum, m) => sum + estimateTokens(messageText(m)), 0) + input.tokens;
   if (estimatedInputTokens > model.contextLimit) {
@@ -412,6 +418,7 @@ async function recordOutcome(db: Database, turn: ChatTurn, outcome: StreamOutcom
     llmModelId: model.id,
     modelName: model.name,
     isTest: turn.isTest,
+    apiKeyId: turn.apiKeyId ?? null,
   };
   // One statement, so it is atomic without a transaction and holds the locks on rows other sends
   // update too (balances, the chatbot's counters) only while it runs.
@@ -469,6 +476,6 @@ async function recordOutcome(db: Database, turn: ChatTurn, outcome: StreamOutcom
   const also = sql.join(statements, sql` `);
   if (turn.reservation) await settleCredits(db, member, turn.reservation.id, turn.reservation.amount, cost, also, turn.billing);
   else await db.execute(sql`with ${also} saved as (select 1) select 1 from saved`);
-  if (!turn.isTest && !chatbot.isDefault && !session.isVisitor) await db.transaction((tx) => rememberRecentChatbot(tx, member, chatbot.id, now));
+  if (!turn.isTest && !chatbot.isDefault && !session.isVisitor && !session.isApi) await db.transaction((tx) => rememberRecentChatbot(tx, member, chatbot.id, now));
   return cost;
 }

@@ -36,7 +36,7 @@ export async function findOwnSession(q: Queryable, member: MemberRow, hash: stri
   const [session] = await q
     .select()
     .from(sessions)
-    .where(and(eq(sessions.tenantId, member.tenantId), eq(sessions.memberId, member.id), eq(sessions.isVisitor, false), eq(sessions.hashId, hash)));
+    .where(and(eq(sessions.tenantId, member.tenantId), eq(sessions.memberId, member.id), eq(sessions.isVisitor, false), eq(sessions.isApi, false), eq(sessions.hashId, hash)));
   if (!session) throw notFound('The session does not exist.');
   return session;
 }
@@ -52,6 +52,8 @@ export async function listSessions(
     eq(sessions.isVisitor, false),
     // Studio test chats stay in the Studio's test panel.
     eq(sessions.isTest, false),
+    // API calls are recorded as sessions of their own, for their usage, not as chats (ARCHITECTURE "Developers").
+    eq(sessions.isApi, false),
     query.chatbot_id === undefined ? undefined : eq(sessions.chatbotId, query.chatbot_id),
   );
   return paginate(query, {

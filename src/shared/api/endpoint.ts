@@ -9,10 +9,12 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 /**
  * Who may call an endpoint. `public`: anyone (a token, when sent, still identifies the caller);
- * `member`: a valid access token of the tenant; `admin`: a member with is_admin. Every endpoint
- * states its level, so opening one to the world is a visible line in a diff, never a default.
+ * `member`: a valid access token of the tenant; `admin`: a member with is_admin; `apiKey`: a
+ * developer's API key of the tenant as `Authorization: Bearer <key>` (the OpenAI-compatible API).
+ * Every endpoint states its level, so opening one to the world is a visible line in a diff, never
+ * a default.
  */
-export const ACCESS_LEVELS = ['public', 'member', 'admin'] as const;
+export const ACCESS_LEVELS = ['public', 'member', 'admin', 'apiKey'] as const;
 export type AccessLevel = (typeof ACCESS_LEVELS)[number];
 
 export interface Endpoint<

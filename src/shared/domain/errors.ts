@@ -107,5 +107,8 @@ export const ERROR_CODES = [
   'not_cancelled',
   /** A payment provider's webhook whose signature does not check out. */
   'invalid_signature',
+  // Developers: the OpenAI-compatible API (docs/ARCHITECTURE.md "Developers").
+  /** Unknown, revoked or expired API key, or its owner deactivated (401). */
+  'invalid_api_key',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,5 +1,5 @@
 import { DEPLETION_KINDS, type DepletionKind } from '../../../shared/domain/credits';
-import { billingApi, invitationsApi, tenantMembershipApi, adminChatbotsApi, adminCustomFieldsApi, adminLlmModelsApi, adminPoliciesApi, adminSecurityApi, adminTenantSettingsApi, authApi, chatApi, chatbotsApi, filesApi, membersApi, passwordsApi, sessionsApi, signupApi, ssoApi, taskModesApi, type ApiError } from '../../../shared/api';
+import { apiKeysApi, billingApi, invitationsApi, tenantMembershipApi, adminChatbotsApi, adminCustomFieldsApi, adminLlmModelsApi, adminPoliciesApi, adminSecurityApi, adminTenantSettingsApi, authApi, chatApi, chatbotsApi, filesApi, membersApi, passwordsApi, sessionsApi, signupApi, ssoApi, taskModesApi, type ApiError } from '../../../shared/api';
 import { type ErrorMessageRow, addErrorMessages, isIndividual } from './errorMessages';
 
 const depletionIs = (kind: DepletionKind) => (error: ApiError) => (error.body?.details as { depletion?: string } | undefined)?.depletion === kind;
@@ -215,6 +215,10 @@ export const ERROR_CATALOG: readonly ErrorMessageRow[] = [
   { endpoint: billingApi.cancelMembership, status: 404, key: 'billing:errors.no_membership' },
   { endpoint: billingApi.resumeMembership, status: 404, key: 'billing:errors.no_membership' },
 
+  // Developers: a chosen chatbot the member no longer sees; a key revoked meanwhile (another tab).
+  { endpoint: apiKeysApi.createApiKey, status: 404, key: 'developers:errors.chatbot_not_found' },
+  { endpoint: apiKeysApi.updateApiKey, status: 404, key: 'developers:errors.chatbot_not_found' },
+  { endpoint: apiKeysApi.updateApiKey, status: 409, key: 'developers:errors.revoked' },
 ];
 
 addErrorMessages(ERROR_CATALOG);

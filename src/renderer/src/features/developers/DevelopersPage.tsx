@@ -1,12 +1,205 @@
+import { useState } from 'react';
+import { Alert, Badge, Button, Group, Pagination, Paper, SegmentedControl, Skeleton, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { ComingSoon, PageFrame } from '../../components/PageFrame';
-import { IconCode } from '../../components/icons';
+import { useSearchParams } from 'react-router-dom';
+import { apiKeysApi, type ApiKey, type ApiKeyStatus, type CreateApiKeyBody, type CreatedApiKey } from '../../../../shared/api';
+import { API_KEYS_PAGE_SIZE } from '../../../../shared/domain/apiKeys';
+import { chatbotName } from '../../../../shared/domain/chatbots';
+import { createApiKey, revokeApiKey, updateApiKey, useApiKeys } from '../../api/apiKeys';
+import { errorMessageKey } from '../../api/errorMessages';
+import { queryKeys } from '../../api/queryKeys';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { PageFrame } from '../../components/PageFrame';
+import { IconEdit, IconPlus, IconTrash } from '../../components/icons';
+import { showToast } from '../../components/toast';
+import { useListSearchBox, useListSearchParams } from '../../components/useListSearchParams';
+import { formatDate } from '../../i18n/formatDate';
+import { useResolvedLanguage } from '../../i18n/useLanguage';
+import { ApiDocs } from './ApiDocs';
+import { ApiKeyDialog } from './ApiKeyDialog';
+import { KeyRevealDialog } from './KeyRevealDialog';
 
+const STATUS_FILTERS = ['all', 'active', 'revoked'] as const;
+type StatusFilter = (typeof STATUS_FILTERS)[number];
+const isStatusFilter = (value: string | null): value is StatusFilter => STATUS_FILTERS.includes(value as StatusFilter);
+const STATUS_COLORS: Record<ApiKeyStatus, string> = { active: 'teal', expired: 'gray', revoked: 'red' };
+/** Text dark enough on each light background (WCAG AA at badge size), as ChatbotStatusBadge does. */
+const STATUS_TEXT: Record<ApiKeyStatus, string> = { active: 'teal.9', expired: 'gray.9', revoked: 'red.9' };
+
+/** Developers (spec §2, §3, §7): the member's API keys and how to call the OpenAI-compatible API. */
 export default function DevelopersPage() {
-  const { t } = useTranslation('dashboard');
+  const { t } = useTranslation('developers');
+  const language = useResolvedLanguage();
+  const queryClient = useQueryClient();
+  const { page, size, search, setListParams } = useListSearchParams(API_KEYS_PAGE_SIZE);
+  const { query, typeSearch } = useListSearchBox(search, setListParams);
+  const [searchParams, setSearchParams] = useSearchParams();
+  const statusParam = searchParams.get('status');
+  const status: StatusFilter = isStatusFilter(statusParam) ? statusParam : 'all';
+  const list = useApiKeys({ page, size, ...(search ? { search_term: search } : {}), ...(status === 'all' ? {} : { status }) });
+  const [editing, setEditing] = useState<'create' | ApiKey | null>(null);
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
+  const [revoking, setRevoking] = useState<ApiKey | null>(null);
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: queryKeys.apiKeysAll });
+
+  const save = useMutation({
+    mutationFn: async (body: CreateApiKeyBody) => (editing === 'create' || editing === null ? { created: await createApiKey(body) } : { created: null, updated: await updateApiKey(editing.id, body) }),
+    onSuccess: (result) => {
+      if (result.created) setCreated(result.created);
+      else showToast('success', t('saved_toast'));
+      setEditing(null);
+      refresh();
+    },
+    onError: (error) => showToast('error', t(errorMessageKey(error, editing === 'create' ? apiKeysApi.createApiKey : apiKeysApi.updateApiKey))),
+  });
+  const revoke = useMutation({
+    mutationFn: (key: ApiKey) => revokeApiKey(key.id),
+    onSuccess: () => {
+      showToast('success', t('revoked_toast'));
+      setRevoking(null);
+      refresh();
+    },
+    onError: (error) => showToast('error', t(errorMessageKey(error, apiKeysApi.revokeApiKey))),
+  });
+
+  const setStatus = (next: string) =>
+    setSearchParams((current) => {
+      const params = new URLSearchParams(current);
+      params.set('status', next);
+      params.set('page', '1');
+      return params;
+    });
+  const items = list.data?.items ?? [];
+  // Calls cost fractions of a credit: two decimals show them.
+  const credits = new Intl.NumberFormat(language, { maximumFractionDigits: 2 });
+  const date = (value: string | null, empty: string) => (value ? formatDate(value, language) : empty);
+
+  let body;
+  if (list.isPending) {
+    body = (
+      <Stack gap="xs" aria-busy="true">
+        {[0, 1, 2].map((row) => (
+          <Skeleton key={row} h={44} radius="md" />
+        ))}
+      </Stack>
+    );
+  } else if (list.isError) {
+    body = (
+      <Alert color="red" title={t(errorMessageKey(list.error, apiKeysApi.listApiKeys))}>
+        <Button size="xs" variant="default" onClick={() => void list.refetch()}>
+          {t('retry')}
+        </Button>
+      </Alert>
+    );
+  } else if (items.length === 0) {
+    body = (
+      <Text c="dimmed" py="xl" ta="center" data-testid="api-keys-empty">
+        {search || status !== 'all' ? t('empty_filtered') : t('empty')}
+      </Text>
+    );
+  } else {
+    body = (
+      <Table.ScrollContainer minWidth={960}>
+        <Table verticalSpacing="sm" highlightOnHover data-testid="api-keys">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('column.name')}</Table.Th>
+              <Table.Th>{t('column.prefix')}</Table.Th>
+              <Table.Th>{t('column.chatbots')}</Table.Th>
+              <Table.Th>{t('column.created')}</Table.Th>
+              <Table.Th>{t('column.last_used')}</Table.Th>
+              <Table.Th>{t('column.expiry')}</Table.Th>
+              <Table.Th>{t('column.usage')}</Table.Th>
+              <Table.Th>{t('column.status')}</Table.Th>
+              <Table.Th>
+                <VisuallyHidden>{t('column.actions')}</VisuallyHidden>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.map((key) => (
+              <Table.Tr key={key.id} data-testid="api-key-row" data-name={key.name}>
+                <Table.Td fw={500} style={{ overflowWrap: 'anywhere' }}>
+                  {key.name}
+                </Table.Td>
+                <Table.Td>
+                  <Text ff="monospace" size="sm">
+                    {key.key_prefix}…
+                  </Text>
+                </Table.Td>
+                <Table.Td>{key.chatbots.map((chatbot) => chatbotName(chatbot, language) || t('untitled')).join(', ') || '—'}</Table.Td>
+                <Table.Td>{date(key.created_at, '—')}</Table.Td>
+                <Table.Td>{date(key.last_used_at, t('never_used'))}</Table.Td>
+                <Table.Td>{date(key.expires_at, t('no_expiry'))}</Table.Td>
+                <Table.Td data-testid="key-usage">
+                  <Text size="sm">{t('usage.requests', { count: key.requests_this_month })}</Text>
+                  <Text size="xs" c="dimmed">
+                    {t('usage.credits', { credits: credits.format(key.credits_this_month) })}
+                  </Text>
+                </Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                  <Badge style={{ minWidth: 'max-content' }} color={STATUS_COLORS[key.status]} c={STATUS_TEXT[key.status]} variant="light" data-testid="key-status">
+                    {t(`status.${key.status}`)}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>
+                  {key.status !== 'revoked' && (
+                    <Group gap={4} wrap="nowrap" justify="flex-end">
+                      <Button size="xs" variant="subtle" leftSection={<IconEdit size={14} />} onClick={() => setEditing(key)} aria-label={t('edit_named', { name: key.name })}>
+                        {t('edit')}
+                      </Button>
+                      <Button size="xs" variant="subtle" color="red" leftSection={<IconTrash size={14} />} onClick={() => setRevoking(key)} aria-label={t('revoke_named', { name: key.name })} data-testid="revoke-key">
+                        {t('revoke')}
+                      </Button>
+                    </Group>
+                  )}
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    );
+  }
+
   return (
-    <PageFrame title={t('developers.title')} description={t('developers.description')}>
-      <ComingSoon icon={<IconCode size={28} />} title={t('coming_soon.title')} description={t('developers.coming_soon')} />
+    <PageFrame title={t('title')} description={t('description')}>
+      <Stack gap="xl">
+        <Paper withBorder radius="md" p={{ base: 'md', sm: 'lg' }} component="section" aria-labelledby="api-keys-title">
+          <Group justify="space-between" mb="md" gap="sm">
+            <Title order={2} size="h4" id="api-keys-title">
+              {t('keys_title')}
+            </Title>
+            <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('create')} data-testid="create-key">
+              {t('create_key')}
+            </Button>
+          </Group>
+          <Group justify="space-between" align="flex-end" mb="md" gap="sm">
+            <SegmentedControl value={status} onChange={setStatus} data={STATUS_FILTERS.map((value) => ({ value, label: t(`filter.${value}`) }))} aria-label={t('filter_label')} />
+            <TextInput value={query} onChange={(event) => typeSearch(event.currentTarget.value)} placeholder={t('search')} aria-label={t('search')} w={{ base: '100%', sm: 260 }} />
+          </Group>
+          {body}
+          {(list.data?.total_pages ?? 0) > 1 && (
+            <Group justify="center" mt="md">
+              <Pagination total={list.data!.total_pages} value={page} onChange={(next) => setListParams({ page: next })} />
+            </Group>
+          )}
+        </Paper>
+        <ApiDocs />
+      </Stack>
+      <ApiKeyDialog target={editing} saving={save.isPending} onClose={() => setEditing(null)} onSubmit={(body) => save.mutate(body)} />
+      <KeyRevealDialog created={created} onClose={() => setCreated(null)} />
+      <ConfirmDialog
+        opened={revoking !== null}
+        title={t('revoke_title', { name: revoking?.name ?? '' })}
+        body={t('revoke_body')}
+        cancelLabel={t('cancel')}
+        confirmLabel={t('revoke')}
+        loading={revoke.isPending}
+        onCancel={() => setRevoking(null)}
+        onConfirm={() => revoking && revoke.mutate(revoking)}
+      />
     </PageFrame>
   );
 }
