@@ -10,6 +10,7 @@ import { ACCESS_TOKEN_HEADER, API_PREFIX } from '../shared/domain/http';
 import type { ServerConfig } from './config';
 import type { Database } from './db/client';
 import { type JobQueue, createJobQueue, jobQueueSettings } from './jobs/queue';
+import { type CreditPeriods, defineCreditPeriodJobs, scheduleCreditPeriods } from './services/creditPeriods';
 import { type LlmRegistry, createLlmRegistry, llmSettingsFromConfig } from './llm/registry';
 import { registerAuthentication } from './plugins/auth';
 import { registerErrorHandling } from './plugins/errors';
@@ -43,6 +44,7 @@ import { registerTaskRoutes } from './routes/tasks';
 import { registerInquiryRoutes } from './routes/inquiries';
 import { registerModelPermissionRoutes } from './routes/modelPermissions';
 import { registerAdminChatbotRoutes } from './routes/adminChatbots';
+import { registerCreditRoutes } from './routes/credits';
 import { registerRecentChatbotRoutes } from './routes/recentChatbots';
 import { createAuthService } from './services/auth';
 import { createPasswordService } from './services/passwords';
@@ -70,6 +72,13 @@ export interface BuildAppOptions {
   files?: FileStore;
   /** Defaults to SMTP_URL, else the outbox in MAIL_OUTBOX_DIR; closed with the app either way. */
   mail?: MailService;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Enqueues the credit period jobs that are due (the server does it on a timer; tests call it). */
+    creditPeriods: CreditPeriods;
+  }
 }
 
 /** Redis when REDIS_URL is set (its connection closes with the app), else the server's database. */
@@ -151,6 +160,8 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
   const jobs = givenJobs ?? createJobQueue(db, jobQueueSettings(config));
   const store = files;
   const enqueueParse = defineFileJobs(jobs, db, store);
+  const creditPeriods = defineCreditPeriodJobs(jobs, db);
+  app.decorate('creditPeriods', creditPeriods);
   const chatDeps = {
     db,
     llm: llmRegistry,
@@ -181,6 +192,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerInquiryRoutes(api, { db, mail, rateLimits, config });
       registerModelPermissionRoutes(api, db);
       registerAdminChatbotRoutes(api, { db, mail });
+      registerCreditRoutes(api, db);
       registerRecentChatbotRoutes(api, db);
       registerStudioRoutes(api, { db, store, rateLimits, config, enqueueParse, sources });
       registerSignupRoutes(api, signupDeps, config);
@@ -206,5 +218,9 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
 
   await jobs.start(app.log);
   app.addHook('onClose', () => jobs.stop());
+  const stopCreditPeriods = scheduleCreditPeriods(creditPeriods, config.CREDIT_PERIOD_CHECK_MINUTES, (error) =>
+    app.log.error({ err: error }, 'credit period check failed'),
+  );
+  app.addHook('onClose', async () => stopCreditPeriods());
   return app;
 }

@@ -119,6 +119,8 @@ const configSchema = z.object({
   JOB_SUPERVISE_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
   /** How long shutting down waits for running jobs before failing them over to a retry. */
   JOB_SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+  /** How often the server looks for tenants whose credit period is due (monthly plan credit, lapsed grants); 0 = never. */
+  CREDIT_PERIOD_CHECK_MINUTES: z.coerce.number().int().min(0).max(1440).default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
 });
 
