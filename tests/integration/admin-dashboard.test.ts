@@ -28,10 +28,9 @@ describe('admin dashboard', () => {
       { ...row, webSearchCount: 1, credits: 1, inputTokens: 0, outputTokens: 0 },
       { ...row, credits: 7, createdAt: new Date('2030-02-10T00:00:00Z') },
     ]);
-    await server.db.insert(chatbots).values([
-      { tenantId: demo!.tenantId, creatorId: demo!.id, koName: '공개', enName: 'Public bot', isPublic: true },
-      { tenantId: demo!.tenantId, creatorId: demo!.id, koName: '비공개', enName: 'Private bot' },
-    ] as (typeof chatbots.$inferInsert)[]);
+    const made = [];
+    for (let i = 0; i < 2; i++) made.push((await client.call('/chatbots/', { method: 'POST', token: member })).body.id as number);
+    await server.db.update(chatbots).set({ isPublic: true }).where(eq(chatbots.id, made[0]!));
   });
   afterAll(async () => {
     await server?.close();
@@ -41,7 +40,7 @@ describe('admin dashboard', () => {
     const { status, body } = await client.call('/admin/dashboards/', { token: admin });
     expect(status).toBe(200);
     expect(body).toMatchObject({ month, member_count: 2, monthly_active_users: 1, monthly_messages: 2, public_chatbot_count: 1, private_chatbot_count: 1 });
-    const acme = (await client.call('/admin/dashboards/', { token: acmeAdmin })).body;
+    const acme = (await client.call('/admin/dashboards/', { token: acmeAdmin, tenant: 'acme' })).body;
     expect(acme).toMatchObject({ monthly_messages: 0, public_chatbot_count: 0, private_chatbot_count: 0 });
     expect((await client.call('/admin/dashboards/', { token: member })).status).toBe(403);
     expect((await client.call('/admin/dashboards/')).status).toBe(401);

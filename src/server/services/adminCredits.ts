@@ -13,8 +13,11 @@ import { paginate } from './pagination';
 
 const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** The outer row's id, qualified: drizzle leaves a lone table's columns unqualified, which a subquery would read as its own. */
+const outerId = (table: 'member_groups' | 'members') => sql`${sql.identifier(table)}.${sql.identifier('id')}`;
+
 /** This month's usage of a scope's balance rows, as a positive number. */
-const usedThisMonth = (kind: 'group' | 'member', scopeId: SQL | typeof memberGroups.id | typeof members.id, tenantId: number, period: string) =>
+const usedThisMonth = (kind: 'group' | 'member', scopeId: SQL, tenantId: number, period: string) =>
   sql<number>`coalesce((select -${creditBalances.usageSum} from ${creditBalances} where ${creditBalances.tenantId} = ${tenantId} and ${creditBalances.scopeKind} = ${kind} and ${creditBalances.scopeId} = ${scopeId} and ${creditBalances.period} = ${period}), 0)::float8`;
 
 /** The allocation screen: every group, a page of members, this month's use of each. */
@@ -29,8 +32,8 @@ export async function creditAllocation(db: Database, admin: MemberRow, query: z.
       is_default: memberGroups.isDefault,
       credit_quota: memberGroups.creditQuota,
       member_credit_quota: memberGroups.memberCreditQuota,
-      member_count: sql<number>`(select count(*)::int from ${members} where ${members.defaultMemberGroupId} = ${memberGroups.id})`,
-      used: usedThisMonth('group', memberGroups.id, tenantId, period),
+      member_count: sql<number>`(select count(*)::int from ${members} where ${members.defaultMemberGroupId} = ${outerId('member_groups')})`,
+      used: usedThisMonth('group', outerId('member_groups'), tenantId, period),
     })
     .from(memberGroups)
     .where(eq(memberGroups.tenantId, tenantId))
@@ -51,7 +54,7 @@ export async function creditAllocation(db: Database, admin: MemberRow, query: z.
           member_group_id: members.defaultMemberGroupId,
           credit_quota: members.creditQuota,
           group_quota: memberGroups.memberCreditQuota,
-          used: usedThisMonth('member', members.id, tenantId, period),
+          used: usedThisMonth('member', outerId('members'), tenantId, period),
         })
         .from(members)
         .leftJoin(memberGroups, eq(memberGroups.id, members.defaultMemberGroupId))
