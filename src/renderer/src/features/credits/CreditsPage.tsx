@@ -8,8 +8,8 @@ import { useCreditEntries, useMemberUsage } from '../../api/credits';
 import { PageFrame } from '../../components/PageFrame';
 import { useListSearchParams } from '../../components/useListSearchParams';
 import { useUserSession } from '../../stores/userSession';
-import { CreditEntriesTable } from './CreditEntriesTable';
-import { useCreditFormat } from './useCreditFormat';
+import { CreditEntriesTable } from '../../components/CreditEntriesTable';
+import { useCreditFormat } from '../../components/useCreditFormat';
 
 /** Where an individual buys more (the billing pages) and what an organisation member is told instead. */
 export const PLANS_PATH = '/dashboard/plans';

@@ -6,7 +6,7 @@ import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination'
 import { useCreditPurchases } from '../../../api/adminCredits';
 import { useErrorToast } from '../../../components/useErrorToast';
 import { useListSearchParams } from '../../../components/useListSearchParams';
-import { CreditEntriesTable } from '../../credits/CreditEntriesTable';
+import { CreditEntriesTable } from '../../../components/CreditEntriesTable';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { AllocationTab } from './AllocationTab';
 import { UsageTab } from './UsageTab';

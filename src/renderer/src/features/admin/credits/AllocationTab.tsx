@@ -14,7 +14,7 @@ import { showToast } from '../../../components/toast';
 import { useErrorToast } from '../../../components/useErrorToast';
 import { useListSearchBox, useListSearchParams } from '../../../components/useListSearchParams';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
-import { useCreditFormat } from '../../credits/useCreditFormat';
+import { useCreditFormat } from '../../../components/useCreditFormat';
 
 /** A quota being edited: a number, or '' for "no limit" / "follows the group". */
 type Draft = number | '';

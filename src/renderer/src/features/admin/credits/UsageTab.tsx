@@ -5,7 +5,7 @@ import { adminCreditsApi, type CreditUsageReport } from '../../../../../shared/a
 import { useCreditUsageReport } from '../../../api/adminCredits';
 import { useErrorToast } from '../../../components/useErrorToast';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
-import { useCreditFormat } from '../../credits/useCreditFormat';
+import { useCreditFormat } from '../../../components/useCreditFormat';
 
 const thisMonth = () => new Date().toISOString().slice(0, 7);
 

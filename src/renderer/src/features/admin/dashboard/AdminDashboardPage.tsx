@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { DashboardUsage } from '../../../../../shared/api';
 import { useAdminDashboard, useDashboardUsage } from '../../../api/adminCredits';
 import { useErrorToast } from '../../../components/useErrorToast';
-import { useCreditFormat } from '../../credits/useCreditFormat';
+import { useCreditFormat } from '../../../components/useCreditFormat';
 import { AdminPageFrame } from '../AdminPageFrame';
 import type { UsageMetric } from './UsageChart';
 

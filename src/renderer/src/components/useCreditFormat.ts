@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
-import { displayCredits } from '../../../../shared/domain/credits';
-import { useResolvedLanguage } from '../../i18n/useLanguage';
+import { displayCredits } from '../../../shared/domain/credits';
+import { useResolvedLanguage } from '../i18n/useLanguage';
 
 /** Credits (rounded down, spec §9), counts and prices in the member's language (Intl.NumberFormat). */
 export function useCreditFormat() {

@@ -1,7 +1,7 @@
 import { Anchor, Badge, Pagination, Skeleton, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { CreditEntry, Paginated } from '../../../../shared/api';
-import { useResolvedLanguage } from '../../i18n/useLanguage';
+import type { CreditEntry, Paginated } from '../../../shared/api';
+import { useResolvedLanguage } from '../i18n/useLanguage';
 import { useCreditFormat } from './useCreditFormat';
 
 interface CreditEntriesTableProps {
