@@ -25,6 +25,7 @@ export default function UsageChart({ months, metric, title, format }: UsageChart
         {title}
       </Text>
       <svg role="img" aria-labelledby={`chart-${metric}`} viewBox={`0 0 100 ${HEIGHT / 4}`} preserveAspectRatio="none" width="100%" height={HEIGHT} data-testid={`chart-${metric}`}>
+        <line x1={0} x2={100} y1={HEIGHT / 4} y2={HEIGHT / 4} stroke="var(--mantine-color-gray-4)" strokeWidth={0.5} vectorEffect="non-scaling-stroke" />
         {months.map((month, index) => {
           const height = (month[metric] / max) * (HEIGHT / 4 - 1);
           return (
