@@ -111,7 +111,7 @@ export function AllocationTab() {
                 return (
                   <Table.Tr key={group.id}>
                     <Table.Td>
-                      <Group gap={6} wrap="nowrap">
+                      <Group gap={6}>
                         <Text size="sm">{name}</Text>
                         {group.is_default && (
                           <Tooltip label={t('allocation.default_locked')}>

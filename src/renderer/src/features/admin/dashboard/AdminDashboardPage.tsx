@@ -56,7 +56,7 @@ export default function AdminDashboardPage() {
             {t(errorMessageKey(cards.error, adminDashboardsApi.getDashboard))}
           </Alert>
         ) : (
-          <SimpleGrid cols={{ base: 1, xs: 2, md: 5 }}>
+          <SimpleGrid cols={{ base: 2, md: 5 }}>
             {card(t('cards.members'), cards.data?.member_count, 'card-members')}
             {card(t('cards.active_users'), cards.data?.monthly_active_users, 'card-active-users')}
             {card(t('cards.messages'), cards.data?.monthly_messages, 'card-messages')}
