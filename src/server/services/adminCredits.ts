@@ -8,10 +8,9 @@ import type { MemberRow } from '../db/rows';
 import { creditBalances, llmModels, memberGroups, members, usageRecords } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import { recordAudits } from './auditLog';
+import { escapeLike } from './chatbots';
 import { creditCheck } from './credits';
 import { paginate } from './pagination';
-
-const likePattern = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** The outer row's id, qualified: drizzle leaves a lone table's columns unqualified, which a subquery would read as its own. */
 const outerId = (table: 'member_groups' | 'members') => sql`${sql.identifier(table)}.${sql.identifier('id')}`;
@@ -41,7 +40,7 @@ export async function creditAllocation(db: Database, admin: MemberRow, query: z.
   const memberFilter = and(
     eq(members.tenantId, tenantId),
     query.group_id ? eq(members.defaultMemberGroupId, query.group_id) : undefined,
-    query.search_term ? or(ilike(members.name, likePattern(query.search_term)), ilike(members.email, likePattern(query.search_term))) : undefined,
+    query.search_term ? or(ilike(members.name, `%${escapeLike(query.search_term)}%`), ilike(members.email, `%${escapeLike(query.search_term)}%`)) : undefined,
   );
   const memberPage = await paginate(query, {
     count: async () => (await db.select({ n: count() }).from(members).where(memberFilter))[0]?.n ?? 0,
