@@ -8,8 +8,10 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import { Redis } from 'ioredis';
 import { ACCESS_TOKEN_HEADER, API_PREFIX } from '../shared/domain/http';
 import type { ServerConfig } from './config';
+import { clock } from './clock';
 import type { Database } from './db/client';
 import { type JobQueue, createJobQueue, jobQueueSettings } from './jobs/queue';
+import { type CreditPeriods, defineCreditPeriodJobs, scheduleCreditPeriods } from './services/creditPeriods';
 import { type LlmRegistry, createLlmRegistry, llmSettingsFromConfig } from './llm/registry';
 import { registerApiKeyAuthentication } from './plugins/apiKeyAuth';
 import { registerAuthentication } from './plugins/auth';
@@ -45,6 +47,7 @@ import { registerTaskRoutes } from './routes/tasks';
 import { registerInquiryRoutes } from './routes/inquiries';
 import { registerModelPermissionRoutes } from './routes/modelPermissions';
 import { registerAdminChatbotRoutes } from './routes/adminChatbots';
+import { registerCreditRoutes } from './routes/credits';
 import { registerRecentChatbotRoutes } from './routes/recentChatbots';
 import { defineRenewalJobs, registerBillingRoutes } from './routes/billing';
 import { paymentProviderFromConfig } from './payments';
@@ -81,8 +84,13 @@ export interface BuildAppOptions {
   mail?: MailService;
   /** Defaults to PortOne when PORTONE_* is set, else the demo provider. */
   payments?: PaymentProvider;
-  /** The time renewals go by; tests move it to the next payment date. */
-  clock?: () => Date;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Enqueues the credit period jobs that are due (the server does it on a timer; tests call it). */
+    creditPeriods: CreditPeriods;
+  }
 }
 
 /** Redis when REDIS_URL is set (its connection closes with the app), else the server's database. */
@@ -100,7 +108,7 @@ function rateLimitStore(app: FastifyInstance, db: Database, config: ServerConfig
  * The whole API as a Fastify instance, ready to `listen` or `inject`. Building it first fails the
  * answers an earlier process left streaming when it died.
  */
-export async function buildApp({ db, config, llm, logger = false, webRoot, jobs: givenJobs, files = createFileStore(config), mail: givenMail, payments = paymentProviderFromConfig(config), clock = () => new Date() }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, config, llm, logger = false, webRoot, jobs: givenJobs, files = createFileStore(config), mail: givenMail, payments = paymentProviderFromConfig(config) }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({ logger, trustProxy: config.TRUST_PROXY });
   const mail = givenMail ?? createMailService({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: config.MAIL_OUTBOX_DIR, log: app.log });
   app.addHook('onClose', async () => mail.close());
@@ -170,9 +178,11 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
   const jobs = givenJobs ?? createJobQueue(db, jobQueueSettings(config));
   const store = files;
   const enqueueParse = defineFileJobs(jobs, db, store);
-  const billingDeps: BillingDeps = { db, provider: payments, mail, log: app.log, clock, links };
+  const billingDeps: BillingDeps = { db, provider: payments, mail, log: app.log, clock: clock.now, links };
   const sweepRenewals = defineRenewalJobs(jobs, () => billingDeps);
   app.decorate('sweepRenewals', sweepRenewals);
+  const creditPeriods = defineCreditPeriodJobs(jobs, db);
+  app.decorate('creditPeriods', creditPeriods);
   const chatDeps = {
     db,
     llm: llmRegistry,
@@ -209,6 +219,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerInquiryRoutes(api, { db, mail, rateLimits, config });
       registerModelPermissionRoutes(api, db);
       registerAdminChatbotRoutes(api, { db, mail });
+      registerCreditRoutes(api, db);
       registerRecentChatbotRoutes(api, db);
       registerApiKeyRoutes(api, db);
       await registerOpenAiRoutes(api, chatDeps);
@@ -244,5 +255,9 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
     timer.unref();
     app.addHook('onClose', async () => clearInterval(timer));
   }
+  const stopCreditPeriods = scheduleCreditPeriods(creditPeriods, config.CREDIT_PERIOD_CHECK_MINUTES, (error) =>
+    app.log.error({ err: error }, 'credit period check failed'),
+  );
+  app.addHook('onClose', async () => stopCreditPeriods());
   return app;
 }

@@ -131,6 +131,8 @@ const configSchema = z.object({
   PORTONE_API_BASE: z.url({ protocol: /^https?$/ }).default('https://api.portone.io'),
   /** How often due membership renewals are looked for and queued; 0 turns the sweep off (another process runs it). */
   BILLING_RENEWAL_SWEEP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
+  /** How often the server looks for tenants whose credit period is due (monthly plan credit, lapsed grants); 0 = never. */
+  CREDIT_PERIOD_CHECK_MINUTES: z.coerce.number().int().min(0).max(1440).default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
 });
 

@@ -6,11 +6,11 @@ function card(page: Page, text: string) {
 }
 
 test.describe('admin announcements', () => {
-  test('the admin button opens the console in a new tab', async ({ page }) => {
+  test('the admin button opens the console in a new tab, on the dashboard', async ({ page }) => {
     await signIn(page, ADMIN);
     const [consoleTab] = await Promise.all([page.waitForEvent('popup'), page.getByTestId('admin-button').click()]);
-    await expect(consoleTab).toHaveURL(/\/admin\/announcements/);
-    await expect(consoleTab.getByRole('heading', { name: 'Announcements' })).toBeVisible();
+    await expect(consoleTab).toHaveURL(/\/admin\/dashboard/);
+    await expect(consoleTab.getByRole('heading', { name: 'Dashboard' })).toBeVisible();
   });
 
   test('create, edit, switch off and on, and delete an announcement', async ({ page }) => {

@@ -25,6 +25,9 @@ const KEY_CONTROL: Record<string, (page: Page) => ReturnType<Page['locator']>> =
   'studio-editor': (page) => page.getByTestId('save-chatbot'),
   'my-page': (page) => page.getByRole('heading', { level: 1 }),
   plans: (page) => page.locator('[data-testid^="plan-"][data-testid$="-action"]').last(),
+  credits: (page) => page.getByRole('heading', { level: 1 }),
+  'admin-dashboard': (page) => page.getByRole('button', { name: 'Download CSV' }),
+  'admin-credits': (page) => page.getByRole('tab', { name: 'Purchase history' }),
   'admin-announcements': (page) => page.getByRole('button', { name: 'New announcement' }),
   'admin-chatbots': (page) => page.getByRole('textbox', { name: 'Search by name or key features' }),
   'admin-models': (page) => page.getByRole('heading', { level: 1 }),
@@ -59,8 +62,8 @@ for (const width of BREAKPOINTS) {
     });
     expect(visited).toEqual(
       expect.arrayContaining([
-        ...['sign-in', 'sign-up', 'forgot-password', 'reset-password', 'announcement-popup', 'new-chat', 'chat', 'shared-session', 'studio', 'studio-editor', 'store', 'developers', 'my-page', 'plans'],
-        ...['admin-announcements', 'admin-announcement-editor', 'admin-restricted-words', 'admin-chatbots', 'admin-models', 'admin-sign-up', 'admin-settings', 'admin-sso', 'sso-callback', 'invitation', 'restricted', 'desktop-setup'],
+        ...['sign-in', 'sign-up', 'forgot-password', 'reset-password', 'announcement-popup', 'new-chat', 'chat', 'shared-session', 'studio', 'studio-editor', 'store', 'developers', 'my-page', 'plans', 'credits'],
+        ...['admin-announcements', 'admin-announcement-editor', 'admin-restricted-words', 'admin-chatbots', 'admin-models', 'admin-sign-up', 'admin-settings', 'admin-sso', 'admin-dashboard', 'admin-credits', 'admin-audit-log', 'sso-callback', 'invitation', 'restricted', 'desktop-setup'],
       ]),
     );
     await expect(menuButton(page)).toBeHidden(); // the member is on the restricted page, which has no navigation

@@ -137,7 +137,7 @@ export async function visitScreens(page: Page, language: Language, onScreen: (na
   await expect(page.getByTestId('chatbot-message')).toBeVisible();
   await onScreen('shared-session', page);
 
-  for (const screen of ['studio', 'store', 'developers', 'my-page', 'plans']) {
+  for (const screen of ['studio', 'store', 'developers', 'my-page', 'plans', 'credits']) {
     await page.goto(`/dashboard/${screen}`);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await onScreen(screen, page);
@@ -189,6 +189,12 @@ export async function visitScreens(page: Page, language: Language, onScreen: (na
   await page.goto('/admin/audit-log');
   await expect(page.getByTestId('audit-row').first().or(page.getByTestId('audit-empty'))).toBeVisible();
   await onScreen('admin-audit-log', page);
+  await page.goto('/admin/dashboard');
+  await expect(page.getByRole('img').first()).toBeVisible();
+  await onScreen('admin-dashboard', page);
+  await page.goto('/admin/credits');
+  await expect(page.getByTestId('allocation-groups')).toBeVisible();
+  await onScreen('admin-credits', page);
 
   await page.context().clearCookies();
   await page.goto('/auth');

@@ -49,6 +49,7 @@ export const routes = [
               { path: 'studio/:chatbotId', lazy: lazyComponent(() => import('./features/studio/StudioEditorPage'), (module) => module.default) },
               { path: 'store', lazy: lazyComponent(() => import('./features/store/StorePage'), (module) => module.default) },
               { path: 'plans', lazy: lazyComponent(() => import('./features/billing/PlansPage'), (module) => module.default) },
+              { path: 'credits', lazy: lazyComponent(() => import('./features/credits/CreditsPage'), (module) => module.default) },
               { path: 'my-page', lazy: lazyComponent(() => import('./features/account/MyPage'), (module) => module.default) },
               { path: 'developers', lazy: lazyComponent(() => import('./features/developers/DevelopersPage'), (module) => module.default) },
             ],
@@ -57,7 +58,9 @@ export const routes = [
             path: '/admin',
             lazy: lazyComponent(() => import('./features/admin/AdminLayout'), (module) => module.AdminLayout),
             children: [
-              { index: true, element: <Navigate to="announcements" replace /> },
+              { index: true, element: <Navigate to="dashboard" replace /> },
+              { path: 'dashboard', lazy: lazyComponent(() => import('./features/admin/dashboard/AdminDashboardPage'), (module) => module.default) },
+              { path: 'credits', lazy: lazyComponent(() => import('./features/admin/credits/AdminCreditsPage'), (module) => module.default) },
               {
                 path: 'announcements',
                 lazy: lazyComponent(() => import('./features/admin/announcements/AnnouncementsPage'), (module) => module.default),

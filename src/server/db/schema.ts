@@ -324,10 +324,16 @@ export const creditLedger = pgTable(
     transactionPrice: integer('transaction_price'),
     transactionCurrency: text('transaction_currency'),
     receiptUrl: text('receipt_url'),
+    /** A tenant's monthly plan grant names its period (`YYYY-MM`): one per tenant and month (services/creditPeriods). */
+    planPeriod: text('plan_period'),
+    /** An expiry (a negative grant) names the grant whose unused rest it takes back: at most one per grant. */
+    expiresGrantId: integer('expires_grant_id').references((): AnyPgColumn => creditLedger.id),
     createdAt: createdAt(),
   },
   (t) => [
     index('credit_ledger_tenant_idx').on(t.tenantId, t.createdAt),
+    uniqueIndex('credit_ledger_plan_period_idx').on(t.tenantId, t.planPeriod),
+    uniqueIndex('credit_ledger_one_expiry_idx').on(t.expiresGrantId),
     index('credit_ledger_member_idx').on(t.memberId, t.createdAt),
     uniqueIndex('credit_ledger_one_settlement_idx').on(t.reservationId),
     // Deleting a session sets its messages' links to null, which must not scan the whole ledger.

@@ -1,4 +1,5 @@
 import { type ModelMessage, streamText } from 'ai';
+import { clock, periodOf } from '../clock';
 import { type SQL, and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { ChatFrame, ChatMeta, Citation, chatBodySchema } from '../../shared/api/chat';
@@ -406,9 +407,11 @@ async function recordOutcome(db: Database, turn: ChatTurn, outcome: StreamOutcom
   const cost = tokenCost + webCost;
   const interrupted = outcome.finishReason === 'aborted' ? 'stopped' : outcome.finishReason === 'error' ? 'failed' : null;
   const tokens = outcome.inputTokens + outcome.outputTokens;
-  const now = new Date();
-  const period = now.toISOString().slice(0, 7);
+  // The credit clock: the usage row and the ledger's settlement count in the same month.
+  const now = clock.now();
+  const period = periodOf(now);
   const usageRow = {
+    createdAt: now,
     tenantId: tenant.id,
     memberId: member.id,
     memberGroupId: turn.memberGroupId,

@@ -2,12 +2,11 @@ import { and, desc, eq, gte, sql } from 'drizzle-orm';
 import type { MemberUsage } from '../../shared/api/credits';
 import { isCreditsDepleted } from '../../shared/domain/credits';
 import type { Database } from '../db/client';
-import { type MemberRow, rowsOf } from '../db/rows';
+import type { MemberRow } from '../db/rows';
+import { clock, periodBounds } from '../clock';
 import { usageRecords } from '../db/schema';
 import { bindingLimit, depletionKindOf, memberCreditLimits, toCreditCheck } from './credits';
 
-/** The month the member and group balances count, in the database's clock like the ledger's `created_at`. */
-const MONTH_START = sql`date_trunc('month', now())`;
 
 /**
  * A member's credits this month: the limit that runs out first with its quota, usage and share
@@ -17,9 +16,9 @@ const MONTH_START = sql`date_trunc('month', now())`;
 export async function memberUsage(db: Database, member: MemberRow): Promise<MemberUsage> {
   const limits = await memberCreditLimits(db, member);
   const limit = bindingLimit(limits);
-  const [period] = rowsOf<{ start: string; end: string }>(
-    await db.execute(sql`select to_char(${MONTH_START}, 'YYYY-MM-DD') as start, to_char(${MONTH_START} + interval '1 month' - interval '1 day', 'YYYY-MM-DD') as "end"`),
-  );
+  // The month the member and group balances count, by the same clock as the ledger's `created_at`.
+  const period = periodBounds(clock.now());
+  const monthStart = new Date(`${period.start}T00:00:00Z`);
   const models = await db
     .select({
       model_name: usageRecords.modelName,
@@ -29,7 +28,7 @@ export async function memberUsage(db: Database, member: MemberRow): Promise<Memb
     })
     .from(usageRecords)
     // Test chats are paid from the tenant's pool, not from the member's quota.
-    .where(and(eq(usageRecords.tenantId, member.tenantId), eq(usageRecords.memberId, member.id), eq(usageRecords.isTest, false), gte(usageRecords.createdAt, MONTH_START)))
+    .where(and(eq(usageRecords.tenantId, member.tenantId), eq(usageRecords.memberId, member.id), eq(usageRecords.isTest, false), gte(usageRecords.createdAt, monthStart)))
     .groupBy(usageRecords.modelName)
     .orderBy(desc(sql`sum(${usageRecords.credits})`), usageRecords.modelName);
 
@@ -38,8 +37,8 @@ export async function memberUsage(db: Database, member: MemberRow): Promise<Memb
   const average = paidMessages > 0 ? ownUsage / paidMessages : null;
   const remaining = limit ? limit.remaining : null;
   return {
-    period_start: period?.start ?? '',
-    period_end: period?.end ?? '',
+    period_start: period.start,
+    period_end: period.end,
     limited_by: limit?.scope ?? null,
     quota: limit?.quota ?? null,
     usage: limit ? limit.used : ownUsage,

@@ -6,6 +6,7 @@ import { type CreditScope, type DepletionKind, costInCredits, depletionKind, isC
 import type { Queryable } from '../db/client';
 import { creditBalances, creditLedger, memberGroups, plans, tenants } from '../db/schema';
 import { AppError } from '../errors';
+import { clock, periodOf } from '../clock';
 import { type LlmModelRow, type MemberRow, type TenantRow, rowsOf } from '../db/rows';
 
 type GroupQuotas = Pick<typeof memberGroups.$inferSelect, 'id' | 'creditQuota' | 'memberCreditQuota'>;
@@ -14,10 +15,13 @@ type Scope = (typeof creditBalances.$inferSelect)['scopeKind'];
 /** The tenant's balance row spans all time; group and member rows one month each. */
 const ALL_TIME = 'all';
 /**
- * The month of `now()`, which is also the `created_at` of every ledger row the transaction writes,
- * so a ledger row and its balance change always fall in the same period.
+ * The month of `clock.now()`, read once per ledger statement and also written as the `created_at` of
+ * its ledger rows, so a ledger row and its balance change always fall in the same period.
  */
-const CURRENT_PERIOD = sql<string>`to_char(now(), 'YYYY-MM')`;
+const ledgerClock = () => {
+  const at = clock.now();
+  return { at, period: periodOf(at) };
+};
 
 type BalanceRow = Pick<typeof creditBalances.$inferSelect, 'scopeKind' | 'scopeId' | 'usageSum' | 'grantSum' | 'grantCount'>;
 type LedgerEntry = Pick<typeof creditLedger.$inferSelect, 'id' | 'amount'>;
@@ -34,7 +38,7 @@ const fromJson = <T>(value: unknown): T => (typeof value === 'string' ? JSON.par
  * `also` runs further statements within the same one (common table expressions, each ending in a
  * comma); `extra` adds columns to the one result row.
  */
-async function writeLedger(q: Queryable, entries: SQL, { also = sql``, extra = sql`` }: { also?: SQL; extra?: SQL } = {}) {
+async function writeLedger(q: Queryable, entries: SQL, { period, also = sql``, extra = sql`` }: { period: string; also?: SQL; extra?: SQL }) {
   const [row] = rowsOf<{ entries: unknown; balances: unknown; [column: string]: unknown }>(
     await q.execute(sql`
       with ${also} entry as (${entries}),
@@ -50,7 +54,7 @@ async function writeLedger(q: Queryable, entries: SQL, { also = sql``, extra = s
       ),
       moved as (
         insert into ${creditBalances} (tenant_id, scope_kind, scope_id, period, usage_sum, grant_sum, grant_count)
-        select tenant_id, scope_kind, scope_id, case when scope_kind = 'tenant' then ${ALL_TIME} else ${CURRENT_PERIOD} end,
+        select tenant_id, scope_kind, scope_id, case when scope_kind = 'tenant' then ${ALL_TIME} else ${period}::text end,
             sum(usage_sum), sum(grant_sum), sum(grant_count)
           from moves group by tenant_id, scope_kind, scope_id order by tenant_id, scope_kind, scope_id
         on conflict (tenant_id, scope_kind, scope_id, period) do update set
@@ -68,8 +72,11 @@ async function writeLedger(q: Queryable, entries: SQL, { also = sql``, extra = s
 const asNumbers = (row: BalanceRow): BalanceRow => ({ ...row, usageSum: Number(row.usageSum), grantSum: Number(row.grantSum), grantCount: Number(row.grantCount) });
 
 /** Appends ledger rows and moves the balances with them, in the caller's transaction. */
-async function appendToLedger(q: Queryable, entries: (typeof creditLedger.$inferInsert)[], extra?: SQL) {
-  const insert = q.insert(creditLedger).values(entries).returning({
+export async function appendToLedger(q: Queryable, entries: (typeof creditLedger.$inferInsert)[], extra?: SQL, { skipDuplicates = false } = {}) {
+  const { at, period } = ledgerClock();
+  const values = q.insert(creditLedger).values(entries.map((entry) => ({ ...entry, createdAt: at })));
+  // A duplicate (a second monthly grant or expiry of the same thing) inserts nothing and moves no balance.
+  const insert = (skipDuplicates ? values.onConflictDoNothing() : values).returning({
     id: creditLedger.id,
     tenant_id: creditLedger.tenantId,
     member_group_id: creditLedger.memberGroupId,
@@ -77,7 +84,7 @@ async function appendToLedger(q: Queryable, entries: (typeof creditLedger.$infer
     kind: creditLedger.kind,
     amount: creditLedger.amount,
   });
-  return writeLedger(q, insert.getSQL(), { extra });
+  return writeLedger(q, insert.getSQL(), { period, extra });
 }
 
 /** One limit a send is checked against: its quota for the period, what was used, what is left. */
@@ -167,8 +174,9 @@ async function defaultGroup(q: Queryable, member: MemberRow): Promise<GroupQuota
 /** Reads the member's, the default group's and the tenant's balance rows: a few rows, however long the ledger. */
 export async function memberCreditLimits(q: Queryable, member: MemberRow): Promise<CreditLimit[]> {
   const group = await defaultGroup(q, member);
+  const { period } = ledgerClock();
   const inThisMonth = (scopeKind: Scope, scopeId: number) =>
-    and(eq(creditBalances.scopeKind, scopeKind), eq(creditBalances.scopeId, scopeId), eq(creditBalances.period, CURRENT_PERIOD));
+    and(eq(creditBalances.scopeKind, scopeKind), eq(creditBalances.scopeId, scopeId), eq(creditBalances.period, period));
   const balances = await q
     .select()
     .from(creditBalances)
@@ -263,15 +271,16 @@ export async function settleCredits(
   billing?: Billing,
 ): Promise<void> {
   const amount = reserved - actual;
+  const { at, period } = ledgerClock();
   const settle = q
     .insert(creditLedger)
-    .values({ ...ledgerOwner(member, billing), kind: 'settlement', amount, reservationId })
+    .values({ ...ledgerOwner(member, billing), kind: 'settlement', amount, reservationId, createdAt: at })
     .onConflictDoUpdate({ target: creditLedger.reservationId, set: { amount } });
   // xmax is set on a row the upsert updated rather than inserted.
   await writeLedger(
     q,
     sql`${settle.getSQL()} returning id, tenant_id, member_group_id, member_id, kind, case when xmax::text <> '0' then amount - ${reserved}::numeric else amount end as amount`,
-    { also },
+    { period, also },
   );
 }
 
@@ -300,8 +309,18 @@ export async function releaseAbandonedReservations(q: Queryable, messageIds: num
   );
 }
 
-export async function grantTenantCredits(q: Queryable, tenantId: number, amount: number, names: { koName: string; enName: string }): Promise<void> {
-  await appendToLedger(q, [{ tenantId, memberGroupId: null, memberId: null, kind: 'grant', amount, ...names }]);
+/**
+ * Adds credits to the tenant's pool. `details` may carry a validity period (`usageStartDate`,
+ * `usageEndDate`: the expiry job takes back what is unused after the end day) and the purchase's
+ * transaction (price, currency, receipt).
+ */
+export async function grantTenantCredits(
+  q: Queryable,
+  tenantId: number,
+  amount: number,
+  details: Pick<typeof creditLedger.$inferInsert, 'koName' | 'enName' | 'usageStartDate' | 'usageEndDate' | 'transactionPrice' | 'transactionCurrency' | 'receiptUrl'>,
+): Promise<void> {
+  await grantCredits(q, { tenantId, memberId: null, amount, ...details });
 }
 
 /**

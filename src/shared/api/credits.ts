@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
-import { idParamsSchema } from './common';
+import { idParamsSchema, isoDateTime, pageQuerySchema, paginatedSchema } from './common';
+import { DEFAULT_LIST_PAGE_SIZE } from '../domain/pagination';
 import { CREDIT_SCOPES, DEPLETION_KINDS } from '../domain/credits';
 
 export const depletionKindSchema = z.enum(DEPLETION_KINDS);
@@ -40,4 +41,44 @@ export const getMemberUsage = defineEndpoint({
   response: memberUsageSchema,
   summary: "A member's credit usage this month (only oneself unless admin)",
   tags: ['members'],
+});
+
+/** The purchase behind a bought credit entry (spec §3 Credit entry `transaction`); null for plan credits and grants. */
+export const creditTransactionSchema = z.object({
+  id: z.number().int(),
+  price: z.number().int(),
+  currency: z.string(),
+  receipt_url: z.string().nullable(),
+  created_at: isoDateTime,
+});
+
+/**
+ * Spec §3 Credit entry: one grant of the tenant's pool (a month's plan credit, a purchase, an
+ * operator's grant) with its validity period and how much of it was used (rounded down). Grants are
+ * used up in the order they lapse; an expired grant's usage is what was used before it lapsed.
+ */
+export const creditEntrySchema = z.object({
+  id: z.number().int(),
+  quota: z.number(),
+  usage: z.number().int(),
+  created_at: isoDateTime,
+  usage_start_date: z.string().nullable(),
+  usage_end_date: z.string().nullable(),
+  ko_name: z.string().nullable(),
+  en_name: z.string().nullable(),
+  /** Set once the validity ended and the unused rest was taken back. */
+  expired: z.boolean(),
+  /** Shown to administrators and to individuals (who pay for themselves); null otherwise. */
+  transaction: creditTransactionSchema.nullable(),
+});
+export type CreditEntry = z.infer<typeof creditEntrySchema>;
+
+export const listCredits = defineEndpoint({
+  method: 'GET',
+  path: '/credits/',
+  access: 'member',
+  query: pageQuerySchema(DEFAULT_LIST_PAGE_SIZE),
+  response: paginatedSchema(creditEntrySchema),
+  summary: "The credit entries of the member's tenant pool, newest first (spec §3 Credit entry)",
+  tags: ['credits'],
 });

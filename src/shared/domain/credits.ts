@@ -63,3 +63,12 @@ export function creditWarning(usage: { depleted: boolean; percentage_used: numbe
 
 /** Spec §9: credit figures are shown rounded down to an integer (never below 0). */
 export const displayCredits = (credits: number): number => Math.max(0, Math.floor(credits));
+
+/** The largest monthly quota an administrator can set (credits). */
+export const CREDIT_QUOTA_MAX = 1_000_000_000;
+
+/** The admin usage tables group by member group or by member. */
+export const CREDIT_USAGE_GROUPINGS = ['group', 'member'] as const;
+
+/** The admin dashboard's usage charts span at most this many months. */
+export const DASHBOARD_MAX_MONTHS = 24;

@@ -26,6 +26,8 @@ export const ERROR_CODES = [
   'model_not_allowed',
   /** The unlimited model stays usable by every group (spec §5): its switch cannot be turned off. */
   'model_locked',
+  /** The default group's credit info cannot be changed (spec §5). */
+  'default_group_locked',
   /** Rejecting a request (publish, member) needs a reason for the requester (spec §5). */
   'reason_required',
   'input_too_long',

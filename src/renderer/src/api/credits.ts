@@ -1,4 +1,4 @@
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
 import { creditsApi } from '../../../shared/api';
 import { callEndpoint } from './client';
 import { queryKeys } from './queryKeys';
@@ -15,4 +15,13 @@ export function useMemberUsage(memberId: number | undefined) {
 export function refreshCredits(queryClient: QueryClient, memberId: number): void {
   void queryClient.invalidateQueries({ queryKey: queryKeys.memberUsage(memberId) });
   void queryClient.invalidateQueries({ queryKey: queryKeys.creditCheck(memberId) });
+}
+
+/** Spec §3 Credit entries of the member's tenant pool. */
+export function useCreditEntries(page: number, size: number) {
+  return useQuery({
+    queryKey: queryKeys.creditEntries(page, size),
+    queryFn: () => callEndpoint(creditsApi.listCredits, { query: { page, size } }),
+    placeholderData: keepPreviousData,
+  });
 }

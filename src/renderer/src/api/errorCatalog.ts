@@ -1,5 +1,5 @@
 import { DEPLETION_KINDS, type DepletionKind } from '../../../shared/domain/credits';
-import { apiKeysApi, billingApi, invitationsApi, tenantMembershipApi, adminChatbotsApi, adminCustomFieldsApi, adminLlmModelsApi, adminPoliciesApi, adminSecurityApi, adminTenantSettingsApi, authApi, chatApi, chatbotsApi, filesApi, membersApi, passwordsApi, sessionsApi, signupApi, ssoApi, taskModesApi, type ApiError } from '../../../shared/api';
+import { apiKeysApi, billingApi, invitationsApi, tenantMembershipApi, adminChatbotsApi, adminCreditsApi, adminDashboardsApi, adminCustomFieldsApi, adminLlmModelsApi, adminPoliciesApi, adminSecurityApi, adminTenantSettingsApi, authApi, chatApi, chatbotsApi, filesApi, membersApi, passwordsApi, sessionsApi, signupApi, ssoApi, taskModesApi, type ApiError } from '../../../shared/api';
 import { type ErrorMessageRow, addErrorMessages, isIndividual } from './errorMessages';
 
 const depletionIs = (kind: DepletionKind) => (error: ApiError) => (error.body?.details as { depletion?: string } | undefined)?.depletion === kind;
@@ -168,6 +168,9 @@ export const ERROR_CATALOG: readonly ErrorMessageRow[] = [
   { endpoint: adminSecurityApi.createRestrictedWord, status: 409, key: 'security:words.duplicate' },
   { endpoint: adminLlmModelsApi.setModelGroupPermission, status: 422, key: 'models:errors.model_locked' },
   // Chatbot approve (spec §8): 404, 422.
+  // Spec §8 "Dashboard cards 403".
+  { endpoint: adminDashboardsApi.getDashboard, status: 403, key: 'adminDashboard:errors.cards_403' },
+  { endpoint: adminCreditsApi.updateCreditAllocation, status: 422, code: 'default_group_locked', key: 'adminCredits:errors.default_group_locked' },
   { endpoint: adminChatbotsApi.processPublishRequest, status: 404, key: 'publishing:errors.not_found' },
   { endpoint: adminChatbotsApi.processPublishRequest, status: 422, key: 'publishing:errors.reason_required' },
   { endpoint: adminChatbotsApi.bulkProcessPublishRequests, status: 404, key: 'publishing:errors.not_found' },

@@ -54,4 +54,11 @@ export const queryKeys = {
   tenantSettings: ['admin', 'tenant-settings'] as const,
   adminCustomFields: ['admin', 'custom-fields'] as const,
   adminPolicies: ['admin', 'policies'] as const,
+  creditEntries: (page: number, size: number) => ['credits', page, size] as const,
+  creditAllocation: (query: object) => ['admin', 'credits', 'allocation', query] as const,
+  creditAllocationAll: ['admin', 'credits', 'allocation'] as const,
+  creditUsageReport: (month: string, groupBy: string) => ['admin', 'credits', 'usage', month, groupBy] as const,
+  creditPurchases: (page: number, size: number) => ['admin', 'credits', 'purchases', page, size] as const,
+  adminDashboard: ['admin', 'dashboard'] as const,
+  adminDashboardUsage: (start: string, end: string) => ['admin', 'dashboard', 'usage', start, end] as const,
 };

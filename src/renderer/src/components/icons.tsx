@@ -38,3 +38,5 @@ export const IconFileText = (p: IconProps) => <Icon {...p}><path d="M14 3H6v18h1
 export const IconDownload = (p: IconProps) => <Icon {...p}><path d="M12 3v12M7 10l5 5 5-5M5 21h14" /></Icon>;
 export const IconBulb = (p: IconProps) => <Icon {...p}><path d="M9 18h6M10 22h4M12 2a7 7 0 0 0-4 12.7V17h8v-2.3A7 7 0 0 0 12 2z" /></Icon>;
 export const IconImage = (p: IconProps) => <Icon {...p}><rect x="3" y="3" width="18" height="18" rx="2" /><circle cx="9" cy="9" r="2" /><path d="M21 15l-5-5L5 21" /></Icon>;
+export const IconChart = (p: IconProps) => <Icon {...p}><path d="M4 20V4M4 20h16M8 16v-5M12 16V8M16 16v-3" /></Icon>;
+export const IconCoins = (p: IconProps) => <Icon {...p}><ellipse cx="12" cy="6" rx="7" ry="3" /><path d="M5 6v6c0 1.7 3.1 3 7 3s7-1.3 7-3V6M5 12v6c0 1.7 3.1 3 7 3s7-1.3 7-3v-6" /></Icon>;

@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Paper, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { membersApi } from '../../../../shared/api';
 import { errorMessageKey } from '../../api/errorMessages';
 import { saveMemberName, useMember } from '../../api/members';
@@ -9,7 +10,7 @@ import { LanguageMenu } from '../../components/LanguageMenu';
 import { PageFrame } from '../../components/PageFrame';
 import { useErrorToast } from '../../components/useErrorToast';
 import { useUserSession } from '../../stores/userSession';
-import { CreditUsageIndicator } from '../credits/CreditUsageIndicator';
+import { CREDITS_PATH, CreditUsageIndicator } from '../credits/CreditUsageIndicator';
 import { ChangePasswordForm } from './ChangePasswordForm';
 import { CustomFieldsSection } from './CustomFieldsSection';
 import { GroupsSection } from './GroupsSection';
@@ -137,6 +138,9 @@ export default function MyPage() {
               {t('my_page.usage_hint')}
             </Text>
             <CreditUsageIndicator />
+            <Anchor component={Link} to={CREDITS_PATH} size="sm" data-testid="my-page-credits-link">
+              {t('creditsPage:details')}
+            </Anchor>
           </Stack>
         </Section>
       </Stack>

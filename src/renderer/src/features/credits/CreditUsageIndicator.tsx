@@ -1,13 +1,17 @@
-import { Box, Group, Progress, Text } from '@mantine/core';
+import { Anchor, Box, Group, Progress, Text } from '@mantine/core';
+import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { creditWarning, displayCredits } from '../../../../shared/domain/credits';
 import { useMemberUsage } from '../../api/credits';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { useUserSession } from '../../stores/userSession';
 
+/** The member's credits page, which the indicator's label opens. */
+export const CREDITS_PATH = '/dashboard/credits';
+
 const barColor = { depleted: 'red', almost_depleted: 'orange', used_80: 'yellow', used_50: 'indigo' } as const;
 
-/** Credits left this month, in the navigation footer; nothing when no limit applies. */
+/** Credits left this month, in the navigation footer and My page (its label opens the credits page); nothing when no limit applies. */
 export function CreditUsageIndicator() {
   const { t } = useTranslation('credits');
   const language = useResolvedLanguage();
@@ -25,9 +29,9 @@ export function CreditUsageIndicator() {
   return (
     <Box px={6} py={4} data-testid="credit-usage">
       <Group justify="space-between" gap={6} wrap="nowrap">
-        <Text size="xs" fw={600}>
+        <Anchor component={Link} to={CREDITS_PATH} size="xs" fw={600} data-testid="credit-usage-link">
           {t('indicator.label')}
-        </Text>
+        </Anchor>
         <Text size="xs" c={warning === 'depleted' ? 'red.8' : 'dimmed'}>
           {t('indicator.left', figures)}
         </Text>

@@ -1,0 +1,193 @@
+import { useState } from 'react';
+import { Alert, Badge, Button, Group, NumberInput, Pagination, Skeleton, Stack, Table, Text, TextInput, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { adminCreditsApi, isApiError } from '../../../../../shared/api';
+import { creditAllocationBodySchema } from '../../../../../shared/api/admin/credits';
+import { CREDIT_QUOTA_MAX } from '../../../../../shared/domain/credits';
+import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
+import { updateCreditAllocation, useCreditAllocation } from '../../../api/adminCredits';
+import { errorMessageKey } from '../../../api/errorMessages';
+import { queryKeys } from '../../../api/queryKeys';
+import { IconLock } from '../../../components/icons';
+import { showToast } from '../../../components/toast';
+import { useErrorToast } from '../../../components/useErrorToast';
+import { useListSearchBox, useListSearchParams } from '../../../components/useListSearchParams';
+import { useResolvedLanguage } from '../../../i18n/useLanguage';
+import { useCreditFormat } from '../../../components/useCreditFormat';
+
+/** A quota being edited: a number, or '' for "no limit" / "follows the group". */
+type Draft = number | '';
+type GroupDraft = { credit_quota?: Draft; member_credit_quota?: Draft };
+
+const toQuota = (value: Draft | undefined) => (value === '' || value === undefined ? null : value);
+
+/** Tab 1: monthly allocation by group and by member, saved together in one call. */
+export function AllocationTab() {
+  const { t } = useTranslation('adminCredits');
+  const language = useResolvedLanguage();
+  const format = useCreditFormat();
+  const queryClient = useQueryClient();
+  const { page, size, search, setListParams } = useListSearchParams(DEFAULT_LIST_PAGE_SIZE);
+  const { query, typeSearch } = useListSearchBox(search, setListParams);
+  const allocation = useCreditAllocation({ page, size, ...(search ? { search_term: search } : {}) });
+  useErrorToast(allocation.error, adminCreditsApi.getCreditAllocation);
+  const [groupDrafts, setGroupDrafts] = useState<Record<number, GroupDraft>>({});
+  const [memberDrafts, setMemberDrafts] = useState<Record<number, Draft>>({});
+  const changes = Object.keys(groupDrafts).length + Object.keys(memberDrafts).length;
+
+  const save = useMutation({
+    mutationFn: () => {
+      const body = creditAllocationBodySchema.parse({
+        groups: Object.entries(groupDrafts).map(([id, draft]) => ({
+          id: Number(id),
+          ...(draft.credit_quota !== undefined ? { credit_quota: toQuota(draft.credit_quota) } : {}),
+          ...(draft.member_credit_quota !== undefined ? { member_credit_quota: toQuota(draft.member_credit_quota) } : {}),
+        })),
+        members: Object.entries(memberDrafts).map(([id, draft]) => ({ id: Number(id), credit_quota: toQuota(draft) })),
+      });
+      return updateCreditAllocation(body);
+    },
+    onSuccess: () => {
+      setGroupDrafts({});
+      setMemberDrafts({});
+      showToast('success', t('allocation.saved'));
+      void queryClient.invalidateQueries({ queryKey: queryKeys.creditAllocationAll });
+    },
+    onError: (error) => showToast('error', t(isApiError(error) ? errorMessageKey(error, adminCreditsApi.updateCreditAllocation) : 'allocation.save_failed')),
+  });
+
+  if (allocation.isLoading) return <Skeleton h={300} />;
+  if (!allocation.data) return <Alert color="red">{t('load_failed')}</Alert>;
+  const { groups, members, period, tenant_remaining } = allocation.data;
+  const groupName = (group: { ko_name: string; en_name: string }) => (language === 'ko' ? group.ko_name : group.en_name);
+  const quotaInput = (label: string, value: Draft, onChange: (value: Draft) => void, disabled = false, testId?: string) => (
+    <NumberInput
+      size="xs"
+      w={140}
+      min={0}
+      max={CREDIT_QUOTA_MAX}
+      allowDecimal={false}
+      thousandSeparator=","
+      placeholder={t('allocation.no_limit')}
+      aria-label={label}
+      value={value}
+      disabled={disabled}
+      onChange={(next) => onChange(typeof next === 'number' ? next : '')}
+      data-testid={testId}
+    />
+  );
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" wrap="wrap">
+        <Text size="sm" c="dimmed">
+          {t('allocation.period', { period })} · {t('allocation.pool', { remaining: tenant_remaining === null ? t('allocation.no_limit') : format.credits(tenant_remaining) })}
+        </Text>
+        <Button onClick={() => save.mutate()} loading={save.isPending} disabled={changes === 0} data-testid="allocation-save">
+          {t('allocation.save', { count: changes })}
+        </Button>
+      </Group>
+      <Stack gap="xs">
+        <Title order={2} size="h4">
+          {t('allocation.groups')}
+        </Title>
+        <Table.ScrollContainer minWidth={640}>
+          <Table striped data-testid="allocation-groups">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('allocation.group')}</Table.Th>
+                <Table.Th ta="right">{t('allocation.members')}</Table.Th>
+                <Table.Th>{t('allocation.group_quota')}</Table.Th>
+                <Table.Th>{t('allocation.member_quota')}</Table.Th>
+                <Table.Th ta="right">{t('allocation.used')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {groups.map((group) => {
+                const draft = groupDrafts[group.id] ?? {};
+                const setDraft = (patch: GroupDraft) => setGroupDrafts({ ...groupDrafts, [group.id]: { ...draft, ...patch } });
+                const name = groupName(group);
+                return (
+                  <Table.Tr key={group.id}>
+                    <Table.Td>
+                      <Group gap={6}>
+                        <Text size="sm">{name}</Text>
+                        {group.is_default && (
+                          <Tooltip label={t('allocation.default_locked')}>
+                            <Badge size="xs" variant="light" color="gray" leftSection={<IconLock size={10} />} tabIndex={0}>
+                              {t('allocation.default')}
+                            </Badge>
+                          </Tooltip>
+                        )}
+                      </Group>
+                    </Table.Td>
+                    <Table.Td ta="right">{format.count(group.member_count)}</Table.Td>
+                    <Table.Td>
+                      {quotaInput(t('allocation.group_quota_of', { name }), draft.credit_quota ?? group.credit_quota ?? '', (value) => setDraft({ credit_quota: value }), group.is_default, `group-quota-${group.id}`)}
+                    </Table.Td>
+                    <Table.Td>
+                      {quotaInput(t('allocation.member_quota_of', { name }), draft.member_credit_quota ?? group.member_credit_quota ?? '', (value) => setDraft({ member_credit_quota: value }), group.is_default)}
+                    </Table.Td>
+                    <Table.Td ta="right">{format.credits(group.used)}</Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      </Stack>
+      <Stack gap="xs">
+        <Group justify="space-between" wrap="wrap">
+          <Title order={2} size="h4">
+            {t('allocation.member_overrides')}
+          </Title>
+          <TextInput w={260} label={<VisuallyHidden>{t('allocation.search')}</VisuallyHidden>} placeholder={t('allocation.search')} value={query} onChange={(event) => typeSearch(event.currentTarget.value)} />
+        </Group>
+        {members.items.length === 0 ? (
+          <Text c="dimmed">{t('allocation.no_members')}</Text>
+        ) : (
+          <Table.ScrollContainer minWidth={640}>
+            <Table striped data-testid="allocation-members">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>{t('allocation.member')}</Table.Th>
+                  <Table.Th>{t('allocation.override')}</Table.Th>
+                  <Table.Th ta="right">{t('allocation.effective')}</Table.Th>
+                  <Table.Th ta="right">{t('allocation.used')}</Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {members.items.map((member) => (
+                  <Table.Tr key={member.id}>
+                    <Table.Td>
+                      <Text size="sm">{member.name}</Text>
+                      <Text size="xs" c="dimmed">
+                        {member.email}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>
+                      {quotaInput(
+                        t('allocation.override_of', { name: member.name }),
+                        memberDrafts[member.id] ?? member.credit_quota ?? '',
+                        (value) => setMemberDrafts({ ...memberDrafts, [member.id]: value }),
+                        false,
+                        `member-quota-${member.id}`,
+                      )}
+                    </Table.Td>
+                    <Table.Td ta="right">{member.effective_quota === null ? t('allocation.no_limit') : format.credits(member.effective_quota)}</Table.Td>
+                    <Table.Td ta="right">{format.credits(member.used)}</Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+        {members.total_pages > 1 && <Pagination total={members.total_pages} value={page} onChange={(value) => setListParams({ page: value })} />}
+        <Text size="xs" c="dimmed">
+          {t('allocation.override_hint')}
+        </Text>
+      </Stack>
+    </Stack>
+  );
+}

@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import { getCreditAllocation, getCreditUsage, listCreditPurchases, updateCreditAllocation } from '../../shared/api/admin/credits';
+import { getDashboard, getDashboardUsage } from '../../shared/api/admin/dashboards';
+import { listCredits } from '../../shared/api/credits';
+import type { Database } from '../db/client';
+import * as adminCredits from '../services/adminCredits';
+import * as dashboards from '../services/adminDashboards';
+import { listCreditEntries } from '../services/creditEntries';
+import { registerEndpoint } from './endpointRoute';
+
+/** The member's credit entries, the admin credit screens and the admin dashboard. */
+export function registerCreditRoutes(app: FastifyInstance, db: Database): void {
+  registerEndpoint(app, listCredits, async ({ query, requireMember }) => {
+    const member = requireMember();
+    return listCreditEntries(db, member.tenantId, query, { withTransactions: member.isAdmin || member.memberType === 'individual' });
+  });
+  registerEndpoint(app, listCreditPurchases, async ({ query, requireMember }) => listCreditEntries(db, requireMember().tenantId, query, { withTransactions: true }));
+  registerEndpoint(app, getCreditAllocation, async ({ query, requireMember }) => adminCredits.creditAllocation(db, requireMember(), query));
+  registerEndpoint(app, updateCreditAllocation, async ({ body, requireMember }) => adminCredits.updateCreditAllocation(db, requireMember(), body));
+  registerEndpoint(app, getCreditUsage, async ({ query, requireMember }) => adminCredits.creditUsageReport(db, requireMember(), query));
+  registerEndpoint(app, getDashboard, async ({ requireMember }) => dashboards.dashboard(db, requireMember()));
+  registerEndpoint(app, getDashboardUsage, async ({ query, requireMember }) => dashboards.dashboardUsage(db, requireMember(), query));
+}
