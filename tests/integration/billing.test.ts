@@ -241,6 +241,9 @@ describe('plans, membership and payments (demo provider)', () => {
     expect(row!.creditQuota).toBe(100_000);
     const [grant] = await server.db.select().from(creditLedger).where(and(eq(creditLedger.tenantId, solo.tenant.id), eq(creditLedger.memberId, row!.id)));
     expect(grant).toMatchObject({ kind: 'grant', amount: 100_000, transactionPrice: 99_000 });
+    // Their credits page lists their own purchase with its receipt, not the tenant pool's grants.
+    const entries = (await client.call('/credits/', { token: soloMember, tenant: 'solo' })).body;
+    expect(entries.items).toEqual([expect.objectContaining({ id: grant!.id, quota: 100_000, usage: 0, transaction: expect.objectContaining({ price: 99_000, currency: 'KRW' }) })]);
     // The organisation's own membership in that tenant is untouched.
     expect((await client.call('/membership/payments/', { token: soloMember, tenant: 'solo' })).body.total_items).toBe(1);
   });

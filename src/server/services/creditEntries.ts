@@ -9,9 +9,21 @@ import { type PageRequest, paginate } from './pagination';
 
 const expiry = alias(creditLedger, 'expiry');
 
-/** The tenant pool's own grants (not expiries): positive, naming neither member nor group. */
-const poolGrants = (tenantId: number) =>
-  and(eq(creditLedger.tenantId, tenantId), eq(creditLedger.kind, 'grant'), gt(creditLedger.amount, 0), isNull(creditLedger.memberId), isNull(creditLedger.memberGroupId));
+/**
+ * Whose credit entries: the tenant pool's (organisation members and administrators), or an
+ * individual's own purchases (services/billing grants an individual's plan credits to them).
+ */
+export type CreditEntryScope = { kind: 'pool' } | { kind: 'member'; memberId: number };
+
+/** The scope's own grants (not expiries): positive; the pool's name neither member nor group. */
+const grantsOf = (tenantId: number, scope: CreditEntryScope) =>
+  and(
+    eq(creditLedger.tenantId, tenantId),
+    eq(creditLedger.kind, 'grant'),
+    gt(creditLedger.amount, 0),
+    scope.kind === 'pool' ? isNull(creditLedger.memberId) : eq(creditLedger.memberId, scope.memberId),
+    isNull(creditLedger.memberGroupId),
+  );
 
 interface GrantUse {
   id: number;
@@ -40,32 +52,58 @@ export function grantUsage(grants: GrantUse[], poolRemaining: number): Map<numbe
   return used;
 }
 
-/**
- * Spec §3 Credit entries of a tenant's pool, newest first. `withTransactions` shows the purchase
- * (price, receipt) — to administrators and to individuals, who pay for themselves.
- */
-export async function listCreditEntries(db: Database, tenantId: number, page: PageRequest, { withTransactions }: { withTransactions: boolean }): Promise<Paginated<CreditEntry>> {
+/** How much of each of the pool's grants was used (see grantUsage). */
+async function poolGrantUsage(db: Database, tenantId: number): Promise<Map<number, number>> {
   const all = await db
     .select({ id: creditLedger.id, amount: creditLedger.amount, usageEndDate: creditLedger.usageEndDate, expiredAmount: expiry.amount })
     .from(creditLedger)
     .leftJoin(expiry, eq(expiry.expiresGrantId, creditLedger.id))
-    .where(poolGrants(tenantId));
+    .where(grantsOf(tenantId, { kind: 'pool' }));
   const [balance] = await db
     .select({ grantSum: creditBalances.grantSum, usageSum: creditBalances.usageSum })
     .from(creditBalances)
     .where(and(eq(creditBalances.tenantId, tenantId), eq(creditBalances.scopeKind, 'tenant'), eq(creditBalances.scopeId, tenantId), eq(creditBalances.period, 'all')));
-  const used = grantUsage(
+  return grantUsage(
     all.map((grant) => ({ ...grant, amount: Number(grant.amount), expiredAmount: grant.expiredAmount === null ? null : Number(grant.expiredAmount) })),
     balance ? Number(balance.grantSum) + Number(balance.usageSum) : 0,
   );
+}
+
+/**
+ * An individual's plan credit is their quota for the month it starts in (services/billing sets
+ * `credit_quota` from it), so what it used is their usage of that month, up to its amount.
+ */
+async function memberGrantUsage(db: Database, tenantId: number, memberId: number): Promise<(grant: { amount: number; month: string }) => number> {
+  const months = await db
+    .select({ period: creditBalances.period, usageSum: creditBalances.usageSum })
+    .from(creditBalances)
+    .where(and(eq(creditBalances.tenantId, tenantId), eq(creditBalances.scopeKind, 'member'), eq(creditBalances.scopeId, memberId)));
+  const usage = new Map(months.map((row) => [row.period, -Number(row.usageSum)]));
+  return ({ amount, month }) => Math.min(amount, Math.max(0, usage.get(month) ?? 0));
+}
+
+/**
+ * Spec §3 Credit entries, newest first: the tenant pool's, or an individual's own. `withTransactions`
+ * shows the purchase (price, receipt) — to administrators and to individuals, who pay for themselves.
+ */
+export async function listCreditEntries(
+  db: Database,
+  tenantId: number,
+  page: PageRequest,
+  { scope, withTransactions }: { scope: CreditEntryScope; withTransactions: boolean },
+): Promise<Paginated<CreditEntry>> {
+  const pool = scope.kind === 'pool' ? await poolGrantUsage(db, tenantId) : null;
+  const ofMember = scope.kind === 'member' ? await memberGrantUsage(db, tenantId, scope.memberId) : null;
+  const usedBy = (grant: typeof creditLedger.$inferSelect): number =>
+    pool ? (pool.get(grant.id) ?? 0) : ofMember!({ amount: Number(grant.amount), month: (grant.usageStartDate ?? grant.createdAt.toISOString()).slice(0, 7) });
   return paginate(page, {
-    count: async () => (await db.select({ n: count() }).from(creditLedger).where(poolGrants(tenantId)))[0]?.n ?? 0,
+    count: async () => (await db.select({ n: count() }).from(creditLedger).where(grantsOf(tenantId, scope)))[0]?.n ?? 0,
     rows: ({ limit, offset }) =>
       db
         .select({ grant: creditLedger, expiryId: expiry.id })
         .from(creditLedger)
         .leftJoin(expiry, eq(expiry.expiresGrantId, creditLedger.id))
-        .where(poolGrants(tenantId))
+        .where(grantsOf(tenantId, scope))
         .orderBy(desc(creditLedger.createdAt), desc(creditLedger.id))
         .limit(limit)
         .offset(offset),
@@ -73,7 +111,7 @@ export async function listCreditEntries(db: Database, tenantId: number, page: Pa
       rows.map(({ grant, expiryId }) => ({
         id: grant.id,
         quota: Number(grant.amount),
-        usage: displayCredits(used.get(grant.id) ?? 0),
+        usage: displayCredits(usedBy(grant)),
         created_at: grant.createdAt.toISOString(),
         usage_start_date: grant.usageStartDate,
         usage_end_date: grant.usageEndDate,

@@ -79,6 +79,6 @@ export const listCredits = defineEndpoint({
   access: 'member',
   query: pageQuerySchema(DEFAULT_LIST_PAGE_SIZE),
   response: paginatedSchema(creditEntrySchema),
-  summary: "The credit entries of the member's tenant pool, newest first (spec §3 Credit entry)",
+  summary: "The member's credit entries, newest first (spec §3 Credit entry): an individual's own plan purchases, else the tenant pool's",
   tags: ['credits'],
 });
