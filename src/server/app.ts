@@ -43,6 +43,8 @@ import { registerTaskRoutes } from './routes/tasks';
 import { registerInquiryRoutes } from './routes/inquiries';
 import { registerModelPermissionRoutes } from './routes/modelPermissions';
 import { registerAdminChatbotRoutes } from './routes/adminChatbots';
+import { registerAdminMemberGroupRoutes } from './routes/adminMemberGroups';
+import { registerSsoWhitelistRoutes } from './routes/ssoWhitelist';
 import { registerRecentChatbotRoutes } from './routes/recentChatbots';
 import { createAuthService } from './services/auth';
 import { createPasswordService } from './services/passwords';
@@ -181,6 +183,8 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerInquiryRoutes(api, { db, mail, rateLimits, config });
       registerModelPermissionRoutes(api, db);
       registerAdminChatbotRoutes(api, { db, mail });
+      registerAdminMemberGroupRoutes(api, db);
+      registerSsoWhitelistRoutes(api, db);
       registerRecentChatbotRoutes(api, db);
       registerStudioRoutes(api, { db, store, rateLimits, config, enqueueParse, sources });
       registerSignupRoutes(api, signupDeps, config);

@@ -95,5 +95,10 @@ export const ERROR_CODES = [
   'values_not_numbers',
   /** My page: the admin made this custom field read-only for members. */
   'field_not_editable',
+  // Member groups (admin console, spec §5, §8).
+  /** Another group of the tenant has this Korean or English name (409 "name in use"). */
+  'group_name_taken',
+  /** The default group's credit info cannot be changed, nor the group deleted (422). */
+  'default_group_locked',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
