@@ -45,4 +45,12 @@ export const queryKeys = {
   tenantSettings: ['admin', 'tenant-settings'] as const,
   adminCustomFields: ['admin', 'custom-fields'] as const,
   adminPolicies: ['admin', 'policies'] as const,
+  adminGroupsAll: ['admin', 'member-groups'] as const,
+  adminGroups: (page: number, size: number, search: string) => ['admin', 'member-groups', 'list', page, size, search] as const,
+  adminGroupUsage: ['admin', 'member-groups', 'usage'] as const,
+  adminGroupMembers: (id: number, page: number) => ['admin', 'member-groups', 'members', id, page] as const,
+  adminInvitationsAll: ['admin', 'invitations'] as const,
+  adminInvitations: (query: object) => ['admin', 'invitations', query] as const,
+  ssoWhitelistAll: ['admin', 'sso-whitelist'] as const,
+  ssoWhitelist: (page: number, size: number, search: string, order: string) => ['admin', 'sso-whitelist', page, size, search, order] as const,
 };
