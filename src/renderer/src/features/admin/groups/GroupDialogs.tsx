@@ -8,6 +8,7 @@ import { errorMessageKey } from '../../../api/errorMessages';
 import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/forms/zodResolver';
 import { IconLock } from '../../../components/icons';
 import { showToast } from '../../../components/toast';
+import { useResolvedLanguage } from '../../../i18n/useLanguage';
 
 const nameSchema = bodySchemaOf(adminMemberGroupsApi.createMemberGroup);
 
@@ -74,6 +75,7 @@ const toQuota = (value: number | string) => (value === '' ? null : Number(value)
  */
 export function GroupQuotaDialog({ group, onClose, onSaved }: { group: AdminMemberGroup | null; onClose: () => void; onSaved: () => void }) {
   const { t } = useTranslation('adminGroups');
+  const language = useResolvedLanguage();
   const locked = group?.is_default ?? false;
   const form = useForm<{ credit_quota: number | string; member_credit_quota: number | string }>({
     mode: 'controlled',
@@ -90,7 +92,7 @@ export function GroupQuotaDialog({ group, onClose, onSaved }: { group: AdminMemb
     onError: (error) => showToast('error', t(errorMessageKey(error, adminMemberGroupsApi.patchMemberGroup))),
   });
   return (
-    <Modal opened={group !== null} onClose={onClose} title={t('quota_title', { name: group?.en_name ?? '' })}>
+    <Modal opened={group !== null} onClose={onClose} title={t('quota_title', { name: (language === 'ko' ? group?.ko_name : group?.en_name) ?? '' })} closeButtonProps={{ 'aria-label': t('close') }}>
       <form noValidate onSubmit={form.onSubmit((values) => save.mutate(values))}>
         <Stack gap="sm">
           {locked && (
@@ -105,7 +107,7 @@ export function GroupQuotaDialog({ group, onClose, onSaved }: { group: AdminMemb
             max={1e12}
             thousandSeparator=","
             disabled={locked}
-            data-autofocus={!locked || undefined}
+            data-autofocus
             {...form.getInputProps('credit_quota')}
           />
           <NumberInput
@@ -117,16 +119,17 @@ export function GroupQuotaDialog({ group, onClose, onSaved }: { group: AdminMemb
             disabled={locked}
             {...form.getInputProps('member_credit_quota')}
           />
-          <Group justify="flex-end" mt="sm">
-            <Button variant="default" onClick={onClose} data-autofocus={locked || undefined}>
-              {t(locked ? 'close' : 'cancel')}
-            </Button>
-            {!locked && (
+          {/* Locked, there is nothing to save: the dialog's own close button is the way out. */}
+          {!locked && (
+            <Group justify="flex-end" mt="sm">
+              <Button variant="default" onClick={onClose}>
+                {t('cancel')}
+              </Button>
               <Button type="submit" loading={save.isPending}>
                 {t('save')}
               </Button>
-            )}
-          </Group>
+            </Group>
+          )}
         </Stack>
       </form>
     </Modal>

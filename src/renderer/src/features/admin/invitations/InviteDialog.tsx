@@ -162,7 +162,7 @@ export function InviteDialog({ opened, groups, groupName, onClose, onInvited }: 
                   </Group>
                 ))}
                 <Group>
-                  <Button variant="subtle" leftSection={<IconPlus size={16} />} onClick={() => setRows((current) => [...current, emptyRow()])}>
+                  <Button variant="default" size="xs" leftSection={<IconPlus size={16} />} onClick={() => setRows((current) => [...current, emptyRow()])}>
                     {t('add_row')}
                   </Button>
                 </Group>
