@@ -128,7 +128,7 @@ export default function SsoWhitelistPage() {
     <AdminPageFrame title={t('title')} description={t('description')} maw={960}>
       <WhitelistUploadCard onAdded={() => void refresh()} />
       <Group justify="space-between" align="flex-end" mb="md" gap="sm">
-        <Group gap="sm" align="flex-end" wrap="wrap" style={{ flex: 1 }}>
+        <Group gap="sm" align="flex-end" wrap="wrap" style={{ flex: '1 1 320px' }}>
           <TextInput type="search" value={query} onChange={(event) => typeSearch(event.currentTarget.value)} placeholder={t('search')} aria-label={t('search')} w={{ base: '100%', sm: 240 }} />
           <Select label={t('order')} value={order} onChange={setOrder} allowDeselect={false} data={SSO_WHITELIST_ORDERS.map((value) => ({ value, label: t(`orders.${value}`) }))} w={{ base: '100%', sm: 200 }} />
         </Group>

@@ -99,7 +99,7 @@ export function WhitelistUploadCard({ onAdded }: { onAdded: () => void }) {
         {check}
         <Group justify="flex-end">
           <Button onClick={() => upload.mutate(parsed.emails)} disabled={parsed.emails.length === 0} loading={upload.isPending} data-testid="whitelist-add">
-            {t('add', { count: parsed.emails.length })}
+            {parsed.emails.length ? t('add', { count: parsed.emails.length }) : t('add_none')}
           </Button>
         </Group>
       </Stack>
