@@ -67,6 +67,8 @@ describe('admin member groups', () => {
     expect((await create({ ko_name: ' ', en_name: 'X' })).status).toBe(400);
     expect((await create({ ko_name: 'x'.repeat(101), en_name: 'X' })).status).toBe(400);
     expect((await create({ en_name: 'X' })).status).toBe(400);
+    // A lone surrogate is refused by the contract, not by the database.
+    expect(await create({ ko_name: '\ud800', en_name: 'X' })).toMatchObject({ status: 400, body: { code: 'validation_error', details: expect.anything() } });
   });
 
   it('searches, renames and sets credit quotas, recording what changed', async () => {

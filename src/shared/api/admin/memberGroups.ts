@@ -3,6 +3,7 @@ import { defineEndpoint } from '../endpoint';
 import { idParamsSchema, idTextSchema, isoDateTime, pageQuerySchema, paginatedSchema } from '../common';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../domain/pagination';
 import { GROUP_NAME_MAX } from '../../domain/memberGroups';
+import { isWellFormedText } from '../../domain/text';
 
 /** Monthly credits; null is no limit. */
 const quotaSchema = z.number().min(0).max(1e12).nullable();
@@ -23,7 +24,7 @@ export const adminMemberGroupSchema = z.object({
 });
 export type AdminMemberGroup = z.infer<typeof adminMemberGroupSchema>;
 
-const groupNameSchema = z.string().trim().min(1).max(GROUP_NAME_MAX);
+const groupNameSchema = z.string().trim().min(1).max(GROUP_NAME_MAX).refine(isWellFormedText);
 
 export const createMemberGroupBodySchema = z.object({ ko_name: groupNameSchema, en_name: groupNameSchema }).strict();
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint } from '../endpoint';
 import { idSchema, isoDateTime, pageQuerySchema, paginatedSchema } from '../common';
 import { EMAIL_MAX_EXCLUSIVE } from '../../domain/account';
+import { isWellFormedText } from '../../domain/text';
 import { SSO_WHITELIST_BATCH, SSO_WHITELIST_DEFAULT_ORDER, SSO_WHITELIST_ORDERS, SSO_WHITELIST_PAGE_SIZE } from '../../domain/ssoWhitelist';
 
 export const ssoWhitelistEntrySchema = z.object({
@@ -31,7 +32,7 @@ export const bulkUpsertSsoWhitelist = defineEndpoint({
   method: 'POST',
   path: '/admin/sso-member-whitelist/bulk-upsert/',
   access: 'admin',
-  body: z.object({ sso_member_whitelist: z.array(z.string().trim().max(EMAIL_MAX_EXCLUSIVE * 2)).min(1).max(SSO_WHITELIST_BATCH) }),
+  body: z.object({ sso_member_whitelist: z.array(z.string().trim().max(EMAIL_MAX_EXCLUSIVE * 2).refine(isWellFormedText)).min(1).max(SSO_WHITELIST_BATCH) }),
   response: z.object({
     /** Emails new to the list. */
     added: z.number().int(),
