@@ -48,6 +48,8 @@ import { registerInquiryRoutes } from './routes/inquiries';
 import { registerModelPermissionRoutes } from './routes/modelPermissions';
 import { registerAdminChatbotRoutes } from './routes/adminChatbots';
 import { registerCreditRoutes } from './routes/credits';
+import { registerAdminMemberGroupRoutes } from './routes/adminMemberGroups';
+import { registerSsoWhitelistRoutes } from './routes/ssoWhitelist';
 import { registerRecentChatbotRoutes } from './routes/recentChatbots';
 import { defineRenewalJobs, registerBillingRoutes } from './routes/billing';
 import { paymentProviderFromConfig } from './payments';
@@ -220,6 +222,8 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerModelPermissionRoutes(api, db);
       registerAdminChatbotRoutes(api, { db, mail });
       registerCreditRoutes(api, db);
+      registerAdminMemberGroupRoutes(api, db);
+      registerSsoWhitelistRoutes(api, db);
       registerRecentChatbotRoutes(api, db);
       registerApiKeyRoutes(api, db);
       await registerOpenAiRoutes(api, chatDeps);

@@ -38,6 +38,9 @@ const KEY_CONTROL: Record<string, (page: Page) => ReturnType<Page['locator']>> =
   'admin-settings': (page) => page.getByTestId('add-custom-field'),
   'admin-sso': (page) => page.getByRole('button', { name: 'Add platform' }),
   'admin-audit-log': (page) => page.getByRole('searchbox', { name: 'Search' }),
+  'admin-groups': (page) => page.getByRole('button', { name: 'New group' }),
+  'admin-invitations': (page) => page.getByRole('button', { name: 'Invite members' }),
+  'admin-sso-whitelist': (page) => page.getByTestId('whitelist-add'),
   'sso-callback': (page) => page.getByRole('link', { name: 'Back to sign-in' }),
   invitation: (page) => page.getByRole('link', { name: 'Back to sign-in' }),
   restricted: (page) => page.getByTestId('restricted-page'),
@@ -46,7 +49,8 @@ const KEY_CONTROL: Record<string, (page: Page) => ReturnType<Page['locator']>> =
 
 for (const width of BREAKPOINTS) {
   test(`every screen fits a ${width}px window`, async ({ page }) => {
-    test.setTimeout(120_000);
+    // The walk visits every screen, the admin console's included: minutes on a loaded machine.
+    test.setTimeout(180_000);
     await page.setViewportSize({ width, height: 800 });
     const visited: string[] = [];
     await visitScreens(page, 'en', async (name, screen) => {
@@ -63,7 +67,7 @@ for (const width of BREAKPOINTS) {
     expect(visited).toEqual(
       expect.arrayContaining([
         ...['sign-in', 'sign-up', 'forgot-password', 'reset-password', 'announcement-popup', 'new-chat', 'chat', 'shared-session', 'studio', 'studio-editor', 'store', 'developers', 'my-page', 'plans', 'credits'],
-        ...['admin-announcements', 'admin-announcement-editor', 'admin-restricted-words', 'admin-chatbots', 'admin-models', 'admin-sign-up', 'admin-settings', 'admin-sso', 'admin-dashboard', 'admin-credits', 'admin-audit-log', 'sso-callback', 'invitation', 'restricted', 'desktop-setup'],
+        ...['admin-announcements', 'admin-announcement-editor', 'admin-restricted-words', 'admin-chatbots', 'admin-models', 'admin-sign-up', 'admin-settings', 'admin-sso', 'admin-dashboard', 'admin-credits', 'admin-audit-log', 'admin-groups', 'admin-invitations', 'admin-sso-whitelist', 'sso-callback', 'invitation', 'restricted', 'desktop-setup'],
       ]),
     );
     await expect(menuButton(page)).toBeHidden(); // the member is on the restricted page, which has no navigation

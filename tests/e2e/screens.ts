@@ -195,6 +195,15 @@ export async function visitScreens(page: Page, language: Language, onScreen: (na
   await page.goto('/admin/credits');
   await expect(page.getByTestId('allocation-groups')).toBeVisible();
   await onScreen('admin-credits', page);
+  await page.goto('/admin/groups');
+  await expect(page.getByTestId('admin-groups')).toBeVisible();
+  await onScreen('admin-groups', page);
+  await page.goto('/admin/invitations');
+  await expect(page.getByRole('button', { name: 'Invite members' })).toBeVisible();
+  await onScreen('admin-invitations', page);
+  await page.goto('/admin/sso-whitelist');
+  await expect(page.getByTestId('whitelist-text')).toBeVisible();
+  await onScreen('admin-sso-whitelist', page);
 
   await page.context().clearCookies();
   await page.goto('/auth');

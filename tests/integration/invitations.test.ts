@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { invitations, members, memberGroupLinks, plans, tenants } from '../../src/server/db/schema';
+import { auditLog, invitations, members, memberGroupLinks, plans, tenants } from '../../src/server/db/schema';
 import { type SmtpSink, startSmtpSink } from '../fixtures/smtpSink';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
@@ -56,6 +56,11 @@ describe('inviting', () => {
     // Only a hash of the temporary password is kept.
     expect(stored!.temporaryPasswordHash).not.toContain(mail.temporary);
     expect((await invite([{ email: 'ada@example.test' }])).body.results[0].result).toBe('already_invited');
+    // Only the invitation made is in the audit log, by the inviting admin.
+    const audited = await server.db.select().from(auditLog).where(eq(auditLog.action, 'invitation.create'));
+    expect(audited).toEqual([
+      expect.objectContaining({ actorEmail: DEMO_ADMIN.email, targetType: 'invitation', targetId: String(stored!.id), changes: { email: 'ada@example.test', name: 'Ada Lovelace', member_group_id: null } }),
+    ]);
   });
 
   it('lists, searches and deletes invitations; members may not', async () => {
@@ -67,6 +72,9 @@ describe('inviting', () => {
     await invite([{ email: 'gone@example.test' }]);
     const gone = (await api.call('/admin/invitations/?search_term=gone', { token: admin })).body.items[0].id;
     expect((await api.call('/admin/invitations/bulk/delete/', { method: 'POST', token: admin, body: { invitation_ids: [gone] } })).body).toEqual({ deleted: 1 });
+    expect(await server.db.select().from(auditLog).where(eq(auditLog.action, 'invitation.delete'))).toEqual([
+      expect.objectContaining({ actorEmail: DEMO_ADMIN.email, targetId: String(gone), changes: { email: 'gone@example.test', status: 'pending' } }),
+    ]);
     const again = await api.call('/admin/invitations/bulk/delete/', { method: 'POST', token: admin, body: { invitation_ids: [gone] } });
     expect(again.status).toBe(404);
     expect((await api.call(`/invitations/${invitationMail('gone@example.test').hash}/verify/`)).status).toBe(404);
@@ -91,6 +99,7 @@ describe('inviting', () => {
       const result = await brokenApi.call('/admin/invitations/bulk/', { method: 'POST', token, body: { members: [{ email: 'lost@example.test' }] } });
       expect(result.body.results).toEqual([{ email: 'lost@example.test', result: 'invitation_email_failed', invitation_id: null }]);
       expect(await broken.db.select().from(invitations)).toEqual([]);
+      expect(await broken.db.select().from(auditLog)).toEqual([]);
     } finally {
       await broken.close();
     }

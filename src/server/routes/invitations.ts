@@ -9,7 +9,9 @@ export function registerInvitationRoutes(app: FastifyInstance, deps: invitations
   const { db } = deps;
   registerEndpoint(app, listAdminInvitations, async ({ tenant, query }) => invitations.listInvitations(db, tenant, query));
   registerEndpoint(app, bulkInvite, async ({ tenant, body, requireMember }) => invitations.inviteMembers(deps, tenant, requireMember(), body.members));
-  registerEndpoint(app, bulkDeleteInvitations, async ({ tenant, body }) => invitations.deleteInvitations(db, tenant, body.invitation_ids));
+  registerEndpoint(app, bulkDeleteInvitations, async ({ tenant, body, requireMember }) =>
+    invitations.deleteInvitations(db, tenant, requireMember(), body.invitation_ids),
+  );
   registerEndpoint(app, verifyInvitation, async ({ tenant, params }) => invitations.verifyInvitation(db, tenant, params.hash));
   // Guessing temporary passwords is limited per invitation (service) and per client (here).
   registerEndpoint(app, acceptInvitation, async ({ tenant, params, body }) => invitations.acceptInvitation(deps, tenant, params.hash, body), {

@@ -11,6 +11,7 @@ import { invitations, memberGroups, members, plans } from '../db/schema';
 import { AppError } from '../errors';
 import { MailDeliveryError } from '../mail/service';
 import { type AppLinkSettings, appLink } from './appLinks';
+import { recordAudit, recordAudits } from './auditLog';
 import { hashPassword } from './auth';
 import { paginate } from './pagination';
 import type { RateLimiter } from './rateLimit';
@@ -120,6 +121,16 @@ export async function inviteMembers(deps: InvitationDeps, tenant: TenantRow, adm
         language: admin.language,
         data: { tenantName: tenant.name, acceptUrl: appLink(deps.links, tenant, `/auth/invitation/${hash}`), temporaryPassword: password },
       });
+      // Recorded once the mail is out: an invitation whose mail failed is not kept (below), so
+      // only invitations that stay are in the log.
+      await recordAudit(db, {
+        tenantId: tenant.id,
+        actor: admin,
+        action: 'invitation.create',
+        targetType: 'invitation',
+        targetId: created!.id,
+        changes: { email: entry.email, name: entry.row.name?.trim() || null, member_group_id: entry.row.member_group_id ?? null },
+      });
       results.push({ email: entry.email, result: 'invited', invitation_id: created!.id });
     } catch (error) {
       // Nobody can accept an invitation whose password never arrived: it is not kept.
@@ -162,13 +173,26 @@ export async function listInvitations(db: Database, tenant: TenantRow, query: Li
 }
 
 /** POST /admin/invitations/bulk/delete/: 404 when none of the ids is an invitation of the tenant (spec §8). */
-export async function deleteInvitations(db: Database, tenant: TenantRow, ids: number[]) {
-  const deleted = await db
-    .delete(invitations)
-    .where(and(eq(invitations.tenantId, tenant.id), inArray(invitations.id, ids)))
-    .returning({ id: invitations.id });
-  if (deleted.length === 0) throw new AppError(404, 'not_found', 'No such invitation.');
-  return { deleted: deleted.length };
+export async function deleteInvitations(db: Database, tenant: TenantRow, admin: MemberRow, ids: number[]) {
+  return db.transaction(async (tx) => {
+    const deleted = await tx
+      .delete(invitations)
+      .where(and(eq(invitations.tenantId, tenant.id), inArray(invitations.id, ids)))
+      .returning({ id: invitations.id, email: invitations.email, status: invitations.status });
+    if (deleted.length === 0) throw new AppError(404, 'not_found', 'No such invitation.');
+    await recordAudits(
+      tx,
+      deleted.map((row) => ({
+        tenantId: tenant.id,
+        actor: admin,
+        action: 'invitation.delete' as const,
+        targetType: 'invitation',
+        targetId: row.id,
+        changes: { email: row.email, status: row.status },
+      })),
+    );
+    return { deleted: deleted.length };
+  });
 }
 
 /** GET /invitations/:hash/verify/: what the accept page shows. */

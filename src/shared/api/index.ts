@@ -81,3 +81,7 @@ export { ApiError, isApiError, apiErrorFromResponse, isReportedStatus, sendRepor
 export type { SessionEndReason } from './apiError';
 export { readChatFrames, isAbortError, parseJsonOrNull } from './chatStream';
 export { openChatResponse, BAD_CHAT_META_CODE, type OpenedChat } from './chatResponse';
+export * as adminMemberGroupsApi from './admin/memberGroups';
+export * as adminSsoWhitelistApi from './admin/ssoWhitelist';
+export type { AdminMemberGroup, MemberGroupMember } from './admin/memberGroups';
+export type { SsoWhitelistEntry } from './admin/ssoWhitelist';

@@ -26,7 +26,7 @@ export const ERROR_CODES = [
   'model_not_allowed',
   /** The unlimited model stays usable by every group (spec §5): its switch cannot be turned off. */
   'model_locked',
-  /** The default group's credit info cannot be changed (spec §5). */
+  /** The default group's credit info cannot be changed (spec §5), nor the group deleted (422). */
   'default_group_locked',
   /** Rejecting a request (publish, member) needs a reason for the requester (spec §5). */
   'reason_required',
@@ -112,5 +112,8 @@ export const ERROR_CODES = [
   // Developers: the OpenAI-compatible API (docs/ARCHITECTURE.md "Developers").
   /** Unknown, revoked or expired API key, or its owner deactivated (401). */
   'invalid_api_key',
+  // Member groups (admin console, spec §5, §8).
+  /** Another group of the tenant has this Korean or English name (409 "name in use"). */
+  'group_name_taken',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,5 +1,5 @@
 import { DEPLETION_KINDS, type DepletionKind } from '../../../shared/domain/credits';
-import { apiKeysApi, billingApi, invitationsApi, tenantMembershipApi, adminChatbotsApi, adminCreditsApi, adminDashboardsApi, adminCustomFieldsApi, adminLlmModelsApi, adminPoliciesApi, adminSecurityApi, adminTenantSettingsApi, authApi, chatApi, chatbotsApi, filesApi, membersApi, passwordsApi, sessionsApi, signupApi, ssoApi, taskModesApi, type ApiError } from '../../../shared/api';
+import { adminInvitationsApi, adminMemberGroupsApi, adminSsoWhitelistApi, apiKeysApi, billingApi, invitationsApi, tenantMembershipApi, adminChatbotsApi, adminCreditsApi, adminDashboardsApi, adminCustomFieldsApi, adminLlmModelsApi, adminPoliciesApi, adminSecurityApi, adminTenantSettingsApi, authApi, chatApi, chatbotsApi, filesApi, membersApi, passwordsApi, sessionsApi, signupApi, ssoApi, taskModesApi, type ApiError } from '../../../shared/api';
 import { type ErrorMessageRow, addErrorMessages, isIndividual } from './errorMessages';
 
 const depletionIs = (kind: DepletionKind) => (error: ApiError) => (error.body?.details as { depletion?: string } | undefined)?.depletion === kind;
@@ -222,6 +222,28 @@ export const ERROR_CATALOG: readonly ErrorMessageRow[] = [
   { endpoint: apiKeysApi.createApiKey, status: 404, key: 'developers:errors.chatbot_not_found' },
   { endpoint: apiKeysApi.updateApiKey, status: 404, key: 'developers:errors.chatbot_not_found' },
   { endpoint: apiKeysApi.updateApiKey, status: 409, key: 'developers:errors.revoked' },
+  // Admin member groups (spec §6 "sign out and retry", §8 "Group patch", "Group delete").
+  ...[adminMemberGroupsApi.createMemberGroup, adminMemberGroupsApi.patchMemberGroup].flatMap((endpoint) => [
+    { endpoint, status: 403, key: 'adminGroups:errors.no_permission' },
+    { endpoint, status: 409, key: 'adminGroups:errors.name_in_use' },
+    { endpoint, status: 422, key: 'adminGroups:errors.default_locked' },
+    { endpoint, status: 400, key: 'adminGroups:errors.invalid' },
+    { endpoint, status: 404, key: 'adminGroups:errors.not_found' },
+    { endpoint, status: 500, key: 'adminGroups:errors.save_failed' },
+  ]),
+  { endpoint: adminMemberGroupsApi.deleteMemberGroup, status: 404, key: 'adminGroups:errors.not_found' },
+  { endpoint: adminMemberGroupsApi.deleteMemberGroup, status: 422, key: 'adminGroups:errors.default_undeletable' },
+  { endpoint: adminMemberGroupsApi.deleteMemberGroup, key: 'adminGroups:errors.delete_failed' },
+  { endpoint: adminMemberGroupsApi.removeMemberGroupMember, status: 404, key: 'adminGroups:errors.member_not_found' },
+  { endpoint: adminMemberGroupsApi.removeMemberGroupMember, status: 422, key: 'adminGroups:errors.default_member' },
+  // Admin invitations: the plan's cap (402), SSO members cannot invite (403), gone (404).
+  { endpoint: adminInvitationsApi.bulkInvite, status: 402, key: 'adminInvitations:errors.limit' },
+  { endpoint: adminInvitationsApi.bulkInvite, status: 403, key: 'adminInvitations:errors.sso_member' },
+  { endpoint: adminInvitationsApi.bulkInvite, status: 400, key: 'adminInvitations:errors.invalid' },
+  { endpoint: adminInvitationsApi.bulkDeleteInvitations, status: 404, key: 'adminInvitations:errors.not_found' },
+  // SSO whitelist.
+  { endpoint: adminSsoWhitelistApi.bulkDeleteSsoWhitelist, status: 404, key: 'ssoWhitelist:errors.not_found' },
+  { endpoint: adminSsoWhitelistApi.bulkUpsertSsoWhitelist, status: 400, key: 'ssoWhitelist:errors.invalid' },
 ];
 
 addErrorMessages(ERROR_CATALOG);

@@ -61,4 +61,12 @@ export const queryKeys = {
   creditPurchases: (page: number, size: number) => ['admin', 'credits', 'purchases', page, size] as const,
   adminDashboard: ['admin', 'dashboard'] as const,
   adminDashboardUsage: (start: string, end: string) => ['admin', 'dashboard', 'usage', start, end] as const,
+  adminGroupsAll: ['admin', 'member-groups'] as const,
+  adminGroups: (page: number, size: number, search: string) => ['admin', 'member-groups', 'list', page, size, search] as const,
+  adminGroupUsage: ['admin', 'member-groups', 'usage'] as const,
+  adminGroupMembers: (id: number, page: number) => ['admin', 'member-groups', 'members', id, page] as const,
+  adminInvitationsAll: ['admin', 'invitations'] as const,
+  adminInvitations: (query: object) => ['admin', 'invitations', query] as const,
+  ssoWhitelistAll: ['admin', 'sso-whitelist'] as const,
+  ssoWhitelist: (page: number, size: number, search: string, order: string) => ['admin', 'sso-whitelist', page, size, search, order] as const,
 };

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet } from 'react-router-dom';
 import { useUserSession } from '../../stores/userSession';
 import { useTenant } from '../../api/tenant';
-import { IconChart, IconCoins, IconCpu, IconFileText, IconLock, IconMegaphone, IconSettings, IconShield, IconStudio, IconUserPlus } from '../../components/icons';
+import { IconChart, IconCoins, IconCpu, IconFileText, IconListCheck, IconLock, IconMail, IconMegaphone, IconSettings, IconShield, IconStudio, IconUserPlus, IconUsers } from '../../components/icons';
 import { LanguageMenu } from '../../components/LanguageMenu';
 import { SideNavbar, SideNavShell } from '../../components/SideNavShell';
 import { MAIN_CONTENT_ID } from '../../components/mainContent';
@@ -49,9 +49,12 @@ const CONSOLE_AREAS = [
   { path: '/admin/dashboard', label: 'adminDashboard:nav', icon: IconChart },
   { path: '/admin/credits', label: 'adminCredits:nav', icon: IconCoins },
   { path: '/admin/chatbots', label: 'publishing:nav', icon: IconStudio },
+  { path: '/admin/groups', label: 'adminGroups:nav', icon: IconUsers },
+  { path: '/admin/invitations', label: 'adminInvitations:nav', icon: IconMail },
   { path: '/admin/models', label: 'models:nav', icon: IconCpu },
   { path: '/admin/sign-up', label: 'signup:admin.nav', icon: IconUserPlus },
   { path: '/admin/sso', label: 'sso:admin.nav', icon: IconLock },
+  { path: '/admin/sso-whitelist', label: 'ssoWhitelist:nav', icon: IconListCheck },
   { path: '/admin/settings', label: 'tenantSettings:nav', icon: IconSettings },
   { path: '/admin/announcements', label: 'menu.announcements', icon: IconMegaphone },
   { path: '/admin/restricted-words', label: 'security:nav', icon: IconShield },
@@ -59,7 +62,7 @@ const CONSOLE_AREAS = [
 ] as const;
 
 /** Areas of spec §2 that later releases build: named, so admins know they are coming, but not links to empty pages. */
-const LATER_AREAS = ['menu.members', 'menu.requests', 'menu.invitations', 'menu.groups', 'menu.sso_whitelist'] as const;
+const LATER_AREAS = ['menu.members', 'menu.requests'] as const;
 
 /** Admin console frame: a side menu of the console areas beside the page (a drawer on small screens). */
 export function AdminLayout() {

@@ -7,6 +7,7 @@ import { showToast } from '../../../components/toast';
 import { imageFallbackName } from './imageFiles';
 import classes from './modes.module.css';
 import { IconCopy, IconDownload } from '../../../components/icons';
+import { saveBlob } from '../../../components/saveBlob';
 
 /** A blob: URL for the image while it is on screen, revoked after. */
 function useObjectUrl(blob: Blob | undefined): string | null {
@@ -18,15 +19,6 @@ function useObjectUrl(blob: Blob | undefined): string | null {
     return () => URL.revokeObjectURL(objectUrl);
   }, [blob]);
   return url;
-}
-
-function saveBlob(blob: Blob, name: string): void {
-  const link = document.createElement('a');
-  const url = URL.createObjectURL(blob);
-  link.href = url;
-  link.download = name;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
 /** A generated image in an answer, with buttons to download it and copy it to the clipboard. */

@@ -1,0 +1,195 @@
+import { useState } from 'react';
+import { ActionIcon, Alert, Badge, Button, Group, Menu, Pagination, Progress, Skeleton, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { adminMemberGroupsApi, type AdminMemberGroup } from '../../../../../shared/api';
+import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
+import { deleteGroup, useAdminGroups, useGroupUsage } from '../../../api/adminMemberGroups';
+import { errorMessageKey } from '../../../api/errorMessages';
+import { queryKeys } from '../../../api/queryKeys';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { IconChevron, IconPlus } from '../../../components/icons';
+import { showToast } from '../../../components/toast';
+import { useListSearchBox, useListSearchParams } from '../../../components/useListSearchParams';
+import { useResolvedLanguage } from '../../../i18n/useLanguage';
+import { AdminPageFrame } from '../AdminPageFrame';
+import { GroupNameDialog, GroupQuotaDialog } from './GroupDialogs';
+import { GroupMembersDrawer } from './GroupMembersDrawer';
+
+type Dialog = { kind: 'name'; group: AdminMemberGroup | null } | { kind: 'quota' | 'members' | 'delete'; group: AdminMemberGroup };
+
+/** This month's usage against the group's quota: a bar when there is a quota, the number alone otherwise. */
+function UsageCell({ used, quota }: { used: number | undefined; quota: number | null }) {
+  const { t, i18n } = useTranslation('adminGroups');
+  if (used === undefined) return <Skeleton h={12} w={80} />;
+  const number = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 2 });
+  if (quota === null) return <Text size="sm">{number.format(used)}</Text>;
+  const percent = quota === 0 ? 100 : Math.min(100, (used / quota) * 100);
+  return (
+    <Stack gap={4} miw={110}>
+      <Text size="sm">{t('usage_of', { used: number.format(used), quota: number.format(quota) })}</Text>
+      <Progress value={percent} color={percent >= 90 ? 'red' : 'indigo'} size="sm" aria-label={t('usage_percent', { percent: Math.round(percent) })} />
+    </Stack>
+  );
+}
+
+/** Admin group management (spec §2, §5, §7): list with members, quotas and this month's usage; create, rename, quotas, delete, members. */
+export default function GroupsPage() {
+  const { t, i18n } = useTranslation('adminGroups');
+  const language = useResolvedLanguage();
+  const queryClient = useQueryClient();
+  const { page, size, search, setListParams } = useListSearchParams(DEFAULT_LIST_PAGE_SIZE);
+  const { query, typeSearch } = useListSearchBox(search, setListParams);
+  const list = useAdminGroups(page, size, search);
+  const usage = useGroupUsage();
+  const [dialog, setDialog] = useState<Dialog | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.adminGroupsAll });
+  const close = () => setDialog(null);
+  const nameOf = (group: AdminMemberGroup) => (language === 'ko' ? group.ko_name : group.en_name);
+  const number = new Intl.NumberFormat(i18n.language);
+  const quotaText = (value: number | null) => (value === null ? t('no_limit') : number.format(value));
+
+  const remove = useMutation({
+    mutationFn: (group: AdminMemberGroup) => deleteGroup(group.id),
+    onSuccess: (result) => showToast('success', t('deleted', { count: result.moved_members })),
+    onError: (error) => showToast('error', t(errorMessageKey(error, adminMemberGroupsApi.deleteMemberGroup))),
+    onSettled: () => {
+      close();
+      return refresh();
+    },
+  });
+
+  const items = list.data?.items ?? [];
+  let body;
+  if (list.isPending) {
+    body = (
+      <Stack gap="xs" aria-busy="true">
+        {[0, 1, 2].map((row) => (
+          <Skeleton key={row} h={48} radius="md" />
+        ))}
+      </Stack>
+    );
+  } else if (list.isError) {
+    body = (
+      <Alert color="red" title={t(errorMessageKey(list.error, adminMemberGroupsApi.listAdminMemberGroups))}>
+        <Button size="xs" variant="default" onClick={() => void list.refetch()}>
+          {t('retry')}
+        </Button>
+      </Alert>
+    );
+  } else if (items.length === 0) {
+    body = (
+      <Text c="dimmed" py="xl" ta="center">
+        {search ? t('no_match') : t('empty')}
+      </Text>
+    );
+  } else {
+    body = (
+      <Table.ScrollContainer minWidth={760}>
+        <Table verticalSpacing="sm" data-testid="admin-groups">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{t('name')}</Table.Th>
+              <Table.Th>{t('member_count')}</Table.Th>
+              <Table.Th>{t('credit_quota')}</Table.Th>
+              <Table.Th>{t('member_credit_quota')}</Table.Th>
+              <Table.Th>{t('usage')}</Table.Th>
+              <Table.Th>
+                <VisuallyHidden>{t('actions')}</VisuallyHidden>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.map((group) => {
+              const name = nameOf(group);
+              return (
+                <Table.Tr key={group.id} data-testid="admin-group-row" data-name={group.en_name}>
+                  <Table.Td>
+                    <Group gap={6} wrap="nowrap">
+                      <Text fw={500} size="sm">
+                        {name}
+                      </Text>
+                      {group.is_default && (
+                        <Badge size="xs" variant="light">
+                          {t('default_badge')}
+                        </Badge>
+                      )}
+                    </Group>
+                    <Text size="xs" c="dimmed">
+                      {language === 'ko' ? group.en_name : group.ko_name}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>{number.format(group.member_count)}</Table.Td>
+                  <Table.Td>{quotaText(group.credit_quota)}</Table.Td>
+                  <Table.Td>{quotaText(group.member_credit_quota)}</Table.Td>
+                  <Table.Td>
+                    <UsageCell used={usage.isError ? 0 : usage.data?.items.find((row) => row.id === group.id)?.used} quota={group.credit_quota} />
+                  </Table.Td>
+                  <Table.Td ta="right">
+                    <Menu position="bottom-end" withinPortal>
+                      <Menu.Target>
+                        <ActionIcon variant="default" aria-label={t('actions_named', { name })}>
+                          <IconChevron size={16} />
+                        </ActionIcon>
+                      </Menu.Target>
+                      <Menu.Dropdown>
+                        <Menu.Item onClick={() => setDialog({ kind: 'members', group })}>{t('show_members')}</Menu.Item>
+                        <Menu.Item onClick={() => setDialog({ kind: 'name', group })}>{t('rename')}</Menu.Item>
+                        <Menu.Item onClick={() => setDialog({ kind: 'quota', group })}>{t('edit_quotas')}</Menu.Item>
+                        <Menu.Item color="red" disabled={group.is_default} onClick={() => setDialog({ kind: 'delete', group })}>
+                          {t('delete')}
+                        </Menu.Item>
+                      </Menu.Dropdown>
+                    </Menu>
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    );
+  }
+
+  const current = dialog?.group ?? null;
+  return (
+    <AdminPageFrame title={t('title')} description={t('description')}>
+      <Group justify="space-between" align="flex-end" mb="md" gap="sm">
+        <TextInput type="search" value={query} onChange={(event) => typeSearch(event.currentTarget.value)} placeholder={t('search')} aria-label={t('search')} w={{ base: '100%', sm: 260 }} />
+        <Button leftSection={<IconPlus size={16} />} onClick={() => setDialog({ kind: 'name', group: null })}>
+          {t('new_group')}
+        </Button>
+      </Group>
+      {usage.isError && (
+        <Text size="sm" c="red" mb="sm">
+          {t('usage_failed')}
+        </Text>
+      )}
+      {body}
+      {(list.data?.total_pages ?? 0) > 1 && (
+        <Group justify="center" mt="md">
+          <Pagination total={list.data!.total_pages} value={page} onChange={(next) => setListParams({ page: next })} />
+        </Group>
+      )}
+      <GroupNameDialog
+        key={dialog?.kind === 'name' ? `name-${current?.id ?? 'new'}` : 'name-closed'}
+        group={dialog?.kind === 'name' ? current : null}
+        opened={dialog?.kind === 'name'}
+        onClose={close}
+        onSaved={() => void refresh()}
+      />
+      <GroupQuotaDialog key={`quota-${dialog?.kind === 'quota' ? current?.id : 'closed'}`} group={dialog?.kind === 'quota' ? current : null} onClose={close} onSaved={() => void refresh()} />
+      <GroupMembersDrawer group={dialog?.kind === 'members' ? current : null} groupName={current ? nameOf(current) : ''} onClose={close} onChanged={() => void refresh()} />
+      <ConfirmDialog
+        opened={dialog?.kind === 'delete'}
+        title={t('delete_title', { name: current ? nameOf(current) : '' })}
+        body={t('delete_body', { count: current?.member_count ?? 0 })}
+        cancelLabel={t('cancel')}
+        confirmLabel={t('delete')}
+        loading={remove.isPending}
+        onCancel={close}
+        onConfirm={() => current && remove.mutate(current)}
+      />
+    </AdminPageFrame>
+  );
+}

@@ -1,0 +1,86 @@
+import { expect, test } from '@playwright/test';
+import { listOutbox } from '../../src/server/mail/service';
+import { ADMIN, adminHeaders, expectNoSeriousA11yViolations, signIn, skipAnnouncementPopup } from './support';
+
+/** The e2e server keeps mail in an outbox next to its data directory (playwright.config.ts). */
+const OUTBOX_DIR = `${process.env.E2E_DATA_DIR}-outbox`;
+
+test('an admin invites people from the console, the invitee joins from the mail, and an invitation is deleted', async ({ page, browser, request }) => {
+  const stamp = Date.now();
+  const email = `console-invitee-${stamp}@example.test`;
+  const pastedEmail = `pasted-${stamp}@example.test`;
+  await signIn(page, ADMIN);
+  await page.goto('/admin/invitations');
+  await expect(page.getByRole('heading', { name: 'Invited members' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+
+  await page.getByRole('button', { name: 'Invite members' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Invite members' });
+  await dialog.getByRole('textbox', { name: 'Email, row 1' }).fill(email);
+  await dialog.getByRole('textbox', { name: 'Name, row 1' }).fill('Katherine Johnson');
+  // Pasted lines become rows; an invalid address is answered per row.
+  await dialog.getByRole('tab', { name: 'Paste lines' }).click();
+  await dialog.getByLabel('One person per line').fill(`${pastedEmail}, Dorothy Vaughan\nnot-an-email`);
+  await dialog.getByRole('button', { name: 'Add 2 rows' }).click();
+  await expect(dialog.getByTestId('invite-row')).toHaveCount(3);
+  await expectNoSeriousA11yViolations(page);
+  await page.screenshot({ path: 'test-results/admin-invitations-dialog.png' });
+  await dialog.getByTestId('send-invitations').click();
+  // The invalid row is caught before sending.
+  await expect(dialog.getByText('Please enter a valid email address.')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Remove row 3' }).click();
+  await dialog.getByTestId('send-invitations').click();
+  const results = dialog.getByTestId('invite-results');
+  await expect(results).toContainText('2 of 2 invited.');
+  await dialog.getByRole('button', { name: 'Done' }).click();
+
+  await page.getByRole('searchbox', { name: 'Search by email or name' }).fill(`${stamp}`);
+  await expect(page).toHaveURL(new RegExp(`search=${stamp}`));
+  await expect(page.getByTestId('invitation-row')).toHaveCount(2);
+  await page.screenshot({ path: 'test-results/admin-invitations-1440.png', fullPage: true });
+
+  // The invitee reads the mail and joins.
+  let text = '';
+  await expect
+    .poll(async () => {
+      text = (await listOutbox(OUTBOX_DIR, { limit: 50 })).find((mail) => mail.to === email && mail.template === 'invitation')?.text ?? '';
+      return text;
+    })
+    .not.toBe('');
+  const link = new URL(/https?:\/\/\S+\/auth\/invitation\/\S+/.exec(text)![0]);
+  const temporary = text
+    .split('\n')
+    .map((line) => line.trim())
+    .find((line) => /^[A-Za-z2-9]{9}\d\d[!@#$%*]$/.test(line))!;
+  const invitee = await (await browser.newContext()).newPage();
+  await skipAnnouncementPopup(invitee);
+  await invitee.goto(link.pathname + link.search);
+  await expect(invitee.getByTestId('invitation-email')).toHaveText(email);
+  const field = (name: RegExp) => invitee.locator('input').and(invitee.getByLabel(name));
+  await field(/^Temporary password/).fill(temporary);
+  await field(/^New password/).fill('Joined!2345');
+  await field(/^Confirm/).fill('Joined!2345');
+  await invitee.getByRole('button', { name: 'Read Terms of service' }).click();
+  const terms = invitee.getByRole('dialog', { name: 'Terms of service' });
+  await terms.getByRole('region').evaluate((element) => element.scrollTo(0, element.scrollHeight));
+  await terms.getByRole('button', { name: 'I agree' }).click();
+  await invitee.getByRole('button', { name: 'Join', exact: true }).click();
+  await expect(invitee).toHaveURL(/\/dashboard\/chat/);
+  await invitee.context().close();
+
+  await page.reload();
+  await expect(page.getByTestId('invitation-row').filter({ hasText: email })).toContainText('Accepted');
+
+  // Bulk delete, confirmed.
+  await page.setViewportSize({ width: 375, height: 800 });
+  const pastedRow = page.getByTestId('invitation-row').filter({ hasText: pastedEmail });
+  await pastedRow.getByRole('checkbox', { name: `Select ${pastedEmail}` }).check();
+  await page.getByRole('button', { name: 'Delete selected' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Delete 1 invitation?' });
+  await page.screenshot({ path: 'test-results/admin-invitations-375.png', fullPage: true });
+  await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText('1 invitation deleted.')).toBeVisible();
+  await expect(pastedRow).toHaveCount(0);
+  const verify = await request.get(`/api/v1/admin/invitations/?search_term=${pastedEmail}`, { headers: await adminHeaders(request) });
+  expect((await verify.json()).total_items).toBe(0);
+});
