@@ -1,8 +1,12 @@
 import '@testing-library/jest-dom/vitest';
 import { afterEach, vi } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
 import { i18next, initI18n } from '../i18n';
+
+// findBy/waitFor wait up to 1 s by default: too tight for jsdom + Mantine on a loaded 2-core machine
+// (the test timeout is already raised for the same reason in vitest.config.ts).
+configure({ asyncUtilTimeout: 5_000 });
 
 // Toasts live in a module-level store: start every test without the previous test's toasts.
 afterEach(() => {
