@@ -187,6 +187,8 @@ async function directorySignUp(page: Page) {
   await terms.getByRole('region').evaluate((element) => element.scrollTo(0, element.scrollHeight));
   await terms.getByRole('button', { name: 'I agree' }).click();
   await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByRole('status', { name: 'Welcome!' })).toContainText('you are signed in');
+  await page.getByRole('button', { name: 'Start chatting' }).click();
   await expect(page).toHaveURL(/\/dashboard\/chat/);
   await page.getByTestId('nav-my-page').click();
   await expect(page.getByTestId('sso-account')).toContainText('Connected to Staff directory');
