@@ -43,6 +43,7 @@ import { registerTaskRoutes } from './routes/tasks';
 import { registerInquiryRoutes } from './routes/inquiries';
 import { registerModelPermissionRoutes } from './routes/modelPermissions';
 import { registerAdminChatbotRoutes } from './routes/adminChatbots';
+import { registerAdminMemberRoutes } from './routes/adminMembers';
 import { registerRecentChatbotRoutes } from './routes/recentChatbots';
 import { createAuthService } from './services/auth';
 import { createPasswordService } from './services/passwords';
@@ -184,6 +185,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerRecentChatbotRoutes(api, db);
       registerStudioRoutes(api, { db, store, rateLimits, config, enqueueParse, sources });
       registerSignupRoutes(api, signupDeps, config);
+      registerAdminMemberRoutes(api, signupDeps);
       registerSsoRoutes(api, ssoDeps, config);
       registerInvitationRoutes(
         api,

@@ -95,5 +95,8 @@ export const ERROR_CODES = [
   'values_not_numbers',
   /** My page: the admin made this custom field read-only for members. */
   'field_not_editable',
+  // Admin members (issue 11).
+  /** An admin cannot remove their own admin rights nor delete their own account (422). */
+  'own_account',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
