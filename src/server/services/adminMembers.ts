@@ -3,7 +3,7 @@
  * one member's edit (name, groups, custom fields, credit limit, admin rights), deletion, and the
  * bulk credit limit. Every write records its audit rows in the same transaction.
  */
-import { and, asc, desc, eq, exists, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AdminMember, adminMemberListQuerySchema, adminMemberPatchSchema, MemberGroupRef } from '../../shared/api/admin/members';
 import type { Paginated } from '../../shared/api/common';
@@ -102,17 +102,13 @@ function listFilters(tenantId: number, query: ListQuery): SQL | undefined {
       or(
         ilike(members.name, pattern),
         ilike(members.email, pattern),
-        exists(
-          sql`select 1 from ${memberCustomFieldValues} join ${customFields} on ${customFields.id} = ${memberCustomFieldValues.customFieldId}
-              where ${memberCustomFieldValues.memberId} = ${members.id} and ${customFields.isSearchable} and ${memberCustomFieldValues.value} ilike ${pattern}`,
-        ),
+        sql`exists (select 1 from ${memberCustomFieldValues} join ${customFields} on ${customFields.id} = ${memberCustomFieldValues.customFieldId}
+              where ${memberCustomFieldValues.memberId} = ${members.id} and ${customFields.isSearchable} and ${memberCustomFieldValues.value} ilike ${pattern})`,
       ),
     );
   }
   if (query.member_group_id !== undefined) {
-    filters.push(
-      exists(sql`select 1 from ${memberGroupLinks} where ${memberGroupLinks.memberId} = ${members.id} and ${memberGroupLinks.memberGroupId} = ${query.member_group_id}`),
-    );
+    filters.push(sql`exists (select 1 from ${memberGroupLinks} where ${memberGroupLinks.memberId} = ${members.id} and ${memberGroupLinks.memberGroupId} = ${query.member_group_id})`);
   }
   if (query.member_status) filters.push(eq(members.status, query.member_status));
   if (query.is_admin !== undefined) filters.push(eq(members.isAdmin, query.is_admin));
