@@ -4,12 +4,12 @@
  * console's requests, services/memberRequests.ts), or applies at once when the tenant's `group_change_approval` is off. One pending
  * request per member: a new one replaces it.
  */
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { MemberGroupsState } from '../../shared/api/groupRequests';
 import type { Database } from '../db/client';
 import type { TenantRow } from '../db/rows';
 import type { AuthMember } from './auth';
-import { memberGroupLinks, memberGroupQueues, memberGroups, members } from '../db/schema';
+import { memberGroupLinks, memberGroupQueues, memberGroups } from '../db/schema';
 import { AppError, forbidden } from '../errors';
 import { readableMember } from './members';
 import { assertTenantGroups, replaceGroups } from './adminMembers';

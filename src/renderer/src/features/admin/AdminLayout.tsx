@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet } from 'react-router-dom';
 import { useUserSession } from '../../stores/userSession';
 import { useTenant } from '../../api/tenant';
-import { IconCpu, IconLock, IconMegaphone, IconSettings, IconShield, IconStudio, IconUserPlus } from '../../components/icons';
+import { IconCpu, IconLock, IconMegaphone, IconSettings, IconShield, IconStudio, IconUserCheck, IconUserPlus, IconUsers } from '../../components/icons';
 import { LanguageMenu } from '../../components/LanguageMenu';
 import { SideNavbar, SideNavShell } from '../../components/SideNavShell';
 import { MAIN_CONTENT_ID } from '../../components/mainContent';
@@ -46,6 +46,8 @@ function ConsoleBrand() {
 
 /** The console's areas built so far, in the menu's order. */
 const CONSOLE_AREAS = [
+  { path: '/admin/members', label: 'menu.members', icon: IconUsers },
+  { path: '/admin/requests', label: 'menu.requests', icon: IconUserCheck },
   { path: '/admin/chatbots', label: 'publishing:nav', icon: IconStudio },
   { path: '/admin/models', label: 'models:nav', icon: IconCpu },
   { path: '/admin/sign-up', label: 'signup:admin.nav', icon: IconUserPlus },
@@ -56,7 +58,7 @@ const CONSOLE_AREAS = [
 ] as const;
 
 /** Areas of spec §2 that later releases build: named, so admins know they are coming, but not links to empty pages. */
-const LATER_AREAS = ['menu.dashboard', 'menu.members', 'menu.requests', 'menu.invitations', 'menu.groups', 'menu.sso_whitelist', 'menu.credits'] as const;
+const LATER_AREAS = ['menu.dashboard', 'menu.invitations', 'menu.groups', 'menu.sso_whitelist', 'menu.credits'] as const;
 
 /** Admin console frame: a side menu of the console areas beside the page (a drawer on small screens). */
 export function AdminLayout() {
