@@ -169,7 +169,7 @@ function MemberForm({ member, onDone }: { member: AdminMember; onDone: () => voi
       />
       <ConfirmDialog
         opened={confirm === 'delete'}
-        title={t('delete_title', { count: 1, name: member.name })}
+        title={t('delete_title', { name: member.name })}
         body={t('delete_body', { count: 1 })}
         cancelLabel={t('cancel')}
         confirmLabel={t('delete')}

@@ -175,7 +175,10 @@ export default function MembersPage({ headerActions }: { headerActions?: ReactNo
                     aria-label={t('select_named', { name: item.name })}
                     disabled={item.id === ownId}
                     checked={selected.includes(item.id)}
-                    onChange={(event) => setSelected((current) => (event.currentTarget.checked ? [...current, item.id] : current.filter((id) => id !== item.id)))}
+                    onChange={(event) => {
+                      const { checked } = event.currentTarget;
+                      setSelected((current) => (checked ? [...current, item.id] : current.filter((id) => id !== item.id)));
+                    }}
                   />
                 </Table.Td>
                 <Table.Td>
@@ -273,7 +276,7 @@ export default function MembersPage({ headerActions }: { headerActions?: ReactNo
       />
       <ConfirmDialog
         opened={dialog === 'delete'}
-        title={t('delete_title', { count: selected.length, name: '' })}
+        title={t('bulk_delete_title', { count: selected.length })}
         body={t('delete_body', { count: selected.length })}
         cancelLabel={t('cancel')}
         confirmLabel={t('delete')}

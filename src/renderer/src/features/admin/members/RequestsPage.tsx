@@ -127,9 +127,10 @@ export default function RequestsPage() {
                   <Checkbox
                     aria-label={t('select_named', { name: item.name })}
                     checked={selected.includes(item.member_id)}
-                    onChange={(event) =>
-                      setSelected((current) => (event.currentTarget.checked ? [...current, item.member_id] : current.filter((id) => id !== item.member_id)))
-                    }
+                    onChange={(event) => {
+                      const { checked } = event.currentTarget;
+                      setSelected((current) => (checked ? [...current, item.member_id] : current.filter((id) => id !== item.member_id)));
+                    }}
                   />
                 </Table.Td>
                 <Table.Td>
