@@ -115,7 +115,7 @@ export default function MembersPage({ headerActions }: { headerActions?: ReactNo
         filters.setFilter(key, value);
       }}
       clearable
-      w={{ base: '100%', xs: 170 }}
+      w={{ base: 'calc(50% - 6px)', xs: 170 }}
       comboboxProps={{ withinPortal: true }}
       data-testid={`filter-${key}`}
     />
@@ -146,7 +146,7 @@ export default function MembersPage({ headerActions }: { headerActions?: ReactNo
     );
   } else {
     body = (
-      <Table.ScrollContainer minWidth={760}>
+      <Table.ScrollContainer minWidth={900}>
         <Table verticalSpacing="sm" highlightOnHover data-testid="members-table">
           <Table.Thead>
             <Table.Tr>
@@ -183,11 +183,11 @@ export default function MembersPage({ headerActions }: { headerActions?: ReactNo
                 </Table.Td>
                 <Table.Td>
                   <Group gap={6} wrap="nowrap">
-                    <Anchor component="button" type="button" fw={500} onClick={() => setOpenId(item.id)} data-testid="open-member">
+                    <Anchor component="button" type="button" fw={500} ta="left" onClick={() => setOpenId(item.id)} data-testid="open-member">
                       {item.name}
                     </Anchor>
                     {item.is_admin && (
-                      <Badge size="xs" variant="light" color="indigo" c="indigo.9">
+                      <Badge size="xs" variant="light" color="indigo" c="indigo.9" miw="max-content">
                         {t('admin_badge')}
                       </Badge>
                     )}
@@ -197,7 +197,7 @@ export default function MembersPage({ headerActions }: { headerActions?: ReactNo
                 <Table.Td>{item.member_groups.map((group) => groupName(group, language)).join(', ') || '—'}</Table.Td>
                 <Table.Td>{t(`status.${item.member_status}`)}</Table.Td>
                 <Table.Td>{item.credit_quota === null ? t('group_default') : item.credit_quota.toLocaleString(language)}</Table.Td>
-                <Table.Td>{formatDate(item.created_at, language)}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(item.created_at, language)}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

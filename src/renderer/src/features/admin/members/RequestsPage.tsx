@@ -98,7 +98,7 @@ export default function RequestsPage() {
     );
   } else {
     body = (
-      <Table.ScrollContainer minWidth={760}>
+      <Table.ScrollContainer minWidth={860}>
         <Table verticalSpacing="sm" data-testid="requests-table">
           <Table.Thead>
             <Table.Tr>
@@ -142,13 +142,13 @@ export default function RequestsPage() {
                   </Text>
                 </Table.Td>
                 <Table.Td>
-                  <Badge variant="light" color={item.request_type === 'registration' ? 'blue' : 'grape'} c={item.request_type === 'registration' ? 'blue.9' : 'grape.9'}>
+                  <Badge variant="light" tt="none" miw="max-content" color={item.request_type === 'registration' ? 'blue' : 'grape'} c={item.request_type === 'registration' ? 'blue.9' : 'grape.9'}>
                     {t(`requests.types.${item.request_type}`)}
                   </Badge>
                 </Table.Td>
                 <Table.Td>{groupsText(item.requested_groups)}</Table.Td>
                 <Table.Td>{groupsText(item.current_groups)}</Table.Td>
-                <Table.Td>{formatDate(item.requested_at, language)}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(item.requested_at, language)}</Table.Td>
                 <Table.Td>
                   <Group gap={6} wrap="nowrap" justify="flex-end">
                     <Button
