@@ -12,7 +12,7 @@ import type { Database, Queryable } from '../db/client';
 import type { MemberRow } from '../db/rows';
 import { customFields, memberCustomFieldValues, memberGroupLinks, memberGroups, members } from '../db/schema';
 import { AppError, notFound } from '../errors';
-import { type AuditActor, recordAudit, recordAudits } from './auditLog';
+import { recordAudit, recordAudits } from './auditLog';
 import { escapeLike } from './chatbots';
 import { checkFieldValue } from './customFields';
 import { paginate } from './pagination';
@@ -196,7 +196,7 @@ export async function updateAdminMember(deps: AdminMemberDeps, admin: MemberRow,
   if (id === admin.id && patch.is_admin === false) throw ownAccount('You cannot remove your own admin rights.');
   await db.transaction(async (tx) => {
     const before = await tenantMember(tx, admin.tenantId, id);
-    const audit = { tenantId: admin.tenantId, actor: admin as AuditActor, targetType: 'member', targetId: id };
+    const audit = { tenantId: admin.tenantId, actor: admin, targetType: 'member', targetId: id };
     const changes: Record<string, unknown> = {};
 
     if (patch.name !== undefined && patch.name !== before.name) {
@@ -232,7 +232,7 @@ export async function updateAdminMember(deps: AdminMemberDeps, admin: MemberRow,
         Object.fromEntries(old.map((row) => [`custom_field.${row.customFieldId}`, row.value])),
         Object.fromEntries([...upserts.map((u) => [`custom_field.${u.customFieldId}`, u.value]), ...clears.map((c) => [`custom_field.${c}`, null])]),
       );
-      // A field without a value before has no key in `old`: diffFields reports it as from undefined.
+      // A field that had no value is recorded with `to` only (jsonb drops the undefined `from`).
       Object.assign(changes, fieldChanges);
     }
     if (Object.keys(changes).length) await recordAudit(tx, { ...audit, action: 'member.update', changes });
