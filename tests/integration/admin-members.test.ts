@@ -189,6 +189,8 @@ describe('admin members and pending requests', () => {
       expect((await call(path, { method: 'PATCH', body: { name: '' } })).status).toBe(400);
       expect((await call(path, { method: 'PATCH', body: { credit_quota: -1 } })).status).toBe(400);
       expect((await call(path, { method: 'PATCH', body: { surprise: 1 } })).status).toBe(400);
+      // Half a surrogate pair cannot be written into the audit log's jsonb: refused by the contract.
+      expect(await call(path, { method: 'PATCH', body: { name: 'Grace \ud800' } })).toMatchObject({ status: 400, body: { details: expect.anything() } });
       expect(await call(path, { method: 'PATCH', body: { member_group_ids: [999999] } })).toMatchObject({ status: 422, body: { code: 'invalid_member_group' } });
       expect(await call(path, { method: 'PATCH', body: { custom_fields: [{ custom_field_id: department, value: ' ' }] } })).toMatchObject({
         status: 422,

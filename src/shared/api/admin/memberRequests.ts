@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint } from '../endpoint';
 import { idParamsSchema, idSchema, pageQuerySchema, paginatedSchema } from '../common';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../domain/pagination';
-import { MEMBER_BULK_MAX, memberGroupRefSchema, memberTypeSchema } from './members';
+import { MEMBER_BULK_MAX, memberGroupRefSchema, memberTypeSchema, wellFormedText } from './members';
 
 /** Spec §4 "Member requests": a new registration or a group change. */
 export const MEMBER_REQUEST_TYPES = ['registration', 'group_update'] as const;
@@ -42,7 +42,7 @@ export const listMemberRequests = defineEndpoint({
 
 export const REQUEST_REASON_MAX = 2000;
 /** Rejecting needs a reason (spec §5; 422 `reason_required` when empty), mailed to the requester. */
-export const processPendingRequestBodySchema = z.object({ approve: z.boolean(), reason: z.string().trim().max(REQUEST_REASON_MAX).optional() }).strict();
+export const processPendingRequestBodySchema = z.object({ approve: z.boolean(), reason: wellFormedText(z.string().trim().max(REQUEST_REASON_MAX)).optional() }).strict();
 
 export const processPendingRequestResponseSchema = z.object({ member_status: z.enum(['approved', 'rejected']), request_type: memberRequestTypeSchema });
 

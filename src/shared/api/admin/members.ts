@@ -10,6 +10,13 @@ export const memberTypeSchema = z.enum(['organization', 'individual']);
 export const memberGroupRefSchema = z.object({ id: z.number().int(), ko_name: z.string(), en_name: z.string() });
 export type MemberGroupRef = z.infer<typeof memberGroupRefSchema>;
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/**
+ * Text that is also written into the audit log's jsonb: PostgreSQL refuses a JSON string holding
+ * half a surrogate pair, so the contract refuses it first (400, not a database error).
+ */
+export const wellFormedText = (schema: z.ZodString) => schema.refine((text) => !LONE_SURROGATE.test(text), { message: 'validation.invalid' });
+
 /** Most members one bulk call takes. */
 export const MEMBER_BULK_MAX = 1000;
 /** A per-member monthly credit limit (null: the default group's per-member quota applies). */
@@ -73,12 +80,12 @@ export const getAdminMember = defineEndpoint({
 
 export const adminMemberPatchSchema = z
   .object({
-    name: z.string().trim().min(1).max(100).optional(),
+    name: wellFormedText(z.string().trim().min(1).max(100)).optional(),
     default_member_group_id: idSchema.optional(),
     /** Every group of the member; the default group is added when missing. */
     member_group_ids: z.array(idSchema).max(100).optional(),
     /** Any custom field (an admin is not bound by `is_editable`); an empty value clears an optional one. */
-    custom_fields: z.array(customFieldInputSchema).max(100).optional(),
+    custom_fields: z.array(customFieldInputSchema.extend({ value: wellFormedText(z.string().max(1000)) })).max(100).optional(),
     credit_quota: creditQuotaSchema.optional(),
     is_admin: z.boolean().optional(),
   })
