@@ -178,17 +178,22 @@ export const memberGroupLinks = pgTable(
 );
 
 /** Pending requests to join or change groups, approved or rejected by an admin. */
-export const memberGroupQueues = pgTable('member_group_queues', {
-  id: id(),
-  tenantId: tenantId(),
-  memberId: integer('member_id')
-    .notNull()
-    .references(() => members.id, { onDelete: 'cascade' }),
-  requestType: text('request_type', { enum: ['registration', 'group_update'] }).notNull(),
-  defaultMemberGroupId: integer('default_member_group_id').references(() => memberGroups.id, { onDelete: 'cascade' }),
-  memberGroupIds: jsonb('member_group_ids').$type<number[]>().notNull().default([]),
-  createdAt: createdAt(),
-}, (t) => [index('member_group_queues_member_idx').on(t.memberId, t.requestType)]);
+export const memberGroupQueues = pgTable(
+  'member_group_queues',
+  {
+    id: id(),
+    tenantId: tenantId(),
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    requestType: text('request_type', { enum: ['registration', 'group_update'] }).notNull(),
+    defaultMemberGroupId: integer('default_member_group_id').references(() => memberGroups.id, { onDelete: 'cascade' }),
+    memberGroupIds: jsonb('member_group_ids').$type<number[]>().notNull().default([]),
+    createdAt: createdAt(),
+  },
+  // A member's request, found by the member and its type (admin requests list, decisions, My page).
+  (t) => [index('member_group_queues_member_idx').on(t.memberId, t.requestType)],
+);
 
 export const customFields = pgTable('custom_fields', {
   id: id(),
