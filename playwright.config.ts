@@ -44,6 +44,8 @@ export default defineConfig({
       DEMO_TOKEN_DELAY_MS: process.env.DEMO_TOKEN_DELAY_MS ?? '15',
       SIGN_IN_RATE_LIMIT: '1000',
       SIGN_IN_EMAIL_RATE_LIMIT: '1000',
+      // tests/e2e/admin-members.spec.ts signs up several requesters within a minute.
+      SIGN_UP_RATE_LIMIT: '1000',
       // Mail stays in the outbox, where tests/e2e/passwords.spec.ts reads the reset link.
       MAIL_OUTBOX_DIR: outboxDir,
       PUBLIC_URL: `http://127.0.0.1:${port}`,

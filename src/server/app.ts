@@ -50,6 +50,7 @@ import { registerAdminChatbotRoutes } from './routes/adminChatbots';
 import { registerCreditRoutes } from './routes/credits';
 import { registerAdminMemberGroupRoutes } from './routes/adminMemberGroups';
 import { registerSsoWhitelistRoutes } from './routes/ssoWhitelist';
+import { registerAdminMemberRoutes } from './routes/adminMembers';
 import { registerRecentChatbotRoutes } from './routes/recentChatbots';
 import { defineRenewalJobs, registerBillingRoutes } from './routes/billing';
 import { paymentProviderFromConfig } from './payments';
@@ -229,6 +230,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       await registerOpenAiRoutes(api, chatDeps);
       registerStudioRoutes(api, { db, store, rateLimits, config, enqueueParse, sources });
       registerSignupRoutes(api, signupDeps, config);
+      registerAdminMemberRoutes(api, signupDeps);
       registerSsoRoutes(api, ssoDeps, config);
       registerInvitationRoutes(
         api,

@@ -204,6 +204,12 @@ export async function visitScreens(page: Page, language: Language, onScreen: (na
   await page.goto('/admin/sso-whitelist');
   await expect(page.getByTestId('whitelist-text')).toBeVisible();
   await onScreen('admin-sso-whitelist', page);
+  await page.goto('/admin/members');
+  await expect(page.getByTestId('members-table')).toBeVisible();
+  await onScreen('admin-members', page);
+  await page.goto('/admin/requests');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await onScreen('admin-requests', page);
 
   await page.context().clearCookies();
   await page.goto('/auth');

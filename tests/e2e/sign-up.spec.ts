@@ -82,10 +82,10 @@ test('sign up with an email code, wait for approval, then sign in', async ({ pag
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByTestId('sign-in-error')).toHaveText('Your account has not been approved yet. Please contact your administrator.');
 
-  // An administrator approves through the API (the admin screen for requests comes with the next issue).
+  // An administrator approves through the API (the requests screen: tests/e2e/admin-members.spec.ts).
   const headers = await adminHeaders(page.request);
   const approved = await page.request.post(`/api/v1/admin/members/${memberId}/process-pending-request/`, { headers, data: { approve: true } });
-  expect(await approved.json()).toEqual({ member_status: 'approved' });
+  expect(await approved.json()).toEqual({ member_status: 'approved', request_type: 'registration' });
 
   await skipAnnouncementPopup(page);
   await signIn(page, { email, password: PASSWORD });

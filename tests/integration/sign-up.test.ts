@@ -189,7 +189,7 @@ describe('POST /auth/sign-up/ with admin approval (the demo)', () => {
 
     const token = await adminToken();
     const approved = await api.call(`/admin/members/${result.body.member_id}/process-pending-request/`, { method: 'POST', token, body: { approve: true } });
-    expect(approved.body).toEqual({ member_status: 'approved' });
+    expect(approved.body).toEqual({ member_status: 'approved', request_type: 'registration' });
     expect(sink.received.at(-1)!.parsed.subject).toContain('was approved');
     const links = await server.db.select().from(memberGroupLinks).where(eq(memberGroupLinks.memberId, result.body.member_id));
     expect(links).toHaveLength(1);
@@ -209,8 +209,8 @@ describe('POST /auth/sign-up/ with admin approval (the demo)', () => {
     const result = await signUp('rejected.one@example.test');
     const token = await adminToken();
     const path = `/admin/members/${result.body.member_id}/process-pending-request/`;
-    expect((await api.call(path, { method: 'POST', token, body: { approve: false } })).status).toBe(400);
-    expect((await api.call(path, { method: 'POST', token, body: { approve: false, reason: 'Unknown department' } })).body).toEqual({ member_status: 'rejected' });
+    expect((await api.call(path, { method: 'POST', token, body: { approve: false } })).status).toBe(422);
+    expect((await api.call(path, { method: 'POST', token, body: { approve: false, reason: 'Unknown department' } })).body).toEqual({ member_status: 'rejected', request_type: 'registration' });
     expect(sink.received.at(-1)!.parsed.text).toContain('Unknown department');
     expect((await api.call(path, { method: 'POST', body: { approve: true } })).status).toBe(401);
   });

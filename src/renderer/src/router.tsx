@@ -69,6 +69,8 @@ export const routes = [
               { path: 'sign-up', lazy: lazyComponent(() => import('./features/admin/signup/SignupSettingsPage'), (module) => module.default) },
               { path: 'sso', lazy: lazyComponent(() => import('./features/admin/sso/SsoPlatformsPage'), (module) => module.default) },
               { path: 'restricted-words', lazy: lazyComponent(() => import('./features/admin/security/SecurityPage'), (module) => module.default) },
+              { path: 'members', lazy: lazyComponent(() => import('./features/admin/members/MembersPage'), (module) => module.default) },
+              { path: 'requests', lazy: lazyComponent(() => import('./features/admin/members/RequestsPage'), (module) => module.default) },
               { path: 'chatbots', lazy: lazyComponent(() => import('./features/admin/chatbots/AdminChatbotsPage'), (module) => module.default) },
               { path: 'models', lazy: lazyComponent(() => import('./features/admin/models/ModelPermissionsPage'), (module) => module.default) },
               { path: 'audit-log', lazy: lazyComponent(() => import('./features/admin/audit/AuditLogPage'), (module) => module.default) },

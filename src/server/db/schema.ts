@@ -158,6 +158,9 @@ export const members = pgTable(
     uniqueIndex('members_email_idx').on(t.tenantId, t.email),
     // One account per identity of a platform: the identity signs in to exactly one member.
     uniqueIndex('members_sso_identity_idx').on(t.tenantId, t.ssoPlatformId, t.ssoId).where(sql`${t.ssoId} IS NOT NULL`),
+    // The admin member list (10,000 members and more): its default order and its status filter.
+    index('members_tenant_created_idx').on(t.tenantId, t.createdAt),
+    index('members_tenant_status_idx').on(t.tenantId, t.status),
   ],
 );
 
@@ -173,21 +176,27 @@ export const memberGroupLinks = pgTable(
       .notNull()
       .references(() => memberGroups.id, { onDelete: 'cascade' }),
   },
-  (t) => [primaryKey({ columns: [t.memberId, t.memberGroupId] })],
+  // The key leads with the member; the admin list's group filter and group counts start from the group.
+  (t) => [primaryKey({ columns: [t.memberId, t.memberGroupId] }), index('member_group_links_group_idx').on(t.memberGroupId)],
 );
 
 /** Pending requests to join or change groups, approved or rejected by an admin. */
-export const memberGroupQueues = pgTable('member_group_queues', {
-  id: id(),
-  tenantId: tenantId(),
-  memberId: integer('member_id')
-    .notNull()
-    .references(() => members.id, { onDelete: 'cascade' }),
-  requestType: text('request_type', { enum: ['registration', 'group_update'] }).notNull(),
-  defaultMemberGroupId: integer('default_member_group_id').references(() => memberGroups.id, { onDelete: 'cascade' }),
-  memberGroupIds: jsonb('member_group_ids').$type<number[]>().notNull().default([]),
-  createdAt: createdAt(),
-});
+export const memberGroupQueues = pgTable(
+  'member_group_queues',
+  {
+    id: id(),
+    tenantId: tenantId(),
+    memberId: integer('member_id')
+      .notNull()
+      .references(() => members.id, { onDelete: 'cascade' }),
+    requestType: text('request_type', { enum: ['registration', 'group_update'] }).notNull(),
+    defaultMemberGroupId: integer('default_member_group_id').references(() => memberGroups.id, { onDelete: 'cascade' }),
+    memberGroupIds: jsonb('member_group_ids').$type<number[]>().notNull().default([]),
+    createdAt: createdAt(),
+  },
+  // A member's request, found by the member and its type (admin requests list, decisions, My page).
+  (t) => [index('member_group_queues_member_idx').on(t.memberId, t.requestType)],
+);
 
 export const customFields = pgTable('custom_fields', {
   id: id(),

@@ -2,9 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { getCreditCheck, getMember, patchMember } from '../../shared/api/members';
 import type { Database } from '../db/client';
 import type { AuthService } from '../services/auth';
-import { bulkPatchMembers } from '../../shared/api/admin/members';
 import { getMemberUsage } from '../../shared/api/credits';
-import { setCreditQuota } from '../services/adminMembers';
 import { memberUsage } from '../services/creditUsage';
 import * as members from '../services/members';
 import { getMemberGroups, requestGroupChange, withdrawGroupChange } from '../../shared/api/groupRequests';
@@ -30,10 +28,4 @@ export function registerMemberRoutes(app: FastifyInstance, db: Database, auth: A
     return state;
   });
   registerEndpoint(app, withdrawGroupChange, async ({ tenant, params, requireMember }) => groupRequests.withdrawGroupChange(db, tenant, requireMember(), params.id));
-  registerEndpoint(app, bulkPatchMembers, async ({ tenant, body }) => {
-    const ids = await setCreditQuota(db, tenant.id, body.member_ids, body.credit_quota);
-    // The member cache holds the quota a send is checked against: this process sees the change at once.
-    for (const id of ids) auth.forgetMember({ tenantId: tenant.id, id });
-    return { updated: ids.length };
-  });
 }

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { processPendingRequest } from '../../shared/api/admin/memberRequests';
 import { updateSignupSettings } from '../../shared/api/admin/signupSettings';
 import { getSignupSettings, listCustomFields, memberCountCheck, sendCode, signUp } from '../../shared/api/signup';
 import type { ServerConfig } from '../config';
@@ -33,7 +32,4 @@ export function registerSignupRoutes(app: FastifyInstance, deps: SignupDeps, con
   registerEndpoint(app, signUp, async ({ tenant, body, request }) => signup.signUp(deps, tenant, body, signInUrl(request)), {
     rateLimit: { name: 'sign-up', limit: config.SIGN_UP_RATE_LIMIT, windowMs: 60_000 },
   });
-  registerEndpoint(app, processPendingRequest, async ({ tenant, params, body, request }) =>
-    signup.processPendingRequest(deps, tenant, params.id, body, signInUrl(request)),
-  );
 }

@@ -1,17 +1,18 @@
 /**
  * My page's group-change request (spec §2, §4 "Member requests", type group_update): a member asks
- * for other groups; the request waits in `member_group_queues` for an admin (the admin screens are
- * the next issue), or applies at once when the tenant's `group_change_approval` is off. One pending
+ * for other groups; the request waits in `member_group_queues` for an admin (decided in the admin
+ * console's requests, services/memberRequests.ts), or applies at once when the tenant's `group_change_approval` is off. One pending
  * request per member: a new one replaces it.
  */
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import type { MemberGroupsState } from '../../shared/api/groupRequests';
 import type { Database } from '../db/client';
 import type { TenantRow } from '../db/rows';
 import type { AuthMember } from './auth';
-import { memberGroupLinks, memberGroupQueues, memberGroups, members } from '../db/schema';
+import { memberGroupLinks, memberGroupQueues, memberGroups } from '../db/schema';
 import { AppError, forbidden } from '../errors';
 import { readableMember } from './members';
+import { assertTenantGroups, replaceGroups } from './adminMembers';
 
 export async function memberGroupsState(db: Database, tenant: TenantRow, requester: AuthMember, id: number): Promise<MemberGroupsState> {
   const member = await readableMember(db, requester, id);
@@ -53,11 +54,7 @@ export async function requestGroupChange(
   if (id !== requester.id) throw forbidden();
   const ids = [...new Set(choice.member_group_ids)].sort((a, b) => a - b);
   if (!ids.includes(choice.default_member_group_id)) throw new AppError(422, 'validation_error', 'The default group must be one of the chosen groups.');
-  const found = await db
-    .select({ id: memberGroups.id })
-    .from(memberGroups)
-    .where(and(eq(memberGroups.tenantId, requester.tenantId), inArray(memberGroups.id, ids)));
-  if (found.length !== ids.length) throw new AppError(422, 'validation_error', 'Unknown member group.');
+  await assertTenantGroups(db, requester.tenantId, ids);
   await db.transaction(async (tx) => {
     await tx.delete(memberGroupQueues).where(and(eq(memberGroupQueues.memberId, requester.id), eq(memberGroupQueues.requestType, 'group_update')));
     if (tenant.groupChangeApproval) {
@@ -70,9 +67,7 @@ export async function requestGroupChange(
       });
       return;
     }
-    await tx.update(members).set({ defaultMemberGroupId: choice.default_member_group_id, updatedAt: new Date() }).where(eq(members.id, requester.id));
-    await tx.delete(memberGroupLinks).where(eq(memberGroupLinks.memberId, requester.id));
-    await tx.insert(memberGroupLinks).values(ids.map((memberGroupId) => ({ tenantId: requester.tenantId, memberId: requester.id, memberGroupId })));
+    await replaceGroups(tx, requester, choice.default_member_group_id, ids);
   });
   return memberGroupsState(db, tenant, requester, id);
 }

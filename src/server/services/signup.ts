@@ -322,62 +322,12 @@ export async function signUpWithSso(
 }
 
 /** A notice mail that failed must not undo what was done: it is logged. */
-async function mailQuietly(deps: SignupDeps, what: string, send: () => Promise<unknown>): Promise<void> {
+export async function mailQuietly(deps: Pick<SignupDeps, 'log'>, what: string, send: () => Promise<unknown>): Promise<void> {
   try {
     await send();
   } catch (error) {
     deps.log.error({ err: error }, `${what} mail could not be sent`);
   }
-}
-
-/**
- * Approves (the queued groups become the member's) or rejects (the reason is mailed) a pending
- * registration. 404 for anyone who is not a pending member of this tenant.
- */
-export async function processPendingRequest(
-  deps: SignupDeps,
-  tenant: TenantRow,
-  memberId: number,
-  decision: { approve: boolean; reason?: string },
-  signInUrl: string,
-): Promise<{ member_status: 'approved' | 'rejected' }> {
-  const { db } = deps;
-  const status = decision.approve ? ('approved' as const) : ('rejected' as const);
-  const member = await db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(members)
-      .set({ status, updatedAt: new Date() })
-      .where(and(eq(members.tenantId, tenant.id), eq(members.id, memberId), eq(members.status, 'pending')))
-      .returning();
-    if (!row) return null;
-    const queued = await tx
-      .delete(memberGroupQueues)
-      .where(and(eq(memberGroupQueues.memberId, row.id), eq(memberGroupQueues.requestType, 'registration'), eq(memberGroupQueues.tenantId, tenant.id)))
-      .returning();
-    if (decision.approve) {
-      const groupIds = new Set(queued.flatMap((q) => [q.defaultMemberGroupId ?? row.defaultMemberGroupId, ...q.memberGroupIds]));
-      if (row.defaultMemberGroupId) groupIds.add(row.defaultMemberGroupId);
-      const links = [...groupIds].filter((id): id is number => id !== null).map((memberGroupId) => ({ tenantId: tenant.id, memberId: row.id, memberGroupId }));
-      if (links.length > 0) await tx.insert(memberGroupLinks).values(links).onConflictDoNothing();
-    }
-    return row;
-  });
-  if (!member) throw notFound('No pending request of this member.');
-  deps.forgetMember(member);
-  await mailQuietly(deps, 'member request', () =>
-    decision.approve
-      ? deps.mail.send('memberRequestApproved', {
-          to: member.email,
-          language: member.language,
-          data: { name: member.name, tenantName: tenant.name, requestType: 'registration', signInUrl },
-        })
-      : deps.mail.send('memberRequestRejected', {
-          to: member.email,
-          language: member.language,
-          data: { name: member.name, tenantName: tenant.name, requestType: 'registration', reason: decision.reason ?? '' },
-        }),
-  );
-  return { member_status: status };
 }
 
 /**

@@ -63,6 +63,8 @@ export type { Category } from './categories';
 export type { LlmModel } from './llmModels';
 export type { AdminLlmModel } from './admin/llmModels';
 export type { AdminChatbot } from './admin/chatbots';
+export type { AdminMember, MemberGroupRef } from './admin/members';
+export type { MemberRequest } from './admin/memberRequests';
 export type { MemberGroup } from './memberGroups';
 export type { Session, SessionMessage } from './sessions';
 export type { PublicSession, PublicChatBody } from './publicSessions';

@@ -1,5 +1,5 @@
 import { DEPLETION_KINDS, type DepletionKind } from '../../../shared/domain/credits';
-import { adminInvitationsApi, adminMemberGroupsApi, adminSsoWhitelistApi, apiKeysApi, billingApi, invitationsApi, tenantMembershipApi, adminChatbotsApi, adminCreditsApi, adminDashboardsApi, adminCustomFieldsApi, adminLlmModelsApi, adminPoliciesApi, adminSecurityApi, adminTenantSettingsApi, authApi, chatApi, chatbotsApi, filesApi, membersApi, passwordsApi, sessionsApi, signupApi, ssoApi, taskModesApi, type ApiError } from '../../../shared/api';
+import { adminInvitationsApi, adminMemberGroupsApi, adminMemberRequestsApi, adminMembersApi, adminSsoWhitelistApi, apiKeysApi, billingApi, invitationsApi, tenantMembershipApi, adminChatbotsApi, adminCreditsApi, adminDashboardsApi, adminCustomFieldsApi, adminLlmModelsApi, adminPoliciesApi, adminSecurityApi, adminTenantSettingsApi, authApi, chatApi, chatbotsApi, filesApi, membersApi, passwordsApi, sessionsApi, signupApi, ssoApi, taskModesApi, type ApiError } from '../../../shared/api';
 import { type ErrorMessageRow, addErrorMessages, isIndividual } from './errorMessages';
 
 const depletionIs = (kind: DepletionKind) => (error: ApiError) => (error.body?.details as { depletion?: string } | undefined)?.depletion === kind;
@@ -175,6 +175,19 @@ export const ERROR_CATALOG: readonly ErrorMessageRow[] = [
   { endpoint: adminChatbotsApi.processPublishRequest, status: 422, key: 'publishing:errors.reason_required' },
   { endpoint: adminChatbotsApi.bulkProcessPublishRequests, status: 404, key: 'publishing:errors.not_found' },
   { endpoint: adminChatbotsApi.bulkProcessPublishRequests, status: 422, key: 'publishing:errors.reason_required' },
+
+  // Admin members (spec §8 "Member patch: 400, 404, 500. Member delete: 404, 500"; member approve 402).
+  ...[adminMembersApi.patchAdminMember, adminMembersApi.deleteAdminMember, adminMembersApi.bulkDeleteMembers].flatMap((endpoint) => [
+    { endpoint, status: 422, code: 'own_account', key: 'adminMembers:errors.own_account' },
+    { endpoint, status: 404, key: 'adminMembers:errors.not_found' },
+  ]),
+  { endpoint: adminMembersApi.patchAdminMember, status: 409, key: 'adminMembers:errors.value_taken' },
+  { endpoint: adminMembersApi.patchAdminMember, status: 422, key: 'adminMembers:errors.invalid' },
+  ...[adminMemberRequestsApi.processPendingRequest, adminMemberRequestsApi.bulkProcessPendingRequests].flatMap((endpoint) => [
+    { endpoint, status: 402, key: 'adminMembers:errors.member_limit' },
+    { endpoint, status: 404, key: 'adminMembers:errors.request_gone' },
+    { endpoint, status: 422, key: 'adminMembers:errors.reason_required' },
+  ]),
 
   // Tenant settings (ARCHITECTURE "Tenant settings"): uploads have the chat files' statuses; a field
   // change refused because of stored values names the field and the value (details).

@@ -1,9 +1,9 @@
-import { AppShell, Badge, Box, Center, Group, ScrollArea, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { AppShell, Badge, Center, Group, ScrollArea, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { NavLink, Outlet } from 'react-router-dom';
 import { useUserSession } from '../../stores/userSession';
 import { useTenant } from '../../api/tenant';
-import { IconChart, IconCoins, IconCpu, IconFileText, IconListCheck, IconLock, IconMail, IconMegaphone, IconSettings, IconShield, IconStudio, IconUserPlus, IconUsers } from '../../components/icons';
+import { IconChart, IconCoins, IconCpu, IconFileText, IconListCheck, IconLock, IconMail, IconMegaphone, IconSettings, IconShield, IconStudio, IconUser, IconUserCheck, IconUserPlus, IconUsers } from '../../components/icons';
 import { LanguageMenu } from '../../components/LanguageMenu';
 import { SideNavbar, SideNavShell } from '../../components/SideNavShell';
 import { MAIN_CONTENT_ID } from '../../components/mainContent';
@@ -44,9 +44,11 @@ function ConsoleBrand() {
   );
 }
 
-/** The console's areas built so far, in the menu's order. */
+/** The console's areas, in the menu's order. */
 const CONSOLE_AREAS = [
   { path: '/admin/dashboard', label: 'adminDashboard:nav', icon: IconChart },
+  { path: '/admin/members', label: 'menu.members', icon: IconUser },
+  { path: '/admin/requests', label: 'menu.requests', icon: IconUserCheck },
   { path: '/admin/credits', label: 'adminCredits:nav', icon: IconCoins },
   { path: '/admin/chatbots', label: 'publishing:nav', icon: IconStudio },
   { path: '/admin/groups', label: 'adminGroups:nav', icon: IconUsers },
@@ -60,9 +62,6 @@ const CONSOLE_AREAS = [
   { path: '/admin/restricted-words', label: 'security:nav', icon: IconShield },
   { path: '/admin/audit-log', label: 'audit:nav', icon: IconFileText },
 ] as const;
-
-/** Areas of spec §2 that later releases build: named, so admins know they are coming, but not links to empty pages. */
-const LATER_AREAS = ['menu.members', 'menu.requests'] as const;
 
 /** Admin console frame: a side menu of the console areas beside the page (a drawer on small screens). */
 export function AdminLayout() {
@@ -82,16 +81,6 @@ export function AdminLayout() {
                 {t(label)}
               </NavLink>
             ))}
-            <Text size="xs" fw={600} c="dimmed" px={10} mt="md" mb={4} id="later-areas">
-              {t('menu.later')}
-            </Text>
-            <Box component="ul" aria-labelledby="later-areas" m={0} p={0} style={{ listStyle: 'none' }}>
-              {LATER_AREAS.map((label) => (
-                <Text component="li" key={label} size="sm" c="dimmed" px={10} py={6}>
-                  {t(label)}
-                </Text>
-              ))}
-            </Box>
           </AppShell.Section>
           <AppShell.Section>
             <LanguageMenu fullWidth />

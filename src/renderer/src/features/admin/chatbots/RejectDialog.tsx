@@ -3,9 +3,19 @@ import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { adminChatbotsApi } from '../../../../../shared/api';
 
-/** Rejecting needs a reason for the requester (spec §5), mailed to the author. */
-export function RejectDialog({ count, opened, busy, onClose, onReject }: { count: number; opened: boolean; busy: boolean; onClose: () => void; onReject: (reason: string) => void }) {
-  const { t } = useTranslation('publishing');
+interface RejectDialogProps {
+  count: number;
+  opened: boolean;
+  busy: boolean;
+  onClose: () => void;
+  onReject: (reason: string) => void;
+  /** The namespace of its texts (reject_title, reject_hint, reason, reason_required, cancel, reject, close). */
+  ns?: string;
+}
+
+/** Rejecting needs a reason for the requester (spec §5), mailed to them: chatbot publishing and member requests. */
+export function RejectDialog({ count, opened, busy, onClose, onReject, ns = 'publishing' }: RejectDialogProps) {
+  const { t } = useTranslation(ns);
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   const submit = () => {

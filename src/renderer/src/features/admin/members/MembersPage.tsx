@@ -1,0 +1,289 @@
+import { type ReactNode, useState } from 'react';
+import { Alert, Anchor, Badge, Button, Checkbox, Group, Modal, NumberInput, Pagination, Select, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { adminMembersApi, membersApi } from '../../../../../shared/api';
+import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
+import { bulkDeleteMembers, bulkSetCreditQuota, useAdminMembers } from '../../../api/adminMembers';
+import { errorMessageKey } from '../../../api/errorMessages';
+import { queryKeys } from '../../../api/queryKeys';
+import { useMemberGroups } from '../../../api/studio';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { showToast } from '../../../components/toast';
+import { useListSearchBox, useListSearchParams } from '../../../components/useListSearchParams';
+import { formatDate } from '../../../i18n/formatDate';
+import { useResolvedLanguage } from '../../../i18n/useLanguage';
+import { useUserSession } from '../../../stores/userSession';
+import { AdminPageFrame } from '../AdminPageFrame';
+import { MemberDrawer } from './MemberDrawer';
+import { type FilterKey, groupName, useMemberFilters } from './memberFilters';
+
+/** The bulk credit limit dialog: a number, or back to the group's per-member quota. */
+function BulkQuotaDialog({ count, opened, busy, onClose, onSave }: { count: number; opened: boolean; busy: boolean; onClose: () => void; onSave: (quota: number | null) => void }) {
+  const { t } = useTranslation('adminMembers');
+  const [useGroup, setUseGroup] = useState(false);
+  const [quota, setQuota] = useState<number | string>('');
+  const missing = !useGroup && quota === '';
+  return (
+    <Modal opened={opened} onClose={onClose} title={t('bulk_quota_title', { count })} closeButtonProps={{ 'aria-label': t('close') }}>
+      <Stack gap="sm">
+        <Checkbox label={t('field.group_default_quota')} checked={useGroup} onChange={(event) => setUseGroup(event.currentTarget.checked)} />
+        {!useGroup && (
+          <NumberInput
+            label={t('field.credit_quota')}
+            min={0}
+            max={1e12}
+            thousandSeparator=","
+            allowNegative={false}
+            value={quota}
+            onChange={setQuota}
+            data-autofocus
+            data-testid="bulk-quota-input"
+          />
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            {t('cancel')}
+          </Button>
+          <Button loading={busy} disabled={missing} onClick={() => onSave(useGroup ? null : Number(quota))} data-testid="bulk-quota-save">
+            {t('save')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+const STATUSES = membersApi.memberStatusSchema.options;
+
+/**
+ * Admin "All members" (spec §2, §6, §7): search, filters, page and size in the URL; row selection
+ * with bulk credit limit and bulk delete; a row opens the member's drawer. `headerActions` is the
+ * place of the header's member export and bulk upload buttons (built with those features).
+ */
+export default function MembersPage({ headerActions }: { headerActions?: ReactNode }) {
+  const { t } = useTranslation('adminMembers');
+  const language = useResolvedLanguage();
+  const queryClient = useQueryClient();
+  const ownId = useUserSession((state) => state.member?.id);
+  const { page, size, search, setListParams } = useListSearchParams(DEFAULT_LIST_PAGE_SIZE);
+  const { query, typeSearch } = useListSearchBox(search, setListParams);
+  const filters = useMemberFilters();
+  const groups = useMemberGroups();
+  const list = useAdminMembers({ page, size, ...(search ? { search_term: search } : {}), ...filters.query });
+  const [selected, setSelected] = useState<number[]>([]);
+  const [openId, setOpenId] = useState<number | null>(null);
+  const [dialog, setDialog] = useState<'quota' | 'delete' | null>(null);
+  const items = list.data?.items ?? [];
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: queryKeys.adminMembersAll });
+
+  const setQuota = useMutation({
+    mutationFn: (quota: number | null) => bulkSetCreditQuota(selected, quota),
+    onSuccess: ({ updated }) => {
+      showToast('success', t('bulk_quota_toast', { count: updated, total: selected.length }));
+      setDialog(null);
+      setSelected([]);
+      refresh();
+    },
+    onError: (error) => showToast('error', t(errorMessageKey(error, adminMembersApi.bulkPatchMembers))),
+  });
+  const remove = useMutation({
+    mutationFn: () => bulkDeleteMembers(selected),
+    onSuccess: ({ deleted }) => {
+      showToast('success', t('deleted_toast', { count: deleted }));
+      setDialog(null);
+      setSelected([]);
+      refresh();
+    },
+    onError: (error) => {
+      showToast('error', t(errorMessageKey(error, adminMembersApi.bulkDeleteMembers)));
+      refresh();
+    },
+  });
+
+  const selectable = items.filter((item) => item.id !== ownId).map((item) => item.id);
+  const allSelected = selectable.length > 0 && selectable.every((id) => selected.includes(id));
+  const filterSelect = (key: FilterKey, label: string, data: { value: string; label: string }[]) => (
+    <Select
+      key={key}
+      label={label}
+      placeholder={t('filter.any')}
+      data={data}
+      value={filters.values[key]}
+      onChange={(value) => {
+        setSelected([]);
+        filters.setFilter(key, value);
+      }}
+      clearable
+      w={{ base: 'calc(50% - 6px)', xs: 170 }}
+      comboboxProps={{ withinPortal: true }}
+      data-testid={`filter-${key}`}
+    />
+  );
+
+  let body;
+  if (list.isPending) {
+    body = (
+      <Stack gap="xs" aria-busy="true">
+        {[0, 1, 2].map((row) => (
+          <Skeleton key={row} h={44} radius="md" />
+        ))}
+      </Stack>
+    );
+  } else if (list.isError) {
+    body = (
+      <Alert color="red" title={t(errorMessageKey(list.error, adminMembersApi.listAdminMembers))}>
+        <Button size="xs" variant="default" onClick={() => void list.refetch()}>
+          {t('retry')}
+        </Button>
+      </Alert>
+    );
+  } else if (items.length === 0) {
+    body = (
+      <Text c="dimmed" py="xl" ta="center" data-testid="members-empty">
+        {t('empty')}
+      </Text>
+    );
+  } else {
+    body = (
+      <Table.ScrollContainer minWidth={900}>
+        <Table verticalSpacing="sm" highlightOnHover data-testid="members-table">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th w={40}>
+                <Checkbox
+                  aria-label={t('select_all')}
+                  checked={allSelected}
+                  indeterminate={!allSelected && selected.length > 0}
+                  disabled={selectable.length === 0}
+                  onChange={() => setSelected(allSelected ? [] : selectable)}
+                />
+              </Table.Th>
+              <Table.Th>{t('column.name')}</Table.Th>
+              <Table.Th>{t('column.email')}</Table.Th>
+              <Table.Th>{t('column.groups')}</Table.Th>
+              <Table.Th>{t('column.status')}</Table.Th>
+              <Table.Th>{t('column.credit_quota')}</Table.Th>
+              <Table.Th>{t('column.joined')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.map((item) => (
+              <Table.Tr key={item.id} data-testid="member-row" data-email={item.email}>
+                <Table.Td>
+                  <Checkbox
+                    aria-label={t('select_named', { name: item.name })}
+                    disabled={item.id === ownId}
+                    checked={selected.includes(item.id)}
+                    onChange={(event) => {
+                      const { checked } = event.currentTarget;
+                      setSelected((current) => (checked ? [...current, item.id] : current.filter((id) => id !== item.id)));
+                    }}
+                  />
+                </Table.Td>
+                <Table.Td>
+                  <Group gap={6} wrap="nowrap">
+                    <Anchor component="button" type="button" fw={500} ta="left" onClick={() => setOpenId(item.id)} data-testid="open-member">
+                      {item.name}
+                    </Anchor>
+                    {item.is_admin && (
+                      <Badge size="xs" variant="light" color="indigo" c="indigo.9" miw="max-content">
+                        {t('admin_badge')}
+                      </Badge>
+                    )}
+                  </Group>
+                </Table.Td>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.email}</Table.Td>
+                <Table.Td>{item.member_groups.map((group) => groupName(group, language)).join(', ') || '—'}</Table.Td>
+                <Table.Td>{t(`status.${item.member_status}`)}</Table.Td>
+                <Table.Td>{item.credit_quota === null ? t('group_default') : item.credit_quota.toLocaleString(language)}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(item.created_at, language)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    );
+  }
+
+  return (
+    <AdminPageFrame title={t('title')} description={t('description')}>
+      <Group justify="space-between" align="flex-end" mb="sm" gap="sm">
+        <TextInput
+          type="search"
+          value={query}
+          onChange={(event) => typeSearch(event.currentTarget.value)}
+          label={t('search')}
+          placeholder={t('search_placeholder')}
+          w={{ base: '100%', sm: 320 }}
+        />
+        {headerActions && (
+          <Group gap="xs" data-testid="members-header-actions">
+            {headerActions}
+          </Group>
+        )}
+      </Group>
+      <Group mb="md" gap="sm" align="flex-end">
+        {filterSelect(
+          'member_group_id',
+          t('filter.group'),
+          (groups.data ?? []).map((group) => ({ value: String(group.id), label: groupName(group, language) })),
+        )}
+        {filterSelect(
+          'member_status',
+          t('filter.status'),
+          STATUSES.map((status) => ({ value: status, label: t(`status.${status}`) })),
+        )}
+        {filterSelect('is_admin', t('filter.admin'), [
+          { value: 'true', label: t('filter.admins') },
+          { value: 'false', label: t('filter.non_admins') },
+        ])}
+        {filterSelect('member_type', t('filter.type'), [
+          { value: 'organization', label: t('type.organization') },
+          { value: 'individual', label: t('type.individual') },
+        ])}
+        {filterSelect('has_sso', t('filter.sso'), [
+          { value: 'true', label: t('filter.with_sso') },
+          { value: 'false', label: t('filter.without_sso') },
+        ])}
+      </Group>
+      {selected.length > 0 && (
+        <Group mb="sm" gap="sm" data-testid="bulk-actions">
+          <Text size="sm">{t('selected', { count: selected.length })}</Text>
+          <Button size="xs" onClick={() => setDialog('quota')} data-testid="bulk-quota">
+            {t('bulk_quota')}
+          </Button>
+          <Button size="xs" color="red" variant="light" onClick={() => setDialog('delete')} data-testid="bulk-delete">
+            {t('bulk_delete')}
+          </Button>
+        </Group>
+      )}
+      {body}
+      <Group justify="space-between" mt="md">
+        <Text size="sm" c="dimmed">
+          {list.data ? t('total', { count: list.data.total_items }) : ''}
+        </Text>
+        {(list.data?.total_pages ?? 0) > 1 && <Pagination total={list.data!.total_pages} value={page} onChange={(next) => setListParams({ page: next })} />}
+      </Group>
+      <MemberDrawer memberId={openId} onClose={() => setOpenId(null)} />
+      <BulkQuotaDialog
+        key={dialog === 'quota' ? 'open' : 'closed'}
+        count={selected.length}
+        opened={dialog === 'quota'}
+        busy={setQuota.isPending}
+        onClose={() => setDialog(null)}
+        onSave={(quota) => setQuota.mutate(quota)}
+      />
+      <ConfirmDialog
+        opened={dialog === 'delete'}
+        title={t('bulk_delete_title', { count: selected.length })}
+        body={t('delete_body', { count: selected.length })}
+        cancelLabel={t('cancel')}
+        confirmLabel={t('delete')}
+        loading={remove.isPending}
+        onCancel={() => setDialog(null)}
+        onConfirm={() => remove.mutate()}
+      />
+    </AdminPageFrame>
+  );
+}

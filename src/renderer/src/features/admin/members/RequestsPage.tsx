@@ -1,0 +1,224 @@
+import { useState } from 'react';
+import { Alert, Badge, Button, Checkbox, Group, Pagination, SegmentedControl, Skeleton, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
+import { adminMemberRequestsApi, type MemberRequest } from '../../../../../shared/api';
+import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
+import { decideMemberRequests, useMemberRequests } from '../../../api/adminMembers';
+import { errorMessageKey } from '../../../api/errorMessages';
+import { queryKeys } from '../../../api/queryKeys';
+import { showToast } from '../../../components/toast';
+import { useListSearchBox, useListSearchParams } from '../../../components/useListSearchParams';
+import { formatDate } from '../../../i18n/formatDate';
+import { useResolvedLanguage } from '../../../i18n/useLanguage';
+import { AdminPageFrame } from '../AdminPageFrame';
+import { RejectDialog } from '../chatbots/RejectDialog';
+import { groupName } from './memberFilters';
+
+const TYPES = ['all', ...adminMemberRequestsApi.MEMBER_REQUEST_TYPES] as const;
+type TypeView = (typeof TYPES)[number];
+const isTypeView = (value: string | null): value is TypeView => TYPES.includes(value as TypeView);
+
+interface Decision {
+  ids: number[];
+  approve: boolean;
+  reason?: string;
+}
+
+/** Admin "pending member requests" (spec §2, §4): new registrations and group changes, decided singly or in bulk. */
+export default function RequestsPage() {
+  const { t } = useTranslation('adminMembers');
+  const language = useResolvedLanguage();
+  const queryClient = useQueryClient();
+  const { page, size, search, setListParams } = useListSearchParams(DEFAULT_LIST_PAGE_SIZE);
+  const { query, typeSearch } = useListSearchBox(search, setListParams);
+  const [searchParams, setSearchParams] = useSearchParams();
+  const typeParam = searchParams.get('type');
+  const type: TypeView = isTypeView(typeParam) ? typeParam : 'all';
+  const list = useMemberRequests({ page, size, ...(search ? { search_term: search } : {}), ...(type === 'all' ? {} : { request_type: type }) });
+  const [selected, setSelected] = useState<number[]>([]);
+  const [rejecting, setRejecting] = useState<number[] | null>(null);
+  const items = list.data?.items ?? [];
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: queryKeys.memberRequestsAll });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.adminMembersAll });
+  };
+
+  const decide = useMutation({
+    mutationFn: ({ ids, approve, reason }: Decision) => decideMemberRequests(ids, approve, reason),
+    onSuccess: (count, { approve }) => {
+      showToast('success', t(approve ? 'requests.approved_toast' : 'requests.rejected_toast', { count }));
+      setSelected([]);
+      setRejecting(null);
+      refresh();
+    },
+    onError: (error, { ids }) => {
+      showToast('error', t(errorMessageKey(error, ids.length === 1 ? adminMemberRequestsApi.processPendingRequest : adminMemberRequestsApi.bulkProcessPendingRequests)));
+      // Another admin may have decided first: show the list as it is now.
+      refresh();
+    },
+  });
+
+  const setType = (next: string) => {
+    setSelected([]);
+    setSearchParams((current) => {
+      const params = new URLSearchParams(current);
+      params.set('type', next);
+      params.set('page', '1');
+      return params;
+    });
+  };
+  const ids = items.map((item) => item.member_id);
+  const allSelected = ids.length > 0 && ids.every((id) => selected.includes(id));
+  const groupsText = (groups: MemberRequest['requested_groups']) => groups.map((group) => groupName(group, language)).join(', ') || '—';
+
+  let body;
+  if (list.isPending) {
+    body = (
+      <Stack gap="xs" aria-busy="true">
+        {[0, 1, 2].map((row) => (
+          <Skeleton key={row} h={44} radius="md" />
+        ))}
+      </Stack>
+    );
+  } else if (list.isError) {
+    body = (
+      <Alert color="red" title={t(errorMessageKey(list.error, adminMemberRequestsApi.listMemberRequests))}>
+        <Button size="xs" variant="default" onClick={() => void list.refetch()}>
+          {t('retry')}
+        </Button>
+      </Alert>
+    );
+  } else if (items.length === 0) {
+    body = (
+      <Text c="dimmed" py="xl" ta="center" data-testid="requests-empty">
+        {t('requests.empty')}
+      </Text>
+    );
+  } else {
+    body = (
+      <Table.ScrollContainer minWidth={860}>
+        <Table verticalSpacing="sm" data-testid="requests-table">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th w={40}>
+                <Checkbox
+                  aria-label={t('requests.select_all')}
+                  checked={allSelected}
+                  indeterminate={!allSelected && selected.length > 0}
+                  onChange={() => setSelected(allSelected ? [] : ids)}
+                />
+              </Table.Th>
+              <Table.Th>{t('column.name')}</Table.Th>
+              <Table.Th>{t('requests.type')}</Table.Th>
+              <Table.Th>{t('requests.requested_groups')}</Table.Th>
+              <Table.Th>{t('requests.current_groups')}</Table.Th>
+              <Table.Th>{t('requests.requested_at')}</Table.Th>
+              <Table.Th>
+                <VisuallyHidden>{t('requests.actions')}</VisuallyHidden>
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {items.map((item) => (
+              <Table.Tr key={item.member_id} data-testid="request-row" data-email={item.email}>
+                <Table.Td>
+                  <Checkbox
+                    aria-label={t('select_named', { name: item.name })}
+                    checked={selected.includes(item.member_id)}
+                    onChange={(event) => {
+                      const { checked } = event.currentTarget;
+                      setSelected((current) => (checked ? [...current, item.member_id] : current.filter((id) => id !== item.member_id)));
+                    }}
+                  />
+                </Table.Td>
+                <Table.Td>
+                  <Text size="sm" fw={500}>
+                    {item.name}
+                  </Text>
+                  <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                    {item.email}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Badge variant="light" tt="none" miw="max-content" color={item.request_type === 'registration' ? 'blue' : 'grape'} c={item.request_type === 'registration' ? 'blue.9' : 'grape.9'}>
+                    {t(`requests.types.${item.request_type}`)}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>{groupsText(item.requested_groups)}</Table.Td>
+                <Table.Td>{groupsText(item.current_groups)}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(item.requested_at, language)}</Table.Td>
+                <Table.Td>
+                  <Group gap={6} wrap="nowrap" justify="flex-end">
+                    <Button
+                      size="xs"
+                      onClick={() => decide.mutate({ ids: [item.member_id], approve: true })}
+                      loading={decide.isPending && decide.variables?.ids.length === 1 && decide.variables.ids[0] === item.member_id}
+                      aria-label={t('requests.approve_named', { name: item.name })}
+                      data-testid="approve-request"
+                    >
+                      {t('requests.approve')}
+                    </Button>
+                    <Button
+                      size="xs"
+                      color="red"
+                      variant="light"
+                      onClick={() => setRejecting([item.member_id])}
+                      aria-label={t('requests.reject_named', { name: item.name })}
+                      data-testid="reject-request"
+                    >
+                      {t('reject')}
+                    </Button>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    );
+  }
+
+  return (
+    <AdminPageFrame title={t('requests.title')} description={t('requests.description')}>
+      <Group justify="space-between" align="flex-end" mb="md" gap="sm">
+        <SegmentedControl value={type} onChange={setType} data={TYPES.map((value) => ({ value, label: t(`requests.types.${value}`) }))} aria-label={t('requests.type')} />
+        <TextInput
+          type="search"
+          value={query}
+          onChange={(event) => typeSearch(event.currentTarget.value)}
+          aria-label={t('requests.search')}
+          placeholder={t('requests.search')}
+          w={{ base: '100%', sm: 260 }}
+        />
+      </Group>
+      {selected.length > 0 && (
+        <Group mb="sm" gap="sm" data-testid="bulk-actions">
+          <Text size="sm">{t('selected', { count: selected.length })}</Text>
+          <Button size="xs" onClick={() => decide.mutate({ ids: selected, approve: true })} loading={decide.isPending && (decide.variables?.ids.length ?? 0) > 1} data-testid="bulk-approve">
+            {t('requests.approve_selected')}
+          </Button>
+          <Button size="xs" color="red" variant="light" onClick={() => setRejecting(selected)} data-testid="bulk-reject">
+            {t('requests.reject_selected')}
+          </Button>
+        </Group>
+      )}
+      {body}
+      {(list.data?.total_pages ?? 0) > 1 && (
+        <Group justify="center" mt="md">
+          <Pagination total={list.data!.total_pages} value={page} onChange={(next) => setListParams({ page: next })} />
+        </Group>
+      )}
+      <RejectDialog
+        ns="adminMembers"
+        key={rejecting?.join(',') ?? 'closed'}
+        count={rejecting?.length ?? 0}
+        opened={rejecting !== null}
+        busy={decide.isPending}
+        onClose={() => setRejecting(null)}
+        onReject={(reason) => rejecting && decide.mutate({ ids: rejecting, approve: false, reason })}
+      />
+    </AdminPageFrame>
+  );
+}

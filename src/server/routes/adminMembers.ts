@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import { bulkProcessPendingRequests, listMemberRequests, processPendingRequest } from '../../shared/api/admin/memberRequests';
+import { bulkDeleteMembers, bulkPatchMembers, deleteAdminMember, getAdminMember, listAdminMembers, patchAdminMember } from '../../shared/api/admin/members';
+import * as adminMembers from '../services/adminMembers';
+import * as memberRequests from '../services/memberRequests';
+import type { MemberRequestDeps } from '../services/memberRequests';
+import { registerEndpoint } from './endpointRoute';
+import { signInUrl } from './signup';
+
+/** The admin console's members and pending requests (services/adminMembers.ts, services/memberRequests.ts). */
+export function registerAdminMemberRoutes(app: FastifyInstance, deps: MemberRequestDeps): void {
+  const { db } = deps;
+  registerEndpoint(app, listAdminMembers, async ({ tenant, query }) => adminMembers.listAdminMembers(db, tenant.id, query));
+  registerEndpoint(app, getAdminMember, async ({ tenant, params }) => adminMembers.getAdminMember(db, tenant.id, params.id));
+  registerEndpoint(app, patchAdminMember, async ({ params, body, requireMember }) => adminMembers.updateAdminMember(deps, requireMember(), params.id, body));
+  registerEndpoint(app, deleteAdminMember, async ({ params, requireMember }) => {
+    await adminMembers.deleteMembers(deps, requireMember(), [params.id]);
+    return { ok: true as const };
+  });
+  registerEndpoint(app, bulkPatchMembers, async ({ body, requireMember }) => ({
+    updated: (await adminMembers.setCreditQuota(deps, requireMember(), body.member_ids, body.credit_quota)).length,
+  }));
+  registerEndpoint(app, bulkDeleteMembers, async ({ body, requireMember }) => ({ deleted: await adminMembers.deleteMembers(deps, requireMember(), body.member_ids) }));
+
+  registerEndpoint(app, listMemberRequests, async ({ tenant, query }) => memberRequests.listMemberRequests(db, tenant.id, query));
+  registerEndpoint(app, processPendingRequest, async ({ tenant, params, body, request, requireMember }) => {
+    const [decided] = await memberRequests.decideRequests(deps, tenant, requireMember(), [params.id], body, signInUrl(request));
+    return { member_status: decided!.type === 'registration' && !body.approve ? ('rejected' as const) : ('approved' as const), request_type: decided!.type };
+  });
+  registerEndpoint(app, bulkProcessPendingRequests, async ({ tenant, body, request, requireMember }) => ({
+    processed: (await memberRequests.decideRequests(deps, tenant, requireMember(), body.member_ids, body, signInUrl(request))).length,
+  }));
+}
