@@ -31,6 +31,7 @@ import { registerSecurityRoutes } from './routes/security';
 import { registerSignupRoutes } from './routes/signup';
 import { registerSsoRoutes } from './routes/sso';
 import { registerInvitationRoutes } from './routes/invitations';
+import { registerMemberTransferRoutes } from './routes/memberTransfer';
 import { createOidcAdapter } from './sso/oidc';
 import { registerTenantSettingsRoutes } from './routes/tenantSettings';
 import { type MailService, createMailService } from './mail/service';
@@ -191,6 +192,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
         config.SIGN_IN_RATE_LIMIT,
       );
       registerTenantSettingsRoutes(api, { db, store });
+      registerMemberTransferRoutes(api, { db, store, mail, links, log: app.log, jobs, timeLimitMs: config.MEMBER_EXPORT_TIME_LIMIT_SECONDS * 1000 });
     },
     { prefix: API_PREFIX },
   );

@@ -119,6 +119,8 @@ const configSchema = z.object({
   JOB_SUPERVISE_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
   /** How long shutting down waits for running jobs before failing them over to a retry. */
   JOB_SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+  /** A member export still running this long after it was asked for fails as timed out (spec §8). */
+  MEMBER_EXPORT_TIME_LIMIT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
 });
 

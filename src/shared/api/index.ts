@@ -36,6 +36,7 @@ export * as adminSsoPlatformsApi from './admin/ssoPlatforms';
 export * as adminCustomFieldsApi from './admin/customFields';
 export * as adminPoliciesApi from './admin/policies';
 export * as adminTenantSettingsApi from './admin/tenantSettings';
+export * as adminMemberTransferApi from './admin/memberTransfer';
 export type { Member, CreditCheck, CustomFieldValue } from './members';
 export type { AdminCustomField } from './admin/customFields';
 export type { AdminPolicy, PolicyFile } from './admin/policies';

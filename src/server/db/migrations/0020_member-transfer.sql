@@ -1,0 +1,1 @@
+ALTER TABLE "member_uploads" ADD COLUMN "completed_at" timestamp with time zone;
