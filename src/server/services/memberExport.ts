@@ -73,7 +73,7 @@ async function* memberBatches(db: Database, tenantId: number, fieldIds: number[]
     const groupsOf = new Map<number, Array<{ groupId: number; name: string }>>();
     for (const g of groups) groupsOf.set(g.memberId, [...(groupsOf.get(g.memberId) ?? []), g]);
     const valueOf = new Map(values.map((v) => [`${v.memberId}:${v.fieldId}`, v.value ?? '']));
-    yield batch.map((m) => {
+    const rows = batch.map((m) => {
       // The default group first, then the others by name.
       const own = (groupsOf.get(m.id) ?? []).sort((a, b) => Number(b.groupId === m.defaultGroupId) - Number(a.groupId === m.defaultGroupId));
       return [
@@ -93,6 +93,7 @@ async function* memberBatches(db: Database, tenantId: number, fieldIds: number[]
     processed += batch.length;
     // The count was taken at the start: members who joined since still go into the file.
     await context.reportProgress(processed, Math.max(total, processed));
+    yield rows;
   }
 }
 

@@ -38,9 +38,9 @@ import {
   mailInvitation,
   prepareInvitation,
   priorInvitees,
+  hashTemporaryPassword,
   temporaryPassword,
 } from './invitations';
-import { hashPassword } from './auth';
 import type { UploadedPart } from './files';
 import { toTask } from './tasks';
 
@@ -235,6 +235,8 @@ async function checkRows(db: Database, tenant: TenantRow, layout: Layout, rows: 
 
 type Checkpoint = typeof memberUploads.$inferSelect;
 
+const MAIL_CONCURRENCY = 8;
+
 const failedJson = (rows: MemberUploadFailedRow[]) => sql`${JSON.stringify(rows)}::jsonb`;
 
 /**
@@ -251,7 +253,14 @@ async function mailBatch(
   sent: Array<{ invitationId: number; row: number; invitation: Pick<NewInvitation, 'email' | 'hash' | 'temporaryPassword'> }>,
 ) {
   const failed: typeof sent = [];
-  for (const entry of sent) if (!(await mailInvitation(deps, tenant, admin, entry.invitation))) failed.push(entry);
+  // A few at a time: SMTP round trips dominate, and a server takes several connections.
+  for (let i = 0; i < sent.length; i += MAIL_CONCURRENCY) {
+    const slice = sent.slice(i, i + MAIL_CONCURRENCY);
+    const delivered = await Promise.all(slice.map((entry) => mailInvitation(deps, tenant, admin, entry.invitation)));
+    slice.forEach((entry, j) => {
+      if (!delivered[j]) failed.push(entry);
+    });
+  }
   await deps.db.transaction(async (tx) => {
     if (failed.length) {
       const ids = failed.map((f) => f.invitationId);
@@ -279,7 +288,7 @@ async function resumeUnmailed(deps: MemberUploadDeps, tenant: TenantRow, admin: 
   const sent = [];
   for (const row of rows) {
     const password = temporaryPassword();
-    await deps.db.update(invitations).set({ temporaryPasswordHash: await hashPassword(password) }).where(eq(invitations.id, row.id));
+    await deps.db.update(invitations).set({ temporaryPasswordHash: await hashTemporaryPassword(password) }).where(eq(invitations.id, row.id));
     sent.push({ invitationId: row.id, row: checkpoint.unmailed.find((u) => u.invitationId === row.id)!.row, invitation: { email: row.email, hash: row.hash, temporaryPassword: password } });
   }
   await mailBatch(deps, tenant, admin, checkpoint.taskId, sent);
