@@ -67,6 +67,7 @@ export const routes = [
               { path: 'restricted-words', lazy: lazyComponent(() => import('./features/admin/security/SecurityPage'), (module) => module.default) },
               { path: 'chatbots', lazy: lazyComponent(() => import('./features/admin/chatbots/AdminChatbotsPage'), (module) => module.default) },
               { path: 'models', lazy: lazyComponent(() => import('./features/admin/models/ModelPermissionsPage'), (module) => module.default) },
+              { path: 'members/upload', lazy: lazyComponent(() => import('./features/admin/memberTransfer/MemberUploadPage'), (module) => module.default) },
             ],
           },
         ],

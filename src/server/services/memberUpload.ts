@@ -63,7 +63,7 @@ interface Layout {
 }
 
 const normalizeHeader = (value: string) => value.trim().toLowerCase();
-const columnError = (code: ErrorCode, message: string, column: string) => new AppError(422, code, message, { column });
+const columnError = (code: ErrorCode, message: string, column: string) => new AppError(422, code, message, { field_name: column });
 
 /**
  * Reads the header against the tenant's columns (spec §5): the fixed ones, every required sign-up

@@ -1,5 +1,5 @@
 import { DEPLETION_KINDS, type DepletionKind } from '../../../shared/domain/credits';
-import { invitationsApi, tenantMembershipApi, adminChatbotsApi, adminCustomFieldsApi, adminLlmModelsApi, adminPoliciesApi, adminSecurityApi, adminTenantSettingsApi, authApi, chatApi, chatbotsApi, filesApi, membersApi, passwordsApi, sessionsApi, signupApi, ssoApi, taskModesApi, type ApiError } from '../../../shared/api';
+import { invitationsApi, tenantMembershipApi, adminChatbotsApi, adminMemberTransferApi, adminCustomFieldsApi, adminLlmModelsApi, adminPoliciesApi, adminSecurityApi, adminTenantSettingsApi, authApi, chatApi, chatbotsApi, filesApi, membersApi, passwordsApi, sessionsApi, signupApi, ssoApi, taskModesApi, type ApiError } from '../../../shared/api';
 import { type ErrorMessageRow, addErrorMessages, isIndividual } from './errorMessages';
 
 const depletionIs = (kind: DepletionKind) => (error: ApiError) => (error.body?.details as { depletion?: string } | undefined)?.depletion === kind;
@@ -201,6 +201,18 @@ export const ERROR_CATALOG: readonly ErrorMessageRow[] = [
   { endpoint: membersApi.patchMember, status: 422, code: 'required_field_missing', key: 'signup:errors.required_field_missing' },
   { endpoint: membersApi.patchMember, status: 422, code: 'invalid_field_value', key: 'signup:errors.invalid_field_value' },
   { endpoint: membersApi.patchMember, status: 422, code: 'field_not_editable', key: 'account:custom_fields.not_editable' },
+  // Member bulk upload (docs/ARCHITECTURE.md "Member export and bulk upload").
+  { endpoint: adminMemberTransferApi.uploadMembers, status: 422, code: 'missing_column', key: 'memberTransfer:upload.errors.missing_column' },
+  { endpoint: adminMemberTransferApi.uploadMembers, status: 422, code: 'excluded_column', key: 'memberTransfer:upload.errors.excluded_column' },
+  { endpoint: adminMemberTransferApi.uploadMembers, status: 422, code: 'unknown_column', key: 'memberTransfer:upload.errors.unknown_column' },
+  { endpoint: adminMemberTransferApi.uploadMembers, status: 422, code: 'duplicate_column', key: 'memberTransfer:upload.errors.duplicate_column' },
+  { endpoint: adminMemberTransferApi.uploadMembers, status: 422, code: 'empty_file', key: 'memberTransfer:upload.errors.empty_file' },
+  { endpoint: adminMemberTransferApi.uploadMembers, status: 422, code: 'too_many_rows', key: 'memberTransfer:upload.errors.too_many_rows' },
+  { endpoint: adminMemberTransferApi.uploadMembers, status: 413, key: 'memberTransfer:upload.errors.file_too_large' },
+  { endpoint: adminMemberTransferApi.uploadMembers, status: 415, key: 'memberTransfer:upload.errors.unsupported_file_type' },
+  { endpoint: adminMemberTransferApi.uploadMembers, status: 400, key: 'memberTransfer:upload.errors.file_corrupted' },
+  { endpoint: adminMemberTransferApi.uploadMembers, status: 403, key: 'errors:status_403' },
+  { endpoint: adminMemberTransferApi.uploadMembers, key: 'memberTransfer:upload.errors.failed' },
 
 ];
 

@@ -45,4 +45,5 @@ export const queryKeys = {
   tenantSettings: ['admin', 'tenant-settings'] as const,
   adminCustomFields: ['admin', 'custom-fields'] as const,
   adminPolicies: ['admin', 'policies'] as const,
+  task: (taskId: number) => ['task', taskId] as const,
 };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint';
 import { idParamsSchema } from '../common';
+import { UPLOAD_FIELD } from '../files';
 import { taskSchema } from '../tasks';
 import { MEMBER_FILE_FORMATS, MEMBER_UPLOAD_OUTCOMES, MEMBER_UPLOAD_ROW_ERRORS } from '../../domain/memberTransfer';
 
@@ -56,8 +57,8 @@ export const memberUploadResultSchema = z.object({
 });
 export type MemberUploadResult = z.infer<typeof memberUploadResultSchema>;
 
-/** The multipart part that carries the file. */
-export const MEMBER_UPLOAD_FIELD = 'file';
+/** The multipart part that carries the file (the same field as every other upload). */
+export const MEMBER_UPLOAD_FIELD = UPLOAD_FIELD;
 
 export const uploadMembers = defineEndpoint({
   method: 'POST',

@@ -3,6 +3,7 @@ import { ActionIcon, Alert, Group, Skeleton, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { fetchFileBlob } from '../../../api/files';
 import { useImage } from '../../../api/images';
+import { saveBlob } from '../../../components/saveBlob';
 import { showToast } from '../../../components/toast';
 import { imageFallbackName } from './imageFiles';
 import classes from './modes.module.css';
@@ -18,15 +19,6 @@ function useObjectUrl(blob: Blob | undefined): string | null {
     return () => URL.revokeObjectURL(objectUrl);
   }, [blob]);
   return url;
-}
-
-function saveBlob(blob: Blob, name: string): void {
-  const link = document.createElement('a');
-  const url = URL.createObjectURL(blob);
-  link.href = url;
-  link.download = name;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
 /** A generated image in an answer, with buttons to download it and copy it to the clipboard. */
