@@ -186,6 +186,9 @@ export async function visitScreens(page: Page, language: Language, onScreen: (na
   await page.goto('/admin/sso');
   await expect(page.getByRole('button', { name: 'Add platform' })).toBeVisible();
   await onScreen('admin-sso', page);
+  await page.goto('/admin/members/upload');
+  await expect(page.getByTestId('upload-dropzone')).toBeVisible();
+  await onScreen('admin-member-upload', page);
 
   await page.context().clearCookies();
   await page.goto('/auth');

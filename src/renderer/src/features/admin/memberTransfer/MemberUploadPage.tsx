@@ -12,6 +12,7 @@ import { saveBlob } from '../../../components/saveBlob';
 import { showToast } from '../../../components/toast';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
+import { MemberExportButton } from './MemberExportButton';
 import { TaskProgress } from './TaskProgress';
 import classes from './memberTransfer.module.css';
 
@@ -170,6 +171,10 @@ export default function MemberUploadPage() {
   return (
     <AdminPageFrame title={t('upload.title')} description={t('upload.description')} maw={960}>
       <Stack gap="lg">
+        {/* Exporting first lets an admin see who is already a member; the members page header carries it too. */}
+        <Group justify="flex-end">
+          <MemberExportButton />
+        </Group>
         <TemplateCard />
         <Card withBorder padding="lg" radius="md">
           <Title order={2} size="h4" mb="md">

@@ -44,7 +44,7 @@ export function TaskProgress({ task, label, unitKey }: { task: Task; label: stri
           {t(unitKey, { processed: processed.toLocaleString(), total: total.toLocaleString() })}
         </Text>
         <Text size="xs" c="dimmed">
-          {t('elapsed', { time: formatDuration(elapsed) })} · {remaining === null ? t('estimating') : t('remaining', { time: formatDuration(remaining) })}
+          {`${t('elapsed', { time: formatDuration(elapsed) })} · ${remaining === null ? t('estimating') : t('remaining', { time: formatDuration(remaining) })}`}
         </Text>
       </Group>
     </Stack>
