@@ -1,5 +1,5 @@
 import { type DragEvent, useState } from 'react';
-import { Alert, Badge, Box, Button, Card, FileButton, Group, Progress, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Box, Button, Card, FileButton, Group, Progress, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { adminMemberTransferApi } from '../../../../../shared/api';
@@ -103,7 +103,9 @@ function UploadStatus({ taskId, onAnother }: { taskId: number; onAnother: () => 
         <>
           <Alert color={OUTCOME_COLOR[parsed.data.outcome]} variant="light" role="status" data-testid="upload-outcome">
             <Group gap="xs">
-              <Badge color={OUTCOME_COLOR[parsed.data.outcome]}>{t(`upload.outcome.${parsed.data.outcome}`)}</Badge>
+              <Text size="sm" fw={700}>
+                {t(`upload.outcome.${parsed.data.outcome}`)}
+              </Text>
               <Text size="sm">{t(`upload.result.${parsed.data.outcome}`, { total: parsed.data.total, invited: parsed.data.invited, failed: parsed.data.failed.length })}</Text>
             </Group>
           </Alert>
