@@ -34,6 +34,10 @@ test('an admin uploads a member file with errors and sees each failed row with i
   await expect(page).toHaveURL(/task=\d+/);
   await expectNoSeriousA11yViolations(page);
   await page.screenshot({ path: 'test-results/member-upload-result.png', fullPage: true });
+  await page.setViewportSize({ width: 375, height: 800 });
+  await expect(failed).toBeVisible();
+  await page.screenshot({ path: 'test-results/member-upload-result-375.png', fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 720 });
 
   // A file laid out wrong is refused before anything happens.
   await page.getByRole('button', { name: 'Upload another file' }).click();

@@ -59,7 +59,7 @@ function FailedRowsTable({ rows }: { rows: MemberUploadFailedRow[] }) {
         {t('upload.failed_rows')}
       </Title>
       <ScrollArea.Autosize mah={420} type="auto">
-        <Table striped stickyHeader data-testid="failed-rows" miw={480}>
+        <Table striped stickyHeader data-testid="failed-rows">
           <Table.Thead>
             <Table.Tr>
               <Table.Th scope="col">{t('upload.row')}</Table.Th>
