@@ -11,6 +11,7 @@ import { testConfig } from '../../src/server/config';
 import { type Database, type DatabaseHandle, openPglite } from '../../src/server/db/client';
 import { auditLog, customFields, invitations, memberCustomFieldValues, memberUploads, members, plans, tenants } from '../../src/server/db/schema';
 import { seedDemoTenant } from '../../src/server/db/seed';
+import { listOutbox } from '../../src/server/mail/service';
 import { csvLines, readXlsxRows, spreadsheetBuffer } from '../../src/server/storage/spreadsheet';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
@@ -172,6 +173,19 @@ describe('member bulk upload (POST /admin/members/bulk-upload/)', () => {
     expect(done.result).toEqual({ outcome: 'success', total: 2, invited: 2, failed: [] });
     const [second] = await server.db.select().from(invitations).where(eq(invitations.email, 'sheet-2@upload.test'));
     expect(second).toMatchObject({ ssoId: 'sso-2', name: 'Sheet two' });
+
+    // The invitee accepts from the mail and becomes a member with the row's custom-field values.
+    const mail = (await listOutbox(server.config.MAIL_OUTBOX_DIR, { limit: 10_000 })).find((m) => m.to === 'sheet-1@upload.test')!;
+    const hash = /\/auth\/invitation\/([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
+    const temporary = mail.text.split('\n').map((line) => line.trim()).find((line) => /^[A-Za-z2-9]{9}\d\d[!@#$%*]$/.test(line))!;
+    const policies = (await api.call('/policies/')).body.items.filter((p: { is_mandatory: boolean }) => p.is_mandatory).map((p: { id: number }) => p.id);
+    const accepted = await api.call(`/invitations/${hash}/accept/`, {
+      method: 'POST',
+      body: { email: 'sheet-1@upload.test', name: 'Sheet one', password: 'Joined!2345', agreements: policies, temporary_password: temporary, language: 'en' },
+    });
+    expect(accepted.status).toBe(200);
+    const values = await server.db.select({ value: memberCustomFieldValues.value }).from(memberCustomFieldValues).where(eq(memberCustomFieldValues.memberId, accepted.body.member_id));
+    expect(values.map((v) => v.value).sort()).toEqual(['200001', 'Ops']);
   });
 
   it('refuses a file that is not laid out like the template before any row is touched', async () => {

@@ -34,7 +34,9 @@ export function apiClient(server: TestServer) {
       signal: options.signal,
     });
     const text = await response.text();
-    return { status: response.status, body: (text ? JSON.parse(text) : null) as T, headers: response.headers };
+    // Downloads (an export, a template) answer a file, kept as text; everything else is JSON.
+    const isJson = response.headers.get('content-type')?.includes('json') ?? false;
+    return { status: response.status, body: (text ? (isJson ? JSON.parse(text) : text) : null) as T, headers: response.headers };
   }
 
   /** Signs in and returns the tokens (desktop style, refresh token in the body) or throws. */
