@@ -33,6 +33,7 @@ const KEY_CONTROL: Record<string, (page: Page) => ReturnType<Page['locator']>> =
   'admin-sign-up': (page) => page.locator('button[type="submit"]'),
   'admin-settings': (page) => page.getByTestId('add-custom-field'),
   'admin-sso': (page) => page.getByRole('button', { name: 'Add platform' }),
+  'admin-member-upload': (page) => page.getByRole('button', { name: 'Choose file' }),
   'sso-callback': (page) => page.getByRole('link', { name: 'Back to sign-in' }),
   invitation: (page) => page.getByRole('link', { name: 'Back to sign-in' }),
   restricted: (page) => page.getByTestId('restricted-page'),
@@ -58,7 +59,7 @@ for (const width of BREAKPOINTS) {
     expect(visited).toEqual(
       expect.arrayContaining([
         ...['sign-in', 'sign-up', 'forgot-password', 'reset-password', 'announcement-popup', 'new-chat', 'chat', 'shared-session', 'studio', 'studio-editor', 'store', 'developers', 'my-page'],
-        ...['admin-announcements', 'admin-announcement-editor', 'admin-restricted-words', 'admin-chatbots', 'admin-models', 'admin-sign-up', 'admin-settings', 'admin-sso', 'sso-callback', 'invitation', 'restricted', 'desktop-setup'],
+        ...['admin-announcements', 'admin-announcement-editor', 'admin-restricted-words', 'admin-chatbots', 'admin-models', 'admin-sign-up', 'admin-settings', 'admin-sso', 'admin-member-upload', 'sso-callback', 'invitation', 'restricted', 'desktop-setup'],
       ]),
     );
     await expect(menuButton(page)).toBeHidden(); // the member is on the restricted page, which has no navigation
