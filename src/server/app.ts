@@ -34,6 +34,7 @@ import { registerSecurityRoutes } from './routes/security';
 import { registerSignupRoutes } from './routes/signup';
 import { registerSsoRoutes } from './routes/sso';
 import { registerInvitationRoutes } from './routes/invitations';
+import { registerMemberTransferRoutes } from './routes/memberTransfer';
 import { createOidcAdapter } from './sso/oidc';
 import { registerTenantSettingsRoutes } from './routes/tenantSettings';
 import { registerAuditLogRoutes } from './routes/auditLog';
@@ -240,6 +241,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerTenantSettingsRoutes(api, { db, store });
       registerAuditLogRoutes(api, db);
       registerBillingRoutes(api, billingDeps);
+      registerMemberTransferRoutes(api, { db, store, mail, links, log: app.log, jobs, timeLimitMs: config.MEMBER_EXPORT_TIME_LIMIT_SECONDS * 1000 });
     },
     { prefix: API_PREFIX },
   );

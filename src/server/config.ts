@@ -133,6 +133,8 @@ const configSchema = z.object({
   BILLING_RENEWAL_SWEEP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600),
   /** How often the server looks for tenants whose credit period is due (monthly plan credit, lapsed grants); 0 = never. */
   CREDIT_PERIOD_CHECK_MINUTES: z.coerce.number().int().min(0).max(1440).default(60),
+  /** A member export still running this long after it was asked for fails as timed out (spec §8). */
+  MEMBER_EXPORT_TIME_LIMIT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
 });
 

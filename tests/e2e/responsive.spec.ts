@@ -43,6 +43,7 @@ const KEY_CONTROL: Record<string, (page: Page) => ReturnType<Page['locator']>> =
   'admin-sso-whitelist': (page) => page.getByTestId('whitelist-add'),
   'admin-members': (page) => page.getByRole('searchbox', { name: 'Search members' }),
   'admin-requests': (page) => page.getByRole('searchbox', { name: 'Search by name or email' }),
+  'admin-member-upload': (page) => page.getByRole('button', { name: 'Choose file' }),
   'sso-callback': (page) => page.getByRole('link', { name: 'Back to sign-in' }),
   invitation: (page) => page.getByRole('link', { name: 'Back to sign-in' }),
   restricted: (page) => page.getByTestId('restricted-page'),
@@ -69,7 +70,7 @@ for (const width of BREAKPOINTS) {
     expect(visited).toEqual(
       expect.arrayContaining([
         ...['sign-in', 'sign-up', 'forgot-password', 'reset-password', 'announcement-popup', 'new-chat', 'chat', 'shared-session', 'studio', 'studio-editor', 'store', 'developers', 'my-page', 'plans', 'credits'],
-        ...['admin-announcements', 'admin-announcement-editor', 'admin-restricted-words', 'admin-chatbots', 'admin-models', 'admin-sign-up', 'admin-settings', 'admin-sso', 'admin-dashboard', 'admin-credits', 'admin-audit-log', 'admin-groups', 'admin-invitations', 'admin-sso-whitelist', 'admin-members', 'admin-requests', 'sso-callback', 'invitation', 'restricted', 'desktop-setup'],
+        ...['admin-announcements', 'admin-announcement-editor', 'admin-restricted-words', 'admin-chatbots', 'admin-models', 'admin-sign-up', 'admin-settings', 'admin-sso', 'admin-dashboard', 'admin-credits', 'admin-audit-log', 'admin-groups', 'admin-invitations', 'admin-sso-whitelist', 'admin-members', 'admin-requests', 'admin-member-upload', 'sso-callback', 'invitation', 'restricted', 'desktop-setup'],
       ]),
     );
     await expect(menuButton(page)).toBeHidden(); // the member is on the restricted page, which has no navigation

@@ -210,6 +210,9 @@ export async function visitScreens(page: Page, language: Language, onScreen: (na
   await page.goto('/admin/requests');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await onScreen('admin-requests', page);
+  await page.goto('/admin/members/upload');
+  await expect(page.getByTestId('upload-dropzone')).toBeVisible();
+  await onScreen('admin-member-upload', page);
 
   await page.context().clearCookies();
   await page.goto('/auth');

@@ -77,6 +77,7 @@ export const routes = [
               { path: 'groups', lazy: lazyComponent(() => import('./features/admin/groups/GroupsPage'), (module) => module.default) },
               { path: 'invitations', lazy: lazyComponent(() => import('./features/admin/invitations/InvitationsPage'), (module) => module.default) },
               { path: 'sso-whitelist', lazy: lazyComponent(() => import('./features/admin/ssoWhitelist/SsoWhitelistPage'), (module) => module.default) },
+              { path: 'members/upload', lazy: lazyComponent(() => import('./features/admin/memberTransfer/MemberUploadPage'), (module) => module.default) },
             ],
           },
         ],

@@ -723,6 +723,9 @@ export const invitations = pgTable('invitations', {
   memberGroupId: integer('member_group_id').references(() => memberGroups.id, { onDelete: 'set null' }),
   invitedById: integer('invited_by_id').references(() => members.id, { onDelete: 'set null' }),
   status: invitationStatusEnum('status').notNull().default('pending'),
+  /** Custom-field values and SSO id from a member upload, given to the member on accept. */
+  customFieldValues: jsonb('custom_field_values').$type<Array<{ customFieldId: number; value: string }>>(),
+  ssoId: text('sso_id'),
   createdAt: createdAt(),
 });
 
@@ -840,8 +843,33 @@ export const backgroundTasks = pgTable('background_tasks', {
   status: taskStatusEnum('status').notNull().default('running'),
   result: jsonb('result'),
   error: text('error'),
+  /** Why it failed in words its owner may read (`TaskFailure`); `error` keeps the internals. */
+  errorCode: text('error_code'),
+  /** Rows done and rows to do, for jobs that report progress. */
+  processed: integer('processed'),
+  total: integer('total'),
   createdAt: createdAt(),
   finishedAt: timestamp('finished_at', { withTimezone: true }),
+});
+
+/**
+ * A member upload's checkpoint (docs/ARCHITECTURE.md "Member export and bulk upload"): written in
+ * the transaction of each batch, so a restarted job resumes after the last committed batch.
+ */
+export const memberUploads = pgTable('member_uploads', {
+  taskId: integer('task_id')
+    .primaryKey()
+    .references(() => backgroundTasks.id, { onDelete: 'cascade' }),
+  tenantId: tenantId(),
+  /** Data rows of the file already handled (invited or failed). */
+  processed: integer('processed').notNull().default(0),
+  invited: integer('invited').notNull().default(0),
+  failedRows: jsonb('failed_rows').$type<Array<{ row: number; email: string; reason: string; field: string | null }>>().notNull().default([]),
+  /** Invitations of the last batch whose mail has not gone yet (a crash between commit and mail). */
+  unmailed: jsonb('unmailed').$type<Array<{ invitationId: number; row: number }>>().notNull().default([]),
+  /** Set with the upload's audit row: a rerun after that has only the result left to give. */
+  completedAt: timestamp('completed_at', { withTimezone: true }),
+  createdAt: createdAt(),
 });
 
 export const usageRecords = pgTable(

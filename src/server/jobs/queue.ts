@@ -19,6 +19,22 @@ export interface JobContext extends TaskOwner {
   attempt: number;
   /** Aborted when the process shuts down before the handler returns; stop early and throw. */
   signal: AbortSignal;
+  /** Records how far the job is (shown by `GET /tasks/{id}/`). */
+  reportProgress(processed: number, total: number): Promise<void>;
+}
+
+/**
+ * A failure the job knows to be final (no retry would help), with a code its owner may read
+ * (`error_code` of the task, e.g. `timed_out`); the message stays in the server's log and row.
+ */
+export class TaskFailure extends Error {
+  override name = 'TaskFailure';
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /** Runs one job; what it returns (JSON) becomes the task's result. May run more than once: keep it idempotent. */
@@ -111,13 +127,16 @@ export function createJobQueue(db: Database, settings: JobQueueSettings): JobQue
   let started = false;
   let log: FastifyBaseLogger | undefined;
 
-  async function finishTask(taskId: number, outcome: { status: 'completed'; result: unknown } | { status: 'failed'; error: string }) {
+  async function finishTask(
+    taskId: number,
+    outcome: { status: 'completed'; result: unknown } | { status: 'failed'; error: string; errorCode?: string },
+  ) {
     await db
       .update(backgroundTasks)
       .set(
         outcome.status === 'completed'
           ? { status: 'completed', result: outcome.result ?? null, finishedAt: sql`now()` }
-          : { status: 'failed', error: outcome.error, finishedAt: sql`now()` },
+          : { status: 'failed', error: outcome.error, errorCode: outcome.errorCode ?? null, finishedAt: sql`now()` },
       )
       .where(and(eq(backgroundTasks.id, taskId), eq(backgroundTasks.status, 'running')));
   }
@@ -134,9 +153,18 @@ export function createJobQueue(db: Database, settings: JobQueueSettings): JobQue
     try {
       const payload = definition.type.schema.parse(envelope.payload);
       const { taskId, tenantId, memberId } = envelope;
-      const result = await definition.handler(payload, { taskId, tenantId, memberId, attempt: job.retryCount, signal: job.signal });
+      const reportProgress = async (processed: number, total: number) => {
+        await db.update(backgroundTasks).set({ processed, total }).where(eq(backgroundTasks.id, taskId));
+      };
+      const result = await definition.handler(payload, { taskId, tenantId, memberId, attempt: job.retryCount, signal: job.signal, reportProgress });
       await finishTask(taskId, { status: 'completed', result });
     } catch (error) {
+      if (error instanceof TaskFailure) {
+        // Final by the job's own judgement: failed now, and the job itself ends (no retry).
+        log?.warn({ err: error, job: definition.type.name, taskId: envelope.taskId }, 'background job failed for good');
+        await finishTask(envelope.taskId, { status: 'failed', error: error.message, errorCode: error.code });
+        return;
+      }
       const isLastAttempt = job.retryCount >= job.retryLimit;
       log?.warn({ err: error, job: definition.type.name, taskId: envelope.taskId, attempt: job.retryCount, willRetry: !isLastAttempt }, 'background job failed');
       if (isLastAttempt) await finishTask(envelope.taskId, { status: 'failed', error: error instanceof Error ? error.message : String(error) });

@@ -1,11 +1,11 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { verify } from '@node-rs/argon2';
+import { hash, verify } from '@node-rs/argon2';
 import { and, asc, count, desc, eq, ilike, inArray, or } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { bulkInvite, listAdminInvitations } from '../../shared/api/admin/invitations';
 import type { acceptInvitationBodySchema } from '../../shared/api/invitations';
 import { validateEmail, validatePassword } from '../../shared/domain/validation';
-import type { Database } from '../db/client';
+import type { Database, Queryable } from '../db/client';
 import type { MemberRow, TenantRow } from '../db/rows';
 import { invitations, memberGroups, members, plans } from '../db/schema';
 import { AppError } from '../errors';
@@ -33,7 +33,7 @@ const normalizeEmail = (email: string) => email.trim().toLowerCase();
 const notFound = () => new AppError(404, 'invitation_not_found', 'This invitation does not exist or was already used.');
 
 /** 12 characters from an alphabet without look-alikes, with a digit and a symbol: easy to type from a mail. */
-function temporaryPassword(): string {
+export function temporaryPassword(): string {
   const letters = 'abcdefghjkmnpqrstuvwxyzABCDEFGHJKMNPQRSTUVWXYZ';
   const pick = (alphabet: string) => alphabet[randomInt(alphabet.length)]!;
   return `${Array.from({ length: 9 }, () => pick(letters)).join('')}${pick('23456789')}${pick('23456789')}${pick('!@#$%*')}`;
@@ -49,7 +49,7 @@ async function pendingInvitation(db: Database, tenant: TenantRow, hash: string) 
 }
 
 /** The plan's invitation limit counts the invitations still waiting (spec §6 "Invitation count is capped by the plan"). */
-async function assertInvitationRoom(db: Database, tenant: TenantRow, adding: number): Promise<void> {
+export async function assertInvitationRoom(db: Queryable, tenant: TenantRow, adding: number): Promise<void> {
   const [plan] = tenant.planId ? await db.select({ limit: plans.invitationLimit }).from(plans).where(eq(plans.id, tenant.planId)) : [];
   if (plan?.limit == null) return;
   const [open] = await db
@@ -61,6 +61,90 @@ async function assertInvitationRoom(db: Database, tenant: TenantRow, adding: num
   }
 }
 
+/** What stops an email from being invited: a member (or their sign-up request) or a pending invitation. */
+export type PriorInvitee = 'already_exists' | 'already_requested' | 'already_invited';
+
+/** The emails (normalized) among `emails` that already have an account, a request or a pending invitation. */
+export async function priorInvitees(q: Queryable, tenant: TenantRow, emails: string[]): Promise<Map<string, PriorInvitee>> {
+  const prior = new Map<string, PriorInvitee>();
+  if (emails.length === 0) return prior;
+  const [existing, open] = await Promise.all([
+    q.select({ email: members.email, status: members.status }).from(members).where(and(eq(members.tenantId, tenant.id), inArray(members.email, emails))),
+    q
+      .select({ email: invitations.email })
+      .from(invitations)
+      .where(and(eq(invitations.tenantId, tenant.id), eq(invitations.status, 'pending'), inArray(invitations.email, emails))),
+  ]);
+  for (const { email } of open) prior.set(email, 'already_invited');
+  for (const member of existing) prior.set(member.email, member.status === 'pending' ? 'already_requested' : 'already_exists');
+  return prior;
+}
+
+/** An invitation about to be written: its secret parts are made (and the password hashed) before any transaction. */
+export interface NewInvitation {
+  email: string;
+  name: string | null;
+  memberGroupId: number | null;
+  customFieldValues?: Array<{ customFieldId: number; value: string }>;
+  ssoId?: string | null;
+  hash: string;
+  temporaryPassword: string;
+  temporaryPasswordHash: string;
+}
+
+/**
+ * Temporary passwords are random (about 58 bits) and their accept attempts are rate limited, so a
+ * light argon2id is enough: the memory and time that protect a chosen password add nothing against
+ * guessing a random one, and would cost a 5,000-row member upload minutes. `verify` reads the
+ * parameters from the hash, so accepting works the same.
+ */
+export const hashTemporaryPassword = (password: string) => hash(password, { memoryCost: 1024, timeCost: 1 });
+
+export async function prepareInvitation(invitee: Pick<NewInvitation, 'email' | 'name' | 'memberGroupId' | 'customFieldValues' | 'ssoId'>): Promise<NewInvitation> {
+  const password = temporaryPassword();
+  return { ...invitee, hash: randomBytes(24).toString('base64url'), temporaryPassword: password, temporaryPasswordHash: await hashTemporaryPassword(password) };
+}
+
+/** Writes invitations (one statement) on `q`, so a caller's transaction holds them with its other rows. */
+export async function insertInvitations(q: Queryable, tenant: TenantRow, admin: MemberRow, rows: NewInvitation[]): Promise<number[]> {
+  if (rows.length === 0) return [];
+  const created = await q
+    .insert(invitations)
+    .values(
+      rows.map((row) => ({
+        tenantId: tenant.id,
+        invitationHashId: row.hash,
+        email: row.email,
+        name: row.name,
+        temporaryPasswordHash: row.temporaryPasswordHash,
+        memberGroupId: row.memberGroupId,
+        customFieldValues: row.customFieldValues ?? null,
+        ssoId: row.ssoId ?? null,
+        invitedById: admin.id,
+      })),
+    )
+    .returning({ id: invitations.id });
+  return created.map((row) => row.id);
+}
+
+/**
+ * Mails an invitation in the inviting admin's language; false when it could not be sent (the caller
+ * then deletes the invitation: nobody could accept it without its password).
+ */
+export async function mailInvitation(deps: Pick<InvitationDeps, 'mail' | 'links' | 'log'>, tenant: TenantRow, admin: MemberRow, invitation: Pick<NewInvitation, 'email' | 'hash' | 'temporaryPassword'>): Promise<boolean> {
+  try {
+    await deps.mail.send('invitation', {
+      to: invitation.email,
+      language: admin.language,
+      data: { tenantName: tenant.name, acceptUrl: appLink(deps.links, tenant, `/auth/invitation/${invitation.hash}`), temporaryPassword: invitation.temporaryPassword },
+    });
+    return true;
+  } catch (error) {
+    if (!(error instanceof MailDeliveryError)) deps.log.error({ err: error }, 'invitation mail failed');
+    return false;
+  }
+}
+
 /**
  * POST /admin/invitations/bulk/: each row gets an invitation with a temporary password, mailed in
  * the inviting admin's language; rows that cannot be invited say why (spec §8 row-level errors).
@@ -68,28 +152,21 @@ async function assertInvitationRoom(db: Database, tenant: TenantRow, adding: num
  */
 export async function inviteMembers(deps: InvitationDeps, tenant: TenantRow, admin: MemberRow, rows: InviteRow[]) {
   const { db } = deps;
-  if (admin.passwordHash === null) throw new AppError(403, 'forbidden', 'Members who sign in through SSO cannot invite others.');
+  assertCanInvite(admin);
   const emails = rows.map((row) => normalizeEmail(row.email));
   const valid = [...new Set(emails.filter((email) => !validateEmail(email)))];
-  const [existing, open, groups] = await Promise.all([
-    valid.length ? db.select({ email: members.email, status: members.status }).from(members).where(and(eq(members.tenantId, tenant.id), inArray(members.email, valid))) : [],
-    valid.length
-      ? db
-          .select({ email: invitations.email })
-          .from(invitations)
-          .where(and(eq(invitations.tenantId, tenant.id), eq(invitations.status, 'pending'), inArray(invitations.email, valid)))
-      : [],
+  const [prior, groups] = await Promise.all([
+    priorInvitees(db, tenant, valid),
     db.select({ id: memberGroups.id }).from(memberGroups).where(eq(memberGroups.tenantId, tenant.id)),
   ]);
   const groupIds = new Set(groups.map((group) => group.id));
   const seen = new Set<string>();
   const plan: Array<{ row: InviteRow; email: string; result: RowResult }> = rows.map((row, index) => {
     const email = emails[index]!;
-    const member = existing.find((m) => m.email === email);
     let result: RowResult = 'invited';
     if (validateEmail(email) || (row.member_group_id !== undefined && !groupIds.has(row.member_group_id))) result = 'invalid_email';
-    else if (member) result = member.status === 'pending' ? 'already_requested' : 'already_exists';
-    else if (open.some((o) => o.email === email) || seen.has(email)) result = 'already_invited';
+    else if (prior.has(email)) result = prior.get(email)!;
+    else if (seen.has(email)) result = 'already_invited';
     seen.add(email);
     return { row, email, result };
   });
@@ -101,26 +178,9 @@ export async function inviteMembers(deps: InvitationDeps, tenant: TenantRow, adm
       results.push({ email: entry.email, result: entry.result, invitation_id: null });
       continue;
     }
-    const password = temporaryPassword();
-    const hash = randomBytes(24).toString('base64url');
-    const [created] = await db
-      .insert(invitations)
-      .values({
-        tenantId: tenant.id,
-        invitationHashId: hash,
-        email: entry.email,
-        name: entry.row.name?.trim() || null,
-        temporaryPasswordHash: await hashPassword(password),
-        memberGroupId: entry.row.member_group_id ?? null,
-        invitedById: admin.id,
-      })
-      .returning({ id: invitations.id });
-    try {
-      await deps.mail.send('invitation', {
-        to: entry.email,
-        language: admin.language,
-        data: { tenantName: tenant.name, acceptUrl: appLink(deps.links, tenant, `/auth/invitation/${hash}`), temporaryPassword: password },
-      });
+    const invitation = await prepareInvitation({ email: entry.email, name: entry.row.name?.trim() || null, memberGroupId: entry.row.member_group_id ?? null });
+    const [id] = await insertInvitations(db, tenant, admin, [invitation]);
+    if (await mailInvitation(deps, tenant, admin, invitation)) {
       // Recorded once the mail is out: an invitation whose mail failed is not kept (below), so
       // only invitations that stay are in the log.
       await recordAudit(db, {
@@ -128,18 +188,22 @@ export async function inviteMembers(deps: InvitationDeps, tenant: TenantRow, adm
         actor: admin,
         action: 'invitation.create',
         targetType: 'invitation',
-        targetId: created!.id,
-        changes: { email: entry.email, name: entry.row.name?.trim() || null, member_group_id: entry.row.member_group_id ?? null },
+        targetId: id!,
+        changes: { email: entry.email, name: invitation.name, member_group_id: invitation.memberGroupId },
       });
-      results.push({ email: entry.email, result: 'invited', invitation_id: created!.id });
-    } catch (error) {
+      results.push({ email: entry.email, result: 'invited', invitation_id: id! });
+    } else {
       // Nobody can accept an invitation whose password never arrived: it is not kept.
-      await db.delete(invitations).where(eq(invitations.id, created!.id));
-      if (!(error instanceof MailDeliveryError)) deps.log.error({ err: error }, 'invitation mail failed');
+      await db.delete(invitations).where(eq(invitations.id, id!));
       results.push({ email: entry.email, result: 'invitation_email_failed', invitation_id: null });
     }
   }
   return { results };
+}
+
+/** SSO members, who have no password of their own, cannot invite others (spec §6). */
+export function assertCanInvite(admin: MemberRow): void {
+  if (admin.passwordHash === null) throw new AppError(403, 'forbidden', 'Members who sign in through SSO cannot invite others.');
 }
 
 const ORDER_COLUMNS = { created_at: invitations.createdAt, email: invitations.email, name: invitations.name, status: invitations.status } as const;
@@ -234,6 +298,7 @@ export async function acceptInvitation(
         .returning({ id: invitations.id });
       if (spent.length === 0) throw notFound();
     },
+    invitation.customFieldValues ? { customFieldValues: invitation.customFieldValues, ssoId: invitation.ssoId } : null,
   );
   return { member_id: outcome.member_id, tenant_name: tenant.name };
 }

@@ -332,8 +332,9 @@ export async function mailQuietly(deps: Pick<SignupDeps, 'log'>, what: string, s
 
 /**
  * An invited member joins (spec §4: no approval): the invitation's group (or the default one),
- * agreements, their own password; `alsoInTransaction` marks the invitation used. The invitation
- * page asks for no custom fields: the admin's member data carries them (next issue).
+ * agreements, their own password; `alsoInTransaction` marks the invitation used. An invitation from
+ * a member upload carries the custom-field values and SSO id of its row, checked again here (a
+ * unique value may have been taken since); others carry none and the page asks for none.
  */
 export async function admitInvited(
   deps: SignupDeps,
@@ -341,8 +342,11 @@ export async function admitInvited(
   input: { email: string; name: string; language: SupportedLanguage; default_member_group_id: number; agreements: number[] },
   passwordHash: string,
   alsoInTransaction: (tx: Transaction) => Promise<unknown>,
+  fromUpload: { customFieldValues: Array<{ customFieldId: number; value: string }>; ssoId: string | null } | null = null,
 ) {
-  const admission = { ...input, email: normalizeEmail(input.email), custom_fields: [], member_group_ids: [] };
-  const checked = await checkAdmission(deps.db, tenant, admission, { customFields: false });
-  return admit(deps, tenant, admission, checked, { passwordHash }, '', { alsoInTransaction, invited: true });
+  const custom_fields = (fromUpload?.customFieldValues ?? []).map((v) => ({ custom_field_id: v.customFieldId, value: v.value }));
+  const admission = { ...input, email: normalizeEmail(input.email), custom_fields, member_group_ids: [] };
+  const checked = await checkAdmission(deps.db, tenant, admission, { customFields: fromUpload !== null });
+  const credentials = fromUpload?.ssoId ? { passwordHash, ssoId: fromUpload.ssoId } : { passwordHash };
+  return admit(deps, tenant, admission, checked, credentials, '', { alsoInTransaction, invited: true });
 }

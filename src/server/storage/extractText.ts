@@ -43,7 +43,7 @@ const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 
 const percent = (done: number, total: number) => (total <= 0 ? 100 : Math.min(100, Math.floor((done / total) * 100)));
 
-function unzip(bytes: Buffer, wanted: (name: string) => boolean): Record<string, string> {
+export function unzip(bytes: Buffer, wanted: (name: string) => boolean): Record<string, string> {
   let entries: Record<string, Uint8Array>;
   try {
     entries = unzipSync(new Uint8Array(bytes), {

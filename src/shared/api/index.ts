@@ -42,6 +42,7 @@ export * as apiKeysApi from './apiKeys';
 export * as openAiApi from './openai';
 export * as adminCreditsApi from './admin/credits';
 export * as adminDashboardsApi from './admin/dashboards';
+export * as adminMemberTransferApi from './admin/memberTransfer';
 export type { Member, CreditCheck, CustomFieldValue } from './members';
 export type { AdminCustomField } from './admin/customFields';
 export type { AdminPolicy, PolicyFile } from './admin/policies';

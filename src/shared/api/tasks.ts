@@ -10,6 +10,10 @@ export const taskSchema = z.object({
   status: z.enum(['running', 'completed', 'failed']),
   /** What the job produced (e.g. where to download an export); null until completed. */
   result: z.unknown().nullable(),
+  /** Rows done out of rows to do, for jobs that report it (exports, uploads); null otherwise. */
+  progress: z.object({ processed: z.number().int(), total: z.number().int() }).nullable(),
+  /** Why a failed task failed, when its job says so in words a member may read (e.g. `timed_out`); null otherwise. */
+  error_code: z.string().nullable(),
   created_at: z.string(),
   finished_at: z.string().nullable(),
 });

@@ -118,5 +118,18 @@ export const ERROR_CODES = [
   // Admin members (issue 11).
   /** An admin cannot remove their own admin rights nor delete their own account (422). */
   'own_account',
+  // Member export and bulk upload (docs/ARCHITECTURE.md "Member export and bulk upload").
+  /** The finished export's file is no longer in the store (spec §8 "missing file url"). */
+  'export_file_missing',
+  /** The upload lacks a fixed column or a required sign-up custom-field column. */
+  'missing_column',
+  /** The upload has a column of a custom field that is not a sign-up field (spec §5). */
+  'excluded_column',
+  /** The upload has a column the template does not have, or one twice. */
+  'unknown_column',
+  'duplicate_column',
+  /** The upload has no member rows, or more than MEMBER_UPLOAD_MAX_ROWS. */
+  'empty_file',
+  'too_many_rows',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

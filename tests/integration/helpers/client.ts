@@ -34,9 +34,9 @@ export function apiClient(server: TestServer) {
       signal: options.signal,
     });
     const text = await response.text();
-    // A download (a CSV export) is not JSON: its text is the body.
-    const json = text && (response.headers.get('content-type') ?? '').includes('json');
-    return { status: response.status, body: (json ? JSON.parse(text) : text || null) as T, headers: response.headers };
+    // Downloads (an export, a template) answer a file, kept as text; everything else is JSON.
+    const isJson = response.headers.get('content-type')?.includes('json') ?? false;
+    return { status: response.status, body: (text ? (isJson ? JSON.parse(text) : text) : null) as T, headers: response.headers };
   }
 
   /** Signs in and returns the tokens (desktop style, refresh token in the body) or throws. */

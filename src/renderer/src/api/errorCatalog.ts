@@ -1,5 +1,5 @@
 import { DEPLETION_KINDS, type DepletionKind } from '../../../shared/domain/credits';
-import { adminInvitationsApi, adminMemberGroupsApi, adminMemberRequestsApi, adminMembersApi, adminSsoWhitelistApi, apiKeysApi, billingApi, invitationsApi, tenantMembershipApi, adminChatbotsApi, adminCreditsApi, adminDashboardsApi, adminCustomFieldsApi, adminLlmModelsApi, adminPoliciesApi, adminSecurityApi, adminTenantSettingsApi, authApi, chatApi, chatbotsApi, filesApi, membersApi, passwordsApi, sessionsApi, signupApi, ssoApi, taskModesApi, type ApiError } from '../../../shared/api';
+import { adminInvitationsApi, adminMemberGroupsApi, adminMemberRequestsApi, adminMembersApi, adminMemberTransferApi, adminSsoWhitelistApi, apiKeysApi, billingApi, invitationsApi, tenantMembershipApi, adminChatbotsApi, adminCreditsApi, adminDashboardsApi, adminCustomFieldsApi, adminLlmModelsApi, adminPoliciesApi, adminSecurityApi, adminTenantSettingsApi, authApi, chatApi, chatbotsApi, filesApi, membersApi, passwordsApi, sessionsApi, signupApi, ssoApi, taskModesApi, type ApiError } from '../../../shared/api';
 import { type ErrorMessageRow, addErrorMessages, isIndividual } from './errorMessages';
 
 const depletionIs = (kind: DepletionKind) => (error: ApiError) => (error.body?.details as { depletion?: string } | undefined)?.depletion === kind;
@@ -230,6 +230,18 @@ export const ERROR_CATALOG: readonly ErrorMessageRow[] = [
   { endpoint: billingApi.resumeMembership, status: 409, key: 'billing:errors.not_cancelled' },
   { endpoint: billingApi.cancelMembership, status: 404, key: 'billing:errors.no_membership' },
   { endpoint: billingApi.resumeMembership, status: 404, key: 'billing:errors.no_membership' },
+  // Member bulk upload (docs/ARCHITECTURE.md "Member export and bulk upload").
+  { endpoint: adminMemberTransferApi.uploadMembers, status: 422, code: 'missing_column', key: 'memberTransfer:upload.errors.missing_column' },
+  { endpoint: adminMemberTransferApi.uploadMembers, status: 422, code: 'excluded_column', key: 'memberTransfer:upload.errors.excluded_column' },
+  { endpoint: adminMemberTransferApi.uploadMembers, status: 422, code: 'unknown_column', key: 'memberTransfer:upload.errors.unknown_column' },
+  { endpoint: adminMemberTransferApi.uploadMembers, status: 422, code: 'duplicate_column', key: 'memberTransfer:upload.errors.duplicate_column' },
+  { endpoint: adminMemberTransferApi.uploadMembers, status: 422, code: 'empty_file', key: 'memberTransfer:upload.errors.empty_file' },
+  { endpoint: adminMemberTransferApi.uploadMembers, status: 422, code: 'too_many_rows', key: 'memberTransfer:upload.errors.too_many_rows' },
+  { endpoint: adminMemberTransferApi.uploadMembers, status: 413, key: 'memberTransfer:upload.errors.file_too_large' },
+  { endpoint: adminMemberTransferApi.uploadMembers, status: 415, key: 'memberTransfer:upload.errors.unsupported_file_type' },
+  { endpoint: adminMemberTransferApi.uploadMembers, status: 400, key: 'memberTransfer:upload.errors.file_corrupted' },
+  { endpoint: adminMemberTransferApi.uploadMembers, status: 403, key: 'errors:status_403' },
+  { endpoint: adminMemberTransferApi.uploadMembers, key: 'memberTransfer:upload.errors.failed' },
 
   // Developers: a chosen chatbot the member no longer sees; a key revoked meanwhile (another tab).
   { endpoint: apiKeysApi.createApiKey, status: 404, key: 'developers:errors.chatbot_not_found' },

@@ -74,4 +74,5 @@ export const queryKeys = {
   adminInvitations: (query: object) => ['admin', 'invitations', query] as const,
   ssoWhitelistAll: ['admin', 'sso-whitelist'] as const,
   ssoWhitelist: (page: number, size: number, search: string, order: string) => ['admin', 'sso-whitelist', page, size, search, order] as const,
+  task: (taskId: number) => ['task', taskId] as const,
 };

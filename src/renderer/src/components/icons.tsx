@@ -39,6 +39,7 @@ export const IconSettings = (p: IconProps) => <Icon {...p}><circle cx="12" cy="1
 export const IconBook = (p: IconProps) => <Icon {...p}><path d="M4 5a2 2 0 0 1 2-2h14v16H6a2 2 0 0 0-2 2ZM4 5v16M8 7h8" /></Icon>;
 export const IconFileText = (p: IconProps) => <Icon {...p}><path d="M14 3H6v18h12V7ZM14 3v4h4M9 12h6M9 16h6" /></Icon>;
 export const IconDownload = (p: IconProps) => <Icon {...p}><path d="M12 3v12M7 10l5 5 5-5M5 21h14" /></Icon>;
+export const IconUpload = (p: IconProps) => <Icon {...p}><path d="M12 21V9M7 14l5-5 5 5M5 3h14" /></Icon>;
 export const IconBulb = (p: IconProps) => <Icon {...p}><path d="M9 18h6M10 22h4M12 2a7 7 0 0 0-4 12.7V17h8v-2.3A7 7 0 0 0 12 2z" /></Icon>;
 export const IconImage = (p: IconProps) => <Icon {...p}><rect x="3" y="3" width="18" height="18" rx="2" /><circle cx="9" cy="9" r="2" /><path d="M21 15l-5-5L5 21" /></Icon>;
 export const IconChart = (p: IconProps) => <Icon {...p}><path d="M4 20V4M4 20h16M8 16v-5M12 16V8M16 16v-3" /></Icon>;

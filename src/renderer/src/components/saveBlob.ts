@@ -1,4 +1,4 @@
-/** Saves a blob as a download named `name` (an image, an exported CSV). */
+/** Hands a blob (an image, a fetched export) to the browser's download under `name`. */
 export function saveBlob(blob: Blob, name: string): void {
   const link = document.createElement('a');
   const url = URL.createObjectURL(blob);

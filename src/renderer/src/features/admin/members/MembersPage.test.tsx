@@ -79,9 +79,11 @@ describe('admin members page', () => {
       'PATCH /admin/members/bulk/': () => Response.json({ updated: 1 }),
     });
     const user = userEvent.setup();
-    renderScreen(<MembersPage headerActions={<button type="button">Export</button>} />);
+    renderScreen(<MembersPage />);
     expect(await screen.findByRole('checkbox', { name: 'Select Ada Admin' })).toBeDisabled();
-    expect(within(screen.getByTestId('members-header-actions')).getByRole('button', { name: 'Export' })).toBeInTheDocument();
+    const header = within(screen.getByTestId('members-header-actions'));
+    expect(header.getByRole('button', { name: 'Export members' })).toBeInTheDocument();
+    expect(header.getByRole('link', { name: 'Upload members' })).toHaveAttribute('href', '/admin/members/upload');
 
     await user.click(screen.getByRole('checkbox', { name: 'Select Grace Hopper' }));
     await user.click(screen.getByRole('button', { name: 'Set credit limit' }));

@@ -1,7 +1,8 @@
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
 import { Alert, Anchor, Badge, Button, Checkbox, Group, Modal, NumberInput, Pagination, Select, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router-dom';
 import { adminMembersApi, membersApi } from '../../../../../shared/api';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
 import { bulkDeleteMembers, bulkSetCreditQuota, useAdminMembers } from '../../../api/adminMembers';
@@ -15,6 +16,8 @@ import { formatDate } from '../../../i18n/formatDate';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { useUserSession } from '../../../stores/userSession';
 import { AdminPageFrame } from '../AdminPageFrame';
+import { MemberExportButton } from '../memberTransfer/MemberExportButton';
+import { IconUpload } from '../../../components/icons';
 import { MemberDrawer } from './MemberDrawer';
 import { type FilterKey, groupName, useMemberFilters } from './memberFilters';
 
@@ -58,11 +61,12 @@ const STATUSES = membersApi.memberStatusSchema.options;
 
 /**
  * Admin "All members" (spec §2, §6, §7): search, filters, page and size in the URL; row selection
- * with bulk credit limit and bulk delete; a row opens the member's drawer. `headerActions` is the
- * place of the header's member export and bulk upload buttons (built with those features).
+ * with bulk credit limit and bulk delete; a row opens the member's drawer. The header exports the
+ * members and leads to the bulk upload (features/admin/memberTransfer).
  */
-export default function MembersPage({ headerActions }: { headerActions?: ReactNode }) {
+export default function MembersPage() {
   const { t } = useTranslation('adminMembers');
+  const { t: tTransfer } = useTranslation('memberTransfer');
   const language = useResolvedLanguage();
   const queryClient = useQueryClient();
   const ownId = useUserSession((state) => state.member?.id);
@@ -217,11 +221,12 @@ export default function MembersPage({ headerActions }: { headerActions?: ReactNo
           placeholder={t('search_placeholder')}
           w={{ base: '100%', sm: 320 }}
         />
-        {headerActions && (
-          <Group gap="xs" data-testid="members-header-actions">
-            {headerActions}
-          </Group>
-        )}
+        <Group gap="xs" data-testid="members-header-actions">
+          <MemberExportButton />
+          <Button component={Link} to="/admin/members/upload" variant="default" leftSection={<IconUpload size={16} />}>
+            {tTransfer('upload.open')}
+          </Button>
+        </Group>
       </Group>
       <Group mb="md" gap="sm" align="flex-end">
         {filterSelect(

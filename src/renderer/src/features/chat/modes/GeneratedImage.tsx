@@ -3,11 +3,11 @@ import { ActionIcon, Alert, Group, Skeleton, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { fetchFileBlob } from '../../../api/files';
 import { useImage } from '../../../api/images';
+import { saveBlob } from '../../../components/saveBlob';
 import { showToast } from '../../../components/toast';
 import { imageFallbackName } from './imageFiles';
 import classes from './modes.module.css';
 import { IconCopy, IconDownload } from '../../../components/icons';
-import { saveBlob } from '../../../components/saveBlob';
 
 /** A blob: URL for the image while it is on screen, revoked after. */
 function useObjectUrl(blob: Blob | undefined): string | null {

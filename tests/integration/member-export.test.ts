@@ -1,0 +1,200 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/server/app';
+import { testConfig } from '../../src/server/config';
+import { type DatabaseHandle, openPglite } from '../../src/server/db/client';
+import { backgroundTasks } from '../../src/server/db/schema';
+import { seedDemoTenant } from '../../src/server/db/seed';
+import { createFileStore } from '../../src/server/storage/fileStore';
+import { detectFileType } from '../../src/server/storage/fileType';
+import { parseCsv, readXlsxRows } from '../../src/server/storage/spreadsheet';
+import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
+import { apiClient } from './helpers/client';
+import { fastJobSettings } from './helpers/crashJobs';
+import { seedBulkMembers, settledTask, tenantIdOf, waitFor } from './helpers/memberTransfer';
+
+const BULK = 10_000;
+
+describe('member export (GET /admin/members/export-task/)', () => {
+  let server: TestServer;
+  let api: ReturnType<typeof apiClient>;
+  let admin: string;
+  let member: string;
+  let otherAdmin: string;
+  let total: number;
+
+  beforeAll(async () => {
+    server = await startTestServer({ extraTenants: ['other'], config: { JOB_POLL_INTERVAL_SECONDS: 0.5 } });
+    api = apiClient(server);
+    await seedBulkMembers(server.db, await tenantIdOf(server.db, 'demo'), BULK);
+    total = BULK + 2; // the demo admin and member
+    admin = (await api.signIn(DEMO_ADMIN)).access_token;
+    member = (await api.signIn(DEMO_MEMBER)).access_token;
+    otherAdmin = (await api.signIn(DEMO_ADMIN, 'other')).access_token;
+  }, 300_000);
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  async function download(taskId: number, token = admin, tenant = 'demo') {
+    return fetch(`${server.apiBase}/admin/members/export-task/${taskId}/download/`, { headers: { 'x-access-token': token, 'x-subdomain': tenant } });
+  }
+
+  async function finished(taskId: number) {
+    return waitFor(async () => {
+      const task = (await api.call(`/tasks/${taskId}/`, { token: admin })).body;
+      return task.status === 'running' ? undefined : task;
+    }, `export ${taskId}`);
+  }
+
+  it('exports 10,000 members to CSV with progress, and a second ask while it runs returns the same task', { timeout: 180_000 }, async () => {
+    const started = await api.call('/admin/members/export-task/?format=csv', { token: admin });
+    expect(started.status).toBe(200);
+    expect(started.body).toMatchObject({ kind: 'member-export', status: 'running', result: null, error_code: null });
+    const again = await api.call('/admin/members/export-task/?format=csv', { token: admin });
+    const task = await finished(started.body.id);
+    // Asked while the first was running, unless the export had already finished by then.
+    if (again.body.status === 'running') expect(again.body.id).toBe(started.body.id);
+
+    expect(task).toMatchObject({ status: 'completed', progress: { processed: total, total }, error_code: null });
+    expect(task.result).toMatchObject({ format: 'csv', rows: total, download_path: `/admin/members/export-task/${task.id}/download/` });
+    expect(task.result.file_name).toMatch(/^members-\d{4}-\d{2}-\d{2}\.csv$/);
+
+    const file = await download(task.id);
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toContain('text/csv');
+    expect(file.headers.get('content-disposition')).toContain('attachment');
+    const rows = parseCsv(await file.text());
+    expect(rows[0]).toEqual(['name', 'email', 'groups', 'status', 'admin', 'member_type', 'sso_id', 'joined_at', 'Department', 'Employee number', 'credit_limit']);
+    expect(rows).toHaveLength(total + 1);
+    const bulk0 = rows.find((row) => row[1] === 'bulk-0@export.test')!;
+    expect(bulk0).toEqual(['Bulk member 0', 'bulk-0@export.test', 'Default group', 'approved', 'no', 'organization', '', expect.stringMatching(/^\d{4}-/), 'Sales', '', '1000']);
+    expect(rows.find((row) => row[1] === DEMO_ADMIN.email)![4]).toBe('yes');
+  });
+
+  it('exports XLSX: a workbook whose sheet holds every member', { timeout: 180_000 }, async () => {
+    const started = await api.call('/admin/members/export-task/?format=xlsx', { token: admin });
+    const task = await finished(started.body.id);
+    expect(task).toMatchObject({ status: 'completed', result: { format: 'xlsx', rows: total } });
+    const file = await download(task.id);
+    expect(file.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    const bytes = Buffer.from(await file.arrayBuffer());
+    expect(detectFileType(bytes)).toBe('xlsx');
+    const rows = readXlsxRows(bytes);
+    expect(rows).toHaveLength(total + 1);
+    expect(rows[0]![0]).toBe('name');
+    expect(rows.find((row) => row[1] === 'bulk-9999@export.test')).toEqual(expect.arrayContaining(['Bulk member 9999', 'Sales']));
+  });
+
+  it('keeps formulas typed by members inert in the file', { timeout: 120_000 }, async () => {
+    await server.db.execute(sql`update members set name = '=HYPERLINK("http://evil")' where email = 'bulk-1@export.test'`);
+    const task = await finished((await api.call('/admin/members/export-task/?format=csv', { token: admin })).body.id);
+    const rows = parseCsv(await (await download(task.id)).text());
+    expect(rows.find((row) => row[1] === 'bulk-1@export.test')![0]).toBe(`'=HYPERLINK("http://evil")`);
+  });
+
+  it('answers 404 export_file_missing when the finished file is gone (spec §8 missing file url)', { timeout: 120_000 }, async () => {
+    const task = await finished((await api.call('/admin/members/export-task/?format=csv', { token: admin })).body.id);
+    const demo = await tenantIdOf(server.db, 'demo');
+    await createFileStore(server.config).delete(`tenants/${demo}/member-exports/${task.id}.csv`);
+    const gone = await download(task.id);
+    expect(gone.status).toBe(404);
+    expect(((await gone.json()) as { code: string }).code).toBe('export_file_missing');
+  });
+
+  it('is for admins: a member gets 403; another tenant’s admin gets 404 for the task and its file', { timeout: 120_000 }, async () => {
+    expect((await api.call('/admin/members/export-task/', { token: member })).status).toBe(403);
+    const task = await finished((await api.call('/admin/members/export-task/', { token: admin })).body.id);
+    expect((await download(task.id, member)).status).toBe(403);
+    expect((await download(task.id, otherAdmin, 'other')).status).toBe(404);
+    expect((await api.call(`/tasks/${task.id}/`, { token: otherAdmin, tenant: 'other' })).status).toBe(404);
+    expect((await api.call('/admin/members/export-task/?format=pdf', { token: admin })).status).toBe(400);
+  });
+});
+
+describe('a server killed mid-export', () => {
+  let directory: string;
+  let filesDir: string;
+  let handle: DatabaseHandle;
+  let child: ChildProcess | undefined;
+
+  beforeAll(async () => {
+    directory = mkdtempSync(join(tmpdir(), 'export-crash-'));
+    filesDir = mkdtempSync(join(tmpdir(), 'export-crash-files-'));
+    handle = await openPglite(directory);
+    await seedDemoTenant(handle.db, { subdomain: 'demo', tenantName: 'demo workspace' });
+    await seedBulkMembers(handle.db, await tenantIdOf(handle.db, 'demo'), 2500);
+    await handle.close();
+  }, 120_000);
+  afterAll(async () => {
+    child?.kill('SIGKILL');
+    await handle?.close().catch(() => {}); // already closed by the last test
+    rmSync(directory, { recursive: true, force: true });
+    rmSync(filesDir, { recursive: true, force: true });
+  });
+
+  /** Starts an export in a process of its own and kills it once the export is under way. */
+  async function exportKilledMidway(): Promise<number> {
+    const script = fileURLToPath(new URL('./helpers/memberTransferWorker.ts', import.meta.url));
+    child = spawn(process.execPath, ['--import', 'tsx', script, directory, filesDir, 'export'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let taskId: number | undefined;
+    let stuck = false;
+    const lines = createInterface({ input: child.stdout! });
+    await new Promise<void>((resolve, reject) => {
+      child!.once('exit', (code) => reject(new Error(`the worker exited early (${code})`)));
+      lines.on('line', (line) => {
+        const event = JSON.parse(line) as { task?: number; stuck?: boolean };
+        if (event.task) taskId = event.task;
+        if (event.stuck) stuck = true;
+        if (taskId && stuck) resolve();
+      });
+    });
+    const exited = new Promise((resolve) => child!.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+    child = undefined;
+    return taskId!;
+  }
+
+  it('resumes after a restart: the retried export completes with every member', { timeout: 120_000 }, async () => {
+    const taskId = await exportKilledMidway();
+    handle = await openPglite(directory);
+    const [midway] = await handle.db.select().from(backgroundTasks).where(eq(backgroundTasks.id, taskId));
+    // The stream reads ahead of the file a little: some batches are done, not all.
+    expect(midway).toMatchObject({ status: 'running', total: 2502 });
+    expect(midway!.processed).toBeGreaterThan(0);
+    expect(midway!.processed).toBeLessThan(2502);
+    const config = testConfig({ ...fastJobSettings, FILES_DIR: filesDir });
+    const app = await buildApp({ db: handle.db, config });
+    try {
+      const task = await settledTask(handle.db, taskId);
+      expect(task).toMatchObject({ status: 'completed', processed: 2502, total: 2502, result: { rows: 2502 } });
+    } finally {
+      await app.close();
+      await handle.close();
+    }
+  });
+
+  it('fails cleanly as timed out when the restart comes after the time limit', { timeout: 120_000 }, async () => {
+    const taskId = await exportKilledMidway();
+    handle = await openPglite(directory);
+    // Asked for an hour ago: the retry finds the export past its limit before writing anything.
+    await handle.db.update(backgroundTasks).set({ createdAt: sql`now() - interval '1 hour'` }).where(eq(backgroundTasks.id, taskId));
+    const config = testConfig({ ...fastJobSettings, FILES_DIR: filesDir, MEMBER_EXPORT_TIME_LIMIT_SECONDS: 600 });
+    const app = await buildApp({ db: handle.db, config });
+    try {
+      const task = await settledTask(handle.db, taskId);
+      expect(task).toMatchObject({ status: 'failed', errorCode: 'timed_out', result: null });
+      const demo = await tenantIdOf(handle.db, 'demo');
+      expect(await createFileStore(config).exists(`tenants/${demo}/member-exports/${taskId}.csv`)).toBe(false);
+    } finally {
+      await app.close();
+    }
+  });
+});
