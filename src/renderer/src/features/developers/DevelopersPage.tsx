@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Group, Pagination, Paper, SegmentedControl, Skeleton, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Group, Pagination, Paper, SegmentedControl, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
@@ -19,6 +19,7 @@ import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { ApiDocs } from './ApiDocs';
 import { ApiKeyDialog } from './ApiKeyDialog';
 import { KeyRevealDialog } from './KeyRevealDialog';
+import { ListStates } from '../../components/ListStates';
 
 const STATUS_FILTERS = ['all', 'active', 'revoked'] as const;
 type StatusFilter = (typeof STATUS_FILTERS)[number];
@@ -75,93 +76,79 @@ export default function DevelopersPage() {
   const credits = new Intl.NumberFormat(language, { maximumFractionDigits: 2 });
   const date = (value: string | null, empty: string) => (value ? formatDate(value, language) : empty);
 
-  let body;
-  if (list.isPending) {
-    body = (
-      <Stack gap="xs" aria-busy="true">
-        {[0, 1, 2].map((row) => (
-          <Skeleton key={row} h={44} radius="md" />
-        ))}
-      </Stack>
-    );
-  } else if (list.isError) {
-    body = (
-      <Alert color="red" title={t(errorMessageKey(list.error, apiKeysApi.listApiKeys))}>
-        <Button size="xs" variant="default" onClick={() => void list.refetch()}>
-          {t('retry')}
-        </Button>
-      </Alert>
-    );
-  } else if (items.length === 0) {
-    body = (
-      <Text c="dimmed" py="xl" ta="center" data-testid="api-keys-empty">
-        {search || status !== 'all' ? t('empty_filtered') : t('empty')}
-      </Text>
-    );
-  } else {
-    body = (
-      <Table.ScrollContainer minWidth={960}>
-        <Table verticalSpacing="sm" highlightOnHover data-testid="api-keys">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('column.name')}</Table.Th>
-              <Table.Th>{t('column.prefix')}</Table.Th>
-              <Table.Th>{t('column.chatbots')}</Table.Th>
-              <Table.Th>{t('column.created')}</Table.Th>
-              <Table.Th>{t('column.last_used')}</Table.Th>
-              <Table.Th>{t('column.expiry')}</Table.Th>
-              <Table.Th>{t('column.usage')}</Table.Th>
-              <Table.Th>{t('column.status')}</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>{t('column.actions')}</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {items.map((key) => (
-              <Table.Tr key={key.id} data-testid="api-key-row" data-name={key.name}>
-                <Table.Td fw={500} style={{ overflowWrap: 'anywhere' }}>
-                  {key.name}
-                </Table.Td>
-                <Table.Td>
-                  <Text ff="monospace" size="sm">
-                    {key.key_prefix}…
-                  </Text>
-                </Table.Td>
-                <Table.Td>{key.chatbots.map((chatbot) => chatbotName(chatbot, language) || t('untitled')).join(', ') || '—'}</Table.Td>
-                <Table.Td>{date(key.created_at, '—')}</Table.Td>
-                <Table.Td>{date(key.last_used_at, t('never_used'))}</Table.Td>
-                <Table.Td>{date(key.expires_at, t('no_expiry'))}</Table.Td>
-                <Table.Td data-testid="key-usage">
-                  <Text size="sm">{t('usage.requests', { count: key.requests_this_month })}</Text>
-                  <Text size="xs" c="dimmed">
-                    {t('usage.credits', { credits: credits.format(key.credits_this_month) })}
-                  </Text>
-                </Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                  <Badge style={{ minWidth: 'max-content' }} color={STATUS_COLORS[key.status]} c={STATUS_TEXT[key.status]} variant="light" data-testid="key-status">
-                    {t(`status.${key.status}`)}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>
-                  {key.status !== 'revoked' && (
-                    <Group gap={4} wrap="nowrap" justify="flex-end">
-                      <Button size="xs" variant="subtle" leftSection={<IconEdit size={14} />} onClick={() => setEditing(key)} aria-label={t('edit_named', { name: key.name })}>
-                        {t('edit')}
-                      </Button>
-                      <Button size="xs" variant="subtle" color="red" leftSection={<IconTrash size={14} />} onClick={() => setRevoking(key)} aria-label={t('revoke_named', { name: key.name })} data-testid="revoke-key">
-                        {t('revoke')}
-                      </Button>
-                    </Group>
-                  )}
-                </Table.Td>
+  const body = (
+    <ListStates
+      query={list}
+      count={items.length}
+      errorTitle={(error) => t(errorMessageKey(error, apiKeysApi.listApiKeys))}
+      retryLabel={t('retry')}
+      empty={search || status !== 'all' ? t('empty_filtered') : t('empty')}
+      emptyTestId="api-keys-empty"
+    >
+      {() => (
+        <Table.ScrollContainer minWidth={960}>
+          <Table verticalSpacing="sm" highlightOnHover data-testid="api-keys">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('column.name')}</Table.Th>
+                <Table.Th>{t('column.prefix')}</Table.Th>
+                <Table.Th>{t('column.chatbots')}</Table.Th>
+                <Table.Th>{t('column.created')}</Table.Th>
+                <Table.Th>{t('column.last_used')}</Table.Th>
+                <Table.Th>{t('column.expiry')}</Table.Th>
+                <Table.Th>{t('column.usage')}</Table.Th>
+                <Table.Th>{t('column.status')}</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>{t('column.actions')}</VisuallyHidden>
+                </Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-    );
-  }
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((key) => (
+                <Table.Tr key={key.id} data-testid="api-key-row" data-name={key.name}>
+                  <Table.Td fw={500} style={{ overflowWrap: 'anywhere' }}>
+                    {key.name}
+                  </Table.Td>
+                  <Table.Td>
+                    <Text ff="monospace" size="sm">
+                      {key.key_prefix}…
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>{key.chatbots.map((chatbot) => chatbotName(chatbot, language) || t('untitled')).join(', ') || '—'}</Table.Td>
+                  <Table.Td>{date(key.created_at, '—')}</Table.Td>
+                  <Table.Td>{date(key.last_used_at, t('never_used'))}</Table.Td>
+                  <Table.Td>{date(key.expires_at, t('no_expiry'))}</Table.Td>
+                  <Table.Td data-testid="key-usage">
+                    <Text size="sm">{t('usage.requests', { count: key.requests_this_month })}</Text>
+                    <Text size="xs" c="dimmed">
+                      {t('usage.credits', { credits: credits.format(key.credits_this_month) })}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                    <Badge style={{ minWidth: 'max-content' }} color={STATUS_COLORS[key.status]} c={STATUS_TEXT[key.status]} variant="light" data-testid="key-status">
+                      {t(`status.${key.status}`)}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>
+                    {key.status !== 'revoked' && (
+                      <Group gap={4} wrap="nowrap" justify="flex-end">
+                        <Button size="xs" variant="subtle" leftSection={<IconEdit size={14} />} onClick={() => setEditing(key)} aria-label={t('edit_named', { name: key.name })}>
+                          {t('edit')}
+                        </Button>
+                        <Button size="xs" variant="subtle" color="red" leftSection={<IconTrash size={14} />} onClick={() => setRevoking(key)} aria-label={t('revoke_named', { name: key.name })} data-testid="revoke-key">
+                          {t('revoke')}
+                        </Button>
+                      </Group>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </ListStates>
+  );
 
   return (
     <PageFrame title={t('title')} description={t('description')}>

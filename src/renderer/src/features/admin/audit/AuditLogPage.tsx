@@ -1,5 +1,5 @@
 import { Fragment, useState } from 'react';
-import { Alert, Box, Button, Code, Group, Pagination, Select, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Box, Button, Code, Group, Pagination, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { adminAuditLogApi, type AuditEntry } from '../../../../../shared/api';
@@ -13,6 +13,7 @@ import { useListSearchBox, useListSearchParams } from '../../../components/useLi
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { fieldLabel, splitChanges, targetLabel } from './auditChanges';
+import { ListStates } from '../../../components/ListStates';
 
 const isAction = (value: string | null): value is AuditAction => value !== null && (AUDIT_ACTIONS as readonly string[]).includes(value);
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -166,101 +167,89 @@ export default function AuditLogPage() {
   }));
   const toggle = (id: number) => setExpanded((current) => (current.includes(id) ? current.filter((open) => open !== id) : [...current, id]));
 
-  let body;
-  if (list.isPending) {
-    body = (
-      <Stack gap="xs" aria-busy="true" data-testid="audit-loading">
-        {[0, 1, 2, 3].map((row) => (
-          <Skeleton key={row} h={48} radius="md" />
-        ))}
-      </Stack>
-    );
-  } else if (list.isError) {
-    body = (
-      <Alert color="red" title={t(errorMessageKey(list.error, adminAuditLogApi.listAuditLog))} data-testid="audit-error">
-        <Button size="xs" variant="default" onClick={() => void list.refetch()}>
-          {t('retry')}
-        </Button>
-      </Alert>
-    );
-  } else if (items.length === 0) {
-    body = (
-      <Text c="dimmed" py="xl" ta="center" data-testid="audit-empty">
-        {t(filtered ? 'empty_filtered' : 'empty')}
-      </Text>
-    );
-  } else {
-    body = (
-      <Table.ScrollContainer minWidth={760}>
-        <Table verticalSpacing="sm" data-testid="audit-log">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('when')}</Table.Th>
-              <Table.Th>{t('who')}</Table.Th>
-              <Table.Th>{t('action_column')}</Table.Th>
-              <Table.Th>{t('target')}</Table.Th>
-              <Table.Th>{t('change')}</Table.Th>
-              <Table.Th w={48} />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {items.map((entry) => {
-              const open = expanded.includes(entry.id);
-              const detailId = `audit-detail-${entry.id}`;
-              return (
-                <Fragment key={entry.id}>
-                  <Table.Tr data-testid="audit-row" data-action={entry.action}>
-                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{dateTime.format(new Date(entry.created_at))}</Table.Td>
-                    <Table.Td>
-                      <Text size="sm" fw={500}>
-                        {entry.actor.name}
-                      </Text>
-                      <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-                        {entry.actor.email}
-                        {entry.actor.id === null && ` · ${t('deleted_member')}`}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>{t(actionKey(entry.action))}</Table.Td>
-                    <Table.Td>
-                      <Text size="sm">{t(`target_type.${entry.target_type}`, { defaultValue: fieldLabel(entry.target_type) })}</Text>
-                      {entry.target_id && (
-                        <Text size="xs" c="dimmed">
-                          #{entry.target_id}
+  const body = (
+    <ListStates
+      query={list}
+      count={items.length}
+      errorTitle={(error) => t(errorMessageKey(error, adminAuditLogApi.listAuditLog))}
+      retryLabel={t('retry')}
+      empty={t(filtered ? 'empty_filtered' : 'empty')}
+      emptyTestId="audit-empty"
+      errorTestId="audit-error"
+      rowHeight={48}
+    >
+      {() => (
+        <Table.ScrollContainer minWidth={760}>
+          <Table verticalSpacing="sm" data-testid="audit-log">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('when')}</Table.Th>
+                <Table.Th>{t('who')}</Table.Th>
+                <Table.Th>{t('action_column')}</Table.Th>
+                <Table.Th>{t('target')}</Table.Th>
+                <Table.Th>{t('change')}</Table.Th>
+                <Table.Th w={48} />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((entry) => {
+                const open = expanded.includes(entry.id);
+                const detailId = `audit-detail-${entry.id}`;
+                return (
+                  <Fragment key={entry.id}>
+                    <Table.Tr data-testid="audit-row" data-action={entry.action}>
+                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{dateTime.format(new Date(entry.created_at))}</Table.Td>
+                      <Table.Td>
+                        <Text size="sm" fw={500}>
+                          {entry.actor.name}
                         </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td>
-                      <Summary entry={entry} />
-                    </Table.Td>
-                    <Table.Td ta="right">
-                      <Button
-                        variant="subtle"
-                        size="compact-sm"
-                        px={6}
-                        aria-expanded={open}
-                        aria-controls={open ? detailId : undefined}
-                        aria-label={t(open ? 'hide_details' : 'show_details')}
-                        onClick={() => toggle(entry.id)}
-                      >
-                        <IconChevron size={16} style={{ transform: open ? 'rotate(180deg)' : undefined, transition: 'transform 120ms' }} />
-                      </Button>
-                    </Table.Td>
-                  </Table.Tr>
-                  {open && (
-                    <Table.Tr id={detailId}>
-                      <Table.Td colSpan={6} bg="gray.0">
-                        <Details entry={entry} />
+                        <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                          {entry.actor.email}
+                          {entry.actor.id === null && ` · ${t('deleted_member')}`}
+                        </Text>
+                      </Table.Td>
+                      <Table.Td>{t(actionKey(entry.action))}</Table.Td>
+                      <Table.Td>
+                        <Text size="sm">{t(`target_type.${entry.target_type}`, { defaultValue: fieldLabel(entry.target_type) })}</Text>
+                        {entry.target_id && (
+                          <Text size="xs" c="dimmed">
+                            #{entry.target_id}
+                          </Text>
+                        )}
+                      </Table.Td>
+                      <Table.Td>
+                        <Summary entry={entry} />
+                      </Table.Td>
+                      <Table.Td ta="right">
+                        <Button
+                          variant="subtle"
+                          size="compact-sm"
+                          px={6}
+                          aria-expanded={open}
+                          aria-controls={open ? detailId : undefined}
+                          aria-label={t(open ? 'hide_details' : 'show_details')}
+                          onClick={() => toggle(entry.id)}
+                        >
+                          <IconChevron size={16} style={{ transform: open ? 'rotate(180deg)' : undefined, transition: 'transform 120ms' }} />
+                        </Button>
                       </Table.Td>
                     </Table.Tr>
-                  )}
-                </Fragment>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-    );
-  }
+                    {open && (
+                      <Table.Tr id={detailId}>
+                        <Table.Td colSpan={6} bg="gray.0">
+                          <Details entry={entry} />
+                        </Table.Td>
+                      </Table.Tr>
+                    )}
+                  </Fragment>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </ListStates>
+  );
 
   return (
     <AdminPageFrame title={t('title')} description={t('description')}>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Box, Button, Checkbox, Drawer, Group, Pagination, SegmentedControl, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Box, Button, Checkbox, Drawer, Group, Pagination, SegmentedControl, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { AdminPageFrame } from '../AdminPageFrame';
@@ -16,6 +16,7 @@ import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { chatbotName } from '../../../../../shared/domain/chatbots';
 import { ChatbotStatusBadge } from '../../../components/ChatbotStatusBadge';
 import { RejectDialog } from './RejectDialog';
+import { ListStates, SelectAllCheckbox } from '../../../components/ListStates';
 
 /** The review's views (spec §4: hide pending ones, show approved only, rejected), kept in the URL as `status`. */
 const VIEWS = {
@@ -124,85 +125,64 @@ export default function AdminChatbotsPage() {
     });
   };
   const waitingIds = items.filter((item) => item.waiting_publish).map((item) => item.id);
-  const allSelected = waitingIds.length > 0 && waitingIds.every((id) => selected.includes(id));
 
-  let body;
-  if (list.isPending) {
-    body = (
-      <Stack gap="xs" aria-busy="true">
-        {[0, 1, 2].map((row) => (
-          <Skeleton key={row} h={44} radius="md" />
-        ))}
-      </Stack>
-    );
-  } else if (list.isError) {
-    body = (
-      <Alert color="red" title={t(errorMessageKey(list.error, adminChatbotsApi.listAdminChatbots))}>
-        <Button size="xs" variant="default" onClick={() => void list.refetch()}>
-          {t('retry')}
-        </Button>
-      </Alert>
-    );
-  } else if (items.length === 0) {
-    body = (
-      <Text c="dimmed" py="xl" ta="center" data-testid="admin-chatbots-empty">
-        {t(view === 'pending' ? 'empty_pending' : 'empty')}
-      </Text>
-    );
-  } else {
-    body = (
-      <Table.ScrollContainer minWidth={640}>
-        <Table verticalSpacing="sm" highlightOnHover data-testid="admin-chatbots">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th w={40}>
-                <Checkbox
-                  aria-label={t('select_all')}
-                  checked={allSelected}
-                  indeterminate={!allSelected && selected.length > 0}
-                  disabled={waitingIds.length === 0}
-                  onChange={() => setSelected(allSelected ? [] : waitingIds)}
-                />
-              </Table.Th>
-              <Table.Th>{t('name')}</Table.Th>
-              <Table.Th>{t('author')}</Table.Th>
-              <Table.Th>{t('status')}</Table.Th>
-              <Table.Th>{t('updated')}</Table.Th>
-              <Table.Th />
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {items.map((item) => {
-              const name = chatbotName(item, language) || t('untitled');
-              return (
-                <Table.Tr key={item.id} data-testid="admin-chatbot-row" data-name={item.en_name}>
-                  <Table.Td>
-                    <Checkbox
-                      aria-label={t('select_named', { name })}
-                      disabled={!item.waiting_publish}
-                      checked={selected.includes(item.id)}
-                      onChange={(event) => setSelected((current) => (event.currentTarget.checked ? [...current, item.id] : current.filter((id) => id !== item.id)))}
-                    />
-                  </Table.Td>
-                  <Table.Td fw={500}>{name}</Table.Td>
-                  <Table.Td>{item.creator?.name ?? '—'}</Table.Td>
-                  <Table.Td>
-                    <ChatbotStatusBadge status={item.status} />
-                  </Table.Td>
-                  <Table.Td>{formatDate(item.updated_at, language)}</Table.Td>
-                  <Table.Td ta="right">
-                    <Button size="xs" variant="light" onClick={() => setOpenId(item.id)} aria-label={t('review_named', { name })}>
-                      {t('review')}
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-    );
-  }
+  const body = (
+    <ListStates
+      query={list}
+      count={items.length}
+      errorTitle={(error) => t(errorMessageKey(error, adminChatbotsApi.listAdminChatbots))}
+      retryLabel={t('retry')}
+      empty={t(view === 'pending' ? 'empty_pending' : 'empty')}
+      emptyTestId="admin-chatbots-empty"
+    >
+      {() => (
+        <Table.ScrollContainer minWidth={640}>
+          <Table verticalSpacing="sm" highlightOnHover data-testid="admin-chatbots">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th w={40}>
+                  <SelectAllCheckbox ids={waitingIds} selected={selected} onChange={setSelected} label={t('select_all')} disabled={waitingIds.length === 0} />
+                </Table.Th>
+                <Table.Th>{t('name')}</Table.Th>
+                <Table.Th>{t('author')}</Table.Th>
+                <Table.Th>{t('status')}</Table.Th>
+                <Table.Th>{t('updated')}</Table.Th>
+                <Table.Th />
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((item) => {
+                const name = chatbotName(item, language) || t('untitled');
+                return (
+                  <Table.Tr key={item.id} data-testid="admin-chatbot-row" data-name={item.en_name}>
+                    <Table.Td>
+                      <Checkbox
+                        aria-label={t('select_named', { name })}
+                        disabled={!item.waiting_publish}
+                        checked={selected.includes(item.id)}
+                        onChange={(event) => setSelected((current) => (event.currentTarget.checked ? [...current, item.id] : current.filter((id) => id !== item.id)))}
+                      />
+                    </Table.Td>
+                    <Table.Td fw={500}>{name}</Table.Td>
+                    <Table.Td>{item.creator?.name ?? '—'}</Table.Td>
+                    <Table.Td>
+                      <ChatbotStatusBadge status={item.status} />
+                    </Table.Td>
+                    <Table.Td>{formatDate(item.updated_at, language)}</Table.Td>
+                    <Table.Td ta="right">
+                      <Button size="xs" variant="light" onClick={() => setOpenId(item.id)} aria-label={t('review_named', { name })}>
+                        {t('review')}
+                      </Button>
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </ListStates>
+  );
 
   return (
     <AdminPageFrame title={t('title')} description={t('description')}>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ActionIcon, Alert, Badge, Button, Group, Menu, Pagination, Progress, Skeleton, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Menu, Pagination, Progress, Skeleton, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { adminMemberGroupsApi, type AdminMemberGroup } from '../../../../../shared/api';
@@ -15,6 +15,7 @@ import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { GroupNameDialog, GroupQuotaDialog } from './GroupDialogs';
 import { GroupMembersDrawer } from './GroupMembersDrawer';
+import { ListStates } from '../../../components/ListStates';
 
 type Dialog = { kind: 'name'; group: AdminMemberGroup | null } | { kind: 'quota' | 'members' | 'delete'; group: AdminMemberGroup };
 
@@ -60,96 +61,82 @@ export default function GroupsPage() {
   });
 
   const items = list.data?.items ?? [];
-  let body;
-  if (list.isPending) {
-    body = (
-      <Stack gap="xs" aria-busy="true">
-        {[0, 1, 2].map((row) => (
-          <Skeleton key={row} h={48} radius="md" />
-        ))}
-      </Stack>
-    );
-  } else if (list.isError) {
-    body = (
-      <Alert color="red" title={t(errorMessageKey(list.error, adminMemberGroupsApi.listAdminMemberGroups))}>
-        <Button size="xs" variant="default" onClick={() => void list.refetch()}>
-          {t('retry')}
-        </Button>
-      </Alert>
-    );
-  } else if (items.length === 0) {
-    body = (
-      <Text c="dimmed" py="xl" ta="center">
-        {search ? t('no_match') : t('empty')}
-      </Text>
-    );
-  } else {
-    body = (
-      <Table.ScrollContainer minWidth={760}>
-        <Table verticalSpacing="sm" data-testid="admin-groups">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('name')}</Table.Th>
-              <Table.Th>{t('member_count')}</Table.Th>
-              <Table.Th>{t('credit_quota')}</Table.Th>
-              <Table.Th>{t('member_credit_quota')}</Table.Th>
-              <Table.Th>{t('usage')}</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>{t('actions')}</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {items.map((group) => {
-              const name = nameOf(group);
-              return (
-                <Table.Tr key={group.id} data-testid="admin-group-row" data-name={group.en_name}>
-                  <Table.Td>
-                    <Group gap={6} wrap="nowrap">
-                      <Text fw={500} size="sm">
-                        {name}
+  const body = (
+    <ListStates
+      query={list}
+      count={items.length}
+      errorTitle={(error) => t(errorMessageKey(error, adminMemberGroupsApi.listAdminMemberGroups))}
+      retryLabel={t('retry')}
+      empty={search ? t('no_match') : t('empty')}
+      rowHeight={48}
+    >
+      {() => (
+        <Table.ScrollContainer minWidth={760}>
+          <Table verticalSpacing="sm" data-testid="admin-groups">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('name')}</Table.Th>
+                <Table.Th>{t('member_count')}</Table.Th>
+                <Table.Th>{t('credit_quota')}</Table.Th>
+                <Table.Th>{t('member_credit_quota')}</Table.Th>
+                <Table.Th>{t('usage')}</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>{t('actions')}</VisuallyHidden>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((group) => {
+                const name = nameOf(group);
+                return (
+                  <Table.Tr key={group.id} data-testid="admin-group-row" data-name={group.en_name}>
+                    <Table.Td>
+                      <Group gap={6} wrap="nowrap">
+                        <Text fw={500} size="sm">
+                          {name}
+                        </Text>
+                        {group.is_default && (
+                          <Badge size="xs" variant="light">
+                            {t('default_badge')}
+                          </Badge>
+                        )}
+                      </Group>
+                      <Text size="xs" c="dimmed">
+                        {language === 'ko' ? group.en_name : group.ko_name}
                       </Text>
-                      {group.is_default && (
-                        <Badge size="xs" variant="light">
-                          {t('default_badge')}
-                        </Badge>
-                      )}
-                    </Group>
-                    <Text size="xs" c="dimmed">
-                      {language === 'ko' ? group.en_name : group.ko_name}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>{number.format(group.member_count)}</Table.Td>
-                  <Table.Td>{quotaText(group.credit_quota)}</Table.Td>
-                  <Table.Td>{quotaText(group.member_credit_quota)}</Table.Td>
-                  <Table.Td>
-                    <UsageCell used={usage.isError ? 0 : usage.data?.items.find((row) => row.id === group.id)?.used} quota={group.credit_quota} />
-                  </Table.Td>
-                  <Table.Td ta="right">
-                    <Menu position="bottom-end" withinPortal>
-                      <Menu.Target>
-                        <ActionIcon variant="default" aria-label={t('actions_named', { name })}>
-                          <IconChevron size={16} />
-                        </ActionIcon>
-                      </Menu.Target>
-                      <Menu.Dropdown>
-                        <Menu.Item onClick={() => setDialog({ kind: 'members', group })}>{t('show_members')}</Menu.Item>
-                        <Menu.Item onClick={() => setDialog({ kind: 'name', group })}>{t('rename')}</Menu.Item>
-                        <Menu.Item onClick={() => setDialog({ kind: 'quota', group })}>{t('edit_quotas')}</Menu.Item>
-                        <Menu.Item color="red" disabled={group.is_default} onClick={() => setDialog({ kind: 'delete', group })}>
-                          {t('delete')}
-                        </Menu.Item>
-                      </Menu.Dropdown>
-                    </Menu>
-                  </Table.Td>
-                </Table.Tr>
-              );
-            })}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-    );
-  }
+                    </Table.Td>
+                    <Table.Td>{number.format(group.member_count)}</Table.Td>
+                    <Table.Td>{quotaText(group.credit_quota)}</Table.Td>
+                    <Table.Td>{quotaText(group.member_credit_quota)}</Table.Td>
+                    <Table.Td>
+                      <UsageCell used={usage.isError ? 0 : usage.data?.items.find((row) => row.id === group.id)?.used} quota={group.credit_quota} />
+                    </Table.Td>
+                    <Table.Td ta="right">
+                      <Menu position="bottom-end" withinPortal>
+                        <Menu.Target>
+                          <ActionIcon variant="default" aria-label={t('actions_named', { name })}>
+                            <IconChevron size={16} />
+                          </ActionIcon>
+                        </Menu.Target>
+                        <Menu.Dropdown>
+                          <Menu.Item onClick={() => setDialog({ kind: 'members', group })}>{t('show_members')}</Menu.Item>
+                          <Menu.Item onClick={() => setDialog({ kind: 'name', group })}>{t('rename')}</Menu.Item>
+                          <Menu.Item onClick={() => setDialog({ kind: 'quota', group })}>{t('edit_quotas')}</Menu.Item>
+                          <Menu.Item color="red" disabled={group.is_default} onClick={() => setDialog({ kind: 'delete', group })}>
+                            {t('delete')}
+                          </Menu.Item>
+                        </Menu.Dropdown>
+                      </Menu>
+                    </Table.Td>
+                  </Table.Tr>
+                );
+              })}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </ListStates>
+  );
 
   const current = dialog?.group ?? null;
   return (

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Checkbox, Group, Pagination, Select, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, Pagination, Select, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
@@ -17,6 +17,7 @@ import { formatDate } from '../../../i18n/formatDate';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { InviteDialog } from './InviteDialog';
+import { ListStates, SelectAllCheckbox } from '../../../components/ListStates';
 
 /** The list's orders (spec §7 order_by and order_type), kept in the URL as `order`. */
 const ORDERS = ['created_at.desc', 'created_at.asc', 'email.asc', 'email.desc', 'name.asc', 'status.asc'] as const;
@@ -69,79 +70,58 @@ export default function InvitationsPage() {
 
   const items = list.data?.items ?? [];
   const pageIds = items.map((item) => item.id);
-  const allSelected = pageIds.length > 0 && pageIds.every((id) => selected.includes(id));
-  let body;
-  if (list.isPending) {
-    body = (
-      <Stack gap="xs" aria-busy="true">
-        {[0, 1, 2].map((row) => (
-          <Skeleton key={row} h={44} radius="md" />
-        ))}
-      </Stack>
-    );
-  } else if (list.isError) {
-    body = (
-      <Alert color="red" title={t(errorMessageKey(list.error, adminInvitationsApi.listAdminInvitations))}>
-        <Button size="xs" variant="default" onClick={() => void list.refetch()}>
-          {t('retry')}
-        </Button>
-      </Alert>
-    );
-  } else if (items.length === 0) {
-    body = (
-      <Text c="dimmed" py="xl" ta="center">
-        {search ? t('no_match') : t('empty')}
-      </Text>
-    );
-  } else {
-    body = (
-      <Table.ScrollContainer minWidth={720}>
-        <Table verticalSpacing="sm" data-testid="admin-invitations">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th w={40}>
-                <Checkbox
-                  aria-label={t('select_all')}
-                  checked={allSelected}
-                  indeterminate={!allSelected && selected.length > 0}
-                  onChange={() => setSelected(allSelected ? [] : pageIds)}
-                />
-              </Table.Th>
-              <Table.Th>{t('email')}</Table.Th>
-              <Table.Th>{t('name')}</Table.Th>
-              <Table.Th>{t('group')}</Table.Th>
-              <Table.Th>{t('status')}</Table.Th>
-              <Table.Th>{t('invited_by')}</Table.Th>
-              <Table.Th>{t('invited_at')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {items.map((item) => (
-              <Table.Tr key={item.id} data-testid="invitation-row" data-email={item.email}>
-                <Table.Td>
-                  <Checkbox
-                    aria-label={t('select_named', { email: item.email })}
-                    checked={selected.includes(item.id)}
-                    onChange={(event) => setSelected((current) => (event.currentTarget.checked ? [...current, item.id] : current.filter((id) => id !== item.id)))}
-                  />
-                </Table.Td>
-                <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.email}</Table.Td>
-                <Table.Td>{item.name ?? '—'}</Table.Td>
-                <Table.Td>{groupOf(item.member_group_id)}</Table.Td>
-                <Table.Td>
-                  <Badge variant="light" color={item.status === 'pending' ? 'yellow' : 'green'}>
-                    {t(`status_${item.status}`)}
-                  </Badge>
-                </Table.Td>
-                <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.invited_by ?? '—'}</Table.Td>
-                <Table.Td>{formatDate(item.created_at, language)}</Table.Td>
+  const body = (
+    <ListStates
+      query={list}
+      count={items.length}
+      errorTitle={(error) => t(errorMessageKey(error, adminInvitationsApi.listAdminInvitations))}
+      retryLabel={t('retry')}
+      empty={search ? t('no_match') : t('empty')}
+    >
+      {() => (
+        <Table.ScrollContainer minWidth={720}>
+          <Table verticalSpacing="sm" data-testid="admin-invitations">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th w={40}>
+                  <SelectAllCheckbox ids={pageIds} selected={selected} onChange={setSelected} label={t('select_all')} />
+                </Table.Th>
+                <Table.Th>{t('email')}</Table.Th>
+                <Table.Th>{t('name')}</Table.Th>
+                <Table.Th>{t('group')}</Table.Th>
+                <Table.Th>{t('status')}</Table.Th>
+                <Table.Th>{t('invited_by')}</Table.Th>
+                <Table.Th>{t('invited_at')}</Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-    );
-  }
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((item) => (
+                <Table.Tr key={item.id} data-testid="invitation-row" data-email={item.email}>
+                  <Table.Td>
+                    <Checkbox
+                      aria-label={t('select_named', { email: item.email })}
+                      checked={selected.includes(item.id)}
+                      onChange={(event) => setSelected((current) => (event.currentTarget.checked ? [...current, item.id] : current.filter((id) => id !== item.id)))}
+                    />
+                  </Table.Td>
+                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.email}</Table.Td>
+                  <Table.Td>{item.name ?? '—'}</Table.Td>
+                  <Table.Td>{groupOf(item.member_group_id)}</Table.Td>
+                  <Table.Td>
+                    <Badge variant="light" color={item.status === 'pending' ? 'yellow' : 'green'}>
+                      {t(`status_${item.status}`)}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.invited_by ?? '—'}</Table.Td>
+                  <Table.Td>{formatDate(item.created_at, language)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </ListStates>
+  );
 
   return (
     <AdminPageFrame title={t('title')} description={t('description')}>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Anchor, Badge, Button, Checkbox, Group, Modal, NumberInput, Pagination, Select, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, Checkbox, Group, Modal, NumberInput, Pagination, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -20,6 +20,7 @@ import { MemberExportButton } from '../memberTransfer/MemberExportButton';
 import { IconUpload } from '../../../components/icons';
 import { MemberDrawer } from './MemberDrawer';
 import { type FilterKey, groupName, useMemberFilters } from './memberFilters';
+import { ListStates, SelectAllCheckbox } from '../../../components/ListStates';
 
 /** The bulk credit limit dialog: a number, or back to the group's per-member quota. */
 function BulkQuotaDialog({ count, opened, busy, onClose, onSave }: { count: number; opened: boolean; busy: boolean; onClose: () => void; onSave: (quota: number | null) => void }) {
@@ -106,7 +107,6 @@ export default function MembersPage() {
   });
 
   const selectable = items.filter((item) => item.id !== ownId).map((item) => item.id);
-  const allSelected = selectable.length > 0 && selectable.every((id) => selected.includes(id));
   const filterSelect = (key: FilterKey, label: string, data: { value: string; label: string }[]) => (
     <Select
       key={key}
@@ -125,90 +125,70 @@ export default function MembersPage() {
     />
   );
 
-  let body;
-  if (list.isPending) {
-    body = (
-      <Stack gap="xs" aria-busy="true">
-        {[0, 1, 2].map((row) => (
-          <Skeleton key={row} h={44} radius="md" />
-        ))}
-      </Stack>
-    );
-  } else if (list.isError) {
-    body = (
-      <Alert color="red" title={t(errorMessageKey(list.error, adminMembersApi.listAdminMembers))}>
-        <Button size="xs" variant="default" onClick={() => void list.refetch()}>
-          {t('retry')}
-        </Button>
-      </Alert>
-    );
-  } else if (items.length === 0) {
-    body = (
-      <Text c="dimmed" py="xl" ta="center" data-testid="members-empty">
-        {t('empty')}
-      </Text>
-    );
-  } else {
-    body = (
-      <Table.ScrollContainer minWidth={900}>
-        <Table verticalSpacing="sm" highlightOnHover data-testid="members-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th w={40}>
-                <Checkbox
-                  aria-label={t('select_all')}
-                  checked={allSelected}
-                  indeterminate={!allSelected && selected.length > 0}
-                  disabled={selectable.length === 0}
-                  onChange={() => setSelected(allSelected ? [] : selectable)}
-                />
-              </Table.Th>
-              <Table.Th>{t('column.name')}</Table.Th>
-              <Table.Th>{t('column.email')}</Table.Th>
-              <Table.Th>{t('column.groups')}</Table.Th>
-              <Table.Th>{t('column.status')}</Table.Th>
-              <Table.Th>{t('column.credit_quota')}</Table.Th>
-              <Table.Th>{t('column.joined')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {items.map((item) => (
-              <Table.Tr key={item.id} data-testid="member-row" data-email={item.email}>
-                <Table.Td>
-                  <Checkbox
-                    aria-label={t('select_named', { name: item.name })}
-                    disabled={item.id === ownId}
-                    checked={selected.includes(item.id)}
-                    onChange={(event) => {
-                      const { checked } = event.currentTarget;
-                      setSelected((current) => (checked ? [...current, item.id] : current.filter((id) => id !== item.id)));
-                    }}
-                  />
-                </Table.Td>
-                <Table.Td>
-                  <Group gap={6} wrap="nowrap">
-                    <Anchor component="button" type="button" fw={500} ta="left" onClick={() => setOpenId(item.id)} data-testid="open-member">
-                      {item.name}
-                    </Anchor>
-                    {item.is_admin && (
-                      <Badge size="xs" variant="light" color="indigo" c="indigo.9" miw="max-content">
-                        {t('admin_badge')}
-                      </Badge>
-                    )}
-                  </Group>
-                </Table.Td>
-                <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.email}</Table.Td>
-                <Table.Td>{item.member_groups.map((group) => groupName(group, language)).join(', ') || '—'}</Table.Td>
-                <Table.Td>{t(`status.${item.member_status}`)}</Table.Td>
-                <Table.Td>{item.credit_quota === null ? t('group_default') : item.credit_quota.toLocaleString(language)}</Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(item.created_at, language)}</Table.Td>
+  const body = (
+    <ListStates
+      query={list}
+      count={items.length}
+      errorTitle={(error) => t(errorMessageKey(error, adminMembersApi.listAdminMembers))}
+      retryLabel={t('retry')}
+      empty={t('empty')}
+      emptyTestId="members-empty"
+    >
+      {() => (
+        <Table.ScrollContainer minWidth={900}>
+          <Table verticalSpacing="sm" highlightOnHover data-testid="members-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th w={40}>
+                  <SelectAllCheckbox ids={selectable} selected={selected} onChange={setSelected} label={t('select_all')} disabled={selectable.length === 0} />
+                </Table.Th>
+                <Table.Th>{t('column.name')}</Table.Th>
+                <Table.Th>{t('column.email')}</Table.Th>
+                <Table.Th>{t('column.groups')}</Table.Th>
+                <Table.Th>{t('column.status')}</Table.Th>
+                <Table.Th>{t('column.credit_quota')}</Table.Th>
+                <Table.Th>{t('column.joined')}</Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-    );
-  }
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((item) => (
+                <Table.Tr key={item.id} data-testid="member-row" data-email={item.email}>
+                  <Table.Td>
+                    <Checkbox
+                      aria-label={t('select_named', { name: item.name })}
+                      disabled={item.id === ownId}
+                      checked={selected.includes(item.id)}
+                      onChange={(event) => {
+                        const { checked } = event.currentTarget;
+                        setSelected((current) => (checked ? [...current, item.id] : current.filter((id) => id !== item.id)));
+                      }}
+                    />
+                  </Table.Td>
+                  <Table.Td>
+                    <Group gap={6} wrap="nowrap">
+                      <Anchor component="button" type="button" fw={500} ta="left" onClick={() => setOpenId(item.id)} data-testid="open-member">
+                        {item.name}
+                      </Anchor>
+                      {item.is_admin && (
+                        <Badge size="xs" variant="light" color="indigo" c="indigo.9" miw="max-content">
+                          {t('admin_badge')}
+                        </Badge>
+                      )}
+                    </Group>
+                  </Table.Td>
+                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.email}</Table.Td>
+                  <Table.Td>{item.member_groups.map((group) => groupName(group, language)).join(', ') || '—'}</Table.Td>
+                  <Table.Td>{t(`status.${item.member_status}`)}</Table.Td>
+                  <Table.Td>{item.credit_quota === null ? t('group_default') : item.credit_quota.toLocaleString(language)}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(item.created_at, language)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </ListStates>
+  );
 
   return (
     <AdminPageFrame title={t('title')} description={t('description')}>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Checkbox, Group, Pagination, SegmentedControl, Skeleton, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, Pagination, SegmentedControl, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
@@ -15,6 +15,7 @@ import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { RejectDialog } from '../chatbots/RejectDialog';
 import { groupName } from './memberFilters';
+import { ListStates, SelectAllCheckbox } from '../../../components/ListStates';
 
 const TYPES = ['all', ...adminMemberRequestsApi.MEMBER_REQUEST_TYPES] as const;
 type TypeView = (typeof TYPES)[number];
@@ -70,115 +71,95 @@ export default function RequestsPage() {
     });
   };
   const ids = items.map((item) => item.member_id);
-  const allSelected = ids.length > 0 && ids.every((id) => selected.includes(id));
   const groupsText = (groups: MemberRequest['requested_groups']) => groups.map((group) => groupName(group, language)).join(', ') || '—';
 
-  let body;
-  if (list.isPending) {
-    body = (
-      <Stack gap="xs" aria-busy="true">
-        {[0, 1, 2].map((row) => (
-          <Skeleton key={row} h={44} radius="md" />
-        ))}
-      </Stack>
-    );
-  } else if (list.isError) {
-    body = (
-      <Alert color="red" title={t(errorMessageKey(list.error, adminMemberRequestsApi.listMemberRequests))}>
-        <Button size="xs" variant="default" onClick={() => void list.refetch()}>
-          {t('retry')}
-        </Button>
-      </Alert>
-    );
-  } else if (items.length === 0) {
-    body = (
-      <Text c="dimmed" py="xl" ta="center" data-testid="requests-empty">
-        {t('requests.empty')}
-      </Text>
-    );
-  } else {
-    body = (
-      <Table.ScrollContainer minWidth={860}>
-        <Table verticalSpacing="sm" data-testid="requests-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th w={40}>
-                <Checkbox
-                  aria-label={t('requests.select_all')}
-                  checked={allSelected}
-                  indeterminate={!allSelected && selected.length > 0}
-                  onChange={() => setSelected(allSelected ? [] : ids)}
-                />
-              </Table.Th>
-              <Table.Th>{t('column.name')}</Table.Th>
-              <Table.Th>{t('requests.type')}</Table.Th>
-              <Table.Th>{t('requests.requested_groups')}</Table.Th>
-              <Table.Th>{t('requests.current_groups')}</Table.Th>
-              <Table.Th>{t('requests.requested_at')}</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>{t('requests.actions')}</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {items.map((item) => (
-              <Table.Tr key={item.member_id} data-testid="request-row" data-email={item.email}>
-                <Table.Td>
-                  <Checkbox
-                    aria-label={t('select_named', { name: item.name })}
-                    checked={selected.includes(item.member_id)}
-                    onChange={(event) => {
-                      const { checked } = event.currentTarget;
-                      setSelected((current) => (checked ? [...current, item.member_id] : current.filter((id) => id !== item.member_id)));
-                    }}
-                  />
-                </Table.Td>
-                <Table.Td>
-                  <Text size="sm" fw={500}>
-                    {item.name}
-                  </Text>
-                  <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                    {item.email}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  <Badge variant="light" tt="none" miw="max-content" color={item.request_type === 'registration' ? 'blue' : 'grape'} c={item.request_type === 'registration' ? 'blue.9' : 'grape.9'}>
-                    {t(`requests.types.${item.request_type}`)}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>{groupsText(item.requested_groups)}</Table.Td>
-                <Table.Td>{groupsText(item.current_groups)}</Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(item.requested_at, language)}</Table.Td>
-                <Table.Td>
-                  <Group gap={6} wrap="nowrap" justify="flex-end">
-                    <Button
-                      size="xs"
-                      onClick={() => decide.mutate({ ids: [item.member_id], approve: true })}
-                      loading={decide.isPending && decide.variables?.ids.length === 1 && decide.variables.ids[0] === item.member_id}
-                      aria-label={t('requests.approve_named', { name: item.name })}
-                      data-testid="approve-request"
-                    >
-                      {t('requests.approve')}
-                    </Button>
-                    <Button
-                      size="xs"
-                      color="red"
-                      variant="light"
-                      onClick={() => setRejecting([item.member_id])}
-                      aria-label={t('requests.reject_named', { name: item.name })}
-                      data-testid="reject-request"
-                    >
-                      {t('reject')}
-                    </Button>
-                  </Group>
-                </Table.Td>
+  const body = (
+    <ListStates
+      query={list}
+      count={items.length}
+      errorTitle={(error) => t(errorMessageKey(error, adminMemberRequestsApi.listMemberRequests))}
+      retryLabel={t('retry')}
+      empty={t('requests.empty')}
+      emptyTestId="requests-empty"
+    >
+      {() => (
+        <Table.ScrollContainer minWidth={860}>
+          <Table verticalSpacing="sm" data-testid="requests-table">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th w={40}>
+                  <SelectAllCheckbox ids={ids} selected={selected} onChange={setSelected} label={t('requests.select_all')} />
+                </Table.Th>
+                <Table.Th>{t('column.name')}</Table.Th>
+                <Table.Th>{t('requests.type')}</Table.Th>
+                <Table.Th>{t('requests.requested_groups')}</Table.Th>
+                <Table.Th>{t('requests.current_groups')}</Table.Th>
+                <Table.Th>{t('requests.requested_at')}</Table.Th>
+                <Table.Th>
+                  <VisuallyHidden>{t('requests.actions')}</VisuallyHidden>
+                </Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-    );
-  }
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((item) => (
+                <Table.Tr key={item.member_id} data-testid="request-row" data-email={item.email}>
+                  <Table.Td>
+                    <Checkbox
+                      aria-label={t('select_named', { name: item.name })}
+                      checked={selected.includes(item.member_id)}
+                      onChange={(event) => {
+                        const { checked } = event.currentTarget;
+                        setSelected((current) => (checked ? [...current, item.member_id] : current.filter((id) => id !== item.member_id)));
+                      }}
+                    />
+                  </Table.Td>
+                  <Table.Td>
+                    <Text size="sm" fw={500}>
+                      {item.name}
+                    </Text>
+                    <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                      {item.email}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    <Badge variant="light" tt="none" miw="max-content" color={item.request_type === 'registration' ? 'blue' : 'grape'} c={item.request_type === 'registration' ? 'blue.9' : 'grape.9'}>
+                      {t(`requests.types.${item.request_type}`)}
+                    </Badge>
+                  </Table.Td>
+                  <Table.Td>{groupsText(item.requested_groups)}</Table.Td>
+                  <Table.Td>{groupsText(item.current_groups)}</Table.Td>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(item.requested_at, language)}</Table.Td>
+                  <Table.Td>
+                    <Group gap={6} wrap="nowrap" justify="flex-end">
+                      <Button
+                        size="xs"
+                        onClick={() => decide.mutate({ ids: [item.member_id], approve: true })}
+                        loading={decide.isPending && decide.variables?.ids.length === 1 && decide.variables.ids[0] === item.member_id}
+                        aria-label={t('requests.approve_named', { name: item.name })}
+                        data-testid="approve-request"
+                      >
+                        {t('requests.approve')}
+                      </Button>
+                      <Button
+                        size="xs"
+                        color="red"
+                        variant="light"
+                        onClick={() => setRejecting([item.member_id])}
+                        aria-label={t('requests.reject_named', { name: item.name })}
+                        data-testid="reject-request"
+                      >
+                        {t('reject')}
+                      </Button>
+                    </Group>
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </ListStates>
+  );
 
   return (
     <AdminPageFrame title={t('requests.title')} description={t('requests.description')}>

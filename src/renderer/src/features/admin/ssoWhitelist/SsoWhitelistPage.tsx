@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Checkbox, Group, Pagination, Select, Skeleton, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Button, Checkbox, Group, Pagination, Select, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
@@ -17,6 +17,7 @@ import { formatDate } from '../../../i18n/formatDate';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { WhitelistUploadCard } from './WhitelistUploadCard';
+import { ListStates, SelectAllCheckbox } from '../../../components/ListStates';
 
 const isOrder = (value: string | null): value is WhitelistOrder => SSO_WHITELIST_ORDERS.includes(value as WhitelistOrder);
 
@@ -62,67 +63,47 @@ export default function SsoWhitelistPage() {
 
   const items = list.data?.items ?? [];
   const pageIds = items.map((item) => item.id);
-  const allSelected = pageIds.length > 0 && pageIds.every((id) => selected.includes(id));
-  let body;
-  if (list.isPending) {
-    body = (
-      <Stack gap="xs" aria-busy="true">
-        {[0, 1, 2].map((row) => (
-          <Skeleton key={row} h={40} radius="md" />
-        ))}
-      </Stack>
-    );
-  } else if (list.isError) {
-    body = (
-      <Alert color="red" title={t(errorMessageKey(list.error, adminSsoWhitelistApi.listSsoWhitelist))}>
-        <Button size="xs" variant="default" onClick={() => void list.refetch()}>
-          {t('retry')}
-        </Button>
-      </Alert>
-    );
-  } else if (items.length === 0) {
-    body = (
-      <Text c="dimmed" py="xl" ta="center">
-        {search ? t('no_match') : t('empty')}
-      </Text>
-    );
-  } else {
-    body = (
-      <Table.ScrollContainer minWidth={420}>
-        <Table verticalSpacing="xs" data-testid="sso-whitelist">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th w={40}>
-                <Checkbox
-                  aria-label={t('select_all')}
-                  checked={allSelected}
-                  indeterminate={!allSelected && selected.length > 0}
-                  onChange={() => setSelected(allSelected ? [] : pageIds)}
-                />
-              </Table.Th>
-              <Table.Th>{t('email')}</Table.Th>
-              <Table.Th>{t('added_at')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {items.map((item) => (
-              <Table.Tr key={item.id} data-testid="whitelist-row" data-email={item.email}>
-                <Table.Td>
-                  <Checkbox
-                    aria-label={t('select_named', { email: item.email })}
-                    checked={selected.includes(item.id)}
-                    onChange={(event) => setSelected((current) => (event.currentTarget.checked ? [...current, item.id] : current.filter((id) => id !== item.id)))}
-                  />
-                </Table.Td>
-                <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.email}</Table.Td>
-                <Table.Td>{formatDate(item.created_at, language)}</Table.Td>
+  const body = (
+    <ListStates
+      query={list}
+      count={items.length}
+      errorTitle={(error) => t(errorMessageKey(error, adminSsoWhitelistApi.listSsoWhitelist))}
+      retryLabel={t('retry')}
+      empty={search ? t('no_match') : t('empty')}
+      rowHeight={40}
+    >
+      {() => (
+        <Table.ScrollContainer minWidth={420}>
+          <Table verticalSpacing="xs" data-testid="sso-whitelist">
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th w={40}>
+                  <SelectAllCheckbox ids={pageIds} selected={selected} onChange={setSelected} label={t('select_all')} />
+                </Table.Th>
+                <Table.Th>{t('email')}</Table.Th>
+                <Table.Th>{t('added_at')}</Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
-    );
-  }
+            </Table.Thead>
+            <Table.Tbody>
+              {items.map((item) => (
+                <Table.Tr key={item.id} data-testid="whitelist-row" data-email={item.email}>
+                  <Table.Td>
+                    <Checkbox
+                      aria-label={t('select_named', { email: item.email })}
+                      checked={selected.includes(item.id)}
+                      onChange={(event) => setSelected((current) => (event.currentTarget.checked ? [...current, item.id] : current.filter((id) => id !== item.id)))}
+                    />
+                  </Table.Td>
+                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.email}</Table.Td>
+                  <Table.Td>{formatDate(item.created_at, language)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </ListStates>
+  );
 
   return (
     <AdminPageFrame title={t('title')} description={t('description')} maw={960}>
