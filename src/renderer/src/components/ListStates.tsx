@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Alert, Button, Checkbox, Skeleton, Stack, Text } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Pagination, Skeleton, Stack, Text } from '@mantine/core';
 
 /** What ListStates reads of a TanStack query. */
 interface ListQuery {
@@ -71,4 +71,14 @@ interface SelectAllCheckboxProps {
 export function SelectAllCheckbox({ ids, selected, onChange, label, disabled }: SelectAllCheckboxProps) {
   const all = ids.length > 0 && ids.every((id) => selected.includes(id));
   return <Checkbox aria-label={label} checked={all} indeterminate={!all && selected.length > 0} disabled={disabled} onChange={() => onChange(all ? [] : ids)} />;
+}
+
+/** A list's page numbers under it, only when there is more than one page. */
+export function ListPagination({ totalPages, page, onChange, mt = 'md' }: { totalPages: number | undefined; page: number; onChange: (page: number) => void; mt?: string }) {
+  if ((totalPages ?? 0) <= 1) return null;
+  return (
+    <Group justify="center" mt={mt}>
+      <Pagination total={totalPages!} value={page} onChange={onChange} />
+    </Group>
+  );
 }

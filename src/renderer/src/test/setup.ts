@@ -6,7 +6,7 @@ import { i18next, initI18n } from '../i18n';
 
 // findBy/waitFor wait up to 1 s by default: too tight for jsdom + Mantine on a loaded 2-core machine
 // (the test timeout is already raised for the same reason in vitest.config.ts).
-configure({ asyncUtilTimeout: 5_000 });
+configure({ asyncUtilTimeout: 10_000 });
 
 // Toasts live in a module-level store: start every test without the previous test's toasts.
 afterEach(() => {

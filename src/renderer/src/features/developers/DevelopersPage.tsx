@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Group, Pagination, Paper, SegmentedControl, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Group, Paper, SegmentedControl, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
@@ -19,7 +19,7 @@ import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { ApiDocs } from './ApiDocs';
 import { ApiKeyDialog } from './ApiKeyDialog';
 import { KeyRevealDialog } from './KeyRevealDialog';
-import { ListStates } from '../../components/ListStates';
+import { ListPagination, ListStates } from '../../components/ListStates';
 
 const STATUS_FILTERS = ['all', 'active', 'revoked'] as const;
 type StatusFilter = (typeof STATUS_FILTERS)[number];
@@ -167,11 +167,7 @@ export default function DevelopersPage() {
             <TextInput value={query} onChange={(event) => typeSearch(event.currentTarget.value)} placeholder={t('search')} aria-label={t('search')} w={{ base: '100%', sm: 260 }} />
           </Group>
           {body}
-          {(list.data?.total_pages ?? 0) > 1 && (
-            <Group justify="center" mt="md">
-              <Pagination total={list.data!.total_pages} value={page} onChange={(next) => setListParams({ page: next })} />
-            </Group>
-          )}
+          <ListPagination totalPages={list.data?.total_pages} page={page} onChange={(next) => setListParams({ page: next })} />
         </Paper>
         <ApiDocs />
       </Stack>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Chip, Group, Pagination, Select, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Chip, Group, Select, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { chatbotsApi, type Chatbot } from '../../../../shared/api';
@@ -12,6 +12,7 @@ import { useListSearchBox, useListSearchParams } from '../../components/useListS
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { ChatbotCard } from './ChatbotCard';
 import { ChatbotDetail } from './ChatbotDetail';
+import { ListPagination } from '../../components/ListStates';
 
 const STORE_PAGE_SIZE = 12;
 const ORDERS: StoreOrder[] = ['popular', 'created_at.desc'];
@@ -121,11 +122,7 @@ export default function StorePage() {
         </Chip.Group>
       </Stack>
       {results}
-      {(list.data?.total_pages ?? 0) > 1 && (
-        <Group justify="center" mt="lg">
-          <Pagination total={list.data!.total_pages} value={page} onChange={(next) => setListParams({ page: next })} />
-        </Group>
-      )}
+      <ListPagination totalPages={list.data?.total_pages} page={page} onChange={(next) => setListParams({ page: next })} mt="lg" />
       <ChatbotDetail chatbot={open} onClose={() => setOpen(null)} />
     </PageFrame>
   );

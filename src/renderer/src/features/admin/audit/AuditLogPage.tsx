@@ -1,5 +1,5 @@
 import { Fragment, useState } from 'react';
-import { Box, Button, Code, Group, Pagination, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Box, Button, Code, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { adminAuditLogApi, type AuditEntry } from '../../../../../shared/api';
@@ -13,7 +13,7 @@ import { useListSearchBox, useListSearchParams } from '../../../components/useLi
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { fieldLabel, splitChanges, targetLabel } from './auditChanges';
-import { ListStates } from '../../../components/ListStates';
+import { ListPagination, ListStates } from '../../../components/ListStates';
 
 const isAction = (value: string | null): value is AuditAction => value !== null && (AUDIT_ACTIONS as readonly string[]).includes(value);
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -296,11 +296,7 @@ export default function AuditLogPage() {
         </Text>
       )}
       {body}
-      {(list.data?.total_pages ?? 0) > 1 && (
-        <Group justify="center" mt="md">
-          <Pagination total={list.data!.total_pages} value={page} onChange={(next) => setListParams({ page: next })} />
-        </Group>
-      )}
+      <ListPagination totalPages={list.data?.total_pages} page={page} onChange={(next) => setListParams({ page: next })} />
     </AdminPageFrame>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Box, Button, Checkbox, Drawer, Group, Pagination, SegmentedControl, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Box, Button, Checkbox, Drawer, Group, SegmentedControl, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { AdminPageFrame } from '../AdminPageFrame';
@@ -16,7 +16,7 @@ import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { chatbotName } from '../../../../../shared/domain/chatbots';
 import { ChatbotStatusBadge } from '../../../components/ChatbotStatusBadge';
 import { RejectDialog } from './RejectDialog';
-import { ListStates, SelectAllCheckbox } from '../../../components/ListStates';
+import { ListPagination, ListStates, SelectAllCheckbox } from '../../../components/ListStates';
 
 /** The review's views (spec §4: hide pending ones, show approved only, rejected), kept in the URL as `status`. */
 const VIEWS = {
@@ -207,11 +207,7 @@ export default function AdminChatbotsPage() {
         </Group>
       )}
       {body}
-      {(list.data?.total_pages ?? 0) > 1 && (
-        <Group justify="center" mt="md">
-          <Pagination total={list.data!.total_pages} value={page} onChange={(next) => setListParams({ page: next })} />
-        </Group>
-      )}
+      <ListPagination totalPages={list.data?.total_pages} page={page} onChange={(next) => setListParams({ page: next })} />
       <Drawer opened={open !== null} onClose={() => setOpenId(null)} position="right" size="lg" title={open ? chatbotName(open, language) || t('untitled') : ''} closeButtonProps={{ 'aria-label': t('close') }}>
         {open && (
           <Stack gap="lg">

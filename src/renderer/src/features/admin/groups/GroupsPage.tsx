@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ActionIcon, Badge, Button, Group, Menu, Pagination, Progress, Skeleton, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Menu, Progress, Skeleton, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { adminMemberGroupsApi, type AdminMemberGroup } from '../../../../../shared/api';
@@ -15,7 +15,7 @@ import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { GroupNameDialog, GroupQuotaDialog } from './GroupDialogs';
 import { GroupMembersDrawer } from './GroupMembersDrawer';
-import { ListStates } from '../../../components/ListStates';
+import { ListPagination, ListStates } from '../../../components/ListStates';
 
 type Dialog = { kind: 'name'; group: AdminMemberGroup | null } | { kind: 'quota' | 'members' | 'delete'; group: AdminMemberGroup };
 
@@ -153,11 +153,7 @@ export default function GroupsPage() {
         </Text>
       )}
       {body}
-      {(list.data?.total_pages ?? 0) > 1 && (
-        <Group justify="center" mt="md">
-          <Pagination total={list.data!.total_pages} value={page} onChange={(next) => setListParams({ page: next })} />
-        </Group>
-      )}
+      <ListPagination totalPages={list.data?.total_pages} page={page} onChange={(next) => setListParams({ page: next })} />
       <GroupNameDialog
         key={dialog?.kind === 'name' ? `name-${current?.id ?? 'new'}` : 'name-closed'}
         group={dialog?.kind === 'name' ? current : null}

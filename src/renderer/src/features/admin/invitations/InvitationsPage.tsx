@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Checkbox, Group, Pagination, Select, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, Select, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
@@ -17,7 +17,7 @@ import { formatDate } from '../../../i18n/formatDate';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { InviteDialog } from './InviteDialog';
-import { ListStates, SelectAllCheckbox } from '../../../components/ListStates';
+import { ListPagination, ListStates, SelectAllCheckbox } from '../../../components/ListStates';
 
 /** The list's orders (spec §7 order_by and order_type), kept in the URL as `order`. */
 const ORDERS = ['created_at.desc', 'created_at.asc', 'email.asc', 'email.desc', 'name.asc', 'status.asc'] as const;
@@ -143,11 +143,7 @@ export default function InvitationsPage() {
         </Group>
       )}
       {body}
-      {(list.data?.total_pages ?? 0) > 1 && (
-        <Group justify="center" mt="md">
-          <Pagination total={list.data!.total_pages} value={page} onChange={(next) => setListParams({ page: next })} />
-        </Group>
-      )}
+      <ListPagination totalPages={list.data?.total_pages} page={page} onChange={(next) => setListParams({ page: next })} />
       {inviting && <InviteDialog opened groups={groups.data?.items ?? []} groupName={groupName} onClose={() => setInviting(false)} onInvited={() => void refresh()} />}
       <ConfirmDialog
         opened={confirmingDelete}

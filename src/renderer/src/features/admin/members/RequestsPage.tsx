@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Checkbox, Group, Pagination, SegmentedControl, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, SegmentedControl, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
@@ -15,7 +15,7 @@ import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { RejectDialog } from '../chatbots/RejectDialog';
 import { groupName } from './memberFilters';
-import { ListStates, SelectAllCheckbox } from '../../../components/ListStates';
+import { ListPagination, ListStates, SelectAllCheckbox } from '../../../components/ListStates';
 
 const TYPES = ['all', ...adminMemberRequestsApi.MEMBER_REQUEST_TYPES] as const;
 type TypeView = (typeof TYPES)[number];
@@ -186,11 +186,7 @@ export default function RequestsPage() {
         </Group>
       )}
       {body}
-      {(list.data?.total_pages ?? 0) > 1 && (
-        <Group justify="center" mt="md">
-          <Pagination total={list.data!.total_pages} value={page} onChange={(next) => setListParams({ page: next })} />
-        </Group>
-      )}
+      <ListPagination totalPages={list.data?.total_pages} page={page} onChange={(next) => setListParams({ page: next })} />
       <RejectDialog
         ns="adminMembers"
         key={rejecting?.join(',') ?? 'closed'}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Checkbox, Group, Pagination, Select, Table, Text, TextInput } from '@mantine/core';
+import { Button, Checkbox, Group, Select, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
@@ -17,7 +17,7 @@ import { formatDate } from '../../../i18n/formatDate';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { WhitelistUploadCard } from './WhitelistUploadCard';
-import { ListStates, SelectAllCheckbox } from '../../../components/ListStates';
+import { ListPagination, ListStates, SelectAllCheckbox } from '../../../components/ListStates';
 
 const isOrder = (value: string | null): value is WhitelistOrder => SSO_WHITELIST_ORDERS.includes(value as WhitelistOrder);
 
@@ -126,11 +126,7 @@ export default function SsoWhitelistPage() {
         </Group>
       )}
       {body}
-      {(list.data?.total_pages ?? 0) > 1 && (
-        <Group justify="center" mt="md">
-          <Pagination total={list.data!.total_pages} value={page} onChange={(next) => setListParams({ page: next })} />
-        </Group>
-      )}
+      <ListPagination totalPages={list.data?.total_pages} page={page} onChange={(next) => setListParams({ page: next })} />
       <ConfirmDialog
         opened={confirmingDelete}
         title={t('delete_title', { count: selected.length })}
