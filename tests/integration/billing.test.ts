@@ -246,6 +246,17 @@ describe('plans, membership and payments (demo provider)', () => {
     expect(entries.items).toEqual([expect.objectContaining({ id: grant!.id, quota: 100_000, usage: 0, transaction: expect.objectContaining({ price: 99_000, currency: 'KRW' }) })]);
     // The organisation's own membership in that tenant is untouched.
     expect((await client.call('/membership/payments/', { token: soloMember, tenant: 'solo' })).body.total_items).toBe(1);
+
+    // While one charge of theirs is pending (a second click, another tab), another is refused: 409, nothing charged.
+    const [pending] = await server.db
+      .insert(payments)
+      .values({ tenantId: solo.tenant.id, membershipId: (await server.db.select().from(memberships).where(eq(memberships.memberId, row!.id)))[0]!.id, memberId: row!.id, planId: solo.team, kind: 'upgrade', amount: 1, credit: 1, provider: 'demo', orderId: `in-flight-${Date.now()}`, ownerKey: `member:${row!.id}` })
+      .returning();
+    const paymentsBefore = (await server.db.select().from(payments)).length;
+    expect(await subscribe(solo.business, {}, soloMember)).toMatchObject({ status: 409, body: { code: 'payment_in_progress' } });
+    expect((await server.db.select().from(payments)).length).toBe(paymentsBefore);
+    expect((await client.call('/membership/', { token: soloMember, tenant: 'solo' })).body.membership.plan.id).toBe(solo.team);
+    await server.db.delete(payments).where(eq(payments.id, pending!.id));
   });
 
   it('replaces a registered card through payment_method_id; another owner’s card id is 404', async () => {
@@ -379,7 +390,7 @@ describe('plans, membership and payments (PortOne, against its fake)', () => {
     clock.set('2030-08-13T05:00:00Z');
     const orderId = `renewal-${membershipId}-2030-08-13-0`;
     const [plan] = await server.db.select().from(plans).where(eq(plans.id, ids.starter));
-    await server.db.insert(payments).values({ tenantId: ids.tenant.id, membershipId, planId: plan!.id, kind: 'renewal', amount: 29_000, credit: 20_000, provider: 'portone', orderId, periodStart: '2030-08-13', periodEnd: '2030-09-13' });
+    await server.db.insert(payments).values({ tenantId: ids.tenant.id, membershipId, planId: plan!.id, kind: 'renewal', amount: 29_000, credit: 20_000, provider: 'portone', orderId, ownerKey: `tenant:${ids.tenant.id}`, periodStart: '2030-08-13', periodEnd: '2030-09-13' });
     portone.payments.set(orderId, { id: orderId, status: 'PAID', amount: 29_000, billingKey, transactionId: 'tx-webhook' });
     const grants = async () => (await server.db.select().from(creditLedger).where(and(eq(creditLedger.tenantId, ids.tenant.id), eq(creditLedger.kind, 'grant')))).length;
     const grantsBefore = await grants();

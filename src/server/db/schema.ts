@@ -293,9 +293,17 @@ export const payments = pgTable(
     periodStart: date('period_start'),
     periodEnd: date('period_end'),
     paidAt: timestamp('paid_at', { withTimezone: true }),
+    /**
+     * Whose plan is paid (`tenant:<id>` or `member:<id>`): at most one charge per payer is pending
+     * at a time (unique below), so two subscribe clicks or two admins at once cannot both charge.
+     */
+    ownerKey: text('owner_key').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('payments_membership_idx').on(t.membershipId, t.createdAt)],
+  (t) => [
+    index('payments_membership_idx').on(t.membershipId, t.createdAt),
+    uniqueIndex('payments_one_pending_per_owner_idx').on(t.ownerKey).where(sql`status = 'pending'`),
+  ],
 );
 
 /** Webhook deliveries already handled, by the provider's delivery id: a replay is answered without acting again. */

@@ -12,6 +12,7 @@ import type { Database, Queryable } from '../db/client';
 import type { MemberRow, TenantRow } from '../db/rows';
 import { members, memberships, paymentMethods, payments, paymentWebhookEvents, plans, tenants } from '../db/schema';
 import { AppError, notFound } from '../errors';
+import { isUniqueViolation } from '../db/uniqueViolation';
 import type { MailLog, MailService } from '../mail/service';
 import { CardDeclinedError, type ChargeOutcome, InvalidPaymentResultError, type PaymentProvider, type ProviderResult, WebhookVerificationError } from '../payments/provider';
 import { type AppLinkSettings, appLink } from './appLinks';
@@ -248,7 +249,15 @@ async function chargeNow(deps: BillingDeps, member: MemberRow, owner: Owner, pla
         .values({ tenantId: owner.tenantId, memberId: owner.memberId, planId: plan.id, paymentMethodId: method.id, price: plan.krwMonthPrice, status: 'ended', endedAt: deps.clock() })
         .returning({ id: memberships.id })
     )[0]!.id;
-  const payment = await createPayment(deps.db, { membershipId, owner, payer: member, plan, kind, orderId: `${kind}-${membershipId}-${randomUUID()}`, periodStart: today, provider: deps.provider.name });
+  let payment: PaymentRow;
+  try {
+    payment = await createPayment(deps.db, { membershipId, owner, payer: member, plan, kind, orderId: `${kind}-${membershipId}-${randomUUID()}`, periodStart: today, provider: deps.provider.name });
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    // Another charge of this payer is under way (a second click, another administrator).
+    if (!current) await deps.db.delete(memberships).where(eq(memberships.id, membershipId));
+    throw new AppError(409, 'payment_in_progress', 'A payment for this plan is already in progress. Please wait a moment.');
+  }
   const outcome = await deps.provider
     .charge({ billingKey: method.billingKey, orderId: payment.orderId, orderName: plan.enName, amount: plan.krwMonthPrice, currency: 'KRW', customer: customerOf(member) })
     .catch(providerError);
@@ -256,6 +265,8 @@ async function chargeNow(deps: BillingDeps, member: MemberRow, owner: Owner, pla
   await settlePayment(deps, payment.orderId, outcome, member);
   if (outcome.status === 'failed') throw new AppError(402, 'card_declined', 'The card was declined.', { reason: outcome.reason });
 }
+
+const ownerKey = (owner: Pick<Owner, 'tenantId' | 'memberId'>) => (owner.memberId === null ? `tenant:${owner.tenantId}` : `member:${owner.memberId}`);
 
 async function createPayment(
   q: Queryable,
@@ -273,6 +284,7 @@ async function createPayment(
       credit: p.plan.credit,
       provider: p.provider,
       orderId: p.orderId,
+      ownerKey: ownerKey(p.owner),
       periodStart: p.periodStart,
       periodEnd: addMonth(p.periodStart),
     })

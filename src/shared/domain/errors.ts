@@ -104,6 +104,8 @@ export const ERROR_CODES = [
   'payment_provider_unavailable',
   'payment_method_required',
   'already_subscribed',
+  /** Another charge of the same payer is pending (409). */
+  'payment_in_progress',
   'no_membership',
   'already_cancelled',
   'not_cancelled',

@@ -222,6 +222,7 @@ export const ERROR_CATALOG: readonly ErrorMessageRow[] = [
     { endpoint, status: 402, key: 'billing:errors.card_declined' },
     { endpoint, status: 400, key: 'billing:errors.invalid_card' },
     { endpoint, status: 403, key: 'billing:errors.admin_only' },
+    { endpoint, status: 409, code: 'payment_in_progress', key: 'billing:errors.payment_in_progress' },
     { endpoint, status: 409, key: 'billing:errors.already_subscribed' },
     { endpoint, status: 422, key: 'billing:errors.payment_method_required' },
     { endpoint, status: 502, key: 'billing:errors.provider_unavailable' },
