@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { AuditEntry as AuditEntryDto, auditLogQuerySchema } from '../../shared/api/admin/auditLog';
 import type { Paginated } from '../../shared/api/common';
 import type { AuditAction, AuditChanges } from '../../shared/domain/audit';
+import { toWellFormedText } from '../../shared/domain/text';
 import type { Queryable } from '../db/client';
 import { auditLog } from '../db/schema';
 import { escapeLike } from './chatbots';
@@ -33,6 +34,17 @@ export async function recordAudit(q: Queryable, entry: AuditEntry): Promise<void
   await recordAudits(q, [entry]);
 }
 
+/**
+ * jsonb refuses a string holding half a surrogate pair (text columns store it as U+FFFD), so a
+ * value the contract let through must not make the change it records fail.
+ */
+function wellFormed(value: unknown): unknown {
+  if (typeof value === 'string') return toWellFormedText(value);
+  if (Array.isArray(value)) return value.map(wellFormed);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, inner]) => [toWellFormedText(key), wellFormed(inner)]));
+  return value;
+}
+
 /** Bulk writes (bulk delete, bulk approve…) record a row per target in one statement. */
 export async function recordAudits(q: Queryable, entries: AuditEntry[]): Promise<void> {
   if (entries.length === 0) return;
@@ -45,7 +57,7 @@ export async function recordAudits(q: Queryable, entries: AuditEntry[]): Promise
       action: e.action,
       targetType: e.targetType,
       targetId: e.targetId == null ? null : String(e.targetId),
-      changes: e.changes ?? {},
+      changes: wellFormed(e.changes ?? {}) as AuditChanges,
     })),
   );
 }

@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { RESTRICTED_WORDS_PAGE_SIZE, RESTRICTED_WORD_MAX_LENGTH } from '../../domain/restrictedWords';
 import { idParamsSchema, isoDateTime, okSchema, pageQuerySchema, paginatedSchema } from '../common';
 import { defineEndpoint } from '../endpoint';
+import { isWellFormedText } from '../../domain/text';
 import { piiSettingsSchema } from '../piiSettings';
 
 export const restrictedWordSchema = z.object({ id: z.number().int(), word: z.string(), created_at: isoDateTime });
 export type RestrictedWord = z.infer<typeof restrictedWordSchema>;
 
-export const restrictedWordBodySchema = z.object({ word: z.string().trim().min(1).max(RESTRICTED_WORD_MAX_LENGTH) });
+export const restrictedWordBodySchema = z.object({ word: z.string().trim().min(1).max(RESTRICTED_WORD_MAX_LENGTH).refine(isWellFormedText) });
 
 export const listRestrictedWords = defineEndpoint({
   method: 'GET',
