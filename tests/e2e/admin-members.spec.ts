@@ -112,6 +112,8 @@ test('an admin approves and rejects member requests singly and in bulk; rejectio
 test('an admin searches members, edits one member’s name, group and credit limit, grants admin rights, and sets a bulk limit', async ({ page, request }) => {
   const email = await registerPending(request, 'Grace Editable');
   const headers = await adminHeaders(request);
+  const groupName = `Archivists ${Date.now()}`;
+  expect((await request.post('/api/v1/admin/member-groups/', { headers, data: { ko_name: `${groupName} 팀`, en_name: groupName } })).ok()).toBe(true);
   const found = (await (await request.get(`/api/v1/admin/members/?search_term=${encodeURIComponent(email)}`, { headers })).json()) as { items: { id: number }[] };
   await request.post(`/api/v1/admin/members/${found.items[0]!.id}/process-pending-request/`, { headers, data: { approve: true } });
 
@@ -142,12 +144,17 @@ test('an admin searches members, edits one member’s name, group and credit lim
   await expectNoSeriousA11yViolations(page);
   await page.screenshot({ path: 'test-results/admin-member-drawer.png' });
   await drawer.getByTestId('member-name').fill('Grace Edited');
+  await drawer.getByTestId('member-groups').click();
+  await page.getByRole('option', { name: groupName }).click();
+  await page.keyboard.press('Escape'); // closes the options, not the drawer
   await drawer.getByTestId('member-group-quota').uncheck();
   await drawer.getByTestId('member-credit-quota').fill('2500');
   await drawer.getByTestId('member-save').click();
   await expect(page.getByText('Saved Grace Edited.')).toBeVisible();
   await expect(row).toContainText('Grace Edited');
   await expect(row).toContainText('2,500');
+  const edited = (await (await request.get(`/api/v1/admin/members/${found.items[0]!.id}/`, { headers })).json()) as { member_groups: { en_name: string }[] };
+  expect(edited.member_groups.map((group) => group.en_name)).toEqual(expect.arrayContaining(['Default group', groupName]));
 
   // Admin rights, confirmed first.
   await page.getByRole('dialog', { name: 'Grace Edited' }).getByTestId('member-admin').click();
