@@ -1,8 +1,9 @@
-import { Anchor, Badge, Pagination, Skeleton, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Anchor, Badge, Skeleton, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { CreditEntry, Paginated } from '../../../shared/api';
 import { useResolvedLanguage } from '../i18n/useLanguage';
 import { useCreditFormat } from './useCreditFormat';
+import { ListPagination } from './ListStates';
 
 interface CreditEntriesTableProps {
   data: Paginated<CreditEntry> | undefined;
@@ -75,7 +76,7 @@ export function CreditEntriesTable({ data, isLoading, page, onPage, showPrice = 
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      {data.total_pages > 1 && <Pagination mt="md" total={data.total_pages} value={page} onChange={onPage} />}
+      <ListPagination totalPages={data.total_pages} page={page} onChange={onPage} />
     </>
   );
 }

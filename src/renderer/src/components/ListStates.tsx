@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Alert, Button, Checkbox, Group, Pagination, Skeleton, Stack, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
 
 /** What ListStates reads of a TanStack query. */
 interface ListQuery {
@@ -73,12 +74,22 @@ export function SelectAllCheckbox({ ids, selected, onChange, label, disabled }: 
   return <Checkbox aria-label={label} checked={all} indeterminate={!all && selected.length > 0} disabled={disabled} onChange={() => onChange(all ? [] : ids)} />;
 }
 
-/** A list's page numbers under it, only when there is more than one page. */
+/**
+ * A list's page numbers under it, only when there is more than one page; every control is named
+ * for screen readers (Mantine's previous and next arrows have no text).
+ */
 export function ListPagination({ totalPages, page, onChange, mt = 'md' }: { totalPages: number | undefined; page: number; onChange: (page: number) => void; mt?: string }) {
+  const { t } = useTranslation('common');
   if ((totalPages ?? 0) <= 1) return null;
   return (
-    <Group justify="center" mt={mt}>
-      <Pagination total={totalPages!} value={page} onChange={onChange} />
+    <Group justify="center" mt={mt} component="nav" aria-label={t('pagination.label')}>
+      <Pagination
+        total={totalPages!}
+        value={page}
+        onChange={onChange}
+        getControlProps={(control) => ({ 'aria-label': t(`pagination.${control}`) })}
+        getItemProps={(item) => ({ 'aria-label': t('pagination.page', { page: item }), 'aria-current': item === page ? 'page' : undefined })}
+      />
     </Group>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { Box, Button, Card, EmptyState, Group, Pagination, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Box, Button, Card, EmptyState, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Announcement } from '../../../../../shared/api';
 import { ANNOUNCEMENTS_PAGE_SIZE } from '../../../../../shared/domain/pagination';
@@ -14,6 +14,7 @@ import { focusOrMain } from '../../../components/mainContent';
 import { AnnouncementCard } from './AnnouncementCard';
 import { AnnouncementEditorDialog, type EditorMode } from './AnnouncementEditorDialog';
 import { useAnnouncementMutations } from './useAnnouncementMutations';
+import { ListPagination } from '../../../components/ListStates';
 
 function CardSkeletons() {
   return (
@@ -99,11 +100,7 @@ export default function AnnouncementsPage() {
         </Stack>
       )}
 
-      {totalPages > 1 && (
-        <Group justify="center" mt="xl">
-          <Pagination total={totalPages} value={page} onChange={(value) => setListParams({ page: value })} />
-        </Group>
-      )}
+      <ListPagination totalPages={totalPages} page={page} onChange={(value) => setListParams({ page: value })} mt="xl" />
 
       <AnnouncementEditorDialog mode={editor} saving={create.isPending || update.isPending} onClose={() => setEditor(null)} onSubmit={submitEditor} />
       <ConfirmDialog

@@ -99,7 +99,11 @@ describe('audit log page', () => {
     const user = userEvent.setup();
     const { router } = renderScreen(<AuditLogPage />);
     await screen.findAllByTestId('audit-row');
-    await user.click(screen.getByRole('button', { name: '2' }));
+    const pages = screen.getByRole('navigation', { name: 'Pages' });
+    // Every control is named: the arrows too (axe's button-name rule).
+    expect(within(pages).getByRole('button', { name: 'Previous page' })).toBeInTheDocument();
+    expect(within(pages).getByRole('button', { name: 'Page 1' })).toHaveAttribute('aria-current', 'page');
+    await user.click(within(pages).getByRole('button', { name: 'Page 2' }));
     await waitFor(() => expect(router.state.location.search).toContain('page=2'));
     await waitFor(() => expect(queryOf(api.requests.at(-1)!).get('page')).toBe('2'));
   });

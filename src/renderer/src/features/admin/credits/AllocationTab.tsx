@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Group, NumberInput, Pagination, Skeleton, Stack, Table, Text, TextInput, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Alert, Badge, Button, Group, NumberInput, Skeleton, Stack, Table, Text, TextInput, Title, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { adminCreditsApi, isApiError } from '../../../../../shared/api';
@@ -15,6 +15,7 @@ import { useErrorToast } from '../../../components/useErrorToast';
 import { useListSearchBox, useListSearchParams } from '../../../components/useListSearchParams';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { useCreditFormat } from '../../../components/useCreditFormat';
+import { ListPagination } from '../../../components/ListStates';
 
 /** A quota being edited: a number, or '' for "no limit" / "follows the group". */
 type Draft = number | '';
@@ -183,7 +184,7 @@ export function AllocationTab() {
             </Table>
           </Table.ScrollContainer>
         )}
-        {members.total_pages > 1 && <Pagination total={members.total_pages} value={page} onChange={(value) => setListParams({ page: value })} />}
+        <ListPagination totalPages={members.total_pages} page={page} onChange={(value) => setListParams({ page: value })} mt="0" />
         <Text size="xs" c="dimmed">
           {t('allocation.override_hint')}
         </Text>

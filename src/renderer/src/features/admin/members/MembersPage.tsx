@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Anchor, Badge, Button, Checkbox, Group, Modal, NumberInput, Pagination, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, Checkbox, Group, Modal, NumberInput, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -20,7 +20,7 @@ import { MemberExportButton } from '../memberTransfer/MemberExportButton';
 import { IconUpload } from '../../../components/icons';
 import { MemberDrawer } from './MemberDrawer';
 import { type FilterKey, groupName, useMemberFilters } from './memberFilters';
-import { ListStates, SelectAllCheckbox } from '../../../components/ListStates';
+import { ListStates, SelectAllCheckbox, ListPagination } from '../../../components/ListStates';
 
 /** The bulk credit limit dialog: a number, or back to the group's per-member quota. */
 function BulkQuotaDialog({ count, opened, busy, onClose, onSave }: { count: number; opened: boolean; busy: boolean; onClose: () => void; onSave: (quota: number | null) => void }) {
@@ -248,7 +248,7 @@ export default function MembersPage() {
         <Text size="sm" c="dimmed">
           {list.data ? t('total', { count: list.data.total_items }) : ''}
         </Text>
-        {(list.data?.total_pages ?? 0) > 1 && <Pagination total={list.data!.total_pages} value={page} onChange={(next) => setListParams({ page: next })} />}
+        <ListPagination totalPages={list.data?.total_pages} page={page} onChange={(next) => setListParams({ page: next })} mt="0" />
       </Group>
       <MemberDrawer memberId={openId} onClose={() => setOpenId(null)} />
       <BulkQuotaDialog
