@@ -104,4 +104,19 @@ describe('tenant cache', () => {
     expect(result.status).toBe(423);
     await server.db.update(tenants).set({ planStatus: 'active' }).where(eq(tenants.subdomain, 'other'));
   });
+
+  it('shows an admin’s own branding and sign-up changes at once on the process that made them', async () => {
+    const { access_token } = await addMember('brand-admin@demo.test', true);
+    expect((await api.call('/tenants/')).status).toBe(200); // the row is now cached
+    const saved = await api.call('/admin/tenant-settings/', { method: 'PATCH', token: access_token, body: { manual_url: 'https://manual.example/now' } });
+    expect(saved.status).toBe(200);
+    // No waiting for the cache window: this process dropped its copy with the write.
+    expect((await api.call('/tenants/')).body.manual_url).toBe('https://manual.example/now');
+    const before = (await api.call('/tenants/sign-up-settings/')).body.approval;
+    const next = before === 'auto' ? 'admin' : 'auto';
+    expect((await api.call('/admin/sign-up-settings/', { method: 'PATCH', token: access_token, body: { approval: next } })).status).toBe(200);
+    expect((await api.call('/tenants/sign-up-settings/')).body.approval).toBe(next);
+    await api.call('/admin/sign-up-settings/', { method: 'PATCH', token: access_token, body: { approval: before } });
+    await api.call('/admin/tenant-settings/', { method: 'PATCH', token: access_token, body: { manual_url: null } });
+  });
 });

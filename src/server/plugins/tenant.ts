@@ -14,6 +14,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     tenant: TenantRow;
   }
+  interface FastifyInstance {
+    /** Drops this process's copy of a tenant's row after a write to it, so the next request reads it again. */
+    forgetTenant(tenant: Pick<TenantRow, 'subdomain'>): void;
+  }
 }
 
 /** The tenant a request names: `x-subdomain` header, else the `subdomain` cookie, else the default. */
@@ -37,6 +41,7 @@ export function registerTenantResolution(app: FastifyInstance, db: Database, def
     return Object.freeze(tenant);
   };
   app.decorateRequest('tenant', null as unknown as TenantRow);
+  app.decorate('forgetTenant', (tenant: Pick<TenantRow, 'subdomain'>) => cache.delete(tenant.subdomain));
   app.addHook('onRequest', async (request) => {
     const subdomain = requestedSubdomain(request, defaultTenant);
     // Checked before the query: a cookie may carry anything, a NUL byte included.

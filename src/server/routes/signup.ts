@@ -12,7 +12,7 @@ export const signInUrl = (request: FastifyRequest) => `${request.protocol}://${r
 export function registerSignupRoutes(app: FastifyInstance, deps: SignupDeps, config: ServerConfig): void {
   const { db } = deps;
   registerEndpoint(app, getSignupSettings, async ({ tenant }) => signup.signupSettings(tenant));
-  registerEndpoint(app, updateSignupSettings, async ({ tenant, body, requireMember }) => signup.updateSignupSettings(db, tenant, requireMember(), body));
+  registerEndpoint(app, updateSignupSettings, async ({ tenant, body, requireMember }) => signup.updateSignupSettings(db, tenant, requireMember(), body).finally(() => app.forgetTenant(tenant)));
   registerEndpoint(app, memberCountCheck, async ({ tenant }) => signup.memberCountCheck(db, tenant));
   registerEndpoint(app, listCustomFields, async ({ tenant }) => ({ items: await signup.listSignupCustomFields(db, tenant) }));
   registerEndpoint(

@@ -8,6 +8,7 @@ import * as customFields from '../services/customFields';
 import * as policies from '../services/policies';
 import * as settings from '../services/tenantSettings';
 import type { SettingsDeps } from '../services/tenantSettings';
+import type { TenantRow } from '../db/rows';
 import { registerEndpoint } from './endpointRoute';
 import { readUpload, registerMultipartRoutes, sendFile } from './files';
 
@@ -17,8 +18,10 @@ const ok = { ok: true as const };
 export function registerTenantSettingsRoutes(app: FastifyInstance, deps: SettingsDeps): void {
   const { db, store } = deps;
   registerEndpoint(app, getTenantSettings, async ({ tenant }) => settings.readTenantSettings(db, tenant));
-  registerEndpoint(app, updateTenantSettings, async ({ tenant, body, requireMember }) => settings.updateTenantSettings(db, tenant, requireMember(), body));
-  registerEndpoint(app, deleteTenantLogo, async ({ tenant, requireMember }) => settings.deleteLogo(deps, tenant, requireMember()));
+  // Branding shows at once on this process (GET /tenants/ reads the cached row): the write drops it.
+  const thenForget = <T>(tenant: TenantRow, result: Promise<T>) => result.finally(() => app.forgetTenant(tenant));
+  registerEndpoint(app, updateTenantSettings, async ({ tenant, body, requireMember }) => thenForget(tenant, settings.updateTenantSettings(db, tenant, requireMember(), body)));
+  registerEndpoint(app, deleteTenantLogo, async ({ tenant, requireMember }) => thenForget(tenant, settings.deleteLogo(deps, tenant, requireMember())));
   registerEndpoint(app, getTenantLogo, async ({ tenant, params, reply }) => {
     const logo = await settings.downloadLogo(deps, tenant, params.id);
     // The desktop renderer (app://bundle) shows it from another origin, like the server's assets.
@@ -49,7 +52,7 @@ export function registerTenantSettingsRoutes(app: FastifyInstance, deps: Setting
   registerMultipartRoutes(app, (scope) => {
     registerEndpoint(scope, uploadTenantLogo, async ({ tenant, requireMember, request }) => {
       const { parts } = await readUpload(request, { maxBytes: LOGO_MAX_BYTES, maxPages: 0, allowedKinds: [...LOGO_KINDS] });
-      return settings.uploadLogo(deps, tenant, requireMember(), parts);
+      return thenForget(tenant, settings.uploadLogo(deps, tenant, requireMember(), parts));
     });
     registerEndpoint(scope, uploadPolicyFile, async ({ tenant, requireMember, request }) => {
       const { parts } = await readUpload(request, { maxBytes: POLICY_FILE_MAX_BYTES, maxPages: 0, allowedKinds: [...POLICY_FILE_KINDS] });
