@@ -144,7 +144,7 @@ test('an admin searches members, edits one member’s name, group and credit lim
   await expectNoSeriousA11yViolations(page);
   await page.screenshot({ path: 'test-results/admin-member-drawer.png' });
   await drawer.getByTestId('member-name').fill('Grace Edited');
-  await drawer.getByTestId('member-groups').click();
+  await drawer.getByRole('combobox', { name: 'Additional groups' }).click();
   await page.getByRole('option', { name: groupName }).click();
   await page.keyboard.press('Escape'); // closes the options, not the drawer
   await drawer.getByTestId('member-group-quota').uncheck();
