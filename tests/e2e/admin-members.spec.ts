@@ -144,7 +144,9 @@ test('an admin searches members, edits one member’s name, group and credit lim
   await expectNoSeriousA11yViolations(page);
   await page.screenshot({ path: 'test-results/admin-member-drawer.png' });
   await drawer.getByTestId('member-name').fill('Grace Edited');
-  await drawer.getByRole('combobox', { name: 'Additional groups' }).click();
+  // By keyboard: from the default group to the additional groups, type, pick.
+  await drawer.getByRole('combobox', { name: 'Additional groups' }).focus();
+  await page.keyboard.type(groupName);
   await page.getByRole('option', { name: groupName }).click();
   await page.keyboard.press('Escape'); // closes the options, not the drawer
   await drawer.getByTestId('member-group-quota').uncheck();
