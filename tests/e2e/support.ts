@@ -106,7 +106,7 @@ export const uniqueName = (prefix: string) => `${prefix} ${Date.now().toString(3
 export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
   // Mantine starts a dialog's transition a frame after it opens: let it begin before waiting for it
   // to end, or axe may read colours halfway through the fade.
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
   await expect.poll(() => page.locator('html').evaluate((html) => html.ownerDocument.getAnimations().every((animation: { playState: string }) => animation.playState !== 'running'))).toBe(true);
   const { violations } = await new AxeBuilder({ page }).analyze();
   const serious = violations
