@@ -74,6 +74,29 @@ export function SelectAllCheckbox({ ids, selected, onChange, label, disabled }: 
   return <Checkbox aria-label={label} checked={all} indeterminate={!all && selected.length > 0} disabled={disabled} onChange={() => onChange(all ? [] : ids)} />;
 }
 
+interface RowCheckboxProps {
+  id: number;
+  selected: number[];
+  onChange: (update: (current: number[]) => number[]) => void;
+  label: string;
+  disabled?: boolean;
+}
+
+/** A selectable table's row checkbox: adds or removes its row's id. */
+export function RowCheckbox({ id, selected, onChange, label, disabled }: RowCheckboxProps) {
+  return (
+    <Checkbox
+      aria-label={label}
+      disabled={disabled}
+      checked={selected.includes(id)}
+      onChange={(event) => {
+        const { checked } = event.currentTarget;
+        onChange((current) => (checked ? [...current, id] : current.filter((other) => other !== id)));
+      }}
+    />
+  );
+}
+
 /**
  * A list's page numbers under it, only when there is more than one page; every control is named
  * for screen readers (Mantine's previous and next arrows have no text).

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Box, Button, Checkbox, Drawer, Group, SegmentedControl, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Box, Button, Drawer, Group, SegmentedControl, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { AdminPageFrame } from '../AdminPageFrame';
@@ -16,7 +16,7 @@ import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { chatbotName } from '../../../../../shared/domain/chatbots';
 import { ChatbotStatusBadge } from '../../../components/ChatbotStatusBadge';
 import { RejectDialog } from './RejectDialog';
-import { ListPagination, ListStates, SelectAllCheckbox } from '../../../components/ListStates';
+import { ListPagination, ListStates, RowCheckbox, SelectAllCheckbox } from '../../../components/ListStates';
 
 /** The review's views (spec §4: hide pending ones, show approved only, rejected), kept in the URL as `status`. */
 const VIEWS = {
@@ -156,12 +156,7 @@ export default function AdminChatbotsPage() {
                 return (
                   <Table.Tr key={item.id} data-testid="admin-chatbot-row" data-name={item.en_name}>
                     <Table.Td>
-                      <Checkbox
-                        aria-label={t('select_named', { name })}
-                        disabled={!item.waiting_publish}
-                        checked={selected.includes(item.id)}
-                        onChange={(event) => setSelected((current) => (event.currentTarget.checked ? [...current, item.id] : current.filter((id) => id !== item.id)))}
-                      />
+                      <RowCheckbox id={item.id} selected={selected} onChange={setSelected} label={t('select_named', { name })} disabled={!item.waiting_publish} />
                     </Table.Td>
                     <Table.Td fw={500}>{name}</Table.Td>
                     <Table.Td>{item.creator?.name ?? '—'}</Table.Td>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Checkbox, Group, Select, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Group, Select, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
@@ -17,7 +17,7 @@ import { formatDate } from '../../../i18n/formatDate';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { InviteDialog } from './InviteDialog';
-import { ListPagination, ListStates, SelectAllCheckbox } from '../../../components/ListStates';
+import { ListPagination, ListStates, RowCheckbox, SelectAllCheckbox } from '../../../components/ListStates';
 
 /** The list's orders (spec §7 order_by and order_type), kept in the URL as `order`. */
 const ORDERS = ['created_at.desc', 'created_at.asc', 'email.asc', 'email.desc', 'name.asc', 'status.asc'] as const;
@@ -98,11 +98,7 @@ export default function InvitationsPage() {
               {items.map((item) => (
                 <Table.Tr key={item.id} data-testid="invitation-row" data-email={item.email}>
                   <Table.Td>
-                    <Checkbox
-                      aria-label={t('select_named', { email: item.email })}
-                      checked={selected.includes(item.id)}
-                      onChange={(event) => setSelected((current) => (event.currentTarget.checked ? [...current, item.id] : current.filter((id) => id !== item.id)))}
-                    />
+                    <RowCheckbox id={item.id} selected={selected} onChange={setSelected} label={t('select_named', { email: item.email })} />
                   </Table.Td>
                   <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.email}</Table.Td>
                   <Table.Td>{item.name ?? '—'}</Table.Td>

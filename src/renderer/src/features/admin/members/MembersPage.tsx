@@ -20,7 +20,7 @@ import { MemberExportButton } from '../memberTransfer/MemberExportButton';
 import { IconUpload } from '../../../components/icons';
 import { MemberDrawer } from './MemberDrawer';
 import { type FilterKey, groupName, useMemberFilters } from './memberFilters';
-import { ListStates, SelectAllCheckbox, ListPagination } from '../../../components/ListStates';
+import { ListPagination, ListStates, RowCheckbox, SelectAllCheckbox } from '../../../components/ListStates';
 
 /** The bulk credit limit dialog: a number, or back to the group's per-member quota. */
 function BulkQuotaDialog({ count, opened, busy, onClose, onSave }: { count: number; opened: boolean; busy: boolean; onClose: () => void; onSave: (quota: number | null) => void }) {
@@ -154,15 +154,7 @@ export default function MembersPage() {
               {items.map((item) => (
                 <Table.Tr key={item.id} data-testid="member-row" data-email={item.email}>
                   <Table.Td>
-                    <Checkbox
-                      aria-label={t('select_named', { name: item.name })}
-                      disabled={item.id === ownId}
-                      checked={selected.includes(item.id)}
-                      onChange={(event) => {
-                        const { checked } = event.currentTarget;
-                        setSelected((current) => (checked ? [...current, item.id] : current.filter((id) => id !== item.id)));
-                      }}
-                    />
+                    <RowCheckbox id={item.id} selected={selected} onChange={setSelected} label={t('select_named', { name: item.name })} disabled={item.id === ownId} />
                   </Table.Td>
                   <Table.Td>
                     <Group gap={6} wrap="nowrap">

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Checkbox, Group, SegmentedControl, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Group, SegmentedControl, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
@@ -15,7 +15,7 @@ import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { RejectDialog } from '../chatbots/RejectDialog';
 import { groupName } from './memberFilters';
-import { ListPagination, ListStates, SelectAllCheckbox } from '../../../components/ListStates';
+import { ListPagination, ListStates, RowCheckbox, SelectAllCheckbox } from '../../../components/ListStates';
 
 const TYPES = ['all', ...adminMemberRequestsApi.MEMBER_REQUEST_TYPES] as const;
 type TypeView = (typeof TYPES)[number];
@@ -104,14 +104,7 @@ export default function RequestsPage() {
               {items.map((item) => (
                 <Table.Tr key={item.member_id} data-testid="request-row" data-email={item.email}>
                   <Table.Td>
-                    <Checkbox
-                      aria-label={t('select_named', { name: item.name })}
-                      checked={selected.includes(item.member_id)}
-                      onChange={(event) => {
-                        const { checked } = event.currentTarget;
-                        setSelected((current) => (checked ? [...current, item.member_id] : current.filter((id) => id !== item.member_id)));
-                      }}
-                    />
+                    <RowCheckbox id={item.member_id} selected={selected} onChange={setSelected} label={t('select_named', { name: item.name })} />
                   </Table.Td>
                   <Table.Td>
                     <Text size="sm" fw={500}>

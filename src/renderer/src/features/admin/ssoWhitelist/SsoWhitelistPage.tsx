@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Checkbox, Group, Select, Table, Text, TextInput } from '@mantine/core';
+import { Button, Group, Select, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
@@ -17,7 +17,7 @@ import { formatDate } from '../../../i18n/formatDate';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { WhitelistUploadCard } from './WhitelistUploadCard';
-import { ListPagination, ListStates, SelectAllCheckbox } from '../../../components/ListStates';
+import { ListPagination, ListStates, RowCheckbox, SelectAllCheckbox } from '../../../components/ListStates';
 
 const isOrder = (value: string | null): value is WhitelistOrder => SSO_WHITELIST_ORDERS.includes(value as WhitelistOrder);
 
@@ -88,11 +88,7 @@ export default function SsoWhitelistPage() {
               {items.map((item) => (
                 <Table.Tr key={item.id} data-testid="whitelist-row" data-email={item.email}>
                   <Table.Td>
-                    <Checkbox
-                      aria-label={t('select_named', { email: item.email })}
-                      checked={selected.includes(item.id)}
-                      onChange={(event) => setSelected((current) => (event.currentTarget.checked ? [...current, item.id] : current.filter((id) => id !== item.id)))}
-                    />
+                    <RowCheckbox id={item.id} selected={selected} onChange={setSelected} label={t('select_named', { email: item.email })} />
                   </Table.Td>
                   <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.email}</Table.Td>
                   <Table.Td>{formatDate(item.created_at, language)}</Table.Td>
