@@ -44,8 +44,20 @@ export function createLlmRegistry(settings: LlmSettings): LlmRegistry {
   }
   const registry = createProviderRegistry(providers);
   const imageModelId = settings.openAiCompatible?.imageModel;
+  // One model object per model: they hold only settings, and the OpenAI-compatible one builds its
+  // chunk schema in its constructor, whose first parse compiles the validator; built per send, that
+  // was a tenth of the server's CPU per stream (issue 6, bench:server profile).
+  const languageModels = new Map<string, LanguageModel>();
   return {
-    languageModel: (provider, providerModelId) => registry.languageModel(`${provider}:${providerModelId}`),
+    languageModel: (provider, providerModelId) => {
+      const id = `${provider}:${providerModelId}` as const;
+      let model = languageModels.get(id);
+      if (!model) {
+        model = registry.languageModel(id);
+        languageModels.set(id, model);
+      }
+      return model;
+    },
     imageModel: () =>
       imageModelId
         ? { model: registry.imageModel(`${OPENAI_COMPATIBLE_PROVIDER}:${imageModelId}`), name: imageModelId }

@@ -10,7 +10,7 @@ import type { LlmRegistry } from '../llm/registry';
 import { estimateTokens } from '../../shared/domain/tokens';
 import type { ChatbotRow, LlmModelRow, MemberRow, SessionRow, TenantRow } from '../db/rows';
 import { rememberRecentChatbot } from './recentChatbots';
-import { type Billing, assertCreditLeft, isFreeModel, messageCost, releaseAbandonedReservations, reserveCredits, settleCredits } from './credits';
+import { type Billing, assertCreditLeft, isFreeModel, messageCost, refuseWhenDepleted, releaseAbandonedReservations, settleCredits } from './credits';
 import { type FileContext, withoutFiles } from './fileContext';
 import { findSendTarget } from './sendContext';
 import { findOwnSession, newHashId } from './sessions';
@@ -203,9 +203,9 @@ export async function checkSend(
 }
 
 /**
- * Opens the turn of a checked send: one short transaction creates the session on the first message
- * and saves the member's message and a placeholder for the answer, and then the estimated cost is
- * reserved (402 when depleted takes the send back out).
+ * Opens the turn of a checked send: one statement creates the session on the first message, saves
+ * the member's message and a placeholder for the answer, and reserves the estimated cost
+ * (services/turnStart); a 402 when the credits were depleted takes the send back out.
  */
 export async function openTurn(db: Database, send: CheckedSend): Promise<ChatTurn> {
   const { tenant, member, chatbot, model, existing, text, fileIds } = send;
@@ -223,16 +223,12 @@ export async function openTurn(db: Database, send: CheckedSend): Promise<ChatTur
       ...send.newSession,
     },
     { tenantId: tenant.id, text, modelId: model.id, fileIds },
+    send.reserved > 0 ? { member, amount: send.reserved, billing: send.billing } : undefined,
   );
-  // The first files of an existing session: later sends there look for them (retrieval).
-  if (existing && fileIds.length > 0 && !existing.hasFiles) await db.update(sessions).set({ hasFiles: true }).where(eq(sessions.id, existing.id));
   const { session } = saved;
-  // After that transaction, as a statement of its own: it locks balance rows every send of the
-  // tenant needs (see reserveCredits). A refused or failed reservation takes the send back out.
-  let reservation: ChatTurn['reservation'] = null;
-  if (send.reserved > 0) {
+  if (saved.reservation) {
     try {
-      reservation = await reserveCredits(db, member, send.reserved, saved.answerId, send.billing);
+      await refuseWhenDepleted(db, member, saved.reservation.held, saved.reservation.before, send.billing);
     } catch (error) {
       await db.transaction(async (tx) => {
         await tx.delete(sessionMessages).where(inArray(sessionMessages.id, [saved.memberMessageId, saved.answerId]));
@@ -241,6 +237,9 @@ export async function openTurn(db: Database, send: CheckedSend): Promise<ChatTur
       throw error;
     }
   }
+  // The first files of an existing session: later sends there look for them (retrieval).
+  if (existing && fileIds.length > 0 && !existing.hasFiles) await db.update(sessions).set({ hasFiles: true }).where(eq(sessions.id, existing.id));
+  const reservation: ChatTurn['reservation'] = saved.reservation?.held ?? null;
   return {
     ...send,
     session,

@@ -68,7 +68,6 @@ async function expireLapsedGrants(tx: Queryable, tenantId: number, today: string
     await appendToLedger(
       tx,
       [{ tenantId, memberGroupId: null, memberId: null, kind: 'grant', amount: -unused, expiresGrantId: grant.id, koName: grant.koName, enName: grant.enName }],
-      undefined,
       { skipDuplicates: true },
     );
     remaining -= unused;
@@ -109,7 +108,6 @@ async function grantPlanCredit(tx: Queryable, tenantId: number, now: Date): Prom
         enName: `${plan.enName} monthly credits`,
       },
     ],
-    undefined,
     { skipDuplicates: true },
   );
   return entries.length > 0;

@@ -1,4 +1,5 @@
 import { type SQL, and, eq, inArray, or, sql } from 'drizzle-orm';
+import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { creditsDepletedDetailsSchema } from '../../shared/api/credits';
 import type { CreditCheck } from '../../shared/api/members';
@@ -7,7 +8,7 @@ import type { Queryable } from '../db/client';
 import { creditBalances, creditLedger, memberGroups, plans, tenants } from '../db/schema';
 import { AppError } from '../errors';
 import { clock, periodOf } from '../clock';
-import { type LlmModelRow, type MemberRow, type TenantRow, rowsOf } from '../db/rows';
+import { type LlmModelRow, type MemberRow, type TenantRow, fromJson, rowsOf } from '../db/rows';
 
 type GroupQuotas = Pick<typeof memberGroups.$inferSelect, 'id' | 'creditQuota' | 'memberCreditQuota'>;
 type Scope = (typeof creditBalances.$inferSelect)['scopeKind'];
@@ -25,8 +26,6 @@ const ledgerClock = () => {
 
 type BalanceRow = Pick<typeof creditBalances.$inferSelect, 'scopeKind' | 'scopeId' | 'usageSum' | 'grantSum' | 'grantCount'>;
 type LedgerEntry = Pick<typeof creditLedger.$inferSelect, 'id' | 'amount'>;
-
-const fromJson = <T>(value: unknown): T => (typeof value === 'string' ? JSON.parse(value) : value) as T;
 
 /**
  * Runs `entries` (a statement writing ledger rows that returns their tenant_id, member_group_id,
@@ -71,8 +70,15 @@ async function writeLedger(q: Queryable, entries: SQL, { period, also = sql``, e
 
 const asNumbers = (row: BalanceRow): BalanceRow => ({ ...row, usageSum: Number(row.usageSum), grantSum: Number(row.grantSum), grantCount: Number(row.grantCount) });
 
-/** Appends ledger rows and moves the balances with them, in the caller's transaction. */
-export async function appendToLedger(q: Queryable, entries: (typeof creditLedger.$inferInsert)[], extra?: SQL, { skipDuplicates = false } = {}) {
+/**
+ * Appends ledger rows and moves the balances with them, in the caller's transaction. A value may be
+ * SQL (the id of a row another common table expression of the statement writes, see `also`).
+ */
+export async function appendToLedger(
+  q: Queryable,
+  entries: PgInsertValue<typeof creditLedger>[],
+  { also, extra, skipDuplicates = false }: { also?: SQL; extra?: SQL; skipDuplicates?: boolean } = {},
+) {
   const { at, period } = ledgerClock();
   const values = q.insert(creditLedger).values(entries.map((entry) => ({ ...entry, createdAt: at })));
   // A duplicate (a second monthly grant or expiry of the same thing) inserts nothing and moves no balance.
@@ -84,7 +90,7 @@ export async function appendToLedger(q: Queryable, entries: (typeof creditLedger
     kind: creditLedger.kind,
     amount: creditLedger.amount,
   });
-  return writeLedger(q, insert.getSQL(), { period, extra });
+  return writeLedger(q, insert.getSQL(), { period, also, extra });
 }
 
 /** One limit a send is checked against: its quota for the period, what was used, what is left. */
@@ -212,31 +218,37 @@ export async function assertCreditLeft(q: Queryable, member: MemberRow, billing?
   if (isCreditsDepleted(toCreditCheck(limits))) throw await depletedError(q, member, limits, billing);
 }
 
+/** A reservation as stored: its ledger id and the credits it holds back. */
+export interface Reservation {
+  id: number;
+  amount: number;
+}
+
 /**
- * Reserves `amount` credits for the answer `messageId` and returns the reservation (its ledger id and
- * the amount as stored), or throws 402 when the member, their group or the tenant had no credit
- * left before it; the refused reservation is then released in full right away. Run it as a
- * statement of its own, not inside a longer transaction: the balance upsert locks the member's,
- * the group's and the tenant's balance rows, which every send of the tenant needs, and a single
- * statement holds them only while it runs. Concurrent sends still see each other's reservations.
+ * Reserves `amount` credits for the answer `messageId` and returns the reservation with the limits as
+ * they stood before it (`refuseWhenDepleted` decides with them). Run it as a statement of its own, not
+ * inside a longer transaction: the balance upsert locks the member's, the group's and the tenant's
+ * balance rows, which every send of the tenant needs, and a single statement holds them only while
+ * it runs. Concurrent sends still see each other's reservations. `statement` adds further common
+ * table expressions and result columns to the same statement (see writeLedger; the turn start
+ * saves its messages with it), and `row` is that statement's one result row.
  */
-export async function reserveCredits(
+export async function writeReservation(
   q: Queryable,
   member: MemberRow,
   amount: number,
-  messageId: number,
+  messageId: number | SQL,
   billing?: Billing,
-): Promise<{ id: number; amount: number }> {
-  const groupId = member.defaultMemberGroupId;
-  const entry = ledgerOwner(member, billing);
-  const { entries, balances, row } = await appendToLedger(
-    q,
-    [{ ...entry, kind: 'reservation', amount: -amount, messageId }],
-    sql`, (select json_build_object('id', id, 'creditQuota', credit_quota, 'memberCreditQuota', member_credit_quota) from ${memberGroups} where id = ${groupId}) as quotas`,
-  );
-  const [reservation] = entries;
-  if (!reservation) throw new Error('Reservation insert returned no row');
-  const reserved = -Number(reservation.amount);
+  statement: { also?: SQL; extra?: SQL } = {},
+): Promise<{ reservation: Reservation; before: CreditLimit[]; row: Record<string, unknown> }> {
+  const quotas = sql`, (select json_build_object('id', id, 'creditQuota', credit_quota, 'memberCreditQuota', member_credit_quota) from ${memberGroups} where id = ${member.defaultMemberGroupId}) as quotas`;
+  const { entries, balances, row } = await appendToLedger(q, [{ ...ledgerOwner(member, billing), kind: 'reservation', amount: -amount, messageId }], {
+    also: statement.also,
+    extra: sql`${quotas} ${statement.extra ?? sql``}`,
+  });
+  const [entry] = entries;
+  if (!entry) throw new Error('Reservation insert returned no row');
+  const reserved = -Number(entry.amount);
   const group = row.quotas ? fromJson<GroupQuotas>(row.quotas) : undefined;
   const before = limitsFor(
     creditLimits(
@@ -246,11 +258,17 @@ export async function reserveCredits(
     ),
     billing,
   );
-  if (isCreditsDepleted(toCreditCheck(before))) {
-    await appendToLedger(q, [{ ...entry, kind: 'settlement', amount: reserved, reservationId: reservation.id }]);
-    throw await depletedError(q, member, before, billing);
-  }
-  return { id: reservation.id, amount: reserved };
+  return { reservation: { id: entry.id, amount: reserved }, before, row };
+}
+
+/**
+ * 402 when the member, their group or the tenant had no credit left before the reservation; the
+ * refused reservation is then released in full right away.
+ */
+export async function refuseWhenDepleted(q: Queryable, member: MemberRow, reservation: Reservation, before: CreditLimit[], billing?: Billing): Promise<void> {
+  if (!isCreditsDepleted(toCreditCheck(before))) return;
+  await appendToLedger(q, [{ ...ledgerOwner(member, billing), kind: 'settlement', amount: reservation.amount, reservationId: reservation.id }]);
+  throw await depletedError(q, member, before, billing);
 }
 
 /**

@@ -1,8 +1,8 @@
-import { getTableColumns, sql } from 'drizzle-orm';
-import type { PgColumn } from 'drizzle-orm/pg-core';
+import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
-import type { SessionRow } from '../db/rows';
+import { type MemberRow, type SessionRow, fromJson, rowFromJson, rowsOf } from '../db/rows';
 import { sessionMessageFiles, sessionMessages, sessions } from '../db/schema';
+import { type Billing, type CreditLimit, type Reservation, writeReservation } from './credits';
 
 /** The values of a session a send creates. */
 export type NewSession = Omit<typeof sessions.$inferInsert, 'id'>;
@@ -11,55 +11,66 @@ export interface TurnStart {
   session: SessionRow;
   memberMessageId: number;
   answerId: number;
+  /** The credits held for the answer, and the limits as they stood before (see refuseWhenDepleted). */
+  reservation: { held: Reservation; before: CreditLimit[] } | null;
+}
+
+/** What a paid send reserves, and from whom. */
+export interface TurnReservation {
+  member: MemberRow;
+  amount: number;
+  billing?: Billing;
 }
 
 /**
  * Saves the start of a turn in one statement: the session when the send creates it, the member's
- * message, the answer's placeholder and the attached files' links. One statement is atomic by
- * itself, so it needs no transaction, and it costs one round trip where a transaction of three
- * inserts took five (issue 6: every round trip before the first token waits its turn on a busy
- * server).
+ * message, the answer's placeholder, the attached files' links and, for a paid send, the credit
+ * reservation with its balance moves. One statement is atomic by itself, so it needs no
+ * transaction, and it costs one round trip where a transaction of three inserts and then the
+ * reservation took six (issue 6: every round trip before the first token waits its turn on a busy
+ * server). The reservation's balance locks are held only while the statement runs.
  */
 export async function saveTurnStart(
   db: Database,
   target: SessionRow | NewSession,
   turn: { tenantId: number; text: string; modelId: number; fileIds: number[] },
+  reserve?: TurnReservation,
 ): Promise<TurnStart> {
   const existing = 'id' in target ? target : null;
-  const created = existing ? null : db.$with('new_session').as(db.insert(sessions).values(target).returning());
-  const sessionId = existing ? existing.id : sql<number>`(select id from new_session)`;
   const { tenantId, text, modelId, fileIds } = turn;
-  const messages = db.$with('new_messages').as(
-    db
-      .insert(sessionMessages)
-      .values([
-        { tenantId, sessionId, speakerType: 'member', text },
-        { tenantId, sessionId, speakerType: 'chatbot', text: '', llmModelId: modelId, streaming: true },
-      ])
-      .returning({ id: sessionMessages.id, speakerType: sessionMessages.speakerType }),
-  );
-  const theMemberMessage = sql<number>`(select id from new_messages where speaker_type = 'member')`;
-  const links =
-    fileIds.length > 0
-      ? db.$with('new_links').as(
-          db
-            .insert(sessionMessageFiles)
-            .values(fileIds.map((fileId) => ({ tenantId, messageId: theMemberMessage, fileId })))
-            .returning({ fileId: sessionMessageFiles.fileId }),
-        )
-      : null;
-  const ctes = [created, messages, links].filter((cte) => cte !== null);
-  // Every column of the created session, read from the statement's own result.
-  const sessionFields: Record<string, PgColumn> = created
-    ? Object.fromEntries(Object.keys(getTableColumns(sessions)).map((key) => [key, created[key as keyof typeof sessions.$inferSelect]]))
-    : {};
-  const query = db
-    .with(...ctes)
-    .select({ id: messages.id, speakerType: messages.speakerType, session: sessionFields })
-    .from(messages);
-  const rows = await (created ? query.crossJoin(created) : query);
-  const memberMessage = rows.find((row) => row.speakerType === 'member');
-  const answer = rows.find((row) => row.speakerType === 'chatbot');
-  if (!memberMessage || !answer) throw new Error('Message insert returned no row');
-  return { session: existing ?? (memberMessage.session as unknown as SessionRow), memberMessageId: memberMessage.id, answerId: answer.id };
+  const sessionId = existing ? existing.id : sql<number>`(select id from new_session)`;
+  const memberMessageId = sql<number>`(select id from new_messages where speaker_type = 'member')`;
+  const answerId = sql<number>`(select id from new_messages where speaker_type = 'chatbot')`;
+  const ctes: SQL[] = [];
+  if (!existing) ctes.push(sql`new_session as (${db.insert(sessions).values(target).returning().getSQL()})`);
+  const messages = db
+    .insert(sessionMessages)
+    .values([
+      { tenantId, sessionId, speakerType: 'member', text },
+      { tenantId, sessionId, speakerType: 'chatbot', text: '', llmModelId: modelId, streaming: true },
+    ])
+    .returning({ id: sessionMessages.id, speakerType: sessionMessages.speakerType });
+  ctes.push(sql`new_messages as (${messages.getSQL()})`);
+  if (fileIds.length > 0) {
+    const links = db.insert(sessionMessageFiles).values(fileIds.map((fileId) => ({ tenantId, messageId: memberMessageId, fileId })));
+    ctes.push(sql`new_links as (${links.getSQL()})`);
+  }
+  const columns = sql`${memberMessageId} as member_message_id, ${answerId} as answer_id, ${existing ? sql`null` : sql`(select row_to_json(new_session) from new_session)`} as session`;
+
+  let row: Record<string, unknown> | undefined;
+  let reservation: TurnStart['reservation'] = null;
+  if (reserve) {
+    const reserved = await writeReservation(db, reserve.member, reserve.amount, answerId, reserve.billing, { also: sql`${sql.join(ctes, sql`, `)},`, extra: sql`, ${columns}` });
+    row = reserved.row;
+    reservation = { held: reserved.reservation, before: reserved.before };
+  } else {
+    [row] = rowsOf<Record<string, unknown>>(await db.execute(sql`with ${sql.join(ctes, sql`, `)} select ${columns}`));
+  }
+  if (!row?.member_message_id || !row.answer_id) throw new Error('Message insert returned no row');
+  return {
+    session: existing ?? rowFromJson(sessions, fromJson<Record<string, unknown>>(row.session)),
+    memberMessageId: Number(row.member_message_id),
+    answerId: Number(row.answer_id),
+    reservation,
+  };
 }
