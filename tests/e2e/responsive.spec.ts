@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { NAV_BAR_WIDTH_PX } from '../../src/shared/domain/ui';
-import { ADMIN, createSession, skipAnnouncementPopup } from './support';
+import { ADMIN, createSession, nextFrames, skipAnnouncementPopup } from './support';
 import { BREAKPOINTS, expectInsideWindow, horizontalOverflow, isDrawerWidth, menuButton, visitScreens } from './screens';
 
 /**
@@ -50,27 +50,49 @@ const KEY_CONTROL: Record<string, (page: Page) => ReturnType<Page['locator']>> =
   'desktop-setup': (page) => page.locator('button[type="submit"]'),
 };
 
-for (const width of BREAKPOINTS) {
-  test(`every screen fits a ${width}px window`, async ({ page }) => {
+/**
+ * The widths of one layout: the drawer's (below 768px) or the side navigation's. One walk per
+ * layout, each screen checked at every width of it by resizing the window in place (a walk per
+ * width took four minutes of the end-to-end suite).
+ */
+const LAYOUTS = [
+  { name: 'drawer', widths: BREAKPOINTS.filter(isDrawerWidth) },
+  { name: 'side navigation', widths: BREAKPOINTS.filter((width) => !isDrawerWidth(width)) },
+];
+
+/** Resizes the window and waits for the layout of the new width (media-query listeners render on the next frames). */
+async function resizeTo(page: Page, width: number): Promise<void> {
+  await page.setViewportSize({ width, height: 800 });
+  await nextFrames(page);
+}
+
+for (const layout of LAYOUTS) {
+  test(`every screen fits each ${layout.name} width (${layout.widths.join(', ')}px)`, async ({ page }) => {
     // The walk visits every screen, the admin console's included: minutes on a loaded machine.
     test.setTimeout(180_000);
-    await page.setViewportSize({ width, height: 800 });
+    const [walkWidth] = layout.widths;
+    await page.setViewportSize({ width: walkWidth!, height: 800 });
     const visited: string[] = [];
     await visitScreens(page, 'en', async (name, screen) => {
       visited.push(name);
-      expect(await horizontalOverflow(screen), `${name} at ${width}px`).toEqual([]);
-      await expectInsideWindow(screen, KEY_CONTROL[name]!(screen));
-      if (name === 'chat' || name === 'new-chat') {
-        // The composer gets the width of the window, not what a fixed side bar leaves of it.
-        const room = Math.min(isDrawerWidth(width) ? width : width - NAV_BAR_WIDTH_PX, 820);
-        const composer = await screen.getByTestId('composer-input').boundingBox();
-        expect(composer!.width).toBeGreaterThan(room * 0.6);
+      for (const width of layout.widths) {
+        await resizeTo(screen, width);
+        expect(await horizontalOverflow(screen), `${name} at ${width}px`).toEqual([]);
+        await expectInsideWindow(screen, KEY_CONTROL[name]!(screen));
+        if (name === 'chat' || name === 'new-chat') {
+          // The composer gets the width of the window, not what a fixed side bar leaves of it.
+          const room = Math.min(isDrawerWidth(width) ? width : width - NAV_BAR_WIDTH_PX, 820);
+          const composer = await screen.getByTestId('composer-input').boundingBox();
+          expect(composer!.width, `composer at ${width}px`).toBeGreaterThan(room * 0.6);
+        }
       }
+      await resizeTo(screen, walkWidth!);
     });
     expect(visited).toEqual(
       expect.arrayContaining([
         ...['sign-in', 'sign-up', 'forgot-password', 'reset-password', 'announcement-popup', 'new-chat', 'chat', 'shared-session', 'studio', 'studio-editor', 'store', 'developers', 'my-page', 'plans', 'credits'],
         ...['admin-announcements', 'admin-announcement-editor', 'admin-restricted-words', 'admin-chatbots', 'admin-models', 'admin-sign-up', 'admin-settings', 'admin-sso', 'admin-dashboard', 'admin-credits', 'admin-audit-log', 'admin-groups', 'admin-invitations', 'admin-sso-whitelist', 'admin-members', 'admin-requests', 'admin-member-upload', 'sso-callback', 'invitation', 'restricted', 'desktop-setup'],
+        ...(layout.name === 'drawer' ? ['nav-drawer', 'admin-nav-drawer'] : []),
       ]),
     );
     await expect(menuButton(page)).toBeHidden(); // the member is on the restricted page, which has no navigation

@@ -97,6 +97,12 @@ export async function createSession(page: Page, title: string): Promise<{ chatbo
 
 export const uniqueName = (prefix: string) => `${prefix} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
+/** Waits two animation frames: what a resize or an opening dialog starts has begun by then. */
+export async function nextFrames(page: Page): Promise<void> {
+  // A page expression: this project has no DOM types.
+  await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+}
+
 /**
  * Runs axe-core on what the page shows now and fails on any serious or critical violation (the
  * accessibility budget is zero). Waits for running transitions first: a modal fading in has
@@ -106,7 +112,7 @@ export const uniqueName = (prefix: string) => `${prefix} ${Date.now().toString(3
 export async function expectNoSeriousA11yViolations(page: Page): Promise<void> {
   // Mantine starts a dialog's transition a frame after it opens: let it begin before waiting for it
   // to end, or axe may read colours halfway through the fade.
-  await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+  await nextFrames(page);
   await expect.poll(() => page.locator('html').evaluate((html) => html.ownerDocument.getAnimations().every((animation: { playState: string }) => animation.playState !== 'running'))).toBe(true);
   const { violations } = await new AxeBuilder({ page }).analyze();
   const serious = violations
