@@ -1,5 +1,5 @@
-import { useRef, useState } from 'react';
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { useEffect, useRef, useState } from 'react';
+import { Alert, Button, Group, Modal, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { billingApi } from '../../../../shared/api';
 import type { BillingPlan, BillingProvider } from '../../../../shared/api/billing';
@@ -68,10 +68,15 @@ export function PortOneCardDialog({ plan, provider, onClose, onSubscribed }: Por
       else setError(t(errorMessageKey(failure, billingApi.registerCardAndSubscribe)));
     } finally {
       setBusy(false);
-      // The card window took the focus with it; give it back to the dialog's action.
-      action.current?.focus();
     }
   }
+
+  // The card window took the focus with it: give it back to the action once it is enabled again.
+  const wasBusy = useRef(false);
+  useEffect(() => {
+    if (wasBusy.current && !busy) action.current?.focus();
+    wasBusy.current = busy;
+  }, [busy]);
 
   async function openInBrowser() {
     const { apiBase } = await getPlatform().settings.get();
@@ -91,9 +96,8 @@ export function PortOneCardDialog({ plan, provider, onClose, onSubscribed }: Por
               {error}
             </Alert>
           )}
-          <Text size="sm" aria-live="polite" data-testid="portone-status">
-            {busy ? t('portone.in_progress') : ''}
-          </Text>
+          {/* The button's spinner shows it; a screen reader hears it. */}
+          <VisuallyHidden aria-live="polite">{busy ? t('portone.in_progress') : ''}</VisuallyHidden>
           <Group justify="flex-end" mt="md">
             <Button variant="default" onClick={onClose} disabled={busy}>
               {t('cancel')}
