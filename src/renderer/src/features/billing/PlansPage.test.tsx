@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setPlatformForTests } from '../../platform';
+import { getPlatform, setPlatformForTests } from '../../platform';
 import { installFakeApi, page } from '../../test/fakeApi';
 import { renderScreen } from '../../test/render';
 import { useUserSession } from '../../stores/userSession';
@@ -188,6 +188,19 @@ describe('plans page', () => {
       requestIssueBillingKey.mockResolvedValueOnce({ transactionType: 'ISSUE_BILLING_KEY', billingKey: 'billing-key-2' });
       await user.click(screen.getByTestId('portone-open'));
       await waitFor(() => expect(api.find('POST', '/member-billing-plans/2/')).toHaveLength(1));
+    });
+
+    it('on the desktop runs no SDK: the plans page opens in the browser', async () => {
+      install();
+      const openExternal = vi.fn();
+      setPlatformForTests({ ...getPlatform(), kind: 'desktop', openExternal });
+      const user = userEvent.setup();
+      renderScreen(<PlansPage />);
+      await user.click(await screen.findByTestId('plan-2-action'));
+      expect(await screen.findByRole('dialog')).toHaveTextContent('Cards are registered in your browser');
+      await user.click(screen.getByRole('button', { name: 'Continue in browser' }));
+      await waitFor(() => expect(openExternal).toHaveBeenCalledWith('http://app.test/dashboard/plans'));
+      expect(loadPortOneSdk).not.toHaveBeenCalled();
     });
   });
 });
