@@ -54,7 +54,7 @@ import { registerSsoWhitelistRoutes } from './routes/ssoWhitelist';
 import { registerAdminMemberRoutes } from './routes/adminMembers';
 import { registerRecentChatbotRoutes } from './routes/recentChatbots';
 import { defineRenewalJobs, registerBillingRoutes } from './routes/billing';
-import { paymentProviderFromConfig } from './payments';
+import { paymentCspSources, paymentProviderFromConfig } from './payments';
 import type { PaymentProvider } from './payments/provider';
 import type { BillingDeps } from './services/billing';
 import { registerApiKeyRoutes } from './routes/apiKeys';
@@ -121,7 +121,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
-  await registerSecurityHeaders(app, { servedOverHttps: config.COOKIE_SECURE });
+  await registerSecurityHeaders(app, { servedOverHttps: config.COOKIE_SECURE, extraCspSources: paymentCspSources(payments, config) });
   registerNulByteRejection(app);
 
   await app.register(fastifyCookie);

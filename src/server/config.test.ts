@@ -52,4 +52,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ FILE_MAX_MB: '5', FILE_ALLOWED_KINDS: 'pdf, text' })).toMatchObject({ FILE_MAX_MB: 5, FILE_ALLOWED_KINDS: 'pdf, text' });
     expect(() => loadConfig({ FILE_ALLOWED_KINDS: 'pdf,exe' })).toThrow(/FILE_ALLOWED_KINDS/);
   });
+
+  it('takes PortOne as all three of API secret, store id and channel key, and frame sources only as origins', () => {
+    const portone = { PORTONE_API_SECRET: 'secret', PORTONE_STORE_ID: 'store-1', PORTONE_CHANNEL_KEY: 'channel-1' };
+    expect(loadConfig(portone)).toMatchObject({ ...portone, PORTONE_SDK_URL: 'https://cdn.portone.io/v2/browser-sdk.js' });
+    expect(() => loadConfig({ PORTONE_API_SECRET: 'secret', PORTONE_STORE_ID: 'store-1' })).toThrow(/PORTONE_CHANNEL_KEY/);
+    expect(loadConfig({ PORTONE_FRAME_SOURCES: 'https://*.inicis.com, https://pay.example.test:8443' }).PORTONE_FRAME_SOURCES).toEqual(['https://*.inicis.com', 'https://pay.example.test:8443']);
+    // Anything but an origin could smuggle another directive or a keyword into the CSP.
+    expect(() => loadConfig({ PORTONE_FRAME_SOURCES: "https://a.test; script-src 'unsafe-inline'" })).toThrow(/PORTONE_FRAME_SOURCES/);
+    expect(() => loadConfig({ PORTONE_FRAME_SOURCES: '*' })).toThrow(/PORTONE_FRAME_SOURCES/);
+  });
 });

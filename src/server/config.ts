@@ -121,11 +121,23 @@ const configSchema = z.object({
   JOB_SUPERVISE_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
   /** How long shutting down waits for running jobs before failing them over to a retry. */
   JOB_SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
-  /** PortOne V2 (card subscriptions): with the API secret and store id set, cards go through PortOne instead of the demo provider. */
+  /** PortOne V2 (card subscriptions): with the API secret, store id and channel key set, cards go through PortOne instead of the demo provider. */
   PORTONE_API_SECRET: optionalText,
   PORTONE_STORE_ID: optionalText,
   /** The channel (PG contract) the browser SDK issues billing keys on. */
   PORTONE_CHANNEL_KEY: optionalText,
+  /** PortOne's browser SDK, loaded by the plans page when a card is registered; its origin joins the web CSP's script-src. */
+  PORTONE_SDK_URL: z.url({ protocol: /^https?$/ }).default('https://cdn.portone.io/v2/browser-sdk.js'),
+  /**
+   * Origins the PortOne card window may frame on the web page (CSP frame-src, with PortOne on only):
+   * PortOne's own hosts by default; add the PG's hosts if its window is framed from elsewhere.
+   */
+  PORTONE_FRAME_SOURCES: z
+    .string()
+    .trim()
+    .transform((v) => v.split(',').map((source) => source.trim()).filter(Boolean))
+    .pipe(z.array(z.string().regex(/^https?:\/\/(\*\.)?[a-z0-9.-]+(:\d+)?$/i, 'comma-separated origins, e.g. https://*.example.com')))
+    .default(['https://*.portone.io', 'https://*.iamport.co', 'https://*.iamport.kr']),
   /** The webhook secret (whsec_…) of the PortOne console; webhooks are refused without it. */
   PORTONE_WEBHOOK_SECRET: optionalText,
   PORTONE_API_BASE: z.url({ protocol: /^https?$/ }).default('https://api.portone.io'),
@@ -160,6 +172,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (Boolean(config.S3_ACCESS_KEY_ID) !== Boolean(config.S3_SECRET_ACCESS_KEY)) {
     throw new ConfigError('Invalid server configuration:\n  S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: set both or neither');
+  }
+  const portone = [config.PORTONE_API_SECRET, config.PORTONE_STORE_ID, config.PORTONE_CHANNEL_KEY].filter(Boolean).length;
+  if (portone !== 0 && portone !== 3) {
+    // Without the channel key the server could charge but the browser could never issue a billing key.
+    throw new ConfigError('Invalid server configuration:\n  PORTONE_API_SECRET, PORTONE_STORE_ID, PORTONE_CHANNEL_KEY: set all three or none');
   }
   const twilio = [config.TWILIO_ACCOUNT_SID, config.TWILIO_AUTH_TOKEN, config.TWILIO_FROM].filter(Boolean).length;
   if (twilio !== 0 && twilio !== 3) {

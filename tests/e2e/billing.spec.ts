@@ -1,14 +1,5 @@
-import { type APIRequestContext, expect, test } from '@playwright/test';
-import { ADMIN, MEMBER, expectNoSeriousA11yViolations, signIn } from './support';
-
-/** The tenant's remaining credits as an admin's credit check reports them. */
-async function tenantCredits(request: APIRequestContext): Promise<number> {
-  const signedIn = await request.post('/api/v1/auth/sign-in/', { data: ADMIN, headers: { 'x-client-kind': 'desktop' } });
-  const { access_token: token, member: me } = (await signedIn.json()) as { access_token: string; member: { id: number } };
-  const headers = { 'x-access-token': token };
-  const check = (await (await request.get(`/api/v1/members/${me.id}/credit-check/`, { headers })).json()) as { tenant: { remaining_credit: number } };
-  return check.tenant.remaining_credit;
-}
+import { expect, test } from '@playwright/test';
+import { ADMIN, MEMBER, expectNoSeriousA11yViolations, signIn, tenantCredits } from './support';
 
 test('an administrator subscribes with a test card, gets the credits and a receipt, cancels and resumes', async ({ page, request }) => {
   const creditsBefore = await tenantCredits(request);

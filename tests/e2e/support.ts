@@ -128,3 +128,12 @@ export async function setSessionPublic(page: Page, hashId: string, isPublic = tr
   const response = await page.request.patch(`${API}/sessions/${hashId}/`, { headers: { 'x-access-token': token }, data: { is_public: isPublic } });
   expect(response.status()).toBe(200);
 }
+
+/** The tenant's remaining credits as an admin's credit check reports them. */
+export async function tenantCredits(request: APIRequestContext): Promise<number> {
+  const signedIn = await request.post(`${API}/auth/sign-in/`, { data: ADMIN, headers: { 'x-client-kind': 'desktop' } });
+  const { access_token: token, member: me } = (await signedIn.json()) as { access_token: string; member: { id: number } };
+  const headers = { 'x-access-token': token };
+  const check = (await (await request.get(`${API}/members/${me.id}/credit-check/`, { headers })).json()) as { tenant: { remaining_credit: number } };
+  return check.tenant.remaining_credit;
+}

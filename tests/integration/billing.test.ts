@@ -84,7 +84,7 @@ describe('plans, membership and payments (demo provider)', () => {
     expect(status).toBe(200);
     expect(body.items.map((plan: { en_name: string }) => plan.en_name)).toEqual(['Starter', 'Team', 'Business']);
     expect(body.items[0]).toEqual({ id: ids.starter, ko_name: '스타터', en_name: 'Starter', krw_month_price: 29_000, credit: 20_000 });
-    expect(body.provider).toEqual({ name: 'demo', store_id: null, channel_key: null });
+    expect(body.provider).toEqual({ name: 'demo' });
     expect((await client.call('/member-billing-plans/')).status).toBe(401);
     expect((await client.call('/membership/')).status).toBe(401);
   });
@@ -319,7 +319,12 @@ describe('plans, membership and payments (PortOne, against its fake)', () => {
   let billingKey: string;
 
   it('names PortOne and its public ids to the client; refuses unknown keys (400), SDK failures (402) and demo cards (400)', async () => {
-    expect((await client.call('/member-billing-plans/', { token: admin })).body.provider).toEqual({ name: 'portone', store_id: portone.storeId, channel_key: 'channel-key-test' });
+    expect((await client.call('/member-billing-plans/', { token: admin })).body.provider).toEqual({
+      name: 'portone',
+      store_id: portone.storeId,
+      channel_key: 'channel-key-test',
+      sdk_url: 'https://cdn.portone.io/v2/browser-sdk.js',
+    });
     expect(await register(ids.team, { provider: 'portone', billing_key: 'billing-key-unknown' })).toMatchObject({ status: 400, body: { code: 'invalid_payment_result' } });
     expect(await register(ids.team, { provider: 'portone', billing_key: 'x', code: 'FAILURE_TYPE_PG', message: '카드 한도 초과' })).toMatchObject({
       status: 402,

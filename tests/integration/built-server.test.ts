@@ -4,41 +4,20 @@
  * assets, PGlite's wasm and argon2's native binding from there; the built admin CLI must take a
  * password on standard input and report bad input through its exit code.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBuiltServer, stopBuiltServer } from '../fixtures/builtServer';
 
 // Inside the project (.data is ignored), so that the bundle resolves the project's node_modules.
 const buildDir = resolve('.data', `build-test-${randomBytes(4).toString('hex')}`);
 const dataDir = mkdtempSync(join(tmpdir(), 'built-server-'));
 const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn' };
 
-/** Starts the built server and resolves with its origin once it printed where it listens. */
-function startBuiltServer(): Promise<{ child: ChildProcess; origin: string }> {
-  const child = spawn(process.execPath, [join(buildDir, 'index.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolveStart, reject) => {
-    let output = '';
-    const onOutput = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /server on http:\/\/[^:]+:(\d+)/.exec(output);
-      if (match) resolveStart({ child, origin: `http://127.0.0.1:${match[1]}` });
-    };
-    child.stdout?.on('data', onOutput);
-    child.stderr?.on('data', onOutput);
-    child.once('exit', (code) => reject(new Error(`built server exited (${code}):\n${output}`)));
-  });
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((done) => {
-    child.once('exit', () => done());
-    child.kill('SIGTERM');
-  });
-}
+const startServer = () => startBuiltServer(join(buildDir, 'index.js'), env);
 
 const runBuiltAdmin = (args: string[], input = '') =>
   spawnSync(process.execPath, [join(buildDir, 'admin.js'), ...args], { env, input, encoding: 'utf8', timeout: 120_000 });
@@ -54,7 +33,7 @@ describe('the built server (npm start)', () => {
   });
 
   it('starts with plain node, migrates and seeds a new database, and serves the API and assets', async () => {
-    const { child, origin } = await startBuiltServer();
+    const { child, origin } = await startServer();
     try {
       const tenant = await fetch(`${origin}/api/v1/tenants/`);
       expect(tenant.status).toBe(200);
@@ -67,7 +46,7 @@ describe('the built server (npm start)', () => {
       });
       expect(signIn.status).toBe(200);
     } finally {
-      await stop(child);
+      await stopBuiltServer(child);
     }
   }, 180_000);
 

@@ -98,6 +98,21 @@ describe('security headers', () => {
     expect(chat.headers['content-security-policy']).toBeDefined();
   });
 
+  it('with PortOne configured, script-src adds only the SDK’s origin and frame-src PortOne’s hosts; the rest stays as strict', async () => {
+    const portone = { PORTONE_API_SECRET: 'secret', PORTONE_STORE_ID: 'store-1', PORTONE_CHANNEL_KEY: 'channel-1' };
+    const byDefault = parseCsp((await (await app(portone)).inject({ url: '/' })).headers['content-security-policy'] as string);
+    expect(byDefault).toEqual({
+      ...EXPECTED_CSP,
+      'script-src': ["'self'", 'https://cdn.portone.io'],
+      'frame-src': ['https://cdn.portone.io', 'https://*.portone.io', 'https://*.iamport.co', 'https://*.iamport.kr'],
+    });
+    const configured = await app({ ...portone, PORTONE_SDK_URL: 'http://127.0.0.1:4999/v2/browser-sdk.js', PORTONE_FRAME_SOURCES: ['https://*.inicis.com'] });
+    for (const url of ['/dashboard/plans', '/api/v1/tenants/']) {
+      const csp = parseCsp((await configured.inject({ url })).headers['content-security-policy'] as string);
+      expect(csp).toEqual({ ...EXPECTED_CSP, 'script-src': ["'self'", 'http://127.0.0.1:4999'], 'frame-src': ['http://127.0.0.1:4999', 'https://*.inicis.com'] });
+    }
+  });
+
   it('the server’s own images may be shown from another origin (the desktop renderer)', async () => {
     const response = await (await app()).inject({ url: '/api/v1/assets/demo-logo.svg' });
     expect(response.statusCode).toBe(200);

@@ -20,7 +20,7 @@ const BILLING_KEY_PREFIX = 'demo_bk_';
 export function createDemoPaymentProvider(): PaymentProvider {
   return {
     name: 'demo',
-    publicConfig: { storeId: null, channelKey: null },
+    browser: { name: 'demo' },
     async registerCard(result) {
       if (result.provider !== 'demo') throw new InvalidPaymentResultError('This server takes cards through the demo provider.');
       const brand = APPROVED_CARDS.get(result.card_number);

@@ -13,7 +13,9 @@ export interface PortOneSettings {
   apiSecret: string;
   storeId: string;
   /** The channel (PG contract) the browser issues billing keys on; also sent with charges. */
-  channelKey: string | null;
+  channelKey: string;
+  /** The browser SDK the plans page loads. */
+  sdkUrl: string;
   webhookSecret: string | null;
   /** https://api.portone.io; tests point it at the fake on loopback. */
   apiBase: string;
@@ -88,7 +90,7 @@ export function createPortOneProvider(settings: PortOneSettings): PaymentProvide
 
   return {
     name: 'portone',
-    publicConfig: { storeId: settings.storeId, channelKey: settings.channelKey },
+    browser: { name: 'portone', store_id: settings.storeId, channel_key: settings.channelKey, sdk_url: settings.sdkUrl },
 
     async registerCard(result) {
       if (result.provider !== 'portone') throw new InvalidPaymentResultError('This server takes cards through PortOne.');
@@ -114,7 +116,7 @@ export function createPortOneProvider(settings: PortOneSettings): PaymentProvide
       const { status, json } = await call('POST', `/payments/${encodeURIComponent(request.orderId)}/billing-key`, {
         storeId: settings.storeId,
         billingKey: request.billingKey,
-        ...(settings.channelKey ? { channelKey: settings.channelKey } : {}),
+        channelKey: settings.channelKey,
         orderName: request.orderName,
         // Renewals run without a signed-in payer: no email then, rather than an empty one PortOne would refuse.
         customer: { id: request.customer.id, ...(request.customer.email ? { email: request.customer.email } : {}), name: { full: request.customer.name } },

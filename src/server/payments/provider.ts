@@ -4,7 +4,7 @@
  * Card numbers never reach the database: only the billing key and a masked number.
  */
 import type { z } from 'zod';
-import type { providerResultSchema } from '../../shared/api/billing';
+import type { BillingProvider, providerResultSchema } from '../../shared/api/billing';
 import type { PaymentProviderName } from '../../shared/domain/billing';
 
 export type ProviderResult = z.output<typeof providerResultSchema>;
@@ -63,8 +63,8 @@ export class WebhookVerificationError extends Error {
 
 export interface PaymentProvider {
   readonly name: PaymentProviderName;
-  /** Ids the browser needs to open the provider's card window (none for the demo). */
-  readonly publicConfig: { storeId: string | null; channelKey: string | null };
+  /** What the browser needs to open the provider's card window (`GET /member-billing-plans/`). */
+  readonly browser: BillingProvider;
   registerCard(result: ProviderResult, customer: Customer): Promise<RegisteredCard>;
   /** `failed` for a declined card; throws when the provider cannot be reached (the caller retries). */
   charge(request: ChargeRequest): Promise<ChargeOutcome>;

@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
  * Media may come from any https origin: a video policy is an https URL the tenant's admin chose, played
  * on the sign-up page (docs/ARCHITECTURE.md "Tenant settings"); nothing else plays media.
  */
-const WEB_CSP_DIRECTIVES = {
+const WEB_CSP_DIRECTIVES: Record<string, readonly string[]> = {
   'default-src': ["'none'"],
   'script-src': ["'self'"],
   'style-src': ["'self'", "'unsafe-inline'"],
@@ -22,7 +22,24 @@ const WEB_CSP_DIRECTIVES = {
   'base-uri': ["'none'"],
   'form-action': ["'self'"],
   'frame-ancestors': ["'none'"],
-} as const;
+};
+
+/** Origins a configured card provider adds (src/server/payments `paymentCspSources`); null keeps the CSP above as it is. */
+export interface ExtraCspSources {
+  scriptSrc: string[];
+  frameSrc: string[];
+}
+
+/** The directives above, with the card provider's script and frame origins when it has any. */
+function webCspDirectives(extra: ExtraCspSources | null): Record<string, readonly string[]> {
+  if (!extra) return WEB_CSP_DIRECTIVES;
+  return {
+    ...WEB_CSP_DIRECTIVES,
+    'script-src': [...WEB_CSP_DIRECTIVES['script-src']!, ...extra.scriptSrc],
+    // Replaces 'none': a source list with 'none' in it is not valid.
+    'frame-src': extra.frameSrc,
+  };
+}
 
 /** One year, subdomains included (tenants may get their own subdomains); no preload list entry. */
 const HSTS_VALUE = 'max-age=31536000; includeSubDomains';
@@ -34,9 +51,9 @@ const HSTS_VALUE = 'max-age=31536000; includeSubDomains';
  * `X-Forwarded-Proto: https` from a trusted proxy (TRUST_PROXY), or always when the operator declared
  * HTTPS with COOKIE_SECURE (browsers ignore HSTS received over plain http, so that is harmless there).
  */
-export async function registerSecurityHeaders(app: FastifyInstance, options: { servedOverHttps: boolean }): Promise<void> {
+export async function registerSecurityHeaders(app: FastifyInstance, options: { servedOverHttps: boolean; extraCspSources: ExtraCspSources | null }): Promise<void> {
   await app.register(fastifyHelmet, {
-    contentSecurityPolicy: { useDefaults: false, directives: WEB_CSP_DIRECTIVES },
+    contentSecurityPolicy: { useDefaults: false, directives: webCspDirectives(options.extraCspSources) },
     frameguard: { action: 'deny' },
     strictTransportSecurity: false,
   });

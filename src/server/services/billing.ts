@@ -129,7 +129,7 @@ export async function listPlans(deps: Pick<BillingDeps, 'db' | 'provider'>, tena
   const rows = await deps.db.select().from(plans).where(eq(plans.tenantId, tenant.id)).orderBy(plans.krwMonthPrice, plans.id);
   return {
     items: rows.map(toPlan),
-    provider: { name: deps.provider.name, store_id: deps.provider.publicConfig.storeId, channel_key: deps.provider.publicConfig.channelKey },
+    provider: deps.provider.browser,
   };
 }
 

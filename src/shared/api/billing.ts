@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
 import { idTextSchema, isoDateTime, pageQuerySchema, paginatedSchema } from './common';
-import { MEMBERSHIP_STATUSES, PAYMENTS_PAGE_SIZE, PAYMENT_KINDS, PAYMENT_PROVIDERS, PAYMENT_STATUSES, cardDigits } from '../domain/billing';
+import { MEMBERSHIP_STATUSES, PAYMENTS_PAGE_SIZE, PAYMENT_KINDS, PAYMENT_STATUSES, cardDigits } from '../domain/billing';
 
 /** spec §3 Plan. */
 export const billingPlanSchema = z.object({
@@ -14,14 +14,19 @@ export const billingPlanSchema = z.object({
 });
 export type BillingPlan = z.infer<typeof billingPlanSchema>;
 
+/**
+ * Which card form the client shows. The demo's is our own form; PortOne's is its browser SDK, loaded
+ * from `sdk_url` only when a card is registered, with the public store id and channel key it needs.
+ */
+export const billingProviderSchema = z.discriminatedUnion('name', [
+  z.object({ name: z.literal('demo') }),
+  z.object({ name: z.literal('portone'), store_id: z.string(), channel_key: z.string(), sdk_url: z.url({ protocol: /^https?$/ }) }),
+]);
+export type BillingProvider = z.infer<typeof billingProviderSchema>;
+
 export const billingPlansSchema = z.object({
   items: z.array(billingPlanSchema),
-  /** Which card form the client shows; `portone` also names the public ids its browser SDK needs. */
-  provider: z.object({
-    name: z.enum(PAYMENT_PROVIDERS),
-    store_id: z.string().nullable(),
-    channel_key: z.string().nullable(),
-  }),
+  provider: billingProviderSchema,
 });
 
 /** spec §3 Payment method: only the masked number is ever stored or shown. */

@@ -1,14 +1,20 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it } from 'vitest';
-import { setPlatformForTests } from '../../platform';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { getPlatform, setPlatformForTests } from '../../platform';
 import { installFakeApi, page } from '../../test/fakeApi';
 import { renderScreen } from '../../test/render';
+import { useUserSession } from '../../stores/userSession';
 import PlansPage from './PlansPage';
+import { type IssueBillingKeyResponse, PortOneSdkLoadError, loadPortOneSdk } from './portOneSdk';
+
+// The boundary to PortOne: the script loader. Its SDK is a stub each test scripts.
+vi.mock('./portOneSdk', async (importOriginal) => ({ ...(await importOriginal<typeof import('./portOneSdk')>()), loadPortOneSdk: vi.fn() }));
 
 const starter = { id: 1, ko_name: '스타터', en_name: 'Starter', krw_month_price: 29000, credit: 20000 };
 const team = { id: 2, ko_name: '팀', en_name: 'Team', krw_month_price: 99000, credit: 100000 };
-const plansBody = { items: [starter, team], provider: { name: 'demo', store_id: null, channel_key: null } };
+const plansBody = { items: [starter, team], provider: { name: 'demo' } };
+const portOne = { name: 'portone', store_id: 'store-1', channel_key: 'channel-1', sdk_url: 'https://sdk.portone.test/v2/browser-sdk.js' };
 const card = { id: 7, card_name: 'Visa', card_number: '**** **** **** 4242', type: 'card' };
 const active = (over: object = {}) => ({
   scope: 'tenant',
@@ -109,5 +115,92 @@ describe('plans page', () => {
     await user.click(screen.getByTestId('membership-resume'));
     await waitFor(() => expect(screen.getByTestId('membership-cancel')).toBeInTheDocument());
     expect(api.find('POST', '/membership/resume/')).toHaveLength(1);
+  });
+
+  describe('with PortOne', () => {
+    const requestIssueBillingKey = vi.fn<(request: unknown) => Promise<IssueBillingKeyResponse | undefined>>();
+    let subscribed = false;
+    const install = () =>
+      installFakeApi({
+        'GET /member-billing-plans/': () => Response.json({ ...plansBody, provider: portOne }),
+        'GET /membership/': () => Response.json(subscribed ? active({ plan: team }) : { scope: 'member', can_manage: true, current_plan: null, membership: null, payment_methods: [] }),
+        'GET /membership/payments/': () => Response.json(page([])),
+        'POST /member-billing-plans/2/': () => {
+          subscribed = true;
+          return Response.json(active({ plan: team }));
+        },
+      });
+
+    beforeEach(() => {
+      subscribed = false;
+      requestIssueBillingKey.mockReset();
+      vi.mocked(loadPortOneSdk).mockReset().mockResolvedValue({ requestIssueBillingKey });
+      useUserSession.setState({ member: { id: 5, name: 'Kim Minji', email: 'minji@example.test' } as never });
+    });
+
+    it('opens PortOne\'s card window from the configured SDK and posts the billing key it gives, from the keyboard', async () => {
+      requestIssueBillingKey.mockResolvedValue({ transactionType: 'ISSUE_BILLING_KEY', billingKey: 'billing-key-1' });
+      const api = install();
+      const user = userEvent.setup();
+      renderScreen(<PlansPage />);
+      await user.click(await screen.findByTestId('plan-2-action'));
+      const dialog = await screen.findByRole('dialog');
+      expect(dialog).toHaveTextContent("PortOne's secure card window opens");
+      expect(within(dialog).queryByTestId('card-number')).not.toBeInTheDocument();
+      expect(loadPortOneSdk).not.toHaveBeenCalled();
+      await waitFor(() => expect(screen.getByTestId('portone-open')).toHaveFocus());
+      await user.keyboard('{Enter}');
+
+      await waitFor(() => expect(screen.queryByTestId('portone-open')).not.toBeInTheDocument());
+      expect(loadPortOneSdk).toHaveBeenCalledWith(portOne.sdk_url);
+      expect(requestIssueBillingKey).toHaveBeenCalledWith(
+        expect.objectContaining({
+          storeId: 'store-1',
+          channelKey: 'channel-1',
+          billingKeyMethod: 'CARD',
+          issueId: expect.stringMatching(/^issue-/),
+          displayAmount: 99000,
+          currency: 'KRW',
+          locale: 'EN_US',
+          customer: { customerId: '5', fullName: 'Kim Minji', email: 'minji@example.test' },
+        }),
+      );
+      const [sent] = api.find('POST', '/member-billing-plans/2/');
+      expect(await sent!.json()).toEqual({ provider: 'portone', billing_key: 'billing-key-1', transaction_type: 'ISSUE_BILLING_KEY' });
+      expect(await screen.findByText('Subscribed to Team. Its credits have been added.')).toBeInTheDocument();
+    });
+
+    it('a closed window or a refused card sends nothing; a script that does not load can be tried again', async () => {
+      requestIssueBillingKey.mockResolvedValueOnce({ transactionType: 'ISSUE_BILLING_KEY', billingKey: '', code: 'FAILURE_TYPE_PG', message: '사용자가 결제를 취소하였습니다.' });
+      const api = install();
+      const user = userEvent.setup();
+      renderScreen(<PlansPage />);
+      await user.click(await screen.findByTestId('plan-2-action'));
+      await user.click(await screen.findByTestId('portone-open'));
+      expect(await screen.findByTestId('portone-error')).toHaveTextContent('The card was not registered (the card window was closed or the card company refused it). Nothing was charged.');
+      expect(screen.getByTestId('portone-open')).toHaveFocus();
+
+      vi.mocked(loadPortOneSdk).mockRejectedValueOnce(new PortOneSdkLoadError('blocked'));
+      await user.click(screen.getByTestId('portone-open'));
+      expect(await screen.findByTestId('portone-error')).toHaveTextContent("PortOne's card window could not be loaded. Check your connection and try again.");
+      expect(api.find('POST', '/member-billing-plans/2/')).toHaveLength(0);
+
+      requestIssueBillingKey.mockResolvedValueOnce({ transactionType: 'ISSUE_BILLING_KEY', billingKey: 'billing-key-2' });
+      await user.click(screen.getByTestId('portone-open'));
+      await waitFor(() => expect(api.find('POST', '/member-billing-plans/2/')).toHaveLength(1));
+    });
+
+    it('on the desktop runs no SDK: the plans page opens in the browser', async () => {
+      install();
+      const openExternal = vi.fn();
+      setPlatformForTests({ ...getPlatform(), kind: 'desktop', openExternal });
+      const user = userEvent.setup();
+      renderScreen(<PlansPage />);
+      await user.click(await screen.findByTestId('plan-2-action'));
+      expect(await screen.findByRole('dialog')).toHaveTextContent('Cards are registered in your browser');
+      await user.click(screen.getByRole('button', { name: 'Continue in browser' }));
+      await waitFor(() => expect(openExternal).toHaveBeenCalledWith('http://app.test/dashboard/plans'));
+      expect(loadPortOneSdk).not.toHaveBeenCalled();
+    });
   });
 });

@@ -13,6 +13,7 @@ import { showToast } from '../../components/toast';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { CardForm } from './CardForm';
 import { PaymentHistory } from './PaymentHistory';
+import { PortOneCardDialog } from './PortOneCardDialog';
 import { formatCredits, formatDay, formatKrw, planName } from './format';
 
 type Current = NonNullable<Membership['membership']>;
@@ -138,9 +139,21 @@ export default function PlansPage() {
     );
   }
   const view = membership.data;
+  const provider = plans.data.provider;
   const current = view.membership;
   // The card on the membership, else one registered before (a membership that ended).
   const card = current?.payment_method ?? view.payment_methods[0] ?? null;
+
+  const cardDialog = {
+    plan: cardFor,
+    onClose: () => setCardFor(null),
+    onSubscribed: () => {
+      const name = cardFor ? planName(cardFor, language) : '';
+      setCardFor(null);
+      void refresh();
+      showToast('success', t('toast.subscribed', { plan: name }));
+    },
+  };
 
   function choose(plan: BillingPlan) {
     const choice = choiceOf(plan, current);
@@ -234,16 +247,8 @@ export default function PlansPage() {
         )}
       </Stack>
 
-      <CardForm
-        plan={cardFor}
-        onClose={() => setCardFor(null)}
-        onSubscribed={() => {
-          const name = cardFor ? planName(cardFor, language) : '';
-          setCardFor(null);
-          void refresh();
-          showToast('success', t('toast.subscribed', { plan: name }));
-        }}
-      />
+      {/* The card window is the provider's: our own form for the demo, PortOne's SDK window otherwise. */}
+      {provider.name === 'portone' ? <PortOneCardDialog {...cardDialog} provider={provider} /> : <CardForm {...cardDialog} />}
       <Modal opened={confirmPay !== null} onClose={() => setConfirmPay(null)} title={<Text fw={650}>{t('pay_dialog.title')}</Text>} size="sm">
         {confirmPay && card && (
           <Stack gap="md">
