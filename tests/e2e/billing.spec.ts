@@ -14,6 +14,8 @@ test('an administrator subscribes with a test card, gets the credits and a recei
 
   const business = page.getByTestId(/^plan-\d+$/).filter({ hasText: 'Business' });
   await expect(business).toContainText('₩299,000');
+  const creditsLeft = page.getByTestId('credit-usage');
+  const creditsLeftBefore = await creditsLeft.innerText();
   await business.getByRole('button', { name: 'Subscribe' }).click();
 
   // The decline test card is refused; the approved one pays.
@@ -33,6 +35,8 @@ test('an administrator subscribes with a test card, gets the credits and a recei
   await expect(summary).toContainText('Business');
   await expect(summary).toContainText('Visa **** **** **** 4242');
   expect(await tenantCredits(request)).toBe(creditsBefore + 400_000);
+  // The navigation's credits left show the payment without a reload.
+  await expect(creditsLeft).not.toHaveText(creditsLeftBefore);
 
   // Purchase history with the receipt.
   const history = page.getByTestId('payment-history');

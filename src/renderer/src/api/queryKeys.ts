@@ -60,6 +60,7 @@ export const queryKeys = {
   adminCustomFields: ['admin', 'custom-fields'] as const,
   adminPolicies: ['admin', 'policies'] as const,
   creditEntries: (page: number, size: number) => ['credits', page, size] as const,
+  creditEntriesAll: ['credits'] as const,
   creditAllocation: (query: object) => ['admin', 'credits', 'allocation', query] as const,
   creditAllocationAll: ['admin', 'credits', 'allocation'] as const,
   creditUsageReport: (month: string, groupBy: string) => ['admin', 'credits', 'usage', month, groupBy] as const,

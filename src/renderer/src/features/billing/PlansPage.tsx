@@ -5,12 +5,14 @@ import { useTranslation } from 'react-i18next';
 import { billingApi } from '../../../../shared/api';
 import type { BillingPlan, Membership } from '../../../../shared/api/billing';
 import { errorMessageKey } from '../../api/errorMessages';
+import { refreshCredits } from '../../api/credits';
 import { cancelMembership, resumeMembership, subscribeToPlan, useBillingPlans, useMembership } from '../../api/billing';
 import { queryKeys } from '../../api/queryKeys';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { PageFrame } from '../../components/PageFrame';
 import { showToast } from '../../components/toast';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
+import { useUserSession } from '../../stores/userSession';
 import { CardForm } from './CardForm';
 import { PaymentHistory } from './PaymentHistory';
 import { PortOneCardDialog } from './PortOneCardDialog';
@@ -107,7 +109,16 @@ export default function PlansPage() {
   const [confirmPay, setConfirmPay] = useState<BillingPlan | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: queryKeys.billingAll }), queryClient.invalidateQueries({ queryKey: queryKeys.tenantMembership })]);
+  const memberId = useUserSession((state) => state.member?.id);
+  // A payment grants credits: the navigation's figures and the credits page read them again.
+  const refresh = () => {
+    if (memberId !== undefined) refreshCredits(queryClient, memberId);
+    return Promise.all([
+      queryClient.invalidateQueries({ queryKey: queryKeys.billingAll }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.tenantMembership }),
+      queryClient.invalidateQueries({ queryKey: queryKeys.creditEntriesAll }),
+    ]);
+  };
 
   async function run(action: () => Promise<unknown>, endpoint: Parameters<typeof errorMessageKey>[1], success: string) {
     setBusy(true);
