@@ -2,10 +2,11 @@
 // `npm test`: everything CI runs, in order — lint (boundaries), type checks, unit and component
 // tests, server integration tests on PGlite (and on PostgreSQL when TEST_DATABASE_URL is set),
 // keychain tests inside a D-Bus session with gnome-keyring, the desktop and web builds, and the
-// Playwright end-to-end tests. Ends with one "N passed, N failed" line over all test cases.
+// Playwright end-to-end tests (in the background beside the test passes). Ends with one
+// "N passed, N failed" line over all test cases.
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const reportDir = mkdtempSync(join(tmpdir(), 'test-reports-'));
@@ -43,20 +44,16 @@ run('lint (ESLint with the DESIGN §4 boundary rules)', 'npx', ['eslint', '.', '
 run('type check (node: shared, server, main, preload, tests)', 'npx', ['tsc', '-p', 'tsconfig.node.json']);
 run('type check (web: renderer, shared)', 'npx', ['tsc', '-p', 'tsconfig.web.json']);
 
-vitest('unit, component and server integration tests on PGlite', ['--project', 'web', '--project', 'node'], 'pglite', { TEST_DATABASE_URL: '' });
-
 /**
- * The PostgreSQL pass runs beside the builds and the end-to-end tests (one test process, so the
- * browser keeps a core): its output goes to a file, printed when it ends. It is most of what keeps
- * CI under 20 minutes.
+ * Starts a step in the background: its output goes to a file, printed when `finish` is awaited, and
+ * its report is counted then (`count`).
  */
-function startInBackground(title, command, args, reportName) {
-  const outputFile = join(reportDir, `${reportName}.json`);
-  const logFile = join(reportDir, `${reportName}.log`);
+function startInBackground(title, command, args, { env = {}, count }) {
+  const logFile = join(reportDir, `${title.replace(/\W+/g, '-')}.log`);
   const log = openSync(logFile, 'w');
   const started = Date.now();
   console.log(`\n==> ${title}: started in the background (its output follows when it ends)`);
-  const child = spawn(command, [...args, '--reporter=default', '--reporter=json', `--outputFile.json=${outputFile}`], { stdio: ['ignore', log, log], env: process.env });
+  const child = spawn(command, args, { stdio: ['ignore', log, log], env: { ...process.env, ...env } });
   const done = new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
   return async () => {
     const code = await done;
@@ -65,16 +62,35 @@ function startInBackground(title, command, args, reportName) {
     console.log(readFileSync(logFile, 'utf8'));
     stepTimes.push(`${Math.round((Date.now() - started) / 1000)} s  ${title} (in the background)`);
     if (code !== 0) failedSteps.push(title);
-    countVitest(outputFile);
+    count();
   };
 }
 
-let finishPostgresPass = async () => {};
-if (process.env.TEST_DATABASE_URL) {
-  finishPostgresPass = startInBackground('server integration tests on PostgreSQL', 'npx', ['vitest', 'run', '--project', 'node', '--maxWorkers=1', 'tests/integration'], 'postgres');
-} else {
-  console.log('\n==> server integration tests on PostgreSQL: skipped (set TEST_DATABASE_URL, as .ci/run does)');
+function countPlaywright(file) {
+  if (!existsSync(file)) return;
+  const stats = JSON.parse(readFileSync(file, 'utf8')).stats ?? {};
+  totals.passed += (stats.expected ?? 0) + (stats.flaky ?? 0);
+  totals.failed += stats.unexpected ?? 0;
+  totals.skipped += stats.skipped ?? 0;
 }
+
+/**
+ * The end-to-end tests spend most of their time waiting for the page (about half a core), so they
+ * run in the background beside the test passes, which keep both cores busy; the builds they need
+ * come first. Together that keeps CI well under 20 minutes on two cores.
+ */
+let finishEndToEnd = async () => {};
+const desktopBuilt = run('desktop build (electron-vite)', 'npm', ['run', '--silent', 'build:desktop']);
+if (run('web build (vite)', 'npm', ['run', '--silent', 'build:web']) && desktopBuilt) {
+  const outputFile = join(reportDir, 'e2e.json');
+  finishEndToEnd = startInBackground('end-to-end tests (Playwright, Chromium, real server)', 'npx', ['playwright', 'test', '--reporter=list,json'], {
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: outputFile },
+    count: () => countPlaywright(outputFile),
+  });
+}
+
+const workers = `--maxWorkers=${availableParallelism()}`;
+vitest('unit, component and server integration tests on PGlite', ['--project', 'web', '--project', 'node', workers], 'pglite', { TEST_DATABASE_URL: '' });
 
 const hasKeyring = spawnSync('sh', ['-c', 'command -v dbus-run-session && command -v gnome-keyring-daemon'], { stdio: 'ignore' }).status === 0;
 if (hasKeyring) {
@@ -93,21 +109,13 @@ if (hasKeyring) {
   console.log('\n==> keychain tests: skipped (install gnome-keyring and dbus to run them)');
 }
 
-run('desktop build (electron-vite)', 'npm', ['run', '--silent', 'build:desktop']);
-if (run('web build (vite)', 'npm', ['run', '--silent', 'build:web'])) {
-  const outputFile = join(reportDir, 'e2e.json');
-  run('end-to-end tests (Playwright, Chromium, real server)', 'npx', ['playwright', 'test', '--reporter=list,json'], {
-    PLAYWRIGHT_JSON_OUTPUT_NAME: outputFile,
-  });
-  if (existsSync(outputFile)) {
-    const stats = JSON.parse(readFileSync(outputFile, 'utf8')).stats ?? {};
-    totals.passed += (stats.expected ?? 0) + (stats.flaky ?? 0);
-    totals.failed += stats.unexpected ?? 0;
-    totals.skipped += stats.skipped ?? 0;
-  }
+if (process.env.TEST_DATABASE_URL) {
+  vitest('server integration tests on PostgreSQL', ['--project', 'node', workers, 'tests/integration'], 'postgres');
+} else {
+  console.log('\n==> server integration tests on PostgreSQL: skipped (set TEST_DATABASE_URL, as .ci/run does)');
 }
 
-await finishPostgresPass();
+await finishEndToEnd();
 
 // Step durations, so a slow step shows in the CI log (the whole run must stay well under 20 minutes).
 console.log(`\n${stepTimes.join('\n')}`);
