@@ -143,7 +143,7 @@ export async function startMemberUpload(
   await readLayout(deps.db, tenant, rows[0]!);
   const fileKey = `tenants/${tenant.id}/member-uploads/${randomUUID()}.${format}`;
   await deps.store.put(fileKey, part.bytes, { contentType: SPREADSHEET_MIME[format] });
-  const taskId = await jobs.enqueue(job, { fileKey, format }, { tenantId: tenant.id, memberId: admin.id });
+  const taskId = await jobs.enqueue(job, { fileKey, format }, { tenantId: tenant.id, memberId: admin.id }, { fileKey: () => fileKey });
   const [task] = await deps.db.select().from(backgroundTasks).where(eq(backgroundTasks.id, taskId));
   return toTask(task!);
 }
