@@ -161,6 +161,9 @@ export const members = pgTable(
     // The admin member list (10,000 members and more): its default order and its status filter.
     index('members_tenant_created_idx').on(t.tenantId, t.createdAt),
     index('members_tenant_status_idx').on(t.tenantId, t.status),
+    // Its free-text search (`ILIKE '%term%'`): trigram indexes answer a substring in any letter case.
+    index('members_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    index('members_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
   ],
 );
 
@@ -223,7 +226,8 @@ export const memberCustomFieldValues = pgTable(
       .references(() => customFields.id, { onDelete: 'cascade' }),
     value: text('value'),
   },
-  (t) => [primaryKey({ columns: [t.memberId, t.customFieldId] })],
+  // The trigram index serves the admin member search over searchable fields' values.
+  (t) => [primaryKey({ columns: [t.memberId, t.customFieldId] }), index('member_custom_field_values_value_trgm_idx').using('gin', t.value.op('gin_trgm_ops'))],
 );
 
 export const paymentMethods = pgTable('payment_methods', {
