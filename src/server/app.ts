@@ -11,7 +11,9 @@ import type { ServerConfig } from './config';
 import { clock } from './clock';
 import type { Database } from './db/client';
 import { type JobQueue, createJobQueue, jobQueueSettings } from './jobs/queue';
-import { type CreditPeriods, defineCreditPeriodJobs, scheduleCreditPeriods } from './services/creditPeriods';
+import { type CreditPeriods, defineCreditPeriodJobs } from './services/creditPeriods';
+import { runEvery } from './jobs/periodic';
+import { sweepTaskFiles } from './services/taskFiles';
 import { type LlmRegistry, createLlmRegistry, llmSettingsFromConfig } from './llm/registry';
 import { registerApiKeyAuthentication } from './plugins/apiKeyAuth';
 import { registerAuthentication } from './plugins/auth';
@@ -94,6 +96,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Enqueues the credit period jobs that are due (the server does it on a timer; tests call it). */
     creditPeriods: CreditPeriods;
+    /** Deletes task files past MEMBER_EXPORT_RETENTION_HOURS (the server does it on a timer; tests call it); how many went. */
+    sweepTaskFiles(): Promise<number>;
   }
 }
 
@@ -187,6 +191,8 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
   app.decorate('sweepRenewals', sweepRenewals);
   const creditPeriods = defineCreditPeriodJobs(jobs, db);
   app.decorate('creditPeriods', creditPeriods);
+  const sweepFiles = () => sweepTaskFiles(db, store, config.MEMBER_EXPORT_RETENTION_HOURS * 3_600_000);
+  app.decorate('sweepTaskFiles', sweepFiles);
   const chatDeps = {
     db,
     llm: llmRegistry,
@@ -257,15 +263,11 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
 
   await jobs.start(app.log);
   app.addHook('onClose', () => jobs.stop());
-  if (config.BILLING_RENEWAL_SWEEP_SECONDS > 0) {
-    const sweep = () => sweepRenewals().catch((error: unknown) => app.log.error({ err: error }, 'membership renewal sweep failed'));
-    const timer = setInterval(sweep, config.BILLING_RENEWAL_SWEEP_SECONDS * 1000);
-    timer.unref();
-    app.addHook('onClose', async () => clearInterval(timer));
-  }
-  const stopCreditPeriods = scheduleCreditPeriods(creditPeriods, config.CREDIT_PERIOD_CHECK_MINUTES, (error) =>
-    app.log.error({ err: error }, 'credit period check failed'),
-  );
-  app.addHook('onClose', async () => stopCreditPeriods());
+  const timers = [
+    runEvery(config.BILLING_RENEWAL_SWEEP_SECONDS, sweepRenewals, (error) => app.log.error({ err: error }, 'membership renewal sweep failed')),
+    runEvery(config.CREDIT_PERIOD_CHECK_MINUTES * 60, () => creditPeriods.enqueueDue(), (error) => app.log.error({ err: error }, 'credit period check failed')),
+    runEvery(config.TASK_FILE_SWEEP_MINUTES * 60, sweepFiles, (error) => app.log.error({ err: error }, 'task file sweep failed')),
+  ];
+  app.addHook('onClose', async () => timers.forEach((stop) => stop()));
   return app;
 }

@@ -1,7 +1,8 @@
 /**
  * The server's clock for credit periods: the month a ledger row counts in, the monthly plan grant and
  * the expiry of purchased credits all read `clock.now()`, so tests move time by setting it instead
- * of waiting for a month to pass. Periods are calendar months in UTC.
+ * of waiting for a month to pass. Periods are calendar months in UTC. Background tasks' finish time
+ * and the retention of their files go by it too.
  */
 let source: () => Date = () => new Date();
 

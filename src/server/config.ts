@@ -147,6 +147,10 @@ const configSchema = z.object({
   CREDIT_PERIOD_CHECK_MINUTES: z.coerce.number().int().min(0).max(1440).default(60),
   /** A member export still running this long after it was asked for fails as timed out (spec §8). */
   MEMBER_EXPORT_TIME_LIMIT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
+  /** Member export files, and bulk-upload files once their task has finished, are deleted this long after the task finished. */
+  MEMBER_EXPORT_RETENTION_HOURS: z.coerce.number().min(0.01).max(24 * 365).default(24),
+  /** How often the server deletes task files past their retention; 0 = never (another process does it). */
+  TASK_FILE_SWEEP_MINUTES: z.coerce.number().int().min(0).max(1440).default(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
 });
 

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN, expectNoSeriousA11yViolations, signIn, uniqueName } from './support';
+import { ADMIN, MEMBER, expectNoSeriousA11yViolations, signIn, uniqueName } from './support';
 
 test('an admin creates a group, sets its credit quotas, finds the default group locked, and deletes the group', async ({ page }) => {
   const name = uniqueName('Sales');
@@ -73,4 +73,64 @@ test('an admin creates a group, sets its credit quotas, finds the default group 
   await confirm.getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText(/^Group deleted\./)).toBeVisible();
   await expect(row).toHaveCount(0);
+});
+
+test('an admin creates a second group on the groups screen, adds it to a member in the member drawer, and sees it in the member list', async ({ page }) => {
+  const name = uniqueName('Field team');
+  await signIn(page, ADMIN);
+  await page.goto('/admin/groups');
+  await page.getByRole('button', { name: 'New group' }).click();
+  const create = page.getByRole('dialog', { name: 'New group' });
+  await create.getByLabel('Korean name').fill(`${name} 팀`);
+  await create.getByLabel('English name').fill(name);
+  await create.getByRole('button', { name: 'Create' }).click();
+  await expect(page.getByText('Group created.')).toBeVisible();
+  const groupRow = page.getByTestId('admin-group-row').filter({ hasText: name });
+  await expect(groupRow).toBeVisible();
+
+  // The member drawer offers the new group among the additional groups.
+  await page.goto(`/admin/members?search=${encodeURIComponent(MEMBER.email)}`);
+  const memberRow = page.getByTestId('member-row').and(page.locator(`[data-email="${MEMBER.email}"]`));
+  await expect(memberRow).toBeVisible();
+  await expect(memberRow).not.toContainText(name);
+  await memberRow.getByTestId('open-member').click();
+  const drawer = page.getByRole('dialog').filter({ has: page.getByTestId('member-save') });
+  // The form fills in once the member has loaded; typing before that would be reset.
+  await expect(drawer.getByTestId('member-default-group')).toHaveValue('Default group');
+  // By keyboard: the arrow opens the options.
+  await drawer.getByRole('combobox', { name: 'Additional groups' }).focus();
+  await page.keyboard.press('ArrowDown');
+  await page.getByRole('option', { name }).click();
+  await page.keyboard.press('Escape'); // closes the options, not the drawer
+  // The seeded member has no value for the required Department field, which the save checks.
+  await drawer.getByRole('textbox', { name: 'Department' }).fill('Field');
+  await drawer.getByTestId('member-save').click();
+  await expect(page.getByText(/^Saved /)).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  // The list shows it on the member's row, and filtering by the group finds the member.
+  await expect(memberRow).toContainText(name);
+  await expect(memberRow).toContainText('Default group');
+  await page.goto('/admin/members');
+  await page.getByTestId('filter-member_group_id').click();
+  await page.getByRole('option', { name }).click();
+  await expect(page).toHaveURL(/member_group_id=\d+/);
+  await expect(page.getByTestId('member-row')).toHaveCount(1);
+  await expect(memberRow).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+
+  // The group's own members drawer lists the member too; deleting the group takes it off the member again.
+  await page.goto('/admin/groups');
+  await groupRow.getByRole('button', { name: `Actions for ${name}` }).click();
+  await page.getByRole('menuitem', { name: 'Members' }).click();
+  const members = page.getByRole('dialog', { name: /^Members of / });
+  await expect(members.getByText(MEMBER.email)).toBeVisible();
+  await members.getByRole('button', { name: 'Close' }).click();
+  await groupRow.getByRole('button', { name: `Actions for ${name}` }).click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+  await page.getByRole('dialog', { name: `Delete ${name}?` }).getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText(/^Group deleted\./)).toBeVisible();
+  await page.goto(`/admin/members?search=${encodeURIComponent(MEMBER.email)}`);
+  await expect(memberRow).toBeVisible();
+  await expect(memberRow).not.toContainText(name);
 });

@@ -161,6 +161,9 @@ export const members = pgTable(
     // The admin member list (10,000 members and more): its default order and its status filter.
     index('members_tenant_created_idx').on(t.tenantId, t.createdAt),
     index('members_tenant_status_idx').on(t.tenantId, t.status),
+    // Its free-text search (`ILIKE '%term%'`): trigram indexes answer a substring in any letter case.
+    index('members_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    index('members_email_trgm_idx').using('gin', t.email.op('gin_trgm_ops')),
   ],
 );
 
@@ -223,7 +226,8 @@ export const memberCustomFieldValues = pgTable(
       .references(() => customFields.id, { onDelete: 'cascade' }),
     value: text('value'),
   },
-  (t) => [primaryKey({ columns: [t.memberId, t.customFieldId] })],
+  // The trigram index serves the admin member search over searchable fields' values.
+  (t) => [primaryKey({ columns: [t.memberId, t.customFieldId] }), index('member_custom_field_values_value_trgm_idx').using('gin', t.value.op('gin_trgm_ops'))],
 );
 
 export const paymentMethods = pgTable('payment_methods', {
@@ -843,22 +847,33 @@ export const taskModes = pgTable('task_modes', {
   createdAt: createdAt(),
 });
 
-export const backgroundTasks = pgTable('background_tasks', {
-  id: id(),
-  tenantId: tenantId(),
-  memberId: integer('member_id').references(() => members.id, { onDelete: 'set null' }),
-  kind: text('kind').notNull(),
-  status: taskStatusEnum('status').notNull().default('running'),
-  result: jsonb('result'),
-  error: text('error'),
-  /** Why it failed in words its owner may read (`TaskFailure`); `error` keeps the internals. */
-  errorCode: text('error_code'),
-  /** Rows done and rows to do, for jobs that report progress. */
-  processed: integer('processed'),
-  total: integer('total'),
-  createdAt: createdAt(),
-  finishedAt: timestamp('finished_at', { withTimezone: true }),
-});
+export const backgroundTasks = pgTable(
+  'background_tasks',
+  {
+    id: id(),
+    tenantId: tenantId(),
+    memberId: integer('member_id').references(() => members.id, { onDelete: 'set null' }),
+    kind: text('kind').notNull(),
+    status: taskStatusEnum('status').notNull().default('running'),
+    result: jsonb('result'),
+    error: text('error'),
+    /** Why it failed in words its owner may read (`TaskFailure`); `error` keeps the internals. */
+    errorCode: text('error_code'),
+    /** Rows done and rows to do, for jobs that report progress. */
+    processed: integer('processed'),
+    total: integer('total'),
+    /**
+     * The FileStore key of a file the task owns (an export's output, an upload's input); the task
+     * file sweep (services/taskFiles.ts) deletes it once the task's retention has passed and clears this.
+     */
+    fileKey: text('file_key'),
+    createdAt: createdAt(),
+    /** From the server's clock (src/server/clock.ts), so tests can age a task by moving it. */
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  // The sweep's question: finished tasks that still own a file, oldest first.
+  (t) => [index('background_tasks_file_sweep_idx').on(t.finishedAt).where(sql`${t.fileKey} IS NOT NULL`)],
+);
 
 /**
  * A member upload's checkpoint (docs/ARCHITECTURE.md "Member export and bulk upload"): written in

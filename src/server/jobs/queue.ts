@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import { type JobWithMetadata, PgBoss, fromDrizzle } from 'pg-boss';
 import { z } from 'zod';
+import { clock } from '../clock';
 import type { ServerConfig } from '../config';
 import type { Database } from '../db/client';
 import { backgroundTasks } from '../db/schema';
@@ -82,8 +83,11 @@ export function jobQueueSettings(config: ServerConfig): JobQueueSettings {
 
 export interface JobQueue {
   define<P>(name: string, schema: z.ZodType<P>, handler: JobHandler<P>, options?: JobTypeOptions): JobType<P>;
-  /** Creates the task (status running) and its job in one transaction; returns the task id. */
-  enqueue<P>(type: JobType<P>, payload: P, owner: TaskOwner): Promise<number>;
+  /**
+   * Creates the task (status running) and its job in one transaction; returns the task id. `fileKey`
+   * names the stored file the task owns, given its id (removed by the task file sweep later).
+   */
+  enqueue<P>(type: JobType<P>, payload: P, owner: TaskOwner, options?: { fileKey?: (taskId: number) => string }): Promise<number>;
   start(logger: FastifyBaseLogger): Promise<void>;
   /** Stops taking jobs, waits for running ones up to the shutdown timeout, fails the rest. */
   stop(): Promise<void>;
@@ -135,8 +139,8 @@ export function createJobQueue(db: Database, settings: JobQueueSettings): JobQue
       .update(backgroundTasks)
       .set(
         outcome.status === 'completed'
-          ? { status: 'completed', result: outcome.result ?? null, finishedAt: sql`now()` }
-          : { status: 'failed', error: outcome.error, errorCode: outcome.errorCode ?? null, finishedAt: sql`now()` },
+          ? { status: 'completed', result: outcome.result ?? null, finishedAt: clock.now() }
+          : { status: 'failed', error: outcome.error, errorCode: outcome.errorCode ?? null, finishedAt: clock.now() },
       )
       .where(and(eq(backgroundTasks.id, taskId), eq(backgroundTasks.status, 'running')));
   }
@@ -181,7 +185,7 @@ export function createJobQueue(db: Database, settings: JobQueueSettings): JobQue
       return type;
     },
 
-    async enqueue(type, payload, owner) {
+    async enqueue(type, payload, owner, options = {}) {
       if (!started) throw new Error('the job queue is not started');
       if (definitions.get(type.name)?.type !== type) throw new Error(`job type ${type.name} is not defined on this queue`);
       const parsed = type.schema.parse(payload);
@@ -190,6 +194,7 @@ export function createJobQueue(db: Database, settings: JobQueueSettings): JobQue
           .insert(backgroundTasks)
           .values({ tenantId: owner.tenantId, memberId: owner.memberId, kind: type.name })
           .returning({ id: backgroundTasks.id });
+        if (options.fileKey) await tx.update(backgroundTasks).set({ fileKey: options.fileKey(task!.id) }).where(eq(backgroundTasks.id, task!.id));
         const envelope: Envelope = { taskId: task!.id, tenantId: owner.tenantId, memberId: owner.memberId, payload: parsed };
         await boss.send(type.name, envelope, { db: fromDrizzle(tx as unknown as Parameters<typeof fromDrizzle>[0], sql) });
         return task!.id;

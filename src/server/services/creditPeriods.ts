@@ -174,11 +174,3 @@ export function defineCreditPeriodJobs(jobs: JobQueue, db: Database): CreditPeri
     },
   };
 }
-
-/** Runs `enqueueDue` every `minutes` (0: never); returns what stops it. */
-export function scheduleCreditPeriods(periods: CreditPeriods, minutes: number, onError: (error: unknown) => void): () => void {
-  if (minutes <= 0) return () => {};
-  const timer = setInterval(() => periods.enqueueDue().catch(onError), minutes * 60_000);
-  timer.unref();
-  return () => clearInterval(timer);
-}

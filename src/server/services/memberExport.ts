@@ -150,7 +150,7 @@ export async function startMemberExport(jobs: JobQueue, job: MemberExportJob, db
   const owned = and(eq(backgroundTasks.tenantId, tenant.id), eq(backgroundTasks.memberId, admin.id), eq(backgroundTasks.kind, MEMBER_EXPORT_TASK));
   const [running] = await db.select().from(backgroundTasks).where(and(owned, eq(backgroundTasks.status, 'running')));
   if (running) return toTask(running);
-  const taskId = await jobs.enqueue(job, { format }, { tenantId: tenant.id, memberId: admin.id });
+  const taskId = await jobs.enqueue(job, { format }, { tenantId: tenant.id, memberId: admin.id }, { fileKey: (id) => fileKey(tenant.id, id, format) });
   const [created] = await db.select().from(backgroundTasks).where(eq(backgroundTasks.id, taskId));
   return toTask(created!);
 }

@@ -19,7 +19,8 @@ import {
 } from '../../shared/domain/memberTransfer';
 import type { ErrorCode } from '../../shared/domain/errors';
 import { validateEmail } from '../../shared/domain/validation';
-import type { Database, Queryable } from '../db/client';
+import type { Database, Queryable, Transaction } from '../db/client';
+import { isDataRefusal } from '../db/uniqueViolation';
 import type { MemberRow, TenantRow } from '../db/rows';
 import { backgroundTasks, customFields, invitations, memberCustomFieldValues, memberGroups, memberUploads, members, tenants } from '../db/schema';
 import { AppError } from '../errors';
@@ -143,7 +144,7 @@ export async function startMemberUpload(
   await readLayout(deps.db, tenant, rows[0]!);
   const fileKey = `tenants/${tenant.id}/member-uploads/${randomUUID()}.${format}`;
   await deps.store.put(fileKey, part.bytes, { contentType: SPREADSHEET_MIME[format] });
-  const taskId = await jobs.enqueue(job, { fileKey, format }, { tenantId: tenant.id, memberId: admin.id });
+  const taskId = await jobs.enqueue(job, { fileKey, format }, { tenantId: tenant.id, memberId: admin.id }, { fileKey: () => fileKey });
   const [task] = await deps.db.select().from(backgroundTasks).where(eq(backgroundTasks.id, taskId));
   return toTask(task!);
 }
@@ -294,6 +295,43 @@ async function resumeUnmailed(deps: MemberUploadDeps, tenant: TenantRow, admin: 
   await mailBatch(deps, tenant, admin, checkpoint.taskId, sent);
 }
 
+type PreparedRow = { row: number; invitation: NewInvitation };
+
+/**
+ * Writes a batch's invitations and their audit rows in `tx`. When the database refuses one row's
+ * data (`isDataRefusal`: a NUL character from a hand-made XLSX, say), the batch is written again one
+ * row at a time, each in a savepoint, and the refused rows become `unknown_error`: the other rows
+ * carry on. The error is logged here and never shown. Any other failure (the database gone) fails the
+ * batch, and the job retries it.
+ */
+async function insertRows(deps: MemberUploadDeps, tx: Transaction, tenant: TenantRow, admin: MemberRow, taskId: number, rows: PreparedRow[]) {
+  const write = async (q: Queryable, part: PreparedRow[]) => {
+    const ids = await insertInvitations(q, tenant, admin, part.map((p) => p.invitation));
+    await recordAudits(
+      q,
+      ids.map((id, i) => ({ tenantId: tenant.id, actor: admin, action: 'invitation.create' as const, targetType: 'invitation', targetId: id, changes: { email: part[i]!.invitation.email, source: 'member_upload' } })),
+    );
+    return ids.map((invitationId, i) => ({ invitationId, ...part[i]! }));
+  };
+  const refused: MemberUploadFailedRow[] = [];
+  try {
+    return { created: await tx.transaction((savepoint) => write(savepoint, rows)), refused };
+  } catch (error) {
+    if (!isDataRefusal(error)) throw error;
+  }
+  const created: Awaited<ReturnType<typeof write>> = [];
+  for (const row of rows) {
+    try {
+      created.push(...(await tx.transaction((savepoint) => write(savepoint, [row]))));
+    } catch (error) {
+      if (!isDataRefusal(error)) throw error;
+      deps.log.error({ err: error, taskId, row: row.row }, 'the database refused a member upload row');
+      refused.push({ row: row.row, email: row.invitation.email, reason: 'unknown_error', field: null });
+    }
+  }
+  return { created, refused };
+}
+
 function outcomeOf(total: number, invited: number, failed: MemberUploadFailedRow[]): MemberUploadResult {
   const sorted = [...failed].sort((a, b) => a.row - b.row);
   return { outcome: sorted.length === 0 ? 'success' : invited === 0 ? 'error' : 'warning', total, invited, failed: sorted };
@@ -347,34 +385,23 @@ async function runUpload(deps: MemberUploadDeps, payload: z.infer<typeof uploadP
     const prepared = await Promise.all(
       inviting.map((row) => prepareInvitation({ email: row.email, name: row.name, memberGroupId: row.groupId, customFieldValues: row.values, ssoId: row.ssoId })),
     );
-    const unmailed = await db.transaction(async (tx) => {
-      const ids = await insertInvitations(tx, tenant, admin, prepared);
-      await recordAudits(
-        tx,
-        ids.map((id, i) => ({ tenantId: tenant.id, actor: admin, action: 'invitation.create' as const, targetType: 'invitation', targetId: id, changes: { email: prepared[i]!.email, source: 'member_upload' } })),
-      );
-      const pending = ids.map((invitationId, i) => ({ invitationId, row: inviting[i]!.line }));
+    const written = await db.transaction(async (tx) => {
+      const { created, refused } = await insertRows(deps, tx, tenant, admin, context.taskId, inviting.map((row, i) => ({ row: row.line, invitation: prepared[i]! })));
       // Conditional on the checkpoint this run started the batch from: a second run of the same job cannot write the batch twice.
       const moved = await tx
         .update(memberUploads)
         .set({
           processed: start + batch.length,
-          invited: sql`${memberUploads.invited} + ${ids.length}`,
-          failedRows: sql`${memberUploads.failedRows} || ${failedJson(failures)}`,
-          unmailed: pending,
+          invited: sql`${memberUploads.invited} + ${created.length}`,
+          failedRows: sql`${memberUploads.failedRows} || ${failedJson([...failures, ...refused])}`,
+          unmailed: created.map(({ invitationId, row }) => ({ invitationId, row })),
         })
         .where(and(eq(memberUploads.taskId, context.taskId), eq(memberUploads.processed, start)))
         .returning({ taskId: memberUploads.taskId });
       if (moved.length === 0) throw new Error('the upload checkpoint moved under this run');
-      return pending;
+      return created;
     });
-    await mailBatch(
-      deps,
-      tenant,
-      admin,
-      context.taskId,
-      unmailed.map((u, i) => ({ ...u, invitation: prepared[i]! })),
-    );
+    await mailBatch(deps, tenant, admin, context.taskId, written);
     await context.reportProgress(start + batch.length, total);
   }
 
