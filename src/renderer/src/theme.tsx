@@ -50,12 +50,16 @@ export function createAppTheme({ closeLabel }: { closeLabel: string }) {
 const cssVariablesResolver: CSSVariablesResolver = () => ({ variables: {}, light: { '--mantine-color-error': 'var(--mantine-color-red-8)' }, dark: {} });
 
 /** MantineProvider with the app theme in the language on screen. */
-export function AppMantineProvider({ children }: { children: ReactNode }) {
+/**
+ * `env="test"` is for component tests: Mantine then opens menus, popovers and dialogs without their
+ * transitions, so what a test looks for does not depend on how busy the machine is.
+ */
+export function AppMantineProvider({ children, env }: { children: ReactNode; env?: 'test' }) {
   const { t } = useTranslation('common');
   const closeLabel = t('close');
   const theme = useMemo(() => createAppTheme({ closeLabel }), [closeLabel]);
   return (
-    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light">
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="light" env={env}>
       {children}
     </MantineProvider>
   );

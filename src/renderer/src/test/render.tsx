@@ -21,7 +21,7 @@ export function renderScreen(ui: ReactElement, { route = '/', path = '*' }: { ro
     { initialEntries: [route] },
   );
   const view = render(
-    <AppMantineProvider>
+    <AppMantineProvider env="test">
       <Notifications />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />

@@ -129,12 +129,12 @@ describe('Studio editor', () => {
     await user.click(within(dialog).getByRole('radio', { name: /Member groups/ }));
     const submit = within(dialog).getByRole('button', { name: 'Save' });
     expect(submit).toBeDisabled();
-    await user.click(within(dialog).getByLabelText('Groups'));
-    // Mantine's dropdown stays display:none in jsdom (no transitions): the option is still clickable.
-    await user.click(await screen.findByRole('option', { name: 'Research', hidden: true }));
-    await user.click(within(dialog).getByLabelText('Store category'));
+    // A select's label names its open list too: the input is the first.
+    await user.click(within(dialog).getAllByLabelText('Groups')[0]!);
+    await user.click(await screen.findByRole('option', { name: 'Research' }));
+    await user.click(within(dialog).getAllByLabelText('Store category')[0]!);
     // The editor's category list has a Writing option too; the dialog's is the last one.
-    await user.click((await screen.findAllByRole('option', { name: 'Writing', hidden: true })).at(-1)!);
+    await user.click((await screen.findAllByRole('option', { name: 'Writing' })).at(-1)!);
     await user.click(submit);
     expect(await screen.findByText('Access saved.')).toBeInTheDocument();
     expect(await api.find('PATCH', '/chatbots/7/access/')[0]!.json()).toEqual({ is_public: false, member_group_ids: [5], category_id: 2 });
