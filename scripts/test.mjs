@@ -90,7 +90,7 @@ if (run('web build (vite)', 'npm', ['run', '--silent', 'build:web']) && desktopB
 }
 
 const workers = `--maxWorkers=${availableParallelism()}`;
-vitest('unit, component and server integration tests on PGlite', ['--project', 'web', '--project', 'node', workers], 'pglite', { TEST_DATABASE_URL: '' });
+vitest('unit, component and server integration tests on PGlite', ['--project', 'web', '--project', 'node', '--project', 'integration', workers], 'pglite', { TEST_DATABASE_URL: '' });
 
 const hasKeyring = spawnSync('sh', ['-c', 'command -v dbus-run-session && command -v gnome-keyring-daemon'], { stdio: 'ignore' }).status === 0;
 if (hasKeyring) {
@@ -110,7 +110,7 @@ if (hasKeyring) {
 }
 
 if (process.env.TEST_DATABASE_URL) {
-  vitest('server integration tests on PostgreSQL', ['--project', 'node', workers, 'tests/integration'], 'postgres');
+  vitest('server integration tests on PostgreSQL', ['--project', 'integration', workers], 'postgres');
 } else {
   console.log('\n==> server integration tests on PostgreSQL: skipped (set TEST_DATABASE_URL, as .ci/run does)');
 }
