@@ -1,8 +1,9 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { apiKeys, llmModels, members, piiSettings, restrictedWords, sessionMessages, sessions, usageRecords } from '../../src/server/db/schema';
+import { apiKeys, chatbots, creditLedger, llmModels, members, piiSettings, restrictedWords, sessionMessages, sessions, usageRecords } from '../../src/server/db/schema';
 import type { OpenAiError } from '../../src/shared/api/openai';
+import { type FakeLlmUpstream, startFakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
 
@@ -38,6 +39,9 @@ function raw(path: string, key: string | undefined, body?: unknown, signal?: Abo
 }
 
 const ask = (model: string, content = 'Hello there') => ({ model, messages: [{ role: 'user', content }] });
+
+/** A non-streamed call with parameters the client's types may not allow (refused ones, out of range). */
+const askWith = (model: string, extra: Record<string, unknown>) => ({ ...ask(model), ...extra }) as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming;
 
 async function refusal(key: string, body: unknown): Promise<{ status: number; error: OpenAiError['error'] }> {
   const response = await raw('/chat/completions', key, body);
@@ -272,5 +276,154 @@ describe('the app’s send rules as OpenAI errors', () => {
     const [usage] = await server.db.select().from(usageRecords).where(eq(usageRecords.apiKeyId, id));
     const [answer] = await server.db.select().from(sessionMessages).where(and(eq(sessionMessages.id, usage!.messageId!), isNotNull(sessionMessages.interrupted)));
     expect(answer?.interrupted).toBe('stopped');
+  });
+});
+
+describe('OpenAI parameters', () => {
+  it('max_tokens and max_completion_tokens cut the answer (finish_reason length) and lower the credit reservation', async () => {
+    const { id, key } = await newKey([general.id]);
+    const full = await client(key).chat.completions.create(askWith(general.hash_id, {}));
+    expect(full.choices[0]!.finish_reason).toBe('stop');
+    expect(full.usage!.completion_tokens).toBeGreaterThan(5);
+    const cut = await client(key).chat.completions.create(askWith(general.hash_id, { max_tokens: 5 }));
+    expect(cut.choices[0]!.finish_reason).toBe('length');
+    expect(cut.usage!.completion_tokens).toBe(5);
+    expect(full.choices[0]!.message.content).toContain(cut.choices[0]!.message.content!);
+    // Both given: the smaller limits.
+    const both = await client(key).chat.completions.create(askWith(general.hash_id, { max_tokens: 50, max_completion_tokens: 3 }));
+    expect(both.usage!.completion_tokens).toBe(3);
+
+    const usage = await server.db.select().from(usageRecords).where(eq(usageRecords.apiKeyId, id)).orderBy(usageRecords.id);
+    const reserved = async (messageId: number | null) => {
+      const [row] = await server.db
+        .select()
+        .from(creditLedger)
+        .where(and(eq(creditLedger.kind, 'reservation'), eq(creditLedger.messageId, messageId!)));
+      return Math.abs(row!.amount);
+    };
+    const [model] = await server.db.select().from(llmModels).where(eq(llmModels.id, general.llm_model.id));
+    // The same conversation: only the output part of the reservation differs (1024 reserved tokens by default).
+    const [fullReserved, cutReserved, bothReserved] = await Promise.all(usage.map((row) => reserved(row.messageId)));
+    expect(fullReserved! - cutReserved!).toBeCloseTo(((1024 - 5) / 10_000) * model!.outputCostPer10k, 4);
+    expect(fullReserved! - bothReserved!).toBeCloseTo(((1024 - 3) / 10_000) * model!.outputCostPer10k, 4);
+  });
+
+  it('accepts parameters that change nothing a caller sees', async () => {
+    const { key } = await newKey([quick.id]);
+    const answer = await client(key).chat.completions.create(
+      askWith(quick.hash_id, {
+        user: 'user-1',
+        metadata: { purpose: 'test' },
+        store: false,
+        service_tier: 'auto',
+        parallel_tool_calls: false,
+        n: 1,
+        tools: [],
+        tool_choice: 'none',
+        logprobs: false,
+        response_format: { type: 'text' },
+        modalities: ['text'],
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'Hello in parts' }] }],
+      }),
+    );
+    expect(answer.choices[0]!.message.content).toContain('Hello in parts');
+  });
+
+  it('refuses what it cannot honour with 400 invalid_request_error naming the param', async () => {
+    const part = (extra: Record<string, unknown>) => ({ messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, extra] }] });
+    const refused: [Record<string, unknown>, string][] = [
+      [{ n: 2 }, 'n'],
+      [{ tools: [{ type: 'function', function: { name: 'lookup', parameters: {} } }] }, 'tools'],
+      [{ tool_choice: 'auto' }, 'tool_choice'],
+      [{ functions: [{ name: 'lookup' }] }, 'functions'],
+      [{ function_call: 'auto' }, 'function_call'],
+      [{ logprobs: true }, 'logprobs'],
+      [{ top_logprobs: 2 }, 'top_logprobs'],
+      [{ response_format: { type: 'json_object' } }, 'response_format.type'],
+      [{ modalities: ['text', 'audio'] }, 'modalities'],
+      [{ audio: { voice: 'alloy', format: 'mp3' } }, 'audio'],
+      [part({ type: 'image_url', image_url: { url: 'https://example.com/cat.png' } }), 'messages.[0].content.[1].type'],
+      [part({ type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } }), 'messages.[0].content.[1].type'],
+      [part({ type: 'file', file: { file_id: 'file-1' } }), 'messages.[0].content.[1].type'],
+    ];
+    // Refusals count against the key's rate limit: a key for every few calls.
+    let key = '';
+    for (const [index, [extra, param]] of refused.entries()) {
+      if (index % 4 === 0) key = (await newKey([quick.id])).key;
+      const error = await client(key)
+        .chat.completions.create(askWith(quick.hash_id, extra))
+        .catch((caught: unknown) => caught);
+      expect(error, param).toBeInstanceOf(OpenAI.BadRequestError);
+      expect(error, param).toMatchObject({ status: 400, type: 'invalid_request_error', param });
+      expect((error as InstanceType<typeof OpenAI.BadRequestError>).message, param).toContain('not supported');
+    }
+    const image = await refusal(key, { ...ask(quick.hash_id), ...part({ type: 'image_url', image_url: { url: 'https://example.com/cat.png' } }) });
+    expect(image.error.message).toContain("Content parts of type 'image_url' are not supported");
+  });
+
+  it('refuses values out of range with 400 naming the param', async () => {
+    const outOfRange: [Record<string, unknown>, string][] = [
+      [{ temperature: 2.5 }, 'temperature'],
+      [{ top_p: 1.5 }, 'top_p'],
+      [{ max_tokens: 0 }, 'max_tokens'],
+      [{ max_completion_tokens: 1.5 }, 'max_completion_tokens'],
+      [{ stop: ['a', 'b', 'c', 'd', 'e'] }, 'stop'],
+      [{ presence_penalty: 2.5 }, 'presence_penalty'],
+      [{ frequency_penalty: -3 }, 'frequency_penalty'],
+      [{ seed: 0.5 }, 'seed'],
+    ];
+    let key = '';
+    for (const [index, [extra, param]] of outOfRange.entries()) {
+      if (index % 4 === 0) key = (await newKey([quick.id])).key;
+      const error = await client(key)
+        .chat.completions.create(askWith(quick.hash_id, extra))
+        .catch((caught: unknown) => caught);
+      expect(error, param).toBeInstanceOf(OpenAI.BadRequestError);
+      expect(error, param).toMatchObject({ status: 400, type: 'invalid_request_error', param });
+    }
+  });
+});
+
+describe('sampling parameters on an OpenAI-compatible upstream', () => {
+  let upstream: FakeLlmUpstream;
+  let upstreamServer: TestServer;
+  let key: string;
+  let bot: { id: number; hash_id: string; llm_model: { id: number } };
+
+  beforeAll(async () => {
+    upstream = await startFakeLlmUpstream();
+    upstreamServer = await startTestServer({ llm: { baseUrl: upstream.baseUrl } });
+    const upstreamApi = apiClient(upstreamServer);
+    const { access_token } = await upstreamApi.signIn(DEMO_MEMBER);
+    const visible = await upstreamApi.call('/chatbots/?include_default=true', { token: access_token });
+    bot = visible.body.items.find((item: { en_name: string }) => item.en_name === 'General Assistant');
+    key = (await upstreamApi.call('/apikeys/', { method: 'POST', token: access_token, body: { name: 'sampling', chatbot_ids: [bot.id] } })).body.key;
+  });
+  afterAll(async () => {
+    await upstreamServer?.close();
+    await upstream?.close();
+  });
+
+  const call = async (extra: Record<string, unknown>) => {
+    const openai = new OpenAI({ apiKey: key, baseURL: `${upstreamServer.apiBase}/openai`, maxRetries: 0 });
+    await openai.chat.completions.create(askWith(bot.hash_id, extra));
+    return upstream.requests.at(-1)!.body;
+  };
+
+  it('sends the call’s temperature, top_p, max_tokens, stop, seed and penalties to the model', async () => {
+    const sent = await call({ temperature: 0.2, top_p: 0.5, max_tokens: 77, stop: ['END', 'STOP'], seed: 42, presence_penalty: 0.5, frequency_penalty: -0.5 });
+    expect(sent).toMatchObject({ temperature: 0.2, top_p: 0.5, max_tokens: 77, stop: ['END', 'STOP'], seed: 42, presence_penalty: 0.5, frequency_penalty: -0.5 });
+    expect((await call({ stop: 'END', max_completion_tokens: 30 })).stop).toEqual(['END']);
+    expect(upstream.requests.at(-1)!.body.max_tokens).toBe(30);
+  });
+
+  it('keeps the chatbot’s sampling for what the call leaves out, and caps max_tokens at the model’s context', async () => {
+    const [chatbot] = await upstreamServer.db.select().from(chatbots).where(eq(chatbots.id, bot.id));
+    const sent = await call({ temperature: null });
+    expect(sent).toMatchObject({ temperature: chatbot!.temperature, top_p: chatbot!.topP });
+    for (const absent of ['max_tokens', 'stop', 'seed', 'presence_penalty', 'frequency_penalty']) expect(sent).not.toHaveProperty(absent);
+
+    const [model] = await upstreamServer.db.select().from(llmModels).where(eq(llmModels.id, bot.llm_model.id));
+    expect((await call({ max_tokens: model!.contextLimit * 10 })).max_tokens).toBe(model!.contextLimit);
   });
 });

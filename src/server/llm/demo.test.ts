@@ -15,6 +15,15 @@ describe('demo language model', () => {
     expect(usage.inputTokens).toBeGreaterThan(0);
   });
 
+  it('stops at the call’s output limit with finish reason length', async () => {
+    const result = streamText({ model: createDemoProvider(0).languageModel('demo'), prompt: 'How do I reset my password?', maxOutputTokens: 3 });
+    const deltas: string[] = [];
+    for await (const delta of result.textStream) deltas.push(delta);
+    expect(deltas).toHaveLength(3);
+    expect(await result.finishReason).toBe('length');
+    expect((await result.usage).outputTokens).toBe(3);
+  });
+
   it('answers in the requested language', async () => {
     const result = streamText({
       model: createDemoProvider(0).languageModel('demo'),

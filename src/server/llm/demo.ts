@@ -140,6 +140,13 @@ function demoAnswer(options: LanguageModelV4CallOptions): string {
 /** Words with their trailing whitespace: what a real model's deltas roughly look like. */
 const toTokens = (text: string) => text.match(/\S+\s*|\s+/g) ?? [];
 
+/** The answer's tokens, cut at the call's output limit as a real model would (finishing with `length`). */
+function answerTokens(options: LanguageModelV4CallOptions): { tokens: string[]; finishReason: 'stop' | 'length' } {
+  const tokens = toTokens(demoAnswer(options));
+  const limit = options.maxOutputTokens;
+  return limit !== undefined && tokens.length > limit ? { tokens: tokens.slice(0, limit), finishReason: 'length' } : { tokens, finishReason: 'stop' };
+}
+
 function usage(inputTokens: number, textTokens: number, reasoningTokens = 0): LanguageModelV4Usage {
   return {
     inputTokens: { total: inputTokens, noCache: inputTokens, cacheRead: 0, cacheWrite: 0 },
@@ -162,18 +169,18 @@ class DemoLanguageModel implements LanguageModelV4 {
   ) {}
 
   async doGenerate(options: LanguageModelV4CallOptions) {
-    const text = demoAnswer(options);
+    const { tokens, finishReason } = answerTokens(options);
     return {
-      content: [{ type: 'text' as const, text }],
-      finishReason: { unified: 'stop' as const, raw: 'stop' },
-      usage: usage(estimateTokens(promptText(options.prompt)), toTokens(text).length),
+      content: [{ type: 'text' as const, text: tokens.join('') }],
+      finishReason: { unified: finishReason, raw: finishReason },
+      usage: usage(estimateTokens(promptText(options.prompt)), tokens.length),
       warnings: [],
     };
   }
 
   async doStream(options: LanguageModelV4CallOptions) {
     const thoughts = reasons(options) ? toTokens(REASONING[demoLanguage(options)]) : [];
-    const tokens = toTokens(demoAnswer(options));
+    const { tokens, finishReason } = answerTokens(options);
     const inputTokens = estimateTokens(promptText(options.prompt));
     const delay = this.tokenDelayMs;
     const signal = options.abortSignal;
@@ -204,7 +211,7 @@ class DemoLanguageModel implements LanguageModelV4 {
           controller.enqueue(part);
           return;
         }
-        controller.enqueue({ type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: usage(inputTokens, tokens.length, thoughts.length) });
+        controller.enqueue({ type: 'finish', finishReason: { unified: finishReason, raw: finishReason }, usage: usage(inputTokens, tokens.length, thoughts.length) });
         controller.close();
       },
     });

@@ -28,9 +28,17 @@ const OPENAI_CODES: Record<string, string> = {
   rate_limited: 'rate_limit_exceeded',
 };
 
-export function openAiError(status: number, code: string, message: string): OpenAiError {
-  return { error: { message, type: ERROR_TYPES[status] ?? (status >= 500 ? 'server_error' : 'invalid_request_error'), code: OPENAI_CODES[code] ?? code, param: null } };
+export function openAiError(status: number, code: string, message: string, param: string | null = null): OpenAiError {
+  return { error: { message, type: ERROR_TYPES[status] ?? (status >= 500 ? 'server_error' : 'invalid_request_error'), code: OPENAI_CODES[code] ?? code, param } };
 }
+
+/** A validation issue's place in OpenAI's `param` notation: `/messages/0/content` → `messages.[0].content`. */
+const paramOf = (instancePath: string) =>
+  instancePath
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => (/^\d+$/.test(segment) ? `[${segment}]` : segment))
+    .join('.') || null;
 
 /**
  * OpenAI clients read `{error: {message, type, code}}`, so this scope answers failures in that
@@ -43,8 +51,9 @@ function registerOpenAiErrors(app: FastifyInstance): void {
       return reply.status(error.status).send(openAiError(error.status, error.code, error.message));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const detail = error.validation.map((issue) => `${issue.instancePath || '/'} ${issue.message}`).join('; ');
-      return reply.status(400).send(openAiError(400, 'invalid_request_error', `Invalid request: ${detail}`));
+      const detail = error.validation.map((issue) => `${paramOf(issue.instancePath) ?? 'body'}: ${issue.message}`).join('; ');
+      // Like OpenAI, `param` names the (first) offending parameter, so a client can tell which one.
+      return reply.status(400).send(openAiError(400, 'invalid_request_error', `Invalid request: ${detail}`, paramOf(error.validation[0]!.instancePath)));
     }
     const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status >= 500) {

@@ -1,4 +1,4 @@
-import { type ModelMessage, streamText } from 'ai';
+import { type LanguageModelCallOptions, type ModelMessage, streamText } from 'ai';
 import { clock, periodOf } from '../clock';
 import { type SQL, and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -71,6 +71,8 @@ export interface CheckedSend {
   billing?: Billing;
   /** Thinking, image and task mode of the send. */
   modes: SendModes;
+  /** An API call's own sampling, over the chatbot's; `maxOutputTokens` already capped at the model's context. */
+  sampling?: Sampling;
 }
 
 /** An opened turn: session, member message and answer placeholder saved, credits reserved. */
@@ -103,6 +105,12 @@ export interface SendDeps {
   files?: FileContext;
 }
 
+/**
+ * Sampling an API call chooses for itself, in streamText's terms; what it leaves out is the
+ * chatbot's (temperature, top p) or the model's default.
+ */
+export type Sampling = Pick<LanguageModelCallOptions, 'temperature' | 'topP' | 'maxOutputTokens' | 'stopSequences' | 'presencePenalty' | 'frequencyPenalty' | 'seed'>;
+
 /** How a send differs when it is not a member's own (a visitor's chat with a public chatbot). */
 export interface SendOptions {
   /** Finds the session sent to; by default one of the member's own. */
@@ -112,6 +120,8 @@ export interface SendOptions {
   history?: ModelMessage[];
   /** An API call's own system messages, after the chatbot's instructions. */
   instructions?: string;
+  /** An API call's own sampling parameters. */
+  sampling?: Sampling;
 }
 
 /**
@@ -126,7 +136,7 @@ export async function checkSend(
   member: MemberRow,
   chatbotId: number,
   body: ChatBody,
-  { findSession = findOwnSession, billing: given, history: givenHistory, instructions = '' }: SendOptions = {},
+  { findSession = findOwnSession, billing: given, history: givenHistory, instructions = '', sampling }: SendOptions = {},
 ): Promise<CheckedSend> {
   const billing: Billing | undefined = body.is_test ? { ...given, tenantPoolOnly: true } : given;
   const { db, guard, sources: sourcesService, files: fileContext = withoutFiles } = deps;
@@ -176,8 +186,11 @@ export async function checkSend(
     });
   }
 
+  // An output limit never exceeds the model's context, and a smaller one than the usual reservation reserves less.
+  const maxOutputTokens = sampling?.maxOutputTokens === undefined ? undefined : Math.min(sampling.maxOutputTokens, model.contextLimit);
+  const outputTokens = Math.min(RESERVED_OUTPUT_TOKENS, maxOutputTokens ?? RESERVED_OUTPUT_TOKENS);
   const free = isFreeModel(model, tenant);
-  const reserved = free ? 0 : messageCost(model, { inputTokens: estimatedInputTokens, outputTokens: RESERVED_OUTPUT_TOKENS }) + webSearchCredits(model, sources);
+  const reserved = free ? 0 : messageCost(model, { inputTokens: estimatedInputTokens, outputTokens }) + webSearchCredits(model, sources);
   // A paid model that costs nothing still needs credits left; anything to reserve is checked with its reservation (openTurn).
   if (!free && reserved === 0) await assertCreditLeft(db, member, billing);
 
@@ -199,6 +212,7 @@ export async function checkSend(
     isTest: body.is_test,
     billing,
     modes: sendModes(body, model, taskMode),
+    ...(sampling ? { sampling: { ...sampling, maxOutputTokens } } : {}),
   };
 }
 
@@ -313,13 +327,15 @@ async function* modelFrames(
     failure = error;
   };
   for (const citation of turn.sources.citations) yield { type: 'citation', citation };
+  const { temperature = turn.chatbot.temperature, topP = turn.chatbot.topP, ...sampling } = turn.sampling ?? {};
   try {
     const result = streamText({
       model: deps.llm.languageModel(turn.model.provider, turn.model.providerModelId),
       system: turn.system || undefined,
       messages: turn.messages,
-      temperature: turn.chatbot.temperature,
-      topP: turn.chatbot.topP,
+      temperature,
+      topP,
+      ...sampling,
       abortSignal: signal,
       maxRetries: 0,
       ...thinkingOptions(turn.modes),

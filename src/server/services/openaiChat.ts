@@ -6,7 +6,7 @@ import { OPENAI_MODEL_OWNER } from '../../shared/domain/apiKeys';
 import type { ChatbotRow, TenantRow } from '../db/rows';
 import { AppError } from '../errors';
 import { type ApiKeyCaller, keyChatbots } from './apiKeys';
-import { type ChatDeps, type ChatTurn, type SendDeps, checkSend, openTurn, streamAnswer } from './chat';
+import { type ChatDeps, type ChatTurn, type Sampling, type SendDeps, checkSend, openTurn, streamAnswer } from './chat';
 
 /**
  * The OpenAI-compatible API on the app's own chat pipeline: a call is one send to the chatbot
@@ -37,13 +37,26 @@ async function findKeyChatbot(deps: { db: SendDeps['db'] }, caller: ApiKeyCaller
 function messageText(message: OpenAiMessage): string {
   const { content } = message;
   if (typeof content === 'string') return content;
-  return (content ?? [])
-    .filter((part) => part.type === 'text' && typeof part.text === 'string')
-    .map((part) => part.text)
-    .join('\n');
+  // The contract lets text parts only through (others are refused with 400).
+  return (content ?? []).map((part) => part.text ?? '').join('\n');
 }
 
 const badRequest = (message: string) => new AppError(400, 'validation_error', message);
+
+/** The call's sampling parameters in the AI SDK's names; absent or null ones leave the chatbot's. */
+function callSampling(body: ChatCompletionBody): Sampling {
+  // max_completion_tokens is OpenAI's newer name for max_tokens; given both, the smaller limits.
+  const limits = [body.max_tokens, body.max_completion_tokens].filter((limit) => typeof limit === 'number');
+  return {
+    temperature: body.temperature ?? undefined,
+    topP: body.top_p ?? undefined,
+    maxOutputTokens: limits.length > 0 ? Math.min(...limits) : undefined,
+    stopSequences: typeof body.stop === 'string' ? [body.stop] : (body.stop ?? undefined),
+    presencePenalty: body.presence_penalty ?? undefined,
+    frequencyPenalty: body.frequency_penalty ?? undefined,
+    seed: body.seed ?? undefined,
+  };
+}
 
 /**
  * Checks and opens the turn of a call (every status of the app's send: 402, 403, 404, 413, 422,
@@ -70,6 +83,7 @@ export async function openApiTurn(deps: SendDeps, tenant: TenantRow, caller: Api
   const send = await checkSend(deps, tenant, caller.member, chatbot.id, chatBodySchema.parse({ text: messageText(last) }), {
     history,
     instructions: instructions.join('\n\n'),
+    sampling: callSampling(body),
   });
   return openTurn(deps.db, { ...send, newSession: { isApi: true }, apiKeyId: caller.key.id });
 }

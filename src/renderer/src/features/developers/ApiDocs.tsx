@@ -61,6 +61,9 @@ export function ApiDocs() {
           </Code>
         </CodeBlock>
         <Text size="sm" c="dimmed">
+          {t('docs.parameters')}
+        </Text>
+        <Text size="sm" c="dimmed">
           {t('docs.errors')}
         </Text>
       </Stack>

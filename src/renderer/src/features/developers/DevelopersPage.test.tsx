@@ -45,6 +45,8 @@ describe('Developers page', () => {
     expect(await screen.findByTestId('base-url')).toHaveTextContent(`${TEST_API_BASE}/openai`);
     expect(screen.getByTestId('model-id')).toHaveTextContent('helper5hash');
     expect(screen.getByTestId('api-example')).toHaveTextContent(`curl ${TEST_API_BASE}/openai/chat/completions`);
+    expect(screen.getByText(/Honoured per call: temperature/)).toBeInTheDocument();
+    expect(screen.getByText(/400 invalid or unsupported parameter/)).toBeInTheDocument();
     const user = userEvent.setup();
     await user.click(screen.getByText('Python'));
     expect(screen.getByTestId('api-example')).toHaveTextContent(`base_url="${TEST_API_BASE}/openai"`);
