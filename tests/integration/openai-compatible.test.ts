@@ -329,6 +329,25 @@ describe('OpenAI parameters', () => {
     expect(answer.choices[0]!.message.content).toContain('Hello in parts');
   });
 
+  /**
+   * Sends each call through the official client and expects 400 `invalid_request_error` naming its
+   * param (and `message` in the text when given); returns the last key used. Refusals count against
+   * the key's rate limit: a key for every few calls.
+   */
+  async function expectBadRequests(calls: [Record<string, unknown>, string][], message?: string): Promise<string> {
+    let key = '';
+    for (const [index, [extra, param]] of calls.entries()) {
+      if (index % 4 === 0) key = (await newKey([quick.id])).key;
+      const error = await client(key)
+        .chat.completions.create(askWith(quick.hash_id, extra))
+        .catch((caught: unknown) => caught);
+      expect(error, param).toBeInstanceOf(OpenAI.BadRequestError);
+      expect(error, param).toMatchObject({ status: 400, type: 'invalid_request_error', param });
+      if (message) expect((error as InstanceType<typeof OpenAI.BadRequestError>).message, param).toContain(message);
+    }
+    return key;
+  }
+
   it('refuses what it cannot honour with 400 invalid_request_error naming the param', async () => {
     const part = (extra: Record<string, unknown>) => ({ messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, extra] }] });
     const refused: [Record<string, unknown>, string][] = [
@@ -346,17 +365,7 @@ describe('OpenAI parameters', () => {
       [part({ type: 'input_audio', input_audio: { data: 'AAAA', format: 'wav' } }), 'messages.[0].content.[1].type'],
       [part({ type: 'file', file: { file_id: 'file-1' } }), 'messages.[0].content.[1].type'],
     ];
-    // Refusals count against the key's rate limit: a key for every few calls.
-    let key = '';
-    for (const [index, [extra, param]] of refused.entries()) {
-      if (index % 4 === 0) key = (await newKey([quick.id])).key;
-      const error = await client(key)
-        .chat.completions.create(askWith(quick.hash_id, extra))
-        .catch((caught: unknown) => caught);
-      expect(error, param).toBeInstanceOf(OpenAI.BadRequestError);
-      expect(error, param).toMatchObject({ status: 400, type: 'invalid_request_error', param });
-      expect((error as InstanceType<typeof OpenAI.BadRequestError>).message, param).toContain('not supported');
-    }
+    const key = await expectBadRequests(refused, 'not supported');
     const image = await refusal(key, { ...ask(quick.hash_id), ...part({ type: 'image_url', image_url: { url: 'https://example.com/cat.png' } }) });
     expect(image.error.message).toContain("Content parts of type 'image_url' are not supported");
   });
@@ -372,15 +381,7 @@ describe('OpenAI parameters', () => {
       [{ frequency_penalty: -3 }, 'frequency_penalty'],
       [{ seed: 0.5 }, 'seed'],
     ];
-    let key = '';
-    for (const [index, [extra, param]] of outOfRange.entries()) {
-      if (index % 4 === 0) key = (await newKey([quick.id])).key;
-      const error = await client(key)
-        .chat.completions.create(askWith(quick.hash_id, extra))
-        .catch((caught: unknown) => caught);
-      expect(error, param).toBeInstanceOf(OpenAI.BadRequestError);
-      expect(error, param).toMatchObject({ status: 400, type: 'invalid_request_error', param });
-    }
+    await expectBadRequests(outOfRange);
   });
 });
 
