@@ -51,7 +51,7 @@ interface AnswerProps {
   citations?: Citation[];
   images?: { url: string; name?: string }[];
   /** The model's reasoning (thinking mode); `active` while it is still reasoning. */
-  reasoning?: { text: string; ms: number | null; active: boolean } | null;
+  reasoning?: { text: string; ms: number | null; active: boolean; messageId: number | null } | null;
 }
 
 /** Generated images arrive as URLs; only web and same-origin addresses are shown. */
@@ -66,7 +66,7 @@ export function ChatbotAnswer({ face, text, interrupted, streaming = false, erro
         {face.name.slice(0, 1).toUpperCase()}
       </Avatar>
       <div className={classes.chatbotBody}>
-        {reasoning && <ThinkingBlock text={reasoning.text} ms={reasoning.ms} active={reasoning.active} />}
+        {reasoning && <ThinkingBlock text={reasoning.text} ms={reasoning.ms} active={reasoning.active} messageId={reasoning.messageId} />}
         {text === '' && streaming && !reasoning?.active ? <TypingIndicator /> : text !== '' || images.length === 0 ? <MarkdownContent text={text} /> : null}
         {!streaming && text !== '' && <AnswerActions text={text} />}
         {images
@@ -100,7 +100,7 @@ export const MessageRow = memo(function MessageRow({ message, face }: { message:
       interrupted={message.interrupted}
       citations={message.citations}
       images={answerImages(message.files)}
-      reasoning={message.reasoning ? { text: message.reasoning, ms: message.reasoning_ms, active: false } : null}
+      reasoning={message.reasoning ? { text: message.reasoning, ms: message.reasoning_ms, active: false, messageId: message.id } : null}
     />
   );
 });
@@ -130,7 +130,11 @@ export const StreamingTurn = memo(function StreamingTurn({ run, face }: { run: C
           error={snapshot.error}
           citations={snapshot.citations}
           images={snapshot.images.map((url) => ({ url }))}
-          reasoning={snapshot.thinking ? { text: snapshot.thinking, ms: snapshot.thinkingMs, active: streaming && snapshot.thinkingMs === null } : null}
+          reasoning={
+            snapshot.thinking
+              ? { text: snapshot.thinking, ms: snapshot.thinkingMs, active: streaming && snapshot.thinkingMs === null, messageId: snapshot.meta?.chatbot_message_id ?? null }
+              : null
+          }
         />
       )}
     </div>

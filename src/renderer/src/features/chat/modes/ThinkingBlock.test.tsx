@@ -11,7 +11,7 @@ describe('ThinkingBlock', () => {
       const [ms, setMs] = useState<number | null>(null);
       return (
         <>
-          <ThinkingBlock text="Step one, step two" ms={ms} active={ms === null} />
+          <ThinkingBlock text="Step one, step two" ms={ms} active={ms === null} messageId={null} />
           <button onClick={() => setMs(3400)}>answer starts</button>
         </>
       );
@@ -27,7 +27,7 @@ describe('ThinkingBlock', () => {
   });
 
   it('opens and closes from the keyboard', async () => {
-    renderScreen(<ThinkingBlock text="Because of X" ms={1200} active={false} />);
+    renderScreen(<ThinkingBlock text="Because of X" ms={1200} active={false} messageId={41} />);
     const user = userEvent.setup();
     await user.tab();
     const toggle = screen.getByRole('button', { name: 'Thought for 1 s' });
@@ -37,6 +37,26 @@ describe('ThinkingBlock', () => {
     expect(screen.getByText('Because of X')).toHaveAttribute('id', toggle.getAttribute('aria-controls'));
     await user.keyboard(' ');
     expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  });
+
+  it('stays open when the streamed answer gives way to its stored copy', async () => {
+    function Handover() {
+      const [stored, setStored] = useState(false);
+      return (
+        <>
+          {/* Two different places render the answer: the streaming turn, then the history list. */}
+          {stored ? <ThinkingBlock key="stored" text="Weighing it" ms={2000} active={false} messageId={42} /> : <ThinkingBlock key="streamed" text="Weighing it" ms={2000} active={false} messageId={42} />}
+          <button onClick={() => setStored(true)}>stored</button>
+        </>
+      );
+    }
+    renderScreen(<Handover />);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Thought for 2 s' }));
+    expect(screen.getByText('Weighing it')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'stored' }));
+    expect(screen.getByRole('button', { name: 'Thought for 2 s' })).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByText('Weighing it')).toBeInTheDocument();
   });
 
   it('counts whole seconds, at least one', () => {
