@@ -47,16 +47,24 @@ export const LIST_SEARCH_DELAY_MS = 300;
 export function useListSearchBox(search: string, setListParams: (patch: { search: string }) => void) {
   const [query, setQuery] = useState(search);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  // The router's setter patches the URL it was made with: the debounce must use the latest one, or
+  // a filter changed meanwhile would come back with the search.
+  const latestSetListParams = useRef(setListParams);
+  useEffect(() => {
+    latestSetListParams.current = setListParams;
+  }, [setListParams]);
   // Keeps a space being typed after a word when the URL (trimmed) catches up.
   useEffect(() => setQuery((current) => (current.trim() === search ? current : search)), [search]);
   useEffect(() => () => clearTimeout(timer.current), []);
-  const typeSearch = useCallback(
-    (value: string) => {
-      setQuery(value);
-      clearTimeout(timer.current);
-      timer.current = setTimeout(() => setListParams({ search: value.trim() }), LIST_SEARCH_DELAY_MS);
-    },
-    [setListParams],
-  );
-  return { query, typeSearch };
+  const typeSearch = useCallback((value: string) => {
+    setQuery(value);
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => latestSetListParams.current({ search: value.trim() }), LIST_SEARCH_DELAY_MS);
+  }, []);
+  /** Empties the box and drops a pending search, for a caller that clears the URL's search itself. */
+  const clearSearchBox = useCallback(() => {
+    clearTimeout(timer.current);
+    setQuery('');
+  }, []);
+  return { query, typeSearch, clearSearchBox };
 }

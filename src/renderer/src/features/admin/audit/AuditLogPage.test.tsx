@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setPlatformForTests } from '../../../platform';
 import { installFakeApi, page } from '../../../test/fakeApi';
+import { LIST_SEARCH_DELAY_MS } from '../../../components/useListSearchParams';
 import { renderScreen } from '../../../test/render';
 import AuditLogPage from './AuditLogPage';
 
@@ -71,6 +72,10 @@ describe('audit log page', () => {
     await user.click(screen.getByRole('button', { name: 'Clear filters' }));
     await waitFor(() => expect(router.state.location.search).not.toContain('action='));
     await waitFor(() => expect([...queryOf(api.requests.at(-1)!).keys()].sort()).toEqual(['page', 'size']));
+    // Past the search box's debounce, the cleared filters stay cleared.
+    await new Promise((resolve) => setTimeout(resolve, LIST_SEARCH_DELAY_MS + 200));
+    expect(router.state.location.search).not.toMatch(/action=|from=|to=|search=/);
+    expect(screen.getByRole('searchbox', { name: 'Search' })).toHaveValue('');
   });
 
   it('says when nothing matches, and refuses a start after the end without sending it', async () => {

@@ -119,7 +119,7 @@ export default function AuditLogPage() {
   const { t } = useTranslation('audit');
   const language = useResolvedLanguage();
   const { page, size, search, setListParams } = useListSearchParams(DEFAULT_LIST_PAGE_SIZE);
-  const { query, typeSearch } = useListSearchBox(search, setListParams);
+  const { query, typeSearch, clearSearchBox } = useListSearchBox(search, setListParams);
   const [searchParams, setSearchParams] = useSearchParams();
   const [expanded, setExpanded] = useState<number[]>([]);
 
@@ -151,7 +151,7 @@ export default function AuditLogPage() {
       return next;
     });
   const clearFilters = () => {
-    typeSearch('');
+    clearSearchBox();
     setSearchParams((current) => {
       const next = new URLSearchParams(current);
       for (const name of ['action', 'from', 'to', 'search']) next.delete(name);
