@@ -370,10 +370,11 @@ export async function parseFile(db: Database, store: FileStore, fileId: number, 
           extraction.sections.map((section, ordinal) => ({ tenantId, fileId, ordinal, page: section.page ?? null, heading: section.heading ?? null, text: section.text })),
         );
       }
-      await tx.update(files).set({ parseStatus: 'parsed', parsedPercentage: extraction.percentage }).where(eq(files.id, fileId));
     });
-    // Passages for retrieval, rebuilt from the new sections (a retry must not leave stale ones).
+    // Passages for retrieval, rebuilt from the new sections (a retry must not leave stale ones),
+    // before the file shows as parsed: a question asked as soon as it does must find them.
     await indexFile(db, fileId);
+    await db.update(files).set({ parseStatus: 'parsed', parsedPercentage: extraction.percentage }).where(eq(files.id, fileId));
     return { sections: extraction.sections.length, percentage: extraction.percentage };
   } catch (error) {
     if (!(error instanceof CorruptFileError)) throw error;
