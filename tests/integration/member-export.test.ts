@@ -1,9 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
@@ -17,7 +15,7 @@ import { parseCsv, readXlsxRows } from '../../src/server/storage/spreadsheet';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
 import { fastJobSettings } from './helpers/crashJobs';
-import { seedBulkMembers, settledTask, tenantIdOf, waitFor } from './helpers/memberTransfer';
+import { killWorkerMidway, seedBulkMembers, settledTask, tenantIdOf, waitFor } from './helpers/memberTransfer';
 
 const BULK = 10_000;
 
@@ -141,25 +139,9 @@ describe('a server killed mid-export', () => {
 
   /** Starts an export in a process of its own and kills it once the export is under way. */
   async function exportKilledMidway(): Promise<number> {
-    const script = fileURLToPath(new URL('./helpers/memberTransferWorker.ts', import.meta.url));
-    child = spawn(process.execPath, ['--import', 'tsx', script, directory, filesDir, 'export'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let taskId: number | undefined;
-    let stuck = false;
-    const lines = createInterface({ input: child.stdout! });
-    await new Promise<void>((resolve, reject) => {
-      child!.once('exit', (code) => reject(new Error(`the worker exited early (${code})`)));
-      lines.on('line', (line) => {
-        const event = JSON.parse(line) as { task?: number; stuck?: boolean };
-        if (event.task) taskId = event.task;
-        if (event.stuck) stuck = true;
-        if (taskId && stuck) resolve();
-      });
-    });
-    const exited = new Promise((resolve) => child!.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
+    const taskId = await killWorkerMidway([directory, filesDir, 'export'], (worker) => (child = worker));
     child = undefined;
-    return taskId!;
+    return taskId;
   }
 
   it('resumes after a restart: the retried export completes with every member', { timeout: 120_000 }, async () => {

@@ -1,9 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { and, count, eq, like, sql } from 'drizzle-orm';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +15,7 @@ import { csvLines, readXlsxRows, spreadsheetBuffer } from '../../src/server/stor
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
 import { fastJobSettings } from './helpers/crashJobs';
-import { memberIdOf, settledTask, tenantIdOf, waitFor } from './helpers/memberTransfer';
+import { killWorkerMidway, memberIdOf, settledTask, tenantIdOf, waitFor } from './helpers/memberTransfer';
 
 const HEADER = ['name', 'email', 'default_member_group', 'sso_id', 'Department', 'Employee number'];
 
@@ -339,27 +337,11 @@ describe('a server killed mid-upload', () => {
   it('resumes after the last committed batch: every row invited once, the unmailed batch mailed again', { timeout: 180_000 }, async () => {
     const file = join(filesDir, 'upload.csv');
     writeFileSync(file, csv(Array.from({ length: 400 }, (_, i) => [`Crash ${i}`, `crash-${i}@upload.test`, 'Default group', '', 'Eng', ''])));
-    const script = fileURLToPath(new URL('./helpers/memberTransferWorker.ts', import.meta.url));
-    child = spawn(process.execPath, ['--import', 'tsx', script, directory, filesDir, 'upload', file], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let taskId: number | undefined;
-    let stuck = false;
-    const lines = createInterface({ input: child.stdout! });
-    await new Promise<void>((resolve, reject) => {
-      child!.once('exit', (code) => reject(new Error(`the worker exited early (${code})`)));
-      lines.on('line', (line) => {
-        const event = JSON.parse(line) as { task?: number; stuck?: boolean };
-        if (event.task) taskId = event.task;
-        if (event.stuck) stuck = true;
-        if (taskId && stuck) resolve();
-      });
-    });
-    const exited = new Promise((resolve) => child!.once('exit', resolve));
-    child.kill('SIGKILL');
-    await exited;
+    const taskId = await killWorkerMidway([directory, filesDir, 'upload', file], (worker) => (child = worker));
     child = undefined;
 
     handle = await openPglite(directory);
-    const [checkpoint] = await handle.db.select().from(memberUploads).where(eq(memberUploads.taskId, taskId!));
+    const [checkpoint] = await handle.db.select().from(memberUploads).where(eq(memberUploads.taskId, taskId));
     // Two batches committed; the second one's 100 invitations were being mailed.
     expect(checkpoint).toMatchObject({ processed: 200, invited: 200, completedAt: null });
     expect(checkpoint!.unmailed).toHaveLength(100);
@@ -367,7 +349,7 @@ describe('a server killed mid-upload', () => {
     const outbox = join(filesDir, 'outbox');
     const app = await buildApp({ db: handle.db, config: testConfig({ ...fastJobSettings, FILES_DIR: filesDir, MAIL_OUTBOX_DIR: outbox }) });
     try {
-      const task = await settledTask(handle.db, taskId!);
+      const task = await settledTask(handle.db, taskId);
       expect(task).toMatchObject({ status: 'completed', result: { outcome: 'success', total: 400, invited: 400, failed: [] } });
       const written = await handle.db.select({ email: invitations.email }).from(invitations).where(like(invitations.email, 'crash-%'));
       expect(new Set(written.map((w) => w.email)).size).toBe(400);

@@ -1,3 +1,6 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../../src/server/db/client';
 import { backgroundTasks, customFields, memberCustomFieldValues, memberGroupLinks, memberGroups, members, tenants } from '../../../src/server/db/schema';
@@ -57,4 +60,30 @@ export async function seedBulkMembers(db: Database, tenantId: number, count: num
     await db.insert(memberGroupLinks).values(rows.map((row) => ({ tenantId, memberId: row.id, memberGroupId: group!.id })));
     await db.insert(memberCustomFieldValues).values(rows.map((row) => ({ tenantId, memberId: row.id, customFieldId: department!.id, value: 'Sales' })));
   }
+}
+
+/**
+ * Runs the crash worker (memberTransferWorker.ts) with `args`, waits until its task is under way and
+ * stuck, kills it with SIGKILL and returns the task's id. `started` gets the process at once, so a
+ * test that fails meanwhile can still kill it.
+ */
+export async function killWorkerMidway(args: string[], started: (worker: ChildProcess) => void): Promise<number> {
+  const script = fileURLToPath(new URL('./memberTransferWorker.ts', import.meta.url));
+  const worker = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  started(worker);
+  const taskId = await new Promise<number>((resolve, reject) => {
+    let task: number | undefined;
+    let stuck = false;
+    worker.once('exit', (code) => reject(new Error(`the worker exited early (${code})`)));
+    createInterface({ input: worker.stdout! }).on('line', (line) => {
+      const event = JSON.parse(line) as { task?: number; stuck?: boolean };
+      if (event.task) task = event.task;
+      if (event.stuck) stuck = true;
+      if (task && stuck) resolve(task);
+    });
+  });
+  const exited = new Promise((resolve) => worker.once('exit', resolve));
+  worker.kill('SIGKILL');
+  await exited;
+  return taskId;
 }
