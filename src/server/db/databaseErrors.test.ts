@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDataRefusal, isUniqueViolation } from './uniqueViolation';
+import { isConnectionLost, isDataRefusal, isUniqueViolation } from './databaseErrors';
 
 /** A driver error with its SQLSTATE, wrapped the way Drizzle wraps a failed query. */
 const wrapped = (code: string) => new Error('Failed query: insert …', { cause: Object.assign(new Error('driver'), { code }) });
@@ -20,5 +20,15 @@ describe('database error classes', () => {
     expect(isDataRefusal(wrapped('40001'))).toBe(false); // serialization failure: a retry may pass
     expect(isDataRefusal(Object.assign(new Error('socket'), { code: 'ECONNRESET' }))).toBe(false);
     expect(isDataRefusal(new TypeError('a bug'))).toBe(false);
+  });
+
+  it('tells a lost connection from a refused statement', () => {
+    expect(isConnectionLost(wrapped('57P01'))).toBe(true); // pg_terminate_backend
+    expect(isConnectionLost(wrapped('08006'))).toBe(true);
+    expect(isConnectionLost(wrapped('CONNECTION_CLOSED'))).toBe(true); // postgres-js
+    expect(isConnectionLost(Object.assign(new Error('socket'), { code: 'ECONNRESET' }))).toBe(true);
+    expect(isConnectionLost(wrapped('23505'))).toBe(false);
+    expect(isConnectionLost(wrapped('40001'))).toBe(false);
+    expect(isConnectionLost(new TypeError('a bug'))).toBe(false);
   });
 });
