@@ -35,7 +35,7 @@ Commands:
   list-outbox [--limit N]                          mail kept in MAIL_OUTBOX_DIR (no SMTP_URL), newest first
   list-models <tenant>                             the tenant's models with provider, limits, costs and flags
   set-model <tenant> <name> --display-name T --provider demo|openai-compatible --provider-model ID
-            --context-limit N --input-cost C --output-cost C [--web-search-cost C]
+            --context-limit N --input-cost C --output-cost C [--max-output N] [--web-search-cost C]
             [--release-date YYYY-MM-DD] [--low-tier] [--unlimited] [--reasoning] [--no-chatbots]
                                                    declares a model (creates it, or changes the one of that
                                                    name); costs are credits per 10K tokens; a new model is
@@ -119,6 +119,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
         provider: { type: 'string' },
         'provider-model': { type: 'string' },
         'context-limit': { type: 'string' },
+        'max-output': { type: 'string' },
         'input-cost': { type: 'string' },
         'output-cost': { type: 'string' },
         'web-search-cost': { type: 'string' },
@@ -178,7 +179,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
         for (const row of rows) {
           const flags = [row.isLowLlm && 'low-tier', row.isUnlimited && 'unlimited', row.supportsReasoning && 'reasoning', !row.chatbotAllowed && 'no-chatbots'].filter(Boolean).join(',');
           say(
-            [row.name, row.displayName, `${row.provider}:${row.providerModelId}`, `${row.contextLimit} tokens`, `in ${row.inputCostPer10k} / out ${row.outputCostPer10k} per 10K`, row.releaseDate ?? '-', flags || '-'].join('\t'),
+            [row.name, row.displayName, `${row.provider}:${row.providerModelId}`, `${row.contextLimit} tokens, answers up to ${row.maxOutputTokens}`, `in ${row.inputCostPer10k} / out ${row.outputCostPer10k} per 10K`, row.releaseDate ?? '-', flags || '-'].join('\t'),
           );
         }
         break;
@@ -198,6 +199,7 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
           contextLimit: required('context-limit'),
           inputCostPer10k: required('input-cost'),
           outputCostPer10k: required('output-cost'),
+          ...(values['max-output'] === undefined ? {} : { maxOutputTokens: values['max-output'] }),
           ...(values['web-search-cost'] === undefined ? {} : { webSearchCostPer10k: values['web-search-cost'] }),
           releaseDate: values['release-date'] ?? null,
           isLowLlm: values['low-tier'],

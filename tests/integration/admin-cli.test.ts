@@ -125,8 +125,10 @@ describe.each(targets)('admin CLI on $name', (target) => {
     const args = ['set-model', 'acme', 'acme-gpt', '--display-name', 'Acme GPT', '--provider', 'openai-compatible', '--provider-model', 'gpt-x'];
     const costs = ['--context-limit', '128000', '--input-cost', '2.5', '--output-cost', '10', '--release-date', '2026-03-01'];
     expect(await admin([...args, ...costs, '--reasoning'])).toMatchObject({ code: EXIT_OK, stdout: expect.stringMatching(/declared model "acme-gpt".*Model permissions/) });
-    expect(await admin([...args, ...costs, '--no-chatbots'])).toMatchObject({ code: EXIT_OK, stdout: expect.stringMatching(/updated model "acme-gpt"/) });
-    expect((await admin(['list-models', 'acme'])).stdout).toMatch(/^acme-gpt\tAcme GPT\topenai-compatible:gpt-x\t128000 tokens\tin 2.5 \/ out 10 per 10K\t2026-03-01\tno-chatbots$/m);
+    expect(await admin([...args, ...costs, '--no-chatbots', '--max-output', '16384'])).toMatchObject({ code: EXIT_OK, stdout: expect.stringMatching(/updated model "acme-gpt"/) });
+    expect((await admin(['list-models', 'acme'])).stdout).toMatch(/^acme-gpt\tAcme GPT\topenai-compatible:gpt-x\t128000 tokens, answers up to 16384\tin 2.5 \/ out 10 per 10K\t2026-03-01\tno-chatbots$/m);
+    // An output limit must leave room for the input.
+    expect(await admin([...args, ...costs, '--max-output', '128000'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/maxOutputTokens: must be less than the context limit/) });
 
     const database = await setup.open();
     const app = await buildApp({ db: database.db, config: testConfig({ SEED_DEMO: false }) });

@@ -326,7 +326,7 @@ describe('chat errors known before streaming', () => {
   });
 
   it('reserves credits atomically so that concurrent sends cannot overspend', async () => {
-    // Enough for one reservation (estimate + 1024 output tokens on balanced-pro ≈ 1.3 credits) but not two.
+    // 1 credit left, less than one full answer costs: one send reserves all of it (for a shorter answer), the other finds nothing.
     const used = await api.call(`/members/${memberId}/credit-check/`, { token });
     await server.db.update(members).set({ creditQuota: 5000 - used.body.remaining_credit + 1 }).where(eq(members.id, memberId));
     upstream.setBehaviour({ delayMs: 30 });

@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { llmModels, memberGroups, members, plans, tenants } from '../../src/server/db/schema';
-import { assertCreditLeft, grantTenantCredits } from '../../src/server/services/credits';
+import { creditLedger, llmModels, memberGroups, members, plans, tenants } from '../../src/server/db/schema';
+import { assertCreditLeft, grantTenantCredits, messageCost } from '../../src/server/services/credits';
 import { displayCredits } from '../../src/shared/domain/credits';
 import { DEFAULT_FAKE_CHUNKS, type FakeLlmUpstream, startFakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
@@ -199,6 +199,47 @@ describe('402 credits_depleted and its message', () => {
     await setMember({ creditQuota: 0 });
     const [row] = await server.db.select().from(members).where(eq(members.id, memberId));
     await expect(assertCreditLeft(server.db, row!, { billedToCreator: true })).rejects.toMatchObject({ status: 402, details: { depletion: 'chatbot_creator' } });
+  });
+});
+
+describe('what a send may cost (DESIGN §7)', () => {
+  it('asks the model for at most its output limit, cuts the answer the credits left cannot pay for, and never charges more than the reservation', async () => {
+    const [model] = await server.db.select().from(llmModels).where(eq(llmModels.name, 'balanced-pro'));
+    // Long answers (3,000 output tokens), as in the issue that found members overspending their limit.
+    upstream.setBehaviour({ chunks: Array.from({ length: 3000 }, (_, i) => `t${i} `), usage: { prompt_tokens: 20, completion_tokens: 3000 } });
+    const { body: before } = await usage();
+    expect(before.limited_by).toBe('member');
+    const LIMIT = 10;
+    await setMember({ creditQuota: before.usage + LIMIT });
+    const firstRequest = upstream.requests.length;
+
+    const sends = await Promise.all(
+      Array.from({ length: 50 }, async () => {
+        const response = await send(paidChatbot, 'Tell me everything.');
+        return response.status === 200 ? { status: 200, frames: await readFrames(response) } : { status: response.status, code: (await jsonBody(response)).code };
+      }),
+    );
+    const answered = sends.filter((outcome) => outcome.status === 200);
+    expect(sends.every((outcome) => outcome.status === 200 || outcome.code === 'credits_depleted')).toBe(true);
+    expect(answered.length).toBeGreaterThan(0);
+
+    // Every call names its output limit: the model's own, or less when the credits left pay for less.
+    const calls = upstream.requests.slice(firstRequest);
+    expect(calls.every((call) => call.body.max_tokens !== undefined && call.body.max_tokens <= model!.maxOutputTokens)).toBe(true);
+    const cut = calls.filter((call) => call.body.max_tokens! < model!.maxOutputTokens);
+    expect(cut.length).toBeGreaterThan(0);
+    // An answer the credits cut short ends with finish reason length.
+    const ends = answered.map((outcome) => outcome.frames!.find((frame) => frame.type === 'end').finish_reason);
+    expect(ends).toContain('length');
+
+    // Charged at most the limit plus less than one reservation (the concurrent overshoot), and no
+    // settlement ever took more than its reservation.
+    const fullReservation = messageCost(model!, { inputTokens: 10, outputTokens: model!.maxOutputTokens });
+    const charged = answered.reduce((sum, outcome) => sum + outcome.frames!.find((frame) => frame.type === 'usage').credits, 0);
+    expect(charged).toBeLessThan(LIMIT + fullReservation);
+    expect((await usage()).body.remaining).toBeGreaterThan(-fullReservation);
+    const settlements = await server.db.select().from(creditLedger).where(and(eq(creditLedger.memberId, memberId), eq(creditLedger.kind, 'settlement')));
+    expect(settlements.every((row) => row.amount >= 0)).toBe(true);
   });
 });
 

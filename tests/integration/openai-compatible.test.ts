@@ -302,10 +302,10 @@ describe('OpenAI parameters', () => {
       return Math.abs(row!.amount);
     };
     const [model] = await server.db.select().from(llmModels).where(eq(llmModels.id, general.llm_model.id));
-    // The same conversation: only the output part of the reservation differs (1024 reserved tokens by default).
+    // The same conversation: only the output part of the reservation differs (the model's output limit by default).
     const [fullReserved, cutReserved, bothReserved] = await Promise.all(usage.map((row) => reserved(row.messageId)));
-    expect(fullReserved! - cutReserved!).toBeCloseTo(((1024 - 5) / 10_000) * model!.outputCostPer10k, 4);
-    expect(fullReserved! - bothReserved!).toBeCloseTo(((1024 - 3) / 10_000) * model!.outputCostPer10k, 4);
+    expect(fullReserved! - cutReserved!).toBeCloseTo(((model!.maxOutputTokens - 5) / 10_000) * model!.outputCostPer10k, 4);
+    expect(fullReserved! - bothReserved!).toBeCloseTo(((model!.maxOutputTokens - 3) / 10_000) * model!.outputCostPer10k, 4);
   });
 
   it('accepts parameters that change nothing a caller sees', async () => {
@@ -418,13 +418,13 @@ describe('sampling parameters on an OpenAI-compatible upstream', () => {
     expect(upstream.requests.at(-1)!.body.max_tokens).toBe(30);
   });
 
-  it('keeps the chatbot’s sampling for what the call leaves out, and caps max_tokens at the model’s context', async () => {
+  it('keeps the chatbot’s sampling for what the call leaves out, and caps max_tokens at the model’s own output limit', async () => {
     const [chatbot] = await upstreamServer.db.select().from(chatbots).where(eq(chatbots.id, bot.id));
-    const sent = await call({ temperature: null });
-    expect(sent).toMatchObject({ temperature: chatbot!.temperature, top_p: chatbot!.topP });
-    for (const absent of ['max_tokens', 'stop', 'seed', 'presence_penalty', 'frequency_penalty']) expect(sent).not.toHaveProperty(absent);
-
     const [model] = await upstreamServer.db.select().from(llmModels).where(eq(llmModels.id, bot.llm_model.id));
-    expect((await call({ max_tokens: model!.contextLimit * 10 })).max_tokens).toBe(model!.contextLimit);
+    const sent = await call({ temperature: null });
+    expect(sent).toMatchObject({ temperature: chatbot!.temperature, top_p: chatbot!.topP, max_tokens: model!.maxOutputTokens });
+    for (const absent of ['stop', 'seed', 'presence_penalty', 'frequency_penalty']) expect(sent).not.toHaveProperty(absent);
+
+    expect((await call({ max_tokens: model!.contextLimit * 10 })).max_tokens).toBe(model!.maxOutputTokens);
   });
 });

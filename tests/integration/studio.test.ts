@@ -1,9 +1,8 @@
-import { eq, isNull } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   chatbotMemberGroups,
   chatbots,
-  creditLedger,
   documentChunks,
   files,
   llmModels,
@@ -454,7 +453,7 @@ describe('POST and DELETE /chatbots/{id}/documents/', () => {
 });
 
 describe('test chats (is_test)', () => {
-  it('lets the author test a draft with its documents, outside My chats, counters and recents, paid from the tenant pool', async () => {
+  it('lets the author test a draft with its documents, outside My chats, counters and recents, paid by the author like any send', async () => {
     const draft = await create();
     const added = await upload('author', `/chatbots/${draft.id}/documents/`, [{ name: 'refunds.txt', bytes: Buffer.from(REFUND_POLICY) }]);
     await parsedDocument('author', draft.id, added.body.items[0].id);
@@ -484,11 +483,28 @@ describe('test chats (is_test)', () => {
     const rows = await server.db.select().from(usageRecords).where(eq(usageRecords.chatbotId, draft.id));
     expect(rows.map((row) => row.isTest)).toEqual([true, true]);
     const charged = rows.reduce((sum, row) => sum + row.credits, 0);
+    // The author's own quota pays, and their usage page shows it.
     const creditsAfter = (await call('author', `/members/${author!.id}/credit-check/`)).body;
-    expect(creditsAfter.remaining_credit).toBe(creditsBefore.remaining_credit);
+    expect(creditsAfter.remaining_credit).toBeCloseTo(creditsBefore.remaining_credit - charged, 4);
     expect(creditsAfter.tenant.remaining_credit).toBeCloseTo(creditsBefore.tenant.remaining_credit - charged, 4);
-    const ledger = await server.db.select().from(creditLedger).where(isNull(creditLedger.memberId));
-    expect(ledger.filter((row) => row.kind !== 'grant').length).toBeGreaterThanOrEqual(4);
+    const usagePage = (await call('author', `/members/${author!.id}/usage/`)).body;
+    const testedModel = rows[0]!.modelName;
+    expect(usagePage.models.find((model: { model_name: string }) => model.model_name === testedModel)?.credits).toBeGreaterThanOrEqual(charged - 1e-6);
+  });
+
+  it('holds a test chat to the member’s own credit limit: a member whose quota is spent is refused there too (402)', async () => {
+    const draft = await create();
+    const [author] = await server.db.select().from(members).where(eq(members.email, DEMO_MEMBER.email));
+    const { creditQuota } = author!;
+    await server.db.update(members).set({ creditQuota: 0 }).where(eq(members.id, author!.id));
+    try {
+      const real = await send('author', draft.id, { text: 'Hello' });
+      const test = await send('author', draft.id, { text: 'Hello', is_test: true });
+      expect([real.status, (real.body as Json).code]).toEqual([402, 'credits_depleted']);
+      expect([test.status, (test.body as Json).code]).toEqual([402, 'credits_depleted']);
+    } finally {
+      await server.db.update(members).set({ creditQuota }).where(eq(members.id, author!.id));
+    }
   });
 
   it('answers 403 to a member who sees the chatbot but is not its author, 404 to one who does not; an admin may test any', async () => {

@@ -438,6 +438,11 @@ export const llmModels = pgTable(
     provider: text('provider').notNull(),
     providerModelId: text('provider_model_id').notNull(),
     contextLimit: integer('context_limit').notNull(),
+    /**
+     * The longest answer the model gives, in tokens (reasoning included): every call sets it as the
+     * output limit, and a send reserves credits for an answer this long (DESIGN §7).
+     */
+    maxOutputTokens: integer('max_output_tokens').notNull().default(4096),
     inputCostPer10k: credits('input_cost_per_10k').notNull(),
     outputCostPer10k: credits('output_cost_per_10k').notNull(),
     webSearchCostPer10k: credits('web_search_cost_per_10k').notNull().default(0),

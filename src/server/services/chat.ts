@@ -10,7 +10,8 @@ import type { LlmRegistry } from '../llm/registry';
 import { estimateTokens } from '../../shared/domain/tokens';
 import type { ChatbotRow, LlmModelRow, MemberRow, SessionRow, TenantRow } from '../db/rows';
 import { rememberRecentChatbot } from './recentChatbots';
-import { type Billing, assertCreditLeft, isFreeModel, messageCost, refuseWhenDepleted, releaseAbandonedReservations, settleCredits } from './credits';
+import { type Billing, assertCreditLeft, isFreeModel, toCreditCheck, messageCost, refuseReservation, releaseAbandonedReservations, settleCredits } from './credits';
+import { isCreditsDepleted } from '../../shared/domain/credits';
 import { type FileContext, withoutFiles } from './fileContext';
 import { findSendTarget } from './sendContext';
 import { findOwnSession, newHashId } from './sessions';
@@ -24,9 +25,6 @@ import { type SendModes, sendModes, thinkingOptions } from './modes';
 import { findTaskMode } from './taskModes';
 
 type ChatBody = z.output<typeof chatBodySchema>;
-
-/** Output tokens reserved up front; the settlement corrects it to what the model really produced. */
-const RESERVED_OUTPUT_TOKENS = 1024;
 
 /** The logger calls the service makes; a Fastify request logger fits. */
 export interface ChatLog {
@@ -60,7 +58,12 @@ export interface CheckedSend {
   sources: Sources;
   messages: ModelMessage[];
   estimatedInputTokens: number;
-  /** Credits to reserve before streaming; 0 for a free model. */
+  /**
+   * The longest answer the call asks for, in tokens: the model's maximum, an API call's own limit,
+   * and what the context leaves after the input; lowered when the credits left cannot pay for it.
+   */
+  outputLimit: number;
+  /** Credits to reserve before streaming, for an answer of `outputLimit` tokens; 0 for a free model. */
   reserved: number;
   isTest: boolean;
   /** Flags of the session this send creates (a visitor's public chat: public and held for them; an API call's). */
@@ -71,8 +74,8 @@ export interface CheckedSend {
   billing?: Billing;
   /** Thinking, image and task mode of the send. */
   modes: SendModes;
-  /** An API call's own sampling, over the chatbot's; `maxOutputTokens` already capped at the model's context. */
-  sampling?: Sampling;
+  /** An API call's own sampling, over the chatbot's (its output limit is in `outputLimit`). */
+  sampling?: Omit<Sampling, 'maxOutputTokens'>;
 }
 
 /** An opened turn: session, member message and answer placeholder saved, credits reserved. */
@@ -136,14 +139,13 @@ export async function checkSend(
   member: MemberRow,
   chatbotId: number,
   body: ChatBody,
-  { findSession = findOwnSession, billing: given, history: givenHistory, instructions = '', sampling }: SendOptions = {},
+  { findSession = findOwnSession, billing, history: givenHistory, instructions = '', sampling }: SendOptions = {},
 ): Promise<CheckedSend> {
-  const billing: Billing | undefined = body.is_test ? { ...given, tenantPoolOnly: true } : given;
   const { db, guard, sources: sourcesService, files: fileContext = withoutFiles } = deps;
   const typed = body.text.trim();
   if (!typed && body.file_ids.length === 0) throw new AppError(422, 'message_empty', 'A message needs text or an image.');
 
-  // A Studio test chat: its author (or an admin) tests the chatbot in any state, paid from the tenant's pool.
+  // A Studio test chat: its author (or an admin) tests the chatbot in any state, paid like any other send.
   const { chatbot, model, mayUseModel } = body.is_test ? await findTestTarget(db, member, chatbotId) : await findSendTarget(db, member, chatbotId);
 
   const fileIds = [...new Set(body.file_ids)];
@@ -186,11 +188,11 @@ export async function checkSend(
     });
   }
 
-  // An output limit never exceeds the model's context, and a smaller one than the usual reservation reserves less.
-  const maxOutputTokens = sampling?.maxOutputTokens === undefined ? undefined : Math.min(sampling.maxOutputTokens, model.contextLimit);
-  const outputTokens = Math.min(RESERVED_OUTPUT_TOKENS, maxOutputTokens ?? RESERVED_OUTPUT_TOKENS);
+  // Every call names its output limit, and the reservation pays for an answer that long (DESIGN §7).
+  const { maxOutputTokens: requestedOutput, ...callSampling } = sampling ?? {};
+  const outputLimit = Math.max(1, Math.min(model.maxOutputTokens, requestedOutput ?? Infinity, model.contextLimit - estimatedInputTokens));
   const free = isFreeModel(model, tenant);
-  const reserved = free ? 0 : messageCost(model, { inputTokens: estimatedInputTokens, outputTokens }) + webSearchCredits(model, sources);
+  const reserved = free ? 0 : messageCost(model, { inputTokens: estimatedInputTokens, outputTokens: outputLimit }) + webSearchCredits(model, sources);
   // A paid model that costs nothing still needs credits left; anything to reserve is checked with its reservation (openTurn).
   if (!free && reserved === 0) await assertCreditLeft(db, member, billing);
 
@@ -208,18 +210,21 @@ export async function checkSend(
     sources,
     messages,
     estimatedInputTokens,
+    outputLimit,
     reserved,
     isTest: body.is_test,
     billing,
     modes: sendModes(body, model, taskMode),
-    ...(sampling ? { sampling: { ...sampling, maxOutputTokens } } : {}),
+    ...(sampling ? { sampling: callSampling } : {}),
   };
 }
 
 /**
  * Opens the turn of a checked send: one statement creates the session on the first message, saves
  * the member's message and a placeholder for the answer, and reserves the estimated cost
- * (services/turnStart); a 402 when the credits were depleted takes the send back out.
+ * (services/turnStart); a 402 when the credits were depleted takes the send back out. A member who
+ * cannot pay for the whole answer gets what the credits left pay for: the output limit shrinks to
+ * it, and the answer ends with finish reason `length` (the credit notice follows from the figures).
  */
 export async function openTurn(db: Database, send: CheckedSend): Promise<ChatTurn> {
   const { tenant, member, chatbot, model, existing, text, fileIds } = send;
@@ -237,12 +242,15 @@ export async function openTurn(db: Database, send: CheckedSend): Promise<ChatTur
       ...send.newSession,
     },
     { tenantId: tenant.id, text, modelId: model.id, fileIds },
-    send.reserved > 0 ? { member, amount: send.reserved, billing: send.billing } : undefined,
+    send.reserved > 0 ? { member, amount: send.reserved } : undefined,
   );
   const { session } = saved;
+  let { outputLimit } = send;
   if (saved.reservation) {
+    const { held, before } = saved.reservation;
     try {
-      await refuseWhenDepleted(db, member, saved.reservation.held, saved.reservation.before, send.billing);
+      outputLimit = affordableOutput(send, held.amount);
+      if (isCreditsDepleted(toCreditCheck(before)) || outputLimit < 1) await refuseReservation(db, member, held, before, send.billing);
     } catch (error) {
       await db.transaction(async (tx) => {
         await tx.delete(sessionMessages).where(inArray(sessionMessages.id, [saved.memberMessageId, saved.answerId]));
@@ -266,8 +274,24 @@ export async function openTurn(db: Database, send: CheckedSend): Promise<ChatTur
       model: model.name,
       ...(send.maskedPii.length > 0 ? { masked_pii: send.maskedPii } : {}),
     },
+    outputLimit,
     reservation,
   };
+}
+
+/** Ledger amounts are stored to six decimals, so a reservation may round below what was asked. */
+const LEDGER_PRECISION = 1e-6;
+
+/**
+ * The output tokens `held` credits pay for: the send's whole output limit when it got what it asked,
+ * else what is left after the input and web search (an image is all or nothing: 0).
+ */
+export function affordableOutput(send: Pick<CheckedSend, 'reserved' | 'outputLimit' | 'model' | 'estimatedInputTokens' | 'sources' | 'modes'>, held: number): number {
+  if (held >= send.reserved - LEDGER_PRECISION) return send.outputLimit;
+  if (send.modes.image) return 0;
+  const { model } = send;
+  const forOutput = held - messageCost(model, { inputTokens: send.estimatedInputTokens, outputTokens: 0 }) - webSearchCredits(model, send.sources);
+  return Math.min(send.outputLimit, Math.floor((forOutput * 10_000) / model.outputCostPer10k));
 }
 
 export interface StreamOutcome {
@@ -336,6 +360,7 @@ async function* modelFrames(
       temperature,
       topP,
       ...sampling,
+      maxOutputTokens: turn.outputLimit,
       abortSignal: signal,
       maxRetries: 0,
       ...thinkingOptions(turn.modes),
@@ -417,9 +442,11 @@ async function recordOutcome(db: Database, turn: ChatTurn, outcome: StreamOutcom
   const { tenant, member, model, session, chatbot } = turn;
   const free = isFreeModel(model, tenant);
   // An image answer costs its price per image, a text answer its tokens; web search is metered as a row of its own.
-  const tokenCost = outcome.image ? outcome.image.credits : free ? 0 : messageCost(model, outcome);
   const webCost = free ? 0 : webSearchCredits(model, turn.sources);
-  const cost = tokenCost + webCost;
+  const fullTokenCost = outcome.image ? outcome.image.credits : free ? 0 : messageCost(model, outcome);
+  // Never more than the reservation (DESIGN §7), even when the model counted more input than estimated.
+  const cost = turn.reservation ? Math.min(fullTokenCost + webCost, turn.reservation.amount) : fullTokenCost + webCost;
+  const tokenCost = cost - webCost;
   const interrupted = outcome.finishReason === 'aborted' ? 'stopped' : outcome.finishReason === 'error' ? 'failed' : null;
   const tokens = outcome.inputTokens + outcome.outputTokens;
   // The credit clock: the usage row and the ledger's settlement count in the same month.
@@ -492,7 +519,7 @@ async function recordOutcome(db: Database, turn: ChatTurn, outcome: StreamOutcom
     );
   }
   const also = sql.join(statements, sql` `);
-  if (turn.reservation) await settleCredits(db, member, turn.reservation.id, turn.reservation.amount, cost, also, turn.billing);
+  if (turn.reservation) await settleCredits(db, member, turn.reservation.id, turn.reservation.amount, cost, also);
   else await db.execute(sql`with ${also} saved as (select 1) select 1 from saved`);
   if (!turn.isTest && !chatbot.isDefault && !session.isVisitor && !session.isApi) await db.transaction((tx) => rememberRecentChatbot(tx, member, chatbot.id, now));
   return cost;

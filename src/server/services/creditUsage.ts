@@ -27,8 +27,8 @@ export async function memberUsage(db: Database, member: MemberRow): Promise<Memb
       credits: sql<number>`coalesce(sum(${usageRecords.credits}), 0)::float8`,
     })
     .from(usageRecords)
-    // Test chats are paid from the tenant's pool, not from the member's quota.
-    .where(and(eq(usageRecords.tenantId, member.tenantId), eq(usageRecords.memberId, member.id), eq(usageRecords.isTest, false), gte(usageRecords.createdAt, monthStart)))
+    // Studio test chats included: the member who runs them pays for them like for any other send.
+    .where(and(eq(usageRecords.tenantId, member.tenantId), eq(usageRecords.memberId, member.id), gte(usageRecords.createdAt, monthStart)))
     .groupBy(usageRecords.modelName)
     .orderBy(desc(sql`sum(${usageRecords.credits})`), usageRecords.modelName);
 

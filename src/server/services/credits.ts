@@ -24,6 +24,12 @@ const ledgerClock = () => {
   return { at, period: periodOf(at) };
 };
 
+/**
+ * A sum of ledger amounts at the ledger's precision (six decimals, `numeric(20, 6)`): adding them as
+ * floating point leaves noise (a limit spent to exactly 0 would read 1e-15 and not count as spent).
+ */
+const ledgerAmount = (value: number) => Math.round(value * 1e6) / 1e6;
+
 type BalanceRow = Pick<typeof creditBalances.$inferSelect, 'scopeKind' | 'scopeId' | 'usageSum' | 'grantSum' | 'grantCount'>;
 type LedgerEntry = Pick<typeof creditLedger.$inferSelect, 'id' | 'amount'>;
 
@@ -109,7 +115,7 @@ export interface CreditLimit {
 function creditLimits(member: MemberRow, group: GroupQuotas | undefined, balances: BalanceRow[]): CreditLimit[] {
   const find = (scopeKind: Scope, scopeId: number | null) => balances.find((row) => row.scopeKind === scopeKind && row.scopeId === scopeId);
   const limit = (scope: CreditScope, quota: number | null | undefined, usageSum: number): CreditLimit[] =>
-    quota == null ? [] : [{ scope, quota, used: -usageSum, remaining: quota + usageSum }];
+    quota == null ? [] : [{ scope, quota, used: ledgerAmount(-usageSum), remaining: ledgerAmount(quota + usageSum) }];
   const tenant = find('tenant', member.tenantId);
   return [
     ...limit('member', member.creditQuota ?? group?.memberCreditQuota, find('member', member.id)?.usageSum ?? 0),
@@ -134,25 +140,17 @@ export function bindingLimit(limits: CreditLimit[]): CreditLimit | undefined {
   return limits.reduce<CreditLimit | undefined>((least, limit) => (least && least.remaining <= limit.remaining ? least : limit), undefined);
 }
 
-/** Who pays for a send: the sender, or the chatbot's creator (a visitor of a public chatbot has no credits of their own). */
+/**
+ * Who pays for a send: the sender, or the chatbot's creator (a visitor of a public chatbot has no
+ * credits of their own; the send's `member` is then the creator). A Studio test chat is paid like
+ * any other send, by the member who runs it (DESIGN §7).
+ */
 export interface Billing {
   billedToCreator?: boolean;
-  /**
-   * A Studio test chat: its ledger rows name neither member nor group, so they move only the
-   * tenant's balance, and only the tenant's limit can refuse it (docs/ARCHITECTURE.md "Test chats").
-   */
-  tenantPoolOnly?: boolean;
 }
 
-/** Whose balances a send's ledger rows move: the member's, their default group's and the tenant's, or the tenant's alone. */
-function ledgerOwner(member: MemberRow, billing?: Billing) {
-  return billing?.tenantPoolOnly
-    ? { tenantId: member.tenantId, memberGroupId: null, memberId: null }
-    : { tenantId: member.tenantId, memberGroupId: member.defaultMemberGroupId, memberId: member.id };
-}
-
-/** The limits that may refuse a send. */
-const limitsFor = (limits: CreditLimit[], billing?: Billing) => (billing?.tenantPoolOnly ? limits.filter((limit) => limit.scope === 'tenant') : limits);
+/** Whose balances a send's ledger rows move: the member's, their default group's and the tenant's. */
+const ledgerOwner = (member: MemberRow) => ({ tenantId: member.tenantId, memberGroupId: member.defaultMemberGroupId, memberId: member.id });
 
 /** The tenant's plan costs nothing (a tenant without a plan is not on a free plan). */
 export async function onFreePlan(q: Queryable, tenantId: number): Promise<boolean> {
@@ -214,7 +212,7 @@ export function messageCost(model: LlmModelRow, usage: { inputTokens: number; ou
 
 /** 402 when the member has no credit left (for a send that reserves nothing, see reserveCredits). */
 export async function assertCreditLeft(q: Queryable, member: MemberRow, billing?: Billing): Promise<void> {
-  const limits = limitsFor(await memberCreditLimits(q, member), billing);
+  const limits = await memberCreditLimits(q, member);
   if (isCreditsDepleted(toCreditCheck(limits))) throw await depletedError(q, member, limits, billing);
 }
 
@@ -225,8 +223,29 @@ export interface Reservation {
 }
 
 /**
- * Reserves `amount` credits for the answer `messageId` and returns the reservation with the limits as
- * they stood before it (`refuseWhenDepleted` decides with them). Run it as a statement of its own, not
+ * What the member may still spend as a SQL value, read in the reservation's own statement: the least
+ * remainder of their monthly quota, their default group's and the tenant's pool (the limits
+ * `creditLimits` computes), null when none applies.
+ */
+function availableCredits(member: MemberRow, period: string): SQL {
+  const usage = (scopeKind: Scope, scopeId: SQL | number, inPeriod: string) =>
+    sql`coalesce((select usage_sum from ${creditBalances} where tenant_id = ${member.tenantId} and scope_kind = ${scopeKind} and scope_id = ${scopeId} and period = ${inPeriod}), 0)`;
+  return sql`(select least(
+      coalesce(${member.creditQuota}::numeric, grp.member_credit_quota) + ${usage('member', member.id, period)},
+      grp.credit_quota + ${usage('group', sql`grp.id`, period)},
+      (select grant_sum + usage_sum from ${creditBalances}
+        where tenant_id = ${member.tenantId} and scope_kind = 'tenant' and scope_id = ${member.tenantId} and period = ${ALL_TIME} and grant_count > 0)
+    ) from (select 1) as one left join ${memberGroups} as grp on grp.id = ${member.defaultMemberGroupId})`;
+}
+
+/**
+ * Reserves up to `wanted` credits for the answer `messageId`, never more than the member has left
+ * (read in the same statement): a send whose full answer the member cannot afford reserves what
+ * remains and asks the model for a shorter answer (services/chat `openTurn`). Returns the
+ * reservation with the limits as they stood before it (openTurn refuses a depleted send with them).
+ * Concurrent sends read the remainder before each other's reservations land, so together they
+ * overshoot a limit by less than one reservation: once it is spent, openTurn refuses
+ * every further send. Run it as a statement of its own, not
  * inside a longer transaction: the balance upsert locks the member's, the group's and the tenant's
  * balance rows, which every send of the tenant needs, and a single statement holds them only while
  * it runs. Concurrent sends still see each other's reservations. `statement` adds further common
@@ -236,13 +255,14 @@ export interface Reservation {
 export async function writeReservation(
   q: Queryable,
   member: MemberRow,
-  amount: number,
+  wanted: number,
   messageId: number | SQL,
-  billing?: Billing,
   statement: { also?: SQL; extra?: SQL } = {},
 ): Promise<{ reservation: Reservation; before: CreditLimit[]; row: Record<string, unknown> }> {
   const quotas = sql`, (select json_build_object('id', id, 'creditQuota', credit_quota, 'memberCreditQuota', member_credit_quota) from ${memberGroups} where id = ${member.defaultMemberGroupId}) as quotas`;
-  const { entries, balances, row } = await appendToLedger(q, [{ ...ledgerOwner(member, billing), kind: 'reservation', amount: -amount, messageId }], {
+  const available = availableCredits(member, ledgerClock().period);
+  const amount = sql`-(select case when available is null then ${wanted}::numeric else least(${wanted}::numeric, greatest(available, 0)) end from ${available} as limits(available))`;
+  const { entries, balances, row } = await appendToLedger(q, [{ ...ledgerOwner(member), kind: 'reservation', amount, messageId }], {
     also: statement.also,
     extra: sql`${quotas} ${statement.extra ?? sql``}`,
   });
@@ -250,30 +270,27 @@ export async function writeReservation(
   if (!entry) throw new Error('Reservation insert returned no row');
   const reserved = -Number(entry.amount);
   const group = row.quotas ? fromJson<GroupQuotas>(row.quotas) : undefined;
-  const before = limitsFor(
-    creditLimits(
-      member,
-      group,
-      balances.map((balance) => ({ ...balance, usageSum: balance.usageSum + reserved })),
-    ),
-    billing,
+  const before = creditLimits(
+    member,
+    group,
+    balances.map((balance) => ({ ...balance, usageSum: balance.usageSum + reserved })),
   );
   return { reservation: { id: entry.id, amount: reserved }, before, row };
 }
 
 /**
- * 402 when the member, their group or the tenant had no credit left before the reservation; the
- * refused reservation is then released in full right away.
+ * Releases a refused reservation in full and throws the 402 `credits_depleted` that names the limit
+ * (`before`: the limits as they stood before it) that ran out.
  */
-export async function refuseWhenDepleted(q: Queryable, member: MemberRow, reservation: Reservation, before: CreditLimit[], billing?: Billing): Promise<void> {
-  if (!isCreditsDepleted(toCreditCheck(before))) return;
-  await appendToLedger(q, [{ ...ledgerOwner(member, billing), kind: 'settlement', amount: reservation.amount, reservationId: reservation.id }]);
+export async function refuseReservation(q: Queryable, member: MemberRow, reservation: Reservation, before: CreditLimit[], billing?: Billing): Promise<never> {
+  await appendToLedger(q, [{ ...ledgerOwner(member), kind: 'settlement', amount: reservation.amount, reservationId: reservation.id }]);
   throw await depletedError(q, member, before, billing);
 }
 
 /**
- * Settles a reservation (`reserved` as reserveCredits returned it) at the real cost: the settlement
- * row gives back (or takes) the difference. A reservation already released as abandoned (see
+ * Settles a reservation (`reserved` as writeReservation returned it) at the real cost, never more
+ * than the reservation (DESIGN §7: what a send may cost is bounded by what it reserved): the
+ * settlement row gives back the difference. A reservation already released as abandoned (see
  * releaseAbandonedReservations) gets its settlement corrected instead, because an answer that
  * outlived the limit still saves its real cost; the balances then move by the difference to the
  * release, which gave back the whole reservation. `also` runs further statements in the same one
@@ -286,13 +303,12 @@ export async function settleCredits(
   reserved: number,
   actual: number,
   also?: SQL,
-  billing?: Billing,
 ): Promise<void> {
-  const amount = reserved - actual;
+  const amount = reserved - Math.min(actual, reserved);
   const { at, period } = ledgerClock();
   const settle = q
     .insert(creditLedger)
-    .values({ ...ledgerOwner(member, billing), kind: 'settlement', amount, reservationId, createdAt: at })
+    .values({ ...ledgerOwner(member), kind: 'settlement', amount, reservationId, createdAt: at })
     .onConflictDoUpdate({ target: creditLedger.reservationId, set: { amount } });
   // xmax is set on a row the upsert updated rather than inserted.
   await writeLedger(

@@ -12,21 +12,27 @@ import { ProvisioningError, tenantBySubdomain } from './provisioning';
 
 const cost = z.coerce.number().min(0).max(1_000_000);
 
-export const modelDefinitionSchema = z.object({
-  name: z.string().trim().min(1).max(100).regex(/^[a-z0-9][a-z0-9._-]*$/, 'lower-case letters, digits, dots, dashes and underscores'),
-  displayName: z.string().trim().min(1).max(100),
-  provider: z.enum([DEMO_PROVIDER, OPENAI_COMPATIBLE_PROVIDER]),
-  providerModelId: z.string().trim().min(1).max(200),
-  contextLimit: z.coerce.number().int().min(1000).max(10_000_000),
-  inputCostPer10k: cost,
-  outputCostPer10k: cost,
-  webSearchCostPer10k: cost.default(0),
-  releaseDate: z.iso.date().nullable().default(null),
-  isLowLlm: z.boolean().default(false),
-  isUnlimited: z.boolean().default(false),
-  supportsReasoning: z.boolean().default(false),
-  chatbotAllowed: z.boolean().default(true),
-});
+/** A model's answers when the operator names no limit: long enough for ordinary answers, and what a send reserves credits for. */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
+
+export const modelDefinitionSchema = z
+  .object({
+    name: z.string().trim().min(1).max(100).regex(/^[a-z0-9][a-z0-9._-]*$/, 'lower-case letters, digits, dots, dashes and underscores'),
+    displayName: z.string().trim().min(1).max(100),
+    provider: z.enum([DEMO_PROVIDER, OPENAI_COMPATIBLE_PROVIDER]),
+    providerModelId: z.string().trim().min(1).max(200),
+    contextLimit: z.coerce.number().int().min(1000).max(10_000_000),
+    maxOutputTokens: z.coerce.number().int().min(16).max(1_000_000).default(DEFAULT_MAX_OUTPUT_TOKENS),
+    inputCostPer10k: cost,
+    outputCostPer10k: cost,
+    webSearchCostPer10k: cost.default(0),
+    releaseDate: z.iso.date().nullable().default(null),
+    isLowLlm: z.boolean().default(false),
+    isUnlimited: z.boolean().default(false),
+    supportsReasoning: z.boolean().default(false),
+    chatbotAllowed: z.boolean().default(true),
+  })
+  .refine((model) => model.maxOutputTokens < model.contextLimit, { path: ['maxOutputTokens'], message: 'must be less than the context limit' });
 export type ModelDefinition = z.input<typeof modelDefinitionSchema>;
 
 /** Creates the tenant's model of that name or changes it; answers whether it was new. */

@@ -2,7 +2,7 @@ import { type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../db/client';
 import { type MemberRow, type SessionRow, fromJson, rowFromJson, rowsOf } from '../db/rows';
 import { sessionMessageFiles, sessionMessages, sessions } from '../db/schema';
-import { type Billing, type CreditLimit, type Reservation, writeReservation } from './credits';
+import { type CreditLimit, type Reservation, writeReservation } from './credits';
 
 /** The values of a session a send creates. */
 export type NewSession = Omit<typeof sessions.$inferInsert, 'id'>;
@@ -11,15 +11,14 @@ export interface TurnStart {
   session: SessionRow;
   memberMessageId: number;
   answerId: number;
-  /** The credits held for the answer, and the limits as they stood before (see refuseWhenDepleted). */
+  /** The credits held for the answer, and the limits as they stood before (openTurn refuses a send with them). */
   reservation: { held: Reservation; before: CreditLimit[] } | null;
 }
 
-/** What a paid send reserves, and from whom. */
+/** What a paid send wants to reserve (it gets less when the member has less left), and from whom. */
 export interface TurnReservation {
   member: MemberRow;
   amount: number;
-  billing?: Billing;
 }
 
 /**
@@ -60,7 +59,7 @@ export async function saveTurnStart(
   let row: Record<string, unknown> | undefined;
   let reservation: TurnStart['reservation'] = null;
   if (reserve) {
-    const reserved = await writeReservation(db, reserve.member, reserve.amount, answerId, reserve.billing, { also: sql`${sql.join(ctes, sql`, `)},`, extra: sql`, ${columns}` });
+    const reserved = await writeReservation(db, reserve.member, reserve.amount, answerId, { also: sql`${sql.join(ctes, sql`, `)},`, extra: sql`, ${columns}` });
     row = reserved.row;
     reservation = { held: reserved.reservation, before: reserved.before };
   } else {

@@ -1,0 +1,1 @@
+ALTER TABLE "llm_models" ADD COLUMN "max_output_tokens" integer DEFAULT 4096 NOT NULL;
