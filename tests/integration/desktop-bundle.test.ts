@@ -121,7 +121,9 @@ const electron = vi.hoisted(() => {
 vi.mock('electron', () => ({ ...electron.module, default: electron.module }));
 
 beforeAll(async () => {
-  const sourcesChanged = ['src/main', 'src/preload', 'src/shared'].some((dir) => !existsSync(bundle) || newestSource(join(root, dir)) > statSync(bundle).mtimeMs);
+  // The build configuration counts too: it decides what main bundles and what it leaves to node_modules.
+  const newest = Math.max(...['src/main', 'src/preload', 'src/shared'].map((dir) => newestSource(join(root, dir))), statSync(join(root, 'electron.vite.config.ts')).mtimeMs);
+  const sourcesChanged = !existsSync(bundle) || newest > statSync(bundle).mtimeMs;
   if (sourcesChanged) execFileSync('npx', ['electron-vite', 'build'], { cwd: root, stdio: 'ignore' });
   electron.state.userData = mkdtempSync(join(tmpdir(), 'desktop-bundle-'));
   await import(/* @vite-ignore */ bundle);
