@@ -3,14 +3,16 @@ import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 
 /**
- * Desktop build: main (ESM, dependencies external), preload (one CommonJS file: a sandboxed
- * preload cannot load ES modules or node_modules, so it bundles everything it uses) and the
- * renderer (the same React app as the web build, from src/renderer).
+ * Desktop build: main (ESM; its libraries bundled in, only Electron and the native keytar left
+ * outside, so the installer ships no other node_modules: electron-builder.yml), preload (one
+ * CommonJS file: a sandboxed preload cannot load ES modules or node_modules, so it bundles
+ * everything it uses) and the renderer (the same React app as the web build, from src/renderer).
  */
 export default defineConfig({
   main: {
     build: {
       outDir: 'out/main',
+      externalizeDeps: { exclude: ['zod', 'eventsource-parser'] },
       rolldownOptions: { input: { index: resolve(import.meta.dirname, 'src/main/index.ts') } },
     },
   },

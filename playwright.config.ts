@@ -52,6 +52,9 @@ export default defineConfig({
       ERROR_LOG_RATE_LIMIT: '1000',
       // The fake SearXNG that tests/e2e/web-search.spec.ts starts on the next port while it runs.
       SEARCH_URL: `http://127.0.0.1:${port + 1}`,
+      // tests/e2e/sso.spec.ts runs its OpenID Connect provider and slapd on loopback, which the
+      // outbound guard refuses unless the operator allows it.
+      OUTBOUND_ALLOW: '127.0.0.0/8,::1',
     },
   },
 });

@@ -68,7 +68,7 @@ async function start(): Promise<void> {
     vault,
     serviceName: ({ apiBase, subdomain }) => keychainServiceName(APP_ID, apiBase, subdomain),
     onEnded: (reason) => windows.broadcast('session:ended', { reason }),
-    onCallFailure: createSessionFailureReporter({ fetch: mainFetch, settings: settings.get, userAgent: session.defaultSession.getUserAgent() }),
+    onCallFailure: createSessionFailureReporter({ fetch: mainFetch, userAgent: session.defaultSession.getUserAgent() }),
   });
   const apiBase = () => settings.get().apiBase;
   const chatProxy = createChatProxy(authSession, apiBase);

@@ -37,6 +37,8 @@ import { registerSignupRoutes } from './routes/signup';
 import { registerSsoRoutes } from './routes/sso';
 import { registerInvitationRoutes } from './routes/invitations';
 import { registerMemberTransferRoutes } from './routes/memberTransfer';
+import { createOutboundGuard } from './net/outboundGuard';
+import { createDirectoryAdapter } from './sso/directory';
 import { createOidcAdapter } from './sso/oidc';
 import { registerTenantSettingsRoutes } from './routes/tenantSettings';
 import { registerAuditLogRoutes } from './routes/auditLog';
@@ -162,7 +164,9 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
     log: app.log,
   });
   const signupDeps = { db, mail, sms, forgetMember: auth.forgetMember, log: app.log };
-  const ssoDeps = { ...signupDeps, auth, oidc: createOidcAdapter() };
+  // Every connection made for a tenant (SSO today) goes through the one outbound guard (DESIGN §5).
+  const outbound = createOutboundGuard(config.OUTBOUND_ALLOW);
+  const ssoDeps = { ...signupDeps, auth, outbound, oidc: createOidcAdapter(outbound), directory: createDirectoryAdapter(outbound) };
   const authRateWindowMs = config.AUTH_RATE_WINDOW_SECONDS * 1000;
   const links = { publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`, defaultTenant: config.DEFAULT_TENANT };
   const passwords = createPasswordService({

@@ -36,6 +36,13 @@ describe('loadConfig', () => {
     expect(load).toThrow(/PORT[\s\S]*DATABASE_URL[\s\S]*SEED_DEMO[\s\S]*ERROR_LOG_RATE_LIMIT[\s\S]*REDIS_URL/);
   });
 
+  it('reads OUTBOUND_ALLOW as a list of hosts, addresses and ranges, nothing allowed by default', () => {
+    expect(loadConfig({}).OUTBOUND_ALLOW).toEqual([]);
+    expect(loadConfig({ OUTBOUND_ALLOW: ' idp.corp.example, 10.0.0.0/8,,::1 ' }).OUTBOUND_ALLOW).toEqual(['idp.corp.example', '10.0.0.0/8', '::1']);
+    expect(() => loadConfig({ OUTBOUND_ALLOW: 'https://idp.corp.example' })).toThrow(/OUTBOUND_ALLOW/);
+    expect(() => loadConfig({ OUTBOUND_ALLOW: '10.0.0.0/40' })).toThrow(/OUTBOUND_ALLOW/);
+  });
+
   it('requires LLM_MODEL when an LLM provider is configured', () => {
     expect(() => loadConfig({ LLM_BASE_URL: 'http://127.0.0.1:1234/v1' })).toThrow(/LLM_MODEL/);
   });

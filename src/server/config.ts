@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FILE_KINDS } from '../shared/domain/files';
+import { outboundAllowEntryProblem } from './net/outboundGuard';
 
 /** Environment flags arrive as text; accept the usual spellings and reject anything else. */
 const envBoolean = z
@@ -151,6 +152,17 @@ const configSchema = z.object({
   MEMBER_EXPORT_RETENTION_HOURS: z.coerce.number().min(0.01).max(24 * 365).default(24),
   /** How often the server deletes task files past their retention; 0 = never (another process does it). */
   TASK_FILE_SWEEP_MINUTES: z.coerce.number().int().min(0).max(1440).default(60),
+  /**
+   * Hosts, addresses and CIDR ranges (comma-separated) the server may reach on a tenant's behalf
+   * although they are loopback, link-local or private: an SSO provider or directory on this machine
+   * or in the company network. Everything else of that kind is refused (src/server/net/outboundGuard.ts).
+   */
+  OUTBOUND_ALLOW: z
+    .string()
+    .trim()
+    .transform((v) => v.split(',').map((entry) => entry.trim()).filter(Boolean))
+    .pipe(z.array(z.string().refine((entry) => outboundAllowEntryProblem(entry) === null, 'comma-separated host names, addresses or CIDR ranges, e.g. idp.corp.example,10.0.0.0/8')))
+    .default([]),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('warn'),
 });
 

@@ -1,6 +1,9 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ssoPlatforms, tenants } from '../../src/server/db/schema';
 import * as api from '../../src/shared/api';
 import type { AccessLevel, Endpoint } from '../../src/shared/api/endpoint';
+import { freePort, startConnectionRecorder } from '../fixtures/ports';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
 
@@ -81,7 +84,8 @@ let adminToken: string;
 const endpoints = contractEndpoints();
 
 beforeAll(async () => {
-  server = await startTestServer({ extraTenants: ['acme'] });
+  // As in production: no internal address is allowed for tenants' SSO platforms.
+  server = await startTestServer({ extraTenants: ['acme'], config: { OUTBOUND_ALLOW: [] } });
   client = apiClient(server);
   memberToken = (await client.signIn(DEMO_MEMBER)).access_token;
   adminToken = (await client.signIn(DEMO_ADMIN)).access_token;
@@ -161,6 +165,64 @@ describe('access levels', () => {
       expect(`${key(endpoint)} → ${asMember.status}`).toBe(`${key(endpoint)} → 403`);
       const asAdmin = await client.call(concretePath(endpoint.path), { method: endpoint.method, token: adminToken, body: endpoint.method === 'GET' || endpoint.method === 'DELETE' ? undefined : {} });
       expect([401, 403], key(endpoint)).not.toContain(asAdmin.status);
+    }
+  });
+});
+
+describe('what an anonymous caller can make the server connect to', () => {
+  it('the public SSO steps never reach an internal address: the same 424 whether the port is open, closed or filtered, and no connection', async () => {
+    const recorder = await startConnectionRecorder();
+    try {
+      const closed = await freePort();
+      const [demo] = await server.db.select().from(tenants).where(eq(tenants.subdomain, server.config.DEFAULT_TENANT));
+      // Platforms saved under an earlier allowance, or whose name resolves inside since it was saved:
+      // the connection is checked when it is made, whatever the saved address looked like then.
+      const destinations = [
+        ['open', '127.0.0.1', recorder.port],
+        ['open, by name', 'localhost', recorder.port],
+        ['open, decimal', '2130706433', recorder.port],
+        ['closed', '127.0.0.1', closed],
+        ['filtered-looking (cloud metadata)', '169.254.169.254', 80],
+        ['filtered-looking (private)', '10.255.255.1', 389],
+      ] as const;
+      const rows = await server.db
+        .insert(ssoPlatforms)
+        .values(
+          destinations.flatMap(([name, host, port]) => [
+            { tenantId: demo!.id, ssoPlatformName: `OIDC ${name}`, config: { kind: 'oidc' as const, issuer: `http://${host}:${port}/internal?secret=1`, client_id: 'x', client_secret: 'y' } },
+            {
+              tenantId: demo!.id,
+              ssoPlatformName: `Directory ${name}`,
+              config: {
+                kind: 'directory' as const,
+                url: `ldap://${host}:${port}`,
+                bind_dn: 'cn=admin,dc=corp',
+                bind_password: 'bind-secret',
+                search_base: 'dc=corp',
+                user_id_attribute: 'uid',
+                email_attribute: 'mail',
+                name_attribute: 'cn',
+                phone_attribute: '',
+              },
+            },
+          ]),
+        )
+        .returning({ id: ssoPlatforms.id, config: ssoPlatforms.config });
+      const answers = new Set<string>();
+      for (const row of rows) {
+        const result =
+          row.config.kind === 'oidc'
+            ? await client.call(`/sso-platforms/${row.id}/authorize/`, { method: 'POST', body: { redirect_url: 'http://127.0.0.1:9/cb', code_challenge: 'c'.repeat(43), state: 's'.repeat(16) } })
+            : await client.call(`/sso-platforms/${row.id}/verify/`, { method: 'POST', body: { user_id: 'grace', user_pw: 'Directory!1', method: 'email' } });
+        expect(result.status, JSON.stringify(row.config)).toBe(424);
+        answers.add(JSON.stringify(result.body));
+      }
+      // One generic answer for every destination and port state: nothing tells an open port from a closed one.
+      expect([...answers]).toEqual([JSON.stringify({ code: 'sso_unavailable', message: 'The SSO sign-in service cannot be reached. Please try again later.' })]);
+      expect(recorder.connections()).toBe(0);
+      for (const row of rows) await server.db.delete(ssoPlatforms).where(eq(ssoPlatforms.id, row.id));
+    } finally {
+      await recorder.close();
     }
   });
 });

@@ -1,10 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { execFile, execFileSync } from 'node:child_process';
+import { createRequire, isBuiltin } from 'node:module';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { parse } from 'yaml';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { INVOKE_CHANNELS } from '../../src/shared/ipc/channels';
 
 /**
@@ -120,7 +121,9 @@ const electron = vi.hoisted(() => {
 vi.mock('electron', () => ({ ...electron.module, default: electron.module }));
 
 beforeAll(async () => {
-  const sourcesChanged = ['src/main', 'src/preload', 'src/shared'].some((dir) => !existsSync(bundle) || newestSource(join(root, dir)) > statSync(bundle).mtimeMs);
+  // The build configuration counts too: it decides what main bundles and what it leaves to node_modules.
+  const newest = Math.max(...['src/main', 'src/preload', 'src/shared'].map((dir) => newestSource(join(root, dir))), statSync(join(root, 'electron.vite.config.ts')).mtimeMs);
+  const sourcesChanged = !existsSync(bundle) || newest > statSync(bundle).mtimeMs;
   if (sourcesChanged) execFileSync('npx', ['electron-vite', 'build'], { cwd: root, stdio: 'ignore' });
   electron.state.userData = mkdtempSync(join(tmpdir(), 'desktop-bundle-'));
   await import(/* @vite-ignore */ bundle);
@@ -274,5 +277,91 @@ describe('electron-builder.yml', () => {
     expect(config.mac.target).toContain('dmg');
     expect(config.linux.target).toEqual(expect.arrayContaining(['AppImage', 'deb']));
     for (const platform of [config.win, config.mac, config.linux]) expect(existsSync(join(root, platform.icon))).toBe(true);
+  });
+});
+
+describe('the packed Linux app (electron-builder --dir against a stand-in Electron)', () => {
+  const fromBuilder = createRequire(join(root, 'node_modules/app-builder-lib/package.json'));
+  const asar = fromBuilder('@electron/asar') as {
+    listPackage(archive: string, options?: object): string[];
+    statFile(archive: string, path: string): { unpacked?: boolean };
+  };
+  const fuses = fromBuilder('@electron/fuses') as {
+    FuseV1Options: Record<string, string | number>;
+    getCurrentFuseWire(path: string): Promise<Record<string, unknown>>;
+  };
+  const SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
+  const config = parse(readFileSync(join(root, 'electron-builder.yml'), 'utf8')) as { electronFuses: Record<string, boolean> };
+  const fuseNames = Object.keys(fuses.FuseV1Options).filter((name) => Number.isNaN(Number(name)));
+  const configured = (fuse: string) => config.electronFuses[`${fuse.charAt(0).toLowerCase()}${fuse.slice(1)}`];
+  let work: string;
+  let resourcesDir: string;
+  let files: string[];
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'desktop-pack-'));
+    // electron-builder only copies the Electron distribution and flips the fuses of its binary: a
+    // file with the fuse wire (sentinel, version 1, length, one byte per fuse) is enough. Each fuse
+    // starts opposite to electron-builder.yml, so the packed binary shows the fuses were flipped.
+    const electronDist = join(work, 'electron-dist');
+    mkdirSync(electronDist);
+    const wire = fuseNames.map((fuse) => (configured(fuse) ? '0' : '1')).join('');
+    writeFileSync(join(electronDist, 'electron'), Buffer.concat([Buffer.from('#!/bin/sh\n'), Buffer.from(SENTINEL), Buffer.from([1, wire.length]), Buffer.from(wire)]), { mode: 0o755 });
+    const started = Date.now();
+    await promisify(execFile)(
+      process.execPath,
+      [
+        join(root, 'node_modules/electron-builder/cli.js'),
+        '--dir',
+        '--linux',
+        '--config',
+        'electron-builder.yml',
+        `-c.electronDist=${electronDist}`,
+        `-c.directories.output=${join(work, 'release')}`,
+        // No Electron headers to rebuild keytar against here; the installer build rebuilds it.
+        '-c.npmRebuild=false',
+      ],
+      { cwd: root },
+    );
+    resourcesDir = join(work, 'release/linux-unpacked/resources');
+    files = asar.listPackage(join(resourcesDir, 'app.asar'), { isPack: false });
+    const megabytes = (statSync(join(resourcesDir, 'app.asar')).size / 1024 / 1024).toFixed(1);
+    console.log(`app.asar: ${megabytes} MB, ${files.length} entries, packed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }, 60_000);
+  afterAll(() => {
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  /** The packages the archive holds files of (`@scope/name` or `name`). */
+  const packagesIn = (list: string[]) => [...new Set(list.flatMap((file) => file.replaceAll('\\', '/').match(/^\/node_modules\/((?:@[^/]+\/)?[^/@][^/]*)\//)?.[1] ?? []))];
+
+  it('holds the built main, preload and renderer, and of node_modules only keytar: nothing of the server', () => {
+    for (const entry of ['/out/main/index.js', '/out/preload/index.cjs', '/out/renderer/index.html', '/package.json']) expect(files).toContain(entry);
+    expect(packagesIn(files)).toEqual(['keytar']);
+    const { dependencies } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    for (const server of ['fastify', 'pg-boss', '@aws-sdk/client-s3', 'ai', 'mammoth', 'unpdf', 'ldapts', 'nodemailer', 'drizzle-orm', '@electric-sql/pglite']) {
+      expect(Object.keys(dependencies), server).toContain(server);
+    }
+    const shipped = Object.keys(dependencies).filter((name) => files.some((file) => file.startsWith(`/node_modules/${name}/`)));
+    expect(shipped).toEqual(['keytar']);
+    expect(files.filter((file) => file.startsWith('/src') || file.startsWith('/dist-server') || file.startsWith('/tests'))).toEqual([]);
+  });
+
+  it('everything main loads at run time is inside: Electron, Node built-ins and the unpacked native keytar', () => {
+    const main = readFileSync(join(root, 'out/main/index.js'), 'utf8');
+    const specifiers = [...main.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)["']([^"'./][^"']*)["']/g)].map((match) => match[1]!);
+    const packages = [...new Set(specifiers.filter((name) => !isBuiltin(name) && name !== 'electron'))];
+    expect(packages).toEqual(['keytar']);
+    expect(asar.statFile(join(resourcesDir, 'app.asar'), 'node_modules/keytar/build/Release/keytar.node').unpacked).toBe(true);
+    expect(existsSync(join(resourcesDir, 'app.asar.unpacked/node_modules/keytar/build/Release/keytar.node'))).toBe(true);
+    expect(existsSync(join(resourcesDir, 'app.asar.unpacked/node_modules/keytar/lib/keytar.js'))).toBe(true);
+  });
+
+  it('flips every fuse of the packed binary as electron-builder.yml sets it', async () => {
+    const wire = await fuses.getCurrentFuseWire(join(work, 'release/linux-unpacked/chatbot-platform'));
+    for (const fuse of fuseNames) {
+      const index = fuses.FuseV1Options[fuse] as number;
+      expect(wire[index], fuse).toBe(configured(fuse) ? 49 : 48);
+    }
   });
 });

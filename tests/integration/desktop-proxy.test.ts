@@ -1,4 +1,6 @@
 import { mkdtemp } from 'node:fs/promises';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -49,13 +51,76 @@ const noKeychain: SecretStore = {
 };
 
 /**
- * A desktop main process wired like src/main/index.ts, talking to the test server. `tokenEndpointPaths`
- * replaces the contract's list, to play an endpoint that answers with tokens but is not marked.
+ * An OS keychain that works (a map) and can hold its next read or delete until `release()`: main
+ * awaiting the keychain, the moment a compromised renderer would use to change the server.
  */
-async function desktopMain(tokenEndpointPaths?: readonly string[], openExternal: (url: string) => Promise<void> = async () => undefined) {
+function holdableKeychain() {
+  const secrets = new Map<string, string>();
+  let next: 'get' | 'delete' | null = null;
+  let held: (() => void) | null = null;
+  const pass = async (operation: 'get' | 'delete') => {
+    if (next !== operation) return;
+    next = null;
+    await new Promise<void>((resolve) => (held = resolve));
+  };
+  const store: SecretStore = {
+    async get(service, account) {
+      await pass('get');
+      return secrets.get(`${service}|${account}`) ?? null;
+    },
+    async set(service, account, secret) {
+      secrets.set(`${service}|${account}`, secret);
+    },
+    async delete(service, account) {
+      await pass('delete');
+      secrets.delete(`${service}|${account}`);
+    },
+  };
+  return {
+    store,
+    holdNext(operation: 'get' | 'delete') {
+      next = operation;
+    },
+    isHolding: () => held !== null,
+    release() {
+      held?.();
+      held = null;
+    },
+  };
+}
+
+/** Another server on loopback that records whatever reaches it (it answers 200 `{}`). */
+async function startRecordingServer() {
+  const received: Array<{ url: string; headers: IncomingHttpHeaders; body: string }> = [];
+  const recorder = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      received.push({ url: request.url ?? '', headers: request.headers, body });
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => recorder.listen(0, '127.0.0.1', resolve));
+  return {
+    apiBase: `http://127.0.0.1:${(recorder.address() as AddressInfo).port}/api/v1`,
+    received,
+    close: () => new Promise<void>((resolve) => recorder.close(() => resolve())),
+  };
+}
+
+interface DesktopMainOptions {
+  /** Replaces the contract's list, to play an endpoint that answers with tokens but is not marked. */
+  tokenEndpointPaths?: readonly string[];
+  openExternal?: (url: string) => Promise<void>;
+  /** The OS keychain; by default none (memory only), as on this machine. */
+  keychain?: SecretStore;
+}
+
+/** A desktop main process wired like src/main/index.ts, talking to the test server. */
+async function desktopMain({ tokenEndpointPaths, openExternal = async () => undefined, keychain = noKeychain }: DesktopMainOptions = {}) {
   const requests: Array<{ url: string; method: string; signal?: AbortSignal }> = [];
   const settings = await createSettingsStore(join(await mkdtemp(join(tmpdir(), 'desktop-proxy-')), 'settings.json'), server.apiBase);
-  const vault = createTokenVault(noKeychain, () => undefined);
+  const vault = createTokenVault(keychain, () => undefined);
   const ended: string[] = [];
   const session = createAuthSession({
     fetch: (url, init) => {
@@ -352,7 +417,7 @@ describe('desktop main against the real server', () => {
   });
 
   it('refuses an answer carrying tokens even from an endpoint missing from the contract, and never forwards set-cookie', async () => {
-    const main = await desktopMain([]); // as if sign-in were a new endpoint someone forgot to mark
+    const main = await desktopMain({ tokenEndpointPaths: [] }); // as if sign-in were a new endpoint someone forgot to mark
     const signIn = await askForTokens(main, `${server.apiBase}/auth/sign-in/`);
     expect(main.requests.at(-1)?.url).toBe(`${server.apiBase}/auth/sign-in/`); // it did reach the server…
     expect(signIn).toMatchObject({ ok: false, error: { status: 403, body: { code: 'forbidden' } } }); // …but not the renderer
@@ -391,6 +456,84 @@ describe('desktop main against the real server', () => {
   });
 });
 
+describe('changing the server while main holds a session', () => {
+  /** What the server says of a refresh token: 200 while its session lives, 401 once revoked. */
+  const refreshStatus = async (refreshToken: string) =>
+    (await fetch(`${server.apiBase}/auth/refresh/`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-client-kind': 'desktop' }, body: JSON.stringify({ refresh_token: refreshToken }) }))
+      .status;
+
+  it('a sign-out waiting on the keychain while the renderer switches servers goes to the server that issued the tokens, and nowhere else', async () => {
+    const elsewhere = await startRecordingServer();
+    try {
+      const keychain = holdableKeychain();
+      const main = await desktopMain({ keychain: keychain.store });
+      expect((await main.invoke('session:signIn', DEMO_MEMBER)).ok).toBe(true);
+      const issued = (await main.vault.load(`${server.apiBase}|null`))!;
+
+      keychain.holdNext('delete');
+      const signingOut = main.invoke('session:signOut');
+      await vi.waitFor(() => expect(keychain.isHolding()).toBe(true));
+      // A compromised renderer changes the server while main awaits the keychain.
+      expect(await main.invoke('settings:set', { apiBase: elsewhere.apiBase })).toMatchObject({ ok: true, value: { apiBase: elsewhere.apiBase } });
+      keychain.release();
+      expect(await signingOut).toEqual({ ok: true, value: { ok: true } });
+
+      expect(elsewhere.received).toEqual([]);
+      expect(await refreshStatus(issued.refreshToken)).toBe(401);
+      expect(await main.vault.load(`${server.apiBase}|null`)).toBeNull();
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('a restore at start-up waiting on the keychain while the renderer switches servers sends the refresh token only to its own server', async () => {
+    const elsewhere = await startRecordingServer();
+    try {
+      const keychain = holdableKeychain();
+      const before = await desktopMain({ keychain: keychain.store });
+      expect((await before.invoke('session:signIn', DEMO_MEMBER)).ok).toBe(true);
+      const issued = (await before.vault.load(`${server.apiBase}|null`))!;
+
+      // The app starts again: main finds the session in the keychain.
+      const main = await desktopMain({ keychain: keychain.store });
+      keychain.holdNext('get');
+      const restoring = main.invoke('session:restore');
+      await vi.waitFor(() => expect(keychain.isHolding()).toBe(true));
+      const switching = main.invoke('settings:set', { apiBase: elsewhere.apiBase });
+      // Let the switch run as far as it goes before the keychain answers.
+      await new Promise((resolve) => setImmediate(resolve));
+      keychain.release();
+      expect(await switching).toMatchObject({ ok: true, value: { apiBase: elsewhere.apiBase } });
+      await restoring;
+
+      expect(elsewhere.received).toEqual([]);
+      // Changing the server signed out of the old one: main holds no token of it, and the server revoked the session.
+      expect(await main.vault.load(`${server.apiBase}|null`)).toBeNull();
+      expect(await refreshStatus(issued.refreshToken)).toBe(401);
+      expect(await main.invoke('session:restore')).toEqual({ ok: true, value: null });
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('switching the server while signed in signs out of the old one first: its tokens are revoked and gone from main', async () => {
+    const elsewhere = await startRecordingServer();
+    try {
+      const main = await signedIn();
+      const issued = (await main.vault.load(`${server.apiBase}|null`))!;
+      expect(await main.invoke('settings:set', { apiBase: elsewhere.apiBase })).toMatchObject({ ok: true });
+      expect(await main.vault.load(`${server.apiBase}|null`)).toBeNull();
+      expect(await refreshStatus(issued.refreshToken)).toBe(401);
+      // Nothing of the old session follows the user to the new server, whatever the renderer asks for there.
+      await main.invoke('http:fetch', { requestId: crypto.randomUUID(), url: `${elsewhere.apiBase}/chatbots/`, method: 'GET', headers: [], body: null });
+      expect(elsewhere.received.map((request) => request.headers['x-access-token'])).toEqual([undefined]);
+      expect(JSON.stringify(elsewhere.received)).not.toContain(issued.refreshToken);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+});
+
 describe('SSO on desktop', () => {
   it('signs in through the system browser and a loopback redirect: the keychain gets the tokens, the renderer the member', async () => {
     // RFC 8252: a native client's loopback redirect may use any port; the provider lists it without one.
@@ -405,10 +548,12 @@ describe('SSO on desktop', () => {
       const platform = (await created.json()) as { id: number };
       const browserVisits: string[] = [];
       // The "system browser": signs in at the provider as the demo member's SSO identity, then follows its redirect to main's listener.
-      const main = await desktopMain(undefined, async (url) => {
-        browserVisits.push(url);
-        const back = await signInAtProvider(url, 'desktop-user');
-        void fetch(back);
+      const main = await desktopMain({
+        openExternal: async (url) => {
+          browserVisits.push(url);
+          const back = await signInAtProvider(url, 'desktop-user');
+          void fetch(back);
+        },
       });
       const authorized = await main.invoke<{ code: string; code_verifier: string; state: string; iss?: string; redirect_url: string }>('sso:authorize', { sso_platform_id: platform.id });
       expect(authorized.ok).toBe(true);

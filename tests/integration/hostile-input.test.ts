@@ -1,5 +1,6 @@
 import { API_KEY_PREFIX } from '../../src/shared/domain/apiKeys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startConnectionRecorder } from '../fixtures/ports';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
 
@@ -239,8 +240,9 @@ let validParam: (operation: Operation, param: string) => string;
 let operations: Operation[];
 
 beforeAll(async () => {
-  // The API key's calls must reach the handlers, not its rate limit.
-  server = await startTestServer({ config: { API_KEY_RATE_LIMIT: 1_000_000 } });
+  // The API key's calls must reach the handlers, not its rate limit. No internal address is
+  // allowed for tenants' SSO platforms, as in production.
+  server = await startTestServer({ config: { API_KEY_RATE_LIMIT: 1_000_000, OUTBOUND_ALLOW: [] } });
   const api = apiClient(server);
   const member = await api.signIn(DEMO_MEMBER);
   const admin = await api.signIn(DEMO_ADMIN);
@@ -335,4 +337,70 @@ describe('hostile input answers 4xx on every operation of the OpenAPI document',
     expect(sent).toBeGreaterThan(1_000);
     expect(failures).toEqual([]);
   }, 120_000);
+});
+
+describe('hostile SSO platform addresses (server-side request forgery)', () => {
+  const directory = { kind: 'directory', bind_dn: 'cn=admin,dc=corp', bind_password: 'bind-secret', search_base: 'dc=corp' };
+  /** Loopback, link-local, private and reserved destinations in the spellings an admin could type. */
+  const internal = (port: number) => ({
+    oidc: [
+      `http://127.0.0.1:${port}/internal?secret=1`,
+      `http://localhost:${port}/`,
+      `http://[::1]:${port}/`,
+      `https://localhost:${port}/`,
+      `https://127.1:${port}/`,
+      `https://2130706433:${port}/`,
+      `https://0x7f000001:${port}/`,
+      `https://[::ffff:127.0.0.1]:${port}/`,
+      `https://0.0.0.0:${port}/`,
+      'https://169.254.169.254/latest/meta-data/',
+      'https://10.0.0.1/',
+      'https://192.168.0.1/',
+      'https://[fd00::1]/',
+      'https://[fe80::1]/',
+    ],
+    directory: [
+      `ldap://127.0.0.1:${port}`,
+      `ldap://localhost:${port}`,
+      `ldap://2130706433:${port}`,
+      `ldap://127.1:${port}`,
+      `ldaps://[::1]:${port}`,
+      `ldap://[::ffff:7f00:1]:${port}`,
+      'ldap://169.254.169.254:80',
+      'ldap://172.16.0.10',
+    ],
+  });
+  const call = (method: string, path: string, body?: unknown) =>
+    fetch(`${server.apiBase}${path}`, {
+      method,
+      headers: { 'x-access-token': tokens.admin, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const platforms = async () => ((await (await call('GET', '/admin/sso-platforms/')).json()) as { items: Array<{ settings: unknown }> }).items;
+
+  it('are refused when an admin saves them (422 destination_refused): nothing is stored and nothing is connected to', async () => {
+    const recorder = await startConnectionRecorder();
+    try {
+      const before = (await platforms()).length;
+      // A platform at a public address, which an update may not move inside either.
+      const created = await call('POST', '/admin/sso-platforms/', { sso_platform_name: 'Public IdP', settings: { kind: 'oidc', issuer: 'https://93.184.216.34/', client_id: 'x', client_secret: 'y' } });
+      expect(created.status).toBe(200);
+      const { id } = (await created.json()) as { id: number };
+      const { oidc, directory: urls } = internal(recorder.port);
+      const settings = [...oidc.map((issuer) => ({ kind: 'oidc', issuer, client_id: 'x', client_secret: 'y' })), ...urls.map((url) => ({ ...directory, url }))];
+      for (const [method, path] of [['POST', '/admin/sso-platforms/'], ['PUT', `/admin/sso-platforms/${id}/`]] as const) {
+        for (const setting of settings) {
+          const answer = await call(method, path, { sso_platform_name: 'Internal', settings: setting });
+          expect([answer.status, ((await answer.json()) as { code: string }).code], `${method} ${JSON.stringify(setting)}`).toEqual([422, 'destination_refused']);
+        }
+      }
+      const listed = await platforms();
+      expect(listed).toHaveLength(before + 1);
+      expect(listed.at(-1)!.settings).toMatchObject({ issuer: 'https://93.184.216.34/' });
+      expect(recorder.connections()).toBe(0);
+      await call('DELETE', `/admin/sso-platforms/${id}/`);
+    } finally {
+      await recorder.close();
+    }
+  });
 });

@@ -28,7 +28,7 @@ async function sessionOnFailingNetwork(failure: 'status_500' | 'network') {
     vault,
     serviceName: () => 'service',
     onEnded: () => undefined,
-    onCallFailure: createSessionFailureReporter({ fetch, settings, userAgent: 'desktop-test' }),
+    onCallFailure: createSessionFailureReporter({ fetch, userAgent: 'desktop-test' }),
   });
   return { session, reports };
 }

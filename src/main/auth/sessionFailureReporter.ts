@@ -1,23 +1,20 @@
 import { errorLogApi, type FailureReport } from '../../shared/api';
 import { SUBDOMAIN_HEADER } from '../../shared/domain/http';
-import type { DesktopSettings } from '../../shared/ipc/contract';
-import type { NetworkFetch } from './authSession';
+import type { NetworkFetch, SessionServer } from './authSession';
 
 export interface SessionFailureReporterOptions {
   fetch: NetworkFetch;
-  settings: () => Pick<DesktopSettings, 'apiBase' | 'subdomain'>;
   userAgent: string;
 }
 
 /**
- * Posts the session calls' failures from main to `{apiBase}/log-error/`, with the same body the
- * renderer sends for its own calls (shared builder). Fire and forget: a failing report is never
- * reported again and never disturbs the session call.
+ * Posts the session calls' failures from main to `{apiBase}/log-error/` of the server the call went
+ * to, with the same body the renderer sends for its own calls (shared builder). Fire and forget: a
+ * failing report is never reported again and never disturbs the session call.
  */
 export function createSessionFailureReporter(options: SessionFailureReporterOptions) {
-  return (failure: Omit<FailureReport, 'requestBody'>): void => {
+  return (failure: Omit<FailureReport, 'requestBody'>, { apiBase, subdomain }: SessionServer): void => {
     void (async () => {
-      const { apiBase, subdomain } = options.settings();
       const body = await errorLogApi.buildErrorLog({ ...failure, requestBody: undefined }, { source: 'desktop-main', userAgent: options.userAgent });
       const headers = new Headers({ 'content-type': 'application/json' });
       if (subdomain) headers.set(SUBDOMAIN_HEADER, subdomain);

@@ -41,7 +41,12 @@ export function createInvokeHandlers(deps: InvokeHandlerDeps): InvokeHandlers {
       return OK;
     },
     'settings:get': () => deps.settings.get(),
-    'settings:set': (patch) => deps.settings.update(patch),
+    'settings:set': async (patch) => {
+      // Changing the server signs out of the old one first, here in main: its tokens are revoked
+      // there and cleared before the new base takes effect, whatever the renderer does or skips.
+      if (patch.apiBase !== undefined && patch.apiBase !== deps.settings.get().apiBase) await deps.session.signOut();
+      return deps.settings.update(patch);
+    },
     'window:openAdmin': () => {
       deps.openAdminWindow();
       return OK;

@@ -23,7 +23,7 @@ export function registerSsoRoutes(app: FastifyInstance, deps: sso.SsoDeps, confi
   registerEndpoint(app, disconnectSsoAccount, async ({ tenant, requireMember, params }) => sso.disconnect(deps, tenant, requireMember(), params.id));
 
   registerEndpoint(app, listAdminSsoPlatforms, async ({ tenant }) => sso.listAdminPlatforms(db, tenant));
-  registerEndpoint(app, createSsoPlatform, async ({ tenant, body, requireMember }) => sso.createPlatform(db, tenant, requireMember(), body));
+  registerEndpoint(app, createSsoPlatform, async ({ tenant, body, requireMember }) => sso.createPlatform(deps, tenant, requireMember(), body));
   registerEndpoint(app, updateSsoPlatform, async ({ tenant, params, body, requireMember }) => sso.updatePlatform(deps, tenant, requireMember(), params.id, body));
   registerEndpoint(app, deleteSsoPlatform, async ({ tenant, params, requireMember }) => sso.deletePlatform(deps, tenant, requireMember(), params.id));
 }

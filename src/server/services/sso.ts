@@ -12,7 +12,8 @@ import { members, ssoPlatforms, ssoWhitelist } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import { type AuditActor, recordAudit } from './auditLog';
 import { diffFields } from '../../shared/domain/audit';
-import { authenticateWithDirectory } from '../sso/directory';
+import type { OutboundGuard } from '../net/outboundGuard';
+import type { DirectoryAdapter } from '../sso/directory';
 import { type SsoIdentity, SsoPlatformUnavailableError, SsoRejectedError } from '../sso/identity';
 import { issuerProblem, type OidcAdapter } from '../sso/oidc';
 import type { AuthService, IssuedTokens } from './auth';
@@ -23,8 +24,9 @@ import { checkCode, issueCode, spendCode } from './verificationCodes';
 export interface SsoDeps extends SignupDeps {
   auth: AuthService;
   oidc: OidcAdapter;
-  /** Directory sign-in (replaceable in tests of the service alone; the integration tests use slapd). */
-  directory?: typeof authenticateWithDirectory;
+  directory: DirectoryAdapter;
+  /** Checks the platforms' addresses when an admin saves them (connections are checked again each time). */
+  outbound: Pick<OutboundGuard, 'destinationProblem'>;
 }
 
 type PlatformRow = typeof ssoPlatforms.$inferSelect;
@@ -164,7 +166,7 @@ export async function verify(deps: SsoDeps, tenant: TenantRow, platformId: numbe
   if (config.kind !== 'directory') throw new AppError(422, 'validation_error', 'This platform signs in through its own page.');
   if ('user_pw' in body) {
     if (!methodsOf(config).includes(body.method)) throw new AppError(422, 'validation_error', 'This verification method is not offered.');
-    const identity = await throughPlatform(deps, () => (deps.directory ?? authenticateWithDirectory)(config, body.user_id, body.user_pw));
+    const identity = await throughPlatform(deps, () => deps.directory.authenticate(config, body.user_id, body.user_pw));
     await assertEligible(deps.db, tenant, identity.email);
     const claims = { pid: platformId, sub: identity.subject, uid: body.user_id, email: identity.email.trim().toLowerCase(), name: identity.name, ...(identity.phone ? { phone: identity.phone } : {}) };
     return sendDirectoryCode(deps, tenant, claims, body.method, body.language);
@@ -275,12 +277,18 @@ async function toAdminDto(db: Database, row: PlatformRow) {
   return { id: row.id, sso_platform_name: row.ssoPlatformName, settings, has_secret: secretOf(row.config) !== '', member_count: connected?.n ?? 0 };
 }
 
-/** The settings to store: an empty secret keeps the one stored before (answers never carry it). */
-function settingsToStore(body: PlatformBody, previous?: SsoPlatformConfig): SsoPlatformConfig {
+/**
+ * The settings to store: an empty secret keeps the one stored before (answers never carry it). An
+ * address the server may not reach (loopback, private, link-local…, unless OUTBOUND_ALLOW lets it)
+ * is refused now with a clear 422, rather than later as every member's failed sign-in.
+ */
+async function settingsToStore(deps: Pick<SsoDeps, 'outbound'>, body: PlatformBody, previous?: SsoPlatformConfig): Promise<SsoPlatformConfig> {
   const { settings } = body;
+  const insecure = settings.kind === 'oidc' ? issuerProblem(settings.issuer) : null;
+  if (insecure) throw new AppError(422, 'validation_error', insecure);
+  const refused = await deps.outbound.destinationProblem(settings.kind === 'oidc' ? settings.issuer : settings.url);
+  if (refused) throw new AppError(422, 'destination_refused', refused);
   if (settings.kind === 'oidc') {
-    const problem = issuerProblem(settings.issuer);
-    if (problem) throw new AppError(422, 'validation_error', problem);
     const kept = previous?.kind === 'oidc' ? previous.client_secret : '';
     return { ...settings, client_secret: settings.client_secret || kept };
   }
@@ -302,11 +310,13 @@ function auditedPlatform(row: PlatformRow) {
   return { sso_platform_name: row.ssoPlatformName, ...settings, secret_set: secretOf(row.config) !== '' };
 }
 
-export async function createPlatform(db: Database, tenant: TenantRow, actor: AuditActor, body: PlatformBody) {
+export async function createPlatform(deps: Pick<SsoDeps, 'db' | 'outbound'>, tenant: TenantRow, actor: AuditActor, body: PlatformBody) {
+  const { db } = deps;
+  const config = await settingsToStore(deps, body);
   const row = await db.transaction(async (tx) => {
     const [inserted] = await tx
       .insert(ssoPlatforms)
-      .values({ tenantId: tenant.id, ssoPlatformName: body.sso_platform_name, config: settingsToStore(body) })
+      .values({ tenantId: tenant.id, ssoPlatformName: body.sso_platform_name, config })
       .returning();
     if (!inserted) throw new Error('Platform insert returned no row');
     await recordAudit(tx, { tenantId: tenant.id, actor, action: 'sso_platform.create', targetType: 'sso_platform', targetId: inserted.id, changes: auditedPlatform(inserted) });
@@ -315,12 +325,13 @@ export async function createPlatform(db: Database, tenant: TenantRow, actor: Aud
   return toAdminDto(db, row);
 }
 
-export async function updatePlatform(deps: Pick<SsoDeps, 'db' | 'oidc'>, tenant: TenantRow, actor: AuditActor, id: number, body: PlatformBody) {
+export async function updatePlatform(deps: Pick<SsoDeps, 'db' | 'oidc' | 'outbound'>, tenant: TenantRow, actor: AuditActor, id: number, body: PlatformBody) {
   const previous = await platformOf(deps.db, tenant, id);
+  const config = await settingsToStore(deps, body, previous.config);
   const row = await deps.db.transaction(async (tx) => {
     const [updated] = await tx
       .update(ssoPlatforms)
-      .set({ ssoPlatformName: body.sso_platform_name, config: settingsToStore(body, previous.config) })
+      .set({ ssoPlatformName: body.sso_platform_name, config })
       .where(and(eq(ssoPlatforms.tenantId, tenant.id), eq(ssoPlatforms.id, id)))
       .returning();
     if (!updated) throw notFound();

@@ -1,6 +1,9 @@
+import type { connect as netConnect } from 'node:net';
+import type { connect as tlsConnect } from 'node:tls';
 import { Client, EqualityFilter, InvalidCredentialsError } from 'ldapts';
 import type { DirectoryPlatformConfig } from '../../shared/domain/sso';
 import { normalizePhone } from '../../shared/domain/signup';
+import type { OutboundGuard } from '../net/outboundGuard';
 import { type SsoIdentity, SsoPlatformUnavailableError, SsoRejectedError } from './identity';
 
 const TIMEOUT_MS = 10_000;
@@ -11,8 +14,18 @@ const first = (value: unknown): string | undefined => {
   return typeof one === 'string' ? one : undefined;
 };
 
-async function withClient<T>(url: string, work: (ldap: Client) => Promise<T>): Promise<T> {
-  const ldap = new Client({ url, timeout: TIMEOUT_MS, connectTimeout: TIMEOUT_MS });
+type Connections = Pick<OutboundGuard, 'connect' | 'connectTls'>;
+
+/** Every connection to the directory is opened by the outbound guard (ldap:// and ldaps:// alike). */
+async function withClient<T>(outbound: Connections, url: string, work: (ldap: Client) => Promise<T>): Promise<T> {
+  const ldap = new Client({
+    url,
+    timeout: TIMEOUT_MS,
+    connectTimeout: TIMEOUT_MS,
+    // ldapts calls them as (port, host[, tlsOptions]), the one form the guard implements.
+    createConnection: outbound.connect as typeof netConnect,
+    createSecureConnection: outbound.connectTls as typeof tlsConnect,
+  });
   try {
     return await work(ldap);
   } finally {
@@ -28,12 +41,12 @@ const unavailable = (error: unknown) =>
  * equality filter), then a bind as that entry with the user's password proves it. One entry exactly,
  * else the same refusal as a wrong password, so the answer says nothing about which IDs exist.
  */
-export async function authenticateWithDirectory(settings: DirectoryPlatformConfig, userId: string, password: string): Promise<SsoIdentity> {
+async function authenticateWithDirectory(outbound: Connections, settings: DirectoryPlatformConfig, userId: string, password: string): Promise<SsoIdentity> {
   // An empty password would be an anonymous bind, which LDAP servers accept: never a proof.
   if (!userId.trim() || !password) throw new SsoRejectedError('Missing user ID or password');
   const attributes = [settings.email_attribute, settings.name_attribute, ...(settings.phone_attribute ? [settings.phone_attribute] : [])];
   try {
-    const entry = await withClient(settings.url, async (ldap) => {
+    const entry = await withClient(outbound, settings.url, async (ldap) => {
       if (settings.bind_dn) await ldap.bind(settings.bind_dn, settings.bind_password);
       const { searchEntries } = await ldap.search(settings.search_base, {
         scope: 'sub',
@@ -44,7 +57,7 @@ export async function authenticateWithDirectory(settings: DirectoryPlatformConfi
       return searchEntries.length === 1 ? searchEntries[0]! : null;
     });
     if (!entry) throw new SsoRejectedError('No single entry for this user ID');
-    await withClient(settings.url, (ldap) => ldap.bind(entry.dn, password)).catch((error: unknown) => {
+    await withClient(outbound, settings.url, (ldap) => ldap.bind(entry.dn, password)).catch((error: unknown) => {
       throw error instanceof InvalidCredentialsError ? new SsoRejectedError('Wrong password') : error;
     });
     const email = first(entry[settings.email_attribute]);
@@ -55,3 +68,10 @@ export async function authenticateWithDirectory(settings: DirectoryPlatformConfi
     throw unavailable(error);
   }
 }
+
+/** Directory sign-in whose connections go through the outbound guard. */
+export function createDirectoryAdapter(outbound: Connections) {
+  return { authenticate: (settings: DirectoryPlatformConfig, userId: string, password: string) => authenticateWithDirectory(outbound, settings, userId, password) };
+}
+
+export type DirectoryAdapter = ReturnType<typeof createDirectoryAdapter>;

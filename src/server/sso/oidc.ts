@@ -1,5 +1,6 @@
 import * as client from 'openid-client';
 import type { OidcPlatformConfig } from '../../shared/domain/sso';
+import { outboundRefusalOf, type OutboundGuard } from '../net/outboundGuard';
 import { createTtlCache } from '../ttlCache';
 import { type SsoIdentity, SsoPlatformUnavailableError, SsoRejectedError } from './identity';
 
@@ -8,7 +9,10 @@ const TIMEOUT_SECONDS = 10;
 
 const isLoopback = (url: URL) => ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname);
 
-/** Plain http only for a provider on this machine (tests, a local IdP); anything else must be https. */
+/**
+ * Plain http only for a provider on this machine (tests, a local IdP), anything else must be https.
+ * Whether the server may connect to the host at all is the outbound guard's decision.
+ */
 export function issuerProblem(issuer: string): string | null {
   let url: URL;
   try {
@@ -25,9 +29,11 @@ const nonceOf = async (codeChallenge: string) => client.calculatePKCECodeChallen
 
 /**
  * OpenID Connect providers through `openid-client`: discovery (cached), the authorization URL with
- * PKCE S256, and the code exchange whose ID token (or userinfo) names the user.
+ * PKCE S256, and the code exchange whose ID token (or userinfo) names the user. Every request
+ * (discovery, token, userinfo, keys) goes through the outbound guard's fetch: the endpoints a
+ * discovery document names are checked like the issuer, each time they are connected to.
  */
-export function createOidcAdapter(cacheTtlMs = 10 * 60_000) {
+export function createOidcAdapter(outbound: Pick<OutboundGuard, 'fetch'>, cacheTtlMs = 10 * 60_000) {
   const configurations = createTtlCache<string, client.Configuration>(cacheTtlMs, 100);
 
   function configuration(settings: OidcPlatformConfig): Promise<client.Configuration> {
@@ -40,9 +46,10 @@ export function createOidcAdapter(cacheTtlMs = 10 * 60_000) {
         return await client.discovery(issuer, settings.client_id, settings.client_secret, client.ClientSecretPost(settings.client_secret), {
           execute: issuer.protocol === 'http:' ? [client.allowInsecureRequests] : [],
           timeout: TIMEOUT_SECONDS,
+          [client.customFetch]: outbound.fetch,
         });
       } catch (error) {
-        throw new SsoPlatformUnavailableError(`OpenID Connect discovery failed: ${(error as Error).message}`);
+        throw new SsoPlatformUnavailableError(`OpenID Connect discovery failed: ${(outboundRefusalOf(error) ?? (error as Error)).message}`);
       }
     });
   }
@@ -80,6 +87,9 @@ export function createOidcAdapter(cacheTtlMs = 10 * 60_000) {
         idTokenExpected: true,
       });
     } catch (error) {
+      // A token endpoint the guard refused is out of reach, not a refusal of the user.
+      const refusal = outboundRefusalOf(error);
+      if (refusal) throw new SsoPlatformUnavailableError(refusal.message);
       // The provider refused (wrong or used code, verifier, state): the user starts again.
       if (error instanceof client.ResponseBodyError || error instanceof client.AuthorizationResponseError || error instanceof TypeError) {
         throw new SsoRejectedError((error as Error).message);

@@ -88,6 +88,11 @@ export const ERROR_CODES = [
   'sso_password_required',
   /** The tenant takes members through SSO only: password sign-in is for administrators. */
   'sso_only',
+  /**
+   * An admin saved an address the server may not connect to for a tenant (loopback, private,
+   * link-local, reserved; unless the operator's OUTBOUND_ALLOW lets it): 422.
+   */
+  'destination_refused',
   // Tenant settings (admin console) and My page custom fields.
   /** A custom field of that name exists (any letter case). */
   'field_name_taken',

@@ -1,5 +1,5 @@
 import { DEPLETION_KINDS, type DepletionKind } from '../../../shared/domain/credits';
-import { adminInvitationsApi, adminMemberGroupsApi, adminMemberRequestsApi, adminMembersApi, adminMemberTransferApi, adminSsoWhitelistApi, apiKeysApi, billingApi, invitationsApi, tenantMembershipApi, adminChatbotsApi, adminCreditsApi, adminDashboardsApi, adminCustomFieldsApi, adminLlmModelsApi, adminPoliciesApi, adminSecurityApi, adminTenantSettingsApi, authApi, chatApi, chatbotsApi, filesApi, membersApi, passwordsApi, sessionsApi, signupApi, ssoApi, taskModesApi, type ApiError } from '../../../shared/api';
+import { adminInvitationsApi, adminMemberGroupsApi, adminMemberRequestsApi, adminMembersApi, adminMemberTransferApi, adminSsoWhitelistApi, apiKeysApi, billingApi, invitationsApi, tenantMembershipApi, adminChatbotsApi, adminCreditsApi, adminDashboardsApi, adminCustomFieldsApi, adminLlmModelsApi, adminPoliciesApi, adminSecurityApi, adminSsoPlatformsApi, adminTenantSettingsApi, authApi, chatApi, chatbotsApi, filesApi, membersApi, passwordsApi, sessionsApi, signupApi, ssoApi, taskModesApi, type ApiError } from '../../../shared/api';
 import { type ErrorMessageRow, addErrorMessages, isIndividual } from './errorMessages';
 
 const depletionIs = (kind: DepletionKind) => (error: ApiError) => (error.body?.details as { depletion?: string } | undefined)?.depletion === kind;
@@ -141,6 +141,13 @@ export const ERROR_CATALOG: readonly ErrorMessageRow[] = [
   { endpoint: ssoApi.connectSsoAccount, status: 401, key: 'sso:errors.expired' },
   { endpoint: ssoApi.connectSsoAccount, status: 409, key: 'sso:errors.in_use' },
   { endpoint: ssoApi.disconnectSsoAccount, status: 422, key: 'sso:errors.password_required' },
+  // Admin: a provider or directory address the server may not connect to (outbound guard).
+  ...[adminSsoPlatformsApi.createSsoPlatform, adminSsoPlatformsApi.updateSsoPlatform].map((endpoint) => ({
+    endpoint,
+    status: 422,
+    code: 'destination_refused',
+    key: 'sso:admin.destination_refused',
+  })),
 
   // Invitations (spec §5, §8): "invitation not found", wrong temporary passwords.
   { endpoint: invitationsApi.verifyInvitation, status: 404, key: 'account:invitation.not_found' },

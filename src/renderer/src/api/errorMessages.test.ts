@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, authApi, chatbotsApi, sessionsApi } from '../../../shared/api';
+import { adminSsoPlatformsApi, ApiError, authApi, chatbotsApi, sessionsApi } from '../../../shared/api';
 import { errorKeyOf, errorMessageKey } from './errorMessages';
 import { initI18n } from '../i18n';
 
@@ -47,6 +47,15 @@ describe('endpoint rows and screen overrides', () => {
     const overrides = [{ status: 404, key: 'chat:empty.chatbotUnavailable' }];
     expect(errorMessageKey(new ApiError(404, null), chatbotsApi.getChatbot, overrides)).toBe('chat:empty.chatbotUnavailable');
     expect(errorMessageKey(new ApiError(403, null), chatbotsApi.getChatbot, overrides)).toBe('errors:status_403');
+  });
+
+  it('tells the admin why the server refuses an SSO platform address; other 422s stay generic', () => {
+    const i18n = initI18n('en');
+    for (const endpoint of [adminSsoPlatformsApi.createSsoPlatform, adminSsoPlatformsApi.updateSsoPlatform]) {
+      expect(errorMessageKey(new ApiError(422, { code: 'destination_refused', message: '' }), endpoint)).toBe('sso:admin.destination_refused');
+      expect(errorMessageKey(new ApiError(422, { code: 'validation_error', message: '' }), endpoint)).toBe('errors:status_422');
+    }
+    expect(i18n.t('sso:admin.destination_refused')).toMatch(/OUTBOUND_ALLOW/);
   });
 
   it('every key of the table exists in English', () => {

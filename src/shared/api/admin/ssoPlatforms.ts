@@ -59,7 +59,7 @@ export const createSsoPlatform = defineEndpoint({
   access: 'admin',
   body: adminSsoPlatformBodySchema,
   response: adminSsoPlatformSchema,
-  summary: 'Add an OpenID Connect provider or a directory',
+  summary: 'Add an OpenID Connect provider or a directory (422 destination_refused for an address the server may not connect to)',
   tags: ['admin'],
 });
 
@@ -70,7 +70,7 @@ export const updateSsoPlatform = defineEndpoint({
   params: idParamsSchema,
   body: adminSsoPlatformBodySchema,
   response: adminSsoPlatformSchema,
-  summary: "Change a platform's name and settings (an empty secret keeps the stored one)",
+  summary: "Change a platform's name and settings (an empty secret keeps the stored one; 422 destination_refused as when adding)",
   tags: ['admin'],
 });
 
