@@ -115,7 +115,11 @@ export function createDocumentPool(settings: DocumentPoolSettings, log?: { warn(
       worker.job = job;
       setIdle(worker, false);
       worker.child.send(job.request, (error) => {
-        if (error) worker.child.kill('SIGKILL');
+        if (!error || worker.job !== job) return;
+        // The process went away before it had the task: the task waits for the next one.
+        worker.job = null;
+        queue.unshift(job);
+        worker.child.kill('SIGKILL');
       });
     }
     const starting = [...workers].filter((worker) => !worker.ready).length;
