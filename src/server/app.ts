@@ -71,9 +71,9 @@ import { embedderFromConfig, setEmbedder } from './retrieval';
 import { searchProviderFromConfig } from './search';
 import { createFileContext } from './services/fileContext';
 import { defineFileJobs } from './services/files';
-import { createDocumentPool, documentPoolSettings } from './workers/documentPool';
 import { type FileStore, createFileStore } from './storage/fileStore';
 import { type RateLimitStore, createRateLimiter, postgresRateLimitStore, redisRateLimitStore } from './services/rateLimit';
+import { createDocumentPool, documentPoolSettings } from './workers/documentPool';
 
 export interface BuildAppOptions {
   db: Database;

@@ -69,7 +69,7 @@ export interface FileServiceDeps {
   /** The rate-limit counters (PostgreSQL or Redis) shared by every server process. */
   rateLimits: RateLimitStore;
   config: ServerConfig;
-  /** Where documents are read (worker threads with memory and time limits). */
+  /** Where documents are read: parsing processes with memory and time limits. */
   documents: DocumentPool;
   enqueueParse(fileId: number, owner: { tenantId: number; memberId: number }): Promise<void>;
 }
@@ -167,7 +167,7 @@ async function checkPart(documents: DocumentPool, part: UploadedPart, limits: Fi
   let pages: number | null;
   try {
     checked = checkFileType(part.bytes, { fileName: name, claimedType: part.claimedType, accept: limits.allowedKinds });
-    // In a worker, within the parse job's budgets: a bomb is refused here rather than in the job.
+    // In a parsing process, within the parse job's budgets: a bomb is refused here rather than in the job.
     pages = await documents.countPages(part.bytes, checked.kind);
   } catch (error) {
     if (error instanceof UnsupportedFileTypeError) throw new AppError(415, 'unsupported_file_type', error.message, { name, allowed_kinds: limits.allowedKinds });

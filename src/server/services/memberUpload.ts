@@ -47,7 +47,7 @@ import { toTask } from './tasks';
 
 export interface MemberUploadDeps extends Pick<InvitationDeps, 'db' | 'mail' | 'links' | 'log'> {
   store: FileStore;
-  /** Reads the uploaded spreadsheet in a worker thread, within the document limits. */
+  /** Reads the uploaded spreadsheet in a parsing process, within the document limits. */
   documents: DocumentPool;
 }
 
