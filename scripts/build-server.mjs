@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * `npm run build:server`: bundles the API server and the admin CLI into plain ES modules that
- * `node` runs without a TypeScript loader, and copies the files they read at run time (SQL
+ * `npm run build:server`: bundles the API server, the admin CLI and the document parsing worker
+ * (forked by the server, src/server/paths.ts finds it at workers/documentWorker.js) into plain ES
+ * modules that `node` runs without a TypeScript loader, and copies the files they read at run time (SQL
  * migrations, assets) beside them in the layout src/server/paths.ts expects.
  *
  * esbuild: already installed (tsx runs on it), bundles the server in well under a second, and
@@ -21,7 +22,7 @@ const outdir = values.outdir;
 
 rmSync(outdir, { recursive: true, force: true });
 await build({
-  entryPoints: { index: 'src/server/index.ts', admin: 'src/server/admin.ts' },
+  entryPoints: { index: 'src/server/index.ts', admin: 'src/server/admin.ts', 'workers/documentWorker': 'src/server/workers/documentWorker.ts' },
   outdir,
   bundle: true,
   platform: 'node',

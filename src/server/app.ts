@@ -75,6 +75,7 @@ import { createFileContext } from './services/fileContext';
 import { defineFileJobs } from './services/files';
 import { type FileStore, createFileStore } from './storage/fileStore';
 import { type RateLimitStore, createRateLimiter, postgresRateLimitStore, redisRateLimitStore } from './services/rateLimit';
+import { createDocumentPool, documentPoolSettings } from './workers/documentPool';
 
 export interface BuildAppOptions {
   db: Database;
@@ -189,7 +190,9 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
   const sources = createSources(db, searchProviderFromConfig(config));
   const jobs = givenJobs ?? createJobQueue(db, jobQueueSettings(config));
   const store = files;
-  const enqueueParse = defineFileJobs(jobs, db, store);
+  const documents = createDocumentPool(documentPoolSettings(config), app.log);
+  app.addHook('onClose', () => documents.close());
+  const enqueueParse = defineFileJobs(jobs, { db, store, documents, log: app.log });
   const billingDeps: BillingDeps = { db, provider: payments, mail, log: app.log, clock: clock.now, links };
   const sweepRenewals = defineRenewalJobs(jobs, () => billingDeps);
   app.decorate('sweepRenewals', sweepRenewals);
@@ -229,7 +232,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerErrorLogRoutes(api, db, config);
       registerTaskRoutes(api, db);
       registerSecurityRoutes(api, inputGuard);
-      registerFileRoutes(api, { db, store, rateLimits, config, enqueueParse });
+      registerFileRoutes(api, { db, store, rateLimits, config, documents, enqueueParse });
       registerInquiryRoutes(api, { db, mail, rateLimits, config });
       registerModelPermissionRoutes(api, db);
       registerAdminChatbotRoutes(api, { db, mail });
@@ -239,7 +242,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerRecentChatbotRoutes(api, db);
       registerApiKeyRoutes(api, db);
       await registerOpenAiRoutes(api, chatDeps);
-      registerStudioRoutes(api, { db, store, rateLimits, config, enqueueParse, sources });
+      registerStudioRoutes(api, { db, store, rateLimits, config, documents, enqueueParse, sources });
       registerSignupRoutes(api, signupDeps, config);
       registerAdminMemberRoutes(api, signupDeps);
       registerSsoRoutes(api, ssoDeps, config);
@@ -251,7 +254,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
       registerTenantSettingsRoutes(api, { db, store });
       registerAuditLogRoutes(api, db);
       registerBillingRoutes(api, billingDeps);
-      registerMemberTransferRoutes(api, { db, store, mail, links, log: app.log, jobs, timeLimitMs: config.MEMBER_EXPORT_TIME_LIMIT_SECONDS * 1000 });
+      registerMemberTransferRoutes(api, { db, store, documents, mail, links, log: app.log, jobs, timeLimitMs: config.MEMBER_EXPORT_TIME_LIMIT_SECONDS * 1000 });
     },
     { prefix: API_PREFIX },
   );

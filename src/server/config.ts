@@ -110,6 +110,14 @@ const configSchema = z.object({
     .trim()
     .refine((v) => v.split(',').every((kind) => (FILE_KINDS as readonly string[]).includes(kind.trim())), `comma-separated, of ${FILE_KINDS.join(', ')}`)
     .default(FILE_KINDS.join(',')),
+  /**
+   * Uploaded documents are parsed in a pool of child processes (workers/documentPool.ts): at most
+   * this many per server process, each with a heap of DOCUMENT_WORKER_MEMORY_MB, each parse limited
+   * to DOCUMENT_PARSE_TIMEOUT_SECONDS; a document over either is refused (413 on upload, else a failed parse).
+   */
+  DOCUMENT_WORKERS: z.coerce.number().int().min(1).max(64).default(2),
+  DOCUMENT_WORKER_MEMORY_MB: z.coerce.number().int().min(32).max(16_384).default(256),
+  DOCUMENT_PARSE_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3600).default(60),
   /** Uploads per member: at most FILE_UPLOAD_LIMIT files in FILE_UPLOAD_WINDOW_MINUTES (429 beyond). */
   FILE_UPLOAD_LIMIT: z.coerce.number().int().min(1).default(30),
   FILE_UPLOAD_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(10),

@@ -10,3 +10,9 @@ const serverDir = new URL('./', import.meta.url);
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('db/migrations', serverDir));
 export const ASSETS_DIR = fileURLToPath(new URL('assets/', serverDir));
+
+/**
+ * The document parsing worker's module (workers/documentPool.ts): TypeScript in the source tree
+ * (run with tsx), `workers/documentWorker.js` in the build (scripts/build-server.mjs bundles it).
+ */
+export const DOCUMENT_WORKER = new URL(`workers/documentWorker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, serverDir);

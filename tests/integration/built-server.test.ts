@@ -1,8 +1,9 @@
 /**
  * The product as `npm start` runs it: the esbuild bundle in a directory of its own, started with
  * plain `node` (no TypeScript loader), on a fresh PGlite directory. It must find its migrations,
- * assets, PGlite's wasm and argon2's native binding from there; the built admin CLI must take a
- * password on standard input and report bad input through its exit code.
+ * assets, PGlite's wasm and argon2's native binding from there, and fork its document parsing
+ * worker (workers/documentWorker.js); the built admin CLI must take a password on standard input
+ * and report bad input through its exit code.
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -11,11 +12,23 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBuiltServer, stopBuiltServer } from '../fixtures/builtServer';
+import { sampleDocx, samplePdf } from '../fixtures/sampleFiles';
+import { waitFor } from './helpers/memberTransfer';
 
 // Inside the project (.data is ignored), so that the bundle resolves the project's node_modules.
 const buildDir = resolve('.data', `build-test-${randomBytes(4).toString('hex')}`);
 const dataDir = mkdtempSync(join(tmpdir(), 'built-server-'));
-const env = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn' };
+const env = {
+  ...process.env,
+  DATA_DIR: dataDir,
+  DATABASE_URL: '',
+  FILES_DIR: join(dataDir, 'files'),
+  MAIL_OUTBOX_DIR: join(dataDir, 'outbox'),
+  HOST: '127.0.0.1',
+  PORT: '0',
+  LOG_LEVEL: 'warn',
+  JOB_POLL_INTERVAL_SECONDS: '0.5',
+};
 
 const startServer = () => startBuiltServer(join(buildDir, 'index.js'), env);
 
@@ -45,6 +58,35 @@ describe('the built server (npm start)', () => {
         body: JSON.stringify({ email: 'admin@demo.test', password: 'DemoAdmin!234' }),
       });
       expect(signIn.status).toBe(200);
+    } finally {
+      await stopBuiltServer(child);
+    }
+  }, 180_000);
+
+  it('parses uploaded documents in its worker process: pages counted on upload, text extracted by the job', async () => {
+    const { child, origin } = await startServer();
+    try {
+      const signIn = await fetch(`${origin}/api/v1/auth/sign-in/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'member@demo.test', password: 'DemoMember!234' }),
+      });
+      const { access_token: token } = (await signIn.json()) as { access_token: string };
+      const form = new FormData();
+      form.append('files', new Blob([new Uint8Array(samplePdf(['built page one', 'built page two']))]), 'built.pdf');
+      form.append('files', new Blob([new Uint8Array(sampleDocx(['built paragraph']))]), 'built.docx');
+      const upload = await fetch(`${origin}/api/v1/files/`, { method: 'POST', headers: { 'x-access-token': token }, body: form });
+      expect(upload.status).toBe(200);
+      const ids = ((await upload.json()) as { items: { id: number }[] }).items.map((item) => item.id);
+      const states = await waitFor(async () => {
+        const progress = await fetch(`${origin}/api/v1/files/progress?file_ids=${ids.join(',')}`, { headers: { 'x-access-token': token } });
+        const { items } = (await progress.json()) as { items: { status: string; parsed_percentage: number }[] };
+        return items.every((item) => item.status !== 'parsing') ? items : undefined;
+      }, 'the documents to be parsed', 60_000);
+      expect(states.map((state) => [state.status, state.parsed_percentage])).toEqual([
+        ['parsed', 100],
+        ['parsed', 100],
+      ]);
     } finally {
       await stopBuiltServer(child);
     }

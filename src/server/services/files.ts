@@ -16,9 +16,11 @@ import { indexFile } from '../retrieval';
 import { chatbotDocuments, chatbots, fileSections, files, sessionMessageFiles, sessionMessages, sessions } from '../db/schema';
 import { AppError, forbidden, notFound } from '../errors';
 import type { JobQueue } from '../jobs/queue';
-import { type ExtractLimits, CorruptFileError, countPages, extractText } from '../storage/extractText';
+import { CorruptFileError, DocumentLimitError } from '../storage/documentErrors';
+import type { ExtractLimits } from '../storage/extractText';
 import type { FileStore } from '../storage/fileStore';
 import { UnsupportedFileTypeError, checkFileType } from '../storage/fileType';
+import type { DocumentPool } from '../workers/documentPool';
 import { findVisibleChatbot } from './chatbots';
 import type { RateLimitStore } from './rateLimit';
 
@@ -67,6 +69,8 @@ export interface FileServiceDeps {
   /** The rate-limit counters (PostgreSQL or Redis) shared by every server process. */
   rateLimits: RateLimitStore;
   config: ServerConfig;
+  /** Where documents are read: parsing processes with memory and time limits. */
+  documents: DocumentPool;
   enqueueParse(fileId: number, owner: { tenantId: number; memberId: number }): Promise<void>;
 }
 
@@ -139,8 +143,19 @@ interface CheckedPart extends UploadedPart {
   mime: string;
 }
 
-/** Spec §8 upload statuses for one file: 422 name, 413 size or pages, 415 format (by content), 400 corrupted. */
-async function checkPart(part: UploadedPart, limits: FileLimits): Promise<CheckedPart> {
+/**
+ * The spec §8 upload status of a document the readers refused: 400 damaged, 413 over a parsing
+ * budget (it would inflate or decode past what one file is given, or its parse ran out of memory
+ * or time); null for any other error.
+ */
+export function documentRefusal(error: unknown, details: Record<string, unknown> = {}): AppError | null {
+  if (error instanceof CorruptFileError) return new AppError(400, 'file_corrupted', 'The file is damaged and cannot be read.', details);
+  if (error instanceof DocumentLimitError) return new AppError(413, 'file_too_large', `The file is too large to read: ${error.message}.`, { ...details, limit: error.limit });
+  return null;
+}
+
+/** Spec §8 upload statuses for one file: 422 name, 413 size, pages or parsing budget, 415 format (by content), 400 corrupted. */
+async function checkPart(documents: DocumentPool, part: UploadedPart, limits: FileLimits): Promise<CheckedPart> {
   const name = part.fileName.trim();
   if (name.length < 1 || name.length > FILE_NAME_MAX) {
     throw new AppError(422, 'validation_error', `A file name must be 1 to ${FILE_NAME_MAX} characters long.`);
@@ -149,18 +164,14 @@ async function checkPart(part: UploadedPart, limits: FileLimits): Promise<Checke
     throw new AppError(413, 'file_too_large', 'The file is too large.', { name, max_bytes: limits.maxBytes });
   }
   let checked;
-  try {
-    checked = checkFileType(part.bytes, { fileName: name, claimedType: part.claimedType, accept: limits.allowedKinds });
-  } catch (error) {
-    if (error instanceof UnsupportedFileTypeError) throw new AppError(415, 'unsupported_file_type', error.message, { name, allowed_kinds: limits.allowedKinds });
-    throw error;
-  }
   let pages: number | null;
   try {
-    pages = await countPages(part.bytes, checked.kind);
+    checked = checkFileType(part.bytes, { fileName: name, claimedType: part.claimedType, accept: limits.allowedKinds });
+    // In a parsing process, within the parse job's budgets: a bomb is refused here rather than in the job.
+    pages = await documents.countPages(part.bytes, checked.kind);
   } catch (error) {
-    if (error instanceof CorruptFileError) throw new AppError(400, 'file_corrupted', 'The file is damaged and cannot be read.', { name });
-    throw error;
+    if (error instanceof UnsupportedFileTypeError) throw new AppError(415, 'unsupported_file_type', error.message, { name, allowed_kinds: limits.allowedKinds });
+    throw documentRefusal(error, { name }) ?? error;
   }
   if (pages !== null && pages > limits.maxPages) {
     throw new AppError(413, 'too_many_pages', 'The document has too many pages.', { name, pages, max_pages: limits.maxPages });
@@ -193,7 +204,7 @@ export async function uploadFiles(
   // A chatbot's knowledge is text to search: pictures are refused there (415).
   const limits = documentsOnly ? { ...tenantLimits, allowedKinds: tenantLimits.allowedKinds.filter((kind) => !IMAGE_KINDS.includes(kind)) } : tenantLimits;
   const checked: CheckedPart[] = [];
-  for (const part of parts) checked.push(await checkPart(part, limits));
+  for (const part of parts) checked.push(await checkPart(deps.documents, part, limits));
 
   const stored: FileRow[] = [];
   for (const part of checked) {
@@ -343,11 +354,23 @@ const parsePayload = z.object({ fileId: z.number().int() });
 /** Percentage steps worth a write while parsing (every page of a long PDF would be many). */
 const PROGRESS_STEP = 5;
 
+interface ParseDeps {
+  db: Database;
+  store: FileStore;
+  documents: DocumentPool;
+  log?: { warn(details: object, message: string): void };
+}
+
 /**
- * Extracts a document's text into `file_sections`, writing the percentage parsed as it goes.
- * Idempotent (a retry replaces the sections). A damaged document ends as `failed`.
+ * Extracts a document's text into `file_sections` (in the worker pool), writing the percentage
+ * parsed as it goes. Idempotent (a retry replaces the sections). A document that is damaged or goes
+ * over a budget ends as `failed`, which the Files UI shows as "could not be read".
  */
-export async function parseFile(db: Database, store: FileStore, fileId: number, tenantId: number): Promise<{ sections: number; percentage: number } | null> {
+export async function parseFile(
+  { db, store, documents, log }: ParseDeps,
+  fileId: number,
+  tenantId: number,
+): Promise<{ sections: number; percentage: number } | null> {
   const [row] = await db.select().from(files).where(and(eq(files.id, fileId), eq(files.tenantId, tenantId)));
   if (!row) return null;
   const stored = await store.get(row.storageKey);
@@ -355,10 +378,10 @@ export async function parseFile(db: Database, store: FileStore, fileId: number, 
   const chunks: Buffer[] = [];
   for await (const chunk of stored.body) chunks.push(chunk as Buffer);
   const bytes = Buffer.concat(chunks);
-  const kind = checkFileType(bytes, { fileName: row.name }).kind;
   let written = 0;
   try {
-    const extraction = await extractText(bytes, kind, row.mimeType, PARSE_LIMITS, async (percentage) => {
+    const kind = checkFileType(bytes, { fileName: row.name }).kind;
+    const extraction = await documents.extractText(bytes, kind, row.mimeType, PARSE_LIMITS, async (percentage) => {
       if (percentage - written < PROGRESS_STEP) return;
       written = percentage;
       await db.update(files).set({ parsedPercentage: percentage }).where(eq(files.id, fileId));
@@ -377,23 +400,24 @@ export async function parseFile(db: Database, store: FileStore, fileId: number, 
     await db.update(files).set({ parseStatus: 'parsed', parsedPercentage: extraction.percentage }).where(eq(files.id, fileId));
     return { sections: extraction.sections.length, percentage: extraction.percentage };
   } catch (error) {
-    if (!(error instanceof CorruptFileError)) throw error;
+    if (!(error instanceof CorruptFileError || error instanceof DocumentLimitError)) throw error;
+    log?.warn({ fileId, tenantId, reason: error.message }, 'a document could not be parsed');
     await db.update(files).set({ parseStatus: 'failed' }).where(eq(files.id, fileId));
     return { sections: 0, percentage: 0 };
   }
 }
 
 /** Defines the parse job on the queue (before it starts); returns how to queue a file. */
-export function defineFileJobs(jobs: JobQueue, db: Database, store: FileStore): FileServiceDeps['enqueueParse'] {
+export function defineFileJobs(jobs: JobQueue, deps: ParseDeps): FileServiceDeps['enqueueParse'] {
   const parse = jobs.define(
     'files.parse',
     parsePayload,
     async ({ fileId }, context) => {
       try {
-        return await parseFile(db, store, fileId, context.tenantId);
+        return await parseFile(deps, fileId, context.tenantId);
       } catch (error) {
         // The last attempt leaves the file failed instead of parsing forever.
-        if (context.attempt >= 1) await db.update(files).set({ parseStatus: 'failed' }).where(eq(files.id, fileId));
+        if (context.attempt >= 1) await deps.db.update(files).set({ parseStatus: 'failed' }).where(eq(files.id, fileId));
         throw error;
       }
     },

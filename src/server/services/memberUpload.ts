@@ -25,10 +25,10 @@ import type { MemberRow, TenantRow } from '../db/rows';
 import { backgroundTasks, customFields, invitations, memberCustomFieldValues, memberGroups, memberUploads, members, tenants } from '../db/schema';
 import { AppError } from '../errors';
 import { type JobContext, type JobQueue, type JobType, TaskFailure } from '../jobs/queue';
-import { CorruptFileError } from '../storage/extractText';
 import type { FileStore } from '../storage/fileStore';
 import { UnsupportedFileTypeError, checkFileType } from '../storage/fileType';
-import { SPREADSHEET_MIME, readSpreadsheet, spreadsheetBuffer } from '../storage/spreadsheet';
+import { SPREADSHEET_MIME, spreadsheetBuffer } from '../storage/spreadsheet';
+import type { DocumentPool } from '../workers/documentPool';
 import { recordAudit, recordAudits } from './auditLog';
 import {
   type InvitationDeps,
@@ -42,11 +42,13 @@ import {
   hashTemporaryPassword,
   temporaryPassword,
 } from './invitations';
-import type { UploadedPart } from './files';
+import { type UploadedPart, documentRefusal } from './files';
 import { toTask } from './tasks';
 
 export interface MemberUploadDeps extends Pick<InvitationDeps, 'db' | 'mail' | 'links' | 'log'> {
   store: FileStore;
+  /** Reads the uploaded spreadsheet in a parsing process, within the document limits. */
+  documents: DocumentPool;
 }
 
 const uploadPayload = z.object({ fileKey: z.string(), format: z.enum(MEMBER_FILE_FORMATS) });
@@ -97,13 +99,13 @@ async function readLayout(db: Queryable, tenant: TenantRow, header: string[]): P
   };
 }
 
-/** Rows of the file (header first), or the spec §8 upload errors for a file that is no table of ours. */
-function readRows(format: MemberFileFormat, bytes: Buffer): string[][] {
+/** Rows of the file (header first), or the spec §8 upload errors (400, 413) for a file that is no table we can read. */
+async function readRows(documents: DocumentPool, format: MemberFileFormat, bytes: Buffer): Promise<string[][]> {
   try {
-    return readSpreadsheet(format, bytes);
+    // The header, the most rows a file may have, and one more to tell that it has too many.
+    return await documents.readSpreadsheet(format, bytes, MEMBER_UPLOAD_MAX_ROWS + 2);
   } catch (error) {
-    if (error instanceof CorruptFileError) throw new AppError(400, 'file_corrupted', 'The file cannot be read.');
-    throw error;
+    throw documentRefusal(error) ?? error;
   }
 }
 
@@ -137,9 +139,9 @@ export async function startMemberUpload(
     format = checked.kind === 'xlsx' ? 'xlsx' : 'csv';
   } catch (error) {
     if (error instanceof UnsupportedFileTypeError) throw new AppError(415, 'unsupported_file_type', 'Upload a CSV or XLSX file.');
-    throw error;
+    throw documentRefusal(error) ?? error;
   }
-  const rows = readRows(format, part.bytes);
+  const rows = await readRows(deps.documents, format, part.bytes);
   checkRowCount(rows);
   await readLayout(deps.db, tenant, rows[0]!);
   const fileKey = `tenants/${tenant.id}/member-uploads/${randomUUID()}.${format}`;
@@ -352,7 +354,7 @@ async function runUpload(deps: MemberUploadDeps, payload: z.infer<typeof uploadP
   const stored = await deps.store.get(payload.fileKey);
   if (!stored) throw new TaskFailure('failed', 'the uploaded file is missing from the store');
   const bytes = Buffer.concat(await stored.body.toArray());
-  const rows = readRows(payload.format, bytes);
+  const rows = await readRows(deps.documents, payload.format, bytes);
   const total = rows.length - 1;
   if (checkpoint!.completedAt) return outcomeOf(total, checkpoint!.invited, checkpoint!.failedRows as MemberUploadFailedRow[]);
   let layout: Layout;

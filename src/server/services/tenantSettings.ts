@@ -18,7 +18,7 @@ import type { FileStore } from '../storage/fileStore';
 import { UnsupportedFileTypeError, checkFileType } from '../storage/fileType';
 import { type AuditActor, recordAudit } from './auditLog';
 import { diffFields } from '../../shared/domain/audit';
-import { type FileDownload, type FileRow, type UploadedPart, openStored } from './files';
+import { type FileDownload, type FileRow, type UploadedPart, documentRefusal, openStored } from './files';
 
 export interface SettingsDeps {
   db: Database;
@@ -87,7 +87,7 @@ export async function storeSettingsFile({ db, store }: SettingsDeps, tenant: Ten
     mime = checkFileType(part.bytes, { fileName: name, claimedType: part.claimedType, accept: rule.kinds }).mime;
   } catch (error) {
     if (error instanceof UnsupportedFileTypeError) throw new AppError(415, 'unsupported_file_type', error.message, { name, allowed_kinds: rule.kinds });
-    throw error;
+    throw documentRefusal(error, { name }) ?? error;
   }
   const storageKey = `tenants/${tenant.id}/${rule.folder}/${randomUUID()}`;
   await store.put(storageKey, part.bytes, { contentType: mime });

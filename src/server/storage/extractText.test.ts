@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sampleDocx, sampleHwpx, samplePdf, samplePng, samplePptx, sampleXlsx, zipArchive } from '../../../tests/fixtures/sampleFiles';
-import { CorruptFileError, countPages, extractText, htmlToText } from './extractText';
+import { CorruptFileError } from './documentErrors';
+import { countPages, extractText, htmlToText } from './extractText';
 import { detectFileType } from './fileType';
 
 const limits = { maxPages: 100, maxChars: 100_000 };

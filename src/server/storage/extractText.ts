@@ -2,13 +2,21 @@
  * The text of an uploaded document, in reading order, as sections: one per page (PDF), slide
  * (PPTX), sheet (XLSX) or section (HWPX), and chunks of about SECTION_CHARS for formats without
  * pages (DOCX, text, CSV, Markdown, HTML). Pure JavaScript: unpdf (pdf.js) for PDF, mammoth for
- * DOCX, fflate to open the zip packages of XLSX, PPTX and HWPX, whose XML is read here. HWP (the
- * older binary format) has no maintained pure-JS parser and is not accepted.
+ * DOCX, and the XML of XLSX, PPTX and HWPX read here. Every zip package is opened by the bounded
+ * reader of zipArchive.ts (mammoth too reads through it) and every PDF is first measured by
+ * pdfBudget.ts. HWP (the older binary format) has no maintained pure-JS parser and is not accepted.
+ *
+ * These functions parse untrusted bytes: the server calls them only inside the document worker
+ * pool (workers/documentPool.ts), which adds memory and time limits; never on the API's event loop.
  */
 import mammoth from 'mammoth';
-import { unzipSync } from 'fflate';
 import { getDocumentProxy } from 'unpdf';
 import type { FileKind } from '../../shared/domain/files';
+import { CorruptFileError, DocumentLimitError } from './documentErrors';
+import { pdfContentBytes } from './pdfBudget';
+import { XLSX_SHEET_PARTS } from './spreadsheet';
+import { decodeEntities } from './xmlText';
+import { ZipPackage, unzip } from './zipArchive';
 
 export interface ExtractedSection {
   page?: number;
@@ -30,48 +38,19 @@ export interface Extraction {
 }
 
 /** Called as parsing advances, with the share of the whole document read so far (0–100). */
-export type ProgressCallback = (percentage: number) => Promise<void>;
-
-/** The bytes are not a readable document of their kind (spec §8 upload 400). */
-export class CorruptFileError extends Error {
-  override name = 'CorruptFileError';
-}
+export type ProgressCallback = (percentage: number) => Promise<void> | void;
 
 const SECTION_CHARS = 4000;
-/** A zip entry inflating to more than this is refused (zip bombs). */
-const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
+
+/** The parts of each zip format that parsing reads (never media): checked on upload, read when parsed. */
+const TEXT_PARTS = {
+  docx: (name: string) => /\.(xml|rels)$/i.test(name),
+  xlsx: XLSX_SHEET_PARTS,
+  pptx: (name: string) => /^ppt\/slides\/slide\d+\.xml$/.test(name),
+  hwpx: (name: string) => /^Contents\/section\d+\.xml$/.test(name),
+} satisfies Partial<Record<FileKind, (name: string) => boolean>>;
 
 const percent = (done: number, total: number) => (total <= 0 ? 100 : Math.min(100, Math.floor((done / total) * 100)));
-
-export function unzip(bytes: Buffer, wanted: (name: string) => boolean): Record<string, string> {
-  let entries: Record<string, Uint8Array>;
-  try {
-    entries = unzipSync(new Uint8Array(bytes), {
-      filter: (file) => {
-        if (!wanted(file.name)) return false;
-        if (file.originalSize > MAX_ENTRY_BYTES) throw new CorruptFileError(`zip entry ${file.name} is too large`);
-        return true;
-      },
-    });
-  } catch (error) {
-    if (error instanceof CorruptFileError) throw error;
-    throw new CorruptFileError(`damaged zip package: ${(error as Error).message}`);
-  }
-  const decoder = new TextDecoder();
-  return Object.fromEntries(Object.entries(entries).map(([name, data]) => [name, decoder.decode(data)]));
-}
-
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
-
-export function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
-    if (name[0] === '#') {
-      const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
-    }
-    return ENTITIES[name.toLowerCase()] ?? whole;
-  });
-}
 
 /** The text runs (`<tag>text</tag>`) of each paragraph (`<para …>`) of an XML part, a line per paragraph. */
 function xmlParagraphs(xml: string, paragraphTag: string, textTag: string): string {
@@ -126,6 +105,7 @@ export function htmlToText(html: string): string {
 }
 
 async function extractPdf(bytes: Buffer, limits: ExtractLimits, onProgress?: ProgressCallback): Promise<Extraction> {
+  pdfContentBytes(bytes);
   const pdf = await openPdf(bytes);
   try {
     const total = pdf.numPages;
@@ -176,7 +156,7 @@ function pagedSections(parts: { heading?: string; page?: number; text: string }[
 }
 
 function extractPptx(bytes: Buffer, limits: ExtractLimits): Extraction {
-  const parts = unzip(bytes, (name) => /^ppt\/slides\/slide\d+\.xml$/.test(name));
+  const parts = unzip(bytes, TEXT_PARTS.pptx);
   const slides = byNumber(Object.keys(parts), /^ppt\/slides\/slide(\d+)\.xml$/);
   return pagedSections(
     slides.map((slide, i) => ({ page: i + 1, text: xmlParagraphs(parts[slide.name] ?? '', 'a:p', 'a:t') })),
@@ -185,7 +165,7 @@ function extractPptx(bytes: Buffer, limits: ExtractLimits): Extraction {
 }
 
 function extractHwpx(bytes: Buffer, limits: ExtractLimits): Extraction {
-  const parts = unzip(bytes, (name) => /^Contents\/section\d+\.xml$/.test(name));
+  const parts = unzip(bytes, TEXT_PARTS.hwpx);
   const sections = byNumber(Object.keys(parts), /^Contents\/section(\d+)\.xml$/);
   return pagedSections(
     sections.map((section) => ({ text: xmlParagraphs(parts[section.name] ?? '', 'hp:p', 'hp:t') })),
@@ -213,7 +193,7 @@ function sheetText(xml: string, sharedStrings: string[]): string {
 }
 
 function extractXlsx(bytes: Buffer, limits: ExtractLimits): Extraction {
-  const parts = unzip(bytes, (name) => name === 'xl/workbook.xml' || name === 'xl/_rels/workbook.xml.rels' || name === 'xl/sharedStrings.xml' || /^xl\/worksheets\/[^/]+\.xml$/.test(name));
+  const parts = unzip(bytes, TEXT_PARTS.xlsx);
   const sharedStrings = (parts['xl/sharedStrings.xml'] ?? '').split(/<si[\s>]/).slice(1).map((item) => xmlParagraphs(`<x>${item}`, 'x', 't'));
   const targets = new Map(
     [...(parts['xl/_rels/workbook.xml.rels'] ?? '').matchAll(/<Relationship\b[^>]*>/g)].map(([tag]) => [
@@ -231,11 +211,24 @@ function extractXlsx(bytes: Buffer, limits: ExtractLimits): Extraction {
   );
 }
 
+/**
+ * mammoth reads the package through this object (its `file` input, the one its own openZip returns)
+ * instead of opening it with JSZip, which would inflate whatever the zip holds.
+ */
+function mammothFile(zip: ZipPackage) {
+  return {
+    exists: (name: string) => zip.has(name),
+    read: async (name: string, encoding?: string) => (encoding ? zip.text(name) : zip.read(name)),
+  };
+}
+
 async function extractDocx(bytes: Buffer, limits: ExtractLimits): Promise<Extraction> {
+  const zip = new ZipPackage(bytes);
   try {
-    const { value } = await mammoth.extractRawText({ buffer: bytes });
+    const { value } = await mammoth.extractRawText({ file: mammothFile(zip) } as unknown as Parameters<typeof mammoth.extractRawText>[0]);
     return chunkText(value, limits.maxChars);
   } catch (error) {
+    if (error instanceof CorruptFileError || error instanceof DocumentLimitError) throw error;
     throw new CorruptFileError(`unreadable DOCX: ${(error as Error).message}`);
   }
 }
@@ -265,30 +258,34 @@ export async function extractText(bytes: Buffer, kind: FileKind, mime: string, l
 }
 
 /**
- * Opens the document far enough to know it is readable and how many pages it has (PDF pages,
- * slides, or the page count Word recorded); null when the format has no pages. Throws
- * CorruptFileError when it cannot be read.
+ * Opens the document far enough to know it is readable, within its budgets, and how many pages it
+ * has (PDF pages, slides, or the page count Word recorded); null when the format has no pages.
+ * Zip packages have every part parsing reads inflated (and dropped), so a bomb is refused here, on
+ * upload, with the same limits the parse job has. Throws CorruptFileError when the document cannot
+ * be read and DocumentLimitError when it goes over a budget.
  */
 export async function countPages(bytes: Buffer, kind: FileKind): Promise<number | null> {
   switch (kind) {
     case 'pdf': {
+      pdfContentBytes(bytes);
       const pdf = await openPdf(bytes);
       const pages = pdf.numPages;
       await pdf.loadingTask.destroy();
       return pages;
     }
+    case 'docx':
+    case 'xlsx':
     case 'pptx':
-      return Object.keys(unzip(bytes, (name) => /^ppt\/slides\/slide\d+\.xml$/.test(name))).length;
-    case 'docx': {
-      const app = unzip(bytes, (name) => name === 'docProps/app.xml' || name === 'word/document.xml');
-      if (!app['word/document.xml']) throw new CorruptFileError('DOCX without its document part');
-      const pages = /<Pages>(\d+)<\/Pages>/.exec(app['docProps/app.xml'] ?? '')?.[1];
+    case 'hwpx': {
+      const zip = new ZipPackage(bytes);
+      const parts = zip.names().filter(TEXT_PARTS[kind]);
+      for (const name of parts) zip.read(name);
+      if (kind === 'pptx') return parts.length;
+      if (kind !== 'docx') return null;
+      if (!zip.has('word/document.xml')) throw new CorruptFileError('DOCX without its document part');
+      const pages = zip.has('docProps/app.xml') ? /<Pages>(\d+)<\/Pages>/.exec(zip.text('docProps/app.xml'))?.[1] : undefined;
       return pages ? Number(pages) : null;
     }
-    case 'xlsx':
-    case 'hwpx':
-      unzip(bytes, () => false);
-      return null;
     default:
       return null;
   }

@@ -5,6 +5,8 @@
  */
 import { extname } from 'node:path';
 import { FILE_KINDS, FILE_KIND_EXTENSIONS, type FileKind } from '../../shared/domain/files';
+import { CorruptFileError } from './documentErrors';
+import { zipEntries } from './zipArchive';
 
 export { FILE_KINDS, type FileKind };
 
@@ -50,7 +52,10 @@ const TEXT_MIME_BY_EXTENSION: Record<string, string> = {
 const startsWith = (buffer: Buffer, bytes: readonly number[], offset = 0) => bytes.every((byte, i) => buffer[offset + i] === byte);
 const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0));
 
-/** The kind of file these bytes are, or null when it is none the platform accepts. */
+/**
+ * The kind of file these bytes are, or null when it is none the platform accepts. Reads at most the
+ * signature, a zip's central directory (bounded, zipArchive.ts) or, for text, the bytes once.
+ */
 export function detectFileType(buffer: Buffer): FileKind | null {
   if (startsWith(buffer, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png';
   if (startsWith(buffer, [0xff, 0xd8, 0xff])) return 'jpeg';
@@ -70,33 +75,17 @@ function officeKind(names: Set<string> | null): FileKind | null {
   return null;
 }
 
-const END_OF_CENTRAL_DIRECTORY = 0x06054b50;
-const CENTRAL_DIRECTORY_ENTRY = 0x02014b50;
-
-/** Names listed in a zip's central directory, or null when the zip is damaged. */
+/**
+ * Names listed in a zip's central directory, or null when the zip is damaged. A zip listing more
+ * entries than MAX_ZIP_ENTRIES throws DocumentLimitError: it is no document we would read.
+ */
 function zipEntryNames(buffer: Buffer): Set<string> | null {
-  // The end record is 22 bytes plus a comment of at most 65,535 bytes, at the very end.
-  const searchFrom = Math.max(0, buffer.length - 22 - 0xffff);
-  let end = -1;
-  for (let i = buffer.length - 22; i >= searchFrom; i--) {
-    if (buffer.readUInt32LE(i) === END_OF_CENTRAL_DIRECTORY) {
-      end = i;
-      break;
-    }
+  try {
+    return new Set(zipEntries(buffer).map((entry) => entry.name));
+  } catch (error) {
+    if (error instanceof CorruptFileError) return null;
+    throw error;
   }
-  if (end < 0) return null;
-  const entries = buffer.readUInt16LE(end + 10);
-  let offset = buffer.readUInt32LE(end + 16);
-  const names = new Set<string>();
-  for (let i = 0; i < entries; i++) {
-    if (offset + 46 > buffer.length || buffer.readUInt32LE(offset) !== CENTRAL_DIRECTORY_ENTRY) return null;
-    const nameLength = buffer.readUInt16LE(offset + 28);
-    const extraLength = buffer.readUInt16LE(offset + 30);
-    const commentLength = buffer.readUInt16LE(offset + 32);
-    names.add(buffer.toString('utf8', offset + 46, offset + 46 + nameLength));
-    offset += 46 + nameLength + extraLength + commentLength;
-  }
-  return names;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -133,7 +122,8 @@ export interface CheckedFileType {
 
 /**
  * Checks an upload's bytes against its file name and the type the client claimed, and against the
- * kinds the caller accepts. Throws UnsupportedFileTypeError on any disagreement.
+ * kinds the caller accepts. Throws UnsupportedFileTypeError on any disagreement, and
+ * DocumentLimitError for a zip listing more entries than any document we read.
  */
 export function checkFileType(
   buffer: Buffer,

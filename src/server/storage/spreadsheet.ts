@@ -1,11 +1,14 @@
 /**
  * Tables in and out as CSV and XLSX (member export, upload and its template). Reading XLSX opens the
- * zip with fflate like the document parser does (`extractText.ts`); writing builds the smallest
+ * zip with the bounded reader the document parser uses (`zipArchive.ts`), and the server reads
+ * uploads only in the document worker pool (`workers/documentPool.ts`); writing builds the smallest
  * valid workbook (one sheet, inline strings) and streams it through fflate's `Zip`, so an export of
  * any length is written batch by batch without holding the file.
  */
 import { Zip, ZipDeflate, strToU8 } from 'fflate';
-import { CorruptFileError, decodeEntities, unzip } from './extractText';
+import { CorruptFileError } from './documentErrors';
+import { decodeEntities } from './xmlText';
+import { unzip } from './zipArchive';
 
 export type SpreadsheetFormat = 'csv' | 'xlsx';
 
@@ -36,14 +39,14 @@ export function csvLines(rows: string[][]): string {
 /** UTF-8 byte order mark: Excel reads a CSV without it in the system code page and garbles Korean, Japanese, Chinese. */
 export const CSV_BOM = '\ufeff';
 
-/** Parses CSV (RFC 4180: quoted fields, doubled quotes, CRLF or LF); a leading BOM is skipped. */
-export function parseCsv(text: string): string[][] {
+/** Parses CSV (RFC 4180: quoted fields, doubled quotes, CRLF or LF), at most `maxRows` rows; a leading BOM is skipped. */
+export function parseCsv(text: string, maxRows = Infinity): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let cell = '';
   let quoted = false;
   let i = text.startsWith(CSV_BOM) ? 1 : 0;
-  for (; i < text.length; i++) {
+  for (; i < text.length && rows.length < maxRows; i++) {
     const char = text[i]!;
     if (quoted) {
       if (char === '"' && text[i + 1] === '"') {
@@ -64,7 +67,7 @@ export function parseCsv(text: string): string[][] {
     } else cell += char;
   }
   if (quoted) throw new CorruptFileError('a quoted CSV field is not closed');
-  if (cell !== '' || row.length > 0) {
+  if ((cell !== '' || row.length > 0) && rows.length < maxRows) {
     row.push(cell);
     rows.push(row);
   }
@@ -166,13 +169,17 @@ export async function spreadsheetBuffer(format: SpreadsheetFormat, header: strin
   return Buffer.concat(chunks);
 }
 
+/** The parts of a workbook its sheets are read from (the text extraction reads the same). */
+export const XLSX_SHEET_PARTS = (name: string) =>
+  name === 'xl/workbook.xml' || name === 'xl/_rels/workbook.xml.rels' || name === 'xl/sharedStrings.xml' || /^xl\/worksheets\/[^/]+\.xml$/.test(name);
+
 /**
- * The rows of the first sheet of an XLSX file as text, cells placed by their `r` reference so empty
- * cells keep their column. Shared and inline strings and plain values are read; formulas give their
- * cached value.
+ * The rows of the first sheet of an XLSX file as text, at most `maxRows`, cells placed by their `r`
+ * reference so empty cells keep their column. Shared and inline strings and plain values are read;
+ * formulas give their cached value.
  */
-export function readXlsxRows(bytes: Buffer): string[][] {
-  const parts = unzip(bytes, (name) => name === 'xl/workbook.xml' || name === 'xl/_rels/workbook.xml.rels' || name === 'xl/sharedStrings.xml' || /^xl\/worksheets\/[^/]+\.xml$/.test(name));
+export function readXlsxRows(bytes: Buffer, maxRows = Infinity): string[][] {
+  const parts = unzip(bytes, XLSX_SHEET_PARTS);
   const text = (xml: string) => [...xml.matchAll(/<t(?:\s[^>]*)?>([^<]*)<\/t>/g)].map((m) => decodeEntities(m[1] ?? '')).join('');
   const sharedStrings = (parts['xl/sharedStrings.xml'] ?? '').split(/<si[\s>]/).slice(1).map(text);
   const firstSheetId = /<sheet\b[^>]*\br:id="([^"]+)"/.exec(parts['xl/workbook.xml'] ?? '')?.[1];
@@ -180,7 +187,9 @@ export function readXlsxRows(bytes: Buffer): string[][] {
   const target = (/\bTarget="([^"]+)"/.exec(relation?.[0] ?? '')?.[1] ?? '').replace(/^\/?(xl\/)?/, 'xl/');
   const sheet = parts[target];
   if (sheet === undefined) throw new CorruptFileError('the workbook has no first sheet');
-  return [...sheet.matchAll(/<row\b[^>]*?(?:\/>|>([\s\S]*?)<\/row>)/g)].map(([, body = '']) => {
+  const rows: string[][] = [];
+  for (const [, body = ''] of sheet.matchAll(/<row\b[^>]*?(?:\/>|>([\s\S]*?)<\/row>)/g)) {
+    if (rows.length >= maxRows) break;
     const row: string[] = [];
     let next = 0;
     for (const [, attributes = '', content = ''] of body.matchAll(/<c\b([^>]*?)(?:\/>|>([\s\S]*?)<\/c>)/g)) {
@@ -193,13 +202,17 @@ export function readXlsxRows(bytes: Buffer): string[][] {
       row[column] = value;
       next = column + 1;
     }
-    return row;
-  });
+    rows.push(row);
+  }
+  return rows;
 }
 
-/** The rows of a CSV or XLSX upload; trailing empty rows dropped. */
-export function readSpreadsheet(format: SpreadsheetFormat, bytes: Buffer): string[][] {
-  const rows = format === 'csv' ? parseCsv(bytes.toString('utf8')) : readXlsxRows(bytes);
+/**
+ * The rows of a CSV or XLSX upload, trailing empty rows dropped. Reading stops after `maxRows`
+ * rows: a file with more cannot be taken anyway, and a million rows would fill a worker's heap.
+ */
+export function readSpreadsheet(format: SpreadsheetFormat, bytes: Buffer, maxRows = Infinity): string[][] {
+  const rows = format === 'csv' ? parseCsv(bytes.toString('utf8'), maxRows) : readXlsxRows(bytes, maxRows);
   while (rows.length > 0 && rows[rows.length - 1]!.every((cell) => cell.trim() === '')) rows.pop();
   return rows;
 }
