@@ -206,6 +206,25 @@ describe('failures and retries', () => {
     }
   });
 
+  it('gives up on a server that takes the mail and never answers, within the send timeout, and sends the same row again', async () => {
+    const outbox = outboxFor(server.db, sink.url, recordingLog().log, 1000);
+    const [id] = await outbox.queue(server.db, tenantId, [code('silent@example.test', '303030')]);
+    sink.holdFrom = sink.received.length + 1;
+    // The send ends within its 1 s although the server holds its answer for as long as the test runs.
+    expect(await outbox.sendDue()).toBe(1);
+    sink.releaseReplies();
+    const aborted = await rowOf(id!);
+    expect(aborted).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(aborted.lastError).toMatch(/timeout/i);
+    await waitFor(async () => {
+      await outbox.sendDue();
+      return (await rowOf(id!)).status === 'sent' ? true : undefined;
+    }, 'the retry');
+    const [first, second] = arrivedTo('silent@example.test');
+    expect(second!.parsed.messageId).toBe(first!.parsed.messageId);
+    expect(second!.parsed.text).toBe(first!.parsed.text);
+  });
+
   it('deliverNow with retry: false fails the row at the first failure, so it never arrives after the caller said 424', async () => {
     const port = await freePort();
     const outbox = outboxFor(server.db, `smtp://mailer:secret@127.0.0.1:${port}`);

@@ -74,7 +74,8 @@ export function createMailTransport({ smtpUrl, from, log, timeoutMs }: MailTrans
     };
   }
   // A pool of connections kept open (a bulk upload sends thousands); each step's timeout is a share
-  // of the whole, so a server that stops answering is given up within it.
+  // of the whole, and each send is aborted at the whole (a server trickling its replies resets no
+  // socket timeout), so a send always ends before the sender's claim on its row could lapse.
   const transport = nodemailer.createTransport({
     url: smtpUrl,
     pool: true,
@@ -96,6 +97,7 @@ export function createMailTransport({ smtpUrl, from, log, timeoutMs }: MailTrans
           messageId: mail.messageId,
           // Which mail it is, for the operator's relay and logs (and the e2e tests' mailbox).
           headers: { 'Content-Language': mail.language, 'X-Mail-Template': mail.template },
+          signal: AbortSignal.timeout(timeoutMs),
         });
       } catch (error) {
         const { code, responseCode } = error as { code?: string; responseCode?: number };
