@@ -11,9 +11,11 @@ import { join } from 'node:path';
 const port = Number(process.env.E2E_PORT ?? 3310);
 const systemChromium = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 // Workers load this file again: they inherit the runner's directories instead of making their own,
-// so specs read the server's mail outbox (tests/e2e/sign-up.spec.ts, passwords.spec.ts).
+// so specs read the mail the server sent (tests/e2e/mailbox.ts).
 const dataDir = (process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'e2e-data-')));
-const outboxDir = (process.env.E2E_OUTBOX_DIR ??= `${dataDir}-outbox`);
+const mailboxDir = (process.env.E2E_MAILBOX_DIR ??= `${dataDir}-mailbox`);
+// The server's mail goes over SMTP to a sink on this port, which keeps it in mailboxDir.
+const smtpPort = port + 2;
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -31,30 +33,37 @@ export default defineConfig({
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
     },
   },
-  webServer: {
-    command: 'npm run server',
-    url: `http://127.0.0.1:${port}/api/v1/tenants/`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      FILES_DIR: join(dataDir, 'files'),
-      DEMO_TOKEN_DELAY_MS: process.env.DEMO_TOKEN_DELAY_MS ?? '15',
-      SIGN_IN_RATE_LIMIT: '1000',
-      SIGN_IN_EMAIL_RATE_LIMIT: '1000',
-      // tests/e2e/admin-members.spec.ts signs up several requesters within a minute.
-      SIGN_UP_RATE_LIMIT: '1000',
-      // Mail stays in the outbox, where tests/e2e/passwords.spec.ts reads the reset link.
-      MAIL_OUTBOX_DIR: outboxDir,
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      ERROR_LOG_RATE_LIMIT: '1000',
-      // The fake SearXNG that tests/e2e/web-search.spec.ts starts on the next port while it runs.
-      SEARCH_URL: `http://127.0.0.1:${port + 1}`,
-      // tests/e2e/sso.spec.ts runs its OpenID Connect provider and slapd on loopback, which the
-      // outbound guard refuses unless the operator allows it.
-      OUTBOUND_ALLOW: '127.0.0.0/8,::1',
+  webServer: [
+    {
+      command: 'node --import tsx tests/fixtures/smtpSinkProcess.ts',
+      port: smtpPort,
+      reuseExistingServer: false,
+      env: { SMTP_SINK_PORT: String(smtpPort), SMTP_SINK_DIR: mailboxDir },
     },
-  },
+    {
+      command: 'npm run server',
+      url: `http://127.0.0.1:${port}/api/v1/tenants/`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        FILES_DIR: join(dataDir, 'files'),
+        DEMO_TOKEN_DELAY_MS: process.env.DEMO_TOKEN_DELAY_MS ?? '15',
+        SIGN_IN_RATE_LIMIT: '1000',
+        SIGN_IN_EMAIL_RATE_LIMIT: '1000',
+        // tests/e2e/admin-members.spec.ts signs up several requesters within a minute.
+        SIGN_UP_RATE_LIMIT: '1000',
+        SMTP_URL: `smtp://mailer:secret@127.0.0.1:${smtpPort}`,
+        PUBLIC_URL: `http://127.0.0.1:${port}`,
+        ERROR_LOG_RATE_LIMIT: '1000',
+        // The fake SearXNG that tests/e2e/web-search.spec.ts starts on the next port while it runs.
+        SEARCH_URL: `http://127.0.0.1:${port + 1}`,
+        // tests/e2e/sso.spec.ts runs its OpenID Connect provider and slapd on loopback, which the
+        // outbound guard refuses unless the operator allows it.
+        OUTBOUND_ALLOW: '127.0.0.0/8,::1',
+      },
+    },
+  ],
 });

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config';
 import { type DatabaseHandle, openPglite, openPostgres } from './db/client';
 import { ProvisioningError, createAdmin, createTenant, listTenants, resetPassword } from './services/provisioning';
-import { listOutbox } from './mail/service';
+import { listOutbox } from './mail/outbox';
 import { type ModelDefinition, listModels, setModel } from './services/modelCatalog';
 
 export const EXIT_OK = 0;
@@ -32,7 +32,8 @@ Commands:
   reset-password <tenant> <email> [--password-stdin]
                                                    a new password; signs the member out everywhere
   list-tenants                                     every tenant, by subdomain
-  list-outbox [--limit N]                          mail kept in MAIL_OUTBOX_DIR (no SMTP_URL), newest first
+  list-outbox [--limit N]                          the mail outbox, newest first: each mail's status and, until
+                                                   sent over SMTP, its text (without SMTP_URL mail is only kept)
   list-models <tenant>                             the tenant's models with provider, limits, costs and flags
   set-model <tenant> <name> --display-name T --provider demo|openai-compatible --provider-model ID
             --context-limit N --input-cost C --output-cost C [--max-output N] [--web-search-cost C]
@@ -215,14 +216,14 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
         positionals(rest, []);
         const limit = Number(values.limit);
         if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError('--limit takes a whole number from 1 to 1000');
-        // The outbox is files, not the database: readable while the server runs, even on PGlite.
-        const mails = await listOutbox(config.MAIL_OUTBOX_DIR, { limit });
-        if (mails.length === 0) say(`no mail in the outbox (${config.MAIL_OUTBOX_DIR})`);
+        const mails = await listOutbox(await open(), { limit });
+        if (mails.length === 0) say('no mail in the outbox');
         for (const mail of mails) {
-          say(`--- ${mail.createdAt}  ${mail.template}  to ${mail.to}  (${mail.language})`);
+          say(`--- ${mail.createdAt.toISOString()}  ${mail.template}  to ${mail.to}  (${mail.language})  ${mail.status}`);
           say(`Subject: ${mail.subject}`);
+          if (mail.lastError) say(`Last error: ${mail.lastError}`);
           say('');
-          say(mail.text.trimEnd());
+          say(mail.text === '' ? '(sent over SMTP: the text is not kept)' : mail.text.trimEnd());
           say('');
         }
         break;

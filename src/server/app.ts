@@ -42,7 +42,8 @@ import { createDirectoryAdapter } from './sso/directory';
 import { createOidcAdapter } from './sso/oidc';
 import { registerTenantSettingsRoutes } from './routes/tenantSettings';
 import { registerAuditLogRoutes } from './routes/auditLog';
-import { type MailService, createMailService } from './mail/service';
+import { createMailOutbox } from './mail/outbox';
+import { createMailTransport } from './mail/transport';
 import { createSmsService } from './sms/service';
 import { registerPublicSessionRoutes } from './routes/publicSessions';
 import { registerSessionRoutes } from './routes/sessions';
@@ -89,8 +90,6 @@ export interface BuildAppOptions {
   jobs?: JobQueue;
   /** Defaults to the store the configuration describes (FILES_DIR or S3_BUCKET). */
   files?: FileStore;
-  /** Defaults to SMTP_URL, else the outbox in MAIL_OUTBOX_DIR; closed with the app either way. */
-  mail?: MailService;
   /** Defaults to PortOne when PORTONE_* is set, else the demo provider. */
   payments?: PaymentProvider;
 }
@@ -119,10 +118,20 @@ function rateLimitStore(app: FastifyInstance, db: Database, config: ServerConfig
  * The whole API as a Fastify instance, ready to `listen` or `inject`. Building it first fails the
  * answers an earlier process left streaming when it died.
  */
-export async function buildApp({ db, config, llm, logger = false, webRoot, jobs: givenJobs, files = createFileStore(config), mail: givenMail, payments = paymentProviderFromConfig(config) }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, config, llm, logger = false, webRoot, jobs: givenJobs, files = createFileStore(config), payments = paymentProviderFromConfig(config) }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({ logger, trustProxy: config.TRUST_PROXY });
-  const mail = givenMail ?? createMailService({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: config.MAIL_OUTBOX_DIR, log: app.log });
-  app.addHook('onClose', async () => mail.close());
+  const mail = createMailOutbox(
+    db,
+    createMailTransport({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log, timeoutMs: (config.MAIL_LEASE_SECONDS * 1000) / 2 }),
+    {
+      maxAttempts: config.MAIL_MAX_ATTEMPTS,
+      retrySeconds: config.MAIL_RETRY_SECONDS,
+      leaseSeconds: config.MAIL_LEASE_SECONDS,
+      pollSeconds: config.JOB_POLL_INTERVAL_SECONDS,
+      from: config.MAIL_FROM,
+    },
+    app.log,
+  );
   const abandoned = await failAbandonedAnswers(db);
   if (abandoned > 0) app.log.warn({ count: abandoned }, 'marked chat answers abandoned by an earlier server process as failed');
   app.setValidatorCompiler(validatorCompiler);
@@ -193,7 +202,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
   const documents = createDocumentPool(documentPoolSettings(config), app.log);
   app.addHook('onClose', () => documents.close());
   const enqueueParse = defineFileJobs(jobs, { db, store, documents, log: app.log });
-  const billingDeps: BillingDeps = { db, provider: payments, mail, log: app.log, clock: clock.now, links };
+  const billingDeps: BillingDeps = { db, provider: payments, mail, clock: clock.now, links };
   const sweepRenewals = defineRenewalJobs(jobs, () => billingDeps);
   app.decorate('sweepRenewals', sweepRenewals);
   const creditPeriods = defineCreditPeriodJobs(jobs, db);
@@ -270,6 +279,10 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
 
   await jobs.start(app.log);
   app.addHook('onClose', () => jobs.stop());
+  // The mail sender is background work like the jobs: an API-only process (JOB_CONCURRENCY=0) leaves it to the others.
+  if (config.JOB_CONCURRENCY > 0) mail.start();
+  // After the jobs' hook: a job finishing its work may still deliver mail.
+  app.addHook('onClose', () => mail.close());
   const timers = [
     runEvery(config.BILLING_RENEWAL_SWEEP_SECONDS, sweepRenewals, (error) => app.log.error({ err: error }, 'membership renewal sweep failed')),
     runEvery(config.CREDIT_PERIOD_CHECK_MINUTES * 60, () => creditPeriods.enqueueDue(), (error) => app.log.error({ err: error }, 'credit period check failed')),

@@ -72,10 +72,18 @@ const configSchema = z.object({
   /** Set when the server sits behind HTTPS: the refresh cookie is marked Secure and every response carries HSTS. */
   COOKIE_SECURE: envBoolean.default(false),
   WEB_DIST_DIR: z.string().min(1).default('dist-web'),
-  /** smtp://user:pass@host:587 or smtps://…; without it mail goes to the outbox in MAIL_OUTBOX_DIR (and the server log). */
+  /** smtp://user:pass@host:587 or smtps://…; without it mail stays in the outbox table and goes to the server log. */
   SMTP_URL: optionalText.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
   MAIL_FROM: z.string().trim().min(3).default('Chatbot Platform <no-reply@localhost>'),
-  MAIL_OUTBOX_DIR: z.string().min(1).default('.data/outbox'),
+  /** Sends of one mail at most (the first and its retries); then it is failed and logged. */
+  MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
+  /** Delay before a failed mail's first retry; each later one doubles, up to an hour. */
+  MAIL_RETRY_SECONDS: z.coerce.number().min(0.1).max(3600).default(30),
+  /**
+   * How long a mail claimed by a sender is left to it: after that another process sends it (its
+   * sender died). One SMTP send is given up well within it.
+   */
+  MAIL_LEASE_SECONDS: z.coerce.number().min(2).max(3600).default(120),
   /** Where members' inquiries go when their tenant has no support address of its own. */
   SUPPORT_EMAIL: optionalText.pipe(z.email().optional()),
   /** Inquiries a member may send per hour (429 beyond). */

@@ -30,7 +30,7 @@ async function main(): Promise<void> {
     `  Chatbot platform server on ${url}`,
     `  API ${url}${API_PREFIX}  (OpenAPI: ${url}${API_PREFIX}/openapi.json)`,
     `  Database: ${database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.DATA_DIR}`}`,
-    `  Mail: ${config.SMTP_URL ? `SMTP at ${new URL(config.SMTP_URL).host}` : `outbox in ${config.MAIL_OUTBOX_DIR} and the log (set SMTP_URL to send)`}`,
+    `  Mail: ${config.SMTP_URL ? `SMTP at ${new URL(config.SMTP_URL).host}` : 'kept in the outbox table and the log (set SMTP_URL to send)'}`,
     `  Files: ${config.S3_BUCKET ? `S3 bucket ${config.S3_BUCKET}${config.S3_ENDPOINT ? ` at ${config.S3_ENDPOINT}` : ''}` : `local disk in ${config.FILES_DIR}`}`,
     `  LLM: ${config.LLM_BASE_URL ? `OpenAI-compatible ${config.LLM_MODEL} at ${config.LLM_BASE_URL}` : 'built-in demo model (set LLM_BASE_URL, LLM_API_KEY, LLM_MODEL for a real one)'}`,
   ];

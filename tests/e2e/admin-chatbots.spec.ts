@@ -1,9 +1,7 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { listOutbox } from '../../src/server/mail/service';
+import { mailbox } from './mailbox';
 import { ADMIN, MEMBER, adminHeaders, expectNoSeriousA11yViolations, signIn } from './support';
 
-/** The e2e server keeps mail in an outbox next to its data directory (playwright.config.ts). */
-const OUTBOX_DIR = `${process.env.E2E_DATA_DIR}-outbox`;
 
 /** A member's chatbot asking to be published, made through the API as the Studio would. */
 async function publishRequest(request: APIRequestContext, name: string): Promise<number> {
@@ -39,7 +37,7 @@ test('an admin rejects a publish request with a reason, the author sees it, asks
   await expect(row).toHaveCount(0); // no longer waiting
   // The author is mailed the reason.
   await expect
-    .poll(async () => (await listOutbox(OUTBOX_DIR, { limit: 50 })).find((mail) => mail.to === MEMBER.email && mail.template === 'chatbotPublishRejected' && mail.text.includes(name))?.text ?? '')
+    .poll(async () => (await mailbox({ limit: 50 })).find((mail) => mail.to === MEMBER.email && mail.template === 'chatbotPublishRejected' && mail.text.includes(name))?.text ?? '')
     .toContain('Say which sources the plans come from.');
 
   // The author sees the admin's feedback in the Studio.

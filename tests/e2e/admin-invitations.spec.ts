@@ -1,9 +1,7 @@
 import { expect, test } from '@playwright/test';
-import { listOutbox } from '../../src/server/mail/service';
+import { mailbox } from './mailbox';
 import { ADMIN, adminHeaders, expectNoSeriousA11yViolations, signIn, skipAnnouncementPopup } from './support';
 
-/** The e2e server keeps mail in an outbox next to its data directory (playwright.config.ts). */
-const OUTBOX_DIR = `${process.env.E2E_DATA_DIR}-outbox`;
 
 test('an admin invites people from the console, the invitee joins from the mail, and an invitation is deleted', async ({ page, browser, request }) => {
   const stamp = Date.now();
@@ -43,7 +41,7 @@ test('an admin invites people from the console, the invitee joins from the mail,
   let text = '';
   await expect
     .poll(async () => {
-      text = (await listOutbox(OUTBOX_DIR, { limit: 50 })).find((mail) => mail.to === email && mail.template === 'invitation')?.text ?? '';
+      text = (await mailbox({ limit: 50 })).find((mail) => mail.to === email && mail.template === 'invitation')?.text ?? '';
       return text;
     })
     .not.toBe('');

@@ -1,24 +1,23 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { listOutbox, type OutboxEntry } from '../../src/server/mail/service';
+import type { MailTemplateName } from '../../src/server/mail/templates';
+import { type SavedMail, mailbox } from './mailbox';
 import { ADMIN, MEMBER, adminHeaders, expectNoSeriousA11yViolations, signIn } from './support';
 
-/** The e2e server keeps mail in an outbox next to its data directory (playwright.config.ts). */
-const OUTBOX_DIR = `${process.env.E2E_DATA_DIR}-outbox`;
 const PASSWORD = 'Signup!2345';
 
 /** The newest mail of `template` to `to`, once it has been written. */
-async function mailTo(to: string, template: OutboxEntry['template']): Promise<OutboxEntry> {
-  let mail: OutboxEntry | undefined;
+async function mailTo(to: string, template: MailTemplateName): Promise<SavedMail> {
+  let mail: SavedMail | undefined;
   await expect
     .poll(async () => {
-      mail = (await listOutbox(OUTBOX_DIR, { limit: 50 })).find((entry) => entry.to === to && entry.template === template);
+      mail = (await mailbox({ limit: 50 })).find((entry) => entry.to === to && entry.template === template);
       return mail !== undefined;
     })
     .toBe(true);
   return mail!;
 }
 
-/** A visitor signs up through the API (code from the outbox) and waits for approval: a new registration request. */
+/** A visitor signs up through the API (code from the mail) and waits for approval: a new registration request. */
 async function registerPending(request: APIRequestContext, name: string, language: 'en' | 'es' = 'en'): Promise<string> {
   const email = `${name.toLowerCase().replace(/\W+/g, '.')}.${Date.now().toString(36)}@example.test`;
   expect((await request.post('/api/v1/auth/code/', { data: { email, language, method: 'email' } })).ok()).toBe(true);

@@ -22,7 +22,6 @@ const test = base.extend<object, { portOne: { fake: FakePortOne; server: BuiltSe
         DATABASE_URL: '',
         DATA_DIR: dataDir,
         FILES_DIR: join(dataDir, 'files'),
-        MAIL_OUTBOX_DIR: join(dataDir, 'outbox'),
         HOST: '127.0.0.1',
         PORT: '0',
         LOG_LEVEL: 'warn',

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { listOutbox } from '../../src/server/mail/service';
+import { mailbox } from './mailbox';
 import { MEMBER, adminHeaders, expectNoSeriousA11yViolations, signIn, skipAnnouncementPopup, uniqueName } from './support';
 
 /**
@@ -7,7 +7,6 @@ import { MEMBER, adminHeaders, expectNoSeriousA11yViolations, signIn, skipAnnoun
  * Studio; a member of that group chats with it at once, a member of another group finds the
  * chatbot unavailable, and taking the group away makes it unavailable to its member too.
  */
-const OUTBOX_DIR = `${process.env.E2E_DATA_DIR}-outbox`;
 const API = '/api/v1';
 const PASSWORD = 'Shared!2345';
 
@@ -19,7 +18,7 @@ async function joinedMember(request: APIRequestContext, headers: Record<string, 
   let text = '';
   await expect
     .poll(async () => {
-      text = (await listOutbox(OUTBOX_DIR, { limit: 50 })).find((mail) => mail.to === email && mail.template === 'invitation')?.text ?? '';
+      text = (await mailbox({ limit: 50 })).find((mail) => mail.to === email && mail.template === 'invitation')?.text ?? '';
       return text;
     })
     .not.toBe('');

@@ -1,9 +1,7 @@
 import { expect, test } from '@playwright/test';
-import { listOutbox } from '../../src/server/mail/service';
+import { mailbox } from './mailbox';
 import { adminHeaders, expectNoSeriousA11yViolations, skipAnnouncementPopup } from './support';
 
-/** The e2e server keeps mail in an outbox next to its data directory (playwright.config.ts). */
-const OUTBOX_DIR = `${process.env.E2E_DATA_DIR}-outbox`;
 
 test('an invited person joins with the temporary password from the mail and lands in the chat, welcomed', async ({ page, request }) => {
   const email = `invitee-${Date.now()}@example.test`;
@@ -14,7 +12,7 @@ test('an invited person joins with the temporary password from the mail and land
   let text = '';
   await expect
     .poll(async () => {
-      text = (await listOutbox(OUTBOX_DIR, { limit: 20 })).find((mail) => mail.to === email && mail.template === 'invitation')?.text ?? '';
+      text = (await mailbox({ limit: 20 })).find((mail) => mail.to === email && mail.template === 'invitation')?.text ?? '';
       return text;
     })
     .not.toBe('');

@@ -1,25 +1,20 @@
-import { readFile, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { mailbox } from './mailbox';
 import { MEMBER, expectNoSeriousA11yViolations, signIn } from './support';
 
 const NEW_PASSWORD = 'Brand-New#2026';
 
-/**
- * The reset link of the newest mail to `to`. The e2e server has no SMTP_URL, so mail stays in its
- * outbox directory (playwright.config.ts), the same files the admin CLI's list-outbox reads.
- */
+/** The reset link of the newest mail to `to` (tests/e2e/mailbox.ts), once it has arrived. */
 async function resetLinkFor(to: string): Promise<string> {
-  const dir = process.env.E2E_OUTBOX_DIR;
-  if (!dir) throw new Error('E2E_OUTBOX_DIR is set by playwright.config.ts');
-  const names = (await readdir(dir)).filter((name) => name.endsWith('.json')).sort().reverse();
-  for (const name of names) {
-    const mail = JSON.parse(await readFile(join(dir, name), 'utf8')) as { to: string; template: string; text: string };
-    if (mail.to !== to || mail.template !== 'passwordReset') continue;
-    const url = /https?:\/\/\S+\/auth\/reset\/\S+/.exec(mail.text)?.[0];
-    if (url) return new URL(url).pathname + new URL(url).search;
-  }
-  throw new Error(`no reset mail to ${to}`);
+  let url: string | undefined;
+  await expect
+    .poll(async () => {
+      const mail = (await mailbox()).find((entry) => entry.to === to && entry.template === 'passwordReset');
+      url = mail && /https?:\/\/\S+\/auth\/reset\/\S+/.exec(mail.text)?.[0];
+      return url !== undefined;
+    })
+    .toBe(true);
+  return new URL(url!).pathname + new URL(url!).search;
 }
 
 test('forgot password: mail link, new password, sign in with it; then change it back on My page', async ({ page }) => {

@@ -1,9 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
-import { listOutbox } from '../../src/server/mail/service';
+import { mailbox } from './mailbox';
 import { ADMIN, adminHeaders, expectNoSeriousA11yViolations, signIn, skipAnnouncementPopup } from './support';
 
-/** The e2e server keeps mail in an outbox next to its data directory (playwright.config.ts). */
-const OUTBOX_DIR = `${process.env.E2E_DATA_DIR}-outbox`;
 const PASSWORD = 'Signup!2345';
 
 /** The code of the newest verification mail to `email`, as the member would read it. */
@@ -11,7 +9,7 @@ async function mailedCode(email: string): Promise<string> {
   let code: string | undefined;
   await expect
     .poll(async () => {
-      const mail = (await listOutbox(OUTBOX_DIR, { limit: 20 })).find((entry) => entry.to === email && entry.template === 'verificationCode');
+      const mail = (await mailbox({ limit: 20 })).find((entry) => entry.to === email && entry.template === 'verificationCode');
       code = mail?.text.match(/\b\d{6}\b/)?.[0];
       return code;
     })
@@ -111,7 +109,7 @@ test('with auto-approval the new member is welcomed, signed in and chatting', as
     await expect(page.getByTestId('sign-up-outcome')).toContainText('Welcome!');
     await expectNoSeriousA11yViolations(page);
     // The welcome mail went out too.
-    await expect.poll(async () => (await listOutbox(OUTBOX_DIR, { limit: 20 })).some((mail) => mail.to === email && mail.template === 'memberRequestApproved')).toBe(true);
+    await expect.poll(async () => (await mailbox({ limit: 20 })).some((mail) => mail.to === email && mail.template === 'memberRequestApproved')).toBe(true);
     await page.getByRole('button', { name: 'Start chatting' }).click();
     await expect(page.getByTestId('new-chat')).toBeVisible();
   } finally {

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { listOutbox } from '../../src/server/mail/service';
+import { mailbox } from './mailbox';
 import { OIDC_CLIENT, startOidcProvider, type OidcProviderFixture } from '../fixtures/oidcProvider';
 import { DIRECTORY_ADMIN, DIRECTORY_BASE, hasSlapd, startSlapd, type Slapd } from '../fixtures/slapd';
 import { MEMBER, adminHeaders, expectNoSeriousA11yViolations, signIn, skipAnnouncementPopup } from './support';
@@ -9,7 +9,6 @@ import { MEMBER, adminHeaders, expectNoSeriousA11yViolations, signIn, skipAnnoun
  * page) and an OpenLDAP slapd, both on loopback for this spec only; the platforms are added through
  * the admin API and removed again, so other specs see a sign-in page without SSO.
  */
-const OUTBOX_DIR = `${process.env.E2E_DATA_DIR}-outbox`;
 const port = Number(process.env.E2E_PORT ?? 3310);
 const CALLBACK = `http://127.0.0.1:${port}/auth/sso/callback`;
 
@@ -167,7 +166,7 @@ async function directorySignUp(page: Page) {
   let code: string | undefined;
   await expect
     .poll(async () => {
-      const mail = (await listOutbox(OUTBOX_DIR, { limit: 20 })).find((entry) => entry.to === 'lin@example.test' && entry.template === 'verificationCode' && Date.parse(entry.createdAt) >= started);
+      const mail = (await mailbox({ limit: 20 })).find((entry) => entry.to === 'lin@example.test' && entry.template === 'verificationCode' && Date.parse(entry.createdAt) >= started);
       code = mail?.text.match(/\b\d{6}\b/)?.[0];
       return code;
     })

@@ -64,12 +64,13 @@ describe('admin chatbot publishing', () => {
     expect(await decide(id, { approve: false })).toMatchObject({ status: 422, body: { code: 'reason_required', message: 'Please provide a reason for the requester.' } });
     expect(await decide(id, { approve: false, reason: '   ' })).toMatchObject({ status: 422 });
 
+    const before = sink.received.length;
     const rejected = await decide(id, { approve: false, reason: 'Add sources for the grading rules.' });
     expect(rejected).toMatchObject({ status: 200, body: { status: 'rejected', publish_status: 'rejected', publish_feedback: 'Add sources for the grading rules.', is_public: false } });
-    const mail = sink.received.at(-1)!;
-    expect(mail.envelopeTo).toEqual([DEMO_MEMBER.email]);
-    expect(mail.parsed.subject).toContain('Essay Grader 한국어');
-    expect(mail.parsed.text).toContain('Add sources for the grading rules.');
+    const [mail] = await sink.mailsAfter(before);
+    expect(mail!.envelopeTo).toEqual([DEMO_MEMBER.email]);
+    expect(mail!.parsed.subject).toContain('Essay Grader 한국어');
+    expect(mail!.parsed.text).toContain('Add sources for the grading rules.');
     expect((await client.call(`/chatbots/${id}/`, { token: member })).body).toMatchObject({ status: 'rejected', publish_feedback: 'Add sources for the grading rules.' });
     expect((await list('?publish_rejected=true')).items.map((row: { id: number }) => row.id)).toContain(id);
     // Not waiting any more: a second decision finds nothing to decide.
@@ -94,7 +95,7 @@ describe('admin chatbot publishing', () => {
     expect((await bulk({ chatbot_ids: [first, second], approve: false })).body.code).toBe('reason_required');
     const before = sink.received.length;
     expect(await bulk({ chatbot_ids: [first, second], approve: false, reason: 'Please describe the data you use.' })).toMatchObject({ status: 200, body: { processed: 2 } });
-    expect(sink.received.length).toBe(before + 2);
+    expect((await sink.mailsAfter(before, 2)).flatMap((mail) => mail.envelopeTo)).toEqual([DEMO_MEMBER.email, DEMO_MEMBER.email]);
   });
 
   it('refuses members (403) and other tenants (404)', async () => {

@@ -284,8 +284,8 @@ describe('admin members and pending requests', () => {
       expect((await decide(memberId, { approve: true }, member)).status).toBe(403);
       expect((await decide(memberId, { approve: true })).body).toEqual({ member_status: 'approved', request_type: 'group_update' });
       expect((await call(`/admin/members/${memberId}/`)).body.member_groups.map((group: { id: number }) => group.id)).toEqual([defaultGroup, sales]);
+      expect((await sink.mailsAfter(before))[0]!.envelopeTo).toEqual([DEMO_MEMBER.email]);
       expect(sink.received.length).toBe(before + 1);
-      expect(sink.received.at(-1)!.envelopeTo).toEqual([DEMO_MEMBER.email]);
       expect((await auditRows('member.request_decision', memberId))[0]!.changes).toMatchObject({ request_type: 'group_update', approve: true });
       expect((await decide(memberId, { approve: true })).status).toBe(404);
     });
@@ -294,18 +294,20 @@ describe('admin members and pending requests', () => {
       const id = await addMember('refused@example.test', { status: 'pending', language: 'es', name: 'Rechazado' });
       expect(await decide(id, { approve: false })).toMatchObject({ status: 422, body: { code: 'reason_required', message: 'Please provide a reason for the requester.' } });
       expect((await decide(id, { approve: false, reason: '   ' })).status).toBe(422);
+      const before = sink.received.length;
       expect((await decide(id, { approve: false, reason: 'Unknown department' })).body).toEqual({ member_status: 'rejected', request_type: 'registration' });
-      const mail = sink.received.at(-1)!;
-      expect(mail.envelopeTo).toEqual(['refused@example.test']);
-      expect(mail.parsed.subject).toContain('rechazada');
-      expect(mail.parsed.text).toContain('Unknown department');
+      const [mail] = await sink.mailsAfter(before);
+      expect(mail!.envelopeTo).toEqual(['refused@example.test']);
+      expect(mail!.parsed.subject).toContain('rechazada');
+      expect(mail!.parsed.text).toContain('Unknown department');
       expect((await call(`/admin/members/${id}/`)).body.member_status).toBe('rejected');
       expect((await auditRows('member.request_decision', id))[0]!.changes).toMatchObject({ request_type: 'registration', approve: false, reason: 'Unknown department' });
       // A rejected group change leaves the groups as they were.
       await askGroupChange(member, memberId, defaultGroup, [defaultGroup, research]);
+      const beforeGroupChange = sink.received.length;
       expect((await decide(memberId, { approve: false, reason: 'Research is full' })).body).toEqual({ member_status: 'approved', request_type: 'group_update' });
       expect((await call(`/admin/members/${memberId}/`)).body.member_groups.map((group: { id: number }) => group.id)).toEqual([defaultGroup, sales]);
-      expect(sink.received.at(-1)!.parsed.text).toContain('Research is full');
+      expect((await sink.mailsAfter(beforeGroupChange))[0]!.parsed.text).toContain('Research is full');
     });
 
     it('decides in bulk, all or none, and 402 beyond the plan’s member limit', async () => {
@@ -332,12 +334,13 @@ describe('admin members and pending requests', () => {
       const before = sink.received.length;
       expect((await bulk({ member_ids: [a, b], approve: true })).body).toEqual({ processed: 2 });
       expect((await call(`/admin/members/${a}/`)).body).toMatchObject({ member_status: 'approved', member_groups: [{ id: defaultGroup }, { id: research }] });
-      expect(sink.received.slice(before).flatMap((mail) => mail.envelopeTo).sort()).toEqual(['bulk.a@example.test', 'bulk.b@example.test']);
+      expect((await sink.mailsAfter(before, 2)).flatMap((mail) => mail.envelopeTo).sort()).toEqual(['bulk.a@example.test', 'bulk.b@example.test']);
       expect(await auditRows('member.request_decision', b)).toHaveLength(1);
 
       const c = await addMember('bulk.c@example.test', { status: 'pending' });
+      const beforeRejection = sink.received.length;
       expect((await bulk({ member_ids: [c], approve: false, reason: 'Not an employee' })).body).toEqual({ processed: 1 });
-      expect(sink.received.at(-1)!.parsed.text).toContain('Not an employee');
+      expect((await sink.mailsAfter(beforeRejection))[0]!.parsed.text).toContain('Not an employee');
     });
   });
 

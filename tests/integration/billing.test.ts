@@ -221,8 +221,8 @@ describe('plans, membership and payments (demo provider)', () => {
     expect(view.membership).toBeNull();
     expect(view.payment_methods).toHaveLength(1);
     expect((await history()).items[0].kind).toBe('renewal');
-    const ended = sink.received.slice(mailsBefore).find((mail) => mail.envelopeTo.includes(DEMO_ADMIN.email));
-    expect(ended?.parsed.subject).toContain('Starter');
+    const [ended] = await sink.mailsAfter(mailsBefore, 1, DEMO_ADMIN.email);
+    expect(ended!.parsed.subject).toContain('Starter');
     const [tenant] = await server.db.select().from(tenants).where(eq(tenants.id, ids.tenant.id));
     expect(tenant!.planStatus).toBe('inactive');
 
@@ -366,8 +366,8 @@ describe('plans, membership and payments (PortOne, against its fake)', () => {
     clock.set('2030-07-10T00:10:00Z');
     await sweep(server);
     expect((await membership()).membership).toMatchObject({ status: 'active', failed_attempts: 1, next_attempt_at: '2030-07-11T00:00:00.000Z', next_payment_date: '2030-07-10' });
-    const firstMail = sink.received.slice(mailsBefore).find((mail) => mail.envelopeTo.includes(DEMO_ADMIN.email))!;
-    expect(firstMail.parsed.text).toContain('2030-07-11');
+    const [firstMail] = await sink.mailsAfter(mailsBefore, 1, DEMO_ADMIN.email);
+    expect(firstMail!.parsed.text).toContain('2030-07-11');
 
     clock.set('2030-07-11T00:10:00Z');
     await sweep(server);
@@ -376,8 +376,8 @@ describe('plans, membership and payments (PortOne, against its fake)', () => {
     clock.set('2030-07-13T00:10:00Z');
     await sweep(server);
     expect((await membership()).membership).toBeNull();
-    const mails = sink.received.slice(mailsBefore).filter((mail) => mail.envelopeTo.includes(DEMO_ADMIN.email));
-    expect(mails).toHaveLength(3);
+    const mails = await sink.mailsAfter(mailsBefore, 3, DEMO_ADMIN.email);
+    expect(sink.received.slice(mailsBefore).filter((mail) => mail.envelopeTo.includes(DEMO_ADMIN.email))).toHaveLength(3);
     expect(mails[2]!.parsed.subject).toMatch(/ended|종료/);
     const renewals = await server.db.select().from(payments).where(eq(payments.kind, 'renewal'));
     expect(renewals.map((row) => row.status)).toEqual(['failed', 'failed', 'failed']);

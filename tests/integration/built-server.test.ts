@@ -23,7 +23,6 @@ const env = {
   DATA_DIR: dataDir,
   DATABASE_URL: '',
   FILES_DIR: join(dataDir, 'files'),
-  MAIL_OUTBOX_DIR: join(dataDir, 'outbox'),
   HOST: '127.0.0.1',
   PORT: '0',
   LOG_LEVEL: 'warn',

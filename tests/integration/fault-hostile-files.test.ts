@@ -76,7 +76,6 @@ beforeAll(async () => {
     DATA_DIR: join(files, 'pglite'),
     DATABASE_URL: '',
     FILES_DIR: join(files, 'files'),
-    MAIL_OUTBOX_DIR: join(files, 'outbox'),
     WEB_DIST_DIR: join(files, 'no-web-client'),
     FILE_UPLOAD_LIMIT: '1000',
     JOB_POLL_INTERVAL_SECONDS: '0.5',

@@ -27,15 +27,16 @@ describe('contact inquiries', () => {
   it("is kept and mailed to the tenant's support address in the member's language, with the reply address and phone", async () => {
     await server.db.update(tenants).set({ supportEmail: 'support@demo.example.test' }).where(eq(tenants.subdomain, 'demo'));
     await server.db.update(members).set({ language: 'ko' }).where(eq(members.email, DEMO_MEMBER.email));
+    const before = sink.received.length;
     const answer = await send({ inquiry: 'How do I raise my credit limit?', email: 'ada.reply@example.test', phone: '+82 10-1234-5678' });
     expect(answer).toMatchObject({ status: 200, body: { ok: true } });
 
-    const mail = sink.received.at(-1)!;
-    expect(mail.envelopeTo).toEqual(['support@demo.example.test']);
-    expect(mail.parsed.subject).toContain('문의');
-    expect(mail.parsed.text).toContain('How do I raise my credit limit?');
-    expect(mail.parsed.text).toContain('ada.reply@example.test');
-    expect(mail.parsed.text).toContain('+82 10-1234-5678');
+    const [mail] = await sink.mailsAfter(before);
+    expect(mail!.envelopeTo).toEqual(['support@demo.example.test']);
+    expect(mail!.parsed.subject).toContain('문의');
+    expect(mail!.parsed.text).toContain('How do I raise my credit limit?');
+    expect(mail!.parsed.text).toContain('ada.reply@example.test');
+    expect(mail!.parsed.text).toContain('+82 10-1234-5678');
     const [stored] = await server.db.select().from(inquiries).where(eq(inquiries.email, 'ada.reply@example.test'));
     expect(stored).toMatchObject({ inquiry: 'How do I raise my credit limit?', phone: '+82 10-1234-5678' });
     expect(stored!.mailedAt).toBeInstanceOf(Date);
@@ -43,9 +44,10 @@ describe('contact inquiries', () => {
 
   it('goes to SUPPORT_EMAIL when the tenant has no address of its own', async () => {
     const adminToken = (await client.signIn(DEMO_ADMIN, 'acme')).access_token;
+    const before = sink.received.length;
     const answer = await client.call('/inquiries/', { method: 'POST', body: { inquiry: 'Hello from acme', email: 'admin.reply@example.test' }, token: adminToken, tenant: 'acme' });
     expect(answer.status).toBe(200);
-    expect(sink.received.at(-1)!.envelopeTo).toEqual(['help@platform.example.test']);
+    expect((await sink.mailsAfter(before))[0]!.envelopeTo).toEqual(['help@platform.example.test']);
   });
 
   it('refuses an empty inquiry, a bad email or phone with 400, and anonymous callers with 401', async () => {

@@ -1,9 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, invitations, members, memberGroupLinks, plans, tenants } from '../../src/server/db/schema';
+import { auditLog, invitations, mailOutbox, members, memberGroupLinks, plans, tenants } from '../../src/server/db/schema';
+import { freePort } from '../fixtures/ports';
 import { type SmtpSink, startSmtpSink } from '../fixtures/smtpSink';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
+import { waitFor } from './helpers/memberTransfer';
 
 let server: TestServer;
 let sink: SmtpSink;
@@ -12,7 +14,8 @@ let admin: string;
 const PASSWORD = 'Joined!2345';
 
 beforeAll(async () => {
-  sink = await startSmtpSink();
+  // The mail server knows no mailbox "lost@…": it refuses it for good.
+  sink = await startSmtpSink({ refuse: (address) => (address.startsWith('lost@') ? 550 : undefined) });
   server = await startTestServer({ config: { SMTP_URL: sink.url, SIGN_IN_EMAIL_RATE_LIMIT: 5 } });
   api = apiClient(server);
   admin = (await api.signIn(DEMO_ADMIN)).access_token;
@@ -91,17 +94,44 @@ describe('inviting', () => {
     }
   });
 
-  it('keeps no invitation whose mail could not be sent', async () => {
-    const broken = await startTestServer({ config: { SMTP_URL: 'smtp://127.0.0.1:9' } });
+  it('keeps no invitation whose address the mail server refuses for good (invitation_email_failed)', async () => {
+    const result = await invite([{ email: 'lost@example.test' }, { email: 'found@example.test' }]);
+    expect(result.body.results).toEqual([
+      { email: 'lost@example.test', result: 'invitation_email_failed', invitation_id: null },
+      { email: 'found@example.test', result: 'invited', invitation_id: expect.any(Number) },
+    ]);
+    expect(await server.db.select().from(invitations).where(eq(invitations.email, 'lost@example.test'))).toEqual([]);
+    expect(invitationMail('found@example.test').temporary).toBeTruthy();
+    const withdrawn = await server.db.select().from(auditLog).where(eq(auditLog.action, 'invitation.delete'));
+    expect(withdrawn.filter((row) => row.changes.email === 'lost@example.test')).toEqual([
+      expect.objectContaining({ actorEmail: DEMO_ADMIN.email, changes: { email: 'lost@example.test', reason: 'invitation_email_failed' } }),
+    ]);
+    const [failed] = await server.db.select().from(mailOutbox).where(eq(mailOutbox.recipient, 'lost@example.test'));
+    expect(failed).toMatchObject({ status: 'failed', attempts: 1 });
+  });
+
+  it('keeps an invitation whose mail cannot go yet: the outbox sends it, with its one password, once the mail server is back', async () => {
+    const port = await freePort();
+    const waiting = await startTestServer({ config: { SMTP_URL: `smtp://mailer:secret@127.0.0.1:${port}`, MAIL_RETRY_SECONDS: 0.2, JOB_POLL_INTERVAL_SECONDS: 0.5 } });
+    let back: SmtpSink | undefined;
     try {
-      const brokenApi = apiClient(broken);
-      const token = (await brokenApi.signIn(DEMO_ADMIN)).access_token;
-      const result = await brokenApi.call('/admin/invitations/bulk/', { method: 'POST', token, body: { members: [{ email: 'lost@example.test' }] } });
-      expect(result.body.results).toEqual([{ email: 'lost@example.test', result: 'invitation_email_failed', invitation_id: null }]);
-      expect(await broken.db.select().from(invitations)).toEqual([]);
-      expect(await broken.db.select().from(auditLog)).toEqual([]);
+      const waitingApi = apiClient(waiting);
+      const token = (await waitingApi.signIn(DEMO_ADMIN)).access_token;
+      const result = await waitingApi.call('/admin/invitations/bulk/', { method: 'POST', token, body: { members: [{ email: 'patient@example.test' }] } });
+      expect(result.body.results).toEqual([{ email: 'patient@example.test', result: 'invited', invitation_id: expect.any(Number) }]);
+      back = await startSmtpSink({ port });
+      const mail = await waitFor(async () => back!.received[0], 'the retried invitation mail');
+      const hash = /\/auth\/invitation\/([A-Za-z0-9_-]+)/.exec(mail.parsed.text ?? '')![1]!;
+      const temporary = (mail.parsed.text ?? '').split('\n').map((line) => line.trim()).find((line) => /^[A-Za-z2-9]{9}\d\d[!@#$%*]$/.test(line))!;
+      const accepted = await waitingApi.call(`/invitations/${hash}/accept/`, {
+        method: 'POST',
+        body: { email: 'patient@example.test', name: 'Pat Ient', password: PASSWORD, agreements: await mandatoryPolicies(), temporary_password: temporary, language: 'en' },
+      });
+      expect(accepted.status).toBe(200);
+      expect(back.received).toHaveLength(1);
     } finally {
-      await broken.close();
+      await waiting.close();
+      await back?.close();
     }
   });
 });

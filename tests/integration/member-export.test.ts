@@ -139,7 +139,7 @@ describe('a server killed mid-export', () => {
 
   /** Starts an export in a process of its own and kills it once the export is under way. */
   async function exportKilledMidway(): Promise<number> {
-    const taskId = await killWorkerMidway([directory, filesDir, 'export'], (worker) => (child = worker));
+    const taskId = await killWorkerMidway([directory, filesDir], (worker) => (child = worker));
     child = undefined;
     return taskId;
   }

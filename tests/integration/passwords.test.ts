@@ -5,7 +5,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { members, passwordResetTokens } from '../../src/server/db/schema';
+import { mailOutbox, members, passwordResetTokens } from '../../src/server/db/schema';
 import { type SmtpSink, startSmtpSink } from '../fixtures/smtpSink';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
@@ -106,13 +106,15 @@ describe('passwords', () => {
     await client.signIn({ email: DEMO_MEMBER.email, password: NEW_PASSWORD }, 'acme');
   });
 
-  it('answers 424 when the reset mail cannot be sent, and keeps no usable link', async () => {
+  it('answers 424 when the reset mail cannot be sent, and keeps no usable link nor a mail to send later', async () => {
     const broken = await startTestServer({ config: { SMTP_URL: 'smtp://mailer:secret@127.0.0.1:1' } });
     try {
       const result = await apiClient(broken).call('/auth/reset-password/', { method: 'POST', body: { email: DEMO_MEMBER.email } });
       expect(result.status).toBe(424);
       expect(result.body.code).toBe('mail_failed');
       expect(await broken.db.select().from(passwordResetTokens)).toEqual([]);
+      // The mail's row is failed for good: the outbox never sends a link the member was told did not go.
+      expect(await broken.db.select({ template: mailOutbox.template, status: mailOutbox.status }).from(mailOutbox)).toEqual([{ template: 'passwordReset', status: 'failed' }]);
     } finally {
       await broken.close();
     }

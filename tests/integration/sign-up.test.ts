@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customFields, files, members, memberGroupLinks, plans, policies, tenants, verificationCodes } from '../../src/server/db/schema';
+import { customFields, files, mailOutbox, memberGroupLinks, members, plans, policies, tenants, verificationCodes } from '../../src/server/db/schema';
 import { createFileStore } from '../../src/server/storage/fileStore';
 import { VERIFICATION_CODE_MAX_ATTEMPTS } from '../../src/shared/domain/signup';
 import { type FakeSmsProvider, startFakeSmsProvider } from '../fixtures/fakeSmsProvider';
@@ -171,6 +171,8 @@ describe('POST /auth/code/', () => {
       const second = await brokenApi.call('/auth/code/', { method: 'POST', body: { email: 'lost@example.test', language: 'en' } });
       expect(second.status).toBe(424);
       expect(await broken.db.select().from(verificationCodes)).toEqual([]);
+      // Both mails are failed for good: a code the member was told did not go never arrives later.
+      expect(await broken.db.select({ status: mailOutbox.status }).from(mailOutbox)).toEqual([{ status: 'failed' }, { status: 'failed' }]);
     } finally {
       await broken.close();
     }
@@ -188,9 +190,10 @@ describe('POST /auth/sign-up/ with admin approval (the demo)', () => {
     expect(await server.db.select().from(memberGroupLinks).where(eq(memberGroupLinks.memberId, result.body.member_id))).toEqual([]);
 
     const token = await adminToken();
+    const before = sink.received.length;
     const approved = await api.call(`/admin/members/${result.body.member_id}/process-pending-request/`, { method: 'POST', token, body: { approve: true } });
     expect(approved.body).toEqual({ member_status: 'approved', request_type: 'registration' });
-    expect(sink.received.at(-1)!.parsed.subject).toContain('was approved');
+    expect((await sink.mailsAfter(before))[0]!.parsed.subject).toContain('was approved');
     const links = await server.db.select().from(memberGroupLinks).where(eq(memberGroupLinks.memberId, result.body.member_id));
     expect(links).toHaveLength(1);
 
@@ -210,8 +213,9 @@ describe('POST /auth/sign-up/ with admin approval (the demo)', () => {
     const token = await adminToken();
     const path = `/admin/members/${result.body.member_id}/process-pending-request/`;
     expect((await api.call(path, { method: 'POST', token, body: { approve: false } })).status).toBe(422);
+    const before = sink.received.length;
     expect((await api.call(path, { method: 'POST', token, body: { approve: false, reason: 'Unknown department' } })).body).toEqual({ member_status: 'rejected', request_type: 'registration' });
-    expect(sink.received.at(-1)!.parsed.text).toContain('Unknown department');
+    expect((await sink.mailsAfter(before))[0]!.parsed.text).toContain('Unknown department');
     expect((await api.call(path, { method: 'POST', body: { approve: true } })).status).toBe(401);
   });
 
@@ -291,11 +295,13 @@ describe('POST /auth/sign-up/ with admin approval (the demo)', () => {
 
 describe('other tenant settings', () => {
   it('auto-approval creates an approved member who is welcomed by mail and may sign in at once', async () => {
+    const before = sink.received.length;
     const result = await signUp('auto.one@example.test', {}, 'auto');
     expect(result.body.outcome).toBe('approved');
-    const welcome = sink.received.at(-1)!;
-    expect(welcome.envelopeTo).toEqual(['auto.one@example.test']);
-    expect(welcome.parsed.subject).toContain('was approved');
+    // The code mail went out before the code's answer; the welcome follows the sign-up.
+    const [welcome] = await sink.mailsAfter(before + 1);
+    expect(welcome!.envelopeTo).toEqual(['auto.one@example.test']);
+    expect(welcome!.parsed.subject).toContain('was approved');
     const signedIn = await api.signIn({ email: 'auto.one@example.test', password: PASSWORD }, 'auto');
     expect(signedIn.member).toMatchObject({ member_status: 'approved', member_type: 'organization' });
   });

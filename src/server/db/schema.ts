@@ -9,6 +9,7 @@ import type { Citation } from '../../shared/api/chat';
 import type { TenantFileLimits } from '../../shared/domain/files';
 import type { VerificationMethod } from '../../shared/domain/signup';
 import type { SsoPlatformConfig } from '../../shared/domain/sso';
+import type { MailTemplateName } from '../mail/templates';
 import {
   type AnyPgColumn,
   boolean,
@@ -55,6 +56,7 @@ export const paymentKindEnum = pgEnum('payment_kind', ['subscribe', 'upgrade', '
 export const policyKindEnum = pgEnum('policy_kind', ['file', 'video', 'markdown']);
 export const customFieldTypeEnum = pgEnum('custom_field_type', ['text', 'number']);
 export const invitationStatusEnum = pgEnum('invitation_status', ['pending', 'accepted']);
+export const mailStatusEnum = pgEnum('mail_status', ['pending', 'sending', 'sent', 'failed']);
 /** What a completed sign-up becomes (docs/ARCHITECTURE.md "Sign-up"): shared/domain/signup SIGNUP_APPROVALS. */
 export const signupApprovalEnum = pgEnum('signup_approval', ['admin', 'auto', 'individual']);
 
@@ -893,8 +895,6 @@ export const memberUploads = pgTable('member_uploads', {
   processed: integer('processed').notNull().default(0),
   invited: integer('invited').notNull().default(0),
   failedRows: jsonb('failed_rows').$type<Array<{ row: number; email: string; reason: string; field: string | null }>>().notNull().default([]),
-  /** Invitations of the last batch whose mail has not gone yet (a crash between commit and mail). */
-  unmailed: jsonb('unmailed').$type<Array<{ invitationId: number; row: number }>>().notNull().default([]),
   /** Set with the upload's audit row: a rerun after that has only the result left to give. */
   completedAt: timestamp('completed_at', { withTimezone: true }),
   createdAt: createdAt(),
@@ -994,7 +994,7 @@ export const inquiries = pgTable(
     inquiry: text('inquiry').notNull(),
     email: text('email').notNull(),
     phone: text('phone'),
-    /** When the mail to the support address went out; null when there was none or it failed. */
+    /** When the mail to the support address was written to the mail outbox; null when no address was set. */
     mailedAt: timestamp('mailed_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
@@ -1023,4 +1023,38 @@ export const auditLog = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('audit_log_tenant_idx').on(t.tenantId, t.createdAt), index('audit_log_action_idx').on(t.tenantId, t.action)],
+);
+
+/**
+ * Every mail the server sends (docs/decisions/mail-outbox.md): rendered and written by the
+ * transaction that decides it, then sent once by the mail sender (mail/outbox.ts) of any process.
+ * `pending` waits for `next_attempt_at`; `sending` is claimed until `next_attempt_at` (the lease),
+ * after which another sender may take it again; `sent` and `failed` are final.
+ */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: id(),
+    tenantId: tenantId(),
+    template: text('template').$type<MailTemplateName>().notNull(),
+    recipient: text('recipient').notNull(),
+    language: languageEnum('language').notNull(),
+    subject: text('subject').notNull(),
+    /** Emptied once sent over SMTP: codes, links and temporary passwords are not kept longer than needed. */
+    text: text('text').notNull(),
+    html: text('html').notNull(),
+    /** The Message-ID header, fixed when the row is written: a mail sent twice (a crash after SMTP accepted it) carries the same one. */
+    messageId: text('message_id').notNull().unique(),
+    status: mailStatusEnum('status').notNull().default('pending'),
+    /** Claims so far; also the fence of a claim (a sender marks only the row it claimed). */
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('mail_outbox_due_idx').on(t.nextAttemptAt).where(sql`${t.status} in ('pending', 'sending')`),
+    index('mail_outbox_created_idx').on(t.createdAt),
+  ],
 );

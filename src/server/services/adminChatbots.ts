@@ -12,7 +12,7 @@ import type { Database, Queryable } from '../db/client';
 import type { MemberRow } from '../db/rows';
 import { chatbotMemberGroups, chatbots, memberGroups, members } from '../db/schema';
 import { AppError, notFound } from '../errors';
-import type { MailLog, MailService } from '../mail/service';
+import type { MailOutbox } from '../mail/outbox';
 import { chatbotFilters, chatbotOrder, chatbotSelection, memberGroupIds, toChatbotDtos, visibleTo } from './chatbots';
 import { paginate } from './pagination';
 import { recordAudits } from './auditLog';
@@ -22,8 +22,7 @@ type Decision = z.output<typeof publishDecisionSchema>;
 
 export interface PublishingDeps {
   db: Database;
-  mail: MailService;
-  log: MailLog;
+  mail: MailOutbox;
 }
 
 async function toAdminChatbots(q: Queryable, admin: MemberRow, rows: Awaited<ReturnType<ReturnType<typeof chatbotSelection>['where']>>): Promise<AdminChatbot[]> {
@@ -69,8 +68,8 @@ const reasonRequired = () => new AppError(422, 'reason_required', 'Please provid
 
 /**
  * Decides the publish requests of `ids`, all or none: 404 when one is not a waiting chatbot of the
- * tenant. Rejections are mailed after the decision is saved; a mail that fails is logged and does
- * not undo it (the author also sees the reason in the Studio).
+ * tenant. A rejection's mail to the author is written with the decision and sent after it by the
+ * mail outbox; a mail that fails does not undo it (the author also sees the reason in the Studio).
  */
 async function decide(deps: PublishingDeps, admin: MemberRow, ids: number[], decision: Decision): Promise<number> {
   const reason = decision.reason?.trim() ?? '';
@@ -100,26 +99,23 @@ async function decide(deps: PublishingDeps, admin: MemberRow, ids: number[], dec
         changes: { name: row.enName || row.koName, publish_status: status, ...(decision.approve ? {} : { reason }) },
       })),
     );
+    if (!decision.approve) await mailRejections(deps, tx, admin.tenantId, rows, reason);
     return rows;
   });
-  if (!decision.approve) await mailRejections(deps, decided, reason);
   return decided.length;
 }
 
-async function mailRejections(deps: PublishingDeps, rejected: { id: number; koName: string; enName: string; creatorId: number | null }[], reason: string) {
+async function mailRejections(deps: PublishingDeps, tx: Queryable, tenantId: number, rejected: { id: number; koName: string; enName: string; creatorId: number | null }[], reason: string) {
   const authorIds = rejected.flatMap((row) => (row.creatorId === null ? [] : [row.creatorId]));
   if (authorIds.length === 0) return;
-  const authors = await deps.db.select().from(members).where(inArray(members.id, authorIds));
-  for (const chatbot of rejected) {
+  const authors = await tx.select().from(members).where(inArray(members.id, authorIds));
+  const mails = rejected.flatMap((chatbot) => {
     const author = authors.find((row) => row.id === chatbot.creatorId);
-    if (!author) continue;
+    if (!author) return [];
     const name = chatbotName({ ko_name: chatbot.koName, en_name: chatbot.enName }, author.language) || `#${chatbot.id}`;
-    try {
-      await deps.mail.send('chatbotPublishRejected', { to: author.email, language: author.language, data: { name: author.name, chatbotName: name, reason } });
-    } catch (error) {
-      deps.log.warn({ err: error, chatbotId: chatbot.id }, 'publish rejection saved but not mailed to the author');
-    }
-  }
+    return [{ template: 'chatbotPublishRejected' as const, to: author.email, language: author.language, data: { name: author.name, chatbotName: name, reason } }];
+  });
+  await deps.mail.queue(tx, tenantId, mails);
 }
 
 export async function processPublishRequest(deps: PublishingDeps, admin: MemberRow, id: number, decision: Decision): Promise<AdminChatbot> {

@@ -13,7 +13,7 @@ import type { MemberRow, TenantRow } from '../db/rows';
 import { members, memberships, paymentMethods, payments, paymentWebhookEvents, plans, tenants } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import { isUniqueViolation } from '../db/databaseErrors';
-import type { MailLog, MailService } from '../mail/service';
+import type { MailOutbox, OutgoingMail } from '../mail/outbox';
 import { CardDeclinedError, type ChargeOutcome, InvalidPaymentResultError, type PaymentProvider, type ProviderResult, WebhookVerificationError } from '../payments/provider';
 import { type AppLinkSettings, appLink } from './appLinks';
 import { recordAudit } from './auditLog';
@@ -23,8 +23,7 @@ import { type PageRequest, paginate } from './pagination';
 export interface BillingDeps {
   db: Database;
   provider: PaymentProvider;
-  mail: MailService;
-  log: MailLog;
+  mail: MailOutbox;
   /** Injectable so tests move time to the next payment date. */
   clock: () => Date;
   links: AppLinkSettings;
@@ -293,9 +292,6 @@ async function createPayment(
   return row ?? (await q.select().from(payments).where(eq(payments.orderId, p.orderId)))[0]!;
 }
 
-/** A mail to send once the transaction that decided it has committed. */
-type PendingMail = () => Promise<void>;
-
 /**
  * Applies a provider outcome to a pending payment, once: a paid one starts or extends the
  * membership and grants the plan's credits; a failed renewal schedules the next retry or ends the
@@ -303,7 +299,7 @@ type PendingMail = () => Promise<void>;
  */
 export async function settlePayment(deps: BillingDeps, orderId: string, outcome: ChargeOutcome, actor: MemberRow | null = null): Promise<void> {
   if (outcome.status === 'pending') return;
-  const mails = await deps.db.transaction(async (tx) => {
+  await deps.db.transaction(async (tx) => {
     const [payment] = await tx
       .update(payments)
       .set(
@@ -313,17 +309,16 @@ export async function settlePayment(deps: BillingDeps, orderId: string, outcome:
       )
       .where(and(eq(payments.orderId, orderId), eq(payments.status, 'pending')))
       .returning();
-    if (!payment) return [];
+    if (!payment) return;
     const [membership] = await tx.select().from(memberships).where(eq(memberships.id, payment.membershipId)).for('update');
-    if (!membership) return [];
+    if (!membership) return;
     if (outcome.status === 'paid') {
       await applyPaid(deps, tx, payment, membership);
       await auditMembership(tx, actor, membership, { [payment.kind]: { plan_id: { from: membership.status === 'ended' ? null : membership.planId, to: payment.planId }, price: payment.amount } });
-      return [];
+      return;
     }
-    return payment.kind === 'renewal' ? renewalFailed(deps, tx, payment, membership) : [];
+    if (payment.kind === 'renewal') await renewalFailed(deps, tx, payment, membership);
   });
-  for (const send of mails) await send();
 }
 
 async function applyPaid(deps: BillingDeps, tx: Queryable, payment: PaymentRow, membership: MembershipRow) {
@@ -373,48 +368,41 @@ async function payers(q: Queryable, membership: MembershipRow): Promise<MemberRo
     .where(and(eq(members.tenantId, membership.tenantId), eq(members.isAdmin, true), eq(members.status, 'approved')));
 }
 
-async function mailPayers<N extends 'membershipPaymentFailed' | 'membershipEnded'>(
-  deps: BillingDeps,
-  tx: Queryable,
-  membership: MembershipRow,
-  template: N,
-  data: (member: MemberRow, plansUrl: string) => Parameters<MailService['send']>[1]['data'] & object,
-): Promise<PendingMail[]> {
+/** Writes a mail to each payer in `tx`, the transaction that decided it; the mail outbox sends them. */
+async function mailPayers(deps: BillingDeps, tx: Queryable, membership: MembershipRow, mail: (member: MemberRow, plansUrl: string) => OutgoingMail): Promise<void> {
   const [tenant] = await tx.select().from(tenants).where(eq(tenants.id, membership.tenantId));
   const plansUrl = appLink(deps.links, tenant!, '/dashboard/plans');
-  return (await payers(tx, membership)).map((member) => async () => {
-    try {
-      await deps.mail.send(template, { to: member.email, language: member.language, data: data(member, plansUrl) as never });
-    } catch (error) {
-      deps.log.warn({ err: error, membershipId: membership.id }, `membership ${template} mail not sent`);
-    }
-  });
+  await deps.mail.queue(tx, membership.tenantId, (await payers(tx, membership)).map((member) => mail(member, plansUrl)));
 }
 
 const formatKrw = (amount: number, language: string) => new Intl.NumberFormat(language, { style: 'currency', currency: 'KRW' }).format(amount);
 
-async function renewalFailed(deps: BillingDeps, tx: Queryable, payment: PaymentRow, membership: MembershipRow): Promise<PendingMail[]> {
+async function renewalFailed(deps: BillingDeps, tx: Queryable, payment: PaymentRow, membership: MembershipRow): Promise<void> {
   const [plan] = await tx.select().from(plans).where(eq(plans.id, payment.planId));
   const failed = membership.failedAttempts + 1;
   const retryIn = RENEWAL_RETRY_DAYS[failed - 1];
   if (retryIn === undefined) return endMembership(deps, tx, membership, plan!);
   const nextAttemptDate = addDays(membership.nextPaymentDate!, retryIn);
   await tx.update(memberships).set({ failedAttempts: failed, renewalDueAt: startOfDay(nextAttemptDate) }).where(eq(memberships.id, membership.id));
-  return mailPayers(deps, tx, membership, 'membershipPaymentFailed', (member, plansUrl) => ({
-    name: member.name,
-    planName: planName(plan!, member.language),
-    amount: formatKrw(payment.amount, member.language),
-    nextAttemptDate,
-    plansUrl,
+  await mailPayers(deps, tx, membership, (member, plansUrl) => ({
+    template: 'membershipPaymentFailed',
+    to: member.email,
+    language: member.language,
+    data: { name: member.name, planName: planName(plan!, member.language), amount: formatKrw(payment.amount, member.language), nextAttemptDate, plansUrl },
   }));
 }
 
-async function endMembership(deps: BillingDeps, tx: Queryable, membership: MembershipRow, plan: PlanRow): Promise<PendingMail[]> {
+async function endMembership(deps: BillingDeps, tx: Queryable, membership: MembershipRow, plan: PlanRow): Promise<void> {
   await tx.update(memberships).set({ status: 'ended', endedAt: deps.clock(), renewalDueAt: null }).where(eq(memberships.id, membership.id));
   // The organisation keeps its plan row but it is no longer paid for; an individual falls back to their group's quota.
   if (membership.memberId === null) await tx.update(tenants).set({ planStatus: 'inactive' }).where(eq(tenants.id, membership.tenantId));
   else await tx.update(members).set({ creditQuota: null }).where(eq(members.id, membership.memberId));
-  return mailPayers(deps, tx, membership, 'membershipEnded', (member, plansUrl) => ({ name: member.name, planName: planName(plan, member.language), plansUrl }));
+  await mailPayers(deps, tx, membership, (member, plansUrl) => ({
+    template: 'membershipEnded',
+    to: member.email,
+    language: member.language,
+    data: { name: member.name, planName: planName(plan, member.language), plansUrl },
+  }));
 }
 
 export async function cancelMembership(deps: BillingDeps, tenant: TenantRow, member: MemberRow) {
@@ -510,11 +498,10 @@ export async function renewMembership(deps: BillingDeps, membershipId: number): 
   const [membership] = await deps.db.select().from(memberships).where(eq(memberships.id, membershipId));
   if (!membership || membership.status === 'ended' || !membership.renewalDueAt || membership.renewalDueAt > now) return { outcome: 'not_due' };
   if (membership.status === 'cancelled') {
-    const mails = await deps.db.transaction(async (tx) => {
+    await deps.db.transaction(async (tx) => {
       const [plan] = await tx.select().from(plans).where(eq(plans.id, membership.planId));
-      return endMembership(deps, tx, membership, plan!);
+      await endMembership(deps, tx, membership, plan!);
     });
-    for (const send of mails) await send();
     return { outcome: 'ended' };
   }
   const plan = (await deps.db.select().from(plans).where(eq(plans.id, membership.nextPlanId ?? membership.planId)))[0]!;

@@ -5,13 +5,13 @@ import type { z } from 'zod';
 import type { bulkInvite, listAdminInvitations } from '../../shared/api/admin/invitations';
 import type { acceptInvitationBodySchema } from '../../shared/api/invitations';
 import { validateEmail, validatePassword } from '../../shared/domain/validation';
-import type { Database, Queryable } from '../db/client';
+import type { Database, Queryable, Transaction } from '../db/client';
 import type { MemberRow, TenantRow } from '../db/rows';
 import { invitations, memberGroups, members, plans } from '../db/schema';
 import { AppError } from '../errors';
-import { MailDeliveryError } from '../mail/service';
+import type { OutgoingMail } from '../mail/outbox';
 import { type AppLinkSettings, appLink } from './appLinks';
-import { recordAudit, recordAudits } from './auditLog';
+import { recordAudits } from './auditLog';
 import { hashPassword } from './auth';
 import { paginate } from './pagination';
 import type { RateLimiter } from './rateLimit';
@@ -33,7 +33,7 @@ const normalizeEmail = (email: string) => email.trim().toLowerCase();
 const notFound = () => new AppError(404, 'invitation_not_found', 'This invitation does not exist or was already used.');
 
 /** 12 characters from an alphabet without look-alikes, with a digit and a symbol: easy to type from a mail. */
-export function temporaryPassword(): string {
+function temporaryPassword(): string {
   const letters = 'abcdefghjkmnpqrstuvwxyzABCDEFGHJKMNPQRSTUVWXYZ';
   const pick = (alphabet: string) => alphabet[randomInt(alphabet.length)]!;
   return `${Array.from({ length: 9 }, () => pick(letters)).join('')}${pick('23456789')}${pick('23456789')}${pick('!@#$%*')}`;
@@ -98,15 +98,41 @@ export interface NewInvitation {
  * guessing a random one, and would cost a 5,000-row member upload minutes. `verify` reads the
  * parameters from the hash, so accepting works the same.
  */
-export const hashTemporaryPassword = (password: string) => hash(password, { memoryCost: 1024, timeCost: 1 });
+const hashTemporaryPassword = (password: string) => hash(password, { memoryCost: 1024, timeCost: 1 });
 
 export async function prepareInvitation(invitee: Pick<NewInvitation, 'email' | 'name' | 'memberGroupId' | 'customFieldValues' | 'ssoId'>): Promise<NewInvitation> {
   const password = temporaryPassword();
   return { ...invitee, hash: randomBytes(24).toString('base64url'), temporaryPassword: password, temporaryPasswordHash: await hashTemporaryPassword(password) };
 }
 
-/** Writes invitations (one statement) on `q`, so a caller's transaction holds them with its other rows. */
-export async function insertInvitations(q: Queryable, tenant: TenantRow, admin: MemberRow, rows: NewInvitation[]): Promise<number[]> {
+/** The invitation mail, in the inviting admin's language: the accept link and the temporary password. */
+function invitationMail(deps: Pick<InvitationDeps, 'links'>, tenant: TenantRow, admin: MemberRow, invitation: NewInvitation): OutgoingMail {
+  return {
+    template: 'invitation',
+    to: invitation.email,
+    language: admin.language,
+    data: { tenantName: tenant.name, acceptUrl: appLink(deps.links, tenant, `/auth/invitation/${invitation.hash}`), temporaryPassword: invitation.temporaryPassword },
+  };
+}
+
+/** An invitation written with its mail. */
+export interface CreatedInvitation {
+  id: number;
+  mailId: number;
+}
+
+/**
+ * Writes invitations and their mails on `q` (one statement each), so the caller's transaction holds
+ * them with its other rows: an invitation exists exactly when its mail, with its one temporary
+ * password, does. The caller sends the mails after its commit (`mailInvitations`).
+ */
+export async function insertInvitations(
+  deps: Pick<InvitationDeps, 'mail' | 'links'>,
+  q: Queryable,
+  tenant: TenantRow,
+  admin: MemberRow,
+  rows: NewInvitation[],
+): Promise<CreatedInvitation[]> {
   if (rows.length === 0) return [];
   const created = await q
     .insert(invitations)
@@ -124,30 +150,57 @@ export async function insertInvitations(q: Queryable, tenant: TenantRow, admin: 
       })),
     )
     .returning({ id: invitations.id });
-  return created.map((row) => row.id);
+  const mailIds = await deps.mail.queue(
+    q,
+    tenant.id,
+    rows.map((row) => invitationMail(deps, tenant, admin, row)),
+    { deliverNow: true },
+  );
+  return created.map((row, i) => ({ id: row.id, mailId: mailIds[i]! }));
 }
 
 /**
- * Mails an invitation in the inviting admin's language; false when it could not be sent (the caller
- * then deletes the invitation: nobody could accept it without its password).
+ * Sends the mails of invitations just committed. Those the mail server refused for good are
+ * withdrawn (nobody could accept them without their password): deleted and audited with the reason
+ * `invitation_email_failed`, with `alsoInTransaction` in the same transaction; they are returned.
+ * Mails that could not go now stay with the outbox's retries, and their invitations stay.
  */
-export async function mailInvitation(deps: Pick<InvitationDeps, 'mail' | 'links' | 'log'>, tenant: TenantRow, admin: MemberRow, invitation: Pick<NewInvitation, 'email' | 'hash' | 'temporaryPassword'>): Promise<boolean> {
-  try {
-    await deps.mail.send('invitation', {
-      to: invitation.email,
-      language: admin.language,
-      data: { tenantName: tenant.name, acceptUrl: appLink(deps.links, tenant, `/auth/invitation/${invitation.hash}`), temporaryPassword: invitation.temporaryPassword },
-    });
-    return true;
-  } catch (error) {
-    if (!(error instanceof MailDeliveryError)) deps.log.error({ err: error }, 'invitation mail failed');
-    return false;
-  }
+export async function mailInvitations<T extends CreatedInvitation & { email: string }>(
+  deps: Pick<InvitationDeps, 'db' | 'mail'>,
+  tenant: TenantRow,
+  admin: MemberRow,
+  created: T[],
+  alsoInTransaction: (tx: Transaction, refused: T[]) => Promise<void> = async () => {},
+): Promise<T[]> {
+  const outcomes = await deps.mail.deliverNow(
+    created.map((invitation) => invitation.mailId),
+    { retry: true },
+  );
+  const refused = created.filter((_, i) => outcomes[i] === 'failed');
+  if (refused.length === 0) return refused;
+  await deps.db.transaction(async (tx) => {
+    await tx.delete(invitations).where(and(eq(invitations.tenantId, tenant.id), inArray(invitations.id, refused.map((invitation) => invitation.id))));
+    await recordAudits(
+      tx,
+      refused.map((invitation) => ({
+        tenantId: tenant.id,
+        actor: admin,
+        action: 'invitation.delete' as const,
+        targetType: 'invitation',
+        targetId: invitation.id,
+        changes: { email: invitation.email, reason: 'invitation_email_failed' },
+      })),
+    );
+    await alsoInTransaction(tx, refused);
+  });
+  return refused;
 }
 
 /**
  * POST /admin/invitations/bulk/: each row gets an invitation with a temporary password, mailed in
- * the inviting admin's language; rows that cannot be invited say why (spec §8 row-level errors).
+ * the inviting admin's language; rows that cannot be invited say why (spec §8 row-level errors),
+ * `invitation_email_failed` when the mail server refused the address for good. The invitations,
+ * their audit rows and their mails are written in one transaction, then the mails sent.
  * SSO members, who have no password of their own, cannot invite others (spec §6).
  */
 export async function inviteMembers(deps: InvitationDeps, tenant: TenantRow, admin: MemberRow, rows: InviteRow[]) {
@@ -172,32 +225,32 @@ export async function inviteMembers(deps: InvitationDeps, tenant: TenantRow, adm
   });
   await assertInvitationRoom(db, tenant, plan.filter((p) => p.result === 'invited').length);
 
-  const results: Array<{ email: string; result: RowResult; invitation_id: number | null }> = [];
-  for (const entry of plan) {
-    if (entry.result !== 'invited') {
-      results.push({ email: entry.email, result: entry.result, invitation_id: null });
-      continue;
-    }
-    const invitation = await prepareInvitation({ email: entry.email, name: entry.row.name?.trim() || null, memberGroupId: entry.row.member_group_id ?? null });
-    const [id] = await insertInvitations(db, tenant, admin, [invitation]);
-    if (await mailInvitation(deps, tenant, admin, invitation)) {
-      // Recorded once the mail is out: an invitation whose mail failed is not kept (below), so
-      // only invitations that stay are in the log.
-      await recordAudit(db, {
+  const prepared = await Promise.all(
+    plan
+      .filter((entry) => entry.result === 'invited')
+      .map((entry) => prepareInvitation({ email: entry.email, name: entry.row.name?.trim() || null, memberGroupId: entry.row.member_group_id ?? null })),
+  );
+  const created = await db.transaction(async (tx) => {
+    const rows = (await insertInvitations(deps, tx, tenant, admin, prepared)).map((row, i) => ({ ...row, email: prepared[i]!.email }));
+    await recordAudits(
+      tx,
+      rows.map((row, i) => ({
         tenantId: tenant.id,
         actor: admin,
-        action: 'invitation.create',
+        action: 'invitation.create' as const,
         targetType: 'invitation',
-        targetId: id!,
-        changes: { email: entry.email, name: invitation.name, member_group_id: invitation.memberGroupId },
-      });
-      results.push({ email: entry.email, result: 'invited', invitation_id: id! });
-    } else {
-      // Nobody can accept an invitation whose password never arrived: it is not kept.
-      await db.delete(invitations).where(eq(invitations.id, id!));
-      results.push({ email: entry.email, result: 'invitation_email_failed', invitation_id: null });
-    }
-  }
+        targetId: row.id,
+        changes: { email: row.email, name: prepared[i]!.name, member_group_id: prepared[i]!.memberGroupId },
+      })),
+    );
+    return rows;
+  });
+  const refused = new Set((await mailInvitations(deps, tenant, admin, created)).map((row) => row.email));
+  const ids = new Map(created.map((row) => [row.email, row.id]));
+  const results = plan.map(({ email, result }): { email: string; result: RowResult; invitation_id: number | null } => {
+    if (result !== 'invited') return { email, result, invitation_id: null };
+    return refused.has(email) ? { email, result: 'invitation_email_failed', invitation_id: null } : { email, result, invitation_id: ids.get(email)! };
+  });
   return { results };
 }
 

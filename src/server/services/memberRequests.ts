@@ -16,11 +16,11 @@ import { recordAudits } from './auditLog';
 import { type AdminMemberDeps, groupIdsOf, replaceGroups, tenantGroupRefs } from './adminMembers';
 import { escapeLike } from './chatbots';
 import { paginate } from './pagination';
-import { mailQuietly, type SignupDeps } from './signup';
+import type { SignupDeps } from './signup';
 
 type ListQuery = z.output<typeof memberRequestListQuerySchema>;
 type RequestType = MemberRequest['request_type'];
-export type MemberRequestDeps = AdminMemberDeps & Pick<SignupDeps, 'mail' | 'log'>;
+export type MemberRequestDeps = AdminMemberDeps & Pick<SignupDeps, 'mail'>;
 
 /** The queue row that belongs to the member's request: the registration one while pending, else a group change. */
 const requestJoin = sql`${memberGroupQueues.memberId} = ${members.id} and ${memberGroupQueues.requestType} = (case when ${members.status} = 'pending' then 'registration' else 'group_update' end)`;
@@ -94,8 +94,8 @@ interface Decided {
  * Decides the pending requests of `ids`, all or none: 404 when one has nothing pending, 402 when
  * approved registrations would pass the plan's member limit, 422 for a rejection without a reason.
  * Approving a registration makes the member approved with the groups they asked for; approving a
- * group change makes the requested groups theirs. The mails go out after the commit; one that
- * fails is logged and does not undo the decision.
+ * group change makes the requested groups theirs. Each requester's mail is written with the
+ * decision and sent after it by the mail outbox: a mail that fails does not undo the decision.
  */
 export async function decideRequests(
   deps: MemberRequestDeps,
@@ -153,17 +153,19 @@ export async function decideRequests(
         },
       })),
     );
+    await deps.mail.queue(
+      tx,
+      tenant.id,
+      results.map(({ member, type }) => {
+        const data = { name: member.name, tenantName: tenant.name, requestType: type };
+        return decision.approve
+          ? { template: 'memberRequestApproved', to: member.email, language: member.language, data: { ...data, signInUrl } }
+          : { template: 'memberRequestRejected', to: member.email, language: member.language, data: { ...data, reason } };
+      }),
+    );
     return results;
   });
 
-  for (const { member, type } of decided) {
-    deps.forgetMember(member);
-    const data = { name: member.name, tenantName: tenant.name, requestType: type };
-    await mailQuietly(deps, 'member request', () =>
-      decision.approve
-        ? deps.mail.send('memberRequestApproved', { to: member.email, language: member.language, data: { ...data, signInUrl } })
-        : deps.mail.send('memberRequestRejected', { to: member.email, language: member.language, data: { ...data, reason } }),
-    );
-  }
+  for (const { member } of decided) deps.forgetMember(member);
   return decided;
 }

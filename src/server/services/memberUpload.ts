@@ -36,11 +36,9 @@ import {
   assertCanInvite,
   assertInvitationRoom,
   insertInvitations,
-  mailInvitation,
+  mailInvitations,
   prepareInvitation,
   priorInvitees,
-  hashTemporaryPassword,
-  temporaryPassword,
 } from './invitations';
 import { type UploadedPart, documentRefusal } from './files';
 import { toTask } from './tasks';
@@ -236,65 +234,23 @@ async function checkRows(db: Database, tenant: TenantRow, layout: Layout, rows: 
   });
 }
 
-type Checkpoint = typeof memberUploads.$inferSelect;
-
-const MAIL_CONCURRENCY = 8;
-
 const failedJson = (rows: MemberUploadFailedRow[]) => sql`${JSON.stringify(rows)}::jsonb`;
 
 /**
- * Mails the invitations the last committed batch made. Those whose mail fails are deleted again
- * (nobody could accept them) and become `invitation_email_failed` rows, in one transaction with
- * the checkpoint. A resumed job comes here first with new passwords: the old ones died with the
- * process that made them, and only their hashes were stored.
+ * Sends the mails of the batch just committed (`mailInvitations`); invitations whose address the
+ * mail server refused for good are withdrawn and become `invitation_email_failed` rows, in one
+ * transaction with the checkpoint. After a crash before this, the batch's mails are already in the
+ * outbox with its one temporary password each: the mail sender of any process sends them, and the
+ * resumed job goes on with the next batch.
  */
-async function mailBatch(
-  deps: MemberUploadDeps,
-  tenant: TenantRow,
-  admin: MemberRow,
-  taskId: number,
-  sent: Array<{ invitationId: number; row: number; invitation: Pick<NewInvitation, 'email' | 'hash' | 'temporaryPassword'> }>,
-) {
-  const failed: typeof sent = [];
-  // A few at a time: SMTP round trips dominate, and a server takes several connections.
-  for (let i = 0; i < sent.length; i += MAIL_CONCURRENCY) {
-    const slice = sent.slice(i, i + MAIL_CONCURRENCY);
-    const delivered = await Promise.all(slice.map((entry) => mailInvitation(deps, tenant, admin, entry.invitation)));
-    slice.forEach((entry, j) => {
-      if (!delivered[j]) failed.push(entry);
-    });
-  }
-  await deps.db.transaction(async (tx) => {
-    if (failed.length) {
-      const ids = failed.map((f) => f.invitationId);
-      await tx.delete(invitations).where(and(eq(invitations.tenantId, tenant.id), inArray(invitations.id, ids)));
-      await recordAudits(
-        tx,
-        failed.map((f) => ({ tenantId: tenant.id, actor: admin, action: 'invitation.delete' as const, targetType: 'invitation', targetId: f.invitationId, changes: { email: f.invitation.email, reason: 'invitation_email_failed' } })),
-      );
-    }
-    const rows = failed.map((f) => ({ row: f.row, email: f.invitation.email, reason: 'invitation_email_failed' as const, field: null }));
+async function mailBatch(deps: MemberUploadDeps, tenant: TenantRow, admin: MemberRow, taskId: number, written: Array<{ id: number; mailId: number; email: string; row: number }>) {
+  await mailInvitations(deps, tenant, admin, written, async (tx, refused) => {
+    const rows = refused.map((r) => ({ row: r.row, email: r.email, reason: 'invitation_email_failed' as const, field: null }));
     await tx
       .update(memberUploads)
-      .set({ invited: sql`${memberUploads.invited} - ${failed.length}`, failedRows: sql`${memberUploads.failedRows} || ${failedJson(rows)}`, unmailed: [] })
+      .set({ invited: sql`${memberUploads.invited} - ${refused.length}`, failedRows: sql`${memberUploads.failedRows} || ${failedJson(rows)}` })
       .where(eq(memberUploads.taskId, taskId));
   });
-}
-
-/** After a crash between a batch's commit and its mail: new temporary passwords for those invitations, then the mail. */
-async function resumeUnmailed(deps: MemberUploadDeps, tenant: TenantRow, admin: MemberRow, checkpoint: Checkpoint) {
-  const ids = checkpoint.unmailed.map((u) => u.invitationId);
-  const rows = await deps.db
-    .select({ id: invitations.id, email: invitations.email, hash: invitations.invitationHashId })
-    .from(invitations)
-    .where(and(eq(invitations.tenantId, tenant.id), inArray(invitations.id, ids)));
-  const sent = [];
-  for (const row of rows) {
-    const password = temporaryPassword();
-    await deps.db.update(invitations).set({ temporaryPasswordHash: await hashTemporaryPassword(password) }).where(eq(invitations.id, row.id));
-    sent.push({ invitationId: row.id, row: checkpoint.unmailed.find((u) => u.invitationId === row.id)!.row, invitation: { email: row.email, hash: row.hash, temporaryPassword: password } });
-  }
-  await mailBatch(deps, tenant, admin, checkpoint.taskId, sent);
 }
 
 type PreparedRow = { row: number; invitation: NewInvitation };
@@ -308,12 +264,12 @@ type PreparedRow = { row: number; invitation: NewInvitation };
  */
 async function insertRows(deps: MemberUploadDeps, tx: Transaction, tenant: TenantRow, admin: MemberRow, taskId: number, rows: PreparedRow[]) {
   const write = async (q: Queryable, part: PreparedRow[]) => {
-    const ids = await insertInvitations(q, tenant, admin, part.map((p) => p.invitation));
+    const created = await insertInvitations(deps, q, tenant, admin, part.map((p) => p.invitation));
     await recordAudits(
       q,
-      ids.map((id, i) => ({ tenantId: tenant.id, actor: admin, action: 'invitation.create' as const, targetType: 'invitation', targetId: id, changes: { email: part[i]!.invitation.email, source: 'member_upload' } })),
+      created.map(({ id }, i) => ({ tenantId: tenant.id, actor: admin, action: 'invitation.create' as const, targetType: 'invitation', targetId: id, changes: { email: part[i]!.invitation.email, source: 'member_upload' } })),
     );
-    return ids.map((invitationId, i) => ({ invitationId, ...part[i]! }));
+    return created.map((invitation, i) => ({ ...invitation, email: part[i]!.invitation.email, row: part[i]!.row }));
   };
   const refused: MemberUploadFailedRow[] = [];
   try {
@@ -341,8 +297,9 @@ function outcomeOf(total: number, invited: number, failed: MemberUploadFailedRow
 
 /**
  * The upload job: every row checked first, then batches of MEMBER_UPLOAD_BATCH_SIZE, each in one
- * transaction with its invitations, their audit rows and the checkpoint (a failed batch leaves no
- * row of it), then its mail. A rerun resumes after the last committed batch.
+ * transaction with its invitations, their mails, their audit rows and the checkpoint (a failed
+ * batch leaves no row of it), then its mails are sent. A rerun resumes after the last committed
+ * batch and never makes a second temporary password for an invitation.
  */
 async function runUpload(deps: MemberUploadDeps, payload: z.infer<typeof uploadPayload>, context: JobContext): Promise<MemberUploadResult> {
   const { db } = deps;
@@ -367,7 +324,6 @@ async function runUpload(deps: MemberUploadDeps, payload: z.infer<typeof uploadP
   }
   const checked = await checkRows(db, tenant, layout, rows);
   await context.reportProgress(checkpoint!.processed, total);
-  if (checkpoint!.unmailed.length) await resumeUnmailed(deps, tenant, admin, checkpoint!);
 
   for (let start = checkpoint!.processed; start < total; start += MEMBER_UPLOAD_BATCH_SIZE) {
     if (context.signal.aborted) throw new Error('the upload was interrupted by a shutdown');
@@ -396,7 +352,6 @@ async function runUpload(deps: MemberUploadDeps, payload: z.infer<typeof uploadP
           processed: start + batch.length,
           invited: sql`${memberUploads.invited} + ${created.length}`,
           failedRows: sql`${memberUploads.failedRows} || ${failedJson([...failures, ...refused])}`,
-          unmailed: created.map(({ invitationId, row }) => ({ invitationId, row })),
         })
         .where(and(eq(memberUploads.taskId, context.taskId), eq(memberUploads.processed, start)))
         .returning({ taskId: memberUploads.taskId });

@@ -11,7 +11,7 @@ import type { Database } from '../db/client';
 import type { MemberRow, TenantRow } from '../db/rows';
 import { members, passwordResetTokens } from '../db/schema';
 import { AppError } from '../errors';
-import { MailDeliveryError, type MailService } from '../mail/service';
+import type { MailOutbox } from '../mail/outbox';
 import { type AuthService, hashPassword, sha256 } from './auth';
 import type { RateLimiter } from './rateLimit';
 import { appLink } from './appLinks';
@@ -33,14 +33,16 @@ const weakPassword = (reason: string) => new AppError(422, 'validation_error', '
 const linkInvalid = () => new AppError(400, 'reset_link_invalid', 'This reset link is not valid or was already used.');
 const linkExpired = () => new AppError(400, 'reset_link_expired', 'This reset link has expired. Ask for a new one.');
 
-export function createPasswordService(deps: { db: Database; auth: AuthService; mail: MailService; limiter: RateLimiter; settings: PasswordSettings }) {
+export function createPasswordService(deps: { db: Database; auth: AuthService; mail: MailOutbox; limiter: RateLimiter; settings: PasswordSettings }) {
   const { db, auth, mail, limiter, settings } = deps;
 
   const resetUrl = (tenant: TenantRow, token: string) => appLink(settings, tenant, `/auth/reset/${token}`);
 
   /**
    * Mails a reset link when the email belongs to an approved member with a password; answers the
-   * same for every other well-formed email (no account enumeration). 424 when the mail fails.
+   * same for every other well-formed email (no account enumeration). The token and its mail are
+   * written together, and the mail is sent before the answer: 424 when it fails, and then neither
+   * the link nor its mail lives on (the member asks again).
    */
   async function requestReset(tenant: TenantRow, rawEmail: string): Promise<void> {
     if (validateEmail(rawEmail)) throw invalidEmail();
@@ -53,20 +55,23 @@ export function createPasswordService(deps: { db: Database; auth: AuthService; m
       .limit(1);
     if (!member?.passwordHash || member.status !== 'approved') return;
     const token = randomBytes(32).toString('base64url');
-    const [row] = await db
-      .insert(passwordResetTokens)
-      .values({ tenantId: tenant.id, memberId: member.id, tokenHash: sha256(token), expiresAt: new Date(Date.now() + settings.resetTtlMinutes * 60_000) })
-      .returning({ id: passwordResetTokens.id });
-    try {
-      await mail.send('passwordReset', {
-        to: member.email,
-        language: member.language,
-        data: { name: member.name, resetUrl: resetUrl(tenant, token), expiresInMinutes: settings.resetTtlMinutes },
-      });
-    } catch (error) {
-      if (row) await db.delete(passwordResetTokens).where(eq(passwordResetTokens.id, row.id));
-      if (error instanceof MailDeliveryError) throw new AppError(424, 'mail_failed', 'The reset email could not be sent. Please try again later.');
-      throw error;
+    const { tokenId, mailIds } = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(passwordResetTokens)
+        .values({ tenantId: tenant.id, memberId: member.id, tokenHash: sha256(token), expiresAt: new Date(Date.now() + settings.resetTtlMinutes * 60_000) })
+        .returning({ id: passwordResetTokens.id });
+      const mailIds = await mail.queue(
+        tx,
+        tenant.id,
+        [{ template: 'passwordReset', to: member.email, language: member.language, data: { name: member.name, resetUrl: resetUrl(tenant, token), expiresInMinutes: settings.resetTtlMinutes } }],
+        { deliverNow: true },
+      );
+      return { tokenId: row!.id, mailIds };
+    });
+    const [outcome] = await mail.deliverNow(mailIds, { retry: false });
+    if (outcome === 'failed') {
+      await db.delete(passwordResetTokens).where(eq(passwordResetTokens.id, tokenId));
+      throw new AppError(424, 'mail_failed', 'The reset email could not be sent. Please try again later.');
     }
   }
 

@@ -28,7 +28,7 @@ import {
 import { AppError, notFound } from '../errors';
 import { type AuditActor, recordAudit } from './auditLog';
 import { diffFields } from '../../shared/domain/audit';
-import type { MailService } from '../mail/service';
+import type { MailOutbox } from '../mail/outbox';
 import type { SmsService } from '../sms/service';
 import { hashPassword } from './auth';
 import { checkCode, issueCode, spendCode } from './verificationCodes';
@@ -38,7 +38,7 @@ type SignUpInput = z.output<typeof signUpBodySchema>;
 
 export interface SignupDeps {
   db: Database;
-  mail: MailService;
+  mail: MailOutbox;
   sms: SmsService;
   /** Called after a member row changes, so cached sign-ins see it (AuthService.forgetMember). */
   forgetMember: (member: Pick<MemberRow, 'tenantId' | 'id'>) => void;
@@ -210,7 +210,7 @@ type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
 /**
  * Writes the member, their fields, agreements and groups (or the registration request an admin
- * decides) in one transaction, with `alsoInTransaction` (the spent code); then the welcome mail.
+ * decides) in one transaction, with `alsoInTransaction` (the spent code) and the welcome mail.
  */
 async function admit(
   deps: SignupDeps,
@@ -260,22 +260,16 @@ async function admit(
           .insert(memberGroupLinks)
           .values([input.default_member_group_id, ...otherGroupIds].map((memberGroupId) => ({ tenantId: tenant.id, memberId: row.id, memberGroupId })));
       }
+      if (!invited && tenant.signupApproval === 'auto') {
+        const data = { name: row.name, tenantName: tenant.name, requestType: 'registration' as const, signInUrl };
+        await deps.mail.queue(tx, tenant.id, [{ template: 'memberRequestApproved', to: input.email, language: input.language, data }]);
+      }
       return row;
     });
   } catch (error) {
     // Two sign-ups of one email (or one SSO identity) at once: the unique indexes let one through.
     if (isUniqueViolation(error)) throw alreadyRegistered();
     throw error;
-  }
-
-  if (!invited && tenant.signupApproval === 'auto') {
-    await mailQuietly(deps, 'welcome', () =>
-      deps.mail.send('memberRequestApproved', {
-        to: input.email,
-        language: input.language,
-        data: { name: member.name, tenantName: tenant.name, requestType: 'registration', signInUrl },
-      }),
-    );
   }
   return { outcome: pending ? 'pending' : invited || tenant.signupApproval === 'auto' ? 'approved' : 'registered', member_id: member.id };
 }
@@ -319,15 +313,6 @@ export async function signUpWithSso(
   const admission = { ...input, email: normalizeEmail(identity.email) };
   const checked = await checkAdmission(deps.db, tenant, admission);
   return admit(deps, tenant, admission, checked, { passwordHash: null, ssoPlatformId: identity.platformId, ssoId: identity.ssoId }, signInUrl);
-}
-
-/** A notice mail that failed must not undo what was done: it is logged. */
-export async function mailQuietly(deps: Pick<SignupDeps, 'log'>, what: string, send: () => Promise<unknown>): Promise<void> {
-  try {
-    await send();
-  } catch (error) {
-    deps.log.error({ err: error }, `${what} mail could not be sent`);
-  }
 }
 
 /**

@@ -11,7 +11,7 @@ import type { Database } from '../db/client';
 import type { TenantRow } from '../db/rows';
 import { verificationCodes } from '../db/schema';
 import { AppError } from '../errors';
-import { MailDeliveryError, type MailService } from '../mail/service';
+import type { MailOutbox } from '../mail/outbox';
 import { SmsDeliveryError, type SmsService, verificationSms } from '../sms/service';
 
 /**
@@ -24,14 +24,15 @@ type Purpose = 'sign_up' | 'sso';
 const hashCode = (tenantId: number, email: string, code: string) => createHash('sha256').update(`${tenantId}\n${email}\n${code}`).digest('base64url');
 
 export interface CodeDelivery {
-  mail: MailService;
+  mail: MailOutbox;
   sms: SmsService;
 }
 
 /**
  * A fresh code for the email (earlier ones of the purpose stop working), mailed or texted in the
- * asked language. A new one only after the cooldown (429 with the seconds left); 424 when delivery
- * failed, and then the code is not kept, so the member may ask again at once.
+ * asked language. A new one only after the cooldown (429 with the seconds left). The code's mail is
+ * written with the code and sent before the answer: 424 when delivery failed, and then neither the
+ * code nor its mail lives on, so the member may ask again at once.
  */
 export async function issueCode(
   db: Database,
@@ -58,25 +59,30 @@ export async function issueCode(
   const code = String(randomInt(0, 10 ** VERIFICATION_CODE_LENGTH)).padStart(VERIFICATION_CODE_LENGTH, '0');
   const createdAt = new Date(now);
   const expiresAt = new Date(now + VERIFICATION_CODE_TTL_MINUTES * 60_000);
-  const [row] = await db.transaction(async (tx) => {
+  const { row, mailIds } = await db.transaction(async (tx) => {
     await tx
       .update(verificationCodes)
       .set({ status: 'expired' })
       .where(and(eq(verificationCodes.tenantId, tenant.id), eq(verificationCodes.email, email), eq(verificationCodes.purpose, purpose), eq(verificationCodes.status, 'sent')));
-    return tx
+    const [inserted] = await tx
       .insert(verificationCodes)
       .values({ tenantId: tenant.id, email, codeHash: hashCode(tenant.id, email, code), purpose, createdAt, expiresAt })
       .returning({ id: verificationCodes.id });
+    const mail = { template: 'verificationCode' as const, to: email, language: input.language, data: { code, expiresInMinutes: VERIFICATION_CODE_TTL_MINUTES } };
+    return { row: inserted!, mailIds: input.phone ? [] : await delivery.mail.queue(tx, tenant.id, [mail], { deliverNow: true }) };
   });
-  if (!row) throw new Error('Code insert returned no row');
-  try {
-    if (input.phone) await delivery.sms.send(input.phone, verificationSms(input.language, code, VERIFICATION_CODE_TTL_MINUTES));
-    else await delivery.mail.send('verificationCode', { to: email, language: input.language, data: { code, expiresInMinutes: VERIFICATION_CODE_TTL_MINUTES } });
-  } catch (error) {
-    await db.delete(verificationCodes).where(eq(verificationCodes.id, row.id));
-    if (error instanceof MailDeliveryError) throw new AppError(424, 'mail_failed', 'The verification code email could not be sent.');
-    if (error instanceof SmsDeliveryError) throw new AppError(424, 'sms_failed', 'The verification code text message could not be sent.');
-    throw error;
+  const forget = () => db.delete(verificationCodes).where(eq(verificationCodes.id, row.id));
+  if (input.phone) {
+    try {
+      await delivery.sms.send(input.phone, verificationSms(input.language, code, VERIFICATION_CODE_TTL_MINUTES));
+    } catch (error) {
+      await forget();
+      if (error instanceof SmsDeliveryError) throw new AppError(424, 'sms_failed', 'The verification code text message could not be sent.');
+      throw error;
+    }
+  } else if ((await delivery.mail.deliverNow(mailIds, { retry: false }))[0] === 'failed') {
+    await forget();
+    throw new AppError(424, 'mail_failed', 'The verification code email could not be sent.');
   }
   return {
     id: row.id,

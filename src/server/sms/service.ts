@@ -4,8 +4,11 @@
  * operator can pass the code on. One real provider: Twilio's Messages API (docs/ARCHITECTURE.md
  * "Sign-up" says why).
  */
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { SupportedLanguage } from '../../shared/domain/language';
-import { type MailLog, writeOutboxEntry } from '../mail/service';
+import type { MailLog } from '../mail/transport';
 
 export interface SmsDelivery {
   via: 'outbox' | 'twilio';
@@ -33,7 +36,7 @@ export interface TwilioSettings {
 export interface SmsSettings {
   twilio?: TwilioSettings;
   outboxDir: string;
-  log: MailLog;
+  log: Pick<MailLog, 'info' | 'warn'>;
   /** Gives up on a provider that does not answer. */
   timeoutMs?: number;
 }
@@ -48,13 +51,29 @@ const VERIFICATION_TEXT: Record<SupportedLanguage, (code: string, minutes: numbe
 
 export const verificationSms = (language: SupportedLanguage, code: string, minutes: number) => VERIFICATION_TEXT[language](code, minutes);
 
+/** Orders this process's messages of one millisecond; the random part keeps two processes apart. */
+let outboxSequence = 0;
+
+/** Writes one outbox entry: a JSON file named by time (sorting names sorts by time), written aside and renamed. */
+async function writeOutboxEntry(outboxDir: string, fields: { to: string; text: string }) {
+  const createdAt = new Date();
+  outboxSequence = (outboxSequence + 1) % 1_000_000;
+  const id = `${createdAt.toISOString().replace(/[:.]/g, '-')}-${String(outboxSequence).padStart(6, '0')}-${randomBytes(4).toString('hex')}`;
+  await mkdir(outboxDir, { recursive: true });
+  // A reader never sees half a file.
+  const partial = join(outboxDir, `.${id}.partial`);
+  await writeFile(partial, JSON.stringify({ id, createdAt: createdAt.toISOString(), ...fields }, null, 2));
+  await rename(partial, join(outboxDir, `${id}.json`));
+  return id;
+}
+
 export function createSmsService({ twilio, outboxDir, log, timeoutMs = 10_000 }: SmsSettings): SmsService {
   if (!twilio) {
     return {
       async send(to, text) {
-        const entry = await writeOutboxEntry(outboxDir, { to, text });
-        log.warn({ outboxId: entry.id, to, text }, 'SMS kept in the outbox (no SMS provider configured)');
-        return { via: 'outbox', id: entry.id };
+        const id = await writeOutboxEntry(outboxDir, { to, text });
+        log.warn({ outboxId: id, to, text }, 'SMS kept in the outbox (no SMS provider configured)');
+        return { via: 'outbox', id };
       },
     };
   }
