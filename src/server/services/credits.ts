@@ -1,4 +1,4 @@
-import { type SQL, and, eq, inArray, or, sql } from 'drizzle-orm';
+import { type SQL, and, eq, or, sql } from 'drizzle-orm';
 import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { creditsDepletedDetailsSchema } from '../../shared/api/credits';
@@ -299,31 +299,6 @@ export async function settleCredits(
     q,
     sql`${settle.getSQL()} returning id, tenant_id, member_group_id, member_id, kind, case when xmax::text <> '0' then amount - ${reserved}::numeric else amount end as amount`,
     { period, also },
-  );
-}
-
-/**
- * Releases the whole reservation of answers abandoned by a crashed server: nothing of such an answer
- * was saved and no usage was metered, so the member is charged nothing for it, input included (what
- * the provider billed for the input is not known without its usage report).
- */
-export async function releaseAbandonedReservations(q: Queryable, messageIds: number[]): Promise<void> {
-  if (messageIds.length === 0) return;
-  const reservations = await q
-    .select()
-    .from(creditLedger)
-    .where(and(eq(creditLedger.kind, 'reservation'), inArray(creditLedger.messageId, messageIds)));
-  if (reservations.length === 0) return;
-  await appendToLedger(
-    q,
-    reservations.map((reservation) => ({
-      tenantId: reservation.tenantId,
-      memberGroupId: reservation.memberGroupId,
-      memberId: reservation.memberId,
-      kind: 'settlement' as const,
-      amount: -reservation.amount,
-      reservationId: reservation.id,
-    })),
   );
 }
 
