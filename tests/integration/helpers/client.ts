@@ -21,7 +21,7 @@ export interface CallResult<T> {
 }
 
 /** A thin HTTP client for the API under test: JSON in, JSON out, the headers the real clients send. */
-export function apiClient(server: TestServer) {
+export function apiClient(server: Pick<TestServer, 'apiBase'>) {
   async function call<T = Json>(path: string, options: CallOptions = {}): Promise<CallResult<T>> {
     const headers: Record<string, string> = { ...options.headers };
     if (options.body !== undefined) headers['content-type'] = 'application/json';
