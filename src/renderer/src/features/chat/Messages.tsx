@@ -52,7 +52,8 @@ export interface Question {
 /** Sends a question again (an answer cut off or failed offers it). */
 export type AskAgain = (question: Question) => void;
 
-const BADGE_COLORS: Record<NonNullable<SessionMessage['interrupted']>, string> = { stopped: 'gray', failed: 'red', interrupted: 'orange' };
+/** Stopped is the member's choice; the others went wrong (red: orange is too bright for text, see theme.tsx). */
+const BADGE_COLORS: Record<NonNullable<SessionMessage['interrupted']>, string> = { stopped: 'gray', failed: 'red', interrupted: 'red' };
 
 interface AnswerProps {
   face: ChatbotFace;
