@@ -189,12 +189,14 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
   const llmRegistry = llm ?? createLlmRegistry(llmSettingsFromConfig(config));
   const answers = createLiveAnswers(db, config.STREAM_LEASE_SECONDS, app.log);
   const sweepAnswers = async () => {
-    const swept = await sweepAbandonedAnswers(db, llmRegistry.imageModel().name);
+    const swept = await sweepAbandonedAnswers(db, llmRegistry.imageModel().name, app.log);
     if (swept > 0) app.log.warn({ count: swept }, 'saved chat answers whose server stopped streaming them as interrupted');
     return swept;
   };
   app.decorate('sweepAbandonedAnswers', sweepAnswers);
-  await sweepAnswers();
+  const sweepFailed = (error: unknown) => app.log.error({ err: error }, 'chat answer sweep failed');
+  // At once for answers a process that died left behind; a failure here leaves them to the timer, not the start.
+  await sweepAnswers().catch(sweepFailed);
   // Read on every send: kept as long as the tenant row (same staleness window).
   const inputGuard = createInputGuard(db, config.AUTH_CACHE_TTL_SECONDS * 1000);
   setEmbedder(db, embedderFromConfig(config));
@@ -286,7 +288,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
   });
   const timers = [
     runEvery(config.STREAM_FLUSH_SECONDS, answers.flush, (error) => app.log.error({ err: error }, 'writing streaming chat answers failed')),
-    runEvery(config.STREAM_SWEEP_SECONDS, sweepAnswers, (error) => app.log.error({ err: error }, 'chat answer sweep failed')),
+    runEvery(config.STREAM_SWEEP_SECONDS, sweepAnswers, sweepFailed),
     runEvery(config.BILLING_RENEWAL_SWEEP_SECONDS, sweepRenewals, (error) => app.log.error({ err: error }, 'membership renewal sweep failed')),
     runEvery(config.CREDIT_PERIOD_CHECK_MINUTES * 60, () => creditPeriods.enqueueDue(), (error) => app.log.error({ err: error }, 'credit period check failed')),
     runEvery(config.TASK_FILE_SWEEP_MINUTES * 60, sweepFiles, (error) => app.log.error({ err: error }, 'task file sweep failed')),

@@ -598,7 +598,7 @@ const SWEEP_BATCH = 100;
  * same answer save it once (writeAnswer). Compares with the database clock, which wrote the
  * leases. Returns how many answers it saved.
  */
-export async function sweepAbandonedAnswers(db: Database, imageModel: string): Promise<number> {
+export async function sweepAbandonedAnswers(db: Database, imageModel: string, log: ChatLog): Promise<number> {
   const reservationSettled = sql<boolean>`exists (select 1 from ${creditLedger} settlement where settlement.reservation_id = ${creditLedger.id})`;
   const hasImage = sql<boolean>`exists (select 1 from ${sessionMessageFiles} link where link.message_id = ${sessionMessages.id})`;
   const abandoned = await db
@@ -618,7 +618,11 @@ export async function sweepAbandonedAnswers(db: Database, imageModel: string): P
       saved += 1;
     } catch (error) {
       // Saved meanwhile by its own process or another sweep.
-      if (!isUniqueViolation(error)) throw error;
+      if (isUniqueViolation(error)) continue;
+      // Without the database the other answers fail too: the next sweep tries them all again.
+      if (isConnectionLost(error)) throw error;
+      // One answer that cannot be saved must not keep the sweep from the others.
+      log.error({ err: error, answerId: row.answer.id }, 'saving an abandoned chat answer failed');
     }
   }
   return saved;
