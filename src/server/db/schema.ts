@@ -681,6 +681,7 @@ export const sessionMessages = pgTable(
     /** Why a chatbot answer ended early; null when it completed. */
     interrupted: interruptedEnum('interrupted'),
     llmModelId: integer('llm_model_id').references(() => llmModels.id, { onDelete: 'set null' }),
+    /** The provider's count once the answer is saved; the send's estimate while it streams (what a sweep charges). */
     inputTokens: integer('input_tokens'),
     outputTokens: integer('output_tokens'),
     /** The model's reasoning in thinking mode, and how long it took. */
