@@ -67,7 +67,8 @@ import { registerOpenAiRoutes } from './routes/openai';
 import { authenticateApiKey, bearerKey } from './services/apiKeys';
 import { createAuthService } from './services/auth';
 import { createPasswordService } from './services/passwords';
-import { failAbandonedAnswers } from './services/chat';
+import { sweepAbandonedAnswers } from './services/chat';
+import { createLiveAnswers } from './services/liveAnswers';
 import { createInputGuard } from './services/inputGuard';
 import { createSources } from './services/sources';
 import { embedderFromConfig, setEmbedder } from './retrieval';
@@ -100,8 +101,16 @@ declare module 'fastify' {
     creditPeriods: CreditPeriods;
     /** Deletes task files past MEMBER_EXPORT_RETENTION_HOURS (the server does it on a timer; tests call it); how many went. */
     sweepTaskFiles(): Promise<number>;
+    /** Saves chat answers whose lease ran out as interrupted (the server does it on a timer); how many. */
+    sweepAbandonedAnswers(): Promise<number>;
   }
 }
+
+/**
+ * How long the answers cut off at the shutdown deadline may take to be saved (their saves retry
+ * for about 8 s on a lost connection) before the process exits anyway and leaves them to a sweep.
+ */
+const SHUTDOWN_SAVE_TIMEOUT_MS = 10_000;
 
 /** Redis when REDIS_URL is set (its connection closes with the app), else the server's database. */
 function rateLimitStore(app: FastifyInstance, db: Database, config: ServerConfig): RateLimitStore {
@@ -115,8 +124,9 @@ function rateLimitStore(app: FastifyInstance, db: Database, config: ServerConfig
 }
 
 /**
- * The whole API as a Fastify instance, ready to `listen` or `inject`. Building it first fails the
- * answers an earlier process left streaming when it died.
+ * The whole API as a Fastify instance, ready to `listen` or `inject`. Building it first saves the
+ * answers a process that died left streaming (their leases ran out). Closing it lets chat streams
+ * and jobs finish until their shutdown deadlines, then cuts off the streams still going.
  */
 export async function buildApp({ db, config, llm, logger = false, webRoot, jobs: givenJobs, files = createFileStore(config), payments = paymentProviderFromConfig(config) }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({ logger, trustProxy: config.TRUST_PROXY });
@@ -132,8 +142,6 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
     },
     app.log,
   );
-  const abandoned = await failAbandonedAnswers(db);
-  if (abandoned > 0) app.log.warn({ count: abandoned }, 'marked chat answers abandoned by an earlier server process as failed');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
@@ -193,6 +201,16 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
     },
   });
   const llmRegistry = llm ?? createLlmRegistry(llmSettingsFromConfig(config));
+  const answers = createLiveAnswers(db, config.STREAM_LEASE_SECONDS, app.log);
+  const sweepAnswers = async () => {
+    const swept = await sweepAbandonedAnswers(db, llmRegistry.imageModel().name, app.log);
+    if (swept > 0) app.log.warn({ count: swept }, 'saved chat answers whose server stopped streaming them as interrupted');
+    return swept;
+  };
+  app.decorate('sweepAbandonedAnswers', sweepAnswers);
+  const sweepFailed = (error: unknown) => app.log.error({ err: error }, 'chat answer sweep failed');
+  // At once for answers a process that died left behind; a failure here leaves them to the timer, not the start.
+  await sweepAnswers().catch(sweepFailed);
   // Read on every send: kept as long as the tenant row (same staleness window).
   const inputGuard = createInputGuard(db, config.AUTH_CACHE_TTL_SECONDS * 1000);
   setEmbedder(db, embedderFromConfig(config));
@@ -216,6 +234,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
     sources,
     files: createFileContext(store),
     images: { files: store, creditsPerImage: config.IMAGE_CREDITS },
+    answers,
   };
 
   await app.register(
@@ -278,12 +297,18 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
   });
 
   await jobs.start(app.log);
-  app.addHook('onClose', () => jobs.stop());
+  // Before the server closes its connections: new requests are answered 503 meanwhile, and both
+  // deadlines count from the signal, so the process is gone soon after SHUTDOWN_TIMEOUT_SECONDS.
+  app.addHook('preClose', async () => {
+    await Promise.all([answers.drain(config.SHUTDOWN_TIMEOUT_SECONDS * 1000, SHUTDOWN_SAVE_TIMEOUT_MS), jobs.stop()]);
+  });
   // The mail sender is background work like the jobs: an API-only process (JOB_CONCURRENCY=0) leaves it to the others.
   if (config.JOB_CONCURRENCY > 0) mail.start();
-  // After the jobs' hook: a job finishing its work may still deliver mail.
+  // After the jobs have stopped (preClose): a job finishing its work may still deliver mail.
   app.addHook('onClose', () => mail.close());
   const timers = [
+    runEvery(config.STREAM_FLUSH_SECONDS, answers.flush, (error) => app.log.error({ err: error }, 'writing streaming chat answers failed')),
+    runEvery(config.STREAM_SWEEP_SECONDS, sweepAnswers, sweepFailed),
     runEvery(config.BILLING_RENEWAL_SWEEP_SECONDS, sweepRenewals, (error) => app.log.error({ err: error }, 'membership renewal sweep failed')),
     runEvery(config.CREDIT_PERIOD_CHECK_MINUTES * 60, () => creditPeriods.enqueueDue(), (error) => app.log.error({ err: error }, 'credit period check failed')),
     runEvery(config.TASK_FILE_SWEEP_MINUTES * 60, sweepFiles, (error) => app.log.error({ err: error }, 'task file sweep failed')),

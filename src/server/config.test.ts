@@ -55,6 +55,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ S3_ACCESS_KEY_ID: 'key-only' })).toThrow(/S3_SECRET_ACCESS_KEY/);
   });
 
+  it('takes the shutdown deadline and the chat answer leases, refusing a lease a missed renewal would lose or jobs outliving the deadline', () => {
+    expect(loadConfig({})).toMatchObject({ SHUTDOWN_TIMEOUT_SECONDS: 20, JOB_SHUTDOWN_TIMEOUT_SECONDS: 10, STREAM_FLUSH_SECONDS: 2, STREAM_LEASE_SECONDS: 15, STREAM_SWEEP_SECONDS: 10 });
+    expect(loadConfig({ STREAM_FLUSH_SECONDS: '0.2', STREAM_LEASE_SECONDS: '1', SHUTDOWN_TIMEOUT_SECONDS: '2', JOB_SHUTDOWN_TIMEOUT_SECONDS: '1' })).toMatchObject({ STREAM_FLUSH_SECONDS: 0.2, STREAM_LEASE_SECONDS: 1 });
+    expect(() => loadConfig({ STREAM_FLUSH_SECONDS: '5', STREAM_LEASE_SECONDS: '10' })).toThrow(/STREAM_LEASE_SECONDS/);
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: '5' })).toThrow(/JOB_SHUTDOWN_TIMEOUT_SECONDS/);
+  });
+
   it('takes chat file limits and refuses an unknown file kind', () => {
     expect(loadConfig({ FILE_MAX_MB: '5', FILE_ALLOWED_KINDS: 'pdf, text' })).toMatchObject({ FILE_MAX_MB: 5, FILE_ALLOWED_KINDS: 'pdf, text' });
     expect(() => loadConfig({ FILE_ALLOWED_KINDS: 'pdf,exe' })).toThrow(/FILE_ALLOWED_KINDS/);

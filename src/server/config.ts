@@ -136,8 +136,19 @@ const configSchema = z.object({
   JOB_POLL_INTERVAL_SECONDS: z.coerce.number().min(0.5).max(60).default(2),
   /** How often jobs left by a dead process (stale heartbeat, past their time limit) are looked for. */
   JOB_SUPERVISE_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(15),
-  /** How long shutting down waits for running jobs before failing them over to a retry. */
+  /** How long shutting down waits for running jobs before failing them over to a retry (counted from the signal, at most SHUTDOWN_TIMEOUT_SECONDS). */
   JOB_SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(10),
+  /**
+   * On SIGTERM/SIGINT, how long chat answers may go on streaming; then the rest are cut off (an
+   * error frame, saved as interrupted with their text, credits settled) and the process exits.
+   */
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(20),
+  /** How often a process writes the text of its streaming answers and renews their leases (one statement for all of them). */
+  STREAM_FLUSH_SECONDS: z.coerce.number().min(0.05).max(60).default(2),
+  /** How long a streaming answer stays its process's without a renewal; after that any process may sweep it (interrupted, credits settled). */
+  STREAM_LEASE_SECONDS: z.coerce.number().min(0.2).max(3600).default(15),
+  /** How often each process looks for streaming answers whose lease expired (their process died or lost the database). */
+  STREAM_SWEEP_SECONDS: z.coerce.number().min(0.05).max(3600).default(10),
   /** PortOne V2 (card subscriptions): with the API secret, store id and channel key set, cards go through PortOne instead of the demo provider. */
   PORTONE_API_SECRET: optionalText,
   PORTONE_STORE_ID: optionalText,
@@ -209,6 +220,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (portone !== 0 && portone !== 3) {
     // Without the channel key the server could charge but the browser could never issue a billing key.
     throw new ConfigError('Invalid server configuration:\n  PORTONE_API_SECRET, PORTONE_STORE_ID, PORTONE_CHANNEL_KEY: set all three or none');
+  }
+  if (config.STREAM_LEASE_SECONDS < 3 * config.STREAM_FLUSH_SECONDS) {
+    // A lease must outlive a couple of missed renewals, or a busy process would lose its own answers.
+    throw new ConfigError('Invalid server configuration:\n  STREAM_LEASE_SECONDS: must be at least 3 × STREAM_FLUSH_SECONDS');
+  }
+  if (config.JOB_SHUTDOWN_TIMEOUT_SECONDS > config.SHUTDOWN_TIMEOUT_SECONDS) {
+    throw new ConfigError('Invalid server configuration:\n  JOB_SHUTDOWN_TIMEOUT_SECONDS: must not exceed SHUTDOWN_TIMEOUT_SECONDS');
   }
   const twilio = [config.TWILIO_ACCOUNT_SID, config.TWILIO_AUTH_TOKEN, config.TWILIO_FROM].filter(Boolean).length;
   if (twilio !== 0 && twilio !== 3) {

@@ -11,6 +11,8 @@ import { openPglite, openPostgres } from './db/client';
 import { DEMO_ADMIN, DEMO_MEMBER, seedDemoTenant } from './db/seed';
 
 const DEMO_TENANT = 'demo';
+/** Past SHUTDOWN_TIMEOUT_SECONDS, time for the cut-off answers to be saved and the database closed. */
+const SHUTDOWN_GRACE_SECONDS = 15;
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -44,7 +46,13 @@ async function main(): Promise<void> {
   console.log(`${lines.join('\n')}\n`);
 
   const shutdown = async (signal: string) => {
-    console.log(`${signal}: shutting down`);
+    console.log(`${signal}: shutting down (chat answers may stream for ${config.SHUTDOWN_TIMEOUT_SECONDS} s)`);
+    // Closing lets streams and jobs run until their deadlines, then saves the cut-off answers; should
+    // anything still hang (a database that stopped answering), the process goes anyway.
+    setTimeout(() => {
+      console.error(`${signal}: not closed ${SHUTDOWN_GRACE_SECONDS} s after the shutdown deadline; exiting`);
+      process.exit(1);
+    }, (config.SHUTDOWN_TIMEOUT_SECONDS + SHUTDOWN_GRACE_SECONDS) * 1000).unref();
     await app.close();
     await database.close();
     process.exit(0);

@@ -1,8 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/server/app';
 import { creditLedger, llmModels, members, modelGroupPermissions, restrictedWords, sessionMessages, taskModes, tenants, usageRecords } from '../../src/server/db/schema';
-import { ABANDONED_ANSWER_MINUTES, checkSend, openTurn } from '../../src/server/services/chat';
+import { checkSend, openTurn } from '../../src/server/services/chat';
 import { createInputGuard } from '../../src/server/services/inputGuard';
 import { chatBodySchema, chatMetaSchema } from '../../src/shared/api/chat';
 import { DEFAULT_FAKE_CHUNKS, type FakeLlmUpstream, startFakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
@@ -41,7 +40,11 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Pr
 
 beforeAll(async () => {
   upstream = await startFakeLlmUpstream();
-  server = await startTestServer({ llm: { baseUrl: upstream.baseUrl, apiKey: 'fake-key', model: 'fake-model' } });
+  server = await startTestServer({
+    llm: { baseUrl: upstream.baseUrl, apiKey: 'fake-key', model: 'fake-model' },
+    // Answers are written and their leases renewed often; the tests run the sweep themselves.
+    config: { STREAM_FLUSH_SECONDS: 0.1, STREAM_LEASE_SECONDS: 2, STREAM_SWEEP_SECONDS: 3600 },
+  });
   api = apiClient(server);
   const session = await api.signIn(DEMO_MEMBER);
   token = session.access_token;
@@ -185,19 +188,19 @@ async function reservationFor(messageId: number) {
   return { reservation: reservation!, settlements };
 }
 
-describe('answers abandoned by a server that died mid-stream', () => {
-  it('are failed and their credits released when a server starts, while live and finished answers are left alone', async () => {
-    const longAgo = sql`now() - make_interval(mins => ${ABANDONED_ANSWER_MINUTES + 1})`;
+describe('answers whose server stopped streaming them (leases)', () => {
+  /** balanced-pro, the General Assistant's model: credits per 10K tokens. */
+  const cost = (inputTokens: number, outputTokens: number) => (inputTokens / 10_000) * 3 + (outputTokens / 10_000) * 12;
+
+  it('are saved as interrupted with their text and settled for what was produced once their lease ran out, live and finished answers left alone', async () => {
     const finished = await send(chatbotIds.general, { text: 'An answer that completed' });
     const finishedMeta = chatMetaSchema.parse(JSON.parse(finished.headers.get('x-chat-meta')!));
     await finished.text();
-    await server.db.update(sessionMessages).set({ createdAt: longAgo }).where(eq(sessionMessages.id, finishedMeta.chatbot_message_id));
 
-    // A send whose process died before streaming: its placeholder and reservation, created long ago, never saved.
+    // A turn of a process that died after writing part of its answer: its lease is already over.
     const [tenant] = await server.db.select().from(tenants).where(eq(tenants.subdomain, 'demo'));
     const [member] = await server.db.select().from(members).where(eq(members.id, memberId));
-    const remainingBeforeCrash = await remainingCredit();
-    const crashedSend = await openTurn(
+    const crashedTurn = await openTurn(
       server.db,
       await checkSend(
         { db: server.db, guard: createInputGuard(server.db, 0) },
@@ -206,59 +209,68 @@ describe('answers abandoned by a server that died mid-stream', () => {
         chatbotIds.general,
         chatBodySchema.parse({ text: 'Lost in a crash', session_hash_id: finishedMeta.session_hash_id }),
       ),
+      { owner: 'dead-process', seconds: 0 },
     );
-    const crashed = { id: crashedSend.meta.chatbot_message_id };
-    await server.db.update(sessionMessages).set({ createdAt: longAgo }).where(eq(sessionMessages.id, crashed.id));
-    const crashedCredits = await reservationFor(crashed.id);
-    expect(crashedCredits.reservation.amount).toBeLessThan(0);
-    expect(await remainingCredit()).toBeCloseTo(remainingBeforeCrash + crashedCredits.reservation.amount, 6);
+    const crashedId = crashedTurn.meta.chatbot_message_id;
+    const partial = 'The first words the member saw';
+    await server.db.update(sessionMessages).set({ text: partial }).where(eq(sessionMessages.id, crashedId));
+    const held = await reservationFor(crashedId);
+    expect(held.reservation.amount).toBeLessThan(0);
 
-    // An answer another process is streaming right now.
+    // An answer this server is streaming right now: its lease is renewed as it streams.
     upstream.setBehaviour({ chunks: Array.from({ length: 60 }, (_, i) => `w${i} `), delayMs: 40 });
     const stop = new AbortController();
     const live = await send(chatbotIds.general, { text: 'Still answering' }, stop.signal);
     const liveMeta = chatMetaSchema.parse(JSON.parse(live.headers.get('x-chat-meta')!));
-    expect(await messageById(liveMeta.chatbot_message_id)).toMatchObject({ streaming: true, interrupted: null });
+    const flushed = await until(() => messageById(liveMeta.chatbot_message_id), (row) => row.text.length > 0);
+    expect(flushed).toMatchObject({ streaming: true, interrupted: null, streamOwner: expect.any(String) });
+    const remainingBefore = await remainingCredit();
 
-    const remainingBeforeRestart = await remainingCredit();
+    expect(await server.app.sweepAbandonedAnswers()).toBe(1);
 
-    const restarted = await buildApp({ db: server.db, config: server.config });
-    await restarted.close();
-
-    // Only the crashed answer's reservation comes back, in full; the live one stays held.
-    expect(await remainingCredit()).toBeCloseTo(remainingBeforeRestart - crashedCredits.reservation.amount, 6);
-    expect((await reservationFor(crashed.id)).settlements).toEqual([expect.objectContaining({ amount: -crashedCredits.reservation.amount })]);
-    expect(await reservationFor(liveMeta.chatbot_message_id)).toMatchObject({ reservation: { kind: 'reservation' }, settlements: [] });
-    expect(await messageById(crashed.id)).toMatchObject({ streaming: false, interrupted: 'failed', text: '' });
+    const charged = cost(crashedTurn.estimatedInputTokens, Math.ceil(partial.length / 4));
+    expect(await messageById(crashedId)).toMatchObject({ streaming: false, interrupted: 'interrupted', text: partial, streamOwner: 'dead-process', leaseExpiresAt: null });
+    expect((await reservationFor(crashedId)).settlements).toEqual([expect.objectContaining({ amount: expect.closeTo(-held.reservation.amount - charged, 6) })]);
+    const [usage] = await server.db.select().from(usageRecords).where(eq(usageRecords.messageId, crashedId));
+    expect(usage).toMatchObject({ credits: expect.closeTo(charged, 6), inputTokens: crashedTurn.estimatedInputTokens });
+    expect(await remainingCredit()).toBeCloseTo(remainingBefore - held.reservation.amount - charged, 6);
     expect(await messageById(liveMeta.chatbot_message_id)).toMatchObject({ streaming: true, interrupted: null });
     expect(await messageById(finishedMeta.chatbot_message_id)).toMatchObject({ streaming: false, interrupted: null, text: DEFAULT_FAKE_CHUNKS.join('') });
+
+    // The history tells the interrupted answer from the finished one and from one still being written.
     const history = await api.call(`/sessions/${finishedMeta.session_hash_id}/history/`, { token });
-    expect(history.body.items.at(-1)).toMatchObject({ id: crashed.id, speaker_type: 'chatbot', interrupted: 'failed' });
+    expect(history.body.items.at(-3)).toMatchObject({ id: finishedMeta.chatbot_message_id, interrupted: null, streaming: false });
+    expect(history.body.items.at(-1)).toMatchObject({ id: crashedId, speaker_type: 'chatbot', interrupted: 'interrupted', streaming: false, text: partial });
+    const liveHistory = await api.call(`/sessions/${liveMeta.session_hash_id}/history/`, { token });
+    expect(liveHistory.body.items.at(-1)).toMatchObject({ id: liveMeta.chatbot_message_id, interrupted: null, streaming: true, text: expect.stringMatching(/^w0 /) });
 
     stop.abort();
     const stopped = await until(() => messageById(liveMeta.chatbot_message_id), (row) => !row.streaming);
-    expect(stopped.interrupted).toBe('stopped');
+    expect(stopped).toMatchObject({ interrupted: 'stopped', streamOwner: null });
   });
 
-  it('still saves an answer that outlived the limit, charging its real cost instead of the release', async () => {
-    upstream.setBehaviour({ chunks: Array.from({ length: 60 }, (_, i) => `w${i} `), delayMs: 40 });
-    const stop = new AbortController();
-    const live = await send(chatbotIds.general, { text: 'A very long answer' }, stop.signal);
-    const meta = chatMetaSchema.parse(JSON.parse(live.headers.get('x-chat-meta')!));
-    const longAgo = sql`now() - make_interval(mins => ${ABANDONED_ANSWER_MINUTES + 1})`;
-    await server.db.update(sessionMessages).set({ createdAt: longAgo }).where(eq(sessionMessages.id, meta.chatbot_message_id));
+  it('tell the client an answer a sweep took over was not saved, and charge it once', async () => {
+    upstream.setBehaviour({ chunks: Array.from({ length: 100 }, (_, i) => `w${i} `), delayMs: 40 });
+    const response = await send(chatbotIds.general, { text: 'A server that lost the database for too long' });
+    const meta = chatMetaSchema.parse(JSON.parse(response.headers.get('x-chat-meta')!));
+    const framesRead = readFrames(response);
+    await until(() => messageById(meta.chatbot_message_id), (row) => row.text.length > 0);
+    // As if this process had not renewed the lease in time: a sweep saves the answer (again if a renewal came in between).
+    const expireAndSweep = async () => {
+      await server.db.update(sessionMessages).set({ leaseExpiresAt: sql`now() - interval '1 second'` }).where(eq(sessionMessages.id, meta.chatbot_message_id));
+      return server.app.sweepAbandonedAnswers();
+    };
+    await until(expireAndSweep, (swept) => swept === 1);
 
-    const restarted = await buildApp({ db: server.db, config: server.config });
-    await restarted.close();
-    const { reservation, settlements: released } = await reservationFor(meta.chatbot_message_id);
-    expect(released).toEqual([expect.objectContaining({ amount: -reservation.amount })]);
-
-    stop.abort();
-    await until(() => messageById(meta.chatbot_message_id), (row) => row.interrupted === 'stopped');
-    const [usage] = await server.db.select().from(usageRecords).where(eq(usageRecords.messageId, meta.chatbot_message_id));
-    expect(usage!.credits).toBeGreaterThan(0);
-    const { settlements } = await reservationFor(meta.chatbot_message_id);
-    expect(settlements).toEqual([expect.objectContaining({ amount: expect.closeTo(-reservation.amount - usage!.credits, 6) })]);
+    const frames = await framesRead;
+    expect(frames.at(-1)).toEqual({ type: 'error', code: 'answer_not_saved', message: expect.any(String) });
+    expect(frames.filter((frame) => frame.type === 'usage' || frame.type === 'end')).toEqual([]);
+    const request = upstream.requests.at(-1)!;
+    await request.settled;
+    expect(request.aborted).toBe(true);
+    expect(await messageById(meta.chatbot_message_id)).toMatchObject({ streaming: false, interrupted: 'interrupted' });
+    expect(await server.db.select().from(usageRecords).where(eq(usageRecords.messageId, meta.chatbot_message_id))).toHaveLength(1);
+    expect((await reservationFor(meta.chatbot_message_id)).settlements).toHaveLength(1);
   });
 });
 

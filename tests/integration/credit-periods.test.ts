@@ -8,7 +8,7 @@ import { creditCheck, grantTenantCredits } from '../../src/server/services/credi
 import { createInputGuard } from '../../src/server/services/inputGuard';
 import { chatBodySchema } from '../../src/shared/api/chat';
 import { type FakeLlmUpstream, startFakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
-import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
+import { DEMO_ADMIN, DEMO_MEMBER, HELD_BY_TEST, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
 
 type MemberRow = typeof members.$inferSelect;
@@ -36,7 +36,7 @@ async function member(id: number): Promise<MemberRow> {
 /** Decides and reserves a send as the chat route does (no streaming, no settlement). */
 async function reserveSend(who: MemberRow): Promise<'reserved' | 'depleted'> {
   try {
-    const turn = await openTurn(server.db, await checkSend({ db: server.db, guard: createInputGuard(server.db, 0) }, tenant, await member(who.id), chatbotId, chatBodySchema.parse({ text: 'Period test' })));
+    const turn = await openTurn(server.db, await checkSend({ db: server.db, guard: createInputGuard(server.db, 0) }, tenant, await member(who.id), chatbotId, chatBodySchema.parse({ text: 'Period test' })), HELD_BY_TEST);
     return turn.reservation ? 'reserved' : 'depleted';
   } catch (error) {
     if ((error as { code?: string }).code === 'credits_depleted') return 'depleted';

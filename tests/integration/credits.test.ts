@@ -3,12 +3,12 @@ import { and, eq, isNotNull, ne, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { creditBalances, creditLedger, memberGroupLinks, memberGroups, members, sessionMessages, tenants } from '../../src/server/db/schema';
-import { ABANDONED_ANSWER_MINUTES, checkSend, openTurn } from '../../src/server/services/chat';
+import { checkSend, openTurn } from '../../src/server/services/chat';
 import { createInputGuard } from '../../src/server/services/inputGuard';
 import { creditCheck, grantTenantCredits } from '../../src/server/services/credits';
 import { chatBodySchema, chatMetaSchema } from '../../src/shared/api/chat';
 import { type FakeLlmUpstream, startFakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
-import { DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
+import { DEMO_MEMBER, HELD_BY_TEST, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
 
 type MemberRow = typeof members.$inferSelect;
@@ -34,7 +34,7 @@ async function member(id: number): Promise<MemberRow> {
 /** Sends straight through the service: decides and reserves, but nothing is streamed or settled. */
 async function prepare(who: MemberRow): Promise<'reserved' | 'depleted'> {
   try {
-    await openTurn(server.db, await checkSend({ db: server.db, guard: createInputGuard(server.db, 0) }, tenant, await member(who.id), chatbotId, chatBodySchema.parse({ text: SEND_TEXT })));
+    await openTurn(server.db, await checkSend({ db: server.db, guard: createInputGuard(server.db, 0) }, tenant, await member(who.id), chatbotId, chatBodySchema.parse({ text: SEND_TEXT })), HELD_BY_TEST);
     return 'reserved';
   } catch (error) {
     if ((error as { code?: string }).code === 'credits_depleted') return 'depleted';
@@ -130,7 +130,7 @@ beforeAll(async () => {
   const list = await api.call('/chatbots/?include_default=true', { token });
   chatbotId = list.body.items.find((bot: { en_name: string }) => bot.en_name === 'General Assistant').id;
 
-  const turn = await openTurn(server.db, await checkSend({ db: server.db, guard: createInputGuard(server.db, 0) }, tenant, demo, chatbotId, chatBodySchema.parse({ text: SEND_TEXT })));
+  const turn = await openTurn(server.db, await checkSend({ db: server.db, guard: createInputGuard(server.db, 0) }, tenant, demo, chatbotId, chatBodySchema.parse({ text: SEND_TEXT })), HELD_BY_TEST);
   perSend = turn.reservation!.amount;
   expect(perSend).toBeGreaterThan(1);
 });
@@ -183,7 +183,7 @@ describe('credit balances', () => {
     await expectBalancesToEqualLedger();
   });
 
-  it('follow settlements, stopped answers and released abandoned reservations', async () => {
+  it('follow settlements, stopped answers and answers swept when a server starts', async () => {
     upstream.setBehaviour({ chunks: Array.from({ length: 40 }, (_, i) => `w${i} `), delayMs: 30 });
     const send = (signal?: AbortSignal) =>
       fetch(`${server.apiBase}/chatbots/${chatbotId}/chat/`, {
@@ -197,22 +197,23 @@ describe('credit balances', () => {
     const stop = new AbortController();
     const live = await send(stop.signal);
     const liveMeta = chatMetaSchema.parse(JSON.parse(live.headers.get('x-chat-meta')!));
-    // Every answer still streaming is now taken as abandoned and its reservation released: those
-    // prepared above without streaming, and the live one, whose own save then corrects the release.
+    // The turns prepared above were never streamed: as if their process had died, their leases run
+    // out, and a server starting saves them, settling each for its estimated input.
     await server.db
       .update(sessionMessages)
-      .set({ createdAt: sql`now() - make_interval(mins => ${ABANDONED_ANSWER_MINUTES + 1})` })
-      .where(eq(sessionMessages.streaming, true));
+      .set({ leaseExpiresAt: sql`now() - interval '1 second'` })
+      .where(and(eq(sessionMessages.streaming, true), eq(sessionMessages.streamOwner, HELD_BY_TEST.owner)));
     const before = await creditCheck(server.db, demo);
     const restarted = await buildApp({ db: server.db, config: server.config });
     await restarted.close();
     expect((await creditCheck(server.db, demo)).remaining_credit!).toBeGreaterThan(before.remaining_credit!);
+    expect(await server.db.select().from(sessionMessages).where(and(eq(sessionMessages.streaming, true), eq(sessionMessages.streamOwner, HELD_BY_TEST.owner)))).toEqual([]);
     await expectBalancesToEqualLedger();
 
     stop.abort();
     const liveAnswer = async () => (await server.db.select().from(sessionMessages).where(eq(sessionMessages.id, liveMeta.chatbot_message_id)))[0]!;
     for (let attempt = 0; attempt < 100 && (await liveAnswer()).interrupted !== 'stopped'; attempt++) await new Promise((resolve) => setTimeout(resolve, 50));
-    // The release marked it failed; its own save, which also settled it, says stopped.
+    // The live answer kept its lease through the restart and was saved by its own process.
     expect(await liveAnswer()).toMatchObject({ streaming: false, interrupted: 'stopped' });
     await expectBalancesToEqualLedger();
   });

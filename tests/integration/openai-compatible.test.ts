@@ -1,4 +1,4 @@
-import { and, eq, isNotNull } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiKeys, chatbots, creditLedger, llmModels, members, piiSettings, restrictedWords, sessionMessages, sessions, usageRecords } from '../../src/server/db/schema';
@@ -426,5 +426,63 @@ describe('sampling parameters on an OpenAI-compatible upstream', () => {
     for (const absent of ['stop', 'seed', 'presence_penalty', 'frequency_penalty']) expect(sent).not.toHaveProperty(absent);
 
     expect((await call({ max_tokens: model!.contextLimit * 10 })).max_tokens).toBe(model!.maxOutputTokens);
+  });
+});
+
+describe('an answer the server could not save', () => {
+  let upstream: FakeLlmUpstream;
+  let upstreamServer: TestServer;
+  let key: string;
+  let bot: { id: number; hash_id: string };
+
+  beforeAll(async () => {
+    // Long answers, written often; the test plays the sweep of another process itself.
+    upstream = await startFakeLlmUpstream({ chunks: Array.from({ length: 100 }, (_, i) => `w${i} `), delayMs: 40 });
+    upstreamServer = await startTestServer({ llm: { baseUrl: upstream.baseUrl }, config: { STREAM_FLUSH_SECONDS: 0.1, STREAM_LEASE_SECONDS: 2, STREAM_SWEEP_SECONDS: 3600 } });
+    const upstreamApi = apiClient(upstreamServer);
+    const { access_token } = await upstreamApi.signIn(DEMO_MEMBER);
+    const visible = await upstreamApi.call('/chatbots/?include_default=true', { token: access_token });
+    bot = visible.body.items.find((item: { en_name: string }) => item.en_name === 'General Assistant');
+    key = (await upstreamApi.call('/apikeys/', { method: 'POST', token: access_token, body: { name: 'unsaved', chatbot_ids: [bot.id] } })).body.key;
+  });
+  afterAll(async () => {
+    await upstreamServer?.close();
+    await upstream?.close();
+  });
+
+  /** Waits until the call's answer has streamed a little, then has a sweep take it over, as if its lease had run out. */
+  async function takeOverTheAnswer() {
+    for (;;) {
+      const [answer] = await upstreamServer.db.select().from(sessionMessages).where(and(eq(sessionMessages.streaming, true), sql`${sessionMessages.text} <> ''`));
+      if (answer) {
+        await upstreamServer.db.update(sessionMessages).set({ leaseExpiresAt: sql`now() - interval '1 second'` }).where(eq(sessionMessages.id, answer.id));
+        if ((await upstreamServer.app.sweepAbandonedAnswers()) === 1) return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  it('is a 503 answer_not_saved, never a 200 with its text', async () => {
+    const openai = new OpenAI({ apiKey: key, baseURL: `${upstreamServer.apiBase}/openai`, maxRetries: 0 });
+    const call = openai.chat.completions.create(ask(bot.hash_id) as OpenAI.ChatCompletionCreateParamsNonStreaming).catch((error: unknown) => error);
+    await takeOverTheAnswer();
+    const error = await call;
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    expect(error).toMatchObject({ status: 503, code: 'answer_not_saved', type: 'server_error' });
+  });
+
+  it('ends a stream with an error chunk, without a finish chunk or [DONE]', async () => {
+    const response = await fetch(`${upstreamServer.apiBase}/openai/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...ask(bot.hash_id), stream: true }),
+    });
+    const body = response.text();
+    await takeOverTheAnswer();
+    const frames = (await body).split('\n\n').filter(Boolean);
+    expect(frames).not.toContain('data: [DONE]');
+    expect(JSON.parse(frames.at(-1)!.slice('data: '.length))).toMatchObject({ error: { code: 'answer_not_saved', type: 'server_error' } });
+    const chunks = frames.slice(0, -1).map((frame) => JSON.parse(frame.slice('data: '.length)) as OpenAI.ChatCompletionChunk);
+    expect(chunks.every((chunk) => chunk.choices[0]?.finish_reason === null)).toBe(true);
   });
 });

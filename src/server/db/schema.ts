@@ -43,7 +43,8 @@ export const memberTypeEnum = pgEnum('member_type', ['organization', 'individual
 export const languageEnum = pgEnum('language', LANGUAGES);
 export const publishStatusEnum = pgEnum('publish_status', ['none', 'pending', 'approved', 'rejected']);
 export const speakerTypeEnum = pgEnum('speaker_type', ['member', 'chatbot']);
-export const interruptedEnum = pgEnum('interrupted', ['stopped', 'failed']);
+/** Why an answer ended early: the member stopped it, the model failed, or its server stopped streaming it (crash, shutdown). */
+export const interruptedEnum = pgEnum('interrupted', ['stopped', 'failed', 'interrupted']);
 export const ledgerKindEnum = pgEnum('ledger_kind', ['grant', 'reservation', 'settlement']);
 export const creditScopeEnum = pgEnum('credit_scope', ['tenant', 'group', 'member']);
 export const taskStatusEnum = pgEnum('task_status', ['running', 'completed', 'failed']);
@@ -687,6 +688,7 @@ export const sessionMessages = pgTable(
     /** Why a chatbot answer ended early; null when it completed. */
     interrupted: interruptedEnum('interrupted'),
     llmModelId: integer('llm_model_id').references(() => llmModels.id, { onDelete: 'set null' }),
+    /** The provider's count once the answer is saved; the send's estimate while it streams (what a sweep charges). */
     inputTokens: integer('input_tokens'),
     outputTokens: integer('output_tokens'),
     /** The model's reasoning in thinking mode, and how long it took. */
@@ -694,14 +696,21 @@ export const sessionMessages = pgTable(
     reasoningMs: integer('reasoning_ms'),
     /** Sources cited by the answer (shared/api/chat `Citation`), in order. */
     citations: jsonb('citations').$type<Citation[]>().notNull().default([]),
-    /** True from the answer's placeholder until its outcome is saved; stays true if the server died in between. */
+    /** True from the answer's placeholder until its outcome is saved (by its server, or by the sweep once its lease expired). */
     streaming: boolean('streaming').notNull().default(false),
+    /**
+     * The server process streaming the answer (services/liveAnswers). Cleared when that process saves
+     * the answer; kept on an answer another process swept, naming the process that lost it.
+     */
+    streamOwner: text('stream_owner'),
+    /** Until when the answer's owner holds it; renewed while it streams, after which any process may sweep it. */
+    leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
     index('session_messages_session_idx').on(t.sessionId, t.id),
-    // Few rows are ever streaming, so the start-up sweep for abandoned answers reads only these.
-    index('session_messages_streaming_idx').on(t.createdAt).where(sql`${t.streaming}`),
+    // Few rows are ever streaming, so the sweep for answers whose lease expired reads only these.
+    index('session_messages_lease_idx').on(t.leaseExpiresAt).where(sql`${t.streaming}`),
   ],
 );
 
@@ -930,6 +939,9 @@ export const usageRecords = pgTable(
     index('usage_records_api_key_idx').on(t.apiKeyId, t.createdAt),
     // A member's usage this month (GET /members/{id}/usage/).
     index('usage_records_member_idx').on(t.memberId, t.createdAt),
+    // An answer is metered once (its web search has a row of its own): whichever of its server and
+    // the sweep saves it first wins, the other's statement fails whole (services/chat writeAnswer).
+    uniqueIndex('usage_records_answer_idx').on(t.messageId).where(sql`${t.webSearchCount} = 0`),
   ],
 );
 

@@ -44,7 +44,7 @@ export async function writeChatStream(deps: Omit<ChatDeps, 'log'>, turn: ChatTur
 export function registerChatRoutes(app: FastifyInstance, deps: SendDeps & Omit<ChatDeps, 'log'>): void {
   registerEndpoint(app, chat, async ({ params, body, tenant, requireMember, request, reply }) => {
     // Errors known before streaming are thrown here and answered as plain JSON statuses.
-    const turn = await openTurn(deps.db, priceImageSend(await checkSend(deps, tenant, requireMember(), params.id, body), deps.images));
+    const turn = await openTurn(deps.db, priceImageSend(await checkSend(deps, tenant, requireMember(), params.id, body), deps.images), deps.answers.lease);
     return writeChatStream(deps, turn, request, reply);
   });
 }

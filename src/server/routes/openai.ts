@@ -3,7 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { type OpenAiError, chatCompletions, listModels } from '../../shared/api/openai';
 import { AppError } from '../errors';
 import { type ChatDeps, type SendDeps } from '../services/chat';
-import { completion, completionChunk, completionId, listKeyModels, openApiTurn, runApiTurn, upstreamFailed } from '../services/openaiChat';
+import { completion, completionChunk, completionId, listKeyModels, openApiTurn, runApiTurn } from '../services/openaiChat';
 import { RateLimitedError } from '../services/rateLimit';
 import { RESPONSE_WRITTEN, registerEndpoint } from './endpointRoute';
 
@@ -89,7 +89,8 @@ export async function registerOpenAiRoutes(api: FastifyInstance, deps: SendDeps 
           const outcome = await runApiTurn(chatDeps, turn, upstream.signal, (delta) => {
             text += delta;
           });
-          if (outcome.failed) throw upstreamFailed();
+          // Never a 200 for an answer that was not saved, or cut short by a shutdown.
+          if (outcome.failure) throw outcome.failure;
           return completion(id, body.model, created, text, outcome);
         }
 
@@ -100,14 +101,15 @@ export async function registerOpenAiRoutes(api: FastifyInstance, deps: SendDeps 
         response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' });
         write(completionChunk(id, body.model, created, { delta: { role: 'assistant', content: '' } }));
         const outcome = await runApiTurn(chatDeps, turn, upstream.signal, (delta) => write(completionChunk(id, body.model, created, { delta: { content: delta } })));
-        if (outcome.failed) {
-          const failed = upstreamFailed();
-          write(openAiError(failed.status, failed.code, failed.message));
+        if (outcome.failure) {
+          // OpenAI's clients raise on a chunk carrying `error`; no finish chunk and no [DONE] follow it,
+          // so that a client reading only for [DONE] does not take the answer as complete.
+          write(openAiError(outcome.failure.status, outcome.failure.code, outcome.failure.message));
         } else {
           write(completionChunk(id, body.model, created, { finish_reason: outcome.finishReason }));
           if (body.stream_options?.include_usage) write(completionChunk(id, body.model, created, null, outcome.usage));
+          write('[DONE]');
         }
-        write('[DONE]');
         if (!response.destroyed) response.end();
         return RESPONSE_WRITTEN;
       } finally {

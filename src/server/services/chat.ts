@@ -1,17 +1,19 @@
 import { type LanguageModelCallOptions, type ModelMessage, streamText } from 'ai';
 import { clock, periodOf } from '../clock';
-import { type SQL, and, asc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { type SQL, and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { ChatFrame, ChatMeta, Citation, chatBodySchema } from '../../shared/api/chat';
+import { ANSWER_NOT_SAVED_FRAME, type ChatFrame, type ChatMeta, type Citation, SERVER_SHUTTING_DOWN_FRAME, type chatBodySchema } from '../../shared/api/chat';
 import type { Database } from '../db/client';
-import { chatbots, files, sessionMessages, sessions, usageRecords } from '../db/schema';
+import { isConnectionLost, isUniqueViolation } from '../db/databaseErrors';
+import { chatbots, creditLedger, files, llmModels, members, sessionMessageFiles, sessionMessages, sessions, usageRecords } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import type { LlmRegistry } from '../llm/registry';
 import { estimateTokens } from '../../shared/domain/tokens';
 import type { ChatbotRow, LlmModelRow, MemberRow, SessionRow, TenantRow } from '../db/rows';
 import { rememberRecentChatbot } from './recentChatbots';
-import { type Billing, assertCreditLeft, isFreeModel, toCreditCheck, messageCost, refuseReservation, releaseAbandonedReservations, settleCredits } from './credits';
+import { type Billing, type Reservation, assertCreditLeft, isFreeModel, messageCost, refuseReservation, settleCredits, toCreditCheck } from './credits';
 import { isCreditsDepleted } from '../../shared/domain/credits';
+import { type AnswerContent, type AnswerLease, type LiveAnswer, type LiveAnswers, cutOffOf, storableText } from './liveAnswers';
 import { type FileContext, withoutFiles } from './fileContext';
 import { findSendTarget } from './sendContext';
 import { findOwnSession, newHashId } from './sessions';
@@ -37,6 +39,8 @@ export interface ChatDeps {
   llm: LlmRegistry;
   images: ImageDeps;
   log: ChatLog;
+  /** The answers this process streams: their text is written as they stream, their leases renewed. */
+  answers: LiveAnswers;
 }
 
 /** A send that passed every check known before streaming; nothing is saved yet. */
@@ -221,12 +225,13 @@ export async function checkSend(
 
 /**
  * Opens the turn of a checked send: one statement creates the session on the first message, saves
- * the member's message and a placeholder for the answer, and reserves the estimated cost
- * (services/turnStart); a 402 when the credits were depleted takes the send back out. A member who
- * cannot pay for the whole answer gets what the credits left pay for: the output limit shrinks to
- * it, and the answer ends with finish reason `length` (the credit notice follows from the figures).
+ * the member's message and a placeholder for the answer owned by `lease` (the process that will
+ * stream it), and reserves the estimated cost (services/turnStart); a 402 when the credits were
+ * depleted takes the send back out. A member who cannot pay for the whole answer gets what the
+ * credits left pay for: the output limit shrinks to it, and the answer ends with finish reason
+ * `length` (the credit notice follows from the figures).
  */
-export async function openTurn(db: Database, send: CheckedSend): Promise<ChatTurn> {
+export async function openTurn(db: Database, send: CheckedSend, lease: AnswerLease): Promise<ChatTurn> {
   const { tenant, member, chatbot, model, existing, text, fileIds } = send;
   const saved = await saveTurnStart(
     db,
@@ -241,7 +246,9 @@ export async function openTurn(db: Database, send: CheckedSend): Promise<ChatTur
       isTest: send.isTest,
       ...send.newSession,
     },
-    { tenantId: tenant.id, text, modelId: model.id, fileIds },
+    // An image answer's price is its image, not tokens: a cut-off one is charged by whether its image was stored.
+    { tenantId: tenant.id, text, modelId: model.id, fileIds, estimatedInputTokens: send.modes.image ? 0 : send.estimatedInputTokens },
+    lease,
     send.reserved > 0 ? { member, amount: send.reserved } : undefined,
   );
   const { session } = saved;
@@ -307,34 +314,65 @@ export interface StreamOutcome {
   image?: ImageOutcome;
 }
 
+/** Why a saved answer ended early (null: it completed). */
+type Interrupted = (typeof sessionMessages.$inferSelect)['interrupted'];
+
 /**
- * The answer of an opened turn as frames: the model's deltas as they arrive, then `usage`, an
- * `error` when the model failed, and `end`. Aborting `signal` (the client went away: stop, a new
- * send) aborts the upstream call; whatever was streamed is saved either way, with `interrupted`
+ * The answer of an opened turn as frames: the model's deltas as they arrive, then, once the answer
+ * is saved, `usage`, an `error` when it ended badly (the model failed, the server is shutting
+ * down) and `end`. An answer that could not be saved ends with the `answer_not_saved` error and
+ * neither `usage` nor `end`: nothing is reported as saved that was not (DESIGN §6); its lease
+ * then runs out and a sweep saves it as interrupted. Aborting `signal` (the client went away:
+ * stop, a new send) aborts the upstream call, and so does the process cutting the answer off
+ * (shutdown deadline, lease lost); whatever was streamed is saved either way, with `interrupted`
  * telling why. The consumer must read to the end even after the client is gone, since the last
  * step saves the answer.
  */
 export async function* streamAnswer(deps: ChatDeps, turn: ChatTurn, signal: AbortSignal): AsyncGenerator<ChatFrame, void, undefined> {
-  const { outcome, failure } = yield* (turn.modes.image ? imageFrames(deps, turn, signal) : modelFrames(deps, turn, signal));
-  if (failure) deps.log.warn({ err: failure, chatbotId: turn.chatbot.id }, 'chat stream failed');
-
-  let creditsUsed = 0;
+  const live = deps.answers.track(turn.meta.chatbot_message_id);
+  const stream = AbortSignal.any([signal, live.signal]);
+  let released = false;
   try {
-    creditsUsed = await recordOutcome(deps.db, turn, outcome);
-  } catch (error) {
-    deps.log.error({ err: error }, 'saving the chat answer failed');
+    const { outcome, failure } = yield* (turn.modes.image ? imageFrames(deps, turn, stream) : modelFrames(deps, turn, stream, live));
+    if (failure) deps.log.warn({ err: failure, chatbotId: turn.chatbot.id }, 'chat stream failed');
+    const cutOff = cutOffOf(stream);
+    if (cutOff === 'lost') {
+      // A sweep saved it as interrupted already: this process could not renew its lease in time.
+      deps.log.error({ answerId: turn.meta.chatbot_message_id }, 'chat answer taken over by a sweep before it was saved');
+      released = true;
+      live.done();
+      yield ANSWER_NOT_SAVED_FRAME;
+      return;
+    }
+    live.finishing();
+    const interrupted: Interrupted = cutOff === 'shutdown' ? 'interrupted' : outcome.finishReason === 'aborted' ? 'stopped' : outcome.finishReason === 'error' ? 'failed' : null;
+    const creditsUsed = await saveAnswer(deps, turn, outcome, interrupted);
+    released = true;
+    if (creditsUsed === null) {
+      live.handOver(contentOf(outcome));
+      yield ANSWER_NOT_SAVED_FRAME;
+      return;
+    }
+    live.done();
+    yield { type: 'usage', input_tokens: outcome.inputTokens, output_tokens: outcome.outputTokens, credits: creditsUsed };
+    if (cutOff === 'shutdown') yield SERVER_SHUTTING_DOWN_FRAME;
+    else if (outcome.finishReason === 'error') {
+      yield turn.modes.image ? IMAGE_FAILED_FRAME : { type: 'error', code: 'upstream_failed', message: 'The model could not answer. Please try again.' };
+    }
+    yield { type: 'end', finish_reason: cutOff === 'shutdown' ? 'error' : outcome.finishReason };
+  } finally {
+    // A consumer that stopped reading early leaves the answer to the sweep rather than to nobody.
+    if (!released) live.handOver(live.content);
   }
-  yield { type: 'usage', input_tokens: outcome.inputTokens, output_tokens: outcome.outputTokens, credits: creditsUsed };
-  if (outcome.finishReason === 'error') {
-    yield turn.modes.image ? IMAGE_FAILED_FRAME : { type: 'error', code: 'upstream_failed', message: 'The model could not answer. Please try again.' };
-  }
-  yield { type: 'end', finish_reason: outcome.finishReason };
 }
+
+const contentOf = (outcome: StreamOutcome): AnswerContent => ({ text: outcome.text, reasoning: outcome.reasoning?.text ?? '', citations: outcome.citations });
 
 async function* modelFrames(
   deps: ChatDeps,
   turn: ChatTurn,
   signal: AbortSignal,
+  live: LiveAnswer,
 ): AsyncGenerator<ChatFrame, { outcome: StreamOutcome; failure: unknown }, undefined> {
   let text = '';
   const citations = [...turn.sources.citations];
@@ -350,6 +388,7 @@ async function* modelFrames(
     failed = true;
     failure = error;
   };
+  live.update({ citations });
   for (const citation of turn.sources.citations) yield { type: 'citation', citation };
   const { temperature = turn.chatbot.temperature, topP = turn.chatbot.topP, ...sampling } = turn.sampling ?? {};
   try {
@@ -372,14 +411,17 @@ async function* modelFrames(
       if (part.type === 'text-delta') {
         if (reasoningStartedAt !== null && text === '') reasoningMs = performance.now() - reasoningStartedAt;
         text += part.text;
+        live.update({ text });
         yield { type: 'text', delta: part.text };
       } else if (part.type === 'reasoning-delta') {
         reasoningStartedAt ??= performance.now();
         reasoning += part.text;
+        live.update({ reasoning });
         yield { type: 'thinking', delta: part.text };
       } else if (part.type === 'source' && part.sourceType === 'url') {
         const citation: Citation = { kind: 'web', url: part.url, ...(part.title ? { title: part.title } : {}) };
         citations.push(citation);
+        live.update({ citations });
         yield { type: 'citation', citation };
       } else if (part.type === 'finish') {
         usage = part.totalUsage;
@@ -409,36 +451,74 @@ async function* modelFrames(
 }
 
 /**
- * Age after which an answer still marked as streaming is taken as abandoned by a process that died.
- * Far longer than any answer streams, because server processes sharing one PostgreSQL must not fail
- * each other's live answers.
+ * Pauses before each new attempt of a final save whose connection was lost (57P01, a closed
+ * socket): about 8 s in all, well within a lease, which the flush keeps renewing meanwhile.
  */
-export const ABANDONED_ANSWER_MINUTES = 10;
+const SAVE_RETRY_DELAYS_MS = [250, 500, 1000, 2000, 4000];
 
 /**
- * Marks answers whose server died mid-stream as failed, so that they show as interrupted instead of
- * an empty answer forever, and releases their credit reservations in full (nothing was saved or
- * metered for them); returns how many. Run at start-up. Compares with the database clock, which
- * also wrote `created_at`. Should a live answer ever outlast the limit, its own final save still
- * overwrites the mark and settles its reservation at the real cost.
+ * Saves the answer of a turn (services/chat writeAnswer); returns the credits charged, or null
+ * when it could not be saved: the database stayed unreachable through the retries, or a sweep saved
+ * it first. A lost connection may hide a save that committed: the retry then finds the answer
+ * metered (a unique violation) and tells its own save from a sweep's by the owner a sweep leaves.
  */
-export async function failAbandonedAnswers(db: Database): Promise<number> {
-  return db.transaction(async (tx) => {
-    const failed = await tx
-      .update(sessionMessages)
-      .set({ interrupted: 'failed', streaming: false })
-      .where(and(eq(sessionMessages.streaming, true), lt(sessionMessages.createdAt, sql`now() - make_interval(mins => ${ABANDONED_ANSWER_MINUTES})`)))
-      .returning({ id: sessionMessages.id });
-    await releaseAbandonedReservations(tx, failed.map((row) => row.id));
-    return failed.length;
-  });
+async function saveAnswer(deps: ChatDeps, turn: ChatTurn, outcome: StreamOutcome, interrupted: Interrupted): Promise<number | null> {
+  const save = turnSave(turn, outcome, interrupted);
+  const answerId = turn.meta.chatbot_message_id;
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      await writeAnswer(deps.db, save);
+      break;
+    } catch (error) {
+      if (isUniqueViolation(error)) {
+        const saved = await savedByItsOwner(deps.db, answerId).catch(() => false);
+        if (!saved) deps.log.error({ answerId }, 'chat answer saved by a sweep before its own save');
+        if (saved) break;
+        return null;
+      }
+      const delay = SAVE_RETRY_DELAYS_MS[attempt];
+      if (delay === undefined || !isConnectionLost(error)) {
+        deps.log.error({ err: error, answerId, attempts: attempt + 1 }, 'saving the chat answer failed');
+        return null;
+      }
+      deps.log.warn({ err: error, answerId, attempt: attempt + 1 }, 'saving the chat answer lost its connection; retrying');
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+  const { tenant, member, chatbot, session } = turn;
+  if (!turn.isTest && !chatbot.isDefault && !session.isVisitor && !session.isApi) {
+    // The answer is saved; a failure here only leaves the recent chatbots list a send behind.
+    await deps.db
+      .transaction((tx) => rememberRecentChatbot(tx, member, chatbot.id, save.at))
+      .catch((error: unknown) => deps.log.warn({ err: error, tenantId: tenant.id }, 'remembering the recent chatbot failed'));
+  }
+  return save.usage.reduce((sum, row) => sum + Number(row.credits), 0);
 }
 
-/**
- * Saves the answer, settles the reservation at the real cost and meters the usage, all in one
- * statement; returns the credits charged.
- */
-async function recordOutcome(db: Database, turn: ChatTurn, outcome: StreamOutcome): Promise<number> {
+/** True when the answer was saved by its own process (which clears the owner), not by a sweep. */
+async function savedByItsOwner(db: Database, answerId: number): Promise<boolean> {
+  const [row] = await db.select({ streaming: sessionMessages.streaming, owner: sessionMessages.streamOwner }).from(sessionMessages).where(eq(sessionMessages.id, answerId));
+  return row !== undefined && !row.streaming && row.owner === null;
+}
+
+/** What saving an answer writes, whether its own process saves it or a sweep does. */
+interface AnswerSave {
+  answerId: number;
+  /** The answer row's columns (the end of its streaming is added). */
+  answer: Partial<typeof sessionMessages.$inferInsert>;
+  /** The answer's usage row, and its web search's when it searched. */
+  usage: (typeof usageRecords.$inferInsert)[];
+  sessionId: number;
+  /** The chatbot's message and token counters move by the answer; null for a test chat. */
+  counters: { chatbotId: number; tokens: number } | null;
+  /** The credit clock when it was saved: the usage row and the settlement count in the same month. */
+  at: Date;
+  /** The reservation settled to `cost`; null when nothing was reserved (a free model). */
+  settlement: { reservation: Reservation; cost: number } | null;
+}
+
+/** The save of a turn's answer by the process that streamed it. */
+function turnSave(turn: ChatTurn, outcome: StreamOutcome, interrupted: Interrupted): AnswerSave {
   const { tenant, member, model, session, chatbot } = turn;
   const free = isFreeModel(model, tenant);
   // An image answer costs its price per image, a text answer its tokens; web search is metered as a row of its own.
@@ -447,13 +527,9 @@ async function recordOutcome(db: Database, turn: ChatTurn, outcome: StreamOutcom
   // Never more than the reservation (DESIGN §7), even when the model counted more input than estimated.
   const cost = turn.reservation ? Math.min(fullTokenCost + webCost, turn.reservation.amount) : fullTokenCost + webCost;
   const tokenCost = cost - webCost;
-  const interrupted = outcome.finishReason === 'aborted' ? 'stopped' : outcome.finishReason === 'error' ? 'failed' : null;
-  const tokens = outcome.inputTokens + outcome.outputTokens;
-  // The credit clock: the usage row and the ledger's settlement count in the same month.
-  const now = clock.now();
-  const period = periodOf(now);
+  const at = clock.now();
   const usageRow = {
-    createdAt: now,
+    createdAt: at,
     tenantId: tenant.id,
     memberId: member.id,
     memberGroupId: turn.memberGroupId,
@@ -465,43 +541,55 @@ async function recordOutcome(db: Database, turn: ChatTurn, outcome: StreamOutcom
     isTest: turn.isTest,
     apiKeyId: turn.apiKeyId ?? null,
   };
-  // One statement, so it is atomic without a transaction and holds the locks on rows other sends
-  // update too (balances, the chatbot's counters) only while it runs.
+  return {
+    answerId: turn.meta.chatbot_message_id,
+    answer: {
+      text: storableText(outcome.text),
+      interrupted,
+      inputTokens: outcome.inputTokens,
+      outputTokens: outcome.outputTokens,
+      citations: outcome.citations,
+      reasoning: outcome.reasoning ? storableText(outcome.reasoning.text) : null,
+      reasoningMs: outcome.reasoning?.ms ?? null,
+      // Saved by its owner: a retry that finds the answer metered knows the save was its own.
+      streamOwner: null,
+    },
+    usage: [
+      {
+        ...usageRow,
+        inputTokens: outcome.inputTokens,
+        outputTokens: outcome.outputTokens,
+        credits: tokenCost,
+        // An image is metered under the image model's name, by count.
+        ...(outcome.image ? { llmModelId: null, modelName: outcome.image.model, imageCount: outcome.image.count } : {}),
+      },
+      ...(turn.sources.webSearchTokens === null ? [] : [{ ...usageRow, inputTokens: 0, outputTokens: 0, webSearchCount: 1, credits: webCost }]),
+    ],
+    sessionId: session.id,
+    counters: turn.isTest ? null : { chatbotId: chatbot.id, tokens: outcome.inputTokens + outcome.outputTokens },
+    at,
+    settlement: turn.reservation ? { reservation: turn.reservation, cost } : null,
+  };
+}
+
+/**
+ * Saves an answer, meters its usage, moves the session's and the chatbot's counters and settles
+ * its reservation, all in one statement: atomic without a transaction, and the rows other sends
+ * update too (balances, the chatbot's counters) are locked only while it runs. The answer's own
+ * process and the sweep build the same statement, so they take their locks in the same order, and
+ * the answer's one usage row (a unique index) lets only the first of them through: the other's
+ * statement fails whole.
+ */
+async function writeAnswer(db: Database, save: AnswerSave): Promise<void> {
+  const period = periodOf(save.at);
   const cte = (name: string, statement: { getSQL(): SQL }) => sql`${sql.identifier(name)} as (${statement.getSQL()}),`;
   const statements = [
-    cte(
-      'answer',
-      db
-        .update(sessionMessages)
-        .set({
-          text: outcome.text,
-          interrupted,
-          inputTokens: outcome.inputTokens,
-          outputTokens: outcome.outputTokens,
-          citations: outcome.citations,
-          reasoning: outcome.reasoning?.text ?? null,
-          reasoningMs: outcome.reasoning?.ms ?? null,
-          streaming: false,
-        })
-        .where(eq(sessionMessages.id, turn.meta.chatbot_message_id)),
-    ),
-    cte(
-      'usage',
-      db.insert(usageRecords).values([
-        {
-          ...usageRow,
-          inputTokens: outcome.inputTokens,
-          outputTokens: outcome.outputTokens,
-          credits: tokenCost,
-          // An image is metered under the image model's name, by count.
-          ...(outcome.image ? { llmModelId: null, modelName: outcome.image.model, imageCount: outcome.image.count } : {}),
-        },
-        ...(turn.sources.webSearchTokens === null ? [] : [{ ...usageRow, inputTokens: 0, outputTokens: 0, webSearchCount: 1, credits: webCost }]),
-      ]),
-    ),
-    cte('session', db.update(sessions).set({ lastChatAt: now }).where(eq(sessions.id, session.id))),
+    cte('answer', db.update(sessionMessages).set({ ...save.answer, streaming: false, leaseExpiresAt: null }).where(eq(sessionMessages.id, save.answerId))),
+    cte('usage', db.insert(usageRecords).values(save.usage)),
+    cte('session', db.update(sessions).set({ lastChatAt: save.at }).where(eq(sessions.id, save.sessionId))),
   ];
-  if (!turn.isTest) {
+  if (save.counters) {
+    const { tokens } = save.counters;
     statements.push(
       cte(
         'counters',
@@ -512,15 +600,106 @@ async function recordOutcome(db: Database, turn: ChatTurn, outcome: StreamOutcom
             tokenCount: sql`${chatbots.tokenCount} + ${tokens}`,
             monthTokenCount: sql`case when ${chatbots.monthTokenPeriod} = ${period} then ${chatbots.monthTokenCount} + ${tokens} else ${tokens} end`,
             monthTokenPeriod: period,
-            lastChatAt: now,
+            lastChatAt: save.at,
           })
-          .where(eq(chatbots.id, chatbot.id)),
+          .where(eq(chatbots.id, save.counters.chatbotId)),
       ),
     );
   }
   const also = sql.join(statements, sql` `);
-  if (turn.reservation) await settleCredits(db, member, turn.reservation.id, turn.reservation.amount, cost, also);
+  const { settlement } = save;
+  if (settlement) await settleCredits(db, settlement.reservation.id, settlement.reservation.amount, settlement.cost, also);
   else await db.execute(sql`with ${also} saved as (select 1) select 1 from saved`);
-  if (!turn.isTest && !chatbot.isDefault && !session.isVisitor && !session.isApi) await db.transaction((tx) => rememberRecentChatbot(tx, member, chatbot.id, now));
-  return cost;
+}
+
+/** Answers one sweep saves at most; the next sweep takes the rest. */
+const SWEEP_BATCH = 100;
+
+/**
+ * Saves the answers whose owner is gone: streaming, with a lease that ran out (their process died,
+ * or lost the database for longer than a lease). Each is saved as interrupted with the text its
+ * process last wrote, metered, and its reservation settled for what was produced: the estimated
+ * input plus the saved text's tokens, never more than the reservation; an image answer costs its
+ * reservation (the image's price) when its image was stored, nothing otherwise. An answer left
+ * without a lease (by a release before leases) counts as abandoned 10 minutes after it started.
+ * Runs at start-up and every STREAM_SWEEP_SECONDS in every process; two processes sweeping the
+ * same answer save it once (writeAnswer). Compares with the database clock, which wrote the
+ * leases. Returns how many answers it saved.
+ */
+export async function sweepAbandonedAnswers(db: Database, imageModel: string, log: ChatLog): Promise<number> {
+  const reservationSettled = sql<boolean>`exists (select 1 from ${creditLedger} settlement where settlement.reservation_id = ${creditLedger.id})`;
+  const hasImage = sql<boolean>`exists (select 1 from ${sessionMessageFiles} link where link.message_id = ${sessionMessages.id})`;
+  const abandoned = await db
+    .select({ answer: sessionMessages, session: sessions, member: members, model: llmModels, reservation: creditLedger, reservationSettled, hasImage })
+    .from(sessionMessages)
+    .innerJoin(sessions, eq(sessions.id, sessionMessages.sessionId))
+    .innerJoin(members, eq(members.id, sessions.memberId))
+    .leftJoin(llmModels, eq(llmModels.id, sessionMessages.llmModelId))
+    .leftJoin(creditLedger, and(eq(creditLedger.kind, 'reservation'), eq(creditLedger.messageId, sessionMessages.id)))
+    .where(and(eq(sessionMessages.streaming, true), sql`coalesce(${sessionMessages.leaseExpiresAt}, ${sessionMessages.createdAt} + interval '10 minutes') < now()`))
+    .orderBy(sessionMessages.id)
+    .limit(SWEEP_BATCH);
+  let saved = 0;
+  for (const row of abandoned) {
+    try {
+      await writeAnswer(db, sweptSave(row, imageModel));
+      saved += 1;
+    } catch (error) {
+      // Saved meanwhile by its own process or another sweep.
+      if (isUniqueViolation(error)) continue;
+      // Without the database the other answers fail too: the next sweep tries them all again.
+      if (isConnectionLost(error)) throw error;
+      // One answer that cannot be saved must not keep the sweep from the others.
+      log.error({ err: error, answerId: row.answer.id }, 'saving an abandoned chat answer failed');
+    }
+  }
+  return saved;
+}
+
+/** A row of the sweep's query. */
+interface AbandonedAnswer {
+  answer: typeof sessionMessages.$inferSelect;
+  session: SessionRow;
+  member: MemberRow;
+  model: LlmModelRow | null;
+  reservation: typeof creditLedger.$inferSelect | null;
+  reservationSettled: boolean;
+  hasImage: boolean;
+}
+
+/** The save of an abandoned answer: interrupted, with the text its process wrote last. */
+function sweptSave({ answer, session, member, model, reservation, reservationSettled, hasImage }: AbandonedAnswer, imageModel: string): AnswerSave {
+  const inputTokens = answer.inputTokens ?? 0;
+  const outputTokens = estimateTokens(answer.text) + estimateTokens(answer.reasoning ?? '');
+  // A reservation already settled (a send taken back for depleted credits, whose cleanup failed) is not settled twice.
+  const held = reservation && !reservationSettled ? { id: reservation.id, amount: -Number(reservation.amount) } : null;
+  const produced = hasImage ? (held?.amount ?? 0) : model ? messageCost(model, { inputTokens, outputTokens }) : 0;
+  const cost = held ? Math.min(held.amount, produced) : 0;
+  const at = clock.now();
+  // The reservation names the group that paid (the member's default group then).
+  const memberGroupId = reservation ? reservation.memberGroupId : member.defaultMemberGroupId;
+  return {
+    answerId: answer.id,
+    answer: { interrupted: 'interrupted', inputTokens, outputTokens },
+    usage: [
+      {
+        createdAt: at,
+        tenantId: session.tenantId,
+        memberId: member.id,
+        memberGroupId,
+        chatbotId: session.chatbotId,
+        sessionId: session.id,
+        messageId: answer.id,
+        isTest: session.isTest,
+        credits: cost,
+        ...(hasImage
+          ? { llmModelId: null, modelName: imageModel, inputTokens: 0, outputTokens: 0, imageCount: 1 }
+          : { llmModelId: model?.id ?? null, modelName: model?.name ?? '', inputTokens, outputTokens }),
+      },
+    ],
+    sessionId: session.id,
+    counters: session.isTest ? null : { chatbotId: session.chatbotId, tokens: inputTokens + outputTokens },
+    at,
+    settlement: held ? { reservation: held, cost } : null,
+  };
 }

@@ -1,4 +1,4 @@
-import { type SQL, and, eq, inArray, or, sql } from 'drizzle-orm';
+import { type SQL, and, eq, or, sql } from 'drizzle-orm';
 import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { creditsDepletedDetailsSchema } from '../../shared/api/credits';
@@ -290,57 +290,35 @@ export async function refuseReservation(q: Queryable, member: MemberRow, reserva
 /**
  * Settles a reservation (`reserved` as writeReservation returned it) at the real cost, never more
  * than the reservation (DESIGN §7: what a send may cost is bounded by what it reserved): the
- * settlement row gives back the difference. A reservation already released as abandoned (see
- * releaseAbandonedReservations) gets its settlement corrected instead, because an answer that
- * outlived the limit still saves its real cost; the balances then move by the difference to the
- * release, which gave back the whole reservation. `also` runs further statements in the same one
- * (see writeLedger).
+ * settlement row gives back the difference. It moves the balances the reservation moved (its
+ * member and group are read from the reservation row, so a member whose default group changed
+ * while the answer streamed is settled where they were charged). A reservation is settled once:
+ * a second settlement fails on its unique index, and with it the whole statement. `also` runs
+ * further statements in the same one (see writeLedger).
  */
-export async function settleCredits(
-  q: Queryable,
-  member: MemberRow,
-  reservationId: number,
-  reserved: number,
-  actual: number,
-  also?: SQL,
-): Promise<void> {
-  const amount = reserved - Math.min(actual, reserved);
+export async function settleCredits(q: Queryable, reservationId: number, reserved: number, actual: number, also?: SQL): Promise<void> {
   const { at, period } = ledgerClock();
+  const ofReservation = (column: SQL) => sql`(select ${column} from ${creditLedger} where id = ${reservationId})`;
   const settle = q
     .insert(creditLedger)
-    .values({ ...ledgerOwner(member), kind: 'settlement', amount, reservationId, createdAt: at })
-    .onConflictDoUpdate({ target: creditLedger.reservationId, set: { amount } });
-  // xmax is set on a row the upsert updated rather than inserted.
-  await writeLedger(
-    q,
-    sql`${settle.getSQL()} returning id, tenant_id, member_group_id, member_id, kind, case when xmax::text <> '0' then amount - ${reserved}::numeric else amount end as amount`,
-    { period, also },
-  );
-}
-
-/**
- * Releases the whole reservation of answers abandoned by a crashed server: nothing of such an answer
- * was saved and no usage was metered, so the member is charged nothing for it, input included (what
- * the provider billed for the input is not known without its usage report).
- */
-export async function releaseAbandonedReservations(q: Queryable, messageIds: number[]): Promise<void> {
-  if (messageIds.length === 0) return;
-  const reservations = await q
-    .select()
-    .from(creditLedger)
-    .where(and(eq(creditLedger.kind, 'reservation'), inArray(creditLedger.messageId, messageIds)));
-  if (reservations.length === 0) return;
-  await appendToLedger(
-    q,
-    reservations.map((reservation) => ({
-      tenantId: reservation.tenantId,
-      memberGroupId: reservation.memberGroupId,
-      memberId: reservation.memberId,
-      kind: 'settlement' as const,
-      amount: -reservation.amount,
-      reservationId: reservation.id,
-    })),
-  );
+    .values({
+      tenantId: ofReservation(sql`tenant_id`),
+      memberGroupId: ofReservation(sql`member_group_id`),
+      memberId: ofReservation(sql`member_id`),
+      kind: 'settlement',
+      amount: reserved - Math.min(actual, reserved),
+      reservationId,
+      createdAt: at,
+    })
+    .returning({
+      id: creditLedger.id,
+      tenant_id: creditLedger.tenantId,
+      member_group_id: creditLedger.memberGroupId,
+      member_id: creditLedger.memberId,
+      kind: creditLedger.kind,
+      amount: creditLedger.amount,
+    });
+  await writeLedger(q, settle.getSQL(), { period, also });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ModelMessage } from 'ai';
-import { chatBodySchema } from '../../shared/api/chat';
+import { ANSWER_NOT_SAVED_FRAME, SERVER_SHUTTING_DOWN_FRAME, chatBodySchema } from '../../shared/api/chat';
 import type { ChatCompletion, ChatCompletionBody, ChatCompletionChunk, OpenAiMessage, OpenAiModel } from '../../shared/api/openai';
 import { OPENAI_MODEL_OWNER } from '../../shared/domain/apiKeys';
 import type { ChatbotRow, TenantRow } from '../db/rows';
@@ -63,7 +63,7 @@ function callSampling(body: ChatCompletionBody): Sampling {
  * 428). The caller's whole conversation goes through the input guard, not only its last message,
  * since the client, not a stored session, supplies it.
  */
-export async function openApiTurn(deps: SendDeps, tenant: TenantRow, caller: ApiKeyCaller, body: ChatCompletionBody): Promise<ChatTurn> {
+export async function openApiTurn(deps: SendDeps & Pick<ChatDeps, 'answers'>, tenant: TenantRow, caller: ApiKeyCaller, body: ChatCompletionBody): Promise<ChatTurn> {
   const chatbot = await findKeyChatbot(deps, caller, body.model);
   const conversation = body.messages.filter((message) => message.role !== 'tool');
   const last = conversation.at(-1);
@@ -85,15 +85,19 @@ export async function openApiTurn(deps: SendDeps, tenant: TenantRow, caller: Api
     instructions: instructions.join('\n\n'),
     sampling: callSampling(body),
   });
-  return openTurn(deps.db, { ...send, newSession: { isApi: true }, apiKeyId: caller.key.id });
+  return openTurn(deps.db, { ...send, newSession: { isApi: true }, apiKeyId: caller.key.id }, deps.answers.lease);
 }
 
 /** What a finished call streamed, in OpenAI's terms. */
 export interface ApiOutcome {
   finishReason: 'stop' | 'length';
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
-  /** The model failed (the answer is saved as failed, and only what was streamed is charged). */
-  failed: boolean;
+  /**
+   * Why the call did not complete, as the stream's error frame said: the model failed (the answer
+   * is saved as failed and only what was streamed is charged), the answer could not be saved, or
+   * the server is shutting down. Null when it completed and was saved.
+   */
+  failure: AppError | null;
 }
 
 /** Identifies one completion (and every chunk of it). */
@@ -104,17 +108,25 @@ export const completionId = () => `chatcmpl-${randomBytes(12).toString('base64ur
  * handing each text delta to `onText`. Abort `signal` when the client goes away.
  */
 export async function runApiTurn(deps: ChatDeps, turn: ChatTurn, signal: AbortSignal, onText: (delta: string) => void): Promise<ApiOutcome> {
-  const outcome: ApiOutcome = { finishReason: 'stop', usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }, failed: false };
+  const outcome: ApiOutcome = { finishReason: 'stop', usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }, failure: null };
   for await (const frame of streamAnswer(deps, turn, signal)) {
     if (frame.type === 'text') onText(frame.delta);
     else if (frame.type === 'usage') outcome.usage = { prompt_tokens: frame.input_tokens, completion_tokens: frame.output_tokens, total_tokens: frame.input_tokens + frame.output_tokens };
-    else if (frame.type === 'error') outcome.failed = true;
+    else if (frame.type === 'error') outcome.failure = callFailure(frame.code);
     else if (frame.type === 'end' && frame.finish_reason === 'length') outcome.finishReason = 'length';
   }
   return outcome;
 }
 
-export const upstreamFailed = () => new AppError(502, 'upstream_failed', 'The model could not answer. Please try again.');
+/**
+ * The status of a call whose answer did not complete: 502 when the model failed, 503 when the
+ * answer was not saved or the server is shutting down (trying again, on another process, helps).
+ */
+function callFailure(code: string): AppError {
+  if (code === ANSWER_NOT_SAVED_FRAME.code) return new AppError(503, code, ANSWER_NOT_SAVED_FRAME.message);
+  if (code === SERVER_SHUTTING_DOWN_FRAME.code) return new AppError(503, code, SERVER_SHUTTING_DOWN_FRAME.message);
+  return new AppError(502, 'upstream_failed', 'The model could not answer. Please try again.');
+}
 
 export function completion(id: string, model: string, created: number, text: string, outcome: ApiOutcome): ChatCompletion {
   return {

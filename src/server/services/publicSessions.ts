@@ -7,7 +7,7 @@ import type { Queryable } from '../db/client';
 import { chatbots, members, sessions } from '../db/schema';
 import type { MemberRow, SessionRow, TenantRow } from '../db/rows';
 import { notFound } from '../errors';
-import { type ChatTurn, type CheckedSend, type SendDeps, checkSend, openTurn } from './chat';
+import { type ChatDeps, type ChatTurn, type CheckedSend, type SendDeps, checkSend, openTurn } from './chat';
 import { historyPage } from './sessions';
 import { type TitleDeps, titleSession } from './titles';
 
@@ -109,6 +109,11 @@ export async function checkPublicSend(
 }
 
 /** Checks and opens a visitor's turn; a 402 names the chatbot creator's depletion (spec §4). */
-export async function openPublicTurn(deps: SendDeps, tenant: TenantRow, chatbotId: number, body: z.output<typeof publicChatBodySchema>): Promise<ChatTurn> {
-  return openTurn(deps.db, await checkPublicSend(deps, tenant, chatbotId, body));
+export async function openPublicTurn(
+  deps: SendDeps & Pick<ChatDeps, 'answers'>,
+  tenant: TenantRow,
+  chatbotId: number,
+  body: z.output<typeof publicChatBodySchema>,
+): Promise<ChatTurn> {
+  return openTurn(deps.db, await checkPublicSend(deps, tenant, chatbotId, body), deps.answers.lease);
 }

@@ -91,6 +91,7 @@ async function toMessageDtos(q: Queryable, tenantId: number, rows: SessionMessag
       .filter((file) => file.messageId === row.id)
       .map((file) => ({ id: file.id, type: file.type, name: file.name, url: `/api/v1/files/${file.id}/` })),
     interrupted: row.interrupted,
+    streaming: row.streaming,
     reasoning: row.reasoning,
     reasoning_ms: row.reasoningMs,
     citations: row.citations,

@@ -3,6 +3,7 @@ import type { Database } from '../db/client';
 import { type MemberRow, type SessionRow, fromJson, rowFromJson, rowsOf } from '../db/rows';
 import { sessionMessageFiles, sessionMessages, sessions } from '../db/schema';
 import { type CreditLimit, type Reservation, writeReservation } from './credits';
+import type { AnswerLease } from './liveAnswers';
 
 /** The values of a session a send creates. */
 export type NewSession = Omit<typeof sessions.$inferInsert, 'id'>;
@@ -23,7 +24,7 @@ export interface TurnReservation {
 
 /**
  * Saves the start of a turn in one statement: the session when the send creates it, the member's
- * message, the answer's placeholder, the attached files' links and, for a paid send, the credit
+ * message, the answer's placeholder (owned by `lease`), the attached files' links and, for a paid send, the credit
  * reservation with its balance moves. One statement is atomic by itself, so it needs no
  * transaction, and it costs one round trip where a transaction of three inserts and then the
  * reservation took six (issue 6: every round trip before the first token waits its turn on a busy
@@ -32,11 +33,12 @@ export interface TurnReservation {
 export async function saveTurnStart(
   db: Database,
   target: SessionRow | NewSession,
-  turn: { tenantId: number; text: string; modelId: number; fileIds: number[] },
+  turn: { tenantId: number; text: string; modelId: number; fileIds: number[]; estimatedInputTokens: number },
+  lease: AnswerLease,
   reserve?: TurnReservation,
 ): Promise<TurnStart> {
   const existing = 'id' in target ? target : null;
-  const { tenantId, text, modelId, fileIds } = turn;
+  const { tenantId, text, modelId, fileIds, estimatedInputTokens } = turn;
   const sessionId = existing ? existing.id : sql<number>`(select id from new_session)`;
   const memberMessageId = sql<number>`(select id from new_messages where speaker_type = 'member')`;
   const answerId = sql<number>`(select id from new_messages where speaker_type = 'chatbot')`;
@@ -46,7 +48,19 @@ export async function saveTurnStart(
     .insert(sessionMessages)
     .values([
       { tenantId, sessionId, speakerType: 'member', text },
-      { tenantId, sessionId, speakerType: 'chatbot', text: '', llmModelId: modelId, streaming: true },
+      {
+        tenantId,
+        sessionId,
+        speakerType: 'chatbot',
+        text: '',
+        llmModelId: modelId,
+        streaming: true,
+        // Owned by this process from the start: a crash before its first flush still leaves it to the sweep.
+        streamOwner: lease.owner,
+        leaseExpiresAt: sql`now() + make_interval(secs => ${lease.seconds})`,
+        // The estimate until the answer is saved with the provider's count; the sweep charges it for a cut-off answer.
+        inputTokens: estimatedInputTokens,
+      },
     ])
     .returning({ id: sessionMessages.id, speakerType: sessionMessages.speakerType });
   ctes.push(sql`new_messages as (${messages.getSQL()})`);

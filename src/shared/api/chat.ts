@@ -67,6 +67,24 @@ export const chatFrameSchema = z.discriminatedUnion('type', [
 export type ChatFrame = z.infer<typeof chatFrameSchema>;
 
 /**
+ * The answer could not be saved (the database stayed unreachable, or its server lost it to
+ * another): the stream ends with this frame and no `usage` or `end` (DESIGN §6). The history
+ * shows the answer as interrupted once a sweep saved it.
+ */
+export const ANSWER_NOT_SAVED_FRAME = {
+  type: 'error',
+  code: 'answer_not_saved',
+  message: 'The answer could not be saved. Please ask again.',
+} as const satisfies ChatFrame;
+
+/** The server stopped before the answer was complete: saved as interrupted with its text (then `end`). */
+export const SERVER_SHUTTING_DOWN_FRAME = {
+  type: 'error',
+  code: 'server_shutting_down',
+  message: 'The server restarted before the answer was complete. Please ask again.',
+} as const satisfies ChatFrame;
+
+/**
  * The response schema documents the stream; the route writes `text/event-stream` itself.
  * Errors known before streaming (400, 402, 403, 413, 422, 428 `pii_blocked`) are plain JSON error bodies.
  */

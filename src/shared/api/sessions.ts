@@ -25,8 +25,14 @@ export const sessionMessageSchema = z.object({
   text: z.string(),
   speaker_type: z.enum(['member', 'chatbot']),
   files: z.array(sessionFileSchema),
-  /** Why a chatbot answer ended early (stopped, failed), null when complete. */
-  interrupted: z.enum(['stopped', 'failed']).nullable(),
+  /**
+   * Why a chatbot answer ended early: the member stopped it, the model failed, or its server
+   * stopped streaming it (a crash, a shutdown: `interrupted`, with the text as far as it was
+   * saved); null when it completed or is still streaming.
+   */
+  interrupted: z.enum(['stopped', 'failed', 'interrupted']).nullable(),
+  /** The answer is still being written (on another device, or by a stream this client lost); its text so far. */
+  streaming: z.boolean(),
   /** The model's reasoning (thinking mode), null when it did not reason. */
   reasoning: z.string().nullable(),
   /** How long the model reasoned, for "thought for N s". */

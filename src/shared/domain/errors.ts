@@ -37,6 +37,10 @@ export const ERROR_CODES = [
   'no_history',
   'rate_limited',
   'upstream_failed',
+  /** A chat answer that could not be saved (stream error frame; 503 on the OpenAI-compatible API). */
+  'answer_not_saved',
+  /** A chat answer cut off by the server's shutdown, saved as interrupted (stream error frame; 503 on the OpenAI-compatible API). */
+  'server_shutting_down',
   'web_search_unavailable',
   'web_search_failed',
   'file_corrupted',

@@ -41,6 +41,7 @@ export function historyMessages(count: number): SessionMessage[] {
       speaker_type: index % 2 === 0 ? 'member' : 'chatbot',
       files: [],
       interrupted: null,
+      streaming: false,
       reasoning: null,
       reasoning_ms: null,
       citations: [],

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ChatFrame, ChatMeta } from '../../../../shared/api';
+import type { ChatFrame, ChatMeta, SessionMessage } from '../../../../shared/api';
 import { setPlatformForTests } from '../../platform';
 import { installFakeApi, page } from '../../test/fakeApi';
 import { renderScreen } from '../../test/render';
@@ -20,8 +20,9 @@ afterEach(() => {
 const model = testModel({ display_name: 'Demo Model' });
 const chatbot = testChatbot({ id: 5, en_name: 'Helper', ko_name: '도우미', en_key_features: 'Answers questions', llm_model: model });
 const session = (hash: string, title: string | null) => ({ id: 1, hash_id: hash, chatbot_id: 5, chatbot: { id: 5 }, title, is_public: false, creator_name: 'Ada', last_chat_at: null, created_at: '2025-01-01T00:00:00Z' });
-const message = (id: number) => ({
-  id, created_at: '2025-01-01T00:00:00Z', text: `message ${id}`, speaker_type: id % 2 ? 'member' : 'chatbot', files: [], interrupted: null, reasoning: null, reasoning_ms: null, citations: [],
+const message = (id: number, extra: Partial<SessionMessage> = {}): SessionMessage => ({
+  id, created_at: '2025-01-01T00:00:00Z', text: `message ${id}`, speaker_type: id % 2 ? 'member' : 'chatbot', files: [], interrupted: null, streaming: false, reasoning: null, reasoning_ms: null, citations: [],
+  ...extra,
 });
 
 function chatStream(meta: ChatMeta, frames: ChatFrame[]) {
@@ -48,7 +49,7 @@ describe('ChatPage', () => {
       'GET /sessions/abc/history/': (request) => {
         const firstId = new URL(request.url).searchParams.get('first_id');
         const ids = firstId === '21' ? [...Array(20).keys()].map((i) => i + 1) : [...Array(20).keys()].map((i) => i + 21);
-        return Response.json({ items: ids.map(message), has_more: firstId !== '21', context_tokens: 500 });
+        return Response.json({ items: ids.map((id) => message(id)), has_more: firstId !== '21', context_tokens: 500 });
       },
     });
     renderChat('/dashboard/chat/5/abc');
@@ -157,6 +158,89 @@ describe('ChatPage', () => {
 
     await waitFor(() => expect(screen.getByTestId('chat-error')).toHaveTextContent('An error occurred while generating the answer'));
     expect(screen.getByTestId('chatbot-message')).toHaveTextContent('Partial answer');
+  });
+
+  it('an answer its server cut off shows as such, with its text, and Ask again sends the question again from the keyboard', async () => {
+    const meta = { session_hash_id: 'abc', session_created: false, member_message_id: 43, chatbot_message_id: 44, model: 'demo' };
+    const api = installFakeApi({
+      ...baseRoutes,
+      'GET /sessions/abc/': () => Response.json(session('abc', 'Trip plans')),
+      'GET /sessions/abc/history/': () =>
+        Response.json({
+          items: [
+            message(41, { text: 'What is a lease?', files: [{ id: 9, url: '/api/v1/files/9/', type: 'application/pdf', name: 'terms.pdf' }] }),
+            message(42, { text: 'A lease is a promise that', interrupted: 'interrupted' }),
+          ],
+          has_more: false,
+          context_tokens: 0,
+        }),
+      'POST /chatbots/5/chat/': () => chatStream(meta, [{ type: 'text', delta: 'A lease is a time-bound claim.' }, { type: 'end', finish_reason: 'stop' }]),
+    });
+    const user = userEvent.setup();
+    renderChat('/dashboard/chat/5/abc');
+
+    const answer = (await screen.findAllByTestId('chatbot-message'))[0]!;
+    expect(answer).toHaveTextContent('A lease is a promise that');
+    expect(within(answer).getByTestId('interrupted-badge')).toHaveTextContent('Answer cut off');
+    const askAgain = within(answer).getByRole('button', { name: 'Ask again' });
+    askAgain.focus();
+    await user.keyboard('{Enter}');
+
+    await waitFor(() => expect(screen.getAllByTestId('chatbot-message').at(-1)).toHaveTextContent('A lease is a time-bound claim.'));
+    const [sent] = api.find('POST', '/chatbots/5/chat/');
+    expect(await sent!.json()).toMatchObject({ text: 'What is a lease?', session_hash_id: 'abc', file_ids: [9] });
+  });
+
+  it('a stored answer still being written shows as such and is fetched again until it is done', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let writing = true;
+    const api = installFakeApi({
+      ...baseRoutes,
+      'GET /sessions/abc/': () => Response.json(session('abc', 'Trip plans')),
+      'GET /sessions/abc/history/': () =>
+        Response.json({
+          items: [message(41), message(42, writing ? { text: 'Half an ans', streaming: true } : { text: 'Half an answer, now whole.' })],
+          has_more: false,
+          context_tokens: 0,
+        }),
+    });
+    renderChat('/dashboard/chat/5/abc');
+
+    const answer = await screen.findByTestId('chatbot-message');
+    expect(answer).toHaveTextContent('Half an ans');
+    expect(within(answer).getByTestId('being-written')).toHaveTextContent('Still being written…');
+    expect(within(answer).queryByTestId('interrupted-badge')).toBeNull();
+    writing = false;
+    await vi.advanceTimersByTimeAsync(3_000);
+    await waitFor(() => expect(screen.getByTestId('chatbot-message')).toHaveTextContent('Half an answer, now whole.'));
+    expect(screen.queryByTestId('being-written')).toBeNull();
+    // Done: no more fetching.
+    const fetched = api.find('GET', '/history/').length;
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(api.find('GET', '/history/')).toHaveLength(fetched);
+    vi.useRealTimers();
+  });
+
+  it.each([
+    ['answer_not_saved', [], 'The answer could not be saved in full.'],
+    ['server_shutting_down', [{ type: 'usage', input_tokens: 10, output_tokens: 3, credits: 1 }], 'The server restarted before the answer was complete.'],
+  ] as const)('a stream its server cut off (%s) says so, offers Ask again and fetches the answer as the server kept it', async (code, saved, text) => {
+    const meta = { session_hash_id: 'abc', session_created: false, member_message_id: 41, chatbot_message_id: 42, model: 'demo' };
+    const api = installFakeApi({
+      ...baseRoutes,
+      'GET /sessions/abc/': () => Response.json(session('abc', 'Trip plans')),
+      'GET /sessions/abc/history/': () => Response.json({ items: [], has_more: false, context_tokens: 0 }),
+      'POST /chatbots/5/chat/': () => chatStream(meta, [{ type: 'text', delta: 'Partial answer' }, ...saved, { type: 'error', code, message: 'cut off' }]),
+    });
+    const user = userEvent.setup();
+    renderChat('/dashboard/chat/5/abc');
+    await screen.findByText('Trip plans');
+    await user.type(screen.getByTestId('composer-input'), 'Question{Enter}');
+
+    await waitFor(() => expect(screen.getByTestId('chat-error')).toHaveTextContent(text));
+    expect(screen.getByTestId('chatbot-message')).toHaveTextContent('Partial answer');
+    expect(screen.getByRole('button', { name: 'Ask again' })).toBeInTheDocument();
+    await waitFor(() => expect(api.find('GET', '/history/')).toHaveLength(2));
   });
 
   it('modes: thinking and a task mode go with the send; the reasoning shows while it lasts, then folds to "Thought for N s"', async () => {

@@ -26,7 +26,8 @@ import { attachFiles, restoreAttachments, takeAttachments } from './attachments/
 import { LongConversationBanner } from './LongConversationBanner';
 import { CreditBanner } from '../credits/CreditBanner';
 import { MessageList } from './MessageList';
-import type { ChatbotFace } from './Messages';
+import type { AskAgain, ChatbotFace } from './Messages';
+import { isCutOff } from './chatErrors';
 import classes from './chat.module.css';
 
 const noSubscription = () => () => {};
@@ -151,17 +152,19 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
     void navigate(`/dashboard/chat/${chatbotId}`);
   }, [chatbotId, navigate]);
 
+  /** Sends the composer's text with its attachments, or a question asked again with the files it had. */
   const send = useCallback(
-    (text: string) => {
+    (text: string, askedAgainFileIds?: number[]) => {
       const previous = useActiveRunStore.getState().run;
       // A new send cancels the running answer; it stays in the session as stopped.
       previous?.stop();
       const sessionHash = sessionHashId ?? previous?.sessionHashId ?? undefined;
       const isCurrent = () => useActiveRunStore.getState().run === next;
-      const attached = takeAttachments();
+      const attached = askedAgainFileIds ? [] : takeAttachments();
+      const fileIds = askedAgainFileIds ?? attached.flatMap((item) => (item.id === null ? [] : [item.id]));
       const next: ChatRun = new ChatRun({
         chatbotId,
-        body: { text, session_hash_id: sessionHash, file_ids: attached.flatMap((item) => (item.id === null ? [] : [item.id])), ...webSearchFields(), ...modesBody() },
+        body: { text, session_hash_id: sessionHash, file_ids: fileIds, ...webSearchFields(), ...modesBody() },
         streamChat,
         onMeta: (meta) => {
           if (!meta.session_created) return;
@@ -178,8 +181,11 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
             return;
           }
           appendTurn(queryClient, snapshot);
-          // The member's message shows its files as the server linked them.
-          if (attached.length > 0 && snapshot.meta) void queryClient.invalidateQueries({ queryKey: queryKeys.sessionHistory(snapshot.meta.session_hash_id) });
+          // The member's message shows its files as the server linked them, and an answer cut off
+          // as the server kept it (being written still, or interrupted).
+          if ((fileIds.length > 0 || isCutOff(snapshot.error)) && snapshot.meta) {
+            void queryClient.invalidateQueries({ queryKey: queryKeys.sessionHistory(snapshot.meta.session_hash_id) });
+          }
           if (isCurrent() && snapshot.error === null) useActiveRunStore.setState({ run: null });
           if (snapshot.meta?.session_created) void generateTitle(queryClient, snapshot.meta.session_hash_id);
           else void queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
@@ -192,6 +198,7 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
   );
 
   const stop = useCallback(() => useActiveRunStore.getState().run?.stop(), []);
+  const askAgain = useCallback<AskAgain>((question) => send(question.text, question.fileIds), [send]);
   const attach = useCallback((files: File[]) => void attachFiles(files, chatbotId, (key, values) => showToast('error', t(key, values))), [chatbotId, t]);
 
   const { fetchNextPage } = history;
@@ -223,6 +230,7 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
         loadingOlder={history.isFetchingNextPage}
         onLoadOlder={loadOlder}
         empty={<Welcome chatbot={chatbot.data} />}
+        onAskAgain={askAgain}
       />
     );
   }

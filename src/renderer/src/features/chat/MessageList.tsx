@@ -4,7 +4,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
 import type { SessionMessage } from '../../../../shared/api';
 import type { ChatRun } from './chatRun';
-import { MessageRow, StreamingTurn, type ChatbotFace } from './Messages';
+import { type AskAgain, MessageRow, StreamingTurn, type ChatbotFace } from './Messages';
 import classes from './chat.module.css';
 
 /** Distance from an edge, in pixels, that still counts as being at that edge. */
@@ -28,6 +28,8 @@ interface MessageListProps {
   onLoadOlder: () => void;
   /** Shown when there is nothing to list. */
   empty: ReactNode;
+  /** Offers to send the question of a cut-off or failed answer again. */
+  onAskAgain?: AskAgain;
 }
 
 /**
@@ -36,7 +38,7 @@ interface MessageListProps {
  * scrolled up, loads older history when the top comes near, and keeps the message being read in
  * place when older messages are inserted above it (the virtualizer anchors to the end).
  */
-export function MessageList({ messages, run, face, hasOlder, loadingOlder, onLoadOlder, empty }: MessageListProps) {
+export function MessageList({ messages, run, face, hasOlder, loadingOlder, onLoadOlder, empty, onAskAgain }: MessageListProps) {
   const { t } = useTranslation('chat');
   const scrollerRef = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
@@ -157,9 +159,14 @@ export function MessageList({ messages, run, face, hasOlder, loadingOlder, onLoa
             <div ref={followGrowth} className={classes.rows} style={{ height: virtualizer.getTotalSize() }}>
               {rows.map((row) => {
                 const message = messages[row.index];
+                const previous = messages[row.index - 1];
                 return (
                   <div key={row.key} ref={message ? virtualizer.measureElement : streamingRowRef} data-index={row.index} className={classes.row} style={{ transform: `translateY(${row.start}px)` }}>
-                    {message ? <MessageRow message={message} face={face} /> : run && <StreamingTurn run={run} face={face} />}
+                    {message ? (
+                      <MessageRow message={message} face={face} question={previous?.speaker_type === 'member' ? previous : undefined} onAskAgain={onAskAgain} />
+                    ) : (
+                      run && <StreamingTurn run={run} face={face} onAskAgain={onAskAgain} />
+                    )}
                   </div>
                 );
               })}

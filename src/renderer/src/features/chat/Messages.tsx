@@ -1,9 +1,10 @@
 import { memo, useSyncExternalStore } from 'react';
-import { Alert, Avatar, Badge } from '@mantine/core';
+import { Alert, Avatar, Badge, Button, Group, Loader, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Citation, SessionMessage } from '../../../../shared/api';
 import type { ChatRun } from './chatRun';
 import type { ChatErrorKey } from './chatErrors';
+import { interruptedOf } from './history';
 import { Citations } from '../sources/Citations';
 import { MarkdownContent } from './MarkdownContent';
 import { AnswerActions } from '../sharing/CopyButton';
@@ -42,11 +43,27 @@ function TypingIndicator() {
   );
 }
 
+/** A question to send again as a new turn: its text and attached files. */
+export interface Question {
+  text: string;
+  fileIds: number[];
+}
+
+/** Sends a question again (an answer cut off or failed offers it). */
+export type AskAgain = (question: Question) => void;
+
+/** Stopped is the member's choice; the others went wrong (red: orange is too bright for text, see theme.tsx). */
+const BADGE_COLORS: Record<NonNullable<SessionMessage['interrupted']>, string> = { stopped: 'gray', failed: 'red', interrupted: 'red' };
+
 interface AnswerProps {
   face: ChatbotFace;
   text: string;
   interrupted: SessionMessage['interrupted'];
   streaming?: boolean;
+  /** The stored answer is still being written (on another device, or by a stream this page lost): its text so far. */
+  beingWritten?: boolean;
+  /** Offered under an answer that was cut off or failed. */
+  onAskAgain?: () => void;
   error?: ChatErrorKey | null;
   citations?: Citation[];
   images?: { url: string; name?: string }[];
@@ -58,25 +75,44 @@ interface AnswerProps {
 const isDisplayableImage = (url: string) => /^(https?:)?\/\//i.test(url) || url.startsWith('/');
 
 /** A chatbot answer: avatar, sanitized markdown, and how it ended when it did not finish. */
-export function ChatbotAnswer({ face, text, interrupted, streaming = false, error = null, citations = [], images = [], reasoning = null }: AnswerProps) {
+export function ChatbotAnswer({
+  face,
+  text,
+  interrupted,
+  streaming = false,
+  beingWritten = false,
+  onAskAgain,
+  error = null,
+  citations = [],
+  images = [],
+  reasoning = null,
+}: AnswerProps) {
   const { t } = useTranslation('chat');
   return (
-    <div className={classes.chatbotRow} data-testid="chatbot-message" data-streaming={streaming || undefined}>
+    <div className={classes.chatbotRow} data-testid="chatbot-message" data-streaming={streaming || beingWritten || undefined}>
       <Avatar src={face.imageUrl} alt={face.name} radius="xl" size={32} color="indigo">
         {face.name.slice(0, 1).toUpperCase()}
       </Avatar>
       <div className={classes.chatbotBody}>
         {reasoning && <ThinkingBlock text={reasoning.text} ms={reasoning.ms} active={reasoning.active} messageId={reasoning.messageId} />}
         {text === '' && streaming && !reasoning?.active ? <TypingIndicator /> : text !== '' || images.length === 0 ? <MarkdownContent text={text} /> : null}
-        {!streaming && text !== '' && <AnswerActions text={text} />}
+        {!streaming && !beingWritten && text !== '' && <AnswerActions text={text} />}
         {images
           .filter((image) => isDisplayableImage(image.url))
           .map((image) => (
             <GeneratedImage key={image.url} url={image.url} name={image.name} />
           ))}
         <Citations citations={citations} />
+        {beingWritten && (
+          <Group gap={8} mt="xs" role="status" data-testid="being-written">
+            <Loader size="xs" type="dots" aria-hidden="true" />
+            <Text size="sm" c="dimmed">
+              {t('message.beingWritten')}
+            </Text>
+          </Group>
+        )}
         {interrupted && !error && (
-          <Badge mt="xs" variant="light" color={interrupted === 'stopped' ? 'gray' : 'red'} data-testid="interrupted-badge">
+          <Badge mt="xs" variant="light" color={BADGE_COLORS[interrupted]} data-testid="interrupted-badge">
             {t(`message.${interrupted}`)}
           </Badge>
         )}
@@ -85,19 +121,43 @@ export function ChatbotAnswer({ face, text, interrupted, streaming = false, erro
             {t(error)}
           </Alert>
         )}
+        {onAskAgain && (
+          <Button mt="xs" ml={error ? 0 : 'xs'} size="compact-sm" variant="light" onClick={onAskAgain} data-testid="ask-again">
+            {t('message.askAgain')}
+          </Button>
+        )}
       </div>
     </div>
   );
 }
 
+/** What was asked, to send again: the member's message before an answer. */
+const questionOf = (message: SessionMessage): Question => ({ text: message.text, fileIds: message.files.map((file) => file.id) });
+
+/** Answers cut off by their server or failed may be asked again; a stopped one was the member's choice. */
+const mayAskAgain = (interrupted: SessionMessage['interrupted']) => interrupted === 'interrupted' || interrupted === 'failed';
+
 /** One stored message; memoized so a long chat does not re-render while an answer streams. */
-export const MessageRow = memo(function MessageRow({ message, face }: { message: SessionMessage; face: ChatbotFace }) {
+export const MessageRow = memo(function MessageRow({
+  message,
+  face,
+  question,
+  onAskAgain,
+}: {
+  message: SessionMessage;
+  face: ChatbotFace;
+  /** The member's message this answer answers, when it is loaded. */
+  question?: SessionMessage;
+  onAskAgain?: AskAgain;
+}) {
   if (message.speaker_type === 'member') return <MemberBubble text={message.text} files={message.files} />;
   return (
     <ChatbotAnswer
       face={face}
       text={message.text}
       interrupted={message.interrupted}
+      beingWritten={message.streaming}
+      onAskAgain={onAskAgain && question && mayAskAgain(message.interrupted) ? () => onAskAgain(questionOf(question)) : undefined}
       citations={message.citations}
       images={answerImages(message.files)}
       reasoning={message.reasoning ? { text: message.reasoning, ms: message.reasoning_ms, active: false, messageId: message.id } : null}
@@ -109,11 +169,11 @@ export const MessageRow = memo(function MessageRow({ message, face }: { message:
  * The turn being answered (the member's message and the answer); the only part of the list that
  * re-renders on each batching tick, and memoized so the list's own renders (scrolling) skip it.
  */
-export const StreamingTurn = memo(function StreamingTurn({ run, face }: { run: ChatRun; face: ChatbotFace }) {
+export const StreamingTurn = memo(function StreamingTurn({ run, face, onAskAgain }: { run: ChatRun; face: ChatbotFace; onAskAgain?: AskAgain }) {
   const snapshot = useSyncExternalStore(run.subscribe, run.getSnapshot);
   const { t } = useTranslation('chat');
   const streaming = snapshot.status === 'sending' || snapshot.status === 'streaming';
-  const interrupted = snapshot.status === 'stopped' ? 'stopped' : snapshot.status === 'failed' ? 'failed' : null;
+  const interrupted = interruptedOf(snapshot);
   return (
     <div className={classes.turn}>
       <MemberBubble text={snapshot.memberText} />
@@ -128,6 +188,7 @@ export const StreamingTurn = memo(function StreamingTurn({ run, face }: { run: C
           interrupted={interrupted}
           streaming={streaming}
           error={snapshot.error}
+          onAskAgain={onAskAgain && mayAskAgain(interrupted) ? () => onAskAgain({ text: run.body.text ?? '', fileIds: run.body.file_ids ?? [] }) : undefined}
           citations={snapshot.citations}
           images={snapshot.images.map((url) => ({ url }))}
           reasoning={

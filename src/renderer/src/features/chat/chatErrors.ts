@@ -19,7 +19,17 @@ const frameCodes: Partial<Record<string, ChatErrorKey>> = {
   input_too_long: 'chat:errors.input_too_long',
   restricted_term: 'chat:errors.restricted_term',
   image_generation_failed: 'modes:errors.image_generation',
+  [chatApi.ANSWER_NOT_SAVED_FRAME.code]: 'chat:errors.answer_not_saved',
+  [chatApi.SERVER_SHUTTING_DOWN_FRAME.code]: 'chat:errors.server_shutting_down',
 };
+
+/**
+ * Errors after which the server's copy of the answer may differ from what arrived: its server
+ * stopped streaming it (saved as interrupted, or left to the sweep), or the connection dropped.
+ */
+const CUT_OFF_ERRORS: readonly ChatErrorKey[] = ['chat:errors.answer_not_saved', 'chat:errors.server_shutting_down', 'chat:errors.stream_interrupted'];
+
+export const isCutOff = (error: ChatErrorKey | null): boolean => error !== null && CUT_OFF_ERRORS.includes(error);
 
 /** An `error` frame that arrived in the middle of an answer. */
 export function frameErrorKey(code: string): ChatErrorKey {

@@ -72,6 +72,11 @@ export class ChatRun {
     };
   }
 
+  /** What was sent. */
+  get body(): ChatBody {
+    return this.options.body;
+  }
+
   get sessionHashId(): string | null {
     return this.snapshot.meta?.session_hash_id ?? this.options.body.session_hash_id ?? null;
   }

@@ -12,9 +12,18 @@ export type HistoryPage = z.infer<typeof sessionsApi.historyResponseSchema>;
 export type HistoryData = InfiniteData<HistoryPage, number | undefined>;
 
 /**
+ * How often a history showing an answer still being written (on another device, or by a stream
+ * this page lost) is fetched again: until it is finished or, its server gone, saved as interrupted
+ * by the server's sweep, within half a minute.
+ */
+const BEING_WRITTEN_REFETCH_MS = 3_000;
+
+const isBeingWritten = (data: InfiniteData<HistoryPage, unknown> | undefined) => data?.pages[0]?.items.some((message) => message.streaming) ?? false;
+
+/**
  * The session's messages, 20 at a time, older pages fetched with `first_id`. The cache is the
  * source of truth for finished turns (each streamed answer is appended to it), so it is never
- * refetched behind the user's back.
+ * refetched behind the user's back, except while an answer in it is still being written.
  */
 export function useSessionHistory(hashId: string | undefined) {
   return useInfiniteQuery({
@@ -25,6 +34,7 @@ export function useSessionHistory(hashId: string | undefined) {
     enabled: hashId !== undefined,
     staleTime: Infinity,
     refetchOnWindowFocus: false,
+    refetchInterval: (query) => (isBeingWritten(query.state.data) ? BEING_WRITTEN_REFETCH_MS : false),
   });
 }
 
@@ -40,7 +50,15 @@ export function seedEmptyHistory(queryClient: QueryClient, hashId: string): void
   queryClient.setQueryData<HistoryData>(queryKeys.sessionHistory(hashId), (old) => old ?? empty);
 }
 
-const NO_EXTRAS: Pick<SessionMessage, 'reasoning' | 'reasoning_ms' | 'citations'> = { reasoning: null, reasoning_ms: null, citations: [] };
+const NO_EXTRAS: Pick<SessionMessage, 'reasoning' | 'reasoning_ms' | 'citations' | 'streaming'> = { reasoning: null, reasoning_ms: null, citations: [], streaming: false };
+
+/** How a streamed answer ended, in the history's terms. */
+export function interruptedOf(snapshot: Pick<ChatRunSnapshot, 'status' | 'error'>): SessionMessage['interrupted'] {
+  if (snapshot.status === 'stopped') return 'stopped';
+  if (snapshot.status !== 'failed') return null;
+  // Its server stopped streaming it: saved as interrupted (now, or by the sweep).
+  return snapshot.error === 'chat:errors.answer_not_saved' || snapshot.error === 'chat:errors.server_shutting_down' ? 'interrupted' : 'failed';
+}
 
 /**
  * Appends a finished turn (the member's message and the answer as far as it got) to the cached
@@ -58,7 +76,8 @@ export function appendTurn(queryClient: QueryClient, snapshot: ChatRunSnapshot):
       text: snapshot.text,
       speaker_type: 'chatbot',
       files: snapshot.images.map(streamedImageFile),
-      interrupted: snapshot.status === 'done' ? null : snapshot.status === 'stopped' ? 'stopped' : 'failed',
+      interrupted: interruptedOf(snapshot),
+      streaming: false,
       reasoning: snapshot.thinking || null,
       reasoning_ms: snapshot.thinkingMs === null ? null : Math.round(snapshot.thinkingMs),
       citations: snapshot.citations,
@@ -69,11 +88,14 @@ export function appendTurn(queryClient: QueryClient, snapshot: ChatRunSnapshot):
     if (!old) return old;
     const [newest, ...older] = old.pages;
     if (!newest) return old;
-    const known = new Set(newest.items.map((message) => message.id));
+    // A refetch during the stream may hold the turn already, its answer as it was being written: the
+    // stream's answer replaces that one; the member's message as stored (with its files) stays.
+    const kept = newest.items.filter((message) => message.id !== meta.chatbot_message_id);
+    const known = new Set(kept.map((message) => message.id));
     const added = turn.filter((message) => !known.has(message.id));
     const contextTokens = snapshot.usage
       ? snapshot.usage.input_tokens + snapshot.usage.output_tokens
       : newest.context_tokens + estimateTokens(snapshot.memberText + snapshot.text);
-    return { ...old, pages: [{ ...newest, items: [...newest.items, ...added], context_tokens: contextTokens }, ...older] };
+    return { ...old, pages: [{ ...newest, items: [...kept, ...added], context_tokens: contextTokens }, ...older] };
   });
 }
