@@ -10,7 +10,7 @@ import type {
 import { diffFields } from '../../shared/domain/audit';
 import type { Database, Queryable } from '../db/client';
 import type { MemberRow } from '../db/rows';
-import { isUniqueViolation } from '../db/uniqueViolation';
+import { isUniqueViolation } from '../db/databaseErrors';
 import { creditBalances, llmModels, memberGroupLinks, memberGroupQueues, memberGroups, members, modelGroupPermissions } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import { recordAudit } from './auditLog';

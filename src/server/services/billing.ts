@@ -12,7 +12,7 @@ import type { Database, Queryable } from '../db/client';
 import type { MemberRow, TenantRow } from '../db/rows';
 import { members, memberships, paymentMethods, payments, paymentWebhookEvents, plans, tenants } from '../db/schema';
 import { AppError, notFound } from '../errors';
-import { isUniqueViolation } from '../db/uniqueViolation';
+import { isUniqueViolation } from '../db/databaseErrors';
 import type { MailLog, MailService } from '../mail/service';
 import { CardDeclinedError, type ChargeOutcome, InvalidPaymentResultError, type PaymentProvider, type ProviderResult, WebhookVerificationError } from '../payments/provider';
 import { type AppLinkSettings, appLink } from './appLinks';

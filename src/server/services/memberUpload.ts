@@ -20,7 +20,7 @@ import {
 import type { ErrorCode } from '../../shared/domain/errors';
 import { validateEmail } from '../../shared/domain/validation';
 import type { Database, Queryable, Transaction } from '../db/client';
-import { isDataRefusal } from '../db/uniqueViolation';
+import { isDataRefusal } from '../db/databaseErrors';
 import type { MemberRow, TenantRow } from '../db/rows';
 import { backgroundTasks, customFields, invitations, memberCustomFieldValues, memberGroups, memberUploads, members, tenants } from '../db/schema';
 import { AppError } from '../errors';

@@ -11,7 +11,7 @@ import {
 } from '../../shared/domain/signup';
 import { validateEmail, validatePassword } from '../../shared/domain/validation';
 import type { Database } from '../db/client';
-import { isUniqueViolation } from '../db/uniqueViolation';
+import { isUniqueViolation } from '../db/databaseErrors';
 import type { MemberRow, TenantRow } from '../db/rows';
 import {
   customFields,

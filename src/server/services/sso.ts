@@ -6,7 +6,7 @@ import type { SupportedLanguage } from '../../shared/domain/language';
 import type { VerificationMethod } from '../../shared/domain/signup';
 import { SSO_IDENTITY_TTL_MINUTES, type SsoPlatformConfig } from '../../shared/domain/sso';
 import type { Database } from '../db/client';
-import { isUniqueViolation } from '../db/uniqueViolation';
+import { isUniqueViolation } from '../db/databaseErrors';
 import type { MemberRow, TenantRow } from '../db/rows';
 import { members, ssoPlatforms, ssoWhitelist } from '../db/schema';
 import { AppError, notFound } from '../errors';
