@@ -5,6 +5,7 @@
  * on both drivers and for every user of the client (Drizzle and pg-boss's PGlite adapter).
  */
 import { eq } from 'drizzle-orm';
+import { ESLint } from 'eslint';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, openPglite } from '../../src/server/db/client';
 import { tenants } from '../../src/server/db/schema';
@@ -45,6 +46,7 @@ describe.each(kinds)('the transaction guard on %s', (kind) => {
     await expect(
       db.transaction(async (tx) => {
         await tx.insert(tenants).values({ subdomain: 'inside', name: 'Inside' });
+        // eslint-disable-next-line local/no-outer-handle-in-transaction -- the mistake under test
         await db.select().from(tenants).where(eq(tenants.subdomain, 'inside'));
       }),
     ).rejects.toSatisfy(isGuardError);
@@ -55,6 +57,7 @@ describe.each(kinds)('the transaction guard on %s', (kind) => {
 
   it('fails a transaction opened on the outer handle inside another, and lets savepoints of the transaction through', async () => {
     const { db } = handle;
+    // eslint-disable-next-line local/no-outer-handle-in-transaction -- the mistake under test
     await expect(db.transaction(async () => db.transaction(async (inner) => inner.select().from(tenants)))).rejects.toSatisfy(isGuardError);
     await db.transaction(async (tx) => {
       await tx.transaction(async (savepoint) => {
@@ -71,7 +74,8 @@ describe.each(kinds)('the transaction guard on %s', (kind) => {
     let later: Promise<unknown> | undefined;
     await db.transaction(async (tx) => {
       await tx.insert(tenants).values({ subdomain: 'started', name: 'Started' });
-      // Registered inside the transaction, so it carries the transaction's async context along.
+      // Registered inside the transaction, so it carries the transaction's async context along; it runs after.
+      // eslint-disable-next-line local/no-outer-handle-in-transaction -- runs once the transaction has ended
       later = gate.then(() => db.select().from(tenants).where(eq(tenants.subdomain, 'started')));
     });
     openGate();
@@ -84,4 +88,24 @@ describe.each(kinds)('the transaction guard on %s', (kind) => {
     await expect(db.transaction(async () => queue.executeSql('select 1', []))).rejects.toSatisfy(isGuardError);
     expect((await queue.executeSql('select 1 as one', [])).rows).toEqual([{ one: 1 }]);
   });
+});
+
+describe('the lint rule local/no-outer-handle-in-transaction', () => {
+  const lint = async (code: string) => {
+    const [result] = await new ESLint().lintText(code, { filePath: 'src/server/services/lintProbe.ts' });
+    return result!.messages.filter((message) => message.ruleId === 'local/no-outer-handle-in-transaction').map((message) => message.line);
+  };
+
+  it('refuses the handle a transaction was opened on inside its callback, and nothing else', async () => {
+    const code = [
+      "import type { Database } from '../db/client';",
+      'export async function probe(db: Database, deps: { db: Database; mail: unknown }, send: (value: unknown) => void) {',
+      '  await db.transaction(async (tx) => send(await db.select().from(tx as never)));',
+      '  await deps.db.transaction(async (tx) => { send(deps.db); send(deps.mail); send(tx); });',
+      '  await db.transaction(async (tx) => tx.transaction(async (savepoint) => send(savepoint)));',
+      '  await db.transaction(async (tx) => ((db: unknown) => send(db))(tx));',
+      '}',
+    ].join('\n');
+    expect(await lint(code)).toEqual([3, 4]);
+  }, 30_000);
 });
