@@ -6,9 +6,9 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
-import postgres, { type PendingQuery, type Row, type Sql } from 'postgres';
+import postgres from 'postgres';
 import { MIGRATIONS_DIR } from '../paths';
-import { isReadStatement, retryOnLostConnection } from './connectionRetry';
+import { openPostgresPool } from './postgresPool';
 import * as schema from './schema';
 import { assertOutsideTransaction, runInTransactionScope } from './transactionGuard';
 
@@ -105,93 +105,6 @@ function guardedPglite(client: PGlite): PGlite {
 }
 
 /**
- * Every statement Drizzle runs made a named prepared statement of its connection. Drizzle asks
- * postgres-js for an unnamed statement unless the query was `.prepare()`d, and postgres-js then
- * takes two round trips per statement (describe, then execute) while PostgreSQL parses, analyses
- * and plans it anew each time. A named one is parsed once per connection and then runs in a single
- * round trip, with its plan cached. Statement texts are parameterised, so there are few of them;
- * postgres-js recycles connections (max_lifetime), which bounds what each keeps.
- */
-const preparedUnsafe =
-  (client: Sql) =>
-  (query: string, parameters?: unknown[], options?: object): PendingQuery<Row[]> =>
-    client.unsafe(query, parameters as never, { ...options, prepare: true });
-
-/** `begin` or `savepoint` with the callback's own client wrapped by `wrapTransaction`, inside `scope`. */
-function opening(client: Sql, key: 'begin' | 'savepoint', scope: <T>(run: () => T | Promise<T>) => Promise<T> | T) {
-  return (...args: unknown[]) => {
-    const callback = args.pop() as (tx: Sql) => unknown;
-    const open = Reflect.get(client, key, client) as (...all: unknown[]) => unknown;
-    return open.call(client, ...args, (tx: Sql) => scope(() => callback(transactionClient(tx))));
-  };
-}
-
-/** A transaction's (or savepoint's) own client: prepared statements; it is the one to use inside. */
-function transactionClient(tx: Sql): Sql {
-  const unsafe = preparedUnsafe(tx);
-  const savepoint = opening(tx, 'savepoint', (run) => run());
-  return new Proxy(tx, {
-    get(target, key, receiver) {
-      if (key === 'unsafe') return unsafe;
-      if (key === 'savepoint') return savepoint;
-      return Reflect.get(target, key, receiver) as unknown;
-    },
-  });
-}
-
-/**
- * A read on the outer client that drizzle awaits (`await q` or `await q.values()`), run again once
- * on another connection when its own was lost (connectionRetry.ts).
- */
-function retryingRead(start: () => PendingQuery<Row[]>) {
-  let asValues = false;
-  let result: Promise<unknown> | undefined;
-  const read = {
-    values() {
-      asValues = true;
-      return read;
-    },
-    then<A, B>(onFulfilled?: (value: unknown) => A | PromiseLike<A>, onRejected?: (reason: unknown) => B | PromiseLike<B>) {
-      result ??= retryOnLostConnection(async () => {
-        const query = start();
-        return asValues ? await query.values() : await query;
-      });
-      return result.then(onFulfilled, onRejected);
-    },
-  };
-  return read;
-}
-
-/**
- * The pool's client as the app's outer handle: prepared statements, reads retried once when their
- * connection was lost, and no statement or transaction while the async context holds an open
- * transaction (transactionGuard.ts), since that one must use its own client.
- */
-function outerClient(client: Sql): Sql {
-  const unsafe = preparedUnsafe(client);
-  const begin = opening(client, 'begin', runInTransactionScope);
-  return new Proxy(client, {
-    apply(target, thisArg, args: unknown[]) {
-      assertOutsideTransaction('a statement');
-      return Reflect.apply(target, thisArg, args) as unknown;
-    },
-    get(target, key, receiver) {
-      if (key === 'unsafe') {
-        return (query: string, parameters?: unknown[], options?: object) => {
-          assertOutsideTransaction(`"${query.slice(0, 80)}"`);
-          return isReadStatement(query) ? retryingRead(() => unsafe(query, parameters, options)) : unsafe(query, parameters, options);
-        };
-      }
-      if (key === 'begin' || key === 'reserve') {
-        assertOutsideTransaction(key === 'begin' ? 'a transaction' : 'a reserved connection');
-        if (key === 'begin') return begin;
-      }
-      return Reflect.get(target, key, receiver) as unknown;
-    },
-  });
-}
-
-/**
  * A real PostgreSQL, migrated under an advisory lock so that several server processes starting
  * together do not run the same migration twice.
  */
@@ -204,8 +117,8 @@ export async function openPostgres(url: string, poolSize = 20, observe?: QueryOb
   } finally {
     await migrationClient.end();
   }
-  const client = postgres(url, { max: poolSize, onnotice: () => {} });
-  const db = drizzlePostgres({ client: outerClient(client), schema, ...observing(observe) });
+  const pool = openPostgresPool(url, poolSize);
+  const db = drizzlePostgres({ client: pool.client, schema, ...observing(observe) });
   locations.set(db as unknown as Database, { kind: 'postgres', url });
-  return { db: db as unknown as Database, kind: 'postgres', close: () => client.end() };
+  return { db: db as unknown as Database, kind: 'postgres', close: () => pool.end() };
 }

@@ -12,8 +12,8 @@ export function isReadStatement(statement: string): boolean {
 
 /**
  * Runs `run` once more when it failed because its database connection was lost (PostgreSQL
- * terminated the backend, the socket closed): postgres-js opens a new connection for the next
- * statement. The caller vouches that running it twice has the effect of running it once (a read;
+ * terminated the backend, the socket closed): the pool was replaced by then (postgresPool.ts), so
+ * it runs on a new connection. The caller vouches that running it twice has the effect of running it once (a read;
  * an insert that does nothing on conflict with the row a first run may have written; a whole
  * transaction whose second run is harmless). Inside an open transaction it is never retried: the
  * transaction died with its connection, and only its caller may run it again as a whole.
@@ -23,9 +23,6 @@ export async function retryOnLostConnection<T>(run: () => Promise<T>): Promise<T
     return await run();
   } catch (error) {
     if (!isConnectionLost(error) || inOpenTransaction()) throw error;
-    // One turn of the event loop first: a terminated server closes its idle connections too, and
-    // their closes arrive with this failure; taken in, the retry gets a connection that is alive.
-    await new Promise((resolve) => setImmediate(resolve));
     return run();
   }
 }
