@@ -124,8 +124,8 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
   }
 
   /**
-   * Stores a new refresh token of the family (its hash) and returns it. Writing the same token again
-   * does nothing, so a write whose connection was lost may be retried.
+   * Stores a refresh token of the family (its hash). Writing the same token again does nothing, so a
+   * write whose connection was lost may be retried.
    */
   async function storeRefreshToken(queryable: Pick<Database, 'insert'>, member: MemberRow, familyId: string, refreshToken: string): Promise<void> {
     await queryable
