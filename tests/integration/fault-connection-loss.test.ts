@@ -84,7 +84,7 @@ describe.skipIf(!adminUrl)('lost PostgreSQL connections', () => {
       await lock.unsafe(`lock table "${table}" in access exclusive mode`);
       const answer = request();
       const [waiting] = await waitFor(async () => {
-        const rows = await operator<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${databaseName} and wait_event_type = 'Lock'`;
+        const rows = await operator<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${databaseName} and wait_event_type = 'Lock' and query like ${`%"${table}"%`}`;
         return rows.length > 0 ? rows : undefined;
       }, `a statement waiting on ${table}`, 20_000);
       await operator`select pg_terminate_backend(${waiting!.pid})`;
