@@ -13,6 +13,58 @@ const boundaryZones = [
   { target: './src/renderer/src/features/admin', from: ['./src/renderer/src/features/!(admin)/**'], message: 'Admin features do not import member features; share through src/components.' },
 ];
 
+/** The variable `name` resolves to from `scope`, looking outward. */
+function variableOf(scope, name) {
+  for (let current = scope; current; current = current.upper) {
+    const variable = current.set.get(name);
+    if (variable) return variable;
+  }
+  return null;
+}
+
+/**
+ * DESIGN §4: inside the callback of `X.transaction(…)`, `X` itself is an error: the transaction is
+ * the handle to use there. On PGlite (one connection) a statement on `X` waits for the transaction,
+ * which waits for it, and the whole server stops answering. The syntactic case only; a helper that
+ * reaches the outer handle another way is caught at run time by src/server/db/transactionGuard.ts.
+ */
+const noOuterHandleInTransaction = {
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: { outer: '`{{handle}}` used inside its own transaction: use the transaction handle the callback receives (on PGlite this waits forever).' },
+  },
+  create(context) {
+    const { sourceCode } = context;
+    return {
+      "CallExpression[callee.type='MemberExpression'][callee.property.name='transaction']"(call) {
+        const [callback] = call.arguments;
+        if (!callback || (callback.type !== 'ArrowFunctionExpression' && callback.type !== 'FunctionExpression')) return;
+        const handle = call.callee.object;
+        let root = handle;
+        while (root.type === 'MemberExpression') root = root.object;
+        if (root.type !== 'Identifier') return;
+        const variable = variableOf(sourceCode.getScope(call), root.name);
+        if (!variable) return;
+        const handleText = sourceCode.getText(handle);
+        const [start, end] = callback.range;
+        for (const reference of variable.references) {
+          const [at] = reference.identifier.range;
+          if (at < start || at > end) continue;
+          // `db`, or the same member chain as the handle (`deps.db`), read from the outer variable.
+          for (let node = reference.identifier; ; node = node.parent) {
+            if (sourceCode.getText(node) === handleText) {
+              context.report({ node, messageId: 'outer', data: { handle: handleText } });
+              break;
+            }
+            if (node.parent?.type !== 'MemberExpression' || node.parent.object !== node) break;
+          }
+        }
+      },
+    };
+  },
+};
+
 export default tseslint.config(
   { ignores: ['node_modules', 'out', 'dist', 'dist-web', 'dist-server', 'release', '.data', 'test-results', 'playwright-report', 'src/server/db/migrations'] },
   ...tseslint.configs.recommended,
@@ -32,6 +84,11 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', { patterns: ['electron', 'node:*', 'react', 'react-dom', 'fs', 'path'] }],
     },
+  },
+  {
+    files: ['src/server/**/*.ts', 'tests/**/*.ts'],
+    plugins: { local: { rules: { 'no-outer-handle-in-transaction': noOuterHandleInTransaction } } },
+    rules: { 'local/no-outer-handle-in-transaction': 'error' },
   },
   {
     // Services return data (the chat answer as frames); routes own the HTTP side.

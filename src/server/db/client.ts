@@ -6,9 +6,11 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
-import postgres, { type Sql } from 'postgres';
+import postgres from 'postgres';
 import { MIGRATIONS_DIR } from '../paths';
+import { openPostgresPool } from './postgresPool';
 import * as schema from './schema';
+import { assertOutsideTransaction, runInTransactionScope } from './transactionGuard';
 
 /** Either driver behind one type: services never know which database they talk to. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -49,11 +51,12 @@ const MIGRATION_LOCK_KEY = 7_240_611;
 export async function openPglite(dataDir?: string, observe?: QueryObserver, from?: Blob): Promise<DatabaseHandle> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   // pg_trgm: retrieval ranks passages by trigram similarity too (migration 0006 creates the extension).
-  const client = new PGlite({ dataDir, extensions: { pg_trgm }, ...(from ? { loadDataDir: from } : {}) });
+  const raw = new PGlite({ dataDir, extensions: { pg_trgm }, ...(from ? { loadDataDir: from } : {}) });
+  const client = guardedPglite(raw);
   const db = drizzlePglite({ client, schema, ...observing(observe) });
   await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });
   locations.set(db as unknown as Database, { kind: 'pglite', client });
-  return { db: db as unknown as Database, kind: 'pglite', close: () => client.close() };
+  return { db: db as unknown as Database, kind: 'pglite', close: () => raw.close() };
 }
 
 /** The whole of an embedded database as an archive, for `openPglite(…, from)`. */
@@ -63,29 +66,40 @@ export function dumpPglite(db: Database): Promise<Blob> {
   return location.client.dumpDataDir('none') as Promise<Blob>;
 }
 
+/** PGlite's methods that run statements; each waits for an open transaction to end first. */
+const PGLITE_STATEMENT_METHODS = new Set<PropertyKey>(['query', 'sql', 'exec', 'describeQuery', 'listen', 'unlisten', 'execProtocol', 'execProtocolRaw', 'execProtocolStream']);
+
 /**
- * The client with every statement Drizzle runs made a named prepared statement of its connection.
- * Drizzle asks postgres-js for an unnamed statement unless the query was `.prepare()`d, and
- * postgres-js then takes two round trips per statement (describe, then execute) while PostgreSQL
- * parses, analyses and plans it anew each time. A named one is parsed once per connection and then
- * runs in a single round trip, with its plan cached. Statement texts are parameterised, so there
- * are few of them; postgres-js recycles connections (max_lifetime), which bounds what each keeps.
+ * The PGlite client every user of the embedded database goes through (Drizzle, pg-boss's adapter):
+ * a statement or a transaction started while the async context holds an open transaction throws
+ * instead of waiting forever for the one connection (transactionGuard.ts).
  */
-function preparingStatements(client: Sql): Sql {
+function guardedPglite(client: PGlite): PGlite {
+  const wrapped = new Map<PropertyKey, { original: unknown; method: unknown }>();
+  const wrap = (key: PropertyKey, original: (...args: unknown[]) => unknown) => {
+    // Called on the client itself, never on the proxy: PGlite keeps its state in private fields.
+    const bound = original.bind(client);
+    if (key === 'transaction') {
+      return (callback: (tx: unknown) => unknown) => {
+        assertOutsideTransaction('a transaction');
+        return bound((tx: unknown) => runInTransactionScope(() => callback(tx)));
+      };
+    }
+    if (!PGLITE_STATEMENT_METHODS.has(key)) return bound;
+    return (...args: unknown[]) => {
+      assertOutsideTransaction(`PGlite ${String(key)}`);
+      return bound(...args);
+    };
+  };
   return new Proxy(client, {
-    get(target, key, receiver) {
-      if (key === 'unsafe') {
-        return (query: string, parameters?: unknown[], options?: object) => target.unsafe(query, parameters as never, { ...options, prepare: true });
-      }
-      // Transactions and savepoints hand their callback a client of their own: wrap that one too.
-      if (key === 'begin' || key === 'savepoint') {
-        return (...args: unknown[]) => {
-          const callback = args.pop() as (tx: Sql) => unknown;
-          const open = Reflect.get(target, key, target) as (...all: unknown[]) => unknown;
-          return open.call(target, ...args, (tx: Sql) => callback(preparingStatements(tx)));
-        };
-      }
-      return Reflect.get(target, key, receiver) as unknown;
+    get(target, key) {
+      const value: unknown = Reflect.get(target, key, target);
+      if (typeof value !== 'function') return value;
+      const known = wrapped.get(key);
+      if (known?.original === value) return known.method;
+      const method = wrap(key, value as (...args: unknown[]) => unknown);
+      wrapped.set(key, { original: value, method });
+      return method;
     },
   });
 }
@@ -103,8 +117,8 @@ export async function openPostgres(url: string, poolSize = 20, observe?: QueryOb
   } finally {
     await migrationClient.end();
   }
-  const client = postgres(url, { max: poolSize, onnotice: () => {} });
-  const db = drizzlePostgres({ client: preparingStatements(client), schema, ...observing(observe) });
+  const pool = openPostgresPool(url, poolSize);
+  const db = drizzlePostgres({ client: pool.client, schema, ...observing(observe) });
   locations.set(db as unknown as Database, { kind: 'postgres', url });
-  return { db: db as unknown as Database, kind: 'postgres', close: () => client.end() };
+  return { db: db as unknown as Database, kind: 'postgres', close: () => pool.end() };
 }

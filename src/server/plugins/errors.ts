@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorBody } from '../../shared/api/common';
+import { isConnectionLost } from '../db/databaseErrors';
 import { AppError } from '../errors';
 import { RateLimitedError } from '../services/rateLimit';
 
@@ -48,7 +49,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status >= 500) {
-      request.log.error({ err: error }, 'request failed');
+      // Reads and idempotent writes were retried on a new connection before they got here (db/connectionRetry.ts).
+      request.log.error({ err: error }, isConnectionLost(error) ? 'request failed: database connection lost under a write that is not retried' : 'request failed');
       return reply.status(500).send({ code: 'internal_error', message: 'Server error, try later.' });
     }
     // Fastify's own 4xx (malformed JSON, unsupported media type, body too large…).

@@ -5,6 +5,7 @@ import type { ApiKey, ApiKeyStatus, apiKeyListQuerySchema, createApiKeyBodySchem
 import type { Paginated } from '../../shared/api/common';
 import { API_KEY_PREFIX, API_KEY_VISIBLE_CHARS } from '../../shared/domain/apiKeys';
 import type { Database, Queryable } from '../db/client';
+import { retryOnLostConnection } from '../db/connectionRetry';
 import type { ApiKeyRow, ChatbotRow, MemberRow, TenantRow } from '../db/rows';
 import { apiKeyChatbots, apiKeys, chatbots, members, usageRecords } from '../db/schema';
 import { AppError, notFound } from '../errors';
@@ -189,7 +190,8 @@ export async function authenticateApiKey(db: Database, tenant: TenantRow, key: s
   if (status === 'revoked') throw invalidKey('This API key has been revoked.');
   if (status === 'expired') throw invalidKey('This API key has expired.');
   if (row.member.status === 'deactivated' || row.member.status === 'rejected') throw invalidKey('The owner of this API key has been deactivated.');
-  await db.update(apiKeys).set({ lastUsedAt: new Date() }).where(eq(apiKeys.id, row.key.id));
+  // Setting the time again is harmless: retried when the connection was lost.
+  await retryOnLostConnection(() => db.update(apiKeys).set({ lastUsedAt: new Date() }).where(eq(apiKeys.id, row.key.id)));
   return row;
 }
 

@@ -3,6 +3,7 @@ import { hash, verify } from '@node-rs/argon2';
 import { and, eq, isNull, ne } from 'drizzle-orm';
 import { validateEmail } from '../../shared/domain/validation';
 import type { Database } from '../db/client';
+import { retryOnLostConnection } from '../db/connectionRetry';
 import { members, refreshTokens, serverSecrets } from '../db/schema';
 import { AppError } from '../errors';
 import type { MemberRow, TenantRow } from '../db/rows';
@@ -25,6 +26,8 @@ const SIGNING_SECRET_NAME = 'access_token_signing_key';
 export const hashPassword = (password: string): Promise<string> => hash(password);
 
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
+
+const newRefreshToken = () => randomBytes(32).toString('base64url');
 
 interface AccessTokenPayload {
   sub: number;
@@ -64,17 +67,24 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
   const forgetMember = (member: Pick<MemberRow, 'tenantId' | 'id'>) => memberCache.delete(memberKey(member.tenantId, member.id));
   let dummyHash: Promise<string> | null = null;
 
+  /**
+   * The tenant's HMAC key, made on first use. It reads the outer database when this process has not
+   * cached it yet (the first request after a restart), so it is never called inside a transaction.
+   */
   async function signingKey(tenantId: number): Promise<Buffer> {
     const cached = signingKeys.get(tenantId);
     if (cached) return cached;
-    await db
-      .insert(serverSecrets)
-      .values({ tenantId, name: SIGNING_SECRET_NAME, value: randomBytes(32).toString('base64url') })
-      .onConflictDoNothing();
-    const [row] = await db
-      .select({ value: serverSecrets.value })
-      .from(serverSecrets)
-      .where(and(eq(serverSecrets.tenantId, tenantId), eq(serverSecrets.name, SIGNING_SECRET_NAME)));
+    // Both statements are idempotent (the insert does nothing once a key exists): safe to run again.
+    const [row] = await retryOnLostConnection(async () => {
+      await db
+        .insert(serverSecrets)
+        .values({ tenantId, name: SIGNING_SECRET_NAME, value: randomBytes(32).toString('base64url') })
+        .onConflictDoNothing();
+      return db
+        .select({ value: serverSecrets.value })
+        .from(serverSecrets)
+        .where(and(eq(serverSecrets.tenantId, tenantId), eq(serverSecrets.name, SIGNING_SECRET_NAME)));
+    });
     if (!row) throw new Error('Signing key missing after insert');
     const key = Buffer.from(row.value, 'base64url');
     signingKeys.set(tenantId, key);
@@ -113,15 +123,25 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
     return (token ? await verifyAccessToken(tenantId, token) : null)?.fam ?? null;
   }
 
-  async function issueTokens(member: MemberRow, familyId: string, queryable: Pick<Database, 'insert'> = db): Promise<IssuedTokens> {
-    const refreshToken = randomBytes(32).toString('base64url');
-    await queryable.insert(refreshTokens).values({
-      tenantId: member.tenantId,
-      memberId: member.id,
-      tokenHash: sha256(refreshToken),
-      familyId,
-      expiresAt: new Date(Date.now() + options.refreshTokenTtlDays * 86_400_000),
-    });
+  /**
+   * Stores a refresh token of the family (its hash). Writing the same token again does nothing, so a
+   * write whose connection was lost may be retried.
+   */
+  async function storeRefreshToken(queryable: Pick<Database, 'insert'>, member: MemberRow, familyId: string, refreshToken: string): Promise<void> {
+    await queryable
+      .insert(refreshTokens)
+      .values({
+        tenantId: member.tenantId,
+        memberId: member.id,
+        tokenHash: sha256(refreshToken),
+        familyId,
+        expiresAt: new Date(Date.now() + options.refreshTokenTtlDays * 86_400_000),
+      })
+      .onConflictDoNothing({ target: refreshTokens.tokenHash });
+  }
+
+  /** The session's tokens once its refresh token is stored (and committed): signing may read the tenant's key. */
+  async function sessionTokens(member: MemberRow, familyId: string, refreshToken: string): Promise<IssuedTokens> {
     const access = await signAccessToken(member, familyId);
     return { accessToken: access.token, accessTokenExpiresAt: access.expiresAt, refreshToken, member };
   }
@@ -157,7 +177,10 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
     if (member.status !== 'approved' || tenant.planStatus !== 'active') {
       throw new AppError(423, 'not_eligible', 'This account is not eligible to use the service.');
     }
-    return issueTokens(member, randomUUID());
+    const familyId = randomUUID();
+    const refreshToken = newRefreshToken();
+    await retryOnLostConnection(() => storeRefreshToken(db, member, familyId, refreshToken));
+    return sessionTokens(member, familyId, refreshToken);
   }
 
   /**
@@ -194,31 +217,37 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
    */
   async function rotateRefreshToken(tenant: TenantRow, presented: string | undefined): Promise<IssuedTokens> {
     if (!presented) throw sessionExpired();
-    const outcome = await db.transaction(async (tx) => {
-      const [stored] = await tx
-        .select()
-        .from(refreshTokens)
-        .where(and(eq(refreshTokens.tenantId, tenant.id), eq(refreshTokens.tokenHash, sha256(presented))))
-        .for('update');
-      if (!stored || stored.revokedAt || stored.expiresAt.getTime() <= Date.now()) return { error: sessionExpired() };
-      const rotatedInGrace = stored.rotatedAt !== null && Date.now() - stored.rotatedAt.getTime() < REFRESH_REUSE_GRACE_MS;
-      if (stored.rotatedAt && !rotatedInGrace) {
-        await revokeFamily(tx, stored.familyId);
-        return { error: sessionExpired() };
-      }
-      const [member] = await tx.select().from(members).where(eq(members.id, stored.memberId));
-      if (member) forgetMember(member);
-      if (!member || member.status !== 'approved') {
-        await revokeFamily(tx, stored.familyId);
-        return { error: member?.status === 'deactivated' || member?.status === 'rejected' ? accountDeactivated() : sessionExpired() };
-      }
-      // Keep the first rotation time, so that the grace window is not extended by each concurrent refresh.
-      if (!stored.rotatedAt) await tx.update(refreshTokens).set({ rotatedAt: new Date() }).where(eq(refreshTokens.id, stored.id));
-      return { tokens: await issueTokens(member, stored.familyId, tx) };
-    });
+    // Safe to run again when the connection was lost, even after a commit nobody heard of: the
+    // presented token is then rotated within the grace window and gets another token of its family.
+    const outcome = await retryOnLostConnection(() =>
+      db.transaction(async (tx) => {
+        const [stored] = await tx
+          .select()
+          .from(refreshTokens)
+          .where(and(eq(refreshTokens.tenantId, tenant.id), eq(refreshTokens.tokenHash, sha256(presented))))
+          .for('update');
+        if (!stored || stored.revokedAt || stored.expiresAt.getTime() <= Date.now()) return { error: sessionExpired() };
+        const rotatedInGrace = stored.rotatedAt !== null && Date.now() - stored.rotatedAt.getTime() < REFRESH_REUSE_GRACE_MS;
+        if (stored.rotatedAt && !rotatedInGrace) {
+          await revokeFamily(tx, stored.familyId);
+          return { error: sessionExpired() };
+        }
+        const [member] = await tx.select().from(members).where(eq(members.id, stored.memberId));
+        if (member) forgetMember(member);
+        if (!member || member.status !== 'approved') {
+          await revokeFamily(tx, stored.familyId);
+          return { error: member?.status === 'deactivated' || member?.status === 'rejected' ? accountDeactivated() : sessionExpired() };
+        }
+        // Keep the first rotation time, so that the grace window is not extended by each concurrent refresh.
+        if (!stored.rotatedAt) await tx.update(refreshTokens).set({ rotatedAt: new Date() }).where(eq(refreshTokens.id, stored.id));
+        const refreshToken = newRefreshToken();
+        await storeRefreshToken(tx, member, stored.familyId, refreshToken);
+        return { member, familyId: stored.familyId, refreshToken };
+      }),
+    );
     // Thrown outside the transaction so that the family revocation above is committed.
     if ('error' in outcome) throw outcome.error;
-    return outcome.tokens;
+    return sessionTokens(outcome.member, outcome.familyId, outcome.refreshToken);
   }
 
   async function revokeFamily(queryable: Pick<Database, 'update'>, familyId: string): Promise<void> {
@@ -234,7 +263,8 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
       .select({ familyId: refreshTokens.familyId })
       .from(refreshTokens)
       .where(and(eq(refreshTokens.tenantId, tenant.id), eq(refreshTokens.tokenHash, sha256(presented))));
-    if (stored) await revokeFamily(db, stored.familyId);
+    // Revoking what is revoked already changes nothing: safe to run again.
+    if (stored) await retryOnLostConnection(() => revokeFamily(db, stored.familyId));
   }
 
   /**

@@ -7,6 +7,7 @@
 import { lt, sql } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
 import type { Database } from '../db/client';
+import { retryOnLostConnection } from '../db/connectionRetry';
 import { rateLimits } from '../db/schema';
 import { AppError } from '../errors';
 
@@ -46,17 +47,21 @@ export function postgresRateLimitStore(db: Database): RateLimitStore {
     async hit(key, windowMs) {
       const windowEnd = sql`now() + ${windowMs}::integer * interval '1 millisecond'`;
       const expired = sql`${rateLimits.resetAt} <= now()`;
-      const [row] = await db
-        .insert(rateLimits)
-        .values({ key, count: 1, resetAt: windowEnd })
-        .onConflictDoUpdate({
-          target: rateLimits.key,
-          set: {
-            count: sql`case when ${expired} then 1 else ${rateLimits.count} + 1 end`,
-            resetAt: sql`case when ${expired} then excluded.reset_at else ${rateLimits.resetAt} end`,
-          },
-        })
-        .returning({ count: rateLimits.count, msLeft: sql<number>`ceil(extract(epoch from ${rateLimits.resetAt} - now()) * 1000)::integer` });
+      // Run again when the connection was lost: a hit that reached the database before is then
+      // counted twice, which errs on the strict side (the limit never lets more through).
+      const [row] = await retryOnLostConnection(() =>
+        db
+          .insert(rateLimits)
+          .values({ key, count: 1, resetAt: windowEnd })
+          .onConflictDoUpdate({
+            target: rateLimits.key,
+            set: {
+              count: sql`case when ${expired} then 1 else ${rateLimits.count} + 1 end`,
+              resetAt: sql`case when ${expired} then excluded.reset_at else ${rateLimits.resetAt} end`,
+            },
+          })
+          .returning({ count: rateLimits.count, msLeft: sql<number>`ceil(extract(epoch from ${rateLimits.resetAt} - now()) * 1000)::integer` }),
+      );
       if (!row) throw new Error('rate limit upsert returned no row');
       if (++hitsSinceSweep >= SWEEP_EVERY_HITS) {
         hitsSinceSweep = 0;

@@ -80,7 +80,6 @@ export async function startChatServer(database: FaultDatabase, upstream: FakeLlm
     PORT: '0',
     HOST: '127.0.0.1',
     FILES_DIR: join(scratch, 'files'),
-    MAIL_OUTBOX_DIR: join(scratch, 'outbox'),
     SMS_OUTBOX_DIR: join(scratch, 'sms'),
     WEB_DIST_DIR: join(scratch, 'web'),
     LLM_BASE_URL: upstream.baseUrl,
