@@ -61,7 +61,9 @@ function transactionSitesOf(file: string): Map<number, string> {
   const sites = new Map<number, string>();
   const seen = new Map<string, number>();
   lines.forEach((line, index) => {
-    const receiver = /([\w.]+)\.transaction\(/.exec(line)?.[1];
+    const call = /([\w.]*)\.transaction\(/.exec(line);
+    // A chained call (`await deps.db\n  .transaction(…)`) names its receiver at the end of the line before.
+    const receiver = call && (call[1] || /([\w.]+)\s*$/.exec(lines[index - 1] ?? '')?.[1]);
     if (!receiver || receiver === 'tx' || line.trimStart().startsWith('*') || line.trimStart().startsWith('//')) return;
     const base = `${relative(SERVER_DIR, file)}#${enclosingFunction(lines, index)}`;
     const nth = (seen.get(base) ?? 0) + 1;
@@ -204,6 +206,8 @@ async function chat(token: string, chatbotId: number, body: Record<string, unkno
   return { status: response.status, frames: text.split('\n\n').filter((block) => block.startsWith('data: ')).map((block) => JSON.parse(block.slice(6)) as Json) };
 }
 
+const REFUSED_INVITEE = 'cold-refused@example.test';
+
 let adminSession: Awaited<ReturnType<typeof signIn>>;
 let memberSession: Awaited<ReturnType<typeof signIn>>;
 let admin: string;
@@ -211,13 +215,16 @@ let member: string;
 
 beforeAll(async () => {
   directory = await mkdtemp(join(tmpdir(), 'cold-transactions-'));
-  sink = await startSmtpSink();
+  // One address the mail server refuses for good: its invitation is withdrawn in a transaction of its own.
+  sink = await startSmtpSink({ refuse: (address) => (address === REFUSED_INVITEE ? 550 : undefined) });
   config = testConfig({
     PORT: 0,
     HOST: '127.0.0.1',
     DATA_DIR: join(directory, 'pglite'),
     FILES_DIR: join(directory, 'files'),
     SMS_OUTBOX_DIR: join(directory, 'sms-outbox'),
+    // The SSO platforms it saves point at loopback, which the outbound guard refuses unless allowed.
+    OUTBOUND_ALLOW: ['127.0.0.0/8', '::1'],
     SMTP_URL: sink.url,
     DEMO_TOKEN_DELAY_MS: 1,
     // Nothing of the tenant, the member or the input rules is kept: each use reads them anew.
@@ -283,6 +290,17 @@ describe('every transactional service on a cold server (PGlite)', () => {
     await ok(`/admin/members/${visitor!.id}/`, { method: 'PATCH', token: admin, body: { name: 'Cold Visitor Renamed' } });
     await ok('/admin/members/bulk/', { method: 'PATCH', token: admin, body: { member_ids: [visitor!.id], credit_quota: 100 } });
     await ok('/admin/members/bulk/delete/', { method: 'POST', token: admin, body: { member_ids: [visitor!.id] } });
+  });
+
+  it('writes mails with what they are about: an invitation, a password reset, an inquiry', async () => {
+    const invited = await ok('/admin/invitations/bulk/', {
+      method: 'POST',
+      token: admin,
+      body: { members: [{ email: 'cold-invitee@example.test', name: 'Cold Invitee' }, { email: REFUSED_INVITEE }] },
+    });
+    expect(invited.results.map((row: { result: string }) => row.result)).toEqual(['invited', 'invitation_email_failed']);
+    await ok('/auth/reset-password/', { method: 'POST', body: { email: DEMO_MEMBER.email } });
+    await ok('/inquiries/', { method: 'POST', token: member, body: { inquiry: 'Where is the manual?', email: DEMO_MEMBER.email } });
   });
 
   it("writes the admin console's settings", async () => {
