@@ -8,6 +8,7 @@ import { API_PREFIX } from '../shared/domain/http';
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
 import { openPglite, openPostgres } from './db/client';
+import { isConnectionLost } from './db/databaseErrors';
 import { DEMO_ADMIN, DEMO_MEMBER, seedDemoTenant } from './db/seed';
 
 const DEMO_TENANT = 'demo';
@@ -57,6 +58,14 @@ async function main(): Promise<void> {
     await database.close();
     process.exit(0);
   };
+  // postgres-js (3.4.9) can reject a query promise nobody awaits any more when the database ends its
+  // connection while a retry or a pool replacement has moved on (seen under pg_terminate_backend;
+  // docs/decisions/lost-connection-retry.md): that must not end a process serving every tenant.
+  // Any other unhandled rejection is a bug and still ends the process.
+  process.on('unhandledRejection', (reason) => {
+    if (!isConnectionLost(reason)) throw reason;
+    app.log.error({ err: reason }, 'a database connection was lost under a statement nobody waited for any more');
+  });
   process.once('SIGINT', () => void shutdown('SIGINT'));
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
 }
