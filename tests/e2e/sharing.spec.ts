@@ -1,5 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, MEMBER, createSession, expectNoSeriousA11yViolations, signIn, uniqueName } from './support';
+import { readFile } from 'node:fs/promises';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { ADMIN, MEMBER, createSession, expectNoSeriousA11yViolations, setSessionPublic, signIn, uniqueName } from './support';
 
 /** The stored answer of the session is served with a code block instead (the demo model writes none). */
 async function serveAnswerWithCode(page: Page, code: string): Promise<void> {
@@ -91,6 +92,92 @@ test.describe('sharing a session', () => {
     await stranger.goto(url);
     await expect(stranger.getByRole('heading', { level: 1, name: 'This chat is not shared' })).toBeVisible();
     await expectNoSeriousA11yViolations(stranger);
+    await again.close();
+  });
+});
+
+/** The smallest real PNG: 1×1, red. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC', 'base64');
+const NOTES = 'Agenda: launch on Friday.';
+
+/**
+ * The admin's chat with an attached picture and document and an image-mode answer, shared through
+ * the API as the share dialog would; returns its hash.
+ */
+async function sharedSessionWithAttachments(page: Page, title: string): Promise<string> {
+  const { access_token: token } = (await (await page.request.post('/api/v1/auth/sign-in/', { data: ADMIN })).json()) as { access_token: string };
+  const headers = { 'x-access-token': token };
+  const upload = async (name: string, mimeType: string, buffer: Buffer) => {
+    const response = await page.request.post('/api/v1/files/', { headers, multipart: { files: { name, mimeType, buffer } } });
+    expect(response.status()).toBe(200);
+    return ((await response.json()) as { items: { id: number }[] }).items[0]!.id;
+  };
+  const fileIds = [await upload('whiteboard.png', 'image/png', PNG), await upload('agenda.txt', 'text/plain', Buffer.from(NOTES))];
+  const chatbots = (await (await page.request.get('/api/v1/chatbots/?include_default=true', { headers })).json()) as { items: { id: number; is_default: boolean }[] };
+  const chatbotId = chatbots.items.find((chatbot) => chatbot.is_default)!.id;
+  const chat = async (data: Record<string, unknown>) => {
+    const response = await page.request.post(`/api/v1/chatbots/${chatbotId}/chat/`, { headers, data });
+    expect(response.status()).toBe(200);
+    await response.body(); // the whole stream, so the answer is stored
+    return (JSON.parse(response.headers()['x-chat-meta'] ?? '{}') as { session_hash_id: string }).session_hash_id;
+  };
+  const hash = await chat({ text: 'What does the whiteboard say?', file_ids: fileIds, session_title: title });
+  await chat({ text: 'A lighthouse at dawn', session_hash_id: hash, image_generation: true });
+  await setSessionPublic(page, hash);
+  return hash;
+}
+
+/** Every <img> inside the locator has loaded real pixels (a refused file would leave none). */
+async function expectLoadedImage(image: Locator): Promise<void> {
+  await expect(image).toBeVisible();
+  await expect.poll(() => image.evaluate((element) => (element as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
+}
+
+test.describe('a shared session’s files', () => {
+  test('a signed-out visitor sees the attached picture and the generated image, and downloads the document (en, ko; 1440 and 375 px)', async ({ page, browser }) => {
+    test.setTimeout(120_000);
+    const title = uniqueName('Whiteboard notes');
+    const hash = await sharedSessionWithAttachments(page, title);
+    const served = new Set<string>();
+    for (const language of ['en', 'ko'] as const) {
+      for (const [width, height] of [[1440, 900], [375, 812]] as const) {
+        const context = await browser.newContext({ viewport: { width, height } });
+        const visitor = await context.newPage();
+        await visitor.addInitScript((lng) => localStorage.setItem('user-data', JSON.stringify({ state: { member: null, language: lng }, version: 0 })), language);
+        const files: string[] = [];
+        visitor.on('response', (response) => response.url().includes('/files/') && files.push(`${response.status()} ${new URL(response.url()).pathname}`));
+        await visitor.goto(`/share/${hash}`);
+        await expect(visitor.getByRole('heading', { level: 1, name: title })).toBeVisible();
+        const attached = visitor.getByTestId('member-message').getByTestId('message-files');
+        await expectLoadedImage(attached.getByRole('img', { name: 'whiteboard.png' }));
+        await expect(attached.getByRole('button', { name: /agenda\.txt/ })).toBeVisible();
+        await expectLoadedImage(visitor.getByTestId('generated-image').getByRole('img'));
+        // Read at the session's public path, never the member's own (a visitor has no token for it).
+        expect(files.length).toBeGreaterThanOrEqual(2);
+        for (const file of files) expect(file).toMatch(new RegExp(`^200 /api/v1/public/sessions/${hash}/files/\\d+/$`));
+        files.forEach((file) => served.add(file.slice('200 '.length)));
+        await expectNoSeriousA11yViolations(visitor);
+        // The list opens at its end; the review shot shows the attachments.
+        await attached.scrollIntoViewIfNeeded();
+        await visitor.screenshot({ path: `test-results/shared-session-files-${language}-${width}.png` });
+        if (language === 'en' && width === 1440) {
+          const download = visitor.waitForEvent('download');
+          await attached.getByRole('button', { name: 'Open agenda.txt' }).click();
+          const saved = await download;
+          expect(saved.suggestedFilename()).toBe('agenda.txt');
+          expect((await readFile((await saved.path())!)).toString()).toBe(NOTES);
+        }
+        await context.close();
+      }
+    }
+
+    // Unshared again: the page says so and the files' links answer 404 to the visitor.
+    await setSessionPublic(page, hash, false);
+    const again = await browser.newContext();
+    const stranger = await again.newPage();
+    await stranger.goto(`/share/${hash}`);
+    await expect(stranger.getByRole('heading', { level: 1, name: 'This chat is not shared' })).toBeVisible();
+    for (const path of served) expect((await stranger.request.get(path, { headers: { 'x-access-token': 'public' } })).status(), path).toBe(404);
     await again.close();
   });
 });

@@ -29,8 +29,10 @@ const EXPECTED_PUBLIC = [
   'GET /public/sessions/:hash/history/',
   'PATCH /public/sessions/:hash/generate-title/',
   'POST /public/chatbots/:id/chat/',
-  // A public chatbot's documents and the files of its public sessions (ARCHITECTURE "Chat files").
+  // A public chatbot's documents and any chatbot's profile picture (ARCHITECTURE "Chat files").
   'GET /public/chatbots/:hash/files/:id/',
+  // The files of a shared session, to whoever has its link (ARCHITECTURE "Security").
+  'GET /public/sessions/:hash/files/:id/',
   // Sign-up happens before anyone is signed in (spec §6): its settings, groups, fields, policies,
   // the member limit, the verification code and the sign-up itself (ARCHITECTURE "Sign-up").
   'GET /tenants/sign-up-settings/',
@@ -120,6 +122,16 @@ describe('access levels', () => {
       expect(operation.security, key(endpoint)).toEqual(security);
     }
     expect((document as unknown as { components: { securitySchemes: Record<string, unknown> } }).components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+  });
+
+  it('answers a signed-out caller of the public file paths 404 for what is not shared, never 401 (a browser’s <img> has no token)', async () => {
+    for (const path of ['/public/chatbots/:hash/files/:id/', '/public/sessions/:hash/files/:id/']) {
+      const endpoint = endpoints.find((e) => e.path === path)!;
+      expect(endpoint.access, path).toBe('public');
+      for (const headers of [{}, { 'x-access-token': 'public' }] as Record<string, string>[]) {
+        expect((await client.call(concretePath(path), { headers })).status, path).toBe(404);
+      }
+    }
   });
 
   it('refuses every member and admin endpoint without a token (401)', async () => {

@@ -1,6 +1,7 @@
 import { API_KEY_PREFIX } from '../../src/shared/domain/apiKeys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConnectionRecorder } from '../fixtures/ports';
+import { samplePng } from '../fixtures/sampleFiles';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
 
@@ -242,7 +243,7 @@ let operations: Operation[];
 beforeAll(async () => {
   // The API key's calls must reach the handlers, not its rate limit. No internal address is
   // allowed for tenants' SSO platforms, as in production.
-  server = await startTestServer({ config: { API_KEY_RATE_LIMIT: 1_000_000, OUTBOUND_ALLOW: [] } });
+  server = await startTestServer({ extraTenants: ['acme'], config: { API_KEY_RATE_LIMIT: 1_000_000, OUTBOUND_ALLOW: [] } });
   const api = apiClient(server);
   const member = await api.signIn(DEMO_MEMBER);
   const admin = await api.signIn(DEMO_ADMIN);
@@ -309,6 +310,77 @@ async function attack(token: string | undefined): Promise<{ failures: string[]; 
   }
   return { failures, sent };
 }
+
+describe('hostile requests for a shared session’s files (GET /public/sessions/{hash}/files/{id}/)', () => {
+  /** A shared session of each tenant with one image: the demo member's and acme's. */
+  const own = { hash: '', file: 0 };
+  const acme = { hash: '', file: 0 };
+
+  async function sharedSessionWithImage(tenant: string | undefined): Promise<{ hash: string; file: number }> {
+    const api = apiClient(server);
+    const token = (await api.signIn(DEMO_MEMBER, tenant)).access_token;
+    const uploaded = await api.upload(token, [{ name: 'picture.png', bytes: samplePng() }], {}, tenant);
+    const file = uploaded.body.items[0].id as number;
+    const chatbotId = (await api.call('/chatbots/?include_default=true', { token, tenant })).body.items[0].id as number;
+    const chat = await fetch(`${server.apiBase}/chatbots/${chatbotId}/chat/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-access-token': token, ...(tenant ? { 'x-subdomain': tenant } : {}) },
+      body: JSON.stringify({ text: 'look', file_ids: [file] }),
+    });
+    const hash = JSON.parse(chat.headers.get('x-chat-meta')!).session_hash_id as string;
+    await chat.text();
+    expect((await api.call(`/sessions/${hash}/`, { method: 'PATCH', token, tenant, body: { is_public: true } })).status).toBe(200);
+    return { hash, file };
+  }
+
+  /** A signed-out visitor's request, the path segments raw (as an attacker types them). */
+  async function visitor(hash: string, id: string, tenant?: string) {
+    const response = await fetch(`${server.apiBase}/public/sessions/${hash}/files/${id}/`, {
+      headers: { 'x-access-token': 'public', ...(tenant ? { 'x-subdomain': tenant } : {}) },
+    });
+    const body = Buffer.from(await response.arrayBuffer());
+    const code = response.headers.get('content-type')?.includes('json') ? (JSON.parse(body.toString()) as { code?: string }).code : undefined;
+    return { status: response.status, code, isPng: body.subarray(1, 4).toString() === 'PNG' };
+  }
+
+  // Before the attacks below, which may leave the demo accounts in any state.
+  beforeAll(async () => {
+    Object.assign(own, await sharedSessionWithImage(undefined));
+    Object.assign(acme, await sharedSessionWithImage('acme'));
+  });
+
+  it('serves the image of each tenant’s shared session in that tenant (the control)', async () => {
+    expect(await visitor(own.hash, String(own.file))).toEqual({ status: 200, code: undefined, isPng: true });
+    expect(await visitor(acme.hash, String(acme.file), 'acme')).toEqual({ status: 200, code: undefined, isPng: true });
+  });
+
+  it.each(['-1', '0', '2147483648', '99999999999999999999999', '1e400', '1.5', 'abc', 'NaN', 'Infinity', '%00', '%20%0A%09', "'%20OR%201%3D1--", '..%2F..%2Fetc%2Fpasswd'])(
+    'an odd file id %s is a 400 validation error',
+    async (id) => {
+      expect(await visitor(own.hash, id)).toEqual({ status: 400, code: 'validation_error', isPng: false });
+    },
+  );
+
+  it.each([
+    ['NUL byte', '%00'],
+    ['NUL inside', `${'a'.repeat(4)}%00`],
+    ['longer than any hash', 'h'.repeat(65)],
+  ])('an odd session hash (%s) is a 400 validation error', async (_, hash) => {
+    expect(await visitor(hash, String(own.file))).toEqual({ status: 400, code: 'validation_error', isPng: false });
+  });
+
+  it('another tenant’s shared session, or its file, answers 404 like an unknown one', async () => {
+    const refused = { status: 404, code: 'not_found', isPng: false };
+    expect(await visitor(acme.hash, String(acme.file))).toEqual(refused);
+    expect(await visitor(own.hash, String(acme.file))).toEqual(refused);
+    expect(await visitor(acme.hash, String(own.file))).toEqual(refused);
+    expect(await visitor(own.hash, String(own.file), 'acme')).toEqual(refused);
+    // Near misses of the real hash (case, a trailing character, SQL wildcards) find nothing either.
+    for (const hash of [own.hash.toUpperCase(), `${own.hash}x`, `${own.hash.slice(0, -1)}_`, '%25', `${own.hash.slice(0, 4)}%25`]) {
+      expect(await visitor(hash, String(own.file)), hash).toEqual(refused);
+    }
+  });
+});
 
 describe('hostile input answers 4xx on every operation of the OpenAPI document', () => {
   it.each([

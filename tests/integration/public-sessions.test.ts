@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatbots, llmModels, members, sessions, tenants, usageRecords } from '../../src/server/db/schema';
+import { samplePng } from '../fixtures/sampleFiles';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient, readFrames } from './helpers/client';
 
@@ -13,12 +14,20 @@ let tenantId: number;
 let defaultChatbotId: number;
 let publicChatbotId: number;
 
-/** The member's chat with a chatbot they see (the embedded demo model answers). */
-async function memberChat(text: string) {
-  const response = await fetch(`${server.apiBase}/chatbots/${defaultChatbotId}/chat/`, {
+interface ChatAs {
+  token?: string;
+  tenant?: string;
+  chatbotId?: number;
+  /** More of the chat body: file_ids, session_hash_id, image_generation… */
+  body?: Record<string, unknown>;
+}
+
+/** A member's chat with a chatbot they see (the embedded demo model answers): the demo member's by default. */
+async function memberChat(text: string, as: ChatAs = {}) {
+  const response = await fetch(`${server.apiBase}/chatbots/${as.chatbotId ?? defaultChatbotId}/chat/`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-access-token': token },
-    body: JSON.stringify({ text }),
+    headers: { 'content-type': 'application/json', 'x-access-token': as.token ?? token, ...(as.tenant ? { 'x-subdomain': as.tenant } : {}) },
+    body: JSON.stringify({ text, ...as.body }),
   });
   expect(response.status).toBe(200);
   await readFrames(response);
@@ -164,6 +173,135 @@ describe('POST /public/chatbots/{id}/chat/', () => {
     } finally {
       await server.db.update(chatbots).set({ isPublic: true }).where(eq(chatbots.id, publicChatbotId));
     }
+  });
+});
+
+describe('files of a shared session (GET /public/sessions/{hash}/files/{id}/)', () => {
+  const PNG = samplePng();
+  const NOTES = Buffer.from('meeting notes: ship on Friday');
+  type Listed = { id: number; url: string; name: string; type: string };
+  /** One file id per case, and the shared session that holds the readable ones. */
+  let shared: { hash: string; image: number; notes: number; secret: number; generated: number };
+
+  async function uploadOne(name: string, bytes: Buffer, as: { token?: string; tenant?: string; fields?: Record<string, string> } = {}) {
+    const result = await api.upload(as.token ?? token, [{ name, bytes }], as.fields, as.tenant);
+    expect(result.status, JSON.stringify(result.body)).toBe(200);
+    return result.body.items[0].id as number;
+  }
+
+  /** What a signed-out browser gets: the token value `public`, the body read to the end. */
+  async function visitorGet(url: string, tenant?: string) {
+    const response = await fetch(`${server.url}${url}`, { headers: { 'x-access-token': 'public', ...(tenant ? { 'x-subdomain': tenant } : {}) } });
+    return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
+  }
+  const fileUrl = (hash: string, id: number) => `/api/v1/public/sessions/${hash}/files/${id}/`;
+  const share = (hash: string, isPublic: boolean, as = token) => api.call(`/sessions/${hash}/`, { method: 'PATCH', token: as, body: { is_public: isPublic } });
+  const listedFiles = (items: { files: Listed[] }[]) => items.flatMap((message) => message.files);
+
+  beforeAll(async () => {
+    const image = await uploadOne('whiteboard.png', PNG);
+    const notes = await uploadOne('notes.txt', NOTES);
+    const secret = await uploadOne('salary.txt', Buffer.from('private figures'), { fields: { access_level: 'private' } });
+    const hash = await memberChat('What do these say?', { body: { file_ids: [image, notes, secret] } });
+    // An image-mode answer in the same session: the generated picture is the session's file too.
+    await memberChat('A lighthouse at dawn', { body: { session_hash_id: hash, image_generation: true } });
+    expect((await share(hash, true)).status).toBe(200);
+    const history = await api.call(`/sessions/${hash}/history/`, { token });
+    const generated = listedFiles(history.body.items).find((file) => file.type === 'image/png' && file.id !== image)!;
+    shared = { hash, image, notes, secret, generated: generated.id };
+  });
+
+  it('lets a signed-out visitor read them at the public path the shared history lists, with the file route’s headers', async () => {
+    const history = await api.call(`/public/sessions/${shared.hash}/history/`, { headers: { 'x-access-token': 'public' } });
+    expect(history.status).toBe(200);
+    const listed = listedFiles(history.body.items);
+    // The private file is not listed: its name is the member's own.
+    expect(listed.map((file) => [file.id, file.url]).sort()).toEqual(
+      [shared.image, shared.notes, shared.generated].map((id) => [id, fileUrl(shared.hash, id)]).sort(),
+    );
+    // The member's own view keeps the authenticated path, private file included.
+    const own = listedFiles((await api.call(`/sessions/${shared.hash}/history/`, { token })).body.items);
+    expect(own.map((file) => file.url).sort()).toEqual([shared.image, shared.notes, shared.secret, shared.generated].map((id) => `/api/v1/files/${id}/`).sort());
+
+    const image = await visitorGet(fileUrl(shared.hash, shared.image));
+    expect(image.status).toBe(200);
+    expect(image.body.equals(PNG)).toBe(true);
+    expect(image.headers.get('content-type')).toBe('image/png');
+    expect(image.headers.get('content-disposition')).toBe(`inline; filename="whiteboard.png"; filename*=UTF-8''whiteboard.png`);
+    expect(image.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(image.headers.get('cache-control')).toBe('private, no-store');
+    expect(image.headers.get('content-security-policy')).toContain('sandbox');
+
+    // A document downloads rather than opening as a page of this origin.
+    const notes = await visitorGet(fileUrl(shared.hash, shared.notes));
+    expect(notes.status).toBe(200);
+    expect(notes.body.toString()).toBe(NOTES.toString());
+    expect(notes.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(notes.headers.get('content-disposition')).toMatch(/^attachment; filename="notes.txt"/);
+    expect(notes.headers.get('x-content-type-options')).toBe('nosniff');
+
+    const generated = await visitorGet(fileUrl(shared.hash, shared.generated));
+    expect(generated.status).toBe(200);
+    expect(generated.headers.get('content-type')).toBe('image/png');
+    expect(generated.body.subarray(1, 4).toString()).toBe('PNG');
+
+    // Without any token header, and with a member's token of the tenant, the same file is served.
+    const bare = await fetch(`${server.url}${fileUrl(shared.hash, shared.image)}`);
+    expect([bare.status, (await bare.arrayBuffer()).byteLength]).toEqual([200, PNG.length]);
+    const asMember = await fetch(`${server.url}${fileUrl(shared.hash, shared.image)}`, { headers: { 'x-access-token': adminToken } });
+    expect([asMember.status, (await asMember.arrayBuffer()).byteLength]).toEqual([200, PNG.length]);
+  });
+
+  it('answers the same bare 404 for every file the visitor may not read', async () => {
+    const refusals: [string, Awaited<ReturnType<typeof visitorGet>>][] = [];
+    const refused = async (label: string, url: string, tenant?: string) => refusals.push([label, await visitorGet(url, tenant)]);
+
+    await refused('a private file of the shared session', fileUrl(shared.hash, shared.secret));
+    // The member's other session, never shared, and a file left in the composer.
+    const unsharedFile = await uploadOne('draft.txt', Buffer.from('not shared'));
+    const unshared = await memberChat('Keep this one', { body: { file_ids: [unsharedFile] } });
+    await refused('a file of another, unshared session', fileUrl(shared.hash, unsharedFile));
+    await refused('the unshared session’s file at its own hash', fileUrl(unshared, unsharedFile));
+    const composerFile = await uploadOne('pending.png', PNG);
+    await refused('an uploaded file sent in no message', fileUrl(shared.hash, composerFile));
+    // Another shared session's file through this session's link.
+    const otherFile = await uploadOne('other.txt', Buffer.from('other shared session'));
+    const other = await memberChat('Another shared chat', { body: { file_ids: [otherFile] } });
+    await share(other, true);
+    expect((await visitorGet(fileUrl(other, otherFile))).status).toBe(200);
+    await refused('a file of another shared session', fileUrl(shared.hash, otherFile));
+    await refused('this session’s file through the other session', fileUrl(other, shared.image));
+    // Another member's file, shared in their own session.
+    const adminFile = await uploadOne('admin.txt', Buffer.from('admin only'), { token: adminToken });
+    await refused('another member’s unsent file', fileUrl(shared.hash, adminFile));
+    // Another tenant: its own shared session works there, and nowhere else.
+    const otherToken = (await api.signIn(DEMO_MEMBER, 'other')).access_token;
+    const otherBotId = (await api.call('/chatbots/?include_default=true', { token: otherToken, tenant: 'other' })).body.items[0].id as number;
+    const foreignFile = await uploadOne('foreign.png', PNG, { token: otherToken, tenant: 'other' });
+    const foreign = await memberChat('Elsewhere', { token: otherToken, tenant: 'other', chatbotId: otherBotId, body: { file_ids: [foreignFile] } });
+    expect((await api.call(`/sessions/${foreign}/`, { method: 'PATCH', token: otherToken, tenant: 'other', body: { is_public: true } })).status).toBe(200);
+    expect((await visitorGet(fileUrl(foreign, foreignFile), 'other')).status).toBe(200);
+    await refused('another tenant’s shared session and file', fileUrl(foreign, foreignFile));
+    await refused('another tenant’s file through this session', fileUrl(shared.hash, foreignFile));
+    await refused('this tenant’s shared session asked in another tenant', fileUrl(shared.hash, shared.image), 'other');
+    await refused('an id no file has', fileUrl(shared.hash, 2_000_000_000));
+    await refused('a hash no session has', fileUrl('no-such-session', shared.image));
+    // Unshared again: its files go with it (the link a visitor kept answers 404).
+    expect((await share(shared.hash, false)).status).toBe(200);
+    try {
+      await refused('a file of the session once unshared', fileUrl(shared.hash, shared.image));
+      await refused('a generated image of the session once unshared', fileUrl(shared.hash, shared.generated));
+    } finally {
+      await share(shared.hash, true);
+    }
+
+    const expected = refusals.map(([label]) => `${label} → 404`);
+    expect(refusals.map(([label, response]) => `${label} → ${response.status}`)).toEqual(expected);
+    // No hint: every refusal has the same body, none carries the file's bytes or name.
+    const bodies = new Set(refusals.map(([, response]) => response.body.toString()));
+    expect(bodies.size).toBe(1);
+    expect([...bodies][0]).not.toMatch(/session|private|tenant|\.txt|\.png/i);
+    expect((await visitorGet(fileUrl(shared.hash, shared.image))).status).toBe(200);
   });
 });
 

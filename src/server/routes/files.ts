@@ -1,9 +1,10 @@
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { UPLOAD_FIELD, deleteFile, getFile, getFileProgress, getPublicFile, uploadFiles } from '../../shared/api/files';
+import { UPLOAD_FIELD, deleteFile, getFile, getFileProgress, getPublicFile, getSharedSessionFile, uploadFiles } from '../../shared/api/files';
 import type { Database } from '../db/client';
 import { AppError } from '../errors';
 import * as filesService from '../services/files';
+import * as publicSessions from '../services/publicSessions';
 import { type FileDownload, type FileLimits, type FileServiceDeps, MAX_FILES_PER_MESSAGE, fileLimitsFor } from '../services/files';
 import { RESPONSE_WRITTEN, registerEndpoint } from './endpointRoute';
 
@@ -80,6 +81,9 @@ export function registerFileRoutes(app: FastifyInstance, deps: Omit<FileServiceD
   registerEndpoint(app, getFile, async ({ params, requireMember, reply }) => sendFile(reply, await filesService.downloadOwnFile(db, store, requireMember(), params.id)));
   registerEndpoint(app, getPublicFile, async ({ params, tenant, reply }) =>
     sendFile(reply, await filesService.downloadPublicFile(db, store, tenant, params.hash, params.id)),
+  );
+  registerEndpoint(app, getSharedSessionFile, async ({ params, tenant, reply }) =>
+    sendFile(reply, await publicSessions.downloadSharedSessionFile(db, store, tenant, params.hash, params.id)),
   );
   registerEndpoint(app, deleteFile, async ({ params, requireMember }) => {
     await filesService.deleteFile(db, store, requireMember(), params.id);

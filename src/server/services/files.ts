@@ -6,14 +6,15 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { and, asc, eq, inArray, lt, notExists, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { type ChatFile, type FileProgress, uploadOptionsSchema } from '../../shared/api/files';
+import { buildPath } from '../../shared/api/endpoint';
+import { type ChatFile, type FileProgress, getSharedSessionFile, uploadOptionsSchema } from '../../shared/api/files';
 import { API_PREFIX } from '../../shared/domain/http';
 import { FILE_KINDS, FILE_NAME_MAX, type FileKind, IMAGE_KINDS } from '../../shared/domain/files';
 import type { ServerConfig } from '../config';
 import type { Database } from '../db/client';
 import type { MemberRow, TenantRow } from '../db/rows';
 import { indexFile } from '../retrieval';
-import { chatbotDocuments, chatbots, fileSections, files, sessionMessageFiles, sessionMessages, sessions } from '../db/schema';
+import { chatbotDocuments, chatbots, fileSections, files, sessionMessageFiles, sessions } from '../db/schema';
 import { AppError, forbidden, notFound } from '../errors';
 import type { JobQueue } from '../jobs/queue';
 import { CorruptFileError, DocumentLimitError } from '../storage/documentErrors';
@@ -288,11 +289,15 @@ export async function downloadOwnFile(db: Database, store: FileStore, member: Me
   return openStored(store, row);
 }
 
+/** Who may read a file without signing in at all: one uploaded (or generated) as `public`. */
+export const publicAccessLevel = eq(files.accessLevel, 'public');
+
 /**
- * The public rule (docs/ARCHITECTURE.md "Chat files"): without signing in, a file is readable only
- * when its access level is public and it is either the chatbot's profile picture (an <img> sends no
- * token, and the Studio shows it before the chatbot is public), a document of that chatbot while the
- * chatbot is public, or attached to a message of a public session of that chatbot. Everything else is 404.
+ * The public rule (docs/ARCHITECTURE.md "Chat files"): without signing in, a file of a chatbot is
+ * readable only when its access level is public and it is either the chatbot's profile picture (an
+ * <img> sends no token, and the Studio shows it before the chatbot is public) or a document of that
+ * chatbot while the chatbot is public. Session files have their own path (sharedSessionFileUrl):
+ * a chatbot's hash must not open every shared session of it to whoever counts file ids.
  */
 export async function downloadPublicFile(db: Database, store: FileStore, tenant: TenantRow, chatbotHash: string, id: number): Promise<FileDownload> {
   const [chatbot] = await db
@@ -300,34 +305,22 @@ export async function downloadPublicFile(db: Database, store: FileStore, tenant:
     .from(chatbots)
     .where(and(eq(chatbots.tenantId, tenant.id), or(eq(chatbots.hashId, chatbotHash), eq(chatbots.publicHashId, chatbotHash))));
   if (!chatbot) throw notFound();
+  const isProfilePicture = chatbot.profileImageFileId === id;
+  if (!isProfilePicture && !chatbot.isPublic) throw notFound();
   const document = db
     .select({ one: sql`1` })
     .from(chatbotDocuments)
     .where(and(eq(chatbotDocuments.chatbotId, chatbot.id), eq(chatbotDocuments.fileId, files.id)));
-  const inPublicSession = db
-    .select({ one: sql`1` })
-    .from(sessionMessageFiles)
-    .innerJoin(sessionMessages, eq(sessionMessages.id, sessionMessageFiles.messageId))
-    .innerJoin(sessions, eq(sessions.id, sessionMessages.sessionId))
-    .where(and(eq(sessionMessageFiles.fileId, files.id), eq(sessions.chatbotId, chatbot.id), eq(sessions.isPublic, true)));
   const [row] = await db
     .select()
     .from(files)
-    .where(
-      and(
-        eq(files.tenantId, tenant.id),
-        eq(files.id, id),
-        eq(files.accessLevel, 'public'),
-        chatbot.profileImageFileId === id
-          ? undefined
-          : chatbot.isPublic
-            ? or(sql`exists ${document}`, sql`exists ${inPublicSession}`)
-            : sql`exists ${inPublicSession}`,
-      ),
-    );
+    .where(and(eq(files.tenantId, tenant.id), eq(files.id, id), publicAccessLevel, isProfilePicture ? undefined : sql`exists ${document}`));
   if (!row) throw notFound();
   return openStored(store, row);
 }
+
+/** Where a visitor of a shared session reads one of its files (publicSessions.downloadSharedSessionFile). */
+export const sharedSessionFileUrl = (sessionHash: string, id: number) => `${API_PREFIX}${buildPath(getSharedSessionFile.path, { hash: sessionHash, id })}`;
 
 /** Spec §8 delete: 404 unknown, 403 someone else's, 422 already sent in a message (the history shows it). */
 export async function deleteFile(db: Database, store: FileStore, member: MemberRow, id: number): Promise<void> {

@@ -1,22 +1,30 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { PublicSession, publicChatBodySchema } from '../../shared/api/publicSessions';
 import type { historyResponseSchema } from '../../shared/api/sessions';
 import { FALLBACK_LANGUAGE, type SupportedLanguage } from '../../shared/domain/language';
 import type { Queryable } from '../db/client';
-import { chatbots, members, sessions } from '../db/schema';
+import { chatbots, files, members, sessionMessageFiles, sessionMessages, sessions } from '../db/schema';
 import type { MemberRow, SessionRow, TenantRow } from '../db/rows';
 import { notFound } from '../errors';
+import type { FileStore } from '../storage/fileStore';
 import { type ChatDeps, type ChatTurn, type CheckedSend, type SendDeps, checkSend, openTurn } from './chat';
+import { type FileDownload, openStored, publicAccessLevel } from './files';
 import { historyPage } from './sessions';
 import { type TitleDeps, titleSession } from './titles';
 
-/** A public session of the tenant; 404 when it is private or does not exist (nothing tells them apart). */
-async function findPublicSession(q: Queryable, tenant: TenantRow, hash: string): Promise<SessionRow> {
+/** A shared session of the tenant, or undefined when it is private or does not exist. */
+async function sharedSession(q: Queryable, tenant: TenantRow, hash: string): Promise<SessionRow | undefined> {
   const [session] = await q
     .select()
     .from(sessions)
     .where(and(eq(sessions.tenantId, tenant.id), eq(sessions.hashId, hash), eq(sessions.isPublic, true)));
+  return session;
+}
+
+/** A public session of the tenant; 404 when it is private or does not exist (nothing tells them apart). */
+async function findPublicSession(q: Queryable, tenant: TenantRow, hash: string): Promise<SessionRow> {
+  const session = await sharedSession(q, tenant, hash);
   if (!session) throw notFound('The session does not exist.');
   return session;
 }
@@ -48,13 +56,37 @@ export async function getPublicSession(q: Queryable, tenant: TenantRow, hash: st
   return toPublicSessionDto(q, await findPublicSession(q, tenant, hash));
 }
 
+/**
+ * A file of a shared session, read without signing in: only while the session (of this tenant) is
+ * shared, only a file attached to one of its messages (an upload or a generated image), and only a
+ * public one. Anything else is 404, the answer of an unknown id, so nothing is hinted.
+ */
+export async function downloadSharedSessionFile(db: Queryable, store: FileStore, tenant: TenantRow, hash: string, id: number): Promise<FileDownload> {
+  const session = await sharedSession(db, tenant, hash);
+  // The same bare 404 as for a file the session does not have.
+  if (!session) throw notFound();
+  const attached = db
+    .select({ one: sql`1` })
+    .from(sessionMessageFiles)
+    .innerJoin(sessionMessages, eq(sessionMessages.id, sessionMessageFiles.messageId))
+    .where(and(eq(sessionMessageFiles.fileId, files.id), eq(sessionMessages.sessionId, session.id)));
+  const [row] = await db
+    .select()
+    .from(files)
+    .where(and(eq(files.tenantId, tenant.id), eq(files.id, id), publicAccessLevel, sql`exists ${attached}`));
+  if (!row) throw notFound();
+  return openStored(store, row);
+}
+
 export async function getPublicHistory(
   q: Queryable,
   tenant: TenantRow,
   hash: string,
   query: { size: number; first_id?: number },
 ): Promise<z.output<typeof historyResponseSchema>> {
-  return historyPage(q, await findPublicSession(q, tenant, hash), query);
+  const session = await findPublicSession(q, tenant, hash);
+  // Its files at the session's public path: a visitor has no token for the member's own.
+  return historyPage(q, session, query, { kind: 'visitor', sessionHash: session.hashId });
 }
 
 /**

@@ -9,6 +9,7 @@ import { files, sessionMessageFiles, sessionMessages, sessions } from '../db/sch
 import { notFound } from '../errors';
 import type { MemberRow, SessionMessageRow, SessionRow } from '../db/rows';
 import { findVisibleChatbot } from './chatbots';
+import { fileUrl, publicAccessLevel, sharedSessionFileUrl } from './files';
 import { type TitleDeps, titleSession } from './titles';
 
 /** Public, unguessable id of a session (it appears in URLs). */
@@ -74,14 +75,28 @@ export async function getSession(q: Queryable, member: MemberRow, hash: string):
   return toSessionDto(await findOwnSession(q, member, hash), member.name);
 }
 
-async function toMessageDtos(q: Queryable, tenantId: number, rows: SessionMessageRow[]): Promise<SessionMessage[]> {
+/**
+ * Who reads the history: its member (files at their authenticated path) or anyone with the link of
+ * a shared session (files at the session's public path; private files left out, since that path
+ * would refuse them and their names are the member's own).
+ */
+export type HistoryReader = { kind: 'member' } | { kind: 'visitor'; sessionHash: string };
+
+async function toMessageDtos(q: Queryable, tenantId: number, rows: SessionMessageRow[], reader: HistoryReader): Promise<SessionMessage[]> {
   const attached = rows.length
     ? await q
         .select({ messageId: sessionMessageFiles.messageId, id: files.id, type: files.mimeType, name: files.name })
         .from(sessionMessageFiles)
         .innerJoin(files, eq(files.id, sessionMessageFiles.fileId))
-        .where(and(eq(sessionMessageFiles.tenantId, tenantId), inArray(sessionMessageFiles.messageId, rows.map((r) => r.id))))
+        .where(
+          and(
+            eq(sessionMessageFiles.tenantId, tenantId),
+            inArray(sessionMessageFiles.messageId, rows.map((r) => r.id)),
+            reader.kind === 'visitor' ? publicAccessLevel : undefined,
+          ),
+        )
     : [];
+  const urlOf = (id: number) => (reader.kind === 'visitor' ? sharedSessionFileUrl(reader.sessionHash, id) : fileUrl(id));
   return rows.map((row) => ({
     id: row.id,
     created_at: row.createdAt.toISOString(),
@@ -89,7 +104,7 @@ async function toMessageDtos(q: Queryable, tenantId: number, rows: SessionMessag
     speaker_type: row.speakerType,
     files: attached
       .filter((file) => file.messageId === row.id)
-      .map((file) => ({ id: file.id, type: file.type, name: file.name, url: `/api/v1/files/${file.id}/` })),
+      .map((file) => ({ id: file.id, type: file.type, name: file.name, url: urlOf(file.id) })),
     interrupted: row.interrupted,
     streaming: row.streaming,
     reasoning: row.reasoning,
@@ -112,6 +127,7 @@ export async function historyPage(
   q: Queryable,
   session: SessionRow,
   query: { size: number; first_id?: number },
+  reader: HistoryReader,
 ): Promise<z.output<typeof historyResponseSchema>> {
   const rows = await q
     .select()
@@ -128,7 +144,7 @@ export async function historyPage(
   const hasMore = rows.length > query.size;
   const page = rows.slice(0, query.size).reverse();
   return {
-    items: await toMessageDtos(q, session.tenantId, page),
+    items: await toMessageDtos(q, session.tenantId, page, reader),
     has_more: hasMore,
     context_tokens: await sessionContextTokens(q, session.id),
   };
@@ -140,7 +156,7 @@ export async function getHistory(
   hash: string,
   query: { size: number; first_id?: number },
 ): Promise<z.output<typeof historyResponseSchema>> {
-  return historyPage(q, await findOwnSession(q, member, hash), query);
+  return historyPage(q, await findOwnSession(q, member, hash), query, { kind: 'member' });
 }
 
 export async function updateSession(

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
 import { ID_MAX, idParamsSchema, idTextSchema, okSchema } from './common';
+import { hashParamsSchema } from './sessions';
 
 export const PARSE_STATUSES = ['parsing', 'parsed', 'failed'] as const;
 
@@ -74,7 +75,22 @@ export const getPublicFile = defineEndpoint({
   path: '/public/chatbots/:hash/files/:id/',
   params: z.object({ hash: z.string().min(1).max(64), id: idTextSchema }),
   response: z.any().describe('the file’s bytes'),
-  summary: 'Download a public file of a public chatbot or of one of its public sessions, without signing in',
+  summary: 'Download a public chatbot’s document or any chatbot’s profile picture, without signing in (anything else 404)',
+  tags: ['files'],
+});
+
+/**
+ * A file of a shared session, keyed by the session's hash (the link its visitor holds), so the
+ * path itself limits it to that session. The public history lists its files at this path.
+ */
+export const getSharedSessionFile = defineEndpoint({
+  access: 'public',
+  method: 'GET',
+  path: '/public/sessions/:hash/files/:id/',
+  params: hashParamsSchema.extend({ id: idTextSchema }),
+  response: z.any().describe('the file’s bytes'),
+  summary:
+    'Download a file attached to a message of a shared session (an upload or a generated image), without signing in. 400 malformed id; 404 for anything else: the session not shared (or no longer), another session’s or tenant’s file, a private file',
   tags: ['files'],
 });
 

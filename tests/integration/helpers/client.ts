@@ -51,7 +51,25 @@ export function apiClient(server: Pick<TestServer, 'apiBase'>) {
     return result.body as AuthTokens & { refresh_token: string };
   }
 
-  return { call, signIn };
+  /** `POST /files/` as the web client sends it: multipart `files` parts plus the option fields. */
+  async function upload(token: string | undefined, uploads: Upload[], fields: Record<string, string> = {}, tenant?: string): Promise<CallResult<Json>> {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    for (const file of uploads) form.append('files', new Blob([new Uint8Array(file.bytes)], { type: file.type ?? 'application/octet-stream' }), file.name);
+    const headers: Record<string, string> = {};
+    if (token) headers['x-access-token'] = token;
+    if (tenant) headers['x-subdomain'] = tenant;
+    const response = await fetch(`${server.apiBase}/files/`, { method: 'POST', headers, body: form });
+    return { status: response.status, body: (await response.json()) as Json, headers: response.headers };
+  }
+
+  return { call, signIn, upload };
+}
+
+export interface Upload {
+  name: string;
+  bytes: Buffer;
+  type?: string;
 }
 
 /** Reads a chat response body into its frames. */

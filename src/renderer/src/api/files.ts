@@ -1,4 +1,4 @@
-import { buildPath, filesApi, type ChatFile, type FileProgress } from '../../../shared/api';
+import { filesApi, type ChatFile, type FileProgress } from '../../../shared/api';
 import { API_PREFIX } from '../../../shared/domain/http';
 import { callEndpoint, sendRaw } from './client';
 import type { TransferProgress } from '../platform/types';
@@ -33,13 +33,16 @@ export function deleteChatFile(id: number) {
 }
 
 /**
- * A file's bytes, fetched with the member's credentials (the web cookie/token or, on desktop,
- * through main): a plain link or <img src> would carry neither. `url` is the one the server gave.
+ * A file's bytes, fetched with the caller's credentials (the web cookie/token or, on desktop,
+ * through main): a plain link or <img src> would carry neither. `url` is the one the server gave:
+ * the member's own path, or a shared session's public path, which a signed-out visitor reads with
+ * the token value `public`.
  */
 export async function fetchFileBlob(url: string, onProgress?: (percentage: number) => void): Promise<Blob> {
   const path = url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) : url;
-  const id = /^\/files\/(\d+)\/$/.exec(path)?.[1];
-  const response = await sendRaw(filesApi.getFile, id ? buildPath(filesApi.getFile.path, { id }) : path, {
+  // The endpoint names the call in failure reports; the path is the server's, as it gave it.
+  const endpoint = path.startsWith('/public/sessions/') ? filesApi.getSharedSessionFile : filesApi.getFile;
+  const response = await sendRaw(endpoint, path, {
     onProgress: onProgress && ((progress) => progress.direction === 'download' && onProgress(transferPercentage(progress))),
   });
   return response.blob();
