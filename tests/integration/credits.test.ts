@@ -218,6 +218,25 @@ describe('credit balances', () => {
     await expectBalancesToEqualLedger();
   });
 
+  it('release the reservation of an answer deleted with its session while it streamed', async () => {
+    upstream.setBehaviour({ chunks: Array.from({ length: 200 }, (_, i) => `w${i} `), delayMs: 30 });
+    const before = await creditCheck(server.db, demo);
+    const live = await fetch(`${server.apiBase}/chatbots/${chatbotId}/chat/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-access-token': token },
+      body: JSON.stringify({ text: SEND_TEXT }),
+    });
+    const meta = chatMetaSchema.parse(JSON.parse(live.headers.get('x-chat-meta')!));
+    expect((await creditCheck(server.db, demo)).remaining_credit).toBeLessThan(before.remaining_credit!);
+    const deleted = await fetch(`${server.apiBase}/sessions/${meta.session_hash_id}/`, { method: 'DELETE', headers: { 'x-access-token': token } });
+    expect(deleted.status).toBe(200);
+    await live.text();
+    // Neither the answer's own save nor the sweep of abandoned answers can settle it now: the sweep releases it.
+    await server.app.sweepAbandonedAnswers();
+    expect((await creditCheck(server.db, demo)).remaining_credit).toBeCloseTo(before.remaining_credit!, 6);
+    await expectBalancesToEqualLedger();
+  });
+
   it('are rebuilt exactly from the ledger by the migration backfill', async () => {
     const kept = byKey(await balances());
     const migration = readFileSync(new URL('../../src/server/db/migrations/0003_credit_balances.sql', import.meta.url), 'utf8');

@@ -362,6 +362,8 @@ export const creditLedger = pgTable(
     uniqueIndex('credit_ledger_one_settlement_idx').on(t.reservationId),
     // Deleting a session sets its messages' links to null, which must not scan the whole ledger.
     index('credit_ledger_message_idx').on(t.messageId).where(sql`${t.messageId} is not null`),
+    // The sweep's look for reservations whose answer was deleted while it streamed (releaseOrphanedReservations).
+    index('credit_ledger_orphan_reservation_idx').on(t.createdAt).where(sql`${t.kind} = 'reservation' and ${t.messageId} is null`),
   ],
 );
 

@@ -11,7 +11,7 @@ import type { LlmRegistry } from '../llm/registry';
 import { estimateTokens } from '../../shared/domain/tokens';
 import type { ChatbotRow, LlmModelRow, MemberRow, SessionRow, TenantRow } from '../db/rows';
 import { rememberRecentChatbot } from './recentChatbots';
-import { type Billing, type Reservation, assertCreditLeft, isFreeModel, messageCost, refuseReservation, settleCredits, toCreditCheck } from './credits';
+import { type Billing, type Reservation, assertCreditLeft, isFreeModel, messageCost, refuseReservation, releaseOrphanedReservations, settleCredits, toCreditCheck } from './credits';
 import { isCreditsDepleted } from '../../shared/domain/credits';
 import { type AnswerContent, type AnswerLease, type LiveAnswer, type LiveAnswers, cutOffOf, storableText } from './liveAnswers';
 import { type FileContext, withoutFiles } from './fileContext';
@@ -653,6 +653,8 @@ export async function sweepAbandonedAnswers(db: Database, imageModel: string, lo
       log.error({ err: error, answerId: row.answer.id }, 'saving an abandoned chat answer failed');
     }
   }
+  const released = await releaseOrphanedReservations(db);
+  if (released > 0) log.warn({ count: released }, 'released the credit reservations of chat answers deleted while they streamed');
   return saved;
 }
 

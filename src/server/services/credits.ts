@@ -1,4 +1,4 @@
-import { type SQL, and, eq, or, sql } from 'drizzle-orm';
+import { type SQL, and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { PgInsertValue } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { creditsDepletedDetailsSchema } from '../../shared/api/credits';
@@ -7,6 +7,7 @@ import { type CreditScope, type DepletionKind, costInCredits, depletionKind, isC
 import type { Queryable } from '../db/client';
 import { creditBalances, creditLedger, memberGroups, plans, tenants } from '../db/schema';
 import { AppError } from '../errors';
+import { isUniqueViolation } from '../db/databaseErrors';
 import { clock, periodOf } from '../clock';
 import { type LlmModelRow, type MemberRow, type TenantRow, fromJson, rowsOf } from '../db/rows';
 
@@ -319,6 +320,36 @@ export async function settleCredits(q: Queryable, reservationId: number, reserve
       amount: creditLedger.amount,
     });
   await writeLedger(q, settle.getSQL(), { period, also });
+}
+
+/** How far back the sweep looks for orphaned reservations: it runs every few seconds, so a day is plenty. */
+const ORPHAN_LOOKBACK = sql`now() - interval '1 day'`;
+
+/**
+ * Releases in full the reservations whose answer is gone: deleted with its session, chatbot or
+ * member while it streamed, so neither its own save nor the sweep of abandoned answers can settle
+ * it, and it would hold the credits for good. Nothing of such an answer is kept, so nothing is
+ * charged. A reservation refused for depleted credits lost its answer too, but was settled first.
+ * Returns how many were released.
+ */
+export async function releaseOrphanedReservations(q: Queryable): Promise<number> {
+  const settled = sql`exists (select 1 from ${creditLedger} settlement where settlement.reservation_id = ${creditLedger.id})`;
+  const orphans = await q
+    .select({ id: creditLedger.id, amount: creditLedger.amount })
+    .from(creditLedger)
+    .where(and(eq(creditLedger.kind, 'reservation'), isNull(creditLedger.messageId), gt(creditLedger.createdAt, ORPHAN_LOOKBACK), sql`not ${settled}`))
+    .limit(100);
+  let released = 0;
+  for (const orphan of orphans) {
+    try {
+      await settleCredits(q, orphan.id, -orphan.amount, 0);
+      released += 1;
+    } catch (error) {
+      // Settled meanwhile (another process's sweep, or the answer's own save just before its deletion).
+      if (!isUniqueViolation(error)) throw error;
+    }
+  }
+  return released;
 }
 
 /**

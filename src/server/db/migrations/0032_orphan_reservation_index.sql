@@ -1,0 +1,1 @@
+CREATE INDEX "credit_ledger_orphan_reservation_idx" ON "credit_ledger" USING btree ("created_at") WHERE "credit_ledger"."kind" = 'reservation' and "credit_ledger"."message_id" is null;
