@@ -137,7 +137,11 @@ describe('rate limits on the database', () => {
     describeStore(() => {
       const store = postgresRateLimitStore(database.second.db);
       const own = `store-${(prefix += 1)}:`;
-      return { hit: (key, windowMs) => store.hit(own + key, windowMs) };
+      return {
+        hit: (key, windowMs) => store.hit(own + key, windowMs),
+        failures: async (keys, now) => new Map([...(await store.failures(keys.map((key) => own + key), now))].map(([key, record]) => [key.slice(own.length), record])),
+        recordFailure: (keys, now, memoryMs) => store.recordFailure(keys.map((key) => own + key), now, memoryMs),
+      };
     });
   });
 });
