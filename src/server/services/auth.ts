@@ -125,6 +125,8 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
       return null;
     }
     if (payload.tid !== tenantId || payload.exp * 1000 <= Date.now()) return null;
+    // Only the server signs these, but a value of the wrong type must never reach a query.
+    if (!Number.isSafeInteger(payload.sub) || (payload.fam !== undefined && (typeof payload.fam !== 'string' || payload.fam.length > 100))) return null;
     return payload;
   }
 
