@@ -351,12 +351,14 @@ describe('hostile account input (issue 20)', () => {
     });
 
   it('signing in with any password the new-password rules refuse is just wrong (401), and an oversized one a 400', async () => {
-    for (const password of ['a', 'password', '12345678', `${NUL}${NUL}`, '😀'.repeat(300), ' '.repeat(100), 'x'.repeat(1024)]) {
+    for (const password of ['a', 'password', '12345678', '😀'.repeat(300), ' '.repeat(100), 'x'.repeat(1024)]) {
       const response = await call('/auth/sign-in/', { body: { email: DEMO_MEMBER.email, password } });
       expect(response.status, JSON.stringify(password.slice(0, 20))).toBe(401);
       expect(((await response.json()) as { code: string }).code).toBe('invalid_credentials');
     }
     expect((await call('/auth/sign-in/', { body: { email: DEMO_MEMBER.email, password: 'x'.repeat(1025) } })).status).toBe(400);
+    // NUL never reaches a handler (the server refuses it in every body).
+    expect((await call('/auth/sign-in/', { body: { email: DEMO_MEMBER.email, password: `${NUL}${NUL}` } })).status).toBe(400);
   });
 
   it('an access token signed with the tenant’s key but carrying hostile claims is a 401, never a 5xx', async () => {

@@ -100,7 +100,8 @@ export function postgresRateLimitStore(db: Database): RateLimitStore {
     },
     async recordFailure(keys, now, memoryMs) {
       const forgetAt = new Date(now.getTime() + memoryMs);
-      const forgotten = sql`${rateLimits.resetAt} <= ${now}`;
+      // An ISO string with a cast: a raw Date parameter is not serialised by every driver (postgres-js).
+      const forgotten = sql`${rateLimits.resetAt} <= ${now.toISOString()}::timestamptz`;
       for (const key of keys) {
         // Counted again when the connection was lost after the write: errs on the strict side.
         await retryOnLostConnection(() =>
