@@ -76,7 +76,7 @@ import { searchProviderFromConfig } from './search';
 import { createFileContext } from './services/fileContext';
 import { defineFileJobs } from './services/files';
 import { type FileStore, createFileStore } from './storage/fileStore';
-import { type RateLimitStore, createRateLimiter, postgresRateLimitStore, redisRateLimitStore } from './services/rateLimit';
+import { type RateLimitStore, createRateLimiter, createSignInDelays, postgresRateLimitStore, redisRateLimitStore } from './services/rateLimit';
 import { createDocumentPool, documentPoolSettings } from './workers/documentPool';
 
 export interface BuildAppOptions {
@@ -186,6 +186,16 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
   const outbound = createOutboundGuard(config.OUTBOUND_ALLOW);
   const ssoDeps = { ...signupDeps, auth, outbound, oidc: createOidcAdapter(outbound), directory: createDirectoryAdapter(outbound) };
   const authRateWindowMs = config.AUTH_RATE_WINDOW_SECONDS * 1000;
+  const signInDelays = createSignInDelays(
+    rateLimits,
+    {
+      emailFreeFailures: config.SIGN_IN_EMAIL_FREE_FAILURES,
+      ipFreeFailures: config.SIGN_IN_IP_FREE_FAILURES,
+      maxDelayMs: config.SIGN_IN_DELAY_MAX_SECONDS * 1000,
+      memoryMs: config.SIGN_IN_FAILURE_MEMORY_SECONDS * 1000,
+    },
+    clock.now,
+  );
   const links = { publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`, defaultTenant: config.DEFAULT_TENANT };
   const passwords = createPasswordService({
     db,
@@ -247,7 +257,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
         await app.rateLimiter.rateLimit(`api-key:${caller.key.id}`, config.API_KEY_RATE_LIMIT, 60_000);
         return caller;
       });
-      registerAuthRoutes(api, { db, auth, config, sso: ssoDeps });
+      registerAuthRoutes(api, { db, auth, config, sso: ssoDeps, signInDelays });
       registerPasswordRoutes(api, passwords, { ipLimit: config.PASSWORD_RESET_IP_RATE_LIMIT, windowMs: authRateWindowMs });
       registerMemberRoutes(api, db, auth);
       registerMemberGroupRoutes(api, db);

@@ -51,12 +51,21 @@ const configSchema = z.object({
   /** Verification-code requests and sign-up attempts per client IP per minute (each counted on its own). */
   SIGN_UP_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
   /**
-   * Brute-force limits of accounts, each per AUTH_RATE_WINDOW_SECONDS: sign-in attempts per email
-   * (the per-IP limit above stays), forgot-password requests per email and per IP, and reset
-   * confirmations per IP. Every attempt counts, not only failures (simpler, and a guess is an attempt).
+   * Brute-force limits of accounts, each per AUTH_RATE_WINDOW_SECONDS: forgot-password requests per
+   * email and per IP, reset confirmations per IP, and (SIGN_IN_EMAIL_RATE_LIMIT) current-password
+   * attempts per member and temporary-password attempts per invitation. Every attempt counts.
+   * Sign-in itself has growing delays instead (SIGN_IN_* below).
    */
   AUTH_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
   SIGN_IN_EMAIL_RATE_LIMIT: z.coerce.number().int().min(1).default(10),
+  /** Wrong passwords per email before each further attempt waits 1 s, 2 s, 4 s… (only clients that failed themselves wait). */
+  SIGN_IN_EMAIL_FREE_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+  /** Wrong passwords per client IP (any email) before that client's attempts wait 1 s, 2 s, 4 s… */
+  SIGN_IN_IP_FREE_FAILURES: z.coerce.number().int().min(1).max(10_000).default(20),
+  /** The longest sign-in delay. */
+  SIGN_IN_DELAY_MAX_SECONDS: z.coerce.number().int().min(1).max(86_400).default(900),
+  /** Sign-in failures are forgotten this long after the last one (per email, per IP). */
+  SIGN_IN_FAILURE_MEMORY_SECONDS: z.coerce.number().int().min(60).max(30 * 86_400).default(86_400),
   PASSWORD_RESET_EMAIL_RATE_LIMIT: z.coerce.number().int().min(1).default(5),
   PASSWORD_RESET_IP_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
   /** How long a mailed forgot-password link works. */

@@ -3,7 +3,7 @@ import type { MailTemplateName } from '../../src/server/mail/templates';
 import { type SavedMail, mailbox } from './mailbox';
 import { ADMIN, MEMBER, adminHeaders, expectNoSeriousA11yViolations, signIn } from './support';
 
-const PASSWORD = 'Signup!2345';
+const PASSWORD = 'Signup!Kq2345';
 
 /** The newest mail of `template` to `to`, once it has been written. */
 async function mailTo(to: string, template: MailTemplateName): Promise<SavedMail> {

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { mailbox } from './mailbox';
 import { ADMIN, adminHeaders, expectNoSeriousA11yViolations, signIn, skipAnnouncementPopup } from './support';
 
-const PASSWORD = 'Signup!2345';
+const PASSWORD = 'Signup!Kq2345';
 
 /** The code of the newest verification mail to `email`, as the member would read it. */
 async function mailedCode(email: string): Promise<string> {

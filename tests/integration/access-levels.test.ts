@@ -153,6 +153,19 @@ describe('access levels', () => {
     expect(answered).toEqual(endpoints.filter((e) => e.access !== 'public').map((e) => `${key(e)} → 401`));
   });
 
+  it('refuses the access token of a signed-out session on every member and admin endpoint (401 session_expired), at once (issue 20)', async () => {
+    const session = await client.signIn(DEMO_ADMIN);
+    expect((await client.call('/auth/sign-out/', { method: 'POST', body: { refresh_token: session.refresh_token }, headers: { 'x-client-kind': 'desktop' } })).status).toBe(200);
+    const answered: string[] = [];
+    for (const endpoint of endpoints.filter((e) => e.access === 'member' || e.access === 'admin')) {
+      const result = await client.call(concretePath(endpoint.path), { method: endpoint.method, token: session.access_token });
+      answered.push(`${key(endpoint)} → ${result.status} ${result.body?.code}`);
+    }
+    expect(answered).toEqual(endpoints.filter((e) => e.access === 'member' || e.access === 'admin').map((e) => `${key(e)} → 401 session_expired`));
+    // The other sessions of the same admin are untouched.
+    expect((await client.call('/admin/tenant-settings/', { token: adminToken })).status).toBe(200);
+  });
+
   it('apiKey endpoints take no access token (as header or bearer), and an API key opens no member endpoint', async () => {
     const chatbots = (await client.call('/chatbots/?include_default=true', { token: memberToken })).body.items as { id: number }[];
     const created = await client.call('/apikeys/', { method: 'POST', token: memberToken, body: { name: 'probe', chatbot_ids: [chatbots[0]!.id] } });

@@ -144,6 +144,25 @@ describe('PATCH and DELETE /apikeys/{id}/', () => {
     expect((await api.call(path, { method: 'PATCH', token: memberToken, body: { name: 'Again' } })).status).toBe(409);
   });
 
+  it('an expired key stays expired: moving or removing its expiry answers 422 api_key_expired and the key keeps failing (issue 20)', async () => {
+    const created = await create({ name: 'Lapsed', chatbot_ids: [quick], expires_at: inOneDay() });
+    const path = `/apikeys/${created.body.id}/`;
+    const bearer = { authorization: `Bearer ${created.body.key}` };
+    expect((await api.call('/openai/models', { headers: bearer })).status).toBe(200);
+    await server.db.update(apiKeys).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiKeys.id, created.body.id));
+    for (const expires_at of [null, inOneDay()]) {
+      const revived = await api.call(path, { method: 'PATCH', token: memberToken, body: { expires_at } });
+      expect(revived.status, String(expires_at)).toBe(422);
+      expect(revived.body.code).toBe('api_key_expired');
+    }
+    expect((await api.call('/openai/models', { headers: bearer })).status).toBe(401);
+    const [row] = await server.db.select().from(apiKeys).where(eq(apiKeys.id, created.body.id));
+    expect(row!.expiresAt!.getTime()).toBeLessThan(Date.now());
+    // Its name may still change (nothing to gain), and it stays listed as expired.
+    const renamed = await api.call(path, { method: 'PATCH', token: memberToken, body: { name: 'Lapsed (old)' } });
+    expect(renamed.body).toMatchObject({ name: 'Lapsed (old)', status: 'expired' });
+  });
+
   it('another member’s key is 404 to the member, and so is another tenant’s', async () => {
     const adminKey = await create({ name: 'Admin own', chatbot_ids: [general] }, adminToken);
     const path = `/apikeys/${adminKey.body.id}/`;

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { members, tenants } from '../../src/server/db/schema';
+import { members, refreshTokens, tenants } from '../../src/server/db/schema';
 import { hashPassword } from '../../src/server/services/auth';
 import { type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
@@ -118,5 +118,30 @@ describe('tenant cache', () => {
     expect((await api.call('/tenants/sign-up-settings/')).body.approval).toBe(next);
     await api.call('/admin/sign-up-settings/', { method: 'PATCH', token: access_token, body: { approval: before } });
     await api.call('/admin/tenant-settings/', { method: 'PATCH', token: access_token, body: { manual_url: null } });
+  });
+});
+
+describe('session revocation cache (issue 20)', () => {
+  const chatbots = (token: string) => api.call('/chatbots/', { token });
+
+  it('refuses a session revoked by another process (or the admin CLI) once the cache window has passed, at the latest', async () => {
+    const { access_token, member } = await addMember('revoked-elsewhere@demo.test');
+    expect((await chatbots(access_token)).status).toBe(200);
+    // As another process's sign-out does it: the family's refresh tokens revoked in the shared database.
+    await server.db.update(refreshTokens).set({ revokedAt: new Date() }).where(eq(refreshTokens.memberId, member.id));
+    // Within the window this process may still serve what it read: at most AUTH_CACHE_TTL_SECONDS (5).
+    expect((await chatbots(access_token)).status).toBe(200);
+    afterCacheWindow();
+    const refused = await chatbots(access_token);
+    expect(refused.status).toBe(401);
+    expect(refused.body.code).toBe('session_expired');
+  });
+
+  it('refuses a session signed out on this process at once, cache or not', async () => {
+    const session = await addMember('signed-out-here@demo.test');
+    expect((await chatbots(session.access_token)).status).toBe(200);
+    const out = await api.call('/auth/sign-out/', { method: 'POST', body: { refresh_token: session.refresh_token }, headers: { 'x-client-kind': 'desktop' } });
+    expect(out.status).toBe(200);
+    expect((await chatbots(session.access_token)).status).toBe(401);
   });
 });

@@ -275,7 +275,7 @@ describe('every transactional service on a cold server (PGlite)', () => {
       method: 'POST',
       body: {
         email,
-        password: 'Visitor!234',
+        password: 'Visitor!Kq234',
         name: 'Cold Visitor',
         language: 'en',
         custom_fields: [{ custom_field_id: fields.find((field) => field.field_name === 'Department')!.id, value: 'Research' }],

@@ -1,3 +1,6 @@
+import { createHmac } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { serverSecrets } from '../../src/server/db/schema';
 import { API_KEY_PREFIX } from '../../src/shared/domain/apiKeys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConnectionRecorder } from '../fixtures/ports';
@@ -409,6 +412,60 @@ describe('hostile input answers 4xx on every operation of the OpenAPI document',
     expect(sent).toBeGreaterThan(1_000);
     expect(failures).toEqual([]);
   }, 120_000);
+});
+
+describe('hostile account input (issue 20)', () => {
+  const call = (path: string, init: { method?: string; body?: unknown; token?: string }) =>
+    fetch(`${server.apiBase}${path}`, {
+      method: init.method ?? 'POST',
+      headers: { 'content-type': 'application/json', ...(init.token ? { 'x-access-token': init.token } : {}) },
+      body: JSON.stringify(init.body),
+    });
+
+  it('signing in with any password the new-password rules refuse is just wrong (401), and an oversized one a 400', async () => {
+    for (const password of ['a', 'password', '12345678', '😀'.repeat(300), ' '.repeat(100), 'x'.repeat(1024)]) {
+      const response = await call('/auth/sign-in/', { body: { email: DEMO_MEMBER.email, password } });
+      expect(response.status, JSON.stringify(password.slice(0, 20))).toBe(401);
+      expect(((await response.json()) as { code: string }).code).toBe('invalid_credentials');
+    }
+    expect((await call('/auth/sign-in/', { body: { email: DEMO_MEMBER.email, password: 'x'.repeat(1025) } })).status).toBe(400);
+    // NUL never reaches a handler (the server refuses it in every body).
+    expect((await call('/auth/sign-in/', { body: { email: DEMO_MEMBER.email, password: `${NUL}${NUL}` } })).status).toBe(400);
+  });
+
+  it('an access token signed with the tenant’s key but carrying hostile claims is a 401, never a 5xx', async () => {
+    const [version, payload] = tokens.member.split('.');
+    const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString()) as Record<string, unknown>;
+    const [secret] = await server.db.select().from(serverSecrets).where(eq(serverSecrets.tenantId, claims.tid as number));
+    const sign = (body: object) => {
+      const unsigned = `${version}.${Buffer.from(JSON.stringify(body)).toString('base64url')}`;
+      return `${unsigned}.${createHmac('sha256', Buffer.from(secret!.value, 'base64url')).update(unsigned).digest('base64url')}`;
+    };
+    const hostile = [
+      { fam: { $ne: null } },
+      { fam: 42 },
+      { fam: ['a', 'b'] },
+      { fam: 'x'.repeat(10_000) },
+      { fam: `${NUL}' or 1=1 --` },
+      { sub: 'abc' },
+      { sub: 1.5 },
+      { sub: { id: 1 } },
+    ];
+    for (const overrides of hostile) {
+      const response = await fetch(`${server.apiBase}/chatbots/`, { headers: { 'x-access-token': sign({ ...claims, ...overrides }) } });
+      expect(response.status, JSON.stringify(overrides).slice(0, 60)).toBe(401);
+    }
+  });
+
+  it('hostile minimum password lengths are a 400, and change nothing', async () => {
+    const minimum = async () => ((await (await fetch(`${server.apiBase}/tenants/`)).json()) as { password_min_length: number }).password_min_length;
+    const before = await minimum();
+    for (const value of [-1, 0, 7, 65, 1e308, 8.5, '12', null, true, [12], { min: 12 }]) {
+      const response = await call('/admin/tenant-settings/', { method: 'PATCH', token: tokens.admin, body: { password_min_length: value } });
+      expect(response.status, JSON.stringify(value)).toBe(400);
+    }
+    expect(await minimum()).toBe(before);
+  });
 });
 
 describe('hostile SSO platform addresses (server-side request forgery)', () => {

@@ -149,6 +149,9 @@ describe('accepting', () => {
     expect([otherEmail.status, otherEmail.body.code]).toEqual([422, 'invalid_email']);
     const noPolicy = await api.call(`/invitations/${hash}/accept/`, { method: 'POST', body: { ...body, agreements: [] } });
     expect([noPolicy.status, noPolicy.body.code]).toEqual([422, 'policy_agreement_required']);
+    // Issue 20: the new password is checked against the common-password list too.
+    const common = await api.call(`/invitations/${hash}/accept/`, { method: 'POST', body: { ...body, password: 'Qwerty123!' } });
+    expect([common.status, common.body.code]).toEqual([422, 'common_password']);
 
     const accepted = await api.call(`/invitations/${hash}/accept/`, { method: 'POST', body });
     expect(accepted.status).toBe(200);

@@ -5,7 +5,8 @@
  */
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailOutbox, members, passwordResetTokens } from '../../src/server/db/schema';
+import { setClock } from '../../src/server/clock';
+import { mailOutbox, members, passwordResetTokens, tenants } from '../../src/server/db/schema';
 import { type SmtpSink, startSmtpSink } from '../fixtures/smtpSink';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
@@ -177,6 +178,7 @@ describe('brute-force limits', () => {
         SMTP_URL: sink.url,
         AUTH_RATE_WINDOW_SECONDS: 2,
         SIGN_IN_EMAIL_RATE_LIMIT: 3,
+        SIGN_IN_EMAIL_FREE_FAILURES: 3,
         PASSWORD_RESET_EMAIL_RATE_LIMIT: 2,
         PASSWORD_RESET_IP_RATE_LIMIT: 4,
       },
@@ -188,19 +190,26 @@ describe('brute-force limits', () => {
     await sink.close();
   });
 
-  it('limits sign-in per email with 429 and a retry time, and lets the owner in once the window ends', async () => {
-    for (let i = 0; i < 3; i++) {
-      expect((await client.call('/auth/sign-in/', { method: 'POST', body: { email: DEMO_MEMBER.email, password: 'Guess#000' + i } })).status).toBe(401);
+  it('makes the client that keeps failing on an email wait (429 and a retry time), on the server clock, then lets it in', async () => {
+    let now = new Date('2031-05-01T08:00:00Z');
+    setClock(() => now);
+    try {
+      for (let i = 0; i < 3; i++) {
+        expect((await client.call('/auth/sign-in/', { method: 'POST', body: { email: DEMO_MEMBER.email, password: 'Guess#000' + i } })).status).toBe(401);
+      }
+      // This client has been failing: even the right password waits (sign-in delays, auth.test.ts has the rest).
+      const limited = await client.call('/auth/sign-in/', { method: 'POST', body: DEMO_MEMBER });
+      expect(limited.status).toBe(429);
+      expect(limited.body.code).toBe('rate_limited');
+      expect(Number(limited.headers.get('retry-after'))).toBe(1);
+      expect(limited.body.details.retry_after_seconds).toBe(1);
+      // Another email is not affected.
+      await client.signIn(DEMO_ADMIN);
+      now = new Date(now.getTime() + 1000);
+      await client.signIn(DEMO_MEMBER);
+    } finally {
+      setClock(null);
     }
-    const limited = await client.call('/auth/sign-in/', { method: 'POST', body: DEMO_MEMBER });
-    expect(limited.status).toBe(429);
-    expect(limited.body.code).toBe('rate_limited');
-    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(limited.body.details.retry_after_seconds).toBeGreaterThan(0);
-    // Another email is not affected.
-    await client.signIn(DEMO_ADMIN);
-    await sleep(2100);
-    await client.signIn(DEMO_MEMBER);
   });
 
   it('limits reset requests per email and per IP, and reset confirmations per IP', async () => {
@@ -217,5 +226,84 @@ describe('brute-force limits', () => {
 
     await sleep(2100);
     expect((await client.call('/auth/reset-password/', { method: 'POST', body: { email: DEMO_MEMBER.email } })).status).toBe(200);
+  });
+});
+
+describe('new passwords: the common-password list, the tenant’s minimum length, sessions ended at once (issue 20)', () => {
+  let sink: SmtpSink;
+  let server: TestServer;
+  let client: ReturnType<typeof apiClient>;
+
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+    server = await startTestServer({ config: { SMTP_URL: sink.url } });
+    client = apiClient(server);
+  });
+  afterAll(async () => {
+    await server.close();
+    await sink.close();
+  });
+
+  const confirm = (token: string, newPassword: string) => client.call('/auth/reset-password/confirm/', { method: 'POST', body: { token, new_password: newPassword } });
+  const mailedToken = async (email: string) => {
+    expect((await client.call('/auth/reset-password/', { method: 'POST', body: { email } })).status).toBe(200);
+    return lastResetLink(sink, email).token;
+  };
+  const works = async (token: string) => (await client.call('/chatbots/', { token })).status;
+
+  it('refuses common passwords that pass the character rule, on reset (the link stays usable) and on change', async () => {
+    const token = await mailedToken(DEMO_MEMBER.email);
+    for (const common of ['Password1!', 'P@ssw0rd!', 'qwerty123!', '!Sunshine2024', 'Iloveyou#1']) {
+      const refused = await confirm(token, common);
+      expect(refused.status, common).toBe(422);
+      expect(refused.body.code, common).toBe('common_password');
+      expect(refused.body.details.reason).toBe('validation.password_common');
+    }
+    expect((await confirm(token, 'Vq7#mLp2xR')).status).toBe(200);
+
+    const session = await client.signIn({ email: DEMO_MEMBER.email, password: 'Vq7#mLp2xR' });
+    const change = (newPassword: string) =>
+      client.call('/auth/change-password/', { method: 'POST', token: session.access_token, body: { password: 'Vq7#mLp2xR', new_password: newPassword } });
+    const refused = await change('Welcome123!');
+    expect(refused.status).toBe(422);
+    expect(refused.body.code).toBe('common_password');
+    expect((await change('Tq8$wNz4kS')).status).toBe(200);
+  });
+
+  it('applies the minimum length the tenant’s admin set to new passwords only: existing members keep theirs', async () => {
+    const admin = await client.signIn(DEMO_ADMIN);
+    const set = await client.call('/admin/tenant-settings/', { method: 'PATCH', token: admin.access_token, body: { password_min_length: 14 } });
+    expect(set.status).toBe(200);
+    expect(set.body.password_min_length).toBe(14);
+    expect((await client.call('/tenants/')).body.password_min_length).toBe(14);
+    try {
+      // The admin's 13-character password still signs in.
+      await client.signIn(DEMO_ADMIN);
+      const token = await mailedToken(DEMO_MEMBER.email);
+      const short = await confirm(token, 'Kx9#vTq2Lm4!');
+      expect(short.status).toBe(422);
+      expect(short.body).toMatchObject({ code: 'validation_error', details: { reason: 'validation.password_too_short', min_length: 14 } });
+      expect((await confirm(token, 'Kx9#vTq2Lm4!zP')).status).toBe(200);
+    } finally {
+      await server.db.update(tenants).set({ passwordMinLength: 8 });
+    }
+  });
+
+  it('a reset ends every session at once: refresh tokens and the access tokens already issued', async () => {
+    const first = await client.signIn({ email: DEMO_MEMBER.email, password: 'Kx9#vTq2Lm4!zP' });
+    expect(await works(first.access_token)).toBe(200);
+    expect((await confirm(await mailedToken(DEMO_MEMBER.email), 'Rz5&hWq8nB')).status).toBe(200);
+    const refused = await client.call('/chatbots/', { token: first.access_token });
+    expect(refused.status).toBe(401);
+    expect(refused.body.code).toBe('session_expired');
+  });
+
+  it('a change ends the other sessions’ access tokens at once and keeps the caller’s', async () => {
+    const other = await client.signIn({ email: DEMO_MEMBER.email, password: 'Rz5&hWq8nB' });
+    const mine = await client.signIn({ email: DEMO_MEMBER.email, password: 'Rz5&hWq8nB' });
+    const changed = await client.call('/auth/change-password/', { method: 'POST', token: mine.access_token, body: { password: 'Rz5&hWq8nB', new_password: 'Jm3*cYt7pD' } });
+    expect(changed.status).toBe(200);
+    expect(await works(mine.access_token)).toBe(200);
+    expect(await works(other.access_token)).toBe(401);
   });
 });

@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
+import { setClock } from '../../src/server/clock';
 import { type ServerConfig, testConfig } from '../../src/server/config';
 import { type DatabaseHandle, openPglite, openPostgres } from '../../src/server/db/client';
 import { errorLogs, rateLimits } from '../../src/server/db/schema';
@@ -63,7 +64,45 @@ function describeStore(newStore: () => RateLimitStore) {
     await sleep(450);
     expect((await store.hit('window', 300)).count).toBe(1);
   });
+
+  it('remembers sign-in failures per key with the last one’s time (server clock), counts concurrent ones, and forgets a key its memory after the last', async () => {
+    const store = newStore();
+    const at = (ms: number) => new Date(Date.UTC(2031, 0, 1) + ms);
+    await store.recordFailure(['fail-a', 'fail-b'], at(0), 60_000);
+    await store.recordFailure(['fail-a'], at(1000), 60_000);
+    const found = await store.failures(['fail-a', 'fail-b', 'fail-c'], at(2000));
+    expect([...found.entries()].sort()).toEqual([
+      ['fail-a', { count: 2, lastAt: at(1000) }],
+      ['fail-b', { count: 1, lastAt: at(0) }],
+    ]);
+    // Forgotten once the memory has passed since the last failure; a new failure starts at 1.
+    expect((await store.failures(['fail-a', 'fail-b'], at(61_000))).size).toBe(0);
+    await store.recordFailure(['fail-a'], at(61_001), 60_000);
+    expect((await store.failures(['fail-a'], at(61_002))).get('fail-a')).toEqual({ count: 1, lastAt: at(61_001) });
+
+    await Promise.all(Array.from({ length: 10 }, () => store.recordFailure(['fail-c'], at(5000), 60_000)));
+    expect((await store.failures(['fail-c'], at(5000))).get('fail-c')?.count).toBe(10);
+  });
 }
+
+/** Wrong passwords on one process slow the failing client down on the other; a fresh client signs in on either (issue 20). */
+async function expectSharedSignInDelays(first: FastifyInstance, second: FastifyInstance, clients: { failing: string; fresh: string }) {
+  setClock(() => new Date('2031-02-01T10:00:00Z'));
+  try {
+    const wrong = { email: 'member@demo.test', password: 'Wrong!guess7' };
+    const attempt = (app: FastifyInstance, remoteAddress: string, payload: object) => app.inject({ method: 'POST', url: '/api/v1/auth/sign-in/', remoteAddress, payload });
+    expect((await attempt(first, clients.failing, wrong)).statusCode).toBe(401);
+    expect((await attempt(first, clients.failing, wrong)).statusCode).toBe(401);
+    const refused = await attempt(second, clients.failing, { email: 'member@demo.test', password: 'DemoMember!234' });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect((await attempt(second, clients.fresh, { email: 'member@demo.test', password: 'DemoMember!234' })).statusCode).toBe(200);
+  } finally {
+    setClock(null);
+  }
+}
+
+const delayConfig = { SIGN_IN_RATE_LIMIT: 100, SIGN_IN_EMAIL_FREE_FAILURES: 2, SIGN_IN_IP_FREE_FAILURES: 100 };
 
 describe('rate limits on the database', () => {
   let database: Awaited<ReturnType<typeof sharedDatabase>>;
@@ -104,7 +143,8 @@ describe('rate limits on the database', () => {
         url: '/api/v1/auth/sign-in/',
         remoteAddress: '203.0.113.40',
         headers: { 'x-forwarded-for': forwardedFor },
-        payload: { email: 'nobody@demo.test', password: 'Wrong!2345' },
+        // An address of its own: the wrong passwords of the test above count against nobody@ (sign-in delays).
+        payload: { email: 'forged@demo.test', password: 'Wrong!2345' },
       });
     const statuses: number[] = [];
     for (let attempt = 1; attempt <= 4; attempt += 1) statuses.push((await forged(first, `198.51.100.${attempt}`)).statusCode);
@@ -117,6 +157,16 @@ describe('rate limits on the database', () => {
       expect((await forged(behindProxy, '198.51.100.51')).statusCode).toBe(401);
     } finally {
       await behindProxy.close();
+    }
+  });
+
+  it('shares sign-in failures across two server instances: the failing client waits on both, a fresh one signs in', async () => {
+    const config = testConfig(delayConfig);
+    const [one, two] = [await buildApp({ db: database.first.db, config }), await buildApp({ db: database.second.db, config })];
+    try {
+      await expectSharedSignInDelays(one, two, { failing: '203.0.113.50', fresh: '203.0.113.51' });
+    } finally {
+      await Promise.all([one.close(), two.close()]);
     }
   });
 
@@ -137,7 +187,11 @@ describe('rate limits on the database', () => {
     describeStore(() => {
       const store = postgresRateLimitStore(database.second.db);
       const own = `store-${(prefix += 1)}:`;
-      return { hit: (key, windowMs) => store.hit(own + key, windowMs) };
+      return {
+        hit: (key, windowMs) => store.hit(own + key, windowMs),
+        failures: async (keys, now) => new Map([...(await store.failures(keys.map((key) => own + key), now))].map(([key, record]) => [key.slice(own.length), record])),
+        recordFailure: (keys, now, memoryMs) => store.recordFailure(keys.map((key) => own + key), now, memoryMs),
+      };
     });
   });
 });
@@ -174,6 +228,18 @@ describe.skipIf(!hasRedis)('rate limits on Redis (REDIS_URL)', () => {
     expect(await redis.get(`rate-limit:sign-in:${client}`)).toBe('3');
     expect(await database.db.select().from(rateLimits)).toEqual([]);
     await Promise.all([first.close(), second.close()]);
+  });
+
+  it('shares sign-in failures across two server instances through Redis, with nothing in the database', async () => {
+    const config = testConfig({ ...delayConfig, REDIS_URL: redisUrl });
+    const [first, second] = [await buildApp({ db: database.db, config }), await buildApp({ db: database.db, config })];
+    try {
+      await expectSharedSignInDelays(first, second, { failing: '203.0.113.60', fresh: '203.0.113.61' });
+      expect(await redis.exists('rate-limit:failures:sign-in-failures-ip:203.0.113.60')).toBe(1);
+      expect(await database.db.select().from(rateLimits)).toEqual([]);
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
   });
 
   describe('Redis store', () => {

@@ -11,7 +11,7 @@ import { apiClient } from './helpers/client';
 let server: TestServer;
 let sink: SmtpSink;
 let api: ReturnType<typeof apiClient>;
-const PASSWORD = 'Signup!234';
+const PASSWORD = 'Signup!Kq234';
 
 beforeAll(async () => {
   sink = await startSmtpSink();
@@ -257,6 +257,9 @@ describe('POST /auth/sign-up/ with admin approval (the demo)', () => {
   it.each([
     ['invalid email', { email: 'nope' }, 422, 'invalid_email'],
     ['weak password', { password: 'password' }, 422, 'invalid_password'],
+    // Issue 20: a common password dressed up to pass the character rule.
+    ['common password', { password: 'Password123!' }, 422, 'common_password'],
+    ['common password with letter swaps', { password: 'P@ssw0rd2024' }, 422, 'common_password'],
     ['short name', { name: 'A' }, 422, 'invalid_name'],
     ['member type', { member_type: 'individual' }, 422, 'invalid_member_type'],
     ['SSO user type', { sso_user_type: 'staff' }, 422, 'invalid_sso_user_type'],
@@ -269,6 +272,17 @@ describe('POST /auth/sign-up/ with admin approval (the demo)', () => {
   ])('refuses %s', async (_name, overrides, status, code) => {
     const result = await api.call('/auth/sign-up/', { method: 'POST', body: await body('reasons@example.test', overrides) });
     expect([result.status, result.body.code]).toEqual([status, code]);
+  });
+
+  it("holds a new member's password to the tenant's minimum length (issue 20)", async () => {
+    await server.db.update(tenants).set({ passwordMinLength: 16 }).where(eq(tenants.subdomain, 'demo'));
+    try {
+      const result = await api.call('/auth/sign-up/', { method: 'POST', body: await body('longer@example.test', { password: 'Xq7#vLp2mK9!' }) });
+      expect([result.status, result.body.code, result.body.details?.min_length]).toEqual([422, 'invalid_password', 16]);
+      expect((await signUp('longer@example.test', { password: 'Xq7#vLp2mK9!Wz4$' })).status).toBe(200);
+    } finally {
+      await server.db.update(tenants).set({ passwordMinLength: 8 }).where(eq(tenants.subdomain, 'demo'));
+    }
   });
 
   it('names the field: "{field_name} is required." and "{field_name} must be a number."', async () => {

@@ -1,6 +1,6 @@
-import { and, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customFields, memberCustomFieldValues, policies, tenants } from '../../src/server/db/schema';
+import { auditLog, customFields, memberCustomFieldValues, policies, tenants } from '../../src/server/db/schema';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { samplePdf, samplePng } from '../fixtures/sampleFiles';
 import { apiClient } from './helpers/client';
@@ -77,7 +77,23 @@ describe('branding and support', () => {
     expect((await api.call('/tenants/')).body.manual_url).toBeNull();
   });
 
+  it('sets the minimum length of new passwords (8 to 64): audited, on GET /tenants/ for the password forms (issue 20)', async () => {
+    const saved = await api.call('/admin/tenant-settings/', { method: 'PATCH', token: admin, body: { password_min_length: 12 } });
+    expect(saved.status).toBe(200);
+    expect(saved.body.password_min_length).toBe(12);
+    expect((await api.call('/admin/tenant-settings/', { token: admin })).body.password_min_length).toBe(12);
+    expect((await api.call('/tenants/')).body.password_min_length).toBe(12);
+    expect((await api.call('/tenants/', { tenant: 'other' })).body.password_min_length).toBe(8);
+    const [entry] = await server.db.select().from(auditLog).where(eq(auditLog.action, 'tenant_settings.update')).orderBy(desc(auditLog.id)).limit(1);
+    expect(JSON.stringify(entry!.changes)).toContain('password_min_length');
+    await api.call('/admin/tenant-settings/', { method: 'PATCH', token: admin, body: { password_min_length: 8 } });
+  });
+
   it.each([
+    ['a minimum password length under 8', { password_min_length: 7 }],
+    ['a minimum password length over 64', { password_min_length: 65 }],
+    ['a fractional minimum password length', { password_min_length: 10.5 }],
+    ['a minimum password length as text', { password_min_length: '12' }],
     ['an empty body', {}],
     ['a blank name', { tenant_name: '   ' }],
     ['a long name', { tenant_name: 'x'.repeat(101) }],

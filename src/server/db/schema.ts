@@ -89,6 +89,8 @@ export const tenants = pgTable('tenants', {
   /** A member's group change waits for an administrator (true) or applies at once (false). */
   groupChangeApproval: boolean('group_change_approval').notNull().default(true),
   verificationMethods: jsonb('verification_methods').$type<VerificationMethod[]>().notNull().default(['email']),
+  /** The shortest new password this tenant accepts (spec §5's 8 or more; set on the console's settings screen). */
+  passwordMinLength: integer('password_min_length').notNull().default(8),
   createdAt: createdAt(),
 });
 
@@ -996,6 +998,8 @@ export const rateLimits = pgTable('rate_limits', {
   key: text('key').primaryKey(),
   count: integer('count').notNull(),
   resetAt: timestamp('reset_at', { withTimezone: true }).notNull(),
+  /** Failure keys only (sign-in delays): the last failure, on the server clock; null for request counts. */
+  lastAt: timestamp('last_at', { withTimezone: true }),
 });
 
 /** What members wrote in the contact modal (spec §2), kept whether or not the mail to support went out. */

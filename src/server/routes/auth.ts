@@ -4,7 +4,9 @@ import type { AuthTokens } from '../../shared/api/auth';
 import { API_PREFIX, CLIENT_KIND_HEADER, REFRESH_COOKIE } from '../../shared/domain/http';
 import type { ServerConfig } from '../config';
 import type { Database } from '../db/client';
+import { AppError } from '../errors';
 import type { AuthService, IssuedTokens } from '../services/auth';
+import type { SignInDelays } from '../services/rateLimit';
 import { toMemberDto } from '../services/members';
 import * as sso from '../services/sso';
 import { registerEndpoint } from './endpointRoute';
@@ -14,8 +16,11 @@ const REFRESH_COOKIE_PATH = `${API_PREFIX}/auth`;
 const isDesktop = (request: FastifyRequest) => request.headers[CLIENT_KIND_HEADER] === 'desktop';
 
 /** Every endpoint that answers with tokens, so the cookie and body rules live in one place. */
-export function registerAuthRoutes(app: FastifyInstance, deps: { db: Database; auth: AuthService; config: ServerConfig; sso: sso.SsoDeps }): void {
-  const { db, auth, config } = deps;
+export function registerAuthRoutes(
+  app: FastifyInstance,
+  deps: { db: Database; auth: AuthService; config: ServerConfig; sso: sso.SsoDeps; signInDelays: SignInDelays },
+): void {
+  const { db, auth, config, signInDelays } = deps;
 
   /** Web clients get the refresh token only as an HttpOnly cookie; desktop clients in the body. */
   async function respondWithTokens(request: FastifyRequest, reply: FastifyReply, issued: IssuedTokens): Promise<AuthTokens> {
@@ -45,10 +50,16 @@ export function registerAuthRoutes(app: FastifyInstance, deps: { db: Database; a
     app,
     signIn,
     async ({ body, tenant, request, reply }) => {
-      // Per email as well as per IP (the route's limit): spreading guesses over many addresses of a botnet does not help.
+      // Growing delays per email and per client IP instead of a lockout (services/rateLimit
+      // `createSignInDelays`): a client that has not been failing always gets its password checked.
       const email = body.email.trim().toLowerCase();
-      await app.rateLimiter.rateLimit(`sign-in-email:${tenant.id}:${email}`, config.SIGN_IN_EMAIL_RATE_LIMIT, config.AUTH_RATE_WINDOW_SECONDS * 1000);
-      return respondWithTokens(request, reply, await auth.signIn(tenant, body.email, body.password));
+      await signInDelays.check(tenant.id, email, request.ip);
+      try {
+        return await respondWithTokens(request, reply, await auth.signIn(tenant, body.email, body.password));
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'invalid_credentials') await signInDelays.failed(tenant.id, email, request.ip);
+        throw error;
+      }
     },
     { rateLimit: { name: 'sign-in', limit: config.SIGN_IN_RATE_LIMIT, windowMs: 60_000 } },
   );

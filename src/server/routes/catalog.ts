@@ -19,6 +19,7 @@ export function registerCatalogRoutes(app: FastifyInstance, db: Database, featur
     manual_url: tenant.manualUrl,
     plan: { is_low_llm_free: tenant.isLowLlmFree },
     features: { web_search: features.webSearch },
+    password_min_length: tenant.passwordMinLength,
   }));
 
   registerEndpoint(app, getTenantMembership, async ({ tenant }) => tenantMembership(db, tenant));

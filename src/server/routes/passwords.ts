@@ -27,9 +27,9 @@ export function registerPasswordRoutes(app: FastifyInstance, passwords: Password
     perIp('password-reset-confirm'),
   );
 
-  registerEndpoint(app, changePassword, async ({ body, requireMember, request }) => {
+  registerEndpoint(app, changePassword, async ({ body, tenant, requireMember, request }) => {
     const token = request.headers[ACCESS_TOKEN_HEADER];
-    await passwords.changePassword(requireMember(), body.password, body.new_password, Array.isArray(token) ? token[0] : token);
+    await passwords.changePassword(tenant, requireMember(), body.password, body.new_password, Array.isArray(token) ? token[0] : token);
     return { ok: true as const };
   });
 }

@@ -136,6 +136,13 @@ export async function updateApiKey(db: Database, member: MemberRow, id: number, 
   const chatbotIds = body.chatbot_ids ? await assertVisibleChatbots(db, member, body.chatbot_ids) : null;
   const expiresAt = body.expires_at === undefined ? undefined : futureExpiry(body.expires_at);
   const row = await db.transaction(async (tx) => {
+    if (expiresAt !== undefined) {
+      // Read under a row lock: a key that expires while this runs is still caught.
+      const [current] = await tx.select({ expiresAt: apiKeys.expiresAt }).from(apiKeys).where(eq(apiKeys.id, existing.id)).for('update');
+      if (current?.expiresAt && current.expiresAt.getTime() <= Date.now()) {
+        throw new AppError(422, 'api_key_expired', 'An expired key stays expired. Create a new key.');
+      }
+    }
     const changes = { ...(body.name !== undefined ? { name: body.name } : {}), ...(expiresAt !== undefined ? { expiresAt } : {}) };
     const [updated] = Object.keys(changes).length > 0 ? await tx.update(apiKeys).set(changes).where(eq(apiKeys.id, existing.id)).returning() : [existing];
     if (chatbotIds) {

@@ -50,7 +50,10 @@ const accountDeactivated = () => new AppError(403, 'account_deactivated', 'This 
 export interface AuthServiceOptions {
   accessTokenTtlSeconds: number;
   refreshTokenTtlDays: number;
-  /** How long a member row read by `authenticate` is reused; writes of this process drop it at once. */
+  /**
+   * How long a member row, and whether a session is still alive, read by `authenticate` is reused;
+   * writes of this process drop them at once, other processes see them within this time.
+   */
   memberCacheTtlMs: number;
 }
 
@@ -65,6 +68,13 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
   const memberKey = (tenantId: number, memberId: number) => `${tenantId}:${memberId}`;
   /** Call after changing a member row, so this process's next request reads it again. */
   const forgetMember = (member: Pick<MemberRow, 'tenantId' | 'id'>) => memberCache.delete(memberKey(member.tenantId, member.id));
+  // Whether a session (refresh-token family) is alive, by tenant and family; the database is shared by
+  // every process, so a revocation anywhere is seen everywhere within the cache's time.
+  const sessionCache = createTtlCache<string, boolean>(options.memberCacheTtlMs);
+  const sessionKey = (tenantId: number, familyId: string) => `${tenantId}:${familyId}`;
+  const forgetSessions = (tenantId: number, familyIds: Iterable<string>) => {
+    for (const familyId of familyIds) sessionCache.delete(sessionKey(tenantId, familyId));
+  };
   let dummyHash: Promise<string> | null = null;
 
   /**
@@ -115,6 +125,8 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
       return null;
     }
     if (payload.tid !== tenantId || payload.exp * 1000 <= Date.now()) return null;
+    // Only the server signs these, but a value of the wrong type must never reach a query.
+    if (!Number.isSafeInteger(payload.sub) || (payload.fam !== undefined && (typeof payload.fam !== 'string' || payload.fam.length > 100))) return null;
     return payload;
   }
 
@@ -229,14 +241,15 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
         if (!stored || stored.revokedAt || stored.expiresAt.getTime() <= Date.now()) return { error: sessionExpired() };
         const rotatedInGrace = stored.rotatedAt !== null && Date.now() - stored.rotatedAt.getTime() < REFRESH_REUSE_GRACE_MS;
         if (stored.rotatedAt && !rotatedInGrace) {
+          // Reuse of a rotated token: the whole session ends, its access tokens included.
           await revokeFamily(tx, stored.familyId);
-          return { error: sessionExpired() };
+          return { error: sessionExpired(), revoked: stored.familyId };
         }
         const [member] = await tx.select().from(members).where(eq(members.id, stored.memberId));
         if (member) forgetMember(member);
         if (!member || member.status !== 'approved') {
           await revokeFamily(tx, stored.familyId);
-          return { error: member?.status === 'deactivated' || member?.status === 'rejected' ? accountDeactivated() : sessionExpired() };
+          return { error: member?.status === 'deactivated' || member?.status === 'rejected' ? accountDeactivated() : sessionExpired(), revoked: stored.familyId };
         }
         // Keep the first rotation time, so that the grace window is not extended by each concurrent refresh.
         if (!stored.rotatedAt) await tx.update(refreshTokens).set({ rotatedAt: new Date() }).where(eq(refreshTokens.id, stored.id));
@@ -246,7 +259,10 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
       }),
     );
     // Thrown outside the transaction so that the family revocation above is committed.
-    if ('error' in outcome) throw outcome.error;
+    if ('error' in outcome) {
+      if ('revoked' in outcome && outcome.revoked) forgetSessions(tenant.id, [outcome.revoked]);
+      throw outcome.error;
+    }
     return sessionTokens(outcome.member, outcome.familyId, outcome.refreshToken);
   }
 
@@ -264,16 +280,19 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
       .from(refreshTokens)
       .where(and(eq(refreshTokens.tenantId, tenant.id), eq(refreshTokens.tokenHash, sha256(presented))));
     // Revoking what is revoked already changes nothing: safe to run again.
-    if (stored) await retryOnLostConnection(() => revokeFamily(db, stored.familyId));
+    if (stored) {
+      await retryOnLostConnection(() => revokeFamily(db, stored.familyId));
+      forgetSessions(tenant.id, [stored.familyId]);
+    }
   }
 
   /**
    * Ends the member's sessions: every refresh-token family is revoked except `keepFamily` (the
-   * caller's own session, named by its access token). Access tokens already issued stay valid
-   * until they expire (at most ACCESS_TOKEN_TTL_SECONDS).
+   * caller's own session, named by its access token). Their access tokens stop working with them
+   * (`authenticate` checks the family on every request).
    */
   async function endSessions(member: Pick<MemberRow, 'tenantId' | 'id'>, keepFamily?: string | null): Promise<void> {
-    await db
+    const ended = await db
       .update(refreshTokens)
       .set({ revokedAt: new Date() })
       .where(
@@ -283,14 +302,38 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
           isNull(refreshTokens.revokedAt),
           keepFamily ? ne(refreshTokens.familyId, keepFamily) : undefined,
         ),
-      );
+      )
+      .returning({ familyId: refreshTokens.familyId });
+    forgetSessions(member.tenantId, new Set(ended.map((row) => row.familyId)));
     forgetMember(member);
   }
 
-  /** The member of a valid access token; 401 when the token is bad, 403 when the account is deactivated. */
+  /**
+   * Whether the session (refresh-token family) still has a token nobody revoked. Sign-out, a detected
+   * reuse, a password reset or change (other sessions) and a deactivation revoke every token of the
+   * family, so this is false from then on; it is also false for a family that no longer exists.
+   */
+  async function sessionAlive(tenantId: number, familyId: string): Promise<boolean> {
+    return sessionCache.get(sessionKey(tenantId, familyId), async () => {
+      const [row] = await retryOnLostConnection(() =>
+        db
+          .select({ id: refreshTokens.id })
+          .from(refreshTokens)
+          .where(and(eq(refreshTokens.tenantId, tenantId), eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)))
+          .limit(1),
+      );
+      return row !== undefined;
+    });
+  }
+
+  /**
+   * The member of a valid access token; 401 `unauthorized` when the token is bad, 401
+   * `session_expired` when its session was revoked, 403 when the account is deactivated.
+   */
   async function authenticate(tenant: TenantRow, token: string | undefined): Promise<AuthMember> {
-    const memberId = token ? ((await verifyAccessToken(tenant.id, token))?.sub ?? null) : null;
-    if (memberId === null) throw new AppError(401, 'unauthorized', 'Login required.');
+    const payload = token ? await verifyAccessToken(tenant.id, token) : null;
+    if (!payload) throw new AppError(401, 'unauthorized', 'Login required.');
+    const memberId = payload.sub;
     const member = await memberCache.get(memberKey(tenant.id, memberId), async () => {
       const [row] = await db
         .select()
@@ -300,6 +343,9 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
     });
     if (!member) throw new AppError(401, 'unauthorized', 'Login required.');
     if (member.status === 'deactivated' || member.status === 'rejected') throw accountDeactivated();
+    // Every access token names its session; one without (never issued since `fam` exists) or of a
+    // revoked session is refused at once, not when it expires.
+    if (!payload.fam || !(await sessionAlive(tenant.id, payload.fam))) throw sessionExpired();
     return member;
   }
 

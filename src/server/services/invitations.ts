@@ -4,7 +4,7 @@ import { and, asc, count, desc, eq, ilike, inArray, or } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { bulkInvite, listAdminInvitations } from '../../shared/api/admin/invitations';
 import type { acceptInvitationBodySchema } from '../../shared/api/invitations';
-import { validateEmail, validatePassword } from '../../shared/domain/validation';
+import { validateEmail } from '../../shared/domain/validation';
 import type { Database, Queryable, Transaction } from '../db/client';
 import type { MemberRow, TenantRow } from '../db/rows';
 import { invitations, memberGroups, members, plans } from '../db/schema';
@@ -13,6 +13,7 @@ import type { OutgoingMail } from '../mail/outbox';
 import { type AppLinkSettings, appLink } from './appLinks';
 import { recordAudits } from './auditLog';
 import { hashPassword } from './auth';
+import { assertNewPassword } from './passwordRules';
 import { paginate } from './pagination';
 import type { RateLimiter } from './rateLimit';
 import { type SignupDeps, admitInvited } from './signup';
@@ -336,7 +337,7 @@ export async function acceptInvitation(
     throw new AppError(401, 'wrong_temporary_password', 'The temporary password is not correct.');
   }
   if (normalizeEmail(body.email) !== invitation.email) throw new AppError(422, 'invalid_email', 'The email is not the one this invitation was sent to.');
-  if (validatePassword(body.password)) throw new AppError(422, 'invalid_password', 'The password needs at least 8 characters with letters, numbers and special characters.');
+  assertNewPassword(body.password, tenant, 'invalid_password');
   const defaultGroupId = invitation.memberGroupId ?? (await defaultGroup(db, tenant));
   const outcome = await admitInvited(
     deps,

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { verify } from '@node-rs/argon2';
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import { validateEmail, validatePassword } from '../../shared/domain/validation';
+import { validateEmail } from '../../shared/domain/validation';
 import type { Database } from '../db/client';
 import type { MemberRow, TenantRow } from '../db/rows';
 import { members, passwordResetTokens } from '../db/schema';
@@ -15,6 +15,7 @@ import type { MailOutbox } from '../mail/outbox';
 import { type AuthService, hashPassword, sha256 } from './auth';
 import type { RateLimiter } from './rateLimit';
 import { appLink } from './appLinks';
+import { assertNewPassword } from './passwordRules';
 
 export interface PasswordSettings {
   /** The web app's origin; the mailed link opens `${publicUrl}/auth/reset/<token>`. */
@@ -29,7 +30,6 @@ export interface PasswordSettings {
 }
 
 const invalidEmail = () => new AppError(422, 'validation_error', 'The email address is not valid.');
-const weakPassword = (reason: string) => new AppError(422, 'validation_error', 'The new password does not meet the password rule.', { reason });
 const linkInvalid = () => new AppError(400, 'reset_link_invalid', 'This reset link is not valid or was already used.');
 const linkExpired = () => new AppError(400, 'reset_link_expired', 'This reset link has expired. Ask for a new one.');
 
@@ -89,8 +89,7 @@ export function createPasswordService(deps: { db: Database; auth: AuthService; m
    * password does not use the link up. Every other open link of the member is voided too.
    */
   async function confirmReset(tenant: TenantRow, token: string, newPassword: string): Promise<void> {
-    const weak = validatePassword(newPassword);
-    if (weak) throw weakPassword(weak);
+    assertNewPassword(newPassword, tenant, 'validation_error');
     const tokenHash = sha256(token);
     const now = new Date();
     // One conditional update claims the token: two concurrent confirmations cannot both succeed.
@@ -121,14 +120,13 @@ export function createPasswordService(deps: { db: Database; auth: AuthService; m
   }
 
   /** Wrong current password: 400 `wrong_password` (not 401, which the clients read as "signed out"). */
-  async function changePassword(member: MemberRow, current: string, newPassword: string, accessToken?: string): Promise<void> {
+  async function changePassword(tenant: TenantRow, member: MemberRow, current: string, newPassword: string, accessToken?: string): Promise<void> {
     await limiter.rateLimit(`change-password:${member.tenantId}:${member.id}`, settings.passwordAttemptLimit, settings.rateWindowMs);
     const [row] = await db.select({ passwordHash: members.passwordHash }).from(members).where(eq(members.id, member.id));
     if (!row?.passwordHash || !(await verify(row.passwordHash, current))) {
       throw new AppError(400, 'wrong_password', 'The current password is not correct.');
     }
-    const weak = validatePassword(newPassword);
-    if (weak) throw weakPassword(weak);
+    assertNewPassword(newPassword, tenant, 'validation_error');
     // The caller's own session (web or desktop) stays: its access token names it.
     await setPassword(member, newPassword, await auth.sessionFamily(member.tenantId, accessToken));
   }

@@ -4,10 +4,12 @@
  * like any other.
  */
 import { and, asc, eq, isNull } from 'drizzle-orm';
-import { validateEmail, validatePassword } from '../../shared/domain/validation';
+import { PASSWORD_MIN } from '../../shared/domain/account';
+import { validateEmail } from '../../shared/domain/validation';
 import type { Database } from '../db/client';
 import { memberGroupLinks, memberGroups, members, piiSettings, refreshTokens, tenants } from '../db/schema';
 import { hashPassword } from './auth';
+import { newPasswordProblem } from './passwordRules';
 
 /** Input the operator has to correct; the message says what is wrong. */
 export class ProvisioningError extends Error {
@@ -16,15 +18,17 @@ export class ProvisioningError extends Error {
 
 const SUBDOMAIN_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
-const PASSWORD_RULES: Record<string, string> = {
-  'validation.required': 'the password is empty',
-  'validation.password_too_short': 'the password needs at least 8 characters',
-  'validation.password_weak': 'the password needs letters, digits and special characters',
+const PASSWORD_RULES: Record<string, (minLength: number) => string> = {
+  'validation.required': () => 'the password is empty',
+  'validation.password_too_short': (minLength) => `the password needs at least ${minLength} characters`,
+  'validation.password_weak': () => 'the password needs letters, digits and special characters',
+  'validation.password_common': () => 'the password is one of the most common ones: choose another',
 };
 
-function checkPassword(password: string): void {
-  const problem = validatePassword(password);
-  if (problem) throw new ProvisioningError(PASSWORD_RULES[problem] ?? problem);
+/** The API's rule for a new password (services/passwordRules), with the tenant's minimum length. */
+function checkPassword(password: string, minLength: number): void {
+  const problem = newPasswordProblem(password, minLength);
+  if (problem) throw new ProvisioningError(PASSWORD_RULES[problem]?.(Math.max(PASSWORD_MIN, minLength)) ?? problem);
 }
 
 export async function tenantBySubdomain(db: Database, subdomain: string) {
@@ -56,8 +60,8 @@ export async function createAdmin(db: Database, input: { tenant: string; email: 
   const name = input.name.trim();
   if (validateEmail(email)) throw new ProvisioningError(`"${input.email}" is not a valid email address`);
   if (!name) throw new ProvisioningError('the name is empty');
-  checkPassword(input.password);
   const tenant = await tenantBySubdomain(db, input.tenant);
+  checkPassword(input.password, tenant.passwordMinLength);
   const passwordHash = await hashPassword(input.password);
   return db.transaction(async (tx) => {
     const [existing] = await tx.select({ id: members.id }).from(members).where(and(eq(members.tenantId, tenant.id), eq(members.email, email)));
@@ -80,11 +84,12 @@ export async function createAdmin(db: Database, input: { tenant: string; email: 
 
 /**
  * Sets a new password and revokes the member's refresh tokens: a reset after a leak must end the
- * sessions the leaked password opened (their access tokens lapse within ACCESS_TOKEN_TTL_SECONDS).
+ * sessions the leaked password opened (their access tokens are refused too: revoked families are
+ * checked on every request, each server process within AUTH_CACHE_TTL_SECONDS).
  */
 export async function resetPassword(db: Database, input: { tenant: string; email: string; password: string }) {
-  checkPassword(input.password);
   const tenant = await tenantBySubdomain(db, input.tenant);
+  checkPassword(input.password, tenant.passwordMinLength);
   const email = input.email.trim().toLowerCase();
   const passwordHash = await hashPassword(input.password);
   return db.transaction(async (tx) => {

@@ -9,7 +9,7 @@ import {
   normalizePhone,
   validateName,
 } from '../../shared/domain/signup';
-import { validateEmail, validatePassword } from '../../shared/domain/validation';
+import { validateEmail } from '../../shared/domain/validation';
 import type { Database } from '../db/client';
 import { isUniqueViolation } from '../db/databaseErrors';
 import type { MemberRow, TenantRow } from '../db/rows';
@@ -31,6 +31,7 @@ import { diffFields } from '../../shared/domain/audit';
 import type { MailOutbox } from '../mail/outbox';
 import type { SmsService } from '../sms/service';
 import { hashPassword } from './auth';
+import { assertNewPassword } from './passwordRules';
 import { checkCode, issueCode, spendCode } from './verificationCodes';
 import { checkFieldValue, toCustomField } from './customFields';
 
@@ -282,7 +283,7 @@ export async function signUp(deps: SignupDeps, tenant: TenantRow, input: SignUpI
   const { db } = deps;
   assertOpen(tenant);
   if (validateEmail(input.email)) throw new AppError(422, 'invalid_email', 'The email address is not valid.');
-  if (validatePassword(input.password)) throw new AppError(422, 'invalid_password', 'The password needs at least 8 characters with letters, numbers and special characters.');
+  assertNewPassword(input.password, tenant, 'invalid_password');
   if (validateName(input.name)) throw new AppError(422, 'invalid_name', 'The name must be 2 to 100 characters.');
   const memberType = tenant.signupApproval === 'individual' ? 'individual' : 'organization';
   if (input.member_type && input.member_type !== memberType) throw new AppError(422, 'invalid_member_type', 'This member type cannot sign up here.');

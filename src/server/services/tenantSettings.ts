@@ -32,6 +32,7 @@ export const tenantSettings = (tenant: TenantRow): TenantSettings => ({
   logo_url: tenant.logoUrl,
   support_email: tenant.supportEmail,
   manual_url: tenant.manualUrl,
+  password_min_length: tenant.passwordMinLength,
 });
 
 /** Read from the table, not the request's tenant row, which may be a few seconds old (plugins/tenant cache). */
@@ -59,7 +60,12 @@ export async function updateTenantSettings(
   actor: AuditActor,
   patch: z.output<typeof updateTenantSettingsBodySchema>,
 ): Promise<TenantSettings> {
-  return changeTenant(db, tenant, actor, { name: patch.tenant_name, supportEmail: patch.support_email, manualUrl: patch.manual_url });
+  return changeTenant(db, tenant, actor, {
+    name: patch.tenant_name,
+    supportEmail: patch.support_email,
+    manualUrl: patch.manual_url,
+    passwordMinLength: patch.password_min_length,
+  });
 }
 
 /** What one settings upload accepts and where its bytes go (`tenants/<id>/<folder>/<uuid>`). */

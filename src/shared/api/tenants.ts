@@ -10,6 +10,8 @@ export const tenantSchema = z.object({
   plan: z.object({ is_low_llm_free: z.boolean() }),
   /** What this server offers beyond the spec's fields: web search needs a configured search service. */
   features: z.object({ web_search: z.boolean() }).default({ web_search: false }),
+  /** The shortest new password this tenant accepts (its admin may raise spec §5's 8): the password forms show and check it. */
+  password_min_length: z.number().int().default(8),
 });
 export type Tenant = z.infer<typeof tenantSchema>;
 

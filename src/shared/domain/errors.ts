@@ -61,6 +61,8 @@ export const ERROR_CODES = [
   'member_limit_reached',
   'invalid_email',
   'invalid_password',
+  /** A new password that is one of the most common ones (422; sign-up, reset, change, invitation). */
+  'common_password',
   'invalid_name',
   'invalid_member_type',
   'invalid_member_group',
@@ -123,6 +125,8 @@ export const ERROR_CODES = [
   // Developers: the OpenAI-compatible API (docs/ARCHITECTURE.md "Developers").
   /** Unknown, revoked or expired API key, or its owner deactivated (401). */
   'invalid_api_key',
+  /** PATCH of an expired key's expiry: an expired key stays expired (422). */
+  'api_key_expired',
   // Member groups (admin console, spec §5, §8).
   /** Another group of the tenant has this Korean or English name (409 "name in use"). */
   'group_name_taken',

@@ -8,7 +8,8 @@ export type ValidationKey =
   | 'validation.email_invalid'
   | 'validation.email_too_long'
   | 'validation.password_too_short'
-  | 'validation.password_weak';
+  | 'validation.password_weak'
+  | 'validation.password_common';
 
 export function validateEmail(value: string): ValidationKey | null {
   const email = value.trim();
@@ -18,10 +19,15 @@ export function validateEmail(value: string): ValidationKey | null {
   return null;
 }
 
-/** At least 8 characters with letters, numbers and special characters. */
-export function validatePassword(value: string): ValidationKey | null {
+/**
+ * The rule for a NEW password (sign-up, reset, change, invitation): at least `minLength` characters
+ * (spec §5's 8, or the tenant's higher minimum) with letters, numbers and special characters. The
+ * server also refuses the most common passwords (`validation.password_common`, server side only).
+ * Never applied to a password being signed in with: an old password stays valid until changed.
+ */
+export function validatePassword(value: string, minLength: number = PASSWORD_MIN): ValidationKey | null {
   if (!value) return 'validation.required';
-  if (value.length < PASSWORD_MIN) return 'validation.password_too_short';
+  if (value.length < Math.max(PASSWORD_MIN, minLength)) return 'validation.password_too_short';
   if (!/[A-Za-z]/.test(value) || !/\d/.test(value) || !/[^A-Za-z0-9]/.test(value)) return 'validation.password_weak';
   return null;
 }

@@ -2,6 +2,8 @@ import { DEPLETION_KINDS, type DepletionKind } from '../../../shared/domain/cred
 import { adminInvitationsApi, adminMemberGroupsApi, adminMemberRequestsApi, adminMembersApi, adminMemberTransferApi, adminSsoWhitelistApi, apiKeysApi, billingApi, invitationsApi, tenantMembershipApi, adminChatbotsApi, adminCreditsApi, adminDashboardsApi, adminCustomFieldsApi, adminLlmModelsApi, adminPoliciesApi, adminSecurityApi, adminSsoPlatformsApi, adminTenantSettingsApi, authApi, chatApi, chatbotsApi, filesApi, membersApi, passwordsApi, sessionsApi, signupApi, ssoApi, taskModesApi, type ApiError } from '../../../shared/api';
 import { type ErrorMessageRow, addErrorMessages, isIndividual } from './errorMessages';
 
+/** A new password shorter than the tenant's minimum (the details name it; `errorMessageValues` passes it as `count`). */
+const tooShort = (error: ApiError) => (error.body?.details as { reason?: string } | undefined)?.reason === 'validation.password_too_short';
 const depletionIs = (kind: DepletionKind) => (error: ApiError) => (error.body?.details as { depletion?: string } | undefined)?.depletion === kind;
 
 /**
@@ -28,6 +30,7 @@ export const ERROR_CATALOG: readonly ErrorMessageRow[] = [
   { endpoint: signupApi.signUp, status: 403, key: 'signup:errors.closed' },
   { endpoint: signupApi.signUp, status: 409, code: 'value_already_used', key: 'signup:errors.value_already_used' },
   { endpoint: signupApi.signUp, status: 409, key: 'signup:errors.already_registered' },
+  { endpoint: signupApi.signUp, status: 422, code: 'common_password', key: 'common:validation.password_common' },
   ...(['invalid_email', 'invalid_password', 'invalid_name', 'invalid_member_type', 'invalid_member_group', 'invalid_signup_field', 'invalid_sso_user_type', 'required_field_missing', 'invalid_field_value', 'policy_agreement_required'] as const).map(
     (code) => ({ endpoint: signupApi.signUp, status: 422, code, key: `signup:errors.${code}` }),
   ),
@@ -44,9 +47,13 @@ export const ERROR_CATALOG: readonly ErrorMessageRow[] = [
   { endpoint: passwordsApi.resetPassword, key: 'account:reset_errors.500' },
   { endpoint: passwordsApi.confirmPasswordReset, status: 400, code: 'reset_link_expired', key: 'account:reset_errors.link_expired' },
   { endpoint: passwordsApi.confirmPasswordReset, status: 400, code: 'reset_link_invalid', key: 'account:reset_errors.link_invalid' },
+  { endpoint: passwordsApi.confirmPasswordReset, status: 422, code: 'common_password', key: 'common:validation.password_common' },
+  { endpoint: passwordsApi.confirmPasswordReset, status: 422, when: tooShort, key: 'common:validation.password_too_short' },
   { endpoint: passwordsApi.confirmPasswordReset, status: 422, key: 'common:validation.password_weak' },
   { endpoint: passwordsApi.confirmPasswordReset, status: 429, key: 'account:errors.429' },
   { endpoint: passwordsApi.changePassword, status: 400, code: 'wrong_password', key: 'account:change_password.wrong_password' },
+  { endpoint: passwordsApi.changePassword, status: 422, code: 'common_password', key: 'common:validation.password_common' },
+  { endpoint: passwordsApi.changePassword, status: 422, when: tooShort, key: 'common:validation.password_too_short' },
   { endpoint: passwordsApi.changePassword, status: 422, key: 'common:validation.password_weak' },
   { endpoint: passwordsApi.changePassword, status: 429, key: 'account:errors.429' },
 
@@ -159,6 +166,7 @@ export const ERROR_CATALOG: readonly ErrorMessageRow[] = [
   { endpoint: invitationsApi.acceptInvitation, status: 402, key: 'signup:errors.member_limit' },
   { endpoint: invitationsApi.acceptInvitation, status: 409, key: 'signup:errors.already_registered' },
   { endpoint: invitationsApi.acceptInvitation, status: 422, code: 'invalid_email', key: 'account:invitation.email_mismatch' },
+  { endpoint: invitationsApi.acceptInvitation, status: 422, code: 'common_password', key: 'common:validation.password_common' },
   ...(['invalid_password', 'invalid_name', 'invalid_member_group', 'policy_agreement_required'] as const).map((code) => ({
     endpoint: invitationsApi.acceptInvitation,
     status: 422,
@@ -255,6 +263,7 @@ export const ERROR_CATALOG: readonly ErrorMessageRow[] = [
   { endpoint: apiKeysApi.createApiKey, status: 404, key: 'developers:errors.chatbot_not_found' },
   { endpoint: apiKeysApi.updateApiKey, status: 404, key: 'developers:errors.chatbot_not_found' },
   { endpoint: apiKeysApi.updateApiKey, status: 409, key: 'developers:errors.revoked' },
+  { endpoint: apiKeysApi.updateApiKey, status: 422, code: 'api_key_expired', key: 'developers:errors.expired' },
   // Admin member groups (spec §6 "sign out and retry", §8 "Group patch", "Group delete").
   ...[adminMemberGroupsApi.createMemberGroup, adminMemberGroupsApi.patchMemberGroup].flatMap((endpoint) => [
     { endpoint, status: 403, key: 'adminGroups:errors.no_permission' },

@@ -80,14 +80,16 @@ export function errorMessageKey(error: unknown, endpoint?: Endpoint, overrides: 
 }
 
 /** What a message may interpolate: `{{time}}`, the local time a 429 says to try again at. */
-export type ErrorMessageValues = { time?: string; field_name?: string; value?: string };
+export type ErrorMessageValues = { time?: string; field_name?: string; value?: string; count?: number };
 
 /** The values a message interpolates: the wait of a 429, the field (and value) a refusal names. */
 export function errorMessageValues(error: unknown, language: string): ErrorMessageValues {
-  const details = (isApiError(error) ? error.body?.details : undefined) as { retry_after_seconds?: number; field_name?: unknown; value?: unknown } | undefined;
+  const details = (isApiError(error) ? error.body?.details : undefined) as { retry_after_seconds?: number; field_name?: unknown; value?: unknown; min_length?: unknown } | undefined;
   const values: ErrorMessageValues = {};
   if (typeof details?.field_name === 'string') values.field_name = details.field_name;
   if (typeof details?.value === 'string') values.value = details.value;
+  // A new password's rule names the tenant's minimum length.
+  if (typeof details?.min_length === 'number') values.count = details.min_length;
   const seconds = details?.retry_after_seconds;
   if (seconds) values.time = new Date(Date.now() + seconds * 1000).toLocaleTimeString(language, { hour: '2-digit', minute: '2-digit' });
   return values;

@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { TENANT_NAME_MAX, URL_MAX, isWebUrl } from '../../domain/tenantSettings';
-import { EMAIL_MAX_EXCLUSIVE } from '../../domain/account';
+import { EMAIL_MAX_EXCLUSIVE, PASSWORD_MIN, PASSWORD_MIN_LENGTH_MAX } from '../../domain/account';
 import { idParamsSchema } from '../common';
 import { defineEndpoint } from '../endpoint';
+
+/** A tenant's minimum password length: spec §5's 8 up to PASSWORD_MIN_LENGTH_MAX. */
+export const passwordMinLengthSchema = z.number().int().min(PASSWORD_MIN).max(PASSWORD_MIN_LENGTH_MAX);
 
 /** Branding and support (the spec does not show these settings; docs/ARCHITECTURE.md "Tenant settings"). */
 export const tenantSettingsSchema = z.object({
@@ -12,6 +15,8 @@ export const tenantSettingsSchema = z.object({
   support_email: z.string().nullable(),
   /** The user manual the navigation's "Manual" item opens; hidden when null. */
   manual_url: z.string().nullable(),
+  /** The shortest new password members may choose (8 by default, as spec §5 says; up to 64). */
+  password_min_length: z.number().int(),
 });
 export type TenantSettings = z.infer<typeof tenantSettingsSchema>;
 
@@ -22,6 +27,8 @@ export const updateTenantSettingsBodySchema = z
     support_email: z.email().max(EMAIL_MAX_EXCLUSIVE - 1).nullable(),
     /** Null clears it. */
     manual_url: z.string().trim().max(URL_MAX).refine(isWebUrl, { message: 'An http(s) URL' }).nullable(),
+    /** Applies to new passwords only (sign-up, reset, change, invitation); members keep the ones they have. */
+    password_min_length: passwordMinLengthSchema,
   })
   .partial()
   .refine((body) => Object.keys(body).length > 0, { message: 'Nothing to update' });
@@ -31,7 +38,7 @@ export const getTenantSettings = defineEndpoint({
   path: '/admin/tenant-settings/',
   access: 'admin',
   response: tenantSettingsSchema,
-  summary: 'The tenant name, logo, support address and manual link',
+  summary: 'The tenant name, logo, support address, manual link and minimum password length',
   tags: ['admin'],
 });
 
@@ -41,7 +48,7 @@ export const updateTenantSettings = defineEndpoint({
   access: 'admin',
   body: updateTenantSettingsBodySchema,
   response: tenantSettingsSchema,
-  summary: 'Change the tenant name, support address or manual link (null clears the last two)',
+  summary: 'Change the tenant name, support address, manual link (null clears those two) or minimum password length (8 to 64; 400 validation_error outside)',
   tags: ['admin'],
 });
 

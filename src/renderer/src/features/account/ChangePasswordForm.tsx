@@ -4,6 +4,7 @@ import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { passwordsApi } from '../../../../shared/api';
 import { type ErrorMessageValues, errorMessageKey, errorMessageValues } from '../../api/errorMessages';
+import { usePasswordMinLength } from '../../api/tenant';
 import { changePassword } from '../../api/passwords';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { NewPasswordFields, type NewPasswordValues, newPasswordRules } from './NewPasswordFields';
@@ -14,10 +15,11 @@ type Values = NewPasswordValues & { password: string };
 export function ChangePasswordForm() {
   const { t } = useTranslation('account');
   const language = useResolvedLanguage();
+  const minLength = usePasswordMinLength();
   const form = useForm<Values>({
     mode: 'controlled',
     initialValues: { password: '', new_password: '', confirmation: '' },
-    validate: { ...newPasswordRules, password: (value: string) => (value ? null : 'common:validation.required') },
+    validate: { ...newPasswordRules(minLength), password: (value: string) => (value ? null : 'common:validation.required') },
   });
   const [outcome, setOutcome] = useState<{ ok: true } | { ok: false; key: string; values: ErrorMessageValues } | null>(null);
   const [submitting, setSubmitting] = useState(false);
@@ -50,7 +52,7 @@ export function ChangePasswordForm() {
           {...form.getInputProps('password')}
           error={form.errors.password && t(String(form.errors.password))}
         />
-        <NewPasswordFields form={form} />
+        <NewPasswordFields form={form} minLength={minLength} />
         <Button type="submit" loading={submitting} style={{ alignSelf: 'flex-start' }}>
           {t('change_password.submit')}
         </Button>

@@ -8,6 +8,7 @@ import { validateName } from '../../../../shared/domain/signup';
 import { errorMessageKey } from '../../api/errorMessages';
 import { acceptInvitation, useInvitation } from '../../api/invitations';
 import { usePolicies } from '../../api/signup';
+import { usePasswordMinLength } from '../../api/tenant';
 import { showToast } from '../../components/toast';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { focusFirstError } from '../../components/forms/zodResolver';
@@ -76,17 +77,18 @@ function JoinForm({ hash, invitation, policies }: { hash: string; invitation: In
   const setMember = useUserSession((state) => state.setMember);
   const [failure, setFailure] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  const minLength = usePasswordMinLength();
   const form = useForm<JoinValues>({
     mode: 'controlled',
     initialValues: { temporary_password: '', name: invitation.name ?? '', new_password: '', confirmation: '', agreements: [] },
     validate: {
-      ...newPasswordRules,
+      ...newPasswordRules(minLength),
       temporary_password: (value) => (value ? null : 'common:validation.required'),
       name: (value) => (value.trim() ? (validateName(value) ? 'signup:validation.name_length' : null) : 'common:validation.required'),
       agreements: (agreed) => (policies.some((policy) => policy.is_mandatory && !agreed.includes(policy.id)) ? 'signup:validation.policies_required' : null),
     },
   });
-  const error = (field: keyof JoinValues) => (form.errors[field] ? tc(String(form.errors[field])) : undefined);
+  const error = (field: keyof JoinValues) => (form.errors[field] ? tc(String(form.errors[field]), { count: minLength }) : undefined);
 
   async function join(values: JoinValues) {
     setFailure(null);
@@ -134,7 +136,7 @@ function JoinForm({ hash, invitation, policies }: { hash: string; invitation: In
       </div>
       <PasswordInput label={t('invitation.temporary_password')} description={t('invitation.temporary_hint')} autoComplete="one-time-code" withAsterisk {...form.getInputProps('temporary_password')} error={error('temporary_password')} data-autofocus />
       <TextInput label={t('my_page.name')} autoComplete="name" withAsterisk {...form.getInputProps('name')} error={error('name')} />
-      <NewPasswordFields form={form} />
+      <NewPasswordFields form={form} minLength={minLength} />
       {policies.length > 0 && (
         <PolicyAgreements policies={policies} agreed={form.values.agreements} onChange={(agreed) => form.setFieldValue('agreements', agreed)} error={error('agreements')} />
       )}

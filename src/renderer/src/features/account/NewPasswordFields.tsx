@@ -8,24 +8,30 @@ export interface NewPasswordValues {
   confirmation: string;
 }
 
-/** Spec §5: 8+ characters with letters, numbers and special characters, typed twice. Results are i18n keys. */
-export const newPasswordRules = {
-  new_password: (value: string) => (validatePassword(value) ? `common:${validatePassword(value)}` : null),
+/**
+ * Spec §5: letters, numbers and special characters, at least the tenant's minimum length (8 unless
+ * its admin raised it), typed twice. Results are i18n keys. The server also refuses common passwords.
+ */
+export const newPasswordRules = (minLength: number) => ({
+  new_password: (value: string) => {
+    const problem = validatePassword(value, minLength);
+    return problem ? `common:${problem}` : null;
+  },
   confirmation: (value: string, values: NewPasswordValues) => (value === values.new_password ? null : 'account:passwords_do_not_match'),
-};
+});
 
-/** The new password and its confirmation, shared by the reset page and My page. */
-export function NewPasswordFields<V extends NewPasswordValues>({ form }: { form: UseFormReturnType<V> }) {
+/** The new password and its confirmation, shared by the reset page, My page and the invitation page. */
+export function NewPasswordFields<V extends NewPasswordValues>({ form, minLength }: { form: UseFormReturnType<V>; minLength: number }) {
   const { t } = useTranslation('account');
   const error = (field: keyof NewPasswordValues) => {
     const key = form.errors[field];
-    return key ? t(String(key)) : undefined;
+    return key ? t(String(key), { count: minLength }) : undefined;
   };
   return (
     <>
       <PasswordInput
         label={t('new_password')}
-        description={t('password_rule')}
+        description={t('password_rule', { count: minLength })}
         autoComplete="new-password"
         {...form.getInputProps('new_password')}
         error={error('new_password')}

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { passwordsApi } from '../../../../shared/api';
 import { type ErrorMessageValues, errorMessageKey, errorMessageValues } from '../../api/errorMessages';
+import { usePasswordMinLength } from '../../api/tenant';
 import { confirmPasswordReset } from '../../api/passwords';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
@@ -23,7 +24,8 @@ export default function ResetPasswordPage() {
   const [search] = useSearchParams();
   const tenant = search.get('tenant');
   const language = useResolvedLanguage();
-  const form = useForm<NewPasswordValues>({ mode: 'controlled', initialValues: { new_password: '', confirmation: '' }, validate: newPasswordRules });
+  const minLength = usePasswordMinLength();
+  const form = useForm<NewPasswordValues>({ mode: 'controlled', initialValues: { new_password: '', confirmation: '' }, validate: newPasswordRules(minLength) });
   const [failure, setFailure] = useState<{ key: string; values: ErrorMessageValues } | null>(null);
   const [done, setDone] = useState(false);
   const [submitting, setSubmitting] = useState(false);
@@ -71,7 +73,7 @@ export default function ResetPasswordPage() {
           )}
         </Alert>
       )}
-      <NewPasswordFields form={form} />
+      <NewPasswordFields form={form} minLength={minLength} />
       <Button type="submit" size="md" loading={submitting} fullWidth>
         {t('reset.submit')}
       </Button>

@@ -65,6 +65,24 @@ describe('reset password page', () => {
     expect(screen.getByRole('link', { name: 'Go to sign-in' })).toHaveAttribute('href', '/auth');
   });
 
+  it("holds the new password to the tenant's minimum length and names it; a common one is refused by the server (issue 20)", async () => {
+    const strict = () => Response.json({ subdomain: 'demo', tenant_name: 'Acme', logo_url: null, plan: { is_low_llm_free: false }, password_min_length: 14 });
+    const api = installFakeApi({ 'GET /tenants/': strict, 'POST /auth/reset-password/confirm/': failure(422, 'common_password', { reason: 'validation.password_common', min_length: 14 }) });
+    renderScreen(<ResetPasswordPage />, { route: '/auth/reset/tok123', path: '/auth/reset/:token' });
+    expect(await screen.findByText('At least 14 characters with letters, numbers and special characters.')).toBeInTheDocument();
+    await fill('Strong#Pass1', 'Strong#Pass1');
+    expect(screen.getByText('The password must be at least 14 characters long.')).toBeInTheDocument();
+    expect(api.find('POST', '/confirm/')).toHaveLength(0);
+
+    const user = userEvent.setup();
+    for (const label of ['New password', 'Confirm the new password']) {
+      await user.clear(screen.getByLabelText(label));
+      await user.type(screen.getByLabelText(label), 'Password12345!');
+    }
+    await user.click(screen.getByRole('button', { name: 'Set the new password' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('This password is too common. Choose one that is harder to guess.');
+  });
+
   it('says an expired link has expired and offers a new one', async () => {
     installFakeApi({ 'GET /tenants/': tenant, 'POST /auth/reset-password/confirm/': failure(400, 'reset_link_expired') });
     renderScreen(<ResetPasswordPage />, { route: '/auth/reset/old', path: '/auth/reset/:token' });

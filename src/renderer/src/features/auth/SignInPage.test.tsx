@@ -32,8 +32,19 @@ describe('sign-in page', () => {
 
     await submit('ada@example', 'short');
     expect(screen.getByText('Please enter a valid email address.')).toBeInTheDocument();
-    expect(screen.getByText('The password must be at least 8 characters long.')).toBeInTheDocument();
+    // Only the email is wrong: the password is one being signed in with, never held to the new-password rules.
+    expect(screen.getAllByText(/./, { selector: '.mantine-InputWrapper-error' })).toHaveLength(1);
     expect(api.find('POST', '/auth/sign-in/')).toHaveLength(0);
+  });
+
+  it('sends a wrong password that breaks the new-password rules and says it is incorrect, not how to choose one (issue 20)', async () => {
+    const api = installFakeApi({ 'GET /tenants/': tenant, 'POST /auth/sign-in/': () => Response.json({ code: 'invalid_credentials', message: 'x' }, { status: 401 }) });
+    renderScreen(<SignInPage />);
+    await submit('ada@example.com', 'abc');
+    expect(await screen.findByRole('alert')).toHaveTextContent('The email or password is incorrect.');
+    expect(screen.queryByText(/letters, numbers and special characters/)).toBeNull();
+    expect(screen.queryByText(/at least 8 characters/)).toBeNull();
+    expect(await api.find('POST', '/auth/sign-in/')[0]!.json()).toEqual({ email: 'ada@example.com', password: 'abc' });
   });
 
   it("shows the tenant's logo (from the server the app talks to) and writes the name under it", async () => {

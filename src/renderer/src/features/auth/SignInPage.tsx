@@ -3,7 +3,7 @@ import { Alert, Anchor, Box, Button, Center, Group, Image, Paper, PasswordInput,
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
-import { validateEmail, validatePassword } from '../../../../shared/domain/validation';
+import { validateEmail } from '../../../../shared/domain/validation';
 import { getPlatform } from '../../platform';
 import { useTenant } from '../../api/tenant';
 import { useSsoPlatforms } from '../../api/ssoPlatforms';
@@ -19,12 +19,15 @@ import { focusFirstError, zodResolver } from '../../components/forms/zodResolver
 // The SSO part (and its strings) loads only for tenants that have SSO platforms.
 const SsoOptions = lazy(() => loadScreenModule(() => import('../sso/SsoOptions')));
 
-/** The server's sign-in body, with the spec §5 rules on top so the form says what is wrong before sending. */
+/**
+ * The server's sign-in body with the email rule on top. The password is only required: the rules for
+ * a new password never apply to signing in (a wrong password is "incorrect", whatever it looks like,
+ * and a member keeps an older password until they change it).
+ */
 const signInFormSchema = authApi.signInBodySchema.superRefine((values, context) => {
   const email = validateEmail(values.email);
   if (email) context.addIssue({ code: 'custom', path: ['email'], message: email });
-  const password = validatePassword(values.password);
-  if (password) context.addIssue({ code: 'custom', path: ['password'], message: password });
+  if (!values.password) context.addIssue({ code: 'custom', path: ['password'], message: 'validation.required' });
 });
 
 export default function SignInPage() {

@@ -7,6 +7,7 @@ import { isApiError, signupApi, ssoApi, type CustomField, type Policy, type Sign
 import type { SignupOutcome } from '../../../../shared/domain/signup';
 import { errorMessageKey } from '../../api/errorMessages';
 import { sendSignupCode, signUp, useSignupForm } from '../../api/signup';
+import { usePasswordMinLength } from '../../api/tenant';
 import { ssoSignUp } from '../../api/sso';
 import { LanguageMenu } from '../../components/LanguageMenu';
 import { MAIN_CONTENT_ID } from '../../components/mainContent';
@@ -98,6 +99,7 @@ function SignUpFlow({ settings, groups, fields, policies, sso, onDone }: FlowPro
   const language = useResolvedLanguage();
   const setMember = useUserSession((state) => state.setMember);
   const defaultGroup = groups.find((group) => group.is_default) ?? groups[0];
+  const passwordMinLength = usePasswordMinLength();
   const form = useForm<SignUpFormValues>({
     mode: 'controlled',
     initialValues: {
@@ -111,7 +113,7 @@ function SignUpFlow({ settings, groups, fields, policies, sso, onDone }: FlowPro
       method: settings.verification_methods[0] ?? 'email',
       phone: '',
     },
-    validate: zodResolver(signUpFormSchema(fields, policies, { sso: Boolean(sso) })),
+    validate: zodResolver(signUpFormSchema(fields, policies, { sso: Boolean(sso), passwordMinLength })),
   });
   const [sent, setSent] = useState<SentCode | null>(null);
   const [code, setCode] = useState('');
@@ -119,7 +121,7 @@ function SignUpFlow({ settings, groups, fields, policies, sso, onDone }: FlowPro
   const [busy, setBusy] = useState(false);
   const fieldError = (path: string, fieldName?: string) => {
     const key = form.errors[path];
-    return key ? tc(String(key), { field_name: fieldName }) : undefined;
+    return key ? tc(String(key), { field_name: fieldName, count: passwordMinLength }) : undefined;
   };
 
   async function requestCode() {
@@ -223,7 +225,7 @@ function SignUpFlow({ settings, groups, fields, policies, sso, onDone }: FlowPro
         ) : (
           <>
             <TextInput label={t('email')} type="email" autoComplete="email" withAsterisk {...form.getInputProps('email')} error={fieldError('email')} />
-            <PasswordInput label={t('password')} description={t('password_rule')} autoComplete="new-password" withAsterisk {...form.getInputProps('password')} error={fieldError('password')} />
+            <PasswordInput label={t('password')} description={t('password_rule', { count: passwordMinLength })} autoComplete="new-password" withAsterisk {...form.getInputProps('password')} error={fieldError('password')} />
             <PasswordInput label={t('password_confirm')} autoComplete="new-password" withAsterisk {...form.getInputProps('password_confirm')} error={fieldError('password_confirm')} />
           </>
         )}

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { signupApi, type CustomField, type Policy } from '../../../../shared/api';
 import { VERIFICATION_METHODS, normalizePhone, validateCustomFieldValue, validateName } from '../../../../shared/domain/signup';
+import { PASSWORD_MIN } from '../../../../shared/domain/account';
 import { validateEmail, validatePassword } from '../../../../shared/domain/validation';
 
 export interface SignUpFormValues {
@@ -22,7 +23,7 @@ export interface SignUpFormValues {
  * The sign-up body's own fields (shared contract) with the spec §5 rules on top: each field's
  * message is an i18n key, and a custom field's names the field (`{field_name}` comes from the form).
  */
-export function signUpFormSchema(fields: readonly CustomField[], policies: readonly Policy[], { sso = false } = {}) {
+export function signUpFormSchema(fields: readonly CustomField[], policies: readonly Policy[], { sso = false, passwordMinLength = PASSWORD_MIN } = {}) {
   return signupApi.signUpBodySchema
     .pick({ name: true })
     .extend({
@@ -43,7 +44,7 @@ export function signUpFormSchema(fields: readonly CustomField[], policies: reado
       // With SSO the platform vouched for the email, and the member signs in there: no password, no code.
       if (!sso) {
         issue(['email'], validateEmail(values.email));
-        issue(['password'], validatePassword(values.password));
+        issue(['password'], validatePassword(values.password, passwordMinLength));
         issue(['password_confirm'], !values.password_confirm ? 'validation.required' : values.password_confirm !== values.password ? 'signup:validation.password_mismatch' : null);
       }
       issue(['default_member_group_id'], values.default_member_group_id ? null : 'validation.required');

@@ -9,7 +9,7 @@ import TenantSettingsPage from './TenantSettingsPage';
 
 afterEach(() => setPlatformForTests(null));
 
-const settings = { tenant_name: 'Acme', logo_url: null, support_email: null, manual_url: null };
+const settings = { tenant_name: 'Acme', logo_url: null, support_email: null, manual_url: null, password_min_length: 8 };
 const field = (id: number, name: string, flags: Partial<AdminCustomField> = {}): AdminCustomField => ({
   id,
   field_name: name,
@@ -47,6 +47,27 @@ function routes(overrides: Record<string, (request: Request) => Response | Promi
 const fileInputIn = (element: HTMLElement) => element.querySelector<HTMLInputElement>('input[type="file"]')!;
 
 describe('admin workspace settings', () => {
+  it('raises the minimum password length within 8 to 64, refusing other values without a request (issue 20)', async () => {
+    const api = routes({ 'PATCH /admin/tenant-settings/': async (request) => Response.json({ ...settings, ...(await request.json()) }) });
+    const user = userEvent.setup();
+    renderScreen(<TenantSettingsPage />);
+    const card = await screen.findByRole('region', { name: 'Password rule' });
+    const input = await within(card).findByRole('textbox', { name: /Minimum password length/ });
+    expect(input).toHaveValue('8');
+    for (const wrong of ['7', '65']) {
+      await user.clear(input);
+      await user.type(input, wrong);
+      await user.click(within(card).getByRole('button', { name: 'Save' }));
+      expect(await within(card).findByText('Enter a whole number from 8 to 64.')).toBeInTheDocument();
+    }
+    expect(api.find('PATCH', '/admin/tenant-settings/')).toHaveLength(0);
+    await user.clear(input);
+    await user.type(input, '12');
+    await user.click(within(card).getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Password rule saved.')).toBeInTheDocument();
+    expect(await api.find('PATCH', '/admin/tenant-settings/')[0]!.json()).toEqual({ password_min_length: 12 });
+  });
+
   it('saves the name, clears a blank support address, refuses a bad manual link without a request, and uploads a logo', async () => {
     const api = routes({
       'PATCH /admin/tenant-settings/': async (request) => Response.json({ ...settings, ...(await request.json()) }),

@@ -2,6 +2,7 @@ import { Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { BrandingCard } from './BrandingCard';
+import { PasswordRulesCard } from './PasswordRulesCard';
 import { CustomFieldsCard } from './CustomFieldsCard';
 import { PoliciesCard } from './PoliciesCard';
 
@@ -12,6 +13,7 @@ export default function TenantSettingsPage() {
     <AdminPageFrame title={t('page.title')} description={t('page.description')} maw={960}>
       <Stack gap="lg">
         <BrandingCard />
+        <PasswordRulesCard />
         <CustomFieldsCard />
         <PoliciesCard />
       </Stack>
