@@ -298,28 +298,9 @@ export async function refuseReservation(q: Queryable, member: MemberRow, reserva
  * further statements in the same one (see writeLedger).
  */
 export async function settleCredits(q: Queryable, reservationId: number, reserved: number, actual: number, also?: SQL): Promise<void> {
-  const { at, period } = ledgerClock();
   const ofReservation = (column: SQL) => sql`(select ${column} from ${creditLedger} where id = ${reservationId})`;
-  const settle = q
-    .insert(creditLedger)
-    .values({
-      tenantId: ofReservation(sql`tenant_id`),
-      memberGroupId: ofReservation(sql`member_group_id`),
-      memberId: ofReservation(sql`member_id`),
-      kind: 'settlement',
-      amount: reserved - Math.min(actual, reserved),
-      reservationId,
-      createdAt: at,
-    })
-    .returning({
-      id: creditLedger.id,
-      tenant_id: creditLedger.tenantId,
-      member_group_id: creditLedger.memberGroupId,
-      member_id: creditLedger.memberId,
-      kind: creditLedger.kind,
-      amount: creditLedger.amount,
-    });
-  await writeLedger(q, settle.getSQL(), { period, also });
+  const owner = { tenantId: ofReservation(sql`tenant_id`), memberGroupId: ofReservation(sql`member_group_id`), memberId: ofReservation(sql`member_id`) };
+  await appendToLedger(q, [{ ...owner, kind: 'settlement', amount: reserved - Math.min(actual, reserved), reservationId }], { also });
 }
 
 /** How far back the sweep looks for orphaned reservations: it runs every few seconds, so a day is plenty. */
