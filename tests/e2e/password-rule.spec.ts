@@ -4,7 +4,7 @@ import { ADMIN, expectNoSeriousA11yViolations, skipAnnouncementPopup } from './s
 /**
  * Issue 20: the tenant's minimum password length, set on the console's Settings screen and shown by
  * the password forms. Screenshots of the card and of the forms in English and Korean at 1440 and
- * 375 px go to screenshots/issue20-*.png; axe finds nothing serious or critical on either screen.
+ * 375 px go to test-results/issue20-*.png (the reviewed copies are in screenshots/); axe finds nothing serious or critical on either screen.
  */
 const WIDTHS = { 1440: 900, 375: 812 } as const;
 const TEXT = {
@@ -47,7 +47,7 @@ for (const language of ['en', 'ko'] as const) {
       try {
         await card.scrollIntoViewIfNeeded();
         await expectNoSeriousA11yViolations(page);
-        await card.screenshot({ path: `screenshots/issue20-password-rule-card-${language}-${width}.png` });
+        await card.screenshot({ path: `test-results/issue20-password-rule-card-${language}-${width}.png` });
 
         // My page's change-password form states the tenant's rule.
         await page.goto('/dashboard/my-page');
@@ -55,7 +55,7 @@ for (const language of ['en', 'ko'] as const) {
         await expect(rule).toBeVisible();
         await rule.scrollIntoViewIfNeeded();
         await expectNoSeriousA11yViolations(page);
-        await page.screenshot({ path: `screenshots/issue20-password-rule-my-page-${language}-${width}.png` });
+        await page.screenshot({ path: `test-results/issue20-password-rule-my-page-${language}-${width}.png` });
       } finally {
         await page.goto('/admin/settings');
         await setMinimum(page, language, 8);
