@@ -38,6 +38,27 @@ interface Operation {
   pathParams: string[];
   queryParams: string[];
   body?: JsonSchema;
+  /** The contract's access level (`x-access`). */
+  access: 'public' | 'member' | 'admin' | 'apiKey';
+}
+
+type Role = 'anonymous' | 'member' | 'admin' | 'apiKey';
+
+/**
+ * How much of an operation a role attacks. The access guard runs before the path, query and body
+ * are validated, and reads only the headers, so a caller it refuses (`refused`) sends the header
+ * cases and the bodies the parser must refuse on its own. A caller of the operation's own level
+ * (and a signed-in member on a public one: a token takes other paths there) sends everything
+ * (`full`). A higher role on a lower operation (an admin on a member one) reaches the same
+ * validation the lower role attacked in full, so it adds the path segments only, whose lookups
+ * depend on who asks (`reached`).
+ */
+type Coverage = 'full' | 'reached' | 'refused';
+
+function coverage(role: Role, access: Operation['access']): Coverage {
+  if (access === 'public') return role === 'anonymous' || role === 'member' ? 'full' : 'reached';
+  if (role === access) return 'full';
+  return access === 'member' && role === 'admin' ? 'reached' : 'refused';
 }
 
 interface HostileRequest {
@@ -169,7 +190,7 @@ function sampleValue(raw: JsonSchema | undefined): unknown {
 }
 
 interface OpenApiDocument {
-  paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>>;
+  paths: Record<string, Record<string, { 'x-access': Operation['access']; parameters?: { name: string; in: string }[]; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>>;
 }
 
 function operationsOf(document: OpenApiDocument): Operation[] {
@@ -180,24 +201,25 @@ function operationsOf(document: OpenApiDocument): Operation[] {
       pathParams: (operation.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name),
       queryParams: (operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
       body: operation.requestBody?.content?.['application/json']?.schema,
+      access: operation['x-access'],
     })),
   );
 }
 
-/** Every hostile request for one operation; `valid` fills path parameters that are not under attack. */
-function hostileRequests(operation: Operation, valid: (param: string) => string): HostileRequest[] {
+/** The hostile requests for one operation at a coverage; `valid` fills path parameters that are not under attack. */
+function hostileRequests(operation: Operation, valid: (param: string) => string, covered: Coverage): HostileRequest[] {
   const fill = (override: Record<string, string> = {}) =>
     operation.path.replace(/\{(\w+)\}/g, (_, name: string) => override[name] ?? encodeURIComponent(valid(name)));
   const requests: HostileRequest[] = [];
 
-  for (const param of operation.pathParams) {
+  for (const param of covered === 'refused' ? [] : operation.pathParams) {
     for (const [label, segment] of Object.entries(HOSTILE_SEGMENTS)) {
       requests.push({ label: `path ${param}: ${label}`, path: fill({ [param]: segment }) });
     }
   }
 
   const path = fill();
-  for (const param of operation.queryParams) {
+  for (const param of covered === 'full' ? operation.queryParams : []) {
     for (const [label, value] of Object.entries(HOSTILE_QUERY_VALUES)) {
       requests.push({ label: `query ${param}: ${label}`, path, query: `${param}=${value}` });
     }
@@ -220,7 +242,7 @@ function hostileRequests(operation: Operation, valid: (param: string) => string)
 
   if (operation.method === 'GET') return requests;
 
-  if (operation.body) {
+  if (operation.body && covered === 'full') {
     const baseline = sampleValue(operation.body) as Record<string, unknown>;
     const fields = Object.keys(resolveSchema(operation.body).properties ?? {});
     for (const field of fields) {
@@ -230,7 +252,8 @@ function hostileRequests(operation: Operation, valid: (param: string) => string)
     }
     for (const hostile of HOSTILE_BODIES) requests.push({ label: `body: ${hostile.label}`, path, body: hostile.body, contentType: hostile.contentType });
   } else {
-    // Without a body schema a body is ignored, so only the ones the parser must refuse.
+    // Without a body schema (or when the handler was attacked in full by another role) only the
+    // ones the parser must refuse.
     for (const hostile of HOSTILE_BODIES.filter((b) => ['invalid JSON', 'XML', 'deeply nested arrays'].includes(b.label))) {
       requests.push({ label: `body: ${hostile.label}`, path, body: hostile.body, contentType: hostile.contentType });
     }
@@ -245,8 +268,10 @@ let operations: Operation[];
 
 beforeAll(async () => {
   // The API key's calls must reach the handlers, not its rate limit. No internal address is
-  // allowed for tenants' SSO platforms, as in production.
-  server = await startTestServer({ extraTenants: ['acme'], config: { API_KEY_RATE_LIMIT: 1_000_000, OUTBOUND_ALLOW: [] } });
+  // allowed for tenants' SSO platforms, as in production. The tenant and member rows are cached as
+  // in production (other suites turn that off to see changes at once): some 15,000 requests each
+  // read them otherwise.
+  server = await startTestServer({ extraTenants: ['acme'], config: { API_KEY_RATE_LIMIT: 1_000_000, OUTBOUND_ALLOW: [], AUTH_CACHE_TTL_SECONDS: 5 } });
   const api = apiClient(server);
   const member = await api.signIn(DEMO_MEMBER);
   const admin = await api.signIn(DEMO_ADMIN);
@@ -295,22 +320,19 @@ async function send(operation: Operation, request: HostileRequest, token: string
   }
 }
 
-/** Runs the requests a few at a time; destructive operations last, so they cannot hide the others. */
-async function attack(token: string | undefined): Promise<{ failures: string[]; sent: number }> {
-  const ordered = [...operations].sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
+/** Sends one role's hostile requests for some operations, a few at a time. */
+async function attack(role: Role, attacked: Operation[]): Promise<{ failures: string[]; sent: number }> {
+  const token = role === 'anonymous' ? undefined : tokens[role];
+  const queue = attacked.flatMap((operation) => hostileRequests(operation, (param) => validParam(operation, param), coverage(role, operation.access)).map((request) => ({ operation, request })));
+  const sent = queue.length;
   const failures: string[] = [];
-  let sent = 0;
-  for (const group of [ordered.filter((o) => o.method !== 'DELETE'), ordered.filter((o) => o.method === 'DELETE')]) {
-    const queue = group.flatMap((operation) => hostileRequests(operation, (param) => validParam(operation, param)).map((request) => ({ operation, request })));
-    sent += queue.length;
-    const worker = async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) {
-        const failure = await send(next.operation, next.request, token);
-        if (failure) failures.push(failure);
-      }
-    };
-    await Promise.all(Array.from({ length: 6 }, worker));
-  }
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const failure = await send(next.operation, next.request, token);
+      if (failure) failures.push(failure);
+    }
+  };
+  await Promise.all(Array.from({ length: 6 }, worker));
   return { failures, sent };
 }
 
@@ -407,11 +429,33 @@ describe('hostile input answers 4xx on every operation of the OpenAPI document',
     expect(operations.some((o) => o.pathParams.length > 0 && o.body)).toBe(true);
   });
 
-  it.each(['anonymous', 'member', 'admin', 'apiKey'] as const)('as %s', async (role) => {
-    const { failures, sent } = await attack(role === 'anonymous' ? undefined : tokens[role]);
-    expect(sent).toBeGreaterThan(1_000);
+  it('knows the access level of every operation', () => {
+    expect(operations.filter((o) => !['public', 'member', 'admin', 'apiKey'].includes(o.access)).map((o) => `${o.method} ${o.path}`)).toEqual([]);
+  });
+
+  it('attacks every operation in full as the role of its own level', () => {
+    const attackedInFull = (operation: Operation) => (['anonymous', 'member', 'admin', 'apiKey'] as const).some((role) => coverage(role, operation.access) === 'full');
+    expect(operations.filter((o) => !attackedInFull(o))).toEqual([]);
+  });
+
+  // One test per role and level keeps each short; every DELETE comes last, so none can hide the
+  // others (a deleted session or chatbot would turn the rest into 404s).
+  const roles = ['anonymous', 'member', 'admin', 'apiKey'] as const;
+  it.each(roles.flatMap((role) => (['public', 'member', 'admin', 'apiKey'] as const).map((level) => [role, level] as const)))(
+    'as %s on the %s operations',
+    async (role, level) => {
+      const { failures, sent } = await attack(role, operations.filter((o) => o.access === level && o.method !== 'DELETE'));
+      expect(sent).toBeGreaterThan(0);
+      expect(failures).toEqual([]);
+    },
+    60_000,
+  );
+
+  it.each(roles)('as %s on the DELETE operations', async (role) => {
+    const { failures, sent } = await attack(role, operations.filter((o) => o.method === 'DELETE'));
+    expect(sent).toBeGreaterThan(0);
     expect(failures).toEqual([]);
-  }, 120_000);
+  }, 60_000);
 });
 
 describe('hostile account input (issue 20)', () => {

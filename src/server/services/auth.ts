@@ -21,6 +21,8 @@ const SEALED_VERSION = 's1';
  */
 export const REFRESH_REUSE_GRACE_MS = 15_000;
 const SIGNING_SECRET_NAME = 'access_token_signing_key';
+/** A session (refresh-token family) id as issued: a UUID, or anything of its characters. */
+const SESSION_FAMILY_PATTERN = /^[\w-]{1,100}$/;
 
 /** argon2id with the library defaults (m=19 MiB, t=2, p=1: the OWASP baseline). */
 export const hashPassword = (password: string): Promise<string> => hash(password);
@@ -125,8 +127,9 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
       return null;
     }
     if (payload.tid !== tenantId || payload.exp * 1000 <= Date.now()) return null;
-    // Only the server signs these, but a value of the wrong type must never reach a query.
-    if (!Number.isSafeInteger(payload.sub) || (payload.fam !== undefined && (typeof payload.fam !== 'string' || payload.fam.length > 100))) return null;
+    // Only the server signs these, but a value of the wrong shape must never reach a query (a NUL
+    // byte in `fam` would be refused by the database: a 400 instead of a 401).
+    if (!Number.isSafeInteger(payload.sub) || (payload.fam !== undefined && (typeof payload.fam !== 'string' || !SESSION_FAMILY_PATTERN.test(payload.fam)))) return null;
     return payload;
   }
 
