@@ -7,6 +7,7 @@ import chatEn from '../../../src/renderer/src/i18n/locales/en/chat.json';
 import type { ChatFrame } from '../../../src/shared/api';
 import type { ChatStreamRequest } from '../../../src/renderer/src/platform/types';
 import { ChatRun } from '../../../src/renderer/src/features/chat/chatRun';
+import { specChunksToRelease } from '../../../src/renderer/src/features/chat/outputBatcher';
 import { MessageList } from '../../../src/renderer/src/features/chat/MessageList';
 import { answerChunks, emitAtRate, historyMessages } from './answer';
 
@@ -30,7 +31,10 @@ const face = { name: 'Bench', imageUrl: null };
 const root = createRoot(document.getElementById('root')!);
 
 /** Earlier turns above the streaming answer, so the bench also shows what a long chat costs. */
-const history = historyMessages(Number(new URLSearchParams(location.search).get('history') ?? 0));
+const search = new URLSearchParams(location.search);
+const history = historyMessages(Number(search.get('history') ?? 0));
+/** `?batching=spec`: spec §9's counts alone, to compare with the catch-up rule the app uses. */
+const releaseRule = search.get('batching') === 'spec' ? specChunksToRelease : undefined;
 
 function App({ run }: { run: ChatRun | null }) {
   return (
@@ -80,7 +84,7 @@ async function runBench(rate: number, chunkCount: number): Promise<BenchResult> 
   });
   longTasks.observe({ type: 'longtask', buffered: false });
 
-  const run = new ChatRun({ chatbotId: 1, body: { text: 'Explain the stream benchmark.' }, streamChat: generator(chunks, rate, arrivals) });
+  const run = new ChatRun({ chatbotId: 1, body: { text: 'Explain the stream benchmark.' }, streamChat: generator(chunks, rate, arrivals), releaseRule });
   root.render(<App run={run} />);
 
   // After each commit, the chunks now in the DOM are visible from the next frame on.

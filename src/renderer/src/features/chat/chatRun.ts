@@ -1,7 +1,7 @@
 import type { ChatBody, ChatFrame, ChatMeta, Citation } from '../../../../shared/api';
 import { maskPii } from '../../../../shared/domain/pii';
 import type { ChatStreamRequest } from '../../platform/types';
-import { OutputBatcher } from './outputBatcher';
+import { OutputBatcher, type ReleaseRule } from './outputBatcher';
 import { frameErrorKey, sendErrorKey, type ChatErrorKey } from './chatErrors';
 
 export type ChatRunStatus = 'sending' | 'streaming' | 'done' | 'stopped' | 'failed';
@@ -30,6 +30,8 @@ export interface ChatRunOptions {
   onMeta?: (meta: ChatMeta) => void;
   /** Called once when the answer reached a final status and everything received is on screen. */
   onSettled?: (snapshot: ChatRunSnapshot) => void;
+  /** The batching rule (default: spec §9 with the catch-up, outputBatcher.ts); the stream bench compares. */
+  releaseRule?: ReleaseRule;
 }
 
 const isFinal = (status: ChatRunStatus) => status === 'done' || status === 'stopped' || status === 'failed';
@@ -48,7 +50,7 @@ export class ChatRun {
   private snapshot: ChatRunSnapshot;
   private readonly listeners = new Set<() => void>();
   private readonly controller = new AbortController();
-  private readonly batcher = new OutputBatcher((text) => this.onRelease(text));
+  private readonly batcher: OutputBatcher;
   /** Status to settle on once the batcher has released everything (set by the `end` frame). */
   private endStatus: ChatRunStatus | null = null;
   /** Everything received, released or not: what the server stores for a stopped answer. */
@@ -57,6 +59,7 @@ export class ChatRun {
 
   constructor(private readonly options: ChatRunOptions) {
     this.chatbotId = options.chatbotId;
+    this.batcher = new OutputBatcher((text) => this.onRelease(text), options.releaseRule);
     this.snapshot = {
       memberText: options.body.text ?? '',
       meta: null,

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { STREAM_TICK_MS } from '../../../../shared/domain/chat';
-import { MAX_BACKLOG_TICKS, OutputBatcher, chunksToRelease } from './outputBatcher';
+import { MAX_BACKLOG_TICKS, OutputBatcher, chunksToRelease, specChunksToRelease } from './outputBatcher';
 
 describe('chunksToRelease', () => {
   it('follows the spec counts for small queues', () => {
@@ -23,6 +23,12 @@ describe('chunksToRelease', () => {
       expect(chunksToRelease(n)).toBeGreaterThanOrEqual(n / MAX_BACKLOG_TICKS);
     }
     expect(chunksToRelease(3)).toBeLessThanOrEqual(3);
+  });
+});
+
+describe('specChunksToRelease (the bench compares the app with it)', () => {
+  it('is spec §9 alone: 1, 2, 4 or 8 chunks, never more than are queued', () => {
+    expect([0, 1, 3, 5, 6, 50, 51, 100, 101, 5000].map(specChunksToRelease)).toEqual([0, 1, 1, 1, 2, 2, 4, 4, 8, 8]);
   });
 });
 

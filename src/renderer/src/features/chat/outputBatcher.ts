@@ -15,6 +15,14 @@ export function chunksToRelease(queueLength: number): number {
   return Math.min(queueLength, Math.max(chunksPerTick(queueLength), Math.ceil(queueLength / MAX_BACKLOG_TICKS)));
 }
 
+/** Spec §9's counts alone, without the catch-up: what `npm run bench:stream` compares ours with. */
+export function specChunksToRelease(queueLength: number): number {
+  return Math.min(Math.max(queueLength, 0), chunksPerTick(queueLength));
+}
+
+/** A batching rule: how many of the queued chunks one tick releases. */
+export type ReleaseRule = (queueLength: number) => number;
+
 /**
  * Queues streamed text chunks and releases them on a STREAM_TICK_MS timer. The timer runs only
  * while something is queued, so an idle or finished answer costs nothing.
@@ -24,7 +32,10 @@ export class OutputBatcher {
   private head = 0;
   private timer: ReturnType<typeof setInterval> | null = null;
 
-  constructor(private readonly onRelease: (text: string) => void) {}
+  constructor(
+    private readonly onRelease: (text: string) => void,
+    private readonly releaseRule: ReleaseRule = chunksToRelease,
+  ) {}
 
   get pending(): number {
     return this.queue.length - this.head;
@@ -44,7 +55,7 @@ export class OutputBatcher {
   }
 
   private tick(): void {
-    this.release(chunksToRelease(this.pending));
+    this.release(this.releaseRule(this.pending));
     if (this.pending === 0) this.stopTimer();
   }
 
