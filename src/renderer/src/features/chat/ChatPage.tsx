@@ -16,7 +16,7 @@ import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { discardActiveRun, useActiveRunStore } from './activeRun';
 import { ChatRun, type ChatRunSnapshot } from './chatRun';
 import { chatbotName } from '../../../../shared/domain/chatbots';
-import { appendTurn, flattenHistory, seedEmptyHistory, useSessionHistory } from './history';
+import { appendTurn, flattenHistory, refetchKeepingAnswer, seedEmptyHistory, useSessionHistory } from './history';
 import { ChatHeader } from './ChatHeader';
 import { ChatbotUnavailable } from './ChatbotUnavailable';
 import { webSearchFields } from '../sources/webSearchStore';
@@ -181,11 +181,10 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
             return;
           }
           appendTurn(queryClient, snapshot);
-          // The member's message shows its files as the server linked them, and an answer cut off
-          // as the server kept it (being written still, or interrupted).
-          if ((fileIds.length > 0 || isCutOff(snapshot.error)) && snapshot.meta) {
-            void queryClient.invalidateQueries({ queryKey: queryKeys.sessionHistory(snapshot.meta.session_hash_id) });
-          }
+          // An answer cut off shows as the server kept it (being written still, or interrupted); the
+          // member's message shows its files as the server linked them, next to the answer as streamed.
+          if (isCutOff(snapshot.error) && snapshot.meta) void queryClient.invalidateQueries({ queryKey: queryKeys.sessionHistory(snapshot.meta.session_hash_id) });
+          else if (fileIds.length > 0) void refetchKeepingAnswer(queryClient, snapshot);
           if (isCurrent() && snapshot.error === null) useActiveRunStore.setState({ run: null });
           if (snapshot.meta?.session_created) void generateTitle(queryClient, snapshot.meta.session_hash_id);
           else void queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
