@@ -57,6 +57,11 @@ describe('demo language model', () => {
     expect(await title('Internationalization considerations for multilingual documentation websites')).toBe('Internationalization considerations');
   });
 
+  it('quotes the member’s words with their Markdown characters escaped, so a masked number shows as written', async () => {
+    const result = streamText({ model: createDemoProvider(0).languageModel('demo'), prompt: 'Call ***-****-**** or _me_ at `home`' });
+    expect(await result.text).toContain('You wrote: “Call \\*\\*\\*-\\*\\*\\*\\*-\\*\\*\\*\\* or \\_me\\_ at \\`home\\`”');
+  });
+
   it('stops producing tokens as soon as the call is aborted', async () => {
     const abort = new AbortController();
     const result = streamText({ model: createDemoProvider(20).languageModel('demo'), prompt: 'Hi', abortSignal: abort.signal, onError: () => {} });

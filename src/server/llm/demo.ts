@@ -87,6 +87,12 @@ function promptText(prompt: LanguageModelV4Prompt): string {
 /** The question of the title prompt, which reads "User: <question>\n\nAssistant: <answer>". */
 const titleQuestion = (prompt: LanguageModelV4Prompt) => lastUserText(prompt).replace(/^User:\s*/, '').split(/\n\s*\nAssistant:/)[0] ?? '';
 
+/**
+ * What the member wrote, quoted inside the Markdown answer: its Markdown characters escaped, so that
+ * it shows as written. A masked phone number ("***-****-****") would otherwise turn into emphasis.
+ */
+const quoted = (text: string) => text.replace(/[\\`*_[\]<>~|]/g, '\\$&');
+
 /** Attached files arrive as `<file name="…">text</file>` blocks (services/fileContext). */
 const FILE_BLOCK = /<file name="([^"]*)"[^>]*>([\s\S]*?)<\/file>/g;
 const ATTACHED: Record<SupportedLanguage, string> = { en: 'Attached files', ko: '첨부 파일', zh: '附件', ja: '添付ファイル', es: 'Archivos adjuntos' };
@@ -98,7 +104,7 @@ function attachedFiles(said: string): string[] {
   return [...said.matchAll(FILE_BLOCK)].map(([, name = '', body = '']) => {
     const words = body.replace(/^\[[^\]\n]*\]$/gm, '').split(/\s+/).filter(Boolean);
     const start = words.slice(0, FIRST_WORDS).join(' ');
-    return `${unescapeAttribute(name)} (“${start}${words.length > FIRST_WORDS ? '…' : ''}”)`;
+    return `${quoted(unescapeAttribute(name))} (“${quoted(start)}${words.length > FIRST_WORDS ? '…' : ''}”)`;
   });
 }
 
@@ -115,7 +121,7 @@ function demoAnswer(options: LanguageModelV4CallOptions): string {
   if (options.providerOptions?.demo?.task === 'title') return demoTitle(titleQuestion(options.prompt));
   const userText = lastUserText(options.prompt);
   const said = Array.from(userText.replace(FILE_BLOCK, ' ').replace(/\s+/g, ' ').trim());
-  const excerpt = said.length > EXCERPT_MAX ? `${said.slice(0, EXCERPT_MAX).join('')}…` : said.join('');
+  const excerpt = quoted(said.length > EXCERPT_MAX ? `${said.slice(0, EXCERPT_MAX).join('')}…` : said.join(''));
   const attached = attachedFiles(userText);
   const taskMode = options.providerOptions?.demo?.taskMode;
   const answer = ANSWERS[language](excerpt) + (attached.length > 0 ? `\n\n${ATTACHED[language]}: ${attached.join(', ')}` : '');
