@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
-import { Button, Center, EmptyState, Loader, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Center, EmptyState, Loader, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
@@ -208,6 +208,8 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
   }, [fetchNextPage, t]);
 
   const chatbotMissing = chatbot.isError;
+  // The member's group may not use the chatbot's model: a send would be refused (403), so none is offered.
+  const modelUnavailable = chatbot.data !== undefined && !chatbot.data.llm_model.is_available;
   const sessionMissing = session.isError && isApiError(session.error) && session.error.status === 404;
   const historyLoading = sessionHashId !== undefined && history.isPending;
   const newestPage = history.data?.pages[0];
@@ -236,7 +238,7 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
 
   if (chatbotMissing && isApiError(chatbot.error) && chatbot.error.status === 404) return <ChatbotUnavailable />;
   return (
-    <ChatDropZone className={classes.page} onFiles={attach} disabled={!chatbot.data || sessionMissing}>
+    <ChatDropZone className={classes.page} onFiles={attach} disabled={!chatbot.data || sessionMissing || modelUnavailable}>
       <ChatHeader chatbot={chatbot.data} session={session.data} hasSession={sessionHashId !== undefined} onNewSession={startNewSession} />
       {body}
       {chatbot.data && (
@@ -247,8 +249,21 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
           onNewSession={startNewSession}
         />
       )}
-      {chatbot.data && <CreditBanner chatbot={chatbot.data} run={run} />}
-      <Composer onSend={send} onStop={stop} streaming={streaming} disabled={!chatbot.data || sessionMissing} conversationKey={conversationKey} onAttach={attach} />
+      {modelUnavailable ? (
+        <Alert mx="auto" maw={772} w="100%" variant="light" color="gray" data-testid="model-unavailable">
+          <Text size="sm">{t('modelUnavailable.reason')}</Text>
+        </Alert>
+      ) : (
+        chatbot.data && <CreditBanner chatbot={chatbot.data} run={run} />
+      )}
+      <Composer
+        onSend={send}
+        onStop={stop}
+        streaming={streaming}
+        disabled={!chatbot.data || sessionMissing || modelUnavailable}
+        conversationKey={conversationKey}
+        onAttach={attach}
+      />
     </ChatDropZone>
   );
 }

@@ -41,8 +41,19 @@ export function ChatbotSwitcher({ current }: { current: Chatbot }) {
   const others = items.filter((chatbot) => !recentItems.some((recent) => recent.id === chatbot.id));
   const options = (chatbots: Chatbot[]) =>
     chatbots.map((chatbot) => (
-      <Combobox.Option value={String(chatbot.id)} key={chatbot.id} active={chatbot.id === current.id} data-testid="chatbot-switcher-option">
+      <Combobox.Option
+        value={String(chatbot.id)}
+        key={chatbot.id}
+        active={chatbot.id === current.id}
+        disabled={!chatbot.llm_model.is_available}
+        data-testid="chatbot-switcher-option"
+      >
         {chatbotName(chatbot, language)}
+        {!chatbot.llm_model.is_available && (
+          <Text size="xs" c="dimmed">
+            {t('modelUnavailable.reason')}
+          </Text>
+        )}
       </Combobox.Option>
     ));
 
