@@ -44,9 +44,10 @@ describe('demo language model', () => {
       ).text;
     expect(await title('How do I bake sourdough bread at home?')).toBe('Bake sourdough bread at home');
     expect(await title('Hello! Plan a weekend trip to Busan with my family, please')).toBe('Plan a weekend trip to Busan');
-    expect(await title('Please explain, step by step, how a streamed answer travels from the model through the server')).toBe(
+    expect(await title('Please explain, step by step and in plain words, how a streamed answer travels from the model through the server')).toBe(
       'Streamed answer travels from the model',
     );
+    expect(await title('Please summarise both files for me, step by step and in plain words')).toBe('Summarise both files');
     expect(await title('Hello from the end-to-end test')).toBe('End-to-end test');
     expect(await title('부산 여행 일정 추천해 주세요!')).toBe('부산 여행 일정 추천');
     expect(await title('부산에서 가족과 주말 여행 계획을 세워 주세요')).toBe('부산에서 가족과 주말 여행 계획');

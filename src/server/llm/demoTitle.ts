@@ -23,10 +23,12 @@ const FILLER = new Set(
 /** Words a title neither starts nor ends with: prepositions, conjunctions, articles (lower case). */
 const TRAILING = new Set(
   (
-    'a an the to of in at on for with and or but by from into through about over under between after before my your our its ' +
+    'a an the to of in at on for with and or but by from into through about over under between after before my your our its me us them ' +
     'de del en a y o con para por el la los las un una mi tu su sobre entre'
   ).split(' '),
 );
+/** Words that say how to answer, not about what (lower case). */
+const MANNER = new Set('step steps detail details detailed plain simple simply words briefly brief short shortly clearly example examples'.split(' '));
 /** Korean words that only ask ("…해 주세요", "…알려줘"). */
 const KOREAN_ASKING = new Set('주세요 주십시오 줘 줄래 줄래요 주실래요 주시겠어요 부탁해요 부탁합니다 부탁드립니다 알려줘 알려주세요 해줘 해주세요 좀 있나요 할까요 인가요 뭐야 뭔가요 무엇인가요 가능한가요 될까요'.split(' '));
 const KOREAN_PARTICLE = /(을|를|은|는|이|가|에게|한테)$/u;
@@ -43,6 +45,8 @@ const wordsOf = (clause: string) =>
     .filter(Boolean);
 
 const isContent = (word: string) => !FILLER.has(word.toLowerCase());
+/** A word that says what the conversation is about: neither asking, nor a linking word, nor how to answer. */
+const isTopic = (word: string) => isContent(word) && !TRAILING.has(word) && !MANNER.has(word);
 
 /**
  * Drops Korean asking at the end, and the verb it asked for: "추천해 주세요" → "추천",
@@ -91,8 +95,9 @@ export function demoTitle(question: string): string {
     .map((clause) => clause.trim())
     .filter((clause) => clause.replace(EDGE_PUNCTUATION, '') !== '');
   if (clauses.length === 0) return question.trim();
-  // The clause with the most words that are about something ("Hello! How do I bake bread?" → the second).
-  const score = (clause: string) => (/\s/.test(clause) ? wordsOf(clause).filter(isContent).length : Array.from(clause).length / 4);
-  const best = clauses.reduce((chosen, clause) => (score(clause) > score(chosen) ? clause : chosen));
+  // The first clause with two words about something ("Hello! How do I bake bread?" → the second;
+  // "Explain, step by step, how…" → the third), else the one with the most.
+  const score = (clause: string) => (/\s/.test(clause) ? new Set(wordsOf(clause).map((word) => word.toLowerCase()).filter(isTopic)).size : Array.from(clause).length / 4);
+  const best = clauses.find((clause) => score(clause) >= 2) ?? clauses.reduce((chosen, clause) => (score(clause) > score(chosen) ? clause : chosen));
   return /\s/.test(best) || HANGUL.test(best) ? spacedTitle(best) : unspacedTitle(best);
 }
