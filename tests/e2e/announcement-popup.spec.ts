@@ -38,6 +38,8 @@ test('the active announcement pops up until dismissed for good; a newly activate
   // Closed without the box: gone for this tab's session, also after a reload...
   await popup(page).getByRole('button', { name: 'Close' }).click();
   await expect(popup(page)).toHaveCount(0);
+  // Focus goes to the message box of the chat the dashboard opened, ready to type.
+  await expect(page.getByTestId('composer-input')).toBeFocused();
   await page.reload();
   await expect(page.getByTestId('new-chat')).toBeVisible();
   await expectNoPopup(page);
@@ -49,6 +51,7 @@ test('the active announcement pops up until dismissed for good; a newly activate
   await popup(second).getByRole('checkbox', { name: "Don't show this again" }).check();
   await second.keyboard.press('Escape');
   await expect(popup(second)).toHaveCount(0);
+  await expect(second.getByTestId('composer-input')).toBeFocused();
 
   const third = await context.newPage();
   await openDashboard(third);

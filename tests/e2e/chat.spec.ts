@@ -52,9 +52,11 @@ test('a message streams its answer in, creates the session and lists it under My
   await expect(answers(page).last().getByTestId('interrupted-badge')).toHaveCount(0);
 
   const hash = new URL(page.url()).pathname.split('/').at(-1)!;
-  await expect(page.getByTestId('session-list').locator(`a[href$="/${hash}"]`)).toBeVisible();
-  // The generated title replaces Untitled in the header.
-  await expect(page.getByTestId('session-title')).not.toHaveText(/Untitled|New chat/);
+  // The chatbot's model titles the chat after its first answer (the demo model with the message's
+  // words): the header and My chats, under Today, show it without a reload.
+  await expect(page.getByTestId('session-title')).toHaveText('End-to-end test');
+  const today = page.getByTestId('session-list').getByRole('group', { name: 'Today' });
+  await expect(today.locator(`a[href$="/${hash}"]`)).toHaveText('End-to-end test');
   await expectNoSeriousA11yViolations(page);
 });
 

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { samplePdf } from '../fixtures/sampleFiles';
 import { MEMBER, expectNoSeriousA11yViolations, signIn } from './support';
 
 /** The smallest real PNG: 1×1, red. */
@@ -63,6 +64,36 @@ test('a file attached with the button is read, sent, shown on the message, reach
   await files.getByRole('button', { name: 'Open launch-plan.txt' }).click();
   expect((await download).suggestedFilename()).toBe('launch-plan.txt');
   await expectNoSeriousA11yViolations(page);
+});
+
+test('Stop on an answer to a message with files keeps the partial answer and its Stopped badge on screen', async ({ page }) => {
+  await openChat(page);
+  await page.getByTestId('attach-input').setInputFiles([
+    { name: 'agenda.txt', mimeType: 'text/plain', buffer: Buffer.from('Agenda: budget review, hiring plan, launch date.') },
+    { name: 'minutes.pdf', mimeType: 'application/pdf', buffer: samplePdf(['Minutes of the planning meeting']) },
+  ]);
+  await expect(chip(page, 'agenda.txt')).toContainText('Ready', { timeout: 20_000 });
+  await expect(chip(page, 'minutes.pdf')).toContainText('Ready', { timeout: 20_000 });
+  await page.getByTestId('composer-input').fill('Please summarise both files for me, step by step and in plain words, with every detail you can find in them');
+  await page.getByTestId('send-button').click();
+  const streaming = page.locator('[data-testid="chatbot-message"][data-streaming]');
+  await expect(streaming).toContainText('Demo model');
+  await page.getByTestId('stop-button').click();
+
+  // Without a reload: the answer as far as it got, marked Stopped, and the files on the message.
+  const answer = page.getByTestId('chatbot-message').last();
+  await expect(answer.getByTestId('interrupted-badge')).toHaveText('Stopped');
+  await expect(answer).toContainText('Demo model');
+  await expect(page.getByTestId('message-files').last().getByRole('button', { name: 'Open agenda.txt' })).toBeVisible();
+  await expect(page.getByTestId('message-files').last().getByRole('button', { name: 'Open minutes.pdf' })).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  const partial = (await answer.locator('p').first().textContent()) ?? '';
+  expect(partial.length).toBeGreaterThan(0);
+
+  await page.reload();
+  const stored = page.getByTestId('chatbot-message').last();
+  await expect(stored.getByTestId('interrupted-badge')).toHaveText('Stopped');
+  await expect(stored).toContainText(partial);
 });
 
 test('a large upload shows how far it got, then the file is read', async ({ page }) => {

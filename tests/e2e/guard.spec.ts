@@ -53,6 +53,22 @@ test.describe('personal data in chat', () => {
     await expectNoSeriousA11yViolations(page);
   });
 
+  test('mask: a masked phone number shows as written, in the message and where the answer quotes it', async ({ page, request }) => {
+    await setPii(request, { phone: 'mask' });
+    await signIn(page, MEMBER);
+    await send(page, 'Please call me at 010-1234-5678 tomorrow');
+
+    const masked = 'Please call me at ***-****-**** tomorrow';
+    await expect(page.getByTestId('member-message')).toHaveText(masked);
+    const answer = page.getByTestId('chatbot-message').last();
+    await expect(answer).not.toHaveAttribute('data-streaming');
+    // The demo answer quotes the message: the stars are text, not emphasis.
+    await expect(answer).toContainText(`You wrote: “${masked}”`);
+    await expect(answer.locator('p', { hasText: 'You wrote' }).locator('em, strong')).toHaveCount(0);
+    await expect(page.getByText('010-1234-5678')).toHaveCount(0);
+    await expectNoSeriousA11yViolations(page);
+  });
+
   test('a restricted word refuses the send with its own message', async ({ page, request }) => {
     const word = uniqueName('codename');
     const headers = await adminHeaders(request);

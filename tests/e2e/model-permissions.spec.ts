@@ -1,7 +1,8 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import { ADMIN, MEMBER, adminHeaders, expectNoSeriousA11yViolations, signIn } from './support';
 
 const REFUSED = 'You are not allowed to use this chatbot’s model. Please contact your administrator.';
+const UNAVAILABLE = 'Your group may not use this chatbot’s model. Please contact your administrator.';
 
 test('an admin switches a model off for a group: the member’s chat is refused with the spec message, then works again', async ({ browser, request }) => {
   const { items } = (await (await request.get('/api/v1/chatbots/?include_default=true&size=30', { headers: await adminHeaders(request) })).json()) as {
@@ -22,6 +23,13 @@ test('an admin switches a model off for a group: the member’s chat is refused 
   await expect(unlimited).toBeDisabled();
   await expect(admin.getByText('The unlimited model stays available to every group, so members can always chat.')).toBeVisible();
 
+  // The member has the chat open (from before the switch) with a message typed.
+  const member = await (await browser.newContext()).newPage();
+  await signIn(member, MEMBER);
+  await member.goto(`/dashboard/chat/${writingCoach.id}`);
+  const box = member.getByTestId('composer-input');
+  await box.fill('Please check my essay');
+
   // From the keyboard: a switch takes Space.
   const deep = admin.getByRole('switch', { name: 'Default group may use Deep Reasoner' });
   await expect(deep).toBeChecked();
@@ -30,11 +38,6 @@ test('an admin switches a model off for a group: the member’s chat is refused 
   await expect(admin.getByText('Model no longer allowed for the group.')).toBeVisible();
   await expect(deep).not.toBeChecked();
 
-  const member = await (await browser.newContext()).newPage();
-  await signIn(member, MEMBER);
-  await member.goto(`/dashboard/chat/${writingCoach.id}`);
-  const box = member.getByTestId('composer-input');
-  await box.fill('Please check my essay');
   await member.getByTestId('send-button').click();
   await expect(member.getByText(REFUSED)).toBeVisible();
   // The text is given back to try again later.
@@ -48,4 +51,52 @@ test('an admin switches a model off for a group: the member’s chat is refused 
   await expect(member.getByTestId('chatbot-message').last()).not.toBeEmpty();
   await admin.context().close();
   await member.context().close();
+});
+
+test.describe('a chatbot whose model is off for the member’s group', () => {
+  /** Switches Balanced Pro (the model of General Assistant and of the Store's Trip Planner) for the default group. */
+  async function setBalancedPro(request: APIRequestContext, isAvailable: boolean) {
+    const headers = await adminHeaders(request);
+    const { models, groups } = (await (await request.get('/api/v1/admin/llm-models/', { headers })).json()) as { models: { id: number; name: string }[]; groups: { id: number }[] };
+    const pro = models.find((model) => model.name === 'balanced-pro')!;
+    const response = await request.patch(`/api/v1/admin/llm-models/${pro.id}/member-groups/${groups[0]!.id}/`, { headers, data: { is_available: isAvailable } });
+    expect(response.ok()).toBe(true);
+  }
+
+  test.beforeEach(({ request }) => setBalancedPro(request, false));
+  test.afterEach(({ request }) => setBalancedPro(request, true));
+
+  test('shows as unavailable with the reason in the Store, the switcher and its chat, where nothing can be sent', async ({ page }) => {
+    await signIn(page, MEMBER);
+    await page.goto('/dashboard/store');
+    const card = page.getByTestId('store-card').filter({ hasText: 'Trip Planner' }).first();
+    await expect(card.getByTestId('model-unavailable-badge')).toHaveText('Unavailable');
+    await expect(card).toContainText(UNAVAILABLE);
+    await expectNoSeriousA11yViolations(page);
+    await card.getByRole('button').first().click();
+    await expect(page.getByTestId('store-detail').getByTestId('model-unavailable')).toHaveText(UNAVAILABLE);
+    await expect(page.getByTestId('start-chat')).toBeDisabled();
+    await expectNoSeriousA11yViolations(page);
+    await page.keyboard.press('Escape');
+
+    // General Assistant runs on the same model: its chat says why and offers no send.
+    await page.goto('/dashboard/chat');
+    await expect(page.getByTestId('chatbot-name')).toHaveText('General Assistant');
+    await expect(page.getByTestId('model-unavailable')).toHaveText(UNAVAILABLE);
+    await expect(page.getByTestId('composer-input')).toBeDisabled();
+    await expect(page.getByTestId('send-button')).toBeDisabled();
+    await expectNoSeriousA11yViolations(page);
+
+    // In the switcher it is marked, with the reason, and cannot be chosen; the others can.
+    await page.getByTestId('chatbot-switcher').click();
+    const option = (name: string) => page.getByRole('option', { name: new RegExp(`^${name}`) });
+    await expect(option('General Assistant')).toContainText(UNAVAILABLE);
+    await expect(option('General Assistant')).toHaveAttribute('aria-disabled', 'true');
+    await expect(option('Quick Helper')).not.toHaveAttribute('aria-disabled', 'true');
+    await expectNoSeriousA11yViolations(page);
+    await option('Quick Helper').click();
+    await expect(page.getByTestId('chatbot-name')).toHaveText('Quick Helper');
+    await expect(page.getByTestId('model-unavailable')).toHaveCount(0);
+    await expect(page.getByTestId('composer-input')).toBeEnabled();
+  });
 });

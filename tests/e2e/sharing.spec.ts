@@ -226,7 +226,7 @@ test.describe('a visitor of a public chatbot', () => {
     await expect(page).not.toHaveURL(new RegExp(sharedHash));
     await expect(page).toHaveURL(/\/share\/[\w-]+$/);
     await expect(page.getByTestId('chatbot-message').last()).toContainText('Where should we eat on the first evening?');
-    await expect(page.getByRole('heading', { level: 1, name: 'Chat about Where should we eat on' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Eat on the first evening' })).toBeVisible();
     await expect(page.getByTestId('shared-session-creator')).toHaveText('Trip Planner · Started by a visitor');
     await expect(page.getByTestId('copy-answer')).toBeVisible();
 

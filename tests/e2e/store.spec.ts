@@ -50,9 +50,14 @@ test('a member finds a chatbot in the Store by category, search and order, start
   await expect(page).toHaveURL(/\/dashboard\/chat\/\d+$/);
   await expect(page.getByTestId('chatbot-name')).toHaveText(name);
 
-  // In the chat's switcher, under Recent.
+  // In the chat's switcher, under Recent (only it: the others are under All chatbots).
   await page.getByTestId('chatbot-switcher').click();
   await expect(page.getByTestId('chatbot-switcher-recent')).toContainText(name);
+  const all = page.getByTestId('chatbot-switcher-all');
+  await expect(all).toContainText('All chatbots');
+  await expect(all.getByRole('option').first()).toBeVisible();
+  await expect(all.getByRole('option', { name })).toHaveCount(0);
+  await expectNoSeriousA11yViolations(page);
   await page.keyboard.press('Escape');
 
   await page.goto('/dashboard/store');

@@ -61,6 +61,38 @@ describe('model permissions', () => {
     expect((await client.call('/llm-models/', { token: member })).body.items.map((row: { name: string }) => row.name)).toContain('deep-reasoner');
   });
 
+  it('tells the member before they type that a chatbot’s model is off for their group: the Store list, the chatbot and the recents say is_available false', async () => {
+    const [group] = (await matrix()).groups;
+    // A chatbot published to the Store on the model of the demo's General Assistant, which the
+    // member opened from there (so it is among the recent ones too).
+    const [assistant] = await server.db.select().from(chatbots).where(eq(chatbots.hashId, 'demo-default-1'));
+    const pro = { id: assistant!.llmModelId };
+    const [published] = await server.db
+      .insert(chatbots)
+      .values({ tenantId: assistant!.tenantId, hashId: 'demo-store-1', enName: 'Store Planner', koName: '스토어 플래너', llmModelId: pro.id, isPublic: true, publishStatus: 'approved' })
+      .returning({ id: chatbots.id });
+    const storeChatbot = published!.id;
+    expect((await client.call(`/chatbots/${storeChatbot}/relations/`, { method: 'POST', token: member })).status).toBe(200);
+    const availability = async () => {
+      const find = async (query: string) =>
+        (await client.call(`/chatbots/${query}`, { token: member })).body.items.find((row: { id: number }) => row.id === storeChatbot)?.llm_model.is_available;
+      const single = (await client.call(`/chatbots/${storeChatbot}/`, { token: member })).body.llm_model.is_available;
+      return { store: await find('?size=30'), recent: await find('?recent=true'), single };
+    };
+    expect(await availability()).toEqual({ store: true, recent: true, single: true });
+
+    await toggle(pro.id, group.id, false);
+    expect(await availability()).toEqual({ store: false, recent: false, single: false });
+    // What the flag announces is what a send meets.
+    expect(await chat(storeChatbot)).toEqual({ status: 403, code: 'model_not_allowed' });
+    // Chatbots on the other models stay available.
+    const listed = (await client.call('/chatbots/?include_default=true&size=30', { token: member })).body.items as { llm_model: { id: number; is_available: boolean } }[];
+    expect(listed.filter((row) => row.llm_model.id !== pro.id).every((row) => row.llm_model.is_available)).toBe(true);
+
+    await toggle(pro.id, group.id, true);
+    expect(await availability()).toEqual({ store: true, recent: true, single: true });
+  });
+
   it('keeps the unlimited model on for every group: switching it off is 422 model_locked', async () => {
     const lite = await model('swift-lite');
     const [group] = (await matrix()).groups;

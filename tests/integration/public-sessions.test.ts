@@ -123,7 +123,7 @@ describe('POST /public/chatbots/{id}/chat/', () => {
     const hash = meta.session_hash_id as string;
     const titled = await api.call(`/public/sessions/${hash}/generate-title/?language=ko`, { method: 'PATCH', headers: { 'x-access-token': 'public' } });
     expect(titled.status).toBe(200);
-    expect(titled.body).toMatchObject({ creator_name: null, title: '부산 여행 일정을 짜 주세요에 대한 대화', chatbot: { id: publicChatbotId, is_public: true } });
+    expect(titled.body).toMatchObject({ creator_name: null, title: '부산 여행 일정', chatbot: { id: publicChatbotId, is_public: true } });
     expect((await api.call(`/public/sessions/${hash}/history/`)).body.items).toHaveLength(2);
 
     // The creator pays, but the visitor's chat is not one of the creator's chats.

@@ -96,13 +96,15 @@ describe('titles from the embedded demo model (offline)', () => {
   });
   afterAll(() => server?.close());
 
-  it('frames the first words of the question in the member’s language', async () => {
+  it('names the session with the words of the first question, whole words without the asking, and lists it so', async () => {
     await member.setLanguage('ko');
     const korean = await firstExchange(server, member.token, member.chatbotId, '서울 맛집 추천해 주세요?');
-    expect((await member.title(korean)).body.title).toBe('서울 맛집 추천해 주세요에 대한 대화');
+    expect((await member.title(korean)).body.title).toBe('서울 맛집 추천');
 
     await member.setLanguage('en');
     const english = await firstExchange(server, member.token, member.chatbotId, 'Recipes for a rainy day at home, please');
-    expect((await member.title(english)).body.title).toBe('Chat about Recipes for a rainy day');
+    expect((await member.title(english)).body.title).toBe('Recipes for a rainy day');
+    const listed = await apiClient(server).call('/sessions/', { token: member.token });
+    expect(listed.body.items.slice(0, 2).map((session: { title: string }) => session.title)).toEqual(['Recipes for a rainy day', '서울 맛집 추천']);
   });
 });

@@ -33,19 +33,34 @@ describe('demo language model', () => {
     expect(await result.text).toMatch(/^\*\*데모 모델\*\*/);
   });
 
-  it('writes a short session title in the requested language from the question of the title prompt', async () => {
-    const title = async (language: string, question: string) =>
+  it('titles a session with the words of the first question: the clause that says the most, whole words, without the asking', async () => {
+    const title = async (question: string) =>
       (
         await generateText({
           model: createDemoProvider(0).languageModel('demo'),
           prompt: `User: ${question}\n\nAssistant: a long answer`,
-          providerOptions: { demo: { language, task: 'title' } },
+          providerOptions: { demo: { language: 'en', task: 'title' } },
         })
       ).text;
-    expect(await title('en', 'How do I bake sourdough bread at home?')).toBe('Chat about How do I bake sourdough');
-    expect(await title('ko', '부산 여행 일정 추천해 주세요!')).toBe('부산 여행 일정 추천해 주세요에 대한 대화');
-    expect(await title('ja', '東京で一番おいしいラーメン屋はどこですか？')).toBe('東京で一番おいしいラーメン屋はどこですかについての会話');
-    expect(await title('es', '¿Qué ver en Madrid?')).toBe('Conversación sobre ¿Qué ver en Madrid');
+    expect(await title('How do I bake sourdough bread at home?')).toBe('Bake sourdough bread at home');
+    expect(await title('Hello! Plan a weekend trip to Busan with my family, please')).toBe('Plan a weekend trip to Busan');
+    expect(await title('Please explain, step by step and in plain words, how a streamed answer travels from the model through the server')).toBe(
+      'Streamed answer travels from the model',
+    );
+    expect(await title('Please summarise both files for me, step by step and in plain words')).toBe('Summarise both files');
+    expect(await title('Hello from the end-to-end test')).toBe('End-to-end test');
+    expect(await title('부산 여행 일정 추천해 주세요!')).toBe('부산 여행 일정 추천');
+    expect(await title('부산에서 가족과 주말 여행 계획을 세워 주세요')).toBe('부산에서 가족과 주말 여행 계획');
+    expect(await title('東京で一番おいしいラーメン屋はどこですか？')).toBe('東京で一番おいしいラーメン屋はどこ');
+    expect(await title('请帮我写一份上海旅游计划')).toBe('写一份上海旅游计划');
+    expect(await title('¿Qué ver en Madrid en tres días?')).toBe('Ver en Madrid en tres días');
+    // Never cut inside a word, and short enough for the list (40 characters).
+    expect(await title('Internationalization considerations for multilingual documentation websites')).toBe('Internationalization considerations');
+  });
+
+  it('quotes the member’s words with their Markdown characters escaped, so a masked number shows as written', async () => {
+    const result = streamText({ model: createDemoProvider(0).languageModel('demo'), prompt: 'Call ***-****-**** or _me_ at `home`' });
+    expect(await result.text).toContain('You wrote: “Call \\*\\*\\*-\\*\\*\\*\\*-\\*\\*\\*\\* or \\_me\\_ at \\`home\\`”');
   });
 
   it('stops producing tokens as soon as the call is aborted', async () => {

@@ -11,6 +11,7 @@ import {
 import { isSupportedLanguage, type SupportedLanguage } from '../../shared/domain/language';
 import { estimateTokens } from '../../shared/domain/tokens';
 import { DemoImageModel } from './demoImage';
+import { demoTitle } from './demoTitle';
 
 const EXCERPT_MAX = 120;
 
@@ -83,24 +84,14 @@ function promptText(prompt: LanguageModelV4Prompt): string {
     .join('\n');
 }
 
-/** Session titles (providerOptions.demo.task = 'title'): the question's first words, framed in the language. */
-const TITLES: Record<SupportedLanguage, (topic: string) => string> = {
-  en: (topic) => `Chat about ${topic}`,
-  ko: (topic) => `${topic}에 대한 대화`,
-  zh: (topic) => `关于${topic}的对话`,
-  ja: (topic) => `${topic}についての会話`,
-  es: (topic) => `Conversación sobre ${topic}`,
-};
-const TITLE_WORDS = 5;
-const TITLE_CHARS = 24;
+/** The question of the title prompt, which reads "User: <question>\n\nAssistant: <answer>". */
+const titleQuestion = (prompt: LanguageModelV4Prompt) => lastUserText(prompt).replace(/^User:\s*/, '').split(/\n\s*\nAssistant:/)[0] ?? '';
 
-function demoTitle(language: SupportedLanguage, prompt: LanguageModelV4Prompt): string {
-  // The title prompt reads "User: <question>\n\nAssistant: <answer>".
-  const question = lastUserText(prompt).replace(/^User:\s*/, '').split(/\n\s*\nAssistant:/)[0] ?? '';
-  const words = question.replace(/\s+/g, ' ').trim().split(' ').slice(0, TITLE_WORDS).join(' ');
-  const topic = Array.from(words).slice(0, TITLE_CHARS).join('').replace(/[\s?!.,;:。？！、，]+$/u, '');
-  return TITLES[language](topic);
-}
+/**
+ * What the member wrote, quoted inside the Markdown answer: its Markdown characters escaped, so that
+ * it shows as written. A masked phone number ("***-****-****") would otherwise turn into emphasis.
+ */
+const quoted = (text: string) => text.replace(/[\\`*_[\]<>~|]/g, '\\$&');
 
 /** Attached files arrive as `<file name="…">text</file>` blocks (services/fileContext). */
 const FILE_BLOCK = /<file name="([^"]*)"[^>]*>([\s\S]*?)<\/file>/g;
@@ -113,7 +104,7 @@ function attachedFiles(said: string): string[] {
   return [...said.matchAll(FILE_BLOCK)].map(([, name = '', body = '']) => {
     const words = body.replace(/^\[[^\]\n]*\]$/gm, '').split(/\s+/).filter(Boolean);
     const start = words.slice(0, FIRST_WORDS).join(' ');
-    return `${unescapeAttribute(name)} (“${start}${words.length > FIRST_WORDS ? '…' : ''}”)`;
+    return `${quoted(unescapeAttribute(name))} (“${quoted(start)}${words.length > FIRST_WORDS ? '…' : ''}”)`;
   });
 }
 
@@ -127,10 +118,10 @@ const reasons = (options: LanguageModelV4CallOptions) => options.reasoning !== u
 
 function demoAnswer(options: LanguageModelV4CallOptions): string {
   const language = demoLanguage(options);
-  if (options.providerOptions?.demo?.task === 'title') return demoTitle(language, options.prompt);
+  if (options.providerOptions?.demo?.task === 'title') return demoTitle(titleQuestion(options.prompt));
   const userText = lastUserText(options.prompt);
   const said = Array.from(userText.replace(FILE_BLOCK, ' ').replace(/\s+/g, ' ').trim());
-  const excerpt = said.length > EXCERPT_MAX ? `${said.slice(0, EXCERPT_MAX).join('')}…` : said.join('');
+  const excerpt = quoted(said.length > EXCERPT_MAX ? `${said.slice(0, EXCERPT_MAX).join('')}…` : said.join(''));
   const attached = attachedFiles(userText);
   const taskMode = options.providerOptions?.demo?.taskMode;
   const answer = ANSWERS[language](excerpt) + (attached.length > 0 ? `\n\n${ATTACHED[language]}: ${attached.join(', ')}` : '');

@@ -14,3 +14,16 @@ export function focusOrMain(target: HTMLElement | null | undefined): void {
   if (target?.isConnected) target.focus();
   else focusMainContent();
 }
+
+/** Id of the chat's message box (one per page). */
+export const MESSAGE_BOX_ID = 'message-box';
+
+/**
+ * Focuses the page's message box when it has an enabled one, the main landmark otherwise: where a
+ * dialog that opened by itself (the announcement popup) hands focus on closing.
+ */
+export function focusMessageBoxOrMain(): void {
+  const box = document.getElementById(MESSAGE_BOX_ID);
+  if (box instanceof HTMLTextAreaElement && !box.disabled) box.focus();
+  else focusMainContent();
+}

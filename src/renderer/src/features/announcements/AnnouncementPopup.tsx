@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useActiveAnnouncement } from '../../api/announcements';
 import { useTenant } from '../../api/tenant';
 import { MarkdownContent } from '../../components/MarkdownContent';
-import { focusMainContent } from '../../components/mainContent';
+import { focusMessageBoxOrMain } from '../../components/mainContent';
 import { formatDate } from '../../i18n/formatDate';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { dismissAnnouncement, isAnnouncementDismissed } from './announcementDismissal';
@@ -40,10 +40,11 @@ export function AnnouncementPopup() {
       opened={opened}
       onClose={close}
       // It opens by itself, often before anything had focus: when there is nothing to hand focus
-      // back to, it goes to the page instead of staying in the closing dialog or on <body>.
+      // back to, it goes to the message box (the chat the dashboard opens), else to the page,
+      // instead of staying in the closing dialog or on <body>.
       onExitTransitionEnd={() => {
         const active = document.activeElement;
-        if (!active || active === document.body || active.closest('[role="dialog"]')) focusMainContent();
+        if (!active || active === document.body || active.closest('[role="dialog"]')) focusMessageBoxOrMain();
       }}
       withCloseButton={false}
       centered

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
-import { Button, Center, EmptyState, Loader, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Center, EmptyState, Loader, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
@@ -16,7 +16,7 @@ import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { discardActiveRun, useActiveRunStore } from './activeRun';
 import { ChatRun, type ChatRunSnapshot } from './chatRun';
 import { chatbotName } from '../../../../shared/domain/chatbots';
-import { appendTurn, flattenHistory, seedEmptyHistory, useSessionHistory } from './history';
+import { appendTurn, flattenHistory, refetchKeepingAnswer, seedEmptyHistory, useSessionHistory } from './history';
 import { ChatHeader } from './ChatHeader';
 import { ChatbotUnavailable } from './ChatbotUnavailable';
 import { webSearchFields } from '../sources/webSearchStore';
@@ -181,11 +181,10 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
             return;
           }
           appendTurn(queryClient, snapshot);
-          // The member's message shows its files as the server linked them, and an answer cut off
-          // as the server kept it (being written still, or interrupted).
-          if ((fileIds.length > 0 || isCutOff(snapshot.error)) && snapshot.meta) {
-            void queryClient.invalidateQueries({ queryKey: queryKeys.sessionHistory(snapshot.meta.session_hash_id) });
-          }
+          // An answer cut off shows as the server kept it (being written still, or interrupted); the
+          // member's message shows its files as the server linked them, next to the answer as streamed.
+          if (isCutOff(snapshot.error) && snapshot.meta) void queryClient.invalidateQueries({ queryKey: queryKeys.sessionHistory(snapshot.meta.session_hash_id) });
+          else if (fileIds.length > 0) void refetchKeepingAnswer(queryClient, snapshot);
           if (isCurrent() && snapshot.error === null) useActiveRunStore.setState({ run: null });
           if (snapshot.meta?.session_created) void generateTitle(queryClient, snapshot.meta.session_hash_id);
           else void queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
@@ -209,6 +208,8 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
   }, [fetchNextPage, t]);
 
   const chatbotMissing = chatbot.isError;
+  // The member's group may not use the chatbot's model: a send would be refused (403), so none is offered.
+  const modelUnavailable = chatbot.data !== undefined && !chatbot.data.llm_model.is_available;
   const sessionMissing = session.isError && isApiError(session.error) && session.error.status === 404;
   const historyLoading = sessionHashId !== undefined && history.isPending;
   const newestPage = history.data?.pages[0];
@@ -237,7 +238,7 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
 
   if (chatbotMissing && isApiError(chatbot.error) && chatbot.error.status === 404) return <ChatbotUnavailable />;
   return (
-    <ChatDropZone className={classes.page} onFiles={attach} disabled={!chatbot.data || sessionMissing}>
+    <ChatDropZone className={classes.page} onFiles={attach} disabled={!chatbot.data || sessionMissing || modelUnavailable}>
       <ChatHeader chatbot={chatbot.data} session={session.data} hasSession={sessionHashId !== undefined} onNewSession={startNewSession} />
       {body}
       {chatbot.data && (
@@ -248,8 +249,21 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
           onNewSession={startNewSession}
         />
       )}
-      {chatbot.data && <CreditBanner chatbot={chatbot.data} run={run} />}
-      <Composer onSend={send} onStop={stop} streaming={streaming} disabled={!chatbot.data || sessionMissing} conversationKey={conversationKey} onAttach={attach} />
+      {modelUnavailable ? (
+        <Alert mx="auto" maw={772} w="100%" variant="light" color="gray" data-testid="model-unavailable">
+          <Text size="sm">{t('modelUnavailable.reason')}</Text>
+        </Alert>
+      ) : (
+        chatbot.data && <CreditBanner chatbot={chatbot.data} run={run} />
+      )}
+      <Composer
+        onSend={send}
+        onStop={stop}
+        streaming={streaming}
+        disabled={!chatbot.data || sessionMissing || modelUnavailable}
+        conversationKey={conversationKey}
+        onAttach={attach}
+      />
     </ChatDropZone>
   );
 }

@@ -38,6 +38,24 @@ export function ChatbotSwitcher({ current }: { current: Chatbot }) {
   // The member's recent chatbots head the list while nothing is searched (spec §7 relations).
   const recents = useRecentChatbots();
   const recentItems = debounced === '' ? (recents.data ?? []) : [];
+  const others = items.filter((chatbot) => !recentItems.some((recent) => recent.id === chatbot.id));
+  const options = (chatbots: Chatbot[]) =>
+    chatbots.map((chatbot) => (
+      <Combobox.Option
+        value={String(chatbot.id)}
+        key={chatbot.id}
+        active={chatbot.id === current.id}
+        disabled={!chatbot.llm_model.is_available}
+        data-testid="chatbot-switcher-option"
+      >
+        {chatbotName(chatbot, language)}
+        {!chatbot.llm_model.is_available && (
+          <Text size="xs" c="dimmed">
+            {t('modelUnavailable.reason')}
+          </Text>
+        )}
+      </Combobox.Option>
+    ));
 
   // A new result list starts on its first entry, so Enter opens the best match (only then: the
   // store object is new on every render, its functions are stable).
@@ -94,20 +112,17 @@ export function ChatbotSwitcher({ current }: { current: Chatbot }) {
             <>
               {recentItems.length > 0 && (
                 <Combobox.Group label={t('picker.recent')} data-testid="chatbot-switcher-recent">
-                  {recentItems.map((chatbot) => (
-                    <Combobox.Option value={String(chatbot.id)} key={`recent-${chatbot.id}`} active={chatbot.id === current.id} data-testid="chatbot-switcher-option">
-                      {chatbotName(chatbot, language)}
-                    </Combobox.Option>
-                  ))}
+                  {options(recentItems)}
                 </Combobox.Group>
               )}
-              {items
-                .filter((chatbot) => !recentItems.some((recent) => recent.id === chatbot.id))
-                .map((chatbot) => (
-                  <Combobox.Option value={String(chatbot.id)} key={chatbot.id} active={chatbot.id === current.id} data-testid="chatbot-switcher-option">
-                    {chatbotName(chatbot, language)}
-                  </Combobox.Option>
-                ))}
+              {recentItems.length > 0 ? (
+                // Under their own heading, or they would read as more of the recent ones.
+                <Combobox.Group label={t('picker.all')} data-testid="chatbot-switcher-all">
+                  {options(others)}
+                </Combobox.Group>
+              ) : (
+                options(others)
+              )}
             </>
           )}
         </Combobox.Options>

@@ -1,6 +1,7 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { ActionIcon, Group, Textarea, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { MESSAGE_BOX_ID } from '../../components/mainContent';
 import { WebSearchButton } from '../sources/WebSearchButton';
 import { useActiveRunStore } from './activeRun';
 import { AttachButton } from './attachments/AttachButton';
@@ -117,6 +118,7 @@ export function Composer({ onSend, onStop, streaming, disabled = false, conversa
           minRows={1}
           maxRows={8}
           ref={input}
+          id={MESSAGE_BOX_ID}
           value={draft}
           disabled={disabled}
           placeholder={t('composer.placeholder')}

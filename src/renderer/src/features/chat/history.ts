@@ -99,3 +99,14 @@ export function appendTurn(queryClient: QueryClient, snapshot: ChatRunSnapshot):
     return { ...old, pages: [{ ...newest, items: [...kept, ...added], context_tokens: contextTokens }, ...older] };
   });
 }
+
+/**
+ * Fetches the history again for what only the server knows of a finished turn (the member's
+ * message with the files it linked), then puts the streamed answer back over the server's copy: a
+ * stopped answer is still being saved when the refetch arrives, so that copy says "being written".
+ */
+export async function refetchKeepingAnswer(queryClient: QueryClient, snapshot: ChatRunSnapshot): Promise<void> {
+  if (!snapshot.meta) return;
+  await queryClient.refetchQueries({ queryKey: queryKeys.sessionHistory(snapshot.meta.session_hash_id), exact: true });
+  appendTurn(queryClient, snapshot);
+}

@@ -12,8 +12,8 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function session(hashId: string, title: string | null, chatbotId = 5) {
-  return { id: hashId.length, hash_id: hashId, chatbot_id: chatbotId, chatbot: { id: chatbotId }, title, is_public: false, creator_name: 'Ada', last_chat_at: null, created_at: '2025-01-01T00:00:00Z' };
+function session(hashId: string, title: string | null, chatbotId = 5, lastChatAt: string | null = null) {
+  return { id: hashId.length, hash_id: hashId, chatbot_id: chatbotId, chatbot: { id: chatbotId }, title, is_public: false, creator_name: 'Ada', last_chat_at: lastChatAt, created_at: '2025-01-01T00:00:00Z' };
 }
 
 function chatbot(id: number, isDefault: boolean) {
@@ -32,6 +32,38 @@ function deferredDelete(status: number) {
 }
 
 describe('My chats', () => {
+  it('groups the chats under Today, Yesterday, Previous 7 days and then by month', async () => {
+    const daysAgo = (days: number) => {
+      const date = new Date();
+      date.setDate(date.getDate() - days);
+      return date.toISOString();
+    };
+    const twoMonthsAgo = new Date();
+    twoMonthsAgo.setDate(1);
+    twoMonthsAgo.setMonth(twoMonthsAgo.getMonth() - 2);
+    installFakeApi({
+      'GET /sessions/': () =>
+        Response.json(
+          page([
+            session('aaa', 'Bake sourdough bread', 5, daysAgo(0)),
+            session('bbb', 'Plan a weekend trip', 5, daysAgo(1)),
+            session('ccc', 'Quarterly report', 5, daysAgo(3)),
+            session('ddd', 'Busan itinerary', 5, twoMonthsAgo.toISOString()),
+          ]),
+        ),
+      'GET /chatbots/': () => Response.json(page([chatbot(1, true)])),
+    });
+    renderScreen(<SessionList />);
+
+    const month = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'long' }).format(twoMonthsAgo);
+    await waitFor(() => expect(screen.getAllByTestId('session-group').map((heading) => heading.textContent)).toEqual(['Today', 'Yesterday', 'Previous 7 days', month]));
+    const titlesUnder = (heading: string) => within(screen.getByRole('group', { name: heading })).getAllByRole('link').map((link) => link.textContent);
+    expect(titlesUnder('Today')).toEqual(['Bake sourdough bread']);
+    expect(titlesUnder('Yesterday')).toEqual(['Plan a weekend trip']);
+    expect(titlesUnder('Previous 7 days')).toEqual(['Quarterly report']);
+    expect(titlesUnder(month)).toEqual(['Busan itinerary']);
+  });
+
   it('removes a deleted session at once and restores it with error_delete_session when the server fails', async () => {
     const deletion = deferredDelete(500);
     installFakeApi({

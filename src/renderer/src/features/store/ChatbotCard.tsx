@@ -9,9 +9,22 @@ import classes from './store.module.css';
 export const keyFeatures = (chatbot: Chatbot, language: string) =>
   (language === 'ko' ? chatbot.ko_key_features || chatbot.en_key_features : chatbot.en_key_features || chatbot.ko_key_features).trim();
 
-/** A Store card: picture or initial, name, key features, creator and message count; opens the detail. */
+/** Marks a chatbot whose model the member's group may not use (the reason goes next to it). */
+export function ModelUnavailableBadge() {
+  const { t } = useTranslation('chat');
+  return (
+    <Badge size="xs" variant="outline" color="gray" c="gray.8" style={{ flexShrink: 0 }} data-testid="model-unavailable-badge">
+      {t('modelUnavailable.badge')}
+    </Badge>
+  );
+}
+
+/**
+ * A Store card: picture or initial, name, key features, creator and message count; opens the
+ * detail. A chatbot the member cannot use is marked so, with the reason instead of its features.
+ */
 export function ChatbotCard({ chatbot, onOpen, onRemove }: { chatbot: Chatbot; onOpen: () => void; onRemove?: () => void }) {
-  const { t } = useTranslation('store');
+  const { t } = useTranslation(['store', 'chat']);
   const language = useResolvedLanguage();
   const name = chatbotName(chatbot, language);
   return (
@@ -22,11 +35,14 @@ export function ChatbotCard({ chatbot, onOpen, onRemove }: { chatbot: Chatbot; o
             {name.slice(0, 1)}
           </Avatar>
           <Stack gap={4} style={{ minWidth: 0, flex: 1 }}>
-            <Text fw={600} truncate="end">
-              {name}
-            </Text>
+            <Group gap={6} wrap="nowrap">
+              <Text fw={600} truncate="end">
+                {name}
+              </Text>
+              {!chatbot.llm_model.is_available && <ModelUnavailableBadge />}
+            </Group>
             <Text size="sm" c="dimmed" lineClamp={2}>
-              {keyFeatures(chatbot, language) || t('no_features')}
+              {chatbot.llm_model.is_available ? keyFeatures(chatbot, language) || t('no_features') : t('chat:modelUnavailable.reason')}
             </Text>
             <Group gap={6} mt={4}>
               {chatbot.categories.slice(0, 2).map((category) => (

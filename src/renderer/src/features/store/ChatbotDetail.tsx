@@ -1,4 +1,4 @@
-import { Avatar, Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Avatar, Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import type { Chatbot } from '../../../../shared/api';
@@ -8,9 +8,12 @@ import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { useModelDetails } from '../chat/ChatHeader';
 import { keyFeatures } from './ChatbotCard';
 
-/** A Store chatbot in full: key features, model details, categories, creator; Start chat keeps it among the recent ones. */
+/**
+ * A Store chatbot in full: key features, model details, categories, creator; Start chat keeps it
+ * among the recent ones. A chatbot whose model the member's group may not use says why, and cannot be started.
+ */
 export function ChatbotDetail({ chatbot, onClose }: { chatbot: Chatbot | null; onClose: () => void }) {
-  const { t } = useTranslation('store');
+  const { t } = useTranslation(['store', 'chat']);
   const language = useResolvedLanguage();
   const modelDetails = useModelDetails();
   const navigate = useNavigate();
@@ -52,8 +55,19 @@ export function ChatbotDetail({ chatbot, onClose }: { chatbot: Chatbot | null; o
           <Text size="sm" c="dimmed">
             {t('by', { name: chatbot.creator?.name ?? t('workspace') })} · {t('messages', { count: chatbot.message_count })}
           </Text>
+          {!chatbot.llm_model.is_available && (
+            <Alert variant="light" color="gray" id="model-unavailable-reason" data-testid="model-unavailable">
+              <Text size="sm">{t('chat:modelUnavailable.reason')}</Text>
+            </Alert>
+          )}
           <Group justify="flex-end">
-            <Button onClick={() => void start()} data-autofocus data-testid="start-chat">
+            <Button
+              onClick={() => void start()}
+              disabled={!chatbot.llm_model.is_available}
+              aria-describedby={chatbot.llm_model.is_available ? undefined : 'model-unavailable-reason'}
+              data-autofocus
+              data-testid="start-chat"
+            >
               {t('start_chat')}
             </Button>
           </Group>
