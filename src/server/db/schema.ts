@@ -112,8 +112,9 @@ export const memberGroups = pgTable(
   {
     id: id(),
     tenantId: tenantId(),
-    koName: text('ko_name').notNull(),
-    enName: text('en_name').notNull(),
+    /** A group has at least one of its two names; the missing one is '' (spec §5: each unique, not both present). */
+    koName: text('ko_name').notNull().default(''),
+    enName: text('en_name').notNull().default(''),
     isDefault: boolean('is_default').notNull().default(false),
     /** Monthly credits the whole group may use; null is no group limit. */
     creditQuota: credits('credit_quota'),
@@ -122,8 +123,8 @@ export const memberGroups = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex('member_groups_ko_name_idx').on(t.tenantId, t.koName),
-    uniqueIndex('member_groups_en_name_idx').on(t.tenantId, t.enName),
+    uniqueIndex('member_groups_ko_name_idx').on(t.tenantId, t.koName).where(sql`${t.koName} <> ''`),
+    uniqueIndex('member_groups_en_name_idx').on(t.tenantId, t.enName).where(sql`${t.enName} <> ''`),
     uniqueIndex('member_groups_one_default_idx').on(t.tenantId).where(sql`${t.isDefault}`),
   ],
 );

@@ -8,6 +8,7 @@ import type {
   patchMemberGroupBodySchema,
 } from '../../shared/api/admin/memberGroups';
 import { diffFields } from '../../shared/domain/audit';
+import { hasGroupName } from '../../shared/domain/memberGroups';
 import type { Database, Queryable } from '../db/client';
 import type { MemberRow } from '../db/rows';
 import { isUniqueViolation } from '../db/databaseErrors';
@@ -15,6 +16,7 @@ import { creditBalances, llmModels, memberGroupLinks, memberGroupQueues, memberG
 import { AppError, notFound } from '../errors';
 import { recordAudit } from './auditLog';
 import { escapeLike } from './chatbots';
+import { groupSortName } from './memberGroups';
 import { paginate } from './pagination';
 
 /**
@@ -48,7 +50,8 @@ async function tenantDefaultGroup(q: Queryable, tenantId: number): Promise<Group
 async function assertNamesFree(q: Queryable, tenantId: number, names: { ko_name?: string; en_name?: string }, exceptId?: number): Promise<void> {
   for (const field of ['ko_name', 'en_name'] as const) {
     const name = names[field];
-    if (name === undefined) continue;
+    // '' is "no name in this language": any number of groups may lack one.
+    if (name === undefined || name === '') continue;
     const column = field === 'ko_name' ? memberGroups.koName : memberGroups.enName;
     const [clash] = await q
       .select({ id: memberGroups.id })
@@ -120,7 +123,7 @@ export async function listGroups(q: Queryable, tenantId: number, query: ListQuer
         .select()
         .from(memberGroups)
         .where(where)
-        .orderBy(desc(memberGroups.isDefault), asc(memberGroups.enName), asc(memberGroups.id))
+        .orderBy(desc(memberGroups.isDefault), asc(groupSortName), asc(memberGroups.id))
         .limit(limit)
         .offset(offset),
     toItems: (rows) => toAdminGroups(q, tenantId, rows),
@@ -173,6 +176,9 @@ export async function patchGroup(db: Database, admin: MemberRow, id: number, bod
         throw defaultGroupLocked("The default group's credit info cannot be changed.");
       }
       if (Object.keys(changes).length === 0) return;
+      if (!hasGroupName({ ko_name: body.ko_name ?? group.koName, en_name: body.en_name ?? group.enName })) {
+        throw new AppError(422, 'group_name_required', 'A group needs a Korean or an English name.');
+      }
       await assertNamesFree(tx, tenantId, body, id);
       await tx
         .update(memberGroups)
@@ -318,6 +324,6 @@ export async function groupUsage(q: Queryable, tenantId: number) {
       ),
     )
     .where(eq(memberGroups.tenantId, tenantId))
-    .orderBy(desc(memberGroups.isDefault), asc(memberGroups.enName), asc(memberGroups.id));
+    .orderBy(desc(memberGroups.isDefault), asc(groupSortName), asc(memberGroups.id));
   return { items: rows.map(({ usage, ...row }) => ({ ...row, used: usage == null ? 0 : Math.max(0, -Number(usage)) })) };
 }

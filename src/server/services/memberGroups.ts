@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Paginated } from '../../shared/api/common';
 import type { MemberGroup, memberGroupListQuerySchema } from '../../shared/api/memberGroups';
@@ -8,6 +8,9 @@ import { escapeLike } from './chatbots';
 import { paginate } from './pagination';
 
 type MemberGroupQuery = z.output<typeof memberGroupListQuerySchema>;
+
+/** A group's English name, or its Korean one when it has none: what lists sort by and what the server writes into exports and audits. */
+export const groupSortName = sql<string>`coalesce(nullif(${memberGroups.enName}, ''), ${memberGroups.koName})`;
 
 /** The tenant's member groups by name (default first), for the sign-up and sharing pickers. */
 export async function listMemberGroups(q: Queryable, tenantId: number, query: MemberGroupQuery): Promise<Paginated<MemberGroup>> {
@@ -25,7 +28,7 @@ export async function listMemberGroups(q: Queryable, tenantId: number, query: Me
         .select({ id: memberGroups.id, ko_name: memberGroups.koName, en_name: memberGroups.enName, is_default: memberGroups.isDefault })
         .from(memberGroups)
         .where(where)
-        .orderBy(desc(memberGroups.isDefault), asc(memberGroups.enName), asc(memberGroups.id))
+        .orderBy(desc(memberGroups.isDefault), asc(groupSortName), asc(memberGroups.id))
         .limit(limit)
         .offset(offset),
     toItems: (rows) => rows,

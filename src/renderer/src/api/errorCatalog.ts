@@ -268,6 +268,7 @@ export const ERROR_CATALOG: readonly ErrorMessageRow[] = [
   ...[adminMemberGroupsApi.createMemberGroup, adminMemberGroupsApi.patchMemberGroup].flatMap((endpoint) => [
     { endpoint, status: 403, key: 'adminGroups:errors.no_permission' },
     { endpoint, status: 409, key: 'adminGroups:errors.name_in_use' },
+    { endpoint, status: 422, code: 'group_name_required', key: 'adminGroups:validation.one_name' },
     { endpoint, status: 422, key: 'adminGroups:errors.default_locked' },
     { endpoint, status: 400, key: 'adminGroups:errors.invalid' },
     { endpoint, status: 404, key: 'adminGroups:errors.not_found' },

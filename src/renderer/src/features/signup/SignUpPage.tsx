@@ -19,6 +19,7 @@ import { getPlatform } from '../../platform';
 import { useUserSession } from '../../stores/userSession';
 import { PolicyAgreements } from './PolicyAgreements';
 import { signUpFormSchema, type SignUpFormValues } from './signUpFormSchema';
+import { localizedName } from '../../../../shared/domain/language';
 
 /** Router state of /auth/sign-up after an SSO platform vouched for someone with no account yet. */
 export interface SsoSignUpState {
@@ -205,7 +206,7 @@ function SignUpFlow({ settings, groups, fields, policies, sso, onDone }: FlowPro
     );
   }
 
-  const groupName = (group: MemberGroup) => (language === 'ko' ? group.ko_name : group.en_name);
+  const groupName = (group: MemberGroup) => localizedName(group, language);
   return (
     <form
       noValidate

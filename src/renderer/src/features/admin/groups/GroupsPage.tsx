@@ -16,6 +16,7 @@ import { AdminPageFrame } from '../AdminPageFrame';
 import { GroupNameDialog, GroupQuotaDialog } from './GroupDialogs';
 import { GroupMembersDrawer } from './GroupMembersDrawer';
 import { ListPagination, ListStates } from '../../../components/ListStates';
+import { localizedName } from '../../../../../shared/domain/language';
 
 type Dialog = { kind: 'name'; group: AdminMemberGroup | null } | { kind: 'quota' | 'members' | 'delete'; group: AdminMemberGroup };
 
@@ -46,7 +47,7 @@ export default function GroupsPage() {
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.adminGroupsAll });
   const close = () => setDialog(null);
-  const nameOf = (group: AdminMemberGroup) => (language === 'ko' ? group.ko_name : group.en_name);
+  const nameOf = (group: AdminMemberGroup) => localizedName(group, language);
   const number = new Intl.NumberFormat(i18n.language);
   const quotaText = (value: number | null) => (value === null ? t('no_limit') : number.format(value));
 
@@ -88,8 +89,9 @@ export default function GroupsPage() {
             <Table.Tbody>
               {items.map((group) => {
                 const name = nameOf(group);
+                const otherName = (language === 'ko' ? group.en_name : group.ko_name).trim();
                 return (
-                  <Table.Tr key={group.id} data-testid="admin-group-row" data-name={group.en_name}>
+                  <Table.Tr key={group.id} data-testid="admin-group-row" data-name={localizedName(group, 'en')}>
                     <Table.Td>
                       <Group gap={6} wrap="nowrap">
                         <Text fw={500} size="sm">
@@ -101,9 +103,12 @@ export default function GroupsPage() {
                           </Badge>
                         )}
                       </Group>
-                      <Text size="xs" c="dimmed">
-                        {language === 'ko' ? group.en_name : group.ko_name}
-                      </Text>
+                      {/* The other language's name, when the group has both. */}
+                      {otherName !== '' && otherName !== name && (
+                        <Text size="xs" c="dimmed">
+                          {otherName}
+                        </Text>
+                      )}
                     </Table.Td>
                     <Table.Td>{number.format(group.member_count)}</Table.Td>
                     <Table.Td>{quotaText(group.credit_quota)}</Table.Td>
