@@ -821,6 +821,8 @@ export const piiSettings = pgTable('pii_settings', {
   email: piiActionEnum('email').notNull().default('off'),
   residentNumber: piiActionEnum('resident_number').notNull().default('off'),
   creditCard: piiActionEnum('credit_card').notNull().default('off'),
+  /** E.164 numbers with a country code (ours, issue 21): the spec's `phone` is the 11-digit Korean mobile. */
+  internationalPhone: piiActionEnum('international_phone').notNull().default('off'),
   updatedAt: updatedAt(),
 });
 
