@@ -9,13 +9,15 @@ import type {
 } from '../../shared/api/admin/memberGroups';
 import { diffFields } from '../../shared/domain/audit';
 import { hasGroupName } from '../../shared/domain/memberGroups';
+import { clock, periodOf } from '../clock';
 import type { Database, Queryable } from '../db/client';
 import type { MemberRow } from '../db/rows';
 import { isUniqueViolation } from '../db/databaseErrors';
-import { creditBalances, llmModels, memberGroupLinks, memberGroupQueues, memberGroups, members, modelGroupPermissions } from '../db/schema';
+import { llmModels, memberGroupLinks, memberGroupQueues, memberGroups, members, modelGroupPermissions } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import { recordAudit } from './auditLog';
 import { escapeLike } from './chatbots';
+import { groupCreditsUsed, groupMemberCounts } from './groupFigures';
 import { groupSortName } from './memberGroups';
 import { paginate } from './pagination';
 
@@ -31,8 +33,6 @@ type MembersQuery = z.output<NonNullable<typeof listMemberGroupMembers.query>>;
 const groupNotFound = () => notFound('No such member group.');
 const defaultGroupLocked = (message: string) => new AppError(422, 'default_group_locked', message);
 const nameTaken = (field: 'ko_name' | 'en_name') => new AppError(409, 'group_name_taken', 'This group name is in use.', { field });
-/** The month the credit balances of groups count (services/credits.ts `CURRENT_PERIOD`). */
-const CURRENT_PERIOD = sql<string>`to_char(now(), 'YYYY-MM')`;
 
 async function findGroup(q: Queryable, tenantId: number, id: number): Promise<GroupRow> {
   const [group] = await q.select().from(memberGroups).where(and(eq(memberGroups.tenantId, tenantId), eq(memberGroups.id, id)));
@@ -76,11 +76,7 @@ async function toAdminGroups(q: Queryable, tenantId: number, groups: GroupRow[])
   if (groups.length === 0) return [];
   const ids = groups.map((group) => group.id);
   const [counts, permitted, unlimited] = await Promise.all([
-    q
-      .select({ groupId: memberGroupLinks.memberGroupId, n: count() })
-      .from(memberGroupLinks)
-      .where(and(eq(memberGroupLinks.tenantId, tenantId), inArray(memberGroupLinks.memberGroupId, ids)))
-      .groupBy(memberGroupLinks.memberGroupId),
+    groupMemberCounts(q, tenantId, ids),
     q
       .select({ groupId: modelGroupPermissions.memberGroupId, id: llmModels.id, name: llmModels.name, display_name: llmModels.displayName })
       .from(modelGroupPermissions)
@@ -106,7 +102,7 @@ async function toAdminGroups(q: Queryable, tenantId: number, groups: GroupRow[])
     is_default: group.isDefault,
     credit_quota: group.creditQuota,
     member_credit_quota: group.memberCreditQuota,
-    member_count: counts.find((row) => row.groupId === group.id)?.n ?? 0,
+    member_count: counts.get(group.id) ?? 0,
     usable_models: [...unlimited, ...permitted.filter((row) => row.groupId === group.id).map(({ groupId: _, ...model }) => model)],
     created_at: group.createdAt.toISOString(),
   }));
@@ -298,32 +294,14 @@ export async function removeGroupMember(db: Database, admin: MemberRow, id: numb
   });
 }
 
-/**
- * GET /admin/member-groups/usage/: each group's credits used this month (its `credit_balances`
- * row of the current period, which the ledger keeps up to date; spent credits are negative there)
- * against its quota.
- */
+/** GET /admin/member-groups/usage/: each group's credits used this month (`groupCreditsUsed`) against its quota. */
 export async function groupUsage(q: Queryable, tenantId: number) {
-  const rows = await q
-    .select({
-      id: memberGroups.id,
-      ko_name: memberGroups.koName,
-      en_name: memberGroups.enName,
-      credit_quota: memberGroups.creditQuota,
-      usage: creditBalances.usageSum,
-      period: CURRENT_PERIOD,
-    })
+  const period = periodOf(clock.now());
+  const groups = await q
+    .select({ id: memberGroups.id, ko_name: memberGroups.koName, en_name: memberGroups.enName, credit_quota: memberGroups.creditQuota })
     .from(memberGroups)
-    .leftJoin(
-      creditBalances,
-      and(
-        eq(creditBalances.tenantId, memberGroups.tenantId),
-        eq(creditBalances.scopeKind, 'group'),
-        eq(creditBalances.scopeId, memberGroups.id),
-        eq(creditBalances.period, CURRENT_PERIOD),
-      ),
-    )
     .where(eq(memberGroups.tenantId, tenantId))
     .orderBy(desc(memberGroups.isDefault), asc(groupSortName), asc(memberGroups.id));
-  return { items: rows.map(({ usage, ...row }) => ({ ...row, used: usage == null ? 0 : Math.max(0, -Number(usage)) })) };
+  const used = await groupCreditsUsed(q, tenantId, groups.map((group) => group.id), period);
+  return { items: groups.map((group) => ({ ...group, used: used.get(group.id) ?? 0, period })) };
 }

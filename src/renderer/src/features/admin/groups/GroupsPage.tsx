@@ -17,6 +17,7 @@ import { GroupNameDialog, GroupQuotaDialog } from './GroupDialogs';
 import { GroupMembersDrawer } from './GroupMembersDrawer';
 import { ListPagination, ListStates } from '../../../components/ListStates';
 import { localizedName } from '../../../../../shared/domain/language';
+import { displayCredits } from '../../../../../shared/domain/credits';
 
 type Dialog = { kind: 'name'; group: AdminMemberGroup | null } | { kind: 'quota' | 'members' | 'delete'; group: AdminMemberGroup };
 
@@ -25,11 +26,13 @@ function UsageCell({ used, quota }: { used: number | undefined; quota: number | 
   const { t, i18n } = useTranslation('adminGroups');
   if (used === undefined) return <Skeleton h={12} w={80} />;
   const number = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 2 });
-  if (quota === null) return <Text size="sm">{number.format(used)}</Text>;
+  // Rounded down like every credit figure (spec §9), so it reads as the credits screen does.
+  const shown = displayCredits(used);
+  if (quota === null) return <Text size="sm">{number.format(shown)}</Text>;
   const percent = quota === 0 ? 100 : Math.min(100, (used / quota) * 100);
   return (
     <Stack gap={4} miw={110}>
-      <Text size="sm">{t('usage_of', { used: number.format(used), quota: number.format(quota) })}</Text>
+      <Text size="sm">{t('usage_of', { used: number.format(shown), quota: number.format(quota) })}</Text>
       <Progress value={percent} color={percent >= 90 ? 'red' : 'indigo'} size="sm" aria-label={t('usage_percent', { percent: Math.round(percent) })} />
     </Stack>
   );
