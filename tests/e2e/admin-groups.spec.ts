@@ -14,7 +14,7 @@ test('an admin creates a group, sets its credit quotas, finds the default group 
   await page.getByRole('button', { name: 'New group' }).click();
   const create = page.getByRole('dialog', { name: 'New group' });
   await create.getByRole('button', { name: 'Create' }).click();
-  await expect(create.getByText('This is a required field.').first()).toBeVisible();
+  await expect(create.getByText('Enter a Korean or an English name.')).toBeVisible();
   await create.getByLabel('Korean name').fill(`${name} 팀`);
   await create.getByLabel('English name').fill(name);
   await expectNoSeriousA11yViolations(page);
@@ -133,4 +133,56 @@ test('an admin creates a second group on the groups screen, adds it to a member 
   await page.goto(`/admin/members?search=${encodeURIComponent(MEMBER.email)}`);
   await expect(memberRow).toBeVisible();
   await expect(memberRow).not.toContainText(name);
+});
+
+test('a group with only a Korean name is shown by that name in an English and in a Korean interface', async ({ page }) => {
+  const name = uniqueName('연구소');
+  await signIn(page, ADMIN);
+  await page.goto('/admin/groups');
+  await page.getByRole('button', { name: 'New group' }).click();
+  const create = page.getByRole('dialog', { name: 'New group' });
+  await expect(create).toContainText('Where one is missing, the other is shown.');
+  await create.getByLabel('Korean name').fill(name);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.screenshot({ path: 'test-results/intl/group-dialog-en-1440.png' });
+  await create.getByRole('button', { name: 'Create' }).click();
+  await expect(page.getByText('Group created.')).toBeVisible();
+  const row = page.getByTestId('admin-group-row').filter({ hasText: name });
+  await expect(row).toBeVisible();
+  // The English interface falls back to the Korean name wherever groups are named: the members filter too.
+  await page.goto('/admin/members');
+  await page.getByTestId('filter-member_group_id').click();
+  await expect(page.getByRole('option', { name })).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  // Korean: the same name, and the dialog says the rule in Korean.
+  await page.goto('/dashboard/chat');
+  await page.getByTestId('language-menu').click();
+  await page.getByRole('menuitem', { name: '한국어' }).click();
+  try {
+    await page.goto('/admin/groups');
+    await expect(row).toBeVisible();
+    await page.getByRole('button', { name: '새 그룹' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toContainText('한쪽이 없으면 다른 쪽 이름이 표시됩니다.');
+    await page.screenshot({ path: 'test-results/intl/group-dialog-ko-1440.png' });
+    await expectNoSeriousA11yViolations(page);
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.screenshot({ path: 'test-results/intl/group-dialog-ko-375.png' });
+    await expectNoSeriousA11yViolations(page);
+    await page.keyboard.press('Escape');
+    await page.screenshot({ path: 'test-results/intl/groups-ko-375.png', fullPage: true });
+  } finally {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto('/dashboard/chat');
+    await page.getByTestId('language-menu').click();
+    await page.getByRole('menuitem', { name: 'English' }).click();
+  }
+  await page.goto('/admin/groups');
+  await expect(row).toBeVisible();
+  await page.screenshot({ path: 'test-results/intl/groups-en-1440.png', fullPage: true });
+  await row.getByRole('button', { name: `Actions for ${name}` }).click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+  await page.getByRole('dialog', { name: `Delete ${name}?` }).getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText(/^Group deleted\./)).toBeVisible();
 });

@@ -2,7 +2,7 @@ import { expect, test, type APIRequestContext, type Page } from '@playwright/tes
 import { ADMIN, MEMBER, adminHeaders, expectNoSeriousA11yViolations, signIn, uniqueName } from './support';
 
 const API = '/api/v1';
-const ALL_OFF = { phone: 'off', email: 'off', resident_number: 'off', credit_card: 'off' };
+const ALL_OFF = { phone: 'off', email: 'off', resident_number: 'off', credit_card: 'off', international_phone: 'off' };
 
 /** The specs share one server: each test sets what it needs and every test leaves all kinds off. */
 async function setPii(request: APIRequestContext, settings: Record<string, string>): Promise<void> {
@@ -69,6 +69,17 @@ test.describe('personal data in chat', () => {
     await expectNoSeriousA11yViolations(page);
   });
 
+  test('an international number with its country code is masked by its own setting, the 11-digit phone left alone', async ({ page, request }) => {
+    await setPii(request, { international_phone: 'mask' });
+    await signIn(page, MEMBER);
+    await page.getByTestId('composer-input').fill('Ring +44 20 7946 0958 or 010-1234-5678');
+    await expect(page.getByTestId('pii-warning')).toHaveText('Your message contains an international phone number. It will be masked before it is sent.');
+    await page.getByTestId('composer-input').press('Enter');
+    await expect(page.getByTestId('member-message')).toHaveText('Ring +** ** **** **** or 010-1234-5678');
+    await expect(page.getByTestId('chatbot-message').last()).not.toHaveAttribute('data-streaming');
+    await expectNoSeriousA11yViolations(page);
+  });
+
   test('a restricted word refuses the send with its own message', async ({ page, request }) => {
     const word = uniqueName('codename');
     const headers = await adminHeaders(request);
@@ -130,6 +141,45 @@ test.describe('admin restricted words and privacy page', () => {
     await expect(page.getByRole('radiogroup', { name: 'Phone number (11 digits)' }).getByRole('radio', { name: 'Mask' })).toBeChecked();
     await page.getByRole('radiogroup', { name: 'Email address' }).getByText('Block').click();
     await expectNoSeriousA11yViolations(page);
+  });
+
+  test('the international phone number has its own Allow, Block and Mask', async ({ page }) => {
+    await signIn(page, ADMIN);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto('/admin/restricted-words');
+    const international = page.getByRole('radiogroup', { name: 'International phone number (+country code)' });
+    await expect(international.getByRole('radio', { name: 'Allow' })).toBeChecked();
+    await international.getByText('Block').click();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Privacy settings saved.')).toBeVisible();
+    await page.reload();
+    await expect(international.getByRole('radio', { name: 'Block' })).toBeChecked();
+    await expect(page.getByRole('radiogroup', { name: 'Phone number (11 digits)' }).getByRole('radio', { name: 'Allow' })).toBeChecked();
+    await page.screenshot({ path: 'test-results/intl/privacy-en-1440.png', fullPage: true });
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.screenshot({ path: 'test-results/intl/privacy-en-375.png', fullPage: true });
+    await expectNoSeriousA11yViolations(page);
+  });
+
+  test('the international phone number setting speaks Korean', async ({ page, request }) => {
+    await setPii(request, { international_phone: 'block' });
+    await signIn(page, ADMIN);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.getByTestId('language-menu').click();
+    await page.getByRole('menuitem', { name: '한국어' }).click();
+    try {
+      await page.goto('/admin/restricted-words');
+      await expect(page.getByRole('radiogroup', { name: '국제 전화번호(+국가 번호)' }).getByRole('radio', { name: '차단' })).toBeChecked();
+      await page.screenshot({ path: 'test-results/intl/privacy-ko-1440.png', fullPage: true });
+      await page.setViewportSize({ width: 375, height: 800 });
+      await page.screenshot({ path: 'test-results/intl/privacy-ko-375.png', fullPage: true });
+      await expectNoSeriousA11yViolations(page);
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await page.goto('/dashboard/chat');
+      await page.getByTestId('language-menu').click();
+      await page.getByRole('menuitem', { name: 'English' }).click();
+    }
   });
 
   test('members see the restricted page', async ({ page }) => {

@@ -150,3 +150,30 @@ test('an admin sees the sign-up settings in the console', async ({ page }) => {
   await expect(page.getByRole('button', { name: 'Save' })).toBeDisabled();
   await expectNoSeriousA11yViolations(page);
 });
+
+test('a number field says its rule under it and checks it while it is typed, before anything is sent', async ({ page }) => {
+  await page.goto('/auth/sign-up');
+  const employeeNumber = page.getByRole('textbox', { name: 'Employee number' });
+  // The rule is the field's description, read out with it.
+  await expect(employeeNumber).toHaveAccessibleDescription(/Numbers only, such as 1001 or 12\.5/);
+  await employeeNumber.fill('E-1001');
+  await expect(page.getByText('Employee number must be a number.')).toBeVisible();
+  await expect(employeeNumber).toHaveAttribute('aria-invalid', 'true');
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.screenshot({ path: 'test-results/intl/sign-up-number-en-1440.png', fullPage: true });
+  await expectNoSeriousA11yViolations(page);
+  await employeeNumber.fill('1001');
+  await expect(page.getByText('Employee number must be a number.')).toHaveCount(0);
+  await expect(employeeNumber).not.toHaveAttribute('aria-invalid', 'true');
+
+  // The same in Korean, on a phone.
+  await page.evaluate(() => localStorage.setItem('user-data', JSON.stringify({ state: { member: null, language: 'ko' }, version: 0 })));
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.reload();
+  const koNumber = page.getByRole('textbox', { name: 'Employee number' });
+  await expect(koNumber).toHaveAccessibleDescription(/숫자만 입력하세요/);
+  await koNumber.fill('E-1001');
+  await expect(page.getByText('Employee number은(는) 숫자여야 합니다.')).toBeVisible();
+  await page.screenshot({ path: 'test-results/intl/sign-up-number-ko-375.png', fullPage: true });
+  await expectNoSeriousA11yViolations(page);
+});

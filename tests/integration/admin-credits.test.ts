@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, memberGroups, members, usageRecords } from '../../src/server/db/schema';
+import { auditLog, creditBalances, memberGroupLinks, memberGroups, members, usageRecords } from '../../src/server/db/schema';
 import { grantTenantCredits } from '../../src/server/services/credits';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
@@ -57,6 +57,33 @@ describe('admin credits', () => {
     const searched = (await allocation('?search_term=member')).body.members.items;
     expect(searched.map((m: { email: string }) => m.email)).toContain(DEMO_MEMBER.email);
     expect((await allocation(`?group_id=${teamGroupId}`)).body.members.total_items).toBe(0);
+  });
+
+  it('counts a group\'s members and its credits used exactly as the groups screen does', async () => {
+    // A pending sign-up whose default group is Sales, not linked to it yet, and the demo member with Sales as an additional group.
+    const [pending] = await server.db
+      .insert(members)
+      .values({ tenantId, email: `pending-${Date.now()}@example.test`, name: 'Pending', status: 'pending', defaultMemberGroupId: teamGroupId })
+      .returning();
+    await server.db.insert(memberGroupLinks).values({ tenantId, memberId: demoMember.id, memberGroupId: teamGroupId });
+    const period = new Date().toISOString().slice(0, 7);
+    await server.db.insert(creditBalances).values({ tenantId, scopeKind: 'group', scopeId: teamGroupId, period, usageSum: -4.51 });
+    try {
+      const groupsScreen = (await client.call('/admin/member-groups/?size=100', { token: admin })).body.items.find((g: { id: number }) => g.id === teamGroupId);
+      const usageColumn = (await client.call('/admin/member-groups/usage/', { token: admin })).body.items.find((g: { id: number }) => g.id === teamGroupId);
+      const creditsScreen = (await allocation()).body.groups.find((g: { id: number }) => g.id === teamGroupId);
+      expect(groupsScreen.member_count).toBe(1);
+      expect(creditsScreen.member_count).toBe(groupsScreen.member_count);
+      expect(usageColumn).toMatchObject({ used: 4.51, period: (await allocation()).body.period });
+      expect(creditsScreen.used).toBe(usageColumn.used);
+      // The credits screen's member list filtered by the group is the same members.
+      const listed = (await allocation(`?group_id=${teamGroupId}`)).body.members;
+      expect(listed.items.map((m: { email: string }) => m.email)).toEqual([DEMO_MEMBER.email]);
+    } finally {
+      await server.db.delete(creditBalances).where(and(eq(creditBalances.scopeKind, 'group'), eq(creditBalances.scopeId, teamGroupId)));
+      await server.db.delete(memberGroupLinks).where(eq(memberGroupLinks.memberGroupId, teamGroupId));
+      await server.db.delete(members).where(eq(members.id, pending!.id));
+    }
   });
 
   it("sets group quotas and member overrides in one transaction, with an audit row each, and locks the default group's credit info", async () => {

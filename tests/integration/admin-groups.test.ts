@@ -64,9 +64,9 @@ describe('admin member groups', () => {
   it('refuses a Korean or English name in use (409, any letter case) and invalid names (400)', async () => {
     expect(await create({ ko_name: '영업팀', en_name: 'Other' })).toMatchObject({ status: 409, body: { code: 'group_name_taken', details: { field: 'ko_name' } } });
     expect(await create({ ko_name: '기타', en_name: 'sales' })).toMatchObject({ status: 409, body: { code: 'group_name_taken', details: { field: 'en_name' } } });
-    expect((await create({ ko_name: ' ', en_name: 'X' })).status).toBe(400);
+    expect((await create({ ko_name: ' ', en_name: '' })).status).toBe(400);
+    expect((await create({})).status).toBe(400);
     expect((await create({ ko_name: 'x'.repeat(101), en_name: 'X' })).status).toBe(400);
-    expect((await create({ en_name: 'X' })).status).toBe(400);
     // A lone surrogate is refused by the contract, not by the database.
     expect(await create({ ko_name: '\ud800', en_name: 'X' })).toMatchObject({ status: 400, body: { code: 'validation_error', details: expect.anything() } });
   });
@@ -181,5 +181,23 @@ describe('admin member groups', () => {
     expect((await client.call('/admin/member-groups/', { token: acmeAdmin, tenant: 'acme' })).body.total_items).toBe(1);
     expect((await client.call('/admin/member-groups/usage/', { token: acmeAdmin, tenant: 'acme' })).body.items).toHaveLength(1);
     expect((await client.call('/admin/member-groups/abc/', { token: admin })).status).toBe(400);
+  });
+
+  it('needs one of the two names, not both: each stays unique, a missing one is empty and never clashes', async () => {
+    const koOnly = await create({ ko_name: '  연구소  ' });
+    expect(koOnly).toMatchObject({ status: 200, body: { ko_name: '연구소', en_name: '' } });
+    const enOnly = await create({ ko_name: '', en_name: 'Lab' });
+    expect(enOnly).toMatchObject({ status: 200, body: { ko_name: '', en_name: 'Lab' } });
+    // A second group without an English name is no clash; the Korean name still has to be free.
+    const secondKoOnly = await create({ ko_name: '디자인' });
+    expect(secondKoOnly).toMatchObject({ status: 200, body: { en_name: '' } });
+    expect(await create({ ko_name: '연구소' })).toMatchObject({ status: 409, body: { details: { field: 'ko_name' } } });
+    // Renaming away the only name is refused; giving it the other first is fine.
+    expect(await patch(enOnly.body.id, { en_name: '' })).toMatchObject({ status: 422, body: { code: 'group_name_required' } });
+    expect(await patch(enOnly.body.id, { ko_name: '실험실', en_name: '' })).toMatchObject({ status: 200, body: { ko_name: '실험실', en_name: '' } });
+    // Sign-up's public list carries them too, sorted by the name shown in English (the Korean one when there is none).
+    const names = (await client.call('/member-groups/?size=100')).body.items.map((group: { ko_name: string; en_name: string }) => group.en_name || group.ko_name);
+    expect(names).toEqual(expect.arrayContaining(['연구소', '실험실', '디자인']));
+    for (const group of [koOnly, enOnly, secondKoOnly]) expect((await remove(group.body.id)).status).toBe(200);
   });
 });

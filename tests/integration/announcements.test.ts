@@ -88,7 +88,7 @@ describe('admin announcements', () => {
   it('deletes one and answers 404 when it is gone', async () => {
     const [first] = (await api.call('/admin/announcements/', { token: adminToken })).body.items;
     expect((await api.call(`/admin/announcements/${first.id}/`, { method: 'DELETE', token: adminToken })).status).toBe(200);
-    expect((await api.call(`/admin/announcements/${first.id}/`, { method: 'DELETE', token: adminToken })).status).toBe(404);
+    expect(await api.call(`/admin/announcements/${first.id}/`, { method: 'DELETE', token: adminToken })).toMatchObject({ status: 404, body: { code: 'announcement_update_failed' } });
     expect((await api.call(`/admin/announcements/${first.id}/`, { method: 'PATCH', token: adminToken, body: { is_active: true } })).status).toBe(404);
   });
 });

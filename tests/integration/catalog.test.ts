@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatbotCategories, chatbotMemberGroups, chatbots, llmModels, memberGroups, members, recentChatbots, tenants } from '../../src/server/db/schema';
+import { chatbotCategories, chatbotMemberGroups, chatbots, llmModels, memberGroupLinks, memberGroups, members, recentChatbots, tenants } from '../../src/server/db/schema';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
 
@@ -102,6 +102,17 @@ describe('GET /chatbots/', () => {
     const list = await api.call('/chatbots/?include_default=true', { token: memberToken });
     expect(list.body.items.map((bot: { hash_id: string }) => bot.hash_id)).not.toContain('research-only');
     expect((await api.call(`/chatbots/${restricted!.id}/`, { token: memberToken })).status).toBe(404);
+
+    // member_id (spec §7): an admin of the group lists what the member sees, which leaves it out.
+    await server.db.insert(memberGroupLinks).values({ tenantId, memberId: adminId, memberGroupId: group!.id });
+    const hashes = async (query: string, token: string) => (await api.call(`/chatbots/?include_default=true${query}`, { token })).body.items.map((bot: { hash_id: string }) => bot.hash_id);
+    expect(await hashes('', adminToken)).toContain('research-only');
+    expect(await hashes(`&member_id=${memberId}`, adminToken)).not.toContain('research-only');
+    expect(await hashes(`&member_id=${memberId}`, memberToken)).toEqual(await hashes('', memberToken));
+    // A member may not look through someone else's eyes; an unknown member is 404.
+    expect((await api.call(`/chatbots/?member_id=${adminId}`, { token: memberToken })).status).toBe(403);
+    expect((await api.call('/chatbots/?member_id=999999', { token: adminToken })).status).toBe(404);
+    await server.db.delete(memberGroupLinks).where(and(eq(memberGroupLinks.memberId, adminId), eq(memberGroupLinks.memberGroupId, group!.id)));
   });
 
   it('paginates with page and size', async () => {

@@ -40,12 +40,12 @@ beforeEach(() => server.db.delete(piiSettings));
 
 describe('PII settings endpoints', () => {
   it('start all off, change only the kinds named, and are readable by members', async () => {
-    expect((await api.call('/admin/pii-settings/', { token: adminToken })).body).toEqual({ phone: 'off', email: 'off', resident_number: 'off', credit_card: 'off' });
+    expect((await api.call('/admin/pii-settings/', { token: adminToken })).body).toEqual({ phone: 'off', email: 'off', resident_number: 'off', credit_card: 'off', international_phone: 'off' });
     const patched = await setPii({ phone: 'block', credit_card: 'mask' });
     expect(patched.status).toBe(200);
-    expect(patched.body).toEqual({ phone: 'block', email: 'off', resident_number: 'off', credit_card: 'mask' });
-    expect((await setPii({ email: 'mask' })).body).toEqual({ phone: 'block', email: 'mask', resident_number: 'off', credit_card: 'mask' });
-    expect((await api.call('/pii-settings/', { token: memberToken })).body).toEqual({ phone: 'block', email: 'mask', resident_number: 'off', credit_card: 'mask' });
+    expect(patched.body).toEqual({ phone: 'block', email: 'off', resident_number: 'off', credit_card: 'mask', international_phone: 'off' });
+    expect((await setPii({ email: 'mask', international_phone: 'block' })).body).toEqual({ phone: 'block', email: 'mask', resident_number: 'off', credit_card: 'mask', international_phone: 'block' });
+    expect((await api.call('/pii-settings/', { token: memberToken })).body).toEqual({ phone: 'block', email: 'mask', resident_number: 'off', credit_card: 'mask', international_phone: 'block' });
   });
 
   it('refuse unknown actions and kinds (400), members (403) and anonymous callers (401)', async () => {
@@ -97,6 +97,27 @@ describe('chat input with personal data', () => {
     expect(JSON.parse(response.headers.get('x-chat-meta')!).masked_pii).toBeUndefined();
     await response.text();
     expect(upstream.requests.at(-1)!.body.messages!.at(-1)).toEqual({ role: 'user', content: 'My number is 010-1234-5678' });
+  });
+
+  it('international numbers with a country code have their own setting, apart from the 11-digit phone', async () => {
+    // Only the Korean mobile is blocked: a London number passes unchanged.
+    await setPii({ phone: 'block' });
+    const passes = await send({ text: 'Ring +44 20 7946 0958' });
+    expect(passes.status).toBe(200);
+    await passes.text();
+    expect(upstream.requests.at(-1)!.body.messages!.at(-1)).toEqual({ role: 'user', content: 'Ring +44 20 7946 0958' });
+
+    await setPii({ phone: 'off', international_phone: 'mask' });
+    const masked = await send({ text: 'Ring +44 20 7946 0958 or +1 (415) 555-0132, not 010-1234-5678' });
+    expect(masked.status).toBe(200);
+    expect(JSON.parse(masked.headers.get('x-chat-meta')!).masked_pii).toEqual(['international_phone']);
+    await masked.text();
+    expect(upstream.requests.at(-1)!.body.messages!.at(-1)).toEqual({ role: 'user', content: 'Ring +** ** **** **** or +* (***) ***-****, not 010-1234-5678' });
+
+    await setPii({ international_phone: 'block' });
+    const blocked = await send({ text: 'US office +1 415 555 0132' });
+    expect(blocked.status).toBe(428);
+    expect(await blocked.json()).toMatchObject({ code: 'pii_blocked', details: { kinds: ['international_phone'] } });
   });
 
   it('does not mistake a 12-digit order number for a phone number', async () => {

@@ -152,10 +152,10 @@ describe('POST /auth/code/', () => {
     expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(50);
   });
 
-  it('answers 400 malformed, 422 invalid email, 409 registered, 403 closed', async () => {
+  it('answers 400 malformed or invalid email (spec §8), 409 registered, 403 closed', async () => {
     expect((await api.call('/auth/code/', { method: 'POST', body: { email: 'x@example.test' } })).status).toBe(400);
     const invalid = await sendCode('not-an-email');
-    expect([invalid.status, invalid.body.code]).toEqual([422, 'invalid_email']);
+    expect([invalid.status, invalid.body.code]).toEqual([400, 'invalid_email']);
     const registered = await sendCode(DEMO_ADMIN.email);
     expect([registered.status, registered.body.code]).toEqual([409, 'already_registered']);
     const closed = await sendCode('someone@example.test', 'closed');

@@ -42,6 +42,8 @@ describe('SSO whitelist (admin)', () => {
   it('lists newest first by default, searches, orders and pages', async () => {
     const listed = await list();
     expect(listed.status).toBe(200);
+    // Spec §9: admin lists default to 10 a page.
+    expect(listed.body.page_size).toBe(10);
     expect(listed.body.items.map((row: { email: string }) => row.email)).toEqual(['cy@example.test', 'bob@example.test', 'ann@example.test']);
     expect((await list('?order_by=email.asc')).body.items.map((row: { email: string }) => row.email)).toEqual(['ann@example.test', 'bob@example.test', 'cy@example.test']);
     expect((await list('?search_term=BOB')).body).toMatchObject({ total_items: 1, items: [{ email: 'bob@example.test', name: null }] });

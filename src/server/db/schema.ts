@@ -112,8 +112,9 @@ export const memberGroups = pgTable(
   {
     id: id(),
     tenantId: tenantId(),
-    koName: text('ko_name').notNull(),
-    enName: text('en_name').notNull(),
+    /** A group has at least one of its two names; the missing one is '' (spec §5: each unique, not both present). */
+    koName: text('ko_name').notNull().default(''),
+    enName: text('en_name').notNull().default(''),
     isDefault: boolean('is_default').notNull().default(false),
     /** Monthly credits the whole group may use; null is no group limit. */
     creditQuota: credits('credit_quota'),
@@ -122,8 +123,8 @@ export const memberGroups = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex('member_groups_ko_name_idx').on(t.tenantId, t.koName),
-    uniqueIndex('member_groups_en_name_idx').on(t.tenantId, t.enName),
+    uniqueIndex('member_groups_ko_name_idx').on(t.tenantId, t.koName).where(sql`${t.koName} <> ''`),
+    uniqueIndex('member_groups_en_name_idx').on(t.tenantId, t.enName).where(sql`${t.enName} <> ''`),
     uniqueIndex('member_groups_one_default_idx').on(t.tenantId).where(sql`${t.isDefault}`),
   ],
 );
@@ -820,6 +821,8 @@ export const piiSettings = pgTable('pii_settings', {
   email: piiActionEnum('email').notNull().default('off'),
   residentNumber: piiActionEnum('resident_number').notNull().default('off'),
   creditCard: piiActionEnum('credit_card').notNull().default('off'),
+  /** E.164 numbers with a country code (ours, issue 21): the spec's `phone` is the 11-digit Korean mobile. */
+  internationalPhone: piiActionEnum('international_phone').notNull().default('off'),
   updatedAt: updatedAt(),
 });
 

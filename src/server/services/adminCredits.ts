@@ -5,11 +5,12 @@ import { diffFields } from '../../shared/domain/audit';
 import { clock, periodOf } from '../clock';
 import type { Database } from '../db/client';
 import type { MemberRow } from '../db/rows';
-import { creditBalances, llmModels, memberGroups, members, usageRecords } from '../db/schema';
+import { creditBalances, llmModels, memberGroupLinks, memberGroups, members, usageRecords } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import { recordAudits } from './auditLog';
 import { escapeLike } from './chatbots';
 import { creditCheck } from './credits';
+import { groupCreditsUsed, groupMemberCounts } from './groupFigures';
 import { paginate } from './pagination';
 
 /** The outer row's id, qualified: drizzle leaves a lone table's columns unqualified, which a subquery would read as its own. */
@@ -23,7 +24,7 @@ const usedThisMonth = (kind: 'group' | 'member', scopeId: SQL, tenantId: number,
 export async function creditAllocation(db: Database, admin: MemberRow, query: z.infer<typeof creditAllocationQuerySchema>): Promise<CreditAllocation> {
   const period = periodOf(clock.now());
   const tenantId = admin.tenantId;
-  const groups = await db
+  const groupRows = await db
     .select({
       id: memberGroups.id,
       ko_name: memberGroups.koName,
@@ -31,15 +32,23 @@ export async function creditAllocation(db: Database, admin: MemberRow, query: z.
       is_default: memberGroups.isDefault,
       credit_quota: memberGroups.creditQuota,
       member_credit_quota: memberGroups.memberCreditQuota,
-      member_count: sql<number>`(select count(*)::int from ${members} where ${members.defaultMemberGroupId} = ${outerId('member_groups')})`,
-      used: usedThisMonth('group', outerId('member_groups'), tenantId, period),
     })
     .from(memberGroups)
     .where(eq(memberGroups.tenantId, tenantId))
     .orderBy(sql`${memberGroups.isDefault} desc`, asc(memberGroups.id));
+  // The same figures as the groups screen's (one source, services/groupFigures.ts).
+  const groupIds = groupRows.map((group) => group.id);
+  const [memberCounts, used] = await Promise.all([groupMemberCounts(db, tenantId, groupIds), groupCreditsUsed(db, tenantId, groupIds, period)]);
+  const groups = groupRows.map((group) => ({ ...group, member_count: memberCounts.get(group.id) ?? 0, used: used.get(group.id) ?? 0 }));
   const memberFilter = and(
     eq(members.tenantId, tenantId),
-    query.group_id ? eq(members.defaultMemberGroupId, query.group_id) : undefined,
+    // The group's members as the groups screen counts them (linked to it), so the list and the count agree.
+    query.group_id
+      ? inArray(
+          members.id,
+          db.select({ id: memberGroupLinks.memberId }).from(memberGroupLinks).where(and(eq(memberGroupLinks.tenantId, tenantId), eq(memberGroupLinks.memberGroupId, query.group_id))),
+        )
+      : undefined,
     query.search_term ? or(ilike(members.name, `%${escapeLike(query.search_term)}%`), ilike(members.email, `%${escapeLike(query.search_term)}%`)) : undefined,
   );
   const memberPage = await paginate(query, {

@@ -8,13 +8,17 @@ import type {
   patchMemberGroupBodySchema,
 } from '../../shared/api/admin/memberGroups';
 import { diffFields } from '../../shared/domain/audit';
+import { hasGroupName } from '../../shared/domain/memberGroups';
+import { clock, periodOf } from '../clock';
 import type { Database, Queryable } from '../db/client';
 import type { MemberRow } from '../db/rows';
 import { isUniqueViolation } from '../db/databaseErrors';
-import { creditBalances, llmModels, memberGroupLinks, memberGroupQueues, memberGroups, members, modelGroupPermissions } from '../db/schema';
+import { llmModels, memberGroupLinks, memberGroupQueues, memberGroups, members, modelGroupPermissions } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import { recordAudit } from './auditLog';
 import { escapeLike } from './chatbots';
+import { groupCreditsUsed, groupMemberCounts } from './groupFigures';
+import { groupSortName } from './memberGroups';
 import { paginate } from './pagination';
 
 /**
@@ -29,8 +33,6 @@ type MembersQuery = z.output<NonNullable<typeof listMemberGroupMembers.query>>;
 const groupNotFound = () => notFound('No such member group.');
 const defaultGroupLocked = (message: string) => new AppError(422, 'default_group_locked', message);
 const nameTaken = (field: 'ko_name' | 'en_name') => new AppError(409, 'group_name_taken', 'This group name is in use.', { field });
-/** The month the credit balances of groups count (services/credits.ts `CURRENT_PERIOD`). */
-const CURRENT_PERIOD = sql<string>`to_char(now(), 'YYYY-MM')`;
 
 async function findGroup(q: Queryable, tenantId: number, id: number): Promise<GroupRow> {
   const [group] = await q.select().from(memberGroups).where(and(eq(memberGroups.tenantId, tenantId), eq(memberGroups.id, id)));
@@ -48,7 +50,8 @@ async function tenantDefaultGroup(q: Queryable, tenantId: number): Promise<Group
 async function assertNamesFree(q: Queryable, tenantId: number, names: { ko_name?: string; en_name?: string }, exceptId?: number): Promise<void> {
   for (const field of ['ko_name', 'en_name'] as const) {
     const name = names[field];
-    if (name === undefined) continue;
+    // '' is "no name in this language": any number of groups may lack one.
+    if (name === undefined || name === '') continue;
     const column = field === 'ko_name' ? memberGroups.koName : memberGroups.enName;
     const [clash] = await q
       .select({ id: memberGroups.id })
@@ -73,11 +76,7 @@ async function toAdminGroups(q: Queryable, tenantId: number, groups: GroupRow[])
   if (groups.length === 0) return [];
   const ids = groups.map((group) => group.id);
   const [counts, permitted, unlimited] = await Promise.all([
-    q
-      .select({ groupId: memberGroupLinks.memberGroupId, n: count() })
-      .from(memberGroupLinks)
-      .where(and(eq(memberGroupLinks.tenantId, tenantId), inArray(memberGroupLinks.memberGroupId, ids)))
-      .groupBy(memberGroupLinks.memberGroupId),
+    groupMemberCounts(q, tenantId, ids),
     q
       .select({ groupId: modelGroupPermissions.memberGroupId, id: llmModels.id, name: llmModels.name, display_name: llmModels.displayName })
       .from(modelGroupPermissions)
@@ -103,7 +102,7 @@ async function toAdminGroups(q: Queryable, tenantId: number, groups: GroupRow[])
     is_default: group.isDefault,
     credit_quota: group.creditQuota,
     member_credit_quota: group.memberCreditQuota,
-    member_count: counts.find((row) => row.groupId === group.id)?.n ?? 0,
+    member_count: counts.get(group.id) ?? 0,
     usable_models: [...unlimited, ...permitted.filter((row) => row.groupId === group.id).map(({ groupId: _, ...model }) => model)],
     created_at: group.createdAt.toISOString(),
   }));
@@ -120,7 +119,7 @@ export async function listGroups(q: Queryable, tenantId: number, query: ListQuer
         .select()
         .from(memberGroups)
         .where(where)
-        .orderBy(desc(memberGroups.isDefault), asc(memberGroups.enName), asc(memberGroups.id))
+        .orderBy(desc(memberGroups.isDefault), asc(groupSortName), asc(memberGroups.id))
         .limit(limit)
         .offset(offset),
     toItems: (rows) => toAdminGroups(q, tenantId, rows),
@@ -173,6 +172,9 @@ export async function patchGroup(db: Database, admin: MemberRow, id: number, bod
         throw defaultGroupLocked("The default group's credit info cannot be changed.");
       }
       if (Object.keys(changes).length === 0) return;
+      if (!hasGroupName({ ko_name: body.ko_name ?? group.koName, en_name: body.en_name ?? group.enName })) {
+        throw new AppError(422, 'group_name_required', 'A group needs a Korean or an English name.');
+      }
       await assertNamesFree(tx, tenantId, body, id);
       await tx
         .update(memberGroups)
@@ -292,32 +294,14 @@ export async function removeGroupMember(db: Database, admin: MemberRow, id: numb
   });
 }
 
-/**
- * GET /admin/member-groups/usage/: each group's credits used this month (its `credit_balances`
- * row of the current period, which the ledger keeps up to date; spent credits are negative there)
- * against its quota.
- */
+/** GET /admin/member-groups/usage/: each group's credits used this month (`groupCreditsUsed`) against its quota. */
 export async function groupUsage(q: Queryable, tenantId: number) {
-  const rows = await q
-    .select({
-      id: memberGroups.id,
-      ko_name: memberGroups.koName,
-      en_name: memberGroups.enName,
-      credit_quota: memberGroups.creditQuota,
-      usage: creditBalances.usageSum,
-      period: CURRENT_PERIOD,
-    })
+  const period = periodOf(clock.now());
+  const groups = await q
+    .select({ id: memberGroups.id, ko_name: memberGroups.koName, en_name: memberGroups.enName, credit_quota: memberGroups.creditQuota })
     .from(memberGroups)
-    .leftJoin(
-      creditBalances,
-      and(
-        eq(creditBalances.tenantId, memberGroups.tenantId),
-        eq(creditBalances.scopeKind, 'group'),
-        eq(creditBalances.scopeId, memberGroups.id),
-        eq(creditBalances.period, CURRENT_PERIOD),
-      ),
-    )
     .where(eq(memberGroups.tenantId, tenantId))
-    .orderBy(desc(memberGroups.isDefault), asc(memberGroups.enName), asc(memberGroups.id));
-  return { items: rows.map(({ usage, ...row }) => ({ ...row, used: usage == null ? 0 : Math.max(0, -Number(usage)) })) };
+    .orderBy(desc(memberGroups.isDefault), asc(groupSortName), asc(memberGroups.id));
+  const used = await groupCreditsUsed(q, tenantId, groups.map((group) => group.id), period);
+  return { items: groups.map((group) => ({ ...group, used: used.get(group.id) ?? 0, period })) };
 }

@@ -5,7 +5,7 @@ import { type PageRequest, paginate } from './pagination';
 import type { Database, Queryable } from '../db/client';
 import type { AnnouncementRow } from '../db/rows';
 import { announcements } from '../db/schema';
-import { notFound } from '../errors';
+import { AppError, notFound } from '../errors';
 import { lockTenant } from '../db/locks';
 import { type AuditActor, recordAudit } from './auditLog';
 import { diffFields } from '../../shared/domain/audit';
@@ -106,7 +106,8 @@ export async function deleteAnnouncement(db: Database, tenantId: number, actor: 
       .delete(announcements)
       .where(and(eq(announcements.tenantId, tenantId), eq(announcements.id, id)))
       .returning();
-    if (!deleted) throw notFound();
+    // Spec §5 names this code for a delete whose id is missing.
+    if (!deleted) throw new AppError(404, 'announcement_update_failed', 'The announcement does not exist.');
     const changes = { content: deleted.content, is_active: deleted.isActive };
     await recordAudit(tx, { tenantId, actor, action: 'announcement.delete', targetType: 'announcement', targetId: id, changes });
   });

@@ -6,7 +6,7 @@ import type { Paginated } from '../../shared/api/common';
 import { paginate } from './pagination';
 import type { Queryable } from '../db/client';
 import { categories, chatbotCategories, chatbotDocuments, chatbotMemberGroups, chatbots, files, recentChatbots, llmModels, members, memberGroupLinks, modelGroupPermissions } from '../db/schema';
-import { notFound } from '../errors';
+import { forbidden, notFound } from '../errors';
 import { chatbotStatus } from '../../shared/domain/chatbots';
 import type { ChatbotRow, LlmModelRow, MemberRow } from '../db/rows';
 
@@ -222,7 +222,21 @@ export const chatbotOrder = (orderBy: ChatbotListQuery['order_by'], first: SQL[]
   asc(chatbots.id),
 ];
 
-export async function listChatbots(q: Queryable, member: MemberRow, query: ChatbotListQuery): Promise<Paginated<Chatbot>> {
+/**
+ * Whose view `GET /chatbots/` lists: the caller's, or with `member_id` (spec §7) that member's, as
+ * on the admin list. A member may only name themselves (403 otherwise); an admin any member of
+ * the tenant (404 for an unknown one).
+ */
+async function listViewer(q: Queryable, caller: MemberRow, memberId: number | undefined): Promise<MemberRow> {
+  if (memberId === undefined || memberId === caller.id) return caller;
+  if (!caller.isAdmin) throw forbidden('Only an administrator may list what another member sees.');
+  const [member] = await q.select().from(members).where(and(eq(members.tenantId, caller.tenantId), eq(members.id, memberId)));
+  if (!member) throw notFound();
+  return member;
+}
+
+export async function listChatbots(q: Queryable, caller: MemberRow, query: ChatbotListQuery): Promise<Paginated<Chatbot>> {
+  const member = await listViewer(q, caller, query.member_id);
   const groupIds = await memberGroupIds(q, member);
   const filters: (SQL | undefined)[] = [visibleTo(q, member, groupIds), ...chatbotFilters(q, query)];
   if (!query.include_default) filters.push(eq(chatbots.isDefault, false));

@@ -26,7 +26,9 @@ export interface GuardedText {
 
 type PiiSettingsRow = typeof piiSettings.$inferSelect;
 const toPiiSettings = (row: PiiSettingsRow | undefined): PiiSettings =>
-  row ? { phone: row.phone, email: row.email, resident_number: row.residentNumber, credit_card: row.creditCard } : PII_SETTINGS_OFF;
+  row
+    ? { phone: row.phone, email: row.email, resident_number: row.residentNumber, credit_card: row.creditCard, international_phone: row.internationalPhone }
+    : PII_SETTINGS_OFF;
 
 const toWord = (row: typeof restrictedWords.$inferSelect): RestrictedWord => ({ id: row.id, word: row.word, created_at: row.createdAt.toISOString() });
 
@@ -129,7 +131,13 @@ export function createInputGuard(db: Database, ttlMs: number) {
   }
 
   async function updatePiiSettings(tenantId: number, actor: AuditActor, patch: Partial<PiiSettings>): Promise<PiiSettings> {
-    const columns = { phone: patch.phone, email: patch.email, residentNumber: patch.resident_number, creditCard: patch.credit_card };
+    const columns = {
+      phone: patch.phone,
+      email: patch.email,
+      residentNumber: patch.resident_number,
+      creditCard: patch.credit_card,
+      internationalPhone: patch.international_phone,
+    };
     const set = Object.fromEntries(Object.entries(columns).filter(([, value]) => value !== undefined));
     const settings = await db.transaction(async (tx) => {
       const [before] = await tx.select().from(piiSettings).where(eq(piiSettings.tenantId, tenantId)).for('update');

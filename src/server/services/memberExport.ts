@@ -13,6 +13,7 @@ import { SPREADSHEET_MIME, spreadsheetChunks } from '../storage/spreadsheet';
 import type { FileStore } from '../storage/fileStore';
 import type { FileDownload } from './files';
 import { toTask } from './tasks';
+import { groupSortName } from './memberGroups';
 
 export interface MemberExportDeps {
   db: Database;
@@ -58,11 +59,11 @@ async function* memberBatches(db: Database, tenantId: number, fieldIds: number[]
     const ids = batch.map((m) => m.id);
     const [groups, values] = await Promise.all([
       db
-        .select({ memberId: memberGroupLinks.memberId, groupId: memberGroups.id, name: memberGroups.enName })
+        .select({ memberId: memberGroupLinks.memberId, groupId: memberGroups.id, name: groupSortName })
         .from(memberGroupLinks)
         .innerJoin(memberGroups, eq(memberGroups.id, memberGroupLinks.memberGroupId))
         .where(and(eq(memberGroupLinks.tenantId, tenantId), inArray(memberGroupLinks.memberId, ids)))
-        .orderBy(asc(memberGroups.enName)),
+        .orderBy(asc(groupSortName)),
       fieldIds.length
         ? db
             .select({ memberId: memberCustomFieldValues.memberId, fieldId: memberCustomFieldValues.customFieldId, value: memberCustomFieldValues.value })

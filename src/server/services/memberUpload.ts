@@ -179,7 +179,9 @@ const SSO_ID = /^[\x21-\x7e]+$/;
 async function checkRows(db: Database, tenant: TenantRow, layout: Layout, rows: string[][]): Promise<CheckedRow[]> {
   const groups = await db.select({ id: memberGroups.id, koName: memberGroups.koName, enName: memberGroups.enName }).from(memberGroups).where(eq(memberGroups.tenantId, tenant.id));
   // A group is named in either of its names (the console shows the Korean or the English one).
-  const groupByName = new Map(groups.flatMap((g) => [[g.enName.trim().toLowerCase(), g.id] as const, [g.koName.trim().toLowerCase(), g.id] as const]));
+  const groupByName = new Map(
+    groups.flatMap((g) => [g.enName, g.koName].map((name) => name.trim().toLowerCase()).filter((name) => name !== '').map((name) => [name, g.id] as const)),
+  );
   const uniqueFields = layout.fields.filter(({ field }) => field.isUnique);
   const taken = new Map<number, Set<string>>(uniqueFields.map(({ field }) => [field.id, new Set<string>()]));
   if (uniqueFields.length) {

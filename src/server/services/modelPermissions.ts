@@ -7,6 +7,7 @@ import { llmModels, memberGroups, modelGroupPermissions } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import { type AuditActor, recordAudit } from './auditLog';
 import { availableModelIds, memberGroupIds, toLlmModelDto } from './chatbots';
+import { groupSortName } from './memberGroups';
 
 /**
  * Model permissions (spec §5): a member may use a model when one of their groups has it switched
@@ -61,7 +62,7 @@ export async function setPermission(db: Database, tenantId: number, actor: Audit
   return db.transaction(async (tx) => {
     const [model] = await tx.select().from(llmModels).where(and(eq(llmModels.tenantId, tenantId), eq(llmModels.id, modelId)));
     const [group] = await tx
-      .select({ id: memberGroups.id, enName: memberGroups.enName })
+      .select({ id: memberGroups.id, name: groupSortName })
       .from(memberGroups)
       .where(and(eq(memberGroups.tenantId, tenantId), eq(memberGroups.id, groupId)));
     if (!model || !group) throw notFound();
@@ -84,7 +85,7 @@ export async function setPermission(db: Database, tenantId: number, actor: Audit
       action: 'model_permission.update',
       targetType: 'model_permission',
       targetId: `${modelId}/${groupId}`,
-      changes: { model: model.name, member_group: group.enName, is_available: { from: previous?.isAvailable ?? false, to: isAvailable } },
+      changes: { model: model.name, member_group: group.name, is_available: { from: previous?.isAvailable ?? false, to: isAvailable } },
     });
     return { model_id: modelId, member_group_id: groupId, is_available: isAvailable };
   });

@@ -132,7 +132,8 @@ export async function sendCode(
 ) {
   const { db } = deps;
   assertOpen(tenant);
-  if (validateEmail(input.email)) throw new AppError(422, 'invalid_email', 'The email address is not valid.');
+  // Spec §8 "Send verification code": 400 is the invalid email, 422 an input data error (below).
+  if (validateEmail(input.email)) throw new AppError(400, 'invalid_email', 'The email address is not valid.');
   if (!tenant.verificationMethods.includes(input.method)) throw new AppError(422, 'validation_error', 'This verification method is not offered.');
   const phone = input.method === 'sms' ? normalizePhone(input.phone ?? '') : null;
   if (input.method === 'sms' && !phone) throw new AppError(422, 'invalid_phone', 'The phone number is not valid.');

@@ -71,6 +71,8 @@ export const chatbotListQuerySchema = pageQuerySchema(DEFAULT_LIST_PAGE_SIZE).ex
   order_by: chatbotOrderSchema.optional(),
   /** Only the member's recent chatbots (relations), most recently used first. */
   recent: queryBoolean.optional(),
+  /** Spec §7: list what this member can see; oneself, or any member of the tenant for an admin (403 otherwise, 404 unknown). */
+  member_id: idTextSchema.optional(),
 });
 
 export const listChatbots = defineEndpoint({
@@ -79,7 +81,7 @@ export const listChatbots = defineEndpoint({
   access: 'member',
   query: chatbotListQuerySchema,
   response: paginatedSchema(chatbotSchema),
-  summary: 'Chatbots visible to the member (defaults first when include_default)',
+  summary: 'Chatbots visible to the member, or with member_id to that member (admins; 403 for another member otherwise); defaults first when include_default',
   tags: ['chatbots'],
 });
 

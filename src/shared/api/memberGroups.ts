@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
 import { pageQuerySchema, paginatedSchema, queryBoolean } from './common';
+import { MEMBER_GROUP_ORDERS } from '../domain/memberGroups';
 
 /** A member group of the tenant, as members see it (spec §3): names only, no quotas. */
 export const memberGroupSchema = z.object({
@@ -15,6 +16,8 @@ export type MemberGroup = z.infer<typeof memberGroupSchema>;
 export const memberGroupListQuerySchema = pageQuerySchema(100).extend({
   is_default: queryBoolean.optional(),
   search_term: z.string().trim().max(200).optional(),
+  /** `name.*` sorts by the English name, else the Korean one; absent: the default group first, then by name. */
+  order_by: z.enum(MEMBER_GROUP_ORDERS).optional(),
 });
 
 /**
@@ -28,6 +31,6 @@ export const listMemberGroups = defineEndpoint({
   access: 'public',
   query: memberGroupListQuerySchema,
   response: paginatedSchema(memberGroupSchema),
-  summary: "The tenant's member groups (names and is_default), default group first",
+  summary: "The tenant's member groups (names and is_default): default group first unless order_by (name.asc|desc, created_at.asc|desc)",
   tags: ['members'],
 });

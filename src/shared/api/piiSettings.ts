@@ -11,6 +11,7 @@ export const piiSettingsSchema = z.object({
   email: piiActionSchema,
   resident_number: piiActionSchema,
   credit_card: piiActionSchema,
+  international_phone: piiActionSchema,
 });
 
 export const getPiiSettings = defineEndpoint({

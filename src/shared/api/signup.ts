@@ -122,7 +122,7 @@ export const sendCode = defineEndpoint({
   access: 'public',
   body: sendCodeBodySchema,
   response: sendCodeResponseSchema,
-  summary: 'Send a sign-up verification code by email or SMS (409 registered, 424 delivery problem, 429 cooldown)',
+  summary: 'Send a sign-up verification code by email or SMS (400 `invalid_email`, 409 registered, 422 input data error: `invalid_phone`, a method not offered; 424 delivery problem, 429 cooldown)',
   tags: ['auth'],
 });
 

@@ -1,4 +1,4 @@
-import type { SupportedLanguage } from './language';
+import { localizedName, type SupportedLanguage } from './language';
 
 /**
  * Where a chatbot stands in its lifecycle (spec §4 chatbot publish), as the Studio shows it.
@@ -39,7 +39,7 @@ export const CHATBOT_LIMITS = {
 } as const;
 
 
-/** Entities carry Korean and English names; every language but Korean shows the English one (the other when it is empty). */
+/** A chatbot's name in an interface language ('' for an unnamed draft). */
 export function chatbotName(chatbot: { ko_name: string; en_name: string }, language: SupportedLanguage): string {
-  return (language === 'ko' ? chatbot.ko_name || chatbot.en_name : chatbot.en_name || chatbot.ko_name).trim();
+  return localizedName(chatbot, language);
 }

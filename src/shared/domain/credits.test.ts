@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { creditWarning, depletionKind, displayCredits } from './credits';
+import { creditWarning, depletionKind, displayCredits, shownCreditFigures } from './credits';
 
 describe('depletion message (spec §4)', () => {
   const kind = (over: Partial<Parameters<typeof depletionKind>[0]>) =>
@@ -45,5 +45,14 @@ describe('credit figures on screen (spec §9)', () => {
     expect(displayCredits(4)).toBe(4);
     expect(displayCredits(0.4)).toBe(0);
     expect(displayCredits(-0.2)).toBe(0);
+  });
+});
+
+describe('shownCreditFigures', () => {
+  it('rounds usage down and shows what is left as the quota less that, so the two add up to the quota', () => {
+    expect(shownCreditFigures({ quota: 5000, usage: 4.51 })).toEqual({ used: 4, remaining: 4996 });
+    expect(shownCreditFigures({ quota: 5000, usage: 0.99 })).toEqual({ used: 0, remaining: 5000 });
+    expect(shownCreditFigures({ quota: 10, usage: 12.3 })).toEqual({ used: 12, remaining: 0 });
+    expect(shownCreditFigures({ quota: null, usage: 7.9 })).toEqual({ used: 7, remaining: null });
   });
 });

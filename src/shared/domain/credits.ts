@@ -64,6 +64,16 @@ export function creditWarning(usage: { depleted: boolean; percentage_used: numbe
 /** Spec §9: credit figures are shown rounded down to an integer (never below 0). */
 export const displayCredits = (credits: number): number => Math.max(0, Math.floor(credits));
 
+/**
+ * A quota's figures as every screen shows them: usage rounded down (spec §9), and what is left as
+ * the quota less that shown usage, so used + remaining = quota wherever both appear (4.51 used of
+ * 5,000 reads "4" and "4,996", not "4" and "4,995"). Null remaining: no quota.
+ */
+export function shownCreditFigures(figures: { quota: number | null; usage: number }): { used: number; remaining: number | null } {
+  const used = displayCredits(figures.usage);
+  return { used, remaining: figures.quota === null ? null : Math.max(0, displayCredits(figures.quota) - used) };
+}
+
 /** The largest monthly quota an administrator can set (credits). */
 export const CREDIT_QUOTA_MAX = 1_000_000_000;
 

@@ -130,6 +130,11 @@ export const ERROR_CODES = [
   // Member groups (admin console, spec §5, §8).
   /** Another group of the tenant has this Korean or English name (409 "name in use"). */
   'group_name_taken',
+  // Announcements (spec §5: deleting with a missing id gives announcement_update_failed).
+  /** No announcement of the tenant has this id (404). */
+  'announcement_update_failed',
+  /** A group would have neither a Korean nor an English name (422). */
+  'group_name_required',
   // Admin members (issue 11).
   /** An admin cannot remove their own admin rights nor delete their own account (422). */
   'own_account',

@@ -20,3 +20,20 @@ export function resolveLanguage(stored: string | null | undefined, browserLangua
   const primary = browserLanguage?.toLowerCase().split('-')[0];
   return primary === 'ko' ? 'ko' : FALLBACK_LANGUAGE;
 }
+
+/** Anything that carries a Korean and an English name (spec §1), either of which may be empty. */
+export interface BilingualName {
+  ko_name: string;
+  en_name: string;
+}
+
+/**
+ * The name to show in an interface language: Korean in Korean, English in every other language,
+ * and the other name when that one is empty. The one rule for groups, chatbots, custom fields and
+ * task modes.
+ */
+export function localizedName(named: BilingualName, language: SupportedLanguage): string {
+  const ko = named.ko_name.trim();
+  const en = named.en_name.trim();
+  return language === 'ko' ? ko || en : en || ko;
+}

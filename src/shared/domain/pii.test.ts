@@ -35,6 +35,28 @@ describe('personal data patterns (spec §3 PII options)', () => {
     expect(findPii(text)).toEqual([]);
   });
 
+  it.each([
+    ['+44 20 7946 0958', 'call London on +44 20 7946 0958 today'],
+    ['+1 415 555 0132', 'US office +1 415 555 0132.'],
+    ['+1 (415) 555-0132', '(+1 (415) 555-0132)'],
+    ['+4915112345678', 'mobil: +4915112345678'],
+  ])('finds the international number %s with its country code', (number, text) => {
+    expect(findPii(text)).toEqual([{ kind: 'international_phone', start: text.indexOf(number), end: text.indexOf(number) + number.length }]);
+  });
+
+  it.each([
+    ['a number without a country code', '020 7946 0958'],
+    ['too few digits after the plus', '+44 20 79'],
+    ['more than 15 digits', '+44 2079 4609 5812 3456'],
+    ['a sum', '3+4 = 7, 10+20 = 30'],
+  ])('does not take %s for an international number', (_, text) => {
+    expect(findPii(text, ['international_phone'])).toEqual([]);
+  });
+
+  it('masks the digits of an international number and keeps its plus and spaces', () => {
+    expect(maskPii('ring +44 20 7946 0958', ['international_phone'])).toBe('ring +** ** **** ****');
+  });
+
   it('finds several kinds in order, each once', () => {
     expect(kindsIn('a@b.io, 010-1111-2222 and 4111 1111 1111 1111')).toEqual(['email', 'phone', 'credit_card']);
   });

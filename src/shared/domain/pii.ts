@@ -3,7 +3,11 @@
  * tenant does with it. The composer uses these patterns to warn before sending; the server uses the
  * same ones to block (428) or mask what it stores and sends to the model.
  */
-export const PII_KINDS = ['phone', 'email', 'resident_number', 'credit_card'] as const;
+/**
+ * `phone` is spec §9's 11-digit (Korean mobile) number; `international_phone` is ours (issue 21):
+ * an E.164 number written with its country code, for tenants whose members are not only in Korea.
+ */
+export const PII_KINDS = ['phone', 'email', 'resident_number', 'credit_card', 'international_phone'] as const;
 export type PiiKind = (typeof PII_KINDS)[number];
 
 export const PII_ACTIONS = ['off', 'block', 'mask'] as const;
@@ -11,7 +15,7 @@ export type PiiAction = (typeof PII_ACTIONS)[number];
 
 export type PiiSettings = Record<PiiKind, PiiAction>;
 
-export const PII_SETTINGS_OFF: PiiSettings = { phone: 'off', email: 'off', resident_number: 'off', credit_card: 'off' };
+export const PII_SETTINGS_OFF: PiiSettings = { phone: 'off', email: 'off', resident_number: 'off', credit_card: 'off', international_phone: 'off' };
 
 /** Not glued to another digit, directly or through one separator: a number is matched whole or not at all. */
 const START = String.raw`(?<!\d[-. ]?)`;
@@ -25,6 +29,13 @@ const PATTERNS: Record<PiiKind, RegExp> = {
   resident_number: new RegExp(String.raw`${START}\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])[- ]?[1-8]\d{6}${END}`, 'g'),
   // Card numbers, 16 digits in groups of four, with one kind of separator or none.
   credit_card: new RegExp(String.raw`${START}\d{4}([- ]?)\d{4}\1\d{4}\1\d{4}${END}`, 'g'),
+  // E.164 with its country code: "+", then 8 to 15 digits in all (the lookahead counts them), in
+  // groups split by one space, dash or dot, an area code possibly in brackets
+  // (+44 20 7946 0958, +1 (415) 555-0132, +4915112345678).
+  international_phone: new RegExp(
+    String.raw`(?<![\w+])\+(?=(?:[-. ()]*\d){8,15}(?![-. ()]*\d))[1-9]\d{0,2}(?:[-. ]?(?:\(\d{1,4}\)|\d{1,4}))+${END}`,
+    'g',
+  ),
 };
 
 export interface PiiMatch {

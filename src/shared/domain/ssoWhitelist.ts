@@ -1,9 +1,11 @@
+import { DEFAULT_LIST_PAGE_SIZE } from './pagination';
 import { validateEmail } from './validation';
 
 /** SSO whitelist (spec §5 "Whitelist upload", §9 "Whitelist default order"). */
 export const SSO_WHITELIST_ORDERS = ['id.desc', 'id.asc', 'email.asc', 'email.desc'] as const;
 export const SSO_WHITELIST_DEFAULT_ORDER = 'id.desc';
-export const SSO_WHITELIST_PAGE_SIZE = 20;
+/** Spec §9: admin lists default to 10 a page. */
+export const SSO_WHITELIST_PAGE_SIZE = DEFAULT_LIST_PAGE_SIZE;
 /** Emails per bulk-upsert call: an upload of more is sent in batches of this size (spec §5 "batches"). */
 export const SSO_WHITELIST_BATCH = 500;
 /** The largest whitelist file the screen reads (a CSV of 100 000 addresses is about 3 MB). */

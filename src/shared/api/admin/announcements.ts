@@ -43,6 +43,6 @@ export const deleteAnnouncement = defineEndpoint({
   access: 'admin',
   params: idParamsSchema,
   response: okSchema,
-  summary: 'Delete an announcement',
+  summary: 'Delete an announcement (404 `announcement_update_failed` when the id is missing, spec §5)',
   tags: ['admin'],
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint } from '../endpoint';
 import { idParamsSchema, idTextSchema, isoDateTime, pageQuerySchema, paginatedSchema } from '../common';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../domain/pagination';
-import { GROUP_NAME_MAX } from '../../domain/memberGroups';
+import { GROUP_NAME_MAX, hasGroupName } from '../../domain/memberGroups';
 import { isWellFormedText } from '../../domain/text';
 
 /** Monthly credits; null is no limit. */
@@ -24,9 +24,14 @@ export const adminMemberGroupSchema = z.object({
 });
 export type AdminMemberGroup = z.infer<typeof adminMemberGroupSchema>;
 
-const groupNameSchema = z.string().trim().min(1).max(GROUP_NAME_MAX).refine(isWellFormedText);
+/** One of a group's names; '' is "no name in this language" (the other one is shown there). */
+const groupNameSchema = z.string().trim().max(GROUP_NAME_MAX).refine(isWellFormedText);
 
-export const createMemberGroupBodySchema = z.object({ ko_name: groupNameSchema, en_name: groupNameSchema }).strict();
+/** Spec §5 asks both names unique, not both present: a group needs one of them (422 `group_name_required`). */
+export const createMemberGroupBodySchema = z
+  .object({ ko_name: groupNameSchema.default(''), en_name: groupNameSchema.default('') })
+  .strict()
+  .refine((body) => hasGroupName(body), { message: 'adminGroups:validation.one_name', path: ['ko_name'] });
 
 export const createMemberGroup = defineEndpoint({
   method: 'POST',
@@ -34,7 +39,7 @@ export const createMemberGroup = defineEndpoint({
   access: 'admin',
   body: createMemberGroupBodySchema,
   response: adminMemberGroupSchema,
-  summary: 'Create a member group (names unique in the tenant: 409); it starts with the default group’s model permissions',
+  summary: 'Create a member group (a Korean or an English name, or both; each unique in the tenant: 409); it starts with the default group’s model permissions',
   tags: ['admin'],
 });
 
@@ -99,7 +104,7 @@ export const patchMemberGroup = defineEndpoint({
   params: idParamsSchema,
   body: patchMemberGroupBodySchema,
   response: adminMemberGroupSchema,
-  summary: 'Rename a group or set its credit quotas (409 name in use; 422 the default group’s credit info)',
+  summary: 'Rename a group or set its credit quotas (409 name in use; 422 `group_name_required` when both names would be empty, `default_group_locked` for the default group’s credit info)',
   tags: ['admin'],
 });
 

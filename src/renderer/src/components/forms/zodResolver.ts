@@ -5,7 +5,7 @@ import type { z } from 'zod';
  * A message of our own: refinements put the i18n key of a spec §5 rule in the issue's message
  * (`validation.…` of common, or `<namespace>:validation.…` of a screen's own namespace).
  */
-const isValidationKey = (message: string) => /^([a-z]+:)?validation\./.test(message);
+const isValidationKey = (message: string) => /^([a-zA-Z]+:)?validation\./.test(message);
 
 /** The `common` i18n key of a zod issue, so a form shows the server's rules in the user's language. */
 export function issueMessageKey(issue: z.core.$ZodIssue): string {

@@ -5,6 +5,7 @@ import type { MemberGroupsState } from '../../../../shared/api';
 import { errorKeyOf } from '../../api/errorMessages';
 import { useGroupRequestActions, useMemberGroups } from '../../api/groupRequests';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
+import { localizedName } from '../../../../shared/domain/language';
 
 type Groups = MemberGroupsState['groups'];
 
@@ -25,7 +26,7 @@ export function GroupsSection({ memberId }: { memberId: number }) {
   const { current, pending, groups, approval_required: approvalRequired } = state.data;
   const nameOf = (groups: Groups, id: number) => {
     const group = groups.find((g) => g.id === id);
-    return group ? (language === 'ko' ? group.ko_name : group.en_name) : String(id);
+    return group ? localizedName(group, language) : String(id);
   };
   const names = (ids: number[], defaultGroup: number | null) =>
     ids.map((id) => (id === defaultGroup ? t('my_page.default_group', { name: nameOf(groups, id) }) : nameOf(groups, id)));

@@ -7,7 +7,7 @@ import { PiiWarning } from './PiiWarning';
 
 afterEach(() => setPlatformForTests(null));
 
-const settings = { phone: 'block', email: 'mask', resident_number: 'off', credit_card: 'mask' };
+const settings = { phone: 'block', email: 'mask', resident_number: 'off', credit_card: 'mask', international_phone: 'off' };
 
 describe('PiiWarning', () => {
   it('names what will be blocked before what will be masked', async () => {

@@ -50,7 +50,7 @@ describe('credit banner on the chat page', () => {
     const user = userEvent.setup();
     const { unmount } = renderChat();
     const warning = await screen.findByTestId('credit-warning');
-    expect(warning).toHaveTextContent('You have used 85% of your credits; 14 left. Ask your administrator for more credits or a plan upgrade.');
+    expect(warning).toHaveTextContent('You have used 85% of your credits; 15 left. Ask your administrator for more credits or a plan upgrade.');
     await user.click(screen.getByRole('button', { name: 'Dismiss' }));
     expect(screen.queryByTestId('credit-warning')).not.toBeInTheDocument();
     unmount();

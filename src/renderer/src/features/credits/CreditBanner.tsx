@@ -4,7 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import type { Chatbot } from '../../../../shared/api';
-import { displayCredits } from '../../../../shared/domain/credits';
+import { displayCredits, shownCreditFigures } from '../../../../shared/domain/credits';
 import { useDashboardChatbots } from '../../api/chatbots';
 import { refreshCredits, useMemberUsage } from '../../api/credits';
 import { useTenant } from '../../api/tenant';
@@ -94,7 +94,7 @@ export function CreditBanner({ chatbot, run }: { chatbot: Chatbot; run: ChatRun 
   }
   const figures = {
     percent: displayCredits(usage.data.percentage_used ?? 0),
-    remaining: displayCredits(usage.data.remaining ?? 0).toLocaleString(language),
+    remaining: (shownCreditFigures(usage.data).remaining ?? displayCredits(usage.data.remaining ?? 0)).toLocaleString(language),
     // A send goes through while any credit is left, so the last one counts as one message.
     count: Math.max(1, usage.data.estimated_messages_left ?? 0),
   };

@@ -1,7 +1,7 @@
 import { Anchor, Box, Group, Progress, Text } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { creditWarning, displayCredits } from '../../../../shared/domain/credits';
+import { creditWarning, displayCredits, shownCreditFigures } from '../../../../shared/domain/credits';
 import { useMemberUsage } from '../../api/credits';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { useUserSession } from '../../stores/userSession';
@@ -20,9 +20,10 @@ export function CreditUsageIndicator() {
   if (!usage.data || usage.data.quota === null || usage.data.remaining === null) return null;
   const percent = Math.min(100, displayCredits(usage.data.percentage_used ?? 0));
   const warning = creditWarning(usage.data);
+  const shown = shownCreditFigures(usage.data);
   const figures = {
-    remaining: displayCredits(usage.data.remaining).toLocaleString(language),
-    used: displayCredits(usage.data.usage).toLocaleString(language),
+    remaining: (shown.remaining ?? 0).toLocaleString(language),
+    used: shown.used.toLocaleString(language),
     quota: displayCredits(usage.data.quota).toLocaleString(language),
     percent,
   };

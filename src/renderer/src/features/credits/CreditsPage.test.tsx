@@ -36,7 +36,8 @@ describe('credits page', () => {
     show('organization', usage({}));
     expect(await screen.findByTestId('credits-used')).toHaveTextContent('1,234');
     expect(screen.getByTestId('credits-quota')).toHaveTextContent('5,000');
-    expect(screen.getByTestId('credits-remaining')).toHaveTextContent('3,765');
+    // What is left is the quota less the usage shown, so the figures add up: 1,234 + 3,766 = 5,000.
+    expect(screen.getByTestId('credits-remaining')).toHaveTextContent('3,766');
     expect(screen.queryByTestId('credits-state')).toBeNull();
     expect(await screen.findByText('Team monthly credits')).toBeVisible();
     expect(screen.getByText('100,000')).toBeVisible();

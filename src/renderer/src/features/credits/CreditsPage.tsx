@@ -1,7 +1,7 @@
 import { Alert, Button, Card, Group, Progress, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
-import { type CreditWarning, creditWarning } from '../../../../shared/domain/credits';
+import { type CreditWarning, creditWarning, shownCreditFigures } from '../../../../shared/domain/credits';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../../../shared/domain/pagination';
 import type { MemberUsage } from '../../../../shared/api';
 import { useCreditEntries, useMemberUsage } from '../../api/credits';
@@ -21,6 +21,7 @@ function UsageCard({ usage, individual }: { usage: MemberUsage; individual: bool
   const { t } = useTranslation(['creditsPage', 'credits']);
   const format = useCreditFormat();
   const warning = creditWarning(usage);
+  const shown = shownCreditFigures(usage);
   const percent = Math.min(100, Math.floor(usage.percentage_used ?? 0));
   const figure = (label: string, value: string, testId: string) => (
     <Stack gap={0}>
@@ -44,9 +45,9 @@ function UsageCard({ usage, individual }: { usage: MemberUsage; individual: bool
           </Text>
         </Group>
         <SimpleGrid cols={{ base: 1, xs: 3 }}>
-          {figure(t('usage.used'), format.credits(usage.usage), 'credits-used')}
+          {figure(t('usage.used'), format.credits(shown.used), 'credits-used')}
           {figure(t('usage.quota'), usage.quota === null ? t('usage.unlimited') : format.credits(usage.quota), 'credits-quota')}
-          {figure(t('usage.remaining'), usage.remaining === null ? t('usage.unlimited') : format.credits(usage.remaining), 'credits-remaining')}
+          {figure(t('usage.remaining'), shown.remaining === null ? t('usage.unlimited') : format.credits(shown.remaining), 'credits-remaining')}
         </SimpleGrid>
         {usage.quota !== null && (
           <Progress value={percent} size="lg" color={warning ? warningColor[warning] : 'indigo'} aria-label={t('usage.progress', { percent })} />

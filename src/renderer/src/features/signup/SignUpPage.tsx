@@ -1,6 +1,6 @@
 import { type ReactNode, useState } from 'react';
 import { Alert, Anchor, Box, Button, Center, Group, Loader, Paper, PasswordInput, Radio, Select, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { FORM_INDEX, useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import { isApiError, signupApi, ssoApi, type CustomField, type Policy, type SignupSettings, type MemberGroup } from '../../../../shared/api';
@@ -19,6 +19,7 @@ import { getPlatform } from '../../platform';
 import { useUserSession } from '../../stores/userSession';
 import { PolicyAgreements } from './PolicyAgreements';
 import { signUpFormSchema, type SignUpFormValues } from './signUpFormSchema';
+import { localizedName } from '../../../../shared/domain/language';
 
 /** Router state of /auth/sign-up after an SSO platform vouched for someone with no account yet. */
 export interface SsoSignUpState {
@@ -114,6 +115,9 @@ function SignUpFlow({ settings, groups, fields, policies, sso, onDone }: FlowPro
       phone: '',
     },
     validate: zodResolver(signUpFormSchema(fields, policies, { sso: Boolean(sso), passwordMinLength })),
+    // Custom fields say their rule (a number field's above all) as they are typed, with the same
+    // schema, not only on submit. Mantine matches a numeric path segment as FORM_INDEX.
+    validateInputOnChange: [`custom_fields.${FORM_INDEX}`],
   });
   const [sent, setSent] = useState<SentCode | null>(null);
   const [code, setCode] = useState('');
@@ -205,7 +209,7 @@ function SignUpFlow({ settings, groups, fields, policies, sso, onDone }: FlowPro
     );
   }
 
-  const groupName = (group: MemberGroup) => (language === 'ko' ? group.ko_name : group.en_name);
+  const groupName = (group: MemberGroup) => localizedName(group, language);
   return (
     <form
       noValidate
@@ -243,6 +247,7 @@ function SignUpFlow({ settings, groups, fields, policies, sso, onDone }: FlowPro
             label={field.field_name}
             withAsterisk={field.is_required}
             inputMode={field.field_type === 'number' ? 'decimal' : undefined}
+            description={field.field_type === 'number' ? t('number_hint') : undefined}
             {...form.getInputProps(`custom_fields.${field.id}`)}
             error={fieldError(`custom_fields.${field.id}`, field.field_name)}
           />

@@ -4,6 +4,7 @@ import type { Chatbot } from '../../../../shared/api';
 import { chatbotName } from '../../../../shared/domain/chatbots';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import classes from './store.module.css';
+import { localizedName } from '../../../../shared/domain/language';
 
 /** Key features in the member's language, the other one when it is empty (as the name). */
 export const keyFeatures = (chatbot: Chatbot, language: string) =>
@@ -47,7 +48,7 @@ export function ChatbotCard({ chatbot, onOpen, onRemove }: { chatbot: Chatbot; o
             <Group gap={6} mt={4}>
               {chatbot.categories.slice(0, 2).map((category) => (
                 <Badge key={category.id} size="xs" variant="light" color="gray" c="gray.9">
-                  {language === 'ko' ? category.ko_name : category.en_name}
+                  {localizedName(category, language)}
                 </Badge>
               ))}
               <Text size="xs" c="dimmed">

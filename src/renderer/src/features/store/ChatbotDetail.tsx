@@ -7,6 +7,7 @@ import { useRecentChatbotActions } from '../../api/store';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { useModelDetails } from '../chat/ChatHeader';
 import { keyFeatures } from './ChatbotCard';
+import { localizedName } from '../../../../shared/domain/language';
 
 /**
  * A Store chatbot in full: key features, model details, categories, creator; Start chat keeps it
@@ -40,7 +41,7 @@ export function ChatbotDetail({ chatbot, onClose }: { chatbot: Chatbot | null; o
           <Group gap={6}>
             {chatbot.categories.map((category) => (
               <Badge key={category.id} variant="light" color="gray" c="gray.9">
-                {language === 'ko' ? category.ko_name : category.en_name}
+                {localizedName(category, language)}
               </Badge>
             ))}
           </Group>

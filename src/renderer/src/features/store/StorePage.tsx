@@ -13,6 +13,7 @@ import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { ChatbotCard } from './ChatbotCard';
 import { ChatbotDetail } from './ChatbotDetail';
 import { ListPagination } from '../../components/ListStates';
+import { localizedName } from '../../../../shared/domain/language';
 
 const STORE_PAGE_SIZE = 12;
 const ORDERS: StoreOrder[] = ['popular', 'created_at.desc'];
@@ -115,7 +116,7 @@ export default function StorePage() {
             </Chip>
             {(categories.data ?? []).map((category) => (
               <Chip key={category.id} value={String(category.id)} size="sm">
-                {language === 'ko' ? category.ko_name : category.en_name}
+                {localizedName(category, language)}
               </Chip>
             ))}
           </Group>

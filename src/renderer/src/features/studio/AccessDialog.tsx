@@ -12,6 +12,7 @@ import { showToast } from '../../components/toast';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { chatbotName } from '../../../../shared/domain/chatbots';
 import { ChatbotStatusBadge } from '../../components/ChatbotStatusBadge';
+import { localizedName } from '../../../../shared/domain/language';
 
 type AccessMode = 'private' | 'groups' | 'public';
 
@@ -84,7 +85,7 @@ function AccessForm({ chatbot, onClose }: { chatbot: Chatbot; onClose: () => voi
     onError: (error) => showToast('error', t(errorMessageKey(error, chatbotsApi.updateChatbotAccess))),
   });
 
-  const groupOptions = (groups.data ?? []).map((group) => ({ value: String(group.id), label: chatbotName(group, language) }));
+  const groupOptions = (groups.data ?? []).map((group) => ({ value: String(group.id), label: localizedName(group, language) }));
   const categoryOptions = (categories.data ?? []).map((category) => ({ value: String(category.id), label: chatbotName(category, language) }));
 
   return (

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { isApiError } from '../../../../../shared/api';
 import { createAnnouncement, deleteAnnouncement, setAnnouncementActive, updateAnnouncementContent } from '../../../api/adminAnnouncements';
 import { queryKeys } from '../../../api/queryKeys';
 import { showToast } from '../../../components/toast';
@@ -32,7 +33,8 @@ export function useAnnouncementMutations() {
   const remove = useMutation({
     mutationFn: (id: number) => deleteAnnouncement(id),
     onSuccess: () => showToast('success', t('toasts.announcement_deleted_success')),
-    onError: fail('toasts.announcement_delete_failed'),
+    // A missing id is spec §5's announcement_update_failed; any other failure the delete's own message.
+    onError: (error) => fail(isApiError(error) && error.body?.code === 'announcement_update_failed' ? 'toasts.announcement_update_failed' : 'toasts.announcement_delete_failed')(),
     onSettled: refresh,
   });
   return { create, update, toggle, remove };

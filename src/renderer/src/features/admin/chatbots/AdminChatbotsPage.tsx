@@ -17,6 +17,7 @@ import { chatbotName } from '../../../../../shared/domain/chatbots';
 import { ChatbotStatusBadge } from '../../../components/ChatbotStatusBadge';
 import { RejectDialog } from './RejectDialog';
 import { ListPagination, ListStates, RowCheckbox, SelectAllCheckbox } from '../../../components/ListStates';
+import { localizedName } from '../../../../../shared/domain/language';
 
 /** The review's views (spec §4: hide pending ones, show approved only, rejected), kept in the URL as `status`. */
 const VIEWS = {
@@ -43,8 +44,8 @@ function Details({ chatbot }: { chatbot: AdminChatbot }) {
     [t('en_name'), chatbot.en_name],
     [t('author'), chatbot.creator ? `${chatbot.creator.name}${chatbot.creator_email ? ` <${chatbot.creator_email}>` : ''}` : '—'],
     [t('model'), chatbot.llm_model.display_name],
-    [t('categories'), chatbot.categories.map((category) => (language === 'ko' ? category.ko_name : category.en_name)).join(', ') || '—'],
-    [t('groups'), chatbot.member_groups.map((group) => (language === 'ko' ? group.ko_name : group.en_name)).join(', ') || t('no_groups')],
+    [t('categories'), chatbot.categories.map((category) => localizedName(category, language)).join(', ') || '—'],
+    [t('groups'), chatbot.member_groups.map((group) => localizedName(group, language)).join(', ') || t('no_groups')],
     [t('documents'), chatbot.documents.map((document) => document.name).join(', ') || '—'],
     [t('ko_key_features'), chatbot.ko_key_features || '—'],
     [t('en_key_features'), chatbot.en_key_features || '—'],

@@ -16,6 +16,7 @@ import { useListSearchBox, useListSearchParams } from '../../../components/useLi
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { useCreditFormat } from '../../../components/useCreditFormat';
 import { ListPagination } from '../../../components/ListStates';
+import { localizedName } from '../../../../../shared/domain/language';
 
 /** A quota being edited: a number, or '' for "no limit" / "follows the group". */
 type Draft = number | '';
@@ -61,7 +62,7 @@ export function AllocationTab() {
   if (allocation.isLoading) return <Skeleton h={300} />;
   if (!allocation.data) return <Alert color="red">{t('load_failed')}</Alert>;
   const { groups, members, period, tenant_remaining } = allocation.data;
-  const groupName = (group: { ko_name: string; en_name: string }) => (language === 'ko' ? group.ko_name : group.en_name);
+  const groupName = (group: { ko_name: string; en_name: string }) => localizedName(group, language);
   const quotaInput = (label: string, value: Draft, onChange: (value: Draft) => void, disabled = false, testId?: string) => (
     <NumberInput
       size="xs"

@@ -6,6 +6,7 @@ import { useCreditUsageReport } from '../../../api/adminCredits';
 import { useErrorToast } from '../../../components/useErrorToast';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { useCreditFormat } from '../../../components/useCreditFormat';
+import { localizedName } from '../../../../../shared/domain/language';
 
 const thisMonth = () => new Date().toISOString().slice(0, 7);
 
@@ -20,7 +21,7 @@ export function UsageTab() {
   const report = useCreditUsageReport(validMonth ? month : thisMonth(), groupBy);
   useErrorToast(report.error, adminCreditsApi.getCreditUsage);
   const who = (row: Pick<CreditUsageReport['llm'][number], 'ko_name' | 'en_name'>) =>
-    groupBy === 'member' ? (row.ko_name ?? t('usage.unknown')) : ((language === 'ko' ? row.ko_name : row.en_name) ?? t('usage.unknown'));
+    groupBy === 'member' ? (row.ko_name ?? t('usage.unknown')) : localizedName({ ko_name: row.ko_name ?? '', en_name: row.en_name ?? '' }, language) || t('usage.unknown');
 
   return (
     <Stack gap="lg">

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Modal, NumberInput, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Modal, NumberInput, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -9,17 +9,24 @@ import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/
 import { IconLock } from '../../../components/icons';
 import { showToast } from '../../../components/toast';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
+import { localizedName } from '../../../../../shared/domain/language';
 
 const nameSchema = bodySchemaOf(adminMemberGroupsApi.createMemberGroup);
 
 /** A form's error: a `validation.…` key of common, or a message already translated. */
 function useFieldError() {
   const { t } = useTranslation('adminGroups');
-  return (error: unknown) => (error ? (String(error).startsWith('validation.') ? t(`common:${String(error)}`) : String(error)) : undefined);
+  return (error: unknown) => {
+    if (!error) return undefined;
+    const message = String(error);
+    if (message.startsWith('validation.')) return t(`common:${message}`);
+    return message.startsWith('adminGroups:validation.') ? t(message) : message;
+  };
 }
 
 /**
- * Create a group, or rename one (`group`): both names, each unique in the tenant. A name in use is
+ * Create a group, or rename one (`group`): a Korean or an English name or both, each unique in the
+ * tenant (the other language shows the one given). A name in use is
  * said under its field (the server names which); other failures, such as 403 (sign out and
  * retry, spec §6), in a toast.
  */
@@ -50,8 +57,11 @@ export function GroupNameDialog({ group, opened, onClose, onSaved }: { group: Ad
     <Modal opened={opened} onClose={onClose} title={t(group ? 'rename_title' : 'create_title')}>
       <form noValidate onSubmit={form.onSubmit((values) => save.mutate({ ko_name: values.ko_name.trim(), en_name: values.en_name.trim() }), (errors) => focusFirstError(form, errors))}>
         <Stack gap="sm">
-          <TextInput label={t('ko_name')} required data-autofocus {...form.getInputProps('ko_name')} error={fieldError(form.errors.ko_name)} />
-          <TextInput label={t('en_name')} required {...form.getInputProps('en_name')} error={fieldError(form.errors.en_name)} />
+          <Text size="sm" c="dimmed" id="group-names-hint">
+            {t('names_hint')}
+          </Text>
+          <TextInput label={t('ko_name')} aria-describedby="group-names-hint" data-autofocus {...form.getInputProps('ko_name')} error={fieldError(form.errors.ko_name)} />
+          <TextInput label={t('en_name')} aria-describedby="group-names-hint" {...form.getInputProps('en_name')} error={fieldError(form.errors.en_name)} />
           <Group justify="flex-end" mt="sm">
             <Button variant="default" onClick={onClose}>
               {t('cancel')}
@@ -92,7 +102,7 @@ export function GroupQuotaDialog({ group, onClose, onSaved }: { group: AdminMemb
     onError: (error) => showToast('error', t(errorMessageKey(error, adminMemberGroupsApi.patchMemberGroup))),
   });
   return (
-    <Modal opened={group !== null} onClose={onClose} title={t('quota_title', { name: (language === 'ko' ? group?.ko_name : group?.en_name) ?? '' })} closeButtonProps={{ 'aria-label': t('close') }}>
+    <Modal opened={group !== null} onClose={onClose} title={t('quota_title', { name: group ? localizedName(group, language) : '' })} closeButtonProps={{ 'aria-label': t('close') }}>
       <form noValidate onSubmit={form.onSubmit((values) => save.mutate(values))}>
         <Stack gap="sm">
           {locked && (

@@ -16,6 +16,8 @@ import { AdminPageFrame } from '../AdminPageFrame';
 import { GroupNameDialog, GroupQuotaDialog } from './GroupDialogs';
 import { GroupMembersDrawer } from './GroupMembersDrawer';
 import { ListPagination, ListStates } from '../../../components/ListStates';
+import { localizedName } from '../../../../../shared/domain/language';
+import { displayCredits } from '../../../../../shared/domain/credits';
 
 type Dialog = { kind: 'name'; group: AdminMemberGroup | null } | { kind: 'quota' | 'members' | 'delete'; group: AdminMemberGroup };
 
@@ -24,11 +26,13 @@ function UsageCell({ used, quota }: { used: number | undefined; quota: number | 
   const { t, i18n } = useTranslation('adminGroups');
   if (used === undefined) return <Skeleton h={12} w={80} />;
   const number = new Intl.NumberFormat(i18n.language, { maximumFractionDigits: 2 });
-  if (quota === null) return <Text size="sm">{number.format(used)}</Text>;
+  // Rounded down like every credit figure (spec §9), so it reads as the credits screen does.
+  const shown = displayCredits(used);
+  if (quota === null) return <Text size="sm">{number.format(shown)}</Text>;
   const percent = quota === 0 ? 100 : Math.min(100, (used / quota) * 100);
   return (
     <Stack gap={4} miw={110}>
-      <Text size="sm">{t('usage_of', { used: number.format(used), quota: number.format(quota) })}</Text>
+      <Text size="sm">{t('usage_of', { used: number.format(shown), quota: number.format(quota) })}</Text>
       <Progress value={percent} color={percent >= 90 ? 'red' : 'indigo'} size="sm" aria-label={t('usage_percent', { percent: Math.round(percent) })} />
     </Stack>
   );
@@ -46,7 +50,7 @@ export default function GroupsPage() {
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.adminGroupsAll });
   const close = () => setDialog(null);
-  const nameOf = (group: AdminMemberGroup) => (language === 'ko' ? group.ko_name : group.en_name);
+  const nameOf = (group: AdminMemberGroup) => localizedName(group, language);
   const number = new Intl.NumberFormat(i18n.language);
   const quotaText = (value: number | null) => (value === null ? t('no_limit') : number.format(value));
 
@@ -88,8 +92,9 @@ export default function GroupsPage() {
             <Table.Tbody>
               {items.map((group) => {
                 const name = nameOf(group);
+                const otherName = (language === 'ko' ? group.en_name : group.ko_name).trim();
                 return (
-                  <Table.Tr key={group.id} data-testid="admin-group-row" data-name={group.en_name}>
+                  <Table.Tr key={group.id} data-testid="admin-group-row" data-name={localizedName(group, 'en')}>
                     <Table.Td>
                       <Group gap={6} wrap="nowrap">
                         <Text fw={500} size="sm">
@@ -101,9 +106,12 @@ export default function GroupsPage() {
                           </Badge>
                         )}
                       </Group>
-                      <Text size="xs" c="dimmed">
-                        {language === 'ko' ? group.en_name : group.ko_name}
-                      </Text>
+                      {/* The other language's name, when the group has both. */}
+                      {otherName !== '' && otherName !== name && (
+                        <Text size="xs" c="dimmed">
+                          {otherName}
+                        </Text>
+                      )}
                     </Table.Td>
                     <Table.Td>{number.format(group.member_count)}</Table.Td>
                     <Table.Td>{quotaText(group.credit_quota)}</Table.Td>

@@ -18,6 +18,7 @@ import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { InviteDialog } from './InviteDialog';
 import { ListPagination, ListStates, RowCheckbox, SelectAllCheckbox } from '../../../components/ListStates';
+import { localizedName } from '../../../../../shared/domain/language';
 
 /** The list's orders (spec §7 order_by and order_type), kept in the URL as `order`. */
 const ORDERS = ['created_at.desc', 'created_at.asc', 'email.asc', 'email.desc', 'name.asc', 'status.asc'] as const;
@@ -41,7 +42,7 @@ export default function InvitationsPage() {
   const [inviting, setInviting] = useState(false);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.adminInvitationsAll });
-  const groupName = (group: AdminMemberGroup) => (language === 'ko' ? group.ko_name : group.en_name);
+  const groupName = (group: AdminMemberGroup) => localizedName(group, language);
   const groupOf = (id: number | null) => {
     const group = groups.data?.items.find((row) => row.id === id);
     return group ? groupName(group) : t('default_group');

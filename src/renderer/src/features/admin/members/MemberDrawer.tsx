@@ -14,7 +14,7 @@ import { showToast } from '../../../components/toast';
 import { formatDate } from '../../../i18n/formatDate';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { useUserSession } from '../../../stores/userSession';
-import { groupName } from './memberFilters';
+import { localizedName } from '../../../../../shared/domain/language';
 
 interface FormValues {
   name: string;
@@ -82,7 +82,7 @@ function MemberForm({ member, onDone }: { member: AdminMember; onDone: () => voi
     onError: (error) => showToast('error', t(errorMessageKey(error, adminMembersApi.deleteAdminMember))),
   });
 
-  const groupOptions = (groups.data ?? []).map((group) => ({ value: String(group.id), label: groupName(group, language) }));
+  const groupOptions = (groups.data ?? []).map((group) => ({ value: String(group.id), label: localizedName(group, language) }));
   const isSelf = member.id === ownId;
 
   return (

@@ -19,8 +19,9 @@ import { AdminPageFrame } from '../AdminPageFrame';
 import { MemberExportButton } from '../memberTransfer/MemberExportButton';
 import { IconUpload } from '../../../components/icons';
 import { MemberDrawer } from './MemberDrawer';
-import { type FilterKey, groupName, useMemberFilters } from './memberFilters';
+import { type FilterKey, useMemberFilters } from './memberFilters';
 import { ListPagination, ListStates, RowCheckbox, SelectAllCheckbox } from '../../../components/ListStates';
+import { localizedName } from '../../../../../shared/domain/language';
 
 /** The bulk credit limit dialog: a number, or back to the group's per-member quota. */
 function BulkQuotaDialog({ count, opened, busy, onClose, onSave }: { count: number; opened: boolean; busy: boolean; onClose: () => void; onSave: (quota: number | null) => void }) {
@@ -169,7 +170,7 @@ export default function MembersPage() {
                     </Group>
                   </Table.Td>
                   <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.email}</Table.Td>
-                  <Table.Td>{item.member_groups.map((group) => groupName(group, language)).join(', ') || '—'}</Table.Td>
+                  <Table.Td>{item.member_groups.map((group) => localizedName(group, language)).join(', ') || '—'}</Table.Td>
                   <Table.Td>{t(`status.${item.member_status}`)}</Table.Td>
                   <Table.Td>{item.credit_quota === null ? t('group_default') : item.credit_quota.toLocaleString(language)}</Table.Td>
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(item.created_at, language)}</Table.Td>
@@ -204,7 +205,7 @@ export default function MembersPage() {
         {filterSelect(
           'member_group_id',
           t('filter.group'),
-          (groups.data ?? []).map((group) => ({ value: String(group.id), label: groupName(group, language) })),
+          (groups.data ?? []).map((group) => ({ value: String(group.id), label: localizedName(group, language) })),
         )}
         {filterSelect(
           'member_status',

@@ -14,8 +14,8 @@ import { formatDate } from '../../../i18n/formatDate';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { RejectDialog } from '../chatbots/RejectDialog';
-import { groupName } from './memberFilters';
 import { ListPagination, ListStates, RowCheckbox, SelectAllCheckbox } from '../../../components/ListStates';
+import { localizedName } from '../../../../../shared/domain/language';
 
 const TYPES = ['all', ...adminMemberRequestsApi.MEMBER_REQUEST_TYPES] as const;
 type TypeView = (typeof TYPES)[number];
@@ -71,7 +71,7 @@ export default function RequestsPage() {
     });
   };
   const ids = items.map((item) => item.member_id);
-  const groupsText = (groups: MemberRequest['requested_groups']) => groups.map((group) => groupName(group, language)).join(', ') || '—';
+  const groupsText = (groups: MemberRequest['requested_groups']) => groups.map((group) => localizedName(group, language)).join(', ') || '—';
 
   const body = (
     <ListStates

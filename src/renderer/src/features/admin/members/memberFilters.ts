@@ -1,9 +1,6 @@
 import { useCallback } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import type { AdminMemberQuery } from '../../../api/adminMembers';
-import type { MemberGroupRef } from '../../../../../shared/api';
-import { chatbotName } from '../../../../../shared/domain/chatbots';
-import type { SupportedLanguage } from '../../../../../shared/domain/language';
 
 /** The list's filters kept in the URL beside page, size and search (spec §2), by their query names. */
 export const FILTER_KEYS = ['member_group_id', 'member_status', 'is_admin', 'member_type', 'has_sso'] as const;
@@ -28,6 +25,3 @@ export function useMemberFilters() {
   );
   return { values, query, setFilter };
 }
-
-/** A group's name in the reader's language: entities carry Korean and English names (spec §1). */
-export const groupName = (group: MemberGroupRef, language: SupportedLanguage) => chatbotName(group, language);

@@ -10,6 +10,7 @@ import { showToast } from '../../../components/toast';
 import { formatDate } from '../../../i18n/formatDate';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import classes from './ModelPermissionsPage.module.css';
+import { localizedName } from '../../../../../shared/domain/language';
 
 type Matrix = { models: AdminLlmModel[]; groups: { id: number; ko_name: string; en_name: string; is_default: boolean }[] };
 interface Change {
@@ -85,7 +86,7 @@ export default function ModelPermissionsPage() {
     },
     onSuccess: (result) => showToast('success', t(result.is_available ? 'switched_on' : 'switched_off')),
   });
-  const groupName = (group: Matrix['groups'][number]) => (language === 'ko' ? group.ko_name : group.en_name);
+  const groupName = (group: Matrix['groups'][number]) => localizedName(group, language);
 
   let body;
   if (matrix.isPending) {

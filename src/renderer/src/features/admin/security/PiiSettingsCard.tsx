@@ -16,13 +16,24 @@ const patchSchema = bodySchemaOf(adminSecurityApi.patchPiiSettings);
 function PiiKindRow({ kind, value, onChange }: { kind: PiiKind; value: string; onChange: (value: string) => void }) {
   const { t } = useTranslation('security');
   const labelId = useId();
+  const hintId = useId();
+  // Only the international number needs its format shown (the others say their digit count).
+  const hint = kind === 'international_phone' ? t('pii.international_phone_hint') : null;
   return (
     <Group justify="space-between" wrap="wrap" gap="sm">
-      <Text id={labelId} size="sm" fw={500}>
-        {t(`pii.${kind}`)}
-      </Text>
+      <div>
+        <Text id={labelId} size="sm" fw={500}>
+          {t(`pii.${kind}`)}
+        </Text>
+        {hint && (
+          <Text id={hintId} size="xs" c="dimmed">
+            {hint}
+          </Text>
+        )}
+      </div>
       <SegmentedControl
         aria-labelledby={labelId}
+        aria-describedby={hint ? hintId : undefined}
         data-testid={`pii-${kind}`}
         value={value}
         onChange={onChange}

@@ -8,7 +8,7 @@ import SecurityPage from './SecurityPage';
 
 afterEach(() => setPlatformForTests(null));
 
-const settings = { phone: 'off', email: 'off', resident_number: 'off', credit_card: 'off' };
+const settings = { phone: 'off', email: 'off', resident_number: 'off', credit_card: 'off', international_phone: 'off' };
 const word = (id: number, text: string) => ({ id, word: text, created_at: '2025-03-07T10:00:00Z' });
 
 describe('restricted words and privacy page', () => {

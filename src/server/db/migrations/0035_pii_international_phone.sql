@@ -1,0 +1,1 @@
+ALTER TABLE "pii_settings" ADD COLUMN "international_phone" "pii_action" DEFAULT 'off' NOT NULL;
