@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { ADMIN, MEMBER, createSession, expectNoSeriousA11yViolations, setSessionPublic, signIn, uniqueName } from './support';
+import { expectInsideWindow } from './screens';
 
 /** The stored answer of the session is served with a code block instead (the demo model writes none). */
 async function serveAnswerWithCode(page: Page, code: string): Promise<void> {
@@ -329,5 +330,20 @@ test.describe('chat page', () => {
     await expect(page.getByText('No matching chatbot')).toBeVisible();
     await page.keyboard.press('Escape');
     await expect(page.getByTestId('chatbot-switcher')).toBeFocused();
+  });
+
+  test('on a phone the switcher is in the header and reaches a chatbot that is not in the Store', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 812 });
+    await expect(page.getByTestId('chat-welcome')).toBeVisible();
+    const switcher = page.getByRole('button', { name: 'General Assistant · Search chatbots' });
+    await expectInsideWindow(page, switcher);
+    await switcher.click();
+    // Quick Helper is one of the tenant's default chatbots, which the Store does not list.
+    const option = page.getByRole('option', { name: 'Quick Helper' });
+    await expectInsideWindow(page, option);
+    await expectNoSeriousA11yViolations(page);
+    await option.click();
+    await expect(page.getByTestId('chatbot-name')).toHaveText('Quick Helper');
+    await expect(page.getByRole('button', { name: 'Quick Helper · Search chatbots' })).toBeVisible();
   });
 });

@@ -1,6 +1,6 @@
 import { Fragment, useState } from 'react';
 import { useForm } from '@mantine/form';
-import { ActionIcon, Avatar, Box, Button, Group, Modal, Skeleton, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Avatar, Button, Group, Modal, Skeleton, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { sessionsApi, type Chatbot, type LlmModel, type Session } from '../../../../shared/api';
@@ -171,11 +171,7 @@ export function ChatHeader({ chatbot, session, hasSession, onNewSession }: ChatH
           </Stack>
         </Group>
         <Group gap="xs" wrap="nowrap" style={{ flex: 'none' }}>
-          {chatbot && (
-            <Box visibleFrom="md">
-              <ChatbotSwitcher current={chatbot} />
-            </Box>
-          )}
+          {chatbot && <ChatbotSwitcher current={chatbot} />}
           <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} onClick={onNewSession} classNames={{ label: classes.newSessionLabel, section: classes.newSessionIcon }}>
             {t('session.newButton')}
           </Button>
