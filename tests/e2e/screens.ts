@@ -265,3 +265,20 @@ export async function expectInsideWindow(page: Page, control: Locator): Promise<
   expect(box!.x).toBeGreaterThanOrEqual(0);
   expect(box!.x + box!.width).toBeLessThanOrEqual(width);
 }
+
+/**
+ * How much empty window is left below `lastContent` when everything is scrolled as far down as it
+ * goes: the window itself and every box that scrolls on its own (the dashboard's main area). A page
+ * that fits its content ends a margin below its last element.
+ */
+export async function blankBelowContent(page: Page, lastContent: Locator): Promise<number> {
+  await page.locator('html').evaluate((root) => {
+    for (const element of [root, ...root.querySelectorAll('body *')]) {
+      if (element.scrollHeight > element.clientHeight) element.scrollTop = element.scrollHeight;
+    }
+    root.ownerDocument.defaultView!.scrollTo(0, root.scrollHeight);
+  });
+  const box = await lastContent.boundingBox();
+  expect(box, 'last content is rendered').not.toBeNull();
+  return page.viewportSize()!.height - (box!.y + box!.height);
+}

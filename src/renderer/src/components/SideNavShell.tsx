@@ -85,7 +85,7 @@ export function SideNavShell({ navbar, brand, mainProps, children }: SideNavShel
         </AppShell.Header>
         {navbar}
         {drawerOpen && <Overlay fixed zIndex={99} backgroundOpacity={0.4} onClick={close} data-testid="nav-backdrop" />}
-        <AppShell.Main id={MAIN_CONTENT_ID} tabIndex={-1} {...mainProps} inert={drawerOpen}>
+        <AppShell.Main id={MAIN_CONTENT_ID} tabIndex={-1} {...mainProps} className={`${classes.main} ${mainProps?.className ?? ''}`} inert={drawerOpen}>
           {children}
         </AppShell.Main>
       </AppShell>
