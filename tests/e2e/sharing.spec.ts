@@ -346,4 +346,26 @@ test.describe('chat page', () => {
     await expect(page.getByTestId('chatbot-name')).toHaveText('Quick Helper');
     await expect(page.getByRole('button', { name: 'Quick Helper · Search chatbots' })).toBeVisible();
   });
+
+  test('on a phone the model details wait behind the chatbot name, shown and hidden by a tap or the keyboard', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 812 });
+    await expect(page.getByTestId('chat-welcome')).toBeVisible();
+    const header = page.locator('header').filter({ has: page.getByTestId('session-title') });
+    const details = page.getByTestId('model-details');
+    const toggle = page.getByRole('button', { name: 'General Assistant · Model details' });
+    // Two lines: the session title, then the chatbot's name.
+    await expect(details).toBeHidden();
+    expect((await header.boundingBox())!.height).toBeLessThan(80);
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+
+    await toggle.click();
+    await expect(details).toBeVisible();
+    await expect(details).toContainText('tokens context');
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await expectNoSeriousA11yViolations(page);
+    await toggle.press('Enter');
+    await expect(details).toBeHidden();
+    await toggle.press('Space');
+    await expect(details).toBeVisible();
+  });
 });
