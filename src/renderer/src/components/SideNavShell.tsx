@@ -68,6 +68,8 @@ export function SideNavShell({ navbar, brand, mainProps, children }: SideNavShel
         header={{ height: { base: TOP_BAR_HEIGHT_PX, [DRAWER_BELOW]: 0 } }}
         navbar={{ width: NAV_BAR_WIDTH_PX, breakpoint: DRAWER_BELOW, collapsed: { mobile: !opened } }}
         padding={0}
+        // Read by toast.module.css: toasts are centred over the page beside the navigation.
+        data-side-nav={isDrawer ? 'drawer' : 'beside'}
       >
         <AppShell.Header ref={headerRef} hiddenFrom={DRAWER_BELOW} className={classes.topBar}>
           <Group h="100%" px="sm" gap="sm" wrap="nowrap">
