@@ -1,8 +1,9 @@
 import { expect, type Locator, type Page } from '@playwright/test';
+import { BREAKPOINTS_PX } from '../../src/shared/domain/ui';
 import { ADMIN, MEMBER, createSession, ensureActiveAnnouncement, setSessionPublic } from './support';
 
-/** The widths of the spec (§9) in pixels; below 768 the navigation is a drawer. */
-export const BREAKPOINTS = [375, 475, 768, 905, 1040, 1240, 1440] as const;
+/** The widths of the spec (§9) in pixels, as the theme declares them; below sm (768) the navigation is a drawer. */
+export const BREAKPOINTS = Object.values(BREAKPOINTS_PX);
 
 type Language = 'en' | 'ko';
 
@@ -61,7 +62,7 @@ async function submitSignIn(page: Page, account: { email: string; password: stri
 }
 
 /** The side navigation is a drawer at this width (a menu button in a top bar). */
-export const isDrawerWidth = (width: number) => width < 768;
+export const isDrawerWidth = (width: number) => width < BREAKPOINTS_PX.sm;
 
 export const menuButton = (page: Page) => page.getByTestId('nav-menu-button');
 

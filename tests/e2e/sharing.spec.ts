@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { ADMIN, MEMBER, createSession, expectNoSeriousA11yViolations, setSessionPublic, signIn, uniqueName } from './support';
 import { expectInsideWindow } from './screens';
+import { BREAKPOINTS_PX } from '../../src/shared/domain/ui';
 
 /** The stored answer of the session is served with a code block instead (the demo model writes none). */
 async function serveAnswerWithCode(page: Page, code: string): Promise<void> {
@@ -367,5 +368,14 @@ test.describe('chat page', () => {
     await expect(details).toBeHidden();
     await toggle.press('Space');
     await expect(details).toBeVisible();
+
+    // From the theme's laptop breakpoint (905px) the header has room: details on the line, the switcher named.
+    await page.setViewportSize({ width: BREAKPOINTS_PX.laptop, height: 812 });
+    await expect(toggle).toBeHidden();
+    await expect(details).toBeVisible();
+    await expect(page.getByTestId('chatbot-switcher')).toHaveText('General Assistant');
+    await page.setViewportSize({ width: BREAKPOINTS_PX.laptop - 1, height: 812 });
+    await expect(toggle).toBeVisible();
+    await expect(page.getByTestId('chatbot-switcher')).toHaveText('');
   });
 });

@@ -77,7 +77,7 @@ export default function SignInPage() {
         <LanguageMenu />
       </Group>
       <Center component="main" id={MAIN_CONTENT_ID} tabIndex={-1} px="md" pb={80} pt={24}>
-        <Paper w="100%" maw={420} p={36} radius="lg" shadow="md" withBorder>
+        <Paper w="100%" maw={420} p={{ base: 'lg', phone: 36 }} radius="lg" shadow="md" withBorder>
           <Stack gap="lg">
             <Stack gap={10} align="center">
               {/*

@@ -41,7 +41,7 @@ function ChatbotLine({ chatbot }: { chatbot: Chatbot }) {
   const { t } = useTranslation('chat');
   const language = useResolvedLanguage();
   const modelDetails = useModelDetails();
-  const compact = useBelowBreakpoint('md');
+  const compact = useBelowBreakpoint('laptop');
   const [detailsShown, setDetailsShown] = useState(false);
   const detailsId = useId();
   const name = chatbotName(chatbot, language);

@@ -24,7 +24,7 @@ export function ChatbotSwitcher({ current }: { current: Chatbot }) {
   const { t } = useTranslation('chat');
   const language = useResolvedLanguage();
   const navigate = useNavigate();
-  const compact = useBelowBreakpoint('md');
+  const compact = useBelowBreakpoint('laptop');
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
   const combobox = useCombobox({
