@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { BREAKPOINTS_PX } from '../../src/shared/domain/ui';
-import { ADMIN, MEMBER, createSession, ensureActiveAnnouncement, setSessionPublic } from './support';
+import { ADMIN, MEMBER, createSession, ensureActiveAnnouncement, expectNoSeriousA11yViolations, nextFrames, setSessionPublic } from './support';
 
 /** The widths of the spec (§9) in pixels, as the theme declares them; below sm (768) the navigation is a drawer. */
 export const BREAKPOINTS = Object.values(BREAKPOINTS_PX);
@@ -59,6 +59,20 @@ async function submitSignIn(page: Page, account: { email: string; password: stri
   await page.getByRole('textbox').first().fill(account.email);
   await page.locator('input[type="password"]').fill(account.password);
   await page.locator('button[type="submit"]').click();
+}
+
+/** A phone's window at the spec's smallest width (§9). */
+export const PHONE_VIEWPORT = { width: BREAKPOINTS_PX.phone, height: 812 };
+
+/**
+ * Shows the screen in a phone's window and runs axe on it (no serious or critical violation):
+ * every spec whose screens have a phone layout calls it once per screen it reaches there. The
+ * window stays at the phone's size.
+ */
+export async function expectAccessibleOnPhone(page: Page): Promise<void> {
+  await page.setViewportSize(PHONE_VIEWPORT);
+  await nextFrames(page);
+  await expectNoSeriousA11yViolations(page);
 }
 
 /** The side navigation is a drawer at this width (a menu button in a top bar). */
