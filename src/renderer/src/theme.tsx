@@ -46,7 +46,8 @@ export function createAppTheme({ closeLabel }: { closeLabel: string }) {
     variantColorResolver,
     primaryShade: { light: 8, dark: 8 },
     defaultRadius: 'md',
-    fontFamily: 'Inter, "Pretendard", "Apple SD Gothic Neo", "Noto Sans KR", "Noto Sans SC", "Noto Sans JP", system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+    // Latin system fonts, then the CJK fonts of the language on screen (global.css, --app-font-cjk): no font ships with the app.
+    fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, var(--app-font-cjk), sans-serif',
     fontSizes: { xs: rem(12), sm: rem(13), md: rem(14), lg: rem(16), xl: rem(18) },
     headings: { fontWeight: '650' },
     breakpoints,
