@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { ADMIN, MEMBER, expectNoSeriousA11yViolations, signIn, uniqueName } from './support';
+import { expectAccessibleOnPhone } from './screens';
 
 test('an admin creates a group, sets its credit quotas, finds the default group locked, and deletes the group', async ({ page }) => {
   const name = uniqueName('Sales');
@@ -64,7 +65,7 @@ test('an admin creates a group, sets its credit quotas, finds the default group 
   await members.getByRole('button', { name: 'Close' }).click();
 
   // Delete, confirmed; members fall back to the default group.
-  await page.setViewportSize({ width: 375, height: 800 });
+  await expectAccessibleOnPhone(page);
   await row.getByRole('button', { name: `Actions for ${name}` }).click();
   await page.getByRole('menuitem', { name: 'Delete' }).click();
   const confirm = page.getByRole('dialog', { name: `Delete ${name}?` });

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { mailbox } from './mailbox';
 import { ADMIN, adminHeaders, expectNoSeriousA11yViolations, signIn, skipAnnouncementPopup } from './support';
+import { expectAccessibleOnPhone } from './screens';
 
 
 test('an admin invites people from the console, the invitee joins from the mail, and an invitation is deleted', async ({ page, browser, request }) => {
@@ -70,7 +71,7 @@ test('an admin invites people from the console, the invitee joins from the mail,
   await expect(page.getByTestId('invitation-row').filter({ hasText: email })).toContainText('Accepted');
 
   // Bulk delete, confirmed.
-  await page.setViewportSize({ width: 375, height: 800 });
+  await expectAccessibleOnPhone(page);
   const pastedRow = page.getByTestId('invitation-row').filter({ hasText: pastedEmail });
   await pastedRow.getByRole('checkbox', { name: `Select ${pastedEmail}` }).check();
   await page.getByRole('button', { name: 'Delete selected' }).click();

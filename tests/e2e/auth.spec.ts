@@ -7,6 +7,8 @@ test.describe('sign-in', () => {
     await expect(page).toHaveURL(/\/auth$/);
     await expect(page.getByRole('heading', { name: 'Welcome back' })).toBeVisible();
     await expect(page.getByTestId('tenant-brand').getByRole('img', { name: 'Demo Workspace' })).toBeVisible();
+    // The logo carries the workspace's name: it is not written again.
+    await expect(page.getByText('Demo Workspace')).toHaveCount(0);
     await expectNoSeriousA11yViolations(page);
 
     // Back where the user wanted to go.

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN, MEMBER, expectNoSeriousA11yViolations, signIn, tenantCredits } from './support';
+import { ADMIN, MEMBER, adminHeaders, expectNoSeriousA11yViolations, signIn, tenantCredits } from './support';
+import { expectAccessibleOnPhone } from './screens';
 
 test('an administrator subscribes with a test card, gets the credits and a receipt, cancels and resumes', async ({ page, request }) => {
   const creditsBefore = await tenantCredits(request);
@@ -57,8 +58,7 @@ test('an administrator subscribes with a test card, gets the credits and a recei
   await expect(page.getByTestId('membership-cancel')).toBeVisible();
   await expect(summary).toContainText('Next payment on');
 
-  await page.setViewportSize({ width: 375, height: 800 });
-  await expectNoSeriousA11yViolations(page);
+  await expectAccessibleOnPhone(page);
   await page.screenshot({ path: 'test-results/billing-plans-375.png', fullPage: true });
 });
 
@@ -69,3 +69,21 @@ test("an organisation member sees the tenant's plan and is told to contact the a
   await expect(page.getByRole('button', { name: 'Subscribe' })).toHaveCount(0);
   await expectNoSeriousA11yViolations(page);
 });
+
+test('on a phone the purchase history scrolls sideways and the keyboard reaches it, also without a receipt link in it', async ({ page }) => {
+  await signIn(page, ADMIN);
+  const headers = await adminHeaders(page.request);
+  const { items: plans } = (await (await page.request.get('/api/v1/member-billing-plans/', { headers })).json()) as { items: unknown[] };
+  // A refused payment has no receipt: the table then holds nothing focusable of its own.
+  const refused = { id: 1, kind: 'subscribe', status: 'failed', plan: plans[0], price: 29000, currency: 'KRW', credit: 0, usage_start_date: null, usage_end_date: null, receipt_url: null, failure_reason: 'card declined', created_at: new Date().toISOString() };
+  await page.route('**/membership/payments/**', (route) => route.fulfill({ json: { items: [refused], total_items: 1, total_pages: 1, page: 1, page_size: 10 } }));
+  await page.goto('/dashboard/plans');
+  const region = page.getByRole('region', { name: 'Purchase history' });
+  await expect(region).toBeVisible();
+  await expectAccessibleOnPhone(page);
+  expect(await region.evaluate((box) => box.scrollWidth > box.clientWidth)).toBe(true);
+  await region.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(() => region.evaluate((box) => box.scrollLeft)).toBeGreaterThan(0);
+});
+

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { ADMIN, MEMBER, expectNoSeriousA11yViolations, signIn } from './support';
+import { expectAccessibleOnPhone } from './screens';
 
 test('an admin uploads a member file with errors and sees each failed row with its reason', async ({ page }) => {
   const fresh = `upload-${Date.now().toString(36)}@e2e.test`;
@@ -37,7 +38,7 @@ test('an admin uploads a member file with errors and sees each failed row with i
   await expect(page).toHaveURL(/task=\d+/);
   await expectNoSeriousA11yViolations(page);
   await page.screenshot({ path: 'test-results/member-upload-result.png', fullPage: true });
-  await page.setViewportSize({ width: 375, height: 800 });
+  await expectAccessibleOnPhone(page);
   await expect(failed).toBeVisible();
   await page.screenshot({ path: 'test-results/member-upload-result-375.png', fullPage: true });
   await page.setViewportSize({ width: 1280, height: 720 });

@@ -1,8 +1,9 @@
 import { expect, type Locator, type Page } from '@playwright/test';
-import { ADMIN, MEMBER, createSession, ensureActiveAnnouncement, setSessionPublic } from './support';
+import { BREAKPOINTS_PX } from '../../src/shared/domain/ui';
+import { ADMIN, MEMBER, createSession, ensureActiveAnnouncement, expectNoSeriousA11yViolations, nextFrames, setSessionPublic } from './support';
 
-/** The widths of the spec (§9) in pixels; below 768 the navigation is a drawer. */
-export const BREAKPOINTS = [375, 475, 768, 905, 1040, 1240, 1440] as const;
+/** The widths of the spec (§9) in pixels, as the theme declares them; below sm (768) the navigation is a drawer. */
+export const BREAKPOINTS = Object.values(BREAKPOINTS_PX);
 
 type Language = 'en' | 'ko';
 
@@ -60,8 +61,22 @@ async function submitSignIn(page: Page, account: { email: string; password: stri
   await page.locator('button[type="submit"]').click();
 }
 
+/** A phone's window at the spec's smallest width (§9). */
+export const PHONE_VIEWPORT = { width: BREAKPOINTS_PX.phone, height: 812 };
+
+/**
+ * Shows the screen in a phone's window and runs axe on it (no serious or critical violation):
+ * every spec whose screens have a phone layout calls it once per screen it reaches there. The
+ * window stays at the phone's size.
+ */
+export async function expectAccessibleOnPhone(page: Page): Promise<void> {
+  await page.setViewportSize(PHONE_VIEWPORT);
+  await nextFrames(page);
+  await expectNoSeriousA11yViolations(page);
+}
+
 /** The side navigation is a drawer at this width (a menu button in a top bar). */
-export const isDrawerWidth = (width: number) => width < 768;
+export const isDrawerWidth = (width: number) => width < BREAKPOINTS_PX.sm;
 
 export const menuButton = (page: Page) => page.getByTestId('nav-menu-button');
 
@@ -264,4 +279,21 @@ export async function expectInsideWindow(page: Page, control: Locator): Promise<
   const width = page.viewportSize()!.width;
   expect(box!.x).toBeGreaterThanOrEqual(0);
   expect(box!.x + box!.width).toBeLessThanOrEqual(width);
+}
+
+/**
+ * How much empty window is left below `lastContent` when everything is scrolled as far down as it
+ * goes: the window itself and every box that scrolls on its own (the dashboard's main area). A page
+ * that fits its content ends a margin below its last element.
+ */
+export async function blankBelowContent(page: Page, lastContent: Locator): Promise<number> {
+  await page.locator('html').evaluate((root) => {
+    for (const element of [root, ...root.querySelectorAll('body *')]) {
+      if (element.scrollHeight > element.clientHeight) element.scrollTop = element.scrollHeight;
+    }
+    root.ownerDocument.defaultView!.scrollTo(0, root.scrollHeight);
+  });
+  const box = await lastContent.boundingBox();
+  expect(box, 'last content is rendered').not.toBeNull();
+  return page.viewportSize()!.height - (box!.y + box!.height);
 }

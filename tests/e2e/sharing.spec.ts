@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { ADMIN, MEMBER, createSession, expectNoSeriousA11yViolations, setSessionPublic, signIn, uniqueName } from './support';
+import { expectInsideWindow } from './screens';
+import { BREAKPOINTS_PX } from '../../src/shared/domain/ui';
 
 /** The stored answer of the session is served with a code block instead (the demo model writes none). */
 async function serveAnswerWithCode(page: Page, code: string): Promise<void> {
@@ -329,5 +331,51 @@ test.describe('chat page', () => {
     await expect(page.getByText('No matching chatbot')).toBeVisible();
     await page.keyboard.press('Escape');
     await expect(page.getByTestId('chatbot-switcher')).toBeFocused();
+  });
+
+  test('on a phone the switcher is in the header and reaches a chatbot that is not in the Store', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 812 });
+    await expect(page.getByTestId('chat-welcome')).toBeVisible();
+    const switcher = page.getByRole('button', { name: 'General Assistant · Search chatbots' });
+    await expectInsideWindow(page, switcher);
+    await switcher.click();
+    // Quick Helper is one of the tenant's default chatbots, which the Store does not list.
+    const option = page.getByRole('option', { name: 'Quick Helper' });
+    await expectInsideWindow(page, option);
+    await expectNoSeriousA11yViolations(page);
+    await option.click();
+    await expect(page.getByTestId('chatbot-name')).toHaveText('Quick Helper');
+    await expect(page.getByRole('button', { name: 'Quick Helper · Search chatbots' })).toBeVisible();
+  });
+
+  test('on a phone the model details wait behind the chatbot name, shown and hidden by a tap or the keyboard', async ({ page }) => {
+    await page.setViewportSize({ width: 375, height: 812 });
+    await expect(page.getByTestId('chat-welcome')).toBeVisible();
+    const header = page.locator('header').filter({ has: page.getByTestId('session-title') });
+    const details = page.getByTestId('model-details');
+    const toggle = page.getByRole('button', { name: 'General Assistant · Model details' });
+    // Two lines: the session title, then the chatbot's name.
+    await expect(details).toBeHidden();
+    expect((await header.boundingBox())!.height).toBeLessThan(80);
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+
+    await toggle.click();
+    await expect(details).toBeVisible();
+    await expect(details).toContainText('tokens context');
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await expectNoSeriousA11yViolations(page);
+    await toggle.press('Enter');
+    await expect(details).toBeHidden();
+    await toggle.press('Space');
+    await expect(details).toBeVisible();
+
+    // From the theme's laptop breakpoint (905px) the header has room: details on the line, the switcher named.
+    await page.setViewportSize({ width: BREAKPOINTS_PX.laptop, height: 812 });
+    await expect(toggle).toBeHidden();
+    await expect(details).toBeVisible();
+    await expect(page.getByTestId('chatbot-switcher')).toHaveText('General Assistant');
+    await page.setViewportSize({ width: BREAKPOINTS_PX.laptop - 1, height: 812 });
+    await expect(toggle).toBeVisible();
+    await expect(page.getByTestId('chatbot-switcher')).toHaveText('');
   });
 });

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { ADMIN, expectNoSeriousA11yViolations, signIn } from './support';
+import { expectAccessibleOnPhone } from './screens';
 
 test('an admin uploads a whitelist file, sees what was found, exports the list and removes an email', async ({ page }) => {
   const stamp = Date.now();
@@ -36,7 +37,7 @@ test('an admin uploads a whitelist file, sees what was found, exports the list a
   const csv = await readFile(await download.path());
   expect(csv.toString('utf8')).toContain(first);
 
-  await page.setViewportSize({ width: 375, height: 800 });
+  await expectAccessibleOnPhone(page);
   await page.getByRole('checkbox', { name: `Select ${first}` }).check();
   await page.getByRole('button', { name: 'Remove selected' }).click();
   await page.screenshot({ path: 'test-results/sso-whitelist-375.png', fullPage: true });

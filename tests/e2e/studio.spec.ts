@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { samplePng } from '../fixtures/sampleFiles';
-import { expectInsideWindow, horizontalOverflow } from './screens';
+import { blankBelowContent, expectInsideWindow, horizontalOverflow } from './screens';
 import { MEMBER, expectNoSeriousA11yViolations, signIn, uniqueName } from './support';
 
 /** Picks files through the button's file chooser, as a user would. */
@@ -146,4 +146,9 @@ test('on a phone the test chat sits below the editor and nothing scrolls sideway
   expect(await horizontalOverflow(page)).toEqual([]);
   await expectInsideWindow(page, page.getByTestId('save-chatbot'));
   await expectNoSeriousA11yViolations(page);
+  // Scrolled to the end, the test chat is the last thing on the page: no blank screen below it
+  // (only the page's bottom margin).
+  const blank = await blankBelowContent(page, page.getByTestId('test-chat'));
+  expect(blank).toBeGreaterThanOrEqual(0);
+  expect(blank).toBeLessThan(64);
 });

@@ -73,8 +73,10 @@ test('an admin sets branding, a required field and a mandatory policy; sign-in, 
     await page.evaluate(() => localStorage.clear());
     await expect(async () => {
       await page.goto('/auth');
-      await expect(page.getByTestId('tenant-name')).toHaveText(tenantName, { timeout: 2_000 });
+      await expect(page.getByTestId('tenant-brand').getByRole('img', { name: tenantName })).toBeVisible({ timeout: 2_000 });
     }).toPass({ timeout: 20_000 });
+    // The logo says the name; it is not written again under it.
+    await expect(page.getByTestId('tenant-name')).toHaveCount(0);
     const logo = page.getByTestId('tenant-brand').locator('img');
     await expect(logo).toBeVisible();
     // Loaded, not a broken image: the public logo route answered with the picture.

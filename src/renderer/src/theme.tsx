@@ -1,6 +1,19 @@
 import { useMemo, type ReactNode } from 'react';
-import { createTheme, DEFAULT_THEME, defaultVariantColorsResolver, MantineProvider, rem, type CSSVariablesResolver, type MantineColorsTuple, type VariantColorsResolver } from '@mantine/core';
+import { createTheme, DEFAULT_THEME, defaultVariantColorsResolver, em, MantineProvider, rem, type CSSVariablesResolver, type MantineColorsTuple, type VariantColorsResolver } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { BREAKPOINTS_PX } from '../../shared/domain/ui';
+
+type Breakpoint = keyof typeof BREAKPOINTS_PX;
+
+// The theme's breakpoints are the spec's seven widths, two of them beyond Mantine's five names.
+declare module '@mantine/core' {
+  export interface MantineThemeSizesOverride {
+    breakpoints: Record<Breakpoint, string>;
+  }
+}
+
+/** The breakpoints in em (16px = 1em), as Mantine's media queries want them. */
+const breakpoints = Object.fromEntries(Object.entries(BREAKPOINTS_PX).map(([name, width]) => [name, em(width)])) as Record<Breakpoint, string>;
 
 /**
  * gray.6 is Mantine's secondary ("dimmed") text and placeholder colour, and at #868e96 reaches only
@@ -33,10 +46,11 @@ export function createAppTheme({ closeLabel }: { closeLabel: string }) {
     variantColorResolver,
     primaryShade: { light: 8, dark: 8 },
     defaultRadius: 'md',
-    fontFamily: 'Inter, "Pretendard", "Apple SD Gothic Neo", "Noto Sans KR", "Noto Sans SC", "Noto Sans JP", system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+    // Latin system fonts, then the CJK fonts of the language on screen (global.css, --app-font-cjk): no font ships with the app.
+    fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, var(--app-font-cjk), sans-serif',
     fontSizes: { xs: rem(12), sm: rem(13), md: rem(14), lg: rem(16), xl: rem(18) },
     headings: { fontWeight: '650' },
-    breakpoints: { xs: '29.6875em', sm: '48em', md: '65em', lg: '77.5em', xl: '90em' },
+    breakpoints,
     respectReducedMotion: true,
     components: {
       Tooltip: { defaultProps: { withArrow: true, openDelay: 250 } },

@@ -1,3 +1,4 @@
+import { scrollRegionProps } from './scrollRegion';
 import { Anchor, Badge, Skeleton, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { CreditEntry, Paginated } from '../../../shared/api';
@@ -26,8 +27,7 @@ export function CreditEntriesTable({ data, isLoading, page, onPage, showPrice = 
     entry.usage_start_date && entry.usage_end_date ? t('entries.validity_range', { start: entry.usage_start_date, end: entry.usage_end_date }) : t('entries.no_end');
   return (
     <>
-      {/* Scrolls sideways on a phone: reachable by keyboard, named by the table's caption. */}
-      <Table.ScrollContainer minWidth={560} scrollAreaProps={{ viewportProps: { tabIndex: 0, role: 'region', 'aria-label': caption } }}>
+      <Table.ScrollContainer minWidth={560} {...scrollRegionProps(caption)}>
         <Table striped data-testid="credit-entries">
           <Table.Caption>
             <VisuallyHidden>{caption}</VisuallyHidden>

@@ -55,7 +55,8 @@ function textAreaAttributes(label: string, errorId: string | null): Record<strin
 /**
  * Rich text editing stored as markdown (@tiptap/markdown): headings 2–5, lists, quotes, links,
  * inline code and code blocks, with a toolbar. The toolbar is one Tab stop with arrow keys inside;
- * the text area is a named multi-line text box that a dialog focuses first (data-autofocus).
+ * the text area is a named multi-line text box that a dialog focuses first (data-autofocus), and
+ * that takes focus itself when it appears in a dialog already open (it is loaded on demand).
  */
 export function MarkdownEditor({ label, initialMarkdown, onChange, error }: MarkdownEditorProps) {
   const { t } = useTranslation('common');
@@ -69,6 +70,7 @@ export function MarkdownEditor({ label, initialMarkdown, onChange, error }: Mark
     content: initialMarkdown,
     contentType: 'markdown',
     immediatelyRender: true,
+    autofocus: true,
     editorProps: { attributes: textAreaAttributes(label, describedBy) },
     onUpdate: ({ editor: current }) => onChange(current.getMarkdown()),
   });

@@ -1,8 +1,9 @@
 import { createContext, useContext, useEffect, useId, useRef, type CSSProperties, type MouseEvent, type ReactNode, type RefObject } from 'react';
-import { AppShell, Burger, Group, Overlay, em, px, rem, useMantineTheme, type AppShellMainProps, type AppShellNavbarProps } from '@mantine/core';
-import { useDisclosure, useFocusReturn, useFocusTrap, useMediaQuery, useMergedRef, useWindowEvent } from '@mantine/hooks';
+import { AppShell, Burger, Group, Overlay, rem, type AppShellMainProps, type AppShellNavbarProps } from '@mantine/core';
+import { useDisclosure, useFocusReturn, useFocusTrap, useMergedRef, useWindowEvent } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { MAIN_CONTENT_ID } from './mainContent';
+import { useBelowBreakpoint } from './useBelowBreakpoint';
 import { NAV_BAR_WIDTH_PX } from '../../../shared/domain/ui';
 import classes from './SideNav.module.css';
 
@@ -49,8 +50,7 @@ interface SideNavShellProps {
  */
 export function SideNavShell({ navbar, brand, mainProps, children }: SideNavShellProps) {
   const { t } = useTranslation('common');
-  const theme = useMantineTheme();
-  const isDrawer = useMediaQuery(`(max-width: ${em(Number(px(theme.breakpoints[DRAWER_BELOW])) - 0.1)})`, false, { getInitialValueInEffect: false });
+  const isDrawer = useBelowBreakpoint(DRAWER_BELOW);
   const [opened, { toggle, close }] = useDisclosure(false);
   const navId = useId();
   const headerRef = useRef<HTMLElement>(null);
@@ -68,6 +68,8 @@ export function SideNavShell({ navbar, brand, mainProps, children }: SideNavShel
         header={{ height: { base: TOP_BAR_HEIGHT_PX, [DRAWER_BELOW]: 0 } }}
         navbar={{ width: NAV_BAR_WIDTH_PX, breakpoint: DRAWER_BELOW, collapsed: { mobile: !opened } }}
         padding={0}
+        // Read by toast.module.css: toasts are centred over the page beside the navigation.
+        data-side-nav={isDrawer ? 'drawer' : 'beside'}
       >
         <AppShell.Header ref={headerRef} hiddenFrom={DRAWER_BELOW} className={classes.topBar}>
           <Group h="100%" px="sm" gap="sm" wrap="nowrap">
@@ -85,7 +87,7 @@ export function SideNavShell({ navbar, brand, mainProps, children }: SideNavShel
         </AppShell.Header>
         {navbar}
         {drawerOpen && <Overlay fixed zIndex={99} backgroundOpacity={0.4} onClick={close} data-testid="nav-backdrop" />}
-        <AppShell.Main id={MAIN_CONTENT_ID} tabIndex={-1} {...mainProps} inert={drawerOpen}>
+        <AppShell.Main id={MAIN_CONTENT_ID} tabIndex={-1} {...mainProps} className={`${classes.main} ${mainProps?.className ?? ''}`} inert={drawerOpen}>
           {children}
         </AppShell.Main>
       </AppShell>

@@ -23,6 +23,8 @@ export const IconEdit = (p: IconProps) => <Icon {...p}><path d="M4 20h4L19 9l-4-
 export const IconCopy = (p: IconProps) => <Icon {...p}><rect x="9" y="9" width="11" height="11" rx="2" /><path d="M5 15V5a1 1 0 0 1 1-1h9" /></Icon>;
 export const IconCheck = (p: IconProps) => <Icon {...p}><path d="m5 12 5 5 9-10" /></Icon>;
 export const IconShare = (p: IconProps) => <Icon {...p}><circle cx="6" cy="12" r="2.5" /><circle cx="18" cy="6" r="2.5" /><circle cx="18" cy="18" r="2.5" /><path d="m8.2 10.8 7.6-3.6M8.2 13.2l7.6 3.6" /></Icon>;
+/** Two opposed arrows: change to another of the same kind (the chat header's chatbot switcher on phones). */
+export const IconSwitch = (p: IconProps) => <Icon {...p}><path d="M7 4 3 8l4 4M3 8h14M17 12l4 4-4 4M21 16H7" /></Icon>;
 export const IconChevron = (p: IconProps) => <Icon {...p}><path d="m6 9 6 6 6-6" /></Icon>;
 export const IconMegaphone = (p: IconProps) => <Icon {...p}><path d="M3 11v2a1 1 0 0 0 1 1h2l5 4V6L6 10H4a1 1 0 0 0-1 1ZM15 8.5a5 5 0 0 1 0 7M18 5.5a9 9 0 0 1 0 13" /></Icon>;
 export const IconUserPlus = (p: IconProps) => <Icon {...p}><circle cx="9" cy="8" r="4" /><path d="M2 21a7 7 0 0 1 14 0M19 8v6M16 11h6" /></Icon>;

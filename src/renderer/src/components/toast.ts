@@ -1,6 +1,7 @@
 import { notifications, type NotificationsProps } from '@mantine/notifications';
 import classes from './toast.module.css';
-import { TOAST_DURATION_MS, TOAST_MAX_VISIBLE } from '../../../shared/domain/ui';
+import type { CSSProperties } from 'react';
+import { NAV_BAR_WIDTH_PX, TOAST_DURATION_MS, TOAST_MAX_VISIBLE } from '../../../shared/domain/ui';
 
 export type ToastKind = 'success' | 'error' | 'info';
 
@@ -13,11 +14,16 @@ const COLORS: Record<ToastKind, string> = { success: 'teal', error: 'red', info:
 const ROLES: Record<ToastKind, 'alert' | 'status'> = { success: 'status', error: 'alert', info: 'status' };
 
 /**
- * Where toasts appear: at the top as the spec asks, but on the right and below the chat
- * header, so a toast never hides the header control that has focus (New chat, rename, the
- * language menu of the sign-in page).
+ * Where toasts appear: at the top as the spec asks, centred below the header, where they cover the
+ * page's title rather than a control (toast.module.css). Beside the side navigation they are
+ * centred over the page.
  */
-export const TOAST_VIEWPORT: Pick<NotificationsProps, 'position' | 'classNames'> = { position: 'top-right', classNames: { root: classes.viewport } };
+export const TOAST_VIEWPORT: Pick<NotificationsProps, 'position' | 'containerWidth' | 'classNames' | 'style'> = {
+  position: 'top-center',
+  containerWidth: 400,
+  classNames: { root: classes.viewport },
+  style: { '--toast-nav-width': `${NAV_BAR_WIDTH_PX}px` } as CSSProperties,
+};
 
 /** Ids of the toasts on screen, oldest first. */
 const visible: string[] = [];

@@ -47,13 +47,18 @@ describe('sign-in page', () => {
     expect(await api.find('POST', '/auth/sign-in/')[0]!.json()).toEqual({ email: 'ada@example.com', password: 'abc' });
   });
 
-  it("shows the tenant's logo (from the server the app talks to) and writes the name under it", async () => {
+  it("shows the tenant's logo (from the server the app talks to) and does not write the name it carries again", async () => {
     installFakeApi({ 'GET /tenants/': () => Response.json({ subdomain: 'demo', tenant_name: 'Acme', logo_url: '/api/v1/tenants/logo/3/', plan: { is_low_llm_free: false } }) });
     renderScreen(<SignInPage />);
+    expect(await screen.findByRole('img', { name: 'Acme' })).toHaveAttribute('src', 'http://app.test/api/v1/tenants/logo/3/');
+    expect(screen.queryByText('Acme')).toBeNull();
+  });
+
+  it('writes the name under its initial for a tenant without a logo', async () => {
+    installFakeApi({ 'GET /tenants/': () => Response.json({ subdomain: 'demo', tenant_name: 'Acme', logo_url: null, plan: { is_low_llm_free: false } }) });
+    renderScreen(<SignInPage />);
     expect(await screen.findByTestId('tenant-name')).toHaveTextContent('Acme');
-    expect(screen.getByRole('img', { name: 'Acme' })).toHaveAttribute('src', 'http://app.test/api/v1/tenants/logo/3/');
-    // The logo's alt already says the name: the written name is not announced twice.
-    expect(screen.getByTestId('tenant-name')).toHaveAttribute('aria-hidden', 'true');
+    expect(screen.getAllByText(/Acme/)).toHaveLength(1);
   });
 
   it('puts the keyboard on the first field in error, and only that field says what is wrong', async () => {

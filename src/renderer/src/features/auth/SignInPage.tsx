@@ -77,24 +77,27 @@ export default function SignInPage() {
         <LanguageMenu />
       </Group>
       <Center component="main" id={MAIN_CONTENT_ID} tabIndex={-1} px="md" pb={80} pt={24}>
-        <Paper w="100%" maw={420} p={36} radius="lg" shadow="md" withBorder>
+        <Paper w="100%" maw={420} p={{ base: 'lg', phone: 36 }} radius="lg" shadow="md" withBorder>
           <Stack gap="lg">
             <Stack gap={10} align="center">
-              {/* The tenant's logo and name (GET /tenants/): the logo's alt is the name, so the written name is not read twice. */}
+              {/*
+                The tenant's logo, or without one its initial and name (GET /tenants/): a logo carries
+                the name (its alt says it), as in the navigation, so the name is not written twice.
+              */}
               <Stack data-testid="tenant-brand" mih={44} gap={6} align="center">
                 {tenant.data?.logo_url ? (
                   <Image src={tenant.data.logo_url} alt={tenantName} h={44} w="auto" maw={280} fit="contain" />
                 ) : (
                   tenantName && (
-                    <Center w={40} h={40} bg="indigo.6" c="white" fw={700} fz={20} style={{ borderRadius: 10 }} aria-hidden>
-                      {tenantName.slice(0, 1)}
-                    </Center>
+                    <>
+                      <Center w={40} h={40} bg="indigo.6" c="white" fw={700} fz={20} style={{ borderRadius: 10 }} aria-hidden>
+                        {tenantName.slice(0, 1)}
+                      </Center>
+                      <Text fw={700} fz="lg" ta="center" data-testid="tenant-name">
+                        {tenantName}
+                      </Text>
+                    </>
                   )
-                )}
-                {tenantName && (
-                  <Text fw={700} fz="lg" ta="center" data-testid="tenant-name" aria-hidden={tenant.data?.logo_url ? true : undefined}>
-                    {tenantName}
-                  </Text>
                 )}
               </Stack>
               <Title order={1} size="h2" ta="center">

@@ -1,3 +1,4 @@
+import { scrollRegionProps } from '../../components/scrollRegion';
 import { Alert, Anchor, Badge, EmptyState, Group, Pagination, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { billingApi } from '../../../../shared/api';
@@ -28,7 +29,7 @@ export function PaymentHistory() {
   if (list.data.total_items === 0) return <EmptyState title={t('history.empty')} description={t('history.empty_hint')} variant="light" />;
   return (
     <Stack gap="md">
-      <Table.ScrollContainer minWidth={640}>
+      <Table.ScrollContainer minWidth={640} {...scrollRegionProps(t('history.title'))}>
         <Table verticalSpacing="sm" data-testid="payment-history">
           <Table.Thead>
             <Table.Tr>

@@ -1,6 +1,6 @@
-import { Fragment, useState } from 'react';
+import { Fragment, useId, useState } from 'react';
 import { useForm } from '@mantine/form';
-import { ActionIcon, Avatar, Box, Button, Group, Modal, Skeleton, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Avatar, Button, Group, Modal, Skeleton, Stack, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { sessionsApi, type Chatbot, type LlmModel, type Session } from '../../../../shared/api';
@@ -8,7 +8,8 @@ import { errorMessageKey } from '../../api/errorMessages';
 import { renameSession } from '../../api/sessions';
 import { useTenant } from '../../api/tenant';
 import { queryKeys } from '../../api/queryKeys';
-import { IconEdit, IconPlus, IconTrash } from '../../components/icons';
+import { IconChevron, IconEdit, IconPlus, IconTrash } from '../../components/icons';
+import { useBelowBreakpoint } from '../../components/useBelowBreakpoint';
 import { showToast } from '../../components/toast';
 import { bodySchemaOf, zodResolver } from '../../components/forms/zodResolver';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
@@ -39,26 +40,54 @@ export function useModelDetails(): (model: LlmModel) => string[] {
     ].filter((detail): detail is string => detail !== null);
 }
 
-/** Chatbot name, then the model: name and details. */
+/**
+ * Chatbot name, then the model: name and details. Where the header is narrow the details wait
+ * behind the name, a button that shows and hides them, so the header keeps to two lines.
+ */
 function ChatbotLine({ chatbot }: { chatbot: Chatbot }) {
+  const { t } = useTranslation('chat');
   const language = useResolvedLanguage();
   const modelDetails = useModelDetails();
-  const details = [chatbot.llm_model.display_name, ...modelDetails(chatbot.llm_model)];
-  return (
-    <Text size="xs" c="dimmed">
-      <Text span inherit fw={600} c="var(--mantine-color-text)" data-testid="chatbot-name">
-        {chatbotName(chatbot, language)}
+  const compact = useBelowBreakpoint('laptop');
+  const [detailsShown, setDetailsShown] = useState(false);
+  const detailsId = useId();
+  const name = chatbotName(chatbot, language);
+  const details = [chatbot.llm_model.display_name, ...modelDetails(chatbot.llm_model)].map((detail, index) => (
+    // Lines break between details, never in the middle of one (a date, a cost).
+    <Fragment key={detail}>
+      {compact && index === 0 ? '' : ' · '}
+      <span style={{ whiteSpace: 'nowrap' }}>{detail}</span>
+    </Fragment>
+  ));
+  if (!compact) {
+    return (
+      <Text size="xs" c="dimmed">
+        <Text span inherit fw={600} c="var(--mantine-color-text)" data-testid="chatbot-name">
+          {name}
+        </Text>
+        <span data-testid="model-details">{details}</span>
       </Text>
-      <span data-testid="model-details">
-        {details.map((detail) => (
-          // Lines break between details, never in the middle of one (a date, a cost).
-          <Fragment key={detail}>
-            {' · '}
-            <span style={{ whiteSpace: 'nowrap' }}>{detail}</span>
-          </Fragment>
-        ))}
-      </span>
-    </Text>
+    );
+  }
+  return (
+    <>
+      <UnstyledButton
+        className={classes.chatbotToggle}
+        aria-expanded={detailsShown}
+        aria-controls={detailsId}
+        aria-label={`${name} · ${t('model.details')}`}
+        onClick={() => setDetailsShown((shown) => !shown)}
+        data-testid="model-details-toggle"
+      >
+        <Text span size="xs" fw={600} truncate data-testid="chatbot-name">
+          {name}
+        </Text>
+        <IconChevron size={12} className={detailsShown ? classes.chevronOpen : undefined} />
+      </UnstyledButton>
+      <Text size="xs" c="dimmed" id={detailsId} hidden={!detailsShown} data-testid="model-details">
+        {details}
+      </Text>
+    </>
   );
 }
 
@@ -178,11 +207,7 @@ export function ChatHeader({ chatbot, session, hasSession, onNewSession }: ChatH
           </Stack>
         </Group>
         <Group gap="xs" wrap="nowrap" style={{ flex: 'none' }}>
-          {chatbot && (
-            <Box visibleFrom="md">
-              <ChatbotSwitcher current={chatbot} />
-            </Box>
-          )}
+          {chatbot && <ChatbotSwitcher current={chatbot} />}
           <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} onClick={onNewSession} classNames={{ label: classes.newSessionLabel, section: classes.newSessionIcon }}>
             {t('session.newButton')}
           </Button>

@@ -8,20 +8,23 @@ import { SEARCH_DEBOUNCE_MS } from '../../../../shared/domain/ui';
 import { useChatbotSearch } from '../../api/chatbots';
 import { useRecentChatbots } from '../../api/store';
 import { errorKeyOf } from '../../api/errorMessages';
-import { IconChevron } from '../../components/icons';
+import { IconChevron, IconSwitch } from '../../components/icons';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
+import { useBelowBreakpoint } from '../../components/useBelowBreakpoint';
 import { chatbotName } from '../../../../shared/domain/chatbots';
 
 /**
  * Chatbot search in the chat header (spec §2): a button naming the current chatbot opens a search
  * box over the chatbots the member sees (GET /chatbots/ with search_term, 300 ms after the last
  * key, spec §9). Arrow keys move through the results, Enter opens one, Escape closes and gives
- * focus back to the button.
+ * focus back to the button. Where the header is narrow the button shows an icon only (its name
+ * stays the accessible name): the chatbot's name is already on the line below the session title.
  */
 export function ChatbotSwitcher({ current }: { current: Chatbot }) {
   const { t } = useTranslation('chat');
   const language = useResolvedLanguage();
   const navigate = useNavigate();
+  const compact = useBelowBreakpoint('laptop');
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), SEARCH_DEBOUNCE_MS);
   const combobox = useCombobox({
@@ -85,6 +88,8 @@ export function ChatbotSwitcher({ current }: { current: Chatbot }) {
           variant="default"
           size="xs"
           maw={200}
+          px={compact ? 8 : undefined}
+          leftSection={compact ? <IconSwitch size={16} /> : undefined}
           rightSection={<IconChevron size={14} />}
           onClick={() => combobox.toggleDropdown()}
           aria-haspopup="listbox"
@@ -92,9 +97,11 @@ export function ChatbotSwitcher({ current }: { current: Chatbot }) {
           aria-label={`${chatbotName(current, language)} · ${t('picker.label')}`}
           data-testid="chatbot-switcher"
         >
-          <Text span inherit truncate>
-            {chatbotName(current, language)}
-          </Text>
+          {!compact && (
+            <Text span inherit truncate>
+              {chatbotName(current, language)}
+            </Text>
+          )}
         </Button>
       </Combobox.Target>
       <Combobox.Dropdown>

@@ -62,7 +62,7 @@ function NewChatLink() {
     openChatbotId: openChat ? Number(openChat.params.chatbotId) : null,
   });
   return (
-    <Link to={to} id={NEW_CHAT_LINK_ID} className={classes.newChat} data-testid="new-chat">
+    <Link to={to} id={NEW_CHAT_LINK_ID} className={`${sideNav.link} ${classes.newChat}`} data-testid="new-chat">
       <IconPlus size={16} />
       {t('nav.new_chat')}
     </Link>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { scrollRegionProps } from '../../components/scrollRegion';
 import { Badge, Button, Group, Paper, SegmentedControl, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -86,7 +87,7 @@ export default function DevelopersPage() {
       emptyTestId="api-keys-empty"
     >
       {() => (
-        <Table.ScrollContainer minWidth={960}>
+        <Table.ScrollContainer minWidth={960} {...scrollRegionProps(t('keys_title'))}>
           <Table verticalSpacing="sm" highlightOnHover data-testid="api-keys">
             <Table.Thead>
               <Table.Tr>

@@ -88,8 +88,19 @@ export function TestChatPanel({ chatbot, dirty, saveFirst }: TestChatPanelProps)
   };
 
   return (
-    <Card withBorder radius="lg" padding={0} className={classes.testChat} component="section" aria-labelledby="test-chat-title" data-testid="test-chat">
-      <Group justify="space-between" px="md" pt="md" gap="xs">
+    <Card
+      withBorder
+      radius="lg"
+      padding={0}
+      className={classes.testChat}
+      pos={{ base: 'static', md: 'sticky' }}
+      top={16}
+      h={{ base: 560, md: 'min(760px, calc(100dvh - 140px))' }}
+      component="section"
+      aria-labelledby="test-chat-title"
+      data-testid="test-chat"
+    >
+      <Group justify="space-between" px="md" pt="md" gap="xs" data-testid="test-chat-header">
         <Title order={2} size="h5" id="test-chat-title">
           {t('test.title')}
         </Title>

@@ -1,10 +1,15 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { Alert, Button, Group, Modal, Stack, Switch } from '@mantine/core';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { Alert, Button, Group, Modal, Skeleton, Stack, Switch } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { adminAnnouncementsApi } from '../../../../../shared/api';
-import { MarkdownEditor } from '../../../components/MarkdownEditor';
 import { bodySchemaOf, zodResolver } from '../../../components/forms/zodResolver';
+
+/**
+ * The rich text editor (tiptap and its markdown support, about 350 kB) loads when an editor dialog
+ * first opens, not with the announcements list.
+ */
+const MarkdownEditor = lazy(() => import('../../../components/MarkdownEditor').then((module) => ({ default: module.MarkdownEditor })));
 
 export type EditorMode = { kind: 'create' } | { kind: 'edit'; id: number; content: string };
 
@@ -70,12 +75,14 @@ function EditorBody({ mode, saving, onClose, onSubmit, onRequestClose, askingToD
   return (
     <form ref={area} noValidate onSubmit={form.onSubmit((values) => onSubmit(values.content.trim(), values.is_active), focusEditor)}>
       <Stack gap="md">
-        <MarkdownEditor
-          label={t('announcements.content_label')}
-          initialMarkdown={initialContent}
-          onChange={(markdown) => form.setFieldValue('content', markdown)}
-          error={error && t(`common:${String(error)}`)}
-        />
+        <Suspense fallback={<Skeleton h={220} />}>
+          <MarkdownEditor
+            label={t('announcements.content_label')}
+            initialMarkdown={initialContent}
+            onChange={(markdown) => form.setFieldValue('content', markdown)}
+            error={error && t(`common:${String(error)}`)}
+          />
+        </Suspense>
         {mode.kind === 'create' && <Switch {...form.getInputProps('is_active', { type: 'checkbox' })} label={t('announcements.set_active')} />}
         {askingToDiscard ? (
           <DiscardQuestion onKeepEditing={keepEditing} onDiscard={onClose} />

@@ -68,7 +68,7 @@ describe('announcements page', () => {
     renderScreen(<AnnouncementsPage />);
     await user.click(await screen.findByRole('button', { name: 'New announcement' }));
     const dialog = await screen.findByRole('dialog', { name: 'New announcement' });
-    const editor = within(dialog).getByRole('textbox', { name: 'Announcement text' });
+    const editor = await within(dialog).findByRole('textbox', { name: 'Announcement text' }); // the editor loads on demand
     expect(editor).not.toHaveAttribute('aria-invalid');
 
     await user.click(within(dialog).getByRole('button', { name: 'Create' }));
