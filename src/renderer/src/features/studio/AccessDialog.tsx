@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Group, Modal, MultiSelect, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Modal, MultiSelect, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { chatbotsApi, type Chatbot } from '../../../../shared/api';
@@ -12,6 +12,8 @@ import { showToast } from '../../components/toast';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { chatbotName } from '../../../../shared/domain/chatbots';
 import { ChatbotStatusBadge } from '../../components/ChatbotStatusBadge';
+import { publicChatbotUrl } from '../../api/publicSessions';
+import { CopyButton } from '../sharing/CopyButton';
 
 type AccessMode = 'private' | 'groups' | 'public';
 
@@ -49,6 +51,26 @@ function usePublicHashCheck(chatbotId: number, value: string, current: string | 
   if (value !== debounced || check.isPending) return 'checking' as const;
   if (check.isError) return 'unknown' as const;
   return check.data ? ('available' as const) : ('taken' as const);
+}
+
+/** The public page of a published chatbot, at its custom link when it has one: copy it or open it. */
+function PublicPageLink({ chatbot }: { chatbot: Chatbot }) {
+  const { t } = useTranslation('studio');
+  const hash = chatbot.public_hash_id ?? chatbot.hash_id;
+  const url = useQuery({ queryKey: ['public-chatbot-url', hash], queryFn: () => publicChatbotUrl(hash), staleTime: Infinity }).data ?? '';
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={500}>
+        {t('access.page')}
+      </Text>
+      <Group gap="xs" wrap="nowrap">
+        <Anchor href={url} target="_blank" rel="noopener noreferrer" size="sm" style={{ overflowWrap: 'anywhere' }} data-testid="public-page-link">
+          {url}
+        </Anchor>
+        <CopyButton text={url} label={t('access.copyPage')} testId="copy-public-page" />
+      </Group>
+    </Stack>
+  );
 }
 
 function AccessForm({ chatbot, onClose }: { chatbot: Chatbot; onClose: () => void }) {
@@ -143,6 +165,7 @@ function AccessForm({ chatbot, onClose }: { chatbot: Chatbot; onClose: () => voi
             {hashState === 'available' ? t('access.link_available') : hashState === 'checking' ? t('access.link_checking') : ''}
           </Text>
         )}
+        {mode === 'public' && chatbot.is_public && <PublicPageLink chatbot={chatbot} />}
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onClose}>
             {t('cancel')}
