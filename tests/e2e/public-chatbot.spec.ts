@@ -23,11 +23,16 @@ async function visitorPage(browser: Browser, language: 'en' | 'ko', width: numbe
   return page;
 }
 
-test('the Studio’s custom public link opens the chatbot’s page, where a signed-out visitor chats with it', async ({ page, browser }) => {
-  // The author sets a custom link in the Studio; the dialog then shows the public page's address.
+test.describe.configure({ mode: 'serial' });
+
+/** The custom link the first test sets in the Studio, and the address the Studio shows for it. */
+let link = '';
+let pageUrl = '';
+
+test('the Studio shows a published chatbot’s public page at its custom link', async ({ page }) => {
   await signIn(page, ADMIN);
   const { id: chatbotId } = await tripPlanner(page);
-  const link = `trip-${Date.now().toString(36)}`;
+  link = `trip-${Date.now().toString(36)}`;
   await page.goto(`/dashboard/studio/${chatbotId}`);
   await page.getByTestId('open-access').click();
   let dialog = page.getByRole('dialog', { name: 'Who can use this chatbot' });
@@ -39,23 +44,24 @@ test('the Studio’s custom public link opens the chatbot’s page, where a sign
   dialog = page.getByRole('dialog', { name: 'Who can use this chatbot' });
   const pageLink = dialog.getByTestId('public-page-link');
   await expect(pageLink).toHaveText(new RegExp(`/chatbots/${link}(\\?workspace=demo)?$`));
+  await expect(pageLink).toHaveAttribute('target', '_blank');
   await expectNoSeriousA11yViolations(page);
   await page.screenshot({ path: 'test-results/public/studio-public-link.png' });
-  const url = (await pageLink.getAttribute('href'))!;
+  pageUrl = (await pageLink.getAttribute('href'))!;
+});
 
-  // A signed-out visitor opens it: who the chatbot is, and a message box with the modes it allows.
+test('a signed-out visitor opens that link and chats with the chatbot; the chat keeps its own address', async ({ browser }) => {
   const visitor = await visitorPage(browser, 'en', 1440);
-  await visitor.goto(url);
+  await visitor.goto(pageUrl);
   await expect(visitor.getByRole('heading', { level: 1, name: 'Trip Planner' })).toBeVisible();
   await expect(visitor.getByTestId('public-chatbot-creator')).toHaveText('By Demo Admin');
   const intro = visitor.getByTestId('public-chatbot-intro');
   await expect(intro).toContainText('Plans trips day by day.');
   await expect(intro).toContainText('Lifestyle');
+  // What the chatbot allows a visitor: no attachments, no image mode; thinking (its model reasons).
   await expect(visitor.getByTestId('attach-button')).toHaveCount(0);
   await expect(visitor.getByTestId('image-mode-button')).toHaveCount(0);
-  await expectNoSeriousA11yViolations(visitor);
 
-  // Thinking on (the chatbot's model reasons): the answer streams and the chat gets its own address.
   await visitor.getByTestId('thinking-mode-button').click();
   await expect(visitor.getByTestId('thinking-mode-button')).toHaveAttribute('aria-pressed', 'true');
   const composer = visitor.getByTestId('composer-input');
@@ -80,9 +86,10 @@ test('the Studio’s custom public link opens the chatbot’s page, where a sign
   await visitor.context().close();
 });
 
-test('the public chatbot page in English and Korean at 1440 and 375 px; a chatbot that is not public has none', async ({ page, browser }) => {
-  const url = `/chatbots/${(await tripPlanner(page)).hash_id}`;
-  for (const language of ['en', 'ko'] as const) {
+for (const language of ['en', 'ko'] as const) {
+  test(`the public chatbot page by its hash id in ${language} at 1440 and 375 px`, async ({ page, browser }) => {
+    await signIn(page, ADMIN);
+    const url = `/chatbots/${(await tripPlanner(page)).hash_id}`;
     for (const width of [1440, 375]) {
       const shot = await visitorPage(browser, language, width);
       await shot.goto(url);
@@ -92,9 +99,10 @@ test('the public chatbot page in English and Korean at 1440 and 375 px; a chatbo
       await shot.screenshot({ path: `test-results/public/public-chatbot-${language}-${width}.png` });
       await shot.context().close();
     }
-  }
+  });
+}
 
-  // A chatbot that is not public (or no such link) has no page.
+test('a chatbot that is not public, or no such link, has no page', async ({ browser }) => {
   const stranger = await visitorPage(browser, 'en', 1440);
   await stranger.goto('/chatbots/no-such-chatbot?workspace=demo');
   await expect(stranger.getByRole('heading', { level: 1, name: 'This chatbot is not available' })).toBeVisible();
