@@ -59,6 +59,31 @@ describe('admin chatbot publishing', () => {
     expect((await list(`?member_id=${memberId}&size=100`)).total_items).toBeGreaterThanOrEqual(2);
   });
 
+  it('default chatbots: listed for admins with is_default=true, edited by admins (instructions, model, groups), never by members', async () => {
+    const defaults = await list('?is_default=true');
+    expect(defaults.items.length).toBe(3);
+    expect(defaults.items.every((row: { is_default: boolean }) => row.is_default)).toBe(true);
+    const id = defaults.items[0].id as number;
+    const patched = await client.call(`/chatbots/${id}/`, { method: 'PATCH', token: admin, body: { system_instructions: 'Answer in haiku.' } });
+    expect([patched.status, patched.body.system_instructions]).toEqual([200, 'Answer in haiku.']);
+    const [group] = (await client.call('/member-groups/', { token: admin })).body.items;
+    const shared = await client.call(`/chatbots/${id}/access/`, { method: 'PATCH', token: admin, body: { is_public: false, member_group_ids: [group.id] } });
+    expect([shared.status, shared.body.member_group_ids, shared.body.is_default]).toEqual([200, [group.id], true]);
+    expect((await list('?is_default=true')).items[0].member_groups.map((g: { id: number }) => g.id)).toEqual([group.id]);
+    // A member never changes one: not its instructions, its access, nor its documents.
+    for (const [path, method, body] of [
+      [`/chatbots/${id}/`, 'PATCH', { system_instructions: 'Mine now' }],
+      [`/chatbots/${id}/access/`, 'PATCH', { is_public: false, member_group_ids: [] }],
+      [`/chatbots/${id}/`, 'DELETE', undefined],
+    ] as const) {
+      expect((await client.call(path, { method, token: member, body })).status, `${method} ${path}`).toBe(403);
+    }
+    await client.call(`/chatbots/${id}/access/`, { method: 'PATCH', token: admin, body: { is_public: false, member_group_ids: [] } });
+    // Not for members, nor another tenant's admin.
+    expect((await client.call('/admin/chatbots/?is_default=true', { token: member })).status).toBe(403);
+    expect((await client.call('/admin/chatbots/?is_default=true', { token: acmeAdmin, tenant: 'acme' })).body.items.map((row: { id: number }) => row.id)).not.toContain(id);
+  });
+
   it('rejecting needs a reason (422); the author is mailed it in their language and sees it on the chatbot', async () => {
     const id = await requested('Essay Grader');
     expect(await decide(id, { approve: false })).toMatchObject({ status: 422, body: { code: 'reason_required', message: 'Please provide a reason for the requester.' } });

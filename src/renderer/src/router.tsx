@@ -77,6 +77,10 @@ export const routes = [
               { path: 'members', lazy: lazyComponent(() => import('./features/admin/members/MembersPage'), (module) => module.default) },
               { path: 'requests', lazy: lazyComponent(() => import('./features/admin/members/RequestsPage'), (module) => module.default) },
               { path: 'chatbots', lazy: lazyComponent(() => import('./features/admin/chatbots/AdminChatbotsPage'), (module) => module.default) },
+              {
+                path: 'default-chatbots',
+                lazy: lazyComponent(() => import('./features/admin/defaultChatbots/DefaultChatbotsPage'), (module) => module.default),
+              },
               { path: 'models', lazy: lazyComponent(() => import('./features/admin/models/ModelPermissionsPage'), (module) => module.default) },
               { path: 'audit-log', lazy: lazyComponent(() => import('./features/admin/audit/AuditLogPage'), (module) => module.default) },
               { path: 'groups', lazy: lazyComponent(() => import('./features/admin/groups/GroupsPage'), (module) => module.default) },

@@ -44,7 +44,7 @@ async function toAdminChatbots(q: Queryable, admin: MemberRow, rows: Awaited<Ret
 }
 
 export async function listAdminChatbots(q: Queryable, admin: MemberRow, query: ListQuery): Promise<Paginated<AdminChatbot>> {
-  const filters = [eq(chatbots.tenantId, admin.tenantId), eq(chatbots.isDefault, false), ...chatbotFilters(q, query)];
+  const filters = [eq(chatbots.tenantId, admin.tenantId), eq(chatbots.isDefault, query.is_default ?? false), ...chatbotFilters(q, query)];
   if (query.publish_rejected !== undefined) filters.push(query.publish_rejected ? eq(chatbots.publishStatus, 'rejected') : sql`${chatbots.publishStatus} <> 'rejected'`);
   if (query.member_id !== undefined) {
     const [member] = await q.select().from(members).where(and(eq(members.tenantId, admin.tenantId), eq(members.id, query.member_id)));
@@ -57,7 +57,8 @@ export async function listAdminChatbots(q: Queryable, admin: MemberRow, query: L
     rows: ({ limit, offset }) =>
       chatbotSelection(q)
         .where(where)
-        .orderBy(...chatbotOrder(query.order_by ?? 'created_at.desc'))
+        // Default chatbots in the tenant's order (the first is where a member's chat starts).
+        .orderBy(...chatbotOrder(query.order_by ?? (query.is_default ? undefined : 'created_at.desc')))
         .limit(limit)
         .offset(offset),
     toItems: (rows) => toAdminChatbots(q, admin, rows),

@@ -129,9 +129,16 @@ function AccessForm({ chatbot, onClose }: { chatbot: Chatbot; onClose: () => voi
         )}
         <Radio.Group value={mode} onChange={(value) => setMode(value as AccessMode)} label={t('access.who')} description={unnamed ? t('errors.name_first') : undefined}>
           <Stack gap="xs" mt="xs">
-            <Radio value="private" label={t('access.private')} description={t('access.private_hint')} data-testid="access-private" />
+            {chatbot.is_default ? (
+              // A default chatbot without groups is every member's (spec §6): it is never private nor published.
+              <Radio value="private" label={t('access.everyone_default')} description={t('access.everyone_default_hint')} data-testid="access-everyone" />
+            ) : (
+              <Radio value="private" label={t('access.private')} description={t('access.private_hint')} data-testid="access-private" />
+            )}
             <Radio value="groups" disabled={unnamed} label={t('access.groups')} description={t('access.groups_hint')} data-testid="access-groups" />
-            <Radio value="public" disabled={unnamed} label={t('access.public')} description={t('access.public_hint')} data-testid="access-public" />
+            {!chatbot.is_default && (
+              <Radio value="public" disabled={unnamed} label={t('access.public')} description={t('access.public_hint')} data-testid="access-public" />
+            )}
           </Stack>
         </Radio.Group>
         {mode === 'groups' && (
