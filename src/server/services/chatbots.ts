@@ -152,6 +152,8 @@ export async function toChatbotDtos(
     status: chatbotStatus({ ...chatbot, sharedGroupCount: memberGroupIds.length }),
     public_hash_id: chatbot.publicHashId,
     member_group_ids: memberGroupIds,
+    default_member_groups: chatbot.isDefault ? chatbot.defaultMemberGroupIds : [],
+    public_queue: chatbot.waitingPublish && chatbot.publishRequestedAt ? { requested_at: chatbot.publishRequestedAt.toISOString() } : null,
     documents: documentRows
       .filter((row) => row.chatbotId === chatbot.id)
       .map((row) => ({
@@ -242,7 +244,12 @@ export async function listChatbots(q: Queryable, member: MemberRow, query: Chatb
     .where(and(eq(recentChatbots.memberId, member.id), eq(recentChatbots.chatbotId, chatbots.id)));
   if (query.recent) filters.push(exists(usedAt));
   const where = and(...filters);
-  const order = chatbotOrder(query.order_by, [...(query.include_default ? [desc(chatbots.isDefault)] : []), ...(query.recent ? [sql`(${usedAt}) desc`] : [])]);
+  // Defaults first; among them, those a group of the member starts with (default_member_groups), so the dashboard and New chat open it.
+  const startsWith = sql`${chatbots.defaultMemberGroupIds} && ${`{${groupIds.join(',')}}`}::integer[]`;
+  const order = chatbotOrder(query.order_by, [
+    ...(query.include_default ? [desc(chatbots.isDefault), desc(startsWith)] : []),
+    ...(query.recent ? [sql`(${usedAt}) desc`] : []),
+  ]);
   return paginate(query, {
     count: async () => (await q.select({ total: sql<number>`count(*)`.mapWith(Number) }).from(chatbots).where(where))[0]?.total ?? 0,
     rows: ({ limit, offset }) =>
