@@ -181,7 +181,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
     outboxDir: config.SMS_OUTBOX_DIR,
     log: app.log,
   });
-  const signupDeps = { db, mail, sms, forgetMember: auth.forgetMember, log: app.log };
+  const signupDeps = { db, mail, sms, forgetMember: auth.forgetMember, endSessions: auth.endSessions, log: app.log };
   // Every connection made for a tenant (SSO today) goes through the one outbound guard (DESIGN §5).
   const outbound = createOutboundGuard(config.OUTBOUND_ALLOW);
   const ssoDeps = { ...signupDeps, auth, outbound, oidc: createOidcAdapter(outbound), directory: createDirectoryAdapter(outbound) };

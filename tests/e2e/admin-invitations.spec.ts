@@ -83,3 +83,52 @@ test('an admin invites people from the console, the invitee joins from the mail,
   const verify = await request.get(`/api/v1/admin/invitations/?search_term=${pastedEmail}`, { headers: await adminHeaders(request) });
   expect((await verify.json()).total_items).toBe(0);
 });
+
+test('600 pasted rows go out in batches with a progress bar, then the final result per row (1440 and 375 px)', async ({ page, request }) => {
+  const stamp = Date.now().toString(36);
+  // Five new people, each pasted 120 times (a spreadsheet with repeats): 600 rows, six batches.
+  const people = Array.from({ length: 5 }, (_, i) => `batch-${stamp}-${i}@example.test`);
+  const lines = Array.from({ length: 600 }, (_, i) => `${people[i % 5]}, Batch Person ${i % 5}`);
+  await signIn(page, ADMIN);
+  await page.goto('/admin/invitations');
+  await page.getByRole('button', { name: 'Invite members' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Invite members' });
+  await dialog.getByRole('tab', { name: 'Paste lines' }).click();
+  await dialog.getByLabel('One person per line').fill(lines.join('\n'));
+  await dialog.getByRole('button', { name: 'Add 600 rows' }).click();
+  await expect(dialog.getByTestId('send-invitations')).toHaveText('Send 600 invitations');
+
+  // The second batch waits until the progress of the first has been seen.
+  let releaseSecond!: () => void;
+  const secondHeld = new Promise<void>((resolve) => (releaseSecond = resolve));
+  const batchSizes: number[] = [];
+  await page.route('**/api/v1/admin/invitations/bulk/', async (route) => {
+    batchSizes.push((route.request().postDataJSON() as { members: unknown[] }).members.length);
+    if (batchSizes.length === 2) await secondHeld;
+    await route.continue();
+  });
+  await dialog.getByTestId('send-invitations').click();
+  const progress = dialog.getByTestId('invite-progress');
+  // The first batch writes five invitations and their mails: slower than the rest on a busy machine.
+  await expect(progress).toContainText('Sending invitations: 100 of 600…', { timeout: 30_000 });
+  await expect(progress.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '17');
+  // No axe here: the Send button's spinner never stops while batches go out; axe runs on the result.
+  await page.screenshot({ path: 'test-results/public/invite-progress-1440.png' });
+  releaseSecond();
+
+  const results = dialog.getByTestId('invite-results');
+  await expect(dialog.getByTestId('invite-summary')).toHaveText('5 of 600 invited.', { timeout: 30_000 });
+  expect(batchSizes).toEqual([100, 100, 100, 100, 100, 100]);
+  await expect(results.getByText('Invited', { exact: true })).toHaveCount(5);
+  await expect(results.getByText('Already invited', { exact: true })).toHaveCount(595);
+  await page.setViewportSize({ width: 375, height: 812 });
+  await expectNoSeriousA11yViolations(page);
+  await page.screenshot({ path: 'test-results/public/invite-results-375.png' });
+  await dialog.getByRole('button', { name: 'Done' }).click();
+
+  // The five pending invitations go again, so the plan's invitation cap is left as it was.
+  const headers = await adminHeaders(request);
+  const listed = (await (await request.get(`/api/v1/admin/invitations/?search_term=batch-${stamp}`, { headers })).json()) as { items: { id: number }[] };
+  expect(listed.items).toHaveLength(5);
+  expect((await request.post('/api/v1/admin/invitations/bulk/delete/', { headers, data: { invitation_ids: listed.items.map((item) => item.id) } })).ok()).toBe(true);
+});

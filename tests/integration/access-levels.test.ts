@@ -29,6 +29,7 @@ const EXPECTED_PUBLIC = [
   'GET /public/sessions/:hash/history/',
   'PATCH /public/sessions/:hash/generate-title/',
   'POST /public/chatbots/:id/chat/',
+  'GET /public/chatbots/:hash/',
   // A public chatbot's documents and any chatbot's profile picture (ARCHITECTURE "Chat files").
   'GET /public/chatbots/:hash/files/:id/',
   // The files of a shared session, to whoever has its link (ARCHITECTURE "Security").

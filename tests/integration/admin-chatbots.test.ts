@@ -59,6 +59,65 @@ describe('admin chatbot publishing', () => {
     expect((await list(`?member_id=${memberId}&size=100`)).total_items).toBeGreaterThanOrEqual(2);
   });
 
+  it('default chatbots: listed for admins with is_default=true, edited by admins (instructions, model, groups), never by members', async () => {
+    const defaults = await list('?is_default=true');
+    expect(defaults.items.length).toBe(3);
+    expect(defaults.items.every((row: { is_default: boolean }) => row.is_default)).toBe(true);
+    const id = defaults.items[0].id as number;
+    const patched = await client.call(`/chatbots/${id}/`, { method: 'PATCH', token: admin, body: { system_instructions: 'Answer in haiku.' } });
+    expect([patched.status, patched.body.system_instructions]).toEqual([200, 'Answer in haiku.']);
+    const [group] = (await client.call('/member-groups/', { token: admin })).body.items;
+    const shared = await client.call(`/chatbots/${id}/access/`, { method: 'PATCH', token: admin, body: { is_public: false, member_group_ids: [group.id] } });
+    expect([shared.status, shared.body.member_group_ids, shared.body.is_default]).toEqual([200, [group.id], true]);
+    expect((await list('?is_default=true')).items[0].member_groups.map((g: { id: number }) => g.id)).toEqual([group.id]);
+    // A member never changes one: not its instructions, its access, nor its documents.
+    for (const [path, method, body] of [
+      [`/chatbots/${id}/`, 'PATCH', { system_instructions: 'Mine now' }],
+      [`/chatbots/${id}/access/`, 'PATCH', { is_public: false, member_group_ids: [] }],
+      [`/chatbots/${id}/`, 'DELETE', undefined],
+    ] as const) {
+      expect((await client.call(path, { method, token: member, body })).status, `${method} ${path}`).toBe(403);
+    }
+    await client.call(`/chatbots/${id}/access/`, { method: 'PATCH', token: admin, body: { is_public: false, member_group_ids: [] } });
+    // Not for members, nor another tenant's admin.
+    expect((await client.call('/admin/chatbots/?is_default=true', { token: member })).status).toBe(403);
+    expect((await client.call('/admin/chatbots/?is_default=true', { token: acmeAdmin, tenant: 'acme' })).body.items.map((row: { id: number }) => row.id)).not.toContain(id);
+  });
+
+  it('public_queue: a publish request carries when it was made, the queue lists oldest first, a decision takes it out', async () => {
+    const first = await requested('Queue First');
+    const second = await requested('Queue Second');
+    const queued = (await list('?waiting_publish=true&size=100')).items.filter((row: { id: number }) => [first, second].includes(row.id));
+    expect(queued.map((row: { id: number }) => row.id)).toEqual([first, second]);
+    const [a, b] = queued.map((row: { public_queue: { requested_at: string } }) => Date.parse(row.public_queue.requested_at));
+    expect(a).toBeLessThanOrEqual(b!);
+    // Asking again while waiting keeps its place.
+    await client.call(`/chatbots/${first}/access/`, { method: 'PATCH', token: member, body: { is_public: true, member_group_ids: [] } });
+    expect((await client.call(`/chatbots/${first}/`, { token: member })).body.public_queue.requested_at).toBe(queued[0].public_queue.requested_at);
+    expect((await decide(first, { approve: true })).body.public_queue).toBeNull();
+    expect((await client.call(`/chatbots/${second}/access/`, { method: 'PATCH', token: member, body: { is_public: false, member_group_ids: [] } })).body.public_queue).toBeNull();
+  });
+
+  it('default_member_groups: a group starts with the default chatbot chosen for it; only default chatbots have them', async () => {
+    const defaults = (await list('?is_default=true')).items as { id: number }[];
+    const last = defaults.at(-1)!.id;
+    const [group] = (await client.call('/member-groups/?is_default=true', { token: admin })).body.items;
+    const startList = async () => (await client.call('/chatbots/?include_default=true&size=30', { token: member })).body.items.map((row: { id: number }) => row.id);
+    expect((await startList())[0]).toBe(defaults[0]!.id);
+    const set = await client.call(`/chatbots/${last}/access/`, { method: 'PATCH', token: admin, body: { is_public: false, member_group_ids: [], default_member_group_ids: [group.id] } });
+    expect([set.status, set.body.default_member_groups]).toEqual([200, [group.id]]);
+    expect((await startList())[0]).toBe(last);
+    expect((await client.call(`/chatbots/${last}/`, { token: member })).body.default_member_groups).toEqual([group.id]);
+    // A member's chatbot has none; a group that does not see the chatbot cannot start with it.
+    const own = await requested('Not Default', false);
+    expect((await client.call(`/chatbots/${own}/access/`, { method: 'PATCH', token: member, body: { is_public: false, member_group_ids: [], default_member_group_ids: [group.id] } })).status).toBe(422);
+    const other = (await client.call('/admin/member-groups/', { method: 'POST', token: admin, body: { ko_name: '시작 그룹', en_name: 'Start Group' } })).body;
+    const refused = await client.call(`/chatbots/${last}/access/`, { method: 'PATCH', token: admin, body: { is_public: false, member_group_ids: [other.id], default_member_group_ids: [group.id] } });
+    expect(refused.status).toBe(422);
+    await client.call(`/chatbots/${last}/access/`, { method: 'PATCH', token: admin, body: { is_public: false, member_group_ids: [], default_member_group_ids: [] } });
+    expect((await startList())[0]).toBe(defaults[0]!.id);
+  });
+
   it('rejecting needs a reason (422); the author is mailed it in their language and sees it on the chatbot', async () => {
     const id = await requested('Essay Grader');
     expect(await decide(id, { approve: false })).toMatchObject({ status: 422, body: { code: 'reason_required', message: 'Please provide a reason for the requester.' } });

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatbots, llmModels, members, sessions, tenants, usageRecords } from '../../src/server/db/schema';
+import { chatbots, llmModels, members, sessions, taskModes, tenants, usageRecords } from '../../src/server/db/schema';
 import { samplePng } from '../fixtures/sampleFiles';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient, readFrames } from './helpers/client';
@@ -176,6 +176,66 @@ describe('POST /public/chatbots/{id}/chat/', () => {
   });
 });
 
+describe('GET /public/chatbots/{hash}/', () => {
+  it('shows a signed-out visitor a public chatbot by its hash id or its custom link, with what they may use', async () => {
+    await server.db.update(chatbots).set({ publicHashId: 'trip-planner' }).where(eq(chatbots.id, publicChatbotId));
+    try {
+      for (const hash of ['public-travel', 'trip-planner']) {
+        const result = await api.call(`/public/chatbots/${hash}/`, { headers: { 'x-access-token': 'public' } });
+        expect(result.status, hash).toBe(200);
+        expect(result.body).toMatchObject({
+          id: publicChatbotId,
+          hash_id: 'public-travel',
+          public_hash_id: 'trip-planner',
+          en_name: 'Travel Planner',
+          ko_name: '여행 플래너',
+          visitor_modes: { thinking: true, web_search: false },
+        });
+        // The tenant's task modes, by name only: never their instructions.
+        expect(result.body.visitor_modes.task_modes.length).toBeGreaterThan(0);
+        expect(Object.keys(result.body.visitor_modes.task_modes[0]).sort()).toEqual(['id', 'mode_name']);
+        expect(JSON.stringify(result.body)).not.toMatch(/system_instructions|email/);
+      }
+    } finally {
+      await server.db.update(chatbots).set({ publicHashId: null }).where(eq(chatbots.id, publicChatbotId));
+    }
+  });
+
+  it('answers 404 for a chatbot that is not public, unknown, or another tenant’s', async () => {
+    const [defaultChatbot] = await server.db.select().from(chatbots).where(eq(chatbots.id, defaultChatbotId));
+    expect((await api.call(`/public/chatbots/${defaultChatbot!.hashId}/`)).status).toBe(404);
+    expect((await api.call(`/public/chatbots/${defaultChatbot!.hashId}/`, { token })).status).toBe(404);
+    expect((await api.call('/public/chatbots/no-such-bot/')).status).toBe(404);
+    // The demo tenant's public chatbot asked for in the other workspace, by either name.
+    expect((await api.call('/public/chatbots/public-travel/', { tenant: 'other' })).status).toBe(404);
+    expect((await visitorChat(publicChatbotId, { text: 'hello' }, { 'x-subdomain': 'other' })).status).toBe(404);
+  });
+});
+
+describe('what a visitor may use in a public chat', () => {
+  it('thinks, and follows a task mode of the tenant, when asked', async () => {
+    const [mode] = await server.db.select().from(taskModes).where(eq(taskModes.tenantId, tenantId));
+    const response = await visitorChat(publicChatbotId, { text: 'Plan a day in Seoul', thinking: true, task_mode_id: mode!.id });
+    expect(response.status).toBe(200);
+    const frames = await readFrames(response);
+    expect(frames.some((f) => f.type === 'thinking')).toBe(true);
+    expect(frames.filter((f) => f.type === 'text').map((f) => f.delta).join('')).toContain(mode!.modeName);
+    expect(frames.at(-1)).toEqual({ type: 'end', finish_reason: 'stop' });
+  });
+
+  it('refuses files (403), web search on a server without it (400), and another tenant’s task mode (404)', async () => {
+    const search = await visitorChat(publicChatbotId, { text: 'News today?', web_search: true });
+    expect(search.status).toBe(400);
+    expect(await search.json()).toMatchObject({ code: 'web_search_unavailable' });
+    const files = await visitorChat(publicChatbotId, { text: 'See attached', file_ids: [1] });
+    expect(files.status).toBe(403);
+    expect(await files.json()).toMatchObject({ code: 'visitor_files_not_allowed' });
+    const [otherTenant] = await server.db.select().from(tenants).where(eq(tenants.subdomain, 'other'));
+    const [foreignMode] = await server.db.insert(taskModes).values({ tenantId: otherTenant!.id, modeName: 'Foreign', instructions: 'x' }).returning();
+    expect((await visitorChat(publicChatbotId, { text: 'hello', task_mode_id: foreignMode!.id })).status).toBe(404);
+  });
+});
+
 describe('files of a shared session (GET /public/sessions/{hash}/files/{id}/)', () => {
   const PNG = samplePng();
   const NOTES = Buffer.from('meeting notes: ship on Friday');
@@ -306,6 +366,21 @@ describe('files of a shared session (GET /public/sessions/{hash}/files/{id}/)', 
 });
 
 describe('rate limits on the public paths', () => {
+  it('limits a visitor’s sends per client IP with 429 rate_limited and Retry-After, before anything else is checked', async () => {
+    let limited: Response | undefined;
+    // Refused sends count too (an unknown chatbot), so the limit is reached without spending credits.
+    for (let attempt = 0; attempt < 25 && !limited; attempt++) {
+      const response = await visitorChat(987654, { text: 'hello' });
+      if (response.status === 429) limited = response;
+      else expect(response.status).toBe(404);
+    }
+    expect(limited).toBeDefined();
+    expect(await limited!.json()).toMatchObject({ code: 'rate_limited' });
+    expect(Number(limited!.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The public chatbot too, from the same address.
+    expect((await visitorChat(publicChatbotId, { text: 'hello' })).status).toBe(429);
+  });
+
   it('limits title calls per client IP with 429 and Retry-After', async () => {
     const hash = await memberChat('Limit me');
     await api.call(`/sessions/${hash}/`, { method: 'PATCH', token, body: { is_public: true } });

@@ -3,7 +3,7 @@ import { createBrowserRouter, Navigate } from 'react-router-dom';
 import { SessionRoot } from './app/SessionRoot';
 import { RequireAuth } from './app/RequireAuth';
 import SignInPage from './features/auth/SignInPage';
-import { SHARED_SESSION_ROUTE } from '../../shared/domain/sharing';
+import { PUBLIC_CHATBOT_ROUTE, SHARED_SESSION_ROUTE } from '../../shared/domain/sharing';
 import { SSO_WEB_CALLBACK_PATH } from '../../shared/domain/sso';
 import { loadScreenModule } from './app/screenModule';
 
@@ -34,6 +34,11 @@ export const routes = [
       { path: '/setup', lazy: lazyComponent(() => import('./features/desktop/ServerSetupPage'), (module) => module.default) },
       // A shared session: no sign-in (spec §6 public paths).
       { path: `${SHARED_SESSION_ROUTE}/:hash`, lazy: lazyComponent(() => import('./features/sharing/PublicSessionPage'), (module) => module.default) },
+      // A public chatbot's page and a visitor's chat there (one route: the chat survives its first answer's new address).
+      {
+        path: `${PUBLIC_CHATBOT_ROUTE}/:hash/:sessionHash?`,
+        lazy: lazyComponent(() => import('./features/sharing/PublicChatbotPage'), (module) => module.default),
+      },
       {
         element: <RequireAuth />,
         children: [
@@ -72,6 +77,10 @@ export const routes = [
               { path: 'members', lazy: lazyComponent(() => import('./features/admin/members/MembersPage'), (module) => module.default) },
               { path: 'requests', lazy: lazyComponent(() => import('./features/admin/members/RequestsPage'), (module) => module.default) },
               { path: 'chatbots', lazy: lazyComponent(() => import('./features/admin/chatbots/AdminChatbotsPage'), (module) => module.default) },
+              {
+                path: 'default-chatbots',
+                lazy: lazyComponent(() => import('./features/admin/defaultChatbots/DefaultChatbotsPage'), (module) => module.default),
+              },
               { path: 'models', lazy: lazyComponent(() => import('./features/admin/models/ModelPermissionsPage'), (module) => module.default) },
               { path: 'audit-log', lazy: lazyComponent(() => import('./features/admin/audit/AuditLogPage'), (module) => module.default) },
               { path: 'groups', lazy: lazyComponent(() => import('./features/admin/groups/GroupsPage'), (module) => module.default) },

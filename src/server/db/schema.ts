@@ -509,6 +509,10 @@ export const chatbots = pgTable(
     waitingPublish: boolean('waiting_publish').notNull().default(false),
     publishStatus: publishStatusEnum('publish_status').notNull().default('none'),
     publishFeedback: text('publish_feedback'),
+    /** When the pending publish request was made (spec §3 public_queue); null when none is pending. */
+    publishRequestedAt: timestamp('publish_requested_at', { withTimezone: true }),
+    /** Default chatbots: the member groups whose members start with it (spec §3 default_member_groups). */
+    defaultMemberGroupIds: integer('default_member_group_ids').array().notNull().default(sql`'{}'::integer[]`),
     messageCount: integer('message_count').notNull().default(0),
     tokenCount: integer('token_count').notNull().default(0),
     monthTokenCount: integer('month_token_count').notNull().default(0),

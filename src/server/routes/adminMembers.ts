@@ -17,9 +17,14 @@ export function registerAdminMemberRoutes(app: FastifyInstance, deps: MemberRequ
     await adminMembers.deleteMembers(deps, requireMember(), [params.id]);
     return { ok: true as const };
   });
-  registerEndpoint(app, bulkPatchMembers, async ({ body, requireMember }) => ({
-    updated: (await adminMembers.setCreditQuota(deps, requireMember(), body.member_ids, body.credit_quota)).length,
-  }));
+  registerEndpoint(app, bulkPatchMembers, async ({ body, requireMember }) => {
+    const admin = requireMember();
+    const updated = new Set<number>();
+    // The status first: it refuses the admin's own account before anything is written.
+    if (body.member_status !== undefined) for (const id of await adminMembers.setMembersStatus(deps, admin, body.member_ids, body.member_status)) updated.add(id);
+    if (body.credit_quota !== undefined) for (const id of await adminMembers.setCreditQuota(deps, admin, body.member_ids, body.credit_quota)) updated.add(id);
+    return { updated: updated.size };
+  });
   registerEndpoint(app, bulkDeleteMembers, async ({ body, requireMember }) => ({ deleted: await adminMembers.deleteMembers(deps, requireMember(), body.member_ids) }));
 
   registerEndpoint(app, listMemberRequests, async ({ tenant, query }) => memberRequests.listMemberRequests(db, tenant.id, query));

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { generatePublicSessionTitle, getPublicSession, getPublicSessionHistory, publicChat } from '../../shared/api/publicSessions';
+import { generatePublicSessionTitle, getPublicChatbot, getPublicSession, getPublicSessionHistory, publicChat } from '../../shared/api/publicSessions';
 import { PUBLIC_CHAT_RATE_LIMIT, PUBLIC_TITLE_RATE_LIMIT } from '../../shared/domain/sharing';
 import type { ChatDeps, SendDeps } from '../services/chat';
 import * as publicSessions from '../services/publicSessions';
@@ -9,6 +9,8 @@ import { registerEndpoint } from './endpointRoute';
 /** Shared sessions and visitors' chats with public chatbots: no sign-in (spec §6, token value `public`). */
 export function registerPublicSessionRoutes(app: FastifyInstance, deps: SendDeps & Omit<ChatDeps, 'log'>): void {
   const { db } = deps;
+  const features = { webSearch: deps.sources?.webSearchAvailable ?? false };
+  registerEndpoint(app, getPublicChatbot, async ({ params, tenant }) => publicSessions.getPublicChatbot(db, tenant, params.hash, features));
   registerEndpoint(app, getPublicSession, async ({ params, tenant }) => publicSessions.getPublicSession(db, tenant, params.hash));
   registerEndpoint(app, getPublicSessionHistory, async ({ params, query, tenant }) => publicSessions.getPublicHistory(db, tenant, params.hash, query));
   registerEndpoint(

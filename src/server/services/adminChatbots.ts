@@ -3,7 +3,7 @@
  * it, with the filters of spec §7; approving makes a waiting chatbot public in the Store, rejecting
  * keeps it private with the admin's reason, mailed to its author in the author's language.
  */
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AdminChatbot, adminChatbotListQuerySchema, publishDecisionSchema } from '../../shared/api/admin/chatbots';
 import type { Paginated } from '../../shared/api/common';
@@ -44,7 +44,7 @@ async function toAdminChatbots(q: Queryable, admin: MemberRow, rows: Awaited<Ret
 }
 
 export async function listAdminChatbots(q: Queryable, admin: MemberRow, query: ListQuery): Promise<Paginated<AdminChatbot>> {
-  const filters = [eq(chatbots.tenantId, admin.tenantId), eq(chatbots.isDefault, false), ...chatbotFilters(q, query)];
+  const filters = [eq(chatbots.tenantId, admin.tenantId), eq(chatbots.isDefault, query.is_default ?? false), ...chatbotFilters(q, query)];
   if (query.publish_rejected !== undefined) filters.push(query.publish_rejected ? eq(chatbots.publishStatus, 'rejected') : sql`${chatbots.publishStatus} <> 'rejected'`);
   if (query.member_id !== undefined) {
     const [member] = await q.select().from(members).where(and(eq(members.tenantId, admin.tenantId), eq(members.id, query.member_id)));
@@ -57,7 +57,12 @@ export async function listAdminChatbots(q: Queryable, admin: MemberRow, query: L
     rows: ({ limit, offset }) =>
       chatbotSelection(q)
         .where(where)
-        .orderBy(...chatbotOrder(query.order_by ?? 'created_at.desc'))
+        // The publish queue oldest request first (public_queue); default chatbots in the tenant's order; else newest first.
+        .orderBy(
+          ...(query.waiting_publish && !query.order_by
+            ? [asc(chatbots.publishRequestedAt), asc(chatbots.id)]
+            : chatbotOrder(query.order_by ?? (query.is_default ? undefined : 'created_at.desc'))),
+        )
         .limit(limit)
         .offset(offset),
     toItems: (rows) => toAdminChatbots(q, admin, rows),
@@ -80,8 +85,8 @@ async function decide(deps: PublishingDeps, admin: MemberRow, ids: number[], dec
       .update(chatbots)
       .set(
         decision.approve
-          ? { isPublic: true, waitingPublish: false, publishStatus: 'approved', publishFeedback: null, updatedAt: new Date() }
-          : { waitingPublish: false, publishStatus: 'rejected', publishFeedback: reason, updatedAt: new Date() },
+          ? { isPublic: true, waitingPublish: false, publishStatus: 'approved', publishFeedback: null, publishRequestedAt: null, updatedAt: new Date() }
+          : { waitingPublish: false, publishStatus: 'rejected', publishFeedback: reason, publishRequestedAt: null, updatedAt: new Date() },
       )
       .where(and(eq(chatbots.tenantId, admin.tenantId), inArray(chatbots.id, unique), eq(chatbots.waitingPublish, true)))
       .returning({ id: chatbots.id, koName: chatbots.koName, enName: chatbots.enName, creatorId: chatbots.creatorId });

@@ -5,7 +5,7 @@
  */
 import { and, asc, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { AdminMember, adminMemberListQuerySchema, adminMemberPatchSchema, MemberGroupRef } from '../../shared/api/admin/members';
+import type { AdminMember, adminMemberListQuerySchema, adminMemberPatchSchema, adminMemberStatusChangeSchema, MemberGroupRef } from '../../shared/api/admin/members';
 import type { Paginated } from '../../shared/api/common';
 import { diffFields } from '../../shared/domain/audit';
 import type { Database, Queryable } from '../db/client';
@@ -24,6 +24,45 @@ export interface AdminMemberDeps {
   db: Database;
   /** Drops the member from this process's sign-in cache after a change (AuthService.forgetMember). */
   forgetMember: (member: Pick<MemberRow, 'tenantId' | 'id'>) => void;
+  /** Revokes every session of the member (AuthService.endSessions), for a deactivation. */
+  endSessions: (member: Pick<MemberRow, 'tenantId' | 'id'>) => Promise<void>;
+}
+
+type StatusChange = z.output<typeof adminMemberStatusChangeSchema>;
+/** Deactivation applies to approved members, reactivation to deactivated ones. */
+const STATUS_CHANGED_FROM: Record<StatusChange, MemberRow['status']> = { deactivated: 'approved', approved: 'deactivated' };
+
+/**
+ * Sets the status of members already checked to be in the status it changes from, with a
+ * `member.status` audit row each, inside the caller's transaction.
+ */
+async function writeStatus(tx: Queryable, admin: MemberRow, rows: Pick<MemberRow, 'id'>[], status: StatusChange): Promise<void> {
+  if (rows.length === 0) return;
+  const ids = rows.map((row) => row.id);
+  await tx.update(members).set({ status, updatedAt: new Date() }).where(and(eq(members.tenantId, admin.tenantId), inArray(members.id, ids)));
+  await recordAudits(
+    tx,
+    ids.map((id) => ({
+      tenantId: admin.tenantId,
+      actor: admin,
+      action: 'member.status' as const,
+      targetType: 'member',
+      targetId: id,
+      changes: { member_status: { from: STATUS_CHANGED_FROM[status], to: status } },
+    })),
+  );
+}
+
+/**
+ * After a status change is committed: a deactivated member's sessions end (their access tokens are
+ * refused from the next request; their API keys and chatbots read the status on every use), and
+ * this process forgets the cached rows either way.
+ */
+async function afterStatusChange(deps: AdminMemberDeps, tenantId: number, ids: number[], status: StatusChange): Promise<void> {
+  for (const id of ids) {
+    if (status === 'deactivated') await deps.endSessions({ tenantId, id });
+    deps.forgetMember({ tenantId, id });
+  }
 }
 
 const ORDER = {
@@ -192,12 +231,14 @@ async function checkFieldValues(q: Queryable, member: MemberRow, given: NonNulla
 /**
  * PATCH /admin/members/{id}/: 404 for another tenant's member, 422 for an admin removing their own
  * rights, an unknown group or a bad custom field value (409 for a unique value taken). Audit rows:
- * `member.update` (name, groups, custom fields), `member.credit_quota`, `member.admin_rights`.
+ * `member.update` (name, groups, custom fields), `member.credit_quota`, `member.admin_rights`,
+ * `member.status` (deactivated or reactivated; 422 from any other status, or for one's own).
  */
 export async function updateAdminMember(deps: AdminMemberDeps, admin: MemberRow, id: number, patch: MemberPatch): Promise<AdminMember> {
   const { db } = deps;
   if (id === admin.id && patch.is_admin === false) throw ownAccount('You cannot remove your own admin rights.');
-  await db.transaction(async (tx) => {
+  if (id === admin.id && patch.member_status !== undefined) throw ownAccount('You cannot change the status of your own account.');
+  const statusChanged = await db.transaction(async (tx) => {
     const before = await tenantMember(tx, admin.tenantId, id);
     const audit = { tenantId: admin.tenantId, actor: admin, targetType: 'member', targetId: id };
     const changes: Record<string, unknown> = {};
@@ -248,7 +289,14 @@ export async function updateAdminMember(deps: AdminMemberDeps, admin: MemberRow,
       await tx.update(members).set({ isAdmin: patch.is_admin, updatedAt: new Date() }).where(eq(members.id, id));
       await recordAudit(tx, { ...audit, action: 'member.admin_rights', changes: { is_admin: { from: before.isAdmin, to: patch.is_admin } } });
     }
+    if (patch.member_status === undefined || patch.member_status === before.status) return false;
+    if (before.status !== STATUS_CHANGED_FROM[patch.member_status]) {
+      throw new AppError(422, 'validation_error', 'Only approved members can be deactivated, and only deactivated ones reactivated.');
+    }
+    await writeStatus(tx, admin, [before], patch.member_status);
+    return true;
   });
+  if (statusChanged) await afterStatusChange(deps, admin.tenantId, [id], patch.member_status!);
   // Name, default group, quota and admin rights are all read from the cached member on each request.
   deps.forgetMember({ tenantId: admin.tenantId, id });
   return getAdminMember(db, admin.tenantId, id);
@@ -316,4 +364,24 @@ export async function setCreditQuota(deps: AdminMemberDeps, admin: MemberRow, me
   // The member cache holds the quota a send is checked against: this process sees the change at once.
   for (const id of updated) deps.forgetMember({ tenantId: admin.tenantId, id });
   return updated;
+}
+
+/**
+ * Deactivates the approved members among `memberIds`, or reactivates the deactivated ones (ids of
+ * other tenants and members in any other status are skipped); 422 when the admin's own id is
+ * among them. Returns the ids changed.
+ */
+export async function setMembersStatus(deps: AdminMemberDeps, admin: MemberRow, memberIds: number[], status: StatusChange): Promise<number[]> {
+  if (memberIds.includes(admin.id)) throw ownAccount('You cannot change the status of your own account.');
+  const changed = await deps.db.transaction(async (tx) => {
+    const rows = await tx
+      .select({ id: members.id })
+      .from(members)
+      .where(and(eq(members.tenantId, admin.tenantId), inArray(members.id, memberIds), eq(members.status, STATUS_CHANGED_FROM[status])))
+      .for('update');
+    await writeStatus(tx, admin, rows, status);
+    return rows.map((row) => row.id);
+  });
+  await afterStatusChange(deps, admin.tenantId, changed, status);
+  return changed;
 }

@@ -161,7 +161,7 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
     return { accessToken: access.token, accessTokenExpiresAt: access.expiresAt, refreshToken, member };
   }
 
-  /** Spec §8 sign-in statuses: 422 malformed email, 401 wrong credentials, 403 not approved, 423 not eligible. */
+  /** Spec §8 sign-in statuses: 422 malformed email, 401 wrong credentials, 403 not approved or deactivated, 423 not eligible. */
   async function signIn(tenant: TenantRow, email: string, password: string): Promise<IssuedTokens> {
     if (validateEmail(email)) throw new AppError(422, 'validation_error', 'The email address is not valid.');
     const [member] = await db
@@ -189,6 +189,8 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
     if (member.status === 'pending' || member.status === 'invited') {
       throw new AppError(403, 'not_approved', 'This account has not been approved yet.', { member_type: member.memberType });
     }
+    // Spec §4 account: a deactivated account says so at sign-in as at refresh.
+    if (member.status === 'deactivated') throw accountDeactivated();
     if (member.status !== 'approved' || tenant.planStatus !== 'active') {
       throw new AppError(423, 'not_eligible', 'This account is not eligible to use the service.');
     }
@@ -241,7 +243,12 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
           .from(refreshTokens)
           .where(and(eq(refreshTokens.tenantId, tenant.id), eq(refreshTokens.tokenHash, sha256(presented))))
           .for('update');
-        if (!stored || stored.revokedAt || stored.expiresAt.getTime() <= Date.now()) return { error: sessionExpired() };
+        if (!stored) return { error: sessionExpired() };
+        if (stored.revokedAt || stored.expiresAt.getTime() <= Date.now()) {
+          // A deactivation ends every session: its refresh says why (spec §8 auth_refresh_403), not just that it ended.
+          const [owner] = await tx.select({ status: members.status }).from(members).where(eq(members.id, stored.memberId));
+          return { error: owner?.status === 'deactivated' ? accountDeactivated() : sessionExpired() };
+        }
         const rotatedInGrace = stored.rotatedAt !== null && Date.now() - stored.rotatedAt.getTime() < REFRESH_REUSE_GRACE_MS;
         if (stored.rotatedAt && !rotatedInGrace) {
           // Reuse of a rotated token: the whole session ends, its access tokens included.

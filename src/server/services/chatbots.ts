@@ -9,6 +9,10 @@ import { categories, chatbotCategories, chatbotDocuments, chatbotMemberGroups, c
 import { forbidden, notFound } from '../errors';
 import { chatbotStatus } from '../../shared/domain/chatbots';
 import type { ChatbotRow, LlmModelRow, MemberRow } from '../db/rows';
+import { alias } from 'drizzle-orm/pg-core';
+
+/** The creator of the chatbot in a correlated subquery (the outer query may join `members` itself). */
+const chatbotCreator = alias(members, 'chatbot_creator');
 
 
 type ChatbotListQuery = z.output<typeof chatbotListQuerySchema>;
@@ -28,7 +32,8 @@ export type Viewer = { [K in 'id' | 'tenantId']: number | Placeholder };
  * Spec §6 (docs/ARCHITECTURE.md "Chatbot visibility"): a member sees a chatbot of their tenant when
  * they created it, when it is public (the whole tenant), when it is shared with one of their groups
  * (given as ids, or as a subquery selecting them), or when it is a default chatbot without group
- * rows. Nothing else: a draft or private chatbot is its author's alone.
+ * rows. Nothing else: a draft or private chatbot is its author's alone. A deactivated member's
+ * chatbots are nobody's until the member is reactivated (spec §4 account).
  */
 export function visibleTo(q: Queryable, member: Viewer, groupIds: number[] | SQLWrapper): SQL {
   const groupRows = (extra?: SQL) =>
@@ -36,8 +41,13 @@ export function visibleTo(q: Queryable, member: Viewer, groupIds: number[] | SQL
       .select({ one: sql`1` })
       .from(chatbotMemberGroups)
       .where(and(eq(chatbotMemberGroups.chatbotId, chatbots.id), extra));
+  const creatorDeactivated = q
+    .select({ one: sql`1` })
+    .from(chatbotCreator)
+    .where(and(eq(chatbotCreator.id, chatbots.creatorId), eq(chatbotCreator.status, 'deactivated')));
   return and(
     eq(chatbots.tenantId, member.tenantId),
+    notExists(creatorDeactivated),
     or(
       eq(chatbots.creatorId, member.id),
       eq(chatbots.isPublic, true),
@@ -142,6 +152,8 @@ export async function toChatbotDtos(
     status: chatbotStatus({ ...chatbot, sharedGroupCount: memberGroupIds.length }),
     public_hash_id: chatbot.publicHashId,
     member_group_ids: memberGroupIds,
+    default_member_groups: chatbot.isDefault ? chatbot.defaultMemberGroupIds : [],
+    public_queue: chatbot.waitingPublish && chatbot.publishRequestedAt ? { requested_at: chatbot.publishRequestedAt.toISOString() } : null,
     documents: documentRows
       .filter((row) => row.chatbotId === chatbot.id)
       .map((row) => ({
@@ -246,7 +258,12 @@ export async function listChatbots(q: Queryable, caller: MemberRow, query: Chatb
     .where(and(eq(recentChatbots.memberId, member.id), eq(recentChatbots.chatbotId, chatbots.id)));
   if (query.recent) filters.push(exists(usedAt));
   const where = and(...filters);
-  const order = chatbotOrder(query.order_by, [...(query.include_default ? [desc(chatbots.isDefault)] : []), ...(query.recent ? [sql`(${usedAt}) desc`] : [])]);
+  // Defaults first; among them, those a group of the member starts with (default_member_groups), so the dashboard and New chat open it.
+  const startsWith = sql`${chatbots.defaultMemberGroupIds} && ${`{${groupIds.join(',')}}`}::integer[]`;
+  const order = chatbotOrder(query.order_by, [
+    ...(query.include_default ? [desc(chatbots.isDefault), desc(startsWith)] : []),
+    ...(query.recent ? [sql`(${usedAt}) desc`] : []),
+  ]);
   return paginate(query, {
     count: async () => (await q.select({ total: sql<number>`count(*)`.mapWith(Number) }).from(chatbots).where(where))[0]?.total ?? 0,
     rows: ({ limit, offset }) =>

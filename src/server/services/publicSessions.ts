@@ -1,16 +1,17 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { PublicSession, publicChatBodySchema } from '../../shared/api/publicSessions';
+import type { PublicChatbot, PublicSession, publicChatBodySchema } from '../../shared/api/publicSessions';
 import type { historyResponseSchema } from '../../shared/api/sessions';
 import { FALLBACK_LANGUAGE, type SupportedLanguage } from '../../shared/domain/language';
-import type { Queryable } from '../db/client';
-import { chatbots, files, members, sessionMessageFiles, sessionMessages, sessions } from '../db/schema';
+import type { Database, Queryable } from '../db/client';
+import { categories, chatbotCategories, chatbots, files, llmModels, members, sessionMessageFiles, sessionMessages, sessions } from '../db/schema';
 import type { MemberRow, SessionRow, TenantRow } from '../db/rows';
-import { notFound } from '../errors';
+import { AppError, notFound } from '../errors';
 import type { FileStore } from '../storage/fileStore';
 import { type ChatDeps, type ChatTurn, type CheckedSend, type SendDeps, checkSend, openTurn } from './chat';
 import { type FileDownload, openStored, publicAccessLevel } from './files';
 import { historyPage } from './sessions';
+import { listTaskModes } from './taskModes';
 import { type TitleDeps, titleSession } from './titles';
 
 /** A shared session of the tenant, or undefined when it is private or does not exist. */
@@ -42,6 +43,7 @@ async function toPublicSessionDto(q: Queryable, session: SessionRow): Promise<Pu
     creator_name: session.isVisitor ? null : row.creatorName,
     chatbot: {
       id: row.chatbot.id,
+      hash_id: row.chatbot.hashId,
       en_name: row.chatbot.enName,
       ko_name: row.chatbot.koName,
       profile_image_url: row.chatbot.profileImageUrl,
@@ -99,6 +101,43 @@ export async function generatePublicTitle(deps: TitleDeps, tenant: TenantRow, ha
   return toPublicSessionDto(deps.db, session);
 }
 
+/** Public chatbots a visitor may chat with: public, of the tenant, with a creator still approved. */
+const visitorChatbot = (tenant: TenantRow) => and(eq(chatbots.tenantId, tenant.id), eq(chatbots.isPublic, true), eq(members.status, 'approved'));
+
+/**
+ * A public chatbot by its hash id or its custom public link, as its public page shows it, with
+ * what a visitor may use in its chat. 404 for anything a visitor may not chat with.
+ */
+export async function getPublicChatbot(db: Database, tenant: TenantRow, hash: string, features: { webSearch: boolean }): Promise<PublicChatbot> {
+  const [row] = await db
+    .select({ chatbot: chatbots, creatorName: members.name, reasons: llmModels.supportsReasoning })
+    .from(chatbots)
+    .innerJoin(members, eq(members.id, chatbots.creatorId))
+    .innerJoin(llmModels, eq(llmModels.id, chatbots.llmModelId))
+    .where(and(visitorChatbot(tenant), or(eq(chatbots.hashId, hash), eq(chatbots.publicHashId, hash))));
+  if (!row) throw notFound('The chatbot does not exist.');
+  const { chatbot } = row;
+  const categoryRows = await db
+    .select({ id: categories.id, en_name: categories.enName, ko_name: categories.koName })
+    .from(chatbotCategories)
+    .innerJoin(categories, eq(categories.id, chatbotCategories.categoryId))
+    .where(and(eq(chatbotCategories.tenantId, tenant.id), eq(chatbotCategories.chatbotId, chatbot.id)))
+    .orderBy(asc(categories.sortOrder), asc(categories.id));
+  return {
+    id: chatbot.id,
+    hash_id: chatbot.hashId,
+    public_hash_id: chatbot.publicHashId,
+    en_name: chatbot.enName,
+    ko_name: chatbot.koName,
+    profile_image_url: chatbot.profileImageUrl,
+    en_key_features: chatbot.enKeyFeatures,
+    ko_key_features: chatbot.koKeyFeatures,
+    categories: categoryRows,
+    creator_name: row.creatorName,
+    visitor_modes: { thinking: row.reasons, web_search: features.webSearch, task_modes: await listTaskModes(db, tenant.id) },
+  };
+}
+
 /** A visitor continues only a visitor session of this chatbot's creator, never the creator's own chats. */
 async function findVisitorSession(q: Queryable, creator: MemberRow, hash: string): Promise<SessionRow> {
   const [session] = await q
@@ -126,15 +165,26 @@ export async function checkPublicSend(
     .select({ creator: members })
     .from(chatbots)
     .innerJoin(members, eq(members.id, chatbots.creatorId))
-    .where(and(eq(chatbots.tenantId, tenant.id), eq(chatbots.id, chatbotId), eq(chatbots.isPublic, true), eq(members.status, 'approved')));
+    .where(and(visitorChatbot(tenant), eq(chatbots.id, chatbotId)));
   if (!row) throw notFound();
+  // A visitor has no upload path, so no file of theirs exists to attach (the creator's must not be).
+  if (body.file_ids.length > 0) throw new AppError(403, 'visitor_files_not_allowed', 'Files cannot be attached in a public chat.');
   const payer: MemberRow = { ...row.creator, language: body.language ?? FALLBACK_LANGUAGE };
   const send = await checkSend(
     deps,
     tenant,
     payer,
     chatbotId,
-    { text: body.text, session_hash_id: body.session_hash_id, session_title: body.session_title, file_ids: [], is_test: false },
+    {
+      text: body.text,
+      session_hash_id: body.session_hash_id,
+      session_title: body.session_title,
+      task_mode_id: body.task_mode_id,
+      web_search: body.web_search,
+      thinking: body.thinking,
+      file_ids: [],
+      is_test: false,
+    },
     { findSession: findVisitorSession, billing: { billedToCreator: true } },
   );
   return { ...send, newSession: { isPublic: true, isVisitor: true } };

@@ -177,6 +177,25 @@ export async function deleteChatbot({ db, store }: StudioDeps, member: MemberRow
  * a public chatbot stays public); false makes it private again. Whoever loses sight of it gets 404
  * from then on (their sessions show the unavailable page).
  */
+/**
+ * The groups that start with a default chatbot (`default_member_group_ids`): only a default chatbot
+ * has them (422 otherwise), each a group of the tenant that sees the chatbot (422 otherwise).
+ */
+async function checkStartingGroups(db: Database, chatbot: ChatbotRow, visibleGroupIds: number[], given: number[] | undefined) {
+  if (given === undefined) return {};
+  const ids = [...new Set(given)];
+  if (ids.length > 0 && !chatbot.isDefault) throw invalid('Only a default chatbot is where a group starts.');
+  if (visibleGroupIds.length > 0 && ids.some((id) => !visibleGroupIds.includes(id))) throw invalid('A group that starts with the chatbot must see it.');
+  const found = ids.length
+    ? await db
+        .select({ id: memberGroups.id })
+        .from(memberGroups)
+        .where(and(eq(memberGroups.tenantId, chatbot.tenantId), inArray(memberGroups.id, ids)))
+    : [];
+  if (found.length !== ids.length) throw invalid('A member group does not exist.');
+  return { defaultMemberGroupIds: ids.sort((a, b) => a - b) };
+}
+
 export async function updateChatbotAccess(db: Database, member: MemberRow, id: number, body: AccessBody): Promise<Chatbot> {
   const chatbot = await findEditableChatbot(db, member, id);
   const groupIds = [...new Set(body.member_group_ids)];
@@ -190,15 +209,16 @@ export async function updateChatbotAccess(db: Database, member: MemberRow, id: n
   if ((body.is_public || groupIds.length > 0) && chatbot.koName.trim() === '' && chatbot.enName.trim() === '') {
     throw invalid('Name the chatbot before sharing it.');
   }
+  const startingGroups = await checkStartingGroups(db, chatbot, groupIds, body.default_member_group_ids);
   const publishing = body.is_public
-    ? chatbot.isPublic
+    ? chatbot.isPublic || chatbot.waitingPublish
       ? {}
-      : { waitingPublish: true, publishStatus: 'pending' as const }
-    : { isPublic: false, waitingPublish: false, publishStatus: 'none' as const, publishFeedback: null };
+      : { waitingPublish: true, publishStatus: 'pending' as const, publishRequestedAt: new Date() }
+    : { isPublic: false, waitingPublish: false, publishStatus: 'none' as const, publishFeedback: null, publishRequestedAt: null };
   await db.transaction(async (tx) => {
     await tx
       .update(chatbots)
-      .set({ ...publishing, updatedAt: new Date() })
+      .set({ ...publishing, ...startingGroups, updatedAt: new Date() })
       .where(eq(chatbots.id, chatbot.id));
     // Groups kept keep their row (a default chatbot's is_default_for_group flag).
     await tx

@@ -48,6 +48,10 @@ export const chatbotSchema = z.object({
   public_hash_id: z.string().nullable(),
   /** Groups the chatbot is shared with (empty: the whole tenant when public or default, else only its author). */
   member_group_ids: z.array(z.number().int()),
+  /** Default chatbots: the groups whose members start with it (first in their list and their new chat). */
+  default_member_groups: z.array(z.number().int()),
+  /** The pending publish request in the admins' queue (oldest first); null when none is pending. */
+  public_queue: z.object({ requested_at: z.string() }).nullable(),
   documents: z.array(chatbotDocumentSchema),
   message_count: z.number().int(),
   token_count: z.number().int(),
@@ -157,6 +161,8 @@ export const updateChatbotAccessBodySchema = z
     is_public: z.boolean(),
     member_group_ids: z.array(idSchema).max(CHATBOT_LIMITS.sharedGroupsMax),
     category_id: idSchema.nullable().optional(),
+    /** Default chatbots only (422 otherwise): groups that start with it; each must see it. */
+    default_member_group_ids: z.array(idSchema).max(CHATBOT_LIMITS.sharedGroupsMax).optional(),
   })
   .strict();
 

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { chatBodySchema } from './chat';
 import { defineEndpoint } from './endpoint';
 import { idParamsSchema, languageSchema } from './common';
+import { categorySchema } from './categories';
 import { getSessionHistory, hashParamsSchema, historyResponseSchema } from './sessions';
+import { taskModeSchema } from './taskModes';
 
 /**
  * A shared session as a signed-out visitor sees it (spec §2 public shared session page): the
@@ -15,6 +17,8 @@ export const publicSessionSchema = z.object({
   creator_name: z.string().nullable(),
   chatbot: z.object({
     id: z.number().int(),
+    /** Its public page's id: `/public/chatbots/{hash}/` (what a visitor may use there). */
+    hash_id: z.string(),
     en_name: z.string(),
     ko_name: z.string(),
     profile_image_url: z.string().nullable(),
@@ -59,10 +63,51 @@ export const generatePublicSessionTitle = defineEndpoint({
   tags: ['public'],
 });
 
-/** A visitor's message: text only (no files, task modes or tests), plus their language for the answer. */
-export const publicChatBodySchema = chatBodySchema.pick({ text: true, session_hash_id: true, session_title: true }).extend({
-  language: languageSchema.optional(),
+/**
+ * What a visitor may use in a chat with a public chatbot (docs/decisions/public-chatbot-visitors.md): thinking
+ * when its model reasons, web search when the server has a search service, the tenant's task modes.
+ * Files never: a visitor has no upload path (docs/decisions/public-chatbot-visitors.md).
+ */
+export const visitorModesSchema = z.object({
+  thinking: z.boolean(),
+  web_search: z.boolean(),
+  task_modes: z.array(taskModeSchema),
 });
+export type VisitorModes = z.infer<typeof visitorModesSchema>;
+
+/** A public chatbot as a signed-out visitor sees it on its public page (spec §6 public paths). */
+export const publicChatbotSchema = z.object({
+  id: z.number().int(),
+  hash_id: z.string(),
+  public_hash_id: z.string().nullable(),
+  en_name: z.string(),
+  ko_name: z.string(),
+  profile_image_url: z.string().nullable(),
+  en_key_features: z.string(),
+  ko_key_features: z.string(),
+  categories: z.array(categorySchema),
+  creator_name: z.string().nullable(),
+  visitor_modes: visitorModesSchema,
+});
+export type PublicChatbot = z.infer<typeof publicChatbotSchema>;
+
+export const getPublicChatbot = defineEndpoint({
+  method: 'GET',
+  path: '/public/chatbots/:hash/',
+  access: 'public',
+  params: hashParamsSchema,
+  response: publicChatbotSchema,
+  summary: 'A public chatbot by its hash id or its custom public link (404 when it is not public or not the tenant’s)',
+  tags: ['public'],
+});
+
+/**
+ * A visitor's message: the spec's chat fields a visitor may use (see visitorModesSchema; `file_ids`
+ * must stay empty), plus their language for the answer. No test chats, no image generation.
+ */
+export const publicChatBodySchema = chatBodySchema
+  .pick({ text: true, file_ids: true, session_hash_id: true, session_title: true, task_mode_id: true, web_search: true, thinking: true })
+  .extend({ language: languageSchema.optional() });
 export type PublicChatBody = z.input<typeof publicChatBodySchema>;
 
 export const publicChat = defineEndpoint({
@@ -72,6 +117,7 @@ export const publicChat = defineEndpoint({
   params: idParamsSchema,
   body: publicChatBodySchema,
   response: z.string().describe('text/event-stream of `data: ChatFrame` lines'),
-  summary: 'A signed-out visitor chats with a public chatbot (404 otherwise); the chatbot creator’s credits pay',
+  summary:
+    'A signed-out visitor chats with a public chatbot (404 otherwise); the chatbot creator’s credits pay. 403 `visitor_files_not_allowed`, 429 `rate_limited` per client IP',
   tags: ['public'],
 });

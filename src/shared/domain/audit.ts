@@ -29,6 +29,8 @@ export const AUDIT_ACTIONS = [
   'member.delete',
   'member.credit_quota',
   'member.admin_rights',
+  /** Deactivated or reactivated by an admin (`member_status` from, to). */
+  'member.status',
   'member.request_decision',
   'member.bulk_upload',
   'member_group.create',

@@ -151,5 +151,7 @@ export const ERROR_CODES = [
   /** The upload has no member rows, or more than MEMBER_UPLOAD_MAX_ROWS. */
   'empty_file',
   'too_many_rows',
+  /** A visitor's public chat names files: visitors have no upload path (403). */
+  'visitor_files_not_allowed',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -3,6 +3,12 @@
 /** Client route of a shared session: `${SHARED_SESSION_ROUTE}/{hash}`; outside /dashboard, no sign-in. */
 export const SHARED_SESSION_ROUTE = '/share';
 
+/**
+ * Client route of a public chatbot's page: `${PUBLIC_CHATBOT_ROUTE}/{hash}` (its hash id or custom
+ * link), then `/{sessionHash}` once the visitor's chat has a session. No sign-in.
+ */
+export const PUBLIC_CHATBOT_ROUTE = '/chatbots';
+
 /** Query parameter of a shared link naming its workspace (tenant), for browsers that have none. */
 export const SHARED_WORKSPACE_PARAM = 'workspace';
 

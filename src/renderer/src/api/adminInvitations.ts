@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { adminInvitationsApi } from '../../../shared/api';
+import { INVITATION_BATCH_SIZE } from '../../../shared/domain/invitations';
 import { callEndpoint } from './client';
 import { queryKeys } from './queryKeys';
 
@@ -16,4 +17,24 @@ export function useAdminInvitations(query: AdminInvitationQuery) {
 }
 
 export const inviteMembers = (members: InviteRow[]) => callEndpoint(adminInvitationsApi.bulkInvite, { body: { members } });
+
+type InviteResult = Awaited<ReturnType<typeof inviteMembers>>['results'][number];
+
+/**
+ * Sends the rows in batches of INVITATION_BATCH_SIZE (spec §4 bulk upload, §5 "Bulk invite works in
+ * batches"), reporting the rows done after each. A batch the server refuses (402 the plan's cap)
+ * stops the rest: the rows answered so far come back with the error, which nothing undoes.
+ */
+export async function inviteInBatches(rows: InviteRow[], onProgress: (done: number) => void): Promise<{ results: InviteResult[]; error: unknown }> {
+  const results: InviteResult[] = [];
+  for (let start = 0; start < rows.length; start += INVITATION_BATCH_SIZE) {
+    try {
+      results.push(...(await inviteMembers(rows.slice(start, start + INVITATION_BATCH_SIZE))).results);
+    } catch (error) {
+      return { results, error };
+    }
+    onProgress(results.length);
+  }
+  return { results, error: null };
+}
 export const deleteInvitations = (ids: number[]) => callEndpoint(adminInvitationsApi.bulkDeleteInvitations, { body: { invitation_ids: ids } });

@@ -30,6 +30,10 @@ export const bulkDeleteMembers = (ids: number[]) => callEndpoint(adminMembersApi
 export const bulkSetCreditQuota = (ids: number[], creditQuota: number | null) =>
   callEndpoint(adminMembersApi.bulkPatchMembers, { body: { member_ids: ids, credit_quota: creditQuota } });
 
+/** Deactivates the approved members among `ids`, or reactivates the deactivated ones. */
+export const bulkSetMemberStatus = (ids: number[], memberStatus: 'approved' | 'deactivated') =>
+  callEndpoint(adminMembersApi.bulkPatchMembers, { body: { member_ids: ids, member_status: memberStatus } });
+
 export function useMemberRequests(query: MemberRequestQuery) {
   return useQuery({
     queryKey: queryKeys.memberRequests(query),

@@ -31,6 +31,7 @@ const FIRST_SCREEN_ROWS: ErrorMessageRow[] = [
   { endpoint: authApi.signIn, status: 401, key: 'auth:sign_in_errors.401' },
   { endpoint: authApi.signIn, status: 422, key: 'auth:sign_in_errors.401' },
   { endpoint: authApi.signIn, status: 403, code: 'sso_only', key: 'auth:sign_in_errors.sso_only' },
+  { endpoint: authApi.signIn, status: 403, code: 'account_deactivated', key: 'auth:auth_refresh_403' },
   { endpoint: authApi.signIn, status: 403, when: isIndividual, key: 'auth:sign_in_errors.403_individual' },
   { endpoint: authApi.signIn, status: 403, key: 'auth:sign_in_errors.403' },
   { endpoint: authApi.signIn, status: 423, key: 'auth:sign_in_errors.423' },

@@ -2,7 +2,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { publicSessionsApi, sessionsApi } from '../../../shared/api';
 import type { SupportedLanguage } from '../../../shared/domain/language';
 import { SESSION_HISTORY_PAGE_SIZE } from '../../../shared/domain/pagination';
-import { SHARED_SESSION_ROUTE, SHARED_WORKSPACE_PARAM } from '../../../shared/domain/sharing';
+import { PUBLIC_CHATBOT_ROUTE, SHARED_SESSION_ROUTE, SHARED_WORKSPACE_PARAM } from '../../../shared/domain/sharing';
 import { subdomainSchema } from '../../../shared/ipc/contract';
 import { getPlatform } from '../platform';
 import { callEndpoint } from './client';
@@ -14,6 +14,16 @@ export function usePublicSession(hashId: string, enabled = true) {
     enabled,
     queryKey: queryKeys.publicSession(hashId),
     queryFn: () => callEndpoint(publicSessionsApi.getPublicSession, { params: { hash: hashId } }),
+    retry: false,
+  });
+}
+
+/** A public chatbot as a visitor sees it, by its hash id or custom link (404 when it is not public). */
+export function usePublicChatbot(hash: string, enabled = true) {
+  return useQuery({
+    enabled,
+    queryKey: queryKeys.publicChatbot(hash),
+    queryFn: () => callEndpoint(publicSessionsApi.getPublicChatbot, { params: { hash } }),
     retry: false,
   });
 }
@@ -41,15 +51,25 @@ export function setSessionPublic(hashId: string, isPublic: boolean) {
   return callEndpoint(sessionsApi.patchSession, { params: { hash: hashId }, body: { is_public: isPublic } });
 }
 
+/** A client address under the server's web origin, naming this client's workspace. */
+async function webAddress(path: string): Promise<string> {
+  const { apiBase, subdomain } = await getPlatform().settings.get();
+  const url = new URL(path, apiBase);
+  if (subdomain) url.searchParams.set(SHARED_WORKSPACE_PARAM, subdomain);
+  return url.href;
+}
+
+/** The public page of a chatbot (its custom link when it has one), for the Studio to show and open. */
+export function publicChatbotUrl(hash: string): Promise<string> {
+  return webAddress(`${PUBLIC_CHATBOT_ROUTE}/${encodeURIComponent(hash)}`);
+}
+
 /**
  * The address to share: the server's web origin (on desktop the page's own origin is the app
  * bundle), naming the workspace when this client has one, since the visitor's browser may not.
  */
-export async function sharedSessionUrl(hashId: string): Promise<string> {
-  const { apiBase, subdomain } = await getPlatform().settings.get();
-  const url = new URL(`${SHARED_SESSION_ROUTE}/${encodeURIComponent(hashId)}`, apiBase);
-  if (subdomain) url.searchParams.set(SHARED_WORKSPACE_PARAM, subdomain);
-  return url.href;
+export function sharedSessionUrl(hashId: string): Promise<string> {
+  return webAddress(`${SHARED_SESSION_ROUTE}/${encodeURIComponent(hashId)}`);
 }
 
 /**

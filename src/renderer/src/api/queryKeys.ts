@@ -30,6 +30,7 @@ export const queryKeys = {
   session: (hashId: string) => ['session', hashId] as const,
   sessionHistory: (hashId: string) => ['session', hashId, 'history'] as const,
   publicSession: (hashId: string) => ['public-session', hashId] as const,
+  publicChatbot: (hash: string) => ['public-chatbot', hash] as const,
   publicSessionHistory: (hashId: string) => ['public-session', hashId, 'history'] as const,
   activeAnnouncement: ['announcements', 'active'] as const,
   taskModes: ['task-modes'] as const,

@@ -11,8 +11,12 @@ export const adminChatbotSchema = chatbotSchema.extend({
 });
 export type AdminChatbot = z.infer<typeof adminChatbotSchema>;
 
-/** Spec §7 admin chatbots. `member_id`: the chatbots that member can see; default chatbots are not listed (they are the tenant's own). */
+/**
+ * Spec §7 admin chatbots. `member_id`: the chatbots that member can see. Default chatbots (the
+ * tenant's own) are listed only with `is_default=true`, for the console's default chatbots screen.
+ */
 export const adminChatbotListQuerySchema = pageQuerySchema(DEFAULT_LIST_PAGE_SIZE).extend({
+  is_default: queryBoolean.optional(),
   waiting_publish: queryBoolean.optional(),
   is_public: queryBoolean.optional(),
   publish_rejected: queryBoolean.optional(),
@@ -29,7 +33,7 @@ export const listAdminChatbots = defineEndpoint({
   access: 'admin',
   query: adminChatbotListQuerySchema,
   response: paginatedSchema(adminChatbotSchema),
-  summary: "Every member chatbot of the tenant, for the publishing review (filters of spec §7)",
+  summary: 'Every member chatbot of the tenant, for the publishing review (filters of spec §7); or, with is_default=true, its default chatbots',
   tags: ['admin'],
 });
 

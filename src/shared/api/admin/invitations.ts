@@ -3,6 +3,7 @@ import { defineEndpoint } from '../endpoint';
 import { idSchema, pageQuerySchema, paginatedSchema } from '../common';
 import { EMAIL_MAX_EXCLUSIVE } from '../../domain/account';
 import { NAME_MAX } from '../../domain/signup';
+import { INVITATION_REQUEST_MAX } from '../../domain/invitations';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../domain/pagination';
 
 export const adminInvitationSchema = z.object({
@@ -47,7 +48,7 @@ export const bulkInvite = defineEndpoint({
         }),
       )
       .min(1)
-      .max(500),
+      .max(INVITATION_REQUEST_MAX),
   }),
   response: z.object({
     results: z.array(z.object({ email: z.string(), result: z.enum(INVITATION_ROW_RESULTS), invitation_id: z.number().int().nullable() })),

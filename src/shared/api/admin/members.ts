@@ -78,6 +78,9 @@ export const getAdminMember = defineEndpoint({
   tags: ['admin'],
 });
 
+/** The statuses an admin sets by hand (spec §4 account): others come from sign-up, invitations and requests. */
+export const adminMemberStatusChangeSchema = z.enum(['approved', 'deactivated']);
+
 export const adminMemberPatchSchema = z
   .object({
     name: wellFormedText(z.string().trim().min(1).max(100)).optional(),
@@ -88,6 +91,8 @@ export const adminMemberPatchSchema = z
     custom_fields: z.array(customFieldInputSchema.extend({ value: wellFormedText(z.string().max(1000)) })).max(100).optional(),
     credit_quota: creditQuotaSchema.optional(),
     is_admin: z.boolean().optional(),
+    /** Deactivate an approved member (their sessions, chatbots and API keys stop at once) or reactivate one. */
+    member_status: adminMemberStatusChangeSchema.optional(),
   })
   .strict()
   .refine((b) => Object.keys(b).length > 0, { message: 'Nothing to update' });
@@ -99,7 +104,8 @@ export const patchAdminMember = defineEndpoint({
   params: idParamsSchema,
   body: adminMemberPatchSchema,
   response: adminMemberSchema,
-  summary: "Edit a member: name, groups, custom fields, credit limit, admin rights (422 for one's own admin rights)",
+  summary:
+    "Edit a member: name, groups, custom fields, credit limit, admin rights, deactivation (422 for one's own admin rights or status, or a status change from pending, invited or rejected)",
   tags: ['admin'],
 });
 
@@ -117,13 +123,19 @@ export const bulkPatchMembers = defineEndpoint({
   method: 'PATCH',
   path: '/admin/members/bulk/',
   access: 'admin',
-  body: z.object({
-    member_ids: z.array(idSchema).min(1).max(MEMBER_BULK_MAX),
-    /** Monthly credit limit overriding the group's per-member quota; null gives the group's back. */
-    credit_quota: creditQuotaSchema,
-  }),
+  body: z
+    .object({
+      member_ids: z.array(idSchema).min(1).max(MEMBER_BULK_MAX),
+      /** Monthly credit limit overriding the group's per-member quota; null gives the group's back. */
+      credit_quota: creditQuotaSchema.optional(),
+      /** Deactivate the approved members among them, or reactivate the deactivated ones. */
+      member_status: adminMemberStatusChangeSchema.optional(),
+    })
+    .strict()
+    .refine((b) => b.credit_quota !== undefined || b.member_status !== undefined, { message: 'Nothing to update' }),
   response: z.object({ updated: z.number().int() }),
-  summary: "Set the members' monthly credit limit (ids of other tenants are skipped)",
+  summary:
+    "Set the members' monthly credit limit, or deactivate or reactivate them (ids of other tenants, and members not in the status changed from, are skipped; 422 for one's own account)",
   tags: ['admin'],
 });
 

@@ -51,6 +51,7 @@ const CONSOLE_AREAS = [
   { path: '/admin/requests', label: 'menu.requests', icon: IconUserCheck },
   { path: '/admin/credits', label: 'adminCredits:nav', icon: IconCoins },
   { path: '/admin/chatbots', label: 'publishing:nav', icon: IconStudio },
+  { path: '/admin/default-chatbots', label: 'defaultChatbots:nav', icon: IconStudio },
   { path: '/admin/groups', label: 'adminGroups:nav', icon: IconUsers },
   { path: '/admin/invitations', label: 'adminInvitations:nav', icon: IconMail },
   { path: '/admin/models', label: 'models:nav', icon: IconCpu },

@@ -9,7 +9,8 @@ import { AttachmentChips } from './attachments/AttachmentChips';
 import { hasImage, isBusy, useAttachmentsStore } from './attachments/attachmentsStore';
 import classes from './chat.module.css';
 import { PiiWarning } from './PiiWarning';
-import { ModeBar } from './modes/ModeBar';
+import { ModeBar, VisitorModeBar } from './modes/ModeBar';
+import type { VisitorModes } from '../../../../shared/api';
 
 interface ComposerProps {
   onSend: (text: string) => void;
@@ -21,10 +22,12 @@ interface ComposerProps {
   /** Attaches files (button, pasted images) to the next message. */
   onAttach?: (files: File[]) => void;
   /**
-   * A signed-out visitor of a shared chat: no attachments, modes, web search or personal-data
-   * warning, which all read member endpoints.
+   * A signed-out visitor of a shared chat: no attachments or personal-data warning, which read
+   * member endpoints; modes only as `visitorModes` allows.
    */
   visitor?: boolean;
+  /** What a visitor may use, as the public chatbot allows (thinking, web search, task modes). */
+  visitorModes?: VisitorModes;
   /** False where the box is one panel of a larger page (the Studio's test chat): it takes focus only once used. */
   focusOnOpen?: boolean;
 }
@@ -49,7 +52,7 @@ const StopIcon = () => (
  * autoFocus alone never worked), without robbing an open dialog; Stop, and the end of an answer while
  * the Stop button had focus, bring it back there instead of leaving it on <body>.
  */
-export function Composer({ onSend, onStop, streaming, disabled = false, conversationKey, onAttach, visitor = false, focusOnOpen = true }: ComposerProps) {
+export function Composer({ onSend, onStop, streaming, disabled = false, conversationKey, onAttach, visitor = false, visitorModes, focusOnOpen = true }: ComposerProps) {
   const { t } = useTranslation('chat');
   const draft = useActiveRunStore((state) => state.draft);
   const composing = useRef(false);
@@ -153,6 +156,11 @@ export function Composer({ onSend, onStop, streaming, disabled = false, conversa
           {onAttach && <AttachButton onFiles={onAttach} disabled={disabled} />}
           <WebSearchButton disabled={disabled} />
         </ModeBar>
+      )}
+      {visitor && visitorModes && (
+        <VisitorModeBar modes={visitorModes}>
+          <WebSearchButton disabled={disabled || !visitorModes.web_search} />
+        </VisitorModeBar>
       )}
     </div>
   );

@@ -1,45 +1,29 @@
-import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { ActionIcon, Avatar, Button, Center, Group, Loader, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import { isApiError, type PublicSession } from '../../../../shared/api';
+import { isApiError } from '../../../../shared/api';
 import { SHARED_SESSION_ROUTE, SHARED_WORKSPACE_PARAM } from '../../../../shared/domain/sharing';
-import { streamChat } from '../../api/chat';
 import { errorKeyOf } from '../../api/errorMessages';
-import { adoptLinkWorkspace, generatePublicSessionTitle, usePublicSession, usePublicSessionHistory } from '../../api/publicSessions';
-import { queryKeys } from '../../api/queryKeys';
+import { usePublicChatbot, usePublicSession, usePublicSessionHistory } from '../../api/publicSessions';
 import { IconPlus, IconShare } from '../../components/icons';
 import { MAIN_CONTENT_ID } from '../../components/mainContent';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { useUserSession } from '../../stores/userSession';
-import { useActiveRunStore } from '../chat/activeRun';
-import { ChatRun, type ChatRunSnapshot } from '../chat/chatRun';
 import { Composer } from '../chat/Composer';
 import { chatbotName } from '../../../../shared/domain/chatbots';
-import { flattenHistory, type HistoryData } from '../chat/history';
+import { flattenHistory } from '../chat/history';
+import { visitorModesBody } from '../chat/modes/modesStore';
+import { useWebSearchStore } from '../sources/webSearchStore';
 import { MessageList } from '../chat/MessageList';
 import type { ChatbotFace } from '../chat/Messages';
 import chatClasses from '../chat/chat.module.css';
 import { ShareLinkDialog } from './ShareDialog';
 import { StartChatDialog } from './StartChatDialog';
 import classes from './sharing.module.css';
-
-const noSubscription = () => () => {};
-
-/** The link's workspace is in effect before the page asks for anything (see adoptLinkWorkspace). */
-function useLinkWorkspace(workspace: string | null, signedIn: boolean): { ready: boolean } {
-  const [ready, setReady] = useState(false);
-  useEffect(() => {
-    let current = true;
-    void adoptLinkWorkspace(workspace, signedIn).finally(() => current && setReady(true));
-    return () => {
-      current = false;
-    };
-  }, [workspace, signedIn]);
-  return { ready };
-}
+import { useVisitorRun } from './useVisitorRun';
+import { useLinkWorkspace } from './useLinkWorkspace';
 
 function NotShared() {
   const { t } = useTranslation('sharing');
@@ -73,21 +57,30 @@ export default function PublicSessionPage() {
   const language = useResolvedLanguage();
   const member = useUserSession((state) => state.member);
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const [params] = useSearchParams();
   const workspace = useLinkWorkspace(params.get(SHARED_WORKSPACE_PARAM), member !== null);
   const session = usePublicSession(hash, workspace.ready);
   const history = usePublicSessionHistory(hash, workspace.ready);
   /** A fresh visitor chat was started from the dialog and has not been sent yet. */
   const [fresh, setFresh] = useState(false);
-  const [run, setRun] = useState<ChatRun | null>(null);
   const [dialog, setDialog] = useState<'start' | 'share' | null>(null);
-  const runMeta = useSyncExternalStore(run?.subscribe ?? noSubscription, () => run?.getSnapshot().meta ?? null);
-  const streaming = useSyncExternalStore(run?.subscribe ?? noSubscription, () => run?.isActive ?? false);
 
   const data = session.data;
   const title = fresh ? t('public.newChat') : data?.title || t('public.untitled');
   useDocumentTitle(data ? title : null);
+  const canChat = !member && data !== undefined && data.chatbot.is_public && (fresh || data.creator_name === null);
+  const visitorModes = usePublicChatbot(data?.chatbot.hash_id ?? '', canChat).data?.visitor_modes;
+
+  const onSessionCreated = useCallback(
+    (created: string) => {
+      // The new chat gets its own link at once; the shared one stays where it was.
+      setFresh(false);
+      void navigate(`${SHARED_SESSION_ROUTE}/${created}`);
+    },
+    [navigate],
+  );
+  const modes = useCallback(() => (visitorModes ? visitorModesBody(visitorModes, useWebSearchStore.getState().on) : {}), [visitorModes]);
+  const { run, runMeta, streaming, send, stop, reset } = useVisitorRun({ chatbot: data?.chatbot, sessionHash: fresh ? undefined : hash, modes, onSessionCreated });
 
   const face = useMemo<ChatbotFace>(
     () => ({ name: data ? chatbotName(data.chatbot, language) : '', imageUrl: data?.chatbot.profile_image_url ?? null }),
@@ -99,52 +92,8 @@ export default function PublicSessionPage() {
     return runMeta ? all.filter((message) => message.id !== runMeta.member_message_id && message.id !== runMeta.chatbot_message_id) : all;
   }, [fresh, history.data, runMeta]);
 
-  const canChat = !member && data !== undefined && data.chatbot.is_public && (fresh || data.creator_name === null);
-
-  const send = useCallback(
-    (text: string) => {
-      if (!data) return;
-      run?.stop();
-      const next: ChatRun = new ChatRun({
-        chatbotId: data.chatbot.id,
-        body: { text, session_hash_id: fresh ? undefined : hash },
-        streamChat: (request) => streamChat({ ...request, visitor: { language } }),
-        onMeta: (meta) => {
-          if (!meta.session_created) return;
-          // The new chat gets its own link at once; the shared one stays where it was.
-          const empty: HistoryData = { pages: [{ items: [], has_more: false, context_tokens: 0 }], pageParams: [undefined] };
-          queryClient.setQueryData(queryKeys.publicSessionHistory(meta.session_hash_id), empty);
-          queryClient.setQueryData<PublicSession>(queryKeys.publicSession(meta.session_hash_id), { ...data, hash_id: meta.session_hash_id, title: null, creator_name: null });
-          setFresh(false);
-          void navigate(`${SHARED_SESSION_ROUTE}/${meta.session_hash_id}`);
-        },
-        onSettled: (snapshot: ChatRunSnapshot) => {
-          if (snapshot.rejected) {
-            if (useActiveRunStore.getState().draft === '') useActiveRunStore.setState({ draft: snapshot.memberText });
-            return;
-          }
-          const hashId = snapshot.meta?.session_hash_id;
-          if (!hashId) return;
-          void queryClient.refetchQueries({ queryKey: queryKeys.publicSessionHistory(hashId), exact: true }).then(() => {
-            if (snapshot.error === null) setRun((current) => (current === next ? null : current));
-          });
-          if (snapshot.meta?.session_created) {
-            generatePublicSessionTitle(hashId, language).then(
-              (titled) => queryClient.setQueryData(queryKeys.publicSession(hashId), titled),
-              () => undefined, // The chat keeps working untitled.
-            );
-          }
-        },
-      });
-      setRun(next);
-      void next.start();
-    },
-    [data, fresh, hash, language, navigate, queryClient, run],
-  );
-
   const startFresh = () => {
-    run?.stop();
-    setRun(null);
+    reset();
     setFresh(true);
     setDialog(null);
   };
@@ -228,7 +177,7 @@ export default function PublicSessionPage() {
         </Group>
       </header>
       {body}
-      {canChat && <Composer onSend={send} onStop={() => run?.stop()} streaming={streaming} conversationKey={fresh ? 'fresh' : hash} visitor />}
+      {canChat && <Composer onSend={send} onStop={stop} streaming={streaming} conversationKey={fresh ? 'fresh' : hash} visitor visitorModes={visitorModes} />}
       <ShareLinkDialog hashId={hash} opened={dialog === 'share'} onClose={() => setDialog(null)} />
       {data && <StartChatDialog session={data} opened={dialog === 'start'} onClose={() => setDialog(null)} onStartVisitorChat={startFresh} />}
     </main>

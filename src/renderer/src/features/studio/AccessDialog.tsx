@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Group, Modal, MultiSelect, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Modal, MultiSelect, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { chatbotsApi, type Chatbot } from '../../../../shared/api';
@@ -13,6 +13,8 @@ import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { chatbotName } from '../../../../shared/domain/chatbots';
 import { ChatbotStatusBadge } from '../../components/ChatbotStatusBadge';
 import { localizedName } from '../../../../shared/domain/language';
+import { publicChatbotUrl } from '../../api/publicSessions';
+import { CopyButton } from '../sharing/CopyButton';
 
 type AccessMode = 'private' | 'groups' | 'public';
 
@@ -50,6 +52,26 @@ function usePublicHashCheck(chatbotId: number, value: string, current: string | 
   if (value !== debounced || check.isPending) return 'checking' as const;
   if (check.isError) return 'unknown' as const;
   return check.data ? ('available' as const) : ('taken' as const);
+}
+
+/** The public page of a published chatbot, at its custom link when it has one: copy it or open it. */
+function PublicPageLink({ chatbot }: { chatbot: Chatbot }) {
+  const { t } = useTranslation('studio');
+  const hash = chatbot.public_hash_id ?? chatbot.hash_id;
+  const url = useQuery({ queryKey: ['public-chatbot-url', hash], queryFn: () => publicChatbotUrl(hash), staleTime: Infinity }).data ?? '';
+  return (
+    <Stack gap={4}>
+      <Text size="sm" fw={500}>
+        {t('access.page')}
+      </Text>
+      <Group gap="xs" wrap="nowrap">
+        <Anchor href={url} target="_blank" rel="noopener noreferrer" size="sm" style={{ overflowWrap: 'anywhere' }} data-testid="public-page-link">
+          {url}
+        </Anchor>
+        <CopyButton text={url} label={t('access.copyPage')} testId="copy-public-page" />
+      </Group>
+    </Stack>
+  );
 }
 
 function AccessForm({ chatbot, onClose }: { chatbot: Chatbot; onClose: () => void }) {
@@ -108,9 +130,16 @@ function AccessForm({ chatbot, onClose }: { chatbot: Chatbot; onClose: () => voi
         )}
         <Radio.Group value={mode} onChange={(value) => setMode(value as AccessMode)} label={t('access.who')} description={unnamed ? t('errors.name_first') : undefined}>
           <Stack gap="xs" mt="xs">
-            <Radio value="private" label={t('access.private')} description={t('access.private_hint')} data-testid="access-private" />
+            {chatbot.is_default ? (
+              // A default chatbot without groups is every member's (spec §6): it is never private nor published.
+              <Radio value="private" label={t('access.everyone_default')} description={t('access.everyone_default_hint')} data-testid="access-everyone" />
+            ) : (
+              <Radio value="private" label={t('access.private')} description={t('access.private_hint')} data-testid="access-private" />
+            )}
             <Radio value="groups" disabled={unnamed} label={t('access.groups')} description={t('access.groups_hint')} data-testid="access-groups" />
-            <Radio value="public" disabled={unnamed} label={t('access.public')} description={t('access.public_hint')} data-testid="access-public" />
+            {!chatbot.is_default && (
+              <Radio value="public" disabled={unnamed} label={t('access.public')} description={t('access.public_hint')} data-testid="access-public" />
+            )}
           </Stack>
         </Radio.Group>
         {mode === 'groups' && (
@@ -144,6 +173,7 @@ function AccessForm({ chatbot, onClose }: { chatbot: Chatbot; onClose: () => voi
             {hashState === 'available' ? t('access.link_available') : hashState === 'checking' ? t('access.link_checking') : ''}
           </Text>
         )}
+        {mode === 'public' && chatbot.is_public && <PublicPageLink chatbot={chatbot} />}
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onClose}>
             {t('cancel')}

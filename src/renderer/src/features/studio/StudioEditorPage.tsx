@@ -30,8 +30,9 @@ import { useUnsavedChangesGuard } from './useUnsavedChangesGuard';
 
 const STUDIO_PATH = '/dashboard/studio';
 
+/** An admin edits any chatbot of the workspace, default ones included; a member only their own (never a default one). */
 const canEdit = (chatbot: Chatbot, member: Pick<Member, 'id' | 'is_admin'> | null) =>
-  member !== null && (member.is_admin || chatbot.creator?.id === member.id) && !chatbot.is_default;
+  member !== null && (member.is_admin || (chatbot.creator?.id === member.id && !chatbot.is_default));
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   const id = `studio-section-${title.replace(/\W+/g, '-')}`;
@@ -125,8 +126,9 @@ function Editor({ chatbot }: { chatbot: Chatbot }) {
 
   return (
     <Box px={{ base: 'md', sm: 32 }} py={24} maw={1440} w="100%" mx="auto">
-      <Anchor component={Link} to={STUDIO_PATH} size="sm">
-        {t('back')}
+      {/* An admin edits a default chatbot from the console's list: back there. */}
+      <Anchor component={Link} to={chatbot.is_default ? '/admin/default-chatbots' : STUDIO_PATH} size="sm">
+        {t(chatbot.is_default ? 'back_default' : 'back')}
       </Anchor>
       <Group justify="space-between" mt="xs" mb="lg" gap="sm">
         <Group gap="sm" miw={0}>
@@ -139,9 +141,12 @@ function Editor({ chatbot }: { chatbot: Chatbot }) {
           <Button variant="default" leftSection={<IconLock size={16} />} onClick={() => setAccessOpen(true)} data-testid="open-access">
             {t('access.open')}
           </Button>
-          <Button variant="subtle" color="red" leftSection={<IconTrash size={16} />} onClick={() => setDeleteOpen(true)} data-testid="delete-chatbot">
-            {t('delete')}
-          </Button>
+          {/* Default chatbots are the workspace's own: edited, never deleted from here. */}
+          {!chatbot.is_default && (
+            <Button variant="subtle" color="red" leftSection={<IconTrash size={16} />} onClick={() => setDeleteOpen(true)} data-testid="delete-chatbot">
+              {t('delete')}
+            </Button>
+          )}
           <Button onClick={() => void saveNow()} loading={save.isPending} disabled={!dirty} data-testid="save-chatbot">
             {t('save')}
           </Button>

@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { ActionIcon, Alert, Badge, Button, Group, Modal, Select, Stack, Table, Tabs, Text, TextInput, Textarea } from '@mantine/core';
+import { ActionIcon, Alert, Badge, Button, Group, Modal, Progress, Select, Stack, Table, Tabs, Text, TextInput, Textarea } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { adminInvitationsApi, type AdminMemberGroup } from '../../../../../shared/api';
 import { validateEmail } from '../../../../../shared/domain/validation';
-import { type InviteRow, inviteMembers } from '../../../api/adminInvitations';
+import { type InviteRow, inviteInBatches, type inviteMembers } from '../../../api/adminInvitations';
 import { errorMessageKey } from '../../../api/errorMessages';
 import { IconPlus, IconTrash } from '../../../components/icons';
 
@@ -43,8 +43,9 @@ const RESULT_COLORS: Record<RowResult['result'], string> = {
 
 /**
  * Invite several people at once (spec §2 "invited members"): rows of email, name and group, typed
- * or pasted as lines; the answer says per row what happened (spec §8 row-level errors). The
- * request's own refusals (402 the plan's cap, 403 an SSO admin) are shown above the rows.
+ * or pasted as lines, any number of them: they go out in batches with a progress bar (spec §4 bulk
+ * upload, §5); the answer says per row what happened (spec §8 row-level errors). A refused batch
+ * (402 the plan's cap, 403 an SSO admin) stops the rest; its error shows above what was answered.
  */
 export function InviteDialog({ opened, groups, groupName, onClose, onInvited }: { opened: boolean; groups: AdminMemberGroup[]; groupName: (group: AdminMemberGroup) => string; onClose: () => void; onInvited: () => void }) {
   const { t } = useTranslation('adminInvitations');
@@ -57,10 +58,18 @@ export function InviteDialog({ opened, groups, groupName, onClose, onInvited }: 
   const groupOptions = groups.map((group) => ({ value: String(group.id), label: groupName(group) }));
   const filled = rows.filter((row) => row.email.trim() || row.name.trim());
 
+  /** Rows sent so far of how many, while batches are going out. */
+  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+  const [batchError, setBatchError] = useState<unknown>(null);
   const invite = useMutation({
-    mutationFn: (members: InviteRow[]) => inviteMembers(members),
+    mutationFn: (members: InviteRow[]) => {
+      setProgress({ done: 0, total: members.length });
+      return inviteInBatches(members, (done) => setProgress({ done, total: members.length }));
+    },
     onSuccess: (answer) => {
-      setResults(answer.results);
+      setProgress(null);
+      if (answer.results.length > 0) setResults(answer.results);
+      setBatchError(answer.error);
       onInvited();
     },
   });
@@ -84,7 +93,14 @@ export function InviteDialog({ opened, groups, groupName, onClose, onInvited }: 
     <Modal opened={opened} onClose={onClose} size="xl" title={t('invite_title')}>
       {results ? (
         <Stack gap="sm" data-testid="invite-results">
-          <Alert color={invitedCount === results.length ? 'green' : 'yellow'}>{t('results_summary', { invited: invitedCount, total: results.length })}</Alert>
+          {batchError !== null && (
+            <Alert color="red" data-testid="invite-error">
+              {t('batch_stopped', { sent: results.length, error: t(errorMessageKey(batchError, adminInvitationsApi.bulkInvite)) })}
+            </Alert>
+          )}
+          <Alert color={invitedCount === results.length ? 'green' : 'yellow'} data-testid="invite-summary">
+            {t('results_summary', { invited: invitedCount, total: results.length })}
+          </Alert>
           <Table.ScrollContainer minWidth={360}>
             <Table verticalSpacing="xs">
               <Table.Thead>
@@ -115,10 +131,18 @@ export function InviteDialog({ opened, groups, groupName, onClose, onInvited }: 
         </Stack>
       ) : (
         <Stack gap="sm">
-          {invite.isError && (
+          {batchError !== null && (
             <Alert color="red" data-testid="invite-error">
-              {t(errorMessageKey(invite.error, adminInvitationsApi.bulkInvite))}
+              {t(errorMessageKey(batchError, adminInvitationsApi.bulkInvite))}
             </Alert>
+          )}
+          {progress && (
+            <Stack gap={4} data-testid="invite-progress">
+              <Text size="sm" id="invite-progress-label" role="status">
+                {t('sending_progress', { done: progress.done, total: progress.total })}
+              </Text>
+              <Progress value={Math.round((progress.done / progress.total) * 100)} aria-labelledby="invite-progress-label" />
+            </Stack>
           )}
           <Tabs value={tab} onChange={setTab}>
             <Tabs.List>

@@ -50,7 +50,7 @@ function MemberForm({ member, onDone }: { member: AdminMember; onDone: () => voi
   const queryClient = useQueryClient();
   const ownId = useUserSession((state) => state.member?.id);
   const groups = useMemberGroups();
-  const [confirm, setConfirm] = useState<'admin' | 'delete' | null>(null);
+  const [confirm, setConfirm] = useState<'admin' | 'status' | 'delete' | null>(null);
   const form = useForm<FormValues>({
     initialValues: toValues(member),
     validate: (values) => {
@@ -63,7 +63,7 @@ function MemberForm({ member, onDone }: { member: AdminMember; onDone: () => voi
   const save = useMutation({
     mutationFn: (patch: AdminMemberPatch) => updateAdminMember(member.id, patch),
     onSuccess: (saved, patch) => {
-      showToast('success', t(patch.is_admin === undefined ? 'saved_toast' : patch.is_admin ? 'admin_granted_toast' : 'admin_removed_toast', { name: saved.name }));
+      showToast('success', t(savedToastKey(patch), { name: saved.name }));
       queryClient.setQueryData(queryKeys.adminMember(member.id), saved);
       form.resetDirty(toValues(saved));
       setConfirm(null);
@@ -84,6 +84,8 @@ function MemberForm({ member, onDone }: { member: AdminMember; onDone: () => voi
 
   const groupOptions = (groups.data ?? []).map((group) => ({ value: String(group.id), label: localizedName(group, language) }));
   const isSelf = member.id === ownId;
+  // Only approved members are deactivated, and only deactivated ones reactivated (pending ones go through requests).
+  const statusAction = member.member_status === 'approved' ? 'deactivate' : member.member_status === 'deactivated' ? 'reactivate' : null;
 
   return (
     <form onSubmit={form.onSubmit((values) => save.mutate(toPatch(values)))} noValidate>
@@ -152,6 +154,16 @@ function MemberForm({ member, onDone }: { member: AdminMember; onDone: () => voi
           data-testid="member-admin"
         />
         <Group>
+          {statusAction && (
+            <Button
+              variant="default"
+              disabled={isSelf}
+              onClick={() => setConfirm('status')}
+              data-testid={`member-${statusAction}`}
+            >
+              {t(`${statusAction}.action`)}
+            </Button>
+          )}
           <Button color="red" variant="light" disabled={isSelf} onClick={() => setConfirm('delete')} data-testid="member-delete">
             {t('delete')}
           </Button>
@@ -167,6 +179,19 @@ function MemberForm({ member, onDone }: { member: AdminMember; onDone: () => voi
         onCancel={() => setConfirm(null)}
         onConfirm={() => save.mutate({ is_admin: !member.is_admin })}
       />
+      {statusAction && (
+        <ConfirmDialog
+          opened={confirm === 'status'}
+          title={t(`${statusAction}.title`, { name: member.name, count: 1 })}
+          body={t(`${statusAction}.body`, { count: 1 })}
+          cancelLabel={t('cancel')}
+          confirmLabel={t(`${statusAction}.action`)}
+          loading={save.isPending}
+          restoring={statusAction === 'reactivate'}
+          onCancel={() => setConfirm(null)}
+          onConfirm={() => save.mutate({ member_status: statusAction === 'deactivate' ? 'deactivated' : 'approved' })}
+        />
+      )}
       <ConfirmDialog
         opened={confirm === 'delete'}
         title={t('delete_title', { name: member.name })}
@@ -179,6 +204,13 @@ function MemberForm({ member, onDone }: { member: AdminMember; onDone: () => voi
       />
     </form>
   );
+}
+
+/** The success toast of a drawer save: admin rights and status changes say what happened. */
+function savedToastKey(patch: AdminMemberPatch): string {
+  if (patch.member_status !== undefined) return patch.member_status === 'deactivated' ? 'deactivate.toast' : 'reactivate.toast';
+  if (patch.is_admin !== undefined) return patch.is_admin ? 'admin_granted_toast' : 'admin_removed_toast';
+  return 'saved_toast';
 }
 
 /** A member's detail beside the list: edit, admin rights and deletion, each destructive step confirmed. */

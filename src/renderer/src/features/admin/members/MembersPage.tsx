@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { adminMembersApi, membersApi } from '../../../../../shared/api';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
-import { bulkDeleteMembers, bulkSetCreditQuota, useAdminMembers } from '../../../api/adminMembers';
+import { bulkDeleteMembers, bulkSetCreditQuota, bulkSetMemberStatus, useAdminMembers } from '../../../api/adminMembers';
 import { errorMessageKey } from '../../../api/errorMessages';
 import { queryKeys } from '../../../api/queryKeys';
 import { useMemberGroups } from '../../../api/studio';
@@ -61,9 +61,12 @@ function BulkQuotaDialog({ count, opened, busy, onClose, onSave }: { count: numb
 
 const STATUSES = membersApi.memberStatusSchema.options;
 
+/** Deactivate the approved members of a selection, or reactivate the deactivated ones. */
+type StatusAction = 'deactivate' | 'reactivate';
+
 /**
  * Admin "All members" (spec §2, §6, §7): search, filters, page and size in the URL; row selection
- * with bulk credit limit and bulk delete; a row opens the member's drawer. The header exports the
+ * with bulk credit limit, deactivation, reactivation and delete (each confirmed); a row opens the member's drawer. The header exports the
  * members and leads to the bulk upload (features/admin/memberTransfer).
  */
 export default function MembersPage() {
@@ -79,7 +82,7 @@ export default function MembersPage() {
   const list = useAdminMembers({ page, size, ...(search ? { search_term: search } : {}), ...filters.query });
   const [selected, setSelected] = useState<number[]>([]);
   const [openId, setOpenId] = useState<number | null>(null);
-  const [dialog, setDialog] = useState<'quota' | 'delete' | null>(null);
+  const [dialog, setDialog] = useState<'quota' | 'delete' | StatusAction | null>(null);
   const items = list.data?.items ?? [];
   const refresh = () => void queryClient.invalidateQueries({ queryKey: queryKeys.adminMembersAll });
 
@@ -93,6 +96,17 @@ export default function MembersPage() {
     },
     onError: (error) => showToast('error', t(errorMessageKey(error, adminMembersApi.bulkPatchMembers))),
   });
+  const changeStatus = useMutation({
+    mutationFn: (action: StatusAction) => bulkSetMemberStatus(selected, action === 'deactivate' ? 'deactivated' : 'approved'),
+    onSuccess: ({ updated }, action) => {
+      showToast('success', t(`${action}.bulk_toast`, { count: updated, total: selected.length }));
+      setDialog(null);
+      setSelected([]);
+      refresh();
+    },
+    onError: (error) => showToast('error', t(errorMessageKey(error, adminMembersApi.bulkPatchMembers))),
+  });
+  const statusDialog = dialog === 'deactivate' || dialog === 'reactivate' ? dialog : null;
   const remove = useMutation({
     mutationFn: () => bulkDeleteMembers(selected),
     onSuccess: ({ deleted }) => {
@@ -231,6 +245,12 @@ export default function MembersPage() {
           <Button size="xs" onClick={() => setDialog('quota')} data-testid="bulk-quota">
             {t('bulk_quota')}
           </Button>
+          <Button size="xs" variant="default" onClick={() => setDialog('deactivate')} data-testid="bulk-deactivate">
+            {t('deactivate.action')}
+          </Button>
+          <Button size="xs" variant="default" onClick={() => setDialog('reactivate')} data-testid="bulk-reactivate">
+            {t('reactivate.action')}
+          </Button>
           <Button size="xs" color="red" variant="light" onClick={() => setDialog('delete')} data-testid="bulk-delete">
             {t('bulk_delete')}
           </Button>
@@ -251,6 +271,17 @@ export default function MembersPage() {
         busy={setQuota.isPending}
         onClose={() => setDialog(null)}
         onSave={(quota) => setQuota.mutate(quota)}
+      />
+      <ConfirmDialog
+        opened={statusDialog !== null}
+        title={statusDialog ? t(`${statusDialog}.bulk_title`, { count: selected.length }) : ''}
+        body={statusDialog ? t(`${statusDialog}.body`, { count: selected.length }) : ''}
+        cancelLabel={t('cancel')}
+        confirmLabel={statusDialog ? t(`${statusDialog}.action`) : ''}
+        loading={changeStatus.isPending}
+        restoring={statusDialog === 'reactivate'}
+        onCancel={() => setDialog(null)}
+        onConfirm={() => statusDialog && changeStatus.mutate(statusDialog)}
       />
       <ConfirmDialog
         opened={dialog === 'delete'}

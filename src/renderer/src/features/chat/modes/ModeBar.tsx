@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Button, Group, Select, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
-import { taskModesApi } from '../../../../../shared/api';
+import { taskModesApi, type TaskMode, type VisitorModes } from '../../../../../shared/api';
 import { useChatbot } from '../../../api/chatbots';
 import { useTaskModes } from '../../../api/taskModes';
 import { useErrorToast } from '../../../components/useErrorToast';
@@ -38,17 +38,18 @@ function ModeToggle({ label, pressed, onToggle, icon, testId, unavailable }: {
   return unavailable ? <Tooltip label={unavailable}>{button}</Tooltip> : button;
 }
 
-/** The composer's modes: thinking, image generation and the tenant's task modes. */
-/** The tools under the message box: `children` first (attach, web search), then the modes of this folder. */
-export function ModeBar({ children }: { children?: ReactNode }) {
-  const { t } = useTranslation('modes');
-  const { chatbotId } = useParams();
-  const chatbot = useChatbot(Number(chatbotId));
-  const { thinking, image, taskModeId } = useModesStore();
-  const taskModes = useTaskModes();
-  useErrorToast(taskModes.error, taskModesApi.listTaskModes);
-  const canThink = chatbot.data?.llm_model.supports_thinking ?? false;
+interface ModeTogglesProps {
+  children?: ReactNode;
+  canThink: boolean;
+  /** Image generation is offered to members only. */
+  withImage: boolean;
+  taskModes: TaskMode[];
+}
 
+/** The tools under the message box: `children` first (attach, web search), then thinking, image and task modes. */
+function ModeToggles({ children, canThink, withImage, taskModes }: ModeTogglesProps) {
+  const { t } = useTranslation('modes');
+  const { thinking, image, taskModeId } = useModesStore();
   return (
     <Group gap={6} mt={6} data-testid="mode-bar" role="group" aria-label={t('bar.label')}>
       {children}
@@ -60,8 +61,8 @@ export function ModeBar({ children }: { children?: ReactNode }) {
         testId="thinking-mode-button"
         unavailable={canThink ? undefined : t('thinking.unavailable')}
       />
-      <ModeToggle label={t('image.button')} pressed={image} onToggle={toggleImage} icon={<IconImage size={14} />} testId="image-mode-button" />
-      {(taskModes.data?.length ?? 0) > 0 && (
+      {withImage && <ModeToggle label={t('image.button')} pressed={image} onToggle={toggleImage} icon={<IconImage size={14} />} testId="image-mode-button" />}
+      {taskModes.length > 0 && (
         <Select
           size="xs"
           radius="xl"
@@ -69,7 +70,7 @@ export function ModeBar({ children }: { children?: ReactNode }) {
           clearable
           placeholder={t('task.placeholder')}
           aria-label={t('task.label')}
-          data={taskModes.data?.map((mode) => ({ value: String(mode.id), label: mode.mode_name })) ?? []}
+          data={taskModes.map((mode) => ({ value: String(mode.id), label: mode.mode_name }))}
           value={taskModeId === null ? null : String(taskModeId)}
           onChange={(value) => chooseTaskMode(value === null ? null : Number(value))}
           comboboxProps={{ withinPortal: true }}
@@ -77,5 +78,27 @@ export function ModeBar({ children }: { children?: ReactNode }) {
         />
       )}
     </Group>
+  );
+}
+
+/** A member's composer modes: the open chatbot's model decides thinking; the tenant's task modes. */
+export function ModeBar({ children }: { children?: ReactNode }) {
+  const { chatbotId } = useParams();
+  const chatbot = useChatbot(Number(chatbotId));
+  const taskModes = useTaskModes();
+  useErrorToast(taskModes.error, taskModesApi.listTaskModes);
+  return (
+    <ModeToggles canThink={chatbot.data?.llm_model.supports_thinking ?? false} withImage taskModes={taskModes.data ?? []}>
+      {children}
+    </ModeToggles>
+  );
+}
+
+/** A visitor's composer modes, as the public chatbot allows them (no member endpoint is read). */
+export function VisitorModeBar({ children, modes }: { children?: ReactNode; modes: VisitorModes }) {
+  return (
+    <ModeToggles canThink={modes.thinking} withImage={false} taskModes={modes.task_modes}>
+      {children}
+    </ModeToggles>
   );
 }

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import type { ChatBody } from '../../../../../shared/api';
+import type { ChatBody, VisitorModes } from '../../../../../shared/api';
 
 interface ModesState {
   /** Ask a reasoning model to think first (only offered for models that can). */
@@ -24,5 +24,15 @@ export function modesBody(): Pick<ChatBody, 'thinking' | 'image_generation' | 't
     ...(thinking ? { thinking: true } : {}),
     ...(image ? { image_generation: true } : {}),
     ...(taskModeId !== null ? { task_mode_id: taskModeId } : {}),
+  };
+}
+
+/** A visitor's send: only the modes the public chatbot allows them (image generation never). */
+export function visitorModesBody(allowed: VisitorModes, webSearch: boolean): Pick<ChatBody, 'thinking' | 'web_search' | 'task_mode_id'> {
+  const { thinking, taskModeId } = useModesStore.getState();
+  return {
+    ...(thinking && allowed.thinking ? { thinking: true } : {}),
+    ...(webSearch && allowed.web_search ? { web_search: true } : {}),
+    ...(taskModeId !== null && allowed.task_modes.some((mode) => mode.id === taskModeId) ? { task_mode_id: taskModeId } : {}),
   };
 }

@@ -1,0 +1,212 @@
+import { useCallback, useMemo, useState } from 'react';
+import { ActionIcon, Avatar, Badge, Button, Center, Group, Loader, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { isApiError, type PublicChatbot } from '../../../../shared/api';
+import { chatbotName } from '../../../../shared/domain/chatbots';
+import { PUBLIC_CHATBOT_ROUTE, SHARED_WORKSPACE_PARAM } from '../../../../shared/domain/sharing';
+import { errorKeyOf } from '../../api/errorMessages';
+import { usePublicChatbot, usePublicSessionHistory } from '../../api/publicSessions';
+import { IconPlus, IconShare } from '../../components/icons';
+import { MAIN_CONTENT_ID } from '../../components/mainContent';
+import { useDocumentTitle } from '../../components/useDocumentTitle';
+import { useResolvedLanguage } from '../../i18n/useLanguage';
+import { useUserSession } from '../../stores/userSession';
+import { Composer } from '../chat/Composer';
+import { flattenHistory } from '../chat/history';
+import { MessageList } from '../chat/MessageList';
+import type { ChatbotFace } from '../chat/Messages';
+import { visitorModesBody } from '../chat/modes/modesStore';
+import chatClasses from '../chat/chat.module.css';
+import { useWebSearchStore } from '../sources/webSearchStore';
+import { ShareLinkDialog } from './ShareDialog';
+import { useLinkWorkspace } from './useLinkWorkspace';
+import { useVisitorRun } from './useVisitorRun';
+import classes from './sharing.module.css';
+
+/** The key features in the visitor's language (the other one when empty). */
+const keyFeatures = (chatbot: PublicChatbot, language: string) =>
+  (language === 'ko' ? chatbot.ko_key_features || chatbot.en_key_features : chatbot.en_key_features || chatbot.ko_key_features).trim();
+
+function ChatbotMissing() {
+  const { t } = useTranslation('sharing');
+  const member = useUserSession((state) => state.member);
+  useDocumentTitle(t('chatbotPage.notFound'));
+  return (
+    <Center component="main" id={MAIN_CONTENT_ID} tabIndex={-1} h="100dvh" p="lg" data-testid="public-chatbot-missing">
+      <Stack align="center" gap="sm" maw={480} ta="center">
+        <Title order={1} fz="h3">
+          {t('chatbotPage.notFound')}
+        </Title>
+        <Text c="dimmed">{t('chatbotPage.notFoundHint')}</Text>
+        <Button component={Link} to={member ? '/dashboard/chat' : '/auth'}>
+          {member ? t('unavailable.toDefault') : t('public.signIn')}
+        </Button>
+      </Stack>
+    </Center>
+  );
+}
+
+/** Who the chatbot is, before the first message: picture, name, creator, key features, categories. */
+function ChatbotIntro({ chatbot, signedIn }: { chatbot: PublicChatbot; signedIn: boolean }) {
+  const { t } = useTranslation('sharing');
+  const language = useResolvedLanguage();
+  const name = chatbotName(chatbot, language);
+  const features = keyFeatures(chatbot, language);
+  return (
+    <Stack align="center" gap="sm" py={48} px="md" maw={560} mx="auto" ta="center" data-testid="public-chatbot-intro">
+      <Avatar src={chatbot.profile_image_url} alt="" size={72} radius="xl" color="indigo">
+        {name.slice(0, 1).toUpperCase()}
+      </Avatar>
+      <Title order={2} fz="h3">
+        {name}
+      </Title>
+      {features && (
+        <Text c="dimmed" style={{ whiteSpace: 'pre-line' }}>
+          {features}
+        </Text>
+      )}
+      {chatbot.categories.length > 0 && (
+        <Group gap={6} justify="center">
+          {chatbot.categories.map((category) => (
+            <Badge key={category.id} variant="light" color="gray">
+              {chatbotName(category, language)}
+            </Badge>
+          ))}
+        </Group>
+      )}
+      {signedIn ? (
+        <>
+          <Text size="sm">{t('chatbotPage.memberHint', { name })}</Text>
+          <Button component={Link} to={`/dashboard/chat/${chatbot.id}`} data-testid="public-chatbot-open-workspace">
+            {t('chatbotPage.openInWorkspace')}
+          </Button>
+        </>
+      ) : (
+        <Text size="sm">{t('chatbotPage.hint', { name })}</Text>
+      )}
+    </Stack>
+  );
+}
+
+/**
+ * A public chatbot's own page (spec §6 public paths, §4 public chat), reached by its hash id or
+ * the custom link its author set in the Studio: a signed-out visitor sees who it is and chats with
+ * it. The first answer gives the chat a session, whose id joins the address (`/{sessionHash}`) so
+ * the chat can be reopened and shared; "New chat" starts another, the old one stays at its link.
+ * A signed-in member is sent to their own chat instead.
+ */
+export default function PublicChatbotPage() {
+  const { hash = '', sessionHash } = useParams();
+  const { t } = useTranslation('sharing');
+  const language = useResolvedLanguage();
+  const member = useUserSession((state) => state.member);
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const workspace = useLinkWorkspace(params.get(SHARED_WORKSPACE_PARAM), member !== null);
+  const chatbot = usePublicChatbot(hash, workspace.ready);
+  const history = usePublicSessionHistory(sessionHash ?? '', workspace.ready && sessionHash !== undefined);
+  const [shareOpen, setShareOpen] = useState(false);
+
+  const data = chatbot.data;
+  const name = data ? chatbotName(data, language) : '';
+  useDocumentTitle(data ? name : null);
+
+  const sessionChatbot = useMemo(
+    () => (data ? { id: data.id, hash_id: data.hash_id, en_name: data.en_name, ko_name: data.ko_name, profile_image_url: data.profile_image_url, is_public: true } : undefined),
+    [data],
+  );
+  const pagePath = `${PUBLIC_CHATBOT_ROUTE}/${encodeURIComponent(hash)}`;
+  const onSessionCreated = useCallback((created: string) => void navigate(`${pagePath}/${created}`), [navigate, pagePath]);
+  const modes = useCallback(() => (data ? visitorModesBody(data.visitor_modes, useWebSearchStore.getState().on) : {}), [data]);
+  const { run, runMeta, streaming, send, stop, reset } = useVisitorRun({ chatbot: sessionChatbot, sessionHash, modes, onSessionCreated });
+
+  const face = useMemo<ChatbotFace>(() => ({ name, imageUrl: data?.profile_image_url ?? null }), [name, data]);
+  const messages = useMemo(() => {
+    if (!sessionHash) return [];
+    const all = flattenHistory(history.data);
+    return runMeta ? all.filter((message) => message.id !== runMeta.member_message_id && message.id !== runMeta.chatbot_message_id) : all;
+  }, [sessionHash, history.data, runMeta]);
+
+  if (chatbot.isError && isApiError(chatbot.error) && chatbot.error.status === 404) return <ChatbotMissing />;
+
+  const startNew = () => {
+    reset();
+    void navigate(pagePath);
+  };
+
+  let body;
+  if (chatbot.isError || (history.isError && !history.data)) {
+    body = (
+      <Center flex={1}>
+        <Text>{t(errorKeyOf(chatbot.error ?? history.error))}</Text>
+      </Center>
+    );
+  } else if (!data || (sessionHash && history.isPending)) {
+    body = (
+      <Center flex={1}>
+        <Loader aria-label={t('public.loading')} />
+      </Center>
+    );
+  } else {
+    body = (
+      <MessageList
+        messages={messages}
+        run={run}
+        face={face}
+        hasOlder={sessionHash !== undefined && history.hasNextPage}
+        loadingOlder={history.isFetchingNextPage}
+        onLoadOlder={() => void history.fetchNextPage()}
+        empty={<ChatbotIntro chatbot={data} signedIn={member !== null} />}
+      />
+    );
+  }
+
+  return (
+    <main id={MAIN_CONTENT_ID} tabIndex={-1} className={classes.publicPage} data-testid="public-chatbot-page">
+      <header className={chatClasses.header}>
+        <Group justify="space-between" wrap="nowrap" gap="md">
+          <Group gap="sm" wrap="nowrap" miw={0}>
+            <Avatar src={face.imageUrl} alt="" radius="xl" color="indigo">
+              {name.slice(0, 1).toUpperCase()}
+            </Avatar>
+            <Stack gap={0} miw={0}>
+              <Title order={1} fz="md" fw={650} lineClamp={1} data-testid="public-chatbot-name">
+                {name}
+              </Title>
+              {data?.creator_name && (
+                <Text size="xs" c="dimmed" data-testid="public-chatbot-creator">
+                  {t('chatbotPage.by', { name: data.creator_name })}
+                </Text>
+              )}
+            </Stack>
+          </Group>
+          {sessionHash && (
+            <Group gap="xs" wrap="nowrap" style={{ flex: 'none' }}>
+              <Tooltip label={t('share.open')}>
+                <ActionIcon variant="subtle" color="gray" aria-label={t('share.open')} onClick={() => setShareOpen(true)} data-testid="share-session">
+                  <IconShare size={16} />
+                </ActionIcon>
+              </Tooltip>
+              <Button
+                size="xs"
+                variant="light"
+                leftSection={<IconPlus size={14} />}
+                onClick={startNew}
+                classNames={{ label: chatClasses.newSessionLabel, section: chatClasses.newSessionIcon }}
+                data-testid="public-chatbot-new-chat"
+              >
+                {t('public.newChat')}
+              </Button>
+            </Group>
+          )}
+        </Group>
+      </header>
+      {body}
+      {data && member === null && (
+        <Composer onSend={send} onStop={stop} streaming={streaming} conversationKey={sessionHash ?? 'fresh'} visitor visitorModes={data.visitor_modes} />
+      )}
+      {sessionHash && <ShareLinkDialog hashId={sessionHash} opened={shareOpen} onClose={() => setShareOpen(false)} />}
+    </main>
+  );
+}

@@ -1,0 +1,2 @@
+ALTER TABLE "chatbots" ADD COLUMN "publish_requested_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "chatbots" ADD COLUMN "default_member_group_ids" integer[] DEFAULT '{}'::integer[] NOT NULL;
