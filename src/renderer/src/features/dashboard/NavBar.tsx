@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { AppShell, Avatar, Box, Collapse, Divider, Group, Image, ScrollArea, Stack, Text, Tooltip, UnstyledButton, ActionIcon, VisuallyHidden } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useMatch, useNavigate } from 'react-router-dom';
 import { isCreditsDepleted } from '../../../../shared/domain/credits';
@@ -13,8 +13,8 @@ import { useTenant } from '../../api/tenant';
 import { useUserSession } from '../../stores/userSession';
 import { LanguageMenu } from '../../components/LanguageMenu';
 import { SideNavbar } from '../../components/SideNavShell';
-import { apiUrl } from '../../api/client';
-import { queryKeys } from '../../api/queryKeys';
+import { useApiReferenceUrl } from '../../api/apiReference';
+import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { IconBook, IconChevron, IconCode, IconExternal, IconFileText, IconLogout, IconMail, IconPlus, IconShield, IconStore, IconStudio, IconUser } from '../../components/icons';
 import { ContactModal } from '../contact/ContactModal';
 import { CreditUsageIndicator } from '../credits/CreditUsageIndicator';
@@ -118,18 +118,13 @@ function ExternalNavLink({ href, icon, label, testId }: { href: string; icon: Re
   );
 }
 
-/** "Docs": the API's OpenAPI document, served by the server the app talks to (absolute, for desktop). */
-function useApiDocsUrl() {
-  return useQuery({ queryKey: queryKeys.apiDocsUrl, queryFn: () => apiUrl('/openapi.json'), staleTime: Infinity }).data;
-}
-
 function NavFooter() {
   const { t } = useTranslation('dashboard');
   const member = useUserSession((state) => state.member);
   const clear = useUserSession((state) => state.clear);
   const queryClient = useQueryClient();
   const manualUrl = useTenant().data?.manual_url;
-  const docsUrl = useApiDocsUrl();
+  const docsUrl = useApiReferenceUrl(useResolvedLanguage());
   const navigate = useNavigate();
 
   async function signOut() {
