@@ -41,6 +41,10 @@ test.describe('admin announcements', () => {
     expect(stored.items.find((item) => item.content.includes(text))?.content).toBe(`## ${text}`);
     // Creating an active announcement deactivates all the others.
     await expect(page.getByTestId('announcement-card').getByRole('switch', { checked: true })).toHaveCount(1);
+    // Each switch says the card's state: the one members see is live, the others are off.
+    await expect(card(page, text).getByRole('switch', { name: 'Live' })).toBeChecked();
+    await expect(page.getByTestId('announcement-card').getByRole('switch', { name: 'Live' })).toHaveCount(1);
+    await expect(page.getByTestId('announcement-card').getByRole('switch', { name: 'Off' })).toHaveCount((await page.getByTestId('announcement-card').count()) - 1);
 
     await card(page, text).getByRole('button', { name: 'Edit' }).click();
     const editDialog = page.getByRole('dialog', { name: 'Edit announcement' });
@@ -56,7 +60,7 @@ test.describe('admin announcements', () => {
 
     await card(page, text).getByRole('switch').click();
     await expect(page.getByText('The announcement is now inactive.')).toBeVisible();
-    await expect(card(page, text).getByRole('switch')).not.toBeChecked();
+    await expect(card(page, text).getByRole('switch', { name: 'Off' })).not.toBeChecked();
     await card(page, text).getByRole('switch').click();
     await expect(page.getByText('The announcement is now active.')).toBeVisible();
     await expect(card(page, text).getByRole('switch')).toBeChecked();
