@@ -1,15 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, MEMBER, expectNoSeriousA11yViolations, signIn } from './support';
+import { expect, test } from '@playwright/test';
+import { ADMIN, MEMBER, expectNoSeriousA11yViolations, showInLanguage, signIn } from './support';
 import { menuButton } from './screens';
-
-/** Switches the language on screen as the language menu would, through the persisted user-data. */
-async function showIn(page: Page, language: 'en' | 'ko') {
-  await page.evaluate((lng) => {
-    const stored = JSON.parse(localStorage.getItem('user-data') ?? '{}') as { state?: { language?: string } };
-    localStorage.setItem('user-data', JSON.stringify({ ...stored, state: { ...stored.state, language: lng } }));
-  }, language);
-  await page.reload();
-}
 
 test('the admin console has the account menu, a way back to chat and sign out', async ({ page }) => {
   await signIn(page, ADMIN);
@@ -33,7 +24,7 @@ test('on a phone the console drawer ends with the way back to chat and the accou
   await signIn(page, ADMIN);
   await page.setViewportSize({ width: 375, height: 800 });
   await page.goto('/admin/members');
-  await showIn(page, 'ko');
+  await showInLanguage(page, 'ko');
   await menuButton(page).click();
   await expect(page.getByRole('link', { name: '채팅으로 돌아가기' })).toBeVisible();
   await expect(page.getByTestId('account-menu').getByRole('button', { name: '로그아웃' })).toBeVisible();
@@ -48,7 +39,7 @@ test('a member who opens the console sees the restricted page with a way home', 
   await expectNoSeriousA11yViolations(page);
   await page.screenshot({ path: 'test-results/console/restricted-en-1440.png' });
   await page.setViewportSize({ width: 375, height: 800 });
-  await showIn(page, 'ko');
+  await showInLanguage(page, 'ko');
   await expect(page.getByRole('link', { name: '채팅으로 이동' })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
   await page.screenshot({ path: 'test-results/console/restricted-ko-375.png' });
