@@ -1,5 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test';
-import { ADMIN, MEMBER, createSession, ensureActiveAnnouncement, setSessionPublic } from './support';
+import { ADMIN, MEMBER, createChatbotInStudio, createSession, ensureActiveAnnouncement, setSessionPublic } from './support';
 
 /** The widths of the spec (§9) in pixels; below 768 the navigation is a drawer. */
 export const BREAKPOINTS = [375, 475, 768, 905, 1040, 1240, 1440] as const;
@@ -143,9 +143,9 @@ export async function visitScreens(page: Page, language: Language, onScreen: (na
     await onScreen(screen, page);
   }
 
-  // A new draft opens the Studio editor with its test chat beside it (below on phones).
+  // A new chatbot opens the Studio editor with its test chat beside it (below on phones).
   await page.goto('/dashboard/studio');
-  await page.getByTestId('create-chatbot').first().click();
+  await createChatbotInStudio(page, 'Screens');
   await expect(page.getByTestId('test-chat')).toBeVisible();
   await onScreen('studio-editor', page);
 
