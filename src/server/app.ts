@@ -23,6 +23,7 @@ import { registerRateLimiter } from './plugins/rateLimit';
 import { registerSecurityHeaders } from './plugins/securityHeaders';
 import { registerTenantResolution } from './plugins/tenant';
 import { registerAnnouncementRoutes } from './routes/announcements';
+import { registerApiReferenceRoutes } from './routes/apiReference';
 import { registerAssetRoutes } from './routes/assets';
 import { registerAuthRoutes } from './routes/auth';
 import { registerCatalogRoutes } from './routes/catalog';
@@ -123,6 +124,8 @@ function rateLimitStore(app: FastifyInstance, db: Database, config: ServerConfig
   return redisRateLimitStore(redis);
 }
 
+const OPENAPI_TITLE = 'Chatbot platform API';
+
 /**
  * The whole API as a Fastify instance, ready to `listen` or `inject`. Building it first saves the
  * answers a process that died left streaming (their leases ran out). Closing it lets chat streams
@@ -153,7 +156,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
   registerRateLimiter(app, createRateLimiter(rateLimits));
   await app.register(fastifySwagger, {
     openapi: {
-      info: { title: 'Chatbot platform API', version: '1.0.0', description: 'Reference server of the shared API contract (src/shared/api).' },
+      info: { title: OPENAPI_TITLE, version: '1.0.0', description: 'Reference server of the shared API contract (src/shared/api).' },
       servers: [{ url: '/' }],
       components: {
         securitySchemes: {
@@ -166,6 +169,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
     transform: jsonSchemaTransform,
   });
   app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
+  registerApiReferenceRoutes(app, OPENAPI_TITLE);
   registerAssetRoutes(app);
 
   const auth = createAuthService(db, {

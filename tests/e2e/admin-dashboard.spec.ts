@@ -1,7 +1,13 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN, MEMBER, adminHeaders, expectNoSeriousA11yViolations, signIn } from './support';
+import { ADMIN, MEMBER, adminHeaders, expectNoSeriousA11yViolations, showInLanguage, signIn } from './support';
 
 const API = '/api/v1';
+
+/** A month `offset` months from now as the charts write it ("Jun 2026", "2026년 6월"). */
+function monthName(offset: number, language: 'en' | 'ko'): string {
+  const now = new Date();
+  return new Intl.DateTimeFormat(language, { year: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + offset, 1)));
+}
 
 test.describe('admin dashboard and credits', () => {
   test.beforeAll(async ({ request }) => {
@@ -29,9 +35,57 @@ test.describe('admin dashboard and credits', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
     await expect(page.getByTestId('card-members')).toHaveText(/\d/);
     await expect(page.getByTestId('card-messages')).not.toHaveText('0');
-    await expect(page.getByRole('img', { name: 'Messages' })).toBeVisible();
+    await expect(page.getByRole('group', { name: 'Messages' })).toBeVisible();
     await expect(page.getByRole('navigation').getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
     await expectNoSeriousA11yViolations(page);
+  });
+
+  test('each month of a chart shows its value on hover and on keyboard focus', async ({ page }) => {
+    await signIn(page, ADMIN);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto('/admin/dashboard');
+    const messages = page.getByRole('group', { name: 'Messages' });
+    // This month has the answer of beforeAll: at least one message.
+    const thisMonth = messages.getByRole('img', { name: new RegExp(`^${monthName(0, 'en')}: [1-9]`) });
+    await thisMonth.hover();
+    await expect(page.getByRole('tooltip')).toHaveText(new RegExp(`^${monthName(0, 'en')}: [1-9]`));
+    await page.screenshot({ path: 'test-results/console2/dashboard-en-1440.png' });
+
+    // The chart is one Tab stop, on the latest month; the arrow keys read the others.
+    await page.getByRole('button', { name: 'Download CSV' }).focus();
+    await page.keyboard.press('Tab');
+    await expect(thisMonth).toBeFocused();
+    await page.keyboard.press('ArrowLeft');
+    const lastMonth = messages.getByRole('img', { name: new RegExp(`^${monthName(-1, 'en')}: \\d`) });
+    await expect(lastMonth).toBeFocused();
+    await expect(page.getByRole('tooltip', { name: new RegExp(`^${monthName(-1, 'en')}: \\d`) })).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+
+    await page.setViewportSize({ width: 375, height: 800 });
+    await messages.scrollIntoViewIfNeeded();
+    await expectNoSeriousA11yViolations(page);
+    await page.screenshot({ path: 'test-results/console2/dashboard-en-375.png' });
+  });
+
+  test('the charts write months and values in the member’s language', async ({ page }) => {
+    await signIn(page, ADMIN);
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto('/admin/dashboard');
+    // Loaded before the language changes, so the app's own save of user-data cannot undo it.
+    await expect(page.getByRole('group', { name: 'Messages' })).toBeVisible();
+    await showInLanguage(page, 'ko');
+    await expect(page.getByRole('heading', { level: 1, name: '대시보드' })).toBeVisible();
+    const messages = page.getByRole('group', { name: '메시지' });
+    const thisMonth = messages.getByRole('img', { name: new RegExp(`^${monthName(0, 'ko')}: [1-9]`) });
+    await thisMonth.focus();
+    await expect(page.getByRole('tooltip')).toHaveText(new RegExp(`^${monthName(0, 'ko')}: [1-9]`));
+    await expectNoSeriousA11yViolations(page);
+    await page.screenshot({ path: 'test-results/console2/dashboard-ko-375.png' });
+
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await thisMonth.hover();
+    await expect(page.getByRole('tooltip')).toHaveText(new RegExp(`^${monthName(0, 'ko')}: [1-9]`));
+    await page.screenshot({ path: 'test-results/console2/dashboard-ko-1440.png' });
   });
 
   test('an admin changes a member’s monthly limit and reads the usage tables', async ({ page }) => {

@@ -27,7 +27,26 @@ test('an administrator subscribes with a test card, gets the credits and a recei
   await expectNoSeriousA11yViolations(page);
   await dialog.getByRole('button', { name: /Pay/ }).click();
   await expect(dialog.getByRole('alert')).toHaveText('The card was declined. Please check it or use another card.');
-  await dialog.getByLabel('Card number').fill('4242424242424242');
+
+  // Cancel, then another plan: the dialog opens empty, without the declined card or its error.
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  const otherPlan = page.getByTestId(/^plan-\d+$/).filter({ hasNotText: 'Business' }).first();
+  await otherPlan.getByRole('button', { name: 'Subscribe' }).click();
+  await expect(dialog.getByLabel('Card number')).toHaveValue('');
+  await expect(dialog.getByLabel('Expiry (MM/YY)')).toHaveValue('');
+  await expect(dialog.getByRole('alert')).toHaveCount(0);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+
+  // Typed as a member types: the number in groups of four, no digit past its length, "1234" as 12/34.
+  await business.getByRole('button', { name: 'Subscribe' }).click();
+  await dialog.getByLabel('Card number').pressSequentially('42424242424242429');
+  await expect(dialog.getByLabel('Card number')).toHaveValue('4242 4242 4242 4242');
+  await dialog.getByLabel('Expiry (MM/YY)').pressSequentially('1234');
+  await expect(dialog.getByLabel('Expiry (MM/YY)')).toHaveValue('12/34');
+  await dialog.getByLabel('Security code').fill('123');
+  await page.screenshot({ path: 'test-results/console/billing-card-form.png' });
   await dialog.getByRole('button', { name: /Pay/ }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByText('Subscribed to Business. Its credits have been added.')).toBeVisible();

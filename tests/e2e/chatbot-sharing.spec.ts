@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { mailbox } from './mailbox';
-import { MEMBER, adminHeaders, expectNoSeriousA11yViolations, signIn, skipAnnouncementPopup, uniqueName } from './support';
+import { MEMBER, adminHeaders, createChatbotInStudio, expectNoSeriousA11yViolations, signIn, skipAnnouncementPopup, uniqueName } from './support';
 
 /**
  * Issue 9's group visibility, end to end: the author shares a chatbot with one member group in the
@@ -55,8 +55,7 @@ test('a chatbot shared with a group is usable by its members at once, not by oth
   await skipAnnouncementPopup(page);
   await signIn(page, MEMBER);
   await page.goto('/dashboard/studio');
-  await page.getByTestId('create-chatbot').first().click();
-  await page.waitForURL(/\/dashboard\/studio\/\d+$/);
+  await createChatbotInStudio(page, botName);
   const chatbotId = Number(new URL(page.url()).pathname.split('/').at(-1));
   await page.getByTestId('en-name').fill(botName);
   await page.getByTestId('ko-name').fill('열람실');

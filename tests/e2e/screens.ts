@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { BREAKPOINTS_PX } from '../../src/shared/domain/ui';
-import { ADMIN, MEMBER, createSession, ensureActiveAnnouncement, expectNoSeriousA11yViolations, nextFrames, setSessionPublic } from './support';
+import { ADMIN, MEMBER, createChatbotInStudio, createSession, ensureActiveAnnouncement, expectNoSeriousA11yViolations, nextFrames, setSessionPublic } from './support';
 
 /** The widths of the spec (§9) in pixels, as the theme declares them; below sm (768) the navigation is a drawer. */
 export const BREAKPOINTS = Object.values(BREAKPOINTS_PX);
@@ -158,9 +158,9 @@ export async function visitScreens(page: Page, language: Language, onScreen: (na
     await onScreen(screen, page);
   }
 
-  // A new draft opens the Studio editor with its test chat beside it (below on phones).
+  // A new chatbot opens the Studio editor with its test chat beside it (below on phones).
   await page.goto('/dashboard/studio');
-  await page.getByTestId('create-chatbot').first().click();
+  await createChatbotInStudio(page, 'Screens');
   await expect(page.getByTestId('test-chat')).toBeVisible();
   await onScreen('studio-editor', page);
 

@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { samplePng } from '../fixtures/sampleFiles';
 import { blankBelowContent, expectInsideWindow, horizontalOverflow } from './screens';
-import { MEMBER, expectNoSeriousA11yViolations, signIn, uniqueName } from './support';
+import { MEMBER, createChatbotInStudio, expectNoSeriousA11yViolations, showInLanguage, signIn, uniqueName } from './support';
 
 /** Picks files through the button's file chooser, as a user would. */
 async function chooseFiles(page: Page, button: string, files: { name: string; mimeType: string; buffer: Buffer }[]) {
@@ -12,20 +12,69 @@ async function chooseFiles(page: Page, button: string, files: { name: string; mi
 
 const status = (page: Page) => page.getByTestId('chatbot-status').first();
 
-async function createDraft(page: Page): Promise<void> {
+async function createNamed(page: Page, name = uniqueName('Helper')): Promise<void> {
   await page.goto('/dashboard/studio');
   await expect(page.getByRole('heading', { level: 1, name: 'Studio' })).toBeVisible();
-  await page.getByTestId('create-chatbot').first().click();
-  await page.waitForURL(/\/dashboard\/studio\/\d+$/);
+  await createChatbotInStudio(page, name);
   await expect(page.getByTestId('test-chat')).toBeVisible();
 }
+
+/** The member's own chatbots, drafts included, as the Studio lists them. */
+async function ownChatbotCount(page: Page): Promise<number> {
+  const signedIn = (await (await page.request.post('/api/v1/auth/sign-in/', { data: MEMBER, headers: { 'x-client-kind': 'desktop' } })).json()) as { access_token: string; member: { id: number } };
+  const list = await page.request.get(`/api/v1/chatbots/?creator_id=${signedIn.member.id}&size=1`, { headers: { 'x-access-token': signedIn.access_token } });
+  return ((await list.json()) as { total_items: number }).total_items;
+}
+
+test('Create asks for a name first: backing out saves nothing, the name given is the chatbot’s', async ({ page }) => {
+  await signIn(page, MEMBER);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/dashboard/studio');
+  const before = await ownChatbotCount(page);
+  const dialog = page.getByRole('dialog', { name: 'New chatbot' });
+
+  await page.getByTestId('create-chatbot').first().click();
+  await expect(dialog.getByRole('textbox', { name: 'Name' })).toBeFocused();
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await expect(dialog.getByText('This is a required field.')).toBeVisible();
+  await expectNoSeriousA11yViolations(page);
+  await page.screenshot({ path: 'test-results/console2/studio-create-en-1440.png' });
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await page.getByTestId('create-chatbot').first().click();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  expect(await ownChatbotCount(page)).toBe(before);
+
+  const name = uniqueName('Recipe finder');
+  await page.getByTestId('create-chatbot').first().click();
+  await dialog.getByRole('textbox', { name: 'Name' }).fill(name);
+  await page.keyboard.press('Enter');
+  await page.waitForURL(/\/dashboard\/studio\/\d+$/);
+  await expect(page.getByTestId('en-name')).toHaveValue(name);
+  await expect(status(page)).toHaveText('Private');
+  expect(await ownChatbotCount(page)).toBe(before + 1);
+
+  // A Korean member names it in Korean, on a phone.
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.goto('/dashboard/studio');
+  await expect(page.getByTestId('studio-search')).toBeVisible();
+  await showInLanguage(page, 'ko');
+  await page.getByTestId('create-chatbot').first().click();
+  const koDialog = page.getByRole('dialog', { name: '새 챗봇' });
+  await koDialog.getByRole('textbox', { name: '이름' }).fill('레시피 도우미');
+  await expectNoSeriousA11yViolations(page);
+  await page.screenshot({ path: 'test-results/console2/studio-create-ko-375.png' });
+  await koDialog.getByRole('button', { name: '만들기' }).click();
+  await page.waitForURL(/\/dashboard\/studio\/\d+$/);
+  await expect(page.getByTestId('ko-name')).toHaveValue('레시피 도우미');
+});
 
 test('a member builds a chatbot with a document, test-chats it with a citation, shares it with a group and asks to publish it', async ({ page }) => {
   test.setTimeout(120_000);
   const name = uniqueName('Library guide');
   await signIn(page, MEMBER);
-  await createDraft(page);
-  await expect(status(page)).toHaveText('Draft');
+  await createNamed(page, name);
+  await expect(status(page)).toHaveText('Private');
 
   // Profile: names, picture (cropped square in the browser), key features; behaviour: instructions and ranges.
   await page.getByTestId('en-name').fill(name);
@@ -99,11 +148,14 @@ test('a member builds a chatbot with a document, test-chats it with a citation, 
 
 test('unsaved changes are guarded, and a chatbot is deleted after confirmation', async ({ page }) => {
   await signIn(page, MEMBER);
-  // Keyboard only: from the search box, Tab reaches Create and Enter makes the draft.
+  // Keyboard only: from the search box, Tab reaches Create, Enter asks for the name, Enter makes the chatbot.
   await page.goto('/dashboard/studio');
   await page.getByRole('searchbox', { name: 'Search my chatbots' }).focus();
   await page.keyboard.press('Tab');
   await expect(page.getByTestId('create-chatbot').first()).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('new-chatbot-name')).toBeFocused();
+  await page.keyboard.type(uniqueName('Throwaway'));
   await page.keyboard.press('Enter');
   await page.waitForURL(/\/dashboard\/studio\/\d+$/);
   await expect(page.getByTestId('test-chat')).toBeVisible();
@@ -139,7 +191,7 @@ test('unsaved changes are guarded, and a chatbot is deleted after confirmation',
 test('on a phone the test chat sits below the editor and nothing scrolls sideways', async ({ page }) => {
   await signIn(page, MEMBER);
   await page.setViewportSize({ width: 375, height: 812 });
-  await createDraft(page);
+  await createNamed(page);
   const form = await page.getByTestId('instructions').boundingBox();
   const chat = await page.getByTestId('test-chat').boundingBox();
   expect(chat!.y).toBeGreaterThan(form!.y);

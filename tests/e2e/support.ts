@@ -97,6 +97,26 @@ export async function createSession(page: Page, title: string): Promise<{ chatbo
 
 export const uniqueName = (prefix: string) => `${prefix} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
+/**
+ * Creates a chatbot from the Studio as a member does: Create, a name in the dialog, Create again;
+ * resolves when its editor is open.
+ */
+export async function createChatbotInStudio(page: Page, name: string): Promise<void> {
+  await page.getByTestId('create-chatbot').first().click();
+  await page.getByTestId('new-chatbot-name').fill(name);
+  await page.getByTestId('confirm-create-chatbot').click();
+  await page.waitForURL(/\/dashboard\/studio\/\d+$/);
+}
+
+/** Switches the language on screen as the language menu would, through the persisted user-data. */
+export async function showInLanguage(page: Page, language: 'en' | 'ko'): Promise<void> {
+  await page.evaluate((lng) => {
+    const stored = JSON.parse(localStorage.getItem('user-data') ?? '{}') as { state?: { language?: string } };
+    localStorage.setItem('user-data', JSON.stringify({ ...stored, state: { ...stored.state, language: lng } }));
+  }, language);
+  await page.reload();
+}
+
 /** Waits two animation frames: what a resize or an opening dialog starts has begun by then. */
 export async function nextFrames(page: Page): Promise<void> {
   // A page expression: this project has no DOM types.

@@ -62,9 +62,9 @@ test('an admin sets branding, a required field and a mandatory policy; sign-in, 
     await expect(page.getByTestId('policies').getByText(policyName)).toBeVisible();
     await shot(page, 'console-filled');
 
-    // The member's navigation: Docs (the OpenAPI document) and Manual open in a new tab.
+    // The member's navigation: Docs (the rendered API reference) and Manual open in a new tab.
     await page.goto('/dashboard/chat');
-    await expect(page.getByTestId('nav-docs')).toHaveAttribute('href', /\/api\/v1\/openapi\.json$/);
+    await expect(page.getByTestId('nav-docs')).toHaveAttribute('href', /\/api\/v1\/docs\/\?lang=en$/);
     await expect(page.getByTestId('nav-manual')).toHaveAttribute('href', 'https://manual.example/guide');
     await expect(page.getByTestId('nav-manual')).toHaveAttribute('target', '_blank');
 

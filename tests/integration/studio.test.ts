@@ -116,7 +116,16 @@ describe('POST /chatbots/', () => {
     // Only the unlimited model for a group without permissions: the low-tier one is the only choice.
     expect((await create('outsider')).llm_model).toMatchObject({ id: models.lite });
     expect((await call(undefined, '/chatbots/', 'POST')).status).toBe(401);
-    expect((await call('author', '/chatbots/', 'POST', { en_name: 'x' })).status).toBe(400);
+    expect((await call('author', '/chatbots/', 'POST', { description: 'x' })).status).toBe(400);
+  });
+
+  it('makes the chatbot with the name the member gave first, trimmed: private, not a draft', async () => {
+    const english = await call('author', '/chatbots/', 'POST', { en_name: '  Library guide ' });
+    expect(english.status).toBe(200);
+    expect(english.body).toMatchObject({ en_name: 'Library guide', ko_name: '', status: 'private', is_public: false, member_group_ids: [] });
+    expect((await call('author', '/chatbots/', 'POST', { ko_name: '도서관 안내' })).body).toMatchObject({ ko_name: '도서관 안내', en_name: '' });
+    expect((await call('author', '/chatbots/', 'POST', { en_name: 'x'.repeat(101) })).status).toBe(400);
+    expect((await call('author', '/chatbots/', 'POST', { en_name: 42 })).status).toBe(400);
   });
 });
 

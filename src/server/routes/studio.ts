@@ -18,7 +18,7 @@ import { readUpload, registerMultipartRoutes } from './files';
 export function registerStudioRoutes(app: FastifyInstance, deps: FileServiceDeps & { sources: SourcesService }): void {
   const { db } = deps;
   const ok = { ok: true as const };
-  registerEndpoint(app, createChatbot, async ({ requireMember }) => studio.createChatbot(db, requireMember()));
+  registerEndpoint(app, createChatbot, async ({ body, requireMember }) => studio.createChatbot(db, requireMember(), body ?? {}));
   registerEndpoint(app, updateChatbot, async ({ params, body, requireMember }) => studio.updateChatbot(deps, requireMember(), params.id, body));
   registerEndpoint(app, deleteChatbot, async ({ params, requireMember }) => {
     await studio.deleteChatbot(deps, requireMember(), params.id);

@@ -49,8 +49,8 @@ async function editedChatbot(q: Queryable, member: MemberRow, id: number): Promi
 }
 
 
-/** `POST /chatbots/`: a nameless draft of the member on the first model their groups may use, a full-size one before a low-tier one. */
-export async function createChatbot(db: Database, member: MemberRow): Promise<Chatbot> {
+/** `POST /chatbots/`: a chatbot of the member, a nameless draft or private with the names given, on the first model their groups may use, a full-size one before a low-tier one. */
+export async function createChatbot(db: Database, member: MemberRow, names: { ko_name?: string; en_name?: string }): Promise<Chatbot> {
   const available = [...(await chatbotModelIds(db, member))];
   const [model] = available.length
     ? await db
@@ -63,7 +63,7 @@ export async function createChatbot(db: Database, member: MemberRow): Promise<Ch
   if (!model) throw modelNotAllowed();
   const [created] = await db
     .insert(chatbots)
-    .values({ tenantId: member.tenantId, hashId: newHashId(), llmModelId: model.id, creatorId: member.id })
+    .values({ tenantId: member.tenantId, hashId: newHashId(), llmModelId: model.id, creatorId: member.id, koName: names.ko_name, enName: names.en_name })
     .returning({ id: chatbots.id });
   if (!created) throw new Error('Chatbot insert returned no row');
   return editedChatbot(db, member, created.id);

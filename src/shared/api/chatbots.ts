@@ -99,19 +99,30 @@ export const getChatbot = defineEndpoint({
   tags: ['chatbots'],
 });
 
-/** `POST /chatbots/`: an empty body makes a draft on the first model the member may use. */
+const text = (max: number) => z.string().trim().max(max);
+
+/**
+ * `POST /chatbots/`: an empty body makes a nameless draft on the first model the member may use;
+ * the Studio sends the name the member gave first, which makes it private instead
+ * (docs/decisions/chatbot-named-before-created.md).
+ */
+export const createChatbotBodySchema = z
+  .object({ ko_name: text(CHATBOT_LIMITS.nameMax), en_name: text(CHATBOT_LIMITS.nameMax) })
+  .partial()
+  .strict()
+  // A request without a body reaches validation as null.
+  .nullish();
+export type CreateChatbotBody = z.input<typeof createChatbotBodySchema>;
+
 export const createChatbot = defineEndpoint({
   method: 'POST',
   path: '/chatbots/',
   access: 'member',
-  // A request without a body reaches validation as null.
-  body: z.object({}).strict().nullish(),
+  body: createChatbotBodySchema,
   response: chatbotSchema,
-  summary: 'Create a draft chatbot owned by the member',
+  summary: 'Create a chatbot owned by the member: a nameless draft, or private with the names given',
   tags: ['chatbots'],
 });
-
-const text = (max: number) => z.string().trim().max(max);
 
 /** What the Studio editor saves. Every field is optional: only those sent change. */
 export const updateChatbotBodySchema = z

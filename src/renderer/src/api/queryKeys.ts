@@ -56,7 +56,7 @@ export const queryKeys = {
   memberRequestsAll: ['admin', 'member-requests'] as const,
   store: (page: number, size: number, search: string, categoryId: number | null, order: string) => ['chatbots', 'store', page, size, search, categoryId, order] as const,
   recentChatbots: ['chatbots', 'recent'] as const,
-  apiDocsUrl: ['api-docs-url'] as const,
+  apiReferenceUrl: (language: string) => ['api-reference-url', language] as const,
   tenantSettings: ['admin', 'tenant-settings'] as const,
   adminCustomFields: ['admin', 'custom-fields'] as const,
   adminPolicies: ['admin', 'policies'] as const,

@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { buildPath, categoriesApi, chatbotsApi, filesApi, llmModelsApi, memberGroupsApi, type ChatbotDocument } from '../../../shared/api';
-import type { UpdateChatbotBody } from '../../../shared/api/chatbots';
+import type { CreateChatbotBody, UpdateChatbotBody } from '../../../shared/api/chatbots';
 import { transferPercentage } from './files';
 import { callEndpoint, sendRaw } from './client';
 import { queryKeys } from './queryKeys';
@@ -41,7 +41,7 @@ export function useMemberGroups(enabled = true) {
   });
 }
 
-export const createChatbot = () => callEndpoint(chatbotsApi.createChatbot, { body: {} });
+export const createChatbot = (body: CreateChatbotBody) => callEndpoint(chatbotsApi.createChatbot, { body });
 
 export const updateChatbot = (id: number, body: UpdateChatbotBody) => callEndpoint(chatbotsApi.updateChatbot, { params: { id }, body });
 

@@ -1,16 +1,17 @@
-import { AppShell, Badge, Center, Group, ScrollArea, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { AppShell, Badge, Button, Center, Divider, Group, ScrollArea, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { NavLink, Outlet } from 'react-router-dom';
+import { Link, NavLink, Outlet } from 'react-router-dom';
 import { useUserSession } from '../../stores/userSession';
 import { useTenant } from '../../api/tenant';
-import { IconChart, IconCoins, IconCpu, IconFileText, IconListCheck, IconLock, IconMail, IconMegaphone, IconSettings, IconShield, IconStudio, IconUser, IconUserCheck, IconUserPlus, IconUsers } from '../../components/icons';
+import { AccountMenu } from '../../components/AccountMenu';
+import { IconChart, IconChat, IconCoins, IconCpu, IconFileText, IconListCheck, IconLock, IconMail, IconMegaphone, IconSettings, IconShield, IconStudio, IconUser, IconUserCheck, IconUserPlus, IconUsers } from '../../components/icons';
 import { LanguageMenu } from '../../components/LanguageMenu';
 import { SideNavbar, SideNavShell } from '../../components/SideNavShell';
 import { MAIN_CONTENT_ID } from '../../components/mainContent';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import classes from '../../components/SideNav.module.css';
 
-/** Non-admins who open the console see this and nothing else (spec §6). */
+/** Non-admins who open the console see this (spec §6), with the way back to their chats. */
 function RestrictedPage() {
   const { t } = useTranslation('admin');
   useDocumentTitle(t('restricted_title'));
@@ -23,6 +24,9 @@ function RestrictedPage() {
         <Title order={1} size="h3" data-testid="restricted-page">
           {t('restricted')}
         </Title>
+        <Button component={Link} to="/dashboard/chat" mt="sm" data-testid="restricted-home">
+          {t('restricted_home')}
+        </Button>
       </Stack>
     </Center>
   );
@@ -64,7 +68,10 @@ const CONSOLE_AREAS = [
   { path: '/admin/audit-log', label: 'audit:nav', icon: IconFileText },
 ] as const;
 
-/** Admin console frame: a side menu of the console areas beside the page (a drawer on small screens). */
+/**
+ * Admin console frame: a side menu of the console areas beside the page (a drawer on small screens),
+ * with the way back to chat, the language and the account menu (sign out) at its foot.
+ */
 export function AdminLayout() {
   const { t } = useTranslation('admin');
   const isAdmin = useUserSession((state) => state.member?.is_admin ?? false);
@@ -84,7 +91,16 @@ export function AdminLayout() {
             ))}
           </AppShell.Section>
           <AppShell.Section>
-            <LanguageMenu fullWidth />
+            <Stack gap={4}>
+              <Divider my={6} color="gray.2" />
+              <NavLink to="/dashboard/chat" className={classes.link} data-testid="console-back-to-chat">
+                <IconChat size={17} />
+                {t('back_to_chat')}
+              </NavLink>
+              <LanguageMenu fullWidth />
+              <Divider my={6} color="gray.2" />
+              <AccountMenu />
+            </Stack>
           </AppShell.Section>
         </SideNavbar>
       }

@@ -8,9 +8,8 @@ import { DEMO_TEST_CARDS, cardDigits } from '../../../../shared/domain/billing';
 import { errorMessageKey } from '../../api/errorMessages';
 import { registerCardAndSubscribe } from '../../api/billing';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
+import { maskCardNumber, maskExpiry } from './cardMasks';
 import { formatKrw, planName } from './format';
-
-const groupsOfFour = (digits: string) => digits.replace(/(\d{4})(?=\d)/g, '$1 ');
 
 interface CardFormProps {
   plan: BillingPlan | null;
@@ -23,6 +22,17 @@ interface CardFormProps {
  * only the masked number. Validated with the contract's schema before it is sent.
  */
 export function CardForm({ plan, onClose, onSubscribed }: CardFormProps) {
+  const { t } = useTranslation('billing');
+  // The form lives inside the modal, which unmounts it when it closes: each opening starts empty,
+  // without the card or the error of the last attempt.
+  return (
+    <Modal opened={plan !== null} onClose={onClose} title={<Text fw={650}>{t('card.title')}</Text>} size="md">
+      {plan && <CardFormBody key={plan.id} plan={plan} onClose={onClose} onSubscribed={onSubscribed} />}
+    </Modal>
+  );
+}
+
+function CardFormBody({ plan, onClose, onSubscribed }: CardFormProps & { plan: BillingPlan }) {
   const { t } = useTranslation('billing');
   const language = useResolvedLanguage();
   const [error, setError] = useState<string | null>(null);
@@ -40,12 +50,10 @@ export function CardForm({ plan, onClose, onSubscribed }: CardFormProps) {
   });
 
   async function submit(values: { card_number: string; expiry: string; cvc: string }) {
-    if (!plan) return;
     setError(null);
     setPaying(true);
     try {
       await registerCardAndSubscribe(plan.id, { provider: 'demo', ...values, card_number: cardDigits(values.card_number) });
-      form.reset();
       onSubscribed();
     } catch (failure) {
       setError(t(errorMessageKey(failure, billingApi.registerCardAndSubscribe)));
@@ -55,43 +63,47 @@ export function CardForm({ plan, onClose, onSubscribed }: CardFormProps) {
   }
 
   return (
-    <Modal opened={plan !== null} onClose={onClose} title={<Text fw={650}>{t('card.title')}</Text>} size="md">
-      {plan && (
-        <form onSubmit={form.onSubmit(submit)} noValidate>
-          <Stack gap="sm">
-            <Text size="sm">{t('card.summary', { plan: planName(plan, language), price: formatKrw(plan.krw_month_price, language) })}</Text>
-            {error && (
-              <Alert color="red" variant="light" role="alert">
-                {error}
-              </Alert>
-            )}
-            <TextInput
-              label={t('card.number')}
-              inputMode="numeric"
-              autoComplete="cc-number"
-              placeholder="4242 4242 4242 4242"
-              {...form.getInputProps('card_number')}
-              onChange={(event) => form.setFieldValue('card_number', groupsOfFour(cardDigits(event.currentTarget.value).slice(0, 19)))}
-              data-testid="card-number"
-            />
-            <SimpleGrid cols={2}>
-              <TextInput label={t('card.expiry')} placeholder="MM/YY" autoComplete="cc-exp" inputMode="numeric" {...form.getInputProps('expiry')} data-testid="card-expiry" />
-              <TextInput label={t('card.cvc')} autoComplete="cc-csc" inputMode="numeric" maxLength={4} {...form.getInputProps('cvc')} data-testid="card-cvc" />
-            </SimpleGrid>
-            <Text size="xs" c="dimmed">
-              {t('card.demo_hint', { approved: groupsOfFour(DEMO_TEST_CARDS.approved), declined: groupsOfFour(DEMO_TEST_CARDS.declined) })}
-            </Text>
-            <Group justify="flex-end" mt="md">
-              <Button variant="default" onClick={onClose}>
-                {t('cancel')}
-              </Button>
-              <Button type="submit" loading={paying} data-testid="card-pay">
-                {t('card.pay', { price: formatKrw(plan.krw_month_price, language) })}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      )}
-    </Modal>
+    <form onSubmit={form.onSubmit(submit)} noValidate>
+      <Stack gap="sm">
+        <Text size="sm">{t('card.summary', { plan: planName(plan, language), price: formatKrw(plan.krw_month_price, language) })}</Text>
+        {error && (
+          <Alert color="red" variant="light" role="alert">
+            {error}
+          </Alert>
+        )}
+        <TextInput
+          label={t('card.number')}
+          inputMode="numeric"
+          autoComplete="cc-number"
+          placeholder="4242 4242 4242 4242"
+          {...form.getInputProps('card_number')}
+          onChange={(event) => form.setFieldValue('card_number', maskCardNumber(form.values.card_number, event.currentTarget.value))}
+          data-testid="card-number"
+        />
+        <SimpleGrid cols={2}>
+          <TextInput
+            label={t('card.expiry')}
+            placeholder="MM/YY"
+            autoComplete="cc-exp"
+            inputMode="numeric"
+            {...form.getInputProps('expiry')}
+            onChange={(event) => form.setFieldValue('expiry', maskExpiry(form.values.expiry, event.currentTarget.value))}
+            data-testid="card-expiry"
+          />
+          <TextInput label={t('card.cvc')} autoComplete="cc-csc" inputMode="numeric" maxLength={4} {...form.getInputProps('cvc')} data-testid="card-cvc" />
+        </SimpleGrid>
+        <Text size="xs" c="dimmed">
+          {t('card.demo_hint', { approved: maskCardNumber('', DEMO_TEST_CARDS.approved), declined: maskCardNumber('', DEMO_TEST_CARDS.declined) })}
+        </Text>
+        <Group justify="flex-end" mt="md">
+          <Button variant="default" onClick={onClose}>
+            {t('cancel')}
+          </Button>
+          <Button type="submit" loading={paying} data-testid="card-pay">
+            {t('card.pay', { price: formatKrw(plan.krw_month_price, language) })}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
   );
 }

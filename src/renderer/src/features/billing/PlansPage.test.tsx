@@ -89,6 +89,73 @@ describe('plans page', () => {
     expect(api.find('POST', '/member-billing-plans/1/')).toHaveLength(2);
   });
 
+  it('masks the card as it is typed: groups of four up to its length, the expiry as MM/YY', async () => {
+    installFakeApi({
+      'GET /member-billing-plans/': () => Response.json(plansBody),
+      'GET /membership/': () => Response.json({ scope: 'member', can_manage: true, current_plan: null, membership: null, payment_methods: [] }),
+      'GET /membership/payments/': () => Response.json(page([])),
+    });
+    const user = userEvent.setup();
+    renderScreen(<PlansPage />);
+    await user.click(await screen.findByTestId('plan-1-action'));
+    const number = await screen.findByTestId('card-number');
+    await user.type(number, '4000000000000002');
+    expect(number).toHaveValue('4000 0000 0000 0002');
+    // A full number takes no more digits, at its end or in its middle.
+    await user.type(number, '224');
+    expect(number).toHaveValue('4000 0000 0000 0002');
+    await user.type(number, '4', { initialSelectionStart: 1, initialSelectionEnd: 1 });
+    expect(number).toHaveValue('4000 0000 0000 0002');
+    // American Express has 15 digits, UnionPay up to 19; a paste is cut to fit.
+    await user.clear(number);
+    await user.type(number, '3782822463100059');
+    expect(number).toHaveValue('3782 8224 6310 005');
+    await user.clear(number);
+    await user.type(number, '6212345678901234567');
+    expect(number).toHaveValue('6212 3456 7890 1234 567');
+    await user.clear(number);
+    await user.click(number);
+    await user.paste('4242-4242-4242-4242-99');
+    expect(number).toHaveValue('4242 4242 4242 4242');
+
+    const expiry = screen.getByTestId('card-expiry');
+    await user.type(expiry, '1230');
+    expect(expiry).toHaveValue('12/30');
+    await user.type(expiry, '9');
+    expect(expiry).toHaveValue('12/30');
+    await user.clear(expiry);
+    await user.type(expiry, '12/');
+    expect(expiry).toHaveValue('12/');
+    await user.type(expiry, '{Backspace}');
+    expect(expiry).toHaveValue('12');
+  });
+
+  it('opens the card form empty for the next plan after a declined card and Cancel', async () => {
+    installFakeApi({
+      'GET /member-billing-plans/': () => Response.json(plansBody),
+      'GET /membership/': () => Response.json({ scope: 'member', can_manage: true, current_plan: null, membership: null, payment_methods: [] }),
+      'GET /membership/payments/': () => Response.json(page([])),
+      'POST /member-billing-plans/1/': () => Response.json({ code: 'card_declined', message: 'The card was declined.' }, { status: 402 }),
+    });
+    const user = userEvent.setup();
+    renderScreen(<PlansPage />);
+    await user.click(await screen.findByTestId('plan-1-action'));
+    await user.type(await screen.findByTestId('card-number'), '4000000000000002');
+    await user.type(screen.getByTestId('card-expiry'), '1234');
+    await user.type(screen.getByTestId('card-cvc'), '123');
+    await user.click(screen.getByTestId('card-pay'));
+    expect(await screen.findByRole('alert')).toHaveTextContent('The card was declined.');
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByTestId('card-number')).not.toBeInTheDocument());
+
+    await user.click(screen.getByTestId('plan-2-action'));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('Team');
+    expect(within(dialog).getByTestId('card-number')).toHaveValue('');
+    expect(within(dialog).getByTestId('card-expiry')).toHaveValue('');
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+  });
+
   it('asks before cancelling, naming the end date, and resumes a cancelled membership', async () => {
     let state = active();
     const api = installFakeApi({

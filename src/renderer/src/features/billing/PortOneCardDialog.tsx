@@ -32,10 +32,27 @@ interface PortOneCardDialogProps {
  */
 export function PortOneCardDialog({ plan, provider, onClose, onSubscribed }: PortOneCardDialogProps) {
   const { t } = useTranslation('billing');
+  // While the card window is open the dialog stays: closing it would lose the SDK's answer.
+  const [busy, setBusy] = useState(false);
+  // The body lives inside the modal, which unmounts it when it closes: no error of a last attempt on the next opening.
+  return (
+    <Modal opened={plan !== null} onClose={onClose} closeOnEscape={!busy} withCloseButton={!busy} title={<Text fw={650}>{t('card.title')}</Text>} size="md">
+      {plan && <PortOneCardBody key={plan.id} plan={plan} provider={provider} onClose={onClose} onSubscribed={onSubscribed} busy={busy} setBusy={setBusy} />}
+    </Modal>
+  );
+}
+
+interface PortOneCardBodyProps extends PortOneCardDialogProps {
+  plan: BillingPlan;
+  busy: boolean;
+  setBusy: (busy: boolean) => void;
+}
+
+function PortOneCardBody({ plan, provider, onClose, onSubscribed, busy, setBusy }: PortOneCardBodyProps) {
+  const { t } = useTranslation('billing');
   const language = useResolvedLanguage();
   const member = useUserSession((state) => state.member);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const action = useRef<HTMLButtonElement>(null);
   const desktop = getPlatform().kind === 'desktop';
 
@@ -84,36 +101,32 @@ export function PortOneCardDialog({ plan, provider, onClose, onSubscribed }: Por
   }
 
   return (
-    <Modal opened={plan !== null} onClose={onClose} closeOnEscape={!busy} withCloseButton={!busy} title={<Text fw={650}>{t('card.title')}</Text>} size="md">
-      {plan && (
-        <Stack gap="sm">
-          <Text size="sm">{t('card.summary', { plan: planName(plan, language), price: formatKrw(plan.krw_month_price, language) })}</Text>
-          <Text size="sm" c="dimmed">
-            {t(desktop ? 'portone.desktop_hint' : 'portone.hint')}
-          </Text>
-          {error && (
-            <Alert color="red" variant="light" role="alert" data-testid="portone-error">
-              {error}
-            </Alert>
-          )}
-          {/* The button's spinner shows it; a screen reader hears it. */}
-          <VisuallyHidden aria-live="polite">{busy ? t('portone.in_progress') : ''}</VisuallyHidden>
-          <Group justify="flex-end" mt="md">
-            <Button variant="default" onClick={onClose} disabled={busy}>
-              {t('cancel')}
-            </Button>
-            {desktop ? (
-              <Button data-autofocus onClick={() => void openInBrowser()}>
-                {t('portone.open_browser')}
-              </Button>
-            ) : (
-              <Button ref={action} data-autofocus loading={busy} onClick={() => void register(plan)} data-testid="portone-open">
-                {t('portone.open', { price: formatKrw(plan.krw_month_price, language) })}
-              </Button>
-            )}
-          </Group>
-        </Stack>
+    <Stack gap="sm">
+      <Text size="sm">{t('card.summary', { plan: planName(plan, language), price: formatKrw(plan.krw_month_price, language) })}</Text>
+      <Text size="sm" c="dimmed">
+        {t(desktop ? 'portone.desktop_hint' : 'portone.hint')}
+      </Text>
+      {error && (
+        <Alert color="red" variant="light" role="alert" data-testid="portone-error">
+          {error}
+        </Alert>
       )}
-    </Modal>
+      {/* The button's spinner shows it; a screen reader hears it. */}
+      <VisuallyHidden aria-live="polite">{busy ? t('portone.in_progress') : ''}</VisuallyHidden>
+      <Group justify="flex-end" mt="md">
+        <Button variant="default" onClick={onClose} disabled={busy}>
+          {t('cancel')}
+        </Button>
+        {desktop ? (
+          <Button data-autofocus onClick={() => void openInBrowser()}>
+            {t('portone.open_browser')}
+          </Button>
+        ) : (
+          <Button ref={action} data-autofocus loading={busy} onClick={() => void register(plan)} data-testid="portone-open">
+            {t('portone.open', { price: formatKrw(plan.krw_month_price, language) })}
+          </Button>
+        )}
+      </Group>
+    </Stack>
   );
 }

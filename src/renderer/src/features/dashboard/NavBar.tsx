@@ -1,8 +1,7 @@
 import { useState } from 'react';
-import { AppShell, Avatar, Box, Collapse, Divider, Group, Image, ScrollArea, Stack, Text, Tooltip, UnstyledButton, ActionIcon, VisuallyHidden } from '@mantine/core';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { AppShell, Avatar, Box, Collapse, Divider, Group, Image, ScrollArea, Stack, Text, Tooltip, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link, NavLink, useMatch, useNavigate } from 'react-router-dom';
+import { Link, NavLink, useMatch } from 'react-router-dom';
 import { isCreditsDepleted } from '../../../../shared/domain/credits';
 import { chatbotsApi, membersApi } from '../../../../shared/api';
 import { useErrorToast } from '../../components/useErrorToast';
@@ -11,11 +10,12 @@ import { useDashboardChatbots } from '../../api/chatbots';
 import { useCreditCheck } from '../../api/members';
 import { useTenant } from '../../api/tenant';
 import { useUserSession } from '../../stores/userSession';
+import { AccountMenu } from '../../components/AccountMenu';
 import { LanguageMenu } from '../../components/LanguageMenu';
 import { SideNavbar } from '../../components/SideNavShell';
-import { apiUrl } from '../../api/client';
-import { queryKeys } from '../../api/queryKeys';
-import { IconBook, IconChevron, IconCode, IconExternal, IconFileText, IconLogout, IconMail, IconPlus, IconShield, IconStore, IconStudio, IconUser } from '../../components/icons';
+import { useApiReferenceUrl } from '../../api/apiReference';
+import { useResolvedLanguage } from '../../i18n/useLanguage';
+import { IconBook, IconChevron, IconCode, IconExternal, IconFileText, IconMail, IconPlus, IconShield, IconStore, IconStudio, IconUser } from '../../components/icons';
 import { ContactModal } from '../contact/ContactModal';
 import { CreditUsageIndicator } from '../credits/CreditUsageIndicator';
 import { NEW_CHAT_LINK_ID, newChatPath } from './newChatTarget';
@@ -118,26 +118,11 @@ function ExternalNavLink({ href, icon, label, testId }: { href: string; icon: Re
   );
 }
 
-/** "Docs": the API's OpenAPI document, served by the server the app talks to (absolute, for desktop). */
-function useApiDocsUrl() {
-  return useQuery({ queryKey: queryKeys.apiDocsUrl, queryFn: () => apiUrl('/openapi.json'), staleTime: Infinity }).data;
-}
-
 function NavFooter() {
   const { t } = useTranslation('dashboard');
   const member = useUserSession((state) => state.member);
-  const clear = useUserSession((state) => state.clear);
-  const queryClient = useQueryClient();
   const manualUrl = useTenant().data?.manual_url;
-  const docsUrl = useApiDocsUrl();
-  const navigate = useNavigate();
-
-  async function signOut() {
-    await getPlatform().session.signOut();
-    clear();
-    queryClient.clear();
-    void navigate('/auth', { replace: true });
-  }
+  const docsUrl = useApiReferenceUrl(useResolvedLanguage());
 
   return (
     <Stack gap={4}>
@@ -161,24 +146,7 @@ function NavFooter() {
       <LanguageMenu fullWidth />
       <CreditUsageIndicator />
       <Divider my={6} color="gray.2" />
-      <Group gap={10} wrap="nowrap" px={6}>
-        <Avatar color="indigo" radius="xl" size={30}>
-          {member?.name.slice(0, 1)}
-        </Avatar>
-        <Box style={{ flex: 1, minWidth: 0 }}>
-          <Text size="sm" fw={600} truncate>
-            {member?.name}
-          </Text>
-          <Text size="xs" c="dimmed" truncate>
-            {member?.email}
-          </Text>
-        </Box>
-        <Tooltip label={t('nav.sign_out')}>
-          <ActionIcon variant="subtle" color="gray" onClick={() => void signOut()} aria-label={t('nav.sign_out')}>
-            <IconLogout size={17} />
-          </ActionIcon>
-        </Tooltip>
-      </Group>
+      <AccountMenu />
     </Stack>
   );
 }

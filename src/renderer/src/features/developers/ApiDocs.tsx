@@ -1,10 +1,12 @@
 import { useState } from 'react';
-import { Alert, Box, Code, Group, Paper, Select, SegmentedControl, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Box, Code, Group, Paper, Select, SegmentedControl, Skeleton, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Chatbot } from '../../../../shared/api';
 import { API_KEY_PREFIX } from '../../../../shared/domain/apiKeys';
 import { chatbotName } from '../../../../shared/domain/chatbots';
 import { useKeyChatbotChoices, useOpenAiEndpoint } from '../../api/apiKeys';
+import { useApiReferenceUrl } from '../../api/apiReference';
+import { IconExternal } from '../../components/icons';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { CodeBlock } from '../sharing/CopyButton';
 import { EXAMPLE_LANGUAGES, type ExampleLanguage, apiExample } from './apiExamples';
@@ -15,6 +17,7 @@ export function ApiDocs() {
   const language = useResolvedLanguage();
   const endpoint = useOpenAiEndpoint();
   const choices = useKeyChatbotChoices();
+  const referenceUrl = useApiReferenceUrl(language);
   const [example, setExample] = useState<ExampleLanguage>('curl');
   const [chosenId, setChosenId] = useState<string | null>(null);
   const chatbots: Chatbot[] = choices.data?.items ?? [];
@@ -66,6 +69,15 @@ export function ApiDocs() {
         <Text size="sm" c="dimmed">
           {t('docs.errors')}
         </Text>
+        {referenceUrl && (
+          <Anchor href={referenceUrl} target="_blank" rel="noopener noreferrer" size="sm" fw={600} data-testid="api-reference-link">
+            <Group component="span" gap={4} wrap="nowrap" display="inline-flex">
+              {t('docs.reference')}
+              <IconExternal size={13} />
+              <VisuallyHidden>{t('docs.new_tab')}</VisuallyHidden>
+            </Group>
+          </Anchor>
+        )}
       </Stack>
     );
   }

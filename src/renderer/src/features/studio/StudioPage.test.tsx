@@ -40,18 +40,25 @@ describe('Studio: my chatbots', () => {
     await waitFor(() => expect(api.requests.some((request) => new URL(request.url).searchParams.get('search_term') === 'ref')).toBe(true));
   });
 
-  it('offers Create on the empty list, which makes a draft and opens its editor', async () => {
+  it('offers Create on the empty list, which asks for a name, makes the chatbot with it and opens its editor', async () => {
     const api = installFakeApi({
       'GET /chatbots/': () => Response.json(page([])),
-      'POST /chatbots/': () => Response.json(chatbotFixture({ id: 42, en_name: '', status: 'draft' })),
+      'POST /chatbots/': () => Response.json(chatbotFixture({ id: 42, en_name: 'Recipe finder', status: 'private' })),
     });
     const user = userEvent.setup();
     const { router } = renderScreen(<StudioPage />, { route: '/dashboard/studio' });
     expect(await screen.findByText('No chatbots yet', undefined, { timeout: 4000 })).toBeInTheDocument();
     const buttons = screen.getAllByRole('button', { name: 'Create chatbot' });
     await user.click(buttons[buttons.length - 1]!);
+    const dialog = await screen.findByRole('dialog', { name: 'New chatbot' });
+    // Nothing is saved before the name is given.
+    await user.click(within(dialog).getByRole('button', { name: 'Create' }));
+    expect(await within(dialog).findByText('This is a required field.')).toBeVisible();
+    expect(api.find('POST', '/chatbots/')).toHaveLength(0);
+    await user.type(within(dialog).getByRole('textbox', { name: 'Name' }), ' Recipe finder {Enter}');
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/studio/42'));
-    expect(api.find('POST', '/chatbots/')).toHaveLength(1);
+    const [created] = api.find('POST', '/chatbots/');
+    expect(await created!.json()).toEqual({ en_name: 'Recipe finder' });
   });
 
   it('says so when the list cannot be loaded and tries again on request', async () => {

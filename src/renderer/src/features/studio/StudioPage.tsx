@@ -1,4 +1,5 @@
 import { Avatar, Button, Card, EmptyState, Group, Pagination, SimpleGrid, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
@@ -18,6 +19,7 @@ import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { useUserSession } from '../../stores/userSession';
 import { chatbotName } from '../../../../shared/domain/chatbots';
 import { ChatbotStatusBadge } from '../../components/ChatbotStatusBadge';
+import { CreateChatbotDialog } from './CreateChatbotDialog';
 
 /** The editor of one chatbot. */
 export const studioEditorPath = (id: number) => `/dashboard/studio/${id}`;
@@ -89,8 +91,11 @@ export default function StudioPage() {
   useErrorToast(list.error, chatbotsApi.listChatbots);
   const loading = useMinimumLoading(list.isPending);
 
+  const [naming, setNaming] = useState(false);
+  const language = useResolvedLanguage();
   const create = useMutation({
-    mutationFn: createChatbot,
+    // The name goes to the member's language, Korean or English; the editor has both.
+    mutationFn: (name: string) => createChatbot(language === 'ko' ? { ko_name: name } : { en_name: name }),
     onSuccess: (chatbot) => {
       queryClient.setQueryData(queryKeys.chatbot(chatbot.id), chatbot);
       void queryClient.invalidateQueries({ queryKey: ['chatbots'] });
@@ -100,7 +105,7 @@ export default function StudioPage() {
   });
 
   const createButton = (
-    <Button leftSection={<IconPlus size={16} />} onClick={() => create.mutate()} loading={create.isPending} data-testid="create-chatbot">
+    <Button leftSection={<IconPlus size={16} />} onClick={() => setNaming(true)} data-testid="create-chatbot">
       {t('create')}
     </Button>
   );
@@ -158,6 +163,7 @@ export default function StudioPage() {
           <Pagination total={totalPages} value={page} onChange={(value) => setListParams({ page: value })} />
         </Group>
       )}
+      <CreateChatbotDialog opened={naming} creating={create.isPending} onCreate={(name) => create.mutate(name)} onClose={() => setNaming(false)} />
     </PageFrame>
   );
 }

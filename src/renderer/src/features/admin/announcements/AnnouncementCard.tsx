@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Card, Group, Switch, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Card, Group, Switch, Text, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Announcement } from '../../../../../shared/api';
 import { formatDate } from '../../../i18n/formatDate';
@@ -20,25 +20,20 @@ export function AnnouncementCard({ announcement, onToggleActive, onEdit, onDelet
   return (
     <Card withBorder radius="lg" padding="lg" shadow="xs" data-testid="announcement-card">
       <Group justify="space-between" mb="sm" wrap="nowrap">
-        <Group gap="sm">
-          <Text size="sm" fw={600} c="dimmed" data-testid="announcement-date">
-            {formatDate(announcement.created_at, language)}
-          </Text>
-          {announcement.is_active && (
-            <Badge size="sm" variant="light" color="teal">
-              {t('announcements.active_badge')}
-            </Badge>
-          )}
-        </Group>
+        <Text size="sm" fw={600} c="dimmed" data-testid="announcement-date">
+          {formatDate(announcement.created_at, language)}
+        </Text>
         <Group gap={6} wrap="nowrap">
+          {/* The label says the state, not the action: only the one announcement members see is live (spec §4). */}
           <Switch
             checked={announcement.is_active}
             onChange={(event) => onToggleActive(event.currentTarget.checked)}
-            label={t('announcements.active')}
+            label={<Text component="span" size="sm" fw={600} c={announcement.is_active ? 'teal.9' : 'dimmed'}>{t(announcement.is_active ? 'announcements.status_live' : 'announcements.status_off')}</Text>}
             labelPosition="left"
             size="sm"
-            aria-label={t('announcements.active')}
+            color="teal"
             mr="xs"
+            data-testid="announcement-status"
           />
           <Tooltip label={t('announcements.edit')}>
             <ActionIcon variant="subtle" color="gray" onClick={onEdit} aria-label={t('announcements.edit')}>

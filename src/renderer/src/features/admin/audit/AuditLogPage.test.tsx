@@ -112,4 +112,16 @@ describe('audit log page', () => {
     await waitFor(() => expect(router.state.location.search).toContain('page=2'));
     await waitFor(() => expect(queryOf(api.requests.at(-1)!).get('page')).toBe('2'));
   });
+  it('summarises announcements as plain text, personal-data settings per kind and a created group by its name', async () => {
+    const announced = { ...edited, id: 8, action: 'announcement.create', changes: { content: '## Maintenance **tonight**\n\n- See [the status page](https://status.example)', is_active: true } };
+    const pii = { ...edited, id: 9, action: 'pii_settings.update', target_type: 'pii_settings', target_id: null, changes: { phone: { from: 'off', to: 'mask' }, email: { from: 'off', to: 'block' } } };
+    const group = { ...edited, id: 10, action: 'member_group.create', target_type: 'member_group', target_id: '4', changes: { ko_name: '영업팀', en_name: 'Sales' } };
+    installFakeApi({ 'GET /admin/audit-log/': () => Response.json(page([announced, pii, group])) });
+    renderScreen(<AuditLogPage />);
+    const rows = await screen.findAllByTestId('audit-row', {}, { timeout: 10_000 });
+    expect(within(rows[0]!).getByText('Maintenance tonight See the status page')).toBeInTheDocument();
+    expect(within(rows[1]!).getByText('phone: mask, email: block')).toBeInTheDocument();
+    expect(within(rows[1]!).queryByText('block')).not.toBeInTheDocument();
+    expect(within(rows[2]!).getByText('Sales')).toBeInTheDocument();
+  });
 });

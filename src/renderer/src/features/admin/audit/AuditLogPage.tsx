@@ -12,7 +12,7 @@ import { IconChevron } from '../../../components/icons';
 import { useListSearchBox, useListSearchParams } from '../../../components/useListSearchParams';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
-import { fieldLabel, splitChanges, targetLabel } from './auditChanges';
+import { fieldLabel, isSettingsTarget, settingsSummary, splitChanges, targetLabel } from './auditChanges';
 import { ListPagination, ListStates } from '../../../components/ListStates';
 
 const isAction = (value: string | null): value is AuditAction => value !== null && (AUDIT_ACTIONS as readonly string[]).includes(value);
@@ -44,12 +44,20 @@ function ValueText({ value }: { value: unknown }) {
   );
 }
 
-/** The one-line summary: what the target is called, and which fields changed. */
+/**
+ * The one-line summary: what the target is called, and which fields changed; for settings, each
+ * setting with its new value; for what was created or deleted without a name, the values recorded.
+ */
 function Summary({ entry }: { entry: AuditEntry }) {
   const { t } = useTranslation('audit');
-  const { edited } = splitChanges(entry.changes);
-  const label = targetLabel(entry.changes);
+  const language = useResolvedLanguage();
+  const { edited, values } = splitChanges(entry.changes);
+  const label = targetLabel(entry, language);
   const isEdit = entry.action.endsWith('.update');
+  let detail: string | null = null;
+  if (edited.length > 0) detail = isSettingsTarget(entry.target_type) ? settingsSummary(edited) : t('changed', { count: edited.length, fields: edited.map(([field]) => fieldLabel(field)).join(', ') });
+  else if (isEdit) detail = t('no_change');
+  else if (!label && values.length > 0) detail = values.map(([field, value]) => `${fieldLabel(field)}: ${String(value)}`).join(', ');
   return (
     <Stack gap={0}>
       {label && (
@@ -57,16 +65,10 @@ function Summary({ entry }: { entry: AuditEntry }) {
           {label}
         </Text>
       )}
-      {edited.length > 0 ? (
-        <Text size="xs" c="dimmed">
-          {t('changed', { count: edited.length, fields: edited.map(([field]) => fieldLabel(field)).join(', ') })}
+      {detail && (
+        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          {detail}
         </Text>
-      ) : (
-        isEdit && (
-          <Text size="xs" c="dimmed">
-            {t('no_change')}
-          </Text>
-        )
       )}
     </Stack>
   );
