@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { PII_KINDS } from '../../src/shared/domain/pii';
-import { ADMIN, createSession, signIn, uniqueName } from './support';
+import { ADMIN, createChatbotInStudio, createSession, signIn, uniqueName } from './support';
 
 /**
  * Toasts sit at the top (spec §8) without covering the controls a user reaches for next: the chat
@@ -45,7 +45,7 @@ for (const width of [1440, 375]) {
 
     test("the Studio's toasts leave Save, the test chat's header and Create chatbot uncovered", async ({ page }) => {
       await page.goto('/dashboard/studio');
-      await page.getByTestId('create-chatbot').first().click();
+      await createChatbotInStudio(page, uniqueName('Toast'));
       await expect(page.getByTestId('test-chat')).toBeVisible();
       await page.getByTestId('en-name').fill(uniqueName('Toast'));
       await page.getByTestId('save-chatbot').click();

@@ -289,6 +289,8 @@ describe('every transactional service on a cold server (PGlite)', () => {
     await ok(`/admin/members/${visitor!.id}/process-pending-request/`, { method: 'POST', token: admin, body: { approve: true } });
     await ok(`/admin/members/${visitor!.id}/`, { method: 'PATCH', token: admin, body: { name: 'Cold Visitor Renamed' } });
     await ok('/admin/members/bulk/', { method: 'PATCH', token: admin, body: { member_ids: [visitor!.id], credit_quota: 100 } });
+    await ok('/admin/members/bulk/', { method: 'PATCH', token: admin, body: { member_ids: [visitor!.id], member_status: 'deactivated' } });
+    await ok(`/admin/members/${visitor!.id}/`, { method: 'PATCH', token: admin, body: { member_status: 'approved' } });
     await ok('/admin/members/bulk/delete/', { method: 'POST', token: admin, body: { member_ids: [visitor!.id] } });
   });
 

@@ -148,6 +148,16 @@ describe(`a server killed while a member upload's mails go out (${postgresUrl ? 
     });
     expect(accepted.status).toBe(200);
 
+    // The mails the killed process had sent unanswered are sent again once their lease runs out. On
+    // PostgreSQL the survivor may have mailed everyone before that: wait for it. (On PGlite the
+    // survivor starts after the kill, and its start outlasts the lease.)
+    if (handle) {
+      const db = handle.db;
+      await waitFor(async () => {
+        const [left] = await db.select({ n: count() }).from(mailOutbox).where(and(inArray(mailOutbox.recipient, emails), eq(mailOutbox.status, 'sending')));
+        return left!.n === 0 ? true : undefined;
+      }, 'the held mails to be sent again', 30_000);
+    }
     await stopBuiltServer(survivor.child, 'SIGTERM');
     handle ??= await openPglite(join(directory, 'pglite'));
     const { db } = handle;

@@ -244,6 +244,11 @@ describe('the app’s send rules as OpenAI errors', () => {
     const malformed = await refusal(key, { model: quick.hash_id, messages: [] });
     expect(malformed).toMatchObject({ status: 400, error: { type: 'invalid_request_error' } });
     expect((await refusal(key, { model: quick.hash_id, messages: [{ role: 'assistant', content: 'hi' }] })).status).toBe(400);
+    // A NUL byte is refused before validation, and said the same way (with where it was).
+    expect(await refusal(key, { model: quick.hash_id, messages: [{ role: 'user', content: 'a\u0000b' }] })).toMatchObject({
+      status: 400,
+      error: { type: 'invalid_request_error', code: 'invalid_request_error', message: 'Invalid request: body: must not contain NUL characters' },
+    });
     expect((await raw('/models', undefined)).status).toBe(401);
     expect(((await (await raw('/models', undefined)).json()) as OpenAiError).error.type).toBe('authentication_error');
     expect((await raw('/models', memberToken)).status).toBe(401);

@@ -40,6 +40,18 @@ const paramOf = (instancePath: string) =>
     .map((segment) => (/^\d+$/.test(segment) ? `[${segment}]` : segment))
     .join('.') || null;
 
+interface ValidationIssue {
+  location: string;
+  path: string;
+  message: string;
+}
+
+/** The issues of a 400 `validation_error` raised outside schema validation (errors.ts details), else null. */
+function validationIssues(error: AppError): ValidationIssue[] | null {
+  if (error.code !== 'validation_error' || !Array.isArray(error.details) || error.details.length === 0) return null;
+  return error.details as ValidationIssue[];
+}
+
 /**
  * OpenAI clients read `{error: {message, type, code}}`, so this scope answers failures in that
  * shape (same statuses as the app's API) instead of the app's `{code, message}`.
@@ -48,6 +60,12 @@ function registerOpenAiErrors(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
     if (error instanceof AppError) {
       if (error instanceof RateLimitedError) reply.header('retry-after', error.retryAfterSeconds);
+      const issues = validationIssues(error);
+      if (issues) {
+        // Refused before validation (a NUL byte anywhere): said like a schema failure, with where.
+        const detail = issues.map((issue) => `${issue.path ? paramOf(issue.path) : issue.location}: ${issue.message}`).join('; ');
+        return reply.status(400).send(openAiError(400, 'invalid_request_error', `Invalid request: ${detail}`, issues[0]!.path ? paramOf(issues[0]!.path) : null));
+      }
       return reply.status(error.status).send(openAiError(error.status, error.code, error.message));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -135,7 +135,8 @@ describe('ChatPage', () => {
     renderChat('/dashboard/chat/5');
     await screen.findByTestId('chat-welcome');
     await user.type(screen.getByTestId('composer-input'), 'Mail kim@example.com{Enter}');
-    expect(await screen.findByText('Mail ***@example.com')).toBeInTheDocument();
+    // The bubble is drawn again when the answer settles: look for the text, not a node found earlier.
+    await waitFor(() => expect(screen.getByText('Mail ***@example.com')).toBeInTheDocument());
     expect(screen.queryByText('Mail kim@example.com')).not.toBeInTheDocument();
   });
 

@@ -112,7 +112,8 @@ export function ChatbotSwitcher({ current }: { current: Chatbot }) {
           aria-label={t('picker.label')}
           rightSection={pending && results.data ? <Loader size={12} /> : null}
         />
-        <Combobox.Options aria-label={t('picker.label')} mah={320} style={{ overflowY: 'auto' }}>
+        {/* A long list scrolls: its box takes keyboard focus so arrow keys scroll it (options are chosen from the search field). */}
+        <Combobox.Options aria-label={t('picker.label')} mah={320} style={{ overflowY: 'auto' }} tabIndex={0}>
           {status ? (
             <Combobox.Empty>{status}</Combobox.Empty>
           ) : (

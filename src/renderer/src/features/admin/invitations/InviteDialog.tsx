@@ -7,6 +7,7 @@ import { validateEmail } from '../../../../../shared/domain/validation';
 import { type InviteRow, inviteInBatches, type inviteMembers } from '../../../api/adminInvitations';
 import { errorMessageKey } from '../../../api/errorMessages';
 import { IconPlus, IconTrash } from '../../../components/icons';
+import { scrollRegionProps } from '../../../components/scrollRegion';
 
 interface RowDraft {
   key: number;
@@ -101,7 +102,7 @@ export function InviteDialog({ opened, groups, groupName, onClose, onInvited }: 
           <Alert color={invitedCount === results.length ? 'green' : 'yellow'} data-testid="invite-summary">
             {t('results_summary', { invited: invitedCount, total: results.length })}
           </Alert>
-          <Table.ScrollContainer minWidth={360}>
+          <Table.ScrollContainer minWidth={360} {...scrollRegionProps(t('results_caption'))}>
             <Table verticalSpacing="xs">
               <Table.Thead>
                 <Table.Tr>
