@@ -106,7 +106,7 @@ export default function InvitationsPage() {
                   <Table.Td>{groupOf(item.member_group_id)}</Table.Td>
                   <Table.Td>
                     {/* Dark text on the light badge (WCAG AA at badge size), as the chatbot status badge does. */}
-                    <Badge variant="light" color={item.status === 'pending' ? 'yellow' : 'green'} c={item.status === 'pending' ? 'dark.7' : 'green.9'}>
+                    <Badge variant="light" color={item.status === 'pending' ? 'yellow' : 'green'} c="dark.7">
                       {t(`status_${item.status}`)}
                     </Badge>
                   </Table.Td>
