@@ -62,6 +62,8 @@ describe('the document worker pool', () => {
   it('refuses a document whose parse outlasts the time budget, and keeps serving with a new process', async () => {
     const documents = pool({ timeBudgetMs: 1000 });
     expect(await limitOf(documents.extractText(pdfSlowFormsBomb(), 'pdf', 'application/pdf', limits))).toBe('time');
-    expect(await documents.countPages(samplePdf(['after']), 'pdf')).toBe(1);
+    // Not a PDF: pdf.js loads its worker module on a fresh process's first PDF, which on a loaded
+    // machine alone can outlast this pool's one-second budget.
+    expect((await documents.extractText(sampleDocx(['after']), 'docx', '', limits)).sections[0]!.text).toBe('after');
   });
 });
