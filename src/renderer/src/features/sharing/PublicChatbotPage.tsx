@@ -1,11 +1,10 @@
 import { useCallback, useMemo, useState } from 'react';
-import { ActionIcon, Avatar, Badge, Button, Center, Group, Loader, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Avatar, Badge, Button, Center, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { isApiError, type PublicChatbot } from '../../../../shared/api';
 import { chatbotName } from '../../../../shared/domain/chatbots';
 import { PUBLIC_CHATBOT_ROUTE, SHARED_WORKSPACE_PARAM } from '../../../../shared/domain/sharing';
-import { errorKeyOf } from '../../api/errorMessages';
 import { usePublicChatbot, usePublicSessionHistory } from '../../api/publicSessions';
 import { IconPlus, IconShare } from '../../components/icons';
 import { MAIN_CONTENT_ID } from '../../components/mainContent';
@@ -14,7 +13,6 @@ import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { useUserSession } from '../../stores/userSession';
 import { Composer } from '../chat/Composer';
 import { flattenHistory } from '../chat/history';
-import { MessageList } from '../chat/MessageList';
 import type { ChatbotFace } from '../chat/Messages';
 import { visitorModesBody } from '../chat/modes/modesStore';
 import chatClasses from '../chat/chat.module.css';
@@ -22,6 +20,7 @@ import { useWebSearchStore } from '../sources/webSearchStore';
 import { ShareLinkDialog } from './ShareDialog';
 import { useLinkWorkspace } from './useLinkWorkspace';
 import { useVisitorRun } from './useVisitorRun';
+import { PublicThread } from './PublicThread';
 import classes from './sharing.module.css';
 
 /** The key features in the visitor's language (the other one when empty). */
@@ -135,32 +134,19 @@ export default function PublicChatbotPage() {
     void navigate(pagePath);
   };
 
-  let body;
-  if (chatbot.isError || (history.isError && !history.data)) {
-    body = (
-      <Center flex={1}>
-        <Text>{t(errorKeyOf(chatbot.error ?? history.error))}</Text>
-      </Center>
-    );
-  } else if (!data || (sessionHash && history.isPending)) {
-    body = (
-      <Center flex={1}>
-        <Loader aria-label={t('public.loading')} />
-      </Center>
-    );
-  } else {
-    body = (
-      <MessageList
-        messages={messages}
-        run={run}
-        face={face}
-        hasOlder={sessionHash !== undefined && history.hasNextPage}
-        loadingOlder={history.isFetchingNextPage}
-        onLoadOlder={() => void history.fetchNextPage()}
-        empty={<ChatbotIntro chatbot={data} signedIn={member !== null} />}
-      />
-    );
-  }
+  const body = (
+    <PublicThread
+      error={chatbot.isError || (history.isError && !history.data) ? (chatbot.error ?? history.error) : null}
+      loading={!data || (Boolean(sessionHash) && history.isPending)}
+      messages={messages}
+      run={run}
+      face={face}
+      hasOlder={sessionHash !== undefined && history.hasNextPage}
+      loadingOlder={history.isFetchingNextPage}
+      onLoadOlder={() => void history.fetchNextPage()}
+      empty={data ? <ChatbotIntro chatbot={data} signedIn={member !== null} /> : null}
+    />
+  );
 
   return (
     <main id={MAIN_CONTENT_ID} tabIndex={-1} className={classes.publicPage} data-testid="public-chatbot-page">

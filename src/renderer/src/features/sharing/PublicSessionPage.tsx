@@ -1,10 +1,9 @@
 import { useCallback, useMemo, useState } from 'react';
-import { ActionIcon, Avatar, Button, Center, Group, Loader, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Avatar, Button, Center, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { isApiError } from '../../../../shared/api';
 import { SHARED_SESSION_ROUTE, SHARED_WORKSPACE_PARAM } from '../../../../shared/domain/sharing';
-import { errorKeyOf } from '../../api/errorMessages';
 import { usePublicChatbot, usePublicSession, usePublicSessionHistory } from '../../api/publicSessions';
 import { IconPlus, IconShare } from '../../components/icons';
 import { MAIN_CONTENT_ID } from '../../components/mainContent';
@@ -16,11 +15,11 @@ import { chatbotName } from '../../../../shared/domain/chatbots';
 import { flattenHistory } from '../chat/history';
 import { visitorModesBody } from '../chat/modes/modesStore';
 import { useWebSearchStore } from '../sources/webSearchStore';
-import { MessageList } from '../chat/MessageList';
 import type { ChatbotFace } from '../chat/Messages';
 import chatClasses from '../chat/chat.module.css';
 import { ShareLinkDialog } from './ShareDialog';
 import { StartChatDialog } from './StartChatDialog';
+import { PublicThread } from './PublicThread';
 import classes from './sharing.module.css';
 import { useVisitorRun } from './useVisitorRun';
 import { useLinkWorkspace } from './useLinkWorkspace';
@@ -100,36 +99,23 @@ export default function PublicSessionPage() {
 
   if (session.isError && isApiError(session.error) && session.error.status === 404) return <NotShared />;
 
-  let body;
-  if (session.isError || (history.isError && !history.data)) {
-    body = (
-      <Center flex={1}>
-        <Text>{t(errorKeyOf(session.error ?? history.error))}</Text>
-      </Center>
-    );
-  } else if (!data || (!fresh && history.isPending)) {
-    body = (
-      <Center flex={1}>
-        <Loader aria-label={t('public.loading')} />
-      </Center>
-    );
-  } else {
-    body = (
-      <MessageList
-        messages={messages}
-        run={run}
-        face={face}
-        hasOlder={!fresh && history.hasNextPage}
-        loadingOlder={history.isFetchingNextPage}
-        onLoadOlder={() => void history.fetchNextPage()}
-        empty={
-          <Text c="dimmed" ta="center" py={60}>
-            {fresh ? t('public.freshHint', { name: face.name }) : t('public.empty')}
-          </Text>
-        }
-      />
-    );
-  }
+  const body = (
+    <PublicThread
+      error={session.isError || (history.isError && !history.data) ? (session.error ?? history.error) : null}
+      loading={!data || (!fresh && history.isPending)}
+      messages={messages}
+      run={run}
+      face={face}
+      hasOlder={!fresh && history.hasNextPage}
+      loadingOlder={history.isFetchingNextPage}
+      onLoadOlder={() => void history.fetchNextPage()}
+      empty={
+        <Text c="dimmed" ta="center" py={60}>
+          {fresh ? t('public.freshHint', { name: face.name }) : t('public.empty')}
+        </Text>
+      }
+    />
+  );
 
   return (
     <main id={MAIN_CONTENT_ID} tabIndex={-1} className={classes.publicPage} data-testid="shared-session-page">
