@@ -58,7 +58,7 @@ test('a file attached with the button is read, sent, shown on the message, reach
   await expect(citation).toContainText('Launch date is 3 March');
   await expect(page.getByTestId('attachment-chips')).toHaveCount(0);
   const files = page.getByTestId('message-files').last();
-  await expect(files.getByRole('button', { name: 'Open launch-plan.txt' })).toBeVisible({ timeout: 20_000 });
+  await expect(files.getByRole('button', { name: 'Open launch-plan.txt' })).toBeVisible();
 
   const download = page.waitForEvent('download');
   await files.getByRole('button', { name: 'Open launch-plan.txt' }).click();
@@ -78,6 +78,8 @@ test('Stop on an answer to a message with files keeps the partial answer and its
   await page.getByTestId('send-button').click();
   const streaming = page.locator('[data-testid="chatbot-message"][data-streaming]');
   await expect(streaming).toContainText('Demo model');
+  // The message shows its files while the answer is still coming.
+  await expect(page.getByTestId('member-message').last().getByRole('button', { name: 'Open agenda.txt' })).toBeVisible();
   await page.getByTestId('stop-button').click();
 
   // Without a reload: the answer as far as it got, marked Stopped, and the files on the message.

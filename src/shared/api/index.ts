@@ -67,7 +67,7 @@ export type { AdminChatbot } from './admin/chatbots';
 export type { AdminMember, MemberGroupRef } from './admin/members';
 export type { MemberRequest } from './admin/memberRequests';
 export type { MemberGroup } from './memberGroups';
-export type { Session, SessionMessage } from './sessions';
+export type { Session, SessionFile, SessionMessage } from './sessions';
 export type { PublicSession, PublicChatBody, PublicChatbot, VisitorModes } from './publicSessions';
 export type { ChatBody, ChatMeta, ChatFrame, Citation } from './chat';
 export type { Announcement } from './announcements';

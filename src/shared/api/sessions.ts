@@ -18,6 +18,7 @@ export const sessionSchema = z.object({
 export type Session = z.infer<typeof sessionSchema>;
 
 export const sessionFileSchema = z.object({ id: z.number().int(), url: z.string(), type: z.string(), name: z.string() });
+export type SessionFile = z.infer<typeof sessionFileSchema>;
 
 export const sessionMessageSchema = z.object({
   id: z.number().int(),

@@ -190,6 +190,10 @@ describe('ChatPage', () => {
     await waitFor(() => expect(screen.getAllByTestId('chatbot-message').at(-1)).toHaveTextContent('A lease is a time-bound claim.'));
     const [sent] = api.find('POST', '/chatbots/5/chat/');
     expect(await sent!.json()).toMatchObject({ text: 'What is a lease?', session_hash_id: 'abc', file_ids: [9] });
+    // The question asked again shows its file too, without the history being fetched again.
+    const asked = screen.getAllByTestId('member-message').at(-1)!;
+    expect(within(asked).getByRole('button', { name: 'Open terms.pdf' })).toBeVisible();
+    expect(api.find('GET', '/sessions/abc/history/')).toHaveLength(1);
   });
 
   it('a stored answer still being written shows as such and is fetched again until it is done', async () => {

@@ -3,7 +3,7 @@ import { Alert, Button, Center, EmptyState, Loader, Skeleton, Stack, Text, Title
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
-import { chatbotsApi, isApiError, type Chatbot } from '../../../../shared/api';
+import { chatbotsApi, isApiError, type Chatbot, type SessionFile } from '../../../../shared/api';
 import { streamChat } from '../../api/chat';
 import { modesBody } from './modes/modesStore';
 import { firstDefaultChatbot, useChatbot, useDashboardChatbots } from '../../api/chatbots';
@@ -16,7 +16,7 @@ import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { discardActiveRun, useActiveRunStore } from './activeRun';
 import { ChatRun, type ChatRunSnapshot } from './chatRun';
 import { chatbotName } from '../../../../shared/domain/chatbots';
-import { appendTurn, flattenHistory, refetchKeepingAnswer, seedEmptyHistory, useSessionHistory } from './history';
+import { appendTurn, flattenHistory, seedEmptyHistory, useSessionHistory } from './history';
 import { ChatHeader } from './ChatHeader';
 import { ChatbotUnavailable } from './ChatbotUnavailable';
 import { webSearchFields } from '../sources/webSearchStore';
@@ -154,17 +154,18 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
 
   /** Sends the composer's text with its attachments, or a question asked again with the files it had. */
   const send = useCallback(
-    (text: string, askedAgainFileIds?: number[]) => {
+    (text: string, askedAgainFiles?: readonly SessionFile[]) => {
       const previous = useActiveRunStore.getState().run;
       // A new send cancels the running answer; it stays in the session as stopped.
       previous?.stop();
       const sessionHash = sessionHashId ?? previous?.sessionHashId ?? undefined;
       const isCurrent = () => useActiveRunStore.getState().run === next;
-      const attached = askedAgainFileIds ? [] : takeAttachments();
-      const fileIds = askedAgainFileIds ?? attached.flatMap((item) => (item.id === null ? [] : [item.id]));
+      const attached = askedAgainFiles ? [] : takeAttachments();
+      const files = askedAgainFiles ?? attached.flatMap(({ id, url, type, name }) => (id === null || url === null ? [] : [{ id, url, type, name }]));
       const next: ChatRun = new ChatRun({
         chatbotId,
-        body: { text, session_hash_id: sessionHash, file_ids: fileIds, ...webSearchFields(), ...modesBody() },
+        body: { text, session_hash_id: sessionHash, file_ids: files.map((file) => file.id), ...webSearchFields(), ...modesBody() },
+        memberFiles: files,
         streamChat,
         onMeta: (meta) => {
           if (!meta.session_created) return;
@@ -181,10 +182,8 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
             return;
           }
           appendTurn(queryClient, snapshot);
-          // An answer cut off shows as the server kept it (being written still, or interrupted); the
-          // member's message shows its files as the server linked them, next to the answer as streamed.
+          // An answer cut off shows as the server kept it (being written still, or interrupted).
           if (isCutOff(snapshot.error) && snapshot.meta) void queryClient.invalidateQueries({ queryKey: queryKeys.sessionHistory(snapshot.meta.session_hash_id) });
-          else if (fileIds.length > 0) void refetchKeepingAnswer(queryClient, snapshot);
           if (isCurrent() && snapshot.error === null) useActiveRunStore.setState({ run: null });
           if (snapshot.meta?.session_created) void generateTitle(queryClient, snapshot.meta.session_hash_id);
           else void queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
@@ -197,7 +196,7 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
   );
 
   const stop = useCallback(() => useActiveRunStore.getState().run?.stop(), []);
-  const askAgain = useCallback<AskAgain>((question) => send(question.text, question.fileIds), [send]);
+  const askAgain = useCallback<AskAgain>((question) => send(question.text, question.files), [send]);
   const attach = useCallback((files: File[]) => void attachFiles(files, chatbotId, (key, values) => showToast('error', t(key, values))), [chatbotId, t]);
 
   const { fetchNextPage } = history;

@@ -1,7 +1,7 @@
 import { memo, useSyncExternalStore } from 'react';
 import { Alert, Avatar, Badge, Button, Group, Loader, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { Citation, SessionMessage } from '../../../../shared/api';
+import type { Citation, SessionFile, SessionMessage } from '../../../../shared/api';
 import type { ChatRun } from './chatRun';
 import type { ChatErrorKey } from './chatErrors';
 import { interruptedOf } from './history';
@@ -19,7 +19,7 @@ export interface ChatbotFace {
   imageUrl: string | null;
 }
 
-function MemberBubble({ text, files = [] }: { text: string; files?: SessionMessage['files'] }) {
+function MemberBubble({ text, files }: { text: string; files: readonly SessionFile[] }) {
   return (
     <div data-testid="member-message">
       <MessageFiles files={files} />
@@ -46,7 +46,7 @@ function TypingIndicator() {
 /** A question to send again as a new turn: its text and attached files. */
 export interface Question {
   text: string;
-  fileIds: number[];
+  files: readonly SessionFile[];
 }
 
 /** Sends a question again (an answer cut off or failed offers it). */
@@ -132,7 +132,7 @@ export function ChatbotAnswer({
 }
 
 /** What was asked, to send again: the member's message before an answer. */
-const questionOf = (message: SessionMessage): Question => ({ text: message.text, fileIds: message.files.map((file) => file.id) });
+const questionOf = (message: SessionMessage): Question => ({ text: message.text, files: message.files });
 
 /** Answers cut off by their server or failed may be asked again; a stopped one was the member's choice. */
 const mayAskAgain = (interrupted: SessionMessage['interrupted']) => interrupted === 'interrupted' || interrupted === 'failed';
@@ -176,7 +176,7 @@ export const StreamingTurn = memo(function StreamingTurn({ run, face, onAskAgain
   const interrupted = interruptedOf(snapshot);
   return (
     <div className={classes.turn}>
-      <MemberBubble text={snapshot.memberText} />
+      <MemberBubble text={snapshot.memberText} files={snapshot.memberFiles} />
       {snapshot.rejected ? (
         <Alert color="red" variant="light" data-testid="chat-error" title={t('errors.not_sent')}>
           {t(snapshot.error ?? 'chat:errors.send_failed')}
@@ -188,7 +188,7 @@ export const StreamingTurn = memo(function StreamingTurn({ run, face, onAskAgain
           interrupted={interrupted}
           streaming={streaming}
           error={snapshot.error}
-          onAskAgain={onAskAgain && mayAskAgain(interrupted) ? () => onAskAgain({ text: run.body.text ?? '', fileIds: run.body.file_ids ?? [] }) : undefined}
+          onAskAgain={onAskAgain && mayAskAgain(interrupted) ? () => onAskAgain({ text: run.body.text ?? '', files: snapshot.memberFiles }) : undefined}
           citations={snapshot.citations}
           images={snapshot.images.map((url) => ({ url }))}
           reasoning={

@@ -1,4 +1,4 @@
-import type { ChatBody, ChatFrame, ChatMeta, Citation } from '../../../../shared/api';
+import type { ChatBody, ChatFrame, ChatMeta, Citation, SessionFile } from '../../../../shared/api';
 import { maskPii } from '../../../../shared/domain/pii';
 import type { ChatStreamRequest } from '../../platform/types';
 import { OutputBatcher, type ReleaseRule } from './outputBatcher';
@@ -8,6 +8,8 @@ export type ChatRunStatus = 'sending' | 'streaming' | 'done' | 'stopped' | 'fail
 
 export interface ChatRunSnapshot {
   memberText: string;
+  /** The files sent with the message, shown on it while the answer streams. */
+  memberFiles: readonly SessionFile[];
   meta: ChatMeta | null;
   /** Answer text released by the batcher so far: what the screen shows. */
   text: string;
@@ -26,6 +28,8 @@ export interface ChatRunSnapshot {
 export interface ChatRunOptions {
   chatbotId: number;
   body: ChatBody;
+  /** The files whose ids the body sends (their names and types, to show them on the message). */
+  memberFiles?: readonly SessionFile[];
   streamChat: (request: ChatStreamRequest) => Promise<void>;
   onMeta?: (meta: ChatMeta) => void;
   /** Called once when the answer reached a final status and everything received is on screen. */
@@ -62,6 +66,7 @@ export class ChatRun {
     this.batcher = new OutputBatcher((text) => this.onRelease(text), options.releaseRule);
     this.snapshot = {
       memberText: options.body.text ?? '',
+      memberFiles: options.memberFiles ?? [],
       meta: null,
       text: '',
       thinking: '',

@@ -69,7 +69,7 @@ export function appendTurn(queryClient: QueryClient, snapshot: ChatRunSnapshot):
   if (!meta) return;
   const now = new Date().toISOString();
   const turn: SessionMessage[] = [
-    { ...NO_EXTRAS, id: meta.member_message_id, created_at: now, text: snapshot.memberText, speaker_type: 'member', files: [], interrupted: null },
+    { ...NO_EXTRAS, id: meta.member_message_id, created_at: now, text: snapshot.memberText, speaker_type: 'member', files: [...snapshot.memberFiles], interrupted: null },
     {
       id: meta.chatbot_message_id,
       created_at: now,
@@ -98,15 +98,4 @@ export function appendTurn(queryClient: QueryClient, snapshot: ChatRunSnapshot):
       : newest.context_tokens + estimateTokens(snapshot.memberText + snapshot.text);
     return { ...old, pages: [{ ...newest, items: [...kept, ...added], context_tokens: contextTokens }, ...older] };
   });
-}
-
-/**
- * Fetches the history again for what only the server knows of a finished turn (the member's
- * message with the files it linked), then puts the streamed answer back over the server's copy: a
- * stopped answer is still being saved when the refetch arrives, so that copy says "being written".
- */
-export async function refetchKeepingAnswer(queryClient: QueryClient, snapshot: ChatRunSnapshot): Promise<void> {
-  if (!snapshot.meta) return;
-  await queryClient.refetchQueries({ queryKey: queryKeys.sessionHistory(snapshot.meta.session_hash_id), exact: true });
-  appendTurn(queryClient, snapshot);
 }

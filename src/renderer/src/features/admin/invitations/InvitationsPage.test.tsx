@@ -25,9 +25,12 @@ describe('invitations page', () => {
     ]);
   });
 
-  it("keeps order and search in the URL's query of the list call, and shows the plan's cap (402) in the invite dialog", async () => {
+  it("keeps order and search in the URL's query of the list call, sends a row's group, and shows the plan's cap (402) in the invite dialog", async () => {
     const api = installFakeApi(
-      routes({ 'POST /admin/invitations/bulk/': () => Response.json({ code: 'invitation_limit_reached', message: 'x' }, { status: 402 }) }),
+      routes({
+        'GET /admin/member-groups/': () => Response.json(page([{ id: 4, ko_name: '영업', en_name: 'Sales', is_default: false, credit_quota: null, member_credit_quota: null, member_count: 0, usable_models: [], created_at: '2026-01-01T00:00:00.000Z' }])),
+        'POST /admin/invitations/bulk/': () => Response.json({ code: 'invitation_limit_reached', message: 'x' }, { status: 402 }),
+      }),
     );
     renderScreen(<InvitationsPage />, { route: '/?order=email.asc' });
     expect(await screen.findByText('ada@example.test')).toBeVisible();
@@ -37,8 +40,10 @@ describe('invitations page', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Invite members' }));
     const dialog = await screen.findByRole('dialog', { name: 'Invite members' });
     await userEvent.type(within(dialog).getByRole('textbox', { name: 'Email, row 1' }), 'new@example.test');
+    await userEvent.selectOptions(within(dialog).getByRole('combobox', { name: 'Group, row 1' }), 'Sales');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Send 1 invitation' }));
     expect(await within(dialog).findByTestId('invite-error')).toHaveTextContent("Your plan's invitation limit would be exceeded.");
+    expect(await api.find('POST', '/admin/invitations/bulk/')[0]!.json()).toEqual({ members: [{ email: 'new@example.test', member_group_id: 4 }] });
   });
 
   it('shows row-level results, and says SSO members cannot invite (403)', async () => {

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useCallback, useState } from 'react';
 import { Badge, Button, Group, Select, Table, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -42,7 +42,7 @@ export default function InvitationsPage() {
   const [inviting, setInviting] = useState(false);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.adminInvitationsAll });
-  const groupName = (group: AdminMemberGroup) => localizedName(group, language);
+  const groupName = useCallback((group: AdminMemberGroup) => localizedName(group, language), [language]);
   const groupOf = (id: number | null) => {
     const group = groups.data?.items.find((row) => row.id === id);
     return group ? groupName(group) : t('default_group');

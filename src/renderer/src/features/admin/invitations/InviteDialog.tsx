@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { ActionIcon, Alert, Badge, Button, Group, Modal, Progress, Select, Stack, Table, Tabs, Text, TextInput, Textarea } from '@mantine/core';
+import { memo, useCallback, useMemo, useState } from 'react';
+import { ActionIcon, Alert, Badge, Button, Group, Modal, NativeSelect, Progress, Select, Stack, Table, Tabs, Text, TextInput, Textarea } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { adminInvitationsApi, type AdminMemberGroup } from '../../../../../shared/api';
@@ -56,7 +56,8 @@ export function InviteDialog({ opened, groups, groupName, onClose, onInvited }: 
   const [tab, setTab] = useState<string | null>('rows');
   const [showErrors, setShowErrors] = useState(false);
   const [results, setResults] = useState<RowResult[] | null>(null);
-  const groupOptions = groups.map((group) => ({ value: String(group.id), label: groupName(group) }));
+  const groupOptions = useMemo(() => groups.map((group) => ({ value: String(group.id), label: groupName(group) })), [groups, groupName]);
+  const rowGroupChoices = useMemo(() => [{ value: '', label: t('default_group') }, ...groupOptions], [groupOptions, t]);
   const filled = rows.filter((row) => row.email.trim() || row.name.trim());
 
   /** Rows sent so far of how many, while batches are going out. */
@@ -75,7 +76,9 @@ export function InviteDialog({ opened, groups, groupName, onClose, onInvited }: 
     },
   });
 
-  const update = (key: number, patch: Partial<RowDraft>) => setRows((current) => current.map((row) => (row.key === key ? { ...row, ...patch } : row)));
+  // Stable, so a progress tick or one row's edit does not re-render the other rows (600 pasted rows).
+  const update = useCallback((key: number, patch: Partial<RowDraft>) => setRows((current) => current.map((row) => (row.key === key ? { ...row, ...patch } : row))), []);
+  const remove = useCallback((key: number) => setRows((current) => current.filter((row) => row.key !== key)), []);
   const submit = () => {
     setShowErrors(true);
     if (filled.length === 0 || filled.some((row) => validateEmail(row.email))) return;
@@ -153,38 +156,16 @@ export function InviteDialog({ opened, groups, groupName, onClose, onInvited }: 
             <Tabs.Panel value="rows" pt="sm">
               <Stack gap="xs">
                 {rows.map((row, index) => (
-                  <Group key={row.key} gap="xs" align="flex-start" wrap="wrap" data-testid="invite-row">
-                    <TextInput
-                      flex="2 1 200px"
-                      label={t('email')}
-                      aria-label={t('email_n', { n: index + 1 })}
-                      type="email"
-                      value={row.email}
-                      onChange={(event) => update(row.key, { email: event.currentTarget.value })}
-                      error={showErrors && (row.email.trim() || row.name.trim() || filled.length === 0) && validateEmail(row.email) ? t(`common:${validateEmail(row.email)}`) : undefined}
-                    />
-                    <TextInput flex="1 1 140px" label={t('name')} aria-label={t('name_n', { n: index + 1 })} value={row.name} onChange={(event) => update(row.key, { name: event.currentTarget.value })} />
-                    <Select
-                      flex="1 1 140px"
-                      label={t('group')}
-                      aria-label={t('group_n', { n: index + 1 })}
-                      placeholder={t('default_group')}
-                      data={groupOptions}
-                      value={row.groupId}
-                      onChange={(value) => update(row.key, { groupId: value })}
-                      clearable
-                    />
-                    <ActionIcon
-                      mt={25}
-                      variant="subtle"
-                      color="red"
-                      aria-label={t('remove_row', { n: index + 1 })}
-                      disabled={rows.length === 1}
-                      onClick={() => setRows((current) => current.filter((other) => other.key !== row.key))}
-                    >
-                      <IconTrash size={16} />
-                    </ActionIcon>
-                  </Group>
+                  <InviteRowEditor
+                    key={row.key}
+                    row={row}
+                    index={index}
+                    groupChoices={rowGroupChoices}
+                    error={showErrors && (row.email.trim() || row.name.trim() || filled.length === 0) ? validateEmail(row.email) : null}
+                    removable={rows.length > 1}
+                    onChange={update}
+                    onRemove={remove}
+                  />
                 ))}
                 <Group>
                   <Button variant="default" size="xs" leftSection={<IconPlus size={16} />} onClick={() => setRows((current) => [...current, emptyRow()])}>
@@ -223,3 +204,50 @@ export function InviteDialog({ opened, groups, groupName, onClose, onInvited }: 
     </Modal>
   );
 }
+
+/** One row of the editor: email, name, group and its remove button. */
+const InviteRowEditor = memo(function InviteRowEditor({
+  row,
+  index,
+  groupChoices,
+  error,
+  removable,
+  onChange,
+  onRemove,
+}: {
+  row: RowDraft;
+  index: number;
+  groupChoices: Array<{ value: string; label: string }>;
+  error: string | null;
+  removable: boolean;
+  onChange: (key: number, patch: Partial<RowDraft>) => void;
+  onRemove: (key: number) => void;
+}) {
+  const { t } = useTranslation('adminInvitations');
+  return (
+    <Group gap="xs" align="flex-start" wrap="wrap" data-testid="invite-row">
+      <TextInput
+        flex="2 1 200px"
+        label={t('email')}
+        aria-label={t('email_n', { n: index + 1 })}
+        type="email"
+        value={row.email}
+        onChange={(event) => onChange(row.key, { email: event.currentTarget.value })}
+        error={error ? t(`common:${error}`) : undefined}
+      />
+      <TextInput flex="1 1 140px" label={t('name')} aria-label={t('name_n', { n: index + 1 })} value={row.name} onChange={(event) => onChange(row.key, { name: event.currentTarget.value })} />
+      {/* A native select: hundreds of pasted rows render at once, and the first choice clears the group. */}
+      <NativeSelect
+        flex="1 1 140px"
+        label={t('group')}
+        aria-label={t('group_n', { n: index + 1 })}
+        data={groupChoices}
+        value={row.groupId ?? ''}
+        onChange={(event) => onChange(row.key, { groupId: event.currentTarget.value || null })}
+      />
+      <ActionIcon mt={25} variant="subtle" color="red" aria-label={t('remove_row', { n: index + 1 })} disabled={!removable} onClick={() => onRemove(row.key)}>
+        <IconTrash size={16} />
+      </ActionIcon>
+    </Group>
+  );
+});

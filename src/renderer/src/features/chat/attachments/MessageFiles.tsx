@@ -1,16 +1,14 @@
 import { useEffect, useState } from 'react';
 import { Button, Image, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { SessionMessage } from '../../../../../shared/api';
+import type { SessionFile } from '../../../../../shared/api';
 import { fetchFileBlob } from '../../../api/files';
 import { errorKeyOf } from '../../../api/errorMessages';
 import { showToast } from '../../../components/toast';
 import classes from './attachments.module.css';
 
-type MessageFile = SessionMessage['files'][number];
-
 /** Saves a file the member sent, fetched with their credentials; `onProgress` follows the download. */
-async function openFile(file: MessageFile, onProgress?: (percentage: number) => void): Promise<void> {
+async function openFile(file: SessionFile, onProgress?: (percentage: number) => void): Promise<void> {
   const blob = await fetchFileBlob(file.url, onProgress);
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
@@ -20,7 +18,7 @@ async function openFile(file: MessageFile, onProgress?: (percentage: number) => 
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
-function Thumbnail({ file, onOpen }: { file: MessageFile; onOpen: () => void }) {
+function Thumbnail({ file, onOpen }: { file: SessionFile; onOpen: () => void }) {
   const { t } = useTranslation('files');
   const [src, setSrc] = useState<string | null>(null);
   useEffect(() => {
@@ -47,7 +45,7 @@ function Thumbnail({ file, onOpen }: { file: MessageFile; onOpen: () => void }) 
 }
 
 /** A document the member sent: opened (downloaded) on click, with the download's progress on the chip. */
-function DocumentChip({ file }: { file: MessageFile }) {
+function DocumentChip({ file }: { file: SessionFile }) {
   const { t } = useTranslation('files');
   const [percentage, setPercentage] = useState<number | null>(null);
   const open = () => {
@@ -70,10 +68,10 @@ function DocumentChip({ file }: { file: MessageFile }) {
 }
 
 /** The files of a member's message: image thumbnails and document chips, each opened on click. */
-export function MessageFiles({ files }: { files: SessionMessage['files'] }) {
+export function MessageFiles({ files }: { files: readonly SessionFile[] }) {
   const { t } = useTranslation('files');
   if (files.length === 0) return null;
-  const open = (file: MessageFile) => void openFile(file).catch((error: unknown) => showToast('error', t(errorKeyOf(error))));
+  const open = (file: SessionFile) => void openFile(file).catch((error: unknown) => showToast('error', t(errorKeyOf(error))));
   return (
     <div className={classes.files} data-testid="message-files">
       {files.map((file) =>

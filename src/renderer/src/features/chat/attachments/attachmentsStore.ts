@@ -13,6 +13,9 @@ export interface Attachment {
   percentage: number;
   /** The server's id once uploaded. */
   id: number | null;
+  /** The type read from the content and where to download it, once uploaded: the sent message shows the file. */
+  type: string;
+  url: string | null;
   /** A local preview of an image (object URL), revoked when the chip goes. */
   previewUrl: string | null;
   /** Stops the upload the file is part of, once every chip of that upload was removed. */
@@ -63,6 +66,8 @@ export async function attachFiles(
       state: 'uploading',
       percentage: 0,
       id: null,
+      type: file.type,
+      url: null,
       previewUrl: isImage ? URL.createObjectURL(file) : null,
       upload,
     };
@@ -78,7 +83,7 @@ export async function attachFiles(
     });
     update(keys, (item, index) => {
       const file = uploaded[index];
-      return file ? { ...item, id: file.id, state: file.status, percentage: file.parsed_percentage, upload: null } : null;
+      return file ? { ...item, id: file.id, type: file.type, url: file.url, state: file.status, percentage: file.parsed_percentage, upload: null } : null;
     });
   } catch (error) {
     added.forEach(forget);
