@@ -68,9 +68,8 @@ test('each language names its own CJK system fonts, and its heading and text dra
 
     // Before the check below, so a failing run shows the boxes.
     if (language === 'ko') await page.screenshot({ path: 'test-results/public/cjk-ko-sign-in.png' });
-    // What the machine draws with that stack: every character its own glyph (CI installs a CJK
-    // font, docs/OPERATIONS.md says which; on a machine without one this fails).
-    // The heading (bold) and the plain text under it.
+    // What the machine draws with that stack, in the heading (bold) and the plain text under it:
+    // every character its own glyph. Fails on a machine without a CJK font (docs/OPERATIONS.md, "Fonts").
     for (const text of [page.getByRole('heading', { level: 1 }), page.locator('h1 + p')]) {
       const { characters, distinct } = await cjkDrawings(text);
       expect(characters.length, `${language}: CJK characters in "${await text.textContent()}"`).toBeGreaterThan(1);
