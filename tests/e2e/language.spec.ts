@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { ADMIN, expectNoSeriousA11yViolations, signIn } from './support';
 
 test('switching to Korean translates the app, survives a reload and is saved on the member', async ({ page }) => {
@@ -25,7 +25,29 @@ test('switching to Korean translates the app, survives a reload and is saved on 
 /** The page's computed font stack, the one its text is drawn with. */
 const fontStack = (page: Page) => page.locator('body').evaluate((body) => body.ownerDocument.defaultView!.getComputedStyle(body).fontFamily);
 
-test('each language names its own CJK system fonts in the font stack and on <html lang>, with no font of its own', async ({ page }) => {
+/**
+ * Draws each distinct CJK character of the element's text in the element's own font (weight and
+ * family, the stack with its fallbacks) and counts the different pictures. A machine without a font
+ * for the script draws the same missing-glyph box for every character, so the count drops to 1.
+ */
+async function cjkDrawings(element: Locator): Promise<{ characters: string[]; distinct: number }> {
+  return element.evaluate((node) => {
+    const characters = [...new Set<string>((node.textContent ?? '').match(/[\p{Script=Hangul}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu))];
+    const style = node.ownerDocument.defaultView!.getComputedStyle(node);
+    const canvas = node.ownerDocument.createElement('canvas');
+    canvas.width = canvas.height = 48;
+    const context = canvas.getContext('2d', { willReadFrequently: true })!;
+    context.font = `${style.fontWeight} 32px ${style.fontFamily}`;
+    const drawings = characters.map((character) => {
+      context.clearRect(0, 0, 48, 48);
+      context.fillText(character, 4, 36);
+      return context.getImageData(0, 0, 48, 48).data.join();
+    });
+    return { characters, distinct: new Set(drawings).size };
+  });
+}
+
+test('each language names its own CJK system fonts, and its heading and text draw real glyphs, not boxes, with no font of its own', async ({ page }) => {
   const expected = {
     ko: ['"Apple SD Gothic Neo"', '"Malgun Gothic"', '"Noto Sans CJK KR"'],
     ja: ['"Hiragino Sans"', '"Yu Gothic"', '"Noto Sans CJK JP"'],
@@ -43,8 +65,17 @@ test('each language names its own CJK system fonts in the font stack and on <htm
     expect(positions.every((position) => position > stack.indexOf('system-ui')), `${language}: ${stack}`).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
     expect(stack.trim().endsWith('sans-serif')).toBe(true);
+
+    // Before the check below, so a failing run shows the boxes.
+    if (language === 'ko') await page.screenshot({ path: 'test-results/public/cjk-ko-sign-in.png' });
+    // What the machine draws with that stack, in the heading (bold) and the plain text under it:
+    // every character its own glyph. Fails on a machine without a CJK font (docs/OPERATIONS.md, "Fonts").
+    for (const text of [page.getByRole('heading', { level: 1 }), page.locator('h1 + p')]) {
+      const { characters, distinct } = await cjkDrawings(text);
+      expect(characters.length, `${language}: CJK characters in "${await text.textContent()}"`).toBeGreaterThan(1);
+      expect(distinct, `${language}: ${characters.join('')} drawn as ${distinct} different picture(s)`).toBe(characters.length);
+    }
   }
   // The app loads no font file: the stack is made of the system's fonts only.
   expect(await page.evaluate('document.fonts.size')).toBe(0);
 });
-
