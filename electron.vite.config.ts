@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+import { cssBreakpoints } from './scripts/cssBreakpoints.ts';
 
 /**
  * Desktop build: main (ESM; its libraries bundled in, only Electron and the native keytar left
@@ -29,6 +30,7 @@ export default defineConfig({
   renderer: {
     root: resolve(import.meta.dirname, 'src/renderer'),
     plugins: [react()],
+    css: { postcss: { plugins: [cssBreakpoints()] } },
     build: {
       outDir: resolve(import.meta.dirname, 'out/renderer'),
       rolldownOptions: { input: { index: resolve(import.meta.dirname, 'src/renderer/index.html') } },

@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { FIRST_SCREEN_NAMESPACES } from './src/renderer/src/i18n/firstScreen.ts';
+import { cssBreakpoints } from './scripts/cssBreakpoints.ts';
 
 /** `locale-<lng>` for a locale file, except the first screen's English ones (entry chunk). */
 function localeChunk(id: string): string | null {
@@ -14,6 +15,7 @@ function localeChunk(id: string): string | null {
 export default defineConfig({
   root: 'src/renderer',
   plugins: [react()],
+  css: { postcss: { plugins: [cssBreakpoints()] } },
   build: {
     outDir: '../../dist-web',
     emptyOutDir: true,

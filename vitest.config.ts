@@ -24,7 +24,7 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['src/{shared,server,main,preload}/**/*.test.ts'],
+          include: ['src/{shared,server,main,preload}/**/*.test.ts', 'scripts/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator } from '@playwright/test';
 import { MEMBER, adminHeaders, expectNoSeriousA11yViolations, signIn } from './support';
 
 const API = '/api/v1';
@@ -99,5 +99,21 @@ test('a depleted member is told so, New chat leads to the low-tier chatbot, whic
   await page.getByTestId('composer-input').press('Enter');
   await expect(page.getByTestId('chatbot-message').last()).toContainText('restart the server', { timeout: 20_000 });
   await expect(page.getByTestId('chat-error')).toHaveCount(0);
+  await expectNoSeriousA11yViolations(page);
+});
+
+test('on a phone the credits page puts this month’s figures and its warning at the page’s margin', async ({ page, request }) => {
+  await setCreditQuota(request, 0);
+  await signIn(page, MEMBER);
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.goto('/dashboard/credits');
+  const warning = page.getByTestId('credits-state');
+  await expect(warning).toHaveAttribute('data-state', 'depleted');
+  const left = async (locator: Locator) => (await locator.boundingBox())!.x;
+  const margin = await left(page.getByRole('heading', { level: 1, name: 'Credits' }));
+  // The figures line up with the heading; the warning's text is in by its own padding only.
+  expect(await left(page.getByTestId('credits-used'))).toBe(margin);
+  expect(await left(warning)).toBe(margin);
+  expect(await left(warning.getByText('Your monthly credit allocation is used up.'))).toBeLessThanOrEqual(margin + 20);
   await expectNoSeriousA11yViolations(page);
 });

@@ -1,4 +1,4 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Locator } from '@playwright/test';
 import { ADMIN, MEMBER, adminHeaders, expectNoSeriousA11yViolations, signIn } from './support';
 
 const REFUSED = 'You are not allowed to use this chatbot’s model. Please contact your administrator.';
@@ -53,6 +53,22 @@ test('an admin switches a model off for a group: the member’s chat is refused 
   await member.context().close();
 });
 
+/** The contrast of a text with the white under it, with every ancestor's opacity applied to its colour. */
+function contrastOnWhite(text: Locator): Promise<number> {
+  return text.evaluate((element) => {
+    const style = (node: typeof element) => node.ownerDocument.defaultView!.getComputedStyle(node);
+    const [r, g, b, a = 1] = style(element).color.match(/[\d.]+/g)!.map(Number);
+    let alpha = a!;
+    for (let node: typeof element | null = element; node; node = node.parentElement) alpha *= Number(style(node).opacity);
+    const linear = (channel: number) => {
+      const value = (channel * alpha + 255 * (1 - alpha)) / 255;
+      return value <= 0.03928 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
+    };
+    const luminance = 0.2126 * linear(r!) + 0.7152 * linear(g!) + 0.0722 * linear(b!);
+    return 1.05 / (luminance + 0.05);
+  });
+}
+
 test.describe('a chatbot whose model is off for the member’s group', () => {
   /** Switches Balanced Pro (the model of General Assistant and of the Store's Trip Planner) for the default group. */
   async function setBalancedPro(request: APIRequestContext, isAvailable: boolean) {
@@ -66,7 +82,7 @@ test.describe('a chatbot whose model is off for the member’s group', () => {
   test.beforeEach(({ request }) => setBalancedPro(request, false));
   test.afterEach(({ request }) => setBalancedPro(request, true));
 
-  test('shows as unavailable with the reason in the Store, the switcher and its chat, where nothing can be sent', async ({ page }) => {
+  test('shows as unavailable with the reason in the Store, the switcher and its chat, where nothing can be sent', async ({ page, request }) => {
     await signIn(page, MEMBER);
     await page.goto('/dashboard/store');
     const card = page.getByTestId('store-card').filter({ hasText: 'Trip Planner' }).first();
@@ -79,8 +95,17 @@ test.describe('a chatbot whose model is off for the member’s group', () => {
     await expectNoSeriousA11yViolations(page);
     await page.keyboard.press('Escape');
 
-    // General Assistant runs on the same model: its chat says why and offers no send.
+    // The chat without a chatbot passes over General Assistant (same model, the first default
+    // chatbot) and opens the first default chatbot the member may use.
     await page.goto('/dashboard/chat');
+    await expect(page).toHaveURL(/\/dashboard\/chat\/\d+$/);
+    await expect(page.getByTestId('chatbot-name')).toHaveText('Quick Helper');
+
+    // General Assistant's own chat says why and offers no send.
+    const { items } = (await (await request.get('/api/v1/chatbots/?include_default=true', { headers: await adminHeaders(request, MEMBER) })).json()) as {
+      items: { id: number; en_name: string }[];
+    };
+    await page.goto(`/dashboard/chat/${items.find((chatbot) => chatbot.en_name === 'General Assistant')!.id}`);
     await expect(page.getByTestId('chatbot-name')).toHaveText('General Assistant');
     await expect(page.getByTestId('model-unavailable')).toHaveText(UNAVAILABLE);
     await expect(page.getByTestId('composer-input')).toBeDisabled();
@@ -94,6 +119,9 @@ test.describe('a chatbot whose model is off for the member’s group', () => {
     await expect(option('General Assistant')).toHaveAttribute('aria-disabled', 'true');
     await expect(option('Quick Helper')).not.toHaveAttribute('aria-disabled', 'true');
     await expectNoSeriousA11yViolations(page);
+    // axe passes over disabled options: the reason must still be readable (not faded, 4.5:1).
+    expect(await contrastOnWhite(option('General Assistant').getByText(UNAVAILABLE))).toBeGreaterThanOrEqual(4.5);
+    await page.screenshot({ path: 'test-results/console/switcher-unavailable-en-1440.png' });
     await option('Quick Helper').click();
     await expect(page.getByTestId('chatbot-name')).toHaveText('Quick Helper');
     await expect(page.getByTestId('model-unavailable')).toHaveCount(0);

@@ -4,8 +4,9 @@ import { ADMIN, createChatbotInStudio, createSession, signIn, uniqueName } from 
 
 /**
  * Toasts sit at the top (spec §8) without covering the controls a user reaches for next: the chat
- * header's, the Studio's Save and its test chat's header, Create chatbot after a deletion, the privacy selectors
- * after saving them; at a desktop width and on a phone.
+ * header's, the Studio's Back link, Access, Save and its test chat's header, Create chatbot after a
+ * deletion, the privacy selectors after saving them, and on a phone the Menu button; at a desktop
+ * width and on a phone.
  */
 
 const toast = (page: Page) => page.locator('.mantine-Notification-root').first();
@@ -47,10 +48,18 @@ for (const width of [1440, 375]) {
       await page.goto('/dashboard/studio');
       await createChatbotInStudio(page, uniqueName('Toast'));
       await expect(page.getByTestId('test-chat')).toBeVisible();
-      await page.getByTestId('en-name').fill(uniqueName('Toast'));
+      // A short name keeps the title on one line, so Access and Save sit right under the Back link.
+      await page.getByTestId('en-name').fill('Toast');
       await page.getByTestId('save-chatbot').click();
       await expect(page.getByText('Chatbot saved.')).toBeVisible();
-      for (const control of [page.getByTestId('save-chatbot'), page.getByTestId('delete-chatbot'), page.getByTestId('test-chat-header')]) {
+      for (const control of [
+        ...(width === 375 ? [page.getByRole('button', { name: 'Menu' })] : []),
+        page.getByRole('link', { name: 'Back to my chatbots' }),
+        page.getByTestId('save-chatbot'),
+        page.getByTestId('delete-chatbot'),
+        page.getByTestId('open-access'),
+        page.getByTestId('test-chat-header'),
+      ]) {
         await expectClear(page, control);
       }
 

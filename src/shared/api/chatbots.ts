@@ -176,6 +176,7 @@ export const updateChatbotAccessBodySchema = z
     default_member_group_ids: z.array(idSchema).max(CHATBOT_LIMITS.sharedGroupsMax).optional(),
   })
   .strict();
+export type UpdateChatbotAccessBody = z.input<typeof updateChatbotAccessBodySchema>;
 
 export const updateChatbotAccess = defineEndpoint({
   method: 'PATCH',

@@ -21,8 +21,14 @@ export function useChatbot(chatbotId: number) {
   });
 }
 
-export function firstDefaultChatbot(chatbots: readonly Chatbot[]): Chatbot | undefined {
-  return chatbots.find((chatbot) => chatbot.is_default);
+/**
+ * Where the chat starts (dashboard, /dashboard/chat, after deleting the open session): the first
+ * default chatbot whose model the member's groups may use, else the first usable chatbot at all.
+ * None when every model is switched off for them.
+ */
+export function startingChatbot(chatbots: readonly Chatbot[]): Chatbot | undefined {
+  const usable = chatbots.filter((chatbot) => chatbot.llm_model.is_available);
+  return usable.find((chatbot) => chatbot.is_default) ?? usable[0];
 }
 
 /** The chat header's switcher: chatbots the member sees (defaults first) matching the search. */

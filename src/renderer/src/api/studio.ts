@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { buildPath, categoriesApi, chatbotsApi, filesApi, llmModelsApi, memberGroupsApi, type ChatbotDocument } from '../../../shared/api';
-import type { CreateChatbotBody, UpdateChatbotBody } from '../../../shared/api/chatbots';
+import type { CreateChatbotBody, UpdateChatbotAccessBody, UpdateChatbotBody } from '../../../shared/api/chatbots';
 import { transferPercentage } from './files';
 import { callEndpoint, sendRaw } from './client';
 import { queryKeys } from './queryKeys';
@@ -47,7 +47,7 @@ export const updateChatbot = (id: number, body: UpdateChatbotBody) => callEndpoi
 
 export const deleteChatbot = (id: number) => callEndpoint(chatbotsApi.deleteChatbot, { params: { id } });
 
-export const updateChatbotAccess = (id: number, body: { is_public: boolean; member_group_ids: number[]; category_id?: number | null }) =>
+export const updateChatbotAccess = (id: number, body: UpdateChatbotAccessBody) =>
   callEndpoint(chatbotsApi.updateChatbotAccess, { params: { id }, body });
 
 export const checkPublicHash = async (id: number, publicHashId: string) =>

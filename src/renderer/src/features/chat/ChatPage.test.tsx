@@ -359,3 +359,29 @@ describe('ChatPage', () => {
     expect((await api.find('POST', '/log-error/')[0]!.json()).message).toMatch(/^GET \/files\/:id\/ failed with 500/);
   });
 });
+
+describe('/dashboard/chat without a chatbot', () => {
+  const renderStart = () => renderScreen(<ChatPage />, { route: '/dashboard/chat', path: '/dashboard/chat/:chatbotId?/:sessionHashId?' });
+  const switchedOff = testChatbot({ id: 5, en_name: 'Helper', llm_model: testModel({ is_available: false }) });
+
+  it('opens the first default chatbot whose model the member’s group may use', async () => {
+    const usable = testChatbot({ id: 6, en_name: 'Writer' });
+    const own = testChatbot({ id: 7, en_name: 'Mine', is_default: false });
+    installFakeApi({
+      ...baseRoutes,
+      'GET /chatbots/': () => Response.json(page([switchedOff, usable, own])),
+      'GET /chatbots/6/': () => Response.json(usable),
+    });
+    const { router } = renderStart();
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/chat/6'));
+    expect(await screen.findByTestId('chat-welcome')).toHaveTextContent('Ask Writer anything');
+  });
+
+  it('says that no chatbot can be used when every model is switched off for the member’s group', async () => {
+    installFakeApi({ ...baseRoutes, 'GET /chatbots/': () => Response.json(page([switchedOff, testChatbot({ id: 6, is_default: false, llm_model: testModel({ is_available: false }) })])) });
+    const { router } = renderStart();
+    expect(await screen.findByText('No chatbot can be used right now')).toBeVisible();
+    expect(screen.getByText('Your group may not use the models of your chatbots. Please contact your administrator.')).toBeVisible();
+    expect(router.state.location.pathname).toBe('/dashboard/chat');
+  });
+});

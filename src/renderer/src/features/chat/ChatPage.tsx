@@ -6,7 +6,7 @@ import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { chatbotsApi, isApiError, type Chatbot, type SessionFile } from '../../../../shared/api';
 import { streamChat } from '../../api/chat';
 import { modesBody } from './modes/modesStore';
-import { firstDefaultChatbot, useChatbot, useDashboardChatbots } from '../../api/chatbots';
+import { startingChatbot, useChatbot, useDashboardChatbots } from '../../api/chatbots';
 import { generateSessionTitle, useSession } from '../../api/sessions';
 import { queryKeys } from '../../api/queryKeys';
 import { errorKeyOf, errorMessageKey } from '../../api/errorMessages';
@@ -32,7 +32,10 @@ import classes from './chat.module.css';
 
 const noSubscription = () => () => {};
 
-/** /dashboard/chat without a chatbot opens the first default chatbot (dashboard start, spec §7). */
+/**
+ * /dashboard/chat without a chatbot opens the first default chatbot (dashboard start, spec §7) the
+ * member may use; when their groups may use none of the models, it says so instead.
+ */
 function DefaultChatbotRedirect() {
   const { t } = useTranslation('chat');
   const chatbots = useDashboardChatbots();
@@ -44,14 +47,15 @@ function DefaultChatbotRedirect() {
     );
   }
   const items = chatbots.data?.items ?? [];
-  const target = firstDefaultChatbot(items) ?? items[0];
+  const target = startingChatbot(items);
   if (target) return <Navigate to={`/dashboard/chat/${target.id}`} replace />;
+  const reason = items.length > 0 ? 'noUsableChatbot' : 'noChatbots';
   return (
     <Center flex={1}>
       <EmptyState
         icon={<IconChat size={28} />}
-        title={chatbots.isError ? t(errorKeyOf(chatbots.error)) : t('empty.noChatbots')}
-        description={chatbots.isError ? undefined : t('empty.noChatbotsHint')}
+        title={chatbots.isError ? t(errorKeyOf(chatbots.error)) : t(`empty.${reason}`)}
+        description={chatbots.isError ? undefined : t(`empty.${reason}Hint`)}
       />
     </Center>
   );

@@ -8,10 +8,11 @@ import { SEARCH_DEBOUNCE_MS } from '../../../../shared/domain/ui';
 import { useChatbotSearch } from '../../api/chatbots';
 import { useRecentChatbots } from '../../api/store';
 import { errorKeyOf } from '../../api/errorMessages';
-import { IconChevron, IconSwitch } from '../../components/icons';
+import { IconChevron, IconLock, IconSwitch } from '../../components/icons';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { useBelowBreakpoint } from '../../components/useBelowBreakpoint';
 import { chatbotName } from '../../../../shared/domain/chatbots';
+import classes from './chat.module.css';
 
 /**
  * Chatbot search in the chat header (spec §2): a button naming the current chatbot opens a search
@@ -49,11 +50,13 @@ export function ChatbotSwitcher({ current }: { current: Chatbot }) {
         key={chatbot.id}
         active={chatbot.id === current.id}
         disabled={!chatbot.llm_model.is_available}
+        className={chatbot.llm_model.is_available ? undefined : classes.unavailableOption}
         data-testid="chatbot-switcher-option"
       >
         {chatbotName(chatbot, language)}
         {!chatbot.llm_model.is_available && (
-          <Text size="xs" c="dimmed">
+          <Text size="xs" className={classes.unavailableReason}>
+            <IconLock size={12} />
             {t('modelUnavailable.reason')}
           </Text>
         )}

@@ -10,6 +10,7 @@ import { useListSearchParams } from '../../components/useListSearchParams';
 import { useUserSession } from '../../stores/userSession';
 import { CreditEntriesTable } from '../../components/CreditEntriesTable';
 import { useCreditFormat } from '../../components/useCreditFormat';
+import classes from './credits.module.css';
 
 /** Where an individual buys more (the billing pages) and what an organisation member is told instead. */
 export const PLANS_PATH = '/dashboard/plans';
@@ -34,7 +35,7 @@ function UsageCard({ usage, individual }: { usage: MemberUsage; individual: bool
     </Stack>
   );
   return (
-    <Card withBorder radius="md" padding="lg">
+    <Card withBorder radius="md" padding="lg" className={classes.usage} data-testid="credits-usage">
       <Stack gap="md">
         <Group justify="space-between" wrap="wrap">
           <Title order={2} size="h4">

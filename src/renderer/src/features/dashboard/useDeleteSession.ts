@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useMatch, useNavigate } from 'react-router-dom';
 import type { Session } from '../../../../shared/api';
 import { deleteSession, withoutSession, type SessionPages } from '../../api/sessions';
-import { firstDefaultChatbot, useDashboardChatbots } from '../../api/chatbots';
+import { startingChatbot, useDashboardChatbots } from '../../api/chatbots';
 import { queryKeys } from '../../api/queryKeys';
 import { showToast } from '../../components/toast';
 
@@ -36,7 +36,7 @@ export function useDeleteSession() {
       showToast('success', t('session_deleted', { title: session.title || t('untitled') }));
       queryClient.removeQueries({ queryKey: queryKeys.session(session.hash_id) });
       if (openSession?.params.sessionHashId !== session.hash_id) return;
-      const fallback = firstDefaultChatbot(chatbots.data?.items ?? []);
+      const fallback = startingChatbot(chatbots.data?.items ?? []);
       void navigate(fallback ? `/dashboard/chat/${fallback.id}` : '/dashboard/chat', { replace: true });
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.sessions }),
