@@ -1,8 +1,9 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { ADMIN, MEMBER, createSession, expectNoSeriousA11yViolations, signIn, skipAnnouncementPopup, uniqueName } from './support';
+import { expectAccessibleOnPhone } from './screens';
 
 /**
- * Every screen passes axe with no serious or critical violation, and every flow works from the
+ * Every screen passes axe with no serious or critical violation (at a phone's width too), and every flow works from the
  * keyboard alone: these tests press keys instead of clicking, and assert where focus lands after
  * each step (never on <body>).
  */
@@ -34,7 +35,7 @@ test('sign-in: landmarks, h1, title, skip link first, and signing in by keyboard
   await expect(page.getByRole('main')).toBeVisible();
   await expect(page.getByRole('heading', { level: 1, name: 'Welcome back' })).toBeVisible();
   await expect(page).toHaveTitle(`Sign in · ${tenant}`);
-  await expectNoSeriousA11yViolations(page);
+  await expectAccessibleOnPhone(page, { restore: true });
 
   await page.keyboard.press('Tab');
   const skip = page.getByRole('link', { name: 'Skip to content' });
@@ -95,7 +96,7 @@ test('chat: send and Stop by keyboard put focus back in the message box; the fin
   await expect(title).not.toHaveText(/Untitled|New chat/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText((await title.textContent())!);
   await expect(page).toHaveTitle(`${await title.textContent()} · ${tenant}`);
-  await expectNoSeriousA11yViolations(page);
+  await expectAccessibleOnPhone(page);
 });
 
 test('rename and delete dialogs: named close buttons, safe initial focus, focus lands on a sensible control afterwards', async ({ page }) => {
@@ -164,7 +165,7 @@ test('announcement popup: passes axe, closes by keyboard, and focus goes to the 
   await signIn(page, MEMBER, { showAnnouncement: true });
   const popup = page.getByRole('dialog', { name: 'Announcement' });
   await expect(popup).toBeVisible();
-  await expectNoSeriousA11yViolations(page);
+  await expectAccessibleOnPhone(page);
   const close = popup.getByRole('button', { name: 'Close' });
   await close.focus();
   await page.keyboard.press('Enter');
@@ -266,12 +267,12 @@ test('restricted page and the studio, store and developers frames: h1, title, no
     await page.goto(path);
     await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
     await expect(page).toHaveTitle(`${heading} · ${tenant}`);
-    await expectNoSeriousA11yViolations(page);
+    await expectAccessibleOnPhone(page, { restore: true });
   }
   await page.goto('/admin');
   await expect(page.getByRole('main').getByRole('heading', { level: 1, name: 'This is a restricted access page.' })).toBeVisible();
   await expect(page).toHaveTitle(`Restricted access · ${tenant}`);
-  await expectNoSeriousA11yViolations(page);
+  await expectAccessibleOnPhone(page);
 });
 
 test('the desktop setup page is not part of the web build', async ({ page }) => {

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { mailTo, registerPending } from './accounts';
 import { ADMIN, MEMBER, adminHeaders, expectNoSeriousA11yViolations, signIn } from './support';
+import { expectAccessibleOnPhone } from './screens';
 
 const requestRow = (page: Page, email: string) => page.getByTestId('request-row').and(page.locator(`[data-email="${email}"]`));
 
@@ -38,7 +39,7 @@ test('an admin approves and rejects member requests singly and in bulk; rejectio
   await requestRow(page, refused).getByTestId('reject-request').click();
   await page.getByTestId('confirm-reject').click();
   await expect(page.getByText('Please provide a reason for the requester.')).toBeVisible();
-  await expectNoSeriousA11yViolations(page);
+  await expectAccessibleOnPhone(page, { restore: true });
   await page.getByTestId('reject-reason').fill('Usa tu correo de la empresa.');
   await page.getByTestId('confirm-reject').click();
   await expect(page.getByText('Rejected 1 request: the requester was told why.')).toBeVisible();
@@ -101,7 +102,7 @@ test('an admin searches members, edits one member’s name, group and credit lim
   await row.getByTestId('open-member').click();
   const drawer = page.getByRole('dialog', { name: 'Grace Editable' });
   await expect(drawer.getByTestId('member-default-group')).toHaveValue('Default group');
-  await expectNoSeriousA11yViolations(page);
+  await expectAccessibleOnPhone(page, { restore: true });
   await page.screenshot({ path: 'test-results/admin-member-drawer.png' });
   await drawer.getByTestId('member-name').fill('Grace Edited');
   // By keyboard: from the default group to the additional groups, type, pick.

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ADMIN, expectNoSeriousA11yViolations, signIn, uniqueName } from './support';
+import { expectAccessibleOnPhone } from './screens';
 
 function card(page: Page, text: string) {
   return page.getByTestId('announcement-card').filter({ hasText: text });
@@ -57,7 +58,7 @@ test.describe('admin announcements', () => {
     await page.getByRole('button', { name: 'New announcement' }).click();
     const dialog = page.getByRole('dialog', { name: 'New announcement' });
     await expect(dialog.getByRole('switch', { name: 'Set as active' })).toBeChecked();
-    await expectNoSeriousA11yViolations(page);
+    await expectAccessibleOnPhone(page, { restore: true });
     await dialog.locator('.ProseMirror').click();
     await page.keyboard.type(text);
     await dialog.getByRole('button', { name: 'Heading 2' }).click();
@@ -98,7 +99,7 @@ test.describe('admin announcements', () => {
 
     await card(page, text).getByRole('button', { name: 'Delete' }).click();
     const confirm = page.getByRole('dialog', { name: 'Delete this announcement?' });
-    await expectNoSeriousA11yViolations(page);
+    await expectAccessibleOnPhone(page, { restore: true });
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await expect(page.getByText('Announcement deleted.')).toBeVisible();
     await expect(card(page, text)).toHaveCount(0);

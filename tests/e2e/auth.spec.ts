@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { ADMIN, MEMBER, expectNoSeriousA11yViolations, signIn } from './support';
+import { expectAccessibleOnPhone } from './screens';
 
 test.describe('sign-in', () => {
   test('the admin signs in, sees the dashboard navigation and stays signed in after a reload', async ({ page }) => {
@@ -24,7 +25,7 @@ test.describe('sign-in', () => {
 
     await expect(page.getByRole('heading', { name: 'Studio' })).toBeVisible();
     await expect(page.getByTestId('create-chatbot').first()).toBeVisible();
-    await expectNoSeriousA11yViolations(page);
+    await expectAccessibleOnPhone(page, { restore: true });
 
     // The access token lives in memory only: a reload resumes through the refresh cookie.
     await page.reload();

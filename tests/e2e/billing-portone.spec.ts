@@ -5,6 +5,7 @@ import { expect, test as base } from '@playwright/test';
 import { type BuiltServer, startBuiltServer, stopBuiltServer } from '../fixtures/builtServer';
 import { type FakePortOne, startFakePortOne } from '../fixtures/fakePortOne';
 import { ADMIN, expectNoSeriousA11yViolations, signIn, tenantCredits } from './support';
+import { expectAccessibleOnPhone } from './screens';
 
 /**
  * The plans page with PortOne: a server of its own (the build `npm run server` made for the suite,
@@ -70,7 +71,7 @@ test('with PortOne an administrator registers a card in its window (a closed win
   const dialog = page.getByRole('dialog', { name: 'Pay by card' });
   await expect(dialog).toContainText("PortOne's secure card window opens");
   await expect(dialog.getByLabel('Card number')).toHaveCount(0);
-  await expectNoSeriousA11yViolations(page);
+  await expectAccessibleOnPhone(page, { restore: true });
   await page.screenshot({ path: 'test-results/billing-portone-dialog.png', fullPage: true });
 
   // From the keyboard: the dialog's action has the focus; the card window is closed without a card.

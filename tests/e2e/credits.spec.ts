@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext, type Locator } from '@playwright/test';
 import { MEMBER, adminHeaders, expectNoSeriousA11yViolations, signIn } from './support';
+import { expectAccessibleOnPhone } from './screens';
 
 const API = '/api/v1';
 
@@ -84,7 +85,7 @@ test('a depleted member is told so, New chat leads to the low-tier chatbot, whic
   await expect(depleted).toContainText('Your monthly credit allocation is used up.');
   await expect(depleted).toContainText('Ask your administrator');
   await expect(page.getByTestId('new-chat')).toHaveAttribute('href', `/dashboard/chat/${lowTierChatbot}`);
-  await expectNoSeriousA11yViolations(page);
+  await expectAccessibleOnPhone(page, { restore: true });
 
   // A send on the paid chatbot is refused with the same message, and the text comes back.
   await page.getByTestId('composer-input').fill('Can I still ask?');
@@ -99,7 +100,7 @@ test('a depleted member is told so, New chat leads to the low-tier chatbot, whic
   await page.getByTestId('composer-input').press('Enter');
   await expect(page.getByTestId('chatbot-message').last()).toContainText('restart the server', { timeout: 20_000 });
   await expect(page.getByTestId('chat-error')).toHaveCount(0);
-  await expectNoSeriousA11yViolations(page);
+  await expectAccessibleOnPhone(page);
 });
 
 test('on a phone the credits page puts this month’s figures and its warning at the page’s margin', async ({ page, request }) => {

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { mailbox } from './mailbox';
-import { adminHeaders, expectNoSeriousA11yViolations, skipAnnouncementPopup } from './support';
+import { adminHeaders, skipAnnouncementPopup } from './support';
+import { expectAccessibleOnPhone } from './screens';
 
 
 test('an invited person joins with the temporary password from the mail and lands in the chat, welcomed', async ({ page, request }) => {
@@ -27,7 +28,7 @@ test('an invited person joins with the temporary password from the mail and land
   await expect(page.getByRole('heading', { name: /^Join / })).toBeVisible();
   await expect(page.getByTestId('invitation-email')).toHaveText(email);
   await expect(page.getByRole('textbox', { name: 'Name', exact: false })).toHaveValue('Mary Jackson');
-  await expectNoSeriousA11yViolations(page);
+  await expectAccessibleOnPhone(page, { restore: true });
   await page.screenshot({ path: 'test-results/invitation.png' });
 
   const field = (name: RegExp) => page.locator('input').and(page.getByLabel(name));

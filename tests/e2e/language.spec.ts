@@ -1,5 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { ADMIN, expectNoSeriousA11yViolations, signIn } from './support';
+import { ADMIN, signIn } from './support';
+import { expectAccessibleOnPhone } from './screens';
 
 test('switching to Korean translates the app, survives a reload and is saved on the member', async ({ page }) => {
   await signIn(page, ADMIN);
@@ -12,7 +13,7 @@ test('switching to Korean translates the app, survives a reload and is saved on 
   await expect(nav.getByTestId('new-chat')).toHaveText('새 채팅');
   await expect(nav.getByText('내 채팅')).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('lang', 'ko');
-  await expectNoSeriousA11yViolations(page);
+  await expectAccessibleOnPhone(page, { restore: true });
 
   await page.reload();
   await expect(page.getByTestId('new-chat')).toHaveText('새 채팅');

@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext, type Locator } from '@playwright/test';
 import { ADMIN, MEMBER, adminHeaders, expectNoSeriousA11yViolations, signIn } from './support';
+import { expectAccessibleOnPhone } from './screens';
 
 const REFUSED = 'You are not allowed to use this chatbot’s model. Please contact your administrator.';
 const UNAVAILABLE = 'Your group may not use this chatbot’s model. Please contact your administrator.';
@@ -14,7 +15,7 @@ test('an admin switches a model off for a group: the member’s chat is refused 
   await signIn(admin, ADMIN);
   await admin.goto('/admin/models');
   await expect(admin.getByTestId('model-matrix')).toBeVisible();
-  await expectNoSeriousA11yViolations(admin);
+  await expectAccessibleOnPhone(admin, { restore: true });
   await admin.screenshot({ path: 'test-results/models-matrix.png', fullPage: true });
 
   // The unlimited model is locked on, with the reason on screen.
@@ -92,7 +93,7 @@ test.describe('a chatbot whose model is off for the member’s group', () => {
     await card.getByRole('button').first().click();
     await expect(page.getByTestId('store-detail').getByTestId('model-unavailable')).toHaveText(UNAVAILABLE);
     await expect(page.getByTestId('start-chat')).toBeDisabled();
-    await expectNoSeriousA11yViolations(page);
+    await expectAccessibleOnPhone(page, { restore: true });
     await page.keyboard.press('Escape');
 
     // The chat without a chatbot passes over General Assistant (same model, the first default
@@ -110,7 +111,7 @@ test.describe('a chatbot whose model is off for the member’s group', () => {
     await expect(page.getByTestId('model-unavailable')).toHaveText(UNAVAILABLE);
     await expect(page.getByTestId('composer-input')).toBeDisabled();
     await expect(page.getByTestId('send-button')).toBeDisabled();
-    await expectNoSeriousA11yViolations(page);
+    await expectAccessibleOnPhone(page, { restore: true });
 
     // In the switcher it is marked, with the reason, and cannot be chosen; the others can.
     await page.getByTestId('chatbot-switcher').click();

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
 import { MEMBER, expectNoSeriousA11yViolations, signIn } from './support';
+import { expectAccessibleOnPhone } from './screens';
 
 /** The first default chatbot (General Assistant) runs a model that can think. */
 async function openChat(page: Page) {
@@ -53,7 +54,7 @@ test('thinking: the reasoning shows while the model thinks, then folds to "Thoug
   await page.keyboard.press('Enter');
   await expect(toggle).toHaveAttribute('aria-expanded', 'true');
   await expect(lastAnswer(page).getByTestId('thinking-text')).toContainText('Demo reasoning');
-  await expectNoSeriousA11yViolations(page);
+  await expectAccessibleOnPhone(page, { restore: true });
 
   // The history keeps the reasoning and its duration.
   await page.reload();
@@ -95,7 +96,7 @@ test('task mode: the chooser lists the tenant’s modes and the answer follows t
   await chooser.click();
   await page.getByRole('option', { name: '번역 (Translation)' }).click();
   await expect(chooser).toHaveValue('번역 (Translation)');
-  await expectNoSeriousA11yViolations(page);
+  await expectAccessibleOnPhone(page, { restore: true });
 
   await send(page, 'Good morning');
   await finished(page);

@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { mailbox } from './mailbox';
 import { MEMBER, expectNoSeriousA11yViolations, signIn } from './support';
+import { expectAccessibleOnPhone } from './screens';
 
 const NEW_PASSWORD = 'Brand-New#2026';
 
@@ -28,7 +29,7 @@ test('forgot password: mail link, new password, sign in with it; then change it 
   await page.getByLabel('Email').fill(MEMBER.email);
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('reset-mail-sent')).toContainText(MEMBER.email);
-  await expectNoSeriousA11yViolations(page);
+  await expectAccessibleOnPhone(page, { restore: true });
 
   await page.goto(await resetLinkFor(MEMBER.email));
   await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
@@ -36,7 +37,7 @@ test('forgot password: mail link, new password, sign in with it; then change it 
   await page.getByLabel('Confirm the new password').fill('Something-else#1');
   await page.getByRole('button', { name: 'Set the new password' }).click();
   await expect(page.getByText('The passwords do not match.')).toBeVisible();
-  await expectNoSeriousA11yViolations(page);
+  await expectAccessibleOnPhone(page, { restore: true });
   await page.getByLabel('Confirm the new password').fill(NEW_PASSWORD);
   await page.getByRole('button', { name: 'Set the new password' }).click();
   await expect(page.getByTestId('reset-done')).toBeVisible();
@@ -67,7 +68,7 @@ test('forgot password: mail link, new password, sign in with it; then change it 
   await form.getByLabel('Current password').fill(NEW_PASSWORD);
   await form.getByRole('button', { name: 'Change password' }).click();
   await expect(page.getByTestId('change-password-outcome')).toContainText('Your password has been changed.');
-  await expectNoSeriousA11yViolations(page);
+  await expectAccessibleOnPhone(page, { restore: true });
 
   // This session stays: a reload keeps the member signed in (the refresh cookie was kept).
   await page.reload();

@@ -66,13 +66,18 @@ export const PHONE_VIEWPORT = { width: BREAKPOINTS_PX.phone, height: 812 };
 
 /**
  * Shows the screen in a phone's window and runs axe on it (no serious or critical violation):
- * every spec whose screens have a phone layout calls it once per screen it reaches there. The
- * window stays at the phone's size.
+ * every spec whose screens have a phone layout calls it on the states it reaches. The window stays
+ * at the phone's size unless `restore` asks for the previous one back (the flow goes on there).
  */
-export async function expectAccessibleOnPhone(page: Page): Promise<void> {
+export async function expectAccessibleOnPhone(page: Page, { restore = false } = {}): Promise<void> {
+  const previous = page.viewportSize();
   await page.setViewportSize(PHONE_VIEWPORT);
   await nextFrames(page);
   await expectNoSeriousA11yViolations(page);
+  if (restore && previous) {
+    await page.setViewportSize(previous);
+    await nextFrames(page);
+  }
 }
 
 /** The side navigation is a drawer at this width (a menu button in a top bar). */

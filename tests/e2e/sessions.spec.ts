@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN, createSession, expectNoSeriousA11yViolations, signIn, uniqueName } from './support';
+import { ADMIN, createSession, signIn, uniqueName } from './support';
+import { expectAccessibleOnPhone } from './screens';
 
 test.describe('My chats', () => {
   test.beforeEach(async ({ page }) => {
@@ -17,7 +18,7 @@ test.describe('My chats', () => {
     await page.getByRole('button', { name: 'Rename', exact: true }).click();
     const renameDialog = page.getByRole('dialog');
     await expect(renameDialog.getByLabel('Title')).toBeFocused();
-    await expectNoSeriousA11yViolations(page);
+    await expectAccessibleOnPhone(page, { restore: true });
     await renameDialog.getByLabel('Title').fill(renamed);
     await renameDialog.getByRole('button', { name: 'Save' }).click();
     await expect(list.getByRole('link', { name: renamed })).toBeVisible();
@@ -29,7 +30,7 @@ test.describe('My chats', () => {
     const dialog = page.getByRole('dialog');
     await expect(dialog.getByText(`Delete “${renamed}”?`)).toBeVisible();
     await expect(dialog.getByText(new RegExp(`The chat “${renamed}” and all of its messages`))).toBeVisible();
-    await expectNoSeriousA11yViolations(page);
+    await expectAccessibleOnPhone(page, { restore: true });
     await dialog.getByRole('button', { name: 'Delete' }).click();
 
     await expect(list.getByRole('link', { name: renamed })).toHaveCount(0);

@@ -3,6 +3,7 @@ import { mailbox } from './mailbox';
 import { OIDC_CLIENT, startOidcProvider, type OidcProviderFixture } from '../fixtures/oidcProvider';
 import { DIRECTORY_ADMIN, DIRECTORY_BASE, hasSlapd, startSlapd, type Slapd } from '../fixtures/slapd';
 import { MEMBER, adminHeaders, expectNoSeriousA11yViolations, signIn, skipAnnouncementPopup } from './support';
+import { expectAccessibleOnPhone } from './screens';
 
 /**
  * SSO through the real pieces: an OpenID Connect provider (oidc-provider, its development login
@@ -84,7 +85,7 @@ test('OpenID Connect: a new person signs up through the portal, is approved, the
   const terms = page.getByRole('dialog', { name: 'Terms of service' });
   await terms.getByRole('region').evaluate((element) => element.scrollTo(0, element.scrollHeight));
   await terms.getByRole('button', { name: 'I agree' }).click();
-  await expectNoSeriousA11yViolations(page);
+  await expectAccessibleOnPhone(page, { restore: true });
   await page.screenshot({ path: 'test-results/sso-sign-up.png' });
   const answer = page.waitForResponse((response) => response.url().endsWith('/auth/sso-sign-up/'));
   await page.getByRole('button', { name: 'Create account' }).click();
@@ -160,7 +161,7 @@ async function directorySignUp(page: Page) {
   await dialog.getByRole('button', { name: 'Continue' }).click();
   await expect(dialog.getByText('We sent a verification code to l***@example.test.')).toBeVisible();
   await expect(dialog.getByRole('button', { name: /New code in \d+ s/ })).toBeDisabled();
-  await expectNoSeriousA11yViolations(page);
+  await expectAccessibleOnPhone(page, { restore: true });
   await page.screenshot({ path: 'test-results/sso-directory-code.png' });
 
   let code: string | undefined;

@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { ADMIN, MEMBER, adminHeaders, expectNoSeriousA11yViolations, signIn } from './support';
+import { expectAccessibleOnPhone } from './screens';
 
 /** A public chatbot of the admin in the Programming category, published through the API. */
 async function published(request: APIRequestContext, name: string, features: string): Promise<void> {
@@ -22,7 +23,7 @@ test('a member finds a chatbot in the Store by category, search and order, start
   const results = page.getByTestId('store-results');
   const tripPlanner = results.getByTestId('store-card').filter({ has: page.getByText('Trip Planner', { exact: true }) });
   await expect(tripPlanner).toBeVisible();
-  await expectNoSeriousA11yViolations(page);
+  await expectAccessibleOnPhone(page, { restore: true });
 
   // Category: only Programming chatbots; the choice is in the URL.
   await page.getByRole('group', { name: 'Categories' }).getByText('Programming', { exact: true }).click();
@@ -44,7 +45,7 @@ test('a member finds a chatbot in the Store by category, search and order, start
   const detail = page.getByTestId('store-detail');
   await expect(detail).toContainText('Explains regular expressions step by step.');
   await expect(page.getByTestId('store-model')).toContainText(/tokens/);
-  await expectNoSeriousA11yViolations(page);
+  await expectAccessibleOnPhone(page, { restore: true });
   await page.screenshot({ path: 'test-results/store-detail.png' });
   await page.getByTestId('start-chat').click();
   await expect(page).toHaveURL(/\/dashboard\/chat\/\d+$/);

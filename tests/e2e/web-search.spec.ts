@@ -1,6 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { type FakeSearchUpstream, startFakeSearchUpstream } from '../fixtures/fakeSearchUpstream';
-import { MEMBER, expectNoSeriousA11yViolations, signIn } from './support';
+import { MEMBER, signIn } from './support';
+import { expectAccessibleOnPhone } from './screens';
 
 /** playwright.config.ts points the server's SEARCH_URL at the port after the server's. */
 const searchPort = Number(process.env.E2E_PORT ?? 3310) + 1;
@@ -30,7 +31,7 @@ test('web search: the mode button searches the web for the answer, whose sources
   await expect(answer.getByRole('region', { name: 'Sources' })).toContainText('example.com');
   expect(search.queries).toContain('pglite release notes');
   await expect(page.locator('[data-testid="chatbot-message"][data-streaming]')).toHaveCount(0, { timeout: 30_000 });
-  await expectNoSeriousA11yViolations(page);
+  await expectAccessibleOnPhone(page, { restore: true });
 
   // The sources are kept with the answer.
   await expect(page).toHaveURL(/\/dashboard\/chat\/\d+\/[\w-]+$/);
@@ -50,7 +51,7 @@ test('web search: a failing search service gives a clear message and the text ba
     await box.press('Enter');
     await expect(page.getByTestId('chat-error')).toContainText('Web search failed');
     await expect(box).toHaveValue('is anything out there');
-    await expectNoSeriousA11yViolations(page);
+    await expectAccessibleOnPhone(page, { restore: true });
   } finally {
     search.setFailStatus(null);
   }
