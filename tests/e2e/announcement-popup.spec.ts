@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { MEMBER, ensureActiveAnnouncement, expectNoSeriousA11yViolations, signIn, skipAnnouncementPopup, type AnnouncementItem } from './support';
+import { MEMBER, ensureActiveAnnouncement, signIn, skipAnnouncementPopup, type AnnouncementItem } from './support';
+import { expectAccessibleOnPhone } from './screens';
 
 /*
  * What only a real browser shows: a plain close lasts for the tab's session storage (a reload keeps
@@ -55,7 +56,7 @@ test('closed without the box, the announcement stays away for the tab (also afte
   await signIn(page, MEMBER, { showAnnouncement: true });
   await expect(popup(page).getByRole('heading', { name: titleOf(active) })).toBeVisible();
   await expect(popup(page).getByTestId('announcement-popup-date')).not.toBeEmpty();
-  await expectNoSeriousA11yViolations(page);
+  await expectAccessibleOnPhone(page, { restore: true });
 
   await popup(page).getByRole('button', { name: 'Close' }).click();
   await expect(popup(page)).toHaveCount(0);
