@@ -5,5 +5,5 @@ import { listTaskModes as listTenantTaskModes } from '../services/taskModes';
 import { registerEndpoint } from './endpointRoute';
 
 export function registerTaskModeRoutes(app: FastifyInstance, db: Database): void {
-  registerEndpoint(app, listTaskModes, async ({ tenant }) => listTenantTaskModes(db, tenant.id));
+  registerEndpoint(app, listTaskModes, async ({ tenant, requireMember }) => listTenantTaskModes(db, tenant.id, requireMember().language));
 }

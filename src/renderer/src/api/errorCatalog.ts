@@ -214,6 +214,7 @@ export const ERROR_CATALOG: readonly ErrorMessageRow[] = [
   { endpoint: adminCustomFieldsApi.createCustomField, status: 409, key: 'tenantSettings:fields.name_taken' },
   { endpoint: adminCustomFieldsApi.createCustomField, status: 422, key: 'tenantSettings:fields.too_many' },
   { endpoint: adminCustomFieldsApi.updateCustomField, status: 409, code: 'field_name_taken', key: 'tenantSettings:fields.name_taken' },
+  { endpoint: adminCustomFieldsApi.updateCustomField, status: 422, code: 'field_name_required', key: 'tenantSettings:validation.one_name' },
   { endpoint: adminCustomFieldsApi.updateCustomField, status: 409, code: 'values_not_unique', key: 'tenantSettings:fields.values_not_unique' },
   { endpoint: adminCustomFieldsApi.updateCustomField, status: 409, code: 'values_not_numbers', key: 'tenantSettings:fields.values_not_numbers' },
   { endpoint: adminCustomFieldsApi.updateCustomField, status: 404, key: 'tenantSettings:fields.not_found' },

@@ -14,28 +14,41 @@ import { showToast } from '../../../components/toast';
 import { useErrorToast } from '../../../components/useErrorToast';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { RowActions, SettingsListCard } from './SettingsListCard';
+import { type BilingualName, localizedName } from '../../../../../shared/domain/language';
+import { OtherName } from '../../../components/OtherName';
 
 const FLAGS = ['is_signup_field', 'is_required', 'is_editable', 'is_unique', 'is_searchable'] as const;
 type Flag = (typeof FLAGS)[number];
 
-interface FieldValues extends Record<Flag, boolean> {
-  field_name: string;
+interface FieldValues extends Record<Flag, boolean>, BilingualName {
   field_type: CustomFieldType;
 }
 
-const NEW_FIELD: FieldValues = { field_name: '', field_type: 'text', is_signup_field: true, is_required: false, is_editable: true, is_unique: false, is_searchable: false };
+const NEW_FIELD: FieldValues = { ko_name: '', en_name: '', field_type: 'text', is_signup_field: true, is_required: false, is_editable: true, is_unique: false, is_searchable: false };
 const createSchema = bodySchemaOf(adminCustomFieldsApi.createCustomField);
 
-/** Create (no `field`) or edit a field: its name, type and the flags of spec §3. */
+/** The form's values of a field: its two names and settings (not the spec's `field_name`, which the server derives). */
+const valuesOf = (field: AdminCustomField): FieldValues => ({
+  ko_name: field.ko_name,
+  en_name: field.en_name,
+  field_type: field.field_type,
+  is_signup_field: field.is_signup_field,
+  is_required: field.is_required,
+  is_editable: field.is_editable,
+  is_unique: field.is_unique,
+  is_searchable: field.is_searchable,
+});
+
+/** Create (no `field`) or edit a field: its Korean and English names (one is enough), type and the flags of spec §3. */
 function FieldDialog({ field, onClose }: { field: AdminCustomField | null; onClose: () => void }) {
   const { t } = useTranslation('tenantSettings');
   const language = useResolvedLanguage();
   const queryClient = useQueryClient();
-  const form = useForm<FieldValues>({ mode: 'controlled', initialValues: field ?? NEW_FIELD, validate: zodResolver(createSchema) });
+  const form = useForm<FieldValues>({ mode: 'controlled', initialValues: field ? valuesOf(field) : NEW_FIELD, validate: zodResolver(createSchema) });
   const endpoint = field ? adminCustomFieldsApi.updateCustomField : adminCustomFieldsApi.createCustomField;
   const save = useMutation({
     mutationFn: (values: FieldValues) => {
-      const body = { ...values, field_name: values.field_name.trim() };
+      const body = { ...values, ko_name: values.ko_name.trim(), en_name: values.en_name.trim() };
       return field ? updateCustomField(field.id, body) : createCustomField(body);
     },
     onSuccess: () => {
@@ -46,8 +59,9 @@ function FieldDialog({ field, onClose }: { field: AdminCustomField | null; onClo
     },
     onError: (error) => {
       const message = t(errorMessageKey(error, endpoint), errorMessageValues(error, language));
-      // A name in use is the admin's input to fix: said under the field, which keeps the focus.
-      if (isApiError(error) && error.code === 'field_name_taken') form.setFieldError('field_name', message);
+      // A name in use (or none left) is the admin's input to fix: said under the name the server names, which keeps the focus.
+      if (isApiError(error) && error.code === 'field_name_taken') form.setFieldError(takenName(error), message);
+      else if (isApiError(error) && error.code === 'field_name_required') form.setFieldError('ko_name', message);
       else showToast('error', message);
       // Deleted meanwhile (another admin): the list shows what is left.
       if (isApiError(error) && error.status === 404) {
@@ -56,17 +70,33 @@ function FieldDialog({ field, onClose }: { field: AdminCustomField | null; onClo
       }
     },
   });
-  const nameError = form.errors.field_name;
+  /** A form error: a `validation.…` key of common or of this screen, or a message already translated. */
+  const errorText = (error: unknown) => {
+    if (!error) return undefined;
+    const message = String(error);
+    if (message.startsWith('validation.')) return t(`common:${message}`);
+    return message.startsWith('tenantSettings:validation.') ? t(message) : message;
+  };
   return (
     <form noValidate onSubmit={form.onSubmit((values) => save.mutate(values), (errors) => focusFirstError(form, errors))}>
       <Stack gap="md">
+        <Text size="sm" c="dimmed" id="field-names-hint">
+          {t('fields.names_hint')}
+        </Text>
         <TextInput
-          label={t('fields.name')}
-          withAsterisk
+          label={t('fields.ko_name')}
+          aria-describedby="field-names-hint"
           data-autofocus
-          {...form.getInputProps('field_name')}
-          error={nameError && (String(nameError).startsWith('validation.') ? t(`common:${String(nameError)}`) : nameError)}
-          data-testid="field-name-input"
+          {...form.getInputProps('ko_name')}
+          error={errorText(form.errors.ko_name)}
+          data-testid="field-ko-name-input"
+        />
+        <TextInput
+          label={t('fields.en_name')}
+          aria-describedby="field-names-hint"
+          {...form.getInputProps('en_name')}
+          error={errorText(form.errors.en_name)}
+          data-testid="field-en-name-input"
         />
         <Stack gap={4}>
           <Text size="sm" fw={500} id="field-type-label">
@@ -110,9 +140,17 @@ function FlagBadges({ field }: { field: AdminCustomField }) {
   );
 }
 
+/** Which of the two names the server found in use (`details.field`); the Korean one when it does not say. */
+function takenName(error: unknown): keyof BilingualName {
+  const details = (isApiError(error) ? error.body?.details : undefined) as { field?: unknown } | undefined;
+  return details?.field === 'en_name' ? 'en_name' : 'ko_name';
+}
+
 /** The tenant's custom fields (spec §3 flags): list, add, edit, delete (its values go with it). */
 export function CustomFieldsCard() {
   const { t } = useTranslation('tenantSettings');
+  const language = useResolvedLanguage();
+  const nameOf = (field: BilingualName) => localizedName(field, language);
   const queryClient = useQueryClient();
   const fields = useAdminCustomFields();
   useErrorToast(fields.error, adminCustomFieldsApi.listAdminCustomFields);
@@ -159,16 +197,19 @@ export function CustomFieldsCard() {
             </Table.Thead>
             <Table.Tbody>
               {items.map((field) => (
-                <Table.Tr key={field.id}>
-                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{field.field_name}</Table.Td>
+                <Table.Tr key={field.id} data-testid="custom-field-row">
+                  <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                    <Text size="sm">{nameOf(field)}</Text>
+                    <OtherName named={field} language={language} />
+                  </Table.Td>
                   <Table.Td>{t(`fields.type_${field.field_type}`)}</Table.Td>
                   <Table.Td>
                     <FlagBadges field={field} />
                   </Table.Td>
                   <Table.Td>{field.value_count}</Table.Td>
                   <RowActions
-                    editLabel={t('fields.edit', { name: field.field_name })}
-                    deleteLabel={t('fields.delete', { name: field.field_name })}
+                    editLabel={t('fields.edit', { name: nameOf(field) })}
+                    deleteLabel={t('fields.delete', { name: nameOf(field) })}
                     onEdit={() => setEditing(field)}
                     onDelete={() => setPendingDelete(field)}
                   />
@@ -183,8 +224,8 @@ export function CustomFieldsCard() {
       </Modal>
       <ConfirmDialog
         opened={pendingDelete !== null}
-        title={t('fields.delete_title', { name: pendingDelete?.field_name ?? '' })}
-        body={t('fields.delete_body', { name: pendingDelete?.field_name ?? '', count: pendingDelete?.value_count ?? 0 })}
+        title={t('fields.delete_title', { name: pendingDelete ? nameOf(pendingDelete) : '' })}
+        body={t('fields.delete_body', { name: pendingDelete ? nameOf(pendingDelete) : '', count: pendingDelete?.value_count ?? 0 })}
         cancelLabel={t('cancel')}
         confirmLabel={t('delete')}
         loading={remove.isPending}
