@@ -8,7 +8,7 @@ import type { createCustomFieldBodySchema, updateCustomFieldBodySchema } from '.
 import type { AdminCustomField } from '../../shared/api/admin/customFields';
 import type { CustomField } from '../../shared/api/signup';
 import { validateCustomFieldValue } from '../../shared/domain/signup';
-import { type BilingualName, hasOneName, localizedName, nameKeyOf, type SupportedLanguage } from '../../shared/domain/language';
+import { type BilingualName, hasOneName, localizedName, type SupportedLanguage } from '../../shared/domain/language';
 import { CUSTOM_FIELDS_MAX } from '../../shared/domain/tenantSettings';
 import type { Database } from '../db/client';
 import type { MemberRow, TenantRow } from '../db/rows';
@@ -16,6 +16,7 @@ import { isUniqueViolation } from '../db/databaseErrors';
 import { customFields, memberCustomFieldValues } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import { type AuditActor, recordAudit } from './auditLog';
+import { givenNames } from './bilingualNames';
 import { diffFields } from '../../shared/domain/audit';
 
 export type CustomFieldRow = typeof customFields.$inferSelect;
@@ -146,17 +147,6 @@ async function namesUnique<T>(names: BilingualName, write: () => Promise<T>): Pr
   }
 }
 
-/**
- * The names a create or update body gives: its own `ko_name` / `en_name`, and the spec's single
- * `field_name` as the name in the admin's language when the body leaves that one out.
- */
-function givenNames(body: { ko_name?: string; en_name?: string; field_name?: string }, admin: Admin, omitted: (key: keyof BilingualName) => boolean) {
-  const names: Partial<BilingualName> = { ko_name: body.ko_name, en_name: body.en_name };
-  const key = nameKeyOf(admin.language);
-  if (body.field_name !== undefined && omitted(key)) names[key] = body.field_name;
-  return names;
-}
-
 /** What an audit row keeps of a field: its settings, without the id it is filed under, named in English (else Korean) like a group. */
 const auditedField = (row: CustomFieldRow) => {
   const { id: _id, ...settings } = toCustomField(row, 'en');
@@ -166,7 +156,7 @@ const auditedField = (row: CustomFieldRow) => {
 export async function createCustomField(db: Database, tenant: TenantRow, actor: Admin, body: z.output<typeof createCustomFieldBodySchema>): Promise<AdminCustomField> {
   const [existing] = await db.select({ n: count() }).from(customFields).where(eq(customFields.tenantId, tenant.id));
   if ((existing?.n ?? 0) >= CUSTOM_FIELDS_MAX) throw new AppError(422, 'validation_error', `A workspace can have at most ${CUSTOM_FIELDS_MAX} custom fields.`);
-  const given = givenNames(body, actor, (key) => body[key] === '');
+  const given = givenNames(body, body.field_name, actor.language, (key) => body[key] === '');
   const names = { ko_name: given.ko_name ?? '', en_name: given.en_name ?? '' };
   await assertNamesFree(db, tenant, names);
   const row = await namesUnique(names, () => db.transaction(async (tx) => {
@@ -233,7 +223,7 @@ export async function updateCustomField(
   patch: z.output<typeof updateCustomFieldBodySchema>,
 ): Promise<AdminCustomField> {
   const field = await findField(db, tenant, id);
-  const given = givenNames(patch, actor, (key) => patch[key] === undefined);
+  const given = givenNames(patch, patch.field_name, actor.language, (key) => patch[key] === undefined);
   const names = { ko_name: given.ko_name ?? field.koName, en_name: given.en_name ?? field.enName };
   if (!hasOneName(names)) throw new AppError(422, 'field_name_required', 'A custom field needs a Korean or an English name.');
   await assertNamesFree(db, tenant, { ko_name: given.ko_name ?? '', en_name: given.en_name ?? '' }, field.id);

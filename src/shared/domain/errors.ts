@@ -104,6 +104,10 @@ export const ERROR_CODES = [
   'field_name_taken',
   /** A custom field would have neither a Korean nor an English name (422). */
   'field_name_required',
+  /** Another task mode of the tenant has that Korean or English name (409; details `field`: which of the two). */
+  'task_mode_name_taken',
+  /** A task mode would have neither a Korean nor an English name (422). */
+  'task_mode_name_required',
   /** A field cannot become unique while members share a value of it. */
   'values_not_unique',
   /** A field cannot become a number field while a member's value is not a number. */

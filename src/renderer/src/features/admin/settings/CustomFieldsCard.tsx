@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Checkbox, Group, Modal, SegmentedControl, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, Modal, SegmentedControl, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,7 @@ import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/
 import { showToast } from '../../../components/toast';
 import { useErrorToast } from '../../../components/useErrorToast';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
+import { BilingualNameInputs, takenName } from './BilingualNameInputs';
 import { RowActions, SettingsListCard } from './SettingsListCard';
 import { type BilingualName, localizedName } from '../../../../../shared/domain/language';
 import { OtherName } from '../../../components/OtherName';
@@ -70,34 +71,10 @@ function FieldDialog({ field, onClose }: { field: AdminCustomField | null; onClo
       }
     },
   });
-  /** A form error: a `validation.…` key of common or of this screen, or a message already translated. */
-  const errorText = (error: unknown) => {
-    if (!error) return undefined;
-    const message = String(error);
-    if (message.startsWith('validation.')) return t(`common:${message}`);
-    return message.startsWith('tenantSettings:validation.') ? t(message) : message;
-  };
   return (
     <form noValidate onSubmit={form.onSubmit((values) => save.mutate(values), (errors) => focusFirstError(form, errors))}>
       <Stack gap="md">
-        <Text size="sm" c="dimmed" id="field-names-hint">
-          {t('fields.names_hint')}
-        </Text>
-        <TextInput
-          label={t('fields.ko_name')}
-          aria-describedby="field-names-hint"
-          data-autofocus
-          {...form.getInputProps('ko_name')}
-          error={errorText(form.errors.ko_name)}
-          data-testid="field-ko-name-input"
-        />
-        <TextInput
-          label={t('fields.en_name')}
-          aria-describedby="field-names-hint"
-          {...form.getInputProps('en_name')}
-          error={errorText(form.errors.en_name)}
-          data-testid="field-en-name-input"
-        />
+        <BilingualNameInputs form={form} id="field" />
         <Stack gap={4}>
           <Text size="sm" fw={500} id="field-type-label">
             {t('fields.type')}
@@ -138,12 +115,6 @@ function FlagBadges({ field }: { field: AdminCustomField }) {
       ))}
     </Group>
   );
-}
-
-/** Which of the two names the server found in use (`details.field`); the Korean one when it does not say. */
-function takenName(error: unknown): keyof BilingualName {
-  const details = (isApiError(error) ? error.body?.details : undefined) as { field?: unknown } | undefined;
-  return details?.field === 'en_name' ? 'en_name' : 'ko_name';
 }
 
 /** The tenant's custom fields (spec §3 flags): list, add, edit, delete (its values go with it). */

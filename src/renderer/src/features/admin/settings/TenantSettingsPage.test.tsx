@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AdminCustomField, AdminPolicy } from '../../../../../shared/api';
+import type { AdminCustomField, AdminPolicy, AdminTaskMode } from '../../../../../shared/api';
 import { setPlatformForTests } from '../../../platform';
 import { installFakeApi } from '../../../test/fakeApi';
 import { renderScreen } from '../../../test/render';
@@ -42,11 +42,14 @@ const policy = (id: number, name: string, flags: Partial<AdminPolicy> = {}): Adm
   ...flags,
 });
 
+const mode = (id: number, ko_name: string, en_name: string): AdminTaskMode => ({ id, ko_name, en_name, mode_name: en_name || ko_name, instructions: `Task mode ${id}.` });
+
 function routes(overrides: Record<string, (request: Request) => Response | Promise<Response>> = {}) {
   return installFakeApi({
     'GET /admin/tenant-settings/': () => Response.json(settings),
     'GET /admin/custom-fields/': () => Response.json({ items: [field(1, 'Department', { is_required: true, value_count: 3 })] }),
     'GET /admin/policies/': () => Response.json({ items: [policy(5, 'Terms of service')] }),
+    'GET /admin/task-modes/': () => Response.json({ items: [mode(3, '요약', 'Summary'), mode(4, '', 'Outline')] }),
     ...overrides,
   });
 }
@@ -189,6 +192,31 @@ describe('admin workspace settings', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByText('Enter a Korean or an English name.')).toBeInTheDocument();
     expect(await api.find('PATCH', '/admin/custom-fields/1/')[0]!.json()).toMatchObject({ ko_name: '', en_name: 'Shift' });
+  });
+
+  it('edits task modes by either name: a Korean screen shows the Korean name, else the English one; a taken name is said under it', async () => {
+    useUserSession.setState({ language: 'ko' });
+    const api = routes({
+      'POST /admin/task-modes/': () => Response.json({ code: 'task_mode_name_taken', message: 'taken', details: { field: 'en_name', field_name: 'Outline' } }, { status: 409 }),
+    });
+    const user = userEvent.setup();
+    renderScreen(<TenantSettingsPage />);
+    const card = await screen.findByRole('region', { name: 'Task modes' });
+    const rows = await within(card).findAllByTestId('task-mode-row');
+    expect(rows.map((row) => row.firstElementChild!.textContent)).toEqual(['요약Summary', 'Outline']);
+
+    await user.click(within(card).getByRole('button', { name: 'Add task mode' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New task mode' });
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(within(dialog).getByText('Enter a Korean or an English name.')).toBeInTheDocument();
+    expect(api.find('POST', '/admin/task-modes/')).toHaveLength(0);
+    const english = within(dialog).getByRole('textbox', { name: 'English name' });
+    await user.type(english, 'outline');
+    await user.type(within(dialog).getByRole('textbox', { name: /Instructions/ }), 'List the main points.');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('A task mode with this name exists already.')).toBeInTheDocument();
+    expect(english).toHaveAttribute('aria-invalid', 'true');
+    expect(await api.find('POST', '/admin/task-modes/')[0]!.json()).toEqual({ ko_name: '', en_name: 'outline', instructions: 'List the main points.' });
   });
 
   it('names the shared value when a field cannot become unique (409)', async () => {
