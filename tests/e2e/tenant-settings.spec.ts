@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { samplePng } from '../fixtures/sampleFiles';
-import { ADMIN, MEMBER, adminHeaders, expectNoSeriousA11yViolations, signIn } from './support';
+import { ADMIN, MEMBER, adminHeaders, expectNoSeriousA11yViolations, showInLanguage, signIn, uniqueName } from './support';
 
 /**
  * Admin console "Settings" (ARCHITECTURE "Tenant settings"): branding on the sign-in page, a custom
@@ -40,12 +40,15 @@ test('an admin sets branding, a required field and a mandatory policy; sign-in, 
     // A required, editable custom field, by keyboard through its dialog.
     await page.getByTestId('add-custom-field').click();
     const fieldDialog = page.getByRole('dialog', { name: 'New custom field' });
-    await expect(fieldDialog.getByRole('textbox', { name: 'Field name' })).toBeFocused();
+    // The Korean name comes first; an English one alone is enough.
+    await expect(fieldDialog.getByRole('textbox', { name: 'Korean name' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(fieldDialog.getByRole('textbox', { name: 'English name' })).toBeFocused();
     await page.keyboard.type(fieldName);
     await fieldDialog.getByRole('checkbox', { name: /Required/ }).check();
     await expectNoSeriousA11yViolations(page);
     await shot(page, 'field-dialog');
-    await fieldDialog.getByRole('textbox', { name: 'Field name' }).press('Enter');
+    await fieldDialog.getByRole('textbox', { name: 'English name' }).press('Enter');
     await expect(page.getByText('Field added.')).toBeVisible();
     await expect(page.getByTestId('custom-fields').getByRole('cell', { name: fieldName, exact: true })).toBeVisible();
 
@@ -123,5 +126,80 @@ test('an admin sets branding, a required field and a mandatory policy; sign-in, 
     await expect
       .poll(async () => ((await (await page.request.get('/api/v1/tenants/')).json()) as { tenant_name: string }).tenant_name, { timeout: 15_000 })
       .toBe(before.tenant_name);
+  }
+});
+
+/** The editors of names in two languages, as the screenshots of this change show them (issue 21). */
+const namesShot = (page: Page, name: string) => page.screenshot({ path: `test-results/names/${name}.png`, fullPage: true });
+
+test('a custom field and a task mode named in one language show by that name in the other language’s screens', async ({ page }) => {
+  test.setTimeout(120_000);
+  const headers = await adminHeaders(page.request);
+  const koreanField = uniqueName('직급');
+  const englishField = uniqueName('Shift');
+  const koreanMode = uniqueName('교정');
+  const englishMode = uniqueName('Outline');
+  const post = async (path: string, data: object) => {
+    const response = await page.request.post(path, { headers, data });
+    expect(response.ok()).toBe(true);
+    return ((await response.json()) as { id: number }).id;
+  };
+  const fieldIds = [await post('/api/v1/admin/custom-fields/', { ko_name: koreanField }), await post('/api/v1/admin/custom-fields/', { en_name: englishField })];
+  const modeIds = [
+    await post('/api/v1/admin/task-modes/', { ko_name: koreanMode, instructions: 'Task mode: proofreading.' }),
+    await post('/api/v1/admin/task-modes/', { en_name: englishMode, instructions: 'Task mode: outline.' }),
+  ];
+  try {
+    // The sign-up form, signed out: English screens show the Korean-only field by its Korean name, and the other way round.
+    await page.goto('/auth/sign-up');
+    const form = page.getByTestId('sign-up-form');
+    await expect(form.getByRole('textbox', { name: koreanField })).toBeVisible();
+    await expect(form.getByRole('textbox', { name: englishField })).toBeVisible();
+    await expect(form.getByRole('textbox', { name: 'Department' })).toBeVisible();
+    await showInLanguage(page, 'ko');
+    await expect(form.getByRole('textbox', { name: '부서' })).toBeVisible();
+    await expect(form.getByRole('textbox', { name: koreanField })).toBeVisible();
+    await expect(form.getByRole('textbox', { name: englishField })).toBeVisible();
+    await showInLanguage(page, 'en');
+
+    // The console: each editor at a desktop and a phone width, in English and Korean.
+    await signIn(page, ADMIN);
+    await page.goto('/admin/settings');
+    const fields = page.getByTestId('custom-fields');
+    const modes = page.getByTestId('task-modes');
+    for (const language of ['en', 'ko'] as const) {
+      await showInLanguage(page, language);
+      await expect(fields.getByText(language === 'ko' ? '부서' : 'Department', { exact: true })).toBeVisible();
+      await expect(fields.getByText(koreanField, { exact: true })).toBeVisible();
+      await expect(fields.getByText(englishField, { exact: true })).toBeVisible();
+      await expect(modes.getByText(language === 'ko' ? '요약' : 'Summary', { exact: true })).toBeVisible();
+      await expect(modes.getByText(koreanMode, { exact: true })).toBeVisible();
+      await expect(modes.getByText(englishMode, { exact: true })).toBeVisible();
+      for (const width of [1440, 375]) {
+        await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+        await expectNoSeriousA11yViolations(page);
+        await namesShot(page, `settings-${language}-${width}`);
+        await page.getByTestId('add-custom-field').click();
+        const fieldDialog = page.getByRole('dialog');
+        await fieldDialog.getByRole('button', { name: language === 'ko' ? '저장' : 'Save' }).click();
+        await expect(fieldDialog.getByText(language === 'ko' ? '한국어 이름이나 영어 이름을 입력하세요.' : 'Enter a Korean or an English name.')).toBeVisible();
+        await expectNoSeriousA11yViolations(page);
+        await namesShot(page, `field-dialog-${language}-${width}`);
+        await page.keyboard.press('Escape');
+        await expect(fieldDialog).toHaveCount(0);
+        await modes.getByRole('button', { name: language === 'ko' ? `${englishMode} 수정` : `Edit ${englishMode}` }).click();
+        const modeDialog = page.getByRole('dialog');
+        await expect(modeDialog.getByRole('textbox', { name: language === 'ko' ? '영어 이름' : 'English name' })).toHaveValue(englishMode);
+        await expectNoSeriousA11yViolations(page);
+        await namesShot(page, `mode-dialog-${language}-${width}`);
+        await page.keyboard.press('Escape');
+        await expect(modeDialog).toHaveCount(0);
+      }
+      await page.setViewportSize({ width: 1280, height: 720 });
+    }
+    await showInLanguage(page, 'en');
+  } finally {
+    for (const id of fieldIds) await page.request.delete(`/api/v1/admin/custom-fields/${id}/`, { headers });
+    for (const id of modeIds) await page.request.delete(`/api/v1/admin/task-modes/${id}/`, { headers });
   }
 });
