@@ -122,18 +122,16 @@ test('a task mode named in one language shows by that name in the other language
     };
     // English: the English names, and the Korean one of the mode that has no English name.
     expect(await options()).toEqual(expect.arrayContaining(['Summary', 'Translation', koreanOnly, englishOnly]));
+    // Shown in Korean on this page only (the member's stored language stays English for the other specs).
     await showInLanguage(page, 'ko');
-    try {
-      await expect(page.getByTestId('task-mode-select')).toHaveAttribute('placeholder', '작업 모드');
-      // Korean: the Korean names, and the English one of the mode that has no Korean name.
-      expect(await options()).toEqual(expect.arrayContaining(['요약', '번역', koreanOnly, englishOnly]));
-      await page.getByTestId('task-mode-select').click();
-      await page.getByRole('option', { name: englishOnly }).click();
-      await expect(page.getByTestId('task-mode-select')).toHaveValue(englishOnly);
-      await expectNoSeriousA11yViolations(page);
-    } finally {
-      await showInLanguage(page, 'en');
-    }
+    await expect(page.getByTestId('thinking-mode-button')).toHaveText('생각하기');
+    await expect(page.getByTestId('task-mode-select')).toHaveAttribute('placeholder', '작업 모드');
+    // Korean: the Korean names, and the English one of the mode that has no Korean name.
+    expect(await options()).toEqual(expect.arrayContaining(['요약', '번역', koreanOnly, englishOnly]));
+    await page.getByTestId('task-mode-select').click();
+    await page.getByRole('option', { name: englishOnly }).click();
+    await expect(page.getByTestId('task-mode-select')).toHaveValue(englishOnly);
+    await expectNoSeriousA11yViolations(page);
   } finally {
     for (const id of created) await page.request.delete(`/api/v1/admin/task-modes/${id}/`, { headers });
   }

@@ -132,25 +132,36 @@ test('an admin sets branding, a required field and a mandatory policy; sign-in, 
 /** The editors of names in two languages, as the screenshots of this change show them (issue 21). */
 const namesShot = (page: Page, name: string) => page.screenshot({ path: `test-results/names/${name}.png`, fullPage: true });
 
-test('a custom field and a task mode named in one language show by that name in the other language’s screens', async ({ page }) => {
-  test.setTimeout(120_000);
+interface OneLanguageNames {
+  koreanField: string;
+  englishField: string;
+  koreanMode: string;
+  englishMode: string;
+}
+
+/** Runs `check` with a custom field and a task mode named in Korean only and one of each in English only, removed afterwards. */
+async function withOneLanguageNames(page: Page, check: (names: OneLanguageNames) => Promise<void>): Promise<void> {
   const headers = await adminHeaders(page.request);
-  const koreanField = uniqueName('직급');
-  const englishField = uniqueName('Shift');
-  const koreanMode = uniqueName('교정');
-  const englishMode = uniqueName('Outline');
+  const names = { koreanField: uniqueName('직급'), englishField: uniqueName('Shift'), koreanMode: uniqueName('교정'), englishMode: uniqueName('Outline') };
+  const created: string[] = [];
   const post = async (path: string, data: object) => {
-    const response = await page.request.post(path, { headers, data });
+    const response = await page.request.post(`/api/v1/admin/${path}/`, { headers, data });
     expect(response.ok()).toBe(true);
-    return ((await response.json()) as { id: number }).id;
+    created.push(`/api/v1/admin/${path}/${((await response.json()) as { id: number }).id}/`);
   };
-  const fieldIds = [await post('/api/v1/admin/custom-fields/', { ko_name: koreanField }), await post('/api/v1/admin/custom-fields/', { en_name: englishField })];
-  const modeIds = [
-    await post('/api/v1/admin/task-modes/', { ko_name: koreanMode, instructions: 'Task mode: proofreading.' }),
-    await post('/api/v1/admin/task-modes/', { en_name: englishMode, instructions: 'Task mode: outline.' }),
-  ];
   try {
-    // The sign-up form, signed out: English screens show the Korean-only field by its Korean name, and the other way round.
+    await post('custom-fields', { ko_name: names.koreanField });
+    await post('custom-fields', { en_name: names.englishField });
+    await post('task-modes', { ko_name: names.koreanMode, instructions: 'Task mode: proofreading.' });
+    await post('task-modes', { en_name: names.englishMode, instructions: 'Task mode: outline.' });
+    await check(names);
+  } finally {
+    for (const path of created) await page.request.delete(path, { headers });
+  }
+}
+
+test('the sign-up form names a field in Korean only or in English only by that name in either language', async ({ page }) => {
+  await withOneLanguageNames(page, async ({ koreanField, englishField }) => {
     await page.goto('/auth/sign-up');
     const form = page.getByTestId('sign-up-form');
     await expect(form.getByRole('textbox', { name: koreanField })).toBeVisible();
@@ -160,46 +171,40 @@ test('a custom field and a task mode named in one language show by that name in 
     await expect(form.getByRole('textbox', { name: '부서' })).toBeVisible();
     await expect(form.getByRole('textbox', { name: koreanField })).toBeVisible();
     await expect(form.getByRole('textbox', { name: englishField })).toBeVisible();
-    await showInLanguage(page, 'en');
+    await expectNoSeriousA11yViolations(page);
+  });
+});
 
-    // The console: each editor at a desktop and a phone width, in English and Korean.
-    await signIn(page, ADMIN);
-    await page.goto('/admin/settings');
-    const fields = page.getByTestId('custom-fields');
-    const modes = page.getByTestId('task-modes');
-    for (const language of ['en', 'ko'] as const) {
+for (const [language, width] of [['en', 1440], ['en', 375], ['ko', 1440], ['ko', 375]] as const) {
+  test(`the console's field and task mode editors in ${language} at ${width} px: each name in the interface language, else the other`, async ({ page }) => {
+    await withOneLanguageNames(page, async ({ koreanField, englishField, koreanMode, englishMode }) => {
+      await signIn(page, ADMIN);
+      await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+      await page.goto('/admin/settings');
       await showInLanguage(page, language);
+      const fields = page.getByTestId('custom-fields');
+      const modes = page.getByTestId('task-modes');
       await expect(fields.getByText(language === 'ko' ? '부서' : 'Department', { exact: true })).toBeVisible();
       await expect(fields.getByText(koreanField, { exact: true })).toBeVisible();
       await expect(fields.getByText(englishField, { exact: true })).toBeVisible();
       await expect(modes.getByText(language === 'ko' ? '요약' : 'Summary', { exact: true })).toBeVisible();
       await expect(modes.getByText(koreanMode, { exact: true })).toBeVisible();
       await expect(modes.getByText(englishMode, { exact: true })).toBeVisible();
-      for (const width of [1440, 375]) {
-        await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-        await expectNoSeriousA11yViolations(page);
-        await namesShot(page, `settings-${language}-${width}`);
-        await page.getByTestId('add-custom-field').click();
-        const fieldDialog = page.getByRole('dialog');
-        await fieldDialog.getByRole('button', { name: language === 'ko' ? '저장' : 'Save' }).click();
-        await expect(fieldDialog.getByText(language === 'ko' ? '한국어 이름이나 영어 이름을 입력하세요.' : 'Enter a Korean or an English name.')).toBeVisible();
-        await expectNoSeriousA11yViolations(page);
-        await namesShot(page, `field-dialog-${language}-${width}`);
-        await page.keyboard.press('Escape');
-        await expect(fieldDialog).toHaveCount(0);
-        await modes.getByRole('button', { name: language === 'ko' ? `${englishMode} 수정` : `Edit ${englishMode}` }).click();
-        const modeDialog = page.getByRole('dialog');
-        await expect(modeDialog.getByRole('textbox', { name: language === 'ko' ? '영어 이름' : 'English name' })).toHaveValue(englishMode);
-        await expectNoSeriousA11yViolations(page);
-        await namesShot(page, `mode-dialog-${language}-${width}`);
-        await page.keyboard.press('Escape');
-        await expect(modeDialog).toHaveCount(0);
-      }
-      await page.setViewportSize({ width: 1280, height: 720 });
-    }
-    await showInLanguage(page, 'en');
-  } finally {
-    for (const id of fieldIds) await page.request.delete(`/api/v1/admin/custom-fields/${id}/`, { headers });
-    for (const id of modeIds) await page.request.delete(`/api/v1/admin/task-modes/${id}/`, { headers });
-  }
-});
+      await expectNoSeriousA11yViolations(page);
+      await namesShot(page, `settings-${language}-${width}`);
+      await page.getByTestId('add-custom-field').click();
+      const fieldDialog = page.getByRole('dialog');
+      await fieldDialog.getByRole('button', { name: language === 'ko' ? '저장' : 'Save' }).click();
+      await expect(fieldDialog.getByText(language === 'ko' ? '한국어 이름이나 영어 이름을 입력하세요.' : 'Enter a Korean or an English name.')).toBeVisible();
+      await expectNoSeriousA11yViolations(page);
+      await namesShot(page, `field-dialog-${language}-${width}`);
+      await page.keyboard.press('Escape');
+      await expect(fieldDialog).toHaveCount(0);
+      await modes.getByRole('button', { name: language === 'ko' ? `${englishMode} 수정` : `Edit ${englishMode}` }).click();
+      const modeDialog = page.getByRole('dialog');
+      await expect(modeDialog.getByRole('textbox', { name: language === 'ko' ? '영어 이름' : 'English name' })).toHaveValue(englishMode);
+      await expectNoSeriousA11yViolations(page);
+      await namesShot(page, `mode-dialog-${language}-${width}`);
+    });
+  });
+}
