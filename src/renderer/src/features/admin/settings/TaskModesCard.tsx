@@ -127,7 +127,7 @@ export function TaskModesCard() {
           <Table verticalSpacing="xs" data-testid="task-modes">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>{t('modes.name')}</Table.Th>
+                <Table.Th miw={160}>{t('modes.name')}</Table.Th>
                 <Table.Th>{t('modes.instructions')}</Table.Th>
                 <Table.Th>
                   <VisuallyHidden>{t('actions')}</VisuallyHidden>
