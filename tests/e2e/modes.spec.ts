@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Page } from '@playwright/test';
-import { MEMBER, expectNoSeriousA11yViolations, signIn } from './support';
+import { MEMBER, adminHeaders, expectNoSeriousA11yViolations, showInLanguage, signIn, uniqueName } from './support';
 import { expectAccessibleOnPhone } from './screens';
 
 /** The first default chatbot (General Assistant) runs a model that can think. */
@@ -94,13 +94,48 @@ test('task mode: the chooser lists the tenant’s modes and the answer follows t
   await openChat(page);
   const chooser = page.getByTestId('task-mode-select');
   await chooser.click();
-  await page.getByRole('option', { name: '번역 (Translation)' }).click();
-  await expect(chooser).toHaveValue('번역 (Translation)');
+  await page.getByRole('option', { name: 'Translation' }).click();
+  await expect(chooser).toHaveValue('Translation');
   await expectAccessibleOnPhone(page, { restore: true });
 
   await send(page, 'Good morning');
   await finished(page);
-  await expect(lastAnswer(page)).toContainText('Task mode: 번역 (Translation)');
+  await expect(lastAnswer(page)).toContainText('Task mode: Translation');
+});
+
+test('a task mode named in one language shows by that name in the other language’s interface', async ({ page }) => {
+  const headers = await adminHeaders(page.request);
+  const koreanOnly = uniqueName('교정');
+  const englishOnly = uniqueName('Outline');
+  const created: number[] = [];
+  for (const data of [{ ko_name: koreanOnly, instructions: 'Task mode: proofreading.' }, { en_name: englishOnly, instructions: 'Task mode: outline.' }]) {
+    const response = await page.request.post('/api/v1/admin/task-modes/', { headers, data });
+    expect(response.ok()).toBe(true);
+    created.push(((await response.json()) as { id: number }).id);
+  }
+  try {
+    await openChat(page);
+    const options = async () => {
+      await page.getByTestId('task-mode-select').click();
+      const names = await page.getByRole('option').allTextContents();
+      await page.keyboard.press('Escape');
+      return names;
+    };
+    // English: the English names, and the Korean one of the mode that has no English name.
+    expect(await options()).toEqual(expect.arrayContaining(['Summary', 'Translation', koreanOnly, englishOnly]));
+    // Shown in Korean on this page only (the member's stored language stays English for the other specs).
+    await showInLanguage(page, 'ko');
+    await expect(page.getByTestId('thinking-mode-button')).toHaveText('생각하기');
+    await expect(page.getByTestId('task-mode-select')).toHaveAttribute('placeholder', '작업 모드');
+    // Korean: the Korean names, and the English one of the mode that has no Korean name.
+    expect(await options()).toEqual(expect.arrayContaining(['요약', '번역', koreanOnly, englishOnly]));
+    await page.getByTestId('task-mode-select').click();
+    await page.getByRole('option', { name: englishOnly }).click();
+    await expect(page.getByTestId('task-mode-select')).toHaveValue(englishOnly);
+    await expectNoSeriousA11yViolations(page);
+  } finally {
+    for (const id of created) await page.request.delete(`/api/v1/admin/task-modes/${id}/`, { headers });
+  }
 });
 
 test('the modes speak the member’s language (Korean), the demo model thinks in it too', async ({ page }) => {

@@ -166,14 +166,14 @@ test('a number field says its rule under it and checks it while it is typed, bef
   await expect(page.getByText('Employee number must be a number.')).toHaveCount(0);
   await expect(employeeNumber).not.toHaveAttribute('aria-invalid', 'true');
 
-  // The same in Korean, on a phone.
+  // The same in Korean, on a phone: the field by its Korean name (issue 21).
   await page.evaluate(() => localStorage.setItem('user-data', JSON.stringify({ state: { member: null, language: 'ko' }, version: 0 })));
   await page.setViewportSize({ width: 375, height: 800 });
   await page.reload();
-  const koNumber = page.getByRole('textbox', { name: 'Employee number' });
+  const koNumber = page.getByRole('textbox', { name: '사번' });
   await expect(koNumber).toHaveAccessibleDescription(/숫자만 입력하세요/);
   await koNumber.fill('E-1001');
-  await expect(page.getByText('Employee number은(는) 숫자여야 합니다.')).toBeVisible();
+  await expect(page.getByText('사번은(는) 숫자여야 합니다.')).toBeVisible();
   await page.screenshot({ path: 'test-results/intl/sign-up-number-ko-375.png', fullPage: true });
   await expectNoSeriousA11yViolations(page);
 });

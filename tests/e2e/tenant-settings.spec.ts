@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { samplePng } from '../fixtures/sampleFiles';
-import { ADMIN, MEMBER, adminHeaders, expectNoSeriousA11yViolations, signIn } from './support';
+import { ADMIN, MEMBER, adminHeaders, expectNoSeriousA11yViolations, showInLanguage, signIn, uniqueName } from './support';
 
 /**
  * Admin console "Settings" (ARCHITECTURE "Tenant settings"): branding on the sign-in page, a custom
@@ -40,12 +40,15 @@ test('an admin sets branding, a required field and a mandatory policy; sign-in, 
     // A required, editable custom field, by keyboard through its dialog.
     await page.getByTestId('add-custom-field').click();
     const fieldDialog = page.getByRole('dialog', { name: 'New custom field' });
-    await expect(fieldDialog.getByRole('textbox', { name: 'Field name' })).toBeFocused();
+    // The Korean name comes first; an English one alone is enough.
+    await expect(fieldDialog.getByRole('textbox', { name: 'Korean name' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(fieldDialog.getByRole('textbox', { name: 'English name' })).toBeFocused();
     await page.keyboard.type(fieldName);
     await fieldDialog.getByRole('checkbox', { name: /Required/ }).check();
     await expectNoSeriousA11yViolations(page);
     await shot(page, 'field-dialog');
-    await fieldDialog.getByRole('textbox', { name: 'Field name' }).press('Enter');
+    await fieldDialog.getByRole('textbox', { name: 'English name' }).press('Enter');
     await expect(page.getByText('Field added.')).toBeVisible();
     await expect(page.getByTestId('custom-fields').getByRole('cell', { name: fieldName, exact: true })).toBeVisible();
 
@@ -125,3 +128,83 @@ test('an admin sets branding, a required field and a mandatory policy; sign-in, 
       .toBe(before.tenant_name);
   }
 });
+
+/** The editors of names in two languages, as the screenshots of this change show them (issue 21). */
+const namesShot = (page: Page, name: string, fullPage = true) => page.screenshot({ path: `test-results/names/${name}.png`, fullPage });
+
+interface OneLanguageNames {
+  koreanField: string;
+  englishField: string;
+  koreanMode: string;
+  englishMode: string;
+}
+
+/** Runs `check` with a custom field and a task mode named in Korean only and one of each in English only, removed afterwards. */
+async function withOneLanguageNames(page: Page, check: (names: OneLanguageNames) => Promise<void>): Promise<void> {
+  const headers = await adminHeaders(page.request);
+  const names = { koreanField: uniqueName('직급'), englishField: uniqueName('Shift'), koreanMode: uniqueName('교정'), englishMode: uniqueName('Outline') };
+  const created: string[] = [];
+  const post = async (path: string, data: object) => {
+    const response = await page.request.post(`/api/v1/admin/${path}/`, { headers, data });
+    expect(response.ok()).toBe(true);
+    created.push(`/api/v1/admin/${path}/${((await response.json()) as { id: number }).id}/`);
+  };
+  try {
+    await post('custom-fields', { ko_name: names.koreanField });
+    await post('custom-fields', { en_name: names.englishField });
+    await post('task-modes', { ko_name: names.koreanMode, instructions: 'Task mode: proofreading.' });
+    await post('task-modes', { en_name: names.englishMode, instructions: 'Task mode: outline.' });
+    await check(names);
+  } finally {
+    for (const path of created) await page.request.delete(path, { headers });
+  }
+}
+
+test('the sign-up form names a field in Korean only or in English only by that name in either language', async ({ page }) => {
+  await withOneLanguageNames(page, async ({ koreanField, englishField }) => {
+    await page.goto('/auth/sign-up');
+    const form = page.getByTestId('sign-up-form');
+    await expect(form.getByRole('textbox', { name: koreanField })).toBeVisible();
+    await expect(form.getByRole('textbox', { name: englishField })).toBeVisible();
+    await expect(form.getByRole('textbox', { name: 'Department' })).toBeVisible();
+    await showInLanguage(page, 'ko');
+    await expect(form.getByRole('textbox', { name: '부서' })).toBeVisible();
+    await expect(form.getByRole('textbox', { name: koreanField })).toBeVisible();
+    await expect(form.getByRole('textbox', { name: englishField })).toBeVisible();
+    await expectNoSeriousA11yViolations(page);
+  });
+});
+
+for (const [language, width] of [['en', 1440], ['en', 375], ['ko', 1440], ['ko', 375]] as const) {
+  test(`the console's field and task mode editors in ${language} at ${width} px: each name in the interface language, else the other`, async ({ page }) => {
+    await withOneLanguageNames(page, async ({ koreanField, englishField, koreanMode, englishMode }) => {
+      await signIn(page, ADMIN);
+      await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+      await page.goto('/admin/settings');
+      await showInLanguage(page, language);
+      const fields = page.getByTestId('custom-fields');
+      const modes = page.getByTestId('task-modes');
+      await expect(fields.getByText(language === 'ko' ? '부서' : 'Department', { exact: true })).toBeVisible();
+      await expect(fields.getByText(koreanField, { exact: true })).toBeVisible();
+      await expect(fields.getByText(englishField, { exact: true })).toBeVisible();
+      await expect(modes.getByText(language === 'ko' ? '요약' : 'Summary', { exact: true })).toBeVisible();
+      await expect(modes.getByText(koreanMode, { exact: true })).toBeVisible();
+      await expect(modes.getByText(englishMode, { exact: true })).toBeVisible();
+      await expectNoSeriousA11yViolations(page);
+      await namesShot(page, `settings-${language}-${width}`);
+      await page.getByTestId('add-custom-field').click();
+      const fieldDialog = page.getByRole('dialog');
+      await fieldDialog.getByRole('button', { name: language === 'ko' ? '저장' : 'Save' }).click();
+      await expect(fieldDialog.getByText(language === 'ko' ? '한국어 이름이나 영어 이름을 입력하세요.' : 'Enter a Korean or an English name.')).toBeVisible();
+      await expectNoSeriousA11yViolations(page);
+      await namesShot(page, `field-dialog-${language}-${width}`, false);
+      await page.keyboard.press('Escape');
+      await expect(fieldDialog).toHaveCount(0);
+      await modes.getByRole('button', { name: language === 'ko' ? `${englishMode} 수정` : `Edit ${englishMode}` }).click();
+      const modeDialog = page.getByRole('dialog');
+      await expect(modeDialog.getByRole('textbox', { name: language === 'ko' ? '영어 이름' : 'English name' })).toHaveValue(englishMode);
+      await expectNoSeriousA11yViolations(page);
+      await namesShot(page, `mode-dialog-${language}-${width}`, false);
+    });
+  });
+}

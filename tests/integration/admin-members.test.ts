@@ -43,7 +43,7 @@ describe('admin members and pending requests', () => {
         ])
         .returning()
     ).map((row) => row.id) as [number, number];
-    department = (await server.db.select().from(customFields).where(and(eq(customFields.tenantId, tenantId), eq(customFields.fieldName, 'Department'))))[0]!.id;
+    department = (await server.db.select().from(customFields).where(and(eq(customFields.tenantId, tenantId), eq(customFields.enName, 'Department'))))[0]!.id;
   });
   afterAll(async () => {
     await server?.close();
@@ -102,7 +102,7 @@ describe('admin members and pending requests', () => {
       const nurse = await addMember('florence@example.test', { name: 'Florence Nightingale' });
       const coder = await addMember('ada@example.test', { name: 'Ada Lovelace', memberType: 'individual', ssoId: 'ada-sso' });
       await server.db.insert(memberCustomFieldValues).values({ tenantId, memberId: coder, customFieldId: department, value: 'Analytical Engines' });
-      const secret = (await server.db.insert(customFields).values({ tenantId, fieldName: 'Badge', isSearchable: false }).returning())[0]!.id;
+      const secret = (await server.db.insert(customFields).values({ tenantId, enName: 'Badge', isSearchable: false }).returning())[0]!.id;
       await server.db.insert(memberCustomFieldValues).values({ tenantId, memberId: nurse, customFieldId: secret, value: 'Analytical lamp' });
       await server.db.insert(memberGroupLinks).values({ tenantId, memberId: nurse, memberGroupId: research });
 

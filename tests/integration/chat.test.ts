@@ -120,7 +120,7 @@ describe('POST /chatbots/{id}/chat/ through the OpenAI-compatible provider', () 
     const [tenant] = await server.db.select().from(tenants).where(eq(tenants.subdomain, 'demo'));
     const [mode] = await server.db
       .insert(taskModes)
-      .values({ tenantId: tenant!.id, modeName: 'Summarise', instructions: 'Answer with three bullet points.' })
+      .values({ tenantId: tenant!.id, enName: 'Summarise', instructions: 'Answer with three bullet points.' })
       .returning();
     const response = await send(chatbotIds.general, { text: 'Summarise this', task_mode_id: mode!.id });
     await response.text();

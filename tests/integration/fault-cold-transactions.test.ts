@@ -313,6 +313,10 @@ describe('every transactional service on a cold server (PGlite)', () => {
     await ok(`/admin/custom-fields/${field.id}/`, { method: 'PATCH', token: admin, body: { field_name: 'Cold field renamed' } });
     await ok(`/admin/custom-fields/${field.id}/`, { method: 'DELETE', token: admin });
 
+    const mode = await ok('/admin/task-modes/', { method: 'POST', token: admin, body: { en_name: 'Cold mode', instructions: 'Answer coldly.' } });
+    await ok(`/admin/task-modes/${mode.id}/`, { method: 'PATCH', token: admin, body: { ko_name: '차가운 모드' } });
+    await ok(`/admin/task-modes/${mode.id}/`, { method: 'DELETE', token: admin });
+
     const policy = await ok('/admin/policies/', { method: 'POST', token: admin, body: { policy_name: 'Cold rules', kind: 'markdown', is_mandatory: false, markdown_content: 'Be kind.' } });
     await ok(`/admin/policies/${policy.id}/`, { method: 'PATCH', token: admin, body: { markdown_content: 'Be very kind.' } });
     await ok(`/admin/policies/${policy.id}/`, { method: 'DELETE', token: admin });

@@ -2,12 +2,12 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { testConfig } from '../../src/server/config';
 import { type DatabaseHandle, openPglite } from '../../src/server/db/client';
-import { backgroundTasks } from '../../src/server/db/schema';
+import { backgroundTasks, customFields } from '../../src/server/db/schema';
 import { seedDemoTenant } from '../../src/server/db/seed';
 import { createFileStore } from '../../src/server/storage/fileStore';
 import { detectFileType } from '../../src/server/storage/fileType';
@@ -15,7 +15,7 @@ import { parseCsv, readXlsxRows } from '../../src/server/storage/spreadsheet';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
 import { fastJobSettings } from './helpers/crashJobs';
-import { killWorkerMidway, seedBulkMembers, settledTask, tenantIdOf, waitFor } from './helpers/memberTransfer';
+import { killWorkerMidway, memberIdOf, seedBulkMembers, settledTask, tenantIdOf, waitFor } from './helpers/memberTransfer';
 
 const BULK = 10_000;
 
@@ -99,6 +99,20 @@ describe('member export (GET /admin/members/export-task/)', () => {
     const task = await exportOther();
     const rows = parseCsv(await (await download(task.id, otherAdmin, 'other')).text());
     expect(rows.find((row) => row[1] === DEMO_MEMBER.email)![0]).toBe(`'=HYPERLINK("http://evil")`);
+  });
+
+  it("names the custom-field columns in the asking admin's language, the other name where a field has none in it", async () => {
+    const otherTenant = await tenantIdOf(server.db, 'other');
+    await server.db.insert(customFields).values({ tenantId: otherTenant, enName: 'Shift' });
+    const me = { id: await memberIdOf(server.db, otherTenant, DEMO_ADMIN.email) };
+    await api.call(`/members/${me.id}/`, { method: 'PATCH', token: otherAdmin, tenant: 'other', body: { language: 'ko' } });
+    try {
+      const rows = parseCsv(await (await download((await exportOther()).id, otherAdmin, 'other')).text());
+      expect(rows[0]).toEqual(['name', 'email', 'groups', 'status', 'admin', 'member_type', 'sso_id', 'joined_at', '부서', '사번', 'Shift', 'credit_limit']);
+    } finally {
+      await api.call(`/members/${me.id}/`, { method: 'PATCH', token: otherAdmin, tenant: 'other', body: { language: 'en' } });
+      await server.db.delete(customFields).where(and(eq(customFields.tenantId, otherTenant), eq(customFields.enName, 'Shift')));
+    }
   });
 
   it('answers 404 export_file_missing when the finished file is gone (spec §8 missing file url)', async () => {

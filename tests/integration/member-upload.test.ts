@@ -56,8 +56,8 @@ describe('member bulk upload (POST /admin/members/bulk-upload/)', () => {
     demo = await tenantIdOf(server.db, 'demo');
     // The demo plan allows 50 pending invitations; these uploads invite thousands.
     await server.db.update(plans).set({ invitationLimit: null });
-    await server.db.insert(customFields).values({ tenantId: demo, fieldName: 'Internal note', isSignupField: false });
-    const [employeeNo] = await server.db.select({ id: customFields.id }).from(customFields).where(and(eq(customFields.tenantId, demo), eq(customFields.fieldName, 'Employee number')));
+    await server.db.insert(customFields).values({ tenantId: demo, enName: 'Internal note', isSignupField: false });
+    const [employeeNo] = await server.db.select({ id: customFields.id }).from(customFields).where(and(eq(customFields.tenantId, demo), eq(customFields.enName, 'Employee number')));
     await server.db.insert(memberCustomFieldValues).values({ tenantId: demo, memberId: await memberIdOf(server.db, demo, DEMO_MEMBER.email), customFieldId: employeeNo!.id, value: '777' });
     await server.db.insert(members).values({ tenantId: demo, email: 'waiting@upload.test', name: 'Waiting', status: 'pending' });
     expect((await api.call('/admin/invitations/bulk/', { method: 'POST', token: admin, body: { members: [{ email: 'invited@upload.test' }] } })).status).toBe(200);
@@ -242,6 +242,31 @@ describe('member bulk upload (POST /admin/members/bulk-upload/)', () => {
     expect((await csvTemplate.text()).replace('\ufeff', '')).toBe(`${HEADER.join(',')}\r\n`);
     const xlsxTemplate = await fetch(`${server.apiBase}/admin/members/bulk-upload/template/?format=xlsx`, { headers: { 'x-access-token': admin } });
     expect(readXlsxRows(Buffer.from(await xlsxTemplate.arrayBuffer()))).toEqual([HEADER]);
+  });
+
+  it("finds a custom field's column by its Korean or its English name; a Korean admin's template names them in Korean", { timeout: 120_000 }, async () => {
+    const koreanHeader = ['name', 'email', 'default_member_group', '부서', '사번'];
+    const started = await upload(server, admin, csvLines([koreanHeader, ['Ko Heading', 'ko-heading@upload.test', 'Default group', 'Ops', '300001'], ['Ko Bad', 'ko-bad@upload.test', 'Default group', 'Ops', 'abc']]));
+    expect(started.status).toBe(200);
+    const done = await finishedTask(api, admin, ((await started.json()) as { id: number }).id);
+    // A row's field is named as the file heads its column.
+    expect(done.result).toEqual({ outcome: 'warning', total: 2, invited: 1, failed: [{ row: 3, email: 'ko-bad@upload.test', reason: 'invalid_number', field: '사번' }] });
+    // Both names of one field are one column twice.
+    const twice = await upload(server, admin, csvLines([[...HEADER, '부서'], ['A', 'a@upload.test', 'Default group', '', 'Eng', '', 'Eng']]));
+    expect(twice.status).toBe(422);
+    expect(await twice.json()).toMatchObject({ code: 'duplicate_column', details: { field_name: 'Department' } });
+
+    const adminId = await memberIdOf(server.db, demo, DEMO_ADMIN.email);
+    await api.call(`/members/${adminId}/`, { method: 'PATCH', token: admin, body: { language: 'ko' } });
+    try {
+      const template = await fetch(`${server.apiBase}/admin/members/bulk-upload/template/?format=csv`, { headers: { 'x-access-token': admin } });
+      expect((await template.text()).replace('\ufeff', '')).toBe('name,email,default_member_group,sso_id,부서,사번\r\n');
+      // A required field's column missing is said in the admin's language.
+      const missing = await upload(server, admin, csvLines([['name', 'email', 'default_member_group'], ['A', 'a@upload.test', 'Default group']]));
+      expect(await missing.json()).toMatchObject({ code: 'missing_column', details: { field_name: '부서' } });
+    } finally {
+      await api.call(`/members/${adminId}/`, { method: 'PATCH', token: admin, body: { language: 'en' } });
+    }
   });
 
   it('is for admins: a member gets 403; another tenant’s admin cannot read the task (404)', async () => {

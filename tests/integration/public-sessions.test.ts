@@ -193,7 +193,7 @@ describe('GET /public/chatbots/{hash}/', () => {
         });
         // The tenant's task modes, by name only: never their instructions.
         expect(result.body.visitor_modes.task_modes.length).toBeGreaterThan(0);
-        expect(Object.keys(result.body.visitor_modes.task_modes[0]).sort()).toEqual(['id', 'mode_name']);
+        expect(Object.keys(result.body.visitor_modes.task_modes[0]).sort()).toEqual(['en_name', 'id', 'ko_name', 'mode_name']);
         expect(JSON.stringify(result.body)).not.toMatch(/system_instructions|email/);
       }
     } finally {
@@ -219,7 +219,7 @@ describe('what a visitor may use in a public chat', () => {
     expect(response.status).toBe(200);
     const frames = await readFrames(response);
     expect(frames.some((f) => f.type === 'thinking')).toBe(true);
-    expect(frames.filter((f) => f.type === 'text').map((f) => f.delta).join('')).toContain(mode!.modeName);
+    expect(frames.filter((f) => f.type === 'text').map((f) => f.delta).join('')).toContain(mode!.enName);
     expect(frames.at(-1)).toEqual({ type: 'end', finish_reason: 'stop' });
   });
 
@@ -231,7 +231,7 @@ describe('what a visitor may use in a public chat', () => {
     expect(files.status).toBe(403);
     expect(await files.json()).toMatchObject({ code: 'visitor_files_not_allowed' });
     const [otherTenant] = await server.db.select().from(tenants).where(eq(tenants.subdomain, 'other'));
-    const [foreignMode] = await server.db.insert(taskModes).values({ tenantId: otherTenant!.id, modeName: 'Foreign', instructions: 'x' }).returning();
+    const [foreignMode] = await server.db.insert(taskModes).values({ tenantId: otherTenant!.id, enName: 'Foreign', instructions: 'x' }).returning();
     expect((await visitorChat(publicChatbotId, { text: 'hello', task_mode_id: foreignMode!.id })).status).toBe(404);
   });
 });

@@ -294,6 +294,9 @@ describe('POST /auth/sign-up/ with admin approval (the demo)', () => {
       body: await body('fields@example.test', { custom_fields: [{ custom_field_id: f.department, value: 'R' }, { custom_field_id: f.employeeNumber, value: 'abc' }] }),
     });
     expect([notNumber.status, notNumber.body.code, notNumber.body.message]).toEqual([422, 'invalid_field_value', 'Employee number must be a number.']);
+    // A Korean sign-up hears the field's Korean name.
+    const korean = await api.call('/auth/sign-up/', { method: 'POST', body: { ...(await body('fields@example.test', { custom_fields: [] })), language: 'ko' } });
+    expect(korean.body).toMatchObject({ message: '부서 is required.', details: { field_name: '부서', custom_field_id: f.department } });
   });
 
   it('answers 409 for a unique field value already used and for an already registered email', async () => {
@@ -301,7 +304,7 @@ describe('POST /auth/sign-up/ with admin approval (the demo)', () => {
     const fields = [{ custom_field_id: f.department, value: 'R' }, { custom_field_id: f.employeeNumber, value: '4242' }];
     expect((await signUp('unique.one@example.test', { custom_fields: fields })).status).toBe(200);
     const taken = await signUp('unique.two@example.test', { custom_fields: fields });
-    expect([taken.status, taken.body.code, taken.body.details]).toEqual([409, 'value_already_used', { field_name: 'Employee number' }]);
+    expect([taken.status, taken.body.code, taken.body.details]).toEqual([409, 'value_already_used', { field_name: 'Employee number', custom_field_id: f.employeeNumber }]);
     const twice = await api.call('/auth/sign-up/', { method: 'POST', body: await body('unique.one@example.test') });
     expect([twice.status, twice.body.code]).toEqual([409, 'already_registered']);
   });

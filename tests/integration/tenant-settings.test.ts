@@ -214,6 +214,60 @@ describe('custom fields', () => {
     await api.call(`/admin/custom-fields/${office.body.id}/`, { method: 'DELETE', token: admin });
   });
 
+  it('needs a Korean or an English name, not both; each is unique against both names of every other field (409)', async () => {
+    const koOnly = await create({ ko_name: ' 직급 ' });
+    expect(koOnly).toMatchObject({ status: 200, body: { ko_name: '직급', en_name: '', field_name: '직급' } });
+    // A second field without an English name is no clash.
+    const secondKoOnly = await create({ ko_name: '사무실' });
+    expect(secondKoOnly).toMatchObject({ status: 200, body: { en_name: '' } });
+    const enOnly = await create({ en_name: 'Shift' });
+    expect(enOnly).toMatchObject({ status: 200, body: { ko_name: '', en_name: 'Shift', field_name: 'Shift' } });
+    expect((await create({})).status).toBe(400);
+    expect((await create({ ko_name: ' ', en_name: '' })).status).toBe(400);
+    // A name is another field's in either language, in any letter case: the upload could not tell their columns apart.
+    expect(await create({ ko_name: 'DEPARTMENT' })).toMatchObject({ status: 409, body: { code: 'field_name_taken', details: { field: 'ko_name' } } });
+    expect(await create({ ko_name: '근무', en_name: '직급' })).toMatchObject({ status: 409, body: { details: { field: 'en_name', field_name: '직급' } } });
+    expect(await patch(enOnly.body.id, { ko_name: '부서' })).toMatchObject({ status: 409, body: { details: { field: 'ko_name' } } });
+    // Taking away the only name is refused; giving the other one first is fine.
+    expect(await patch(enOnly.body.id, { en_name: '' })).toMatchObject({ status: 422, body: { code: 'field_name_required' } });
+    expect(await patch(enOnly.body.id, { ko_name: '근무조', en_name: '' })).toMatchObject({ status: 200, body: { ko_name: '근무조', en_name: '', field_name: '근무조' } });
+    for (const field of [koOnly, secondKoOnly, enOnly]) await api.call(`/admin/custom-fields/${field.body.id}/`, { method: 'DELETE', token: admin });
+  });
+
+  it("gives `field_name` in the reader's language, else the other name, and takes the spec's `field_name` as the admin's language's name", async () => {
+    const koOnly = (await create({ ko_name: '직급' })).body;
+    const enOnly = (await create({ en_name: 'Shift' })).body;
+    const namesFor = (items: { id: number; field_name: string }[]) => Object.fromEntries(items.filter((f) => [koOnly.id, enOnly.id].includes(f.id)).map((f) => [f.id, f.field_name]));
+    const setLanguage = (token: string, id: number, language: string) => api.call(`/members/${id}/`, { method: 'PATCH', token, body: { language } });
+    try {
+      // The English admin (the demo's) sees English, the Korean name where there is no English one.
+      expect(namesFor((await api.call('/admin/custom-fields/', { token: admin })).body.items)).toEqual({ [koOnly.id]: '직급', [enOnly.id]: 'Shift' });
+      const department = (await api.call('/admin/custom-fields/', { token: admin })).body.items.find((f: { en_name: string }) => f.en_name === 'Department');
+      expect(department).toMatchObject({ ko_name: '부서', field_name: 'Department' });
+      // A public reader asks for a language; a signed-in member gets their own.
+      const publicKo = (await api.call('/custom-fields/?language=ko')).body.items;
+      expect(publicKo.find((f: { id: number }) => f.id === department.id).field_name).toBe('부서');
+      expect(namesFor(publicKo)).toEqual({ [koOnly.id]: '직급', [enOnly.id]: 'Shift' });
+      expect((await api.call('/custom-fields/')).body.items.find((f: { id: number }) => f.id === department.id).field_name).toBe('Department');
+      expect((await setLanguage(member, memberId, 'ko')).status).toBe(200);
+      const mine = (await api.call(`/members/${memberId}/`, { token: member })).body.custom_fields;
+      expect(mine.find((f: { custom_field_id: number }) => f.custom_field_id === department.id).field_name).toBe('부서');
+      expect(mine.find((f: { custom_field_id: number }) => f.custom_field_id === enOnly.id).field_name).toBe('Shift');
+      // A Korean admin's spec-shaped `field_name` is the Korean name, and their member list names fields in Korean.
+      expect((await setLanguage(admin, adminId, 'ko')).status).toBe(200);
+      const spec = await create({ field_name: '근무지' });
+      expect(spec).toMatchObject({ status: 200, body: { ko_name: '근무지', en_name: '', field_name: '근무지' } });
+      expect(await patch(spec.body.id, { field_name: '근무 장소', en_name: 'Workplace' })).toMatchObject({ status: 200, body: { ko_name: '근무 장소', en_name: 'Workplace', field_name: '근무 장소' } });
+      const listed = (await api.call(`/admin/members/${memberId}/`, { token: admin })).body.custom_fields;
+      expect(listed.find((f: { custom_field_id: number }) => f.custom_field_id === department.id).field_name).toBe('부서');
+      await api.call(`/admin/custom-fields/${spec.body.id}/`, { method: 'DELETE', token: admin });
+    } finally {
+      await setLanguage(member, memberId, 'en');
+      await setLanguage(admin, adminId, 'en');
+      for (const field of [koOnly, enOnly]) await api.call(`/admin/custom-fields/${field.id}/`, { method: 'DELETE', token: admin });
+    }
+  });
+
   it('refuses to make a field unique while members share a value, or a number field while a value is not a number (409)', async () => {
     const field = await create({ field_name: 'Badge' });
     const id = field.body.id as number;
@@ -356,8 +410,8 @@ describe('My page custom fields', () => {
     const before = await api.call(`/members/${memberId}/`, { token: member });
     expect(before.body.custom_fields).toEqual(
       expect.arrayContaining([
-        { custom_field_id: nickname.id, field_name: 'Nickname', field_type: 'text', is_required: false, is_editable: true, is_unique: false, value: null },
-        { custom_field_id: grade.id, field_name: 'Grade', field_type: 'text', is_required: false, is_editable: false, is_unique: false, value: null },
+        { custom_field_id: nickname.id, ko_name: '', en_name: 'Nickname', field_name: 'Nickname', field_type: 'text', is_required: false, is_editable: true, is_unique: false, value: null },
+        { custom_field_id: grade.id, ko_name: '', en_name: 'Grade', field_name: 'Grade', field_type: 'text', is_required: false, is_editable: false, is_unique: false, value: null },
       ]),
     );
 
@@ -375,10 +429,10 @@ describe('My page custom fields', () => {
       expect(result.body.code).toBe(code);
       return result;
     };
-    expect((await refused([{ custom_field_id: grade.id, value: 'A' }], 422, 'field_not_editable')).body.details).toEqual({ field_name: 'Grade' });
+    expect((await refused([{ custom_field_id: grade.id, value: 'A' }], 422, 'field_not_editable')).body.details).toEqual({ field_name: 'Grade', custom_field_id: grade.id });
     expect((await refused([{ custom_field_id: floor.id, value: '' }], 422, 'required_field_missing')).body.message).toBe('Floor is required.');
     expect((await refused([{ custom_field_id: floor.id, value: 'ten' }], 422, 'invalid_field_value')).body.message).toBe('Floor must be a number.');
-    expect((await refused([{ custom_field_id: locker.id, value: 'L-1' }], 409, 'value_already_used')).body.details).toEqual({ field_name: 'Locker' });
+    expect((await refused([{ custom_field_id: locker.id, value: 'L-1' }], 409, 'value_already_used')).body.details).toEqual({ field_name: 'Locker', custom_field_id: locker.id });
     await refused([{ custom_field_id: 999_999, value: 'x' }], 422, 'validation_error');
     await refused([{ custom_field_id: nickname.id, value: 'a' }, { custom_field_id: nickname.id, value: 'b' }], 422, 'validation_error');
     // Nothing of a refused request was written (the name in the same request neither).

@@ -207,18 +207,27 @@ export const memberGroupQueues = pgTable(
   (t) => [index('member_group_queues_member_idx').on(t.memberId, t.requestType)],
 );
 
-export const customFields = pgTable('custom_fields', {
-  id: id(),
-  tenantId: tenantId(),
-  fieldName: text('field_name').notNull(),
-  fieldType: customFieldTypeEnum('field_type').notNull().default('text'),
-  isSignupField: boolean('is_signup_field').notNull().default(false),
-  isSearchable: boolean('is_searchable').notNull().default(false),
-  isRequired: boolean('is_required').notNull().default(false),
-  isEditable: boolean('is_editable').notNull().default(true),
-  isUnique: boolean('is_unique').notNull().default(false),
-  createdAt: createdAt(),
-});
+export const customFields = pgTable(
+  'custom_fields',
+  {
+    id: id(),
+    tenantId: tenantId(),
+    /** A field has at least one of its two names; the missing one is '' (as a member group's). */
+    koName: text('ko_name').notNull().default(''),
+    enName: text('en_name').notNull().default(''),
+    fieldType: customFieldTypeEnum('field_type').notNull().default('text'),
+    isSignupField: boolean('is_signup_field').notNull().default(false),
+    isSearchable: boolean('is_searchable').notNull().default(false),
+    isRequired: boolean('is_required').notNull().default(false),
+    isEditable: boolean('is_editable').notNull().default(true),
+    isUnique: boolean('is_unique').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('custom_fields_ko_name_idx').on(t.tenantId, t.koName).where(sql`${t.koName} <> ''`),
+    uniqueIndex('custom_fields_en_name_idx').on(t.tenantId, t.enName).where(sql`${t.enName} <> ''`),
+  ],
+);
 
 export const memberCustomFieldValues = pgTable(
   'member_custom_field_values',
@@ -869,7 +878,9 @@ export const apiKeyChatbots = pgTable(
 export const taskModes = pgTable('task_modes', {
   id: id(),
   tenantId: tenantId(),
-  modeName: text('mode_name').notNull(),
+  /** A task mode has at least one of its two names; the missing one is '' (as a member group's). */
+  koName: text('ko_name').notNull().default(''),
+  enName: text('en_name').notNull().default(''),
   instructions: text('instructions').notNull().default(''),
   createdAt: createdAt(),
 });

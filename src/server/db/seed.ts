@@ -137,14 +137,15 @@ const PUBLIC_DEMO_CHATBOT = {
   model: 'balanced-pro',
   category: 'Lifestyle',
 } as const;
-/** Task modes: one name each (spec §3 mode_name), Korean first as the tenant's default language. */
+/** Task modes, named in both languages (the chooser shows the interface language's name). */
 const TASK_MODES = [
-  { modeName: '요약 (Summary)', instructions: 'Task mode: summary. Answer with a short summary of the essentials as bullet points.' },
+  { koName: '요약', enName: 'Summary', instructions: 'Task mode: summary. Answer with a short summary of the essentials as bullet points.' },
   {
-    modeName: '번역 (Translation)',
+    koName: '번역',
+    enName: 'Translation',
     instructions: 'Task mode: translation. Translate the message into English, or into Korean when it is in English. Answer with the translation only.',
   },
-  { modeName: '아이디어 (Brainstorm)', instructions: 'Task mode: brainstorming. Offer at least five varied ideas as a numbered list, one line each.' },
+  { koName: '아이디어', enName: 'Brainstorm', instructions: 'Task mode: brainstorming. Offer at least five varied ideas as a numbered list, one line each.' },
 ];
 
 /**
@@ -152,8 +153,8 @@ const TASK_MODES = [
  * a mandatory policy read to its end and an optional one (the tenant approves new members by admin).
  */
 const SIGNUP_FIELDS = [
-  { fieldName: 'Department', fieldType: 'text' as const, isRequired: true, isSearchable: true },
-  { fieldName: 'Employee number', fieldType: 'number' as const, isUnique: true },
+  { koName: '부서', enName: 'Department', fieldType: 'text' as const, isRequired: true, isSearchable: true },
+  { koName: '사번', enName: 'Employee number', fieldType: 'number' as const, isUnique: true },
 ];
 const POLICIES = [
   {

@@ -10,8 +10,8 @@ import { signInUrl } from './signup';
 /** The admin console's members and pending requests (services/adminMembers.ts, services/memberRequests.ts). */
 export function registerAdminMemberRoutes(app: FastifyInstance, deps: MemberRequestDeps): void {
   const { db } = deps;
-  registerEndpoint(app, listAdminMembers, async ({ tenant, query }) => adminMembers.listAdminMembers(db, tenant.id, query));
-  registerEndpoint(app, getAdminMember, async ({ tenant, params }) => adminMembers.getAdminMember(db, tenant.id, params.id));
+  registerEndpoint(app, listAdminMembers, async ({ tenant, query, requireMember }) => adminMembers.listAdminMembers(db, tenant.id, query, requireMember().language));
+  registerEndpoint(app, getAdminMember, async ({ tenant, params, requireMember }) => adminMembers.getAdminMember(db, tenant.id, params.id, requireMember().language));
   registerEndpoint(app, patchAdminMember, async ({ params, body, requireMember }) => adminMembers.updateAdminMember(deps, requireMember(), params.id, body));
   registerEndpoint(app, deleteAdminMember, async ({ params, requireMember }) => {
     await adminMembers.deleteMembers(deps, requireMember(), [params.id]);

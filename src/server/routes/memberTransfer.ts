@@ -23,7 +23,9 @@ export function registerMemberTransferRoutes(app: FastifyInstance, deps: MemberT
   registerEndpoint(app, downloadMemberExport, async ({ params, tenant, requireMember, reply }) =>
     sendFile(reply, await exportService.downloadMemberExport(deps, tenant, requireMember(), params.id)),
   );
-  registerEndpoint(app, downloadMemberUploadTemplate, async ({ query, tenant, reply }) => sendFile(reply, await uploadService.uploadTemplate(db, tenant, query.format)));
+  registerEndpoint(app, downloadMemberUploadTemplate, async ({ query, tenant, reply, requireMember }) =>
+    sendFile(reply, await uploadService.uploadTemplate(db, tenant, query.format, requireMember().language)),
+  );
   registerMultipartRoutes(app, (scope) =>
     registerEndpoint(scope, uploadMembers, async ({ tenant, requireMember, request }) => {
       const admin = requireMember();

@@ -4,6 +4,7 @@ import { getSignupSettings, listCustomFields, memberCountCheck, sendCode, signUp
 import type { ServerConfig } from '../config';
 import * as signup from '../services/signup';
 import type { SignupDeps } from '../services/signup';
+import { readerLanguage } from '../../shared/domain/language';
 import { registerEndpoint } from './endpointRoute';
 
 /** The sign-in page of the server the request reached, for links in mails. */
@@ -14,7 +15,9 @@ export function registerSignupRoutes(app: FastifyInstance, deps: SignupDeps, con
   registerEndpoint(app, getSignupSettings, async ({ tenant }) => signup.signupSettings(tenant));
   registerEndpoint(app, updateSignupSettings, async ({ tenant, body, requireMember }) => signup.updateSignupSettings(db, tenant, requireMember(), body).finally(() => app.forgetTenant(tenant)));
   registerEndpoint(app, memberCountCheck, async ({ tenant }) => signup.memberCountCheck(db, tenant));
-  registerEndpoint(app, listCustomFields, async ({ tenant }) => ({ items: await signup.listSignupCustomFields(db, tenant) }));
+  registerEndpoint(app, listCustomFields, async ({ tenant, query, member }) => ({
+    items: await signup.listSignupCustomFields(db, tenant, readerLanguage(query.language, member)),
+  }));
   registerEndpoint(
     app,
     sendCode,

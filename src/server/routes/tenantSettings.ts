@@ -29,7 +29,7 @@ export function registerTenantSettingsRoutes(app: FastifyInstance, deps: Setting
     return sendFile(reply, logo);
   });
 
-  registerEndpoint(app, listAdminCustomFields, async ({ tenant }) => ({ items: await customFields.listAdminCustomFields(db, tenant) }));
+  registerEndpoint(app, listAdminCustomFields, async ({ tenant, requireMember }) => ({ items: await customFields.listAdminCustomFields(db, tenant, requireMember().language) }));
   registerEndpoint(app, createCustomField, async ({ tenant, body, requireMember }) => customFields.createCustomField(db, tenant, requireMember(), body));
   registerEndpoint(app, updateCustomField, async ({ tenant, params, body, requireMember }) =>
     customFields.updateCustomField(db, tenant, requireMember(), params.id, body),

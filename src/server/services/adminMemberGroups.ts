@@ -8,7 +8,7 @@ import type {
   patchMemberGroupBodySchema,
 } from '../../shared/api/admin/memberGroups';
 import { diffFields } from '../../shared/domain/audit';
-import { hasGroupName } from '../../shared/domain/memberGroups';
+import { hasOneName } from '../../shared/domain/language';
 import { clock, periodOf } from '../clock';
 import type { Database, Queryable } from '../db/client';
 import type { MemberRow } from '../db/rows';
@@ -172,7 +172,7 @@ export async function patchGroup(db: Database, admin: MemberRow, id: number, bod
         throw defaultGroupLocked("The default group's credit info cannot be changed.");
       }
       if (Object.keys(changes).length === 0) return;
-      if (!hasGroupName({ ko_name: body.ko_name ?? group.koName, en_name: body.en_name ?? group.enName })) {
+      if (!hasOneName({ ko_name: body.ko_name ?? group.koName, en_name: body.en_name ?? group.enName })) {
         throw new AppError(422, 'group_name_required', 'A group needs a Korean or an English name.');
       }
       await assertNamesFree(tx, tenantId, body, id);

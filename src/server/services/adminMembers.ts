@@ -8,13 +8,14 @@ import type { z } from 'zod';
 import type { AdminMember, adminMemberListQuerySchema, adminMemberPatchSchema, adminMemberStatusChangeSchema, MemberGroupRef } from '../../shared/api/admin/members';
 import type { Paginated } from '../../shared/api/common';
 import { diffFields } from '../../shared/domain/audit';
+import type { SupportedLanguage } from '../../shared/domain/language';
 import type { Database, Queryable } from '../db/client';
 import type { MemberRow } from '../db/rows';
 import { customFields, memberCustomFieldValues, memberGroupLinks, memberGroups, members } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import { recordAudit, recordAudits } from './auditLog';
 import { escapeLike } from './chatbots';
-import { checkFieldValue } from './customFields';
+import { checkFieldValue, fieldNames } from './customFields';
 import { paginate } from './pagination';
 
 type ListQuery = z.output<typeof adminMemberListQuerySchema>;
@@ -96,7 +97,8 @@ export async function groupIdsOf(q: Queryable, rows: Pick<MemberRow, 'id' | 'def
   );
 }
 
-async function toAdminMembers(q: Queryable, tenantId: number, rows: MemberRow[]): Promise<AdminMember[]> {
+/** The members as an admin sees them; `language` is the admin's, which names the custom fields. */
+async function toAdminMembers(q: Queryable, tenantId: number, rows: MemberRow[], language: SupportedLanguage): Promise<AdminMember[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
   const [groups, groupIds, fields, values] = await Promise.all([
@@ -121,7 +123,7 @@ async function toAdminMembers(q: Queryable, tenantId: number, rows: MemberRow[])
     sso_user_type: row.ssoUserType,
     custom_fields: fields.map((field) => ({
       custom_field_id: field.id,
-      field_name: field.fieldName,
+      ...fieldNames(field, language),
       field_type: field.fieldType,
       is_required: field.isRequired,
       is_editable: field.isEditable,
@@ -159,7 +161,7 @@ export function adminMemberFilters(tenantId: number, query: ListQuery): SQL | un
   return and(...filters);
 }
 
-export async function listAdminMembers(q: Queryable, tenantId: number, query: ListQuery): Promise<Paginated<AdminMember>> {
+export async function listAdminMembers(q: Queryable, tenantId: number, query: ListQuery, language: SupportedLanguage): Promise<Paginated<AdminMember>> {
   const where = adminMemberFilters(tenantId, query);
   return paginate(query, {
     count: async () => (await q.select({ total: sql<number>`count(*)`.mapWith(Number) }).from(members).where(where))[0]?.total ?? 0,
@@ -171,7 +173,7 @@ export async function listAdminMembers(q: Queryable, tenantId: number, query: Li
         .orderBy(...ORDER[query.order_by ?? 'created_at.desc'])
         .limit(limit)
         .offset(offset),
-    toItems: (rows) => toAdminMembers(q, tenantId, rows),
+    toItems: (rows) => toAdminMembers(q, tenantId, rows, language),
   });
 }
 
@@ -184,8 +186,8 @@ async function tenantMember(q: Queryable, tenantId: number, id: number): Promise
   return row;
 }
 
-export async function getAdminMember(q: Queryable, tenantId: number, id: number): Promise<AdminMember> {
-  const [member] = await toAdminMembers(q, tenantId, [await tenantMember(q, tenantId, id)]);
+export async function getAdminMember(q: Queryable, tenantId: number, id: number, language: SupportedLanguage): Promise<AdminMember> {
+  const [member] = await toAdminMembers(q, tenantId, [await tenantMember(q, tenantId, id)], language);
   if (!member) throw notFound();
   return member;
 }
@@ -211,7 +213,7 @@ export async function replaceGroups(q: Queryable, member: Pick<MemberRow, 'tenan
 }
 
 /** Checks the custom field values an admin sets; returns what to write and what to clear. */
-async function checkFieldValues(q: Queryable, member: MemberRow, given: NonNullable<MemberPatch['custom_fields']>) {
+async function checkFieldValues(q: Queryable, member: MemberRow, given: NonNullable<MemberPatch['custom_fields']>, language: SupportedLanguage) {
   const ids = [...new Set(given.map((entry) => entry.custom_field_id))];
   if (ids.length !== given.length) throw new AppError(422, 'validation_error', 'Each custom field once.');
   const fields = ids.length ? await q.select().from(customFields).where(and(eq(customFields.tenantId, member.tenantId), inArray(customFields.id, ids))) : [];
@@ -220,7 +222,7 @@ async function checkFieldValues(q: Queryable, member: MemberRow, given: NonNulla
   for (const entry of given) {
     const field = fields.find((row) => row.id === entry.custom_field_id);
     if (!field) throw new AppError(422, 'validation_error', 'The custom field does not exist.', { custom_field_id: entry.custom_field_id });
-    await checkFieldValue(q, field, entry.value, member.id);
+    await checkFieldValue(q, field, entry.value, language, member.id);
     const value = entry.value.trim();
     if (value) upserts.push({ customFieldId: field.id, value });
     else clears.push(field.id);
@@ -263,7 +265,7 @@ export async function updateAdminMember(deps: AdminMemberDeps, admin: MemberRow,
       );
     }
     if (patch.custom_fields) {
-      const { upserts, clears } = await checkFieldValues(tx, before, patch.custom_fields);
+      const { upserts, clears } = await checkFieldValues(tx, before, patch.custom_fields, admin.language);
       const old = await tx.select().from(memberCustomFieldValues).where(eq(memberCustomFieldValues.memberId, id));
       if (clears.length) await tx.delete(memberCustomFieldValues).where(and(eq(memberCustomFieldValues.memberId, id), inArray(memberCustomFieldValues.customFieldId, clears)));
       for (const { customFieldId, value } of upserts) {
@@ -299,7 +301,7 @@ export async function updateAdminMember(deps: AdminMemberDeps, admin: MemberRow,
   if (statusChanged) await afterStatusChange(deps, admin.tenantId, [id], patch.member_status!);
   // Name, default group, quota and admin rights are all read from the cached member on each request.
   deps.forgetMember({ tenantId: admin.tenantId, id });
-  return getAdminMember(db, admin.tenantId, id);
+  return getAdminMember(db, admin.tenantId, id, admin.language);
 }
 
 /**

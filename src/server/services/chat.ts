@@ -169,7 +169,7 @@ export async function checkSend(
     throw new AppError(403, 'model_not_allowed', 'Your member group may not use this model.');
   }
 
-  const taskMode = body.task_mode_id ? await findTaskMode(db, tenant.id, body.task_mode_id) : undefined;
+  const taskMode = body.task_mode_id ? await findTaskMode(db, tenant.id, body.task_mode_id, member.language) : undefined;
 
   const existing = body.session_hash_id ? await findSession(db, member, body.session_hash_id) : null;
   // Test chats and real ones never share a session.

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { and, asc, count, eq, gt, inArray } from 'drizzle-orm';
 import { z } from 'zod';
+import { FALLBACK_LANGUAGE, LANGUAGES, localizedName } from '../../shared/domain/language';
 import type { MemberExportResult } from '../../shared/api/admin/memberTransfer';
 import type { Task } from '../../shared/api/tasks';
 import { MEMBER_EXPORT_BATCH_SIZE, MEMBER_EXPORT_TASK, MEMBER_FILE_FORMATS, type MemberFileFormat } from '../../shared/domain/memberTransfer';
@@ -22,10 +23,11 @@ export interface MemberExportDeps {
   timeLimitMs: number;
 }
 
-const exportPayload = z.object({ format: z.enum(MEMBER_FILE_FORMATS) });
+/** `language`: the asking admin's, which names the custom-field columns (jobs queued before it was kept: English). */
+const exportPayload = z.object({ format: z.enum(MEMBER_FILE_FORMATS), language: z.enum(LANGUAGES).default(FALLBACK_LANGUAGE) });
 export type MemberExportJob = JobType<z.infer<typeof exportPayload>>;
 
-/** The fixed columns, then one per custom field (by name), then the credit limit. */
+/** The fixed columns, then one per custom field (by its name in the admin's language; an upload takes either name back), then the credit limit. */
 const FIXED_COLUMNS = ['name', 'email', 'groups', 'status', 'admin', 'member_type', 'sso_id', 'joined_at'] as const;
 
 const fileKey = (tenantId: number, taskId: number, format: MemberFileFormat) => `tenants/${tenantId}/member-exports/${taskId}.${format}`;
@@ -112,11 +114,11 @@ async function runExport(deps: MemberExportDeps, payload: z.infer<typeof exportP
   const total = counted?.n ?? 0;
   await context.reportProgress(0, total);
   const fields = await db
-    .select({ id: customFields.id, name: customFields.fieldName })
+    .select({ id: customFields.id, ko_name: customFields.koName, en_name: customFields.enName })
     .from(customFields)
     .where(eq(customFields.tenantId, context.tenantId))
     .orderBy(asc(customFields.id));
-  const header = [...FIXED_COLUMNS, ...fields.map((f) => f.name), 'credit_limit'];
+  const header = [...FIXED_COLUMNS, ...fields.map((names) => localizedName(names, payload.language)), 'credit_limit'];
   const key = fileKey(context.tenantId, context.taskId, payload.format);
   let rows = 0;
   const counting = async function* () {
@@ -151,7 +153,7 @@ export async function startMemberExport(jobs: JobQueue, job: MemberExportJob, db
   const owned = and(eq(backgroundTasks.tenantId, tenant.id), eq(backgroundTasks.memberId, admin.id), eq(backgroundTasks.kind, MEMBER_EXPORT_TASK));
   const [running] = await db.select().from(backgroundTasks).where(and(owned, eq(backgroundTasks.status, 'running')));
   if (running) return toTask(running);
-  const taskId = await jobs.enqueue(job, { format }, { tenantId: tenant.id, memberId: admin.id }, { fileKey: (id) => fileKey(tenant.id, id, format) });
+  const taskId = await jobs.enqueue(job, { format, language: admin.language }, { tenantId: tenant.id, memberId: admin.id }, { fileKey: (id) => fileKey(tenant.id, id, format) });
   const [created] = await db.select().from(backgroundTasks).where(eq(backgroundTasks.id, taskId));
   return toTask(created!);
 }

@@ -19,6 +19,7 @@ import {
 } from '../../shared/domain/memberTransfer';
 import type { ErrorCode } from '../../shared/domain/errors';
 import { validateEmail } from '../../shared/domain/validation';
+import { localizedName, type SupportedLanguage } from '../../shared/domain/language';
 import type { Database, Queryable, Transaction } from '../db/client';
 import { isDataRefusal } from '../db/databaseErrors';
 import type { MemberRow, TenantRow } from '../db/rows';
@@ -60,29 +61,38 @@ interface Layout {
   email: number;
   group: number;
   ssoId: number | null;
-  fields: Array<{ field: CustomFieldRow; column: number }>;
+  /** Each sign-up field the file has, with its column and that column's heading as the file writes it. */
+  fields: Array<{ field: CustomFieldRow; column: number; heading: string }>;
 }
 
 const normalizeHeader = (value: string) => value.trim().toLowerCase();
 const columnError = (code: ErrorCode, message: string, column: string) => new AppError(422, code, message, { field_name: column });
 
+/** A custom field's names as a heading may give them: its Korean and its English one (either names its column). */
+const headingsOf = (field: CustomFieldRow) => [field.koName, field.enName].map(normalizeHeader).filter((name) => name !== '');
+
 /**
  * Reads the header against the tenant's columns (spec §5): the fixed ones, every required sign-up
  * custom field present, no column of a custom field that is not a sign-up field, nothing unknown.
+ * A custom field's column is headed by its Korean or its English name (an export or template in
+ * either language comes back as it is); both at once are one column twice. Errors name a field
+ * in `language`, the uploading admin's.
  */
-async function readLayout(db: Queryable, tenant: TenantRow, header: string[]): Promise<Layout> {
+async function readLayout(db: Queryable, tenant: TenantRow, header: string[], language: SupportedLanguage): Promise<Layout> {
   const names = header.map(normalizeHeader);
   const fields = await db.select().from(customFields).where(eq(customFields.tenantId, tenant.id)).orderBy(asc(customFields.id));
   const at = (column: string) => names.indexOf(normalizeHeader(column));
   for (const column of [UPLOAD_COLUMNS.name, UPLOAD_COLUMNS.email, UPLOAD_COLUMNS.group, ...(tenant.ssoOnly ? [UPLOAD_COLUMNS.ssoId] : [])]) {
     if (at(column) < 0) throw columnError('missing_column', `The file has no "${column}" column.`, column);
   }
-  for (const field of fields) {
-    const column = at(field.fieldName);
-    if (!field.isSignupField && column >= 0) throw columnError('excluded_column', `"${field.fieldName}" is not a sign-up field and must be left out.`, field.fieldName);
-    if (field.isSignupField && field.isRequired && column < 0) throw columnError('missing_column', `The file has no "${field.fieldName}" column.`, field.fieldName);
+  const columnsOf = new Map(fields.map((field) => [field, names.flatMap((name, index) => (name !== '' && headingsOf(field).includes(name) ? [index] : []))]));
+  for (const [field, columns] of columnsOf) {
+    const name = localizedName({ ko_name: field.koName, en_name: field.enName }, language);
+    if (!field.isSignupField && columns.length > 0) throw columnError('excluded_column', `"${name}" is not a sign-up field and must be left out.`, name);
+    if (field.isSignupField && field.isRequired && columns.length === 0) throw columnError('missing_column', `The file has no "${name}" column.`, name);
+    if (columns.length > 1) throw columnError('duplicate_column', `The column "${name}" appears twice.`, name);
   }
-  const known = new Set([...Object.values(UPLOAD_COLUMNS), ...fields.map((f) => f.fieldName)].map(normalizeHeader));
+  const known = new Set([...Object.values(UPLOAD_COLUMNS).map(normalizeHeader), ...fields.flatMap(headingsOf)]);
   const unknown = header.find((name) => name.trim() !== '' && !known.has(normalizeHeader(name)));
   if (unknown !== undefined) throw columnError('unknown_column', `The column "${unknown}" is not one of the template's.`, unknown);
   const duplicate = names.find((name, index) => name !== '' && names.indexOf(name) !== index);
@@ -93,7 +103,7 @@ async function readLayout(db: Queryable, tenant: TenantRow, header: string[]): P
     email: at(UPLOAD_COLUMNS.email),
     group: at(UPLOAD_COLUMNS.group),
     ssoId: ssoColumn >= 0 ? ssoColumn : null,
-    fields: fields.filter((f) => f.isSignupField && at(f.fieldName) >= 0).map((field) => ({ field, column: at(field.fieldName) })),
+    fields: [...columnsOf].flatMap(([field, [column]]) => (field.isSignupField && column !== undefined ? [{ field, column, heading: header[column]!.trim() }] : [])),
   };
 }
 
@@ -141,7 +151,7 @@ export async function startMemberUpload(
   }
   const rows = await readRows(deps.documents, format, part.bytes);
   checkRowCount(rows);
-  await readLayout(deps.db, tenant, rows[0]!);
+  await readLayout(deps.db, tenant, rows[0]!, admin.language);
   const fileKey = `tenants/${tenant.id}/member-uploads/${randomUUID()}.${format}`;
   await deps.store.put(fileKey, part.bytes, { contentType: SPREADSHEET_MIME[format] });
   const taskId = await jobs.enqueue(job, { fileKey, format }, { tenantId: tenant.id, memberId: admin.id }, { fileKey: () => fileKey });
@@ -149,14 +159,14 @@ export async function startMemberUpload(
   return toTask(task!);
 }
 
-/** GET /admin/members/bulk-upload/template/: the header row of the tenant's upload file. */
-export async function uploadTemplate(db: Database, tenant: TenantRow, format: MemberFileFormat) {
+/** GET /admin/members/bulk-upload/template/: the header row of the tenant's upload file, custom fields named in the admin's language. */
+export async function uploadTemplate(db: Database, tenant: TenantRow, format: MemberFileFormat, language: SupportedLanguage) {
   const fields = await db
-    .select({ name: customFields.fieldName })
+    .select({ ko_name: customFields.koName, en_name: customFields.enName })
     .from(customFields)
     .where(and(eq(customFields.tenantId, tenant.id), eq(customFields.isSignupField, true)))
     .orderBy(asc(customFields.id));
-  const header = [UPLOAD_COLUMNS.name, UPLOAD_COLUMNS.email, UPLOAD_COLUMNS.group, UPLOAD_COLUMNS.ssoId, ...fields.map((f) => f.name)];
+  const header = [UPLOAD_COLUMNS.name, UPLOAD_COLUMNS.email, UPLOAD_COLUMNS.group, UPLOAD_COLUMNS.ssoId, ...fields.map((names) => localizedName(names, language))];
   const bytes = await spreadsheetBuffer(format, header);
   return { body: Readable.from([bytes]), size: bytes.length, mime: SPREADSHEET_MIME[format], name: `member-upload-template.${format}` };
 }
@@ -217,14 +227,15 @@ async function checkRows(db: Database, tenant: TenantRow, layout: Layout, rows: 
     if (ssoId !== '' && (ssoId.length > SSO_ID_MAX || !SSO_ID.test(ssoId))) return fail('invalid_sso_id', UPLOAD_COLUMNS.ssoId);
     if (ssoId !== '' && takenSsoIds.has(ssoId)) return fail('duplicate_unique_value', UPLOAD_COLUMNS.ssoId);
     const values: Array<{ customFieldId: number; value: string }> = [];
-    for (const { field, column } of layout.fields) {
+    // A row's field is named by its column's heading, in the words of the admin's own file.
+    for (const { field, column, heading } of layout.fields) {
       const value = cell(column);
       if (value === '') {
-        if (field.isRequired) return fail('missing_required_field', field.fieldName);
+        if (field.isRequired) return fail('missing_required_field', heading);
         continue;
       }
-      if (field.fieldType === 'number' && !NUMBER.test(value)) return fail('invalid_number', field.fieldName);
-      if (field.isUnique && taken.get(field.id)!.has(value.toLowerCase())) return fail('duplicate_unique_value', field.fieldName);
+      if (field.fieldType === 'number' && !NUMBER.test(value)) return fail('invalid_number', heading);
+      if (field.isUnique && taken.get(field.id)!.has(value.toLowerCase())) return fail('duplicate_unique_value', heading);
       values.push({ customFieldId: field.id, value });
     }
     if (seenEmails.has(email)) return fail('already_invited', UPLOAD_COLUMNS.email);
@@ -318,7 +329,7 @@ async function runUpload(deps: MemberUploadDeps, payload: z.infer<typeof uploadP
   if (checkpoint!.completedAt) return outcomeOf(total, checkpoint!.invited, checkpoint!.failedRows as MemberUploadFailedRow[]);
   let layout: Layout;
   try {
-    layout = await readLayout(db, tenant, rows[0]!);
+    layout = await readLayout(db, tenant, rows[0]!, admin.language);
   } catch (error) {
     // The tenant's custom fields changed between the request and the job.
     if (error instanceof AppError) throw new TaskFailure(error.code, error.message);

@@ -7,14 +7,15 @@ import { AppError, forbidden, notFound } from '../errors';
 import type { MemberRow } from '../db/rows';
 import type { AuthMember } from './auth';
 import { creditCheck } from './credits';
-import { checkFieldValue } from './customFields';
+import { checkFieldValue, fieldNames, fieldValueError } from './customFields';
 
 export async function toMemberDto(db: Database, member: MemberRow): Promise<Member> {
   // Every field of the tenant, with the member's value or null: My page edits the editable ones.
   const fields = await db
     .select({
       custom_field_id: customFields.id,
-      field_name: customFields.fieldName,
+      koName: customFields.koName,
+      enName: customFields.enName,
       field_type: customFields.fieldType,
       is_required: customFields.isRequired,
       is_editable: customFields.isEditable,
@@ -31,7 +32,7 @@ export async function toMemberDto(db: Database, member: MemberRow): Promise<Memb
     email: member.email,
     is_admin: member.isAdmin,
     language: member.language,
-    custom_fields: fields,
+    custom_fields: fields.map(({ koName, enName, ...field }) => ({ ...field, ...fieldNames({ koName, enName }, member.language) })),
     member_status: member.status,
     member_type: member.memberType,
     sso_platform_id: member.ssoId ? member.ssoPlatformId : null,
@@ -70,8 +71,8 @@ async function checkOwnFieldValues(db: Database, requester: AuthMember, given: N
   for (const entry of given) {
     const field = byId.get(entry.custom_field_id);
     if (!field) throw new AppError(422, 'validation_error', 'The custom field does not exist.', { custom_field_id: entry.custom_field_id });
-    if (!field.isEditable) throw new AppError(422, 'field_not_editable', `${field.fieldName} cannot be changed by members.`, { field_name: field.fieldName });
-    await checkFieldValue(db, field, entry.value, requester.id);
+    if (!field.isEditable) throw fieldValueError(422, 'field_not_editable', field, requester.language, (name) => `${name} cannot be changed by members.`);
+    await checkFieldValue(db, field, entry.value, requester.language, requester.id);
     const value = entry.value.trim();
     if (value) upserts.push({ customFieldId: field.id, value });
     else clears.push(field.id);

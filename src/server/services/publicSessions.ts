@@ -134,7 +134,7 @@ export async function getPublicChatbot(db: Database, tenant: TenantRow, hash: st
     ko_key_features: chatbot.koKeyFeatures,
     categories: categoryRows,
     creator_name: row.creatorName,
-    visitor_modes: { thinking: row.reasons, web_search: features.webSearch, task_modes: await listTaskModes(db, tenant.id) },
+    visitor_modes: { thinking: row.reasons, web_search: features.webSearch, task_modes: await listTaskModes(db, tenant.id, FALLBACK_LANGUAGE) },
   };
 }
 

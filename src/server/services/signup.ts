@@ -91,13 +91,13 @@ export async function updateSignupSettings(
   });
 }
 
-export async function listSignupCustomFields(db: Database, tenant: TenantRow) {
+export async function listSignupCustomFields(db: Database, tenant: TenantRow, language: SupportedLanguage) {
   const rows = await db
     .select()
     .from(customFields)
     .where(and(eq(customFields.tenantId, tenant.id), eq(customFields.isSignupField, true)))
     .orderBy(asc(customFields.id));
-  return rows.map(toCustomField);
+  return rows.map((row) => toCustomField(row, language));
 }
 
 export async function memberCountCheck(db: Database, tenant: TenantRow) {
@@ -145,7 +145,7 @@ export async function sendCode(
 }
 
 /** Checks the sign-up custom fields (spec §5) and returns the values to store. */
-async function checkCustomFields(db: Database, tenant: TenantRow, given: SignUpInput['custom_fields']) {
+async function checkCustomFields(db: Database, tenant: TenantRow, given: SignUpInput['custom_fields'], language: SupportedLanguage) {
   const fields = await db
     .select()
     .from(customFields)
@@ -158,7 +158,7 @@ async function checkCustomFields(db: Database, tenant: TenantRow, given: SignUpI
     }
     values.set(entry.custom_field_id, entry.value.trim());
   }
-  for (const field of fields) await checkFieldValue(db, field, values.get(field.id));
+  for (const field of fields) await checkFieldValue(db, field, values.get(field.id), language);
   return [...values].filter(([, value]) => value !== '').map(([customFieldId, value]) => ({ customFieldId, value }));
 }
 
@@ -203,7 +203,7 @@ async function checkAdmission(db: Database, tenant: TenantRow, input: Admission,
   }
   return {
     otherGroupIds: await checkGroups(db, tenant, input.default_member_group_id, input.member_group_ids),
-    fieldValues: customFields ? await checkCustomFields(db, tenant, input.custom_fields) : [],
+    fieldValues: customFields ? await checkCustomFields(db, tenant, input.custom_fields, input.language) : [],
     agreed: await checkAgreements(db, tenant, input.agreements),
   };
 }

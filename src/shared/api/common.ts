@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isWellFormedText } from '../domain/text';
 import { LANGUAGES } from '../domain/language';
 
 /** Every error body the server sends, whatever the status. */
@@ -47,5 +48,11 @@ export const queryBoolean = z
 
 export const languageSchema = z.enum(LANGUAGES);
 export type Language = z.infer<typeof languageSchema>;
+
+/**
+ * One of the two names of a member group, custom field or task mode (spec §1); '' is "no name in
+ * this language", where the other one is shown (docs/decisions/bilingual-names-fields-modes.md).
+ */
+export const bilingualNameSchema = (max: number) => z.string().trim().max(max).refine(isWellFormedText);
 
 export const isoDateTime = z.string().describe('ISO 8601 date-time');

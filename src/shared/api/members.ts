@@ -5,13 +5,23 @@ import { CUSTOM_FIELD_TYPES } from '../domain/tenantSettings';
 
 export const memberStatusSchema = z.enum(['pending', 'approved', 'rejected', 'deactivated', 'invited']);
 
+/** The spec's single `field_name` next to the field's two names, as a reader's interface shows them. */
+export const fieldNamesSchema = z.object({
+  ko_name: z.string(),
+  en_name: z.string(),
+  /**
+   * Spec §3: the name in the reader's language (the `language` asked for where a list takes one,
+   * else the signed-in member's, else English); the other name when the field has none in it.
+   */
+  field_name: z.string(),
+});
+
 /**
  * One custom field of the tenant and the member's value (null: none). Every field is listed, with
  * the flags My page needs: only `is_editable` ones may be changed by the member.
  */
-export const customFieldValueSchema = z.object({
+export const customFieldValueSchema = fieldNamesSchema.extend({
   custom_field_id: z.number().int(),
-  field_name: z.string(),
   field_type: z.enum(CUSTOM_FIELD_TYPES),
   is_required: z.boolean(),
   is_editable: z.boolean(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
-import { customFieldInputSchema } from './members';
+import { customFieldInputSchema, fieldNamesSchema } from './members';
 import { idParamsSchema, idSchema, isoDateTime, languageSchema, queryBoolean } from './common';
 import { EMAIL_MAX_EXCLUSIVE } from '../domain/account';
 import { NAME_MAX, SIGNUP_APPROVALS, SIGNUP_OUTCOMES, VERIFICATION_CODE_LENGTH, VERIFICATION_METHODS } from '../domain/signup';
@@ -45,9 +45,8 @@ export const memberCountCheck = defineEndpoint({
   tags: ['tenants'],
 });
 
-export const customFieldSchema = z.object({
+export const customFieldSchema = fieldNamesSchema.extend({
   id: z.number().int(),
-  field_name: z.string(),
   field_type: z.enum(['text', 'number']),
   is_signup_field: z.boolean(),
   is_searchable: z.boolean(),
@@ -61,7 +60,7 @@ export const listCustomFields = defineEndpoint({
   method: 'GET',
   path: '/custom-fields/',
   access: 'public',
-  query: z.object({ is_signup_field: queryBoolean.optional() }),
+  query: z.object({ is_signup_field: queryBoolean.optional(), language: languageSchema.optional().describe('the language `field_name` is given in (default: the signed-in member’s, else English)') }),
   response: z.object({ items: z.array(customFieldSchema) }),
   summary: 'The sign-up custom fields of the tenant (public callers only ever get sign-up fields)',
   tags: ['custom-fields'],

@@ -100,8 +100,14 @@ export const ERROR_CODES = [
    */
   'destination_refused',
   // Tenant settings (admin console) and My page custom fields.
-  /** A custom field of that name exists (any letter case). */
+  /** Another custom field has that Korean or English name (any letter case; details `field`: which of the two). */
   'field_name_taken',
+  /** A custom field would have neither a Korean nor an English name (422). */
+  'field_name_required',
+  /** Another task mode of the tenant has that Korean or English name (409; details `field`: which of the two). */
+  'task_mode_name_taken',
+  /** A task mode would have neither a Korean nor an English name (422). */
+  'task_mode_name_required',
   /** A field cannot become unique while members share a value of it. */
   'values_not_unique',
   /** A field cannot become a number field while a member's value is not a number. */

@@ -27,6 +27,12 @@ export interface BilingualName {
   en_name: string;
 }
 
+/** Spec §1 asks for Korean and English names, not for both: one of the two is enough. */
+export const hasOneName = (names: BilingualName): boolean => names.ko_name.trim() !== '' || names.en_name.trim() !== '';
+
+/** Which of the two names a language writes to: Korean for Korean, English for every other language. */
+export const nameKeyOf = (language: SupportedLanguage): keyof BilingualName => (language === 'ko' ? 'ko_name' : 'en_name');
+
 /**
  * The name to show in an interface language: Korean in Korean, English in every other language,
  * and the other name when that one is empty. The one rule for groups, chatbots, custom fields and
@@ -36,4 +42,9 @@ export function localizedName(named: BilingualName, language: SupportedLanguage)
   const ko = named.ko_name.trim();
   const en = named.en_name.trim();
   return language === 'ko' ? ko || en : en || ko;
+}
+
+/** The language a server's answer names things in: the one asked for, else the signed-in reader's, else English (spec §4). */
+export function readerLanguage(asked: SupportedLanguage | undefined, reader: { language: SupportedLanguage } | null | undefined): SupportedLanguage {
+  return asked ?? reader?.language ?? FALLBACK_LANGUAGE;
 }

@@ -11,6 +11,10 @@ export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
 /** Fields and policies a tenant may have: each is shown on the sign-up form, which must stay usable. */
 export const CUSTOM_FIELDS_MAX = 50;
 export const POLICIES_MAX = 20;
+/** Task modes: each is one entry of the composer's chooser, whose instructions join every send in it. */
+export const TASK_MODES_MAX = 20;
+export const TASK_MODE_NAME_MAX = 100;
+export const TASK_MODE_INSTRUCTIONS_MAX = 4000;
 export const POLICY_NAME_MAX = 200;
 export const POLICY_KINDS = ['markdown', 'video', 'file'] as const;
 export type PolicyKind = (typeof POLICY_KINDS)[number];

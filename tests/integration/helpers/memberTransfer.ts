@@ -40,7 +40,7 @@ export async function memberIdOf(db: Database, tenantId: number, email: string):
  */
 export async function seedBulkMembers(db: Database, tenantId: number, count: number): Promise<void> {
   const [group] = await db.select({ id: memberGroups.id }).from(memberGroups).where(and(eq(memberGroups.tenantId, tenantId), eq(memberGroups.isDefault, true)));
-  const [department] = await db.select({ id: customFields.id }).from(customFields).where(and(eq(customFields.tenantId, tenantId), eq(customFields.fieldName, 'Department')));
+  const [department] = await db.select({ id: customFields.id }).from(customFields).where(and(eq(customFields.tenantId, tenantId), eq(customFields.enName, 'Department')));
   for (let start = 0; start < count; start += 1000) {
     const size = Math.min(1000, count - start);
     const rows = await db

@@ -1,5 +1,5 @@
 import { DEPLETION_KINDS, type DepletionKind } from '../../../shared/domain/credits';
-import { adminInvitationsApi, adminMemberGroupsApi, adminMemberRequestsApi, adminMembersApi, adminMemberTransferApi, adminSsoWhitelistApi, apiKeysApi, billingApi, invitationsApi, tenantMembershipApi, adminChatbotsApi, adminCreditsApi, adminDashboardsApi, adminCustomFieldsApi, adminLlmModelsApi, adminPoliciesApi, adminSecurityApi, adminSsoPlatformsApi, adminTenantSettingsApi, authApi, chatApi, chatbotsApi, filesApi, membersApi, passwordsApi, sessionsApi, signupApi, ssoApi, taskModesApi, type ApiError } from '../../../shared/api';
+import { adminInvitationsApi, adminMemberGroupsApi, adminMemberRequestsApi, adminMembersApi, adminMemberTransferApi, adminSsoWhitelistApi, apiKeysApi, billingApi, invitationsApi, tenantMembershipApi, adminChatbotsApi, adminCreditsApi, adminDashboardsApi, adminCustomFieldsApi, adminLlmModelsApi, adminPoliciesApi, adminSecurityApi, adminSsoPlatformsApi, adminTaskModesApi, adminTenantSettingsApi, authApi, chatApi, chatbotsApi, filesApi, membersApi, passwordsApi, sessionsApi, signupApi, ssoApi, taskModesApi, type ApiError } from '../../../shared/api';
 import { type ErrorMessageRow, addErrorMessages, isIndividual } from './errorMessages';
 
 /** A new password shorter than the tenant's minimum (the details name it; `errorMessageValues` passes it as `count`). */
@@ -214,10 +214,18 @@ export const ERROR_CATALOG: readonly ErrorMessageRow[] = [
   { endpoint: adminCustomFieldsApi.createCustomField, status: 409, key: 'tenantSettings:fields.name_taken' },
   { endpoint: adminCustomFieldsApi.createCustomField, status: 422, key: 'tenantSettings:fields.too_many' },
   { endpoint: adminCustomFieldsApi.updateCustomField, status: 409, code: 'field_name_taken', key: 'tenantSettings:fields.name_taken' },
+  { endpoint: adminCustomFieldsApi.updateCustomField, status: 422, code: 'field_name_required', key: 'tenantSettings:validation.one_name' },
   { endpoint: adminCustomFieldsApi.updateCustomField, status: 409, code: 'values_not_unique', key: 'tenantSettings:fields.values_not_unique' },
   { endpoint: adminCustomFieldsApi.updateCustomField, status: 409, code: 'values_not_numbers', key: 'tenantSettings:fields.values_not_numbers' },
   { endpoint: adminCustomFieldsApi.updateCustomField, status: 404, key: 'tenantSettings:fields.not_found' },
   { endpoint: adminCustomFieldsApi.deleteCustomField, status: 404, key: 'tenantSettings:fields.not_found' },
+  ...[adminTaskModesApi.createTaskMode, adminTaskModesApi.updateTaskMode].flatMap((endpoint) => [
+    { endpoint, status: 409, code: 'task_mode_name_taken', key: 'tenantSettings:modes.name_taken' },
+    { endpoint, status: 422, code: 'task_mode_name_required', key: 'tenantSettings:validation.one_name' },
+    { endpoint, status: 422, key: 'tenantSettings:modes.too_many' },
+    { endpoint, status: 404, key: 'tenantSettings:modes.not_found' },
+  ]),
+  { endpoint: adminTaskModesApi.deleteTaskMode, status: 404, key: 'tenantSettings:modes.not_found' },
   { endpoint: adminPoliciesApi.uploadPolicyFile, status: 413, key: 'tenantSettings:policies.file_too_large' },
   { endpoint: adminPoliciesApi.uploadPolicyFile, status: 415, key: 'tenantSettings:policies.file_type' },
   { endpoint: adminPoliciesApi.uploadPolicyFile, key: 'files:errors.upload_failed' },

@@ -96,5 +96,11 @@ export function errorMessageValues(error: unknown, language: string): ErrorMessa
   return values;
 }
 
+/** The custom field a refusal of a value is about (the server names it by id as well as by name). */
+export function errorCustomFieldId(error: unknown): number | undefined {
+  const details = (isApiError(error) ? error.body?.details : undefined) as { custom_field_id?: unknown } | undefined;
+  return typeof details?.custom_field_id === 'number' ? details.custom_field_id : undefined;
+}
+
 /** The generic message key of any thrown value, for calls spec §8 names no message of their own. */
 export const errorKeyOf = (error: unknown): string => errorMessageKey(error);

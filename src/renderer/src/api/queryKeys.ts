@@ -59,6 +59,7 @@ export const queryKeys = {
   apiReferenceUrl: (language: string) => ['api-reference-url', language] as const,
   tenantSettings: ['admin', 'tenant-settings'] as const,
   adminCustomFields: ['admin', 'custom-fields'] as const,
+  adminTaskModes: ['admin', 'task-modes'] as const,
   adminPolicies: ['admin', 'policies'] as const,
   creditEntries: (page: number, size: number) => ['credits', page, size] as const,
   creditEntriesAll: ['credits'] as const,

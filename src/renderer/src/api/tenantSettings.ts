@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { adminCustomFieldsApi, adminPoliciesApi, adminTenantSettingsApi } from '../../../shared/api';
+import { adminCustomFieldsApi, adminPoliciesApi, adminTaskModesApi, adminTenantSettingsApi } from '../../../shared/api';
 import type { Endpoint, EndpointBody, EndpointResponse } from '../../../shared/api/endpoint';
 import { UPLOAD_FIELD } from '../../../shared/api/files';
 import type { TenantSettings } from '../../../shared/api';
 import { callEndpoint, resolveServerUrl, sendRaw } from './client';
 import { queryKeys } from './queryKeys';
 
-/** Admin console "Settings": branding and support, custom fields, policies (ARCHITECTURE "Tenant settings"). */
+/** Admin console "Settings": branding and support, custom fields, policies, task modes (ARCHITECTURE "Tenant settings"). */
 /** The logo is on the server (the desktop renderer is not served from there). */
 const withResolvedLogo = async (settings: TenantSettings): Promise<TenantSettings> => ({
   ...settings,
@@ -54,3 +54,14 @@ export const createPolicy = (body: EndpointBody<typeof adminPoliciesApi.createPo
 export const updatePolicy = (id: number, body: EndpointBody<typeof adminPoliciesApi.updatePolicy>) => callEndpoint(adminPoliciesApi.updatePolicy, { params: { id }, body });
 
 export const deletePolicy = (id: number) => callEndpoint(adminPoliciesApi.deletePolicy, { params: { id } });
+
+export function useAdminTaskModes() {
+  return useQuery({ queryKey: queryKeys.adminTaskModes, queryFn: async () => (await callEndpoint(adminTaskModesApi.listAdminTaskModes)).items });
+}
+
+export const createTaskMode = (body: EndpointBody<typeof adminTaskModesApi.createTaskMode>) => callEndpoint(adminTaskModesApi.createTaskMode, { body });
+
+export const updateTaskMode = (id: number, body: EndpointBody<typeof adminTaskModesApi.updateTaskMode>) =>
+  callEndpoint(adminTaskModesApi.updateTaskMode, { params: { id }, body });
+
+export const deleteTaskMode = (id: number) => callEndpoint(adminTaskModesApi.deleteTaskMode, { params: { id } });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CUSTOM_FIELD_NAME_MAX, CUSTOM_FIELD_TYPES } from '../../domain/tenantSettings';
-import { idParamsSchema, okSchema } from '../common';
+import { bilingualNameSchema, idParamsSchema, okSchema } from '../common';
+import { hasOneName } from '../../domain/language';
 import { defineEndpoint } from '../endpoint';
 import { customFieldSchema } from '../signup';
 
@@ -16,20 +17,31 @@ const flags = {
   is_editable: z.boolean(),
   is_unique: z.boolean(),
 };
-const fieldName = z.string().trim().min(1).max(CUSTOM_FIELD_NAME_MAX);
+const fieldName = bilingualNameSchema(CUSTOM_FIELD_NAME_MAX);
+/**
+ * A field's names (docs/decisions/bilingual-names-fields-modes.md): Korean and English, one of the
+ * two at least. `field_name`, the spec's single name, is taken as the name in the admin's language
+ * (Korean for a Korean admin, English otherwise) when the body does not give that one itself.
+ */
+const names = { ko_name: fieldName, en_name: fieldName, field_name: fieldName };
 
-export const createCustomFieldBodySchema = z.object({
-  field_name: fieldName,
-  field_type: flags.field_type.default('text'),
-  is_signup_field: flags.is_signup_field.default(true),
-  is_searchable: flags.is_searchable.default(false),
-  is_required: flags.is_required.default(false),
-  is_editable: flags.is_editable.default(true),
-  is_unique: flags.is_unique.default(false),
-});
+export const createCustomFieldBodySchema = z
+  .object({
+    ko_name: fieldName.default(''),
+    en_name: fieldName.default(''),
+    field_name: fieldName.optional(),
+    field_type: flags.field_type.default('text'),
+    is_signup_field: flags.is_signup_field.default(true),
+    is_searchable: flags.is_searchable.default(false),
+    is_required: flags.is_required.default(false),
+    is_editable: flags.is_editable.default(true),
+    is_unique: flags.is_unique.default(false),
+  })
+  .refine((body) => hasOneName(body) || Boolean(body.field_name), { message: 'tenantSettings:validation.one_name', path: ['ko_name'] });
 
+/** A rename that would leave the field without a name is 422 `field_name_required`. */
 export const updateCustomFieldBodySchema = z
-  .object({ field_name: fieldName, ...flags })
+  .object({ ...names, ...flags })
   .partial()
   .refine((body) => Object.keys(body).length > 0, { message: 'Nothing to update' });
 
@@ -48,7 +60,8 @@ export const createCustomField = defineEndpoint({
   access: 'admin',
   body: createCustomFieldBodySchema,
   response: adminCustomFieldSchema,
-  summary: 'Add a custom field (409 `field_name_taken` when the name exists in any letter case)',
+  summary:
+    'Add a custom field: a Korean or an English name, or both (or the spec’s `field_name`, the name in the admin’s language); 409 `field_name_taken` when another field has either name, in any letter case',
   tags: ['admin'],
 });
 
@@ -60,7 +73,7 @@ export const updateCustomField = defineEndpoint({
   body: updateCustomFieldBodySchema,
   response: adminCustomFieldSchema,
   summary:
-    'Change a custom field; 409 `values_not_unique` when made unique while members share a value, `values_not_numbers` when made a number field while a value is not one',
+    'Change a custom field; 409 `field_name_taken` as on create, 422 `field_name_required` when neither name would be left, 409 `values_not_unique` when made unique while members share a value, `values_not_numbers` when made a number field while a value is not one',
   tags: ['admin'],
 });
 

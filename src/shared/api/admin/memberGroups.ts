@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { defineEndpoint } from '../endpoint';
-import { idParamsSchema, idTextSchema, isoDateTime, pageQuerySchema, paginatedSchema } from '../common';
+import { bilingualNameSchema, idParamsSchema, idTextSchema, isoDateTime, pageQuerySchema, paginatedSchema } from '../common';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../domain/pagination';
-import { GROUP_NAME_MAX, hasGroupName } from '../../domain/memberGroups';
-import { isWellFormedText } from '../../domain/text';
+import { GROUP_NAME_MAX } from '../../domain/memberGroups';
+import { hasOneName } from '../../domain/language';
 
 /** Monthly credits; null is no limit. */
 const quotaSchema = z.number().min(0).max(1e12).nullable();
@@ -24,14 +24,13 @@ export const adminMemberGroupSchema = z.object({
 });
 export type AdminMemberGroup = z.infer<typeof adminMemberGroupSchema>;
 
-/** One of a group's names; '' is "no name in this language" (the other one is shown there). */
-const groupNameSchema = z.string().trim().max(GROUP_NAME_MAX).refine(isWellFormedText);
+const groupNameSchema = bilingualNameSchema(GROUP_NAME_MAX);
 
 /** Spec §5 asks both names unique, not both present: a group needs one of them (422 `group_name_required`). */
 export const createMemberGroupBodySchema = z
   .object({ ko_name: groupNameSchema.default(''), en_name: groupNameSchema.default('') })
   .strict()
-  .refine((body) => hasGroupName(body), { message: 'adminGroups:validation.one_name', path: ['ko_name'] });
+  .refine((body) => hasOneName(body), { message: 'adminGroups:validation.one_name', path: ['ko_name'] });
 
 export const createMemberGroup = defineEndpoint({
   method: 'POST',

@@ -10,6 +10,8 @@ import { CustomFieldsSection } from './CustomFieldsSection';
 
 const field = (id: number, name: string, flags: Partial<CustomFieldValue> = {}): CustomFieldValue => ({
   custom_field_id: id,
+  ko_name: '',
+  en_name: name,
   field_name: name,
   field_type: 'text',
   is_required: false,
@@ -19,7 +21,7 @@ const field = (id: number, name: string, flags: Partial<CustomFieldValue> = {}):
   ...flags,
 });
 const fields = [
-  field(1, 'Department', { is_required: true, value: 'Research' }),
+  field(1, 'Department', { ko_name: '부서', is_required: true, value: 'Research' }),
   field(2, 'Employee number', { field_type: 'number', is_unique: true, value: '7' }),
   field(3, 'Grade', { is_editable: false, value: 'Senior' }),
 ];
@@ -39,8 +41,9 @@ const member: Member = {
 beforeEach(() => useUserSession.getState().setMember(member));
 afterEach(() => {
   setPlatformForTests(null);
-  useUserSession.setState({ member: null });
+  useUserSession.setState({ member: null, language: initialLanguage });
 });
+const initialLanguage = useUserSession.getState().language;
 
 describe('custom fields on My page', () => {
   it('edits only the editable fields by the sign-up rules, shows the others read-only, and saves', async () => {
@@ -83,7 +86,7 @@ describe('custom fields on My page', () => {
   it("says under the field when the server refuses a value (409 value already used)", async () => {
     installFakeApi({
       'PATCH /members/7/': () =>
-        Response.json({ code: 'value_already_used', message: 'used', details: { field_name: 'Employee number' } }, { status: 409 }),
+        Response.json({ code: 'value_already_used', message: 'used', details: { field_name: 'Employee number', custom_field_id: 2 } }, { status: 409 }),
     });
     const user = userEvent.setup();
     renderScreen(<CustomFieldsSection fields={fields} />);
@@ -93,5 +96,24 @@ describe('custom fields on My page', () => {
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Employee number is already used by another member.')).toBeInTheDocument();
     expect(number).toHaveAttribute('aria-invalid', 'true');
+  });
+
+  it('names each field in the interface language, else by its other name, in labels and messages', async () => {
+    useUserSession.setState({ language: 'ko' });
+    installFakeApi({
+      // The server names the field in the member's stored language; the screen names it as it shows it.
+      'PATCH /members/7/': () => Response.json({ code: 'required_field_missing', message: 'missing', details: { field_name: 'Department', custom_field_id: 1 } }, { status: 422 }),
+    });
+    const user = userEvent.setup();
+    renderScreen(<CustomFieldsSection fields={fields} />);
+    // Korean where the field has a Korean name; the English name where it has none.
+    const department = screen.getByRole('textbox', { name: /부서/ });
+    expect(screen.getByRole('textbox', { name: /Employee number/ })).toBeInTheDocument();
+    expect(screen.getByTestId('custom-field-readonly-3')).toHaveTextContent(/^Grade/);
+    await user.clear(department);
+    await user.type(department, 'x');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('부서 is required.')).toBeInTheDocument();
+    expect(department).toHaveAttribute('aria-invalid', 'true');
   });
 });

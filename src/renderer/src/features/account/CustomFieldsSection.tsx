@@ -4,8 +4,9 @@ import { useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { isApiError, membersApi, type CustomFieldValue } from '../../../../shared/api';
+import { localizedName } from '../../../../shared/domain/language';
 import { validateCustomFieldValue } from '../../../../shared/domain/signup';
-import { errorMessageKey, errorMessageValues } from '../../api/errorMessages';
+import { errorCustomFieldId, errorMessageKey, errorMessageValues } from '../../api/errorMessages';
 import { saveMemberCustomFields } from '../../api/members';
 import { queryKeys } from '../../api/queryKeys';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
@@ -34,7 +35,7 @@ export function CustomFieldsSection({ fields }: { fields: readonly CustomFieldVa
       Object.fromEntries(
         editable.flatMap((field) => {
           const key = validateCustomFieldValue(field, values[String(field.custom_field_id)]);
-          return key ? [[String(field.custom_field_id), t(key, { field_name: field.field_name })]] : [];
+          return key ? [[String(field.custom_field_id), t(key, { field_name: localizedName(field, language) })]] : [];
         }),
       ),
   });
@@ -56,9 +57,10 @@ export function CustomFieldsSection({ fields }: { fields: readonly CustomFieldVa
       form.resetDirty(valuesOf(saved.custom_fields));
       setOutcome({ ok: true, message: t('custom_fields.saved') });
     } catch (error) {
-      const message = t(errorMessageKey(error, membersApi.patchMember), errorMessageValues(error, language));
-      // A refusal naming a field (required, number, already used) is said under that field.
-      const named = isApiError(error) ? editable.find((field) => field.field_name === errorMessageValues(error, language).field_name) : undefined;
+      // A refusal naming a field (required, number, already used) is said under that field, by the name it shows.
+      const named = editable.find((field) => field.custom_field_id === errorCustomFieldId(error));
+      const values = errorMessageValues(error, language);
+      const message = t(errorMessageKey(error, membersApi.patchMember), named ? { ...values, field_name: localizedName(named, language) } : values);
       if (named && isApiError(error) && error.code !== 'field_not_editable') form.setFieldError(String(named.custom_field_id), message);
       else setOutcome({ ok: false, message });
     } finally {
@@ -71,7 +73,7 @@ export function CustomFieldsSection({ fields }: { fields: readonly CustomFieldVa
       {readOnly.map((field) => (
         <div key={field.custom_field_id} data-testid={`custom-field-readonly-${field.custom_field_id}`}>
           <Text size="sm" fw={500}>
-            {field.field_name}
+            {localizedName(field, language)}
           </Text>
           <Text size="sm" c="dimmed">
             {field.value ?? t('custom_fields.empty')}
@@ -92,7 +94,7 @@ export function CustomFieldsSection({ fields }: { fields: readonly CustomFieldVa
             {editable.map((field) => (
               <TextInput
                 key={field.custom_field_id}
-                label={field.field_name}
+                label={localizedName(field, language)}
                 withAsterisk={field.is_required}
                 inputMode={field.field_type === 'number' ? 'decimal' : undefined}
                 description={field.is_unique ? t('custom_fields.unique_hint') : undefined}

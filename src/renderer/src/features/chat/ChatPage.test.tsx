@@ -254,7 +254,8 @@ describe('ChatPage', () => {
     const api = installFakeApi({
       ...baseRoutes,
       'GET /chatbots/5/': () => Response.json({ ...chatbot, llm_model: { ...model, supports_thinking: true } }),
-      'GET /task-modes/': () => Response.json([{ id: 3, mode_name: '요약 (Summary)' }]),
+      // A mode named in Korean only: the English screen shows that name.
+      'GET /task-modes/': () => Response.json([{ id: 3, ko_name: '요약', en_name: '', mode_name: '요약' }]),
       'GET /sessions/abc/': () => Response.json(session('abc', 'Trip plans')),
       'GET /sessions/abc/history/': () => Response.json({ items: [], has_more: false, context_tokens: 0 }),
       'POST /chatbots/5/chat/': () => {
@@ -280,7 +281,7 @@ describe('ChatPage', () => {
     await user.click(thinking);
     expect(thinking).toHaveAttribute('aria-pressed', 'true');
     await user.click(await screen.findByTestId('task-mode-select'));
-    await user.click(await screen.findByRole('option', { name: '요약 (Summary)', hidden: true }));
+    await user.click(await screen.findByRole('option', { name: '요약', hidden: true }));
     await user.type(screen.getByTestId('composer-input'), 'Which one?{Enter}');
 
     const toggle = await screen.findByTestId('thinking-toggle');

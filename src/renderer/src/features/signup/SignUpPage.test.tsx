@@ -9,6 +9,8 @@ import SignUpPage from './SignUpPage';
 
 const field = (id: number, field_name: string, extra: object) => ({
   id,
+  ko_name: '',
+  en_name: field_name,
   field_name,
   field_type: 'text',
   is_signup_field: true,

@@ -244,12 +244,12 @@ function SignUpFlow({ settings, groups, fields, policies, sso, onDone }: FlowPro
         {fields.map((field) => (
           <TextInput
             key={field.id}
-            label={field.field_name}
+            label={localizedName(field, language)}
             withAsterisk={field.is_required}
             inputMode={field.field_type === 'number' ? 'decimal' : undefined}
             description={field.field_type === 'number' ? t('number_hint') : undefined}
             {...form.getInputProps(`custom_fields.${field.id}`)}
-            error={fieldError(`custom_fields.${field.id}`, field.field_name)}
+            error={fieldError(`custom_fields.${field.id}`, localizedName(field, language))}
           />
         ))}
         {policies.length > 0 && (

@@ -17,6 +17,7 @@ import { GroupNameDialog, GroupQuotaDialog } from './GroupDialogs';
 import { GroupMembersDrawer } from './GroupMembersDrawer';
 import { ListPagination, ListStates } from '../../../components/ListStates';
 import { localizedName } from '../../../../../shared/domain/language';
+import { OtherName } from '../../../components/OtherName';
 import { displayCredits } from '../../../../../shared/domain/credits';
 
 type Dialog = { kind: 'name'; group: AdminMemberGroup | null } | { kind: 'quota' | 'members' | 'delete'; group: AdminMemberGroup };
@@ -92,7 +93,6 @@ export default function GroupsPage() {
             <Table.Tbody>
               {items.map((group) => {
                 const name = nameOf(group);
-                const otherName = (language === 'ko' ? group.en_name : group.ko_name).trim();
                 return (
                   <Table.Tr key={group.id} data-testid="admin-group-row" data-name={localizedName(group, 'en')}>
                     <Table.Td>
@@ -106,12 +106,7 @@ export default function GroupsPage() {
                           </Badge>
                         )}
                       </Group>
-                      {/* The other language's name, when the group has both. */}
-                      {otherName !== '' && otherName !== name && (
-                        <Text size="xs" c="dimmed">
-                          {otherName}
-                        </Text>
-                      )}
+                      <OtherName named={group} language={language} />
                     </Table.Td>
                     <Table.Td>{number.format(group.member_count)}</Table.Td>
                     <Table.Td>{quotaText(group.credit_quota)}</Table.Td>

@@ -126,7 +126,7 @@ function MemberForm({ member, onDone }: { member: AdminMember; onDone: () => voi
         {member.custom_fields.map((field) => (
           <TextInput
             key={field.custom_field_id}
-            label={field.field_name}
+            label={localizedName(field, language)}
             required={field.is_required}
             inputMode={field.field_type === 'number' ? 'numeric' : undefined}
             maxLength={1000}

@@ -27,7 +27,7 @@ const member = (id: number, name: string, extra: Partial<AdminMember> = {}): Adm
   sso_platform_id: null,
   sso_id: null,
   sso_user_type: null,
-  custom_fields: [{ custom_field_id: 9, field_name: 'Department', field_type: 'text', is_required: true, is_editable: true, is_unique: false, value: 'Lab' }],
+  custom_fields: [{ custom_field_id: 9, ko_name: '부서', en_name: 'Department', field_name: 'Department', field_type: 'text', is_required: true, is_editable: true, is_unique: false, value: 'Lab' }],
   created_at: '2025-03-07T10:00:00Z',
   ...extra,
 });

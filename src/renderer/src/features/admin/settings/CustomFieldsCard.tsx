@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Checkbox, Group, Modal, SegmentedControl, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, Modal, SegmentedControl, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -13,29 +13,43 @@ import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/
 import { showToast } from '../../../components/toast';
 import { useErrorToast } from '../../../components/useErrorToast';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
+import { BilingualNameInputs, takenName } from './BilingualNameInputs';
 import { RowActions, SettingsListCard } from './SettingsListCard';
+import { type BilingualName, localizedName } from '../../../../../shared/domain/language';
+import { OtherName } from '../../../components/OtherName';
 
 const FLAGS = ['is_signup_field', 'is_required', 'is_editable', 'is_unique', 'is_searchable'] as const;
 type Flag = (typeof FLAGS)[number];
 
-interface FieldValues extends Record<Flag, boolean> {
-  field_name: string;
+interface FieldValues extends Record<Flag, boolean>, BilingualName {
   field_type: CustomFieldType;
 }
 
-const NEW_FIELD: FieldValues = { field_name: '', field_type: 'text', is_signup_field: true, is_required: false, is_editable: true, is_unique: false, is_searchable: false };
+const NEW_FIELD: FieldValues = { ko_name: '', en_name: '', field_type: 'text', is_signup_field: true, is_required: false, is_editable: true, is_unique: false, is_searchable: false };
 const createSchema = bodySchemaOf(adminCustomFieldsApi.createCustomField);
 
-/** Create (no `field`) or edit a field: its name, type and the flags of spec §3. */
+/** The form's values of a field: its two names and settings (not the spec's `field_name`, which the server derives). */
+const valuesOf = (field: AdminCustomField): FieldValues => ({
+  ko_name: field.ko_name,
+  en_name: field.en_name,
+  field_type: field.field_type,
+  is_signup_field: field.is_signup_field,
+  is_required: field.is_required,
+  is_editable: field.is_editable,
+  is_unique: field.is_unique,
+  is_searchable: field.is_searchable,
+});
+
+/** Create (no `field`) or edit a field: its Korean and English names (one is enough), type and the flags of spec §3. */
 function FieldDialog({ field, onClose }: { field: AdminCustomField | null; onClose: () => void }) {
   const { t } = useTranslation('tenantSettings');
   const language = useResolvedLanguage();
   const queryClient = useQueryClient();
-  const form = useForm<FieldValues>({ mode: 'controlled', initialValues: field ?? NEW_FIELD, validate: zodResolver(createSchema) });
+  const form = useForm<FieldValues>({ mode: 'controlled', initialValues: field ? valuesOf(field) : NEW_FIELD, validate: zodResolver(createSchema) });
   const endpoint = field ? adminCustomFieldsApi.updateCustomField : adminCustomFieldsApi.createCustomField;
   const save = useMutation({
     mutationFn: (values: FieldValues) => {
-      const body = { ...values, field_name: values.field_name.trim() };
+      const body = { ...values, ko_name: values.ko_name.trim(), en_name: values.en_name.trim() };
       return field ? updateCustomField(field.id, body) : createCustomField(body);
     },
     onSuccess: () => {
@@ -46,8 +60,9 @@ function FieldDialog({ field, onClose }: { field: AdminCustomField | null; onClo
     },
     onError: (error) => {
       const message = t(errorMessageKey(error, endpoint), errorMessageValues(error, language));
-      // A name in use is the admin's input to fix: said under the field, which keeps the focus.
-      if (isApiError(error) && error.code === 'field_name_taken') form.setFieldError('field_name', message);
+      // A name in use (or none left) is the admin's input to fix: said under the name the server names, which keeps the focus.
+      if (isApiError(error) && error.code === 'field_name_taken') form.setFieldError(takenName(error), message);
+      else if (isApiError(error) && error.code === 'field_name_required') form.setFieldError('ko_name', message);
       else showToast('error', message);
       // Deleted meanwhile (another admin): the list shows what is left.
       if (isApiError(error) && error.status === 404) {
@@ -56,18 +71,10 @@ function FieldDialog({ field, onClose }: { field: AdminCustomField | null; onClo
       }
     },
   });
-  const nameError = form.errors.field_name;
   return (
     <form noValidate onSubmit={form.onSubmit((values) => save.mutate(values), (errors) => focusFirstError(form, errors))}>
       <Stack gap="md">
-        <TextInput
-          label={t('fields.name')}
-          withAsterisk
-          data-autofocus
-          {...form.getInputProps('field_name')}
-          error={nameError && (String(nameError).startsWith('validation.') ? t(`common:${String(nameError)}`) : nameError)}
-          data-testid="field-name-input"
-        />
+        <BilingualNameInputs form={form} id="field" />
         <Stack gap={4}>
           <Text size="sm" fw={500} id="field-type-label">
             {t('fields.type')}
@@ -113,6 +120,8 @@ function FlagBadges({ field }: { field: AdminCustomField }) {
 /** The tenant's custom fields (spec §3 flags): list, add, edit, delete (its values go with it). */
 export function CustomFieldsCard() {
   const { t } = useTranslation('tenantSettings');
+  const language = useResolvedLanguage();
+  const nameOf = (field: BilingualName) => localizedName(field, language);
   const queryClient = useQueryClient();
   const fields = useAdminCustomFields();
   useErrorToast(fields.error, adminCustomFieldsApi.listAdminCustomFields);
@@ -159,16 +168,19 @@ export function CustomFieldsCard() {
             </Table.Thead>
             <Table.Tbody>
               {items.map((field) => (
-                <Table.Tr key={field.id}>
-                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{field.field_name}</Table.Td>
+                <Table.Tr key={field.id} data-testid="custom-field-row">
+                  <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                    <Text size="sm">{nameOf(field)}</Text>
+                    <OtherName named={field} language={language} />
+                  </Table.Td>
                   <Table.Td>{t(`fields.type_${field.field_type}`)}</Table.Td>
                   <Table.Td>
                     <FlagBadges field={field} />
                   </Table.Td>
                   <Table.Td>{field.value_count}</Table.Td>
                   <RowActions
-                    editLabel={t('fields.edit', { name: field.field_name })}
-                    deleteLabel={t('fields.delete', { name: field.field_name })}
+                    editLabel={t('fields.edit', { name: nameOf(field) })}
+                    deleteLabel={t('fields.delete', { name: nameOf(field) })}
                     onEdit={() => setEditing(field)}
                     onDelete={() => setPendingDelete(field)}
                   />
@@ -183,8 +195,8 @@ export function CustomFieldsCard() {
       </Modal>
       <ConfirmDialog
         opened={pendingDelete !== null}
-        title={t('fields.delete_title', { name: pendingDelete?.field_name ?? '' })}
-        body={t('fields.delete_body', { name: pendingDelete?.field_name ?? '', count: pendingDelete?.value_count ?? 0 })}
+        title={t('fields.delete_title', { name: pendingDelete ? nameOf(pendingDelete) : '' })}
+        body={t('fields.delete_body', { name: pendingDelete ? nameOf(pendingDelete) : '', count: pendingDelete?.value_count ?? 0 })}
         cancelLabel={t('cancel')}
         confirmLabel={t('delete')}
         loading={remove.isPending}

@@ -1,17 +1,24 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AdminCustomField, AdminPolicy } from '../../../../../shared/api';
+import type { AdminCustomField, AdminPolicy, AdminTaskMode } from '../../../../../shared/api';
 import { setPlatformForTests } from '../../../platform';
 import { installFakeApi } from '../../../test/fakeApi';
 import { renderScreen } from '../../../test/render';
+import { useUserSession } from '../../../stores/userSession';
 import TenantSettingsPage from './TenantSettingsPage';
 
-afterEach(() => setPlatformForTests(null));
+const initialLanguage = useUserSession.getState().language;
+afterEach(() => {
+  setPlatformForTests(null);
+  useUserSession.setState({ language: initialLanguage });
+});
 
 const settings = { tenant_name: 'Acme', logo_url: null, support_email: null, manual_url: null, password_min_length: 8 };
 const field = (id: number, name: string, flags: Partial<AdminCustomField> = {}): AdminCustomField => ({
   id,
+  ko_name: '',
+  en_name: name,
   field_name: name,
   field_type: 'text',
   is_signup_field: true,
@@ -35,11 +42,14 @@ const policy = (id: number, name: string, flags: Partial<AdminPolicy> = {}): Adm
   ...flags,
 });
 
+const mode = (id: number, ko_name: string, en_name: string): AdminTaskMode => ({ id, ko_name, en_name, mode_name: en_name || ko_name, instructions: `Task mode ${id}.` });
+
 function routes(overrides: Record<string, (request: Request) => Response | Promise<Response>> = {}) {
   return installFakeApi({
     'GET /admin/tenant-settings/': () => Response.json(settings),
     'GET /admin/custom-fields/': () => Response.json({ items: [field(1, 'Department', { is_required: true, value_count: 3 })] }),
     'GET /admin/policies/': () => Response.json({ items: [policy(5, 'Terms of service')] }),
+    'GET /admin/task-modes/': () => Response.json({ items: [mode(3, '요약', 'Summary'), mode(4, '', 'Outline')] }),
     ...overrides,
   });
 }
@@ -108,7 +118,7 @@ describe('admin workspace settings', () => {
     const api = routes({
       'POST /admin/custom-fields/': async (request) =>
         taken
-          ? Response.json({ code: 'field_name_taken', message: 'taken', details: { field_name: 'Team' } }, { status: 409 })
+          ? Response.json({ code: 'field_name_taken', message: 'taken', details: { field: 'en_name', field_name: 'Team' } }, { status: 409 })
           : Response.json(field(2, 'Team', (await request.json()) as Partial<AdminCustomField>)),
       'DELETE /admin/custom-fields/1/': () => Response.json({ ok: true }),
     });
@@ -120,21 +130,27 @@ describe('admin workspace settings', () => {
 
     await user.click(screen.getByRole('button', { name: 'Add field' }));
     const dialog = await screen.findByRole('dialog', { name: 'New custom field' });
+    // Neither name: the rule is said under the Korean one, and nothing is sent.
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(within(dialog).getByRole('textbox', { name: /Field name/ })).toHaveAttribute('aria-invalid', 'true');
+    expect(within(dialog).getByRole('textbox', { name: 'Korean name' })).toHaveAttribute('aria-invalid', 'true');
+    expect(within(dialog).getByText('Enter a Korean or an English name.')).toBeInTheDocument();
     expect(api.find('POST', '/admin/custom-fields/')).toHaveLength(0);
 
-    await user.type(within(dialog).getByRole('textbox', { name: /Field name/ }), 'Team');
+    // An English name alone is enough; the one in use is said under it.
+    const english = within(dialog).getByRole('textbox', { name: 'English name' });
+    await user.type(english, 'Team');
     await user.click(within(dialog).getByRole('radio', { name: 'Number' }));
     await user.click(within(dialog).getByRole('checkbox', { name: /Unique/ }));
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await within(dialog).findByText('A field with this name exists already.')).toBeInTheDocument();
+    expect(english).toHaveAttribute('aria-invalid', 'true');
 
     taken = false;
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Field added.')).toBeInTheDocument();
     expect(await api.find('POST', '/admin/custom-fields/')[1]!.json()).toEqual({
-      field_name: 'Team',
+      ko_name: '',
+      en_name: 'Team',
       field_type: 'number',
       is_signup_field: true,
       is_required: false,
@@ -149,6 +165,58 @@ describe('admin workspace settings', () => {
     await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('Field deleted.')).toBeInTheDocument();
     expect(api.find('DELETE', '/admin/custom-fields/1/')).toHaveLength(1);
+  });
+
+  it("shows each field's name in the interface language, else its other name, and edits both names", async () => {
+    useUserSession.setState({ language: 'ko' });
+    const api = routes({
+      'GET /admin/custom-fields/': () =>
+        Response.json({ items: [field(1, 'Shift'), field(2, 'Department', { ko_name: '부서' }), field(3, '', { ko_name: '직급', field_name: '직급' })] }),
+      'PATCH /admin/custom-fields/1/': () => Response.json({ code: 'field_name_required', message: 'none' }, { status: 422 }),
+    });
+    const user = userEvent.setup();
+    renderScreen(<TenantSettingsPage />);
+    const rows = await screen.findAllByTestId('custom-field-row');
+    // A Korean screen: the English name where there is no Korean one; the English one under a Korean name.
+    expect(rows.map((row) => row.firstElementChild!.textContent)).toEqual(['Shift', '부서Department', '직급']);
+
+    await user.click(within(rows[1]!).getByRole('button', { name: 'Edit 부서' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Edit custom field' });
+    expect(within(dialog).getByRole('textbox', { name: 'Korean name' })).toHaveValue('부서');
+    expect(within(dialog).getByRole('textbox', { name: 'English name' })).toHaveValue('Department');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+
+    // The server refuses a field left without a name: said under the names, not in a toast.
+    await user.click(within(rows[0]!).getByRole('button', { name: 'Edit Shift' }));
+    dialog = await screen.findByRole('dialog', { name: 'Edit custom field' });
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('Enter a Korean or an English name.')).toBeInTheDocument();
+    expect(await api.find('PATCH', '/admin/custom-fields/1/')[0]!.json()).toMatchObject({ ko_name: '', en_name: 'Shift' });
+  });
+
+  it('edits task modes by either name: a Korean screen shows the Korean name, else the English one; a taken name is said under it', async () => {
+    useUserSession.setState({ language: 'ko' });
+    const api = routes({
+      'POST /admin/task-modes/': () => Response.json({ code: 'task_mode_name_taken', message: 'taken', details: { field: 'en_name', field_name: 'Outline' } }, { status: 409 }),
+    });
+    const user = userEvent.setup();
+    renderScreen(<TenantSettingsPage />);
+    const card = await screen.findByRole('region', { name: 'Task modes' });
+    const rows = await within(card).findAllByTestId('task-mode-row');
+    expect(rows.map((row) => row.firstElementChild!.textContent)).toEqual(['요약Summary', 'Outline']);
+
+    await user.click(within(card).getByRole('button', { name: 'Add task mode' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New task mode' });
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(within(dialog).getByText('Enter a Korean or an English name.')).toBeInTheDocument();
+    expect(api.find('POST', '/admin/task-modes/')).toHaveLength(0);
+    const english = within(dialog).getByRole('textbox', { name: 'English name' });
+    await user.type(english, 'outline');
+    await user.type(within(dialog).getByRole('textbox', { name: /Instructions/ }), 'List the main points.');
+    await user.click(within(dialog).getByRole('button', { name: 'Save' }));
+    expect(await within(dialog).findByText('A task mode with this name exists already.')).toBeInTheDocument();
+    expect(english).toHaveAttribute('aria-invalid', 'true');
+    expect(await api.find('POST', '/admin/task-modes/')[0]!.json()).toEqual({ ko_name: '', en_name: 'outline', instructions: 'List the main points.' });
   });
 
   it('names the shared value when a field cannot become unique (409)', async () => {

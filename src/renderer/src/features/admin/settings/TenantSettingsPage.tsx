@@ -5,8 +5,9 @@ import { BrandingCard } from './BrandingCard';
 import { PasswordRulesCard } from './PasswordRulesCard';
 import { CustomFieldsCard } from './CustomFieldsCard';
 import { PoliciesCard } from './PoliciesCard';
+import { TaskModesCard } from './TaskModesCard';
 
-/** Admin console "Settings": what the sign-in and sign-up pages show (docs/ARCHITECTURE.md "Tenant settings"). */
+/** Admin console "Settings": what the sign-in and sign-up pages show, and the chat's task modes (docs/ARCHITECTURE.md "Tenant settings"). */
 export default function TenantSettingsPage() {
   const { t } = useTranslation('tenantSettings');
   return (
@@ -16,6 +17,7 @@ export default function TenantSettingsPage() {
         <PasswordRulesCard />
         <CustomFieldsCard />
         <PoliciesCard />
+        <TaskModesCard />
       </Stack>
     </AdminPageFrame>
   );

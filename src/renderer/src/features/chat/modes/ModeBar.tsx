@@ -8,6 +8,8 @@ import { useTaskModes } from '../../../api/taskModes';
 import { useErrorToast } from '../../../components/useErrorToast';
 import { chooseTaskMode, toggleImage, toggleThinking, useModesStore } from './modesStore';
 import { IconBulb, IconImage } from '../../../components/icons';
+import { useResolvedLanguage } from '../../../i18n/useLanguage';
+import { localizedName } from '../../../../../shared/domain/language';
 
 /** A mode toggle: a button whose pressed state screen readers announce. */
 function ModeToggle({ label, pressed, onToggle, icon, testId, unavailable }: {
@@ -49,6 +51,7 @@ interface ModeTogglesProps {
 /** The tools under the message box: `children` first (attach, web search), then thinking, image and task modes. */
 function ModeToggles({ children, canThink, withImage, taskModes }: ModeTogglesProps) {
   const { t } = useTranslation('modes');
+  const language = useResolvedLanguage();
   const { thinking, image, taskModeId } = useModesStore();
   return (
     <Group gap={6} mt={6} data-testid="mode-bar" role="group" aria-label={t('bar.label')}>
@@ -70,7 +73,7 @@ function ModeToggles({ children, canThink, withImage, taskModes }: ModeTogglesPr
           clearable
           placeholder={t('task.placeholder')}
           aria-label={t('task.label')}
-          data={taskModes.map((mode) => ({ value: String(mode.id), label: mode.mode_name }))}
+          data={taskModes.map((mode) => ({ value: String(mode.id), label: localizedName(mode, language) }))}
           value={taskModeId === null ? null : String(taskModeId)}
           onChange={(value) => chooseTaskMode(value === null ? null : Number(value))}
           comboboxProps={{ withinPortal: true }}
