@@ -53,13 +53,23 @@ export function useListSearchBox(search: string, setListParams: (patch: { search
   useEffect(() => {
     latestSetListParams.current = setListParams;
   }, [setListParams]);
-  // Keeps a space being typed after a word when the URL (trimmed) catches up.
-  useEffect(() => setQuery((current) => (current.trim() === search ? current : search)), [search]);
+  // The search this box last wrote to the URL, until the URL has it.
+  const written = useRef<string | null>(null);
+  useEffect(() => {
+    // The URL caught up with what was typed: keep what has been typed since (on a slow machine the
+    // next keys can land before it does), and a space being typed after a word (the URL is trimmed).
+    const ownWrite = written.current === search;
+    written.current = null;
+    if (!ownWrite) setQuery((current) => (current.trim() === search ? current : search));
+  }, [search]);
   useEffect(() => () => clearTimeout(timer.current), []);
   const typeSearch = useCallback((value: string) => {
     setQuery(value);
     clearTimeout(timer.current);
-    timer.current = setTimeout(() => latestSetListParams.current({ search: value.trim() }), LIST_SEARCH_DELAY_MS);
+    timer.current = setTimeout(() => {
+      written.current = value.trim();
+      latestSetListParams.current({ search: value.trim() });
+    }, LIST_SEARCH_DELAY_MS);
   }, []);
   /** Empties the box and drops a pending search, for a caller that clears the URL's search itself. */
   const clearSearchBox = useCallback(() => {
