@@ -16,7 +16,7 @@ import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { discardActiveRun, useActiveRunStore } from './activeRun';
 import { ChatRun, type ChatRunSnapshot } from './chatRun';
 import { chatbotName } from '../../../../shared/domain/chatbots';
-import { appendTurn, flattenHistory, seedEmptyHistory, useSessionHistory } from './history';
+import { appendTurn, historyBesideRun, seedEmptyHistory, useSessionHistory } from './history';
 import { ChatHeader } from './ChatHeader';
 import { ChatbotUnavailable } from './ChatbotUnavailable';
 import { webSearchFields } from '../sources/webSearchStore';
@@ -139,12 +139,7 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
     if (current && (current.chatbotId !== chatbotId || current.sessionHashId !== (sessionHashId ?? null))) discardActiveRun();
   }, [chatbotId, sessionHashId]);
 
-  const messages = useMemo(() => {
-    const all = flattenHistory(history.data);
-    if (!runMeta) return all;
-    // While the turn is on screen as the streaming bubble, its stored copy is not listed twice.
-    return all.filter((message) => message.id !== runMeta.member_message_id && message.id !== runMeta.chatbot_message_id);
-  }, [history.data, runMeta]);
+  const messages = useMemo(() => historyBesideRun(history.data, runMeta), [history.data, runMeta]);
 
   const face = useMemo<ChatbotFace>(
     () => ({ name: chatbot.data ? chatbotName(chatbot.data, language) : '', imageUrl: chatbot.data?.profile_image_url ?? null }),

@@ -1,5 +1,5 @@
 import { useInfiniteQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
-import { sessionsApi, type SessionMessage } from '../../../../shared/api';
+import { sessionsApi, type ChatMeta, type SessionMessage } from '../../../../shared/api';
 import type { z } from 'zod';
 import { getSessionHistoryPage } from '../../api/sessions';
 import { queryKeys } from '../../api/queryKeys';
@@ -42,6 +42,15 @@ export function useSessionHistory(hashId: string | undefined) {
 export function flattenHistory(data: InfiniteData<HistoryPage, unknown> | undefined): SessionMessage[] {
   if (!data) return [];
   return data.pages.toReversed().flatMap((page) => page.items);
+}
+
+/**
+ * The loaded messages, oldest first, without the turn `runMeta` names: while it is on screen as the
+ * streaming bubble, its stored copy is not listed twice.
+ */
+export function historyBesideRun(data: InfiniteData<HistoryPage, unknown> | undefined, runMeta: ChatMeta | null): SessionMessage[] {
+  const all = flattenHistory(data);
+  return runMeta ? all.filter((message) => message.id !== runMeta.member_message_id && message.id !== runMeta.chatbot_message_id) : all;
 }
 
 /** A session created by our own first message has no history to fetch yet. */

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { ActionIcon, Avatar, Badge, Button, Center, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Avatar, Badge, Button, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { isApiError, type PublicChatbot } from '../../../../shared/api';
@@ -12,7 +12,7 @@ import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { useUserSession } from '../../stores/userSession';
 import { Composer } from '../chat/Composer';
-import { flattenHistory } from '../chat/history';
+import { historyBesideRun } from '../chat/history';
 import type { ChatbotFace } from '../chat/Messages';
 import { visitorModesBody } from '../chat/modes/modesStore';
 import chatClasses from '../chat/chat.module.css';
@@ -20,31 +20,13 @@ import { useWebSearchStore } from '../sources/webSearchStore';
 import { ShareLinkDialog } from './ShareDialog';
 import { useLinkWorkspace } from './useLinkWorkspace';
 import { useVisitorRun } from './useVisitorRun';
+import { PublicNotFound } from './PublicNotFound';
 import { PublicThread } from './PublicThread';
 import classes from './sharing.module.css';
 
 /** The key features in the visitor's language (the other one when empty). */
 const keyFeatures = (chatbot: PublicChatbot, language: string) =>
   (language === 'ko' ? chatbot.ko_key_features || chatbot.en_key_features : chatbot.en_key_features || chatbot.ko_key_features).trim();
-
-function ChatbotMissing() {
-  const { t } = useTranslation('sharing');
-  const member = useUserSession((state) => state.member);
-  useDocumentTitle(t('chatbotPage.notFound'));
-  return (
-    <Center component="main" id={MAIN_CONTENT_ID} tabIndex={-1} h="100dvh" p="lg" data-testid="public-chatbot-missing">
-      <Stack align="center" gap="sm" maw={480} ta="center">
-        <Title order={1} fz="h3">
-          {t('chatbotPage.notFound')}
-        </Title>
-        <Text c="dimmed">{t('chatbotPage.notFoundHint')}</Text>
-        <Button component={Link} to={member ? '/dashboard/chat' : '/auth'}>
-          {member ? t('unavailable.toDefault') : t('public.signIn')}
-        </Button>
-      </Stack>
-    </Center>
-  );
-}
 
 /** Who the chatbot is, before the first message: picture, name, creator, key features, categories. */
 function ChatbotIntro({ chatbot, signedIn }: { chatbot: PublicChatbot; signedIn: boolean }) {
@@ -121,13 +103,9 @@ export default function PublicChatbotPage() {
   const { run, runMeta, streaming, send, stop, reset } = useVisitorRun({ chatbot: sessionChatbot, sessionHash, modes, onSessionCreated });
 
   const face = useMemo<ChatbotFace>(() => ({ name, imageUrl: data?.profile_image_url ?? null }), [name, data]);
-  const messages = useMemo(() => {
-    if (!sessionHash) return [];
-    const all = flattenHistory(history.data);
-    return runMeta ? all.filter((message) => message.id !== runMeta.member_message_id && message.id !== runMeta.chatbot_message_id) : all;
-  }, [sessionHash, history.data, runMeta]);
+  const messages = useMemo(() => (sessionHash ? historyBesideRun(history.data, runMeta) : []), [sessionHash, history.data, runMeta]);
 
-  if (chatbot.isError && isApiError(chatbot.error) && chatbot.error.status === 404) return <ChatbotMissing />;
+  if (chatbot.isError && isApiError(chatbot.error) && chatbot.error.status === 404) return <PublicNotFound title={t('chatbotPage.notFound')} hint={t('chatbotPage.notFoundHint')} testId="public-chatbot-missing" />;
 
   const startNew = () => {
     reset();

@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
-import { ActionIcon, Avatar, Button, Center, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Avatar, Button, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { isApiError } from '../../../../shared/api';
 import { SHARED_SESSION_ROUTE, SHARED_WORKSPACE_PARAM } from '../../../../shared/domain/sharing';
 import { usePublicChatbot, usePublicSession, usePublicSessionHistory } from '../../api/publicSessions';
@@ -12,36 +12,18 @@ import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { useUserSession } from '../../stores/userSession';
 import { Composer } from '../chat/Composer';
 import { chatbotName } from '../../../../shared/domain/chatbots';
-import { flattenHistory } from '../chat/history';
+import { historyBesideRun } from '../chat/history';
 import { visitorModesBody } from '../chat/modes/modesStore';
 import { useWebSearchStore } from '../sources/webSearchStore';
 import type { ChatbotFace } from '../chat/Messages';
 import chatClasses from '../chat/chat.module.css';
 import { ShareLinkDialog } from './ShareDialog';
 import { StartChatDialog } from './StartChatDialog';
+import { PublicNotFound } from './PublicNotFound';
 import { PublicThread } from './PublicThread';
 import classes from './sharing.module.css';
 import { useVisitorRun } from './useVisitorRun';
 import { useLinkWorkspace } from './useLinkWorkspace';
-
-function NotShared() {
-  const { t } = useTranslation('sharing');
-  const member = useUserSession((state) => state.member);
-  useDocumentTitle(t('public.notFound'));
-  return (
-    <Center h="100dvh" p="lg" data-testid="shared-session-missing">
-      <Stack align="center" gap="sm" maw={480} ta="center">
-        <Title order={1} fz="h3">
-          {t('public.notFound')}
-        </Title>
-        <Text c="dimmed">{t('public.notFoundHint')}</Text>
-        <Button component={Link} to={member ? '/dashboard/chat' : '/auth'}>
-          {member ? t('unavailable.toDefault') : t('public.signIn')}
-        </Button>
-      </Stack>
-    </Center>
-  );
-}
 
 /**
  * The public shared-session page (spec §2, §4): no sign-in, calls carry the token value `public`.
@@ -85,11 +67,7 @@ export default function PublicSessionPage() {
     () => ({ name: data ? chatbotName(data.chatbot, language) : '', imageUrl: data?.chatbot.profile_image_url ?? null }),
     [data, language],
   );
-  const messages = useMemo(() => {
-    if (fresh) return [];
-    const all = flattenHistory(history.data);
-    return runMeta ? all.filter((message) => message.id !== runMeta.member_message_id && message.id !== runMeta.chatbot_message_id) : all;
-  }, [fresh, history.data, runMeta]);
+  const messages = useMemo(() => (fresh ? [] : historyBesideRun(history.data, runMeta)), [fresh, history.data, runMeta]);
 
   const startFresh = () => {
     reset();
@@ -97,7 +75,7 @@ export default function PublicSessionPage() {
     setDialog(null);
   };
 
-  if (session.isError && isApiError(session.error) && session.error.status === 404) return <NotShared />;
+  if (session.isError && isApiError(session.error) && session.error.status === 404) return <PublicNotFound title={t('public.notFound')} hint={t('public.notFoundHint')} testId="shared-session-missing" />;
 
   const body = (
     <PublicThread

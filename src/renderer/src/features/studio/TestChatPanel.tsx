@@ -9,7 +9,7 @@ import { useActiveRunStore } from '../chat/activeRun';
 import { ChatRun } from '../chat/chatRun';
 import { Composer } from '../chat/Composer';
 import { chatbotName } from '../../../../shared/domain/chatbots';
-import { appendTurn, flattenHistory, seedEmptyHistory, useSessionHistory } from '../chat/history';
+import { appendTurn, historyBesideRun, seedEmptyHistory, useSessionHistory } from '../chat/history';
 import { MessageList } from '../chat/MessageList';
 import type { ChatbotFace } from '../chat/Messages';
 import { modesBody } from '../chat/modes/modesStore';
@@ -43,11 +43,7 @@ export function TestChatPanel({ chatbot, dirty, saveFirst }: TestChatPanelProps)
   // Leaving the editor stops the answer (the server keeps what was said).
   useEffect(() => () => run?.stop(), [run]);
 
-  const messages = useMemo(() => {
-    const all = flattenHistory(history.data);
-    // While the turn is on screen as the streaming bubble, its stored copy is not listed twice.
-    return runMeta ? all.filter((message) => message.id !== runMeta.member_message_id && message.id !== runMeta.chatbot_message_id) : all;
-  }, [history.data, runMeta]);
+  const messages = useMemo(() => historyBesideRun(history.data, runMeta), [history.data, runMeta]);
   const face = useMemo<ChatbotFace>(() => ({ name: chatbotName(chatbot, language) || t('untitled'), imageUrl: chatbot.profile_image_url }), [chatbot, language, t]);
 
   const send = useCallback(
