@@ -1,8 +1,23 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { globSync, readFileSync } from 'node:fs';
+
+const WEB_TESTS = 'src/renderer/**/*.test.{ts,tsx}';
+/**
+ * Component tests that replace a module or a global (vi.mock, vi.stubGlobal…) need modules of
+ * their own: a module another file imported first would keep the real one.
+ */
+const webTestsReplacingModules = globSync(WEB_TESTS).filter((file) => /\bvi\.(mock|doMock|stubGlobal|stubEnv)\(/.test(readFileSync(file, 'utf8')));
+
+const webTest = {
+  environment: 'jsdom',
+  setupFiles: ['src/renderer/src/test/setup.ts'],
+  // jsdom + Mantine + user-event are slow on a loaded 2-core machine: the default 5 s is too tight.
+  testTimeout: 20_000,
+};
 
 /**
- * Four projects: `web` (renderer and shared, in jsdom), `node` (server, main, preload, shared
+ * Five projects: `web` and `web-isolated` (renderer, in jsdom), `node` (server, main, preload, shared
  * rules), `integration` (against the real server) and `keychain` (needs a Secret Service; the test
  * script runs it inside dbus-run-session with gnome-keyring).
  */
@@ -12,13 +27,19 @@ export default defineConfig({
       {
         plugins: [react()],
         test: {
+          ...webTest,
           name: 'web',
-          environment: 'jsdom',
-          include: ['src/renderer/**/*.test.{ts,tsx}'],
-          setupFiles: ['src/renderer/src/test/setup.ts'],
-          // jsdom + Mantine + user-event are slow on a loaded 2-core machine: the default 5 s is too tight.
-          testTimeout: 20_000,
+          include: [WEB_TESTS],
+          exclude: webTestsReplacingModules,
+          // A file shares its worker's jsdom and modules with the files before it: building both
+          // anew for each file was two thirds of the component tests' CPU. setup.ts puts back
+          // what a file may leave behind (language, stored session, timers, the DOM).
+          isolate: false,
         },
+      },
+      {
+        plugins: [react()],
+        test: { ...webTest, name: 'web-isolated', include: webTestsReplacingModules },
       },
       {
         test: {

@@ -6,6 +6,7 @@
 // "N passed, N failed" line over all test cases.
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -74,23 +75,47 @@ function countPlaywright(file) {
   totals.skipped += stats.skipped ?? 0;
 }
 
+/** A port that is free, with the next two free as well (the e2e server's search fake and mail sink). */
+async function freePortTriplet() {
+  const listen = (port) =>
+    new Promise((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(undefined));
+      server.listen(port, '127.0.0.1', () => {
+        const { port: taken } = server.address();
+        server.close(() => resolve(taken));
+      });
+    });
+  for (;;) {
+    const base = await listen(0);
+    if (base && base < 65_000 && (await listen(base + 1)) && (await listen(base + 2))) return base;
+  }
+}
+
 /**
- * The end-to-end tests spend most of their time waiting for the page (about half a core), so they
- * run in the background beside the test passes, which keep both cores busy; the builds they need
- * come first. Together that keeps CI well under 20 minutes on two cores.
+ * The end-to-end tests spend most of their time waiting for the page, so they run in the
+ * background beside the test passes, which keep both cores busy; the builds they need come first.
+ * They run as two shards at once, each with a server, a database and ports of its own: one after
+ * the other they were the longest step by far.
  */
-let finishEndToEnd = async () => {};
+const E2E_SHARDS = 2;
+const endToEndFinishes = [];
 const desktopBuilt = run('desktop build (electron-vite)', 'npm', ['run', '--silent', 'build:desktop']);
 if (run('web build (vite)', 'npm', ['run', '--silent', 'build:web']) && desktopBuilt) {
-  const outputFile = join(reportDir, 'e2e.json');
-  finishEndToEnd = startInBackground('end-to-end tests (Playwright, Chromium, real server)', 'npx', ['playwright', 'test', '--reporter=list,json'], {
-    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: outputFile },
-    count: () => countPlaywright(outputFile),
-  });
+  for (let shard = 1; shard <= E2E_SHARDS; shard++) {
+    const outputFile = join(reportDir, `e2e-${shard}.json`);
+    const title = `end-to-end tests, part ${shard} of ${E2E_SHARDS} (Playwright, Chromium, real server)`;
+    endToEndFinishes.push(
+      startInBackground(title, 'npx', ['playwright', 'test', `--shard=${shard}/${E2E_SHARDS}`, '--reporter=list,json'], {
+        env: { PLAYWRIGHT_JSON_OUTPUT_NAME: outputFile, E2E_PORT: String(await freePortTriplet()) },
+        count: () => countPlaywright(outputFile),
+      }),
+    );
+  }
 }
 
 const workers = `--maxWorkers=${availableParallelism()}`;
-vitest('unit, component and server integration tests on PGlite', ['--project', 'web', '--project', 'node', '--project', 'integration', workers], 'pglite', { TEST_DATABASE_URL: '' });
+vitest('unit, component and server integration tests on PGlite', ['--project', 'web', '--project', 'web-isolated', '--project', 'node', '--project', 'integration', workers], 'pglite', { TEST_DATABASE_URL: '' });
 
 const hasKeyring = spawnSync('sh', ['-c', 'command -v dbus-run-session && command -v gnome-keyring-daemon'], { stdio: 'ignore' }).status === 0;
 if (hasKeyring) {
@@ -115,7 +140,7 @@ if (process.env.TEST_DATABASE_URL) {
   console.log('\n==> server integration tests on PostgreSQL: skipped (set TEST_DATABASE_URL, as .ci/run does)');
 }
 
-await finishEndToEnd();
+for (const finish of endToEndFinishes) await finish();
 
 // Step durations, so a slow step shows in the CI log (the whole run must stay well under 20 minutes).
 console.log(`\n${stepTimes.join('\n')}`);

@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { MEMBER, ensureActiveAnnouncement, signIn, skipAnnouncementPopup, type AnnouncementItem } from './support';
+import { MEMBER, ensureActiveAnnouncement, signIn, signInThroughForm, skipAnnouncementPopup, type AnnouncementItem } from './support';
 import { expectAccessibleOnPhone } from './screens';
 
 /*
@@ -14,11 +14,6 @@ const API = '/api/v1';
 const popup = (page: Page) => page.getByRole('dialog', { name: 'Announcement' });
 
 const titleOf = (announcement: AnnouncementItem) => announcement.content.split('\n')[0]!.replace(/^#+\s*/, '');
-
-/** The member's session in the context's cookie jar, as the sign-in form would leave it: the form is not what is tested here. */
-async function signInThroughApi(page: Page) {
-  expect((await page.request.post(`${API}/auth/sign-in/`, { data: MEMBER })).ok()).toBe(true);
-}
 
 async function openDashboard(page: Page) {
   await page.goto('/dashboard/chat');
@@ -53,7 +48,7 @@ test('closed without the box, the announcement stays away for the tab (also afte
   const { active } = await ensureActiveAnnouncement(request);
 
   // Right after signing in, the active announcement pops up over the dashboard.
-  await signIn(page, MEMBER, { showAnnouncement: true });
+  await signInThroughForm(page, MEMBER, { showAnnouncement: true });
   await expect(popup(page).getByRole('heading', { name: titleOf(active) })).toBeVisible();
   await expect(popup(page).getByTestId('announcement-popup-date')).not.toBeEmpty();
   await expectAccessibleOnPhone(page, { restore: true });
@@ -73,8 +68,7 @@ test('closed without the box, the announcement stays away for the tab (also afte
 
 test('closed with "Don\'t show this again" (Escape), the announcement does not come back in a new tab', async ({ page, context, request }) => {
   await ensureActiveAnnouncement(request);
-  await signInThroughApi(page);
-  await openDashboard(page);
+  await signIn(page, MEMBER, { showAnnouncement: true });
   await popup(page).getByRole('checkbox', { name: "Don't show this again" }).check();
   await page.keyboard.press('Escape');
   await expect(popup(page)).toHaveCount(0);
@@ -90,11 +84,10 @@ test('a newly activated announcement pops up although the previous one was dismi
   const { active, items, headers } = await ensureActiveAnnouncement(request);
   const other = items.find((item) => item.id !== active.id)!;
   await skipAnnouncementPopup(page); // the current one, dismissed for good before the app starts
-  await signInThroughApi(page);
 
   await setActive(request, headers, other.id);
   try {
-    await openDashboard(page);
+    await signIn(page, MEMBER, { showAnnouncement: true });
     await expect(popup(page).getByRole('heading', { name: titleOf(other) })).toBeVisible();
   } finally {
     await setActive(request, headers, active.id); // leave the demo data as the other tests expect it

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN, MEMBER, expectNoSeriousA11yViolations, signIn } from './support';
+import { ADMIN, MEMBER, expectNoSeriousA11yViolations, signIn, signInThroughForm } from './support';
 import { expectAccessibleOnPhone } from './screens';
 
 test.describe('sign-in', () => {
@@ -13,7 +13,7 @@ test.describe('sign-in', () => {
     await expectNoSeriousA11yViolations(page);
 
     // Back where the user wanted to go.
-    await signIn(page, ADMIN);
+    await signInThroughForm(page, ADMIN);
     await expect(page).toHaveURL(/\/dashboard\/studio$/);
     const nav = page.getByRole('navigation', { name: 'Main navigation' });
     await expect(nav.getByTestId('new-chat')).toBeVisible();
@@ -54,7 +54,7 @@ test.describe('sign-in', () => {
   });
 
   test('signing in from /auth opens the chat of the first default chatbot', async ({ page }) => {
-    await signIn(page, MEMBER);
+    await signInThroughForm(page, MEMBER);
     await expect(page).toHaveURL(/\/dashboard\/chat\/\d+$/);
   });
 

@@ -3,16 +3,25 @@ import { afterEach, vi } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
 import { i18next, initI18n } from '../i18n';
+import { useUserSession } from '../stores/userSession';
 
 // findBy/waitFor wait up to 1 s by default: too tight for jsdom + Mantine on a loaded 2-core machine
 // (the test timeout is already raised for the same reason in vitest.config.ts).
 configure({ asyncUtilTimeout: 10_000 });
 
-// Toasts live in a module-level store: start every test without the previous test's toasts.
+// Toasts live in a module-level store: start every test without the previous test's toasts. A test
+// that stops the clock gives it back, so the next test (or file) runs on real time.
 afterEach(() => {
   cleanup();
   notifications.clean();
+  vi.useRealTimers();
 });
+
+// The files of a worker share its modules and its jsdom (vitest.config.ts): each file starts from
+// what a fresh page has, without the previous file's stored session or language.
+localStorage.clear();
+sessionStorage.clear();
+useUserSession.setState({ member: null, language: null });
 
 // jsdom lacks the layout APIs Mantine and the session list use.
 window.matchMedia ??= vi.fn().mockImplementation((query: string) => ({
