@@ -2,6 +2,62 @@ import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { readdirSync } from 'node:fs';
+
+const FEATURES = './src/renderer/src/features';
+
+/**
+ * The features each renderer feature may import, and nothing else: what two features share and
+ * neither owns lives in src/components or src/api. The graph has no cycles (checked as this file
+ * loads), and every feature folder is in it, so a new feature states its place.
+ */
+const featureDependencies = {
+  account: ['credits', 'signup', 'sso'],
+  admin: [],
+  announcements: [],
+  auth: ['sso'],
+  billing: [],
+  chat: ['credits', 'dashboard', 'sources'],
+  contact: [],
+  credits: ['announcements'],
+  dashboard: ['announcements', 'contact', 'credits'],
+  desktop: [],
+  developers: [],
+  sharing: ['chat', 'sources'],
+  signup: [],
+  sources: [],
+  sso: ['signup'],
+  store: [],
+  studio: ['chat', 'sources'],
+};
+
+function featureZones() {
+  const folders = readdirSync(FEATURES, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  const undeclared = folders.filter((folder) => !(folder in featureDependencies));
+  if (undeclared.length) throw new Error(`eslint.config.js: add ${undeclared.join(', ')} to featureDependencies`);
+  const visiting = new Set();
+  const done = new Set();
+  const visit = (feature, path) => {
+    if (done.has(feature)) return;
+    if (visiting.has(feature)) throw new Error(`eslint.config.js: features import each other: ${[...path, feature].join(' → ')}`);
+    visiting.add(feature);
+    for (const dependency of featureDependencies[feature]) visit(dependency, [...path, feature]);
+    visiting.delete(feature);
+    done.add(feature);
+  };
+  for (const feature of folders) visit(feature, []);
+  return folders.flatMap((feature) => {
+    const allowed = featureDependencies[feature];
+    const others = folders.filter((other) => other !== feature && !allowed.includes(other));
+    return [
+      ...(others.length
+        ? [{ target: `${FEATURES}/${feature}`, from: others.map((other) => `${FEATURES}/${other}`), message: `${feature} may import only ${allowed.join(', ') || 'no other feature'} (featureDependencies); share through src/components or src/api.` }]
+        : []),
+      // A screen is reached through the router, never imported for a piece of it.
+      ...allowed.map((other) => ({ target: `${FEATURES}/${feature}`, from: [`${FEATURES}/${other}/**/*Page.tsx`, `${FEATURES}/${other}/**/*Layout.tsx`], message: 'Another feature\'s screen is not a library: move the shared piece to src/components.' })),
+    ];
+  });
+}
 
 /** Boundaries of DESIGN §4, checked on every `npm test`. */
 const boundaryZones = [
@@ -10,7 +66,7 @@ const boundaryZones = [
   { target: './src/server', from: ['./src/renderer', './src/main', './src/preload'], message: 'The server never imports client code.' },
   { target: './src/main', from: ['./src/renderer', './src/server'], message: 'main never imports the renderer or the server.' },
   { target: './src/preload', from: ['./src/renderer', './src/server', './src/main'], message: 'The preload is built from src/shared/ipc only.' },
-  { target: './src/renderer/src/features/admin', from: ['./src/renderer/src/features/!(admin)/**'], message: 'Admin features do not import member features; share through src/components.' },
+  ...featureZones(),
 ];
 
 /** The variable `name` resolves to from `scope`, looking outward. */
@@ -71,9 +127,14 @@ export default tseslint.config(
   {
     plugins: { 'import-x': importX, 'react-hooks': reactHooks },
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
-    settings: { 'import-x/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } } },
+    settings: {
+      'import-x/resolver-next': [importX.createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
+      // no-cycle reads the imported files too: with the TypeScript parser.
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+    },
     rules: {
       'import-x/no-restricted-paths': ['error', { zones: boundaryZones }],
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

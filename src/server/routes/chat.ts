@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ChatFrame, chat } from '../../shared/api/chat';
 import { CHAT_META_HEADER } from '../../shared/domain/chat';
-import { type ChatDeps, type ChatTurn, type SendDeps, checkSend, openTurn, streamAnswer } from '../services/chat';
+import { type SendDeps, checkSend, openTurn, streamAnswer } from '../services/chat';
+import type { ChatDeps, ChatTurn } from '../services/chatTurn';
 import { priceImageSend } from '../services/images';
 import { RESPONSE_WRITTEN, registerEndpoint } from './endpointRoute';
 

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { generatePublicSessionTitle, getPublicChatbot, getPublicSession, getPublicSessionHistory, publicChat } from '../../shared/api/publicSessions';
 import { PUBLIC_CHAT_RATE_LIMIT, PUBLIC_TITLE_RATE_LIMIT } from '../../shared/domain/sharing';
-import type { ChatDeps, SendDeps } from '../services/chat';
+import type { SendDeps } from '../services/chat';
+import type { ChatDeps } from '../services/chatTurn';
 import * as publicSessions from '../services/publicSessions';
 import { writeChatStream } from './chat';
 import { registerEndpoint } from './endpointRoute';

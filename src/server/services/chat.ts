@@ -1,94 +1,31 @@
-import { type LanguageModelCallOptions, type ModelMessage, streamText } from 'ai';
+import { type ModelMessage, streamText } from 'ai';
 import { clock, periodOf } from '../clock';
 import { type SQL, and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { ANSWER_NOT_SAVED_FRAME, type ChatFrame, type ChatMeta, type Citation, SERVER_SHUTTING_DOWN_FRAME, type chatBodySchema } from '../../shared/api/chat';
+import { ANSWER_NOT_SAVED_FRAME, type ChatFrame, type Citation, SERVER_SHUTTING_DOWN_FRAME, type chatBodySchema } from '../../shared/api/chat';
 import type { Database } from '../db/client';
 import { isConnectionLost, isUniqueViolation } from '../db/databaseErrors';
 import { chatbots, creditLedger, files, llmModels, members, sessionMessageFiles, sessionMessages, sessions, usageRecords } from '../db/schema';
 import { AppError, notFound } from '../errors';
-import type { LlmRegistry } from '../llm/registry';
 import { estimateTokens } from '../../shared/domain/tokens';
-import type { ChatbotRow, LlmModelRow, MemberRow, SessionRow, TenantRow } from '../db/rows';
+import type { LlmModelRow, MemberRow, SessionRow, TenantRow } from '../db/rows';
 import { rememberRecentChatbot } from './recentChatbots';
 import { type Billing, type Reservation, assertCreditLeft, isFreeModel, messageCost, refuseReservation, releaseOrphanedReservations, settleCredits, toCreditCheck } from './credits';
 import { isCreditsDepleted } from '../../shared/domain/credits';
-import { type AnswerContent, type AnswerLease, type LiveAnswer, type LiveAnswers, cutOffOf, storableText } from './liveAnswers';
+import { type AnswerContent, type AnswerLease, type ChatLog, type LiveAnswer, cutOffOf, storableText } from './liveAnswers';
 import { type FileContext, withoutFiles } from './fileContext';
 import { findSendTarget } from './sendContext';
 import { findOwnSession, newHashId } from './sessions';
 import { findTestTarget } from './studio';
 import { saveTurnStart } from './turnStart';
 import type { InputGuard } from './inputGuard';
-import type { PiiKind } from '../../shared/domain/pii';
-import { NO_SOURCES, type Sources, type SourcesService, webSearchCredits } from './sources';
-import { type ImageDeps, type ImageOutcome, IMAGE_FAILED_FRAME, imageFrames } from './images';
-import { type SendModes, sendModes, thinkingOptions } from './modes';
+import { NO_SOURCES, type SourcesService, webSearchCredits } from './sources';
+import { IMAGE_FAILED_FRAME, imageFrames } from './images';
+import type { ChatDeps, ChatTurn, CheckedSend, Sampling, StreamOutcome } from './chatTurn';
+import { sendModes, thinkingOptions } from './modes';
 import { findTaskMode } from './taskModes';
 
 type ChatBody = z.output<typeof chatBodySchema>;
-
-/** The logger calls the service makes; a Fastify request logger fits. */
-export interface ChatLog {
-  warn(details: object, message: string): void;
-  error(details: object, message: string): void;
-}
-
-export interface ChatDeps {
-  db: Database;
-  llm: LlmRegistry;
-  images: ImageDeps;
-  log: ChatLog;
-  /** The answers this process streams: their text is written as they stream, their leases renewed. */
-  answers: LiveAnswers;
-}
-
-/** A send that passed every check known before streaming; nothing is saved yet. */
-export interface CheckedSend {
-  tenant: TenantRow;
-  member: MemberRow;
-  chatbot: ChatbotRow;
-  model: LlmModelRow;
-  /** The session sent to, or null when this send starts one. */
-  existing: SessionRow | null;
-  /** As stored and sent to the model: personal data the tenant masks is masked. */
-  text: string;
-  maskedPii: PiiKind[];
-  fileIds: number[];
-  sessionTitle: string | null;
-  /** Chatbot instructions, plus the chosen task mode's, plus the sources' passages and web results. */
-  system: string;
-  /** Document passages and web results given to the model, cited by the answer. */
-  sources: Sources;
-  messages: ModelMessage[];
-  estimatedInputTokens: number;
-  /**
-   * The longest answer the call asks for, in tokens: the model's maximum, an API call's own limit,
-   * and what the context leaves after the input; lowered when the credits left cannot pay for it.
-   */
-  outputLimit: number;
-  /** Credits to reserve before streaming, for an answer of `outputLimit` tokens; 0 for a free model. */
-  reserved: number;
-  isTest: boolean;
-  /** Flags of the session this send creates (a visitor's public chat: public and held for them; an API call's). */
-  newSession?: Partial<Pick<SessionRow, 'isPublic' | 'isVisitor' | 'isApi'>>;
-  /** The API key of an OpenAI-compatible call: its usage rows name it, and it is no recent chatbot. */
-  apiKeyId?: number;
-  /** Who pays: the sender, unless a visitor's send is billed to the chatbot's creator. */
-  billing?: Billing;
-  /** Thinking, image and task mode of the send. */
-  modes: SendModes;
-  /** An API call's own sampling, over the chatbot's (its output limit is in `outputLimit`). */
-  sampling?: Omit<Sampling, 'maxOutputTokens'>;
-}
-
-/** An opened turn: session, member message and answer placeholder saved, credits reserved. */
-export interface ChatTurn extends CheckedSend {
-  session: SessionRow;
-  memberGroupId: number | null;
-  meta: ChatMeta;
-  reservation: { id: number; amount: number } | null;
-}
 
 async function historyMessages(db: Database, sessionId: number): Promise<ModelMessage[]> {
   const rows = await db
@@ -111,12 +48,6 @@ export interface SendDeps {
   /** Turns attached files into the member's message for the model; without it files are not read. */
   files?: FileContext;
 }
-
-/**
- * Sampling an API call chooses for itself, in streamText's terms; what it leaves out is the
- * chatbot's (temperature, top p) or the model's default.
- */
-export type Sampling = Pick<LanguageModelCallOptions, 'temperature' | 'topP' | 'maxOutputTokens' | 'stopSequences' | 'presencePenalty' | 'frequencyPenalty' | 'seed'>;
 
 /** How a send differs when it is not a member's own (a visitor's chat with a public chatbot). */
 export interface SendOptions {
@@ -299,19 +230,6 @@ export function affordableOutput(send: Pick<CheckedSend, 'reserved' | 'outputLim
   const { model } = send;
   const forOutput = held - messageCost(model, { inputTokens: send.estimatedInputTokens, outputTokens: 0 }) - webSearchCredits(model, send.sources);
   return Math.min(send.outputLimit, Math.floor((forOutput * 10_000) / model.outputCostPer10k));
-}
-
-export interface StreamOutcome {
-  text: string;
-  /** Every citation streamed: the sources given to the model, then those it named itself (URL source parts). */
-  citations: Citation[];
-  inputTokens: number;
-  outputTokens: number;
-  finishReason: 'stop' | 'length' | 'aborted' | 'error';
-  /** What the model reasoned (thinking) and for how long. */
-  reasoning?: { text: string; ms: number };
-  /** Image mode: metered by image instead of by token. */
-  image?: ImageOutcome;
 }
 
 /** Why a saved answer ended early (null: it completed). */

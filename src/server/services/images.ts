@@ -3,23 +3,8 @@ import { generateImage } from 'ai';
 import type { ChatFrame } from '../../shared/api/chat';
 import { API_PREFIX } from '../../shared/domain/http';
 import { files, sessionMessageFiles } from '../db/schema';
-import type { FileStore } from '../storage/fileStore';
 import { detectFileType } from '../storage/fileType';
-import type { ChatDeps, ChatTurn, CheckedSend, StreamOutcome } from './chat';
-
-/** What image mode needs besides the chat's own dependencies. */
-export interface ImageDeps {
-  files: FileStore;
-  /** Credits one image costs (IMAGE_CREDITS). */
-  creditsPerImage: number;
-}
-
-/** How an image answer is metered: its own usage row, by image. */
-export interface ImageOutcome {
-  model: string;
-  count: number;
-  credits: number;
-}
+import type { ChatDeps, ChatTurn, CheckedSend, ImageDeps, StreamOutcome } from './chatTurn';
 
 /** Spec §8 "image generation 500": the client shows its own message for this code. */
 export const IMAGE_FAILED_FRAME: ChatFrame = { type: 'error', code: 'image_generation_failed', message: 'The image could not be generated. Please try again.' };

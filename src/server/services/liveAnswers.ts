@@ -5,7 +5,12 @@ import type { Citation } from '../../shared/api/chat';
 import type { Database } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { sessionMessages } from '../db/schema';
-import type { ChatLog } from './chat';
+
+/** The logger calls the service makes; a Fastify request logger fits. */
+export interface ChatLog {
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
 
 /**
  * The answers this server process is streaming (DESIGN §6): each one's text is written as it

@@ -6,7 +6,8 @@ import { OPENAI_MODEL_OWNER } from '../../shared/domain/apiKeys';
 import type { ChatbotRow, TenantRow } from '../db/rows';
 import { AppError } from '../errors';
 import { type ApiKeyCaller, keyChatbots } from './apiKeys';
-import { type ChatDeps, type ChatTurn, type Sampling, type SendDeps, checkSend, openTurn, streamAnswer } from './chat';
+import { type SendDeps, checkSend, openTurn, streamAnswer } from './chat';
+import type { ChatDeps, ChatTurn, Sampling } from './chatTurn';
 
 /**
  * The OpenAI-compatible API on the app's own chat pipeline: a call is one send to the chatbot

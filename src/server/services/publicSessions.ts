@@ -8,7 +8,8 @@ import { categories, chatbotCategories, chatbots, files, llmModels, members, ses
 import type { MemberRow, SessionRow, TenantRow } from '../db/rows';
 import { AppError, notFound } from '../errors';
 import type { FileStore } from '../storage/fileStore';
-import { type ChatDeps, type ChatTurn, type CheckedSend, type SendDeps, checkSend, openTurn } from './chat';
+import { type SendDeps, checkSend, openTurn } from './chat';
+import type { ChatDeps, ChatTurn, CheckedSend } from './chatTurn';
 import { type FileDownload, openStored, publicAccessLevel } from './files';
 import { historyPage } from './sessions';
 import { listTaskModes } from './taskModes';

@@ -1,23 +1,7 @@
-import * as errorLogApi from '../../../shared/api/errorLog';
 import type { FailureReport } from '../../../shared/api/errorLog';
 export { isReportedStatus } from '../../../shared/api/apiError';
 import { getPlatform } from '../platform';
+import { sendFailureReport } from '../platform/failureReport';
 
-/**
- * Reports a 5xx or network failure to the log-error endpoint. Fire and forget: a failing report
- * is never reported again (that could loop) and never disturbs the caller.
- */
-export function reportFailure(report: FailureReport): void {
-  void (async () => {
-    const platform = getPlatform();
-    const { apiBase } = await platform.settings.get();
-    const body = await errorLogApi.buildErrorLog(report, { source: 'web-client', userAgent: navigator.userAgent });
-    await platform.fetch(
-      new Request(`${apiBase.replace(/\/$/, '')}${errorLogApi.logError.path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      }),
-    );
-  })().catch(() => undefined);
-}
+/** Reports a 5xx or network failure of a call to the log-error endpoint, through the platform in use. */
+export const reportFailure = (report: FailureReport): void => sendFailureReport(getPlatform(), report);

@@ -2,7 +2,7 @@ import { Menu } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES } from '../../../shared/domain/language';
 import { useChangeLanguage, useResolvedLanguage } from '../i18n/useLanguage';
-import { LanguageButton, type LanguageMenuProps } from './LanguageMenu';
+import { LanguageButton, type LanguageMenuProps } from './LanguageButton';
 
 /** The language menu itself (LanguageMenu loads it after the first screen). */
 export default function LanguageMenuPopover({ fullWidth, defaultOpened }: LanguageMenuProps & { defaultOpened: boolean }) {

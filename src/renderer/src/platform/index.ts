@@ -1,5 +1,5 @@
-import { reportFailure } from '../api/errorReporter';
 import { createDesktopPlatform } from './desktop';
+import { sendFailureReport } from './failureReport';
 import type { Platform } from './types';
 import { createWebPlatform } from './web';
 
@@ -9,7 +9,7 @@ let platform: Platform | null = null;
 
 /** The desktop implementation inside Electron (the preload exposes `window.bridge`), else the web one. */
 export function getPlatform(): Platform {
-  platform ??= window.bridge ? createDesktopPlatform(window.bridge) : createWebPlatform({ onSessionCallFailure: (failure) => reportFailure({ ...failure, requestBody: undefined }) });
+  platform ??= window.bridge ? createDesktopPlatform(window.bridge) : createWebPlatform({ onSessionCallFailure: (failure) => sendFailureReport(getPlatform(), { ...failure, requestBody: undefined }) });
   return platform;
 }
 

@@ -3,42 +3,23 @@ import { useForm } from '@mantine/form';
 import { ActionIcon, Avatar, Button, Group, Modal, Skeleton, Stack, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { sessionsApi, type Chatbot, type LlmModel, type Session } from '../../../../shared/api';
+import { sessionsApi, type Chatbot, type Session } from '../../../../shared/api';
 import { errorMessageKey } from '../../api/errorMessages';
 import { renameSession } from '../../api/sessions';
-import { useTenant } from '../../api/tenant';
 import { queryKeys } from '../../api/queryKeys';
 import { IconChevron, IconEdit, IconPlus, IconTrash } from '../../components/icons';
 import { useBelowBreakpoint } from '../../components/useBelowBreakpoint';
 import { showToast } from '../../components/toast';
 import { bodySchemaOf, zodResolver } from '../../components/forms/zodResolver';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
-import { formatDate } from '../../i18n/formatDate';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { DeleteSessionDialog } from '../dashboard/DeleteSessionDialog';
 import { useDeleteSession } from '../dashboard/useDeleteSession';
-import { ShareSessionButton } from '../sharing/ShareDialog';
+import { ShareSessionButton } from './ShareDialog';
+import { useModelDetails } from '../../components/useModelDetails';
 import { ChatbotSwitcher } from './ChatbotSwitcher';
 import { chatbotName } from '../../../../shared/domain/chatbots';
 import classes from './chat.module.css';
-
-/**
- * A model's details as users see them (spec §2): context limit, cost per 10K input tokens (or that
- * it uses no credits: the unlimited model on a plan that makes it free), release date.
- */
-export function useModelDetails(): (model: LlmModel) => string[] {
-  const { t } = useTranslation('chat');
-  const language = useResolvedLanguage();
-  const unlimitedIsFree = useTenant().data?.plan.is_low_llm_free ?? false;
-  return (model) =>
-    [
-      t('model.contextLimit', { tokens: new Intl.NumberFormat(language).format(model.context_limit) }),
-      model.is_unlimited && unlimitedIsFree
-        ? t('model.free')
-        : t('model.cost', { credits: new Intl.NumberFormat(language, { maximumFractionDigits: 2 }).format(model.input_cost_per_10k) }),
-      model.release_date ? t('model.released', { date: formatDate(model.release_date, language) }) : null,
-    ].filter((detail): detail is string => detail !== null);
-}
 
 /**
  * Chatbot name, then the model: name and details. Where the header is narrow the details wait

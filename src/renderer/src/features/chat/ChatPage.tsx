@@ -24,7 +24,7 @@ import { Composer } from './Composer';
 import { ChatDropZone } from './attachments/ChatDropZone';
 import { attachFiles, restoreAttachments, takeAttachments } from './attachments/attachmentsStore';
 import { LongConversationBanner } from './LongConversationBanner';
-import { CreditBanner } from '../credits/CreditBanner';
+import { CreditBanner } from './CreditBanner';
 import { MessageList } from './MessageList';
 import type { AskAgain, ChatbotFace } from './Messages';
 import { isCutOff } from './chatErrors';

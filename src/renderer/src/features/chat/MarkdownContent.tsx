@@ -2,7 +2,7 @@ import { memo, useMemo, useSyncExternalStore } from 'react';
 import { Typography } from '@mantine/core';
 import 'highlight.js/styles/github.css';
 import { loadedGrammarCount, subscribeGrammars } from './highlight';
-import { CodeBlock } from '../sharing/CopyButton';
+import { CodeBlock } from '../../components/CopyButton';
 import { renderMarkdownBlocks } from './markdown';
 import classes from './chat.module.css';
 

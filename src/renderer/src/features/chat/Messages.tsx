@@ -7,7 +7,7 @@ import type { ChatErrorKey } from './chatErrors';
 import { interruptedOf } from './history';
 import { Citations } from '../sources/Citations';
 import { MarkdownContent } from './MarkdownContent';
-import { AnswerActions } from '../sharing/CopyButton';
+import { AnswerActions } from '../../components/CopyButton';
 import { MessageFiles } from './attachments/MessageFiles';
 import { GeneratedImage } from './modes/GeneratedImage';
 import { ThinkingBlock } from './modes/ThinkingBlock';

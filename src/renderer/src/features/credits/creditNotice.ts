@@ -1,7 +1,10 @@
 import type { Chatbot, Member, MemberUsage } from '../../../../shared/api';
 import { creditWarning, type DepletionKind } from '../../../../shared/domain/credits';
 import type { KeyValueStore } from '../announcements/announcementDismissal';
-import { lowTierChatbot } from '../dashboard/newChatTarget';
+
+/** The first default chatbot on the unlimited low-tier model: usable with credits depleted under is_low_llm_free. */
+export const lowTierChatbot = (chatbots: readonly Chatbot[]): Chatbot | undefined =>
+  chatbots.find((chatbot) => chatbot.is_default && chatbot.llm_model.is_low_llm && chatbot.llm_model.is_unlimited);
 
 /**
  * What the chat page says about credits above the composer:

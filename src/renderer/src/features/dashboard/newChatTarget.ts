@@ -1,8 +1,6 @@
 import type { Chatbot } from '../../../../shared/api';
+import { lowTierChatbot } from '../credits/creditNotice';
 
-/** The first default chatbot on the unlimited low-tier model: usable with credits depleted under is_low_llm_free. */
-export const lowTierChatbot = (chatbots: readonly Chatbot[]): Chatbot | undefined =>
-  chatbots.find((chatbot) => chatbot.is_default && chatbot.llm_model.is_low_llm && chatbot.llm_model.is_unlimited);
 
 interface NewChatInput {
   chatbots: readonly Chatbot[];

@@ -8,7 +8,7 @@ import { useKeyChatbotChoices, useOpenAiEndpoint } from '../../api/apiKeys';
 import { useApiReferenceUrl } from '../../api/apiReference';
 import { IconExternal } from '../../components/icons';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
-import { CodeBlock } from '../sharing/CopyButton';
+import { CodeBlock } from '../../components/CopyButton';
 import { EXAMPLE_LANGUAGES, type ExampleLanguage, apiExample } from './apiExamples';
 
 /** How to call the API: base URL, the chosen chatbot's model id and copyable examples. */

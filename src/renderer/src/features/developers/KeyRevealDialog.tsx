@@ -1,7 +1,7 @@
 import { Alert, Button, Code, Group, Modal, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { CreatedApiKey } from '../../../../shared/api';
-import { CopyButton } from '../sharing/CopyButton';
+import { CopyButton } from '../../components/CopyButton';
 
 /**
  * The one time a new key is shown: the server keeps only its hash, so closing this dialog loses

@@ -17,7 +17,7 @@ import type { ChatbotFace } from '../chat/Messages';
 import { visitorModesBody } from '../chat/modes/modesStore';
 import chatClasses from '../chat/chat.module.css';
 import { useWebSearchStore } from '../sources/webSearchStore';
-import { ShareLinkDialog } from './ShareDialog';
+import { ShareLinkDialog } from '../chat/ShareDialog';
 import { useLinkWorkspace } from './useLinkWorkspace';
 import { useVisitorRun } from './useVisitorRun';
 import { PublicNotFound } from './PublicNotFound';

@@ -17,7 +17,7 @@ import { visitorModesBody } from '../chat/modes/modesStore';
 import { useWebSearchStore } from '../sources/webSearchStore';
 import type { ChatbotFace } from '../chat/Messages';
 import chatClasses from '../chat/chat.module.css';
-import { ShareLinkDialog } from './ShareDialog';
+import { ShareLinkDialog } from '../chat/ShareDialog';
 import { StartChatDialog } from './StartChatDialog';
 import { PublicNotFound } from './PublicNotFound';
 import { PublicThread } from './PublicThread';

@@ -20,12 +20,8 @@ import { useUserSession } from '../../stores/userSession';
 import { PolicyAgreements } from './PolicyAgreements';
 import { signUpFormSchema, type SignUpFormValues } from './signUpFormSchema';
 import { localizedName } from '../../../../shared/domain/language';
+import type { SsoIdentity, SsoSignUpState } from './ssoSignUpState';
 
-/** Router state of /auth/sign-up after an SSO platform vouched for someone with no account yet. */
-export interface SsoSignUpState {
-  sso: SsoIdentity;
-}
-type SsoIdentity = { token: string; platformId: number; email: string; name: string };
 
 /** A translated failure of a sign-up call, with the field or wait time the server named. */
 function failureOf(error: unknown, endpoint: typeof signupApi.sendCode | typeof signupApi.signUp | typeof ssoApi.ssoSignUp) {

@@ -7,7 +7,7 @@ import { showToast } from '../../components/toast';
 import { getPlatform } from '../../platform';
 import type { SsoIntent, SsoReturn } from '../../platform/types';
 import { useUserSession } from '../../stores/userSession';
-import type { SsoSignUpState } from '../signup/SignUpPage';
+import type { SsoSignUpState } from '../signup/ssoSignUpState';
 
 
 /** A failed step after verification, already mapped to its message by the endpoint that failed. */

@@ -5,7 +5,7 @@ import type { Chatbot } from '../../../../shared/api';
 import { chatbotName } from '../../../../shared/domain/chatbots';
 import { useRecentChatbotActions } from '../../api/store';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
-import { useModelDetails } from '../chat/ChatHeader';
+import { useModelDetails } from '../../components/useModelDetails';
 import { keyFeatures } from './ChatbotCard';
 import { localizedName } from '../../../../shared/domain/language';
 

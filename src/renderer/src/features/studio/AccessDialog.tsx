@@ -14,7 +14,7 @@ import { chatbotName } from '../../../../shared/domain/chatbots';
 import { ChatbotStatusBadge } from '../../components/ChatbotStatusBadge';
 import { localizedName } from '../../../../shared/domain/language';
 import { publicChatbotUrl } from '../../api/publicSessions';
-import { CopyButton } from '../sharing/CopyButton';
+import { CopyButton } from '../../components/CopyButton';
 
 type AccessMode = 'private' | 'groups' | 'public';
 

@@ -2,7 +2,7 @@ import { Select, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { LlmModel } from '../../../../shared/api';
 import { useChatbotModels } from '../../api/studio';
-import { useModelDetails } from '../chat/ChatHeader';
+import { useModelDetails } from '../../components/useModelDetails';
 
 interface ModelPickerProps {
   value: number;

@@ -1,7 +1,7 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { COPY_TOOLTIP_RESET_MS } from '../../../../shared/domain/ui';
-import { renderScreen } from '../../test/render';
+import { COPY_TOOLTIP_RESET_MS } from '../../../shared/domain/ui';
+import { renderScreen } from '../test/render';
 import { CopyButton } from './CopyButton';
 
 function stubClipboard(writeText: (text: string) => Promise<void>) {

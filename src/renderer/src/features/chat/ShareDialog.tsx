@@ -8,7 +8,7 @@ import { setSessionPublic, sharedSessionUrl } from '../../api/publicSessions';
 import { queryKeys } from '../../api/queryKeys';
 import { IconShare } from '../../components/icons';
 import { showToast } from '../../components/toast';
-import { CopyButton } from './CopyButton';
+import { CopyButton } from '../../components/CopyButton';
 
 function useSharedUrl(hashId: string): string {
   const [url, setUrl] = useState('');

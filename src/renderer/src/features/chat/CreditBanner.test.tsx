@@ -6,8 +6,8 @@ import { setPlatformForTests } from '../../platform';
 import { useUserSession } from '../../stores/userSession';
 import { installFakeApi, page } from '../../test/fakeApi';
 import { renderScreen } from '../../test/render';
-import { useActiveRunStore } from '../chat/activeRun';
-import ChatPage from '../chat/ChatPage';
+import { useActiveRunStore } from './activeRun';
+import ChatPage from './ChatPage';
 import { testChatbot, testModel } from '../../test/fixtures';
 
 const model = (lowTier: boolean) =>

@@ -10,9 +10,9 @@ import { refreshCredits, useMemberUsage } from '../../api/credits';
 import { useTenant } from '../../api/tenant';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { useUserSession } from '../../stores/userSession';
-import type { ChatRun } from '../chat/chatRun';
+import type { ChatRun } from './chatRun';
 import { chatbotName } from '../../../../shared/domain/chatbots';
-import { contactKey, creditNotice, dismiss, dismissalKey } from './creditNotice';
+import { contactKey, creditNotice, dismiss, dismissalKey } from '../credits/creditNotice';
 
 const noSubscription = () => () => {};
 const isFinal = (status: string | undefined) => status === 'done' || status === 'stopped' || status === 'failed';

@@ -1,11 +1,11 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { ActionIcon, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { COPY_TOOLTIP_RESET_MS } from '../../../../shared/domain/ui';
-import { IconCheck, IconCopy } from '../../components/icons';
-import { showToast } from '../../components/toast';
+import { COPY_TOOLTIP_RESET_MS } from '../../../shared/domain/ui';
+import { IconCheck, IconCopy } from './icons';
+import { showToast } from './toast';
 import { copyText } from './clipboard';
-import classes from './sharing.module.css';
+import classes from './CopyButton.module.css';
 
 interface CopyButtonProps {
   text: string;
