@@ -1062,7 +1062,7 @@ export const auditLog = pgTable(
 );
 
 /**
- * Every mail the server sends (docs/decisions/mail-outbox.md): rendered and written by the
+ * Every mail the server sends (docs/decisions/0004-mail-outbox.md): rendered and written by the
  * transaction that decides it, then sent once by the mail sender (mail/outbox.ts) of any process.
  * `pending` waits for `next_attempt_at`; `sending` is claimed until `next_attempt_at` (the lease),
  * after which another sender may take it again; `sent` and `failed` are final.
