@@ -60,7 +60,7 @@ async function main(): Promise<void> {
   };
   // postgres-js (3.4.9) can reject a query promise nobody awaits any more when the database ends its
   // connection while a retry or a pool replacement has moved on (seen under pg_terminate_backend;
-  // docs/decisions/lost-connection-retry.md): that must not end a process serving every tenant.
+  // docs/decisions/0012-lost-connection-retry.md): that must not end a process serving every tenant.
   // Any other unhandled rejection is a bug and still ends the process.
   process.on('unhandledRejection', (reason) => {
     if (!isConnectionLost(reason)) throw reason;

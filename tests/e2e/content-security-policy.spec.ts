@@ -21,7 +21,7 @@ test('the web client works under the CSP with no violation', async ({ page }) =>
   const csp = document?.headers()['content-security-policy'] ?? '';
   expect(csp).toContain("default-src 'none'");
   expect(csp).toContain("script-src 'self';");
-  // Video policies of the sign-up page play from their https URL (ARCHITECTURE "Tenant settings").
+  // Video policies of the sign-up page play from their https URL (docs/decisions/0045-tenant-settings.md).
   expect(csp).toContain("media-src 'self' https:;");
   expect(document?.headers()['x-frame-options']).toBe('DENY');
   await expect(page.getByTestId('tenant-brand').getByRole('img')).toBeVisible();

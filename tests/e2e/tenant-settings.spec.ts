@@ -3,7 +3,7 @@ import { samplePng } from '../fixtures/sampleFiles';
 import { ADMIN, MEMBER, adminHeaders, expectNoSeriousA11yViolations, showInLanguage, signIn, uniqueName } from './support';
 
 /**
- * Admin console "Settings" (ARCHITECTURE "Tenant settings"): branding on the sign-in page, a custom
+ * Admin console "Settings" (docs/decisions/0045-tenant-settings.md): branding on the sign-in page, a custom
  * field and a policy on the sign-up page, the field on My page. Every spec shares this server: the
  * names are unique, and what this spec adds to the sign-up form or the branding is undone at the end.
  */

@@ -30,12 +30,12 @@ const EXPECTED_PUBLIC = [
   'PATCH /public/sessions/:hash/generate-title/',
   'POST /public/chatbots/:id/chat/',
   'GET /public/chatbots/:hash/',
-  // A public chatbot's documents and any chatbot's profile picture (ARCHITECTURE "Chat files").
+  // A public chatbot's documents and any chatbot's profile picture (docs/decisions/0043-chat-files.md).
   'GET /public/chatbots/:hash/files/:id/',
-  // The files of a shared session, to whoever has its link (ARCHITECTURE "Security").
+  // The files of a shared session, to whoever has its link (docs/decisions/0014-shared-session-files.md).
   'GET /public/sessions/:hash/files/:id/',
   // Sign-up happens before anyone is signed in (spec §6): its settings, groups, fields, policies,
-  // the member limit, the verification code and the sign-up itself (ARCHITECTURE "Sign-up").
+  // the member limit, the verification code and the sign-up itself (docs/decisions/0040-sign-up.md).
   'GET /tenants/sign-up-settings/',
   'GET /tenants/member-count-check/',
   'GET /member-groups/',
@@ -45,17 +45,17 @@ const EXPECTED_PUBLIC = [
   'POST /auth/code/',
   'POST /auth/sign-up/',
   // SSO before anyone is signed in: the platforms, the OpenID Connect redirect, the directory's two
-  // steps and its code, and signing in or up with the verified identity (ARCHITECTURE "SSO").
+  // steps and its code, and signing in or up with the verified identity (docs/decisions/0042-sso.md).
   'GET /sso-platforms/',
   'POST /sso-platforms/:id/authorize/',
   'POST /sso-platforms/:id/verify/',
   'POST /sso-platforms/:id/send-code/',
   'POST /auth/sso-sign-in/',
   'POST /auth/sso-sign-up/',
-  // The invitee has no account yet: the accept page (ARCHITECTURE "Invitations").
+  // The invitee has no account yet: the accept page (docs/decisions/0041-invitations.md).
   'GET /invitations/:hash/verify/',
   'POST /invitations/:hash/accept/',
-  // The tenant's uploaded logo: the sign-in page shows it before anyone is signed in (ARCHITECTURE "Tenant settings").
+  // The tenant's uploaded logo: the sign-in page shows it before anyone is signed in (docs/decisions/0045-tenant-settings.md).
   'GET /tenants/logo/:id/',
 ].sort();
 

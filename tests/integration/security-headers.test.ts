@@ -15,7 +15,7 @@ const EXPECTED_CSP: Record<string, string[]> = {
   'style-src': ["'self'", "'unsafe-inline'"],
   'img-src': ["'self'", 'data:', 'blob:'],
   'font-src': ["'self'"],
-  // Video policies of the sign-up page (ARCHITECTURE "Tenant settings").
+  // Video policies of the sign-up page (docs/decisions/0045-tenant-settings.md).
   'media-src': ["'self'", 'https:'],
   'connect-src': ["'self'"],
   'object-src': ["'none'"],

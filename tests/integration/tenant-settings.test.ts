@@ -5,7 +5,7 @@ import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fi
 import { samplePdf, samplePng } from '../fixtures/sampleFiles';
 import { apiClient } from './helpers/client';
 
-/** Tenant settings of the admin console (docs/ARCHITECTURE.md "Tenant settings") and My page's custom fields. */
+/** Tenant settings of the admin console (docs/decisions/0045-tenant-settings.md) and My page's custom fields. */
 let server: TestServer;
 let api: ReturnType<typeof apiClient>;
 let admin: string;

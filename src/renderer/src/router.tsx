@@ -27,7 +27,7 @@ export const routes = [
       { path: SSO_WEB_CALLBACK_PATH, lazy: lazyComponent(() => import('./features/sso/SsoCallbackPage'), (module) => module.default) },
       { path: '/auth/invitation/:hash', lazy: lazyComponent(() => import('./features/account/InvitationPage'), (module) => module.default) },
       { path: '/auth/sign-up', lazy: lazyComponent(() => import('./features/signup/SignUpPage'), (module) => module.default) },
-      // Forgot password and the mailed link's page (ARCHITECTURE "Passwords").
+      // Forgot password and the mailed link's page (docs/decisions/0038-password-reset-and-change.md).
       { path: '/auth/forgot', lazy: lazyComponent(() => import('./features/account/ForgotPasswordPage'), (module) => module.default) },
       { path: '/auth/reset/:token', lazy: lazyComponent(() => import('./features/account/ResetPasswordPage'), (module) => module.default) },
       // Desktop only: server and workspace (main opens it on first run).

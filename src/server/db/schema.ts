@@ -50,7 +50,7 @@ export const creditScopeEnum = pgEnum('credit_scope', ['tenant', 'group', 'membe
 export const taskStatusEnum = pgEnum('task_status', ['running', 'completed', 'failed']);
 export const verificationStatusEnum = pgEnum('verification_status', ['sent', 'verified', 'expired']);
 export const piiActionEnum = pgEnum('pii_action', ['off', 'block', 'mask']);
-/** `ended`: the period ran out after a cancellation or after the last failed renewal (docs/ARCHITECTURE.md "Plans, membership and payments"). */
+/** `ended`: the period ran out after a cancellation or after the last failed renewal (docs/decisions/0057-plans-and-membership.md). */
 export const membershipStatusEnum = pgEnum('membership_status', ['active', 'cancelled', 'ended']);
 export const paymentStatusEnum = pgEnum('payment_status', ['pending', 'paid', 'failed']);
 export const paymentKindEnum = pgEnum('payment_kind', ['subscribe', 'upgrade', 'renewal']);
@@ -58,7 +58,7 @@ export const policyKindEnum = pgEnum('policy_kind', ['file', 'video', 'markdown'
 export const customFieldTypeEnum = pgEnum('custom_field_type', ['text', 'number']);
 export const invitationStatusEnum = pgEnum('invitation_status', ['pending', 'accepted']);
 export const mailStatusEnum = pgEnum('mail_status', ['pending', 'sending', 'sent', 'failed']);
-/** What a completed sign-up becomes (docs/ARCHITECTURE.md "Sign-up"): shared/domain/signup SIGNUP_APPROVALS. */
+/** What a completed sign-up becomes (docs/decisions/0040-sign-up.md): shared/domain/signup SIGNUP_APPROVALS. */
 export const signupApprovalEnum = pgEnum('signup_approval', ['admin', 'auto', 'individual']);
 
 export const tenants = pgTable('tenants', {
@@ -914,7 +914,7 @@ export const backgroundTasks = pgTable(
 );
 
 /**
- * A member upload's checkpoint (docs/ARCHITECTURE.md "Member export and bulk upload"): written in
+ * A member upload's checkpoint (docs/decisions/0063-member-export-and-bulk-upload.md): written in
  * the transaction of each batch, so a restarted job resumes after the last committed batch.
  */
 export const memberUploads = pgTable('member_uploads', {
@@ -1062,7 +1062,7 @@ export const auditLog = pgTable(
 );
 
 /**
- * Every mail the server sends (docs/decisions/mail-outbox.md): rendered and written by the
+ * Every mail the server sends (docs/decisions/0004-mail-outbox.md): rendered and written by the
  * transaction that decides it, then sent once by the mail sender (mail/outbox.ts) of any process.
  * `pending` waits for `next_attempt_at`; `sending` is claimed until `next_attempt_at` (the lease),
  * after which another sender may take it again; `sent` and `failed` are final.

@@ -1,5 +1,5 @@
 /**
- * The mail outbox (docs/decisions/mail-outbox.md): every mail is rendered and written as a
+ * The mail outbox (docs/decisions/0004-mail-outbox.md): every mail is rendered and written as a
  * `mail_outbox` row by the transaction that decides it (`queue`), so the mail exists exactly when
  * what it is about exists, with its content (a code, a link, a temporary password) fixed once. The
  * sender of every server process claims due rows (FOR UPDATE SKIP LOCKED), sends each and marks it

@@ -21,7 +21,7 @@ export function paymentProviderFromConfig(config: ServerConfig): PaymentProvider
 /**
  * What the web page's CSP must allow beyond its own origin for the provider's card window: nothing
  * for the demo; for PortOne its SDK script's origin, and the frames its window opens
- * (docs/ARCHITECTURE.md "Plans, membership and payments", CSP).
+ * (docs/decisions/0059-payments-portone.md, CSP).
  */
 export function paymentCspSources(provider: PaymentProvider, config: ServerConfig): { scriptSrc: string[]; frameSrc: string[] } | null {
   if (provider.browser.name !== 'portone') return null;

@@ -3,7 +3,7 @@
  * client a billing key; the server checks it (`GET /billing-keys/{key}`), charges it
  * (`POST /payments/{paymentId}/billing-key`, our order id as the payment id so a repeat cannot
  * charge twice), looks payments up (`GET /payments/{paymentId}`) and verifies webhooks (Standard
- * Webhooks). docs/ARCHITECTURE.md "Plans, membership and payments" says why PortOne.
+ * Webhooks). docs/decisions/0059-payments-portone.md says why PortOne.
  */
 import { z } from 'zod';
 import { CardDeclinedError, type ChargeOutcome, InvalidPaymentResultError, type PaymentProvider, WebhookVerificationError, maskCardNumber } from './provider';

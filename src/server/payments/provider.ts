@@ -1,6 +1,6 @@
 /**
- * The card provider behind plans and memberships (docs/ARCHITECTURE.md "Plans, membership and
- * payments"): registers a card as a billing key, charges it, looks a charge up and checks webhooks.
+ * The card provider behind plans and memberships (docs/decisions/0057-plans-and-membership.md,
+ * 0059-payments-portone.md): registers a card as a billing key, charges it, looks a charge up and checks webhooks.
  * Card numbers never reach the database: only the billing key and a masked number.
  */
 import type { z } from 'zod';

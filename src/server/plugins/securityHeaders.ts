@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
  * its own origin and talks only to its own API. Styles allow inline because Mantine injects style tags.
  * Images are the app's own plus data:/blob: (no https wildcard: the server serves the images it shows).
  * Media may come from any https origin: a video policy is an https URL the tenant's admin chose, played
- * on the sign-up page (docs/ARCHITECTURE.md "Tenant settings"); nothing else plays media.
+ * on the sign-up page (docs/decisions/0045-tenant-settings.md); nothing else plays media.
  */
 const WEB_CSP_DIRECTIVES: Record<string, readonly string[]> = {
   'default-src': ["'none'"],

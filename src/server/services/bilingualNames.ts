@@ -1,7 +1,7 @@
 import { type BilingualName, nameKeyOf, type SupportedLanguage } from '../../shared/domain/language';
 
 /**
- * The names a create or update body gives (docs/decisions/bilingual-names-fields-modes.md): its own
+ * The names a create or update body gives (docs/decisions/0024-bilingual-names-fields-modes.md): its own
  * `ko_name` / `en_name`, and the spec's single name (`field_name`, `mode_name`) as the name in the
  * admin's language when `omitted` says the body left that one out.
  */

@@ -1,6 +1,5 @@
 /**
- * Plans, membership and payments (spec §3, §4, §7; docs/ARCHITECTURE.md "Plans, membership and
- * payments"). Who pays: an individual member pays for their own membership; an organisation's
+ * Plans, membership and payments (spec §3, §4, §7; docs/decisions/0057-plans-and-membership.md). Who pays: an individual member pays for their own membership; an organisation's
  * membership is the tenant's, paid by its administrators, and its other members may only look.
  */
 import { randomBytes, randomUUID } from 'node:crypto';

@@ -29,7 +29,7 @@ export async function memberGroupIds(q: Queryable, member: MemberRow): Promise<n
 export type Viewer = { [K in 'id' | 'tenantId']: number | Placeholder };
 
 /**
- * Spec §6 (docs/ARCHITECTURE.md "Chatbot visibility"): a member sees a chatbot of their tenant when
+ * Spec §6 (docs/decisions/0044-studio-and-publishing.md): a member sees a chatbot of their tenant when
  * they created it, when it is public (the whole tenant), when it is shared with one of their groups
  * (given as ids, or as a subquery selecting them), or when it is a default chatbot without group
  * rows. Nothing else: a draft or private chatbot is its author's alone. A deactivated member's

@@ -7,7 +7,7 @@ import type { JobQueue } from '../jobs/queue';
 import { appendToLedger } from './credits';
 
 /**
- * Credit periods (docs/ARCHITECTURE.md "Credit periods"). Member and group balances are keyed by
+ * Credit periods (docs/decisions/0061-credit-periods-and-admin-credits.md). Member and group balances are keyed by
  * month, so their monthly quotas start again by themselves when the clock enters a new month: no
  * row is reset. What changes at a period's start is the tenant's pool: the plan's monthly credit is
  * granted for that month (valid until its last day), and every grant whose validity ended has its

@@ -1,6 +1,6 @@
 /**
  * Custom fields (spec §3, §5): the rules a member's value follows wherever it is given (sign-up,
- * My page), and the admin console's list, create, edit and delete (docs/ARCHITECTURE.md "Tenant settings").
+ * My page), and the admin console's list, create, edit and delete (docs/decisions/0045-tenant-settings.md).
  */
 import { and, asc, count, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { z } from 'zod';

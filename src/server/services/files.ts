@@ -293,7 +293,7 @@ export async function downloadOwnFile(db: Database, store: FileStore, member: Me
 export const publicAccessLevel = eq(files.accessLevel, 'public');
 
 /**
- * The public rule (docs/ARCHITECTURE.md "Chat files"): without signing in, a file of a chatbot is
+ * The public rule (docs/decisions/0043-chat-files.md): without signing in, a file of a chatbot is
  * readable only when its access level is public and it is either the chatbot's profile picture (an
  * <img> sends no token, and the Studio shows it before the chatbot is public) or a document of that
  * chatbot while the chatbot is public. Session files have their own path (sharedSessionFileUrl):

@@ -17,7 +17,7 @@ export interface ChatLog {
  * streams and its lease renewed by one statement per process every STREAM_FLUSH_SECONDS, however
  * many answers stream; an answer whose lease ran out belongs to nobody, and the sweep of any process
  * saves it as interrupted (services/chat sweepAbandonedAnswers). Also the shutdown's deadline for
- * streams. docs/decisions/chat-answer-leases.md explains the choices.
+ * streams. docs/decisions/0007-chat-answer-leases.md explains the choices.
  */
 
 /** The process that owns the answers it starts, and for how long each renewal holds. */

@@ -1,6 +1,6 @@
 /**
  * Policies a new member agrees to (spec §3, §5): the public read of the sign-up form and the
- * console's list, create, edit and delete (docs/ARCHITECTURE.md "Tenant settings").
+ * console's list, create, edit and delete (docs/decisions/0045-tenant-settings.md).
  */
 import { and, asc, count, eq, like, ne } from 'drizzle-orm';
 import type { z } from 'zod';

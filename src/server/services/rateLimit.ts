@@ -197,7 +197,7 @@ export function delayAfterFailures(count: number, free: number, maxDelayMs: numb
 }
 
 /**
- * Growing delays on wrong passwords instead of a lockout (docs/decisions/sign-in-delays.md). Failures
+ * Growing delays on wrong passwords instead of a lockout (docs/decisions/0015-account-rules.md). Failures
  * are recorded per email (of a tenant) and per client IP in the shared store, so every process sees
  * them. A client whose own failures call for a wait is answered 429 before its password is checked.
  * The email's delay applies only to clients that have failures recorded themselves: a client that

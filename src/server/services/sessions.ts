@@ -53,7 +53,7 @@ export async function listSessions(
     eq(sessions.isVisitor, false),
     // Studio test chats stay in the Studio's test panel.
     eq(sessions.isTest, false),
-    // API calls are recorded as sessions of their own, for their usage, not as chats (ARCHITECTURE "Developers").
+    // API calls are recorded as sessions of their own, for their usage, not as chats (docs/decisions/0058-api-keys-and-openai-api.md).
     eq(sessions.isApi, false),
     query.chatbot_id === undefined ? undefined : eq(sessions.chatbotId, query.chatbot_id),
   );

@@ -36,7 +36,7 @@ export async function findTaskMode(db: Database, tenantId: number, id: number, l
   return { name: localizedName(row, language), instructions: row.instructions };
 }
 
-/* The console's editor of task modes (docs/decisions/bilingual-names-fields-modes.md). */
+/* The console's editor of task modes (docs/decisions/0024-bilingual-names-fields-modes.md). */
 
 type TaskModeRow = typeof taskModes.$inferSelect;
 /** The admin who edits modes: the spec's single `mode_name` is a name in their language. */

@@ -1,6 +1,6 @@
 /**
  * Branding and support settings of a tenant (name, logo, support address, manual link) and the
- * uploads of the console's settings (the logo, a policy's document): docs/ARCHITECTURE.md "Tenant settings".
+ * uploads of the console's settings (the logo, a policy's document): docs/decisions/0045-tenant-settings.md.
  */
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';

@@ -16,7 +16,7 @@ import { SmsDeliveryError, type SmsService, verificationSms } from '../sms/servi
 
 /**
  * Six-digit codes that prove an email (or a phone, on the email's behalf): sign-up, and the
- * directory SSO's second step (docs/ARCHITECTURE.md "Sign-up", "SSO").
+ * directory SSO's second step (docs/decisions/0040-sign-up.md, 0042-sso.md).
  */
 type Purpose = 'sign_up' | 'sso';
 

@@ -1,8 +1,8 @@
 /**
  * `sms.send(to, text)`: a text message through the configured provider. Without one it is kept in
  * the SMS outbox directory and written to the server log (like mail without SMTP), so a demo or an
- * operator can pass the code on. One real provider: Twilio's Messages API (docs/ARCHITECTURE.md
- * "Sign-up" says why).
+ * operator can pass the code on. One real provider: Twilio's Messages API (docs/decisions/0040-sign-up.md
+ * says why).
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';

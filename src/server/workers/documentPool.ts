@@ -8,7 +8,7 @@
  *
  * Processes, not worker threads: a thread's resourceLimits are best-effort, and some allocation
  * patterns (one array grown past the limit) abort the whole server instead of the thread
- * (nodejs/node#47224; docs/decisions/document-parsing-processes.md).
+ * (nodejs/node#47224; docs/decisions/0005-document-parsing-processes.md).
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

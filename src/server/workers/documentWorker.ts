@@ -1,7 +1,7 @@
 /**
  * A document parsing process: documentPool.ts forks it and sends it one task at a time over IPC.
  * It is its own process, not a worker thread, so that running out of heap (V8 aborts) ends only
- * this process (docs/decisions/document-parsing-processes.md). For each task it says when it starts
+ * this process (docs/decisions/0005-document-parsing-processes.md). For each task it says when it starts
  * (the pool's time budget counts parsing, not waiting), sends the extraction's progress, then the
  * outcome; messages on the channel keep their order.
  */

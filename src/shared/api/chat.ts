@@ -13,7 +13,7 @@ export const chatBodySchema = z.object({
   task_mode_id: idSchema.optional(),
   web_search: z.boolean().optional(),
   thinking: z.boolean().optional(),
-  /** Image mode: the text is the prompt; the answer is one generated image (ARCHITECTURE "Modes"). */
+  /** Image mode: the text is the prompt; the answer is one generated image (docs/decisions/0037-chat-modes.md). */
   image_generation: z.boolean().optional(),
   image_size: z.enum(IMAGE_SIZES).optional(),
 });

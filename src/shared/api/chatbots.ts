@@ -104,7 +104,7 @@ const text = (max: number) => z.string().trim().max(max);
 /**
  * `POST /chatbots/`: an empty body makes a nameless draft on the first model the member may use;
  * the Studio sends the name the member gave first, which makes it private instead
- * (docs/decisions/chatbot-named-before-created.md).
+ * (docs/decisions/0022-chatbot-named-before-created.md).
  */
 export const createChatbotBodySchema = z
   .object({ ko_name: text(CHATBOT_LIMITS.nameMax), en_name: text(CHATBOT_LIMITS.nameMax) })

@@ -51,7 +51,7 @@ export type Language = z.infer<typeof languageSchema>;
 
 /**
  * One of the two names of a member group, custom field or task mode (spec §1); '' is "no name in
- * this language", where the other one is shown (docs/decisions/bilingual-names-fields-modes.md).
+ * this language", where the other one is shown (docs/decisions/0024-bilingual-names-fields-modes.md).
  */
 export const bilingualNameSchema = (max: number) => z.string().trim().max(max).refine(isWellFormedText);
 

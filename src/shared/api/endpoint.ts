@@ -35,7 +35,7 @@ export interface Endpoint<
   /**
    * True when the request or the answer carries session tokens (sign-in, refresh, sign-out, and any
    * later endpoint that signs someone in). Only the desktop main process may call such an endpoint:
-   * its bridge refuses the renderer any path that matches one (DESIGN §5, ARCHITECTURE "Desktop").
+   * its bridge refuses the renderer any path that matches one (DESIGN §5, docs/decisions/0050-desktop-tokens.md).
    */
   carriesTokens?: true;
   summary: string;

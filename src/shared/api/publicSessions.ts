@@ -64,9 +64,9 @@ export const generatePublicSessionTitle = defineEndpoint({
 });
 
 /**
- * What a visitor may use in a chat with a public chatbot (docs/decisions/public-chatbot-visitors.md): thinking
+ * What a visitor may use in a chat with a public chatbot (docs/decisions/0019-public-chatbot-visitors.md): thinking
  * when its model reasons, web search when the server has a search service, the tenant's task modes.
- * Files never: a visitor has no upload path (docs/decisions/public-chatbot-visitors.md).
+ * Files never: a visitor has no upload path (docs/decisions/0019-public-chatbot-visitors.md).
  */
 export const visitorModesSchema = z.object({
   thinking: z.boolean(),

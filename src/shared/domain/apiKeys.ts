@@ -1,4 +1,4 @@
-/** Developers: API keys and the OpenAI-compatible API (docs/ARCHITECTURE.md "Developers"). */
+/** Developers: API keys and the OpenAI-compatible API (docs/decisions/0058-api-keys-and-openai-api.md). */
 
 /** Every key starts with this, so a leaked key is recognisable (secret scanners, logs). */
 export const API_KEY_PREFIX = 'cbp_live_';

@@ -1,5 +1,5 @@
 /**
- * Plans, membership and payments (spec §3, §4; docs/ARCHITECTURE.md "Plans, membership and payments").
+ * Plans, membership and payments (spec §3, §4; docs/decisions/0057-plans-and-membership.md).
  */
 
 /** The card providers the server can charge through; `demo` is the offline default. */

@@ -1,7 +1,7 @@
 /**
  * Member export and bulk upload (spec §4 "Bulk upload", "Member export", §5 upload rules, §8).
  * The spec does not show batch sizes, limits or the file layout; these are the choices
- * (docs/ARCHITECTURE.md "Member export and bulk upload").
+ * (docs/decisions/0063-member-export-and-bulk-upload.md).
  */
 
 export const MEMBER_FILE_FORMATS = ['csv', 'xlsx'] as const;

@@ -1,6 +1,6 @@
 /**
  * Sign-up rules shared by the form and the server (spec §5, §9), and the tenant settings that drive
- * sign-up (the spec does not show them; docs/ARCHITECTURE.md "Sign-up").
+ * sign-up (the spec does not show them; docs/decisions/0040-sign-up.md).
  */
 
 /**

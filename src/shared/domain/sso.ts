@@ -1,5 +1,5 @@
 /**
- * Single sign-on (spec §2, §7, §8; docs/ARCHITECTURE.md "SSO"). Two kinds of platform behind one
+ * Single sign-on (spec §2, §7, §8; docs/decisions/0042-sso.md). Two kinds of platform behind one
  * interface: an OpenID Connect provider (authorization code with PKCE) and a directory (user ID and
  * password checked by an LDAP bind, then a verification code by email or SMS).
  */

@@ -1,6 +1,6 @@
 /**
  * Limits of the tenant settings an admin edits in the console (the spec does not show them;
- * docs/ARCHITECTURE.md "Tenant settings"). Shared by the forms and the server.
+ * docs/decisions/0045-tenant-settings.md). Shared by the forms and the server.
  */
 import type { FileKind } from './files';
 

@@ -68,7 +68,7 @@ export interface Platform {
     get(): Promise<ClientSettings>;
     set(patch: Partial<ClientSettings>): Promise<ClientSettings>;
   };
-  /** OpenID Connect sign-in at the platform's provider (docs/ARCHITECTURE.md "SSO"). */
+  /** OpenID Connect sign-in at the platform's provider (docs/decisions/0042-sso.md). */
   sso: {
     /**
      * Web: leaves the app for the provider's page (the app comes back at SSO_WEB_CALLBACK_PATH) and

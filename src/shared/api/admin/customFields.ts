@@ -19,7 +19,7 @@ const flags = {
 };
 const fieldName = bilingualNameSchema(CUSTOM_FIELD_NAME_MAX);
 /**
- * A field's names (docs/decisions/bilingual-names-fields-modes.md): Korean and English, one of the
+ * A field's names (docs/decisions/0024-bilingual-names-fields-modes.md): Korean and English, one of the
  * two at least. `field_name`, the spec's single name, is taken as the name in the admin's language
  * (Korean for a Korean admin, English otherwise) when the body does not give that one itself.
  */

@@ -14,7 +14,7 @@ const modeName = bilingualNameSchema(TASK_MODE_NAME_MAX);
 const instructions = z.string().trim().min(1).max(TASK_MODE_INSTRUCTIONS_MAX).refine(isWellFormedText);
 
 /**
- * A mode's names (docs/decisions/bilingual-names-fields-modes.md): Korean and English, one of the two
+ * A mode's names (docs/decisions/0024-bilingual-names-fields-modes.md): Korean and English, one of the two
  * at least; `mode_name`, the spec's single name, is the name in the admin's language when the body
  * does not give that one itself.
  */

@@ -7,7 +7,7 @@ import { defineEndpoint } from '../endpoint';
 /** A tenant's minimum password length: spec §5's 8 up to PASSWORD_MIN_LENGTH_MAX. */
 export const passwordMinLengthSchema = z.number().int().min(PASSWORD_MIN).max(PASSWORD_MIN_LENGTH_MAX);
 
-/** Branding and support (the spec does not show these settings; docs/ARCHITECTURE.md "Tenant settings"). */
+/** Branding and support (the spec does not show these settings; docs/decisions/0045-tenant-settings.md). */
 export const tenantSettingsSchema = z.object({
   tenant_name: z.string(),
   logo_url: z.string().nullable(),

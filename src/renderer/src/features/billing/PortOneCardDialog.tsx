@@ -27,7 +27,7 @@ interface PortOneCardDialogProps {
  * PortOne's card registration: its browser SDK opens the card window (the card never reaches this
  * page or our server) and gives a billing key, which the server checks with PortOne before it
  * charges. A closed window or a PG refusal comes back as a code: nothing is sent, nothing charged.
- * The desktop app does not run the SDK (docs/ARCHITECTURE.md "Plans, membership and payments"):
+ * The desktop app does not run the SDK (docs/decisions/0057-plans-and-membership.md):
  * it sends the member to the plans page in their browser.
  */
 export function PortOneCardDialog({ plan, provider, onClose, onSubscribed }: PortOneCardDialogProps) {

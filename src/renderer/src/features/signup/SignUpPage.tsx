@@ -35,7 +35,7 @@ export default function SignUpPage() {
   const { t } = useTranslation('signup');
   const member = useUserSession((state) => state.member);
   const form = useSignupForm();
-  // Arriving from SSO: the platform vouched for the email; no password, no code (ARCHITECTURE "SSO").
+  // Arriving from SSO: the platform vouched for the email; no password, no code (docs/decisions/0042-sso.md).
   const sso = (useLocation().state as SsoSignUpState | null)?.sso;
   const [outcome, setOutcome] = useState<SignupOutcome | null>(null);
   useDocumentTitle(t('title'));

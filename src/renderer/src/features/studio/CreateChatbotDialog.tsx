@@ -12,7 +12,7 @@ interface CreateChatbotDialogProps {
 
 /**
  * "Create chatbot" asks for a name first, so nothing is saved until the member means it: Cancel
- * leaves no draft behind (docs/decisions/chatbot-named-before-created.md).
+ * leaves no draft behind (docs/decisions/0022-chatbot-named-before-created.md).
  */
 export function CreateChatbotDialog({ opened, creating, onCreate, onClose }: CreateChatbotDialogProps) {
   const { t } = useTranslation('studio');

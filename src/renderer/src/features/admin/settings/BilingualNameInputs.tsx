@@ -12,7 +12,7 @@ export function takenName(error: unknown): keyof BilingualName {
 
 /**
  * A settings dialog's Korean and English name inputs under the rule "one of the two is enough"
- * (docs/decisions/bilingual-names-fields-modes.md). Errors are `validation.…` keys of common or of
+ * (docs/decisions/0024-bilingual-names-fields-modes.md). Errors are `validation.…` keys of common or of
  * this screen, or messages already translated.
  */
 export function BilingualNameInputs<V extends BilingualName>({ form, id }: { form: UseFormReturnType<V>; id: string }) {
