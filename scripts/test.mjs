@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// `npm test`: everything CI runs, in order — lint (boundaries), type checks, unit and component
-// tests, server integration tests on PGlite (and on PostgreSQL when TEST_DATABASE_URL is set),
-// keychain tests inside a D-Bus session with gnome-keyring, the desktop and web builds, and the
-// Playwright end-to-end tests (in the background beside the test passes). Ends with one
-// "N passed, N failed" line over all test cases.
+// `npm test`: everything CI runs — the desktop and web builds, then the Playwright end-to-end
+// tests in two shards in the background, beside lint (boundaries), type checks, unit and component
+// tests, server integration tests on PGlite (and on PostgreSQL when TEST_DATABASE_URL is set) and
+// keychain tests inside a D-Bus session with gnome-keyring. Ends with one "N passed, N failed"
+// line over all test cases.
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -41,9 +41,6 @@ function vitest(title, args, reportName, env) {
   return ok;
 }
 
-run('lint (ESLint with the DESIGN §4 boundary rules)', 'npx', ['eslint', '.', '--max-warnings=0']);
-run('type check (node: shared, server, main, preload, tests)', 'npx', ['tsc', '-p', 'tsconfig.node.json']);
-run('type check (web: renderer, shared)', 'npx', ['tsc', '-p', 'tsconfig.web.json']);
 
 /**
  * Starts a step in the background: its output goes to a file, printed when `finish` is awaited, and
@@ -94,8 +91,8 @@ async function freePortTriplet() {
 
 /**
  * The end-to-end tests spend most of their time waiting for the page, so they run in the
- * background beside the test passes, which keep both cores busy; the builds they need come first.
- * They run as two shards at once, each with a server, a database and ports of its own: one after
+ * background beside lint, the type checks and the test passes, which keep both cores busy; the
+ * builds they need come first. They run as two shards at once, each with a server, a database and ports of its own: one after
  * the other they were the longest step by far.
  */
 const E2E_SHARDS = 2;
@@ -113,6 +110,11 @@ if (run('web build (vite)', 'npm', ['run', '--silent', 'build:web']) && desktopB
     );
   }
 }
+
+// The end-to-end shards are the longest step: lint and the type checks run beside them.
+run('lint (ESLint with the DESIGN §4 boundary rules)', 'npx', ['eslint', '.', '--max-warnings=0']);
+run('type check (node: shared, server, main, preload, tests)', 'npx', ['tsc', '-p', 'tsconfig.node.json']);
+run('type check (web: renderer, shared)', 'npx', ['tsc', '-p', 'tsconfig.web.json']);
 
 const workers = `--maxWorkers=${availableParallelism()}`;
 vitest('unit, component and server integration tests on PGlite', ['--project', 'web', '--project', 'web-isolated', '--project', 'node', '--project', 'integration', workers], 'pglite', { TEST_DATABASE_URL: '' });
