@@ -92,8 +92,9 @@ async function freePortTriplet() {
 /**
  * The end-to-end tests spend most of their time waiting for the page, so they run in the
  * background beside lint, the type checks and the test passes, which keep both cores busy; the
- * builds they need come first. They run as two shards at once, each with a server, a database and ports of its own: one after
- * the other they were the longest step by far.
+ * builds they need come first. They run as two shards at once, each with a server, a database,
+ * ports and an output folder of its own (Playwright empties its output folder as it starts): one
+ * after the other they were the longest step by far.
  */
 const E2E_SHARDS = 2;
 const endToEndFinishes = [];
@@ -103,7 +104,7 @@ if (run('web build (vite)', 'npm', ['run', '--silent', 'build:web']) && desktopB
     const outputFile = join(reportDir, `e2e-${shard}.json`);
     const title = `end-to-end tests, part ${shard} of ${E2E_SHARDS} (Playwright, Chromium, real server)`;
     endToEndFinishes.push(
-      startInBackground(title, 'npx', ['playwright', 'test', `--shard=${shard}/${E2E_SHARDS}`, '--reporter=list,json'], {
+      startInBackground(title, 'npx', ['playwright', 'test', `--shard=${shard}/${E2E_SHARDS}`, `--output=test-results/e2e-part-${shard}`, '--reporter=list,json'], {
         env: { PLAYWRIGHT_JSON_OUTPUT_NAME: outputFile, E2E_PORT: String(await freePortTriplet()) },
         count: () => countPlaywright(outputFile),
       }),
