@@ -141,6 +141,17 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware rules: a promise nobody awaits or handles loses its error, and one handed to an
+    // event handler that expects nothing is never awaited.
+    files: ['**/*.ts', '**/*.tsx'],
+    languageOptions: { parserOptions: { project: ['./tsconfig.node.json', './tsconfig.web.json'], tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/await-thenable': 'error',
+    },
+  },
+  {
     files: ['src/shared/**'],
     rules: {
       'no-restricted-imports': ['error', { patterns: ['electron', 'node:*', 'react', 'react-dom', 'fs', 'path'] }],

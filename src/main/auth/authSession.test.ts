@@ -17,10 +17,9 @@ async function listen(respond: (url: string) => Answer | Promise<Answer>) {
   const server = createServer((request, response) => {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
-    request.on('end', async () => {
+    request.on('end', () => {
       received.push({ url: request.url ?? '', headers: request.headers, body });
-      const { status, headers } = await respond(request.url ?? '');
-      response.writeHead(status, { 'content-type': 'application/json', ...headers }).end('{}');
+      void Promise.resolve(respond(request.url ?? '')).then(({ status, headers }) => response.writeHead(status, { 'content-type': 'application/json', ...headers }).end('{}'));
     });
   });
   servers.push(server);

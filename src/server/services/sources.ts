@@ -118,12 +118,11 @@ export function createSources(db: Database, search: SearchProvider | undefined) 
       if (scope.webSearch && !search) throw new AppError(400, 'web_search_unavailable', 'Web search is not available on this server.');
       // A message of images alone has nothing to search for.
       const searching = scope.webSearch && scope.text !== '' ? search : undefined;
-      const [own, documentIds, earlier] = await Promise.all([
-        scope.fileIds,
+      const [documentIds, earlier] = await Promise.all([
         chatbotFileIds(scope.tenantId, scope.chatbotId),
         scope.existing?.hasFiles ? sessionFileIds(scope.existing) : [],
       ]);
-      const fileIds = [...new Set([...own, ...documentIds, ...earlier])];
+      const fileIds = [...new Set([...scope.fileIds, ...documentIds, ...earlier])];
       const [passages, results] = await Promise.all([
         fileIds.length > 0 ? searchPassages(db, { tenantId: scope.tenantId, fileIds, question: scope.text, limit: PASSAGES_PER_SEND }) : [],
         searching ? webResults(searching, scope.text) : [],

@@ -11,13 +11,17 @@ describe('list search box', () => {
     const { result, rerender } = renderHook(({ search }) => useListSearchBox(search, setListParams), { initialProps: { search: '' } });
 
     act(() => result.current.typeSearch('a'));
-    act(() => vi.advanceTimersByTime(LIST_SEARCH_DELAY_MS));
+    act(() => {
+      vi.advanceTimersByTime(LIST_SEARCH_DELAY_MS);
+    });
     expect(setListParams).toHaveBeenLastCalledWith({ search: 'a' });
     // The next key lands before the router has rendered the URL with "a".
     act(() => result.current.typeSearch('ad'));
     rerender({ search: 'a' });
     expect(result.current.query).toBe('ad');
-    act(() => vi.advanceTimersByTime(LIST_SEARCH_DELAY_MS));
+    act(() => {
+      vi.advanceTimersByTime(LIST_SEARCH_DELAY_MS);
+    });
     expect(setListParams).toHaveBeenLastCalledWith({ search: 'ad' });
     rerender({ search: 'ad' });
     expect(result.current.query).toBe('ad');
@@ -32,7 +36,9 @@ describe('list search box', () => {
     const setListParams = vi.fn();
     const { result, rerender } = renderHook(({ search }) => useListSearchBox(search, setListParams), { initialProps: { search: '' } });
     act(() => result.current.typeSearch('two '));
-    act(() => vi.advanceTimersByTime(LIST_SEARCH_DELAY_MS));
+    act(() => {
+      vi.advanceTimersByTime(LIST_SEARCH_DELAY_MS);
+    });
     rerender({ search: 'two' });
     expect(result.current.query).toBe('two ');
   });

@@ -71,7 +71,7 @@ export default function ServerSetupPage() {
         <LanguageMenu />
       </Group>
       <Center component="main" id={MAIN_CONTENT_ID} tabIndex={-1} px="md" pb={80} pt={24}>
-        <Paper component="form" onSubmit={submit} noValidate w="100%" maw={480} p={36} radius="lg" shadow="md" withBorder>
+        <Paper component="form" onSubmit={(event) => void submit(event)} noValidate w="100%" maw={480} p={36} radius="lg" shadow="md" withBorder>
           <Stack gap="lg">
             <Stack gap={8}>
               <Title order={1} size="h2">

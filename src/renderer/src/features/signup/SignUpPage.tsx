@@ -195,8 +195,8 @@ function SignUpFlow({ settings, groups, fields, policies, sso, onDone }: FlowPro
         onCode={setCode}
         busy={busy}
         alert={alert}
-        onResend={requestCode}
-        onSubmit={createAccount}
+        onResend={() => void requestCode()}
+        onSubmit={() => void createAccount()}
         onBack={() => {
           setFailure(null);
           setSent(null);

@@ -80,7 +80,7 @@ function ExportDialogBody({ onClose }: { onClose: () => void }) {
           <Button variant="default" onClick={onClose}>
             {t('close')}
           </Button>
-          <Button onClick={start} loading={starting}>
+          <Button onClick={() => void start()} loading={starting}>
             {t('export.start')}
           </Button>
         </Group>
@@ -107,7 +107,7 @@ function ExportDialogBody({ onClose }: { onClose: () => void }) {
           </Button>
         )}
         {result?.download_path && !shownProblem ? (
-          <Button leftSection={<IconDownload size={16} />} onClick={download} loading={downloading}>
+          <Button leftSection={<IconDownload size={16} />} onClick={() => void download()} loading={downloading}>
             {t('export.download')}
           </Button>
         ) : (

@@ -42,7 +42,7 @@ function TemplateCard() {
       </Text>
       <Group gap="sm">
         {MEMBER_FILE_FORMATS.map((format) => (
-          <Button key={format} variant="default" leftSection={<IconDownload size={16} />} loading={busy === format} onClick={() => download(format)}>
+          <Button key={format} variant="default" leftSection={<IconDownload size={16} />} loading={busy === format} onClick={() => void download(format)}>
             {t(`upload.template_${format}`)}
           </Button>
         ))}
@@ -225,7 +225,7 @@ export default function MemberUploadPage() {
                 </Alert>
               )}
               <Group>
-                <Button onClick={send} disabled={!file} loading={sending} leftSection={<IconUpload size={16} />}>
+                <Button onClick={() => void send()} disabled={!file} loading={sending} leftSection={<IconUpload size={16} />}>
                   {t('upload.start')}
                 </Button>
               </Group>
