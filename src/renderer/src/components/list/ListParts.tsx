@@ -1,11 +1,12 @@
 import type { ReactNode } from 'react';
-import { Checkbox, Group, Pagination, Table, Text, TextInput, type TableProps, type TextInputProps } from '@mantine/core';
+import { Checkbox, Group, Pagination, Select, Table, Text, TextInput, type TableProps, type TextInputProps } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { ListState } from './useListState';
 
 /**
  * The parts a list page is built from, around `useListState` and `ListStates`:
- * `ListToolbar` (search, filters, the page's action), `ListSearchInput`, `BulkActions`,
+ * `ListToolbar` (search, filters, the page's action) with `ListFilters`, `ListSearchInput` and
+ * `ListOrderSelect`, `BulkActions`,
  * `ListTable` with `SelectAllHeader` and `RowSelectCell`, and `ListPagination` under it.
  */
 
@@ -15,6 +16,41 @@ export function ListToolbar({ mb = 'md', children }: { mb?: string; children: Re
     <Group justify="space-between" align="flex-end" mb={mb} gap="sm">
       {children}
     </Group>
+  );
+}
+
+/** The toolbar's side that holds the search and the filters, wrapping on a narrow screen. */
+export function ListFilters({ children }: { children: ReactNode }) {
+  return (
+    <Group gap="sm" align="flex-end" wrap="wrap" style={{ flex: '1 1 320px' }}>
+      {children}
+    </Group>
+  );
+}
+
+interface ListOrderSelectProps<Order extends string> {
+  list: Pick<ListState<object, Order>, 'order' | 'setOrder'>;
+  orders: readonly Order[];
+  label: string;
+  optionLabel: (order: Order) => string;
+  /** Called with the new order before the URL takes it (e.g. to drop a selection). */
+  onOrder?: (order: Order) => void;
+}
+
+/** The list's order: one of `orders`, in the URL as `order`. */
+export function ListOrderSelect<Order extends string>({ list, orders, label, optionLabel, onOrder }: ListOrderSelectProps<Order>) {
+  return (
+    <Select
+      label={label}
+      value={list.order}
+      onChange={(value) => {
+        onOrder?.(value as Order);
+        list.setOrder(value as Order);
+      }}
+      allowDeselect={false}
+      data={orders.map((value) => ({ value, label: optionLabel(value) }))}
+      w={{ base: '100%', sm: 200 }}
+    />
   );
 }
 
