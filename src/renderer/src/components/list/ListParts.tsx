@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Checkbox, Group, Pagination, Select, Table, Text, TextInput, type TableProps, type TextInputProps } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { scrollRegionProps } from '../scrollRegion';
 import type { ListState } from './useListState';
 
 /**
@@ -62,6 +63,8 @@ export function ListSearchInput({ list, ...props }: { list: Pick<ListState, 'sea
 interface ListTableProps extends Omit<TableProps, 'children'> {
   /** Below this width the table scrolls sideways rather than squeezing its columns. */
   minWidth: number;
+  /** A table of a page that has a link or button nowhere else near it: its scrolling box is a named, focusable region. */
+  scrollRegion?: string;
   /** The header cells. */
   head: ReactNode;
   /** The rows. */
@@ -70,9 +73,9 @@ interface ListTableProps extends Omit<TableProps, 'children'> {
 }
 
 /** A list's table: one header row, the rows, sideways scrolling on a narrow screen. */
-export function ListTable({ minWidth, head, children, ...table }: ListTableProps) {
+export function ListTable({ minWidth, scrollRegion, head, children, ...table }: ListTableProps) {
   return (
-    <Table.ScrollContainer minWidth={minWidth}>
+    <Table.ScrollContainer minWidth={minWidth} {...(scrollRegion === undefined ? {} : scrollRegionProps(scrollRegion))}>
       <Table {...table}>
         <Table.Thead>
           <Table.Tr>{head}</Table.Tr>
