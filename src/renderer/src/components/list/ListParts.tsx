@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Checkbox, Group, Pagination, Select, Table, Text, TextInput, type TableProps, type TextInputProps } from '@mantine/core';
+import { Checkbox, Group, Pagination, Select, Table, Text, TextInput, VisuallyHidden, type TableProps, type TextInputProps } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { scrollRegionProps } from '../scrollRegion';
 import type { ListState } from './useListState';
@@ -8,7 +8,7 @@ import type { ListState } from './useListState';
  * The parts a list page is built from, around `useListState` and `ListStates`:
  * `ListToolbar` (search, filters, the page's action) with `ListFilters`, `ListSearchInput` and
  * `ListOrderSelect`, `BulkActions`,
- * `ListTable` with `SelectAllHeader` and `RowSelectCell`, and `ListPagination` under it.
+ * `ListTable` with `SelectAllHeader`, `RowSelectCell` and `ActionsHeader`, and `ListPagination` under it.
  */
 
 /** The row above a list: search and filters on one side, the page's action on the other. */
@@ -83,6 +83,15 @@ export function ListTable({ minWidth, scrollRegion, head, children, ...table }: 
         <Table.Tbody>{children}</Table.Tbody>
       </Table>
     </Table.ScrollContainer>
+  );
+}
+
+/** The header cell of a row-actions column: named for screen readers, empty on screen. */
+export function ActionsHeader({ label }: { label: string }) {
+  return (
+    <Table.Th>
+      <VisuallyHidden>{label}</VisuallyHidden>
+    </Table.Th>
   );
 }
 

@@ -1,18 +1,18 @@
 import type { ReactNode } from 'react';
 import { Alert, Button, Skeleton, Stack, Text } from '@mantine/core';
 
-/** What ListStates reads of a TanStack query. */
+/** What ListStates reads of a TanStack query of a page of items. */
 interface ListQuery {
   isPending: boolean;
   isError: boolean;
   error: unknown;
   refetch: () => unknown;
+  data?: { items: readonly unknown[] };
 }
 
 interface ListStatesProps {
+  /** The list's query: no rows on its page shows `empty`. */
   query: ListQuery;
-  /** Rows on this page: 0 shows `empty`. */
-  count: number;
   /** The error's message (the page's error table and namespace). */
   errorTitle: (error: unknown) => string;
   retryLabel: string;
@@ -29,7 +29,7 @@ interface ListStatesProps {
  * What every list screen shows around its table: three skeleton rows while loading, the error
  * with Retry, the empty (or no-match) text, else the list.
  */
-export function ListStates({ query, count, errorTitle, retryLabel, empty, emptyTestId, errorTestId, rowHeight = 44, children }: ListStatesProps) {
+export function ListStates({ query, errorTitle, retryLabel, empty, emptyTestId, errorTestId, rowHeight = 44, children }: ListStatesProps) {
   if (query.isPending) {
     return (
       <Stack gap="xs" aria-busy="true">
@@ -48,7 +48,7 @@ export function ListStates({ query, count, errorTitle, retryLabel, empty, emptyT
       </Alert>
     );
   }
-  if (count === 0) {
+  if (!query.data?.items.length) {
     return (
       <Text c="dimmed" py="xl" ta="center" data-testid={emptyTestId}>
         {empty}

@@ -1,7 +1,8 @@
 import { type ReactNode, useState } from 'react';
-import { ActionIcon, Button, Card, Group, Modal, type MantineSize, Skeleton, Table, Text, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Button, Card, Group, Modal, type MantineSize, Skeleton, Table, Text, Title, Tooltip } from '@mantine/core';
 import type { Endpoint } from '../../../../shared/api';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { ActionsHeader } from '../../components/list/ListParts';
 import { IconEdit, IconPlus, IconTrash } from '../../components/icons';
 import { useErrorToast } from '../../components/useErrorToast';
 
@@ -92,9 +93,7 @@ export function SettingsListCard<T extends { id: number }>({ id, title, descript
               <Table.Thead>
                 <Table.Tr>
                   {table.head}
-                  <Table.Th>
-                    <VisuallyHidden>{table.actionsLabel}</VisuallyHidden>
-                  </Table.Th>
+                  <ActionsHeader label={table.actionsLabel} />
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Group, Paper, SegmentedControl, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Group, Paper, SegmentedControl, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -20,7 +20,7 @@ import { ApiDocs } from './ApiDocs';
 import { ApiKeyDialog } from './ApiKeyDialog';
 import { KeyRevealDialog } from './KeyRevealDialog';
 import { ListStates } from '../../components/list/ListStates';
-import { ListPagination, ListSearchInput, ListTable, ListToolbar } from '../../components/list/ListParts';
+import { ActionsHeader, ListPagination, ListSearchInput, ListTable, ListToolbar } from '../../components/list/ListParts';
 
 const STATUS_FILTERS = ['all', 'active', 'revoked'] as const;
 const FILTERS = z.object({ status: z.enum(STATUS_FILTERS).default('all') });
@@ -67,82 +67,6 @@ export default function DevelopersPage() {
   const credits = new Intl.NumberFormat(language, { maximumFractionDigits: 2 });
   const date = (value: string | null, empty: string) => (value ? formatDate(value, language) : empty);
 
-  const body = (
-    <ListStates
-      query={list}
-      count={items.length}
-      errorTitle={(error) => t(errorMessageKey(error, apiKeysApi.listApiKeys))}
-      retryLabel={t('retry')}
-      empty={listState.isFiltered ? t('empty_filtered') : t('empty')}
-      emptyTestId="api-keys-empty"
-    >
-      {() => (
-        <ListTable
-          minWidth={960}
-          scrollRegion={t('keys_title')}
-          verticalSpacing="sm"
-          highlightOnHover
-          data-testid="api-keys"
-          head={
-            <>
-              <Table.Th>{t('column.name')}</Table.Th>
-              <Table.Th>{t('column.prefix')}</Table.Th>
-              <Table.Th>{t('column.chatbots')}</Table.Th>
-              <Table.Th>{t('column.created')}</Table.Th>
-              <Table.Th>{t('column.last_used')}</Table.Th>
-              <Table.Th>{t('column.expiry')}</Table.Th>
-              <Table.Th>{t('column.usage')}</Table.Th>
-              <Table.Th>{t('column.status')}</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>{t('column.actions')}</VisuallyHidden>
-              </Table.Th>
-            </>
-          }
-        >
-          {items.map((key) => (
-            <Table.Tr key={key.id} data-testid="api-key-row" data-name={key.name}>
-              <Table.Td fw={500} style={{ overflowWrap: 'anywhere' }}>
-                {key.name}
-              </Table.Td>
-              <Table.Td>
-                <Text ff="monospace" size="sm">
-                  {key.key_prefix}…
-                </Text>
-              </Table.Td>
-              <Table.Td>{key.chatbots.map((chatbot) => chatbotName(chatbot, language) || t('untitled')).join(', ') || '—'}</Table.Td>
-              <Table.Td>{date(key.created_at, '—')}</Table.Td>
-              <Table.Td>{date(key.last_used_at, t('never_used'))}</Table.Td>
-              <Table.Td>{date(key.expires_at, t('no_expiry'))}</Table.Td>
-              <Table.Td data-testid="key-usage">
-                <Text size="sm">{t('usage.requests', { count: key.requests_this_month })}</Text>
-                <Text size="xs" c="dimmed">
-                  {t('usage.credits', { credits: credits.format(key.credits_this_month) })}
-                </Text>
-              </Table.Td>
-              <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                <Badge style={{ minWidth: 'max-content' }} color={STATUS_COLORS[key.status]} c={STATUS_TEXT[key.status]} variant="light" data-testid="key-status">
-                  {t(`status.${key.status}`)}
-                </Badge>
-              </Table.Td>
-              <Table.Td>
-                {key.status !== 'revoked' && (
-                  <Group gap={4} wrap="nowrap" justify="flex-end">
-                    <Button size="xs" variant="subtle" leftSection={<IconEdit size={14} />} onClick={() => setEditing(key)} aria-label={t('edit_named', { name: key.name })}>
-                      {t('edit')}
-                    </Button>
-                    <Button size="xs" variant="subtle" color="red" leftSection={<IconTrash size={14} />} onClick={() => setRevoking(key)} aria-label={t('revoke_named', { name: key.name })} data-testid="revoke-key">
-                      {t('revoke')}
-                    </Button>
-                  </Group>
-                )}
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </ListTable>
-      )}
-    </ListStates>
-  );
-
   return (
     <PageFrame title={t('title')} description={t('description')}>
       <Stack gap="xl">
@@ -164,7 +88,76 @@ export default function DevelopersPage() {
             />
             <ListSearchInput list={listState} placeholder={t('search')} aria-label={t('search')} w={{ base: '100%', sm: 260 }} />
           </ListToolbar>
-          {body}
+          <ListStates
+            query={list}
+            errorTitle={(error) => t(errorMessageKey(error, apiKeysApi.listApiKeys))}
+            retryLabel={t('retry')}
+            empty={listState.isFiltered ? t('empty_filtered') : t('empty')}
+            emptyTestId="api-keys-empty"
+          >
+            {() => (
+              <ListTable
+                minWidth={960}
+                scrollRegion={t('keys_title')}
+                verticalSpacing="sm"
+                highlightOnHover
+                data-testid="api-keys"
+                head={
+                  <>
+                    <Table.Th>{t('column.name')}</Table.Th>
+                    <Table.Th>{t('column.prefix')}</Table.Th>
+                    <Table.Th>{t('column.chatbots')}</Table.Th>
+                    <Table.Th>{t('column.created')}</Table.Th>
+                    <Table.Th>{t('column.last_used')}</Table.Th>
+                    <Table.Th>{t('column.expiry')}</Table.Th>
+                    <Table.Th>{t('column.usage')}</Table.Th>
+                    <Table.Th>{t('column.status')}</Table.Th>
+                    <ActionsHeader label={t('column.actions')} />
+                  </>
+                }
+              >
+                {items.map((key) => (
+                  <Table.Tr key={key.id} data-testid="api-key-row" data-name={key.name}>
+                    <Table.Td fw={500} style={{ overflowWrap: 'anywhere' }}>
+                      {key.name}
+                    </Table.Td>
+                    <Table.Td>
+                      <Text ff="monospace" size="sm">
+                        {key.key_prefix}…
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>{key.chatbots.map((chatbot) => chatbotName(chatbot, language) || t('untitled')).join(', ') || '—'}</Table.Td>
+                    <Table.Td>{date(key.created_at, '—')}</Table.Td>
+                    <Table.Td>{date(key.last_used_at, t('never_used'))}</Table.Td>
+                    <Table.Td>{date(key.expires_at, t('no_expiry'))}</Table.Td>
+                    <Table.Td data-testid="key-usage">
+                      <Text size="sm">{t('usage.requests', { count: key.requests_this_month })}</Text>
+                      <Text size="xs" c="dimmed">
+                        {t('usage.credits', { credits: credits.format(key.credits_this_month) })}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                      <Badge style={{ minWidth: 'max-content' }} color={STATUS_COLORS[key.status]} c={STATUS_TEXT[key.status]} variant="light" data-testid="key-status">
+                        {t(`status.${key.status}`)}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>
+                      {key.status !== 'revoked' && (
+                        <Group gap={4} wrap="nowrap" justify="flex-end">
+                          <Button size="xs" variant="subtle" leftSection={<IconEdit size={14} />} onClick={() => setEditing(key)} aria-label={t('edit_named', { name: key.name })}>
+                            {t('edit')}
+                          </Button>
+                          <Button size="xs" variant="subtle" color="red" leftSection={<IconTrash size={14} />} onClick={() => setRevoking(key)} aria-label={t('revoke_named', { name: key.name })} data-testid="revoke-key">
+                            {t('revoke')}
+                          </Button>
+                        </Group>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </ListTable>
+            )}
+          </ListStates>
           <ListPagination list={listState} totalPages={list.data?.total_pages} />
         </Paper>
         <ApiDocs />

@@ -150,90 +150,6 @@ export default function AuditLogPage() {
   }));
   const toggle = (id: number) => setExpanded((current) => (current.includes(id) ? current.filter((open) => open !== id) : [...current, id]));
 
-  const body = (
-    <ListStates
-      query={list}
-      count={items.length}
-      errorTitle={(error) => t(errorMessageKey(error, adminAuditLogApi.listAuditLog))}
-      retryLabel={t('retry')}
-      empty={t(filtered ? 'empty_filtered' : 'empty')}
-      emptyTestId="audit-empty"
-      errorTestId="audit-error"
-      rowHeight={48}
-    >
-      {() => (
-        <ListTable
-          minWidth={760}
-          verticalSpacing="sm"
-          data-testid="audit-log"
-          head={
-            <>
-              <Table.Th>{t('when')}</Table.Th>
-              <Table.Th>{t('who')}</Table.Th>
-              <Table.Th>{t('action_column')}</Table.Th>
-              <Table.Th>{t('target')}</Table.Th>
-              <Table.Th>{t('change')}</Table.Th>
-              <Table.Th w={48} />
-            </>
-          }
-        >
-          {items.map((entry) => {
-            const open = expanded.includes(entry.id);
-            const detailId = `audit-detail-${entry.id}`;
-            return (
-              <Fragment key={entry.id}>
-                <Table.Tr data-testid="audit-row" data-action={entry.action}>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{dateTime.format(new Date(entry.created_at))}</Table.Td>
-                  <Table.Td>
-                    <Text size="sm" fw={500}>
-                      {entry.actor.name}
-                    </Text>
-                    <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-                      {entry.actor.email}
-                      {entry.actor.id === null && ` · ${t('deleted_member')}`}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>{t(actionKey(entry.action))}</Table.Td>
-                  <Table.Td>
-                    <Text size="sm">{t(`target_type.${entry.target_type}`, { defaultValue: fieldLabel(entry.target_type) })}</Text>
-                    {entry.target_id && (
-                      <Text size="xs" c="dimmed">
-                        #{entry.target_id}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>
-                    <Summary entry={entry} />
-                  </Table.Td>
-                  <Table.Td ta="right">
-                    <Button
-                      variant="subtle"
-                      size="compact-sm"
-                      px={6}
-                      aria-expanded={open}
-                      aria-controls={open ? detailId : undefined}
-                      aria-label={t(open ? 'hide_details' : 'show_details')}
-                      onClick={() => toggle(entry.id)}
-                    >
-                      <IconChevron size={16} style={{ transform: open ? 'rotate(180deg)' : undefined, transition: 'transform 120ms' }} />
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-                {open && (
-                  <Table.Tr id={detailId}>
-                    <Table.Td colSpan={6} bg="gray.0">
-                      <Details entry={entry} />
-                    </Table.Td>
-                  </Table.Tr>
-                )}
-              </Fragment>
-            );
-          })}
-        </ListTable>
-      )}
-    </ListStates>
-  );
-
   return (
     <AdminPageFrame title={t('title')} description={t('description')}>
       <Box component="form" role="search" aria-label={t('filters')} mb="md" onSubmit={(event) => event.preventDefault()}>
@@ -271,7 +187,86 @@ export default function AuditLogPage() {
           {t('results', { count: list.data.total_items })}
         </Text>
       )}
-      {body}
+      <ListStates
+        query={list}
+        errorTitle={(error) => t(errorMessageKey(error, adminAuditLogApi.listAuditLog))}
+        retryLabel={t('retry')}
+        empty={t(filtered ? 'empty_filtered' : 'empty')}
+        emptyTestId="audit-empty"
+        errorTestId="audit-error"
+        rowHeight={48}
+      >
+        {() => (
+          <ListTable
+            minWidth={760}
+            verticalSpacing="sm"
+            data-testid="audit-log"
+            head={
+              <>
+                <Table.Th>{t('when')}</Table.Th>
+                <Table.Th>{t('who')}</Table.Th>
+                <Table.Th>{t('action_column')}</Table.Th>
+                <Table.Th>{t('target')}</Table.Th>
+                <Table.Th>{t('change')}</Table.Th>
+                <Table.Th w={48} />
+              </>
+            }
+          >
+            {items.map((entry) => {
+              const open = expanded.includes(entry.id);
+              const detailId = `audit-detail-${entry.id}`;
+              return (
+                <Fragment key={entry.id}>
+                  <Table.Tr data-testid="audit-row" data-action={entry.action}>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{dateTime.format(new Date(entry.created_at))}</Table.Td>
+                    <Table.Td>
+                      <Text size="sm" fw={500}>
+                        {entry.actor.name}
+                      </Text>
+                      <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                        {entry.actor.email}
+                        {entry.actor.id === null && ` · ${t('deleted_member')}`}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>{t(actionKey(entry.action))}</Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{t(`target_type.${entry.target_type}`, { defaultValue: fieldLabel(entry.target_type) })}</Text>
+                      {entry.target_id && (
+                        <Text size="xs" c="dimmed">
+                          #{entry.target_id}
+                        </Text>
+                      )}
+                    </Table.Td>
+                    <Table.Td>
+                      <Summary entry={entry} />
+                    </Table.Td>
+                    <Table.Td ta="right">
+                      <Button
+                        variant="subtle"
+                        size="compact-sm"
+                        px={6}
+                        aria-expanded={open}
+                        aria-controls={open ? detailId : undefined}
+                        aria-label={t(open ? 'hide_details' : 'show_details')}
+                        onClick={() => toggle(entry.id)}
+                      >
+                        <IconChevron size={16} style={{ transform: open ? 'rotate(180deg)' : undefined, transition: 'transform 120ms' }} />
+                      </Button>
+                    </Table.Td>
+                  </Table.Tr>
+                  {open && (
+                    <Table.Tr id={detailId}>
+                      <Table.Td colSpan={6} bg="gray.0">
+                        <Details entry={entry} />
+                      </Table.Td>
+                    </Table.Tr>
+                  )}
+                </Fragment>
+              );
+            })}
+          </ListTable>
+        )}
+      </ListStates>
       <ListPagination list={listState} totalPages={list.data?.total_pages} />
     </AdminPageFrame>
   );

@@ -121,56 +121,6 @@ export default function AdminChatbotsPage() {
   };
   const waitingIds = items.filter((item) => item.waiting_publish).map((item) => item.id);
 
-  const body = (
-    <ListStates
-      query={list}
-      count={items.length}
-      errorTitle={(error) => t(errorMessageKey(error, adminChatbotsApi.listAdminChatbots))}
-      retryLabel={t('retry')}
-      empty={t(view === 'pending' ? 'empty_pending' : 'empty')}
-      emptyTestId="admin-chatbots-empty"
-    >
-      {() => (
-        <ListTable
-          minWidth={640}
-          verticalSpacing="sm"
-          highlightOnHover
-          data-testid="admin-chatbots"
-          head={
-            <>
-              <SelectAllHeader ids={waitingIds} selected={selected} onChange={setSelected} label={t('select_all')} disabled={waitingIds.length === 0} />
-              <Table.Th>{t('name')}</Table.Th>
-              <Table.Th>{t('author')}</Table.Th>
-              <Table.Th>{t('status')}</Table.Th>
-              <Table.Th>{t('updated')}</Table.Th>
-              <Table.Th />
-            </>
-          }
-        >
-          {items.map((item) => {
-            const name = chatbotName(item, language) || t('untitled');
-            return (
-              <Table.Tr key={item.id} data-testid="admin-chatbot-row" data-name={item.en_name}>
-                <RowSelectCell id={item.id} selected={selected} onChange={setSelected} label={t('select_named', { name })} disabled={!item.waiting_publish} />
-                <Table.Td fw={500}>{name}</Table.Td>
-                <Table.Td>{item.creator?.name ?? '—'}</Table.Td>
-                <Table.Td>
-                  <ChatbotStatusBadge status={item.status} />
-                </Table.Td>
-                <Table.Td>{formatDate(item.updated_at, language)}</Table.Td>
-                <Table.Td ta="right">
-                  <Button size="xs" variant="light" onClick={() => setOpenId(item.id)} aria-label={t('review_named', { name })}>
-                    {t('review')}
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            );
-          })}
-        </ListTable>
-      )}
-    </ListStates>
-  );
-
   return (
     <AdminPageFrame title={t('title')} description={t('description')}>
       <ListToolbar>
@@ -190,7 +140,52 @@ export default function AdminChatbotsPage() {
           {t('reject_selected')}
         </Button>
       </BulkActions>
-      {body}
+      <ListStates
+        query={list}
+        errorTitle={(error) => t(errorMessageKey(error, adminChatbotsApi.listAdminChatbots))}
+        retryLabel={t('retry')}
+        empty={t(view === 'pending' ? 'empty_pending' : 'empty')}
+        emptyTestId="admin-chatbots-empty"
+      >
+        {() => (
+          <ListTable
+            minWidth={640}
+            verticalSpacing="sm"
+            highlightOnHover
+            data-testid="admin-chatbots"
+            head={
+              <>
+                <SelectAllHeader ids={waitingIds} selected={selected} onChange={setSelected} label={t('select_all')} disabled={waitingIds.length === 0} />
+                <Table.Th>{t('name')}</Table.Th>
+                <Table.Th>{t('author')}</Table.Th>
+                <Table.Th>{t('status')}</Table.Th>
+                <Table.Th>{t('updated')}</Table.Th>
+                <Table.Th />
+              </>
+            }
+          >
+            {items.map((item) => {
+              const name = chatbotName(item, language) || t('untitled');
+              return (
+                <Table.Tr key={item.id} data-testid="admin-chatbot-row" data-name={item.en_name}>
+                  <RowSelectCell id={item.id} selected={selected} onChange={setSelected} label={t('select_named', { name })} disabled={!item.waiting_publish} />
+                  <Table.Td fw={500}>{name}</Table.Td>
+                  <Table.Td>{item.creator?.name ?? '—'}</Table.Td>
+                  <Table.Td>
+                    <ChatbotStatusBadge status={item.status} />
+                  </Table.Td>
+                  <Table.Td>{formatDate(item.updated_at, language)}</Table.Td>
+                  <Table.Td ta="right">
+                    <Button size="xs" variant="light" onClick={() => setOpenId(item.id)} aria-label={t('review_named', { name })}>
+                      {t('review')}
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </ListTable>
+        )}
+      </ListStates>
       <ListPagination list={listState} totalPages={list.data?.total_pages} />
       <Drawer opened={open !== null} onClose={() => setOpenId(null)} position="right" size="lg" title={open ? chatbotName(open, language) || t('untitled') : ''} closeButtonProps={{ 'aria-label': t('close') }}>
         {open && (

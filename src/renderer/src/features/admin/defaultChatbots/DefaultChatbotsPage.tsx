@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Anchor, Badge, Button, Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { adminChatbotsApi, type AdminChatbot } from '../../../../../shared/api';
@@ -9,7 +9,7 @@ import { useAdminChatbots } from '../../../api/adminChatbots';
 import { useAllAdminGroups } from '../../../api/adminMemberGroups';
 import { errorMessageKey } from '../../../api/errorMessages';
 import { ListStates } from '../../../components/list/ListStates';
-import { ListTable } from '../../../components/list/ListParts';
+import { ActionsHeader, ListTable } from '../../../components/list/ListParts';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { StartingGroupsDialog } from './StartingGroupsDialog';
@@ -37,7 +37,6 @@ export default function DefaultChatbotsPage() {
     <AdminPageFrame title={t('title')} description={t('description')}>
       <ListStates
         query={list}
-        count={items.length}
         errorTitle={(error) => t(errorMessageKey(error, adminChatbotsApi.listAdminChatbots))}
         retryLabel={t('retry')}
         empty={t('empty')}
@@ -54,9 +53,7 @@ export default function DefaultChatbotsPage() {
                 <Table.Th>{t('column.model')}</Table.Th>
                 <Table.Th>{t('column.groups')}</Table.Th>
                 <Table.Th>{t('column.documents')}</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>{t('column.actions')}</VisuallyHidden>
-                </Table.Th>
+                <ActionsHeader label={t('column.actions')} />
               </>
             }
           >

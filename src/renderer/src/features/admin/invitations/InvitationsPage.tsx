@@ -58,52 +58,6 @@ export default function InvitationsPage() {
 
   const items = list.data?.items ?? [];
   const pageIds = items.map((item) => item.id);
-  const body = (
-    <ListStates
-      query={list}
-      count={items.length}
-      errorTitle={(error) => t(errorMessageKey(error, adminInvitationsApi.listAdminInvitations))}
-      retryLabel={t('retry')}
-      empty={listState.isFiltered ? t('no_match') : t('empty')}
-    >
-      {() => (
-        <ListTable
-          minWidth={720}
-          verticalSpacing="sm"
-          data-testid="admin-invitations"
-          head={
-            <>
-              <SelectAllHeader ids={pageIds} selected={selected} onChange={setSelected} label={t('select_all')} />
-              <Table.Th>{t('email')}</Table.Th>
-              <Table.Th>{t('name')}</Table.Th>
-              <Table.Th>{t('group')}</Table.Th>
-              <Table.Th>{t('status')}</Table.Th>
-              <Table.Th>{t('invited_by')}</Table.Th>
-              <Table.Th>{t('invited_at')}</Table.Th>
-            </>
-          }
-        >
-          {items.map((item) => (
-            <Table.Tr key={item.id} data-testid="invitation-row" data-email={item.email}>
-              <RowSelectCell id={item.id} selected={selected} onChange={setSelected} label={t('select_named', { email: item.email })} />
-              <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.email}</Table.Td>
-              <Table.Td>{item.name ?? '—'}</Table.Td>
-              <Table.Td>{groupOf(item.member_group_id)}</Table.Td>
-              <Table.Td>
-                {/* Dark text on the light badge (WCAG AA at badge size), as the chatbot status badge does. */}
-                <Badge variant="light" color={item.status === 'pending' ? 'yellow' : 'green'} c="dark.7">
-                  {t(`status_${item.status}`)}
-                </Badge>
-              </Table.Td>
-              <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.invited_by ?? '—'}</Table.Td>
-              <Table.Td>{formatDate(item.created_at, language)}</Table.Td>
-            </Table.Tr>
-          ))}
-        </ListTable>
-      )}
-    </ListStates>
-  );
-
   return (
     <AdminPageFrame title={t('title')} description={t('description')}>
       <ListToolbar>
@@ -120,7 +74,48 @@ export default function InvitationsPage() {
           {t('delete_selected')}
         </Button>
       </BulkActions>
-      {body}
+      <ListStates
+        query={list}
+        errorTitle={(error) => t(errorMessageKey(error, adminInvitationsApi.listAdminInvitations))}
+        retryLabel={t('retry')}
+        empty={listState.isFiltered ? t('no_match') : t('empty')}
+      >
+        {() => (
+          <ListTable
+            minWidth={720}
+            verticalSpacing="sm"
+            data-testid="admin-invitations"
+            head={
+              <>
+                <SelectAllHeader ids={pageIds} selected={selected} onChange={setSelected} label={t('select_all')} />
+                <Table.Th>{t('email')}</Table.Th>
+                <Table.Th>{t('name')}</Table.Th>
+                <Table.Th>{t('group')}</Table.Th>
+                <Table.Th>{t('status')}</Table.Th>
+                <Table.Th>{t('invited_by')}</Table.Th>
+                <Table.Th>{t('invited_at')}</Table.Th>
+              </>
+            }
+          >
+            {items.map((item) => (
+              <Table.Tr key={item.id} data-testid="invitation-row" data-email={item.email}>
+                <RowSelectCell id={item.id} selected={selected} onChange={setSelected} label={t('select_named', { email: item.email })} />
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.email}</Table.Td>
+                <Table.Td>{item.name ?? '—'}</Table.Td>
+                <Table.Td>{groupOf(item.member_group_id)}</Table.Td>
+                <Table.Td>
+                  {/* Dark text on the light badge (WCAG AA at badge size), as the chatbot status badge does. */}
+                  <Badge variant="light" color={item.status === 'pending' ? 'yellow' : 'green'} c="dark.7">
+                    {t(`status_${item.status}`)}
+                  </Badge>
+                </Table.Td>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.invited_by ?? '—'}</Table.Td>
+                <Table.Td>{formatDate(item.created_at, language)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </ListTable>
+        )}
+      </ListStates>
       <ListPagination list={listState} totalPages={list.data?.total_pages} />
       {inviting && <InviteDialog opened groups={groups.data?.items ?? []} groupName={groupName} onClose={() => setInviting(false)} onInvited={() => void refresh()} />}
       <ConfirmDialog

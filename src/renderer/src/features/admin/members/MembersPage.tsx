@@ -152,60 +152,6 @@ export default function MembersPage() {
     />
   );
 
-  const body = (
-    <ListStates
-      query={list}
-      count={items.length}
-      errorTitle={(error) => t(errorMessageKey(error, adminMembersApi.listAdminMembers))}
-      retryLabel={t('retry')}
-      empty={t('empty')}
-      emptyTestId="members-empty"
-    >
-      {() => (
-        <ListTable
-          minWidth={900}
-          verticalSpacing="sm"
-          highlightOnHover
-          data-testid="members-table"
-          head={
-            <>
-              <SelectAllHeader ids={selectable} selected={selected} onChange={setSelected} label={t('select_all')} disabled={selectable.length === 0} />
-              <Table.Th>{t('column.name')}</Table.Th>
-              <Table.Th>{t('column.email')}</Table.Th>
-              <Table.Th>{t('column.groups')}</Table.Th>
-              <Table.Th>{t('column.status')}</Table.Th>
-              <Table.Th>{t('column.credit_quota')}</Table.Th>
-              <Table.Th>{t('column.joined')}</Table.Th>
-            </>
-          }
-        >
-          {items.map((item) => (
-            <Table.Tr key={item.id} data-testid="member-row" data-email={item.email}>
-              <RowSelectCell id={item.id} selected={selected} onChange={setSelected} label={t('select_named', { name: item.name })} disabled={item.id === ownId} />
-              <Table.Td>
-                <Group gap={6} wrap="nowrap">
-                  <Anchor component="button" type="button" fw={500} ta="left" onClick={() => setOpenId(item.id)} data-testid="open-member">
-                    {item.name}
-                  </Anchor>
-                  {item.is_admin && (
-                    <Badge size="xs" variant="light" color="indigo" c="indigo.9" miw="max-content">
-                      {t('admin_badge')}
-                    </Badge>
-                  )}
-                </Group>
-              </Table.Td>
-              <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.email}</Table.Td>
-              <Table.Td>{item.member_groups.map((group) => localizedName(group, language)).join(', ') || '—'}</Table.Td>
-              <Table.Td>{t(`status.${item.member_status}`)}</Table.Td>
-              <Table.Td>{item.credit_quota === null ? t('group_default') : item.credit_quota.toLocaleString(language)}</Table.Td>
-              <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(item.created_at, language)}</Table.Td>
-            </Table.Tr>
-          ))}
-        </ListTable>
-      )}
-    </ListStates>
-  );
-
   return (
     <AdminPageFrame title={t('title')} description={t('description')}>
       <ListToolbar mb="sm">
@@ -261,7 +207,56 @@ export default function MembersPage() {
           {t('bulk_delete')}
           </Button>
       </BulkActions>
-      {body}
+      <ListStates
+        query={list}
+        errorTitle={(error) => t(errorMessageKey(error, adminMembersApi.listAdminMembers))}
+        retryLabel={t('retry')}
+        empty={t('empty')}
+        emptyTestId="members-empty"
+      >
+        {() => (
+          <ListTable
+            minWidth={900}
+            verticalSpacing="sm"
+            highlightOnHover
+            data-testid="members-table"
+            head={
+              <>
+                <SelectAllHeader ids={selectable} selected={selected} onChange={setSelected} label={t('select_all')} disabled={selectable.length === 0} />
+                <Table.Th>{t('column.name')}</Table.Th>
+                <Table.Th>{t('column.email')}</Table.Th>
+                <Table.Th>{t('column.groups')}</Table.Th>
+                <Table.Th>{t('column.status')}</Table.Th>
+                <Table.Th>{t('column.credit_quota')}</Table.Th>
+                <Table.Th>{t('column.joined')}</Table.Th>
+              </>
+            }
+          >
+            {items.map((item) => (
+              <Table.Tr key={item.id} data-testid="member-row" data-email={item.email}>
+                <RowSelectCell id={item.id} selected={selected} onChange={setSelected} label={t('select_named', { name: item.name })} disabled={item.id === ownId} />
+                <Table.Td>
+                  <Group gap={6} wrap="nowrap">
+                    <Anchor component="button" type="button" fw={500} ta="left" onClick={() => setOpenId(item.id)} data-testid="open-member">
+                      {item.name}
+                    </Anchor>
+                    {item.is_admin && (
+                      <Badge size="xs" variant="light" color="indigo" c="indigo.9" miw="max-content">
+                        {t('admin_badge')}
+                      </Badge>
+                    )}
+                  </Group>
+                </Table.Td>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.email}</Table.Td>
+                <Table.Td>{item.member_groups.map((group) => localizedName(group, language)).join(', ') || '—'}</Table.Td>
+                <Table.Td>{t(`status.${item.member_status}`)}</Table.Td>
+                <Table.Td>{item.credit_quota === null ? t('group_default') : item.credit_quota.toLocaleString(language)}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(item.created_at, language)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </ListTable>
+        )}
+      </ListStates>
       <Group justify="space-between" mt="md">
         <Text size="sm" c="dimmed">
           {list.data ? t('total', { count: list.data.total_items }) : ''}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Group, SegmentedControl, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Group, SegmentedControl, Table, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
@@ -15,7 +15,7 @@ import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { RejectDialog } from '../chatbots/RejectDialog';
 import { ListStates } from '../../../components/list/ListStates';
-import { BulkActions, ListPagination, ListSearchInput, ListTable, ListToolbar, RowSelectCell, SelectAllHeader } from '../../../components/list/ListParts';
+import { ActionsHeader, BulkActions, ListPagination, ListSearchInput, ListTable, ListToolbar, RowSelectCell, SelectAllHeader } from '../../../components/list/ListParts';
 import { localizedName } from '../../../../../shared/domain/language';
 
 const TYPES = ['all', ...adminMemberRequestsApi.MEMBER_REQUEST_TYPES] as const;
@@ -66,83 +66,6 @@ export default function RequestsPage() {
   const ids = items.map((item) => item.member_id);
   const groupsText = (groups: MemberRequest['requested_groups']) => groups.map((group) => localizedName(group, language)).join(', ') || '—';
 
-  const body = (
-    <ListStates
-      query={list}
-      count={items.length}
-      errorTitle={(error) => t(errorMessageKey(error, adminMemberRequestsApi.listMemberRequests))}
-      retryLabel={t('retry')}
-      empty={t('requests.empty')}
-      emptyTestId="requests-empty"
-    >
-      {() => (
-        <ListTable
-          minWidth={860}
-          verticalSpacing="sm"
-          data-testid="requests-table"
-          head={
-            <>
-              <SelectAllHeader ids={ids} selected={selected} onChange={setSelected} label={t('requests.select_all')} />
-              <Table.Th>{t('column.name')}</Table.Th>
-              <Table.Th>{t('requests.type')}</Table.Th>
-              <Table.Th>{t('requests.requested_groups')}</Table.Th>
-              <Table.Th>{t('requests.current_groups')}</Table.Th>
-              <Table.Th>{t('requests.requested_at')}</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>{t('requests.actions')}</VisuallyHidden>
-              </Table.Th>
-            </>
-          }
-    >
-          {items.map((item) => (
-            <Table.Tr key={item.member_id} data-testid="request-row" data-email={item.email}>
-              <RowSelectCell id={item.member_id} selected={selected} onChange={setSelected} label={t('select_named', { name: item.name })} />
-              <Table.Td>
-                <Text size="sm" fw={500}>
-                  {item.name}
-                </Text>
-                <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                  {item.email}
-                </Text>
-              </Table.Td>
-              <Table.Td>
-                <Badge variant="light" tt="none" miw="max-content" color={item.request_type === 'registration' ? 'blue' : 'grape'} c={item.request_type === 'registration' ? 'blue.9' : 'grape.9'}>
-                  {t(`requests.types.${item.request_type}`)}
-                </Badge>
-              </Table.Td>
-              <Table.Td>{groupsText(item.requested_groups)}</Table.Td>
-              <Table.Td>{groupsText(item.current_groups)}</Table.Td>
-              <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(item.requested_at, language)}</Table.Td>
-              <Table.Td>
-                <Group gap={6} wrap="nowrap" justify="flex-end">
-                  <Button
-                    size="xs"
-                    onClick={() => decide.mutate({ ids: [item.member_id], approve: true })}
-                    loading={decide.isPending && decide.variables?.ids.length === 1 && decide.variables.ids[0] === item.member_id}
-                    aria-label={t('requests.approve_named', { name: item.name })}
-                    data-testid="approve-request"
-                  >
-                    {t('requests.approve')}
-                  </Button>
-                  <Button
-                    size="xs"
-                    color="red"
-                    variant="light"
-                    onClick={() => setRejecting([item.member_id])}
-                    aria-label={t('requests.reject_named', { name: item.name })}
-                    data-testid="reject-request"
-                  >
-                    {t('reject')}
-                  </Button>
-                </Group>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </ListTable>
-      )}
-    </ListStates>
-  );
-
   return (
     <AdminPageFrame title={t('requests.title')} description={t('requests.description')}>
       <ListToolbar>
@@ -157,7 +80,77 @@ export default function RequestsPage() {
           {t('requests.reject_selected')}
         </Button>
       </BulkActions>
-      {body}
+      <ListStates
+        query={list}
+        errorTitle={(error) => t(errorMessageKey(error, adminMemberRequestsApi.listMemberRequests))}
+        retryLabel={t('retry')}
+        empty={t('requests.empty')}
+        emptyTestId="requests-empty"
+      >
+        {() => (
+          <ListTable
+            minWidth={860}
+            verticalSpacing="sm"
+            data-testid="requests-table"
+            head={
+              <>
+                <SelectAllHeader ids={ids} selected={selected} onChange={setSelected} label={t('requests.select_all')} />
+                <Table.Th>{t('column.name')}</Table.Th>
+                <Table.Th>{t('requests.type')}</Table.Th>
+                <Table.Th>{t('requests.requested_groups')}</Table.Th>
+                <Table.Th>{t('requests.current_groups')}</Table.Th>
+                <Table.Th>{t('requests.requested_at')}</Table.Th>
+                <ActionsHeader label={t('requests.actions')} />
+              </>
+            }
+          >
+            {items.map((item) => (
+              <Table.Tr key={item.member_id} data-testid="request-row" data-email={item.email}>
+                <RowSelectCell id={item.member_id} selected={selected} onChange={setSelected} label={t('select_named', { name: item.name })} />
+                <Table.Td>
+                  <Text size="sm" fw={500}>
+                    {item.name}
+                  </Text>
+                  <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                    {item.email}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Badge variant="light" tt="none" miw="max-content" color={item.request_type === 'registration' ? 'blue' : 'grape'} c={item.request_type === 'registration' ? 'blue.9' : 'grape.9'}>
+                    {t(`requests.types.${item.request_type}`)}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>{groupsText(item.requested_groups)}</Table.Td>
+                <Table.Td>{groupsText(item.current_groups)}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(item.requested_at, language)}</Table.Td>
+                <Table.Td>
+                  <Group gap={6} wrap="nowrap" justify="flex-end">
+                    <Button
+                      size="xs"
+                      onClick={() => decide.mutate({ ids: [item.member_id], approve: true })}
+                      loading={decide.isPending && decide.variables?.ids.length === 1 && decide.variables.ids[0] === item.member_id}
+                      aria-label={t('requests.approve_named', { name: item.name })}
+                      data-testid="approve-request"
+                    >
+                      {t('requests.approve')}
+                    </Button>
+                    <Button
+                      size="xs"
+                      color="red"
+                      variant="light"
+                      onClick={() => setRejecting([item.member_id])}
+                      aria-label={t('requests.reject_named', { name: item.name })}
+                      data-testid="reject-request"
+                    >
+                      {t('reject')}
+                    </Button>
+                  </Group>
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </ListTable>
+        )}
+      </ListStates>
       <ListPagination list={listState} totalPages={list.data?.total_pages} />
       <RejectDialog
         ns="adminMembers"

@@ -1,4 +1,4 @@
-import { Badge, Button, Checkbox, Group, SegmentedControl, Stack, Table, Text } from '@mantine/core';
+import { Badge, Checkbox, Group, SegmentedControl, Stack, Table, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +7,7 @@ import { CUSTOM_FIELD_TYPES, type CustomFieldType } from '../../../../../shared/
 import { errorMessageKey, errorMessageValues } from '../../../api/errorMessages';
 import { queryKeys } from '../../../api/queryKeys';
 import { createCustomField, deleteCustomField, updateCustomField, useAdminCustomFields } from '../../../api/tenantSettings';
+import { FormDialogButtons } from '../../../components/forms/FormDialogButtons';
 import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/forms/zodResolver';
 import { showToast } from '../../../components/toast';
 import { useErrorToast } from '../../../components/useErrorToast';
@@ -88,14 +89,7 @@ function FieldDialog({ field, onClose }: { field: AdminCustomField | null; onClo
             <Checkbox key={flag} label={t(`fields.${flag}`)} description={t(`fields.${flag}_hint`)} {...form.getInputProps(flag, { type: 'checkbox' })} />
           ))}
         </Stack>
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onClose}>
-            {t('cancel')}
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {t('save')}
-          </Button>
-        </Group>
+        <FormDialogButtons cancelLabel={t('cancel')} onCancel={onClose} submitLabel={t('save')} saving={save.isPending} />
       </Stack>
     </form>
   );

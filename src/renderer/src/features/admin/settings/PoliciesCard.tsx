@@ -8,6 +8,7 @@ import { POLICY_FILE_KINDS, POLICY_FILE_MAX_BYTES, POLICY_KINDS, type PolicyKind
 import { errorMessageKey } from '../../../api/errorMessages';
 import { queryKeys } from '../../../api/queryKeys';
 import { createPolicy, deletePolicy, updatePolicy, uploadPolicyFile, useAdminPolicies } from '../../../api/tenantSettings';
+import { FormDialogButtons } from '../../../components/forms/FormDialogButtons';
 import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/forms/zodResolver';
 import { IconDownload } from '../../../components/icons';
 import { showToast } from '../../../components/toast';
@@ -162,14 +163,7 @@ function PolicyDialog({ policy, onClose }: { policy: AdminPolicy | null; onClose
           </Stack>
         )}
         <Switch label={t('policies.mandatory')} description={t('policies.mandatory_hint')} {...form.getInputProps('is_mandatory', { type: 'checkbox' })} />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onClose}>
-            {t('cancel')}
-          </Button>
-          <Button type="submit" loading={save.isPending} disabled={upload.isPending}>
-            {t('save')}
-          </Button>
-        </Group>
+        <FormDialogButtons cancelLabel={t('cancel')} onCancel={onClose} submitLabel={t('save')} saving={save.isPending} disabled={upload.isPending} />
       </Stack>
     </form>
   );

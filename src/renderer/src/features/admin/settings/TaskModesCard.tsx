@@ -1,4 +1,4 @@
-import { Button, Group, Stack, Table, Text, Textarea } from '@mantine/core';
+import { Stack, Table, Text, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,7 @@ import { errorMessageKey } from '../../../api/errorMessages';
 import { queryKeys } from '../../../api/queryKeys';
 import { createTaskMode, deleteTaskMode, updateTaskMode, useAdminTaskModes } from '../../../api/tenantSettings';
 import { OtherName } from '../../../components/OtherName';
+import { FormDialogButtons } from '../../../components/forms/FormDialogButtons';
 import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/forms/zodResolver';
 import { showToast } from '../../../components/toast';
 import { useErrorToast } from '../../../components/useErrorToast';
@@ -72,14 +73,7 @@ function ModeDialog({ mode, onClose }: { mode: AdminTaskMode | null; onClose: ()
           error={instructionsError && (String(instructionsError).startsWith('validation.') ? t(`common:${String(instructionsError)}`) : instructionsError)}
           data-testid="mode-instructions-input"
         />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onClose}>
-            {t('cancel')}
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {t('save')}
-          </Button>
-        </Group>
+        <FormDialogButtons cancelLabel={t('cancel')} onCancel={onClose} submitLabel={t('save')} saving={save.isPending} />
       </Stack>
     </form>
   );

@@ -52,40 +52,6 @@ export default function SsoWhitelistPage() {
 
   const items = list.data?.items ?? [];
   const pageIds = items.map((item) => item.id);
-  const body = (
-    <ListStates
-      query={list}
-      count={items.length}
-      errorTitle={(error) => t(errorMessageKey(error, adminSsoWhitelistApi.listSsoWhitelist))}
-      retryLabel={t('retry')}
-      empty={listState.isFiltered ? t('no_match') : t('empty')}
-      rowHeight={40}
-    >
-      {() => (
-        <ListTable
-          minWidth={420}
-          verticalSpacing="xs"
-          data-testid="sso-whitelist"
-          head={
-            <>
-              <SelectAllHeader ids={pageIds} selected={selected} onChange={setSelected} label={t('select_all')} />
-              <Table.Th>{t('email')}</Table.Th>
-              <Table.Th>{t('added_at')}</Table.Th>
-            </>
-          }
-        >
-          {items.map((item) => (
-            <Table.Tr key={item.id} data-testid="whitelist-row" data-email={item.email}>
-              <RowSelectCell id={item.id} selected={selected} onChange={setSelected} label={t('select_named', { email: item.email })} />
-              <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.email}</Table.Td>
-              <Table.Td>{formatDate(item.created_at, language)}</Table.Td>
-            </Table.Tr>
-          ))}
-        </ListTable>
-      )}
-    </ListStates>
-  );
-
   return (
     <AdminPageFrame title={t('title')} description={t('description')} maw={960}>
       <WhitelistUploadCard onAdded={() => void refresh()} />
@@ -103,7 +69,36 @@ export default function SsoWhitelistPage() {
           {t('delete_selected')}
         </Button>
       </BulkActions>
-      {body}
+      <ListStates
+        query={list}
+        errorTitle={(error) => t(errorMessageKey(error, adminSsoWhitelistApi.listSsoWhitelist))}
+        retryLabel={t('retry')}
+        empty={listState.isFiltered ? t('no_match') : t('empty')}
+        rowHeight={40}
+      >
+        {() => (
+          <ListTable
+            minWidth={420}
+            verticalSpacing="xs"
+            data-testid="sso-whitelist"
+            head={
+              <>
+                <SelectAllHeader ids={pageIds} selected={selected} onChange={setSelected} label={t('select_all')} />
+                <Table.Th>{t('email')}</Table.Th>
+                <Table.Th>{t('added_at')}</Table.Th>
+              </>
+            }
+          >
+            {items.map((item) => (
+              <Table.Tr key={item.id} data-testid="whitelist-row" data-email={item.email}>
+                <RowSelectCell id={item.id} selected={selected} onChange={setSelected} label={t('select_named', { email: item.email })} />
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.email}</Table.Td>
+                <Table.Td>{formatDate(item.created_at, language)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </ListTable>
+        )}
+      </ListStates>
       <ListPagination list={listState} totalPages={list.data?.total_pages} />
       <ConfirmDialog
         opened={confirmingDelete}
