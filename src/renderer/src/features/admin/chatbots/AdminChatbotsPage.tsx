@@ -15,7 +15,7 @@ import { formatDate } from '../../../i18n/formatDate';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { chatbotName } from '../../../../../shared/domain/chatbots';
 import { ChatbotStatusBadge } from '../../../components/ChatbotStatusBadge';
-import { RejectDialog } from './RejectDialog';
+import { useRejectDialog } from './RejectDialog';
 import { ListStates } from '../../../components/list/ListStates';
 import { BulkActions, ListPagination, ListSearchInput, ListTable, ListToolbar, RowSelectCell, SelectAllHeader } from '../../../components/list/ListParts';
 import { localizedName } from '../../../../../shared/domain/language';
@@ -94,7 +94,6 @@ export default function AdminChatbotsPage() {
   const list = useAdminChatbots({ page, size, search_term: search, ...VIEWS[view] });
   const [selected, setSelected] = useState<number[]>([]);
   const [openId, setOpenId] = useState<number | null>(null);
-  const [rejecting, setRejecting] = useState<number[] | null>(null);
   const items = list.data?.items ?? [];
   const open = items.find((item) => item.id === openId) ?? null;
 
@@ -104,7 +103,7 @@ export default function AdminChatbotsPage() {
     onSuccess: (count, { approve }) => {
       showToast('success', t(approve ? 'approved_toast' : 'rejected_toast', { count }));
       setSelected([]);
-      setRejecting(null);
+      rejection.close();
       setOpenId(null);
       void queryClient.invalidateQueries({ queryKey: queryKeys.adminChatbotsAll });
     },
@@ -114,6 +113,7 @@ export default function AdminChatbotsPage() {
       void queryClient.invalidateQueries({ queryKey: queryKeys.adminChatbotsAll });
     },
   });
+  const rejection = useRejectDialog({ busy: decide.isPending, onReject: (ids, reason) => decide.mutate({ ids, approve: false, reason }) });
 
   const setView = (next: string) => {
     setSelected([]);
@@ -136,7 +136,7 @@ export default function AdminChatbotsPage() {
         <Button size="xs" onClick={() => decide.mutate({ ids: selected, approve: true })} loading={decide.isPending}>
           {t('approve_selected')}
         </Button>
-        <Button size="xs" color="red" variant="light" onClick={() => setRejecting(selected)}>
+        <Button size="xs" color="red" variant="light" onClick={() => rejection.open(selected)}>
           {t('reject_selected')}
         </Button>
       </BulkActions>
@@ -196,7 +196,7 @@ export default function AdminChatbotsPage() {
                 <Button onClick={() => decide.mutate({ ids: [open.id], approve: true })} loading={decide.isPending} data-testid="approve">
                   {t('approve')}
                 </Button>
-                <Button color="red" variant="light" onClick={() => setRejecting([open.id])} data-testid="reject">
+                <Button color="red" variant="light" onClick={() => rejection.open([open.id])} data-testid="reject">
                   {t('reject')}
                 </Button>
               </Group>
@@ -208,14 +208,7 @@ export default function AdminChatbotsPage() {
           </Stack>
         )}
       </Drawer>
-      <RejectDialog
-        key={rejecting?.join(',') ?? 'closed'}
-        count={rejecting?.length ?? 0}
-        opened={rejecting !== null}
-        busy={decide.isPending}
-        onClose={() => setRejecting(null)}
-        onReject={(reason) => rejecting && decide.mutate({ ids: rejecting, approve: false, reason })}
-      />
+      {rejection.dialog}
     </AdminPageFrame>
   );
 }

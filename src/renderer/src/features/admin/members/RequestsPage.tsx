@@ -13,7 +13,7 @@ import { useListState } from '../../../components/list/useListState';
 import { formatDate } from '../../../i18n/formatDate';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
-import { RejectDialog } from '../chatbots/RejectDialog';
+import { useRejectDialog } from '../chatbots/RejectDialog';
 import { ListStates } from '../../../components/list/ListStates';
 import { ActionsHeader, BulkActions, ListPagination, ListSearchInput, ListTable, ListToolbar, RowSelectCell, SelectAllHeader } from '../../../components/list/ListParts';
 import { localizedName } from '../../../../../shared/domain/language';
@@ -37,7 +37,6 @@ export default function RequestsPage() {
   const { type } = listState.filters;
   const list = useMemberRequests({ page, size, search_term: search, ...(type === 'all' ? {} : { request_type: type }) });
   const [selected, setSelected] = useState<number[]>([]);
-  const [rejecting, setRejecting] = useState<number[] | null>(null);
   const items = list.data?.items ?? [];
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: queryKeys.memberRequestsAll });
@@ -49,7 +48,7 @@ export default function RequestsPage() {
     onSuccess: (count, { approve }) => {
       showToast('success', t(approve ? 'requests.approved_toast' : 'requests.rejected_toast', { count }));
       setSelected([]);
-      setRejecting(null);
+      rejection.close();
       refresh();
     },
     onError: (error, { ids }) => {
@@ -58,6 +57,7 @@ export default function RequestsPage() {
       refresh();
     },
   });
+  const rejection = useRejectDialog({ ns: 'adminMembers', busy: decide.isPending, onReject: (ids, reason) => decide.mutate({ ids, approve: false, reason }) });
 
   const setType = (next: string) => {
     setSelected([]);
@@ -76,7 +76,7 @@ export default function RequestsPage() {
         <Button size="xs" onClick={() => decide.mutate({ ids: selected, approve: true })} loading={decide.isPending && (decide.variables?.ids.length ?? 0) > 1} data-testid="bulk-approve">
           {t('requests.approve_selected')}
         </Button>
-        <Button size="xs" color="red" variant="light" onClick={() => setRejecting(selected)} data-testid="bulk-reject">
+        <Button size="xs" color="red" variant="light" onClick={() => rejection.open(selected)} data-testid="bulk-reject">
           {t('requests.reject_selected')}
         </Button>
       </BulkActions>
@@ -138,7 +138,7 @@ export default function RequestsPage() {
                       size="xs"
                       color="red"
                       variant="light"
-                      onClick={() => setRejecting([item.member_id])}
+                      onClick={() => rejection.open([item.member_id])}
                       aria-label={t('requests.reject_named', { name: item.name })}
                       data-testid="reject-request"
                     >
@@ -152,15 +152,7 @@ export default function RequestsPage() {
         )}
       </ListStates>
       <ListPagination list={listState} totalPages={list.data?.total_pages} />
-      <RejectDialog
-        ns="adminMembers"
-        key={rejecting?.join(',') ?? 'closed'}
-        count={rejecting?.length ?? 0}
-        opened={rejecting !== null}
-        busy={decide.isPending}
-        onClose={() => setRejecting(null)}
-        onReject={(reason) => rejecting && decide.mutate({ ids: rejecting, approve: false, reason })}
-      />
+      {rejection.dialog}
     </AdminPageFrame>
   );
 }
