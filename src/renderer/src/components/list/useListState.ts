@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { z } from 'zod';
 
@@ -66,13 +66,7 @@ export function useListState<F extends z.ZodObject = typeof NO_FILTERS, O extend
   const search = searchParams.get('search') ?? '';
   const order = (orderSchema ? readParam(orderSchema, searchParams.get('order')) : undefined) as z.output<O>;
   const filterKeys = Object.keys(shape);
-  const filterText = filterKeys.map((key) => searchParams.get(key)).join('\n');
-  const filters = useMemo(
-    () => Object.fromEntries(filterKeys.map((key) => [key, readParam(shape[key]!, searchParams.get(key))])) as z.output<F>,
-    // The parsed filters change only when their URL text does: callers may depend on them.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [filterSchema, filterText],
-  );
+  const filters = Object.fromEntries(filterKeys.map((key) => [key, readParam(shape[key]!, searchParams.get(key))])) as z.output<F>;
   const isFiltered = search !== '' || filterKeys.some((key) => (filters as Record<string, unknown>)[key] !== readParam(shape[key]!, null));
 
   /** Every write goes through here: one pushed history entry, the page given or 1, the size kept. */
@@ -97,14 +91,12 @@ export function useListState<F extends z.ZodObject = typeof NO_FILTERS, O extend
   const clearFilters = useCallback(() => {
     clearBox();
     write((params) => {
-      for (const key of [...filterKeys, 'search']) params.delete(key);
+      for (const key of [...Object.keys(filterSchema.shape), 'search']) params.delete(key);
     });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [clearBox, write, filterSchema]);
 
   return { page, size, search, order, filters, isFiltered, setPage, setOrder, setFilter, clearFilters, searchBox: { value: box.value, type: box.type } };
 }
-
 
 /**
  * The search box of a list kept in the URL: what is typed shows at once, the URL follows after
