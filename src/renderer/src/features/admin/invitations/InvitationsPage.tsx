@@ -9,10 +9,10 @@ import { deleteInvitations, useAdminInvitations } from '../../../api/adminInvita
 import { useAllAdminGroups } from '../../../api/adminMemberGroups';
 import { errorMessageKey } from '../../../api/errorMessages';
 import { queryKeys } from '../../../api/queryKeys';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { IconUserPlus } from '../../../components/icons';
 import { showToast } from '../../../components/toast';
 import { useListState } from '../../../components/list/useListState';
+import { useBulkDelete } from '../../../components/list/useBulkDelete';
 import { formatDate } from '../../../i18n/formatDate';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
@@ -37,7 +37,6 @@ export default function InvitationsPage() {
   const groups = useAllAdminGroups();
   const [selected, setSelected] = useState<number[]>([]);
   const [inviting, setInviting] = useState(false);
-  const [confirmingDelete, setConfirmingDelete] = useState(false);
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.adminInvitationsAll });
   const groupName = useCallback((group: AdminMemberGroup) => localizedName(group, language), [language]);
   const groupOf = (id: number | null) => {
@@ -51,10 +50,11 @@ export default function InvitationsPage() {
     onError: (error) => showToast('error', t(errorMessageKey(error, adminInvitationsApi.bulkDeleteInvitations))),
     onSettled: () => {
       setSelected([]);
-      setConfirmingDelete(false);
+      bulkDelete.close();
       return refresh();
     },
   });
+  const bulkDelete = useBulkDelete({ ns: 'adminInvitations', selected, deleting: remove.isPending, onDelete: (ids) => remove.mutate(ids) });
 
   const items = list.data?.items ?? [];
   const pageIds = items.map((item) => item.id);
@@ -70,9 +70,7 @@ export default function InvitationsPage() {
         </Button>
       </ListToolbar>
       <BulkActions count={selected.length} label={t('selected', { count: selected.length })}>
-        <Button size="xs" color="red" variant="light" onClick={() => setConfirmingDelete(true)}>
-          {t('delete_selected')}
-        </Button>
+        {bulkDelete.button}
       </BulkActions>
       <ListStates
         query={list}
@@ -118,16 +116,7 @@ export default function InvitationsPage() {
       </ListStates>
       <ListPagination list={listState} totalPages={list.data?.total_pages} />
       {inviting && <InviteDialog opened groups={groups.data?.items ?? []} groupName={groupName} onClose={() => setInviting(false)} onInvited={() => void refresh()} />}
-      <ConfirmDialog
-        opened={confirmingDelete}
-        title={t('delete_title', { count: selected.length })}
-        body={t('delete_body', { count: selected.length })}
-        cancelLabel={t('cancel')}
-        confirmLabel={t('delete')}
-        loading={remove.isPending}
-        onCancel={() => setConfirmingDelete(false)}
-        onConfirm={() => remove.mutate(selected)}
-      />
+      {bulkDelete.dialog}
     </AdminPageFrame>
   );
 }

@@ -8,11 +8,11 @@ import { SSO_WHITELIST_DEFAULT_ORDER, SSO_WHITELIST_ORDERS, SSO_WHITELIST_PAGE_S
 import { errorMessageKey } from '../../../api/errorMessages';
 import { queryKeys } from '../../../api/queryKeys';
 import { deleteWhitelistEntries, exportWhitelist, useSsoWhitelist } from '../../../api/ssoWhitelist';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { IconDownload } from '../../../components/icons';
 import { saveBlob } from '../../../components/saveBlob';
 import { showToast } from '../../../components/toast';
 import { useListState } from '../../../components/list/useListState';
+import { useBulkDelete } from '../../../components/list/useBulkDelete';
 import { formatDate } from '../../../i18n/formatDate';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
@@ -31,7 +31,6 @@ export default function SsoWhitelistPage() {
   const { page, size, search, order } = listState;
   const list = useSsoWhitelist(page, size, search, order);
   const [selected, setSelected] = useState<number[]>([]);
-  const [confirmingDelete, setConfirmingDelete] = useState(false);
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.ssoWhitelistAll });
 
   const remove = useMutation({
@@ -40,10 +39,11 @@ export default function SsoWhitelistPage() {
     onError: (error) => showToast('error', t(errorMessageKey(error, adminSsoWhitelistApi.bulkDeleteSsoWhitelist))),
     onSettled: () => {
       setSelected([]);
-      setConfirmingDelete(false);
+      bulkDelete.close();
       return refresh();
     },
   });
+  const bulkDelete = useBulkDelete({ ns: 'ssoWhitelist', selected, deleting: remove.isPending, onDelete: (ids) => remove.mutate(ids) });
   const download = useMutation({
     mutationFn: exportWhitelist,
     onSuccess: (blob) => saveBlob(blob, 'sso-whitelist.csv'),
@@ -65,9 +65,7 @@ export default function SsoWhitelistPage() {
         </Button>
       </ListToolbar>
       <BulkActions count={selected.length} label={t('selected', { count: selected.length })}>
-        <Button size="xs" color="red" variant="light" onClick={() => setConfirmingDelete(true)}>
-          {t('delete_selected')}
-        </Button>
+        {bulkDelete.button}
       </BulkActions>
       <ListStates
         query={list}
@@ -100,16 +98,7 @@ export default function SsoWhitelistPage() {
         )}
       </ListStates>
       <ListPagination list={listState} totalPages={list.data?.total_pages} />
-      <ConfirmDialog
-        opened={confirmingDelete}
-        title={t('delete_title', { count: selected.length })}
-        body={t('delete_body', { count: selected.length })}
-        cancelLabel={t('cancel')}
-        confirmLabel={t('delete')}
-        loading={remove.isPending}
-        onCancel={() => setConfirmingDelete(false)}
-        onConfirm={() => remove.mutate(selected)}
-      />
+      {bulkDelete.dialog}
     </AdminPageFrame>
   );
 }
