@@ -4,20 +4,21 @@ import { useTranslation } from 'react-i18next';
 import type { CreditEntry, Paginated } from '../../../shared/api';
 import { useResolvedLanguage } from '../i18n/useLanguage';
 import { useCreditFormat } from './useCreditFormat';
-import { ListPagination } from './ListStates';
+import { ListPagination } from './list/ListParts';
+import type { ListState } from './list/useListState';
 
 interface CreditEntriesTableProps {
   data: Paginated<CreditEntry> | undefined;
   isLoading: boolean;
-  page: number;
-  onPage: (page: number) => void;
+  /** The page shown and the way to another (the list's URL state). */
+  list: Pick<ListState, 'page' | 'setPage'>;
   /** The admin purchase history shows the price column. */
   showPrice?: boolean;
   caption: string;
 }
 
 /** Credit entries (spec §3): name, amount, used, validity, and the price when shown. */
-export function CreditEntriesTable({ data, isLoading, page, onPage, showPrice = false, caption }: CreditEntriesTableProps) {
+export function CreditEntriesTable({ data, isLoading, list, showPrice = false, caption }: CreditEntriesTableProps) {
   const { t } = useTranslation('creditsPage');
   const language = useResolvedLanguage();
   const format = useCreditFormat();
@@ -77,7 +78,7 @@ export function CreditEntriesTable({ data, isLoading, page, onPage, showPrice = 
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      <ListPagination totalPages={data.total_pages} page={page} onChange={onPage} />
+      <ListPagination list={list} totalPages={data.total_pages} />
     </>
   );
 }

@@ -1,11 +1,12 @@
 import { scrollRegionProps } from '../../components/scrollRegion';
-import { Alert, Anchor, Badge, EmptyState, Group, Pagination, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { Alert, Anchor, Badge, EmptyState, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { billingApi } from '../../../../shared/api';
 import { PAYMENTS_PAGE_SIZE } from '../../../../shared/domain/billing';
 import { errorMessageKey } from '../../api/errorMessages';
 import { usePayments } from '../../api/billing';
-import { useListSearchParams } from '../../components/useListSearchParams';
+import { useListState } from '../../components/list/useListState';
+import { ListPagination } from '../../components/list/ListParts';
 import { formatDate } from '../../i18n/formatDate';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { formatCredits, formatDay, formatKrw, planName } from './format';
@@ -16,8 +17,8 @@ const STATUS_COLORS = { paid: 'teal', failed: 'red', pending: 'gray' } as const;
 export function PaymentHistory() {
   const { t } = useTranslation('billing');
   const language = useResolvedLanguage();
-  const { page, size, setListParams } = useListSearchParams(PAYMENTS_PAGE_SIZE);
-  const list = usePayments(page, size, true);
+  const listState = useListState({ size: PAYMENTS_PAGE_SIZE });
+  const list = usePayments(listState.page, listState.size, true);
   if (list.isPending) return <Skeleton h={120} />;
   if (list.isError) {
     return (
@@ -81,11 +82,7 @@ export function PaymentHistory() {
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      {list.data.total_pages > 1 && (
-        <Group justify="center">
-          <Pagination total={list.data.total_pages} value={page} onChange={(next) => setListParams({ page: next, size })} />
-        </Group>
-      )}
+      <ListPagination list={listState} totalPages={list.data.total_pages} mt="0" />
     </Stack>
   );
 }

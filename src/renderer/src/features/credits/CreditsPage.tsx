@@ -6,7 +6,7 @@ import { DEFAULT_LIST_PAGE_SIZE } from '../../../../shared/domain/pagination';
 import type { MemberUsage } from '../../../../shared/api';
 import { useCreditEntries, useMemberUsage } from '../../api/credits';
 import { PageFrame } from '../../components/PageFrame';
-import { useListSearchParams } from '../../components/useListSearchParams';
+import { useListState } from '../../components/list/useListState';
 import { useUserSession } from '../../stores/userSession';
 import { CreditEntriesTable } from '../../components/CreditEntriesTable';
 import { useCreditFormat } from '../../components/useCreditFormat';
@@ -79,8 +79,8 @@ export default function CreditsPage() {
   const { t } = useTranslation('creditsPage');
   const member = useUserSession((state) => state.member);
   const usage = useMemberUsage(member?.id);
-  const { page, size, setListParams } = useListSearchParams(DEFAULT_LIST_PAGE_SIZE);
-  const entries = useCreditEntries(page, size);
+  const listState = useListState({ size: DEFAULT_LIST_PAGE_SIZE });
+  const entries = useCreditEntries(listState.page, listState.size);
   return (
     <PageFrame title={t('title')} description={t('description')}>
       <Stack gap="xl">
@@ -98,7 +98,7 @@ export default function CreditsPage() {
           {entries.isError ? (
             <Alert color="red">{t('load_failed')}</Alert>
           ) : (
-            <CreditEntriesTable data={entries.data} isLoading={entries.isLoading} page={page} onPage={(value) => setListParams({ page: value })} caption={t('entries.title')} />
+            <CreditEntriesTable data={entries.data} isLoading={entries.isLoading} list={listState} caption={t('entries.title')} />
           )}
         </Stack>
       </Stack>

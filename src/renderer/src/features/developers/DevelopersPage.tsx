@@ -1,9 +1,8 @@
 import { useState } from 'react';
-import { scrollRegionProps } from '../../components/scrollRegion';
-import { Badge, Button, Group, Paper, SegmentedControl, Stack, Table, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Group, Paper, SegmentedControl, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router-dom';
+import { z } from 'zod';
 import { apiKeysApi, type ApiKey, type ApiKeyStatus, type CreateApiKeyBody, type CreatedApiKey } from '../../../../shared/api';
 import { API_KEYS_PAGE_SIZE } from '../../../../shared/domain/apiKeys';
 import { chatbotName } from '../../../../shared/domain/chatbots';
@@ -14,17 +13,17 @@ import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { PageFrame } from '../../components/PageFrame';
 import { IconEdit, IconPlus, IconTrash } from '../../components/icons';
 import { showToast } from '../../components/toast';
-import { useListSearchBox, useListSearchParams } from '../../components/useListSearchParams';
+import { useListState } from '../../components/list/useListState';
 import { formatDate } from '../../i18n/formatDate';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { ApiDocs } from './ApiDocs';
 import { ApiKeyDialog } from './ApiKeyDialog';
 import { KeyRevealDialog } from './KeyRevealDialog';
-import { ListPagination, ListStates } from '../../components/ListStates';
+import { ListStates } from '../../components/list/ListStates';
+import { ActionsHeader, ListPagination, ListSearchInput, ListTable, ListToolbar } from '../../components/list/ListParts';
 
 const STATUS_FILTERS = ['all', 'active', 'revoked'] as const;
-type StatusFilter = (typeof STATUS_FILTERS)[number];
-const isStatusFilter = (value: string | null): value is StatusFilter => STATUS_FILTERS.includes(value as StatusFilter);
+const FILTERS = z.object({ status: z.enum(STATUS_FILTERS).default('all') });
 const STATUS_COLORS: Record<ApiKeyStatus, string> = { active: 'teal', expired: 'gray', revoked: 'red' };
 /** Text dark enough on each light background (WCAG AA at badge size), as ChatbotStatusBadge does. */
 const STATUS_TEXT: Record<ApiKeyStatus, string> = { active: 'teal.9', expired: 'gray.9', revoked: 'red.9' };
@@ -34,12 +33,10 @@ export default function DevelopersPage() {
   const { t } = useTranslation('developers');
   const language = useResolvedLanguage();
   const queryClient = useQueryClient();
-  const { page, size, search, setListParams } = useListSearchParams(API_KEYS_PAGE_SIZE);
-  const { query, typeSearch } = useListSearchBox(search, setListParams);
-  const [searchParams, setSearchParams] = useSearchParams();
-  const statusParam = searchParams.get('status');
-  const status: StatusFilter = isStatusFilter(statusParam) ? statusParam : 'all';
-  const list = useApiKeys({ page, size, ...(search ? { search_term: search } : {}), ...(status === 'all' ? {} : { status }) });
+  const listState = useListState({ size: API_KEYS_PAGE_SIZE, filters: FILTERS });
+  const { page, size, search } = listState;
+  const { status } = listState.filters;
+  const list = useApiKeys({ page, size, search_term: search, ...(status === 'all' ? {} : { status }) });
   const [editing, setEditing] = useState<'create' | ApiKey | null>(null);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
@@ -65,91 +62,10 @@ export default function DevelopersPage() {
     onError: (error) => showToast('error', t(errorMessageKey(error, apiKeysApi.revokeApiKey))),
   });
 
-  const setStatus = (next: string) =>
-    setSearchParams((current) => {
-      const params = new URLSearchParams(current);
-      params.set('status', next);
-      params.set('page', '1');
-      return params;
-    });
   const items = list.data?.items ?? [];
   // Calls cost fractions of a credit: two decimals show them.
   const credits = new Intl.NumberFormat(language, { maximumFractionDigits: 2 });
   const date = (value: string | null, empty: string) => (value ? formatDate(value, language) : empty);
-
-  const body = (
-    <ListStates
-      query={list}
-      count={items.length}
-      errorTitle={(error) => t(errorMessageKey(error, apiKeysApi.listApiKeys))}
-      retryLabel={t('retry')}
-      empty={search || status !== 'all' ? t('empty_filtered') : t('empty')}
-      emptyTestId="api-keys-empty"
-    >
-      {() => (
-        <Table.ScrollContainer minWidth={960} {...scrollRegionProps(t('keys_title'))}>
-          <Table verticalSpacing="sm" highlightOnHover data-testid="api-keys">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('column.name')}</Table.Th>
-                <Table.Th>{t('column.prefix')}</Table.Th>
-                <Table.Th>{t('column.chatbots')}</Table.Th>
-                <Table.Th>{t('column.created')}</Table.Th>
-                <Table.Th>{t('column.last_used')}</Table.Th>
-                <Table.Th>{t('column.expiry')}</Table.Th>
-                <Table.Th>{t('column.usage')}</Table.Th>
-                <Table.Th>{t('column.status')}</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>{t('column.actions')}</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {items.map((key) => (
-                <Table.Tr key={key.id} data-testid="api-key-row" data-name={key.name}>
-                  <Table.Td fw={500} style={{ overflowWrap: 'anywhere' }}>
-                    {key.name}
-                  </Table.Td>
-                  <Table.Td>
-                    <Text ff="monospace" size="sm">
-                      {key.key_prefix}…
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>{key.chatbots.map((chatbot) => chatbotName(chatbot, language) || t('untitled')).join(', ') || '—'}</Table.Td>
-                  <Table.Td>{date(key.created_at, '—')}</Table.Td>
-                  <Table.Td>{date(key.last_used_at, t('never_used'))}</Table.Td>
-                  <Table.Td>{date(key.expires_at, t('no_expiry'))}</Table.Td>
-                  <Table.Td data-testid="key-usage">
-                    <Text size="sm">{t('usage.requests', { count: key.requests_this_month })}</Text>
-                    <Text size="xs" c="dimmed">
-                      {t('usage.credits', { credits: credits.format(key.credits_this_month) })}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                    <Badge style={{ minWidth: 'max-content' }} color={STATUS_COLORS[key.status]} c={STATUS_TEXT[key.status]} variant="light" data-testid="key-status">
-                      {t(`status.${key.status}`)}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>
-                    {key.status !== 'revoked' && (
-                      <Group gap={4} wrap="nowrap" justify="flex-end">
-                        <Button size="xs" variant="subtle" leftSection={<IconEdit size={14} />} onClick={() => setEditing(key)} aria-label={t('edit_named', { name: key.name })}>
-                          {t('edit')}
-                        </Button>
-                        <Button size="xs" variant="subtle" color="red" leftSection={<IconTrash size={14} />} onClick={() => setRevoking(key)} aria-label={t('revoke_named', { name: key.name })} data-testid="revoke-key">
-                          {t('revoke')}
-                        </Button>
-                      </Group>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-    </ListStates>
-  );
 
   return (
     <PageFrame title={t('title')} description={t('description')}>
@@ -163,12 +79,86 @@ export default function DevelopersPage() {
               {t('create_key')}
             </Button>
           </Group>
-          <Group justify="space-between" align="flex-end" mb="md" gap="sm">
-            <SegmentedControl value={status} onChange={setStatus} data={STATUS_FILTERS.map((value) => ({ value, label: t(`filter.${value}`) }))} aria-label={t('filter_label')} />
-            <TextInput value={query} onChange={(event) => typeSearch(event.currentTarget.value)} placeholder={t('search')} aria-label={t('search')} w={{ base: '100%', sm: 260 }} />
-          </Group>
-          {body}
-          <ListPagination totalPages={list.data?.total_pages} page={page} onChange={(next) => setListParams({ page: next })} />
+          <ListToolbar>
+            <SegmentedControl
+              value={status}
+              onChange={(next) => listState.setFilter('status', next as typeof status)}
+              data={STATUS_FILTERS.map((value) => ({ value, label: t(`filter.${value}`) }))}
+              aria-label={t('filter_label')}
+            />
+            <ListSearchInput list={listState} placeholder={t('search')} aria-label={t('search')} w={{ base: '100%', sm: 260 }} />
+          </ListToolbar>
+          <ListStates
+            query={list}
+            errorTitle={(error) => t(errorMessageKey(error, apiKeysApi.listApiKeys))}
+            retryLabel={t('retry')}
+            empty={listState.isFiltered ? t('empty_filtered') : t('empty')}
+            emptyTestId="api-keys-empty"
+          >
+            {() => (
+              <ListTable
+                minWidth={960}
+                scrollRegion={t('keys_title')}
+                verticalSpacing="sm"
+                highlightOnHover
+                data-testid="api-keys"
+                head={
+                  <>
+                    <Table.Th>{t('column.name')}</Table.Th>
+                    <Table.Th>{t('column.prefix')}</Table.Th>
+                    <Table.Th>{t('column.chatbots')}</Table.Th>
+                    <Table.Th>{t('column.created')}</Table.Th>
+                    <Table.Th>{t('column.last_used')}</Table.Th>
+                    <Table.Th>{t('column.expiry')}</Table.Th>
+                    <Table.Th>{t('column.usage')}</Table.Th>
+                    <Table.Th>{t('column.status')}</Table.Th>
+                    <ActionsHeader label={t('column.actions')} />
+                  </>
+                }
+              >
+                {items.map((key) => (
+                  <Table.Tr key={key.id} data-testid="api-key-row" data-name={key.name}>
+                    <Table.Td fw={500} style={{ overflowWrap: 'anywhere' }}>
+                      {key.name}
+                    </Table.Td>
+                    <Table.Td>
+                      <Text ff="monospace" size="sm">
+                        {key.key_prefix}…
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>{key.chatbots.map((chatbot) => chatbotName(chatbot, language) || t('untitled')).join(', ') || '—'}</Table.Td>
+                    <Table.Td>{date(key.created_at, '—')}</Table.Td>
+                    <Table.Td>{date(key.last_used_at, t('never_used'))}</Table.Td>
+                    <Table.Td>{date(key.expires_at, t('no_expiry'))}</Table.Td>
+                    <Table.Td data-testid="key-usage">
+                      <Text size="sm">{t('usage.requests', { count: key.requests_this_month })}</Text>
+                      <Text size="xs" c="dimmed">
+                        {t('usage.credits', { credits: credits.format(key.credits_this_month) })}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                      <Badge style={{ minWidth: 'max-content' }} color={STATUS_COLORS[key.status]} c={STATUS_TEXT[key.status]} variant="light" data-testid="key-status">
+                        {t(`status.${key.status}`)}
+                      </Badge>
+                    </Table.Td>
+                    <Table.Td>
+                      {key.status !== 'revoked' && (
+                        <Group gap={4} wrap="nowrap" justify="flex-end">
+                          <Button size="xs" variant="subtle" leftSection={<IconEdit size={14} />} onClick={() => setEditing(key)} aria-label={t('edit_named', { name: key.name })}>
+                            {t('edit')}
+                          </Button>
+                          <Button size="xs" variant="subtle" color="red" leftSection={<IconTrash size={14} />} onClick={() => setRevoking(key)} aria-label={t('revoke_named', { name: key.name })} data-testid="revoke-key">
+                            {t('revoke')}
+                          </Button>
+                        </Group>
+                      )}
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </ListTable>
+            )}
+          </ListStates>
+          <ListPagination list={listState} totalPages={list.data?.total_pages} />
         </Paper>
         <ApiDocs />
       </Stack>

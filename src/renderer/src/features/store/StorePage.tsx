@@ -1,47 +1,38 @@
 import { useState } from 'react';
-import { Alert, Button, Chip, Group, Select, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Chip, Group, Select, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router-dom';
+import { z } from 'zod';
 import { chatbotsApi, type Chatbot } from '../../../../shared/api';
 import { errorMessageKey } from '../../api/errorMessages';
 import { type StoreOrder, useRecentChatbotActions, useRecentChatbots, useStoreChatbots } from '../../api/store';
 import { useCategories } from '../../api/studio';
 import { PageFrame } from '../../components/PageFrame';
 import { showToast } from '../../components/toast';
-import { useListSearchBox, useListSearchParams } from '../../components/useListSearchParams';
+import { useListState } from '../../components/list/useListState';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { ChatbotCard } from './ChatbotCard';
 import { ChatbotDetail } from './ChatbotDetail';
-import { ListPagination } from '../../components/ListStates';
+import { ListPagination, ListSearchInput } from '../../components/list/ListParts';
 import { localizedName } from '../../../../shared/domain/language';
 
 const STORE_PAGE_SIZE = 12;
-const ORDERS: StoreOrder[] = ['popular', 'created_at.desc'];
+const ORDER = z.enum(['popular', 'created_at.desc'] satisfies StoreOrder[]).default('popular');
+const FILTERS = z.object({ category: z.coerce.number().int().positive().optional() });
 
 /** The Store (spec §2): public chatbots by category and search, sorted, with the member's recent ones on top. */
 export default function StorePage() {
   const { t } = useTranslation('store');
   const language = useResolvedLanguage();
-  const { page, size, search, setListParams } = useListSearchParams(STORE_PAGE_SIZE);
-  const { query, typeSearch } = useListSearchBox(search, setListParams);
-  const [searchParams, setSearchParams] = useSearchParams();
-  const categoryId = Number(searchParams.get('category')) || null;
-  const order: StoreOrder = ORDERS.find((value) => value === searchParams.get('order')) ?? 'popular';
+  // Category and order are list parameters too: a change is a new history entry from page 1.
+  const listState = useListState({ size: STORE_PAGE_SIZE, filters: FILTERS, order: ORDER });
+  const { page, size, search, order } = listState;
+  const categoryId = listState.filters.category ?? null;
   const list = useStoreChatbots({ page, size, search, categoryId, order });
   const categories = useCategories();
   const recents = useRecentChatbots();
   const { forget } = useRecentChatbotActions();
   const [open, setOpen] = useState<Chatbot | null>(null);
 
-  // Category and order are list parameters too: a change is a new history entry from page 1.
-  const setParam = (name: 'category' | 'order', value: string | null) =>
-    setSearchParams((current) => {
-      const next = new URLSearchParams(current);
-      if (value) next.set(name, value);
-      else next.delete(name);
-      next.set('page', '1');
-      return next;
-    });
   const removeRecent = (chatbot: Chatbot) => void forget(chatbot.id).catch((error: unknown) => showToast('error', t(errorMessageKey(error, chatbotsApi.forgetChatbot))));
 
   let results;
@@ -96,11 +87,11 @@ export default function StorePage() {
           {t('all')}
         </Title>
         <Group gap="sm" align="flex-end">
-          <TextInput value={query} onChange={(event) => typeSearch(event.currentTarget.value)} placeholder={t('search')} aria-label={t('search')} flex={1} miw={200} />
+          <ListSearchInput list={listState} placeholder={t('search')} aria-label={t('search')} flex={1} miw={200} />
           <Select
             label={t('sort')}
             value={order}
-            onChange={(value) => setParam('order', value)}
+            onChange={(value) => listState.setOrder(value as typeof order)}
             data={[
               { value: 'popular', label: t('order.popular') },
               { value: 'created_at.desc', label: t('order.newest') },
@@ -109,7 +100,7 @@ export default function StorePage() {
             w={180}
           />
         </Group>
-        <Chip.Group multiple={false} value={categoryId ? String(categoryId) : 'all'} onChange={(value) => setParam('category', value === 'all' ? null : value)}>
+        <Chip.Group multiple={false} value={categoryId ? String(categoryId) : 'all'} onChange={(value) => listState.setFilter('category', value === 'all' ? null : Number(value))}>
           <Group gap={6} role="group" aria-label={t('categories')}>
             <Chip value="all" size="sm">
               {t('all_categories')}
@@ -123,7 +114,7 @@ export default function StorePage() {
         </Chip.Group>
       </Stack>
       {results}
-      <ListPagination totalPages={list.data?.total_pages} page={page} onChange={(next) => setListParams({ page: next })} mt="lg" />
+      <ListPagination list={listState} totalPages={list.data?.total_pages} mt="lg" />
       <ChatbotDetail chatbot={open} onClose={() => setOpen(null)} />
     </PageFrame>
   );

@@ -7,7 +7,7 @@ import { CHATBOT_LIMITS } from '../../../../shared/domain/chatbots';
 import { errorMessageKey } from '../../api/errorMessages';
 import { queryKeys } from '../../api/queryKeys';
 import { checkPublicHash, updateChatbot, updateChatbotAccess, useCategories, useMemberGroups } from '../../api/studio';
-import { LIST_SEARCH_DELAY_MS } from '../../components/useListSearchParams';
+import { LIST_SEARCH_DELAY_MS } from '../../components/list/useListState';
 import { showToast } from '../../components/toast';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { chatbotName } from '../../../../shared/domain/chatbots';

@@ -1,4 +1,4 @@
-import { Avatar, Button, Card, EmptyState, Group, Pagination, SimpleGrid, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import { Avatar, Button, Card, EmptyState, Group, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -12,7 +12,8 @@ import { PageFrame } from '../../components/PageFrame';
 import { IconPlus, IconStudio } from '../../components/icons';
 import { showToast } from '../../components/toast';
 import { useErrorToast } from '../../components/useErrorToast';
-import { useListSearchBox, useListSearchParams } from '../../components/useListSearchParams';
+import { useListState } from '../../components/list/useListState';
+import { ListPagination, ListSearchInput } from '../../components/list/ListParts';
 import { useMinimumLoading } from '../../components/useMinimumLoading';
 import { formatDate } from '../../i18n/formatDate';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
@@ -85,8 +86,8 @@ export default function StudioPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const memberId = useUserSession((state) => state.member?.id);
-  const { page, size, search, setListParams } = useListSearchParams(DEFAULT_LIST_PAGE_SIZE);
-  const { query, typeSearch } = useListSearchBox(search, setListParams);
+  const listState = useListState({ size: DEFAULT_LIST_PAGE_SIZE });
+  const { page, size, search } = listState;
   const list = useMyChatbots(memberId, page, size, search);
   useErrorToast(list.error, chatbotsApi.listChatbots);
   const loading = useMinimumLoading(list.isPending);
@@ -144,25 +145,11 @@ export default function StudioPage() {
   return (
     <PageFrame title={t('title')} description={t('description')}>
       <Group justify="space-between" mb="lg" gap="sm">
-        <TextInput
-          type="search"
-          flex={1}
-          maw={420}
-          miw={180}
-          aria-label={t('search')}
-          placeholder={t('search')}
-          value={query}
-          onChange={(event) => typeSearch(event.currentTarget.value)}
-          data-testid="studio-search"
-        />
+        <ListSearchInput list={listState} type="search" flex={1} maw={420} miw={180} aria-label={t('search')} placeholder={t('search')} data-testid="studio-search" />
         {createButton}
       </Group>
       {body}
-      {totalPages > 1 && (
-        <Group justify="center" mt="lg">
-          <Pagination total={totalPages} value={page} onChange={(value) => setListParams({ page: value })} />
-        </Group>
-      )}
+      <ListPagination list={listState} totalPages={totalPages} mt="lg" />
       <CreateChatbotDialog opened={naming} creating={create.isPending} onCreate={(name) => create.mutate(name)} onClose={() => setNaming(false)} />
     </PageFrame>
   );

@@ -7,14 +7,14 @@ import { useAdminAnnouncements } from '../../../api/adminAnnouncements';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { IconMegaphone, IconPlus } from '../../../components/icons';
 import { showToast } from '../../../components/toast';
-import { useListSearchParams } from '../../../components/useListSearchParams';
+import { useListState } from '../../../components/list/useListState';
 import { useMinimumLoading } from '../../../components/useMinimumLoading';
 import { useDocumentTitle } from '../../../components/useDocumentTitle';
 import { focusOrMain } from '../../../components/mainContent';
 import { AnnouncementCard } from './AnnouncementCard';
 import { AnnouncementEditorDialog, type EditorMode } from './AnnouncementEditorDialog';
 import { useAnnouncementMutations } from './useAnnouncementMutations';
-import { ListPagination } from '../../../components/ListStates';
+import { ListPagination } from '../../../components/list/ListParts';
 
 function CardSkeletons() {
   return (
@@ -37,8 +37,9 @@ function CardSkeletons() {
 /** Admin announcements (spec §2): cards, active switch, dialogs, pagination when needed. */
 export default function AnnouncementsPage() {
   const { t } = useTranslation('admin');
-  const { page, size, setListParams } = useListSearchParams(ANNOUNCEMENTS_PAGE_SIZE);
-  const list = useAdminAnnouncements(page, size);
+  const listState = useListState({ size: ANNOUNCEMENTS_PAGE_SIZE });
+  const { page, setPage } = listState;
+  const list = useAdminAnnouncements(page, listState.size);
   const { create, update, toggle, remove } = useAnnouncementMutations();
   const [editor, setEditor] = useState<EditorMode | null>(null);
   const [pendingDelete, setPendingDelete] = useState<Announcement | null>(null);
@@ -55,8 +56,8 @@ export default function AnnouncementsPage() {
   // Deleting the last card of the last page leaves an empty page: step back to the one before.
   const totalPages = list.data?.total_pages ?? 0;
   useEffect(() => {
-    if (list.data && page > 1 && page > totalPages) setListParams({ page: Math.max(totalPages, 1) });
-  }, [list.data, page, totalPages, setListParams]);
+    if (list.data && page > 1 && page > totalPages) setPage(Math.max(totalPages, 1));
+  }, [list.data, page, totalPages, setPage]);
 
   function submitEditor(content: string, isActive: boolean) {
     if (!editor) return;
@@ -100,7 +101,7 @@ export default function AnnouncementsPage() {
         </Stack>
       )}
 
-      <ListPagination totalPages={totalPages} page={page} onChange={(value) => setListParams({ page: value })} mt="xl" />
+      <ListPagination list={listState} totalPages={totalPages} mt="xl" />
 
       <AnnouncementEditorDialog mode={editor} saving={create.isPending || update.isPending} onClose={() => setEditor(null)} onSubmit={submitEditor} />
       <ConfirmDialog

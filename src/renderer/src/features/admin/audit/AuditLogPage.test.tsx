@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setPlatformForTests } from '../../../platform';
 import { installFakeApi, page } from '../../../test/fakeApi';
-import { LIST_SEARCH_DELAY_MS } from '../../../components/useListSearchParams';
+import { LIST_SEARCH_DELAY_MS } from '../../../components/list/useListState';
 import { renderScreen } from '../../../test/render';
 import AuditLogPage from './AuditLogPage';
 

@@ -1,23 +1,27 @@
 import { Fragment, useState } from 'react';
 import { Box, Button, Code, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router-dom';
+import { z } from 'zod';
 import { adminAuditLogApi, type AuditEntry } from '../../../../../shared/api';
 import type { AuditLogQuery } from '../../../../../shared/api/admin/auditLog';
-import { AUDIT_ACTIONS, type AuditAction } from '../../../../../shared/domain/audit';
+import { AUDIT_ACTIONS } from '../../../../../shared/domain/audit';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
 import { useAuditLog } from '../../../api/auditLog';
 import { errorMessageKey } from '../../../api/errorMessages';
 import { IconChevron } from '../../../components/icons';
-import { useListSearchBox, useListSearchParams } from '../../../components/useListSearchParams';
+import { useListState } from '../../../components/list/useListState';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { fieldLabel, isSettingsTarget, settingsSummary, splitChanges, targetLabel } from './auditChanges';
-import { ListPagination, ListStates } from '../../../components/ListStates';
+import { ListStates } from '../../../components/list/ListStates';
+import { ListPagination, ListSearchInput, ListTable } from '../../../components/list/ListParts';
 
-const isAction = (value: string | null): value is AuditAction => value !== null && (AUDIT_ACTIONS as readonly string[]).includes(value);
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const isDay = (value: string | null): value is string => value !== null && DAY.test(value) && !Number.isNaN(new Date(`${value}T00:00:00`).getTime());
+/** A local day `YYYY-MM-DD` that exists. */
+const DAY = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/)
+  .refine((value) => !Number.isNaN(new Date(`${value}T00:00:00`).getTime()));
+const FILTERS = z.object({ action: z.enum(AUDIT_ACTIONS).optional(), from: DAY.optional(), to: DAY.optional() });
 
 /** The admin's local day `YYYY-MM-DD` as the instant it starts, `days` later. */
 function dayStart(day: string, days = 0): string {
@@ -120,15 +124,11 @@ function Details({ entry }: { entry: AuditEntry }) {
 export default function AuditLogPage() {
   const { t } = useTranslation('audit');
   const language = useResolvedLanguage();
-  const { page, size, search, setListParams } = useListSearchParams(DEFAULT_LIST_PAGE_SIZE);
-  const { query, typeSearch, clearSearchBox } = useListSearchBox(search, setListParams);
-  const [searchParams, setSearchParams] = useSearchParams();
+  const listState = useListState({ size: DEFAULT_LIST_PAGE_SIZE, filters: FILTERS });
+  const { page, size, search } = listState;
   const [expanded, setExpanded] = useState<number[]>([]);
 
-  const actionParam = searchParams.get('action');
-  const action = isAction(actionParam) ? actionParam : null;
-  const from = isDay(searchParams.get('from')) ? searchParams.get('from')! : '';
-  const to = isDay(searchParams.get('to')) ? searchParams.get('to')! : '';
+  const { action, from = '', to = '' } = listState.filters;
   const rangeInvalid = from !== '' && to !== '' && from > to;
 
   const request: AuditLogQuery = {
@@ -141,26 +141,7 @@ export default function AuditLogPage() {
   };
   const list = useAuditLog(request);
   const items = list.data?.items ?? [];
-  const filtered = Boolean(action || from || to || search);
-
-  /** A filter change is a new history entry and starts again at page 1, like the search box. */
-  const setFilter = (name: 'action' | 'from' | 'to', value: string | null) =>
-    setSearchParams((current) => {
-      const next = new URLSearchParams(current);
-      if (value) next.set(name, value);
-      else next.delete(name);
-      next.set('page', '1');
-      return next;
-    });
-  const clearFilters = () => {
-    clearSearchBox();
-    setSearchParams((current) => {
-      const next = new URLSearchParams(current);
-      for (const name of ['action', 'from', 'to', 'search']) next.delete(name);
-      next.set('page', '1');
-      return next;
-    });
-  };
+  const filtered = listState.isFiltered;
 
   const dateTime = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
   const actionOptions = [...new Set(AUDIT_ACTIONS.map((name) => name.split('.')[0]!))].map((target) => ({
@@ -168,90 +149,6 @@ export default function AuditLogPage() {
     items: AUDIT_ACTIONS.filter((name) => name.startsWith(`${target}.`)).map((name) => ({ value: name, label: t(actionKey(name)) })),
   }));
   const toggle = (id: number) => setExpanded((current) => (current.includes(id) ? current.filter((open) => open !== id) : [...current, id]));
-
-  const body = (
-    <ListStates
-      query={list}
-      count={items.length}
-      errorTitle={(error) => t(errorMessageKey(error, adminAuditLogApi.listAuditLog))}
-      retryLabel={t('retry')}
-      empty={t(filtered ? 'empty_filtered' : 'empty')}
-      emptyTestId="audit-empty"
-      errorTestId="audit-error"
-      rowHeight={48}
-    >
-      {() => (
-        <Table.ScrollContainer minWidth={760}>
-          <Table verticalSpacing="sm" data-testid="audit-log">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('when')}</Table.Th>
-                <Table.Th>{t('who')}</Table.Th>
-                <Table.Th>{t('action_column')}</Table.Th>
-                <Table.Th>{t('target')}</Table.Th>
-                <Table.Th>{t('change')}</Table.Th>
-                <Table.Th w={48} />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {items.map((entry) => {
-                const open = expanded.includes(entry.id);
-                const detailId = `audit-detail-${entry.id}`;
-                return (
-                  <Fragment key={entry.id}>
-                    <Table.Tr data-testid="audit-row" data-action={entry.action}>
-                      <Table.Td style={{ whiteSpace: 'nowrap' }}>{dateTime.format(new Date(entry.created_at))}</Table.Td>
-                      <Table.Td>
-                        <Text size="sm" fw={500}>
-                          {entry.actor.name}
-                        </Text>
-                        <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
-                          {entry.actor.email}
-                          {entry.actor.id === null && ` · ${t('deleted_member')}`}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>{t(actionKey(entry.action))}</Table.Td>
-                      <Table.Td>
-                        <Text size="sm">{t(`target_type.${entry.target_type}`, { defaultValue: fieldLabel(entry.target_type) })}</Text>
-                        {entry.target_id && (
-                          <Text size="xs" c="dimmed">
-                            #{entry.target_id}
-                          </Text>
-                        )}
-                      </Table.Td>
-                      <Table.Td>
-                        <Summary entry={entry} />
-                      </Table.Td>
-                      <Table.Td ta="right">
-                        <Button
-                          variant="subtle"
-                          size="compact-sm"
-                          px={6}
-                          aria-expanded={open}
-                          aria-controls={open ? detailId : undefined}
-                          aria-label={t(open ? 'hide_details' : 'show_details')}
-                          onClick={() => toggle(entry.id)}
-                        >
-                          <IconChevron size={16} style={{ transform: open ? 'rotate(180deg)' : undefined, transition: 'transform 120ms' }} />
-                        </Button>
-                      </Table.Td>
-                    </Table.Tr>
-                    {open && (
-                      <Table.Tr id={detailId}>
-                        <Table.Td colSpan={6} bg="gray.0">
-                          <Details entry={entry} />
-                        </Table.Td>
-                      </Table.Tr>
-                    )}
-                  </Fragment>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-    </ListStates>
-  );
 
   return (
     <AdminPageFrame title={t('title')} description={t('description')}>
@@ -261,32 +158,25 @@ export default function AuditLogPage() {
             label={t('action_label')}
             placeholder={t('action_all')}
             data={actionOptions}
-            value={action}
-            onChange={(value) => setFilter('action', value)}
+            value={action ?? null}
+            onChange={(value) => listState.setFilter('action', value as typeof action)}
             clearable
             searchable
             w={{ base: '100%', sm: 260 }}
             comboboxProps={{ withinPortal: true }}
           />
-          <TextInput type="date" label={t('from_label')} value={from} onChange={(event) => setFilter('from', event.currentTarget.value)} w={{ base: '100%', xs: 170 }} />
+          <TextInput type="date" label={t('from_label')} value={from} onChange={(event) => listState.setFilter('from', event.currentTarget.value)} w={{ base: '100%', xs: 170 }} />
           <TextInput
             type="date"
             label={t('to_label')}
             value={to}
-            onChange={(event) => setFilter('to', event.currentTarget.value)}
+            onChange={(event) => listState.setFilter('to', event.currentTarget.value)}
             error={rangeInvalid ? t('date_range_invalid') : undefined}
             w={{ base: '100%', xs: 170 }}
           />
-          <TextInput
-            type="search"
-            label={t('search_label')}
-            placeholder={t('search_placeholder')}
-            value={query}
-            onChange={(event) => typeSearch(event.currentTarget.value)}
-            w={{ base: '100%', sm: 260 }}
-          />
+          <ListSearchInput list={listState} type="search" label={t('search_label')} placeholder={t('search_placeholder')} w={{ base: '100%', sm: 260 }} />
           {filtered && (
-            <Button variant="subtle" onClick={clearFilters}>
+            <Button variant="subtle" onClick={listState.clearFilters}>
               {t('clear')}
             </Button>
           )}
@@ -297,8 +187,87 @@ export default function AuditLogPage() {
           {t('results', { count: list.data.total_items })}
         </Text>
       )}
-      {body}
-      <ListPagination totalPages={list.data?.total_pages} page={page} onChange={(next) => setListParams({ page: next })} />
+      <ListStates
+        query={list}
+        errorTitle={(error) => t(errorMessageKey(error, adminAuditLogApi.listAuditLog))}
+        retryLabel={t('retry')}
+        empty={t(filtered ? 'empty_filtered' : 'empty')}
+        emptyTestId="audit-empty"
+        errorTestId="audit-error"
+        rowHeight={48}
+      >
+        {() => (
+          <ListTable
+            minWidth={760}
+            verticalSpacing="sm"
+            data-testid="audit-log"
+            head={
+              <>
+                <Table.Th>{t('when')}</Table.Th>
+                <Table.Th>{t('who')}</Table.Th>
+                <Table.Th>{t('action_column')}</Table.Th>
+                <Table.Th>{t('target')}</Table.Th>
+                <Table.Th>{t('change')}</Table.Th>
+                <Table.Th w={48} />
+              </>
+            }
+          >
+            {items.map((entry) => {
+              const open = expanded.includes(entry.id);
+              const detailId = `audit-detail-${entry.id}`;
+              return (
+                <Fragment key={entry.id}>
+                  <Table.Tr data-testid="audit-row" data-action={entry.action}>
+                    <Table.Td style={{ whiteSpace: 'nowrap' }}>{dateTime.format(new Date(entry.created_at))}</Table.Td>
+                    <Table.Td>
+                      <Text size="sm" fw={500}>
+                        {entry.actor.name}
+                      </Text>
+                      <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                        {entry.actor.email}
+                        {entry.actor.id === null && ` · ${t('deleted_member')}`}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>{t(actionKey(entry.action))}</Table.Td>
+                    <Table.Td>
+                      <Text size="sm">{t(`target_type.${entry.target_type}`, { defaultValue: fieldLabel(entry.target_type) })}</Text>
+                      {entry.target_id && (
+                        <Text size="xs" c="dimmed">
+                          #{entry.target_id}
+                        </Text>
+                      )}
+                    </Table.Td>
+                    <Table.Td>
+                      <Summary entry={entry} />
+                    </Table.Td>
+                    <Table.Td ta="right">
+                      <Button
+                        variant="subtle"
+                        size="compact-sm"
+                        px={6}
+                        aria-expanded={open}
+                        aria-controls={open ? detailId : undefined}
+                        aria-label={t(open ? 'hide_details' : 'show_details')}
+                        onClick={() => toggle(entry.id)}
+                      >
+                        <IconChevron size={16} style={{ transform: open ? 'rotate(180deg)' : undefined, transition: 'transform 120ms' }} />
+                      </Button>
+                    </Table.Td>
+                  </Table.Tr>
+                  {open && (
+                    <Table.Tr id={detailId}>
+                      <Table.Td colSpan={6} bg="gray.0">
+                        <Details entry={entry} />
+                      </Table.Td>
+                    </Table.Tr>
+                  )}
+                </Fragment>
+              );
+            })}
+          </ListTable>
+        )}
+      </ListStates>
+      <ListPagination list={listState} totalPages={list.data?.total_pages} />
     </AdminPageFrame>
   );
 }

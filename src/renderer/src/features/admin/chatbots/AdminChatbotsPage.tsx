@@ -1,22 +1,23 @@
 import { useState } from 'react';
-import { Alert, Box, Button, Drawer, Group, SegmentedControl, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Box, Button, Drawer, Group, SegmentedControl, Stack, Table, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { AdminPageFrame } from '../AdminPageFrame';
-import { useSearchParams } from 'react-router-dom';
+import { z } from 'zod';
 import { adminChatbotsApi, type AdminChatbot } from '../../../../../shared/api';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
 import { type AdminChatbotQuery, decidePublishRequest, decidePublishRequests, useAdminChatbots } from '../../../api/adminChatbots';
 import { errorMessageKey } from '../../../api/errorMessages';
 import { queryKeys } from '../../../api/queryKeys';
 import { showToast } from '../../../components/toast';
-import { useListSearchBox, useListSearchParams } from '../../../components/useListSearchParams';
+import { useListState } from '../../../components/list/useListState';
 import { formatDate } from '../../../i18n/formatDate';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { chatbotName } from '../../../../../shared/domain/chatbots';
 import { ChatbotStatusBadge } from '../../../components/ChatbotStatusBadge';
-import { RejectDialog } from './RejectDialog';
-import { ListPagination, ListStates, RowCheckbox, SelectAllCheckbox } from '../../../components/ListStates';
+import { useRejectDialog } from './RejectDialog';
+import { ListStates } from '../../../components/list/ListStates';
+import { BulkActions, ListPagination, ListSearchInput, ListTable, ListToolbar, RowSelectCell, SelectAllHeader } from '../../../components/list/ListParts';
 import { localizedName } from '../../../../../shared/domain/language';
 
 /** The review's views (spec §4: hide pending ones, show approved only, rejected), kept in the URL as `status`. */
@@ -28,7 +29,7 @@ const VIEWS = {
   all: {},
 } satisfies Record<string, Partial<AdminChatbotQuery>>;
 type View = keyof typeof VIEWS;
-const isView = (value: string | null): value is View => value !== null && value in VIEWS;
+const FILTERS = z.object({ status: z.enum(Object.keys(VIEWS) as [View, ...View[]]).default('pending') });
 
 interface Decision {
   ids: number[];
@@ -87,15 +88,12 @@ export default function AdminChatbotsPage() {
   const { t } = useTranslation('publishing');
   const language = useResolvedLanguage();
   const queryClient = useQueryClient();
-  const { page, size, search, setListParams } = useListSearchParams(DEFAULT_LIST_PAGE_SIZE);
-  const { query, typeSearch } = useListSearchBox(search, setListParams);
-  const [searchParams, setSearchParams] = useSearchParams();
-  const viewParam = searchParams.get('status');
-  const view: View = isView(viewParam) ? viewParam : 'pending';
-  const list = useAdminChatbots({ page, size, ...(search ? { search_term: search } : {}), ...VIEWS[view] });
+  const listState = useListState({ size: DEFAULT_LIST_PAGE_SIZE, filters: FILTERS });
+  const { page, size, search } = listState;
+  const view = listState.filters.status;
+  const list = useAdminChatbots({ page, size, search_term: search, ...VIEWS[view] });
   const [selected, setSelected] = useState<number[]>([]);
   const [openId, setOpenId] = useState<number | null>(null);
-  const [rejecting, setRejecting] = useState<number[] | null>(null);
   const items = list.data?.items ?? [];
   const open = items.find((item) => item.id === openId) ?? null;
 
@@ -105,7 +103,7 @@ export default function AdminChatbotsPage() {
     onSuccess: (count, { approve }) => {
       showToast('success', t(approve ? 'approved_toast' : 'rejected_toast', { count }));
       setSelected([]);
-      setRejecting(null);
+      rejection.close();
       setOpenId(null);
       void queryClient.invalidateQueries({ queryKey: queryKeys.adminChatbotsAll });
     },
@@ -115,95 +113,80 @@ export default function AdminChatbotsPage() {
       void queryClient.invalidateQueries({ queryKey: queryKeys.adminChatbotsAll });
     },
   });
+  const rejection = useRejectDialog({ busy: decide.isPending, onReject: (ids, reason) => decide.mutate({ ids, approve: false, reason }) });
 
   const setView = (next: string) => {
     setSelected([]);
-    setSearchParams((current) => {
-      const params = new URLSearchParams(current);
-      params.set('status', next);
-      params.set('page', '1');
-      return params;
-    });
+    listState.setFilter('status', next as View);
   };
   const waitingIds = items.filter((item) => item.waiting_publish).map((item) => item.id);
 
-  const body = (
-    <ListStates
-      query={list}
-      count={items.length}
-      errorTitle={(error) => t(errorMessageKey(error, adminChatbotsApi.listAdminChatbots))}
-      retryLabel={t('retry')}
-      empty={t(view === 'pending' ? 'empty_pending' : 'empty')}
-      emptyTestId="admin-chatbots-empty"
-    >
-      {() => (
-        <Table.ScrollContainer minWidth={640}>
-          <Table verticalSpacing="sm" highlightOnHover data-testid="admin-chatbots">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th w={40}>
-                  <SelectAllCheckbox ids={waitingIds} selected={selected} onChange={setSelected} label={t('select_all')} disabled={waitingIds.length === 0} />
-                </Table.Th>
-                <Table.Th>{t('name')}</Table.Th>
-                <Table.Th>{t('author')}</Table.Th>
-                <Table.Th>{t('status')}</Table.Th>
-                <Table.Th>{t('updated')}</Table.Th>
-                <Table.Th />
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {items.map((item) => {
-                const name = chatbotName(item, language) || t('untitled');
-                return (
-                  <Table.Tr key={item.id} data-testid="admin-chatbot-row" data-name={item.en_name}>
-                    <Table.Td>
-                      <RowCheckbox id={item.id} selected={selected} onChange={setSelected} label={t('select_named', { name })} disabled={!item.waiting_publish} />
-                    </Table.Td>
-                    <Table.Td fw={500}>{name}</Table.Td>
-                    <Table.Td>{item.creator?.name ?? '—'}</Table.Td>
-                    <Table.Td>
-                      <ChatbotStatusBadge status={item.status} />
-                    </Table.Td>
-                    <Table.Td>{formatDate(item.updated_at, language)}</Table.Td>
-                    <Table.Td ta="right">
-                      <Button size="xs" variant="light" onClick={() => setOpenId(item.id)} aria-label={t('review_named', { name })}>
-                        {t('review')}
-                      </Button>
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-    </ListStates>
-  );
-
   return (
     <AdminPageFrame title={t('title')} description={t('description')}>
-      <Group justify="space-between" align="flex-end" mb="md" gap="sm">
+      <ListToolbar>
         <SegmentedControl
           value={view}
           onChange={setView}
           data={(Object.keys(VIEWS) as View[]).map((value) => ({ value, label: t(`view.${value}`) }))}
           aria-label={t('view_label')}
         />
-        <TextInput value={query} onChange={(event) => typeSearch(event.currentTarget.value)} placeholder={t('search')} aria-label={t('search')} w={{ base: '100%', sm: 260 }} />
-      </Group>
-      {selected.length > 0 && (
-        <Group mb="sm" gap="sm" data-testid="bulk-actions">
-          <Text size="sm">{t('selected', { count: selected.length })}</Text>
-          <Button size="xs" onClick={() => decide.mutate({ ids: selected, approve: true })} loading={decide.isPending}>
-            {t('approve_selected')}
-          </Button>
-          <Button size="xs" color="red" variant="light" onClick={() => setRejecting(selected)}>
-            {t('reject_selected')}
-          </Button>
-        </Group>
-      )}
-      {body}
-      <ListPagination totalPages={list.data?.total_pages} page={page} onChange={(next) => setListParams({ page: next })} />
+        <ListSearchInput list={listState} placeholder={t('search')} aria-label={t('search')} w={{ base: '100%', sm: 260 }} />
+      </ListToolbar>
+      <BulkActions count={selected.length} label={t('selected', { count: selected.length })}>
+        <Button size="xs" onClick={() => decide.mutate({ ids: selected, approve: true })} loading={decide.isPending}>
+          {t('approve_selected')}
+        </Button>
+        <Button size="xs" color="red" variant="light" onClick={() => rejection.open(selected)}>
+          {t('reject_selected')}
+        </Button>
+      </BulkActions>
+      <ListStates
+        query={list}
+        errorTitle={(error) => t(errorMessageKey(error, adminChatbotsApi.listAdminChatbots))}
+        retryLabel={t('retry')}
+        empty={t(view === 'pending' ? 'empty_pending' : 'empty')}
+        emptyTestId="admin-chatbots-empty"
+      >
+        {() => (
+          <ListTable
+            minWidth={640}
+            verticalSpacing="sm"
+            highlightOnHover
+            data-testid="admin-chatbots"
+            head={
+              <>
+                <SelectAllHeader ids={waitingIds} selected={selected} onChange={setSelected} label={t('select_all')} disabled={waitingIds.length === 0} />
+                <Table.Th>{t('name')}</Table.Th>
+                <Table.Th>{t('author')}</Table.Th>
+                <Table.Th>{t('status')}</Table.Th>
+                <Table.Th>{t('updated')}</Table.Th>
+                <Table.Th />
+              </>
+            }
+          >
+            {items.map((item) => {
+              const name = chatbotName(item, language) || t('untitled');
+              return (
+                <Table.Tr key={item.id} data-testid="admin-chatbot-row" data-name={item.en_name}>
+                  <RowSelectCell id={item.id} selected={selected} onChange={setSelected} label={t('select_named', { name })} disabled={!item.waiting_publish} />
+                  <Table.Td fw={500}>{name}</Table.Td>
+                  <Table.Td>{item.creator?.name ?? '—'}</Table.Td>
+                  <Table.Td>
+                    <ChatbotStatusBadge status={item.status} />
+                  </Table.Td>
+                  <Table.Td>{formatDate(item.updated_at, language)}</Table.Td>
+                  <Table.Td ta="right">
+                    <Button size="xs" variant="light" onClick={() => setOpenId(item.id)} aria-label={t('review_named', { name })}>
+                      {t('review')}
+                    </Button>
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </ListTable>
+        )}
+      </ListStates>
+      <ListPagination list={listState} totalPages={list.data?.total_pages} />
       <Drawer opened={open !== null} onClose={() => setOpenId(null)} position="right" size="lg" title={open ? chatbotName(open, language) || t('untitled') : ''} closeButtonProps={{ 'aria-label': t('close') }}>
         {open && (
           <Stack gap="lg">
@@ -213,7 +196,7 @@ export default function AdminChatbotsPage() {
                 <Button onClick={() => decide.mutate({ ids: [open.id], approve: true })} loading={decide.isPending} data-testid="approve">
                   {t('approve')}
                 </Button>
-                <Button color="red" variant="light" onClick={() => setRejecting([open.id])} data-testid="reject">
+                <Button color="red" variant="light" onClick={() => rejection.open([open.id])} data-testid="reject">
                   {t('reject')}
                 </Button>
               </Group>
@@ -225,14 +208,7 @@ export default function AdminChatbotsPage() {
           </Stack>
         )}
       </Drawer>
-      <RejectDialog
-        key={rejecting?.join(',') ?? 'closed'}
-        count={rejecting?.length ?? 0}
-        opened={rejecting !== null}
-        busy={decide.isPending}
-        onClose={() => setRejecting(null)}
-        onReject={(reason) => rejecting && decide.mutate({ ids: rejecting, approve: false, reason })}
-      />
+      {rejection.dialog}
     </AdminPageFrame>
   );
 }

@@ -14,7 +14,7 @@ interface RejectDialogProps {
 }
 
 /** Rejecting needs a reason for the requester (spec §5), mailed to them: chatbot publishing and member requests. */
-export function RejectDialog({ count, opened, busy, onClose, onReject, ns = 'publishing' }: RejectDialogProps) {
+function RejectDialog({ count, opened, busy, onClose, onReject, ns = 'publishing' }: RejectDialogProps) {
   const { t } = useTranslation(ns);
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -55,4 +55,25 @@ export function RejectDialog({ count, opened, busy, onClose, onReject, ns = 'pub
       </Stack>
     </Modal>
   );
+}
+
+/**
+ * Rejecting one request or a selection: `open(ids)` asks for the reason, `dialog` is the element to
+ * render, `close()` ends it once the decision went through. Each opening starts with an empty reason.
+ */
+export function useRejectDialog({ ns, busy, onReject }: { ns?: string; busy: boolean; onReject: (ids: number[], reason: string) => void }) {
+  const [ids, setIds] = useState<number[] | null>(null);
+  const close = () => setIds(null);
+  const dialog = (
+    <RejectDialog
+      ns={ns}
+      key={ids?.join(',') ?? 'closed'}
+      count={ids?.length ?? 0}
+      opened={ids !== null}
+      busy={busy}
+      onClose={close}
+      onReject={(reason) => ids && onReject(ids, reason)}
+    />
+  );
+  return { open: setIds, close, dialog };
 }

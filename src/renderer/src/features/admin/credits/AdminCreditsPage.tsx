@@ -5,7 +5,7 @@ import { adminCreditsApi } from '../../../../../shared/api';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
 import { useCreditPurchases } from '../../../api/adminCredits';
 import { useErrorToast } from '../../../components/useErrorToast';
-import { useListSearchParams } from '../../../components/useListSearchParams';
+import { useListState } from '../../../components/list/useListState';
 import { CreditEntriesTable } from '../../../components/CreditEntriesTable';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { AllocationTab } from './AllocationTab';
@@ -17,11 +17,11 @@ type Tab = (typeof TABS)[number];
 /** Tab 3: the credit purchase history (spec §7): amount, date, validity, price. */
 function PurchasesTab() {
   const { t } = useTranslation('adminCredits');
-  const { page, size, setListParams } = useListSearchParams(DEFAULT_LIST_PAGE_SIZE);
-  const purchases = useCreditPurchases(page, size);
+  const listState = useListState({ size: DEFAULT_LIST_PAGE_SIZE });
+  const purchases = useCreditPurchases(listState.page, listState.size);
   useErrorToast(purchases.error, adminCreditsApi.listCreditPurchases);
   if (purchases.isError) return <Alert color="red">{t('load_failed')}</Alert>;
-  return <CreditEntriesTable data={purchases.data} isLoading={purchases.isLoading} page={page} onPage={(value) => setListParams({ page: value })} showPrice caption={t('tabs.purchases')} />;
+  return <CreditEntriesTable data={purchases.data} isLoading={purchases.isLoading} list={listState} showPrice caption={t('tabs.purchases')} />;
 }
 
 /** Route /admin/credits: allocation, usage and purchase history as tabs, the tab in the URL. */

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Group, NumberInput, Skeleton, Stack, Table, Text, TextInput, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Alert, Badge, Button, Group, NumberInput, Skeleton, Stack, Table, Text, Title, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { adminCreditsApi, isApiError } from '../../../../../shared/api';
@@ -12,10 +12,10 @@ import { queryKeys } from '../../../api/queryKeys';
 import { IconLock } from '../../../components/icons';
 import { showToast } from '../../../components/toast';
 import { useErrorToast } from '../../../components/useErrorToast';
-import { useListSearchBox, useListSearchParams } from '../../../components/useListSearchParams';
+import { useListState } from '../../../components/list/useListState';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { useCreditFormat } from '../../../components/useCreditFormat';
-import { ListPagination } from '../../../components/ListStates';
+import { ListPagination, ListSearchInput, ListTable } from '../../../components/list/ListParts';
 import { localizedName } from '../../../../../shared/domain/language';
 
 /** A quota being edited: a number, or '' for "no limit" / "follows the group". */
@@ -30,9 +30,8 @@ export function AllocationTab() {
   const language = useResolvedLanguage();
   const format = useCreditFormat();
   const queryClient = useQueryClient();
-  const { page, size, search, setListParams } = useListSearchParams(DEFAULT_LIST_PAGE_SIZE);
-  const { query, typeSearch } = useListSearchBox(search, setListParams);
-  const allocation = useCreditAllocation({ page, size, ...(search ? { search_term: search } : {}) });
+  const listState = useListState({ size: DEFAULT_LIST_PAGE_SIZE });
+  const allocation = useCreditAllocation({ page: listState.page, size: listState.size, search_term: listState.search });
   useErrorToast(allocation.error, adminCreditsApi.getCreditAllocation);
   const [groupDrafts, setGroupDrafts] = useState<Record<number, GroupDraft>>({});
   const [memberDrafts, setMemberDrafts] = useState<Record<number, Draft>>({});
@@ -94,98 +93,98 @@ export function AllocationTab() {
         <Title order={2} size="h4">
           {t('allocation.groups')}
         </Title>
-        <Table.ScrollContainer minWidth={640}>
-          <Table striped data-testid="allocation-groups">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('allocation.group')}</Table.Th>
-                <Table.Th ta="right">{t('allocation.members')}</Table.Th>
-                <Table.Th>{t('allocation.group_quota')}</Table.Th>
-                <Table.Th>{t('allocation.member_quota')}</Table.Th>
-                <Table.Th ta="right">{t('allocation.used')}</Table.Th>
+        <ListTable
+          minWidth={640}
+          striped
+          data-testid="allocation-groups"
+          head={
+            <>
+              <Table.Th>{t('allocation.group')}</Table.Th>
+              <Table.Th ta="right">{t('allocation.members')}</Table.Th>
+              <Table.Th>{t('allocation.group_quota')}</Table.Th>
+              <Table.Th>{t('allocation.member_quota')}</Table.Th>
+              <Table.Th ta="right">{t('allocation.used')}</Table.Th>
+            </>
+          }
+        >
+          {groups.map((group) => {
+            const draft = groupDrafts[group.id] ?? {};
+            const setDraft = (patch: GroupDraft) => setGroupDrafts({ ...groupDrafts, [group.id]: { ...draft, ...patch } });
+            const name = groupName(group);
+            return (
+              <Table.Tr key={group.id}>
+                <Table.Td>
+                  <Group gap={6}>
+                    <Text size="sm">{name}</Text>
+                    {group.is_default && (
+                      <Tooltip label={t('allocation.default_locked')}>
+                        <Badge size="xs" variant="light" color="gray" leftSection={<IconLock size={10} />} tabIndex={0}>
+                          {t('allocation.default')}
+                        </Badge>
+                      </Tooltip>
+                    )}
+                  </Group>
+                </Table.Td>
+                <Table.Td ta="right">{format.count(group.member_count)}</Table.Td>
+                <Table.Td>
+                  {quotaInput(t('allocation.group_quota_of', { name }), draft.credit_quota ?? group.credit_quota ?? '', (value) => setDraft({ credit_quota: value }), group.is_default, `group-quota-${group.id}`)}
+                </Table.Td>
+                <Table.Td>
+                  {quotaInput(t('allocation.member_quota_of', { name }), draft.member_credit_quota ?? group.member_credit_quota ?? '', (value) => setDraft({ member_credit_quota: value }), group.is_default)}
+                </Table.Td>
+                <Table.Td ta="right">{format.credits(group.used)}</Table.Td>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {groups.map((group) => {
-                const draft = groupDrafts[group.id] ?? {};
-                const setDraft = (patch: GroupDraft) => setGroupDrafts({ ...groupDrafts, [group.id]: { ...draft, ...patch } });
-                const name = groupName(group);
-                return (
-                  <Table.Tr key={group.id}>
-                    <Table.Td>
-                      <Group gap={6}>
-                        <Text size="sm">{name}</Text>
-                        {group.is_default && (
-                          <Tooltip label={t('allocation.default_locked')}>
-                            <Badge size="xs" variant="light" color="gray" leftSection={<IconLock size={10} />} tabIndex={0}>
-                              {t('allocation.default')}
-                            </Badge>
-                          </Tooltip>
-                        )}
-                      </Group>
-                    </Table.Td>
-                    <Table.Td ta="right">{format.count(group.member_count)}</Table.Td>
-                    <Table.Td>
-                      {quotaInput(t('allocation.group_quota_of', { name }), draft.credit_quota ?? group.credit_quota ?? '', (value) => setDraft({ credit_quota: value }), group.is_default, `group-quota-${group.id}`)}
-                    </Table.Td>
-                    <Table.Td>
-                      {quotaInput(t('allocation.member_quota_of', { name }), draft.member_credit_quota ?? group.member_credit_quota ?? '', (value) => setDraft({ member_credit_quota: value }), group.is_default)}
-                    </Table.Td>
-                    <Table.Td ta="right">{format.credits(group.used)}</Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+            );
+          })}
+        </ListTable>
       </Stack>
       <Stack gap="xs">
         <Group justify="space-between" wrap="wrap">
           <Title order={2} size="h4">
             {t('allocation.member_overrides')}
           </Title>
-          <TextInput w={260} label={<VisuallyHidden>{t('allocation.search')}</VisuallyHidden>} placeholder={t('allocation.search')} value={query} onChange={(event) => typeSearch(event.currentTarget.value)} />
+          <ListSearchInput list={listState} w={260} label={<VisuallyHidden>{t('allocation.search')}</VisuallyHidden>} placeholder={t('allocation.search')} />
         </Group>
         {members.items.length === 0 ? (
           <Text c="dimmed">{t('allocation.no_members')}</Text>
         ) : (
-          <Table.ScrollContainer minWidth={640}>
-            <Table striped data-testid="allocation-members">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('allocation.member')}</Table.Th>
-                  <Table.Th>{t('allocation.override')}</Table.Th>
-                  <Table.Th ta="right">{t('allocation.effective')}</Table.Th>
-                  <Table.Th ta="right">{t('allocation.used')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {members.items.map((member) => (
-                  <Table.Tr key={member.id}>
-                    <Table.Td>
-                      <Text size="sm">{member.name}</Text>
-                      <Text size="xs" c="dimmed">
-                        {member.email}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      {quotaInput(
-                        t('allocation.override_of', { name: member.name }),
-                        memberDrafts[member.id] ?? member.credit_quota ?? '',
-                        (value) => setMemberDrafts({ ...memberDrafts, [member.id]: value }),
-                        false,
-                        `member-quota-${member.id}`,
-                      )}
-                    </Table.Td>
-                    <Table.Td ta="right">{member.effective_quota === null ? t('allocation.no_limit') : format.credits(member.effective_quota)}</Table.Td>
-                    <Table.Td ta="right">{format.credits(member.used)}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <ListTable
+            minWidth={640}
+            striped
+            data-testid="allocation-members"
+            head={
+              <>
+                <Table.Th>{t('allocation.member')}</Table.Th>
+                <Table.Th>{t('allocation.override')}</Table.Th>
+                <Table.Th ta="right">{t('allocation.effective')}</Table.Th>
+                <Table.Th ta="right">{t('allocation.used')}</Table.Th>
+              </>
+            }
+          >
+            {members.items.map((member) => (
+              <Table.Tr key={member.id}>
+                <Table.Td>
+                  <Text size="sm">{member.name}</Text>
+                  <Text size="xs" c="dimmed">
+                    {member.email}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  {quotaInput(
+                    t('allocation.override_of', { name: member.name }),
+                    memberDrafts[member.id] ?? member.credit_quota ?? '',
+                    (value) => setMemberDrafts({ ...memberDrafts, [member.id]: value }),
+                    false,
+                    `member-quota-${member.id}`,
+                  )}
+                </Table.Td>
+                <Table.Td ta="right">{member.effective_quota === null ? t('allocation.no_limit') : format.credits(member.effective_quota)}</Table.Td>
+                <Table.Td ta="right">{format.credits(member.used)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </ListTable>
         )}
-        <ListPagination totalPages={members.total_pages} page={page} onChange={(value) => setListParams({ page: value })} mt="0" />
+        <ListPagination list={listState} totalPages={members.total_pages} mt="0" />
         <Text size="xs" c="dimmed">
           {t('allocation.override_hint')}
         </Text>

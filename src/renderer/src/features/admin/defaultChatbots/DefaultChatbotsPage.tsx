@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Anchor, Badge, Button, Group, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { adminChatbotsApi, type AdminChatbot } from '../../../../../shared/api';
@@ -8,7 +8,8 @@ import { localizedName } from '../../../../../shared/domain/language';
 import { useAdminChatbots } from '../../../api/adminChatbots';
 import { useAllAdminGroups } from '../../../api/adminMemberGroups';
 import { errorMessageKey } from '../../../api/errorMessages';
-import { ListStates } from '../../../components/ListStates';
+import { ListStates } from '../../../components/list/ListStates';
+import { ActionsHeader, ListTable } from '../../../components/list/ListParts';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { StartingGroupsDialog } from './StartingGroupsDialog';
@@ -36,93 +37,90 @@ export default function DefaultChatbotsPage() {
     <AdminPageFrame title={t('title')} description={t('description')}>
       <ListStates
         query={list}
-        count={items.length}
         errorTitle={(error) => t(errorMessageKey(error, adminChatbotsApi.listAdminChatbots))}
         retryLabel={t('retry')}
         empty={t('empty')}
       >
         {() => (
-          <Table.ScrollContainer minWidth={640}>
-            <Table verticalSpacing="sm" data-testid="default-chatbots-table">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('column.name')}</Table.Th>
-                  <Table.Th>{t('column.starting')}</Table.Th>
-                  <Table.Th>{t('column.model')}</Table.Th>
-                  <Table.Th>{t('column.groups')}</Table.Th>
-                  <Table.Th>{t('column.documents')}</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>{t('column.actions')}</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {items.map((chatbot) => {
-                  const name = nameOf(chatbot);
-                  const starting = startingGroups(chatbot);
-                  return (
-                    <Table.Tr key={chatbot.id} data-testid="default-chatbot-row">
-                      {/* The name opens the editor too: on a phone the Edit column is off-screen. */}
-                      <Table.Td>
-                        <Anchor component={Link} to={`/dashboard/studio/${chatbot.id}`} fw={500} tabIndex={-1}>
-                          {name}
-                        </Anchor>
-                      </Table.Td>
-                      {/* Next to the name, so it stays on screen at phone width. */}
-                      <Table.Td data-testid="starting-groups">
-                        <Stack gap={4} align="flex-start">
-                          {starting.length === 0 ? (
-                            <Text size="sm" c="dimmed">
-                              {t('starting.none')}
-                            </Text>
-                          ) : (
-                            <Group gap={4}>
-                              {starting.map((group) => (
-                                <Badge key={group.id} variant="light" color="teal" c="teal.9">
-                                  {localizedName(group, language)}
-                                </Badge>
-                              ))}
-                            </Group>
-                          )}
-                          <Button
-                            variant="subtle"
-                            size="compact-sm"
-                            onClick={() => setChoosing(chatbot)}
-                            aria-label={t('starting.change_named', { name })}
-                            data-testid="choose-starting-groups"
-                          >
-                            {t('starting.change')}
-                          </Button>
-                        </Stack>
-                      </Table.Td>
-                      <Table.Td>{chatbot.llm_model.display_name}</Table.Td>
-                      <Table.Td>
-                        {chatbot.member_groups.length === 0 ? (
-                          <Badge variant="light" color="gray" c="dark.7">
-                            {t('everyone')}
+          <ListTable
+            minWidth={640}
+            verticalSpacing="sm"
+            data-testid="default-chatbots-table"
+            head={
+              <>
+                <Table.Th>{t('column.name')}</Table.Th>
+                <Table.Th>{t('column.starting')}</Table.Th>
+                <Table.Th>{t('column.model')}</Table.Th>
+                <Table.Th>{t('column.groups')}</Table.Th>
+                <Table.Th>{t('column.documents')}</Table.Th>
+                <ActionsHeader label={t('column.actions')} />
+              </>
+            }
+          >
+            {items.map((chatbot) => {
+              const name = nameOf(chatbot);
+              const starting = startingGroups(chatbot);
+              return (
+                <Table.Tr key={chatbot.id} data-testid="default-chatbot-row">
+                  {/* The name opens the editor too: on a phone the Edit column is off-screen. */}
+                  <Table.Td>
+                    <Anchor component={Link} to={`/dashboard/studio/${chatbot.id}`} fw={500} tabIndex={-1}>
+                      {name}
+                    </Anchor>
+                  </Table.Td>
+                  {/* Next to the name, so it stays on screen at phone width. */}
+                  <Table.Td data-testid="starting-groups">
+                    <Stack gap={4} align="flex-start">
+                      {starting.length === 0 ? (
+                        <Text size="sm" c="dimmed">
+                          {t('starting.none')}
+                        </Text>
+                      ) : (
+                        <Group gap={4}>
+                          {starting.map((group) => (
+                            <Badge key={group.id} variant="light" color="teal" c="teal.9">
+                              {localizedName(group, language)}
+                            </Badge>
+                          ))}
+                        </Group>
+                      )}
+                      <Button
+                        variant="subtle"
+                        size="compact-sm"
+                        onClick={() => setChoosing(chatbot)}
+                        aria-label={t('starting.change_named', { name })}
+                        data-testid="choose-starting-groups"
+                      >
+                        {t('starting.change')}
+                      </Button>
+                    </Stack>
+                  </Table.Td>
+                  <Table.Td>{chatbot.llm_model.display_name}</Table.Td>
+                  <Table.Td>
+                    {chatbot.member_groups.length === 0 ? (
+                      <Badge variant="light" color="gray" c="dark.7">
+                        {t('everyone')}
+                      </Badge>
+                    ) : (
+                      <Group gap={4}>
+                        {chatbot.member_groups.map((group) => (
+                          <Badge key={group.id} variant="light" color="indigo" c="indigo.9">
+                            {chatbotName(group, language)}
                           </Badge>
-                        ) : (
-                          <Group gap={4}>
-                            {chatbot.member_groups.map((group) => (
-                              <Badge key={group.id} variant="light" color="indigo" c="indigo.9">
-                                {chatbotName(group, language)}
-                              </Badge>
-                            ))}
-                          </Group>
-                        )}
-                      </Table.Td>
-                      <Table.Td>{t('documents', { count: chatbot.documents.length })}</Table.Td>
-                      <Table.Td ta="right">
-                        <Anchor component={Link} to={`/dashboard/studio/${chatbot.id}`} aria-label={t('edit_named', { name })} data-testid="edit-default-chatbot">
-                          {t('edit')}
-                        </Anchor>
-                      </Table.Td>
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+                        ))}
+                      </Group>
+                    )}
+                  </Table.Td>
+                  <Table.Td>{t('documents', { count: chatbot.documents.length })}</Table.Td>
+                  <Table.Td ta="right">
+                    <Anchor component={Link} to={`/dashboard/studio/${chatbot.id}`} aria-label={t('edit_named', { name })} data-testid="edit-default-chatbot">
+                      {t('edit')}
+                    </Anchor>
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </ListTable>
         )}
       </ListStates>
       <StartingGroupsDialog chatbot={choosing} name={choosing ? nameOf(choosing) : ''} groups={groups} onClose={() => setChoosing(null)} />

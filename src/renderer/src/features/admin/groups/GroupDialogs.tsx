@@ -1,10 +1,11 @@
-import { Alert, Button, Group, Modal, NumberInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Modal, NumberInput, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { adminMemberGroupsApi, isApiError, type AdminMemberGroup } from '../../../../../shared/api';
 import { createGroup, patchGroup } from '../../../api/adminMemberGroups';
 import { errorMessageKey } from '../../../api/errorMessages';
+import { FormDialogButtons } from '../../../components/forms/FormDialogButtons';
 import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/forms/zodResolver';
 import { IconLock } from '../../../components/icons';
 import { showToast } from '../../../components/toast';
@@ -62,14 +63,7 @@ export function GroupNameDialog({ group, opened, onClose, onSaved }: { group: Ad
           </Text>
           <TextInput label={t('ko_name')} aria-describedby="group-names-hint" data-autofocus {...form.getInputProps('ko_name')} error={fieldError(form.errors.ko_name)} />
           <TextInput label={t('en_name')} aria-describedby="group-names-hint" {...form.getInputProps('en_name')} error={fieldError(form.errors.en_name)} />
-          <Group justify="flex-end" mt="sm">
-            <Button variant="default" onClick={onClose}>
-              {t('cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending}>
-              {t(group ? 'save' : 'create')}
-            </Button>
-          </Group>
+          <FormDialogButtons gap="md" mt="sm" cancelLabel={t('cancel')} onCancel={onClose} submitLabel={t(group ? 'save' : 'create')} saving={save.isPending} />
         </Stack>
       </form>
     </Modal>
@@ -131,14 +125,7 @@ export function GroupQuotaDialog({ group, onClose, onSaved }: { group: AdminMemb
           />
           {/* Locked, there is nothing to save: the dialog's own close button is the way out. */}
           {!locked && (
-            <Group justify="flex-end" mt="sm">
-              <Button variant="default" onClick={onClose}>
-                {t('cancel')}
-              </Button>
-              <Button type="submit" loading={save.isPending}>
-                {t('save')}
-              </Button>
-            </Group>
+            <FormDialogButtons gap="md" mt="sm" cancelLabel={t('cancel')} onCancel={onClose} submitLabel={t('save')} saving={save.isPending} />
           )}
         </Stack>
       </form>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ActionIcon, Badge, Button, Group, Menu, Progress, Skeleton, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Menu, Progress, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { adminMemberGroupsApi, type AdminMemberGroup } from '../../../../../shared/api';
@@ -10,12 +10,13 @@ import { queryKeys } from '../../../api/queryKeys';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { IconChevron, IconPlus } from '../../../components/icons';
 import { showToast } from '../../../components/toast';
-import { useListSearchBox, useListSearchParams } from '../../../components/useListSearchParams';
+import { useListState } from '../../../components/list/useListState';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { GroupNameDialog, GroupQuotaDialog } from './GroupDialogs';
 import { GroupMembersDrawer } from './GroupMembersDrawer';
-import { ListPagination, ListStates } from '../../../components/ListStates';
+import { ListStates } from '../../../components/list/ListStates';
+import { ActionsHeader, ListPagination, ListSearchInput, ListTable, ListToolbar } from '../../../components/list/ListParts';
 import { localizedName } from '../../../../../shared/domain/language';
 import { OtherName } from '../../../components/OtherName';
 import { displayCredits } from '../../../../../shared/domain/credits';
@@ -44,9 +45,8 @@ export default function GroupsPage() {
   const { t, i18n } = useTranslation('adminGroups');
   const language = useResolvedLanguage();
   const queryClient = useQueryClient();
-  const { page, size, search, setListParams } = useListSearchParams(DEFAULT_LIST_PAGE_SIZE);
-  const { query, typeSearch } = useListSearchBox(search, setListParams);
-  const list = useAdminGroups(page, size, search);
+  const listState = useListState({ size: DEFAULT_LIST_PAGE_SIZE });
+  const list = useAdminGroups(listState.page, listState.size, listState.search);
   const usage = useGroupUsage();
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.adminGroupsAll });
@@ -66,97 +66,90 @@ export default function GroupsPage() {
   });
 
   const items = list.data?.items ?? [];
-  const body = (
-    <ListStates
-      query={list}
-      count={items.length}
-      errorTitle={(error) => t(errorMessageKey(error, adminMemberGroupsApi.listAdminMemberGroups))}
-      retryLabel={t('retry')}
-      empty={search ? t('no_match') : t('empty')}
-      rowHeight={48}
-    >
-      {() => (
-        <Table.ScrollContainer minWidth={760}>
-          <Table verticalSpacing="sm" data-testid="admin-groups">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('name')}</Table.Th>
-                <Table.Th>{t('member_count')}</Table.Th>
-                <Table.Th>{t('credit_quota')}</Table.Th>
-                <Table.Th>{t('member_credit_quota')}</Table.Th>
-                <Table.Th>{t('usage')}</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>{t('actions')}</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {items.map((group) => {
-                const name = nameOf(group);
-                return (
-                  <Table.Tr key={group.id} data-testid="admin-group-row" data-name={localizedName(group, 'en')}>
-                    <Table.Td>
-                      <Group gap={6} wrap="nowrap">
-                        <Text fw={500} size="sm">
-                          {name}
-                        </Text>
-                        {group.is_default && (
-                          <Badge size="xs" variant="light">
-                            {t('default_badge')}
-                          </Badge>
-                        )}
-                      </Group>
-                      <OtherName named={group} language={language} />
-                    </Table.Td>
-                    <Table.Td>{number.format(group.member_count)}</Table.Td>
-                    <Table.Td>{quotaText(group.credit_quota)}</Table.Td>
-                    <Table.Td>{quotaText(group.member_credit_quota)}</Table.Td>
-                    <Table.Td>
-                      <UsageCell used={usage.isError ? 0 : usage.data?.items.find((row) => row.id === group.id)?.used} quota={group.credit_quota} />
-                    </Table.Td>
-                    <Table.Td ta="right">
-                      <Menu position="bottom-end" withinPortal>
-                        <Menu.Target>
-                          <ActionIcon variant="default" aria-label={t('actions_named', { name })}>
-                            <IconChevron size={16} />
-                          </ActionIcon>
-                        </Menu.Target>
-                        <Menu.Dropdown>
-                          <Menu.Item onClick={() => setDialog({ kind: 'members', group })}>{t('show_members')}</Menu.Item>
-                          <Menu.Item onClick={() => setDialog({ kind: 'name', group })}>{t('rename')}</Menu.Item>
-                          <Menu.Item onClick={() => setDialog({ kind: 'quota', group })}>{t('edit_quotas')}</Menu.Item>
-                          <Menu.Item color="red" disabled={group.is_default} onClick={() => setDialog({ kind: 'delete', group })}>
-                            {t('delete')}
-                          </Menu.Item>
-                        </Menu.Dropdown>
-                      </Menu>
-                    </Table.Td>
-                  </Table.Tr>
-                );
-              })}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-    </ListStates>
-  );
-
   const current = dialog?.group ?? null;
   return (
     <AdminPageFrame title={t('title')} description={t('description')}>
-      <Group justify="space-between" align="flex-end" mb="md" gap="sm">
-        <TextInput type="search" value={query} onChange={(event) => typeSearch(event.currentTarget.value)} placeholder={t('search')} aria-label={t('search')} w={{ base: '100%', sm: 260 }} />
+      <ListToolbar>
+        <ListSearchInput list={listState} type="search" placeholder={t('search')} aria-label={t('search')} w={{ base: '100%', sm: 260 }} />
         <Button leftSection={<IconPlus size={16} />} onClick={() => setDialog({ kind: 'name', group: null })}>
           {t('new_group')}
         </Button>
-      </Group>
+      </ListToolbar>
       {usage.isError && (
         <Text size="sm" c="red" mb="sm">
           {t('usage_failed')}
         </Text>
       )}
-      {body}
-      <ListPagination totalPages={list.data?.total_pages} page={page} onChange={(next) => setListParams({ page: next })} />
+      <ListStates
+        query={list}
+        errorTitle={(error) => t(errorMessageKey(error, adminMemberGroupsApi.listAdminMemberGroups))}
+        retryLabel={t('retry')}
+        empty={listState.isFiltered ? t('no_match') : t('empty')}
+        rowHeight={48}
+      >
+        {() => (
+          <ListTable
+            minWidth={760}
+            verticalSpacing="sm"
+            data-testid="admin-groups"
+            head={
+              <>
+                <Table.Th>{t('name')}</Table.Th>
+                <Table.Th>{t('member_count')}</Table.Th>
+                <Table.Th>{t('credit_quota')}</Table.Th>
+                <Table.Th>{t('member_credit_quota')}</Table.Th>
+                <Table.Th>{t('usage')}</Table.Th>
+                <ActionsHeader label={t('actions')} />
+              </>
+            }
+          >
+            {items.map((group) => {
+              const name = nameOf(group);
+              return (
+                <Table.Tr key={group.id} data-testid="admin-group-row" data-name={localizedName(group, 'en')}>
+                  <Table.Td>
+                    <Group gap={6} wrap="nowrap">
+                      <Text fw={500} size="sm">
+                        {name}
+                      </Text>
+                      {group.is_default && (
+                        <Badge size="xs" variant="light">
+                          {t('default_badge')}
+                        </Badge>
+                      )}
+                    </Group>
+                    <OtherName named={group} language={language} />
+                  </Table.Td>
+                  <Table.Td>{number.format(group.member_count)}</Table.Td>
+                  <Table.Td>{quotaText(group.credit_quota)}</Table.Td>
+                  <Table.Td>{quotaText(group.member_credit_quota)}</Table.Td>
+                  <Table.Td>
+                    <UsageCell used={usage.isError ? 0 : usage.data?.items.find((row) => row.id === group.id)?.used} quota={group.credit_quota} />
+                  </Table.Td>
+                  <Table.Td ta="right">
+                    <Menu position="bottom-end" withinPortal>
+                      <Menu.Target>
+                        <ActionIcon variant="default" aria-label={t('actions_named', { name })}>
+                          <IconChevron size={16} />
+                        </ActionIcon>
+                      </Menu.Target>
+                      <Menu.Dropdown>
+                        <Menu.Item onClick={() => setDialog({ kind: 'members', group })}>{t('show_members')}</Menu.Item>
+                        <Menu.Item onClick={() => setDialog({ kind: 'name', group })}>{t('rename')}</Menu.Item>
+                        <Menu.Item onClick={() => setDialog({ kind: 'quota', group })}>{t('edit_quotas')}</Menu.Item>
+                        <Menu.Item color="red" disabled={group.is_default} onClick={() => setDialog({ kind: 'delete', group })}>
+                          {t('delete')}
+                        </Menu.Item>
+                      </Menu.Dropdown>
+                    </Menu>
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
+          </ListTable>
+        )}
+      </ListStates>
+      <ListPagination list={listState} totalPages={list.data?.total_pages} />
       <GroupNameDialog
         key={dialog?.kind === 'name' ? `name-${current?.id ?? 'new'}` : 'name-closed'}
         group={dialog?.kind === 'name' ? current : null}

@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Anchor, Badge, Button, Checkbox, Group, Modal, NumberInput, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Anchor, Badge, Button, Checkbox, Group, Modal, NumberInput, Select, Stack, Table, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
+import { z } from 'zod';
 import { adminMembersApi, membersApi } from '../../../../../shared/api';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
 import { bulkDeleteMembers, bulkSetCreditQuota, bulkSetMemberStatus, useAdminMembers } from '../../../api/adminMembers';
@@ -11,7 +12,7 @@ import { queryKeys } from '../../../api/queryKeys';
 import { useMemberGroups } from '../../../api/studio';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { showToast } from '../../../components/toast';
-import { useListSearchBox, useListSearchParams } from '../../../components/useListSearchParams';
+import { useListState } from '../../../components/list/useListState';
 import { formatDate } from '../../../i18n/formatDate';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { useUserSession } from '../../../stores/userSession';
@@ -19,8 +20,8 @@ import { AdminPageFrame } from '../AdminPageFrame';
 import { MemberExportButton } from '../memberTransfer/MemberExportButton';
 import { IconUpload } from '../../../components/icons';
 import { MemberDrawer } from './MemberDrawer';
-import { type FilterKey, useMemberFilters } from './memberFilters';
-import { ListPagination, ListStates, RowCheckbox, SelectAllCheckbox } from '../../../components/ListStates';
+import { ListStates } from '../../../components/list/ListStates';
+import { BulkActions, ListPagination, ListSearchInput, ListTable, ListToolbar, RowSelectCell, SelectAllHeader } from '../../../components/list/ListParts';
 import { localizedName } from '../../../../../shared/domain/language';
 
 /** The bulk credit limit dialog: a number, or back to the group's per-member quota. */
@@ -60,6 +61,18 @@ function BulkQuotaDialog({ count, opened, busy, onClose, onSave }: { count: numb
 }
 
 const STATUSES = membersApi.memberStatusSchema.options;
+const YES_NO = z.enum(['true', 'false']).optional();
+
+/** The list's filters in the URL beside page, size and search (spec §2), by their query names. */
+const FILTERS = z.object({
+  member_group_id: z.string().regex(/^\d+$/).optional(),
+  member_status: membersApi.memberStatusSchema.optional(),
+  is_admin: YES_NO,
+  member_type: adminMembersApi.memberTypeSchema.optional(),
+  has_sso: YES_NO,
+});
+type Filters = z.output<typeof FILTERS>;
+type FilterKey = keyof Filters;
 
 /** Deactivate the approved members of a selection, or reactivate the deactivated ones. */
 type StatusAction = 'deactivate' | 'reactivate';
@@ -75,11 +88,10 @@ export default function MembersPage() {
   const language = useResolvedLanguage();
   const queryClient = useQueryClient();
   const ownId = useUserSession((state) => state.member?.id);
-  const { page, size, search, setListParams } = useListSearchParams(DEFAULT_LIST_PAGE_SIZE);
-  const { query, typeSearch } = useListSearchBox(search, setListParams);
-  const filters = useMemberFilters();
+  const listState = useListState({ size: DEFAULT_LIST_PAGE_SIZE, filters: FILTERS });
+  const { page, size, search, filters } = listState;
   const groups = useMemberGroups();
-  const list = useAdminMembers({ page, size, ...(search ? { search_term: search } : {}), ...filters.query });
+  const list = useAdminMembers({ page, size, search_term: search, ...filters });
   const [selected, setSelected] = useState<number[]>([]);
   const [openId, setOpenId] = useState<number | null>(null);
   const [dialog, setDialog] = useState<'quota' | 'delete' | StatusAction | null>(null);
@@ -128,10 +140,10 @@ export default function MembersPage() {
       label={label}
       placeholder={t('filter.any')}
       data={data}
-      value={filters.values[key]}
+      value={filters[key] ?? null}
       onChange={(value) => {
         setSelected([]);
-        filters.setFilter(key, value);
+        listState.setFilter(key, value as Filters[FilterKey]);
       }}
       clearable
       w={{ base: 'calc(50% - 6px)', xs: 170 }}
@@ -140,70 +152,12 @@ export default function MembersPage() {
     />
   );
 
-  const body = (
-    <ListStates
-      query={list}
-      count={items.length}
-      errorTitle={(error) => t(errorMessageKey(error, adminMembersApi.listAdminMembers))}
-      retryLabel={t('retry')}
-      empty={t('empty')}
-      emptyTestId="members-empty"
-    >
-      {() => (
-        <Table.ScrollContainer minWidth={900}>
-          <Table verticalSpacing="sm" highlightOnHover data-testid="members-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th w={40}>
-                  <SelectAllCheckbox ids={selectable} selected={selected} onChange={setSelected} label={t('select_all')} disabled={selectable.length === 0} />
-                </Table.Th>
-                <Table.Th>{t('column.name')}</Table.Th>
-                <Table.Th>{t('column.email')}</Table.Th>
-                <Table.Th>{t('column.groups')}</Table.Th>
-                <Table.Th>{t('column.status')}</Table.Th>
-                <Table.Th>{t('column.credit_quota')}</Table.Th>
-                <Table.Th>{t('column.joined')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {items.map((item) => (
-                <Table.Tr key={item.id} data-testid="member-row" data-email={item.email}>
-                  <Table.Td>
-                    <RowCheckbox id={item.id} selected={selected} onChange={setSelected} label={t('select_named', { name: item.name })} disabled={item.id === ownId} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Group gap={6} wrap="nowrap">
-                      <Anchor component="button" type="button" fw={500} ta="left" onClick={() => setOpenId(item.id)} data-testid="open-member">
-                        {item.name}
-                      </Anchor>
-                      {item.is_admin && (
-                        <Badge size="xs" variant="light" color="indigo" c="indigo.9" miw="max-content">
-                          {t('admin_badge')}
-                        </Badge>
-                      )}
-                    </Group>
-                  </Table.Td>
-                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.email}</Table.Td>
-                  <Table.Td>{item.member_groups.map((group) => localizedName(group, language)).join(', ') || '—'}</Table.Td>
-                  <Table.Td>{t(`status.${item.member_status}`)}</Table.Td>
-                  <Table.Td>{item.credit_quota === null ? t('group_default') : item.credit_quota.toLocaleString(language)}</Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(item.created_at, language)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-    </ListStates>
-  );
-
   return (
     <AdminPageFrame title={t('title')} description={t('description')}>
-      <Group justify="space-between" align="flex-end" mb="sm" gap="sm">
-        <TextInput
+      <ListToolbar mb="sm">
+        <ListSearchInput
+          list={listState}
           type="search"
-          value={query}
-          onChange={(event) => typeSearch(event.currentTarget.value)}
           label={t('search')}
           placeholder={t('search_placeholder')}
           w={{ base: '100%', sm: 320 }}
@@ -214,7 +168,7 @@ export default function MembersPage() {
             {tTransfer('upload.open')}
           </Button>
         </Group>
-      </Group>
+      </ListToolbar>
       <Group mb="md" gap="sm" align="flex-end">
         {filterSelect(
           'member_group_id',
@@ -239,29 +193,75 @@ export default function MembersPage() {
           { value: 'false', label: t('filter.without_sso') },
         ])}
       </Group>
-      {selected.length > 0 && (
-        <Group mb="sm" gap="sm" data-testid="bulk-actions">
-          <Text size="sm">{t('selected', { count: selected.length })}</Text>
-          <Button size="xs" onClick={() => setDialog('quota')} data-testid="bulk-quota">
-            {t('bulk_quota')}
+    <BulkActions count={selected.length} label={t('selected', { count: selected.length })}>
+        <Button size="xs" onClick={() => setDialog('quota')} data-testid="bulk-quota">
+          {t('bulk_quota')}
+        </Button>
+        <Button size="xs" variant="default" onClick={() => setDialog('deactivate')} data-testid="bulk-deactivate">
+          {t('deactivate.action')}
+        </Button>
+        <Button size="xs" variant="default" onClick={() => setDialog('reactivate')} data-testid="bulk-reactivate">
+          {t('reactivate.action')}
+        </Button>
+        <Button size="xs" color="red" variant="light" onClick={() => setDialog('delete')} data-testid="bulk-delete">
+          {t('bulk_delete')}
           </Button>
-          <Button size="xs" variant="default" onClick={() => setDialog('deactivate')} data-testid="bulk-deactivate">
-            {t('deactivate.action')}
-          </Button>
-          <Button size="xs" variant="default" onClick={() => setDialog('reactivate')} data-testid="bulk-reactivate">
-            {t('reactivate.action')}
-          </Button>
-          <Button size="xs" color="red" variant="light" onClick={() => setDialog('delete')} data-testid="bulk-delete">
-            {t('bulk_delete')}
-          </Button>
-        </Group>
-      )}
-      {body}
+      </BulkActions>
+      <ListStates
+        query={list}
+        errorTitle={(error) => t(errorMessageKey(error, adminMembersApi.listAdminMembers))}
+        retryLabel={t('retry')}
+        empty={t('empty')}
+        emptyTestId="members-empty"
+      >
+        {() => (
+          <ListTable
+            minWidth={900}
+            verticalSpacing="sm"
+            highlightOnHover
+            data-testid="members-table"
+            head={
+              <>
+                <SelectAllHeader ids={selectable} selected={selected} onChange={setSelected} label={t('select_all')} disabled={selectable.length === 0} />
+                <Table.Th>{t('column.name')}</Table.Th>
+                <Table.Th>{t('column.email')}</Table.Th>
+                <Table.Th>{t('column.groups')}</Table.Th>
+                <Table.Th>{t('column.status')}</Table.Th>
+                <Table.Th>{t('column.credit_quota')}</Table.Th>
+                <Table.Th>{t('column.joined')}</Table.Th>
+              </>
+            }
+          >
+            {items.map((item) => (
+              <Table.Tr key={item.id} data-testid="member-row" data-email={item.email}>
+                <RowSelectCell id={item.id} selected={selected} onChange={setSelected} label={t('select_named', { name: item.name })} disabled={item.id === ownId} />
+                <Table.Td>
+                  <Group gap={6} wrap="nowrap">
+                    <Anchor component="button" type="button" fw={500} ta="left" onClick={() => setOpenId(item.id)} data-testid="open-member">
+                      {item.name}
+                    </Anchor>
+                    {item.is_admin && (
+                      <Badge size="xs" variant="light" color="indigo" c="indigo.9" miw="max-content">
+                        {t('admin_badge')}
+                      </Badge>
+                    )}
+                  </Group>
+                </Table.Td>
+                <Table.Td style={{ overflowWrap: 'anywhere' }}>{item.email}</Table.Td>
+                <Table.Td>{item.member_groups.map((group) => localizedName(group, language)).join(', ') || '—'}</Table.Td>
+                <Table.Td>{t(`status.${item.member_status}`)}</Table.Td>
+                <Table.Td>{item.credit_quota === null ? t('group_default') : item.credit_quota.toLocaleString(language)}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(item.created_at, language)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </ListTable>
+        )}
+      </ListStates>
       <Group justify="space-between" mt="md">
         <Text size="sm" c="dimmed">
           {list.data ? t('total', { count: list.data.total_items }) : ''}
         </Text>
-        <ListPagination totalPages={list.data?.total_pages} page={page} onChange={(next) => setListParams({ page: next })} mt="0" />
+        <ListPagination list={listState} totalPages={list.data?.total_pages} mt="0" />
       </Group>
       <MemberDrawer memberId={openId} onClose={() => setOpenId(null)} />
       <BulkQuotaDialog

@@ -1,25 +1,25 @@
 import { useState } from 'react';
-import { Badge, Button, Group, SegmentedControl, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Group, SegmentedControl, Table, Text } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router-dom';
+import { z } from 'zod';
 import { adminMemberRequestsApi, type MemberRequest } from '../../../../../shared/api';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
 import { decideMemberRequests, useMemberRequests } from '../../../api/adminMembers';
 import { errorMessageKey } from '../../../api/errorMessages';
 import { queryKeys } from '../../../api/queryKeys';
 import { showToast } from '../../../components/toast';
-import { useListSearchBox, useListSearchParams } from '../../../components/useListSearchParams';
+import { useListState } from '../../../components/list/useListState';
 import { formatDate } from '../../../i18n/formatDate';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
-import { RejectDialog } from '../chatbots/RejectDialog';
-import { ListPagination, ListStates, RowCheckbox, SelectAllCheckbox } from '../../../components/ListStates';
+import { useRejectDialog } from '../chatbots/RejectDialog';
+import { ListStates } from '../../../components/list/ListStates';
+import { ActionsHeader, BulkActions, ListPagination, ListSearchInput, ListTable, ListToolbar, RowSelectCell, SelectAllHeader } from '../../../components/list/ListParts';
 import { localizedName } from '../../../../../shared/domain/language';
 
 const TYPES = ['all', ...adminMemberRequestsApi.MEMBER_REQUEST_TYPES] as const;
-type TypeView = (typeof TYPES)[number];
-const isTypeView = (value: string | null): value is TypeView => TYPES.includes(value as TypeView);
+const FILTERS = z.object({ type: z.enum(TYPES).default('all') });
 
 interface Decision {
   ids: number[];
@@ -32,14 +32,11 @@ export default function RequestsPage() {
   const { t } = useTranslation('adminMembers');
   const language = useResolvedLanguage();
   const queryClient = useQueryClient();
-  const { page, size, search, setListParams } = useListSearchParams(DEFAULT_LIST_PAGE_SIZE);
-  const { query, typeSearch } = useListSearchBox(search, setListParams);
-  const [searchParams, setSearchParams] = useSearchParams();
-  const typeParam = searchParams.get('type');
-  const type: TypeView = isTypeView(typeParam) ? typeParam : 'all';
-  const list = useMemberRequests({ page, size, ...(search ? { search_term: search } : {}), ...(type === 'all' ? {} : { request_type: type }) });
+  const listState = useListState({ size: DEFAULT_LIST_PAGE_SIZE, filters: FILTERS });
+  const { page, size, search } = listState;
+  const { type } = listState.filters;
+  const list = useMemberRequests({ page, size, search_term: search, ...(type === 'all' ? {} : { request_type: type }) });
   const [selected, setSelected] = useState<number[]>([]);
-  const [rejecting, setRejecting] = useState<number[] | null>(null);
   const items = list.data?.items ?? [];
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: queryKeys.memberRequestsAll });
@@ -51,7 +48,7 @@ export default function RequestsPage() {
     onSuccess: (count, { approve }) => {
       showToast('success', t(approve ? 'requests.approved_toast' : 'requests.rejected_toast', { count }));
       setSelected([]);
-      setRejecting(null);
+      rejection.close();
       refresh();
     },
     onError: (error, { ids }) => {
@@ -60,135 +57,102 @@ export default function RequestsPage() {
       refresh();
     },
   });
+  const rejection = useRejectDialog({ ns: 'adminMembers', busy: decide.isPending, onReject: (ids, reason) => decide.mutate({ ids, approve: false, reason }) });
 
   const setType = (next: string) => {
     setSelected([]);
-    setSearchParams((current) => {
-      const params = new URLSearchParams(current);
-      params.set('type', next);
-      params.set('page', '1');
-      return params;
-    });
+    listState.setFilter('type', next as typeof type);
   };
   const ids = items.map((item) => item.member_id);
   const groupsText = (groups: MemberRequest['requested_groups']) => groups.map((group) => localizedName(group, language)).join(', ') || '—';
 
-  const body = (
-    <ListStates
-      query={list}
-      count={items.length}
-      errorTitle={(error) => t(errorMessageKey(error, adminMemberRequestsApi.listMemberRequests))}
-      retryLabel={t('retry')}
-      empty={t('requests.empty')}
-      emptyTestId="requests-empty"
-    >
-      {() => (
-        <Table.ScrollContainer minWidth={860}>
-          <Table verticalSpacing="sm" data-testid="requests-table">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th w={40}>
-                  <SelectAllCheckbox ids={ids} selected={selected} onChange={setSelected} label={t('requests.select_all')} />
-                </Table.Th>
+  return (
+    <AdminPageFrame title={t('requests.title')} description={t('requests.description')}>
+      <ListToolbar>
+        <SegmentedControl value={type} onChange={setType} data={TYPES.map((value) => ({ value, label: t(`requests.types.${value}`) }))} aria-label={t('requests.type')} />
+        <ListSearchInput list={listState} type="search" aria-label={t('requests.search')} placeholder={t('requests.search')} w={{ base: '100%', sm: 260 }} />
+      </ListToolbar>
+      <BulkActions count={selected.length} label={t('selected', { count: selected.length })}>
+        <Button size="xs" onClick={() => decide.mutate({ ids: selected, approve: true })} loading={decide.isPending && (decide.variables?.ids.length ?? 0) > 1} data-testid="bulk-approve">
+          {t('requests.approve_selected')}
+        </Button>
+        <Button size="xs" color="red" variant="light" onClick={() => rejection.open(selected)} data-testid="bulk-reject">
+          {t('requests.reject_selected')}
+        </Button>
+      </BulkActions>
+      <ListStates
+        query={list}
+        errorTitle={(error) => t(errorMessageKey(error, adminMemberRequestsApi.listMemberRequests))}
+        retryLabel={t('retry')}
+        empty={t('requests.empty')}
+        emptyTestId="requests-empty"
+      >
+        {() => (
+          <ListTable
+            minWidth={860}
+            verticalSpacing="sm"
+            data-testid="requests-table"
+            head={
+              <>
+                <SelectAllHeader ids={ids} selected={selected} onChange={setSelected} label={t('requests.select_all')} />
                 <Table.Th>{t('column.name')}</Table.Th>
                 <Table.Th>{t('requests.type')}</Table.Th>
                 <Table.Th>{t('requests.requested_groups')}</Table.Th>
                 <Table.Th>{t('requests.current_groups')}</Table.Th>
                 <Table.Th>{t('requests.requested_at')}</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>{t('requests.actions')}</VisuallyHidden>
-                </Table.Th>
+                <ActionsHeader label={t('requests.actions')} />
+              </>
+            }
+          >
+            {items.map((item) => (
+              <Table.Tr key={item.member_id} data-testid="request-row" data-email={item.email}>
+                <RowSelectCell id={item.member_id} selected={selected} onChange={setSelected} label={t('select_named', { name: item.name })} />
+                <Table.Td>
+                  <Text size="sm" fw={500}>
+                    {item.name}
+                  </Text>
+                  <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                    {item.email}
+                  </Text>
+                </Table.Td>
+                <Table.Td>
+                  <Badge variant="light" tt="none" miw="max-content" color={item.request_type === 'registration' ? 'blue' : 'grape'} c={item.request_type === 'registration' ? 'blue.9' : 'grape.9'}>
+                    {t(`requests.types.${item.request_type}`)}
+                  </Badge>
+                </Table.Td>
+                <Table.Td>{groupsText(item.requested_groups)}</Table.Td>
+                <Table.Td>{groupsText(item.current_groups)}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(item.requested_at, language)}</Table.Td>
+                <Table.Td>
+                  <Group gap={6} wrap="nowrap" justify="flex-end">
+                    <Button
+                      size="xs"
+                      onClick={() => decide.mutate({ ids: [item.member_id], approve: true })}
+                      loading={decide.isPending && decide.variables?.ids.length === 1 && decide.variables.ids[0] === item.member_id}
+                      aria-label={t('requests.approve_named', { name: item.name })}
+                      data-testid="approve-request"
+                    >
+                      {t('requests.approve')}
+                    </Button>
+                    <Button
+                      size="xs"
+                      color="red"
+                      variant="light"
+                      onClick={() => rejection.open([item.member_id])}
+                      aria-label={t('requests.reject_named', { name: item.name })}
+                      data-testid="reject-request"
+                    >
+                      {t('reject')}
+                    </Button>
+                  </Group>
+                </Table.Td>
               </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {items.map((item) => (
-                <Table.Tr key={item.member_id} data-testid="request-row" data-email={item.email}>
-                  <Table.Td>
-                    <RowCheckbox id={item.member_id} selected={selected} onChange={setSelected} label={t('select_named', { name: item.name })} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm" fw={500}>
-                      {item.name}
-                    </Text>
-                    <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                      {item.email}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <Badge variant="light" tt="none" miw="max-content" color={item.request_type === 'registration' ? 'blue' : 'grape'} c={item.request_type === 'registration' ? 'blue.9' : 'grape.9'}>
-                      {t(`requests.types.${item.request_type}`)}
-                    </Badge>
-                  </Table.Td>
-                  <Table.Td>{groupsText(item.requested_groups)}</Table.Td>
-                  <Table.Td>{groupsText(item.current_groups)}</Table.Td>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDate(item.requested_at, language)}</Table.Td>
-                  <Table.Td>
-                    <Group gap={6} wrap="nowrap" justify="flex-end">
-                      <Button
-                        size="xs"
-                        onClick={() => decide.mutate({ ids: [item.member_id], approve: true })}
-                        loading={decide.isPending && decide.variables?.ids.length === 1 && decide.variables.ids[0] === item.member_id}
-                        aria-label={t('requests.approve_named', { name: item.name })}
-                        data-testid="approve-request"
-                      >
-                        {t('requests.approve')}
-                      </Button>
-                      <Button
-                        size="xs"
-                        color="red"
-                        variant="light"
-                        onClick={() => setRejecting([item.member_id])}
-                        aria-label={t('requests.reject_named', { name: item.name })}
-                        data-testid="reject-request"
-                      >
-                        {t('reject')}
-                      </Button>
-                    </Group>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      )}
-    </ListStates>
-  );
-
-  return (
-    <AdminPageFrame title={t('requests.title')} description={t('requests.description')}>
-      <Group justify="space-between" align="flex-end" mb="md" gap="sm">
-        <SegmentedControl value={type} onChange={setType} data={TYPES.map((value) => ({ value, label: t(`requests.types.${value}`) }))} aria-label={t('requests.type')} />
-        <TextInput
-          type="search"
-          value={query}
-          onChange={(event) => typeSearch(event.currentTarget.value)}
-          aria-label={t('requests.search')}
-          placeholder={t('requests.search')}
-          w={{ base: '100%', sm: 260 }}
-        />
-      </Group>
-      {selected.length > 0 && (
-        <Group mb="sm" gap="sm" data-testid="bulk-actions">
-          <Text size="sm">{t('selected', { count: selected.length })}</Text>
-          <Button size="xs" onClick={() => decide.mutate({ ids: selected, approve: true })} loading={decide.isPending && (decide.variables?.ids.length ?? 0) > 1} data-testid="bulk-approve">
-            {t('requests.approve_selected')}
-          </Button>
-          <Button size="xs" color="red" variant="light" onClick={() => setRejecting(selected)} data-testid="bulk-reject">
-            {t('requests.reject_selected')}
-          </Button>
-        </Group>
-      )}
-      {body}
-      <ListPagination totalPages={list.data?.total_pages} page={page} onChange={(next) => setListParams({ page: next })} />
-      <RejectDialog
-        ns="adminMembers"
-        key={rejecting?.join(',') ?? 'closed'}
-        count={rejecting?.length ?? 0}
-        opened={rejecting !== null}
-        busy={decide.isPending}
-        onClose={() => setRejecting(null)}
-        onReject={(reason) => rejecting && decide.mutate({ ids: rejecting, approve: false, reason })}
-      />
+            ))}
+          </ListTable>
+        )}
+      </ListStates>
+      <ListPagination list={listState} totalPages={list.data?.total_pages} />
+      {rejection.dialog}
     </AdminPageFrame>
   );
 }

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { Button, Card, Group, SegmentedControl, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Group, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +9,7 @@ import { queryKeys } from '../../../api/queryKeys';
 import { savePiiSettings, useAdminPiiSettings } from '../../../api/security';
 import { bodySchemaOf, zodResolver } from '../../../components/forms/zodResolver';
 import { showToast } from '../../../components/toast';
-import { useErrorToast } from '../../../components/useErrorToast';
+import { FormSaveButton, SettingsFormCard } from '../SettingsCards';
 
 const patchSchema = bodySchemaOf(adminSecurityApi.patchPiiSettings);
 
@@ -64,11 +64,7 @@ function PiiSettingsForm({ initial }: { initial: PiiSettings }) {
         {PII_KINDS.map((kind) => (
           <PiiKindRow key={kind} kind={kind} value={form.values[kind]} onChange={(value) => form.setFieldValue(kind, value as PiiSettings[PiiKind])} />
         ))}
-        <Group justify="flex-end">
-          <Button type="submit" loading={save.isPending} disabled={!form.isDirty()}>
-            {t('pii.save')}
-          </Button>
-        </Group>
+        <FormSaveButton label={t('pii.save')} dirty={form.isDirty()} loading={save.isPending} />
       </Stack>
     </form>
   );
@@ -78,16 +74,9 @@ function PiiSettingsForm({ initial }: { initial: PiiSettings }) {
 export function PiiSettingsCard() {
   const { t } = useTranslation('security');
   const settings = useAdminPiiSettings();
-  useErrorToast(settings.error, adminSecurityApi.getAdminPiiSettings);
   return (
-    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="pii-settings-title">
-      <Title order={2} size="h4" id="pii-settings-title">
-        {t('pii.title')}
-      </Title>
-      <Text size="sm" c="dimmed" mb="md">
-        {t('pii.description')}
-      </Text>
-      {settings.data ? <PiiSettingsForm initial={settings.data} /> : <Skeleton h={180} />}
-    </Card>
+    <SettingsFormCard id="pii-settings-title" title={t('pii.title')} description={t('pii.description')} query={settings} endpoint={adminSecurityApi.getAdminPiiSettings} skeletonHeight={180}>
+      {(initial) => <PiiSettingsForm initial={initial} />}
+    </SettingsFormCard>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { ActionIcon, Button, Card, Group, Pagination, Skeleton, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Card, Group, Skeleton, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -13,7 +13,8 @@ import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/
 import { IconPlus, IconTrash } from '../../../components/icons';
 import { showToast } from '../../../components/toast';
 import { useErrorToast } from '../../../components/useErrorToast';
-import { useListSearchBox, useListSearchParams } from '../../../components/useListSearchParams';
+import { useListState } from '../../../components/list/useListState';
+import { ListPagination, ListSearchInput } from '../../../components/list/ListParts';
 import { formatDate } from '../../../i18n/formatDate';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 
@@ -59,18 +60,18 @@ export function RestrictedWordsCard() {
   const { t } = useTranslation('security');
   const language = useResolvedLanguage();
   const queryClient = useQueryClient();
-  const { page, size, search, setListParams } = useListSearchParams(RESTRICTED_WORDS_PAGE_SIZE);
-  const list = useRestrictedWords(page, size, search);
+  const listState = useListState({ size: RESTRICTED_WORDS_PAGE_SIZE });
+  const { page, setPage } = listState;
+  const list = useRestrictedWords(page, listState.size, listState.search);
   useErrorToast(list.error, adminSecurityApi.listRestrictedWords);
-  const { query, typeSearch } = useListSearchBox(search, setListParams);
   const [pendingDelete, setPendingDelete] = useState<RestrictedWord | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.restrictedWordsAll });
 
   // Deleting the last word of the last page leaves an empty page: step back to the one before.
   const totalPages = list.data?.total_pages ?? 0;
   useEffect(() => {
-    if (list.data && page > 1 && page > totalPages) setListParams({ page: Math.max(totalPages, 1) });
-  }, [list.data, page, totalPages, setListParams]);
+    if (list.data && page > 1 && page > totalPages) setPage(Math.max(totalPages, 1));
+  }, [list.data, page, totalPages, setPage]);
 
   const remove = useMutation({
     mutationFn: (id: number) => deleteRestrictedWord(id),
@@ -89,12 +90,12 @@ export function RestrictedWordsCard() {
         {t('words.title')}
       </Title>
       <AddWordForm onAdded={() => void refresh()} />
-      <TextInput mt="lg" type="search" aria-label={t('words.search')} placeholder={t('words.search')} value={query} onChange={(event) => typeSearch(event.currentTarget.value)} />
+      <ListSearchInput list={listState} mt="lg" type="search" aria-label={t('words.search')} placeholder={t('words.search')} />
       {list.isPending ? (
         <Skeleton h={120} mt="md" />
       ) : items.length === 0 ? (
         <Text c="dimmed" size="sm" ta="center" py="xl">
-          {search ? t('words.no_match') : t('words.empty')}
+          {listState.isFiltered ? t('words.no_match') : t('words.empty')}
         </Text>
       ) : (
         <Table mt="md" verticalSpacing="xs" data-testid="restricted-words">
@@ -122,11 +123,7 @@ export function RestrictedWordsCard() {
           </Table.Tbody>
         </Table>
       )}
-      {totalPages > 1 && (
-        <Group justify="center" mt="md">
-          <Pagination total={totalPages} value={page} onChange={(value) => setListParams({ page: value })} />
-        </Group>
-      )}
+      <ListPagination list={listState} totalPages={totalPages} />
       <ConfirmDialog
         opened={pendingDelete !== null}
         title={t('words.delete_title')}

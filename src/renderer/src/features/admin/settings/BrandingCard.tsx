@@ -1,4 +1,4 @@
-import { Box, Button, Card, Center, FileButton, Group, Image, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Box, Button, Center, FileButton, Group, Image, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -11,7 +11,7 @@ import { deleteTenantLogo, saveTenantSettings, uploadTenantLogo, useTenantSettin
 import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/forms/zodResolver';
 import { IconImage, IconTrash } from '../../../components/icons';
 import { showToast } from '../../../components/toast';
-import { useErrorToast } from '../../../components/useErrorToast';
+import { FormSaveButton, SettingsFormCard } from '../SettingsCards';
 
 const patchSchema = bodySchemaOf(adminTenantSettingsApi.updateTenantSettings);
 
@@ -156,11 +156,7 @@ function BrandingForm({ settings }: { settings: TenantSettings }) {
           {...form.getInputProps('manual_url')}
           error={error('manual_url')}
         />
-        <Group justify="flex-end">
-          <Button type="submit" loading={save.isPending} disabled={!form.isDirty()}>
-            {t('branding.save')}
-          </Button>
-        </Group>
+        <FormSaveButton label={t('branding.save')} dirty={form.isDirty()} loading={save.isPending} />
       </Stack>
     </form>
   );
@@ -170,25 +166,16 @@ function BrandingForm({ settings }: { settings: TenantSettings }) {
 export function BrandingCard() {
   const { t } = useTranslation('tenantSettings');
   const settings = useTenantSettings();
-  useErrorToast(settings.error, adminTenantSettingsApi.getTenantSettings);
   return (
-    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="branding-title">
-      <Title order={2} size="h4" id="branding-title">
-        {t('branding.title')}
-      </Title>
-      <Text size="sm" c="dimmed" mb="md">
-        {t('branding.description')}
-      </Text>
-      {settings.data ? (
+    <SettingsFormCard id="branding-title" title={t('branding.title')} description={t('branding.description')} query={settings} endpoint={adminTenantSettingsApi.getTenantSettings} skeletonHeight={260}>
+      {(data) => (
         <Stack gap="lg">
-          <LogoField settings={settings.data} />
+          <LogoField settings={data} />
           <Box>
-            <BrandingForm settings={settings.data} />
+            <BrandingForm settings={data} />
           </Box>
         </Stack>
-      ) : (
-        <Skeleton h={260} />
       )}
-    </Card>
+    </SettingsFormCard>
   );
 }

@@ -1,5 +1,4 @@
-import { useState } from 'react';
-import { Badge, Button, Checkbox, Group, Modal, SegmentedControl, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Badge, Checkbox, Group, SegmentedControl, Stack, Table, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -8,13 +7,13 @@ import { CUSTOM_FIELD_TYPES, type CustomFieldType } from '../../../../../shared/
 import { errorMessageKey, errorMessageValues } from '../../../api/errorMessages';
 import { queryKeys } from '../../../api/queryKeys';
 import { createCustomField, deleteCustomField, updateCustomField, useAdminCustomFields } from '../../../api/tenantSettings';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { FormDialogButtons } from '../../../components/forms/FormDialogButtons';
 import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/forms/zodResolver';
 import { showToast } from '../../../components/toast';
 import { useErrorToast } from '../../../components/useErrorToast';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { BilingualNameInputs, takenName } from './BilingualNameInputs';
-import { RowActions, SettingsListCard } from './SettingsListCard';
+import { SettingsListCard } from '../SettingsCards';
 import { type BilingualName, localizedName } from '../../../../../shared/domain/language';
 import { OtherName } from '../../../components/OtherName';
 
@@ -90,14 +89,7 @@ function FieldDialog({ field, onClose }: { field: AdminCustomField | null; onClo
             <Checkbox key={flag} label={t(`fields.${flag}`)} description={t(`fields.${flag}_hint`)} {...form.getInputProps(flag, { type: 'checkbox' })} />
           ))}
         </Stack>
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onClose}>
-            {t('cancel')}
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {t('save')}
-          </Button>
-        </Group>
+        <FormDialogButtons cancelLabel={t('cancel')} onCancel={onClose} submitLabel={t('save')} saving={save.isPending} />
       </Stack>
     </form>
   );
@@ -125,84 +117,63 @@ export function CustomFieldsCard() {
   const queryClient = useQueryClient();
   const fields = useAdminCustomFields();
   useErrorToast(fields.error, adminCustomFieldsApi.listAdminCustomFields);
-  // null: closed; 'new': the create dialog; a field: its edit dialog.
-  const [editing, setEditing] = useState<AdminCustomField | 'new' | null>(null);
-  const [pendingDelete, setPendingDelete] = useState<AdminCustomField | null>(null);
   const remove = useMutation({
     mutationFn: (id: number) => deleteCustomField(id),
     onSuccess: () => showToast('success', t('fields.deleted')),
     onError: (error) => showToast('error', t(errorMessageKey(error, adminCustomFieldsApi.deleteCustomField))),
     onSettled: () => {
-      setPendingDelete(null);
       void queryClient.invalidateQueries({ queryKey: queryKeys.signupForm });
-      return queryClient.invalidateQueries({ queryKey: queryKeys.adminCustomFields });
+      // Not awaited: the confirmation closes as soon as the delete is answered.
+      void queryClient.invalidateQueries({ queryKey: queryKeys.adminCustomFields });
     },
   });
 
-  const items = fields.data ?? [];
   return (
-    <>
-      <SettingsListCard
-        id="custom-fields-title"
-        title={t('fields.title')}
-        description={t('fields.description')}
-        addLabel={t('fields.add')}
-        addTestId="add-custom-field"
-        onAdd={() => setEditing('new')}
-        pending={fields.isPending}
-        empty={items.length === 0}
-        emptyText={t('fields.empty')}
-      >
-        <Table.ScrollContainer minWidth={560}>
-          <Table verticalSpacing="xs" data-testid="custom-fields">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('fields.name')}</Table.Th>
-                <Table.Th>{t('fields.type')}</Table.Th>
-                <Table.Th>{t('fields.flags')}</Table.Th>
-                <Table.Th>{t('fields.values')}</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>{t('actions')}</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {items.map((field) => (
-                <Table.Tr key={field.id} data-testid="custom-field-row">
-                  <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                    <Text size="sm">{nameOf(field)}</Text>
-                    <OtherName named={field} language={language} />
-                  </Table.Td>
-                  <Table.Td>{t(`fields.type_${field.field_type}`)}</Table.Td>
-                  <Table.Td>
-                    <FlagBadges field={field} />
-                  </Table.Td>
-                  <Table.Td>{field.value_count}</Table.Td>
-                  <RowActions
-                    editLabel={t('fields.edit', { name: nameOf(field) })}
-                    deleteLabel={t('fields.delete', { name: nameOf(field) })}
-                    onEdit={() => setEditing(field)}
-                    onDelete={() => setPendingDelete(field)}
-                  />
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      </SettingsListCard>
-      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={t(editing === 'new' ? 'fields.create_title' : 'fields.edit_title')}>
-        {editing !== null && <FieldDialog field={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
-      </Modal>
-      <ConfirmDialog
-        opened={pendingDelete !== null}
-        title={t('fields.delete_title', { name: pendingDelete ? nameOf(pendingDelete) : '' })}
-        body={t('fields.delete_body', { name: pendingDelete ? nameOf(pendingDelete) : '', count: pendingDelete?.value_count ?? 0 })}
-        cancelLabel={t('cancel')}
-        confirmLabel={t('delete')}
-        loading={remove.isPending}
-        onCancel={() => setPendingDelete(null)}
-        onConfirm={() => pendingDelete && remove.mutate(pendingDelete.id)}
-      />
-    </>
+    <SettingsListCard
+      id="custom-fields-title"
+      title={t('fields.title')}
+      description={t('fields.description')}
+      addLabel={t('fields.add')}
+      addTestId="add-custom-field"
+      emptyText={t('fields.empty')}
+      query={fields}
+      table={{
+        minWidth: 560,
+        testId: 'custom-fields',
+        rowTestId: 'custom-field-row',
+        actionsLabel: t('actions'),
+        head: (
+          <>
+            <Table.Th>{t('fields.name')}</Table.Th>
+            <Table.Th>{t('fields.type')}</Table.Th>
+            <Table.Th>{t('fields.flags')}</Table.Th>
+            <Table.Th>{t('fields.values')}</Table.Th>
+          </>
+        ),
+      }}
+      cells={(field) => (
+        <>
+          <Table.Td style={{ overflowWrap: 'anywhere' }}>
+            <Text size="sm">{nameOf(field)}</Text>
+            <OtherName named={field} language={language} />
+          </Table.Td>
+          <Table.Td>{t(`fields.type_${field.field_type}`)}</Table.Td>
+          <Table.Td>
+            <FlagBadges field={field} />
+          </Table.Td>
+          <Table.Td>{field.value_count}</Table.Td>
+        </>
+      )}
+      actionLabels={(field) => ({ edit: t('fields.edit', { name: nameOf(field) }), delete: t('fields.delete', { name: nameOf(field) }) })}
+      editor={{ title: (isNew) => t(isNew ? 'fields.create_title' : 'fields.edit_title'), form: (field, close) => <FieldDialog field={field} onClose={close} /> }}
+      deletion={{
+        title: (field) => t('fields.delete_title', { name: field ? nameOf(field) : '' }),
+        body: (field) => t('fields.delete_body', { name: field ? nameOf(field) : '', count: field?.value_count ?? 0 }),
+        cancelLabel: t('cancel'),
+        confirmLabel: t('delete'),
+        pending: remove.isPending,
+        confirm: (field, close) => remove.mutate(field.id, { onSettled: close }),
+      }}
+    />
   );
 }

@@ -1,5 +1,4 @@
-import { useState } from 'react';
-import { Badge, Button, FileButton, Group, Modal, Radio, Stack, Switch, Table, Text, TextInput, Textarea, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, FileButton, Group, Radio, Stack, Switch, Table, Text, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -9,12 +8,12 @@ import { POLICY_FILE_KINDS, POLICY_FILE_MAX_BYTES, POLICY_KINDS, type PolicyKind
 import { errorMessageKey } from '../../../api/errorMessages';
 import { queryKeys } from '../../../api/queryKeys';
 import { createPolicy, deletePolicy, updatePolicy, uploadPolicyFile, useAdminPolicies } from '../../../api/tenantSettings';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { FormDialogButtons } from '../../../components/forms/FormDialogButtons';
 import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/forms/zodResolver';
 import { IconDownload } from '../../../components/icons';
 import { showToast } from '../../../components/toast';
 import { useErrorToast } from '../../../components/useErrorToast';
-import { RowActions, SettingsListCard } from './SettingsListCard';
+import { SettingsListCard } from '../SettingsCards';
 
 interface PolicyValues {
   policy_name: string;
@@ -164,14 +163,7 @@ function PolicyDialog({ policy, onClose }: { policy: AdminPolicy | null; onClose
           </Stack>
         )}
         <Switch label={t('policies.mandatory')} description={t('policies.mandatory_hint')} {...form.getInputProps('is_mandatory', { type: 'checkbox' })} />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onClose}>
-            {t('cancel')}
-          </Button>
-          <Button type="submit" loading={save.isPending} disabled={upload.isPending}>
-            {t('save')}
-          </Button>
-        </Group>
+        <FormDialogButtons cancelLabel={t('cancel')} onCancel={onClose} submitLabel={t('save')} saving={save.isPending} disabled={upload.isPending} />
       </Stack>
     </form>
   );
@@ -183,87 +175,70 @@ export function PoliciesCard() {
   const queryClient = useQueryClient();
   const list = useAdminPolicies();
   useErrorToast(list.error, adminPoliciesApi.listAdminPolicies);
-  const [editing, setEditing] = useState<AdminPolicy | 'new' | null>(null);
-  const [pendingDelete, setPendingDelete] = useState<AdminPolicy | null>(null);
   const remove = useMutation({
     mutationFn: (id: number) => deletePolicy(id),
     onSuccess: () => showToast('success', t('policies.deleted')),
     onError: (error) => showToast('error', t(errorMessageKey(error, adminPoliciesApi.deletePolicy))),
     onSettled: () => {
-      setPendingDelete(null);
       void queryClient.invalidateQueries({ queryKey: queryKeys.signupForm });
-      return queryClient.invalidateQueries({ queryKey: queryKeys.adminPolicies });
+      // Not awaited: the confirmation closes as soon as the delete is answered.
+      void queryClient.invalidateQueries({ queryKey: queryKeys.adminPolicies });
     },
   });
-  const items = list.data ?? [];
   return (
-    <>
-      <SettingsListCard
-        id="policies-title"
-        title={t('policies.title')}
-        description={t('policies.description')}
-        addLabel={t('policies.add')}
-        addTestId="add-policy"
-        onAdd={() => setEditing('new')}
-        pending={list.isPending}
-        empty={items.length === 0}
-        emptyText={t('policies.empty')}
-      >
-        <Table.ScrollContainer minWidth={480}>
-          <Table verticalSpacing="xs" data-testid="policies">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('policies.name')}</Table.Th>
-                <Table.Th>{t('policies.kind')}</Table.Th>
-                <Table.Th>{t('policies.mandatory')}</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>{t('actions')}</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {items.map((policy) => (
-                <Table.Tr key={policy.id}>
-                  <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                    {policy.policy_name}
-                    {policy.file_name && (
-                      <Text size="xs" c="dimmed" component="span" display="flex" style={{ alignItems: 'center', gap: 4 }}>
-                        <IconDownload size={12} />
-                        {policy.file_name}
-                      </Text>
-                    )}
-                  </Table.Td>
-                  <Table.Td>{t(`policies.kind_${policy.kind}`)}</Table.Td>
-                  <Table.Td>
-                    <Badge size="sm" variant="light" color={policy.is_mandatory ? 'red' : 'gray'}>
-                      {policy.is_mandatory ? t('policies.mandatory_yes') : t('policies.mandatory_no')}
-                    </Badge>
-                  </Table.Td>
-                  <RowActions
-                    editLabel={t('policies.edit', { name: policy.policy_name })}
-                    deleteLabel={t('policies.delete', { name: policy.policy_name })}
-                    onEdit={() => setEditing(policy)}
-                    onDelete={() => setPendingDelete(policy)}
-                  />
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      </SettingsListCard>
-      <Modal opened={editing !== null} onClose={() => setEditing(null)} size="lg" title={t(editing === 'new' ? 'policies.create_title' : 'policies.edit_title')}>
-        {editing !== null && <PolicyDialog policy={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
-      </Modal>
-      <ConfirmDialog
-        opened={pendingDelete !== null}
-        title={t('policies.delete_title', { name: pendingDelete?.policy_name ?? '' })}
-        body={t('policies.delete_body', { name: pendingDelete?.policy_name ?? '' })}
-        cancelLabel={t('cancel')}
-        confirmLabel={t('delete')}
-        loading={remove.isPending}
-        onCancel={() => setPendingDelete(null)}
-        onConfirm={() => pendingDelete && remove.mutate(pendingDelete.id)}
-      />
-    </>
+    <SettingsListCard
+      id="policies-title"
+      title={t('policies.title')}
+      description={t('policies.description')}
+      addLabel={t('policies.add')}
+      addTestId="add-policy"
+      emptyText={t('policies.empty')}
+      query={list}
+      table={{
+        minWidth: 480,
+        testId: 'policies',
+        actionsLabel: t('actions'),
+        head: (
+          <>
+            <Table.Th>{t('policies.name')}</Table.Th>
+            <Table.Th>{t('policies.kind')}</Table.Th>
+            <Table.Th>{t('policies.mandatory')}</Table.Th>
+          </>
+        ),
+      }}
+      cells={(policy) => (
+        <>
+          <Table.Td style={{ overflowWrap: 'anywhere' }}>
+            {policy.policy_name}
+            {policy.file_name && (
+              <Text size="xs" c="dimmed" component="span" display="flex" style={{ alignItems: 'center', gap: 4 }}>
+                <IconDownload size={12} />
+                {policy.file_name}
+              </Text>
+            )}
+          </Table.Td>
+          <Table.Td>{t(`policies.kind_${policy.kind}`)}</Table.Td>
+          <Table.Td>
+            <Badge size="sm" variant="light" color={policy.is_mandatory ? 'red' : 'gray'}>
+              {policy.is_mandatory ? t('policies.mandatory_yes') : t('policies.mandatory_no')}
+            </Badge>
+          </Table.Td>
+        </>
+      )}
+      actionLabels={(policy) => ({ edit: t('policies.edit', { name: policy.policy_name }), delete: t('policies.delete', { name: policy.policy_name }) })}
+      editor={{
+        title: (isNew) => t(isNew ? 'policies.create_title' : 'policies.edit_title'),
+        size: 'lg',
+        form: (policy, close) => <PolicyDialog policy={policy} onClose={close} />,
+      }}
+      deletion={{
+        title: (policy) => t('policies.delete_title', { name: policy?.policy_name ?? '' }),
+        body: (policy) => t('policies.delete_body', { name: policy?.policy_name ?? '' }),
+        cancelLabel: t('cancel'),
+        confirmLabel: t('delete'),
+        pending: remove.isPending,
+        confirm: (policy, close) => remove.mutate(policy.id, { onSettled: close }),
+      }}
+    />
   );
 }

@@ -1,5 +1,4 @@
-import { useState } from 'react';
-import { Button, Group, Modal, Stack, Table, Text, Textarea, VisuallyHidden } from '@mantine/core';
+import { Stack, Table, Text, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -8,14 +7,14 @@ import { localizedName, type BilingualName } from '../../../../../shared/domain/
 import { errorMessageKey } from '../../../api/errorMessages';
 import { queryKeys } from '../../../api/queryKeys';
 import { createTaskMode, deleteTaskMode, updateTaskMode, useAdminTaskModes } from '../../../api/tenantSettings';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { OtherName } from '../../../components/OtherName';
+import { FormDialogButtons } from '../../../components/forms/FormDialogButtons';
 import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/forms/zodResolver';
 import { showToast } from '../../../components/toast';
 import { useErrorToast } from '../../../components/useErrorToast';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { BilingualNameInputs, takenName } from './BilingualNameInputs';
-import { RowActions, SettingsListCard } from './SettingsListCard';
+import { SettingsListCard } from '../SettingsCards';
 
 interface ModeValues extends BilingualName {
   instructions: string;
@@ -74,14 +73,7 @@ function ModeDialog({ mode, onClose }: { mode: AdminTaskMode | null; onClose: ()
           error={instructionsError && (String(instructionsError).startsWith('validation.') ? t(`common:${String(instructionsError)}`) : instructionsError)}
           data-testid="mode-instructions-input"
         />
-        <Group justify="flex-end" gap="sm">
-          <Button variant="default" onClick={onClose}>
-            {t('cancel')}
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {t('save')}
-          </Button>
-        </Group>
+        <FormDialogButtons cancelLabel={t('cancel')} onCancel={onClose} submitLabel={t('save')} saving={save.isPending} />
       </Stack>
     </form>
   );
@@ -94,83 +86,62 @@ export function TaskModesCard() {
   const queryClient = useQueryClient();
   const modes = useAdminTaskModes();
   useErrorToast(modes.error, adminTaskModesApi.listAdminTaskModes);
-  // null: closed; 'new': the create dialog; a mode: its edit dialog.
-  const [editing, setEditing] = useState<AdminTaskMode | 'new' | null>(null);
-  const [pendingDelete, setPendingDelete] = useState<AdminTaskMode | null>(null);
   const nameOf = (mode: BilingualName) => localizedName(mode, language);
   const remove = useMutation({
     mutationFn: (id: number) => deleteTaskMode(id),
     onSuccess: () => showToast('success', t('modes.deleted')),
     onError: (error) => showToast('error', t(errorMessageKey(error, adminTaskModesApi.deleteTaskMode))),
     onSettled: () => {
-      setPendingDelete(null);
       void queryClient.invalidateQueries({ queryKey: queryKeys.taskModes });
-      return queryClient.invalidateQueries({ queryKey: queryKeys.adminTaskModes });
+      // Not awaited: the confirmation closes as soon as the delete is answered.
+      void queryClient.invalidateQueries({ queryKey: queryKeys.adminTaskModes });
     },
   });
 
-  const items = modes.data ?? [];
   return (
-    <>
-      <SettingsListCard
-        id="task-modes-title"
-        title={t('modes.title')}
-        description={t('modes.description')}
-        addLabel={t('modes.add')}
-        addTestId="add-task-mode"
-        onAdd={() => setEditing('new')}
-        pending={modes.isPending}
-        empty={items.length === 0}
-        emptyText={t('modes.empty')}
-      >
-        <Table.ScrollContainer minWidth={480}>
-          <Table verticalSpacing="xs" data-testid="task-modes">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th miw={160}>{t('modes.name')}</Table.Th>
-                <Table.Th>{t('modes.instructions')}</Table.Th>
-                <Table.Th>
-                  <VisuallyHidden>{t('actions')}</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {items.map((mode) => (
-                <Table.Tr key={mode.id} data-testid="task-mode-row">
-                  <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                    <Text size="sm">{nameOf(mode)}</Text>
-                    <OtherName named={mode} language={language} />
-                  </Table.Td>
-                  <Table.Td>
-                    <Text size="sm" c="dimmed" lineClamp={2}>
-                      {mode.instructions}
-                    </Text>
-                  </Table.Td>
-                  <RowActions
-                    editLabel={t('modes.edit', { name: nameOf(mode) })}
-                    deleteLabel={t('modes.delete', { name: nameOf(mode) })}
-                    onEdit={() => setEditing(mode)}
-                    onDelete={() => setPendingDelete(mode)}
-                  />
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
-      </SettingsListCard>
-      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={t(editing === 'new' ? 'modes.create_title' : 'modes.edit_title')}>
-        {editing !== null && <ModeDialog mode={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
-      </Modal>
-      <ConfirmDialog
-        opened={pendingDelete !== null}
-        title={t('modes.delete_title', { name: pendingDelete ? nameOf(pendingDelete) : '' })}
-        body={t('modes.delete_body')}
-        cancelLabel={t('cancel')}
-        confirmLabel={t('delete')}
-        loading={remove.isPending}
-        onCancel={() => setPendingDelete(null)}
-        onConfirm={() => pendingDelete && remove.mutate(pendingDelete.id)}
-      />
-    </>
+    <SettingsListCard
+      id="task-modes-title"
+      title={t('modes.title')}
+      description={t('modes.description')}
+      addLabel={t('modes.add')}
+      addTestId="add-task-mode"
+      emptyText={t('modes.empty')}
+      query={modes}
+      table={{
+        minWidth: 480,
+        testId: 'task-modes',
+        rowTestId: 'task-mode-row',
+        actionsLabel: t('actions'),
+        head: (
+          <>
+            <Table.Th miw={160}>{t('modes.name')}</Table.Th>
+            <Table.Th>{t('modes.instructions')}</Table.Th>
+          </>
+        ),
+      }}
+      cells={(mode) => (
+        <>
+          <Table.Td style={{ overflowWrap: 'anywhere' }}>
+            <Text size="sm">{nameOf(mode)}</Text>
+            <OtherName named={mode} language={language} />
+          </Table.Td>
+          <Table.Td>
+            <Text size="sm" c="dimmed" lineClamp={2}>
+              {mode.instructions}
+            </Text>
+          </Table.Td>
+        </>
+      )}
+      actionLabels={(mode) => ({ edit: t('modes.edit', { name: nameOf(mode) }), delete: t('modes.delete', { name: nameOf(mode) }) })}
+      editor={{ title: (isNew) => t(isNew ? 'modes.create_title' : 'modes.edit_title'), form: (mode, close) => <ModeDialog mode={mode} onClose={close} /> }}
+      deletion={{
+        title: (mode) => t('modes.delete_title', { name: mode ? nameOf(mode) : '' }),
+        body: () => t('modes.delete_body'),
+        cancelLabel: t('cancel'),
+        confirmLabel: t('delete'),
+        pending: remove.isPending,
+        confirm: (mode, close) => remove.mutate(mode.id, { onSettled: close }),
+      }}
+    />
   );
 }

@@ -1,0 +1,60 @@
+import type { ReactNode } from 'react';
+import { Alert, Button, Skeleton, Stack, Text } from '@mantine/core';
+
+/** What ListStates reads of a TanStack query of a page of items. */
+interface ListQuery {
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  refetch: () => unknown;
+  data?: { items: readonly unknown[] };
+}
+
+interface ListStatesProps {
+  /** The list's query: no rows on its page shows `empty`. */
+  query: ListQuery;
+  /** The error's message (the page's error table and namespace). */
+  errorTitle: (error: unknown) => string;
+  retryLabel: string;
+  empty: ReactNode;
+  emptyTestId?: string;
+  errorTestId?: string;
+  /** Height of the three skeleton rows (px). */
+  rowHeight?: number;
+  /** The list itself, rendered only once there are rows. */
+  children: () => ReactNode;
+}
+
+/**
+ * What every list screen shows around its table: three skeleton rows while loading, the error
+ * with Retry, the empty (or no-match) text, else the list.
+ */
+export function ListStates({ query, errorTitle, retryLabel, empty, emptyTestId, errorTestId, rowHeight = 44, children }: ListStatesProps) {
+  if (query.isPending) {
+    return (
+      <Stack gap="xs" aria-busy="true">
+        {[0, 1, 2].map((row) => (
+          <Skeleton key={row} h={rowHeight} radius="md" />
+        ))}
+      </Stack>
+    );
+  }
+  if (query.isError) {
+    return (
+      <Alert color="red" title={errorTitle(query.error)} data-testid={errorTestId}>
+        <Button size="xs" variant="default" onClick={() => void query.refetch()}>
+          {retryLabel}
+        </Button>
+      </Alert>
+    );
+  }
+  if (!query.data?.items.length) {
+    return (
+      <Text c="dimmed" py="xl" ta="center" data-testid={emptyTestId}>
+        {empty}
+      </Text>
+    );
+  }
+  return children();
+}
+
