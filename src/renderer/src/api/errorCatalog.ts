@@ -74,7 +74,9 @@ export const ERROR_CATALOG = [
     statuses: {
       0: 'chat:errors.network', 400: 'chat:errors.no_text',
       402: [...DEPLETION_KINDS.map((kind) => ({ when: depletionIs(kind), key: `credits:depleted.${kind}` })), 'chat:errors.credits_depleted'],
-      403: 'chat:errors.model_not_allowed', 413: 'chat:errors.input_too_long', 422: 'chat:errors.validation_failed', 428: 'chat:errors.pii_blocked',
+      403: 'chat:errors.model_not_allowed', 413: 'chat:errors.input_too_long', 422: 'chat:errors.validation_failed',
+      // Spec §8 lists a restricted term as 428 too; this server answers it with 422.
+      428: [{ when: (error) => error.code === 'restricted_term', key: 'chat:errors.restricted_term' }, 'chat:errors.pii_blocked'],
     },
     otherwise: 'chat:errors.send_failed',
   }),
