@@ -26,6 +26,7 @@ import { registerAnnouncementRoutes } from './routes/announcements';
 import { registerApiReferenceRoutes } from './routes/apiReference';
 import { registerAssetRoutes } from './routes/assets';
 import { registerAuthRoutes } from './routes/auth';
+import { errorResponses } from './routes/endpointRoute';
 import { registerCatalogRoutes } from './routes/catalog';
 import { registerChatRoutes } from './routes/chat';
 import { registerErrorLogRoutes } from './routes/errorLog';
@@ -94,6 +95,11 @@ export interface BuildAppOptions {
   files?: FileStore;
   /** Defaults to PortOne when PORTONE_* is set, else the demo provider. */
   payments?: PaymentProvider;
+  /**
+   * Tests: answer 500 instead of an AppError whose code the endpoint's contract does not declare
+   * (plugins/errors.ts). Off in production, where such an answer is only logged.
+   */
+  strictErrorCodes?: boolean;
 }
 
 declare module 'fastify' {
@@ -131,7 +137,7 @@ const OPENAPI_TITLE = 'Chatbot platform API';
  * answers a process that died left streaming (their leases ran out). Closing it lets chat streams
  * and jobs finish until their shutdown deadlines, then cuts off the streams still going.
  */
-export async function buildApp({ db, config, llm, logger = false, webRoot, jobs: givenJobs, files = createFileStore(config), payments = paymentProviderFromConfig(config) }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ db, config, llm, logger = false, webRoot, jobs: givenJobs, files = createFileStore(config), payments = paymentProviderFromConfig(config), strictErrorCodes = false }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({ logger, trustProxy: config.TRUST_PROXY });
   const mail = createMailOutbox(
     db,
@@ -147,7 +153,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
   );
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandling(app);
+  registerErrorHandling(app, { strictErrorCodes });
   await registerSecurityHeaders(app, { servedOverHttps: config.COOKIE_SECURE, extraCspSources: paymentCspSources(payments, config) });
   registerNulByteRejection(app);
 
@@ -166,7 +172,14 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
         },
       },
     },
-    transform: jsonSchemaTransform,
+    // Each operation also lists its error responses from the contract's declaration (endpointRoute.ts).
+    transform: (route) => {
+      const transformed = jsonSchemaTransform(route);
+      const endpoint = route.route.config?.endpoint;
+      if (!endpoint) return transformed;
+      const schema = transformed.schema as { response?: Record<string, unknown> };
+      return { ...transformed, schema: { ...transformed.schema, response: { ...schema.response, ...errorResponses(endpoint) } } };
+    },
   });
   app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
   registerApiReferenceRoutes(app, OPENAPI_TITLE);

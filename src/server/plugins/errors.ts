@@ -1,6 +1,7 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorBody } from '../../shared/api/common';
+import { answersError, type Endpoint } from '../../shared/api/endpoint';
 import { isConnectionLost } from '../db/databaseErrors';
 import { AppError } from '../errors';
 import { RateLimitedError } from '../services/rateLimit';
@@ -19,13 +20,44 @@ function dataExceptionState(error: unknown): string | undefined {
   return undefined;
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The contract endpoint of a route registered from one (routes/endpointRoute.ts). */
+    endpoint?: Endpoint;
+  }
+  interface FastifyInstance {
+    /** Tests: an AppError whose code the endpoint does not declare is answered as a 500 (buildApp `strictErrorCodes`). */
+    strictErrorCodes: boolean;
+  }
+}
+
+/**
+ * The AppError to answer: `error`, unless its endpoint does not declare its (status, code). That is
+ * logged; in production the caller still gets the error as thrown, in tests (`strictErrorCodes`) a
+ * 500, so the test that reached it fails. An error before the endpoint's own code ran (an unknown
+ * tenant, no route) is not the endpoint's.
+ */
+export function declaredAppError(error: AppError, request: FastifyRequest): AppError {
+  const endpoint = request.routeOptions.config?.endpoint;
+  if (!endpoint || !request.tenant || answersError(endpoint, error.status, error.code)) return error;
+  const strict = request.server.strictErrorCodes;
+  const line = `undeclared error code: ${endpoint.method} ${endpoint.path} answered ${error.status} ${error.code}, which its contract (errors) does not declare`;
+  request.log.error({ endpoint: `${endpoint.method} ${endpoint.path}`, status: error.status, code: error.code }, line);
+  if (!strict) return error;
+  // Test servers run without a logger: the line goes to stderr too, and the 500 names it.
+  process.stderr.write(`${line}\n`);
+  return new AppError(500, 'internal_error', `Server error: ${line}.`);
+}
+
 /**
  * The one error handler: every failure answers `{code, message, details?}`. Validation problems
  * are 400 with the issues in details, and so are data the database itself refused as malformed (the
  * safety net behind validation); unexpected errors are logged and answered as a bare 500.
  */
-export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
+export function registerErrorHandling(app: FastifyInstance, { strictErrorCodes }: { strictErrorCodes: boolean }): void {
+  app.decorate('strictErrorCodes', strictErrorCodes);
+  app.setErrorHandler((thrown: FastifyError | AppError | Error, request, reply) => {
+    const error = thrown instanceof AppError ? declaredAppError(thrown, request) : thrown;
     if (error instanceof AppError) {
       if (error instanceof RateLimitedError) reply.header('retry-after', error.retryAfterSeconds);
       const body: ErrorBody = { code: error.code, message: error.message };

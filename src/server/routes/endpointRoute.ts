@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, RouteShorthandOptions } from 'fastify';
 import type { z } from 'zod';
-import type { AccessLevel, Endpoint } from '../../shared/api/endpoint';
+import { type AccessLevel, type Endpoint, type ErrorStatus, declaredErrors, errorsByRule } from '../../shared/api/endpoint';
 import { forbidden, unauthorized } from '../errors';
 import { type RouteRateLimit, limitRequest } from '../plugins/rateLimit';
 import type { ApiKeyCaller } from '../services/apiKeys';
@@ -26,6 +26,29 @@ export interface RouteContext<P extends z.ZodType, Q extends z.ZodType, B extend
 export function securityRequirement(access: AccessLevel): Record<string, string[]>[] {
   if (access === 'public') return [];
   return access === 'apiKey' ? [{ apiKey: [] }] : [{ accessToken: [] }];
+}
+
+/**
+ * The OpenAPI responses of an endpoint's failures, by status: the `{code, message, details?}` body
+ * with the codes it may carry (declared, then by rule) as an enum and in the description.
+ */
+export function errorResponses(endpoint: Endpoint): Record<string, object> {
+  const codesByStatus = new Map<ErrorStatus, string[]>();
+  for (const [status, code] of [...declaredErrors(endpoint), ...errorsByRule(endpoint)]) {
+    const codes = codesByStatus.get(status) ?? [];
+    if (!codes.includes(code)) codesByStatus.set(status, [...codes, code]);
+  }
+  return Object.fromEntries(
+    [...codesByStatus].map(([status, codes]) => [
+      String(status),
+      {
+        description: `Error: ${codes.join(', ')}`,
+        type: 'object',
+        required: ['code', 'message'],
+        properties: { code: { type: 'string', enum: codes }, message: { type: 'string' }, details: {} },
+      },
+    ]),
+  );
 }
 
 /** Returned by handlers that wrote the response themselves (the chat stream). */
@@ -62,6 +85,8 @@ export function registerEndpoint<P extends z.ZodType, Q extends z.ZodType, B ext
   };
   const routeOptions: RouteShorthandOptions = {
     schema,
+    // The error handler checks the codes the route answers against the endpoint's declaration.
+    config: { endpoint },
     onRequest: async (request, reply) => {
       if (options.rateLimit) await limitRequest(request, reply, options.rateLimit);
       if (endpoint.access === 'public') {

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { type OpenAiError, chatCompletions, listModels } from '../../shared/api/openai';
 import { AppError } from '../errors';
+import { declaredAppError } from '../plugins/errors';
 import type { SendDeps } from '../services/chat';
 import type { ChatDeps } from '../services/chatTurn';
 import { completion, completionChunk, completionId, listKeyModels, openApiTurn, runApiTurn } from '../services/openaiChat';
@@ -58,7 +59,8 @@ function validationIssues(error: AppError): ValidationIssue[] | null {
  * shape (same statuses as the app's API) instead of the app's `{code, message}`.
  */
 function registerOpenAiErrors(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | AppError | Error, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError | AppError | Error, request, reply) => {
+    const error = thrown instanceof AppError ? declaredAppError(thrown, request) : thrown;
     if (error instanceof AppError) {
       if (error instanceof RateLimitedError) reply.header('retry-after', error.retryAfterSeconds);
       const issues = validationIssues(error);

@@ -8,6 +8,7 @@ export const listCategories = defineEndpoint({
   method: 'GET',
   path: '/categories/',
   access: 'member',
+  errors: {},
   response: z.object({ items: z.array(categorySchema) }),
   summary: 'Chatbot categories',
   tags: ['chatbots'],

@@ -92,6 +92,7 @@ export const chat = defineEndpoint({
   method: 'POST',
   path: '/chatbots/:id/chat/',
   access: 'member',
+  errors: { 400: ['web_search_unavailable'], 402: ['credits_depleted'], 403: ['forbidden', 'model_not_allowed'], 404: ['not_found'], 413: ['input_too_long'], 422: ['message_empty', 'restricted_term'], 424: ['web_search_failed'], 428: ['pii_blocked'] },
   params: idParamsSchema,
   body: chatBodySchema,
   response: z.string().describe('text/event-stream of `data: ChatFrame` lines'),

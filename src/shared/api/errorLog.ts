@@ -76,6 +76,7 @@ export const logError = defineEndpoint({
   method: 'POST',
   path: '/log-error/',
   access: 'public',
+  errors: {},
   body: errorLogBodySchema,
   response: okSchema,
   summary: 'Store a client error report (fields truncated to 2900 characters)',

@@ -51,6 +51,7 @@ export const UPLOAD_FIELD = 'files';
 
 export const uploadFiles = defineEndpoint({
   access: 'member',
+  errors: { 400: ['file_corrupted'], 403: ['forbidden'], 404: ['not_found'], 413: ['file_too_large', 'too_many_pages'], 415: ['unsupported_file_type'], 422: ['validation_error'] },
   method: 'POST',
   path: '/files/',
   response: z.object({ items: z.array(chatFileSchema) }),
@@ -61,6 +62,7 @@ export const uploadFiles = defineEndpoint({
 
 export const getFile = defineEndpoint({
   access: 'member',
+  errors: { 404: ['not_found'] },
   method: 'GET',
   path: '/files/:id/',
   params: idParamsSchema,
@@ -71,6 +73,7 @@ export const getFile = defineEndpoint({
 
 export const getPublicFile = defineEndpoint({
   access: 'public',
+  errors: { 404: ['not_found'] },
   method: 'GET',
   path: '/public/chatbots/:hash/files/:id/',
   params: z.object({ hash: z.string().min(1).max(64), id: idTextSchema }),
@@ -85,6 +88,7 @@ export const getPublicFile = defineEndpoint({
  */
 export const getSharedSessionFile = defineEndpoint({
   access: 'public',
+  errors: { 404: ['not_found'] },
   method: 'GET',
   path: '/public/sessions/:hash/files/:id/',
   params: hashParamsSchema.extend({ id: idTextSchema }),
@@ -96,6 +100,7 @@ export const getSharedSessionFile = defineEndpoint({
 
 export const deleteFile = defineEndpoint({
   access: 'member',
+  errors: { 403: ['forbidden'], 404: ['not_found'], 422: ['file_in_use'] },
   method: 'DELETE',
   path: '/files/:id/',
   params: idParamsSchema,
@@ -113,6 +118,7 @@ export type FileProgress = z.infer<typeof fileProgressSchema>;
 
 export const getFileProgress = defineEndpoint({
   access: 'member',
+  errors: {},
   method: 'GET',
   path: '/files/progress',
   query: z.object({ file_ids: idListText }),

@@ -24,6 +24,7 @@ export const sendInquiry = defineEndpoint({
   method: 'POST',
   path: '/inquiries/',
   access: 'member',
+  errors: {},
   body: inquiryBodySchema,
   response: okSchema,
   summary: "Send the contact modal's inquiry: stored, and mailed to the tenant's support address. 429 beyond the hourly limit",

@@ -28,6 +28,7 @@ export const listLlmModels = defineEndpoint({
   method: 'GET',
   path: '/llm-models/',
   access: 'member',
+  errors: {},
   query: z.object({ for_chatbot: queryBoolean.optional() }),
   response: z.object({ items: z.array(llmModelSchema) }),
   summary: 'Models the member may use',

@@ -29,6 +29,7 @@ export const listMemberGroups = defineEndpoint({
   method: 'GET',
   path: '/member-groups/',
   access: 'public',
+  errors: {},
   query: memberGroupListQuerySchema,
   response: paginatedSchema(memberGroupSchema),
   summary: "The tenant's member groups (names and is_default): default group first unless order_by (name.asc|desc, created_at.asc|desc)",

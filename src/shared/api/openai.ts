@@ -118,6 +118,7 @@ export const chatCompletions = defineEndpoint({
   method: 'POST',
   path: `${OPENAI_COMPATIBLE_PATH}/chat/completions`,
   access: 'apiKey',
+  errors: { 400: ['web_search_unavailable'], 402: ['credits_depleted'], 403: ['forbidden', 'model_not_allowed'], 404: ['not_found'], 413: ['input_too_long'], 422: ['message_empty', 'restricted_term'], 424: ['web_search_failed'], 428: ['pii_blocked'], 502: ['upstream_failed'], 503: ['answer_not_saved', 'server_shutting_down'] },
   body: chatCompletionBodySchema,
   response: chatCompletionSchema,
   summary:
@@ -129,6 +130,7 @@ export const listModels = defineEndpoint({
   method: 'GET',
   path: `${OPENAI_COMPATIBLE_PATH}/models`,
   access: 'apiKey',
+  errors: {},
   response: z.object({ object: z.literal('list'), data: z.array(openAiModelSchema) }),
   summary: 'The chatbots this API key may use, as OpenAI models',
   tags: ['openai'],

@@ -18,6 +18,7 @@ export const getPiiSettings = defineEndpoint({
   method: 'GET',
   path: '/pii-settings/',
   access: 'member',
+  errors: {},
   response: piiSettingsSchema,
   summary: 'The tenant’s personal-data settings, so the composer can warn before sending',
   tags: ['chat'],

@@ -17,6 +17,7 @@ export const listSsoPlatforms = defineEndpoint({
   method: 'GET',
   path: '/sso-platforms/',
   access: 'public',
+  errors: {},
   response: z.object({
     items: z.array(ssoPlatformSchema),
     /** Members sign in through SSO only: the sign-in page leads with it (administrators keep the email form). */

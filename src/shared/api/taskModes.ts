@@ -11,6 +11,7 @@ export type TaskMode = z.infer<typeof taskModeSchema>;
 
 export const listTaskModes = defineEndpoint({
   access: 'member',
+  errors: {},
   method: 'GET',
   path: '/task-modes/',
   response: z.array(taskModeSchema),

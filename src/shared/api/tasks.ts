@@ -21,6 +21,7 @@ export type Task = z.infer<typeof taskSchema>;
 
 export const getTask = defineEndpoint({
   access: 'member',
+  errors: { 404: ['not_found'] },
   method: 'GET',
   path: '/tasks/:id/',
   params: idParamsSchema,

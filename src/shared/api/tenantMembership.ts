@@ -31,6 +31,7 @@ export const getTenantMembership = defineEndpoint({
   method: 'GET',
   path: '/tenants/membership/',
   access: 'member',
+  errors: {},
   response: tenantMembershipSchema,
   summary: "The tenant's plan, pending plan change, next payment and seats in use",
   tags: ['tenants'],

@@ -19,6 +19,7 @@ export const getTenant = defineEndpoint({
   method: 'GET',
   path: '/tenants/',
   access: 'public',
+  errors: {},
   response: tenantSchema,
   summary: 'Branding and plan flags of the tenant named by x-subdomain',
   tags: ['tenants'],

@@ -1,300 +1,440 @@
 import { DEPLETION_KINDS, type DepletionKind } from '../../../shared/domain/credits';
-import { adminInvitationsApi, adminMemberGroupsApi, adminMemberRequestsApi, adminMembersApi, adminMemberTransferApi, adminSsoWhitelistApi, apiKeysApi, billingApi, invitationsApi, tenantMembershipApi, adminChatbotsApi, adminCreditsApi, adminDashboardsApi, adminCustomFieldsApi, adminLlmModelsApi, adminPoliciesApi, adminSecurityApi, adminSsoPlatformsApi, adminTaskModesApi, adminTenantSettingsApi, authApi, chatApi, chatbotsApi, filesApi, membersApi, passwordsApi, sessionsApi, signupApi, ssoApi, taskModesApi, type ApiError } from '../../../shared/api';
-import { type ErrorMessageRow, addErrorMessages, isIndividual } from './errorMessages';
+import { adminAnnouncementsApi, adminChatbotsApi, adminCreditsApi, adminCustomFieldsApi, adminDashboardsApi, adminInvitationsApi, adminLlmModelsApi, adminMemberGroupsApi, adminMemberRequestsApi, adminMemberTransferApi, adminMembersApi, adminPoliciesApi, adminSecurityApi, adminSignupSettingsApi, adminSsoPlatformsApi, adminSsoWhitelistApi, adminTaskModesApi, adminTenantSettingsApi, apiKeysApi, authApi, billingApi, chatApi, chatbotsApi, creditsApi, filesApi, groupRequestsApi, invitationsApi, membersApi, openAiApi, passwordsApi, publicSessionsApi, sessionsApi, signupApi, ssoApi, taskModesApi, tasksApi, tenantMembershipApi, type ApiError } from '../../../shared/api';
+import { BY_STATUS, addErrorMessages, errorMessagesOf, isIndividual } from './errorMessages';
 
 /** A new password shorter than the tenant's minimum (the details name it; `errorMessageValues` passes it as `count`). */
 const tooShort = (error: ApiError) => (error.body?.details as { reason?: string } | undefined)?.reason === 'validation.password_too_short';
 const depletionIs = (kind: DepletionKind) => (error: ApiError) => (error.body?.details as { depletion?: string } | undefined)?.depletion === kind;
 
 /**
- * The error rows (spec §8) of every endpoint after sign-in: loaded with the first lazy route
- * (router.tsx), registered into the lookup of `errorMessages.ts` as this module loads.
+ * The messages (spec §8) of every endpoint after sign-in, one entry per endpoint that declares error
+ * codes or has messages of its own (errorMessages.ts says how a failure finds its message): loaded
+ * with the first lazy route (router.tsx), registered into the lookup of `errorMessages.ts` as this
+ * module loads.
  */
-export const ERROR_CATALOG: readonly ErrorMessageRow[] = [
+export const ERROR_CATALOG = [
   // Verification code and sign-up (spec §8): the server's reason codes name the field at fault;
   // `field_name` and `retry_after_seconds` of the details fill the messages in.
-  { endpoint: signupApi.sendCode, status: 0, key: 'auth:sign_in_errors.network' },
-  { endpoint: signupApi.sendCode, status: 403, key: 'signup:errors.closed' },
-  { endpoint: signupApi.sendCode, status: 409, key: 'signup:errors.already_registered' },
-  { endpoint: signupApi.sendCode, status: 422, code: 'invalid_phone', key: 'signup:errors.invalid_phone' },
-  { endpoint: signupApi.sendCode, status: 422, key: 'signup:errors.invalid_input' },
-  { endpoint: signupApi.sendCode, status: 424, code: 'sms_failed', key: 'signup:errors.sms_failed' },
-  { endpoint: signupApi.sendCode, status: 424, key: 'signup:errors.mail_failed' },
-  { endpoint: signupApi.sendCode, status: 429, code: 'code_cooldown', key: 'signup:errors.cooldown' },
-  { endpoint: signupApi.sendCode, status: 400, key: 'signup:errors.invalid_email' },
-  { endpoint: signupApi.sendCode, key: 'signup:errors.code_failed' },
-  { endpoint: signupApi.signUp, status: 0, key: 'auth:sign_in_errors.network' },
-  { endpoint: signupApi.signUp, status: 401, code: 'code_expired', key: 'signup:errors.code_expired' },
-  { endpoint: signupApi.signUp, status: 401, key: 'signup:errors.invalid_code' },
-  { endpoint: signupApi.signUp, status: 402, key: 'signup:errors.member_limit' },
-  { endpoint: signupApi.signUp, status: 403, key: 'signup:errors.closed' },
-  { endpoint: signupApi.signUp, status: 409, code: 'value_already_used', key: 'signup:errors.value_already_used' },
-  { endpoint: signupApi.signUp, status: 409, key: 'signup:errors.already_registered' },
-  { endpoint: signupApi.signUp, status: 422, code: 'common_password', key: 'common:validation.password_common' },
-  ...(['invalid_email', 'invalid_password', 'invalid_name', 'invalid_member_type', 'invalid_member_group', 'invalid_signup_field', 'invalid_sso_user_type', 'required_field_missing', 'invalid_field_value', 'policy_agreement_required'] as const).map(
-    (code) => ({ endpoint: signupApi.signUp, status: 422, code, key: `signup:errors.${code}` }),
-  ),
-  { endpoint: signupApi.signUp, status: 422, key: 'signup:errors.invalid_input' },
-  { endpoint: signupApi.signUp, status: 400, key: 'signup:errors.invalid_request' },
-  { endpoint: signupApi.signUp, key: 'signup:errors.create_failed' },
+  errorMessagesOf(signupApi.sendCode, {
+    codes: {
+      invalid_phone: 'signup:errors.invalid_phone', sms_failed: 'signup:errors.sms_failed', code_cooldown: 'signup:errors.cooldown', invalid_email: BY_STATUS,
+      signup_closed: BY_STATUS, already_registered: BY_STATUS, validation_error: BY_STATUS, mail_failed: BY_STATUS,
+    },
+    statuses: {
+      0: 'auth:sign_in_errors.network', 403: 'signup:errors.closed', 409: 'signup:errors.already_registered', 422: 'signup:errors.invalid_input',
+      424: 'signup:errors.mail_failed', 400: 'signup:errors.invalid_email',
+    },
+    otherwise: 'signup:errors.code_failed',
+  }),
+  errorMessagesOf(signupApi.signUp, {
+    codes: {
+      code_expired: 'signup:errors.code_expired', value_already_used: 'signup:errors.value_already_used', common_password: 'common:validation.password_common',
+      invalid_email: 'signup:errors.invalid_email', invalid_password: 'signup:errors.invalid_password', invalid_name: 'signup:errors.invalid_name',
+      invalid_member_type: 'signup:errors.invalid_member_type', invalid_member_group: 'signup:errors.invalid_member_group',
+      invalid_signup_field: 'signup:errors.invalid_signup_field', invalid_sso_user_type: 'signup:errors.invalid_sso_user_type',
+      required_field_missing: 'signup:errors.required_field_missing', invalid_field_value: 'signup:errors.invalid_field_value',
+      policy_agreement_required: 'signup:errors.policy_agreement_required', invalid_code: BY_STATUS, member_limit_reached: BY_STATUS, signup_closed: BY_STATUS,
+      already_registered: BY_STATUS, validation_error: BY_STATUS,
+    },
+    statuses: {
+      0: 'auth:sign_in_errors.network', 401: 'signup:errors.invalid_code', 402: 'signup:errors.member_limit', 403: 'signup:errors.closed',
+      409: 'signup:errors.already_registered', 422: 'signup:errors.invalid_input', 400: 'signup:errors.invalid_request',
+    },
+    otherwise: 'signup:errors.create_failed',
+  }),
   // Passwords (spec §8 "Reset password"; the confirm and change calls are ours, ARCHITECTURE "Passwords").
-  { endpoint: passwordsApi.resetPassword, status: 0, key: 'errors:network' },
-  { endpoint: passwordsApi.resetPassword, status: 400, key: 'account:reset_errors.400' },
-  { endpoint: passwordsApi.resetPassword, status: 401, key: 'account:reset_errors.401' },
-  { endpoint: passwordsApi.resetPassword, status: 422, key: 'account:reset_errors.400' },
-  { endpoint: passwordsApi.resetPassword, status: 424, key: 'account:reset_errors.424' },
-  { endpoint: passwordsApi.resetPassword, status: 429, key: 'account:errors.429' },
-  { endpoint: passwordsApi.resetPassword, key: 'account:reset_errors.500' },
-  { endpoint: passwordsApi.confirmPasswordReset, status: 400, code: 'reset_link_expired', key: 'account:reset_errors.link_expired' },
-  { endpoint: passwordsApi.confirmPasswordReset, status: 400, code: 'reset_link_invalid', key: 'account:reset_errors.link_invalid' },
-  { endpoint: passwordsApi.confirmPasswordReset, status: 422, code: 'common_password', key: 'common:validation.password_common' },
-  { endpoint: passwordsApi.confirmPasswordReset, status: 422, when: tooShort, key: 'common:validation.password_too_short' },
-  { endpoint: passwordsApi.confirmPasswordReset, status: 422, key: 'common:validation.password_weak' },
-  { endpoint: passwordsApi.confirmPasswordReset, status: 429, key: 'account:errors.429' },
-  { endpoint: passwordsApi.changePassword, status: 400, code: 'wrong_password', key: 'account:change_password.wrong_password' },
-  { endpoint: passwordsApi.changePassword, status: 422, code: 'common_password', key: 'common:validation.password_common' },
-  { endpoint: passwordsApi.changePassword, status: 422, when: tooShort, key: 'common:validation.password_too_short' },
-  { endpoint: passwordsApi.changePassword, status: 422, key: 'common:validation.password_weak' },
-  { endpoint: passwordsApi.changePassword, status: 429, key: 'account:errors.429' },
-
+  errorMessagesOf(passwordsApi.resetPassword, {
+    codes: { validation_error: BY_STATUS, mail_failed: BY_STATUS },
+    statuses: {
+      0: 'errors:network', 400: 'account:reset_errors.400', 401: 'account:reset_errors.401', 422: 'account:reset_errors.400', 424: 'account:reset_errors.424',
+      429: 'account:errors.429',
+    },
+    otherwise: 'account:reset_errors.500',
+  }),
+  errorMessagesOf(passwordsApi.confirmPasswordReset, {
+    codes: {
+      reset_link_expired: 'account:reset_errors.link_expired', reset_link_invalid: 'account:reset_errors.link_invalid',
+      common_password: 'common:validation.password_common', validation_error: BY_STATUS,
+    },
+    statuses: { 422: [{ when: tooShort, key: 'common:validation.password_too_short' }, 'common:validation.password_weak'], 429: 'account:errors.429' },
+  }),
+  errorMessagesOf(passwordsApi.changePassword, {
+    codes: { wrong_password: 'account:change_password.wrong_password', common_password: 'common:validation.password_common', validation_error: BY_STATUS },
+    statuses: { 422: [{ when: tooShort, key: 'common:validation.password_too_short' }, 'common:validation.password_weak'], 429: 'account:errors.429' },
+  }),
   // Chat send, rejected before the stream: a blank message and a restricted term are 422 with their
-  // code, a malformed body 400; 428 is personal data the tenant blocks (`pii_blocked`), or a restricted
-  // term when a server answers that with 428 (spec §8 lists both statuses).
-  { endpoint: chatApi.chat, status: 0, key: 'chat:errors.network' },
-  { endpoint: chatApi.chat, status: 400, code: 'web_search_unavailable', key: 'sources:errors.web_search_unavailable' },
-  { endpoint: chatApi.chat, status: 424, code: 'web_search_failed', key: 'sources:errors.web_search_failed' },
-  { endpoint: chatApi.chat, status: 400, key: 'chat:errors.no_text' },
-  // 402 names who ran out of credits (spec §4); the chat page's banner adds what to do about it.
-  ...DEPLETION_KINDS.map((kind) => ({ endpoint: chatApi.chat, status: 402, when: depletionIs(kind), key: `credits:depleted.${kind}` })),
-  { endpoint: chatApi.chat, status: 402, key: 'chat:errors.credits_depleted' },
-  { endpoint: chatApi.chat, status: 403, key: 'chat:errors.model_not_allowed' },
-  { endpoint: chatApi.chat, status: 413, key: 'chat:errors.input_too_long' },
-  { endpoint: chatApi.chat, status: 422, code: 'message_empty', key: 'chat:errors.message_empty' },
-  { endpoint: chatApi.chat, status: 422, code: 'restricted_term', key: 'chat:errors.restricted_term' },
-  { endpoint: chatApi.chat, status: 422, key: 'chat:errors.validation_failed' },
-  { endpoint: chatApi.chat, status: 428, code: 'restricted_term', key: 'chat:errors.restricted_term' },
-  { endpoint: chatApi.chat, status: 428, key: 'chat:errors.pii_blocked' },
-  { endpoint: chatApi.chat, key: 'chat:errors.send_failed' },
-
+  // code, a malformed body 400; 428 is personal data the tenant blocks (`pii_blocked`). 402 names who
+  // ran out of credits (spec §4); the chat page's banner adds what to do about it.
+  errorMessagesOf(chatApi.chat, {
+    codes: {
+      web_search_unavailable: 'sources:errors.web_search_unavailable', web_search_failed: 'sources:errors.web_search_failed', message_empty: 'chat:errors.message_empty',
+      restricted_term: 'chat:errors.restricted_term', credits_depleted: BY_STATUS, forbidden: BY_STATUS, model_not_allowed: BY_STATUS, not_found: BY_STATUS,
+      input_too_long: BY_STATUS, pii_blocked: BY_STATUS,
+    },
+    statuses: {
+      0: 'chat:errors.network', 400: 'chat:errors.no_text',
+      402: [...DEPLETION_KINDS.map((kind) => ({ when: depletionIs(kind), key: `credits:depleted.${kind}` })), 'chat:errors.credits_depleted'],
+      403: 'chat:errors.model_not_allowed', 413: 'chat:errors.input_too_long', 422: 'chat:errors.validation_failed',
+      // Spec §8 lists a restricted term as 428 too; this server answers it with 422.
+      428: [{ when: (error) => error.code === 'restricted_term', key: 'chat:errors.restricted_term' }, 'chat:errors.pii_blocked'],
+    },
+    otherwise: 'chat:errors.send_failed',
+  }),
   // File upload and delete (spec §8); 429 names the limit, window, count and reset time (details).
-  { endpoint: filesApi.uploadFiles, status: 400, key: 'files:errors.upload_400' },
-  { endpoint: filesApi.uploadFiles, status: 403, key: 'files:errors.upload_403' },
-  { endpoint: filesApi.uploadFiles, status: 413, key: 'files:errors.upload_413' },
-  { endpoint: filesApi.uploadFiles, status: 415, key: 'files:errors.upload_415' },
-  { endpoint: filesApi.uploadFiles, status: 422, key: 'files:errors.upload_422' },
-  { endpoint: filesApi.uploadFiles, status: 429, key: 'files:errors.upload_429' },
-  { endpoint: filesApi.uploadFiles, status: 500, key: 'files:errors.upload_500' },
-  { endpoint: filesApi.uploadFiles, key: 'files:errors.upload_failed' },
-  { endpoint: filesApi.deleteFile, status: 403, key: 'files:errors.delete_403' },
-  { endpoint: filesApi.deleteFile, status: 422, key: 'files:errors.delete_422' },
-  { endpoint: filesApi.deleteFile, status: 500, key: 'files:errors.delete_500' },
-
+  errorMessagesOf(filesApi.uploadFiles, {
+    codes: {
+      file_corrupted: BY_STATUS, forbidden: BY_STATUS, not_found: BY_STATUS, file_too_large: BY_STATUS, too_many_pages: BY_STATUS, unsupported_file_type: BY_STATUS,
+      validation_error: BY_STATUS,
+    },
+    statuses: {
+      400: 'files:errors.upload_400', 403: 'files:errors.upload_403', 413: 'files:errors.upload_413', 415: 'files:errors.upload_415', 422: 'files:errors.upload_422',
+      429: 'files:errors.upload_429', 500: 'files:errors.upload_500',
+    },
+    otherwise: 'files:errors.upload_failed',
+  }),
+  errorMessagesOf(filesApi.deleteFile, {
+    codes: { forbidden: BY_STATUS, not_found: BY_STATUS, file_in_use: BY_STATUS },
+    statuses: { 403: 'files:errors.delete_403', 422: 'files:errors.delete_422', 500: 'files:errors.delete_500' },
+  }),
   // Dashboard and lists.
-  { endpoint: chatbotsApi.listChatbots, status: 422, key: 'dashboard:get_chatbot_list_422' },
-  { endpoint: membersApi.getCreditCheck, status: 500, key: 'dashboard:get_member_credit_check_500' },
-  { endpoint: taskModesApi.listTaskModes, status: 500, key: 'modes:errors.task_modes_500' },
-  { endpoint: sessionsApi.patchSession, status: 404, key: 'chat:session.notFound' },
-  { endpoint: sessionsApi.patchSession, status: 403, key: 'chat:session.noHistory' },
-
+  errorMessagesOf(chatbotsApi.listChatbots, { codes: { forbidden: BY_STATUS, not_found: BY_STATUS }, statuses: { 422: 'dashboard:get_chatbot_list_422' } }),
+  errorMessagesOf(membersApi.getCreditCheck, { codes: { forbidden: BY_STATUS, not_found: BY_STATUS }, statuses: { 500: 'dashboard:get_member_credit_check_500' } }),
+  errorMessagesOf(taskModesApi.listTaskModes, { codes: {}, statuses: { 500: 'modes:errors.task_modes_500' } }),
+  errorMessagesOf(sessionsApi.patchSession, { codes: { not_found: BY_STATUS }, statuses: { 404: 'chat:session.notFound', 403: 'chat:session.noHistory' } }),
   // Studio (spec §8): the model must be allowed for the member's groups; only the author changes a chatbot.
-  { endpoint: chatbotsApi.updateChatbot, status: 403, code: 'model_not_allowed', key: 'studio:errors.model_not_allowed' },
-  { endpoint: chatbotsApi.updateChatbot, status: 403, key: 'studio:errors.not_yours' },
-  { endpoint: chatbotsApi.updateChatbot, status: 404, key: 'studio:errors.not_found' },
-  { endpoint: chatbotsApi.updateChatbot, status: 409, key: 'studio:errors.link_taken' },
-  { endpoint: chatbotsApi.updateChatbotAccess, status: 403, key: 'studio:errors.not_yours' },
-  { endpoint: chatbotsApi.updateChatbotAccess, status: 404, key: 'studio:errors.not_found' },
-  { endpoint: chatbotsApi.updateChatbotAccess, status: 422, key: 'studio:errors.name_first' },
-  { endpoint: chatbotsApi.deleteChatbot, status: 403, key: 'studio:errors.not_yours' },
-  { endpoint: chatbotsApi.deleteChatbot, status: 404, key: 'studio:errors.not_found' },
   // Documents are uploaded like any file: the same limits and messages.
-  { endpoint: chatbotsApi.uploadChatbotDocuments, status: 400, key: 'files:errors.upload_400' },
-  { endpoint: chatbotsApi.uploadChatbotDocuments, status: 403, key: 'studio:errors.not_yours' },
-  { endpoint: chatbotsApi.uploadChatbotDocuments, status: 413, key: 'files:errors.upload_413' },
-  { endpoint: chatbotsApi.uploadChatbotDocuments, status: 415, key: 'files:errors.upload_415' },
-  { endpoint: chatbotsApi.uploadChatbotDocuments, status: 422, key: 'files:errors.upload_422' },
-  { endpoint: chatbotsApi.uploadChatbotDocuments, key: 'files:errors.upload_failed' },
-  { endpoint: chatbotsApi.deleteChatbotDocument, status: 403, key: 'studio:errors.not_yours' },
-
+  errorMessagesOf(chatbotsApi.updateChatbot, {
+    codes: { model_not_allowed: 'studio:errors.model_not_allowed', forbidden: BY_STATUS, not_found: BY_STATUS, conflict: BY_STATUS, validation_error: BY_STATUS },
+    statuses: { 403: 'studio:errors.not_yours', 404: 'studio:errors.not_found', 409: 'studio:errors.link_taken' },
+  }),
+  errorMessagesOf(chatbotsApi.updateChatbotAccess, {
+    codes: { forbidden: BY_STATUS, not_found: BY_STATUS, validation_error: BY_STATUS },
+    statuses: { 403: 'studio:errors.not_yours', 404: 'studio:errors.not_found', 422: 'studio:errors.name_first' },
+  }),
+  errorMessagesOf(chatbotsApi.deleteChatbot, {
+    codes: { forbidden: BY_STATUS, not_found: BY_STATUS },
+    statuses: { 403: 'studio:errors.not_yours', 404: 'studio:errors.not_found' },
+  }),
+  errorMessagesOf(chatbotsApi.uploadChatbotDocuments, {
+    codes: {
+      file_corrupted: BY_STATUS, forbidden: BY_STATUS, not_found: BY_STATUS, file_too_large: BY_STATUS, too_many_pages: BY_STATUS, unsupported_file_type: BY_STATUS,
+      validation_error: BY_STATUS,
+    },
+    statuses: {
+      400: 'files:errors.upload_400', 403: 'studio:errors.not_yours', 413: 'files:errors.upload_413', 415: 'files:errors.upload_415', 422: 'files:errors.upload_422',
+    },
+    otherwise: 'files:errors.upload_failed',
+  }),
+  errorMessagesOf(chatbotsApi.deleteChatbotDocument, { codes: { forbidden: BY_STATUS, not_found: BY_STATUS }, statuses: { 403: 'studio:errors.not_yours' } }),
   // SSO (spec §8 "Other"): the platform's refusals, codes of the directory's second step, the whitelist.
-  ...[ssoApi.ssoVerify, ssoApi.ssoSendCode, ssoApi.ssoAuthorize].flatMap((endpoint) => [
-    { endpoint, status: 401, code: 'sso_rejected', key: 'sso:errors.rejected' },
-    { endpoint, status: 401, code: 'code_expired', key: 'sso:errors.code_expired' },
-    { endpoint, status: 401, code: 'invalid_code', key: 'sso:errors.invalid_code' },
-    { endpoint, status: 401, key: 'sso:errors.expired' },
-    { endpoint, status: 403, key: 'sso:errors.not_eligible' },
-    { endpoint, status: 404, key: 'sso:errors.platform_missing' },
-    { endpoint, status: 422, code: 'invalid_phone', key: 'sso:errors.no_phone' },
-    { endpoint, status: 424, code: 'sso_unavailable', key: 'sso:errors.unavailable' },
-    { endpoint, status: 424, key: 'sso:errors.mail_failed' },
-    { endpoint, status: 429, code: 'code_cooldown', key: 'sso:errors.cooldown' },
-    { endpoint, status: 429, key: 'sso:errors.too_many' },
-  ]),
-  { endpoint: authApi.ssoSignIn, status: 0, key: 'auth:sign_in_errors.network' },
-  { endpoint: authApi.ssoSignIn, status: 401, key: 'sso:errors.expired' },
-  { endpoint: authApi.ssoSignIn, status: 403, code: 'not_eligible', key: 'sso:errors.not_eligible' },
-  { endpoint: authApi.ssoSignIn, status: 403, when: isIndividual, key: 'auth:sign_in_errors.403_individual' },
-  { endpoint: authApi.ssoSignIn, status: 403, key: 'auth:sign_in_errors.403' },
-  { endpoint: authApi.ssoSignIn, status: 423, key: 'auth:sign_in_errors.423' },
-  { endpoint: authApi.ssoSignIn, status: 429, key: 'sso:errors.too_many' },
-  { endpoint: ssoApi.ssoSignUp, status: 401, key: 'sso:errors.expired' },
-  { endpoint: ssoApi.ssoSignUp, status: 402, key: 'signup:errors.member_limit' },
-  { endpoint: ssoApi.ssoSignUp, status: 403, code: 'not_eligible', key: 'sso:errors.not_eligible' },
-  { endpoint: ssoApi.ssoSignUp, status: 403, key: 'signup:errors.closed' },
-  { endpoint: ssoApi.ssoSignUp, status: 409, code: 'value_already_used', key: 'signup:errors.value_already_used' },
-  { endpoint: ssoApi.ssoSignUp, status: 409, key: 'signup:errors.already_registered' },
-  ...(['invalid_email', 'invalid_name', 'invalid_member_group', 'invalid_signup_field', 'required_field_missing', 'invalid_field_value', 'policy_agreement_required'] as const).map(
-    (code) => ({ endpoint: ssoApi.ssoSignUp, status: 422, code, key: `signup:errors.${code}` }),
-  ),
-  { endpoint: ssoApi.connectSsoAccount, status: 401, key: 'sso:errors.expired' },
-  { endpoint: ssoApi.connectSsoAccount, status: 409, key: 'sso:errors.in_use' },
-  { endpoint: ssoApi.disconnectSsoAccount, status: 422, key: 'sso:errors.password_required' },
+  errorMessagesOf(ssoApi.ssoVerify, {
+    codes: {
+      sso_rejected: 'sso:errors.rejected', code_expired: 'sso:errors.code_expired', invalid_code: 'sso:errors.invalid_code', invalid_phone: 'sso:errors.no_phone',
+      sso_unavailable: 'sso:errors.unavailable', code_cooldown: 'sso:errors.cooldown', sso_identity_expired: BY_STATUS, not_eligible: BY_STATUS, not_found: BY_STATUS,
+      validation_error: BY_STATUS, mail_failed: BY_STATUS, sms_failed: BY_STATUS,
+    },
+    statuses: { 401: 'sso:errors.expired', 403: 'sso:errors.not_eligible', 404: 'sso:errors.platform_missing', 424: 'sso:errors.mail_failed', 429: 'sso:errors.too_many' },
+  }),
+  errorMessagesOf(ssoApi.ssoSendCode, {
+    codes: {
+      invalid_phone: 'sso:errors.no_phone', code_cooldown: 'sso:errors.cooldown', sso_identity_expired: BY_STATUS, not_found: BY_STATUS, validation_error: BY_STATUS,
+      mail_failed: BY_STATUS, sms_failed: BY_STATUS,
+    },
+    statuses: { 401: 'sso:errors.expired', 403: 'sso:errors.not_eligible', 404: 'sso:errors.platform_missing', 424: 'sso:errors.mail_failed', 429: 'sso:errors.too_many' },
+  }),
+  errorMessagesOf(ssoApi.ssoAuthorize, {
+    codes: { sso_rejected: 'sso:errors.rejected', sso_unavailable: 'sso:errors.unavailable', not_found: BY_STATUS, validation_error: BY_STATUS },
+    statuses: { 401: 'sso:errors.expired', 403: 'sso:errors.not_eligible', 404: 'sso:errors.platform_missing', 424: 'sso:errors.mail_failed', 429: 'sso:errors.too_many' },
+  }),
+  errorMessagesOf(authApi.ssoSignIn, {
+    codes: {
+      not_eligible: 'sso:errors.not_eligible', sso_identity_expired: BY_STATUS, account_deactivated: BY_STATUS, not_approved: BY_STATUS, not_found: BY_STATUS,
+      sso_account_not_found: BY_STATUS,
+    },
+    statuses: {
+      0: 'auth:sign_in_errors.network', 401: 'sso:errors.expired', 403: [{ when: isIndividual, key: 'auth:sign_in_errors.403_individual' }, 'auth:sign_in_errors.403'],
+      423: 'auth:sign_in_errors.423', 429: 'sso:errors.too_many',
+    },
+  }),
+  errorMessagesOf(ssoApi.ssoSignUp, {
+    codes: {
+      not_eligible: 'sso:errors.not_eligible', value_already_used: 'signup:errors.value_already_used', invalid_email: 'signup:errors.invalid_email',
+      invalid_name: 'signup:errors.invalid_name', invalid_member_group: 'signup:errors.invalid_member_group', invalid_signup_field: 'signup:errors.invalid_signup_field',
+      required_field_missing: 'signup:errors.required_field_missing', invalid_field_value: 'signup:errors.invalid_field_value',
+      policy_agreement_required: 'signup:errors.policy_agreement_required', sso_identity_expired: BY_STATUS, member_limit_reached: BY_STATUS, signup_closed: BY_STATUS,
+      not_found: BY_STATUS, already_registered: BY_STATUS, validation_error: BY_STATUS,
+    },
+    statuses: { 401: 'sso:errors.expired', 402: 'signup:errors.member_limit', 403: 'signup:errors.closed', 409: 'signup:errors.already_registered' },
+  }),
+  errorMessagesOf(ssoApi.connectSsoAccount, {
+    codes: { sso_identity_expired: BY_STATUS, forbidden: BY_STATUS, not_found: BY_STATUS, sso_account_in_use: BY_STATUS },
+    statuses: { 401: 'sso:errors.expired', 409: 'sso:errors.in_use' },
+  }),
+  errorMessagesOf(ssoApi.disconnectSsoAccount, {
+    codes: { forbidden: BY_STATUS, not_found: BY_STATUS, sso_password_required: BY_STATUS },
+    statuses: { 422: 'sso:errors.password_required' },
+  }),
   // Admin: a provider or directory address the server may not connect to (outbound guard).
-  ...[adminSsoPlatformsApi.createSsoPlatform, adminSsoPlatformsApi.updateSsoPlatform].map((endpoint) => ({
-    endpoint,
-    status: 422,
-    code: 'destination_refused',
-    key: 'sso:admin.destination_refused',
-  })),
-
+  errorMessagesOf(adminSsoPlatformsApi.createSsoPlatform, { codes: { destination_refused: 'sso:admin.destination_refused', validation_error: BY_STATUS } }),
+  errorMessagesOf(adminSsoPlatformsApi.updateSsoPlatform, {
+    codes: { destination_refused: 'sso:admin.destination_refused', not_found: BY_STATUS, validation_error: BY_STATUS },
+  }),
   // Invitations (spec §5, §8): "invitation not found", wrong temporary passwords.
-  { endpoint: invitationsApi.verifyInvitation, status: 404, key: 'account:invitation.not_found' },
-  { endpoint: invitationsApi.verifyInvitation, status: 400, key: 'account:invitation.not_found' },
-  { endpoint: invitationsApi.verifyInvitation, key: 'account:invitation.load_failed' },
-  { endpoint: invitationsApi.acceptInvitation, status: 0, key: 'auth:sign_in_errors.network' },
-  { endpoint: invitationsApi.acceptInvitation, status: 401, key: 'account:invitation.wrong_temporary' },
-  { endpoint: invitationsApi.acceptInvitation, status: 404, key: 'account:invitation.not_found' },
-  { endpoint: invitationsApi.acceptInvitation, status: 402, key: 'signup:errors.member_limit' },
-  { endpoint: invitationsApi.acceptInvitation, status: 409, key: 'signup:errors.already_registered' },
-  { endpoint: invitationsApi.acceptInvitation, status: 422, code: 'invalid_email', key: 'account:invitation.email_mismatch' },
-  { endpoint: invitationsApi.acceptInvitation, status: 422, code: 'common_password', key: 'common:validation.password_common' },
-  ...(['invalid_password', 'invalid_name', 'invalid_member_group', 'policy_agreement_required'] as const).map((code) => ({
-    endpoint: invitationsApi.acceptInvitation,
-    status: 422,
-    code,
-    key: `signup:errors.${code}`,
-  })),
-  { endpoint: invitationsApi.acceptInvitation, status: 429, key: 'account:invitation.too_many' },
-
+  errorMessagesOf(invitationsApi.verifyInvitation, {
+    codes: { invitation_not_found: BY_STATUS },
+    statuses: { 404: 'account:invitation.not_found', 400: 'account:invitation.not_found' },
+    otherwise: 'account:invitation.load_failed',
+  }),
+  errorMessagesOf(invitationsApi.acceptInvitation, {
+    codes: {
+      invalid_email: 'account:invitation.email_mismatch', common_password: 'common:validation.password_common', invalid_password: 'signup:errors.invalid_password',
+      invalid_name: 'signup:errors.invalid_name', invalid_member_group: 'signup:errors.invalid_member_group',
+      policy_agreement_required: 'signup:errors.policy_agreement_required', wrong_temporary_password: BY_STATUS, member_limit_reached: BY_STATUS,
+      invitation_not_found: BY_STATUS, already_registered: BY_STATUS, value_already_used: BY_STATUS, invalid_field_value: BY_STATUS, invalid_signup_field: BY_STATUS,
+      required_field_missing: BY_STATUS, validation_error: BY_STATUS,
+    },
+    statuses: {
+      0: 'auth:sign_in_errors.network', 401: 'account:invitation.wrong_temporary', 404: 'account:invitation.not_found', 402: 'signup:errors.member_limit',
+      409: 'signup:errors.already_registered', 429: 'account:invitation.too_many',
+    },
+  }),
   // Tenant membership (spec §8): 401 get_tenant_membership_data_401.
-  { endpoint: tenantMembershipApi.getTenantMembership, status: 401, key: 'account:workspace.error_401' },
-  { endpoint: tenantMembershipApi.getTenantMembership, key: 'account:workspace.error' },
-
-  // Admin restricted words: spec §5 "a restricted word that already exists is refused".
-  { endpoint: adminSecurityApi.createRestrictedWord, status: 409, key: 'security:words.duplicate' },
-  { endpoint: adminLlmModelsApi.setModelGroupPermission, status: 422, key: 'models:errors.model_locked' },
+  errorMessagesOf(tenantMembershipApi.getTenantMembership, { codes: {}, statuses: { 401: 'account:workspace.error_401' }, otherwise: 'account:workspace.error' }),
+  // Admin restricted words: spec §5 "a restricted word that already exists is refused". Spec §8 "Dashboard cards 403".
+  errorMessagesOf(adminSecurityApi.createRestrictedWord, { codes: { conflict: BY_STATUS }, statuses: { 409: 'security:words.duplicate' } }),
+  errorMessagesOf(adminLlmModelsApi.setModelGroupPermission, {
+    codes: { not_found: BY_STATUS, model_locked: BY_STATUS },
+    statuses: { 422: 'models:errors.model_locked' },
+  }),
+  errorMessagesOf(adminDashboardsApi.getDashboard, { codes: {}, statuses: { 403: 'adminDashboard:errors.cards_403' } }),
+  errorMessagesOf(adminCreditsApi.updateCreditAllocation, { codes: { default_group_locked: 'adminCredits:errors.default_group_locked', not_found: BY_STATUS } }),
   // Chatbot approve (spec §8): 404, 422.
-  // Spec §8 "Dashboard cards 403".
-  { endpoint: adminDashboardsApi.getDashboard, status: 403, key: 'adminDashboard:errors.cards_403' },
-  { endpoint: adminCreditsApi.updateCreditAllocation, status: 422, code: 'default_group_locked', key: 'adminCredits:errors.default_group_locked' },
-  { endpoint: adminChatbotsApi.processPublishRequest, status: 404, key: 'publishing:errors.not_found' },
-  { endpoint: adminChatbotsApi.processPublishRequest, status: 422, key: 'publishing:errors.reason_required' },
-  { endpoint: adminChatbotsApi.bulkProcessPublishRequests, status: 404, key: 'publishing:errors.not_found' },
-  { endpoint: adminChatbotsApi.bulkProcessPublishRequests, status: 422, key: 'publishing:errors.reason_required' },
-
+  errorMessagesOf(adminChatbotsApi.processPublishRequest, {
+    codes: { not_found: BY_STATUS, reason_required: BY_STATUS },
+    statuses: { 404: 'publishing:errors.not_found', 422: 'publishing:errors.reason_required' },
+  }),
+  errorMessagesOf(adminChatbotsApi.bulkProcessPublishRequests, {
+    codes: { not_found: BY_STATUS, reason_required: BY_STATUS },
+    statuses: { 404: 'publishing:errors.not_found', 422: 'publishing:errors.reason_required' },
+  }),
   // Admin members (spec §8 "Member patch: 400, 404, 500. Member delete: 404, 500"; member approve 402).
-  ...[adminMembersApi.patchAdminMember, adminMembersApi.deleteAdminMember, adminMembersApi.bulkDeleteMembers].flatMap((endpoint) => [
-    { endpoint, status: 422, code: 'own_account', key: 'adminMembers:errors.own_account' },
-    { endpoint, status: 404, key: 'adminMembers:errors.not_found' },
-  ]),
-  { endpoint: adminMembersApi.patchAdminMember, status: 409, key: 'adminMembers:errors.value_taken' },
-  { endpoint: adminMembersApi.patchAdminMember, status: 422, key: 'adminMembers:errors.invalid' },
-  ...[adminMemberRequestsApi.processPendingRequest, adminMemberRequestsApi.bulkProcessPendingRequests].flatMap((endpoint) => [
-    { endpoint, status: 402, key: 'adminMembers:errors.member_limit' },
-    { endpoint, status: 404, key: 'adminMembers:errors.request_gone' },
-    { endpoint, status: 422, key: 'adminMembers:errors.reason_required' },
-  ]),
-
+  errorMessagesOf(adminMembersApi.patchAdminMember, {
+    codes: {
+      own_account: 'adminMembers:errors.own_account', not_found: BY_STATUS, value_already_used: BY_STATUS, invalid_field_value: BY_STATUS,
+      invalid_member_group: BY_STATUS, required_field_missing: BY_STATUS, validation_error: BY_STATUS,
+    },
+    statuses: { 404: 'adminMembers:errors.not_found', 409: 'adminMembers:errors.value_taken', 422: 'adminMembers:errors.invalid' },
+  }),
+  errorMessagesOf(adminMembersApi.deleteAdminMember, {
+    codes: { own_account: 'adminMembers:errors.own_account', not_found: BY_STATUS },
+    statuses: { 404: 'adminMembers:errors.not_found' },
+  }),
+  errorMessagesOf(adminMembersApi.bulkDeleteMembers, {
+    codes: { own_account: 'adminMembers:errors.own_account', not_found: BY_STATUS },
+    statuses: { 404: 'adminMembers:errors.not_found' },
+  }),
+  errorMessagesOf(adminMemberRequestsApi.processPendingRequest, {
+    codes: { member_limit_reached: BY_STATUS, not_found: BY_STATUS, reason_required: BY_STATUS },
+    statuses: { 402: 'adminMembers:errors.member_limit', 404: 'adminMembers:errors.request_gone', 422: 'adminMembers:errors.reason_required' },
+  }),
+  errorMessagesOf(adminMemberRequestsApi.bulkProcessPendingRequests, {
+    codes: { member_limit_reached: BY_STATUS, not_found: BY_STATUS, reason_required: BY_STATUS },
+    statuses: { 402: 'adminMembers:errors.member_limit', 404: 'adminMembers:errors.request_gone', 422: 'adminMembers:errors.reason_required' },
+  }),
   // Tenant settings (ARCHITECTURE "Tenant settings"): uploads have the chat files' statuses; a field
   // change refused because of stored values names the field and the value (details).
-  { endpoint: adminTenantSettingsApi.uploadTenantLogo, status: 413, key: 'tenantSettings:branding.logo_too_large' },
-  { endpoint: adminTenantSettingsApi.uploadTenantLogo, status: 415, key: 'tenantSettings:branding.logo_type' },
-  { endpoint: adminTenantSettingsApi.uploadTenantLogo, key: 'tenantSettings:branding.logo_failed' },
-  { endpoint: adminTenantSettingsApi.updateTenantSettings, status: 400, key: 'tenantSettings:branding.save_invalid' },
-  { endpoint: adminTenantSettingsApi.updateTenantSettings, key: 'tenantSettings:branding.save_failed' },
-  { endpoint: adminCustomFieldsApi.createCustomField, status: 409, key: 'tenantSettings:fields.name_taken' },
-  { endpoint: adminCustomFieldsApi.createCustomField, status: 422, key: 'tenantSettings:fields.too_many' },
-  { endpoint: adminCustomFieldsApi.updateCustomField, status: 409, code: 'field_name_taken', key: 'tenantSettings:fields.name_taken' },
-  { endpoint: adminCustomFieldsApi.updateCustomField, status: 422, code: 'field_name_required', key: 'tenantSettings:validation.one_name' },
-  { endpoint: adminCustomFieldsApi.updateCustomField, status: 409, code: 'values_not_unique', key: 'tenantSettings:fields.values_not_unique' },
-  { endpoint: adminCustomFieldsApi.updateCustomField, status: 409, code: 'values_not_numbers', key: 'tenantSettings:fields.values_not_numbers' },
-  { endpoint: adminCustomFieldsApi.updateCustomField, status: 404, key: 'tenantSettings:fields.not_found' },
-  { endpoint: adminCustomFieldsApi.deleteCustomField, status: 404, key: 'tenantSettings:fields.not_found' },
-  ...[adminTaskModesApi.createTaskMode, adminTaskModesApi.updateTaskMode].flatMap((endpoint) => [
-    { endpoint, status: 409, code: 'task_mode_name_taken', key: 'tenantSettings:modes.name_taken' },
-    { endpoint, status: 422, code: 'task_mode_name_required', key: 'tenantSettings:validation.one_name' },
-    { endpoint, status: 422, key: 'tenantSettings:modes.too_many' },
-    { endpoint, status: 404, key: 'tenantSettings:modes.not_found' },
-  ]),
-  { endpoint: adminTaskModesApi.deleteTaskMode, status: 404, key: 'tenantSettings:modes.not_found' },
-  { endpoint: adminPoliciesApi.uploadPolicyFile, status: 413, key: 'tenantSettings:policies.file_too_large' },
-  { endpoint: adminPoliciesApi.uploadPolicyFile, status: 415, key: 'tenantSettings:policies.file_type' },
-  { endpoint: adminPoliciesApi.uploadPolicyFile, key: 'files:errors.upload_failed' },
-  { endpoint: adminPoliciesApi.createPolicy, status: 422, key: 'tenantSettings:policies.content_missing' },
-  { endpoint: adminPoliciesApi.createPolicy, status: 400, key: 'tenantSettings:policies.invalid' },
-  { endpoint: adminPoliciesApi.updatePolicy, status: 422, key: 'tenantSettings:policies.content_missing' },
-  { endpoint: adminPoliciesApi.updatePolicy, status: 400, key: 'tenantSettings:policies.invalid' },
-  { endpoint: adminPoliciesApi.updatePolicy, status: 404, key: 'tenantSettings:policies.not_found' },
-  { endpoint: adminPoliciesApi.deletePolicy, status: 404, key: 'tenantSettings:policies.not_found' },
+  errorMessagesOf(adminTenantSettingsApi.uploadTenantLogo, {
+    codes: { file_corrupted: BY_STATUS, not_found: BY_STATUS, file_too_large: BY_STATUS, unsupported_file_type: BY_STATUS, validation_error: BY_STATUS },
+    statuses: { 413: 'tenantSettings:branding.logo_too_large', 415: 'tenantSettings:branding.logo_type' },
+    otherwise: 'tenantSettings:branding.logo_failed',
+  }),
+  errorMessagesOf(adminTenantSettingsApi.updateTenantSettings, {
+    codes: { not_found: BY_STATUS },
+    statuses: { 400: 'tenantSettings:branding.save_invalid' },
+    otherwise: 'tenantSettings:branding.save_failed',
+  }),
+  errorMessagesOf(adminCustomFieldsApi.createCustomField, {
+    codes: { field_name_taken: BY_STATUS, validation_error: BY_STATUS },
+    statuses: { 409: 'tenantSettings:fields.name_taken', 422: 'tenantSettings:fields.too_many' },
+  }),
+  errorMessagesOf(adminCustomFieldsApi.updateCustomField, {
+    codes: {
+      field_name_taken: 'tenantSettings:fields.name_taken', field_name_required: 'tenantSettings:validation.one_name',
+      values_not_unique: 'tenantSettings:fields.values_not_unique', values_not_numbers: 'tenantSettings:fields.values_not_numbers', not_found: BY_STATUS,
+    },
+    statuses: { 404: 'tenantSettings:fields.not_found' },
+  }),
+  errorMessagesOf(adminCustomFieldsApi.deleteCustomField, { codes: { not_found: BY_STATUS }, statuses: { 404: 'tenantSettings:fields.not_found' } }),
+  errorMessagesOf(adminTaskModesApi.createTaskMode, {
+    codes: { task_mode_name_taken: 'tenantSettings:modes.name_taken', validation_error: BY_STATUS },
+    statuses: { 422: 'tenantSettings:modes.too_many', 404: 'tenantSettings:modes.not_found' },
+  }),
+  errorMessagesOf(adminTaskModesApi.updateTaskMode, {
+    codes: { task_mode_name_taken: 'tenantSettings:modes.name_taken', task_mode_name_required: 'tenantSettings:validation.one_name', not_found: BY_STATUS },
+    statuses: { 422: 'tenantSettings:modes.too_many', 404: 'tenantSettings:modes.not_found' },
+  }),
+  errorMessagesOf(adminTaskModesApi.deleteTaskMode, { codes: { not_found: BY_STATUS }, statuses: { 404: 'tenantSettings:modes.not_found' } }),
+  errorMessagesOf(adminPoliciesApi.uploadPolicyFile, {
+    codes: { file_corrupted: BY_STATUS, file_too_large: BY_STATUS, unsupported_file_type: BY_STATUS, validation_error: BY_STATUS },
+    statuses: { 413: 'tenantSettings:policies.file_too_large', 415: 'tenantSettings:policies.file_type' },
+    otherwise: 'files:errors.upload_failed',
+  }),
+  errorMessagesOf(adminPoliciesApi.createPolicy, {
+    codes: { not_found: BY_STATUS, validation_error: BY_STATUS },
+    statuses: { 422: 'tenantSettings:policies.content_missing', 400: 'tenantSettings:policies.invalid' },
+  }),
+  errorMessagesOf(adminPoliciesApi.updatePolicy, {
+    codes: { not_found: BY_STATUS, validation_error: BY_STATUS },
+    statuses: { 422: 'tenantSettings:policies.content_missing', 400: 'tenantSettings:policies.invalid', 404: 'tenantSettings:policies.not_found' },
+  }),
+  errorMessagesOf(adminPoliciesApi.deletePolicy, { codes: { not_found: BY_STATUS }, statuses: { 404: 'tenantSettings:policies.not_found' } }),
   // My page custom fields: the sign-up reasons and messages (spec §5, §8), and one of ours.
-  { endpoint: membersApi.patchMember, status: 409, code: 'value_already_used', key: 'signup:errors.value_already_used' },
-  { endpoint: membersApi.patchMember, status: 422, code: 'required_field_missing', key: 'signup:errors.required_field_missing' },
-  { endpoint: membersApi.patchMember, status: 422, code: 'invalid_field_value', key: 'signup:errors.invalid_field_value' },
-  { endpoint: membersApi.patchMember, status: 422, code: 'field_not_editable', key: 'account:custom_fields.not_editable' },
+  errorMessagesOf(membersApi.patchMember, {
+    codes: {
+      value_already_used: 'signup:errors.value_already_used', required_field_missing: 'signup:errors.required_field_missing',
+      invalid_field_value: 'signup:errors.invalid_field_value', field_not_editable: 'account:custom_fields.not_editable', forbidden: BY_STATUS, not_found: BY_STATUS,
+      validation_error: BY_STATUS,
+    },
+  }),
   // Plans and payments: a declined card, an answer the provider did not confirm, the provider unreachable.
-  ...[billingApi.registerCardAndSubscribe, billingApi.subscribeToPlan].flatMap((endpoint) => [
-    { endpoint, status: 402, key: 'billing:errors.card_declined' },
-    { endpoint, status: 400, key: 'billing:errors.invalid_card' },
-    { endpoint, status: 403, key: 'billing:errors.admin_only' },
-    { endpoint, status: 409, code: 'payment_in_progress', key: 'billing:errors.payment_in_progress' },
-    { endpoint, status: 409, key: 'billing:errors.already_subscribed' },
-    { endpoint, status: 422, key: 'billing:errors.payment_method_required' },
-    { endpoint, status: 502, key: 'billing:errors.provider_unavailable' },
-  ]),
-  { endpoint: billingApi.cancelMembership, status: 409, key: 'billing:errors.already_cancelled' },
-  { endpoint: billingApi.resumeMembership, status: 409, key: 'billing:errors.not_cancelled' },
-  { endpoint: billingApi.cancelMembership, status: 404, key: 'billing:errors.no_membership' },
-  { endpoint: billingApi.resumeMembership, status: 404, key: 'billing:errors.no_membership' },
+  errorMessagesOf(billingApi.registerCardAndSubscribe, {
+    codes: {
+      payment_in_progress: 'billing:errors.payment_in_progress', invalid_payment_result: BY_STATUS, card_declined: BY_STATUS, billing_admin_only: BY_STATUS,
+      not_found: BY_STATUS, already_subscribed: BY_STATUS, payment_method_required: BY_STATUS, payment_provider_unavailable: BY_STATUS,
+    },
+    statuses: {
+      402: 'billing:errors.card_declined', 400: 'billing:errors.invalid_card', 403: 'billing:errors.admin_only', 409: 'billing:errors.already_subscribed',
+      422: 'billing:errors.payment_method_required', 502: 'billing:errors.provider_unavailable',
+    },
+  }),
+  errorMessagesOf(billingApi.subscribeToPlan, {
+    codes: {
+      payment_in_progress: 'billing:errors.payment_in_progress', invalid_payment_result: BY_STATUS, card_declined: BY_STATUS, billing_admin_only: BY_STATUS,
+      not_found: BY_STATUS, already_subscribed: BY_STATUS, payment_method_required: BY_STATUS, payment_provider_unavailable: BY_STATUS,
+    },
+    statuses: {
+      402: 'billing:errors.card_declined', 400: 'billing:errors.invalid_card', 403: 'billing:errors.admin_only', 409: 'billing:errors.already_subscribed',
+      422: 'billing:errors.payment_method_required', 502: 'billing:errors.provider_unavailable',
+    },
+  }),
+  errorMessagesOf(billingApi.cancelMembership, {
+    codes: { billing_admin_only: BY_STATUS, no_membership: BY_STATUS, already_cancelled: BY_STATUS },
+    statuses: { 409: 'billing:errors.already_cancelled', 404: 'billing:errors.no_membership' },
+  }),
+  errorMessagesOf(billingApi.resumeMembership, {
+    codes: { billing_admin_only: BY_STATUS, no_membership: BY_STATUS, not_cancelled: BY_STATUS },
+    statuses: { 409: 'billing:errors.not_cancelled', 404: 'billing:errors.no_membership' },
+  }),
   // Member bulk upload (docs/ARCHITECTURE.md "Member export and bulk upload").
-  { endpoint: adminMemberTransferApi.uploadMembers, status: 422, code: 'missing_column', key: 'memberTransfer:upload.errors.missing_column' },
-  { endpoint: adminMemberTransferApi.uploadMembers, status: 422, code: 'excluded_column', key: 'memberTransfer:upload.errors.excluded_column' },
-  { endpoint: adminMemberTransferApi.uploadMembers, status: 422, code: 'unknown_column', key: 'memberTransfer:upload.errors.unknown_column' },
-  { endpoint: adminMemberTransferApi.uploadMembers, status: 422, code: 'duplicate_column', key: 'memberTransfer:upload.errors.duplicate_column' },
-  { endpoint: adminMemberTransferApi.uploadMembers, status: 422, code: 'empty_file', key: 'memberTransfer:upload.errors.empty_file' },
-  { endpoint: adminMemberTransferApi.uploadMembers, status: 422, code: 'too_many_rows', key: 'memberTransfer:upload.errors.too_many_rows' },
-  { endpoint: adminMemberTransferApi.uploadMembers, status: 413, key: 'memberTransfer:upload.errors.file_too_large' },
-  { endpoint: adminMemberTransferApi.uploadMembers, status: 415, key: 'memberTransfer:upload.errors.unsupported_file_type' },
-  { endpoint: adminMemberTransferApi.uploadMembers, status: 400, key: 'memberTransfer:upload.errors.file_corrupted' },
-  { endpoint: adminMemberTransferApi.uploadMembers, status: 403, key: 'errors:status_403' },
-  { endpoint: adminMemberTransferApi.uploadMembers, key: 'memberTransfer:upload.errors.failed' },
-
+  errorMessagesOf(adminMemberTransferApi.uploadMembers, {
+    codes: {
+      missing_column: 'memberTransfer:upload.errors.missing_column', excluded_column: 'memberTransfer:upload.errors.excluded_column',
+      unknown_column: 'memberTransfer:upload.errors.unknown_column', duplicate_column: 'memberTransfer:upload.errors.duplicate_column',
+      empty_file: 'memberTransfer:upload.errors.empty_file', too_many_rows: 'memberTransfer:upload.errors.too_many_rows', file_corrupted: BY_STATUS,
+      invitation_limit_reached: BY_STATUS, file_too_large: BY_STATUS, unsupported_file_type: BY_STATUS, validation_error: BY_STATUS,
+    },
+    statuses: {
+      413: 'memberTransfer:upload.errors.file_too_large', 415: 'memberTransfer:upload.errors.unsupported_file_type', 400: 'memberTransfer:upload.errors.file_corrupted',
+      403: 'errors:status_403',
+    },
+    otherwise: 'memberTransfer:upload.errors.failed',
+  }),
   // Developers: a chosen chatbot the member no longer sees; a key revoked meanwhile (another tab).
-  { endpoint: apiKeysApi.createApiKey, status: 404, key: 'developers:errors.chatbot_not_found' },
-  { endpoint: apiKeysApi.updateApiKey, status: 404, key: 'developers:errors.chatbot_not_found' },
-  { endpoint: apiKeysApi.updateApiKey, status: 409, key: 'developers:errors.revoked' },
-  { endpoint: apiKeysApi.updateApiKey, status: 422, code: 'api_key_expired', key: 'developers:errors.expired' },
+  errorMessagesOf(apiKeysApi.createApiKey, { codes: { not_found: BY_STATUS }, statuses: { 404: 'developers:errors.chatbot_not_found' } }),
+  errorMessagesOf(apiKeysApi.updateApiKey, {
+    codes: { api_key_expired: 'developers:errors.expired', not_found: BY_STATUS, conflict: BY_STATUS },
+    statuses: { 404: 'developers:errors.chatbot_not_found', 409: 'developers:errors.revoked' },
+  }),
   // Admin member groups (spec §6 "sign out and retry", §8 "Group patch", "Group delete").
-  ...[adminMemberGroupsApi.createMemberGroup, adminMemberGroupsApi.patchMemberGroup].flatMap((endpoint) => [
-    { endpoint, status: 403, key: 'adminGroups:errors.no_permission' },
-    { endpoint, status: 409, key: 'adminGroups:errors.name_in_use' },
-    { endpoint, status: 422, code: 'group_name_required', key: 'adminGroups:validation.one_name' },
-    { endpoint, status: 422, key: 'adminGroups:errors.default_locked' },
-    { endpoint, status: 400, key: 'adminGroups:errors.invalid' },
-    { endpoint, status: 404, key: 'adminGroups:errors.not_found' },
-    { endpoint, status: 500, key: 'adminGroups:errors.save_failed' },
-  ]),
-  { endpoint: adminMemberGroupsApi.deleteMemberGroup, status: 404, key: 'adminGroups:errors.not_found' },
-  { endpoint: adminMemberGroupsApi.deleteMemberGroup, status: 422, key: 'adminGroups:errors.default_undeletable' },
-  { endpoint: adminMemberGroupsApi.deleteMemberGroup, key: 'adminGroups:errors.delete_failed' },
-  { endpoint: adminMemberGroupsApi.removeMemberGroupMember, status: 404, key: 'adminGroups:errors.member_not_found' },
-  { endpoint: adminMemberGroupsApi.removeMemberGroupMember, status: 422, key: 'adminGroups:errors.default_member' },
+  errorMessagesOf(adminMemberGroupsApi.createMemberGroup, {
+    codes: { not_found: BY_STATUS, group_name_taken: BY_STATUS, invalid_member_group: BY_STATUS },
+    statuses: {
+      403: 'adminGroups:errors.no_permission', 409: 'adminGroups:errors.name_in_use', 422: 'adminGroups:errors.default_locked', 400: 'adminGroups:errors.invalid',
+      404: 'adminGroups:errors.not_found', 500: 'adminGroups:errors.save_failed',
+    },
+  }),
+  errorMessagesOf(adminMemberGroupsApi.patchMemberGroup, {
+    codes: { group_name_required: 'adminGroups:validation.one_name', not_found: BY_STATUS, group_name_taken: BY_STATUS, default_group_locked: BY_STATUS },
+    statuses: {
+      403: 'adminGroups:errors.no_permission', 409: 'adminGroups:errors.name_in_use', 422: 'adminGroups:errors.default_locked', 400: 'adminGroups:errors.invalid',
+      404: 'adminGroups:errors.not_found', 500: 'adminGroups:errors.save_failed',
+    },
+  }),
+  errorMessagesOf(adminMemberGroupsApi.deleteMemberGroup, {
+    codes: { not_found: BY_STATUS, default_group_locked: BY_STATUS, invalid_member_group: BY_STATUS },
+    statuses: { 404: 'adminGroups:errors.not_found', 422: 'adminGroups:errors.default_undeletable' },
+    otherwise: 'adminGroups:errors.delete_failed',
+  }),
+  errorMessagesOf(adminMemberGroupsApi.removeMemberGroupMember, {
+    codes: { not_found: BY_STATUS, default_group_locked: BY_STATUS, invalid_member_group: BY_STATUS },
+    statuses: { 404: 'adminGroups:errors.member_not_found', 422: 'adminGroups:errors.default_member' },
+  }),
   // Admin invitations: the plan's cap (402), SSO members cannot invite (403), gone (404).
-  { endpoint: adminInvitationsApi.bulkInvite, status: 402, key: 'adminInvitations:errors.limit' },
-  { endpoint: adminInvitationsApi.bulkInvite, status: 403, key: 'adminInvitations:errors.sso_member' },
-  { endpoint: adminInvitationsApi.bulkInvite, status: 400, key: 'adminInvitations:errors.invalid' },
-  { endpoint: adminInvitationsApi.bulkDeleteInvitations, status: 404, key: 'adminInvitations:errors.not_found' },
+  errorMessagesOf(adminInvitationsApi.bulkInvite, {
+    codes: { invitation_limit_reached: BY_STATUS },
+    statuses: { 402: 'adminInvitations:errors.limit', 403: 'adminInvitations:errors.sso_member', 400: 'adminInvitations:errors.invalid' },
+  }),
+  errorMessagesOf(adminInvitationsApi.bulkDeleteInvitations, { codes: { not_found: BY_STATUS }, statuses: { 404: 'adminInvitations:errors.not_found' } }),
   // SSO whitelist.
-  { endpoint: adminSsoWhitelistApi.bulkDeleteSsoWhitelist, status: 404, key: 'ssoWhitelist:errors.not_found' },
-  { endpoint: adminSsoWhitelistApi.bulkUpsertSsoWhitelist, status: 400, key: 'ssoWhitelist:errors.invalid' },
+  errorMessagesOf(adminSsoWhitelistApi.bulkDeleteSsoWhitelist, { codes: { not_found: BY_STATUS }, statuses: { 404: 'ssoWhitelist:errors.not_found' } }),
+  errorMessagesOf(adminSsoWhitelistApi.bulkUpsertSsoWhitelist, { codes: {}, statuses: { 400: 'ssoWhitelist:errors.invalid' } }),
+
+  // Endpoints whose every declared code takes the message of its status (spec §8 names none of their own).
+  errorMessagesOf(adminAnnouncementsApi.deleteAnnouncement, { codes: { announcement_update_failed: BY_STATUS } }),
+  errorMessagesOf(adminAnnouncementsApi.patchAnnouncement, { codes: { not_found: BY_STATUS } }),
+  errorMessagesOf(adminChatbotsApi.listAdminChatbots, { codes: { not_found: BY_STATUS } }),
+  errorMessagesOf(adminDashboardsApi.getDashboardUsage, { codes: { validation_error: BY_STATUS } }),
+  errorMessagesOf(adminMemberGroupsApi.getAdminMemberGroup, { codes: { not_found: BY_STATUS } }),
+  errorMessagesOf(adminMemberGroupsApi.listMemberGroupMembers, { codes: { not_found: BY_STATUS } }),
+  errorMessagesOf(adminMemberTransferApi.downloadMemberExport, { codes: { export_file_missing: BY_STATUS, not_found: BY_STATUS } }),
+  errorMessagesOf(adminMembersApi.bulkPatchMembers, { codes: { own_account: BY_STATUS } }),
+  errorMessagesOf(adminMembersApi.getAdminMember, { codes: { not_found: BY_STATUS } }),
+  errorMessagesOf(adminSecurityApi.deleteRestrictedWord, { codes: { not_found: BY_STATUS } }),
+  errorMessagesOf(adminSignupSettingsApi.updateSignupSettings, { codes: { not_found: BY_STATUS } }),
+  errorMessagesOf(adminSsoPlatformsApi.deleteSsoPlatform, { codes: { not_found: BY_STATUS } }),
+  errorMessagesOf(adminTenantSettingsApi.deleteTenantLogo, { codes: { not_found: BY_STATUS } }),
+  errorMessagesOf(adminTenantSettingsApi.getTenantLogo, { codes: { not_found: BY_STATUS } }),
+  errorMessagesOf(adminTenantSettingsApi.getTenantSettings, { codes: { not_found: BY_STATUS } }),
+  errorMessagesOf(apiKeysApi.revokeApiKey, { codes: { not_found: BY_STATUS } }),
+  errorMessagesOf(authApi.refresh, { codes: { session_expired: BY_STATUS, account_deactivated: BY_STATUS } }),
+  errorMessagesOf(billingApi.listPayments, { codes: { billing_admin_only: BY_STATUS } }),
+  errorMessagesOf(chatbotsApi.checkPublicHash, { codes: { forbidden: BY_STATUS, not_found: BY_STATUS } }),
+  errorMessagesOf(chatbotsApi.createChatbot, { codes: { model_not_allowed: BY_STATUS, not_found: BY_STATUS } }),
+  errorMessagesOf(chatbotsApi.getChatbot, { codes: { not_found: BY_STATUS } }),
+  errorMessagesOf(chatbotsApi.rememberChatbot, { codes: { not_found: BY_STATUS } }),
+  errorMessagesOf(creditsApi.getMemberUsage, { codes: { forbidden: BY_STATUS, not_found: BY_STATUS } }),
+  errorMessagesOf(filesApi.getFile, { codes: { not_found: BY_STATUS } }),
+  errorMessagesOf(filesApi.getPublicFile, { codes: { not_found: BY_STATUS } }),
+  errorMessagesOf(filesApi.getSharedSessionFile, { codes: { not_found: BY_STATUS } }),
+  errorMessagesOf(groupRequestsApi.getMemberGroups, { codes: { forbidden: BY_STATUS, not_found: BY_STATUS } }),
+  errorMessagesOf(groupRequestsApi.requestGroupChange, {
+    codes: { forbidden: BY_STATUS, not_found: BY_STATUS, invalid_member_group: BY_STATUS, validation_error: BY_STATUS },
+  }),
+  errorMessagesOf(groupRequestsApi.withdrawGroupChange, { codes: { forbidden: BY_STATUS, not_found: BY_STATUS } }),
+  errorMessagesOf(membersApi.getMember, { codes: { forbidden: BY_STATUS, not_found: BY_STATUS } }),
+  errorMessagesOf(openAiApi.chatCompletions, {
+    codes: {
+      web_search_unavailable: BY_STATUS, credits_depleted: BY_STATUS, forbidden: BY_STATUS, model_not_allowed: BY_STATUS, not_found: BY_STATUS,
+      input_too_long: BY_STATUS, message_empty: BY_STATUS, restricted_term: BY_STATUS, web_search_failed: BY_STATUS, pii_blocked: BY_STATUS, upstream_failed: BY_STATUS,
+      answer_not_saved: BY_STATUS, server_shutting_down: BY_STATUS,
+    },
+  }),
+  errorMessagesOf(publicSessionsApi.generatePublicSessionTitle, { codes: { no_history: BY_STATUS, not_found: BY_STATUS } }),
+  errorMessagesOf(publicSessionsApi.getPublicChatbot, { codes: { not_found: BY_STATUS } }),
+  errorMessagesOf(publicSessionsApi.getPublicSession, { codes: { not_found: BY_STATUS } }),
+  errorMessagesOf(publicSessionsApi.getPublicSessionHistory, { codes: { not_found: BY_STATUS } }),
+  errorMessagesOf(publicSessionsApi.publicChat, {
+    codes: {
+      web_search_unavailable: BY_STATUS, credits_depleted: BY_STATUS, forbidden: BY_STATUS, model_not_allowed: BY_STATUS, visitor_files_not_allowed: BY_STATUS,
+      not_found: BY_STATUS, input_too_long: BY_STATUS, message_empty: BY_STATUS, restricted_term: BY_STATUS, web_search_failed: BY_STATUS, pii_blocked: BY_STATUS,
+    },
+  }),
+  errorMessagesOf(sessionsApi.deleteSession, { codes: { not_found: BY_STATUS } }),
+  errorMessagesOf(sessionsApi.generateSessionTitle, { codes: { no_history: BY_STATUS, not_found: BY_STATUS } }),
+  errorMessagesOf(sessionsApi.getSession, { codes: { not_found: BY_STATUS } }),
+  errorMessagesOf(sessionsApi.getSessionHistory, { codes: { not_found: BY_STATUS } }),
+  errorMessagesOf(signupApi.getPolicyFile, { codes: { not_found: BY_STATUS } }),
+  errorMessagesOf(tasksApi.getTask, { codes: { not_found: BY_STATUS } }),
 ];
 
 addErrorMessages(ERROR_CATALOG);

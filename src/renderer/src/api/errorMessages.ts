@@ -1,13 +1,39 @@
 import * as authApi from '../../../shared/api/auth';
 import { isApiError, type ApiError } from '../../../shared/api/apiError';
-import type { Endpoint } from '../../../shared/api/endpoint';
+import { type DeclaredErrorCode, type Endpoint, declaredErrors } from '../../../shared/api/endpoint';
+
+/** A message key, or keys tried in order under a condition on the failure, then an unconditional one. */
+export type ErrorMessage = string | readonly [...{ when: (error: ApiError) => boolean; key: string }[], string];
+
+/** A declared code whose message is, on purpose, the endpoint's message for its status (else the generic one). */
+export const BY_STATUS: unique symbol = Symbol('by status');
 
 /**
- * One row of the error catalogue (spec §8): which failed call it is about and the full i18n key of
- * its message. `endpoint` limits it to that endpoint's failures; without `status` it is the default
- * for everything else (non-API failures included); `code` and `when` narrow a status further.
+ * The messages of one endpoint's failures (spec §8): `codes` has one entry for each code the
+ * endpoint declares (shared/api/endpoint.ts) and no other, so the type system catches a code
+ * without a message and a message for a code the endpoint does not answer; `statuses` answers what
+ * no code entry does (0: a network failure; the codes by rule; a body that is not ours), and
+ * `otherwise` any other failure, non-API ones included. What an endpoint leaves out, the generic
+ * rows answer.
  */
-export interface ErrorMessageRow {
+export type EndpointErrorMessages<E extends Endpoint> = {
+  codes: { readonly [C in DeclaredErrorCode<E>]: ErrorMessage | typeof BY_STATUS };
+  statuses?: { readonly [status: number]: ErrorMessage };
+  otherwise?: string;
+};
+
+interface StoredErrorMessages {
+  endpoint: Endpoint;
+  codes: Readonly<Record<string, ErrorMessage | typeof BY_STATUS>>;
+  statuses?: { readonly [status: number]: ErrorMessage };
+  otherwise?: string;
+}
+
+/** One endpoint's entry of the message table (errorCatalog.ts), typed by its declared codes. */
+export const errorMessagesOf = <E extends Endpoint>(endpoint: E, messages: EndpointErrorMessages<E>): StoredErrorMessages => ({ endpoint, ...messages });
+
+/** A screen's own message for a failure of its call, tried before the table (`when` narrows a status further). */
+export interface ErrorMessageOverride {
   endpoint?: Endpoint;
   status?: number;
   code?: string;
@@ -18,29 +44,35 @@ export interface ErrorMessageRow {
 export const isIndividual = (error: ApiError) => (error.body?.details as { member_type?: string } | undefined)?.member_type === 'individual';
 
 /**
- * Spec §8 as data. Rows naming an endpoint come before the generic ones for that endpoint's
- * failures; within a group the first matching row wins. Only the first screen's rows (sign-in)
- * and the generic ones are here; every other endpoint's rows are in `errorCatalog.ts`, which
- * arrives with the first lazy route (router.tsx), so the contract of every screen does not weigh
- * on sign-in.
+ * Spec §8 as data. Only the first screen's messages (sign-in) are here; every other endpoint's are
+ * in `errorCatalog.ts`, which arrives with the first lazy route (router.tsx), so the contract of
+ * every screen does not weigh on sign-in.
  */
-const FIRST_SCREEN_ROWS: ErrorMessageRow[] = [
-  // Sign-in. Individuals have no administrator to approve them: they are pointed to customer support.
-  { endpoint: authApi.signIn, status: 0, key: 'auth:sign_in_errors.network' },
-  { endpoint: authApi.signIn, status: 400, key: 'auth:sign_in_errors.400' },
-  { endpoint: authApi.signIn, status: 401, key: 'auth:sign_in_errors.401' },
-  { endpoint: authApi.signIn, status: 422, key: 'auth:sign_in_errors.401' },
-  { endpoint: authApi.signIn, status: 403, code: 'sso_only', key: 'auth:sign_in_errors.sso_only' },
-  { endpoint: authApi.signIn, status: 403, code: 'account_deactivated', key: 'auth:auth_refresh_403' },
-  { endpoint: authApi.signIn, status: 403, when: isIndividual, key: 'auth:sign_in_errors.403_individual' },
-  { endpoint: authApi.signIn, status: 403, key: 'auth:sign_in_errors.403' },
-  { endpoint: authApi.signIn, status: 423, key: 'auth:sign_in_errors.423' },
-  { endpoint: authApi.signIn, status: 429, key: 'auth:sign_in_errors.429' },
-  { endpoint: authApi.signIn, key: 'auth:sign_in_errors.500' },
-
+const FIRST_SCREEN_MESSAGES = [
+  // Individuals have no administrator to approve them: they are pointed to customer support.
+  errorMessagesOf(authApi.signIn, {
+    codes: {
+      validation_error: 'auth:sign_in_errors.401',
+      invalid_credentials: BY_STATUS,
+      sso_only: 'auth:sign_in_errors.sso_only',
+      account_deactivated: 'auth:auth_refresh_403',
+      not_approved: BY_STATUS,
+      not_eligible: BY_STATUS,
+    },
+    statuses: {
+      0: 'auth:sign_in_errors.network',
+      400: 'auth:sign_in_errors.400',
+      401: 'auth:sign_in_errors.401',
+      422: 'auth:sign_in_errors.401',
+      403: [{ when: isIndividual, key: 'auth:sign_in_errors.403_individual' }, 'auth:sign_in_errors.403'],
+      423: 'auth:sign_in_errors.423',
+      429: 'auth:sign_in_errors.429',
+    },
+    otherwise: 'auth:sign_in_errors.500',
+  }),
 ];
 
-const GENERIC_ROWS: readonly ErrorMessageRow[] = [
+const GENERIC_ROWS: readonly ErrorMessageOverride[] = [
   // Generic, by HTTP status.
   { status: 0, key: 'errors:network' },
   { status: 400, key: 'errors:status_400' },
@@ -55,29 +87,51 @@ const GENERIC_ROWS: readonly ErrorMessageRow[] = [
   { key: 'errors:unknown' },
 ];
 
-const endpointRows: ErrorMessageRow[] = [...FIRST_SCREEN_ROWS];
+const table = new Map<Endpoint, StoredErrorMessages>();
 
-/** Adds the rows of further endpoints (errorCatalog.ts); a row for an endpoint already listed goes after its rows. */
-export function addErrorMessages(rows: readonly ErrorMessageRow[]): void {
-  endpointRows.push(...rows.filter((row) => !endpointRows.includes(row)));
+/** Adds the messages of further endpoints (errorCatalog.ts). */
+export function addErrorMessages(entries: readonly StoredErrorMessages[]): void {
+  for (const entry of entries) table.set(entry.endpoint, entry);
 }
+addErrorMessages(FIRST_SCREEN_MESSAGES);
 
-/** Every row, in the order they are tried for an endpoint, then the generic ones (for tests). */
-export const errorMessageRows = (): readonly ErrorMessageRow[] => [...endpointRows, ...GENERIC_ROWS];
+/** The table's entry of an endpoint (tests). */
+export const errorMessagesFor = (endpoint: Endpoint): StoredErrorMessages | undefined => table.get(endpoint);
 
-function matches(row: ErrorMessageRow, error: unknown): boolean {
+function matches(row: ErrorMessageOverride, error: unknown): boolean {
   if (row.status === undefined) return true;
   if (!isApiError(error) || error.status !== row.status) return false;
   return (row.code === undefined || error.code === row.code) && (row.when?.(error) ?? true);
 }
 
+function keyOf(message: ErrorMessage, error: ApiError): string {
+  if (typeof message === 'string') return message;
+  const conditional = message.slice(0, -1) as { when: (error: ApiError) => boolean; key: string }[];
+  return conditional.find((option) => option.when(error))?.key ?? (message[message.length - 1] as string);
+}
+
+/** The endpoint's own message: its declared code's, else its status's, else its `otherwise`. */
+function endpointMessageKey(entry: StoredErrorMessages, error: unknown): string | undefined {
+  if (isApiError(error)) {
+    const code = error.code;
+    const byCode = code !== undefined && Object.hasOwn(entry.codes, code) && declaredErrors(entry.endpoint).some(([status, declared]) => status === error.status && declared === code) ? entry.codes[code] : undefined;
+    if (byCode !== undefined && byCode !== BY_STATUS) return keyOf(byCode, error);
+    const byStatus = entry.statuses?.[error.status];
+    if (byStatus !== undefined) return keyOf(byStatus, error);
+  }
+  return entry.otherwise;
+}
+
 /**
- * The message key of a failed call: the screen's own `overrides` first, then the rows of its
+ * The message key of a failed call: the screen's own `overrides` first, then the messages of its
  * `endpoint`, then the generic rows.
  */
-export function errorMessageKey(error: unknown, endpoint?: Endpoint, overrides: readonly ErrorMessageRow[] = []): string {
-  const candidates = [...overrides, ...(endpoint ? endpointRows.filter((row) => row.endpoint === endpoint) : []), ...GENERIC_ROWS];
-  return candidates.find((row) => matches(row, error))?.key ?? 'errors:unknown';
+export function errorMessageKey(error: unknown, endpoint?: Endpoint, overrides: readonly ErrorMessageOverride[] = []): string {
+  const override = overrides.find((row) => matches(row, error));
+  if (override) return override.key;
+  const entry = endpoint && table.get(endpoint);
+  const own = entry && endpointMessageKey(entry, error);
+  return own ?? GENERIC_ROWS.find((row) => matches(row, error))?.key ?? 'errors:unknown';
 }
 
 /** What a message may interpolate: `{{time}}`, the local time a 429 says to try again at. */

@@ -36,6 +36,7 @@ export const listAuditLog = defineEndpoint({
   method: 'GET',
   path: '/admin/audit-log/',
   access: 'admin',
+  errors: {},
   query: auditLogQuerySchema,
   response: paginatedSchema(auditEntrySchema),
   summary: "The tenant's admin writes, newest first (read only: nothing changes or deletes an entry)",

@@ -21,6 +21,7 @@ export const listAdminInvitations = defineEndpoint({
   method: 'GET',
   path: '/admin/invitations/',
   access: 'admin',
+  errors: {},
   query: pageQuerySchema(DEFAULT_LIST_PAGE_SIZE).extend({
     search_term: z.string().trim().max(200).optional(),
     order_by: z.enum(['created_at', 'email', 'name', 'status']).default('created_at'),
@@ -38,6 +39,7 @@ export const bulkInvite = defineEndpoint({
   method: 'POST',
   path: '/admin/invitations/bulk/',
   access: 'admin',
+  errors: { 402: ['invitation_limit_reached'] },
   body: z.object({
     members: z
       .array(
@@ -61,6 +63,7 @@ export const bulkDeleteInvitations = defineEndpoint({
   method: 'POST',
   path: '/admin/invitations/bulk/delete/',
   access: 'admin',
+  errors: { 404: ['not_found'] },
   body: z.object({ invitation_ids: z.array(idSchema).min(1).max(500) }),
   response: z.object({ deleted: z.number().int() }),
   summary: 'Delete invitations (404 when none of them exists)',

@@ -21,6 +21,7 @@ export const startMemberExport = defineEndpoint({
   method: 'GET',
   path: '/admin/members/export-task/',
   access: 'admin',
+  errors: {},
   query: formatQuerySchema,
   response: taskSchema,
   summary:
@@ -32,6 +33,7 @@ export const downloadMemberExport = defineEndpoint({
   method: 'GET',
   path: '/admin/members/export-task/:id/download/',
   access: 'admin',
+  errors: { 404: ['export_file_missing', 'not_found'] },
   params: idParamsSchema,
   response: z.any().describe('the export file'),
   summary: 'Download a finished export you started (404 for anyone else’s or when the file is missing)',
@@ -64,6 +66,7 @@ export const uploadMembers = defineEndpoint({
   method: 'POST',
   path: '/admin/members/bulk-upload/',
   access: 'admin',
+  errors: { 400: ['file_corrupted'], 402: ['invitation_limit_reached'], 413: ['file_too_large'], 415: ['unsupported_file_type'], 422: ['duplicate_column', 'empty_file', 'excluded_column', 'missing_column', 'too_many_rows', 'unknown_column', 'validation_error'] },
   response: taskSchema,
   summary:
     'Upload members (multipart/form-data, one `file` part: CSV or XLSX laid out like the template); they are invited in batches by a background task. 400 unreadable, 413 too large, 415 format, 422 missing or excluded columns, too many rows',
@@ -74,6 +77,7 @@ export const downloadMemberUploadTemplate = defineEndpoint({
   method: 'GET',
   path: '/admin/members/bulk-upload/template/',
   access: 'admin',
+  errors: {},
   query: formatQuerySchema,
   response: z.any().describe('the template file'),
   summary: "An empty upload file with the tenant's columns (fixed ones and the sign-up custom fields)",

@@ -24,6 +24,7 @@ export const updateSignupSettings = defineEndpoint({
   method: 'PATCH',
   path: '/admin/sign-up-settings/',
   access: 'admin',
+  errors: { 404: ['not_found'] },
   body: updateSignupSettingsBodySchema,
   response: signupSettingsSchema,
   summary: 'Change who approves sign-ups, whether sign-up is open, and the verification methods',

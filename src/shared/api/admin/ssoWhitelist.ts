@@ -22,6 +22,7 @@ export const listSsoWhitelist = defineEndpoint({
   method: 'GET',
   path: '/admin/sso-member-whitelist/',
   access: 'admin',
+  errors: {},
   query: ssoWhitelistListQuerySchema,
   response: paginatedSchema(ssoWhitelistEntrySchema),
   summary: 'The emails allowed to use SSO when the tenant is whitelist-only (order_by default id.desc)',
@@ -32,6 +33,7 @@ export const bulkUpsertSsoWhitelist = defineEndpoint({
   method: 'POST',
   path: '/admin/sso-member-whitelist/bulk-upsert/',
   access: 'admin',
+  errors: {},
   body: z.object({ sso_member_whitelist: z.array(z.string().trim().max(EMAIL_MAX_EXCLUSIVE * 2).refine(isWellFormedText)).min(1).max(SSO_WHITELIST_BATCH) }),
   response: z.object({
     /** Emails new to the list. */
@@ -49,6 +51,7 @@ export const bulkDeleteSsoWhitelist = defineEndpoint({
   method: 'POST',
   path: '/admin/sso-member-whitelist/bulk-delete/',
   access: 'admin',
+  errors: { 404: ['not_found'] },
   body: z.object({ sso_member_whitelist_ids: z.array(idSchema).min(1).max(SSO_WHITELIST_BATCH) }),
   response: z.object({ deleted: z.number().int() }),
   summary: 'Remove emails from the SSO whitelist (404 when none of the ids is the tenant’s)',
@@ -59,6 +62,7 @@ export const exportSsoWhitelist = defineEndpoint({
   method: 'GET',
   path: '/admin/sso-member-whitelist/export/',
   access: 'admin',
+  errors: {},
   response: z.any().describe('text/csv: email,name,created_at'),
   summary: 'The whole whitelist as a CSV file',
   tags: ['admin'],
