@@ -13,7 +13,7 @@ import { type ServerConfig, testConfig } from '../../src/server/config';
 import { type DatabaseHandle, openPglite, openPostgres } from '../../src/server/db/client';
 import { errorLogs, rateLimits } from '../../src/server/db/schema';
 import { seedDemoTenant } from '../../src/server/db/seed';
-import { type RateLimitStore, postgresRateLimitStore, redisRateLimitStore } from '../../src/server/services/rateLimit';
+import { type RateLimitStore, postgresRateLimitStore, redisRateLimitStore } from '../../src/server/shared/rateLimit';
 import { freshPostgresDatabase } from '../fixtures/testServer';
 
 const REDIS_PORT = 3482;

@@ -4,7 +4,7 @@ import { chatbotDocuments, chatbots, documentChunks, fileSections, files, sessio
 import { openPglite } from '../../src/server/db/client';
 import { seedDemoTenant } from '../../src/server/db/seed';
 import { indexFile, searchPassages } from '../../src/server/retrieval';
-import { createSources } from '../../src/server/services/sources';
+import { createSources } from '../../src/server/domains/chat/sources';
 import { type FakeEmbeddingUpstream, startFakeEmbeddingUpstream } from '../fixtures/fakeEmbeddingUpstream';
 import { type FakeLlmUpstream, startFakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
 import { RETRIEVAL_QUESTIONS, answers, writeCorpus } from '../fixtures/retrievalCorpus';

@@ -3,7 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorBody } from '../../shared/api/common';
 import { isConnectionLost } from '../db/databaseErrors';
 import { AppError } from '../errors';
-import { RateLimitedError } from '../services/rateLimit';
+import { RateLimitedError } from '../shared/rateLimit';
 
 /**
  * The SQLSTATE of a database "data exception" (class 22: invalid byte sequence, value out of range,

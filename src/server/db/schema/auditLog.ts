@@ -6,7 +6,7 @@ import { tenantId } from './tenants';
 
 /**
  * Every admin write (DESIGN §5, issue 11): who did what to which row, and the change, inserted in
- * the same transaction as the change (services/auditLog.ts). No endpoint updates or deletes a row.
+ * the same transaction as the change (domains/auditLog/service.ts). No endpoint updates or deletes a row.
  */
 export const auditLog = pgTable(
   'audit_log',

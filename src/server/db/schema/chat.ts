@@ -68,7 +68,7 @@ export const sessionMessages = pgTable(
     /** True from the answer's placeholder until its outcome is saved (by its server, or by the sweep once its lease expired). */
     streaming: boolean('streaming').notNull().default(false),
     /**
-     * The server process streaming the answer (services/liveAnswers). Cleared when that process saves
+     * The server process streaming the answer (domains/chat/liveAnswers). Cleared when that process saves
      * the answer; kept on an answer another process swept, naming the process that lost it.
      */
     streamOwner: text('stream_owner'),

@@ -74,7 +74,7 @@ export const chatbots = pgTable(
     koName: text('ko_name').notNull().default(''),
     enName: text('en_name').notNull().default(''),
     profileImageUrl: text('profile_image_url'),
-    /** The uploaded picture behind profile_image_url: served without a token (services/files public rule). */
+    /** The uploaded picture behind profile_image_url: served without a token (domains/files/service public rule). */
     profileImageFileId: integer('profile_image_file_id').references((): AnyPgColumn => files.id, { onDelete: 'set null' }),
     koKeyFeatures: text('ko_key_features').notNull().default(''),
     enKeyFeatures: text('en_key_features').notNull().default(''),

@@ -36,7 +36,7 @@ export const creditLedger = pgTable(
     transactionPrice: integer('transaction_price'),
     transactionCurrency: text('transaction_currency'),
     receiptUrl: text('receipt_url'),
-    /** A tenant's monthly plan grant names its period (`YYYY-MM`): one per tenant and month (services/creditPeriods). */
+    /** A tenant's monthly plan grant names its period (`YYYY-MM`): one per tenant and month (domains/credits/periods). */
     planPeriod: text('plan_period'),
     /** An expiry (a negative grant) names the grant whose unused rest it takes back: at most one per grant. */
     expiresGrantId: integer('expires_grant_id').references((): AnyPgColumn => creditLedger.id),
@@ -108,7 +108,7 @@ export const usageRecords = pgTable(
     // A member's usage this month (GET /members/{id}/usage/).
     index('usage_records_member_idx').on(t.memberId, t.createdAt),
     // An answer is metered once (its web search has a row of its own): whichever of its server and
-    // the sweep saves it first wins, the other's statement fails whole (services/chat writeAnswer).
+    // the sweep saves it first wins, the other's statement fails whole (domains/chat/service writeAnswer).
     uniqueIndex('usage_records_answer_idx').on(t.messageId).where(sql`${t.webSearchCount} = 0`),
   ],
 );

@@ -8,7 +8,7 @@ import { tenantId } from './tenants';
 export const mailStatusEnum = pgEnum('mail_status', ['pending', 'sending', 'sent', 'failed']);
 
 /**
- * Fixed-window request counters shared by every server process (services/rateLimit.ts), keyed by
+ * Fixed-window request counters shared by every server process (shared/rateLimit.ts), keyed by
  * what is limited and who asks (e.g. `sign-in:203.0.113.9`). Not per tenant: a client is limited
  * across all of them. Expired rows are reset in place or swept.
  */

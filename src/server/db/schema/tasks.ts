@@ -34,7 +34,7 @@ export const backgroundTasks = pgTable(
     total: integer('total'),
     /**
      * The FileStore key of a file the task owns (an export's output, an upload's input); the task
-     * file sweep (services/taskFiles.ts) deletes it once the task's retention has passed and clears this.
+     * file sweep (domains/tasks/taskFiles.ts) deletes it once the task's retention has passed and clears this.
      */
     fileKey: text('file_key'),
     createdAt: createdAt(),

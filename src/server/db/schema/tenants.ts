@@ -31,7 +31,7 @@ export const tenants = pgTable('tenants', {
   planStatus: planStatusEnum('plan_status').notNull().default('active'),
   /** The plan lets members keep using the unlimited low-cost model when credits are depleted. */
   isLowLlmFree: boolean('is_low_llm_free').notNull().default(false),
-  /** Overrides of the server's chat file limits for this tenant (services/files `FileLimits`). */
+  /** Overrides of the server's chat file limits for this tenant (domains/files/service `FileLimits`). */
   fileLimits: jsonb('file_limits').$type<TenantFileLimits>(),
   /** Where members' inquiries (contact modal) are mailed; SUPPORT_EMAIL when null. */
   supportEmail: text('support_email'),

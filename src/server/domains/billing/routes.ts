@@ -1,0 +1,71 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { cancelMembership, getMembership, listBillingPlans, listPayments, registerCardAndSubscribe, resumeMembership, subscribeToPlan } from '../../../shared/api/billing';
+import type { JobQueue } from '../../jobs/queue';
+import { escapeHtml } from '../../mail/render';
+import * as billing from './service';
+import type { BillingDeps } from './service';
+import { registerEndpoint } from '../../routes/endpointRoute';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Queues a renewal job for every membership due now; returns the task ids (tests drive it with the clock). */
+    sweepRenewals(): Promise<number[]>;
+  }
+}
+
+/** The renewal job and its sweep; define before the queue starts. */
+export function defineRenewalJobs(jobs: JobQueue, deps: () => BillingDeps) {
+  const renewal = jobs.define('membership-renewal', z.object({ membershipId: z.number().int() }), async ({ membershipId }) => billing.renewMembership(deps(), membershipId), {
+    retryLimit: 2,
+    retryDelaySeconds: 60,
+  });
+  return async function sweepRenewals(): Promise<number[]> {
+    const { db, clock } = deps();
+    const due = await billing.dueRenewals(db, clock());
+    const taskIds: number[] = [];
+    for (const membership of due) {
+      taskIds.push(await jobs.enqueue(renewal, { membershipId: membership.id }, { tenantId: membership.tenantId, memberId: membership.memberId }));
+    }
+    return taskIds;
+  };
+}
+
+export function registerBillingRoutes(app: FastifyInstance, deps: BillingDeps): void {
+  registerEndpoint(app, listBillingPlans, async ({ tenant }) => billing.listPlans(deps, tenant));
+  registerEndpoint(app, getMembership, async ({ tenant, requireMember }) => billing.membershipView(deps.db, tenant, requireMember()));
+  registerEndpoint(app, registerCardAndSubscribe, async ({ tenant, params, query, body, requireMember }) =>
+    billing.registerCardAndSubscribe(deps, tenant, requireMember(), params.planId, body, query.payment_method_id),
+  );
+  registerEndpoint(app, subscribeToPlan, async ({ tenant, params, body, requireMember }) => billing.subscribe(deps, tenant, requireMember(), params.planId, body));
+  registerEndpoint(app, cancelMembership, async ({ tenant, requireMember }) => billing.cancelMembership(deps, tenant, requireMember()));
+  registerEndpoint(app, resumeMembership, async ({ tenant, requireMember }) => billing.resumeMembership(deps, tenant, requireMember()));
+  registerEndpoint(app, listPayments, async ({ query, requireMember }) => billing.listPayments(deps.db, requireMember(), query));
+
+  // Outside the contract: the provider calls it (signed, checked on the raw body) and a receipt link is opened in a browser tab.
+  app.register(async (scope) => {
+    scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) => done(null, body));
+    scope.post('/payments/webhooks/portone/', { schema: { hide: true } }, async (request) => {
+      const result = await billing.handleWebhook(deps, typeof request.body === 'string' ? request.body : '', request.headers);
+      return { ok: true, replayed: result.replayed };
+    });
+  });
+  app.get<{ Params: { token: string } }>('/receipts/:token/', { schema: { hide: true } }, async (request, reply) => {
+    const receipt = await billing.receiptByToken(deps.db, request.params.token);
+    if (!receipt) return reply.status(404).send({ code: 'not_found', message: 'The data does not exist.' });
+    const { payment, plan, tenant } = receipt;
+    const amount = new Intl.NumberFormat('ko-KR', { style: 'currency', currency: payment.currency }).format(payment.amount);
+    const rows: [string, string][] = [
+      ['Receipt no.', payment.orderId],
+      ['Paid at', payment.paidAt?.toISOString() ?? ''],
+      ['Plan', `${plan.enName} (${plan.koName})`],
+      ['Amount', amount],
+      ['Credits', `${Number(payment.credit).toLocaleString('en-US')} (${payment.periodStart} – ${payment.periodEnd})`],
+      ['Card provider', payment.provider],
+    ];
+    const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Receipt ${escapeHtml(payment.orderId)}</title></head><body><main><h1>${escapeHtml(tenant.name)}: receipt</h1><p>Demo payment: no card was charged.</p><table><tbody>${rows
+      .map(([label, value]) => `<tr><th scope="row">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`)
+      .join('')}</tbody></table></main></body></html>`;
+    return reply.type('text/html; charset=utf-8').send(html);
+  });
+}

@@ -1,0 +1,16 @@
+import type { FastifyInstance } from 'fastify';
+import { listAdminLlmModels, setModelGroupPermission } from '../../../shared/api/admin/llmModels';
+import { listLlmModels } from '../../../shared/api/llmModels';
+import type { Database } from '../../db/client';
+import * as permissions from './service';
+import { registerEndpoint } from '../../routes/endpointRoute';
+
+export function registerModelPermissionRoutes(app: FastifyInstance, db: Database): void {
+  registerEndpoint(app, listLlmModels, async ({ query, requireMember }) => ({
+    items: await permissions.memberModels(db, requireMember(), { forChatbot: query.for_chatbot ?? false }),
+  }));
+  registerEndpoint(app, listAdminLlmModels, async ({ tenant }) => permissions.permissionMatrix(db, tenant.id));
+  registerEndpoint(app, setModelGroupPermission, async ({ tenant, params, body, requireMember }) =>
+    permissions.setPermission(db, tenant.id, requireMember(), params.modelId, params.groupId, body.is_available),
+  );
+}
