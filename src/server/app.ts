@@ -59,10 +59,11 @@ import { registerAdminMemberGroupRoutes } from './domains/memberGroups/adminRout
 import { registerSsoWhitelistRoutes } from './domains/sso/whitelistRoutes';
 import { registerAdminMemberRoutes } from './domains/members/adminRoutes';
 import { registerRecentChatbotRoutes } from './domains/chatbots/recentRoutes';
-import { defineRenewalJobs, registerBillingRoutes } from './domains/billing/routes';
+import { registerBillingRoutes } from './domains/billing/routes';
+import { defineRenewalJobs } from './domains/billing/renewals';
 import { paymentCspSources, paymentProviderFromConfig } from './payments';
 import type { PaymentProvider } from './payments/provider';
-import type { BillingDeps } from './domains/billing/service';
+import type { BillingDeps } from './domains/billing/membership';
 import { registerApiKeyRoutes } from './domains/apiKeys/routes';
 import { registerOpenAiRoutes } from './domains/openai/routes';
 import { authenticateApiKey, bearerKey } from './domains/apiKeys/service';

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import { cancelMembership, getMembership, listBillingPlans, listPayments, registerCardAndSubscribe, resumeMembership, subscribeToPlan } from '../../../shared/api/billing';
-import type { JobQueue } from '../../jobs/queue';
 import { escapeHtml } from '../../mail/render';
-import * as billing from './service';
-import type { BillingDeps } from './service';
+import { type BillingDeps, membershipView } from './membership';
+import { listPayments as paymentHistory, receiptByToken } from './payments';
+import * as plans from './plans';
+import { handleWebhook } from './webhooks';
 import { registerEndpoint } from '../../routes/endpointRoute';
 
 declare module 'fastify' {
@@ -14,44 +14,27 @@ declare module 'fastify' {
   }
 }
 
-/** The renewal job and its sweep; define before the queue starts. */
-export function defineRenewalJobs(jobs: JobQueue, deps: () => BillingDeps) {
-  const renewal = jobs.define('membership-renewal', z.object({ membershipId: z.number().int() }), async ({ membershipId }) => billing.renewMembership(deps(), membershipId), {
-    retryLimit: 2,
-    retryDelaySeconds: 60,
-  });
-  return async function sweepRenewals(): Promise<number[]> {
-    const { db, clock } = deps();
-    const due = await billing.dueRenewals(db, clock());
-    const taskIds: number[] = [];
-    for (const membership of due) {
-      taskIds.push(await jobs.enqueue(renewal, { membershipId: membership.id }, { tenantId: membership.tenantId, memberId: membership.memberId }));
-    }
-    return taskIds;
-  };
-}
-
 export function registerBillingRoutes(app: FastifyInstance, deps: BillingDeps): void {
-  registerEndpoint(app, listBillingPlans, async ({ tenant }) => billing.listPlans(deps, tenant));
-  registerEndpoint(app, getMembership, async ({ tenant, requireMember }) => billing.membershipView(deps.db, tenant, requireMember()));
+  registerEndpoint(app, listBillingPlans, async ({ tenant }) => plans.listPlans(deps, tenant));
+  registerEndpoint(app, getMembership, async ({ tenant, requireMember }) => membershipView(deps.db, tenant, requireMember()));
   registerEndpoint(app, registerCardAndSubscribe, async ({ tenant, params, query, body, requireMember }) =>
-    billing.registerCardAndSubscribe(deps, tenant, requireMember(), params.planId, body, query.payment_method_id),
+    plans.registerCardAndSubscribe(deps, tenant, requireMember(), params.planId, body, query.payment_method_id),
   );
-  registerEndpoint(app, subscribeToPlan, async ({ tenant, params, body, requireMember }) => billing.subscribe(deps, tenant, requireMember(), params.planId, body));
-  registerEndpoint(app, cancelMembership, async ({ tenant, requireMember }) => billing.cancelMembership(deps, tenant, requireMember()));
-  registerEndpoint(app, resumeMembership, async ({ tenant, requireMember }) => billing.resumeMembership(deps, tenant, requireMember()));
-  registerEndpoint(app, listPayments, async ({ query, requireMember }) => billing.listPayments(deps.db, requireMember(), query));
+  registerEndpoint(app, subscribeToPlan, async ({ tenant, params, body, requireMember }) => plans.subscribe(deps, tenant, requireMember(), params.planId, body));
+  registerEndpoint(app, cancelMembership, async ({ tenant, requireMember }) => plans.cancelMembership(deps, tenant, requireMember()));
+  registerEndpoint(app, resumeMembership, async ({ tenant, requireMember }) => plans.resumeMembership(deps, tenant, requireMember()));
+  registerEndpoint(app, listPayments, async ({ query, requireMember }) => paymentHistory(deps.db, requireMember(), query));
 
   // Outside the contract: the provider calls it (signed, checked on the raw body) and a receipt link is opened in a browser tab.
   app.register(async (scope) => {
     scope.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) => done(null, body));
     scope.post('/payments/webhooks/portone/', { schema: { hide: true } }, async (request) => {
-      const result = await billing.handleWebhook(deps, typeof request.body === 'string' ? request.body : '', request.headers);
+      const result = await handleWebhook(deps, typeof request.body === 'string' ? request.body : '', request.headers);
       return { ok: true, replayed: result.replayed };
     });
   });
   app.get<{ Params: { token: string } }>('/receipts/:token/', { schema: { hide: true } }, async (request, reply) => {
-    const receipt = await billing.receiptByToken(deps.db, request.params.token);
+    const receipt = await receiptByToken(deps.db, request.params.token);
     if (!receipt) return reply.status(404).send({ code: 'not_found', message: 'The data does not exist.' });
     const { payment, plan, tenant } = receipt;
     const amount = new Intl.NumberFormat('ko-KR', { style: 'currency', currency: payment.currency }).format(payment.amount);

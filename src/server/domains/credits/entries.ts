@@ -11,7 +11,7 @@ const expiry = alias(creditLedger, 'expiry');
 
 /**
  * Whose credit entries: the tenant pool's (organisation members and administrators), or an
- * individual's own purchases (domains/billing/service grants an individual's plan credits to them).
+ * individual's own purchases (domains/billing/payments grants an individual's plan credits to them).
  */
 export type CreditEntryScope = { kind: 'pool' } | { kind: 'member'; memberId: number };
 
@@ -70,7 +70,7 @@ async function poolGrantUsage(db: Database, tenantId: number): Promise<Map<numbe
 }
 
 /**
- * An individual's plan credit is their quota for the month it starts in (domains/billing/service sets
+ * An individual's plan credit is their quota for the month it starts in (domains/billing/payments sets
  * `credit_quota` from it), so what it used is their usage of that month, up to its amount.
  */
 async function memberGrantUsage(db: Database, tenantId: number, memberId: number): Promise<(grant: { amount: number; month: string }) => number> {

@@ -77,7 +77,7 @@ async function expireLapsedGrants(tx: Queryable, tenantId: number, today: string
 }
 
 /**
- * A tenant whose plan is paid through a membership (domains/billing/service) gets the plan's credits with
+ * A tenant whose plan is paid through a membership (domains/billing) gets the plan's credits with
  * each payment, so the monthly grant here is only for plans assigned without one (the operator's,
  * the demo seed's): never both.
  */

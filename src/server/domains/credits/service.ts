@@ -350,7 +350,7 @@ export async function grantTenantCredits(
 /**
  * A purchase's credits (a plan payment): a grant row carrying its validity period and transaction.
  * Without `memberId` it adds to the tenant's pool; with one (an individual's plan) it is the
- * member's purchase record, their monthly quota being set from the plan (domains/billing/service).
+ * member's purchase record, their monthly quota being set from the plan (domains/billing/payments).
  */
 export async function grantCredits(
   q: Queryable,
