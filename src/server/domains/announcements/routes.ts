@@ -1,11 +1,10 @@
-import type { FastifyInstance } from 'fastify';
 import { createAnnouncement, deleteAnnouncement, listAdminAnnouncements, patchAnnouncement } from '../../../shared/api/admin/announcements';
 import { getActiveAnnouncement, getLatestAnnouncement } from '../../../shared/api/announcements';
-import type { Database } from '../../db/client';
 import * as announcements from './service';
 import { registerEndpoint } from '../../routes/endpointRoute';
+import { domainRoutes } from '../plugin';
 
-export function registerAnnouncementRoutes(app: FastifyInstance, db: Database): void {
+export const announcementRoutes = domainRoutes('announcements', (app, { db }) => {
   registerEndpoint(app, getActiveAnnouncement, async ({ tenant }) => ({ announcement: await announcements.activeAnnouncement(db, tenant.id) }));
   registerEndpoint(app, getLatestAnnouncement, async ({ tenant }) => ({ announcement: await announcements.latestAnnouncement(db, tenant.id) }));
 
@@ -18,4 +17,4 @@ export function registerAnnouncementRoutes(app: FastifyInstance, db: Database): 
     await announcements.deleteAnnouncement(db, tenant.id, requireMember(), params.id);
     return { ok: true as const };
   });
-}
+});

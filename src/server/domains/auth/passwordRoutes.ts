@@ -1,10 +1,10 @@
-import type { FastifyInstance } from 'fastify';
 import { changePassword, confirmPasswordReset, resetPassword } from '../../../shared/api/passwords';
 import { ACCESS_TOKEN_HEADER } from '../../../shared/domain/http';
-import type { PasswordService } from './passwords';
 import { registerEndpoint } from '../../routes/endpointRoute';
+import { domainRoutes } from '../plugin';
 
-export function registerPasswordRoutes(app: FastifyInstance, passwords: PasswordService, limits: { ipLimit: number; windowMs: number }): void {
+export const passwordRoutes = domainRoutes('auth.passwords', (app, { passwords, config }) => {
+  const limits = { ipLimit: config.PASSWORD_RESET_IP_RATE_LIMIT, windowMs: config.AUTH_RATE_WINDOW_SECONDS * 1000 };
   const perIp = (name: string) => ({ rateLimit: { name, limit: limits.ipLimit, windowMs: limits.windowMs } });
 
   registerEndpoint(
@@ -32,4 +32,4 @@ export function registerPasswordRoutes(app: FastifyInstance, passwords: Password
     await passwords.changePassword(tenant, requireMember(), body.password, body.new_password, Array.isArray(token) ? token[0] : token);
     return { ok: true as const };
   });
-}
+});

@@ -1,25 +1,20 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { refresh, signIn, signOut, ssoSignIn } from '../../../shared/api/auth';
 import type { AuthTokens } from '../../../shared/api/auth';
 import { API_PREFIX, CLIENT_KIND_HEADER, REFRESH_COOKIE } from '../../../shared/domain/http';
-import type { ServerConfig } from '../../config';
-import type { Database } from '../../db/client';
 import { AppError } from '../../errors';
-import type { AuthService, IssuedTokens } from './service';
-import type { SignInDelays } from '../../shared/rateLimit';
+import type { IssuedTokens } from './service';
 import { toMemberDto } from '../members/service';
 import * as sso from '../sso/service';
 import { registerEndpoint } from '../../routes/endpointRoute';
+import { domainRoutes } from '../plugin';
 
 const REFRESH_COOKIE_PATH = `${API_PREFIX}/auth`;
 
 const isDesktop = (request: FastifyRequest) => request.headers[CLIENT_KIND_HEADER] === 'desktop';
 
 /** Every endpoint that answers with tokens, so the cookie and body rules live in one place. */
-export function registerAuthRoutes(
-  app: FastifyInstance,
-  deps: { db: Database; auth: AuthService; config: ServerConfig; sso: sso.SsoDeps; signInDelays: SignInDelays },
-): void {
+export const authRoutes = domainRoutes('auth', (app, deps) => {
   const { db, auth, config, signInDelays } = deps;
 
   /** Web clients get the refresh token only as an HttpOnly cookie; desktop clients in the body. */
@@ -64,7 +59,7 @@ export function registerAuthRoutes(
     { rateLimit: { name: 'sign-in', limit: config.SIGN_IN_RATE_LIMIT, windowMs: 60_000 } },
   );
 
-  registerEndpoint(app, ssoSignIn, async ({ body, tenant, request, reply }) => respondWithTokens(request, reply, await sso.signIn(deps.sso, tenant, body)), {
+  registerEndpoint(app, ssoSignIn, async ({ body, tenant, request, reply }) => respondWithTokens(request, reply, await sso.signIn(sso.ssoDeps(deps), tenant, body)), {
     rateLimit: { name: 'sign-in', limit: config.SIGN_IN_RATE_LIMIT, windowMs: 60_000 },
   });
 
@@ -82,4 +77,4 @@ export function registerAuthRoutes(
     reply.clearCookie(REFRESH_COOKIE, { path: REFRESH_COOKIE_PATH });
     return { ok: true as const };
   });
-}
+});

@@ -13,6 +13,7 @@ import type { MailOutbox, OutgoingMail } from '../../mail/outbox';
 import { CardDeclinedError, InvalidPaymentResultError, type PaymentProvider } from '../../payments/provider';
 import { type AppLinkSettings, appLink } from '../../shared/appLinks';
 import { recordAudit } from '../auditLog/service';
+import type { AppDeps } from '../../deps';
 
 export interface BillingDeps {
   db: Database;
@@ -22,6 +23,8 @@ export interface BillingDeps {
   clock: () => Date;
   links: AppLinkSettings;
 }
+
+export const billingDeps = (deps: AppDeps): BillingDeps => ({ db: deps.db, provider: deps.payments, mail: deps.mail, clock: deps.clock, links: deps.links });
 
 export type PlanRow = typeof plans.$inferSelect;
 

@@ -1,11 +1,12 @@
-import type { FastifyInstance } from 'fastify';
 import { cancelMembership, getMembership, listBillingPlans, listPayments, registerCardAndSubscribe, resumeMembership, subscribeToPlan } from '../../../shared/api/billing';
 import { escapeHtml } from '../../mail/render';
-import { type BillingDeps, membershipView } from './membership';
+import { membershipView } from './membership';
 import { listPayments as paymentHistory, receiptByToken } from './payments';
 import * as plans from './plans';
 import { handleWebhook } from './webhooks';
 import { registerEndpoint } from '../../routes/endpointRoute';
+import { domainRoutes } from '../plugin';
+import { billingDeps } from './membership';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -14,7 +15,8 @@ declare module 'fastify' {
   }
 }
 
-export function registerBillingRoutes(app: FastifyInstance, deps: BillingDeps): void {
+export const billingRoutes = domainRoutes('billing', (app, container) => {
+  const deps = billingDeps(container);
   registerEndpoint(app, listBillingPlans, async ({ tenant }) => plans.listPlans(deps, tenant));
   registerEndpoint(app, getMembership, async ({ tenant, requireMember }) => membershipView(deps.db, tenant, requireMember()));
   registerEndpoint(app, registerCardAndSubscribe, async ({ tenant, params, query, body, requireMember }) =>
@@ -51,4 +53,4 @@ export function registerBillingRoutes(app: FastifyInstance, deps: BillingDeps): 
       .join('')}</tbody></table></main></body></html>`;
     return reply.type('text/html; charset=utf-8').send(html);
   });
-}
+});

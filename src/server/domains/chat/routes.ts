@@ -1,10 +1,12 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type ChatFrame, chat } from '../../../shared/api/chat';
 import { CHAT_META_HEADER } from '../../../shared/domain/chat';
-import { type SendDeps, checkSend, openTurn, streamAnswer } from './service';
+import { checkSend, openTurn, streamAnswer } from './service';
 import type { ChatDeps, ChatTurn } from './turn';
 import { priceImageSend } from './images';
 import { RESPONSE_WRITTEN, registerEndpoint } from '../../routes/endpointRoute';
+import { domainRoutes } from '../plugin';
+import { chatDeps } from './service';
 
 /** Header values must be Latin-1: escape everything else inside the JSON. */
 const asciiJson = (value: unknown) => JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
@@ -42,10 +44,11 @@ export async function writeChatStream(deps: Omit<ChatDeps, 'log'>, turn: ChatTur
   return RESPONSE_WRITTEN;
 }
 
-export function registerChatRoutes(app: FastifyInstance, deps: SendDeps & Omit<ChatDeps, 'log'>): void {
+export const chatRoutes = domainRoutes('chat', (app, container) => {
+  const deps = chatDeps(container);
   registerEndpoint(app, chat, async ({ params, body, tenant, requireMember, request, reply }) => {
     // Errors known before streaming are thrown here and answered as plain JSON statuses.
     const turn = await openTurn(deps.db, priceImageSend(await checkSend(deps, tenant, requireMember(), params.id, body), deps.images), deps.answers.lease);
     return writeChatStream(deps, turn, request, reply);
   });
-}
+});

@@ -24,6 +24,7 @@ import { IMAGE_FAILED_FRAME, imageFrames } from './images';
 import type { ChatDeps, ChatTurn, CheckedSend, Sampling, StreamOutcome } from './turn';
 import { sendModes, thinkingOptions } from './modes';
 import { findTaskMode } from '../taskModes/service';
+import type { AppDeps } from '../../deps';
 
 type ChatBody = z.output<typeof chatBodySchema>;
 
@@ -48,6 +49,17 @@ export interface SendDeps {
   /** Turns attached files into the member's message for the model; without it files are not read. */
   files?: FileContext;
 }
+
+/** What a chat send (member's, visitor's or API key's) needs, from the container. */
+export const chatDeps = (deps: AppDeps): SendDeps & Omit<ChatDeps, 'log'> => ({
+  db: deps.db,
+  llm: deps.llm,
+  guard: deps.guard,
+  sources: deps.sources,
+  files: deps.fileContext,
+  images: { files: deps.store, creditsPerImage: deps.config.IMAGE_CREDITS },
+  answers: deps.answers,
+});
 
 /** How a send differs when it is not a member's own (a visitor's chat with a public chatbot). */
 export interface SendOptions {

@@ -1,10 +1,9 @@
-import type { FastifyInstance } from 'fastify';
 import { forgetChatbot, rememberChatbot } from '../../../shared/api/chatbots';
-import type { Database } from '../../db/client';
 import * as recents from './recent';
 import { registerEndpoint } from '../../routes/endpointRoute';
+import { domainRoutes } from '../plugin';
 
-export function registerRecentChatbotRoutes(app: FastifyInstance, db: Database): void {
+export const recentChatbotRoutes = domainRoutes('chatbots.recent', (app, { db }) => {
   registerEndpoint(app, rememberChatbot, async ({ params, requireMember }) => {
     await recents.rememberChatbot(db, requireMember(), params.id);
     return { ok: true as const };
@@ -13,4 +12,4 @@ export function registerRecentChatbotRoutes(app: FastifyInstance, db: Database):
     await recents.forgetChatbot(db, requireMember(), params.id);
     return { ok: true as const };
   });
-}
+});

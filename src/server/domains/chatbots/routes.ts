@@ -1,17 +1,17 @@
 import { asc, eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
 import { listCategories } from '../../../shared/api/categories';
 import { getChatbot, listChatbots } from '../../../shared/api/chatbots';
 import { getTenant } from '../../../shared/api/tenants';
 import { getTenantMembership } from '../../../shared/api/tenantMembership';
 import { tenantMembership } from '../tenants/membership';
-import type { Database } from '../../db/client';
 import { categories } from '../../db/schema';
 import * as chatbots from './service';
 import { registerEndpoint } from '../../routes/endpointRoute';
+import { domainRoutes } from '../plugin';
 
 /** Tenant branding, categories and chatbots: what the dashboard loads first. */
-export function registerCatalogRoutes(app: FastifyInstance, db: Database, features: { webSearch: boolean }): void {
+export const catalogRoutes = domainRoutes('chatbots', (app, { db, sources }) => {
+  const features = { webSearch: sources.webSearchAvailable };
   registerEndpoint(app, getTenant, async ({ tenant }) => ({
     subdomain: tenant.subdomain,
     tenant_name: tenant.name,
@@ -34,4 +34,4 @@ export function registerCatalogRoutes(app: FastifyInstance, db: Database, featur
 
   registerEndpoint(app, listChatbots, async ({ query, requireMember }) => chatbots.listChatbots(db, requireMember(), query));
   registerEndpoint(app, getChatbot, async ({ params, requireMember }) => chatbots.getChatbot(db, requireMember(), params.id));
-}
+});

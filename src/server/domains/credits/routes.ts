@@ -1,15 +1,14 @@
-import type { FastifyInstance } from 'fastify';
 import { getCreditAllocation, getCreditUsage, listCreditPurchases, updateCreditAllocation } from '../../../shared/api/admin/credits';
 import { getDashboard, getDashboardUsage } from '../../../shared/api/admin/dashboards';
 import { listCredits } from '../../../shared/api/credits';
-import type { Database } from '../../db/client';
 import * as adminCredits from './admin';
 import * as dashboards from './dashboards';
 import { listCreditEntries } from './entries';
 import { registerEndpoint } from '../../routes/endpointRoute';
+import { domainRoutes } from '../plugin';
 
 /** The member's credit entries, the admin credit screens and the admin dashboard. */
-export function registerCreditRoutes(app: FastifyInstance, db: Database): void {
+export const creditRoutes = domainRoutes('credits', (app, { db }) => {
   registerEndpoint(app, listCredits, async ({ query, requireMember }) => {
     const member = requireMember();
     const individual = member.memberType === 'individual';
@@ -21,4 +20,4 @@ export function registerCreditRoutes(app: FastifyInstance, db: Database): void {
   registerEndpoint(app, getCreditUsage, async ({ query, requireMember }) => adminCredits.creditUsageReport(db, requireMember(), query));
   registerEndpoint(app, getDashboard, async ({ requireMember }) => dashboards.dashboard(db, requireMember()));
   registerEndpoint(app, getDashboardUsage, async ({ query, requireMember }) => dashboards.dashboardUsage(db, requireMember(), query));
-}
+});

@@ -1,12 +1,10 @@
-import type { FastifyInstance } from 'fastify';
 import { logError, truncateField } from '../../../shared/api/errorLog';
-import type { ServerConfig } from '../../config';
-import type { Database } from '../../db/client';
 import { errorLogs } from '../../db/schema';
 import { registerEndpoint } from '../../routes/endpointRoute';
+import { domainRoutes } from '../plugin';
 
 /** Client error reports (spec §7): every text field is cut to 2900 characters before it is stored. */
-export function registerErrorLogRoutes(app: FastifyInstance, db: Database, config: ServerConfig): void {
+export const errorLogRoutes = domainRoutes('errorLog', (app, { db, config }) => {
   // Public (a crash may happen before sign-in), so limited per client: it must not fill the database.
   const rateLimit = { name: 'log-error', limit: config.ERROR_LOG_RATE_LIMIT, windowMs: 60_000 };
   registerEndpoint(app, logError, async ({ body, tenant, member }) => {
@@ -24,4 +22,4 @@ export function registerErrorLogRoutes(app: FastifyInstance, db: Database, confi
     });
     return { ok: true as const };
   }, { rateLimit });
-}
+});

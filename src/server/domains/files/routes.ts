@@ -1,12 +1,12 @@
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { UPLOAD_FIELD, deleteFile, getFile, getFileProgress, getPublicFile, getSharedSessionFile, uploadFiles } from '../../../shared/api/files';
-import type { Database } from '../../db/client';
 import { AppError } from '../../errors';
 import * as filesService from './service';
 import * as publicSessions from '../publicSessions/service';
-import { type FileDownload, type FileLimits, type FileServiceDeps, MAX_FILES_PER_MESSAGE, fileLimitsFor } from './service';
+import { type FileDownload, type FileLimits, MAX_FILES_PER_MESSAGE, fileLimitsFor } from './service';
 import { RESPONSE_WRITTEN, registerEndpoint } from '../../routes/endpointRoute';
+import { domainRoutes } from '../plugin';
 
 const MAX_FIELDS = 20;
 
@@ -67,7 +67,7 @@ export function registerMultipartRoutes(app: FastifyInstance, register: (scope: 
   });
 }
 
-export function registerFileRoutes(app: FastifyInstance, deps: Omit<FileServiceDeps, 'db'> & { db: Database }): void {
+export const fileRoutes = domainRoutes('files', (app, deps) => {
   const { db, store } = deps;
   registerMultipartRoutes(app, (scope) =>
     registerEndpoint(scope, uploadFiles, async ({ tenant, requireMember, request }) => {
@@ -89,4 +89,4 @@ export function registerFileRoutes(app: FastifyInstance, deps: Omit<FileServiceD
     await filesService.deleteFile(db, store, requireMember(), params.id);
     return { ok: true as const };
   });
-}
+});

@@ -1,12 +1,11 @@
-import type { FastifyInstance } from 'fastify';
 import { sendInquiry } from '../../../shared/api/inquiries';
-import type { InquiryDeps } from './service';
 import * as inquiries from './service';
 import { registerEndpoint } from '../../routes/endpointRoute';
+import { domainRoutes } from '../plugin';
 
-export function registerInquiryRoutes(app: FastifyInstance, deps: InquiryDeps): void {
+export const inquiryRoutes = domainRoutes('inquiries', (app, deps) => {
   registerEndpoint(app, sendInquiry, async ({ tenant, body, requireMember }) => {
     await inquiries.sendInquiry(deps, tenant, requireMember(), body);
     return { ok: true as const };
   });
-}
+});

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import {
   createMemberGroup,
   deleteMemberGroup,
@@ -9,12 +8,12 @@ import {
   patchMemberGroup,
   removeMemberGroupMember,
 } from '../../../shared/api/admin/memberGroups';
-import type { Database } from '../../db/client';
 import * as groups from './admin';
 import { registerEndpoint } from '../../routes/endpointRoute';
+import { domainRoutes } from '../plugin';
 
 /** The admin console's member groups (spec §7 admin member groups). */
-export function registerAdminMemberGroupRoutes(app: FastifyInstance, db: Database): void {
+export const adminMemberGroupRoutes = domainRoutes('memberGroups.admin', (app, { db }) => {
   registerEndpoint(app, listAdminMemberGroups, async ({ tenant, query }) => groups.listGroups(db, tenant.id, query));
   registerEndpoint(app, memberGroupUsage, async ({ tenant }) => groups.groupUsage(db, tenant.id));
   registerEndpoint(app, createMemberGroup, async ({ body, requireMember }) => groups.createGroup(db, requireMember(), body));
@@ -23,4 +22,4 @@ export function registerAdminMemberGroupRoutes(app: FastifyInstance, db: Databas
   registerEndpoint(app, deleteMemberGroup, async ({ params, requireMember }) => groups.deleteGroup(db, requireMember(), params.id));
   registerEndpoint(app, listMemberGroupMembers, async ({ tenant, params, query }) => groups.listGroupMembers(db, tenant.id, params.id, query));
   registerEndpoint(app, removeMemberGroupMember, async ({ params, requireMember }) => groups.removeGroupMember(db, requireMember(), params.id, params.memberId));
-}
+});

@@ -1,9 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import { listMemberGroups } from '../../../shared/api/memberGroups';
-import type { Database } from '../../db/client';
 import * as memberGroups from './service';
 import { registerEndpoint } from '../../routes/endpointRoute';
+import { domainRoutes } from '../plugin';
 
-export function registerMemberGroupRoutes(app: FastifyInstance, db: Database): void {
+export const memberGroupRoutes = domainRoutes('memberGroups', (app, { db }) => {
   registerEndpoint(app, listMemberGroups, async ({ tenant, query }) => memberGroups.listMemberGroups(db, tenant.id, query));
-}
+});

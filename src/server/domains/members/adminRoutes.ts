@@ -1,14 +1,15 @@
-import type { FastifyInstance } from 'fastify';
 import { bulkProcessPendingRequests, listMemberRequests, processPendingRequest } from '../../../shared/api/admin/memberRequests';
 import { bulkDeleteMembers, bulkPatchMembers, deleteAdminMember, getAdminMember, listAdminMembers, patchAdminMember } from '../../../shared/api/admin/members';
 import * as adminMembers from './admin';
 import * as memberRequests from './requests';
-import type { MemberRequestDeps } from './requests';
 import { registerEndpoint } from '../../routes/endpointRoute';
 import { signInUrl } from '../signup/routes';
+import { domainRoutes } from '../plugin';
+import { signupDeps } from '../signup/service';
 
 /** The admin console's members and pending requests (domains/members/admin.ts, domains/members/requests.ts). */
-export function registerAdminMemberRoutes(app: FastifyInstance, deps: MemberRequestDeps): void {
+export const adminMemberRoutes = domainRoutes('members.admin', (app, container) => {
+  const deps = signupDeps(container);
   const { db } = deps;
   registerEndpoint(app, listAdminMembers, async ({ tenant, query, requireMember }) => adminMembers.listAdminMembers(db, tenant.id, query, requireMember().language));
   registerEndpoint(app, getAdminMember, async ({ tenant, params, requireMember }) => adminMembers.getAdminMember(db, tenant.id, params.id, requireMember().language));
@@ -35,4 +36,4 @@ export function registerAdminMemberRoutes(app: FastifyInstance, deps: MemberRequ
   registerEndpoint(app, bulkProcessPendingRequests, async ({ tenant, body, request, requireMember }) => ({
     processed: (await memberRequests.decideRequests(deps, tenant, requireMember(), body.member_ids, body, signInUrl(request))).length,
   }));
-}
+});

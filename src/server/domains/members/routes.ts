@@ -1,15 +1,13 @@
-import type { FastifyInstance } from 'fastify';
 import { getCreditCheck, getMember, patchMember } from '../../../shared/api/members';
-import type { Database } from '../../db/client';
-import type { AuthService } from '../auth/service';
 import { getMemberUsage } from '../../../shared/api/credits';
 import { memberUsage } from '../credits/usage';
 import * as members from './service';
 import { getMemberGroups, requestGroupChange, withdrawGroupChange } from '../../../shared/api/groupRequests';
 import * as groupRequests from '../memberGroups/requests';
 import { registerEndpoint } from '../../routes/endpointRoute';
+import { domainRoutes } from '../plugin';
 
-export function registerMemberRoutes(app: FastifyInstance, db: Database, auth: AuthService): void {
+export const memberRoutes = domainRoutes('members', (app, { db, auth }) => {
   registerEndpoint(app, getMember, async ({ params, requireMember }) => members.getMember(db, requireMember(), params.id));
   registerEndpoint(app, patchMember, async ({ params, body, requireMember }) => {
     const requester = requireMember();
@@ -28,4 +26,4 @@ export function registerMemberRoutes(app: FastifyInstance, db: Database, auth: A
     return state;
   });
   registerEndpoint(app, withdrawGroupChange, async ({ tenant, params, requireMember }) => groupRequests.withdrawGroupChange(db, tenant, requireMember(), params.id));
-}
+});

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { downloadMemberExport, downloadMemberUploadTemplate, startMemberExport, uploadMembers } from '../../../shared/api/admin/memberTransfer';
 import { MEMBER_UPLOAD_MAX_BYTES } from '../../../shared/domain/memberTransfer';
 import type { JobQueue } from '../../jobs/queue';
@@ -6,13 +5,15 @@ import * as exportService from './export';
 import * as uploadService from './upload';
 import { registerEndpoint } from '../../routes/endpointRoute';
 import { readUpload, registerMultipartRoutes, sendFile } from '../files/routes';
+import { domainRoutes } from '../plugin';
 
 export interface MemberTransferRouteDeps extends uploadService.MemberUploadDeps, exportService.MemberExportDeps {
   jobs: JobQueue;
 }
 
 /** Member export and bulk upload (issue 11); the job types are defined here, before the queue starts. */
-export function registerMemberTransferRoutes(app: FastifyInstance, deps: MemberTransferRouteDeps): void {
+export const memberTransferRoutes = domainRoutes('members.transfer', (app, container) => {
+  const deps: MemberTransferRouteDeps = { ...container, timeLimitMs: container.config.MEMBER_EXPORT_TIME_LIMIT_SECONDS * 1000 };
   const { db, jobs } = deps;
   const exportJob = exportService.defineMemberExportJob(jobs, deps);
   const uploadJob = uploadService.defineMemberUploadJob(jobs, deps);
@@ -33,4 +34,4 @@ export function registerMemberTransferRoutes(app: FastifyInstance, deps: MemberT
       return uploadService.startMemberUpload(deps, jobs, uploadJob, tenant, admin, parts);
     }),
   );
-}
+});

@@ -1,11 +1,10 @@
-import type { FastifyInstance } from 'fastify';
 import { listAdminLlmModels, setModelGroupPermission } from '../../../shared/api/admin/llmModels';
 import { listLlmModels } from '../../../shared/api/llmModels';
-import type { Database } from '../../db/client';
 import * as permissions from './service';
 import { registerEndpoint } from '../../routes/endpointRoute';
+import { domainRoutes } from '../plugin';
 
-export function registerModelPermissionRoutes(app: FastifyInstance, db: Database): void {
+export const modelPermissionRoutes = domainRoutes('modelPermissions', (app, { db }) => {
   registerEndpoint(app, listLlmModels, async ({ query, requireMember }) => ({
     items: await permissions.memberModels(db, requireMember(), { forChatbot: query.for_chatbot ?? false }),
   }));
@@ -13,4 +12,4 @@ export function registerModelPermissionRoutes(app: FastifyInstance, db: Database
   registerEndpoint(app, setModelGroupPermission, async ({ tenant, params, body, requireMember }) =>
     permissions.setPermission(db, tenant.id, requireMember(), params.modelId, params.groupId, body.is_available),
   );
-}
+});

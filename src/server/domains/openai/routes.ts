@@ -2,11 +2,11 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { type OpenAiError, chatCompletions, listModels } from '../../../shared/api/openai';
 import { AppError } from '../../errors';
-import type { SendDeps } from '../chat/service';
-import type { ChatDeps } from '../chat/turn';
 import { completion, completionChunk, completionId, listKeyModels, openApiTurn, runApiTurn } from './service';
 import { RateLimitedError } from '../../shared/rateLimit';
 import { RESPONSE_WRITTEN, registerEndpoint } from '../../routes/endpointRoute';
+import { domainRoutes } from '../plugin';
+import { chatDeps } from '../chat/service';
 
 /** OpenAI's error `type` for each status this API answers. */
 const ERROR_TYPES: Record<number, string> = {
@@ -83,7 +83,8 @@ function registerOpenAiErrors(app: FastifyInstance): void {
   });
 }
 
-export async function registerOpenAiRoutes(api: FastifyInstance, deps: SendDeps & Omit<ChatDeps, 'log'>): Promise<void> {
+export const openAiRoutes = domainRoutes('openai', async (api, container) => {
+  const deps = chatDeps(container);
   await api.register(async (app) => {
     registerOpenAiErrors(app);
 
@@ -136,4 +137,4 @@ export async function registerOpenAiRoutes(api: FastifyInstance, deps: SendDeps 
       }
     });
   });
-}
+});

@@ -1,14 +1,14 @@
-import type { FastifyInstance } from 'fastify';
 import { generatePublicSessionTitle, getPublicChatbot, getPublicSession, getPublicSessionHistory, publicChat } from '../../../shared/api/publicSessions';
 import { PUBLIC_CHAT_RATE_LIMIT, PUBLIC_TITLE_RATE_LIMIT } from '../../../shared/domain/sharing';
-import type { SendDeps } from '../chat/service';
-import type { ChatDeps } from '../chat/turn';
 import * as publicSessions from './service';
 import { writeChatStream } from '../chat/routes';
 import { registerEndpoint } from '../../routes/endpointRoute';
+import { domainRoutes } from '../plugin';
+import { chatDeps } from '../chat/service';
 
 /** Shared sessions and visitors' chats with public chatbots: no sign-in (spec §6, token value `public`). */
-export function registerPublicSessionRoutes(app: FastifyInstance, deps: SendDeps & Omit<ChatDeps, 'log'>): void {
+export const publicSessionRoutes = domainRoutes('publicSessions', (app, container) => {
+  const deps = chatDeps(container);
   const { db } = deps;
   const features = { webSearch: deps.sources?.webSearchAvailable ?? false };
   registerEndpoint(app, getPublicChatbot, async ({ params, tenant }) => publicSessions.getPublicChatbot(db, tenant, params.hash, features));
@@ -29,4 +29,4 @@ export function registerPublicSessionRoutes(app: FastifyInstance, deps: SendDeps
     },
     { rateLimit: { name: 'public-chat', ...PUBLIC_CHAT_RATE_LIMIT } },
   );
-}
+});

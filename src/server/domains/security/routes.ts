@@ -1,11 +1,10 @@
-import type { FastifyInstance } from 'fastify';
 import { createRestrictedWord, deleteRestrictedWord, getAdminPiiSettings, listRestrictedWords, patchPiiSettings } from '../../../shared/api/admin/security';
 import { getPiiSettings } from '../../../shared/api/piiSettings';
-import type { InputGuard } from './inputGuard';
 import { registerEndpoint } from '../../routes/endpointRoute';
+import { domainRoutes } from '../plugin';
 
 /** Restricted words and personal-data settings (spec §2 "restricted words and privacy blocking"). */
-export function registerSecurityRoutes(app: FastifyInstance, guard: InputGuard): void {
+export const securityRoutes = domainRoutes('security', (app, { guard }) => {
   registerEndpoint(app, getPiiSettings, async ({ tenant }) => guard.piiSettings(tenant.id));
 
   registerEndpoint(app, listRestrictedWords, async ({ tenant, query }) => guard.listWords(tenant.id, query));
@@ -16,4 +15,4 @@ export function registerSecurityRoutes(app: FastifyInstance, guard: InputGuard):
   });
   registerEndpoint(app, getAdminPiiSettings, async ({ tenant }) => guard.readPiiSettings(tenant.id));
   registerEndpoint(app, patchPiiSettings, async ({ tenant, body, requireMember }) => guard.updatePiiSettings(tenant.id, requireMember(), body));
-}
+});

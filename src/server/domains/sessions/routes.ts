@@ -1,11 +1,9 @@
-import type { FastifyInstance } from 'fastify';
 import { deleteSession, generateSessionTitle, getSession, getSessionHistory, listSessions, patchSession } from '../../../shared/api/sessions';
-import type { Database } from '../../db/client';
-import type { LlmRegistry } from '../../llm/registry';
 import * as sessions from './service';
 import { registerEndpoint } from '../../routes/endpointRoute';
+import { domainRoutes } from '../plugin';
 
-export function registerSessionRoutes(app: FastifyInstance, { db, llm }: { db: Database; llm: LlmRegistry }): void {
+export const sessionRoutes = domainRoutes('sessions', (app, { db, llm }) => {
   registerEndpoint(app, listSessions, async ({ query, requireMember }) => sessions.listSessions(db, requireMember(), query));
   registerEndpoint(app, getSession, async ({ params, requireMember }) => sessions.getSession(db, requireMember(), params.hash));
   registerEndpoint(app, getSessionHistory, async ({ params, query, requireMember }) => sessions.getHistory(db, requireMember(), params.hash, query));
@@ -17,4 +15,4 @@ export function registerSessionRoutes(app: FastifyInstance, { db, llm }: { db: D
     await sessions.deleteSession(db, requireMember(), params.hash);
     return { ok: true as const };
   });
-}
+});

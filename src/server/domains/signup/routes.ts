@@ -1,16 +1,18 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { updateSignupSettings } from '../../../shared/api/admin/signupSettings';
 import { getSignupSettings, listCustomFields, memberCountCheck, sendCode, signUp } from '../../../shared/api/signup';
-import type { ServerConfig } from '../../config';
 import * as signup from './service';
-import type { SignupDeps } from './service';
 import { readerLanguage } from '../../../shared/domain/language';
 import { registerEndpoint } from '../../routes/endpointRoute';
+import { domainRoutes } from '../plugin';
+import { signupDeps } from './service';
 
 /** The sign-in page of the server the request reached, for links in mails. */
 export const signInUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}/auth`;
 
-export function registerSignupRoutes(app: FastifyInstance, deps: SignupDeps, config: ServerConfig): void {
+export const signupRoutes = domainRoutes('signup', (app, container) => {
+  const deps = signupDeps(container);
+  const { config } = container;
   const { db } = deps;
   registerEndpoint(app, getSignupSettings, async ({ tenant }) => signup.signupSettings(tenant));
   registerEndpoint(app, updateSignupSettings, async ({ tenant, body, requireMember }) => signup.updateSignupSettings(db, tenant, requireMember(), body).finally(() => app.forgetTenant(tenant)));
@@ -35,4 +37,4 @@ export function registerSignupRoutes(app: FastifyInstance, deps: SignupDeps, con
   registerEndpoint(app, signUp, async ({ tenant, body, request }) => signup.signUp(deps, tenant, body, signInUrl(request)), {
     rateLimit: { name: 'sign-up', limit: config.SIGN_UP_RATE_LIMIT, windowMs: 60_000 },
   });
-}
+});

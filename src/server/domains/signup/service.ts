@@ -34,6 +34,7 @@ import { hashPassword } from '../auth/service';
 import { assertNewPassword } from '../auth/passwordRules';
 import { checkCode, issueCode, spendCode } from './verificationCodes';
 import { checkFieldValue, toCustomField } from '../members/customFields';
+import type { AppDeps } from '../../deps';
 
 type SignUpInput = z.output<typeof signUpBodySchema>;
 
@@ -45,6 +46,16 @@ export interface SignupDeps {
   forgetMember: (member: Pick<MemberRow, 'tenantId' | 'id'>) => void;
   log: { error(details: object, message: string): void };
 }
+
+/** The sign-up services' dependencies, from the container (the members console, invitations and SSO use them too). */
+export const signupDeps = (deps: AppDeps) => ({
+  db: deps.db,
+  mail: deps.mail,
+  sms: deps.sms,
+  forgetMember: deps.auth.forgetMember,
+  endSessions: deps.auth.endSessions,
+  log: deps.log,
+});
 
 /** Members who hold (or wait for) a seat of the plan: rejected and deactivated ones do not count. */
 const COUNTED_STATUSES = ['pending', 'approved', 'invited'] as const;

@@ -1,14 +1,16 @@
-import type { FastifyInstance } from 'fastify';
 import { createSsoPlatform, deleteSsoPlatform, listAdminSsoPlatforms, updateSsoPlatform } from '../../../shared/api/admin/ssoPlatforms';
 import { connectSsoAccount, disconnectSsoAccount, listSsoPlatforms, ssoAuthorize, ssoSendCode, ssoSignUp, ssoVerify } from '../../../shared/api/sso';
-import type { ServerConfig } from '../../config';
 import * as sso from './service';
 import { registerEndpoint } from '../../routes/endpointRoute';
 import { signInUrl } from '../signup/routes';
+import { domainRoutes } from '../plugin';
+import { ssoDeps } from './service';
 
 
 /** SSO platforms, their two-step verification, SSO sign-up and account connection (sign-in is with the auth routes). */
-export function registerSsoRoutes(app: FastifyInstance, deps: sso.SsoDeps, config: ServerConfig): void {
+export const ssoRoutes = domainRoutes('sso', (app, container) => {
+  const deps = ssoDeps(container);
+  const { config } = container;
   const { db } = deps;
   // Each step may reach the platform and send a code: limited like sign-in per client.
   const limited = { rateLimit: { name: 'sso', limit: config.SIGN_IN_RATE_LIMIT, windowMs: 60_000 } };
@@ -26,4 +28,4 @@ export function registerSsoRoutes(app: FastifyInstance, deps: sso.SsoDeps, confi
   registerEndpoint(app, createSsoPlatform, async ({ tenant, body, requireMember }) => sso.createPlatform(deps, tenant, requireMember(), body));
   registerEndpoint(app, updateSsoPlatform, async ({ tenant, params, body, requireMember }) => sso.updatePlatform(deps, tenant, requireMember(), params.id, body));
   registerEndpoint(app, deleteSsoPlatform, async ({ tenant, params, requireMember }) => sso.deletePlatform(deps, tenant, requireMember(), params.id));
-}
+});

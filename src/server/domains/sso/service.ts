@@ -18,8 +18,9 @@ import { type SsoIdentity, SsoPlatformUnavailableError, SsoRejectedError } from 
 import { issuerProblem, type OidcAdapter } from '../../sso/oidc';
 import type { AuthService, IssuedTokens } from '../auth/service';
 import { toMemberDto } from '../members/service';
-import { type SignupDeps, signUpWithSso } from '../signup/service';
+import { type SignupDeps, signUpWithSso, signupDeps } from '../signup/service';
 import { checkCode, issueCode, spendCode } from '../signup/verificationCodes';
+import type { AppDeps } from '../../deps';
 
 export interface SsoDeps extends SignupDeps {
   auth: AuthService;
@@ -28,6 +29,8 @@ export interface SsoDeps extends SignupDeps {
   /** Checks the platforms' addresses when an admin saves them (connections are checked again each time). */
   outbound: Pick<OutboundGuard, 'destinationProblem'>;
 }
+
+export const ssoDeps = (deps: AppDeps): SsoDeps => ({ ...signupDeps(deps), auth: deps.auth, outbound: deps.outbound, oidc: deps.oidc, directory: deps.directory });
 
 type PlatformRow = typeof ssoPlatforms.$inferSelect;
 

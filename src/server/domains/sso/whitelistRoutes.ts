@@ -1,11 +1,10 @@
-import type { FastifyInstance } from 'fastify';
 import { bulkDeleteSsoWhitelist, bulkUpsertSsoWhitelist, exportSsoWhitelist, listSsoWhitelist } from '../../../shared/api/admin/ssoWhitelist';
-import type { Database } from '../../db/client';
 import * as whitelist from './whitelist';
 import { RESPONSE_WRITTEN, registerEndpoint } from '../../routes/endpointRoute';
+import { domainRoutes } from '../plugin';
 
 /** The SSO whitelist's admin calls (spec §7). */
-export function registerSsoWhitelistRoutes(app: FastifyInstance, db: Database): void {
+export const ssoWhitelistRoutes = domainRoutes('sso.whitelist', (app, { db }) => {
   registerEndpoint(app, listSsoWhitelist, async ({ tenant, query }) => whitelist.listWhitelist(db, tenant.id, query));
   registerEndpoint(app, bulkUpsertSsoWhitelist, async ({ body, requireMember }) => whitelist.upsertWhitelist(db, requireMember(), body.sso_member_whitelist));
   registerEndpoint(app, bulkDeleteSsoWhitelist, async ({ body, requireMember }) => whitelist.deleteWhitelistEntries(db, requireMember(), body.sso_member_whitelist_ids));
@@ -18,4 +17,4 @@ export function registerSsoWhitelistRoutes(app: FastifyInstance, db: Database): 
       .send(csv);
     return RESPONSE_WRITTEN;
   });
-}
+});

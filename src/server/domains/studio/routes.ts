@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import {
   checkPublicHash,
   createChatbot,
@@ -9,13 +8,13 @@ import {
   uploadChatbotDocuments,
 } from '../../../shared/api/chatbots';
 import * as studio from './service';
-import { type FileServiceDeps, fileLimitsFor } from '../files/service';
-import type { SourcesService } from '../chat/sources';
+import { fileLimitsFor } from '../files/service';
 import { registerEndpoint } from '../../routes/endpointRoute';
 import { readUpload, registerMultipartRoutes } from '../files/routes';
+import { domainRoutes } from '../plugin';
 
 /** The Studio: a member's own chatbots, their access and their documents. */
-export function registerStudioRoutes(app: FastifyInstance, deps: FileServiceDeps & { sources: SourcesService }): void {
+export const studioRoutes = domainRoutes('studio', (app, deps) => {
   const { db } = deps;
   const ok = { ok: true as const };
   registerEndpoint(app, createChatbot, async ({ body, requireMember }) => studio.createChatbot(db, requireMember(), body ?? {}));
@@ -41,4 +40,4 @@ export function registerStudioRoutes(app: FastifyInstance, deps: FileServiceDeps
     deps.sources.forgetDocuments(params.id);
     return ok;
   });
-}
+});

@@ -1,11 +1,10 @@
-import type { FastifyInstance } from 'fastify';
 import { createTaskMode, deleteTaskMode, listAdminTaskModes, updateTaskMode } from '../../../shared/api/admin/taskModes';
 import { listTaskModes } from '../../../shared/api/taskModes';
-import type { Database } from '../../db/client';
 import * as modes from './service';
 import { registerEndpoint } from '../../routes/endpointRoute';
+import { domainRoutes } from '../plugin';
 
-export function registerTaskModeRoutes(app: FastifyInstance, db: Database): void {
+export const taskModeRoutes = domainRoutes('taskModes', (app, { db }) => {
   registerEndpoint(app, listTaskModes, async ({ tenant, requireMember }) => modes.listTaskModes(db, tenant.id, requireMember().language));
   registerEndpoint(app, listAdminTaskModes, async ({ tenant, requireMember }) => ({ items: await modes.listAdminTaskModes(db, tenant.id, requireMember().language) }));
   registerEndpoint(app, createTaskMode, async ({ tenant, body, requireMember }) => modes.createTaskMode(db, tenant.id, requireMember(), body));
@@ -14,4 +13,4 @@ export function registerTaskModeRoutes(app: FastifyInstance, db: Database): void
     await modes.deleteTaskMode(db, tenant.id, requireMember(), params.id);
     return { ok: true as const };
   });
-}
+});

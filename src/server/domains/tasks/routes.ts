@@ -1,9 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import { getTask } from '../../../shared/api/tasks';
-import type { Database } from '../../db/client';
 import { getOwnTask } from './service';
 import { registerEndpoint } from '../../routes/endpointRoute';
+import { domainRoutes } from '../plugin';
 
-export function registerTaskRoutes(app: FastifyInstance, db: Database): void {
+export const taskRoutes = domainRoutes('tasks', (app, { db }) => {
   registerEndpoint(app, getTask, async ({ params, requireMember }) => getOwnTask(db, requireMember(), params.id));
-}
+});

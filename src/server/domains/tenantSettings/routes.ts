@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { createCustomField, deleteCustomField, listAdminCustomFields, updateCustomField } from '../../../shared/api/admin/customFields';
 import { createPolicy, deletePolicy, listAdminPolicies, updatePolicy, uploadPolicyFile } from '../../../shared/api/admin/policies';
 import { deleteTenantLogo, getTenantLogo, getTenantSettings, updateTenantSettings, uploadTenantLogo } from '../../../shared/api/admin/tenantSettings';
@@ -7,15 +6,15 @@ import { LOGO_KINDS, LOGO_MAX_BYTES, POLICY_FILE_KINDS, POLICY_FILE_MAX_BYTES } 
 import * as customFields from '../members/customFields';
 import * as policies from './policies';
 import * as settings from './service';
-import type { SettingsDeps } from './service';
 import type { TenantRow } from '../../db/rows';
 import { registerEndpoint } from '../../routes/endpointRoute';
 import { readUpload, registerMultipartRoutes, sendFile } from '../files/routes';
+import { domainRoutes } from '../plugin';
 
 const ok = { ok: true as const };
 
 /** The console's tenant settings (branding, support, custom fields, policies) and their public reads. */
-export function registerTenantSettingsRoutes(app: FastifyInstance, deps: SettingsDeps): void {
+export const tenantSettingsRoutes = domainRoutes('tenantSettings', (app, deps) => {
   const { db, store } = deps;
   registerEndpoint(app, getTenantSettings, async ({ tenant }) => settings.readTenantSettings(db, tenant));
   // Branding shows at once on this process (GET /tenants/ reads the cached row): the write drops it.
@@ -60,4 +59,4 @@ export function registerTenantSettingsRoutes(app: FastifyInstance, deps: Setting
       return { file_id: file.id, name: file.name, size: file.sizeBytes, type: file.mimeType };
     });
   });
-}
+});
