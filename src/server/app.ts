@@ -16,7 +16,6 @@ import { buildDeps } from './deps';
 import { domainPlugins } from './domains';
 import { REQUEST_CONTEXT } from './domains/plugin';
 import { authenticateApiKey, bearerKey } from './domains/apiKeys/service';
-import { billingDeps } from './domains/billing/membership';
 import { defineRenewalJobs } from './domains/billing/renewals';
 import { sweepAbandonedAnswers } from './domains/chat/service';
 import { type CreditPeriods, defineCreditPeriodJobs } from './domains/credits/periods';
@@ -113,7 +112,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
   const sweepFailed = (error: unknown) => app.log.error({ err: error }, 'chat answer sweep failed');
   // At once for answers a process that died left behind; a failure here leaves them to the timer, not the start.
   await sweepAnswers().catch(sweepFailed);
-  const sweepRenewals = defineRenewalJobs(jobs, () => billingDeps(deps));
+  const sweepRenewals = defineRenewalJobs(jobs, deps);
   app.decorate('sweepRenewals', sweepRenewals);
   const creditPeriods = defineCreditPeriodJobs(jobs, db);
   app.decorate('creditPeriods', creditPeriods);

@@ -21,7 +21,7 @@ import { type PasswordService, createPasswordService } from './domains/auth/pass
 import { type FileContext, createFileContext } from './domains/chat/fileContext';
 import { type LiveAnswers, createLiveAnswers } from './domains/chat/liveAnswers';
 import { type SourcesService, createSources } from './domains/chat/sources';
-import { type FileServiceDeps, defineFileJobs } from './domains/files/service';
+import { type EnqueueParse, defineFileJobs } from './domains/files/service';
 import { type InputGuard, createInputGuard } from './domains/security/inputGuard';
 import type { AppLinkSettings } from './shared/appLinks';
 import {
@@ -73,7 +73,7 @@ export interface AppDeps {
   /** The chat answers this process streams. */
   answers: LiveAnswers;
   /** Queues the parsing of an uploaded file (the job is defined on `jobs` here, before the queue starts). */
-  enqueueParse: FileServiceDeps['enqueueParse'];
+  enqueueParse: EnqueueParse;
 }
 
 export interface DepsOptions {

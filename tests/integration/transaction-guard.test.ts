@@ -92,7 +92,7 @@ describe.each(kinds)('the transaction guard on %s', (kind) => {
 
 describe('the lint rule local/no-outer-handle-in-transaction', () => {
   const lint = async (code: string) => {
-    const [result] = await new ESLint().lintText(code, { filePath: 'src/server/services/lintProbe.ts' });
+    const [result] = await new ESLint().lintText(code, { filePath: 'src/server/domains/lintProbe/service.ts' });
     return result!.messages.filter((message) => message.ruleId === 'local/no-outer-handle-in-transaction').map((message) => message.line);
   };
 

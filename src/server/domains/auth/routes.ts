@@ -59,7 +59,7 @@ export const authRoutes = domainRoutes('auth', (app, deps) => {
     { rateLimit: { name: 'sign-in', limit: config.SIGN_IN_RATE_LIMIT, windowMs: 60_000 } },
   );
 
-  registerEndpoint(app, ssoSignIn, async ({ body, tenant, request, reply }) => respondWithTokens(request, reply, await sso.signIn(sso.ssoDeps(deps), tenant, body)), {
+  registerEndpoint(app, ssoSignIn, async ({ body, tenant, request, reply }) => respondWithTokens(request, reply, await sso.signIn(deps, tenant, body)), {
     rateLimit: { name: 'sign-in', limit: config.SIGN_IN_RATE_LIMIT, windowMs: 60_000 },
   });
 

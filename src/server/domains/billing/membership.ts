@@ -5,26 +5,18 @@
 import { type SQL, and, desc, eq, inArray, isNull, ne } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { billingPlanSchema, Membership, paymentMethodSchema } from '../../../shared/api/billing';
-import type { Database, Queryable } from '../../db/client';
+import type { Queryable } from '../../db/client';
 import type { MemberRow, TenantRow } from '../../db/rows';
 import { members, memberships, paymentMethods, payments, plans, tenants } from '../../db/schema';
 import { AppError, notFound } from '../../errors';
-import type { MailOutbox, OutgoingMail } from '../../mail/outbox';
-import { CardDeclinedError, InvalidPaymentResultError, type PaymentProvider } from '../../payments/provider';
-import { type AppLinkSettings, appLink } from '../../shared/appLinks';
+import type { OutgoingMail } from '../../mail/outbox';
+import { CardDeclinedError, InvalidPaymentResultError } from '../../payments/provider';
+import { appLink } from '../../shared/appLinks';
 import { recordAudit } from '../auditLog/service';
 import type { AppDeps } from '../../deps';
 
-export interface BillingDeps {
-  db: Database;
-  provider: PaymentProvider;
-  mail: MailOutbox;
-  /** Injectable so tests move time to the next payment date. */
-  clock: () => Date;
-  links: AppLinkSettings;
-}
-
-export const billingDeps = (deps: AppDeps): BillingDeps => ({ db: deps.db, provider: deps.payments, mail: deps.mail, clock: deps.clock, links: deps.links });
+/** What billing uses of the container; `clock` is the server clock, which tests move to the next payment date. */
+export type BillingDeps = Pick<AppDeps, 'db' | 'payments' | 'mail' | 'clock' | 'links'>;
 
 export type PlanRow = typeof plans.$inferSelect;
 

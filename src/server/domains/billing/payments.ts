@@ -18,7 +18,7 @@ import { type BillingDeps, type PlanRow, type MembershipRow, type PaymentRow, ty
 
 /** Charges a subscription or an upgrade at once; a declined card is 402 and changes nothing. */
 export async function chargeNow(deps: BillingDeps, member: MemberRow, owner: Owner, plan: PlanRow, method: PaymentMethodRow, kind: 'subscribe' | 'upgrade', current: MembershipRow | null) {
-  if (!method.billingKey || method.provider !== deps.provider.name) throw new AppError(422, 'payment_method_required', 'Register the card again.');
+  if (!method.billingKey || method.provider !== deps.payments.name) throw new AppError(422, 'payment_method_required', 'Register the card again.');
   const today = isoDay(deps.clock());
   // A first subscription's row waits as `ended` until its payment succeeds, so a decline leaves no membership behind.
   const membershipId =
@@ -31,14 +31,14 @@ export async function chargeNow(deps: BillingDeps, member: MemberRow, owner: Own
     )[0]!.id;
   let payment: PaymentRow;
   try {
-    payment = await createPayment(deps.db, { membershipId, owner, payer: member, plan, kind, orderId: `${kind}-${membershipId}-${randomUUID()}`, periodStart: today, provider: deps.provider.name });
+    payment = await createPayment(deps.db, { membershipId, owner, payer: member, plan, kind, orderId: `${kind}-${membershipId}-${randomUUID()}`, periodStart: today, provider: deps.payments.name });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     // Another charge of this payer is under way (a second click, another administrator).
     if (!current) await deps.db.delete(memberships).where(eq(memberships.id, membershipId));
     throw new AppError(409, 'payment_in_progress', 'A payment for this plan is already in progress. Please wait a moment.');
   }
-  const outcome = await deps.provider
+  const outcome = await deps.payments
     .charge({ billingKey: method.billingKey, orderId: payment.orderId, orderName: plan.enName, amount: plan.krwMonthPrice, currency: 'KRW', customer: customerOf(member) })
     .catch(providerError);
   await deps.db.update(memberships).set({ paymentMethodId: method.id }).where(eq(memberships.id, membershipId));

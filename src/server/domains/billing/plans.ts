@@ -11,11 +11,11 @@ import { type ProviderResult } from '../../payments/provider';
 import { type BillingDeps, type PlanRow, type PaymentMethodRow, type Owner, managingOwner, auditMembership, toPlan, planById, currentMembership, ownerPaymentMethods, membershipView, providerError, customerOf } from './membership';
 import { chargeNow } from './payments';
 
-export async function listPlans(deps: Pick<BillingDeps, 'db' | 'provider'>, tenant: TenantRow) {
+export async function listPlans(deps: Pick<BillingDeps, 'db' | 'payments'>, tenant: TenantRow) {
   const rows = await deps.db.select().from(plans).where(eq(plans.tenantId, tenant.id)).orderBy(plans.krwMonthPrice, plans.id);
   return {
     items: rows.map(toPlan),
-    provider: deps.provider.browser,
+    provider: deps.payments.browser,
   };
 }
 
@@ -27,8 +27,8 @@ export async function registerCardAndSubscribe(deps: BillingDeps, tenant: Tenant
   const owner = managingOwner(member);
   const plan = await planById(deps.db, tenant.id, planId);
   if (replaceId !== undefined && !(await ownerPaymentMethods(deps.db, owner)).some((m) => m.id === replaceId)) throw notFound();
-  const card = await deps.provider.registerCard(result, customerOf(member)).catch(providerError);
-  const values = { cardName: card.cardName, cardNumberMasked: card.cardNumberMasked, type: card.type, provider: deps.provider.name, billingKey: card.billingKey };
+  const card = await deps.payments.registerCard(result, customerOf(member)).catch(providerError);
+  const values = { cardName: card.cardName, cardNumberMasked: card.cardNumberMasked, type: card.type, provider: deps.payments.name, billingKey: card.billingKey };
   const [method] =
     replaceId !== undefined
       ? await deps.db.update(paymentMethods).set(values).where(and(eq(paymentMethods.tenantId, tenant.id), eq(paymentMethods.id, replaceId))).returning()

@@ -39,25 +39,25 @@ export async function renewMembership(deps: BillingDeps, membershipId: number): 
   const [method] = membership.paymentMethodId ? await deps.db.select().from(paymentMethods).where(eq(paymentMethods.id, membership.paymentMethodId)) : [];
   const owner: Owner = { tenantId: membership.tenantId, scope: membership.memberId === null ? 'tenant' : 'member', memberId: membership.memberId, canManage: true };
   const orderId = `renewal-${membership.id}-${membership.nextPaymentDate}-${membership.failedAttempts}`;
-  const payment = await createPayment(deps.db, { membershipId: membership.id, owner, payer: null, plan, kind: 'renewal', orderId, periodStart: membership.nextPaymentDate!, provider: deps.provider.name });
+  const payment = await createPayment(deps.db, { membershipId: membership.id, owner, payer: null, plan, kind: 'renewal', orderId, periodStart: membership.nextPaymentDate!, provider: deps.payments.name });
   if (payment.status !== 'pending') return { outcome: 'already_settled' };
   // Charging again with the same order id is safe: the provider answers with the first charge.
   const outcome: ChargeOutcome =
-    method?.billingKey && method.provider === deps.provider.name
-      ? await deps.provider.charge({ billingKey: method.billingKey, orderId, orderName: plan.enName, amount: plan.krwMonthPrice, currency: 'KRW', customer: { id: `membership-${membership.id}`, email: '', name: plan.enName } })
+    method?.billingKey && method.provider === deps.payments.name
+      ? await deps.payments.charge({ billingKey: method.billingKey, orderId, orderName: plan.enName, amount: plan.krwMonthPrice, currency: 'KRW', customer: { id: `membership-${membership.id}`, email: '', name: plan.enName } })
       : { status: 'failed', reason: 'No usable payment method.' };
   await settlePayment(deps, orderId, outcome);
   return { outcome: outcome.status };
 }
 
 /** The renewal job and its sweep; define before the queue starts. */
-export function defineRenewalJobs(jobs: JobQueue, deps: () => BillingDeps) {
-  const renewal = jobs.define('membership-renewal', z.object({ membershipId: z.number().int() }), async ({ membershipId }) => renewMembership(deps(), membershipId), {
+export function defineRenewalJobs(jobs: JobQueue, deps: BillingDeps) {
+  const renewal = jobs.define('membership-renewal', z.object({ membershipId: z.number().int() }), async ({ membershipId }) => renewMembership(deps, membershipId), {
     retryLimit: 2,
     retryDelaySeconds: 60,
   });
   return async function sweepRenewals(): Promise<number[]> {
-    const { db, clock } = deps();
+    const { db, clock } = deps;
     const due = await dueRenewals(db, clock());
     const taskIds: number[] = [];
     for (const membership of due) {

@@ -6,7 +6,6 @@ import * as plans from './plans';
 import { handleWebhook } from './webhooks';
 import { registerEndpoint } from '../../routes/endpointRoute';
 import { domainRoutes } from '../plugin';
-import { billingDeps } from './membership';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -15,8 +14,7 @@ declare module 'fastify' {
   }
 }
 
-export const billingRoutes = domainRoutes('billing', (app, container) => {
-  const deps = billingDeps(container);
+export const billingRoutes = domainRoutes('billing', (app, deps) => {
   registerEndpoint(app, listBillingPlans, async ({ tenant }) => plans.listPlans(deps, tenant));
   registerEndpoint(app, getMembership, async ({ tenant, requireMember }) => membershipView(deps.db, tenant, requireMember()));
   registerEndpoint(app, registerCardAndSubscribe, async ({ tenant, params, query, body, requireMember }) =>

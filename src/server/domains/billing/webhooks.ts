@@ -16,14 +16,14 @@ import { settlePayment } from './payments';
 export async function handleWebhook(deps: BillingDeps, rawBody: string, headers: Record<string, string | string[] | undefined>): Promise<{ replayed: boolean }> {
   let delivery;
   try {
-    delivery = deps.provider.verifyWebhook(rawBody, headers, deps.clock());
+    delivery = deps.payments.verifyWebhook(rawBody, headers, deps.clock());
   } catch (error) {
     if (error instanceof WebhookVerificationError || error instanceof SyntaxError) throw new AppError(401, 'invalid_signature', 'The webhook signature is not valid.');
     throw error;
   }
   const [fresh] = await deps.db
     .insert(paymentWebhookEvents)
-    .values({ provider: deps.provider.name, eventId: delivery.eventId })
+    .values({ provider: deps.payments.name, eventId: delivery.eventId })
     .onConflictDoNothing()
     .returning();
   if (!fresh) return { replayed: true };
@@ -31,13 +31,13 @@ export async function handleWebhook(deps: BillingDeps, rawBody: string, headers:
     if (delivery.orderId) {
       const [payment] = await deps.db.select().from(payments).where(eq(payments.orderId, delivery.orderId));
       if (payment?.status === 'pending') {
-        const outcome = await deps.provider.lookup(delivery.orderId);
+        const outcome = await deps.payments.lookup(delivery.orderId);
         if (outcome) await settlePayment(deps, delivery.orderId, outcome);
       }
     }
   } catch (error) {
     // Not handled: forget the delivery so the provider's redelivery is acted on.
-    await deps.db.delete(paymentWebhookEvents).where(and(eq(paymentWebhookEvents.provider, deps.provider.name), eq(paymentWebhookEvents.eventId, delivery.eventId)));
+    await deps.db.delete(paymentWebhookEvents).where(and(eq(paymentWebhookEvents.provider, deps.payments.name), eq(paymentWebhookEvents.eventId, delivery.eventId)));
     throw error;
   }
   return { replayed: false };

@@ -1,10 +1,11 @@
+import type { ServerConfig } from '../../config';
 import { randomUUID } from 'node:crypto';
 import { generateImage } from 'ai';
 import type { ChatFrame } from '../../../shared/api/chat';
 import { API_PREFIX } from '../../../shared/domain/http';
 import { files, sessionMessageFiles } from '../../db/schema';
 import { detectFileType } from '../../storage/fileType';
-import type { ChatDeps, ChatTurn, CheckedSend, ImageDeps, StreamOutcome } from './turn';
+import type { ChatDeps, ChatTurn, CheckedSend, StreamOutcome } from './turn';
 
 /** Spec §8 "image generation 500": the client shows its own message for this code. */
 export const IMAGE_FAILED_FRAME: ChatFrame = { type: 'error', code: 'image_generation_failed', message: 'The image could not be generated. Please try again.' };
@@ -16,8 +17,8 @@ const NAME_MAX = 60;
 export const fileUrl = (fileId: number) => `${API_PREFIX}/files/${fileId}/`;
 
 /** An image-mode send reserves the price of its image instead of the token estimate. */
-export const priceImageSend = (send: CheckedSend, images: ImageDeps): CheckedSend =>
-  send.modes.image ? { ...send, reserved: images.creditsPerImage } : send;
+export const priceImageSend = (send: CheckedSend, config: Pick<ServerConfig, 'IMAGE_CREDITS'>): CheckedSend =>
+  send.modes.image ? { ...send, reserved: config.IMAGE_CREDITS } : send;
 
 /** A download name from the prompt: letters and digits of any script, dashes between words. */
 export function imageFileName(prompt: string, extension: string): string {
@@ -48,7 +49,7 @@ export async function* imageFrames(
     inputTokens: 0,
     outputTokens: 0,
     finishReason,
-    image: { model: name, count, credits: count * deps.images.creditsPerImage },
+    image: { model: name, count, credits: count * deps.config.IMAGE_CREDITS },
   });
   try {
     const { image } = await generateImage({ model, prompt: turn.text, n: 1, size: turn.modes.image?.size, abortSignal: signal, maxRetries: 0 });
@@ -56,7 +57,7 @@ export async function* imageFrames(
     const kind = detectFileType(bytes);
     if (kind !== 'png' && kind !== 'jpeg' && kind !== 'webp' && kind !== 'gif') throw new Error(`the image model returned no image (${kind ?? 'unknown'})`);
     const storageKey = `tenants/${turn.tenant.id}/images/${randomUUID()}.${kind}`;
-    await deps.images.files.put(storageKey, bytes, { contentType: IMAGE_TYPES[kind] });
+    await deps.store.put(storageKey, bytes, { contentType: IMAGE_TYPES[kind] });
     const fileId = await deps.db.transaction(async (tx) => {
       const [file] = await tx
         .insert(files)

@@ -6,7 +6,6 @@ import type { ChatDeps, ChatTurn } from './turn';
 import { priceImageSend } from './images';
 import { RESPONSE_WRITTEN, registerEndpoint } from '../../routes/endpointRoute';
 import { domainRoutes } from '../plugin';
-import { chatDeps } from './service';
 
 /** Header values must be Latin-1: escape everything else inside the JSON. */
 const asciiJson = (value: unknown) => JSON.stringify(value).replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
@@ -44,11 +43,10 @@ export async function writeChatStream(deps: Omit<ChatDeps, 'log'>, turn: ChatTur
   return RESPONSE_WRITTEN;
 }
 
-export const chatRoutes = domainRoutes('chat', (app, container) => {
-  const deps = chatDeps(container);
+export const chatRoutes = domainRoutes('chat', (app, deps) => {
   registerEndpoint(app, chat, async ({ params, body, tenant, requireMember, request, reply }) => {
     // Errors known before streaming are thrown here and answered as plain JSON statuses.
-    const turn = await openTurn(deps.db, priceImageSend(await checkSend(deps, tenant, requireMember(), params.id, body), deps.images), deps.answers.lease);
+    const turn = await openTurn(deps.db, priceImageSend(await checkSend(deps, tenant, requireMember(), params.id, body), deps.config), deps.answers.lease);
     return writeChatStream(deps, turn, request, reply);
   });
 });

@@ -13,13 +13,12 @@ import { rememberRecentChatbot } from '../chatbots/recent';
 import { type Billing, type Reservation, assertCreditLeft, isFreeModel, messageCost, refuseReservation, releaseOrphanedReservations, settleCredits, toCreditCheck } from '../credits/service';
 import { isCreditsDepleted } from '../../../shared/domain/credits';
 import { type AnswerContent, type AnswerLease, type ChatLog, type LiveAnswer, cutOffOf, storableText } from './liveAnswers';
-import { type FileContext, withoutFiles } from './fileContext';
+import { withoutFiles } from './fileContext';
 import { findSendTarget } from './sendContext';
 import { findOwnSession, newHashId } from '../sessions/service';
 import { findTestTarget } from '../studio/service';
 import { saveTurnStart } from './turnStart';
-import type { InputGuard } from '../security/inputGuard';
-import { NO_SOURCES, type SourcesService, webSearchCredits } from './sources';
+import { NO_SOURCES, webSearchCredits } from './sources';
 import { IMAGE_FAILED_FRAME, imageFrames } from './images';
 import type { ChatDeps, ChatTurn, CheckedSend, Sampling, StreamOutcome } from './turn';
 import { sendModes, thinkingOptions } from './modes';
@@ -42,24 +41,8 @@ async function historyMessages(db: Database, sessionId: number): Promise<ModelMe
 const messageText = (message: ModelMessage) => (typeof message.content === 'string' ? message.content : '');
 
 /** What checking a send needs: the database, the tenant's input guard, and the sources (retrieval, web search) when configured. */
-export interface SendDeps {
-  db: Database;
-  guard: InputGuard;
-  sources?: SourcesService;
-  /** Turns attached files into the member's message for the model; without it files are not read. */
-  files?: FileContext;
-}
-
-/** What a chat send (member's, visitor's or API key's) needs, from the container. */
-export const chatDeps = (deps: AppDeps): SendDeps & Omit<ChatDeps, 'log'> => ({
-  db: deps.db,
-  llm: deps.llm,
-  guard: deps.guard,
-  sources: deps.sources,
-  files: deps.fileContext,
-  images: { files: deps.store, creditsPerImage: deps.config.IMAGE_CREDITS },
-  answers: deps.answers,
-});
+/** Without `fileContext` attached files are not read; without `sources` nothing is searched. */
+export type SendDeps = Pick<AppDeps, 'db' | 'guard'> & Partial<Pick<AppDeps, 'sources' | 'fileContext'>>;
 
 /** How a send differs when it is not a member's own (a visitor's chat with a public chatbot). */
 export interface SendOptions {
@@ -88,7 +71,7 @@ export async function checkSend(
   body: ChatBody,
   { findSession = findOwnSession, billing, history: givenHistory, instructions = '', sampling }: SendOptions = {},
 ): Promise<CheckedSend> {
-  const { db, guard, sources: sourcesService, files: fileContext = withoutFiles } = deps;
+  const { db, guard, sources: sourcesService, fileContext = withoutFiles } = deps;
   const typed = body.text.trim();
   if (!typed && body.file_ids.length === 0) throw new AppError(422, 'message_empty', 'A message needs text or an image.');
 

@@ -1,12 +1,10 @@
+import type { AppDeps } from '../../deps';
 import type { LanguageModelCallOptions, ModelMessage } from 'ai';
 import type { ChatMeta, Citation } from '../../../shared/api/chat';
 import type { PiiKind } from '../../../shared/domain/pii';
-import type { Database } from '../../db/client';
 import type { ChatbotRow, LlmModelRow, MemberRow, SessionRow, TenantRow } from '../../db/rows';
-import type { LlmRegistry } from '../../llm/registry';
-import type { FileStore } from '../../storage/fileStore';
 import type { Billing } from '../credits/service';
-import type { ChatLog, LiveAnswers } from './liveAnswers';
+import type { ChatLog } from './liveAnswers';
 import type { SendModes } from './modes';
 import type { Sources } from './sources';
 
@@ -15,14 +13,8 @@ import type { Sources } from './sources';
  * answer in the chat's place), kept apart so neither module imports the other.
  */
 
-export interface ChatDeps {
-  db: Database;
-  llm: LlmRegistry;
-  images: ImageDeps;
-  log: ChatLog;
-  /** The answers this process streams: their text is written as they stream, their leases renewed. */
-  answers: LiveAnswers;
-}
+/** `store` and `config.IMAGE_CREDITS`: where image mode keeps its pictures and what one costs; `log` is the request's. */
+export type ChatDeps = Pick<AppDeps, 'db' | 'llm' | 'answers' | 'store' | 'config'> & { log: ChatLog };
 
 /** A send that passed every check known before streaming; nothing is saved yet. */
 export interface CheckedSend {
@@ -89,13 +81,6 @@ export interface StreamOutcome {
  * chatbot's (temperature, top p) or the model's default.
  */
 export type Sampling = Pick<LanguageModelCallOptions, 'temperature' | 'topP' | 'maxOutputTokens' | 'stopSequences' | 'presencePenalty' | 'frequencyPenalty' | 'seed'>;
-
-/** What image mode needs besides the chat's own dependencies. */
-export interface ImageDeps {
-  files: FileStore;
-  /** Credits one image costs (IMAGE_CREDITS). */
-  creditsPerImage: number;
-}
 
 /** How an image answer is metered: its own usage row, by image. */
 export interface ImageOutcome {

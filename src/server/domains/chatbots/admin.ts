@@ -3,16 +3,16 @@
  * it, with the filters of spec §7; approving makes a waiting chatbot public in the Store, rejecting
  * keeps it private with the admin's reason, mailed to its author in the author's language.
  */
+import type { AppDeps } from '../../deps';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AdminChatbot, adminChatbotListQuerySchema, publishDecisionSchema } from '../../../shared/api/admin/chatbots';
 import type { Paginated } from '../../../shared/api/common';
 import { chatbotName } from '../../../shared/domain/chatbots';
-import type { Database, Queryable } from '../../db/client';
+import type { Queryable } from '../../db/client';
 import type { MemberRow } from '../../db/rows';
 import { chatbotMemberGroups, chatbots, memberGroups, members } from '../../db/schema';
 import { AppError, notFound } from '../../errors';
-import type { MailOutbox } from '../../mail/outbox';
 import { chatbotFilters, chatbotOrder, chatbotSelection, memberGroupIds, toChatbotDtos, visibleTo } from './service';
 import { paginate } from '../../shared/pagination';
 import { recordAudits } from '../auditLog/service';
@@ -20,10 +20,7 @@ import { recordAudits } from '../auditLog/service';
 type ListQuery = z.output<typeof adminChatbotListQuerySchema>;
 type Decision = z.output<typeof publishDecisionSchema>;
 
-export interface PublishingDeps {
-  db: Database;
-  mail: MailOutbox;
-}
+export type PublishingDeps = Pick<AppDeps, 'db' | 'mail'>;
 
 async function toAdminChatbots(q: Queryable, admin: MemberRow, rows: Awaited<ReturnType<ReturnType<typeof chatbotSelection>['where']>>): Promise<AdminChatbot[]> {
   const dtos = await toChatbotDtos(q, admin, await memberGroupIds(q, admin), rows);

@@ -2,6 +2,7 @@
  * Chat files: upload (limits of spec §8), the owner's download, the public download rule, delete,
  * parsing progress, and the background job that extracts a document's text into `file_sections`.
  */
+import type { AppDeps } from '../../deps';
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { and, asc, eq, inArray, lt, notExists, or, sql } from 'drizzle-orm';
@@ -23,7 +24,6 @@ import type { FileStore } from '../../storage/fileStore';
 import { UnsupportedFileTypeError, checkFileType } from '../../storage/fileType';
 import type { DocumentPool } from '../../workers/documentPool';
 import { findVisibleChatbot } from '../chatbots/service';
-import type { RateLimitStore } from '../../shared/rateLimit';
 
 export type FileRow = typeof files.$inferSelect;
 
@@ -64,16 +64,10 @@ export interface UploadedPart {
   bytes: Buffer;
 }
 
-export interface FileServiceDeps {
-  db: Database;
-  store: FileStore;
-  /** The rate-limit counters (PostgreSQL or Redis) shared by every server process. */
-  rateLimits: RateLimitStore;
-  config: ServerConfig;
-  /** Where documents are read: parsing processes with memory and time limits. */
-  documents: DocumentPool;
-  enqueueParse(fileId: number, owner: { tenantId: number; memberId: number }): Promise<void>;
-}
+/** Queues the parsing of an uploaded file (the job `defineFileJobs` defines). */
+export type EnqueueParse = (fileId: number, owner: { tenantId: number; memberId: number }) => Promise<void>;
+
+export type FileServiceDeps = Pick<AppDeps, 'db' | 'store' | 'rateLimits' | 'config' | 'documents' | 'enqueueParse'>;
 
 export const fileUrl = (id: number) => `${API_PREFIX}/files/${id}/`;
 /** A file of a chatbot read without a token (see downloadPublicFile). */
@@ -347,12 +341,7 @@ const parsePayload = z.object({ fileId: z.number().int() });
 /** Percentage steps worth a write while parsing (every page of a long PDF would be many). */
 const PROGRESS_STEP = 5;
 
-interface ParseDeps {
-  db: Database;
-  store: FileStore;
-  documents: DocumentPool;
-  log?: { warn(details: object, message: string): void };
-}
+type ParseDeps = Pick<AppDeps, 'db' | 'store' | 'documents' | 'log'>;
 
 /**
  * Extracts a document's text into `file_sections` (in the worker pool), writing the percentage
@@ -401,7 +390,7 @@ export async function parseFile(
 }
 
 /** Defines the parse job on the queue (before it starts); returns how to queue a file. */
-export function defineFileJobs(jobs: JobQueue, deps: ParseDeps): FileServiceDeps['enqueueParse'] {
+export function defineFileJobs(jobs: JobQueue, deps: ParseDeps): EnqueueParse {
   const parse = jobs.define(
     'files.parse',
     parsePayload,

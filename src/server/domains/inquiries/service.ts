@@ -1,19 +1,11 @@
+import type { AppDeps } from '../../deps';
 import type { z } from 'zod';
 import type { inquiryBodySchema } from '../../../shared/api/inquiries';
-import type { ServerConfig } from '../../config';
-import type { Database } from '../../db/client';
 import type { MemberRow, TenantRow } from '../../db/rows';
 import { inquiries } from '../../db/schema';
-import type { MailOutbox } from '../../mail/outbox';
-import type { RateLimitStore } from '../../shared/rateLimit';
 import { createRateLimiter } from '../../shared/rateLimit';
 
-export interface InquiryDeps {
-  db: Database;
-  mail: MailOutbox;
-  rateLimits: RateLimitStore;
-  config: Pick<ServerConfig, 'SUPPORT_EMAIL' | 'INQUIRY_LIMIT_PER_HOUR'>;
-}
+export type InquiryDeps = Pick<AppDeps, 'db' | 'mail' | 'rateLimits' | 'config'>;
 
 const HOUR_MS = 60 * 60_000;
 

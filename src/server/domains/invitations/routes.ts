@@ -3,13 +3,10 @@ import { acceptInvitation, verifyInvitation } from '../../../shared/api/invitati
 import * as invitations from './service';
 import { registerEndpoint } from '../../routes/endpointRoute';
 import { domainRoutes } from '../plugin';
-import { signupDeps } from '../signup/service';
 
 /** Invitations: the admin's bulk invite and list, and the invitee's accept page (spec §7). */
-export const invitationRoutes = domainRoutes('invitations', (app, container) => {
-  const { config } = container;
-  const deps: invitations.InvitationDeps = { ...signupDeps(container), limiter: container.limiter, links: container.links, attemptLimit: config.SIGN_IN_EMAIL_RATE_LIMIT, windowMs: config.AUTH_RATE_WINDOW_SECONDS * 1000 };
-  const ipLimit = config.SIGN_IN_RATE_LIMIT;
+export const invitationRoutes = domainRoutes('invitations', (app, deps) => {
+  const ipLimit = deps.config.SIGN_IN_RATE_LIMIT;
   const { db } = deps;
   registerEndpoint(app, listAdminInvitations, async ({ tenant, query }) => invitations.listInvitations(db, tenant, query));
   registerEndpoint(app, bulkInvite, async ({ tenant, body, requireMember }) => invitations.inviteMembers(deps, tenant, requireMember(), body.members));

@@ -1,3 +1,4 @@
+import type { AppDeps } from '../../deps';
 import { randomBytes, randomInt } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { and, asc, count, desc, eq, ilike, inArray, or } from 'drizzle-orm';
@@ -10,21 +11,14 @@ import type { MemberRow, TenantRow } from '../../db/rows';
 import { invitations, memberGroups, members, plans } from '../../db/schema';
 import { AppError } from '../../errors';
 import type { OutgoingMail } from '../../mail/outbox';
-import { type AppLinkSettings, appLink } from '../../shared/appLinks';
+import { appLink } from '../../shared/appLinks';
 import { recordAudits } from '../auditLog/service';
 import { hashPassword } from '../auth/service';
 import { assertNewPassword } from '../auth/passwordRules';
 import { paginate } from '../../shared/pagination';
-import type { RateLimiter } from '../../shared/rateLimit';
 import { type SignupDeps, admitInvited } from '../signup/service';
 
-export interface InvitationDeps extends SignupDeps {
-  limiter: RateLimiter;
-  links: AppLinkSettings;
-  /** Wrong temporary passwords tried against one invitation within `windowMs` before it answers 429. */
-  attemptLimit: number;
-  windowMs: number;
-}
+export type InvitationDeps = SignupDeps & Pick<AppDeps, 'limiter' | 'links' | 'config'>;
 
 type InviteRow = z.output<NonNullable<typeof bulkInvite.body>>['members'][number];
 type ListQuery = z.output<NonNullable<typeof listAdminInvitations.query>>;
@@ -321,7 +315,7 @@ export async function verifyInvitation(db: Database, tenant: TenantRow, hash: st
 
 /**
  * POST /invitations/:hash/accept/: the temporary password of the mail first (wrong ones counted per
- * invitation: 429 after `attemptLimit`), then the sign-up rules; the member is approved at once and
+ * invitation: 429 after SIGN_IN_EMAIL_RATE_LIMIT wrong ones within AUTH_RATE_WINDOW_SECONDS), then the sign-up rules; the member is approved at once and
  * the invitation spent in the same transaction (a second accept finds it used: 404).
  */
 export async function acceptInvitation(
@@ -332,7 +326,7 @@ export async function acceptInvitation(
 ) {
   const { db } = deps;
   const invitation = await pendingInvitation(db, tenant, hash);
-  await deps.limiter.rateLimit(`invitation-accept:${tenant.id}:${invitation.id}`, deps.attemptLimit, deps.windowMs);
+  await deps.limiter.rateLimit(`invitation-accept:${tenant.id}:${invitation.id}`, deps.config.SIGN_IN_EMAIL_RATE_LIMIT, deps.config.AUTH_RATE_WINDOW_SECONDS * 1000);
   if (!(await verify(invitation.temporaryPasswordHash, body.temporary_password))) {
     throw new AppError(401, 'wrong_temporary_password', 'The temporary password is not correct.');
   }

@@ -3,13 +3,14 @@
  * one member's edit (name, groups, custom fields, credit limit, admin rights), deletion, and the
  * bulk credit limit. Every write records its audit rows in the same transaction.
  */
+import type { AppDeps } from '../../deps';
 import { and, asc, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AdminMember, adminMemberListQuerySchema, adminMemberPatchSchema, adminMemberStatusChangeSchema, MemberGroupRef } from '../../../shared/api/admin/members';
 import type { Paginated } from '../../../shared/api/common';
 import { diffFields } from '../../../shared/domain/audit';
 import type { SupportedLanguage } from '../../../shared/domain/language';
-import type { Database, Queryable } from '../../db/client';
+import type { Queryable } from '../../db/client';
 import type { MemberRow } from '../../db/rows';
 import { customFields, memberCustomFieldValues, memberGroupLinks, memberGroups, members } from '../../db/schema';
 import { AppError, notFound } from '../../errors';
@@ -21,13 +22,8 @@ import { paginate } from '../../shared/pagination';
 type ListQuery = z.output<typeof adminMemberListQuerySchema>;
 type MemberPatch = z.output<typeof adminMemberPatchSchema>;
 
-export interface AdminMemberDeps {
-  db: Database;
-  /** Drops the member from this process's sign-in cache after a change (AuthService.forgetMember). */
-  forgetMember: (member: Pick<MemberRow, 'tenantId' | 'id'>) => void;
-  /** Revokes every session of the member (AuthService.endSessions), for a deactivation. */
-  endSessions: (member: Pick<MemberRow, 'tenantId' | 'id'>) => Promise<void>;
-}
+/** `auth`: drops a changed member from this process's sign-in cache, and ends a deactivated member's sessions. */
+export type AdminMemberDeps = Pick<AppDeps, 'db' | 'auth'>;
 
 type StatusChange = z.output<typeof adminMemberStatusChangeSchema>;
 /** Deactivation applies to approved members, reactivation to deactivated ones. */
@@ -61,8 +57,8 @@ async function writeStatus(tx: Queryable, admin: MemberRow, rows: Pick<MemberRow
  */
 async function afterStatusChange(deps: AdminMemberDeps, tenantId: number, ids: number[], status: StatusChange): Promise<void> {
   for (const id of ids) {
-    if (status === 'deactivated') await deps.endSessions({ tenantId, id });
-    deps.forgetMember({ tenantId, id });
+    if (status === 'deactivated') await deps.auth.endSessions({ tenantId, id });
+    deps.auth.forgetMember({ tenantId, id });
   }
 }
 
@@ -300,7 +296,7 @@ export async function updateAdminMember(deps: AdminMemberDeps, admin: MemberRow,
   });
   if (statusChanged) await afterStatusChange(deps, admin.tenantId, [id], patch.member_status!);
   // Name, default group, quota and admin rights are all read from the cached member on each request.
-  deps.forgetMember({ tenantId: admin.tenantId, id });
+  deps.auth.forgetMember({ tenantId: admin.tenantId, id });
   return getAdminMember(db, admin.tenantId, id, admin.language);
 }
 
@@ -332,7 +328,7 @@ export async function deleteMembers(deps: AdminMemberDeps, admin: MemberRow, ids
     );
     return rows;
   });
-  for (const row of deleted) deps.forgetMember({ tenantId: admin.tenantId, id: row.id });
+  for (const row of deleted) deps.auth.forgetMember({ tenantId: admin.tenantId, id: row.id });
   return deleted.length;
 }
 
@@ -364,7 +360,7 @@ export async function setCreditQuota(deps: AdminMemberDeps, admin: MemberRow, me
     return before.map((row) => row.id);
   });
   // The member cache holds the quota a send is checked against: this process sees the change at once.
-  for (const id of updated) deps.forgetMember({ tenantId: admin.tenantId, id });
+  for (const id of updated) deps.auth.forgetMember({ tenantId: admin.tenantId, id });
   return updated;
 }
 

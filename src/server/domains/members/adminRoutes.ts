@@ -5,11 +5,9 @@ import * as memberRequests from './requests';
 import { registerEndpoint } from '../../routes/endpointRoute';
 import { signInUrl } from '../signup/routes';
 import { domainRoutes } from '../plugin';
-import { signupDeps } from '../signup/service';
 
 /** The admin console's members and pending requests (domains/members/admin.ts, domains/members/requests.ts). */
-export const adminMemberRoutes = domainRoutes('members.admin', (app, container) => {
-  const deps = signupDeps(container);
+export const adminMemberRoutes = domainRoutes('members.admin', (app, deps) => {
   const { db } = deps;
   registerEndpoint(app, listAdminMembers, async ({ tenant, query, requireMember }) => adminMembers.listAdminMembers(db, tenant.id, query, requireMember().language));
   registerEndpoint(app, getAdminMember, async ({ tenant, params, requireMember }) => adminMembers.getAdminMember(db, tenant.id, params.id, requireMember().language));

@@ -1,3 +1,4 @@
+import type { AppDeps } from '../../deps';
 import { Readable } from 'node:stream';
 import { and, asc, count, eq, gt, inArray } from 'drizzle-orm';
 import { z } from 'zod';
@@ -11,17 +12,12 @@ import { backgroundTasks, customFields, memberCustomFieldValues, memberGroupLink
 import { AppError, notFound } from '../../errors';
 import { type JobContext, type JobQueue, type JobType, TaskFailure } from '../../jobs/queue';
 import { SPREADSHEET_MIME, spreadsheetChunks } from '../../storage/spreadsheet';
-import type { FileStore } from '../../storage/fileStore';
 import type { FileDownload } from '../files/service';
 import { toTask } from '../tasks/service';
 import { groupSortName } from '../memberGroups/service';
 
-export interface MemberExportDeps {
-  db: Database;
-  store: FileStore;
-  /** An export still running this long after it was asked for fails as timed out (spec §8). */
-  timeLimitMs: number;
-}
+/** `config.MEMBER_EXPORT_TIME_LIMIT_SECONDS`: an export still running this long after it was asked for fails as timed out (spec §8). */
+export type MemberExportDeps = Pick<AppDeps, 'db' | 'store' | 'config'>;
 
 /** `language`: the asking admin's, which names the custom-field columns (jobs queued before it was kept: English). */
 const exportPayload = z.object({ format: z.enum(MEMBER_FILE_FORMATS), language: z.enum(LANGUAGES).default(FALLBACK_LANGUAGE) });
@@ -109,7 +105,7 @@ async function runExport(deps: MemberExportDeps, payload: z.infer<typeof exportP
   const { db, store } = deps;
   const [task] = await db.select({ createdAt: backgroundTasks.createdAt }).from(backgroundTasks).where(eq(backgroundTasks.id, context.taskId));
   // Measured from the request, so retries after a crash share the one time limit.
-  const deadline = (task?.createdAt.getTime() ?? Date.now()) + deps.timeLimitMs;
+  const deadline = (task?.createdAt.getTime() ?? Date.now()) + deps.config.MEMBER_EXPORT_TIME_LIMIT_SECONDS * 1000;
   const [counted] = await db.select({ n: count() }).from(members).where(eq(members.tenantId, context.tenantId));
   const total = counted?.n ?? 0;
   await context.reportProgress(0, total);
@@ -135,7 +131,7 @@ async function runExport(deps: MemberExportDeps, payload: z.infer<typeof exportP
 }
 
 export function defineMemberExportJob(jobs: JobQueue, deps: MemberExportDeps): MemberExportJob {
-  const limitSeconds = Math.ceil(deps.timeLimitMs / 1000);
+  const limitSeconds = deps.config.MEMBER_EXPORT_TIME_LIMIT_SECONDS;
   return jobs.define(MEMBER_EXPORT_TASK, exportPayload, (payload, context) => runExport(deps, payload, context), {
     retryLimit: 2,
     retryDelaySeconds: 5,

@@ -166,6 +166,6 @@ export async function decideRequests(
     return results;
   });
 
-  for (const { member } of decided) deps.forgetMember(member);
+  for (const { member } of decided) deps.auth.forgetMember(member);
   return decided;
 }

@@ -1,19 +1,13 @@
 import { downloadMemberExport, downloadMemberUploadTemplate, startMemberExport, uploadMembers } from '../../../shared/api/admin/memberTransfer';
 import { MEMBER_UPLOAD_MAX_BYTES } from '../../../shared/domain/memberTransfer';
-import type { JobQueue } from '../../jobs/queue';
 import * as exportService from './export';
 import * as uploadService from './upload';
 import { registerEndpoint } from '../../routes/endpointRoute';
 import { readUpload, registerMultipartRoutes, sendFile } from '../files/routes';
 import { domainRoutes } from '../plugin';
 
-export interface MemberTransferRouteDeps extends uploadService.MemberUploadDeps, exportService.MemberExportDeps {
-  jobs: JobQueue;
-}
-
 /** Member export and bulk upload (issue 11); the job types are defined here, before the queue starts. */
-export const memberTransferRoutes = domainRoutes('members.transfer', (app, container) => {
-  const deps: MemberTransferRouteDeps = { ...container, timeLimitMs: container.config.MEMBER_EXPORT_TIME_LIMIT_SECONDS * 1000 };
+export const memberTransferRoutes = domainRoutes('members.transfer', (app, deps) => {
   const { db, jobs } = deps;
   const exportJob = exportService.defineMemberExportJob(jobs, deps);
   const uploadJob = uploadService.defineMemberUploadJob(jobs, deps);

@@ -1,3 +1,4 @@
+import type { AppDeps } from '../../deps';
 import { randomUUID } from 'node:crypto';
 import { extname } from 'node:path';
 import { Readable } from 'node:stream';
@@ -26,13 +27,11 @@ import type { MemberRow, TenantRow } from '../../db/rows';
 import { backgroundTasks, customFields, invitations, memberCustomFieldValues, memberGroups, memberUploads, members, tenants } from '../../db/schema';
 import { AppError } from '../../errors';
 import { type JobContext, type JobQueue, type JobType, TaskFailure } from '../../jobs/queue';
-import type { FileStore } from '../../storage/fileStore';
 import { UnsupportedFileTypeError, checkFileType } from '../../storage/fileType';
 import { SPREADSHEET_MIME, spreadsheetBuffer } from '../../storage/spreadsheet';
 import type { DocumentPool } from '../../workers/documentPool';
 import { recordAudit, recordAudits } from '../auditLog/service';
 import {
-  type InvitationDeps,
   type NewInvitation,
   assertCanInvite,
   assertInvitationRoom,
@@ -44,11 +43,8 @@ import {
 import { type UploadedPart, documentRefusal } from '../files/service';
 import { toTask } from '../tasks/service';
 
-export interface MemberUploadDeps extends Pick<InvitationDeps, 'db' | 'mail' | 'links' | 'log'> {
-  store: FileStore;
-  /** Reads the uploaded spreadsheet in a parsing process, within the document limits. */
-  documents: DocumentPool;
-}
+/** `documents`: reads the uploaded spreadsheet in a parsing process, within the document limits. */
+export type MemberUploadDeps = Pick<AppDeps, 'db' | 'mail' | 'links' | 'log' | 'store' | 'documents'>;
 
 const uploadPayload = z.object({ fileKey: z.string(), format: z.enum(MEMBER_FILE_FORMATS) });
 export type MemberUploadJob = JobType<z.infer<typeof uploadPayload>>;

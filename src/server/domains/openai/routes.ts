@@ -6,7 +6,6 @@ import { completion, completionChunk, completionId, listKeyModels, openApiTurn, 
 import { RateLimitedError } from '../../shared/rateLimit';
 import { RESPONSE_WRITTEN, registerEndpoint } from '../../routes/endpointRoute';
 import { domainRoutes } from '../plugin';
-import { chatDeps } from '../chat/service';
 
 /** OpenAI's error `type` for each status this API answers. */
 const ERROR_TYPES: Record<number, string> = {
@@ -83,8 +82,7 @@ function registerOpenAiErrors(app: FastifyInstance): void {
   });
 }
 
-export const openAiRoutes = domainRoutes('openai', async (api, container) => {
-  const deps = chatDeps(container);
+export const openAiRoutes = domainRoutes('openai', async (api, deps) => {
   await api.register(async (app) => {
     registerOpenAiErrors(app);
 

@@ -4,11 +4,9 @@ import * as publicSessions from './service';
 import { writeChatStream } from '../chat/routes';
 import { registerEndpoint } from '../../routes/endpointRoute';
 import { domainRoutes } from '../plugin';
-import { chatDeps } from '../chat/service';
 
 /** Shared sessions and visitors' chats with public chatbots: no sign-in (spec §6, token value `public`). */
-export const publicSessionRoutes = domainRoutes('publicSessions', (app, container) => {
-  const deps = chatDeps(container);
+export const publicSessionRoutes = domainRoutes('publicSessions', (app, deps) => {
   const { db } = deps;
   const features = { webSearch: deps.sources?.webSearchAvailable ?? false };
   registerEndpoint(app, getPublicChatbot, async ({ params, tenant }) => publicSessions.getPublicChatbot(db, tenant, params.hash, features));

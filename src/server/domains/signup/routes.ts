@@ -5,14 +5,12 @@ import * as signup from './service';
 import { readerLanguage } from '../../../shared/domain/language';
 import { registerEndpoint } from '../../routes/endpointRoute';
 import { domainRoutes } from '../plugin';
-import { signupDeps } from './service';
 
 /** The sign-in page of the server the request reached, for links in mails. */
 export const signInUrl = (request: FastifyRequest) => `${request.protocol}://${request.host}/auth`;
 
-export const signupRoutes = domainRoutes('signup', (app, container) => {
-  const deps = signupDeps(container);
-  const { config } = container;
+export const signupRoutes = domainRoutes('signup', (app, deps) => {
+  const { config } = deps;
   const { db } = deps;
   registerEndpoint(app, getSignupSettings, async ({ tenant }) => signup.signupSettings(tenant));
   registerEndpoint(app, updateSignupSettings, async ({ tenant, body, requireMember }) => signup.updateSignupSettings(db, tenant, requireMember(), body).finally(() => app.forgetTenant(tenant)));

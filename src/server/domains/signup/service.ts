@@ -28,8 +28,6 @@ import {
 import { AppError, notFound } from '../../errors';
 import { type AuditActor, recordAudit } from '../auditLog/service';
 import { diffFields } from '../../../shared/domain/audit';
-import type { MailOutbox } from '../../mail/outbox';
-import type { SmsService } from '../../sms/service';
 import { hashPassword } from '../auth/service';
 import { assertNewPassword } from '../auth/passwordRules';
 import { checkCode, issueCode, spendCode } from './verificationCodes';
@@ -38,24 +36,8 @@ import type { AppDeps } from '../../deps';
 
 type SignUpInput = z.output<typeof signUpBodySchema>;
 
-export interface SignupDeps {
-  db: Database;
-  mail: MailOutbox;
-  sms: SmsService;
-  /** Called after a member row changes, so cached sign-ins see it (AuthService.forgetMember). */
-  forgetMember: (member: Pick<MemberRow, 'tenantId' | 'id'>) => void;
-  log: { error(details: object, message: string): void };
-}
-
-/** The sign-up services' dependencies, from the container (the members console, invitations and SSO use them too). */
-export const signupDeps = (deps: AppDeps) => ({
-  db: deps.db,
-  mail: deps.mail,
-  sms: deps.sms,
-  forgetMember: deps.auth.forgetMember,
-  endSessions: deps.auth.endSessions,
-  log: deps.log,
-});
+/** What the sign-up services use of the container (the members console, invitations and SSO too). */
+export type SignupDeps = Pick<AppDeps, 'db' | 'mail' | 'sms' | 'auth' | 'log'>;
 
 /** Members who hold (or wait for) a seat of the plan: rejected and deactivated ones do not count. */
 const COUNTED_STATUSES = ['pending', 'approved', 'invited'] as const;

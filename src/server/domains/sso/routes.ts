@@ -4,13 +4,11 @@ import * as sso from './service';
 import { registerEndpoint } from '../../routes/endpointRoute';
 import { signInUrl } from '../signup/routes';
 import { domainRoutes } from '../plugin';
-import { ssoDeps } from './service';
 
 
 /** SSO platforms, their two-step verification, SSO sign-up and account connection (sign-in is with the auth routes). */
-export const ssoRoutes = domainRoutes('sso', (app, container) => {
-  const deps = ssoDeps(container);
-  const { config } = container;
+export const ssoRoutes = domainRoutes('sso', (app, deps) => {
+  const { config } = deps;
   const { db } = deps;
   // Each step may reach the platform and send a code: limited like sign-in per client.
   const limited = { rateLimit: { name: 'sso', limit: config.SIGN_IN_RATE_LIMIT, windowMs: 60_000 } };

@@ -12,25 +12,15 @@ import { members, ssoPlatforms, ssoWhitelist } from '../../db/schema';
 import { AppError, notFound } from '../../errors';
 import { type AuditActor, recordAudit } from '../auditLog/service';
 import { diffFields } from '../../../shared/domain/audit';
-import type { OutboundGuard } from '../../net/outboundGuard';
-import type { DirectoryAdapter } from '../../sso/directory';
 import { type SsoIdentity, SsoPlatformUnavailableError, SsoRejectedError } from '../../sso/identity';
-import { issuerProblem, type OidcAdapter } from '../../sso/oidc';
-import type { AuthService, IssuedTokens } from '../auth/service';
+import { issuerProblem } from '../../sso/oidc';
+import type { IssuedTokens } from '../auth/service';
 import { toMemberDto } from '../members/service';
-import { type SignupDeps, signUpWithSso, signupDeps } from '../signup/service';
+import { type SignupDeps, signUpWithSso } from '../signup/service';
 import { checkCode, issueCode, spendCode } from '../signup/verificationCodes';
 import type { AppDeps } from '../../deps';
 
-export interface SsoDeps extends SignupDeps {
-  auth: AuthService;
-  oidc: OidcAdapter;
-  directory: DirectoryAdapter;
-  /** Checks the platforms' addresses when an admin saves them (connections are checked again each time). */
-  outbound: Pick<OutboundGuard, 'destinationProblem'>;
-}
-
-export const ssoDeps = (deps: AppDeps): SsoDeps => ({ ...signupDeps(deps), auth: deps.auth, outbound: deps.outbound, oidc: deps.oidc, directory: deps.directory });
+export type SsoDeps = SignupDeps & Pick<AppDeps, 'oidc' | 'directory' | 'outbound'>;
 
 type PlatformRow = typeof ssoPlatforms.$inferSelect;
 
@@ -240,7 +230,7 @@ export async function connect(deps: SsoDeps, tenant: TenantRow, requester: Membe
       .where(and(eq(members.tenantId, tenant.id), eq(members.id, requester.id)))
       .returning();
     if (!row) throw notFound();
-    deps.forgetMember(row);
+    deps.auth.forgetMember(row);
     return toMemberDto(deps.db, row);
   } catch (error) {
     if (isUniqueViolation(error)) {
@@ -262,7 +252,7 @@ export async function disconnect(deps: SsoDeps, tenant: TenantRow, requester: Me
     .where(and(eq(members.tenantId, tenant.id), eq(members.id, requester.id)))
     .returning();
   if (!row) throw notFound();
-  deps.forgetMember(row);
+  deps.auth.forgetMember(row);
   return toMemberDto(deps.db, row);
 }
 
@@ -353,7 +343,7 @@ export async function updatePlatform(deps: Pick<SsoDeps, 'db' | 'oidc' | 'outbou
 }
 
 /** Members connected to it keep their accounts (the foreign key sets their platform to null). */
-export async function deletePlatform(deps: Pick<SsoDeps, 'db' | 'forgetMember'>, tenant: TenantRow, actor: AuditActor, id: number) {
+export async function deletePlatform(deps: Pick<SsoDeps, 'db' | 'auth'>, tenant: TenantRow, actor: AuditActor, id: number) {
   const platform = await platformOf(deps.db, tenant, id);
   const connected = await deps.db.transaction(async (tx) => {
     const disconnected = await tx
@@ -367,6 +357,6 @@ export async function deletePlatform(deps: Pick<SsoDeps, 'db' | 'forgetMember'>,
     await recordAudit(tx, { tenantId: tenant.id, actor, action: 'sso_platform.delete', targetType: 'sso_platform', targetId: id, changes });
     return disconnected;
   });
-  connected.forEach(deps.forgetMember);
+  connected.forEach((member) => deps.auth.forgetMember(member));
   return { ok: true as const };
 }

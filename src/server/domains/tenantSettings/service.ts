@@ -2,6 +2,7 @@
  * Branding and support settings of a tenant (name, logo, support address, manual link) and the
  * uploads of the console's settings (the logo, a policy's document): docs/decisions/0045-tenant-settings.md.
  */
+import type { AppDeps } from '../../deps';
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -14,16 +15,12 @@ import type { Database } from '../../db/client';
 import type { MemberRow, TenantRow } from '../../db/rows';
 import { files, tenants } from '../../db/schema';
 import { AppError, notFound } from '../../errors';
-import type { FileStore } from '../../storage/fileStore';
 import { UnsupportedFileTypeError, checkFileType } from '../../storage/fileType';
 import { type AuditActor, recordAudit } from '../auditLog/service';
 import { diffFields } from '../../../shared/domain/audit';
 import { type FileDownload, type FileRow, type UploadedPart, documentRefusal, openStored } from '../files/service';
 
-export interface SettingsDeps {
-  db: Database;
-  store: FileStore;
-}
+export type SettingsDeps = Pick<AppDeps, 'db' | 'store'>;
 
 export const logoUrl = (fileId: number) => `${API_PREFIX}/tenants/logo/${fileId}/`;
 
