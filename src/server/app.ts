@@ -104,7 +104,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
   registerAssetRoutes(app);
 
   const sweepAnswers = async () => {
-    const swept = await sweepAbandonedAnswers(db, deps.llm.imageModel().name, app.log);
+    const swept = await sweepAbandonedAnswers(deps);
     if (swept > 0) app.log.warn({ count: swept }, 'saved chat answers whose server stopped streaming them as interrupted');
     return swept;
   };
@@ -112,11 +112,11 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
   const sweepFailed = (error: unknown) => app.log.error({ err: error }, 'chat answer sweep failed');
   // At once for answers a process that died left behind; a failure here leaves them to the timer, not the start.
   await sweepAnswers().catch(sweepFailed);
-  const sweepRenewals = defineRenewalJobs(jobs, deps);
+  const sweepRenewals = defineRenewalJobs(deps);
   app.decorate('sweepRenewals', sweepRenewals);
-  const creditPeriods = defineCreditPeriodJobs(jobs, db);
+  const creditPeriods = defineCreditPeriodJobs(deps);
   app.decorate('creditPeriods', creditPeriods);
-  const sweepFiles = () => sweepTaskFiles(db, deps.store, config.MEMBER_EXPORT_RETENTION_HOURS * 3_600_000);
+  const sweepFiles = () => sweepTaskFiles(deps);
   app.decorate('sweepTaskFiles', sweepFiles);
 
   // What every domain's routes read from a request: its tenant, its member, its API-key caller.

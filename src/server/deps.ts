@@ -186,6 +186,6 @@ export function buildDeps(app: FastifyInstance, { db, config, llm, files: store,
     sources: createSources(db, searchProviderFromConfig(config)),
     fileContext: createFileContext(store),
     answers: createLiveAnswers(db, config.STREAM_LEASE_SECONDS, log),
-    enqueueParse: defineFileJobs(jobs, { db, store, documents, log }),
+    enqueueParse: defineFileJobs({ jobs, db, store, documents, log }),
   };
 }

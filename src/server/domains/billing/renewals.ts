@@ -1,10 +1,10 @@
 /**
  * Monthly renewals: the memberships due and one membership's renewal charge (the `membership-renewal` job).
  */
+import type { AppDeps } from '../../deps';
 import { and, eq, inArray, lte } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database } from '../../db/client';
-import type { JobQueue } from '../../jobs/queue';
 import { memberships, paymentMethods, plans } from '../../db/schema';
 import { type ChargeOutcome } from '../../payments/provider';
 import type { BillingDeps, Owner } from './membership';
@@ -51,7 +51,8 @@ export async function renewMembership(deps: BillingDeps, membershipId: number): 
 }
 
 /** The renewal job and its sweep; define before the queue starts. */
-export function defineRenewalJobs(jobs: JobQueue, deps: BillingDeps) {
+export function defineRenewalJobs(deps: BillingDeps & Pick<AppDeps, 'jobs'>) {
+  const { jobs } = deps;
   const renewal = jobs.define('membership-renewal', z.object({ membershipId: z.number().int() }), async ({ membershipId }) => renewMembership(deps, membershipId), {
     retryLimit: 2,
     retryDelaySeconds: 60,

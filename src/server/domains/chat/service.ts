@@ -12,7 +12,7 @@ import type { LlmModelRow, MemberRow, SessionRow, TenantRow } from '../../db/row
 import { rememberRecentChatbot } from '../chatbots/recent';
 import { type Billing, type Reservation, assertCreditLeft, isFreeModel, messageCost, refuseReservation, releaseOrphanedReservations, settleCredits, toCreditCheck } from '../credits/service';
 import { isCreditsDepleted } from '../../../shared/domain/credits';
-import { type AnswerContent, type AnswerLease, type ChatLog, type LiveAnswer, cutOffOf, storableText } from './liveAnswers';
+import { type AnswerContent, type AnswerLease, type LiveAnswer, cutOffOf, storableText } from './liveAnswers';
 import { withoutFiles } from './fileContext';
 import { findSendTarget } from './sendContext';
 import { findOwnSession, newHashId } from '../sessions/service';
@@ -539,7 +539,8 @@ const SWEEP_BATCH = 100;
  * same answer save it once (writeAnswer). Compares with the database clock, which wrote the
  * leases. Returns how many answers it saved.
  */
-export async function sweepAbandonedAnswers(db: Database, imageModel: string, log: ChatLog): Promise<number> {
+export async function sweepAbandonedAnswers({ db, llm, log }: Pick<AppDeps, 'db' | 'llm' | 'log'>): Promise<number> {
+  const imageModel = llm.imageModel().name;
   const reservationSettled = sql<boolean>`exists (select 1 from ${creditLedger} settlement where settlement.reservation_id = ${creditLedger.id})`;
   const hasImage = sql<boolean>`exists (select 1 from ${sessionMessageFiles} link where link.message_id = ${sessionMessages.id})`;
   const abandoned = await db

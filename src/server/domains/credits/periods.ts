@@ -1,9 +1,9 @@
+import type { AppDeps } from '../../deps';
 import { and, asc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { clock, dayOf, periodBounds, periodOf } from '../../clock';
 import type { Database, Queryable } from '../../db/client';
 import { creditBalances, creditLedger, memberships, plans, tenants } from '../../db/schema';
-import type { JobQueue } from '../../jobs/queue';
 import { appendToLedger } from './service';
 
 /**
@@ -163,7 +163,7 @@ export interface CreditPeriods {
  * server calls `enqueueDue` every CREDIT_PERIOD_CHECK_MINUTES; a check finds nothing to do except
  * in the first one after a month starts or a grant lapses.
  */
-export function defineCreditPeriodJobs(jobs: JobQueue, db: Database): CreditPeriods {
+export function defineCreditPeriodJobs({ jobs, db }: Pick<AppDeps, 'jobs' | 'db'>): CreditPeriods {
   const renew = jobs.define('credit-period', z.object({}).strict(), async (_payload, { tenantId }) => renewTenantPeriod(db, tenantId));
   return {
     async enqueueDue() {

@@ -68,7 +68,7 @@ export function registerMultipartRoutes(app: FastifyInstance, register: (scope: 
 }
 
 export const fileRoutes = domainRoutes('files', (app, deps) => {
-  const { db, store } = deps;
+  const { db } = deps;
   registerMultipartRoutes(app, (scope) =>
     registerEndpoint(scope, uploadFiles, async ({ tenant, requireMember, request }) => {
       const member = requireMember();
@@ -78,15 +78,15 @@ export const fileRoutes = domainRoutes('files', (app, deps) => {
   );
 
   registerEndpoint(app, getFileProgress, async ({ query, requireMember }) => ({ items: await filesService.fileProgress(db, requireMember(), query.file_ids) }));
-  registerEndpoint(app, getFile, async ({ params, requireMember, reply }) => sendFile(reply, await filesService.downloadOwnFile(db, store, requireMember(), params.id)));
+  registerEndpoint(app, getFile, async ({ params, requireMember, reply }) => sendFile(reply, await filesService.downloadOwnFile(deps, requireMember(), params.id)));
   registerEndpoint(app, getPublicFile, async ({ params, tenant, reply }) =>
-    sendFile(reply, await filesService.downloadPublicFile(db, store, tenant, params.hash, params.id)),
+    sendFile(reply, await filesService.downloadPublicFile(deps, tenant, params.hash, params.id)),
   );
   registerEndpoint(app, getSharedSessionFile, async ({ params, tenant, reply }) =>
-    sendFile(reply, await publicSessions.downloadSharedSessionFile(db, store, tenant, params.hash, params.id)),
+    sendFile(reply, await publicSessions.downloadSharedSessionFile(deps, tenant, params.hash, params.id)),
   );
   registerEndpoint(app, deleteFile, async ({ params, requireMember }) => {
-    await filesService.deleteFile(db, store, requireMember(), params.id);
+    await filesService.deleteFile(deps, requireMember(), params.id);
     return { ok: true as const };
   });
 });

@@ -17,7 +17,6 @@ import type { MemberRow, TenantRow } from '../../db/rows';
 import { indexFile } from '../../retrieval';
 import { chatbotDocuments, chatbots, fileSections, files, sessionMessageFiles, sessions } from '../../db/schema';
 import { AppError, forbidden, notFound } from '../../errors';
-import type { JobQueue } from '../../jobs/queue';
 import { CorruptFileError, DocumentLimitError } from '../../storage/documentErrors';
 import type { ExtractLimits } from '../../storage/extractText';
 import type { FileStore } from '../../storage/fileStore';
@@ -228,7 +227,7 @@ export async function uploadFiles(
     if (!isImage) await deps.enqueueParse(row.id, { tenantId: tenant.id, memberId: member.id });
     stored.push(row);
   }
-  await purgeExpiredFiles(deps.db, deps.store, tenant.id).catch(() => undefined);
+  await purgeExpiredFiles(deps, tenant.id).catch(() => undefined);
   return stored;
 }
 
@@ -240,7 +239,7 @@ const PURGE_BATCH = 20;
  * document: files left in a composer. Sent files belong to their conversation and stay. Runs after
  * each upload of the tenant (best effort), so no schedule is needed.
  */
-export async function purgeExpiredFiles(db: Database, store: FileStore, tenantId: number): Promise<number> {
+export async function purgeExpiredFiles({ db, store }: Pick<AppDeps, 'db' | 'store'>, tenantId: number): Promise<number> {
   const expired = await db
     .select({ id: files.id, storageKey: files.storageKey })
     .from(files)
@@ -274,7 +273,7 @@ export async function openStored(store: FileStore, row: FileRow): Promise<FileDo
 }
 
 /** The owner's download; anyone else's (or a missing file) answers 404, so ids reveal nothing. */
-export async function downloadOwnFile(db: Database, store: FileStore, member: MemberRow, id: number): Promise<FileDownload> {
+export async function downloadOwnFile({ db, store }: Pick<AppDeps, 'db' | 'store'>, member: MemberRow, id: number): Promise<FileDownload> {
   const [row] = await db
     .select()
     .from(files)
@@ -293,7 +292,7 @@ export const publicAccessLevel = eq(files.accessLevel, 'public');
  * chatbot while the chatbot is public. Session files have their own path (sharedSessionFileUrl):
  * a chatbot's hash must not open every shared session of it to whoever counts file ids.
  */
-export async function downloadPublicFile(db: Database, store: FileStore, tenant: TenantRow, chatbotHash: string, id: number): Promise<FileDownload> {
+export async function downloadPublicFile({ db, store }: Pick<AppDeps, 'db' | 'store'>, tenant: TenantRow, chatbotHash: string, id: number): Promise<FileDownload> {
   const [chatbot] = await db
     .select({ id: chatbots.id, isPublic: chatbots.isPublic, profileImageFileId: chatbots.profileImageFileId })
     .from(chatbots)
@@ -317,7 +316,7 @@ export async function downloadPublicFile(db: Database, store: FileStore, tenant:
 export const sharedSessionFileUrl = (sessionHash: string, id: number) => `${API_PREFIX}${buildPath(getSharedSessionFile.path, { hash: sessionHash, id })}`;
 
 /** Spec §8 delete: 404 unknown, 403 someone else's, 422 already sent in a message (the history shows it). */
-export async function deleteFile(db: Database, store: FileStore, member: MemberRow, id: number): Promise<void> {
+export async function deleteFile({ db, store }: Pick<AppDeps, 'db' | 'store'>, member: MemberRow, id: number): Promise<void> {
   const [row] = await db.select().from(files).where(and(eq(files.tenantId, member.tenantId), eq(files.id, id)));
   if (!row) throw notFound();
   if (row.memberId !== member.id) throw forbidden('You may only delete your own files.');
@@ -390,7 +389,8 @@ export async function parseFile(
 }
 
 /** Defines the parse job on the queue (before it starts); returns how to queue a file. */
-export function defineFileJobs(jobs: JobQueue, deps: ParseDeps): EnqueueParse {
+export function defineFileJobs(deps: ParseDeps & Pick<AppDeps, 'jobs'>): EnqueueParse {
+  const { jobs } = deps;
   const parse = jobs.define(
     'files.parse',
     parsePayload,

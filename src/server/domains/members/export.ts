@@ -10,7 +10,7 @@ import type { Database } from '../../db/client';
 import type { MemberRow, TenantRow } from '../../db/rows';
 import { backgroundTasks, customFields, memberCustomFieldValues, memberGroupLinks, memberGroups, members } from '../../db/schema';
 import { AppError, notFound } from '../../errors';
-import { type JobContext, type JobQueue, type JobType, TaskFailure } from '../../jobs/queue';
+import { type JobContext, type JobType, TaskFailure } from '../../jobs/queue';
 import { SPREADSHEET_MIME, spreadsheetChunks } from '../../storage/spreadsheet';
 import type { FileDownload } from '../files/service';
 import { toTask } from '../tasks/service';
@@ -130,7 +130,8 @@ async function runExport(deps: MemberExportDeps, payload: z.infer<typeof exportP
   return { format: payload.format, file_name: `members-${date}.${payload.format}`, rows, download_path: exportDownloadPath(context.taskId) };
 }
 
-export function defineMemberExportJob(jobs: JobQueue, deps: MemberExportDeps): MemberExportJob {
+export function defineMemberExportJob(deps: MemberExportDeps & Pick<AppDeps, 'jobs'>): MemberExportJob {
+  const { jobs } = deps;
   const limitSeconds = deps.config.MEMBER_EXPORT_TIME_LIMIT_SECONDS;
   return jobs.define(MEMBER_EXPORT_TASK, exportPayload, (payload, context) => runExport(deps, payload, context), {
     retryLimit: 2,
@@ -145,7 +146,7 @@ export function defineMemberExportJob(jobs: JobQueue, deps: MemberExportDeps): M
  * GET /admin/members/export-task/: the export this admin already has running, or a new one. One at
  * a time per admin keeps a double click from starting two.
  */
-export async function startMemberExport(jobs: JobQueue, job: MemberExportJob, db: Database, tenant: TenantRow, admin: MemberRow, format: MemberFileFormat): Promise<Task> {
+export async function startMemberExport({ jobs, db }: Pick<AppDeps, 'jobs' | 'db'>, job: MemberExportJob, tenant: TenantRow, admin: MemberRow, format: MemberFileFormat): Promise<Task> {
   const owned = and(eq(backgroundTasks.tenantId, tenant.id), eq(backgroundTasks.memberId, admin.id), eq(backgroundTasks.kind, MEMBER_EXPORT_TASK));
   const [running] = await db.select().from(backgroundTasks).where(and(owned, eq(backgroundTasks.status, 'running')));
   if (running) return toTask(running);

@@ -8,12 +8,12 @@ import { domainRoutes } from '../plugin';
 
 /** Member export and bulk upload (issue 11); the job types are defined here, before the queue starts. */
 export const memberTransferRoutes = domainRoutes('members.transfer', (app, deps) => {
-  const { db, jobs } = deps;
-  const exportJob = exportService.defineMemberExportJob(jobs, deps);
-  const uploadJob = uploadService.defineMemberUploadJob(jobs, deps);
+  const { db } = deps;
+  const exportJob = exportService.defineMemberExportJob(deps);
+  const uploadJob = uploadService.defineMemberUploadJob(deps);
 
   registerEndpoint(app, startMemberExport, async ({ query, tenant, requireMember }) =>
-    exportService.startMemberExport(jobs, exportJob, db, tenant, requireMember(), query.format),
+    exportService.startMemberExport(deps, exportJob, tenant, requireMember(), query.format),
   );
   registerEndpoint(app, downloadMemberExport, async ({ params, tenant, requireMember, reply }) =>
     sendFile(reply, await exportService.downloadMemberExport(deps, tenant, requireMember(), params.id)),
@@ -25,7 +25,7 @@ export const memberTransferRoutes = domainRoutes('members.transfer', (app, deps)
     registerEndpoint(scope, uploadMembers, async ({ tenant, requireMember, request }) => {
       const admin = requireMember();
       const { parts } = await readUpload(request, { maxBytes: MEMBER_UPLOAD_MAX_BYTES, maxPages: 0, allowedKinds: ['xlsx', 'text'] });
-      return uploadService.startMemberUpload(deps, jobs, uploadJob, tenant, admin, parts);
+      return uploadService.startMemberUpload(deps, uploadJob, tenant, admin, parts);
     }),
   );
 });

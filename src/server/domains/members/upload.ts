@@ -26,7 +26,7 @@ import { isDataRefusal } from '../../db/databaseErrors';
 import type { MemberRow, TenantRow } from '../../db/rows';
 import { backgroundTasks, customFields, invitations, memberCustomFieldValues, memberGroups, memberUploads, members, tenants } from '../../db/schema';
 import { AppError } from '../../errors';
-import { type JobContext, type JobQueue, type JobType, TaskFailure } from '../../jobs/queue';
+import { type JobContext, type JobType, TaskFailure } from '../../jobs/queue';
 import { UnsupportedFileTypeError, checkFileType } from '../../storage/fileType';
 import { SPREADSHEET_MIME, spreadsheetBuffer } from '../../storage/spreadsheet';
 import type { DocumentPool } from '../../workers/documentPool';
@@ -125,13 +125,13 @@ function checkRowCount(rows: string[][]): void {
  * about a wrong template before any row is touched), stores it and starts the upload task.
  */
 export async function startMemberUpload(
-  deps: MemberUploadDeps,
-  jobs: JobQueue,
+  deps: MemberUploadDeps & Pick<AppDeps, 'jobs'>,
   job: MemberUploadJob,
   tenant: TenantRow,
   admin: MemberRow,
   parts: UploadedPart[],
 ): Promise<Task> {
+  const { jobs } = deps;
   assertCanInvite(admin);
   const [part] = parts;
   if (!part || parts.length > 1) throw new AppError(422, 'validation_error', 'Send exactly one file.');
@@ -392,7 +392,8 @@ async function runUpload(deps: MemberUploadDeps, payload: z.infer<typeof uploadP
   return outcomeOf(total, checkpoint!.invited, failed);
 }
 
-export function defineMemberUploadJob(jobs: JobQueue, deps: MemberUploadDeps): MemberUploadJob {
+export function defineMemberUploadJob(deps: MemberUploadDeps & Pick<AppDeps, 'jobs'>): MemberUploadJob {
+  const { jobs } = deps;
   return jobs.define(MEMBER_UPLOAD_TASK, uploadPayload, (payload, context) => runUpload(deps, payload, context), {
     retryLimit: 2,
     retryDelaySeconds: 5,

@@ -1,3 +1,4 @@
+import type { AppDeps } from '../../deps';
 import { and, asc, eq, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { PublicChatbot, PublicSession, publicChatBodySchema } from '../../../shared/api/publicSessions';
@@ -7,7 +8,6 @@ import type { Database, Queryable } from '../../db/client';
 import { categories, chatbotCategories, chatbots, files, llmModels, members, sessionMessageFiles, sessionMessages, sessions } from '../../db/schema';
 import type { MemberRow, SessionRow, TenantRow } from '../../db/rows';
 import { AppError, notFound } from '../../errors';
-import type { FileStore } from '../../storage/fileStore';
 import { type SendDeps, checkSend, openTurn } from '../chat/service';
 import type { ChatDeps, ChatTurn, CheckedSend } from '../chat/turn';
 import { type FileDownload, openStored, publicAccessLevel } from '../files/service';
@@ -64,7 +64,7 @@ export async function getPublicSession(q: Queryable, tenant: TenantRow, hash: st
  * shared, only a file attached to one of its messages (an upload or a generated image), and only a
  * public one. Anything else is 404, the answer of an unknown id, so nothing is hinted.
  */
-export async function downloadSharedSessionFile(db: Queryable, store: FileStore, tenant: TenantRow, hash: string, id: number): Promise<FileDownload> {
+export async function downloadSharedSessionFile({ db, store }: Pick<AppDeps, 'db' | 'store'>, tenant: TenantRow, hash: string, id: number): Promise<FileDownload> {
   const session = await sharedSession(db, tenant, hash);
   // The same bare 404 as for a file the session does not have.
   if (!session) throw notFound();

@@ -48,7 +48,7 @@ export async function listPolicies(db: Database, tenant: TenantRow): Promise<Pol
 }
 
 /** The document of a file policy of this tenant; anything else is 404. */
-export async function downloadPolicyFile(db: Database, store: SettingsDeps['store'], tenant: TenantRow, policyId: number): Promise<FileDownload> {
+export async function downloadPolicyFile({ db, store }: SettingsDeps, tenant: TenantRow, policyId: number): Promise<FileDownload> {
   const [row] = await db
     .select({ file: files })
     .from(policies)
@@ -82,7 +82,7 @@ export async function uploadPolicyFile(deps: SettingsDeps, tenant: TenantRow, me
     folder: 'policies',
     expiresAt: new Date(Date.now() + UNSAVED_DOCUMENT_HOURS * 3_600_000),
   });
-  await purgeExpiredFiles(deps.db, deps.store, tenant.id).catch(() => undefined);
+  await purgeExpiredFiles(deps, tenant.id).catch(() => undefined);
   return file;
 }
 

@@ -15,7 +15,7 @@ const ok = { ok: true as const };
 
 /** The console's tenant settings (branding, support, custom fields, policies) and their public reads. */
 export const tenantSettingsRoutes = domainRoutes('tenantSettings', (app, deps) => {
-  const { db, store } = deps;
+  const { db } = deps;
   registerEndpoint(app, getTenantSettings, async ({ tenant }) => settings.readTenantSettings(db, tenant));
   // Branding shows at once on this process (GET /tenants/ reads the cached row): the write drops it.
   const thenForget = <T>(tenant: TenantRow, result: Promise<T>) => result.finally(() => app.forgetTenant(tenant));
@@ -39,7 +39,7 @@ export const tenantSettingsRoutes = domainRoutes('tenantSettings', (app, deps) =
   });
 
   registerEndpoint(app, listPolicies, async ({ tenant }) => ({ items: await policies.listPolicies(db, tenant) }));
-  registerEndpoint(app, getPolicyFile, async ({ tenant, params, reply }) => sendFile(reply, await policies.downloadPolicyFile(db, store, tenant, params.id)));
+  registerEndpoint(app, getPolicyFile, async ({ tenant, params, reply }) => sendFile(reply, await policies.downloadPolicyFile(deps, tenant, params.id)));
   registerEndpoint(app, listAdminPolicies, async ({ tenant }) => ({ items: await policies.listAdminPolicies(db, tenant) }));
   registerEndpoint(app, createPolicy, async ({ tenant, body, requireMember }) => policies.createPolicy(deps, tenant, requireMember(), body));
   registerEndpoint(app, updatePolicy, async ({ tenant, params, body, requireMember }) => policies.updatePolicy(deps, tenant, requireMember(), params.id, body));
