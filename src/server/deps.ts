@@ -9,7 +9,7 @@ import { type MailOutbox, createMailOutbox } from './mail/outbox';
 import { createMailTransport } from './mail/transport';
 import { type OutboundGuard, createOutboundGuard } from './net/outboundGuard';
 import type { PaymentProvider } from './payments/provider';
-import { embedderFromConfig, setEmbedder } from './retrieval';
+import { type Embedder, embedderFromConfig } from './retrieval';
 import { searchProviderFromConfig } from './search';
 import { type SmsService, createSmsService } from './sms/service';
 import { type DirectoryAdapter, createDirectoryAdapter } from './sso/directory';
@@ -46,6 +46,8 @@ export interface AppDeps {
   clock: () => Date;
   log: FastifyBaseLogger;
   llm: LlmRegistry;
+  /** The embedding model for retrieval, when EMBEDDING_* is set. */
+  embedder?: Embedder;
   /** Where uploaded files' bytes live (FILES_DIR or S3_BUCKET). */
   store: FileStore;
   /** Where documents are read: parsing processes with memory and time limits. */
@@ -80,6 +82,8 @@ export interface DepsOptions {
   db: Database;
   config: ServerConfig;
   llm: LlmRegistry;
+  /** The embedding model for retrieval, when EMBEDDING_* is set. */
+  embedder?: Embedder;
   files: FileStore;
   payments: PaymentProvider;
   /** A queue with job types already defined (tests); defaults to a new one on `db`. */
@@ -155,8 +159,7 @@ export function buildDeps(app: FastifyInstance, { db, config, llm, files: store,
       passwordAttemptLimit: config.SIGN_IN_EMAIL_RATE_LIMIT,
     },
   });
-  // Still a lookup keyed by the database (retrieval reads it there); the last wiring of that kind.
-  setEmbedder(db, embedderFromConfig(config));
+  const embedder = embedderFromConfig(config);
   const jobs = givenJobs ?? createJobQueue(db, jobQueueSettings(config));
   const documents = createDocumentPool(documentPoolSettings(config), log);
   app.addHook('onClose', () => documents.close());
@@ -166,6 +169,7 @@ export function buildDeps(app: FastifyInstance, { db, config, llm, files: store,
     clock: clock.now,
     log,
     llm,
+    embedder,
     store,
     documents,
     jobs,
@@ -183,9 +187,9 @@ export function buildDeps(app: FastifyInstance, { db, config, llm, files: store,
     passwords,
     // Read on every send: kept as long as the tenant row (same staleness window).
     guard: createInputGuard(db, config.AUTH_CACHE_TTL_SECONDS * 1000),
-    sources: createSources(db, searchProviderFromConfig(config)),
+    sources: createSources({ db, embedder }, searchProviderFromConfig(config)),
     fileContext: createFileContext(store),
     answers: createLiveAnswers(db, config.STREAM_LEASE_SECONDS, log),
-    enqueueParse: defineFileJobs({ jobs, db, store, documents, log }),
+    enqueueParse: defineFileJobs({ jobs, db, store, documents, log, embedder }),
   };
 }

@@ -1,11 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import type { Citation } from '../../../shared/api/chat';
 import { estimateTokens } from '../../../shared/domain/tokens';
-import type { Database } from '../../db/client';
 import type { LlmModelRow, SessionRow } from '../../db/rows';
 import { chatbotDocuments, sessionMessageFiles, sessionMessages } from '../../db/schema';
 import { AppError } from '../../errors';
-import { type Passage, searchPassages } from '../../retrieval';
+import { type Passage, type RetrievalDeps, searchPassages } from '../../retrieval';
 import { SearchFailed, type SearchProvider, type WebResult } from '../../search';
 import { createTtlCache } from '../../ttlCache';
 
@@ -76,7 +75,8 @@ const documentCitation = (passage: Passage): Citation => ({
  * Retrieval and web search for chat (one per server). No query runs for a send whose chatbot has
  * no documents (cached per chatbot) and whose session never carried files.
  */
-export function createSources(db: Database, search: SearchProvider | undefined) {
+export function createSources(deps: RetrievalDeps, search: SearchProvider | undefined) {
+  const { db } = deps;
   const documents = createTtlCache<number, number[]>(DOCUMENTS_CACHE_MS);
   const chatbotFileIds = (tenantId: number, chatbotId: number) =>
     documents.get(chatbotId, async () =>
@@ -125,7 +125,7 @@ export function createSources(db: Database, search: SearchProvider | undefined) 
       ]);
       const fileIds = [...new Set([...own, ...documentIds, ...earlier])];
       const [passages, results] = await Promise.all([
-        fileIds.length > 0 ? searchPassages(db, { tenantId: scope.tenantId, fileIds, question: scope.text, limit: PASSAGES_PER_SEND }) : [],
+        fileIds.length > 0 ? searchPassages(deps, { tenantId: scope.tenantId, fileIds, question: scope.text, limit: PASSAGES_PER_SEND }) : [],
         searching ? webResults(searching, scope.text) : [],
       ]);
       const webContext = describe([], results);

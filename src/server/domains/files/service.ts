@@ -340,7 +340,7 @@ const parsePayload = z.object({ fileId: z.number().int() });
 /** Percentage steps worth a write while parsing (every page of a long PDF would be many). */
 const PROGRESS_STEP = 5;
 
-type ParseDeps = Pick<AppDeps, 'db' | 'store' | 'documents' | 'log'>;
+type ParseDeps = Pick<AppDeps, 'db' | 'store' | 'documents' | 'log' | 'embedder'>;
 
 /**
  * Extracts a document's text into `file_sections` (in the worker pool), writing the percentage
@@ -348,10 +348,11 @@ type ParseDeps = Pick<AppDeps, 'db' | 'store' | 'documents' | 'log'>;
  * over a budget ends as `failed`, which the Files UI shows as "could not be read".
  */
 export async function parseFile(
-  { db, store, documents, log }: ParseDeps,
+  deps: ParseDeps,
   fileId: number,
   tenantId: number,
 ): Promise<{ sections: number; percentage: number } | null> {
+  const { db, store, documents, log } = deps;
   const [row] = await db.select().from(files).where(and(eq(files.id, fileId), eq(files.tenantId, tenantId)));
   if (!row) return null;
   const stored = await store.get(row.storageKey);
@@ -377,7 +378,7 @@ export async function parseFile(
     });
     // Passages for retrieval, rebuilt from the new sections (a retry must not leave stale ones),
     // before the file shows as parsed: a question asked as soon as it does must find them.
-    await indexFile(db, fileId);
+    await indexFile(deps, fileId);
     await db.update(files).set({ parseStatus: 'parsed', parsedPercentage: extraction.percentage }).where(eq(files.id, fileId));
     return { sections: extraction.sections.length, percentage: extraction.percentage };
   } catch (error) {
