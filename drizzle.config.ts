@@ -3,6 +3,6 @@ import { defineConfig } from 'drizzle-kit';
 /** `npm run db:generate` writes SQL migrations that both PGlite and PostgreSQL apply at start. */
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './src/server/db/schema.ts',
+  schema: './src/server/db/schema/index.ts',
   out: './src/server/db/migrations',
 });

@@ -7,9 +7,8 @@
  * Each question searches all the corpus's files, as a chatbot with three documents would.
  */
 import { performance } from 'node:perf_hooks';
-import type { Database } from '../src/server/db/client';
 import { tenants } from '../src/server/db/schema';
-import { indexFile, searchPassages, setEmbedder } from '../src/server/retrieval';
+import { type RetrievalDeps, indexFile, searchPassages } from '../src/server/retrieval';
 import { openAiCompatibleEmbedder } from '../src/server/retrieval/embeddings';
 import { startFakeEmbeddingUpstream } from '../tests/fixtures/fakeEmbeddingUpstream';
 import { RETRIEVAL_QUESTIONS, answers, writeCorpus } from '../tests/fixtures/retrievalCorpus';
@@ -38,14 +37,14 @@ function fillerSections(pages: number) {
   }));
 }
 
-async function measure(db: Database, tenantId: number, fileIds: number[], label: string) {
+async function measure(deps: RetrievalDeps, tenantId: number, fileIds: number[], label: string) {
   const timings: number[] = [];
   const misses: string[] = [];
   let hits = 0;
   let firsts = 0;
   for (const question of RETRIEVAL_QUESTIONS) {
     const started = performance.now();
-    const passages = await searchPassages(db, { tenantId, fileIds, question: question.question, limit: K });
+    const passages = await searchPassages(deps, { tenantId, fileIds, question: question.question, limit: K });
     timings.push(performance.now() - started);
     if (passages[0] && answers(question, passages[0])) firsts++;
     if (passages.some((passage) => answers(question, passage))) hits++;
@@ -70,25 +69,25 @@ try {
   console.log(`retrieval on ${KIND}: ${RETRIEVAL_QUESTIONS.length} questions over ${fileIds.length} documents`);
 
   let started = performance.now();
-  for (const fileId of fileIds) await indexFile(db, fileId);
+  const offline = { db };
+  for (const fileId of fileIds) await indexFile(offline, fileId);
   console.log(`indexing (offline)                   ${ms(performance.now() - started)}`);
   // The first query pays for the trigram and text-search dictionaries loading: warm them up.
-  await searchPassages(db, { tenantId: tenant.id, fileIds, question: 'warm up', limit: K });
-  await measure(db, tenant.id, fileIds, 'offline (text rankings)');
+  await searchPassages(offline, { tenantId: tenant.id, fileIds, question: 'warm up', limit: K });
+  await measure(offline, tenant.id, fileIds, 'offline (text rankings)');
 
-  setEmbedder(db, openAiCompatibleEmbedder({ baseUrl: embeddings.baseUrl, model: 'fake-hashed-ngrams' }));
+  const embedded = { db, embedder: openAiCompatibleEmbedder({ baseUrl: embeddings.baseUrl, model: 'fake-hashed-ngrams' }) };
   started = performance.now();
-  for (const fileId of fileIds) await indexFile(db, fileId);
+  for (const fileId of fileIds) await indexFile(embedded, fileId);
   console.log(`indexing (with embeddings)           ${ms(performance.now() - started)}`);
-  await measure(db, tenant.id, fileIds, 'with fake embeddings (four rankings)');
+  await measure(embedded, tenant.id, fileIds, 'with fake embeddings (four rankings)');
 
-  setEmbedder(db, undefined);
   const large = await writeCorpus(db, tenant.id, [{ name: 'large.pdf', sections: fillerSections(LARGE_PAGES) }]);
   const largeId = large.get('large.pdf')!;
   started = performance.now();
-  const passages = await indexFile(db, largeId);
+  const passages = await indexFile(offline, largeId);
   console.log(`indexing ${LARGE_PAGES} more pages (${passages} passages) ${ms(performance.now() - started)}`);
-  await measure(db, tenant.id, [...fileIds, largeId], `offline, with the ${passages}-passage file`);
+  await measure(offline, tenant.id, [...fileIds, largeId], `offline, with the ${passages}-passage file`);
 } finally {
   await embeddings.close();
   await handle.close();

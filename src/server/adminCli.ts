@@ -6,9 +6,9 @@ import type { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config';
 import { type DatabaseHandle, openPglite, openPostgres } from './db/client';
-import { ProvisioningError, createAdmin, createTenant, listTenants, resetPassword } from './services/provisioning';
+import { ProvisioningError, createAdmin, createTenant, listTenants, resetPassword } from './domains/tenants/provisioning';
 import { listOutbox } from './mail/outbox';
-import { type ModelDefinition, listModels, setModel } from './services/modelCatalog';
+import { type ModelDefinition, listModels, setModel } from './domains/tenants/modelCatalog';
 
 export const EXIT_OK = 0;
 /** The database failed or something unexpected broke. */

@@ -4,17 +4,22 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import fp from 'fastify-plugin';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { Redis } from 'ioredis';
 import { ACCESS_TOKEN_HEADER, API_PREFIX } from '../shared/domain/http';
 import type { ServerConfig } from './config';
-import { clock } from './clock';
 import type { Database } from './db/client';
-import { type JobQueue, createJobQueue, jobQueueSettings } from './jobs/queue';
-import { type CreditPeriods, defineCreditPeriodJobs } from './services/creditPeriods';
+import type { JobQueue } from './jobs/queue';
 import { runEvery } from './jobs/periodic';
-import { sweepTaskFiles } from './services/taskFiles';
 import { type LlmRegistry, createLlmRegistry, llmSettingsFromConfig } from './llm/registry';
+import { buildDeps } from './deps';
+import { domainPlugins } from './domains';
+import { REQUEST_CONTEXT } from './domains/plugin';
+import { authenticateApiKey, bearerKey } from './domains/apiKeys/service';
+import { defineRenewalJobs } from './domains/billing/renewals';
+import { sweepAbandonedAnswers } from './domains/chat/service';
+import { type CreditPeriods, defineCreditPeriodJobs } from './domains/credits/periods';
+import { sweepTaskFiles } from './domains/tasks/taskFiles';
 import { registerApiKeyAuthentication } from './plugins/apiKeyAuth';
 import { registerAuthentication } from './plugins/auth';
 import { registerErrorHandling } from './plugins/errors';
@@ -22,64 +27,12 @@ import { registerNulByteRejection } from './plugins/nulBytes';
 import { registerRateLimiter } from './plugins/rateLimit';
 import { registerSecurityHeaders } from './plugins/securityHeaders';
 import { registerTenantResolution } from './plugins/tenant';
-import { registerAnnouncementRoutes } from './routes/announcements';
 import { registerApiReferenceRoutes } from './routes/apiReference';
 import { registerAssetRoutes } from './routes/assets';
-import { registerAuthRoutes } from './routes/auth';
 import { errorResponses } from './routes/endpointRoute';
-import { registerCatalogRoutes } from './routes/catalog';
-import { registerChatRoutes } from './routes/chat';
-import { registerErrorLogRoutes } from './routes/errorLog';
-import { registerFileRoutes } from './routes/files';
-import { registerMemberRoutes } from './routes/members';
-import { registerMemberGroupRoutes } from './routes/memberGroups';
-import { registerPasswordRoutes } from './routes/passwords';
-import { registerSecurityRoutes } from './routes/security';
-import { registerSignupRoutes } from './routes/signup';
-import { registerSsoRoutes } from './routes/sso';
-import { registerInvitationRoutes } from './routes/invitations';
-import { registerMemberTransferRoutes } from './routes/memberTransfer';
-import { createOutboundGuard } from './net/outboundGuard';
-import { createDirectoryAdapter } from './sso/directory';
-import { createOidcAdapter } from './sso/oidc';
-import { registerTenantSettingsRoutes } from './routes/tenantSettings';
-import { registerAuditLogRoutes } from './routes/auditLog';
-import { createMailOutbox } from './mail/outbox';
-import { createMailTransport } from './mail/transport';
-import { createSmsService } from './sms/service';
-import { registerPublicSessionRoutes } from './routes/publicSessions';
-import { registerSessionRoutes } from './routes/sessions';
-import { registerStudioRoutes } from './routes/studio';
-import { registerTaskModeRoutes } from './routes/taskModes';
-import { registerTaskRoutes } from './routes/tasks';
-import { registerInquiryRoutes } from './routes/inquiries';
-import { registerModelPermissionRoutes } from './routes/modelPermissions';
-import { registerAdminChatbotRoutes } from './routes/adminChatbots';
-import { registerCreditRoutes } from './routes/credits';
-import { registerAdminMemberGroupRoutes } from './routes/adminMemberGroups';
-import { registerSsoWhitelistRoutes } from './routes/ssoWhitelist';
-import { registerAdminMemberRoutes } from './routes/adminMembers';
-import { registerRecentChatbotRoutes } from './routes/recentChatbots';
-import { defineRenewalJobs, registerBillingRoutes } from './routes/billing';
 import { paymentCspSources, paymentProviderFromConfig } from './payments';
 import type { PaymentProvider } from './payments/provider';
-import type { BillingDeps } from './services/billing';
-import { registerApiKeyRoutes } from './routes/apiKeys';
-import { registerOpenAiRoutes } from './routes/openai';
-import { authenticateApiKey, bearerKey } from './services/apiKeys';
-import { createAuthService } from './services/auth';
-import { createPasswordService } from './services/passwords';
-import { sweepAbandonedAnswers } from './services/chat';
-import { createLiveAnswers } from './services/liveAnswers';
-import { createInputGuard } from './services/inputGuard';
-import { createSources } from './services/sources';
-import { embedderFromConfig, setEmbedder } from './retrieval';
-import { searchProviderFromConfig } from './search';
-import { createFileContext } from './services/fileContext';
-import { defineFileJobs } from './services/files';
 import { type FileStore, createFileStore } from './storage/fileStore';
-import { type RateLimitStore, createRateLimiter, createSignInDelays, postgresRateLimitStore, redisRateLimitStore } from './services/rateLimit';
-import { createDocumentPool, documentPoolSettings } from './workers/documentPool';
 
 export interface BuildAppOptions {
   db: Database;
@@ -119,17 +72,6 @@ declare module 'fastify' {
  */
 const SHUTDOWN_SAVE_TIMEOUT_MS = 10_000;
 
-/** Redis when REDIS_URL is set (its connection closes with the app), else the server's database. */
-function rateLimitStore(app: FastifyInstance, db: Database, config: ServerConfig): RateLimitStore {
-  if (!config.REDIS_URL) return postgresRateLimitStore(db);
-  const redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 2 });
-  redis.on('error', (error) => app.log.error({ err: error }, 'Redis (rate limits) connection error'));
-  app.addHook('onClose', async () => {
-    await redis.quit();
-  });
-  return redisRateLimitStore(redis);
-}
-
 const OPENAPI_TITLE = 'Chatbot platform API';
 
 /**
@@ -139,18 +81,8 @@ const OPENAPI_TITLE = 'Chatbot platform API';
  */
 export async function buildApp({ db, config, llm, logger = false, webRoot, jobs: givenJobs, files = createFileStore(config), payments = paymentProviderFromConfig(config), strictErrorCodes = false }: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({ logger, trustProxy: config.TRUST_PROXY });
-  const mail = createMailOutbox(
-    db,
-    createMailTransport({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log, timeoutMs: (config.MAIL_LEASE_SECONDS * 1000) / 2 }),
-    {
-      maxAttempts: config.MAIL_MAX_ATTEMPTS,
-      retrySeconds: config.MAIL_RETRY_SECONDS,
-      leaseSeconds: config.MAIL_LEASE_SECONDS,
-      pollSeconds: config.JOB_POLL_INTERVAL_SECONDS,
-      from: config.MAIL_FROM,
-    },
-    app.log,
-  );
+  const deps = buildDeps(app, { db, config, llm: llm ?? createLlmRegistry(llmSettingsFromConfig(config)), files, payments, jobs: givenJobs });
+  const { mail, jobs, answers } = deps;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app, { strictErrorCodes });
@@ -158,8 +90,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
   registerNulByteRejection(app);
 
   await app.register(fastifyCookie);
-  const rateLimits = rateLimitStore(app, db, config);
-  registerRateLimiter(app, createRateLimiter(rateLimits));
+  registerRateLimiter(app, deps.limiter);
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: OPENAPI_TITLE, version: '1.0.0', description: 'Reference server of the shared API contract (src/shared/api).' },
@@ -185,52 +116,8 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
   registerApiReferenceRoutes(app, OPENAPI_TITLE);
   registerAssetRoutes(app);
 
-  const auth = createAuthService(db, {
-    accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
-    refreshTokenTtlDays: config.REFRESH_TOKEN_TTL_DAYS,
-    memberCacheTtlMs: config.AUTH_CACHE_TTL_SECONDS * 1000,
-  });
-  const sms = createSmsService({
-    twilio:
-      config.TWILIO_ACCOUNT_SID && config.TWILIO_AUTH_TOKEN && config.TWILIO_FROM
-        ? { accountSid: config.TWILIO_ACCOUNT_SID, authToken: config.TWILIO_AUTH_TOKEN, from: config.TWILIO_FROM, apiBase: config.TWILIO_API_BASE }
-        : undefined,
-    outboxDir: config.SMS_OUTBOX_DIR,
-    log: app.log,
-  });
-  const signupDeps = { db, mail, sms, forgetMember: auth.forgetMember, endSessions: auth.endSessions, log: app.log };
-  // Every connection made for a tenant (SSO today) goes through the one outbound guard (DESIGN §5).
-  const outbound = createOutboundGuard(config.OUTBOUND_ALLOW);
-  const ssoDeps = { ...signupDeps, auth, outbound, oidc: createOidcAdapter(outbound), directory: createDirectoryAdapter(outbound) };
-  const authRateWindowMs = config.AUTH_RATE_WINDOW_SECONDS * 1000;
-  const signInDelays = createSignInDelays(
-    rateLimits,
-    {
-      emailFreeFailures: config.SIGN_IN_EMAIL_FREE_FAILURES,
-      ipFreeFailures: config.SIGN_IN_IP_FREE_FAILURES,
-      maxDelayMs: config.SIGN_IN_DELAY_MAX_SECONDS * 1000,
-      memoryMs: config.SIGN_IN_FAILURE_MEMORY_SECONDS * 1000,
-    },
-    clock.now,
-  );
-  const links = { publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`, defaultTenant: config.DEFAULT_TENANT };
-  const passwords = createPasswordService({
-    db,
-    auth,
-    mail,
-    limiter: app.rateLimiter,
-    settings: {
-      ...links,
-      resetTtlMinutes: config.PASSWORD_RESET_TTL_MINUTES,
-      rateWindowMs: authRateWindowMs,
-      resetEmailLimit: config.PASSWORD_RESET_EMAIL_RATE_LIMIT,
-      passwordAttemptLimit: config.SIGN_IN_EMAIL_RATE_LIMIT,
-    },
-  });
-  const llmRegistry = llm ?? createLlmRegistry(llmSettingsFromConfig(config));
-  const answers = createLiveAnswers(db, config.STREAM_LEASE_SECONDS, app.log);
   const sweepAnswers = async () => {
-    const swept = await sweepAbandonedAnswers(db, llmRegistry.imageModel().name, app.log);
+    const swept = await sweepAbandonedAnswers(deps);
     if (swept > 0) app.log.warn({ count: swept }, 'saved chat answers whose server stopped streaming them as interrupted');
     return swept;
   };
@@ -238,82 +125,34 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
   const sweepFailed = (error: unknown) => app.log.error({ err: error }, 'chat answer sweep failed');
   // At once for answers a process that died left behind; a failure here leaves them to the timer, not the start.
   await sweepAnswers().catch(sweepFailed);
-  // Read on every send: kept as long as the tenant row (same staleness window).
-  const inputGuard = createInputGuard(db, config.AUTH_CACHE_TTL_SECONDS * 1000);
-  setEmbedder(db, embedderFromConfig(config));
-  const sources = createSources(db, searchProviderFromConfig(config));
-  const jobs = givenJobs ?? createJobQueue(db, jobQueueSettings(config));
-  const store = files;
-  const documents = createDocumentPool(documentPoolSettings(config), app.log);
-  app.addHook('onClose', () => documents.close());
-  const enqueueParse = defineFileJobs(jobs, { db, store, documents, log: app.log });
-  const billingDeps: BillingDeps = { db, provider: payments, mail, clock: clock.now, links };
-  const sweepRenewals = defineRenewalJobs(jobs, () => billingDeps);
+  const sweepRenewals = defineRenewalJobs(deps);
   app.decorate('sweepRenewals', sweepRenewals);
-  const creditPeriods = defineCreditPeriodJobs(jobs, db);
+  const creditPeriods = defineCreditPeriodJobs(deps);
   app.decorate('creditPeriods', creditPeriods);
-  const sweepFiles = () => sweepTaskFiles(db, store, config.MEMBER_EXPORT_RETENTION_HOURS * 3_600_000);
+  const sweepFiles = () => sweepTaskFiles(deps);
   app.decorate('sweepTaskFiles', sweepFiles);
-  const chatDeps = {
-    db,
-    llm: llmRegistry,
-    guard: inputGuard,
-    sources,
-    files: createFileContext(store),
-    images: { files: store, creditsPerImage: config.IMAGE_CREDITS },
-    answers,
-  };
 
-  await app.register(
+  // What every domain's routes read from a request: its tenant, its member, its API-key caller.
+  const requestContext = fp(
     async (api) => {
       registerTenantResolution(api, db, config.DEFAULT_TENANT, config.AUTH_CACHE_TTL_SECONDS * 1000);
-      registerAuthentication(api, auth);
+      registerAuthentication(api, deps.auth);
       registerApiKeyAuthentication(api, async (request) => {
         const caller = await authenticateApiKey(db, request.tenant, bearerKey(request.headers.authorization));
         // Per key, in the shared store: every process counts the same calls.
         await app.rateLimiter.rateLimit(`api-key:${caller.key.id}`, config.API_KEY_RATE_LIMIT, 60_000);
         return caller;
       });
-      registerAuthRoutes(api, { db, auth, config, sso: ssoDeps, signInDelays });
-      registerPasswordRoutes(api, passwords, { ipLimit: config.PASSWORD_RESET_IP_RATE_LIMIT, windowMs: authRateWindowMs });
-      registerMemberRoutes(api, db, auth);
-      registerMemberGroupRoutes(api, db);
-      registerCatalogRoutes(api, db, { webSearch: sources.webSearchAvailable });
-      registerSessionRoutes(api, { db, llm: llmRegistry });
-      registerPublicSessionRoutes(api, chatDeps);
-      registerChatRoutes(api, chatDeps);
-      registerTaskModeRoutes(api, db);
-      registerAnnouncementRoutes(api, db);
-      registerErrorLogRoutes(api, db, config);
-      registerTaskRoutes(api, db);
-      registerSecurityRoutes(api, inputGuard);
-      registerFileRoutes(api, { db, store, rateLimits, config, documents, enqueueParse });
-      registerInquiryRoutes(api, { db, mail, rateLimits, config });
-      registerModelPermissionRoutes(api, db);
-      registerAdminChatbotRoutes(api, { db, mail });
-      registerCreditRoutes(api, db);
-      registerAdminMemberGroupRoutes(api, db);
-      registerSsoWhitelistRoutes(api, db);
-      registerRecentChatbotRoutes(api, db);
-      registerApiKeyRoutes(api, db);
-      await registerOpenAiRoutes(api, chatDeps);
-      registerStudioRoutes(api, { db, store, rateLimits, config, documents, enqueueParse, sources });
-      registerSignupRoutes(api, signupDeps, config);
-      registerAdminMemberRoutes(api, signupDeps);
-      registerSsoRoutes(api, ssoDeps, config);
-      registerInvitationRoutes(
-        api,
-        { ...signupDeps, limiter: app.rateLimiter, links, attemptLimit: config.SIGN_IN_EMAIL_RATE_LIMIT, windowMs: authRateWindowMs },
-        config.SIGN_IN_RATE_LIMIT,
-      );
-      registerTenantSettingsRoutes(api, { db, store });
-      registerAuditLogRoutes(api, db);
-      registerBillingRoutes(api, billingDeps);
-      registerMemberTransferRoutes(api, { db, store, documents, mail, links, log: app.log, jobs, timeLimitMs: config.MEMBER_EXPORT_TIME_LIMIT_SECONDS * 1000 });
+    },
+    { name: REQUEST_CONTEXT },
+  );
+  await app.register(
+    async (api) => {
+      await api.register(requestContext);
+      for (const plugin of domainPlugins) await api.register(plugin, deps);
     },
     { prefix: API_PREFIX },
   );
-
   // The built web client on the same port; unknown non-API GETs get index.html (client-side routes).
   const servesWebClient = Boolean(webRoot && existsSync(resolve(webRoot, 'index.html')));
   if (webRoot && servesWebClient) await app.register(fastifyStatic, { root: resolve(webRoot), wildcard: false });

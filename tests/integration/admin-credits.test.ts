@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, creditBalances, memberGroupLinks, memberGroups, members, usageRecords } from '../../src/server/db/schema';
-import { grantTenantCredits } from '../../src/server/services/credits';
+import { grantTenantCredits } from '../../src/server/domains/credits/service';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
 

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { members, refreshTokens, tenants } from '../../src/server/db/schema';
-import { hashPassword } from '../../src/server/services/auth';
+import { hashPassword } from '../../src/server/domains/auth/service';
 import { type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
 

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { buildApp } from '../../src/server/app';
 import { setClock } from '../../src/server/clock';
 import { members, serverSecrets, tenants } from '../../src/server/db/schema';
-import { REFRESH_REUSE_GRACE_MS, hashPassword } from '../../src/server/services/auth';
+import { REFRESH_REUSE_GRACE_MS, hashPassword } from '../../src/server/domains/auth/service';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
 

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, backgroundTasks, creditLedger, members, memberships, paymentMethods, payments, plans, tenants } from '../../src/server/db/schema';
-import { addDays, addMonth, isoDay } from '../../src/server/services/billing';
+import { addDays, addMonth, isoDay } from '../../src/server/domains/billing/membership';
 import { type FakePortOne, startFakePortOne } from '../fixtures/fakePortOne';
 import { type SmtpSink, startSmtpSink } from '../fixtures/smtpSink';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';

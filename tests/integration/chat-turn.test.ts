@@ -7,7 +7,7 @@ import { DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testS
 import { apiClient, readFrames } from './helpers/client';
 
 /**
- * What a send saves before the answer streams (services/turnStart: one statement on the server):
+ * What a send saves before the answer streams (domains/chat/turnStart: one statement on the server):
  * the session on the first message, the member's message, the answer's placeholder and the
  * attached files' links, for a new session and for a follow-up in it.
  */

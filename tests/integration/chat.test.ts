@@ -1,8 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { creditLedger, llmModels, members, modelGroupPermissions, restrictedWords, sessionMessages, taskModes, tenants, usageRecords } from '../../src/server/db/schema';
-import { checkSend, openTurn } from '../../src/server/services/chat';
-import { createInputGuard } from '../../src/server/services/inputGuard';
+import { checkSend, openTurn } from '../../src/server/domains/chat/service';
+import { createInputGuard } from '../../src/server/domains/security/inputGuard';
 import { chatBodySchema, chatMetaSchema } from '../../src/shared/api/chat';
 import { DEFAULT_FAKE_CHUNKS, type FakeLlmUpstream, startFakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
 import { DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { creditLedger, llmModels, memberGroups, members, plans, tenants } from '../../src/server/db/schema';
-import { assertCreditLeft, grantTenantCredits, messageCost } from '../../src/server/services/credits';
+import { assertCreditLeft, grantTenantCredits, messageCost } from '../../src/server/domains/credits/service';
 import { displayCredits } from '../../src/shared/domain/credits';
 import { DEFAULT_FAKE_CHUNKS, type FakeLlmUpstream, startFakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';

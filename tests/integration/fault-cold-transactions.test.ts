@@ -25,7 +25,7 @@ import { type ServerConfig, testConfig } from '../../src/server/config';
 import { type DatabaseHandle, openPglite } from '../../src/server/db/client';
 import { seedDemoTenant } from '../../src/server/db/seed';
 import { backgroundTasks, members } from '../../src/server/db/schema';
-import { createAdmin, createTenant, resetPassword } from '../../src/server/services/provisioning';
+import { createAdmin, createTenant, resetPassword } from '../../src/server/domains/tenants/provisioning';
 import { csvLines } from '../../src/server/storage/spreadsheet';
 import { API_PREFIX } from '../../src/shared/domain/http';
 import { type SmtpSink, startSmtpSink } from '../fixtures/smtpSink';

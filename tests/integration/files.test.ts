@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatbotDocuments, chatbots, fileSections, files, llmModels, sessions, tenants } from '../../src/server/db/schema';
-import { PARSE_LIMITS } from '../../src/server/services/files';
+import { PARSE_LIMITS } from '../../src/server/domains/files/service';
 import { type FakeLlmUpstream, startFakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
 import { sampleDocx, samplePdf, samplePng, sampleXlsx } from '../fixtures/sampleFiles';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, chatbots, llmModels, members, tenants } from '../../src/server/db/schema';
-import { hashPassword } from '../../src/server/services/auth';
+import { hashPassword } from '../../src/server/domains/auth/service';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
 

@@ -9,7 +9,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseLocation } from '../../src/server/db/client';
 import { customFields, memberGroups, members, tenants } from '../../src/server/db/schema';
-import { adminMemberFilters } from '../../src/server/services/adminMembers';
+import { adminMemberFilters } from '../../src/server/domains/members/admin';
 import { adminMemberListQuerySchema } from '../../src/shared/api/admin/members';
 import { DEMO_ADMIN, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatbotDocuments, chatbots, documentChunks, fileSections, files, sessionMessages, tenants } from '../../src/server/db/schema';
 import { openPglite } from '../../src/server/db/client';
 import { seedDemoTenant } from '../../src/server/db/seed';
-import { indexFile, searchPassages } from '../../src/server/retrieval';
-import { createSources } from '../../src/server/services/sources';
+import { indexFile, openAiCompatibleEmbedder, searchPassages } from '../../src/server/retrieval';
+import { createSources } from '../../src/server/domains/chat/sources';
 import { type FakeEmbeddingUpstream, startFakeEmbeddingUpstream } from '../fixtures/fakeEmbeddingUpstream';
 import { type FakeLlmUpstream, startFakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
 import { RETRIEVAL_QUESTIONS, answers, writeCorpus } from '../fixtures/retrievalCorpus';
@@ -56,8 +56,8 @@ describe.each(databases)('retrieval on %s', (database) => {
 
   it('indexes a parsed file into passages with their page or section, and indexing again replaces them', async () => {
     const fileId = corpus.get('Employee Handbook.docx')!;
-    const first = await indexFile(server.db, fileId);
-    const again = await indexFile(server.db, fileId);
+    const first = await indexFile({ db: server.db }, fileId);
+    const again = await indexFile({ db: server.db }, fileId);
     expect(first).toBe(10);
     expect(again).toBe(first);
     const rows = await server.db.select().from(documentChunks).where(eq(documentChunks.fileId, fileId));
@@ -69,7 +69,7 @@ describe.each(databases)('retrieval on %s', (database) => {
     const [file] = await server.db.insert(files).values({ tenantId, name: 'long.txt', mimeType: 'text/plain', sizeBytes: 1, storageKey: 'long' }).returning();
     const paragraph = (n: number) => `Paragraph ${n}. ${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(6)}`;
     await server.db.insert(fileSections).values({ tenantId, fileId: file!.id, ordinal: 0, page: 7, text: Array.from({ length: 8 }, (_, n) => paragraph(n)).join('\n\n') });
-    expect(await indexFile(server.db, file!.id)).toBeGreaterThan(2);
+    expect(await indexFile({ db: server.db }, file!.id)).toBeGreaterThan(2);
     const rows = await server.db.select().from(documentChunks).where(eq(documentChunks.fileId, file!.id));
     expect(rows.every((row) => row.page === 7 && row.text.length <= 800)).toBe(true);
   });
@@ -78,21 +78,21 @@ describe.each(databases)('retrieval on %s', (database) => {
     const fileIds = [...corpus.values()];
     let found = 0;
     for (const question of RETRIEVAL_QUESTIONS) {
-      const passages = await searchPassages(server.db, { tenantId, fileIds, question: question.question });
+      const passages = await searchPassages({ db: server.db }, { tenantId, fileIds, question: question.question });
       if (passages.some((passage) => answers(question, passage))) found++;
     }
     expect(found / RETRIEVAL_QUESTIONS.length).toBeGreaterThanOrEqual(0.9);
 
-    const [korean] = await searchPassages(server.db, { tenantId, fileIds, question: '연차휴가 며칠?' });
+    const [korean] = await searchPassages({ db: server.db }, { tenantId, fileIds, question: '연차휴가 며칠?' });
     expect(korean).toMatchObject({ name: '취업규칙.pdf', page: 3 });
     expect(korean!.snippet).toContain('15일');
   });
 
   it('searches only the given files of the tenant', async () => {
     const handbook = corpus.get('Employee Handbook.docx')!;
-    const passages = await searchPassages(server.db, { tenantId, fileIds: [handbook], question: '연차휴가 parental leave' });
+    const passages = await searchPassages({ db: server.db }, { tenantId, fileIds: [handbook], question: '연차휴가 parental leave' });
     expect(passages.every((passage) => passage.fileId === handbook)).toBe(true);
-    expect(await searchPassages(server.db, { tenantId: tenantId + 1000, fileIds: [handbook], question: 'parental leave' })).toEqual([]);
+    expect(await searchPassages({ db: server.db }, { tenantId: tenantId + 1000, fileIds: [handbook], question: 'parental leave' })).toEqual([]);
   });
 
   it('gives the chatbot documents’ passages to the model, streams them as citations and keeps them with the answer', async () => {
@@ -163,19 +163,20 @@ describe.each(databases)('retrieval on %s', (database) => {
 
     it('stores a vector with each passage and ranks with it, and still finds passages when the embedding service fails', async () => {
       const [tenant] = await embedded.db.select().from(tenants).where(eq(tenants.subdomain, 'demo'));
+      const withEmbedder = { db: embedded.db, embedder: openAiCompatibleEmbedder({ baseUrl: embeddings.baseUrl, model: 'fake-embedding' }) };
       const ids = await writeCorpus(embedded.db, tenant!.id);
       const handbook = ids.get('Employee Handbook.docx')!;
-      await indexFile(embedded.db, handbook);
+      await indexFile(withEmbedder, handbook);
       const rows = await embedded.db.select().from(documentChunks).where(and(eq(documentChunks.fileId, handbook), eq(documentChunks.embeddingModel, 'fake-embedding')));
       expect(rows).toHaveLength(10);
       expect(rows[0]!.embedding).toHaveLength(256);
       expect(embeddings.requests.length).toBeGreaterThan(0);
 
-      const [best] = await searchPassages(embedded.db, { tenantId: tenant!.id, fileIds: [handbook], question: 'How long is parental leave?' });
+      const [best] = await searchPassages(withEmbedder, { tenantId: tenant!.id, fileIds: [handbook], question: 'How long is parental leave?' });
       expect(best).toMatchObject({ section: 'Parental leave' });
 
       embeddings.setFailStatus(500);
-      const [fallback] = await searchPassages(embedded.db, { tenantId: tenant!.id, fileIds: [handbook], question: 'How long is parental leave?' });
+      const [fallback] = await searchPassages(withEmbedder, { tenantId: tenant!.id, fileIds: [handbook], question: 'How long is parental leave?' });
       expect(fallback).toMatchObject({ section: 'Parental leave' });
       embeddings.setFailStatus(null);
     });
@@ -190,7 +191,7 @@ describe('retrieval cost of a send', () => {
       await seedDemoTenant(handle.db, { subdomain: 'demo', tenantName: 'Demo' });
       const [tenant] = await handle.db.select().from(tenants);
       const [chatbot] = await handle.db.select().from(chatbots);
-      const sources = createSources(handle.db, undefined);
+      const sources = createSources({ db: handle.db }, undefined);
       const send = { tenantId: tenant!.id, chatbotId: chatbot!.id, existing: null, fileIds: [], wholeFileIds: [], text: 'How long is parental leave?', webSearch: false };
       const retrieval = () => statements.filter((statement) => /document_chunks|chatbot_documents|file_sections|session_message_files/.test(statement));
 

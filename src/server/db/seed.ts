@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { DEMO_PROVIDER, OPENAI_COMPATIBLE_PROVIDER } from '../llm/registry';
-import { hashPassword } from '../services/auth';
-import { grantTenantCredits } from '../services/credits';
+import { hashPassword } from '../domains/auth/service';
+import { grantTenantCredits } from '../domains/credits/service';
 import { ASSETS_PATH } from '../routes/assets';
 import type { Database } from './client';
 import {

@@ -93,7 +93,7 @@ const titleQuestion = (prompt: LanguageModelV4Prompt) => lastUserText(prompt).re
  */
 const quoted = (text: string) => text.replace(/[\\`*_[\]<>~|]/g, '\\$&');
 
-/** Attached files arrive as `<file name="…">text</file>` blocks (services/fileContext). */
+/** Attached files arrive as `<file name="…">text</file>` blocks (domains/chat/fileContext). */
 const FILE_BLOCK = /<file name="([^"]*)"[^>]*>([\s\S]*?)<\/file>/g;
 const ATTACHED: Record<SupportedLanguage, string> = { en: 'Attached files', ko: '첨부 파일', zh: '附件', ja: '添付ファイル', es: 'Archivos adjuntos' };
 const FIRST_WORDS = 8;

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ApiKeyCaller } from '../services/apiKeys';
+import type { ApiKeyCaller } from '../domains/apiKeys/service';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ACCESS_TOKEN_HEADER } from '../../shared/domain/http';
 import { PUBLIC_ACCESS_TOKEN } from '../../shared/domain/sharing';
-import type { AuthMember, AuthService } from '../services/auth';
+import type { AuthMember, AuthService } from '../domains/auth/service';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -4,7 +4,7 @@ import type { ErrorBody } from '../../shared/api/common';
 import { answersError, type Endpoint } from '../../shared/api/endpoint';
 import { isConnectionLost } from '../db/databaseErrors';
 import { AppError } from '../errors';
-import { RateLimitedError } from '../services/rateLimit';
+import { RateLimitedError } from '../shared/rateLimit';
 
 /**
  * The SQLSTATE of a database "data exception" (class 22: invalid byte sequence, value out of range,

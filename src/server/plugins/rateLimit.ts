@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { RateLimiter } from '../services/rateLimit';
+import type { RateLimiter } from '../shared/rateLimit';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -1,7 +1,6 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { embedMany } from 'ai';
 import type { ServerConfig } from '../config';
-import type { Database } from '../db/client';
 
 /** Turns texts into vectors of unit length (so a dot product is their cosine similarity). */
 export interface Embedder {
@@ -31,16 +30,3 @@ export function embedderFromConfig(config: ServerConfig): Embedder | undefined {
   if (!config.EMBEDDING_BASE_URL || !config.EMBEDDING_MODEL) return undefined;
   return openAiCompatibleEmbedder({ baseUrl: config.EMBEDDING_BASE_URL, model: config.EMBEDDING_MODEL, apiKey: config.EMBEDDING_API_KEY });
 }
-
-/**
- * The embedder of each database's server, so that `indexFile(db, fileId)` (called by the file
- * parsing job, which knows only the database) embeds when the server has EMBEDDING_* settings.
- */
-const embedders = new WeakMap<Database, Embedder>();
-
-export function setEmbedder(db: Database, embedder: Embedder | undefined): void {
-  if (embedder) embedders.set(db, embedder);
-  else embedders.delete(db);
-}
-
-export const embedderOf = (db: Database): Embedder | undefined => embedders.get(db);

@@ -3,9 +3,15 @@ import type { Database } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { documentChunks, fileSections, files } from '../db/schema';
 import { chunkSections, queryTerms, snippetOf } from './chunking';
-import { embedderOf } from './embeddings';
+import type { Embedder } from './embeddings';
 
-export { setEmbedder, embedderFromConfig, type Embedder } from './embeddings';
+export { embedderFromConfig, openAiCompatibleEmbedder, type Embedder } from './embeddings';
+
+/** The database, and the embedding model when the server has EMBEDDING_* settings (AppDeps gives both). */
+export interface RetrievalDeps {
+  db: Database;
+  embedder?: Embedder;
+}
 
 /** Rows per insert statement, well under PostgreSQL's 65,535 bind parameters. */
 const INSERT_BATCH = 500;
@@ -16,7 +22,7 @@ const INSERT_BATCH = 500;
  * parse job calls it after every parse, for chat files and chatbot documents alike. An embedding
  * failure leaves the passages without vectors (text ranking still finds them). Returns how many.
  */
-export async function indexFile(db: Database, fileId: number): Promise<number> {
+export async function indexFile({ db, embedder }: RetrievalDeps, fileId: number): Promise<number> {
   const [file] = await db.select({ tenantId: files.tenantId }).from(files).where(eq(files.id, fileId));
   if (!file) return 0;
   const sections = await db
@@ -25,7 +31,6 @@ export async function indexFile(db: Database, fileId: number): Promise<number> {
     .where(eq(fileSections.fileId, fileId))
     .orderBy(asc(fileSections.ordinal));
   const chunks = chunkSections(sections);
-  const embedder = embedderOf(db);
   let vectors: number[][] | null = null;
   if (embedder && chunks.length > 0) {
     vectors = await embedder.embed(chunks.map((chunk) => [chunk.section, chunk.text].filter(Boolean).join('\n'))).catch(() => null);
@@ -45,7 +50,8 @@ export async function indexFile(db: Database, fileId: number): Promise<number> {
 }
 
 /** Files among `fileIds` that were parsed but have no passages yet (parsed before indexing existed, or by a job that did not index). */
-async function indexMissing(db: Database, tenantId: number, fileIds: number[]): Promise<void> {
+async function indexMissing(deps: RetrievalDeps, tenantId: number, fileIds: number[]): Promise<void> {
+  const { db } = deps;
   const missing = await db
     .selectDistinct({ fileId: fileSections.fileId })
     .from(fileSections)
@@ -56,7 +62,7 @@ async function indexMissing(db: Database, tenantId: number, fileIds: number[]): 
         sql`not exists (select 1 from ${documentChunks} where ${documentChunks.fileId} = ${fileSections.fileId})`,
       ),
     );
-  for (const { fileId } of missing) await indexFile(db, fileId);
+  for (const { fileId } of missing) await indexFile(deps, fileId);
 }
 
 export interface Passage {
@@ -95,14 +101,13 @@ interface PassageRow {
  * A passage must match in at least one of them.
  */
 export async function searchPassages(
-  db: Database,
+  deps: RetrievalDeps,
   { tenantId, fileIds, question, limit = 5 }: { tenantId: number; fileIds: number[]; question: string; limit?: number },
 ): Promise<Passage[]> {
   const terms = queryTerms(question);
   if (fileIds.length === 0 || terms.length === 0) return [];
-  await indexMissing(db, tenantId, fileIds);
-
-  const embedder = embedderOf(db);
+  await indexMissing(deps, tenantId, fileIds);
+  const { db, embedder } = deps;
   const [queryVector] = embedder ? await embedder.embed([question]).catch(() => [] as number[][]) : [];
   const termArray = sql`array[${sql.join(
     terms.map((term) => sql`${term}`),

@@ -3,8 +3,8 @@ import type { z } from 'zod';
 import { type AccessLevel, type Endpoint, type ErrorStatus, declaredErrors, errorsByRule } from '../../shared/api/endpoint';
 import { forbidden, unauthorized } from '../errors';
 import { type RouteRateLimit, limitRequest } from '../plugins/rateLimit';
-import type { ApiKeyCaller } from '../services/apiKeys';
-import type { AuthMember } from '../services/auth';
+import type { ApiKeyCaller } from '../domains/apiKeys/service';
+import type { AuthMember } from '../domains/auth/service';
 import type { TenantRow } from '../db/rows';
 
 export interface RouteContext<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
