@@ -13,10 +13,10 @@ import { type ServerConfig, testConfig } from '../../src/server/config';
 import { type DatabaseHandle, openPglite, openPostgres } from '../../src/server/db/client';
 import { errorLogs, rateLimits } from '../../src/server/db/schema';
 import { seedDemoTenant } from '../../src/server/db/seed';
-import { type RateLimitStore, postgresRateLimitStore, redisRateLimitStore } from '../../src/server/services/rateLimit';
+import { type RateLimitStore, postgresRateLimitStore, redisRateLimitStore } from '../../src/server/shared/rateLimit';
 import { freshPostgresDatabase } from '../fixtures/testServer';
+import { freePort } from '../fixtures/ports';
 
-const REDIS_PORT = 3482;
 const signInAttempt = (app: FastifyInstance, remoteAddress: string) =>
   app.inject({ method: 'POST', url: '/api/v1/auth/sign-in/', remoteAddress, payload: { email: 'nobody@demo.test', password: 'Wrong!2345' } });
 const errorReport = (app: FastifyInstance, remoteAddress: string) =>
@@ -202,10 +202,13 @@ describe.skipIf(!hasRedis)('rate limits on Redis (REDIS_URL)', () => {
   let redisServer: ChildProcess;
   let database: DatabaseHandle;
   let redis: Redis;
-  const redisUrl = `redis://127.0.0.1:${REDIS_PORT}`;
+  let redisUrl: string;
 
   beforeAll(async () => {
-    redisServer = spawn('redis-server', ['--port', String(REDIS_PORT), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    // A free port, never a fixed one: another suite's server may hold any number we pick.
+    const port = await freePort();
+    redisUrl = `redis://127.0.0.1:${port}`;
+    redisServer = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
     redis = new Redis(redisUrl, { maxRetriesPerRequest: 20, retryStrategy: () => 100 });
     redis.on('error', () => {}); // refused until redis-server listens; the commands wait and retry
     await redis.flushall();
