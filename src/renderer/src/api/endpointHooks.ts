@@ -1,0 +1,102 @@
+import { type QueryKey, type UseMutationOptions, type UseQueryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import type { Endpoint, EndpointResponse } from '../../../shared/api/endpoint';
+import { UPLOAD_FIELD } from '../../../shared/api/files';
+import { callEndpoint, sendRaw, type CallOptions } from './client';
+import type { ErrorMessageOverride } from './errorMessages';
+
+type AnyEndpoint = Endpoint<z.ZodType, z.ZodType, z.ZodType, z.ZodType>;
+
+/**
+ * The contract-driven data layer: a query or mutation names its endpoint, and its cache key, types
+ * and error message follow from it. The one error toast of a failed call is shown by the query
+ * client (queryClient.ts), from `meta`.
+ */
+
+/**
+ * Whether a failed call shows its toast, and with which message. `true`: the endpoint's message
+ * (errorCatalog.ts); `false`: none (the screen says it, e.g. under a field); an object: only
+ * `when` the error is one to toast, with the screen's `overrides` tried first.
+ */
+export type ErrorToast = boolean | { when?: (error: unknown) => boolean; overrides?: readonly ErrorMessageOverride[] };
+
+/** What the query client's error handlers read of a call (TanStack `meta`, typed in queryClient.ts). */
+export type EndpointMeta = {
+  endpoint?: Endpoint;
+  errorToast?: ErrorToast;
+};
+
+/** Query-string values that send nothing (client.ts `toSearchParams`) leave the key as they leave the request. */
+function sentQuery(query: unknown): Record<string, unknown> | undefined {
+  const entries = Object.entries((query ?? {}) as Record<string, unknown>).filter(([, value]) => value !== undefined && value !== null && value !== '');
+  return entries.length ? Object.fromEntries(entries) : undefined;
+}
+
+/**
+ * The cache key of an endpoint's answer: `[method, path]`, then the params and query sent, so one
+ * endpoint's every answer is invalidated by `endpointKey(endpoint)` (a prefix) and one item's by
+ * `endpointKey(endpoint, { params })`. Object keys are hashed in sorted order, so the key is stable.
+ */
+export function endpointKey(endpoint: Pick<Endpoint, 'method' | 'path'>, input?: { params?: unknown; query?: unknown }): QueryKey {
+  const base = [endpoint.method, endpoint.path];
+  if (!input) return base;
+  const query = sentQuery(input.query);
+  const sent = { ...(input.params !== undefined ? { params: input.params } : {}), ...(query ? { query } : {}) };
+  return Object.keys(sent).length ? [...base, sent] : base;
+}
+
+/** A GET's input: its params and query (never a body). */
+export type QueryInput<E> = Omit<CallOptions<E>, 'body'>;
+
+type QueryOptions<E extends AnyEndpoint, TData> = Omit<UseQueryOptions<EndpointResponse<E>, Error, TData>, 'queryKey' | 'queryFn' | 'meta'> & {
+  /** A failed load's toast; none unless asked (most screens show a failed load in place). */
+  errorToast?: ErrorToast;
+};
+
+/** Loads one endpoint's answer, cached under `endpointKey(endpoint, input)`. */
+export function useEndpointQuery<E extends AnyEndpoint, TData = EndpointResponse<E>>(endpoint: E, input: QueryInput<E>, options: QueryOptions<E, TData> = {}) {
+  const { errorToast = false, ...queryOptions } = options;
+  return useQuery({
+    ...queryOptions,
+    queryKey: endpointKey(endpoint, input),
+    queryFn: () => callEndpoint(endpoint, input as CallOptions<E>),
+    meta: { endpoint, errorToast } satisfies EndpointMeta,
+  });
+}
+
+type MutationOptions<E extends AnyEndpoint, TVariables> = Omit<UseMutationOptions<EndpointResponse<E>, Error, TVariables>, 'mutationFn' | 'meta'> & {
+  /** What a success makes stale: every answer of these endpoints, or the keys the call names. */
+  invalidates?: readonly AnyEndpoint[] | ((variables: TVariables, data: EndpointResponse<E>) => readonly QueryKey[]);
+  /** A failure's toast: the endpoint's message unless told otherwise (see ErrorToast). */
+  errorToast?: ErrorToast;
+  /** How the call is sent when it is not JSON (a multipart upload, see `uploadFile`); callEndpoint otherwise. */
+  send?: (variables: TVariables) => Promise<EndpointResponse<E>>;
+};
+
+/**
+ * Calls one endpoint with the mutation's variables (its params and body), then invalidates what
+ * `invalidates` names (not awaited: the screen moves on as soon as the call is answered). Pending
+ * state is the mutation's `isPending`.
+ */
+export function useEndpointMutation<E extends AnyEndpoint, TVariables = CallOptions<E>>(endpoint: E, options: MutationOptions<E, TVariables> = {}) {
+  const queryClient = useQueryClient();
+  const { invalidates, errorToast = true, send, onSuccess, ...mutationOptions } = options;
+  return useMutation<EndpointResponse<E>, Error, TVariables>({
+    ...mutationOptions,
+    mutationFn: send ?? ((variables) => callEndpoint(endpoint, variables as CallOptions<E>)),
+    meta: { endpoint, errorToast } satisfies EndpointMeta,
+    onSuccess: (data, variables, ...rest) => {
+      const keys = typeof invalidates === 'function' ? invalidates(variables, data) : (invalidates ?? []).map((stale) => endpointKey(stale));
+      for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
+      return onSuccess?.(data, variables, ...rest);
+    },
+  });
+}
+
+/** Uploads one file as the multipart body an upload endpoint takes (the field chat files use too); resolves with its parsed answer. */
+export async function uploadFile<E extends AnyEndpoint>(endpoint: E, file: File): Promise<EndpointResponse<E>> {
+  const form = new FormData();
+  form.append(UPLOAD_FIELD, file, file.name);
+  const response = await sendRaw(endpoint, endpoint.path, { body: form });
+  return endpoint.response.parse(await response.json()) as EndpointResponse<E>;
+}
