@@ -1,4 +1,4 @@
-import { type QueryKey, type UseMutationOptions, type UseQueryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, type QueryKey, type UseMutationOptions, type UseQueryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { Endpoint, EndpointResponse } from '../../../shared/api/endpoint';
 import { UPLOAD_FIELD } from '../../../shared/api/files';
@@ -45,6 +45,11 @@ export function endpointKey(endpoint: Pick<Endpoint, 'method' | 'path'>, input?:
   return Object.keys(sent).length ? [...base, sent] : base;
 }
 
+/** Marks every answer of `endpoints` stale (the ones on screen reload); resolves once they did. */
+export async function invalidateEndpoints(queryClient: QueryClient, endpoints: readonly Pick<Endpoint, 'method' | 'path'>[]): Promise<void> {
+  await Promise.all(endpoints.map((endpoint) => queryClient.invalidateQueries({ queryKey: endpointKey(endpoint) })));
+}
+
 /** A GET's input: its params and query (never a body). */
 export type QueryInput<E> = Omit<CallOptions<E>, 'body'>;
 
@@ -86,8 +91,8 @@ export function useEndpointMutation<E extends AnyEndpoint, TVariables = CallOpti
     mutationFn: send ?? ((variables) => callEndpoint(endpoint, variables as CallOptions<E>)),
     meta: { endpoint, errorToast } satisfies EndpointMeta,
     onSuccess: (data, variables, ...rest) => {
-      const keys = typeof invalidates === 'function' ? invalidates(variables, data) : (invalidates ?? []).map((stale) => endpointKey(stale));
-      for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
+      if (typeof invalidates === 'function') for (const queryKey of invalidates(variables, data)) void queryClient.invalidateQueries({ queryKey });
+      else if (invalidates) void invalidateEndpoints(queryClient, invalidates);
       return onSuccess?.(data, variables, ...rest);
     },
   });
