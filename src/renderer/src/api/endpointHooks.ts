@@ -69,13 +69,19 @@ export function useEndpointQuery<E extends AnyEndpoint, TData = EndpointResponse
   });
 }
 
-type MutationOptions<E extends AnyEndpoint, TVariables> = Omit<UseMutationOptions<EndpointResponse<E>, Error, TVariables>, 'mutationFn' | 'meta'> & {
+/** A mutation's input: its params and body; none (`mutate()`) for an endpoint that takes neither. */
+export type MutationInput<E> = Record<string, never> extends CallOptions<E> ? CallOptions<E> | void : CallOptions<E>;
+
+type MutationOptions<TVariables, TData> = Omit<UseMutationOptions<TData, Error, TVariables>, 'mutationFn' | 'meta'> & {
   /** What a success makes stale: every answer of these endpoints, or the keys the call names. */
-  invalidates?: readonly AnyEndpoint[] | ((variables: TVariables, data: EndpointResponse<E>) => readonly QueryKey[]);
+  invalidates?: readonly AnyEndpoint[] | ((variables: TVariables, data: TData) => readonly QueryKey[]);
   /** A failure's toast: the endpoint's message unless told otherwise (see ErrorToast). */
   errorToast?: ErrorToast;
-  /** How the call is sent when it is not JSON (a multipart upload, see `uploadFile`); callEndpoint otherwise. */
-  send?: (variables: TVariables) => Promise<EndpointResponse<E>>;
+  /**
+   * How the call is sent when it is not one JSON request of `endpoint` (a multipart upload, see
+   * `uploadFile`; a file download; a list sent in batches); callEndpoint otherwise.
+   */
+  send?: (variables: TVariables) => Promise<TData>;
 };
 
 /**
@@ -83,12 +89,12 @@ type MutationOptions<E extends AnyEndpoint, TVariables> = Omit<UseMutationOption
  * `invalidates` names (not awaited: the screen moves on as soon as the call is answered). Pending
  * state is the mutation's `isPending`.
  */
-export function useEndpointMutation<E extends AnyEndpoint, TVariables = CallOptions<E>>(endpoint: E, options: MutationOptions<E, TVariables> = {}) {
+export function useEndpointMutation<E extends AnyEndpoint, TVariables = MutationInput<E>, TData = EndpointResponse<E>>(endpoint: E, options: MutationOptions<TVariables, TData> = {}) {
   const queryClient = useQueryClient();
   const { invalidates, errorToast = true, send, onSuccess, ...mutationOptions } = options;
-  return useMutation<EndpointResponse<E>, Error, TVariables>({
+  return useMutation<TData, Error, TVariables>({
     ...mutationOptions,
-    mutationFn: send ?? ((variables) => callEndpoint(endpoint, variables as CallOptions<E>)),
+    mutationFn: send ?? ((variables) => callEndpoint(endpoint, (variables ?? {}) as CallOptions<E>) as Promise<TData>),
     meta: { endpoint, errorToast } satisfies EndpointMeta,
     onSuccess: (data, variables, ...rest) => {
       if (typeof invalidates === 'function') for (const queryKey of invalidates(variables, data)) void queryClient.invalidateQueries({ queryKey });

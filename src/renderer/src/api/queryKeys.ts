@@ -60,9 +60,5 @@ export const queryKeys = {
   creditPurchases: (page: number, size: number) => ['admin', 'credits', 'purchases', page, size] as const,
   adminDashboard: ['admin', 'dashboard'] as const,
   adminDashboardUsage: (start: string, end: string) => ['admin', 'dashboard', 'usage', start, end] as const,
-  adminInvitationsAll: ['admin', 'invitations'] as const,
-  adminInvitations: (query: object) => ['admin', 'invitations', query] as const,
-  ssoWhitelistAll: ['admin', 'sso-whitelist'] as const,
-  ssoWhitelist: (page: number, size: number, search: string, order: string) => ['admin', 'sso-whitelist', page, size, search, order] as const,
   task: (taskId: number) => ['task', taskId] as const,
 };

@@ -115,7 +115,7 @@ function LogoField({ settings }: { settings: TenantSettings }) {
             )}
           </FileButton>
           {settings.logo_url && (
-            <Button variant="subtle" color="red" leftSection={<IconTrash size={16} />} loading={remove.isPending} onClick={() => remove.mutate({})}>
+            <Button variant="subtle" color="red" leftSection={<IconTrash size={16} />} loading={remove.isPending} onClick={() => remove.mutate()}>
               {t('branding.remove_logo')}
             </Button>
           )}
