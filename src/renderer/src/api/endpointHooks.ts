@@ -1,8 +1,7 @@
 import { type QueryClient, type QueryKey, type UseMutationOptions, type UseQueryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import type { Endpoint, EndpointResponse } from '../../../shared/api/endpoint';
-import { UPLOAD_FIELD } from '../../../shared/api/files';
-import { callEndpoint, sendRaw, type CallOptions } from './client';
+import { callEndpoint, type CallOptions } from './client';
 import type { ErrorMessageOverride } from './errorMessages';
 
 type AnyEndpoint = Endpoint<z.ZodType, z.ZodType, z.ZodType, z.ZodType>;
@@ -79,7 +78,7 @@ type MutationOptions<TVariables, TData> = Omit<UseMutationOptions<TData, Error, 
   errorToast?: ErrorToast;
   /**
    * How the call is sent when it is not one JSON request of `endpoint` (a multipart upload, see
-   * `uploadFile`; a file download; a list sent in batches); callEndpoint otherwise.
+   * files.ts `uploadFile`; a file download; a list sent in batches); callEndpoint otherwise.
    */
   send?: (variables: TVariables) => Promise<TData>;
 };
@@ -102,12 +101,4 @@ export function useEndpointMutation<E extends AnyEndpoint, TVariables = Mutation
       return onSuccess?.(data, variables, ...rest);
     },
   });
-}
-
-/** Uploads one file as the multipart body an upload endpoint takes (the field chat files use too); resolves with its parsed answer. */
-export async function uploadFile<E extends AnyEndpoint>(endpoint: E, file: File): Promise<EndpointResponse<E>> {
-  const form = new FormData();
-  form.append(UPLOAD_FIELD, file, file.name);
-  const response = await sendRaw(endpoint, endpoint.path, { body: form });
-  return endpoint.response.parse(await response.json()) as EndpointResponse<E>;
 }

@@ -7,7 +7,8 @@ import { adminTenantSettingsApi, type Tenant, type TenantSettings } from '../../
 import { acceptAttribute } from '../../../../../shared/domain/files';
 import { LOGO_KINDS, LOGO_MAX_BYTES } from '../../../../../shared/domain/tenantSettings';
 import { resolveServerUrl } from '../../../api/client';
-import { endpointKey, uploadFile, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
+import { endpointKey, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
+import { uploadFile } from '../../../api/files';
 import { queryKeys } from '../../../api/queryKeys';
 import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/forms/zodResolver';
 import { IconImage, IconTrash } from '../../../components/icons';

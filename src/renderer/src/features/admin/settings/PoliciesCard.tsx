@@ -6,7 +6,8 @@ import { adminPoliciesApi, isApiError, type AdminPolicy } from '../../../../../s
 import { acceptAttribute } from '../../../../../shared/domain/files';
 import { POLICY_FILE_KINDS, POLICY_FILE_MAX_BYTES, POLICY_KINDS, type PolicyKind } from '../../../../../shared/domain/tenantSettings';
 import { queryKeys } from '../../../api/queryKeys';
-import { endpointKey, uploadFile, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
+import { endpointKey, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
+import { uploadFile } from '../../../api/files';
 import { FormDialogButtons } from '../../../components/forms/FormDialogButtons';
 import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/forms/zodResolver';
 import { IconDownload } from '../../../components/icons';
