@@ -71,7 +71,7 @@ export function useEndpointQuery<E extends AnyEndpoint, TData = EndpointResponse
 /** A mutation's input: its params and body; none (`mutate()`) for an endpoint that takes neither. */
 export type MutationInput<E> = Record<string, never> extends CallOptions<E> ? CallOptions<E> | void : CallOptions<E>;
 
-type MutationOptions<TVariables, TData> = Omit<UseMutationOptions<TData, Error, TVariables>, 'mutationFn' | 'meta'> & {
+type MutationOptions<TVariables, TData, TContext> = Omit<UseMutationOptions<TData, Error, TVariables, TContext>, 'mutationFn' | 'meta'> & {
   /** What a success makes stale: every answer of these endpoints, or the keys the call names. */
   invalidates?: readonly AnyEndpoint[] | ((variables: TVariables, data: TData) => readonly QueryKey[]);
   /** A failure's toast: the endpoint's message unless told otherwise (see ErrorToast). */
@@ -88,10 +88,13 @@ type MutationOptions<TVariables, TData> = Omit<UseMutationOptions<TData, Error, 
  * `invalidates` names (not awaited: the screen moves on as soon as the call is answered). Pending
  * state is the mutation's `isPending`.
  */
-export function useEndpointMutation<E extends AnyEndpoint, TVariables = MutationInput<E>, TData = EndpointResponse<E>>(endpoint: E, options: MutationOptions<TVariables, TData> = {}) {
+export function useEndpointMutation<E extends AnyEndpoint, TVariables = MutationInput<E>, TData = EndpointResponse<E>, TContext = unknown>(
+  endpoint: E,
+  options: MutationOptions<TVariables, TData, TContext> = {},
+) {
   const queryClient = useQueryClient();
   const { invalidates, errorToast = true, send, onSuccess, ...mutationOptions } = options;
-  return useMutation<TData, Error, TVariables>({
+  return useMutation<TData, Error, TVariables, TContext>({
     ...mutationOptions,
     mutationFn: send ?? ((variables) => callEndpoint(endpoint, (variables ?? {}) as CallOptions<E>) as Promise<TData>),
     meta: { endpoint, errorToast } satisfies EndpointMeta,
