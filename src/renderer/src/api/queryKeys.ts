@@ -12,7 +12,6 @@ export const queryKeys = {
   membership: ['billing', 'membership'] as const,
   payments: (page: number, size: number) => ['billing', 'payments', page, size] as const,
   billingAll: ['billing'] as const,
-  signupSettings: ['signup-settings'] as const,
   member: (memberId: number) => ['member', memberId] as const,
   creditCheck: (memberId: number) => ['credit-check', memberId] as const,
   memberUsage: (memberId: number) => ['member-usage', memberId] as const,
