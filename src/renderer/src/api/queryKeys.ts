@@ -40,5 +40,4 @@ export const queryKeys = {
   apiReferenceUrl: (language: string) => ['api-reference-url', language] as const,
   creditEntries: (page: number, size: number) => ['credits', page, size] as const,
   creditEntriesAll: ['credits'] as const,
-  task: (taskId: number) => ['task', taskId] as const,
 };
