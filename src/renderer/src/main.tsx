@@ -1,12 +1,13 @@
 import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router-dom';
 import '@mantine/core/styles.css';
 import './global.css';
 import { resolveLanguage } from '../../shared/domain/language';
 // The first screen imports contract modules one by one: the api index would bring every screen's contract.
 import { isApiError } from '../../shared/api/apiError';
+import { createQueryClient } from './api/queryClient';
 import { initI18n, loadLanguage } from './i18n';
 import { useUserSession } from './stores/userSession';
 import { createAppRouter } from './router';
@@ -15,7 +16,7 @@ import { AppMantineProvider } from './theme';
 const language = resolveLanguage(useUserSession.getState().language, navigator.language);
 initI18n(language);
 
-const queryClient = new QueryClient({
+const queryClient = createQueryClient({
   defaultOptions: {
     queries: {
       staleTime: 30_000,

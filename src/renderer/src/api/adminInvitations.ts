@@ -1,24 +1,12 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { adminInvitationsApi } from '../../../shared/api';
+import type { EndpointResponse } from '../../../shared/api/endpoint';
 import { INVITATION_BATCH_SIZE } from '../../../shared/domain/invitations';
 import { callEndpoint } from './client';
-import { queryKeys } from './queryKeys';
 
-export type AdminInvitationQuery = z.input<NonNullable<typeof adminInvitationsApi.listAdminInvitations.query>>;
 export type InviteRow = z.input<NonNullable<typeof adminInvitationsApi.bulkInvite.body>>['members'][number];
 
-export function useAdminInvitations(query: AdminInvitationQuery) {
-  return useQuery({
-    queryKey: queryKeys.adminInvitations(query),
-    queryFn: () => callEndpoint(adminInvitationsApi.listAdminInvitations, { query }),
-    placeholderData: keepPreviousData,
-  });
-}
-
-export const inviteMembers = (members: InviteRow[]) => callEndpoint(adminInvitationsApi.bulkInvite, { body: { members } });
-
-type InviteResult = Awaited<ReturnType<typeof inviteMembers>>['results'][number];
+type InviteResult = EndpointResponse<typeof adminInvitationsApi.bulkInvite>['results'][number];
 
 /**
  * Sends the rows in batches of INVITATION_BATCH_SIZE (spec §4 bulk upload, §5 "Bulk invite works in
@@ -29,7 +17,7 @@ export async function inviteInBatches(rows: InviteRow[], onProgress: (done: numb
   const results: InviteResult[] = [];
   for (let start = 0; start < rows.length; start += INVITATION_BATCH_SIZE) {
     try {
-      results.push(...(await inviteMembers(rows.slice(start, start + INVITATION_BATCH_SIZE))).results);
+      results.push(...(await callEndpoint(adminInvitationsApi.bulkInvite, { body: { members: rows.slice(start, start + INVITATION_BATCH_SIZE) } })).results);
     } catch (error) {
       return { results, error };
     }
@@ -37,4 +25,3 @@ export async function inviteInBatches(rows: InviteRow[], onProgress: (done: numb
   }
   return { results, error: null };
 }
-export const deleteInvitations = (ids: number[]) => callEndpoint(adminInvitationsApi.bulkDeleteInvitations, { body: { invitation_ids: ids } });

@@ -1,4 +1,5 @@
 import { filesApi, type ChatFile, type FileProgress } from '../../../shared/api';
+import type { Endpoint, EndpointResponse } from '../../../shared/api/endpoint';
 import { API_PREFIX } from '../../../shared/domain/http';
 import { callEndpoint, sendRaw } from './client';
 import type { TransferProgress } from '../platform/types';
@@ -22,6 +23,14 @@ export async function uploadChatFiles(
     onProgress: onProgress && ((progress) => progress.direction === 'upload' && onProgress(transferPercentage(progress))),
   });
   return filesApi.uploadFiles.response.parse(await response.json()).items;
+}
+
+/** Uploads one file as the multipart body an upload endpoint takes (the field chat files use too); resolves with its parsed answer. */
+export async function uploadFile<E extends Endpoint>(endpoint: E, file: File): Promise<EndpointResponse<E>> {
+  const form = new FormData();
+  form.append(filesApi.UPLOAD_FIELD, file, file.name);
+  const response = await sendRaw(endpoint, endpoint.path, { body: form });
+  return endpoint.response.parse(await response.json()) as EndpointResponse<E>;
 }
 
 export async function getFileProgress(ids: readonly number[]): Promise<FileProgress[]> {

@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { adminSignupSettingsApi, memberGroupsApi, signupApi, type SignUpBody } from '../../../shared/api';
+import { memberGroupsApi, signupApi, type SignUpBody } from '../../../shared/api';
 import type { Language } from '../../../shared/api/common';
-import type { EndpointBody } from '../../../shared/api/endpoint';
 import type { VerificationMethod } from '../../../shared/domain/signup';
 import { callEndpoint, resolveServerUrl } from './client';
 import { queryKeys } from './queryKeys';
@@ -38,11 +37,3 @@ export function useSignupForm() {
 export const sendSignupCode = (body: { email: string; language: Language; method: VerificationMethod; phone?: string }) => callEndpoint(signupApi.sendCode, { body });
 
 export const signUp = (body: SignUpBody) => callEndpoint(signupApi.signUp, { body });
-
-/** The tenant's sign-up settings (public read; the admin page edits them). */
-export function useSignupSettings() {
-  return useQuery({ queryKey: queryKeys.signupSettings, queryFn: () => callEndpoint(signupApi.getSignupSettings) });
-}
-
-export const saveSignupSettings = (body: EndpointBody<typeof adminSignupSettingsApi.updateSignupSettings>) =>
-  callEndpoint(adminSignupSettingsApi.updateSignupSettings, { body });

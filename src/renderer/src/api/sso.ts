@@ -1,8 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
-import { adminSsoPlatformsApi, ssoApi, type AdminSsoPlatformBody, type SsoSignUpBody } from '../../../shared/api';
+import { ssoApi, type SsoSignUpBody } from '../../../shared/api';
 import type { EndpointBody } from '../../../shared/api/endpoint';
 import { callEndpoint } from './client';
-import { queryKeys } from './queryKeys';
 
 export const verifySso = (platformId: number, body: EndpointBody<typeof ssoApi.ssoVerify>) => callEndpoint(ssoApi.ssoVerify, { params: { id: platformId }, body });
 
@@ -14,13 +12,3 @@ export const connectSsoAccount = (memberId: number, body: { sso_access_token: st
   callEndpoint(ssoApi.connectSsoAccount, { params: { id: memberId }, body });
 
 export const disconnectSsoAccount = (memberId: number) => callEndpoint(ssoApi.disconnectSsoAccount, { params: { id: memberId } });
-
-export function useAdminSsoPlatforms() {
-  return useQuery({ queryKey: queryKeys.adminSsoPlatforms, queryFn: () => callEndpoint(adminSsoPlatformsApi.listAdminSsoPlatforms) });
-}
-
-export const createSsoPlatform = (body: AdminSsoPlatformBody) => callEndpoint(adminSsoPlatformsApi.createSsoPlatform, { body });
-
-export const updateSsoPlatform = (id: number, body: AdminSsoPlatformBody) => callEndpoint(adminSsoPlatformsApi.updateSsoPlatform, { params: { id }, body });
-
-export const deleteSsoPlatform = (id: number) => callEndpoint(adminSsoPlatformsApi.deleteSsoPlatform, { params: { id } });

@@ -1,9 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
 import { listSsoPlatforms } from '../../../shared/api/ssoPlatforms';
-import { callEndpoint } from './client';
-import { queryKeys } from './queryKeys';
+import { useEndpointQuery } from './endpointHooks';
 
-/** The tenant's SSO platforms for the sign-in page (first screen: this module stays this small). */
+/** The tenant's SSO platforms for the sign-in page and the account page; they rarely change (first screen: this module stays this small). */
 export function useSsoPlatforms() {
-  return useQuery({ queryKey: queryKeys.ssoPlatforms, queryFn: () => callEndpoint(listSsoPlatforms), staleTime: 5 * 60_000 });
+  return useEndpointQuery(listSsoPlatforms, {}, { staleTime: 5 * 60_000 });
 }

@@ -1,18 +1,6 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { adminSsoWhitelistApi } from '../../../shared/api';
-import { SSO_WHITELIST_BATCH, type SSO_WHITELIST_ORDERS } from '../../../shared/domain/ssoWhitelist';
-import { callEndpoint, sendRaw } from './client';
-import { queryKeys } from './queryKeys';
-
-export type WhitelistOrder = (typeof SSO_WHITELIST_ORDERS)[number];
-
-export function useSsoWhitelist(page: number, size: number, search: string, order: WhitelistOrder) {
-  return useQuery({
-    queryKey: queryKeys.ssoWhitelist(page, size, search, order),
-    queryFn: () => callEndpoint(adminSsoWhitelistApi.listSsoWhitelist, { query: { page, size, order_by: order, ...(search ? { search_term: search } : {}) } }),
-    placeholderData: keepPreviousData,
-  });
-}
+import { SSO_WHITELIST_BATCH } from '../../../shared/domain/ssoWhitelist';
+import { callEndpoint } from './client';
 
 /** Sends the emails in batches of SSO_WHITELIST_BATCH (spec §5: the whitelist works in batches) and adds up the answers. */
 export async function upsertWhitelist(emails: string[], onProgress?: (done: number) => void) {
@@ -26,11 +14,4 @@ export async function upsertWhitelist(emails: string[], onProgress?: (done: numb
     onProgress?.(start + batch.length);
   }
   return total;
-}
-
-export const deleteWhitelistEntries = (ids: number[]) => callEndpoint(adminSsoWhitelistApi.bulkDeleteSsoWhitelist, { body: { sso_member_whitelist_ids: ids } });
-
-/** The whole list as the server's CSV file. */
-export async function exportWhitelist(): Promise<Blob> {
-  return (await sendRaw(adminSsoWhitelistApi.exportSsoWhitelist, adminSsoWhitelistApi.exportSsoWhitelist.path)).blob();
 }

@@ -1,10 +1,8 @@
 import { type ReactNode, useState } from 'react';
 import { ActionIcon, Button, Card, Group, Modal, type MantineSize, Skeleton, Table, Text, Title, Tooltip } from '@mantine/core';
-import type { Endpoint } from '../../../../shared/api';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { ActionsHeader } from '../../components/list/ListParts';
 import { IconEdit, IconPlus, IconTrash } from '../../components/icons';
-import { useErrorToast } from '../../components/useErrorToast';
 
 /**
  * The two shells of the console's settings cards: `SettingsListCard` (a list with Add, an
@@ -133,17 +131,15 @@ interface SettingsFormCardProps<T> {
   id: string;
   title: string;
   description: string;
-  /** The settings' query: a skeleton of `skeletonHeight` until it has data; a toast when it fails. */
-  query: { data: T | undefined; error: unknown };
-  endpoint: Endpoint;
+  /** The settings' query: a skeleton of `skeletonHeight` until it has data (its own toast says when it fails). */
+  query: { data: T | undefined };
   skeletonHeight: number;
   /** The form, given the loaded settings. */
   children: (data: T) => ReactNode;
 }
 
 /** A settings card holding one form: heading, description, then the form once the settings are loaded. */
-export function SettingsFormCard<T>({ id, title, description, query, endpoint, skeletonHeight, children }: SettingsFormCardProps<T>) {
-  useErrorToast(query.error, endpoint);
+export function SettingsFormCard<T>({ id, title, description, query, skeletonHeight, children }: SettingsFormCardProps<T>) {
   return (
     <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby={id}>
       <Title order={2} size="h4" id={id}>

@@ -1,7 +1,8 @@
 import { Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { type PiiKind, findPii, piiVerdict } from '../../../../shared/domain/pii';
-import { usePiiSettings } from '../../api/security';
+import { piiSettingsApi } from '../../../../shared/api';
+import { useEndpointQuery } from '../../api/endpointHooks';
 
 /**
  * Under the message box: names the personal data found in the draft and what the tenant's settings
@@ -11,7 +12,7 @@ import { usePiiSettings } from '../../api/security';
 export function PiiWarning({ text }: { text: string }) {
   const { t, i18n } = useTranslation('security');
   const looksPersonal = findPii(text).length > 0;
-  const settings = usePiiSettings(looksPersonal);
+  const settings = useEndpointQuery(piiSettingsApi.getPiiSettings, {}, { staleTime: 60_000, enabled: looksPersonal });
   const verdict = looksPersonal && settings.data ? piiVerdict(text, settings.data) : { blocked: [], masked: [] };
   const names = (kinds: PiiKind[]) => new Intl.ListFormat(i18n.language, { type: 'conjunction' }).format(kinds.map((kind) => t(`kinds.${kind}`)));
   const message =

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { apiKeysApi, type ApiKey, type CreateApiKeyBody } from '../../../../shared/api';
 import { chatbotName } from '../../../../shared/domain/chatbots';
 import { API_KEY_CHATBOTS_MAX, API_KEY_NAME_MAX } from '../../../../shared/domain/apiKeys';
-import { useKeyChatbotChoices } from '../../api/apiKeys';
+import { useKeyChatbotChoices } from './useKeyChatbotChoices';
 import { focusFirstError, zodResolver } from '../../components/forms/zodResolver';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 

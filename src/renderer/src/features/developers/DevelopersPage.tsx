@@ -1,14 +1,13 @@
 import { useState } from 'react';
 import { Badge, Button, Group, Paper, SegmentedControl, Stack, Table, Text, Title } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { apiKeysApi, type ApiKey, type ApiKeyStatus, type CreateApiKeyBody, type CreatedApiKey } from '../../../../shared/api';
 import { API_KEYS_PAGE_SIZE } from '../../../../shared/domain/apiKeys';
 import { chatbotName } from '../../../../shared/domain/chatbots';
-import { createApiKey, revokeApiKey, updateApiKey, useApiKeys } from '../../api/apiKeys';
+import { invalidateEndpoints, useEndpointMutation, useEndpointQuery } from '../../api/endpointHooks';
 import { errorMessageKey } from '../../api/errorMessages';
-import { queryKeys } from '../../api/queryKeys';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { PageFrame } from '../../components/PageFrame';
 import { IconEdit, IconPlus, IconTrash } from '../../components/icons';
@@ -36,30 +35,36 @@ export default function DevelopersPage() {
   const listState = useListState({ size: API_KEYS_PAGE_SIZE, filters: FILTERS });
   const { page, size, search } = listState;
   const { status } = listState.filters;
-  const list = useApiKeys({ page, size, search_term: search, ...(status === 'all' ? {} : { status }) });
+  const list = useEndpointQuery(apiKeysApi.listApiKeys, { query: { page, size, search_term: search, ...(status === 'all' ? {} : { status }) } }, { placeholderData: keepPreviousData });
   const [editing, setEditing] = useState<'create' | ApiKey | null>(null);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: queryKeys.apiKeysAll });
+  const refresh = () => void invalidateEndpoints(queryClient, [apiKeysApi.listApiKeys]);
 
-  const save = useMutation({
-    mutationFn: async (body: CreateApiKeyBody) => (editing === 'create' || editing === null ? { created: await createApiKey(body) } : { created: null, updated: await updateApiKey(editing.id, body) }),
-    onSuccess: (result) => {
-      if (result.created) setCreated(result.created);
-      else showToast('success', t('saved_toast'));
+  const create = useEndpointMutation(apiKeysApi.createApiKey, {
+    onSuccess: (key) => {
+      setCreated(key);
       setEditing(null);
       refresh();
     },
-    onError: (error) => showToast('error', t(errorMessageKey(error, editing === 'create' ? apiKeysApi.createApiKey : apiKeysApi.updateApiKey))),
   });
-  const revoke = useMutation({
-    mutationFn: (key: ApiKey) => revokeApiKey(key.id),
+  const update = useEndpointMutation(apiKeysApi.updateApiKey, {
+    onSuccess: () => {
+      showToast('success', t('saved_toast'));
+      setEditing(null);
+      refresh();
+    },
+  });
+  const save = (body: CreateApiKeyBody) => {
+    if (editing === 'create' || editing === null) create.mutate({ body });
+    else update.mutate({ params: { id: editing.id }, body });
+  };
+  const revoke = useEndpointMutation(apiKeysApi.revokeApiKey, {
     onSuccess: () => {
       showToast('success', t('revoked_toast'));
       setRevoking(null);
       refresh();
     },
-    onError: (error) => showToast('error', t(errorMessageKey(error, apiKeysApi.revokeApiKey))),
   });
 
   const items = list.data?.items ?? [];
@@ -162,7 +167,7 @@ export default function DevelopersPage() {
         </Paper>
         <ApiDocs />
       </Stack>
-      <ApiKeyDialog target={editing} saving={save.isPending} onClose={() => setEditing(null)} onSubmit={(body) => save.mutate(body)} />
+      <ApiKeyDialog target={editing} saving={create.isPending || update.isPending} onClose={() => setEditing(null)} onSubmit={save} />
       <KeyRevealDialog created={created} onClose={() => setCreated(null)} />
       <ConfirmDialog
         opened={revoking !== null}
@@ -172,7 +177,7 @@ export default function DevelopersPage() {
         confirmLabel={t('revoke')}
         loading={revoke.isPending}
         onCancel={() => setRevoking(null)}
-        onConfirm={() => revoking && revoke.mutate(revoking)}
+        onConfirm={() => revoking && revoke.mutate({ params: { id: revoking.id } })}
       />
     </PageFrame>
   );

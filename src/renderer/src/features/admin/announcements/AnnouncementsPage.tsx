@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { Box, Button, Card, EmptyState, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { Announcement } from '../../../../../shared/api';
+import { keepPreviousData } from '@tanstack/react-query';
+import { adminAnnouncementsApi, type Announcement } from '../../../../../shared/api';
 import { ANNOUNCEMENTS_PAGE_SIZE } from '../../../../../shared/domain/pagination';
-import { useAdminAnnouncements } from '../../../api/adminAnnouncements';
+import { useEndpointQuery } from '../../../api/endpointHooks';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { IconMegaphone, IconPlus } from '../../../components/icons';
-import { showToast } from '../../../components/toast';
 import { useListState } from '../../../components/list/useListState';
 import { useMinimumLoading } from '../../../components/useMinimumLoading';
 import { useDocumentTitle } from '../../../components/useDocumentTitle';
@@ -39,7 +39,11 @@ export default function AnnouncementsPage() {
   const { t } = useTranslation('admin');
   const listState = useListState({ size: ANNOUNCEMENTS_PAGE_SIZE });
   const { page, setPage } = listState;
-  const list = useAdminAnnouncements(page, listState.size);
+  const list = useEndpointQuery(
+    adminAnnouncementsApi.listAdminAnnouncements,
+    { query: { page, size: listState.size } },
+    { placeholderData: keepPreviousData, errorToast: { overrides: [{ key: 'admin:toasts.announcements_page_error' }] } },
+  );
   const { create, update, toggle, remove } = useAnnouncementMutations();
   const [editor, setEditor] = useState<EditorMode | null>(null);
   const [pendingDelete, setPendingDelete] = useState<Announcement | null>(null);
@@ -48,10 +52,6 @@ export default function AnnouncementsPage() {
   // A deleted card takes the dialog's trigger with it: focus then continues from New announcement.
   const deleted = useRef(false);
   useDocumentTitle(t('announcements.title'));
-
-  useEffect(() => {
-    if (list.isError) showToast('error', t('toasts.announcements_page_error'));
-  }, [list.isError, list.errorUpdatedAt, t]);
 
   // Deleting the last card of the last page leaves an empty page: step back to the one before.
   const totalPages = list.data?.total_pages ?? 0;
@@ -62,8 +62,8 @@ export default function AnnouncementsPage() {
   function submitEditor(content: string, isActive: boolean) {
     if (!editor) return;
     const close = { onSuccess: () => setEditor(null) };
-    if (editor.kind === 'create') create.mutate({ content, isActive }, close);
-    else update.mutate({ id: editor.id, content }, close);
+    if (editor.kind === 'create') create.mutate({ body: { content, is_active: isActive } }, close);
+    else update.mutate({ params: { id: editor.id }, body: { content } }, close);
   }
 
   const items = list.data?.items ?? [];
@@ -93,7 +93,7 @@ export default function AnnouncementsPage() {
             <AnnouncementCard
               key={announcement.id}
               announcement={announcement}
-              onToggleActive={(isActive) => toggle.mutate({ id: announcement.id, isActive })}
+              onToggleActive={(isActive) => toggle.mutate({ params: { id: announcement.id }, body: { is_active: isActive } })}
               onEdit={() => setEditor({ kind: 'edit', id: announcement.id, content: announcement.content })}
               onDelete={() => setPendingDelete(announcement)}
             />
@@ -114,7 +114,7 @@ export default function AnnouncementsPage() {
         onCancel={() => setPendingDelete(null)}
         onConfirm={() =>
           pendingDelete &&
-          remove.mutate(pendingDelete.id, {
+          remove.mutate({ params: { id: pendingDelete.id } }, {
             onSuccess: () => (deleted.current = true),
             onSettled: () => setPendingDelete(null),
           })

@@ -1,41 +1,39 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../../../../../shared/api';
-import { createAnnouncement, deleteAnnouncement, setAnnouncementActive, updateAnnouncementContent } from '../../../api/adminAnnouncements';
-import { queryKeys } from '../../../api/queryKeys';
+import { adminAnnouncementsApi } from '../../../../../shared/api';
+import { invalidateEndpoints, useEndpointMutation } from '../../../api/endpointHooks';
 import { showToast } from '../../../components/toast';
+import { useQueryClient } from '@tanstack/react-query';
+
+/** Spec §5 names one failure message per action, whatever the failure. */
+const failure = (key: string) => ({ overrides: [{ key: `admin:toasts.${key}` }] });
 
 /** Create, edit, switch and delete, each with its success and failure toast (spec §8). */
 export function useAnnouncementMutations() {
   const { t } = useTranslation('admin');
   const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.adminAnnouncementsAll });
-  const fail = (key: string) => () => showToast('error', t(key));
+  // Also after a failure: another admin may have changed the list.
+  const onSettled = () => invalidateEndpoints(queryClient, [adminAnnouncementsApi.listAdminAnnouncements]);
 
-  const create = useMutation({
-    mutationFn: ({ content, isActive }: { content: string; isActive: boolean }) => createAnnouncement(content, isActive),
+  const create = useEndpointMutation(adminAnnouncementsApi.createAnnouncement, {
     onSuccess: () => showToast('success', t('toasts.announcement_created_success')),
-    onError: fail('toasts.announcement_create_failed'),
-    onSettled: refresh,
+    errorToast: failure('announcement_create_failed'),
+    onSettled,
   });
-  const update = useMutation({
-    mutationFn: ({ id, content }: { id: number; content: string }) => updateAnnouncementContent(id, content),
+  const update = useEndpointMutation(adminAnnouncementsApi.patchAnnouncement, {
     onSuccess: () => showToast('success', t('toasts.announcement_updated_success')),
-    onError: fail('toasts.announcement_update_failed'),
-    onSettled: refresh,
+    errorToast: failure('announcement_update_failed'),
+    onSettled,
   });
-  const toggle = useMutation({
-    mutationFn: ({ id, isActive }: { id: number; isActive: boolean }) => setAnnouncementActive(id, isActive),
+  const toggle = useEndpointMutation(adminAnnouncementsApi.patchAnnouncement, {
     onSuccess: (announcement) => showToast('success', t(announcement.is_active ? 'toasts.announcement_activated' : 'toasts.announcement_deactivated')),
-    onError: fail('toasts.announcement_update_failed'),
-    onSettled: refresh,
+    errorToast: failure('announcement_update_failed'),
+    onSettled,
   });
-  const remove = useMutation({
-    mutationFn: (id: number) => deleteAnnouncement(id),
+  const remove = useEndpointMutation(adminAnnouncementsApi.deleteAnnouncement, {
     onSuccess: () => showToast('success', t('toasts.announcement_deleted_success')),
     // A missing id is spec §5's announcement_update_failed; any other failure the delete's own message.
-    onError: (error) => fail(isApiError(error) && error.body?.code === 'announcement_update_failed' ? 'toasts.announcement_update_failed' : 'toasts.announcement_delete_failed')(),
-    onSettled: refresh,
+    errorToast: { overrides: [{ status: 404, code: 'announcement_update_failed', key: 'admin:toasts.announcement_update_failed' }, { key: 'admin:toasts.announcement_delete_failed' }] },
+    onSettled,
   });
   return { create, update, toggle, remove };
 }

@@ -1,12 +1,13 @@
 import { Fragment, useState } from 'react';
 import { Box, Button, Code, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { keepPreviousData } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { adminAuditLogApi, type AuditEntry } from '../../../../../shared/api';
 import type { AuditLogQuery } from '../../../../../shared/api/admin/auditLog';
 import { AUDIT_ACTIONS } from '../../../../../shared/domain/audit';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
-import { useAuditLog } from '../../../api/auditLog';
+import { useEndpointQuery } from '../../../api/endpointHooks';
 import { errorMessageKey } from '../../../api/errorMessages';
 import { IconChevron } from '../../../components/icons';
 import { useListState } from '../../../components/list/useListState';
@@ -139,7 +140,7 @@ export default function AuditLogPage() {
     ...(to && !rangeInvalid ? { to: dayStart(to, 1) } : {}),
     ...(search ? { search_term: search } : {}),
   };
-  const list = useAuditLog(request);
+  const list = useEndpointQuery(adminAuditLogApi.listAuditLog, { query: request }, { placeholderData: keepPreviousData });
   const items = list.data?.items ?? [];
   const filtered = listState.isFiltered;
 

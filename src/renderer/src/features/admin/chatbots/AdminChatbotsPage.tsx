@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { Alert, Box, Button, Drawer, Group, SegmentedControl, Stack, Table, Text } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { z } from 'zod';
 import { adminChatbotsApi, type AdminChatbot } from '../../../../../shared/api';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
-import { type AdminChatbotQuery, decidePublishRequest, decidePublishRequests, useAdminChatbots } from '../../../api/adminChatbots';
+import type { EndpointQuery } from '../../../../../shared/api/endpoint';
+import { invalidateEndpoints, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
 import { errorMessageKey } from '../../../api/errorMessages';
-import { queryKeys } from '../../../api/queryKeys';
 import { showToast } from '../../../components/toast';
 import { useListState } from '../../../components/list/useListState';
 import { formatDate } from '../../../i18n/formatDate';
@@ -27,7 +27,7 @@ const VIEWS = {
   approved: { is_public: true },
   rejected: { publish_rejected: true },
   all: {},
-} satisfies Record<string, Partial<AdminChatbotQuery>>;
+} satisfies Record<string, Partial<EndpointQuery<typeof adminChatbotsApi.listAdminChatbots>>>;
 type View = keyof typeof VIEWS;
 const FILTERS = z.object({ status: z.enum(Object.keys(VIEWS) as [View, ...View[]]).default('pending') });
 
@@ -91,29 +91,31 @@ export default function AdminChatbotsPage() {
   const listState = useListState({ size: DEFAULT_LIST_PAGE_SIZE, filters: FILTERS });
   const { page, size, search } = listState;
   const view = listState.filters.status;
-  const list = useAdminChatbots({ page, size, search_term: search, ...VIEWS[view] });
+  const list = useEndpointQuery(adminChatbotsApi.listAdminChatbots, { query: { page, size, search_term: search, ...VIEWS[view] } }, { placeholderData: keepPreviousData });
   const [selected, setSelected] = useState<number[]>([]);
   const [openId, setOpenId] = useState<number | null>(null);
   const items = list.data?.items ?? [];
   const open = items.find((item) => item.id === openId) ?? null;
 
-  const decide = useMutation({
-    mutationFn: ({ ids, approve, reason }: Decision) =>
-      ids.length === 1 ? decidePublishRequest(ids[0]!, approve, reason).then(() => 1) : decidePublishRequests(ids, approve, reason).then((result) => result.processed),
-    onSuccess: (count, { approve }) => {
+  // Someone else may have decided first: after a failure too, the list shows what is now.
+  const refresh = () => void invalidateEndpoints(queryClient, [adminChatbotsApi.listAdminChatbots]);
+  // One chatbot or several (bulk): each its own endpoint, with its own messages.
+  const decideOne = useEndpointMutation(adminChatbotsApi.processPublishRequest, { onError: refresh });
+  const decideMany = useEndpointMutation(adminChatbotsApi.bulkProcessPublishRequests, { onError: refresh });
+  const decide = ({ ids, approve, reason }: Decision) => {
+    const decision = { approve, ...(reason ? { reason } : {}) };
+    const decided = (count: number) => {
       showToast('success', t(approve ? 'approved_toast' : 'rejected_toast', { count }));
       setSelected([]);
       rejection.close();
       setOpenId(null);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.adminChatbotsAll });
-    },
-    onError: (error, { ids }) => {
-      showToast('error', t(errorMessageKey(error, ids.length === 1 ? adminChatbotsApi.processPublishRequest : adminChatbotsApi.bulkProcessPublishRequests)));
-      // Someone else may have decided first: show the list as it is now.
-      void queryClient.invalidateQueries({ queryKey: queryKeys.adminChatbotsAll });
-    },
-  });
-  const rejection = useRejectDialog({ busy: decide.isPending, onReject: (ids, reason) => decide.mutate({ ids, approve: false, reason }) });
+      refresh();
+    };
+    if (ids.length === 1) decideOne.mutate({ params: { id: ids[0]! }, body: decision }, { onSuccess: () => decided(1) });
+    else decideMany.mutate({ body: { chatbot_ids: ids, ...decision } }, { onSuccess: ({ processed }) => decided(processed) });
+  };
+  const deciding = decideOne.isPending || decideMany.isPending;
+  const rejection = useRejectDialog({ busy: deciding, onReject: (ids, reason) => decide({ ids, approve: false, reason }) });
 
   const setView = (next: string) => {
     setSelected([]);
@@ -133,7 +135,7 @@ export default function AdminChatbotsPage() {
         <ListSearchInput list={listState} placeholder={t('search')} aria-label={t('search')} w={{ base: '100%', sm: 260 }} />
       </ListToolbar>
       <BulkActions count={selected.length} label={t('selected', { count: selected.length })}>
-        <Button size="xs" onClick={() => decide.mutate({ ids: selected, approve: true })} loading={decide.isPending}>
+        <Button size="xs" onClick={() => decide({ ids: selected, approve: true })} loading={deciding}>
           {t('approve_selected')}
         </Button>
         <Button size="xs" color="red" variant="light" onClick={() => rejection.open(selected)}>
@@ -193,7 +195,7 @@ export default function AdminChatbotsPage() {
             <Details chatbot={open} />
             {open.waiting_publish ? (
               <Group>
-                <Button onClick={() => decide.mutate({ ids: [open.id], approve: true })} loading={decide.isPending} data-testid="approve">
+                <Button onClick={() => decide({ ids: [open.id], approve: true })} loading={deciding} data-testid="approve">
                   {t('approve')}
                 </Button>
                 <Button color="red" variant="light" onClick={() => rejection.open([open.id])} data-testid="reject">

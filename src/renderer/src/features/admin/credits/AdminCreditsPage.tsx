@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { adminCreditsApi } from '../../../../../shared/api';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
-import { useCreditPurchases } from '../../../api/adminCredits';
-import { useErrorToast } from '../../../components/useErrorToast';
+import { keepPreviousData } from '@tanstack/react-query';
+import { useEndpointQuery } from '../../../api/endpointHooks';
 import { useListState } from '../../../components/list/useListState';
 import { CreditEntriesTable } from '../../../components/CreditEntriesTable';
 import { AdminPageFrame } from '../AdminPageFrame';
@@ -18,8 +18,11 @@ type Tab = (typeof TABS)[number];
 function PurchasesTab() {
   const { t } = useTranslation('adminCredits');
   const listState = useListState({ size: DEFAULT_LIST_PAGE_SIZE });
-  const purchases = useCreditPurchases(listState.page, listState.size);
-  useErrorToast(purchases.error, adminCreditsApi.listCreditPurchases);
+  const purchases = useEndpointQuery(
+    adminCreditsApi.listCreditPurchases,
+    { query: { page: listState.page, size: listState.size } },
+    { placeholderData: keepPreviousData, errorToast: true },
+  );
   if (purchases.isError) return <Alert color="red">{t('load_failed')}</Alert>;
   return <CreditEntriesTable data={purchases.data} isLoading={purchases.isLoading} list={listState} showPrice caption={t('tabs.purchases')} />;
 }

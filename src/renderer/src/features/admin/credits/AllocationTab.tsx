@@ -1,17 +1,14 @@
 import { useState } from 'react';
 import { Alert, Badge, Button, Group, NumberInput, Skeleton, Stack, Table, Text, Title, Tooltip, VisuallyHidden } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { adminCreditsApi, isApiError } from '../../../../../shared/api';
+import { adminCreditsApi } from '../../../../../shared/api';
 import { creditAllocationBodySchema } from '../../../../../shared/api/admin/credits';
 import { CREDIT_QUOTA_MAX } from '../../../../../shared/domain/credits';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
-import { updateCreditAllocation, useCreditAllocation } from '../../../api/adminCredits';
-import { errorMessageKey } from '../../../api/errorMessages';
-import { queryKeys } from '../../../api/queryKeys';
+import { useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
 import { IconLock } from '../../../components/icons';
 import { showToast } from '../../../components/toast';
-import { useErrorToast } from '../../../components/useErrorToast';
 import { useListState } from '../../../components/list/useListState';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { useCreditFormat } from '../../../components/useCreditFormat';
@@ -29,34 +26,36 @@ export function AllocationTab() {
   const { t } = useTranslation('adminCredits');
   const language = useResolvedLanguage();
   const format = useCreditFormat();
-  const queryClient = useQueryClient();
   const listState = useListState({ size: DEFAULT_LIST_PAGE_SIZE });
-  const allocation = useCreditAllocation({ page: listState.page, size: listState.size, search_term: listState.search });
-  useErrorToast(allocation.error, adminCreditsApi.getCreditAllocation);
+  const allocation = useEndpointQuery(
+    adminCreditsApi.getCreditAllocation,
+    { query: { page: listState.page, size: listState.size, search_term: listState.search } },
+    { placeholderData: keepPreviousData, errorToast: true },
+  );
   const [groupDrafts, setGroupDrafts] = useState<Record<number, GroupDraft>>({});
   const [memberDrafts, setMemberDrafts] = useState<Record<number, Draft>>({});
   const changes = Object.keys(groupDrafts).length + Object.keys(memberDrafts).length;
 
-  const save = useMutation({
-    mutationFn: () => {
-      const body = creditAllocationBodySchema.parse({
-        groups: Object.entries(groupDrafts).map(([id, draft]) => ({
-          id: Number(id),
-          ...(draft.credit_quota !== undefined ? { credit_quota: toQuota(draft.credit_quota) } : {}),
-          ...(draft.member_credit_quota !== undefined ? { member_credit_quota: toQuota(draft.member_credit_quota) } : {}),
-        })),
-        members: Object.entries(memberDrafts).map(([id, draft]) => ({ id: Number(id), credit_quota: toQuota(draft) })),
-      });
-      return updateCreditAllocation(body);
-    },
+  const save = useEndpointMutation(adminCreditsApi.updateCreditAllocation, {
+    invalidates: [adminCreditsApi.getCreditAllocation],
     onSuccess: () => {
       setGroupDrafts({});
       setMemberDrafts({});
       showToast('success', t('allocation.saved'));
-      void queryClient.invalidateQueries({ queryKey: queryKeys.creditAllocationAll });
     },
-    onError: (error) => showToast('error', t(isApiError(error) ? errorMessageKey(error, adminCreditsApi.updateCreditAllocation) : 'allocation.save_failed')),
   });
+  const submit = () => {
+    const body = creditAllocationBodySchema.safeParse({
+      groups: Object.entries(groupDrafts).map(([id, draft]) => ({
+        id: Number(id),
+        ...(draft.credit_quota !== undefined ? { credit_quota: toQuota(draft.credit_quota) } : {}),
+        ...(draft.member_credit_quota !== undefined ? { member_credit_quota: toQuota(draft.member_credit_quota) } : {}),
+      })),
+      members: Object.entries(memberDrafts).map(([id, draft]) => ({ id: Number(id), credit_quota: toQuota(draft) })),
+    });
+    if (body.success) save.mutate({ body: body.data });
+    else showToast('error', t('allocation.save_failed'));
+  };
 
   if (allocation.isLoading) return <Skeleton h={300} />;
   if (!allocation.data) return <Alert color="red">{t('load_failed')}</Alert>;
@@ -85,7 +84,7 @@ export function AllocationTab() {
         <Text size="sm" c="dimmed">
           {t('allocation.period', { period })} · {t('allocation.pool', { remaining: tenant_remaining === null ? t('allocation.no_limit') : format.credits(tenant_remaining) })}
         </Text>
-        <Button onClick={() => save.mutate()} loading={save.isPending} disabled={changes === 0} data-testid="allocation-save">
+        <Button onClick={submit} loading={save.isPending} disabled={changes === 0} data-testid="allocation-save">
           {t('allocation.save', { count: changes })}
         </Button>
       </Group>

@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { Alert, Group, SegmentedControl, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { adminCreditsApi, type CreditUsageReport } from '../../../../../shared/api';
-import { useCreditUsageReport } from '../../../api/adminCredits';
-import { useErrorToast } from '../../../components/useErrorToast';
+import { keepPreviousData } from '@tanstack/react-query';
+import { useEndpointQuery } from '../../../api/endpointHooks';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { useCreditFormat } from '../../../components/useCreditFormat';
 import { localizedName } from '../../../../../shared/domain/language';
@@ -18,8 +18,11 @@ export function UsageTab() {
   const [month, setMonth] = useState(thisMonth);
   const [groupBy, setGroupBy] = useState<'group' | 'member'>('group');
   const validMonth = /^\d{4}-\d{2}$/.test(month);
-  const report = useCreditUsageReport(validMonth ? month : thisMonth(), groupBy);
-  useErrorToast(report.error, adminCreditsApi.getCreditUsage);
+  const report = useEndpointQuery(
+    adminCreditsApi.getCreditUsage,
+    { query: { month: validMonth ? month : thisMonth(), group_by: groupBy } },
+    { placeholderData: keepPreviousData, errorToast: true },
+  );
   const who = (row: Pick<CreditUsageReport['llm'][number], 'ko_name' | 'en_name'>) =>
     groupBy === 'member' ? (row.ko_name ?? t('usage.unknown')) : localizedName({ ko_name: row.ko_name ?? '', en_name: row.en_name ?? '' }, language) || t('usage.unknown');
 

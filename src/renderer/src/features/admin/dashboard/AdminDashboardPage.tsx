@@ -3,7 +3,8 @@ import { Alert, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, TextInpu
 import { useTranslation } from 'react-i18next';
 import { adminDashboardsApi, type DashboardUsage } from '../../../../../shared/api';
 import { errorMessageKey } from '../../../api/errorMessages';
-import { useAdminDashboard, useDashboardUsage } from '../../../api/adminCredits';
+import { keepPreviousData } from '@tanstack/react-query';
+import { useEndpointQuery } from '../../../api/endpointHooks';
 import { useCreditFormat } from '../../../components/useCreditFormat';
 import { AdminPageFrame } from '../AdminPageFrame';
 import type { UsageMetric } from './UsageChart';
@@ -35,10 +36,10 @@ function downloadCsv(name: string, text: string) {
 export default function AdminDashboardPage() {
   const { t } = useTranslation('adminDashboard');
   const format = useCreditFormat();
-  const cards = useAdminDashboard();
+  const cards = useEndpointQuery(adminDashboardsApi.getDashboard, {});
   const [range, setRange] = useState({ start: monthFrom(-5), end: monthFrom(0) });
   const validRange = /^\d{4}-\d{2}$/.test(range.start) && /^\d{4}-\d{2}$/.test(range.end) && range.start <= range.end;
-  const usage = useDashboardUsage(range.start, range.end);
+  const usage = useEndpointQuery(adminDashboardsApi.getDashboardUsage, { query: { start_month: range.start, end_month: range.end } }, { placeholderData: keepPreviousData });
   const card = (label: string, value: number | undefined, testId: string) => (
     <Card withBorder radius="md" padding="lg" key={testId}>
       <Text size="sm" c="dimmed">

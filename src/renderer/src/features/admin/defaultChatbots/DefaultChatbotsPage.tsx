@@ -5,7 +5,8 @@ import { Link } from 'react-router-dom';
 import { adminChatbotsApi, type AdminChatbot } from '../../../../../shared/api';
 import { chatbotName } from '../../../../../shared/domain/chatbots';
 import { localizedName } from '../../../../../shared/domain/language';
-import { useAdminChatbots } from '../../../api/adminChatbots';
+import { keepPreviousData } from '@tanstack/react-query';
+import { useEndpointQuery } from '../../../api/endpointHooks';
 import { useAllAdminGroups } from '../../../api/adminMemberGroups';
 import { errorMessageKey } from '../../../api/errorMessages';
 import { ListStates } from '../../../components/list/ListStates';
@@ -27,7 +28,7 @@ const DEFAULT_CHATBOTS_PAGE = { page: 1, size: 100, is_default: true } as const;
 export default function DefaultChatbotsPage() {
   const { t } = useTranslation('defaultChatbots');
   const language = useResolvedLanguage();
-  const list = useAdminChatbots(DEFAULT_CHATBOTS_PAGE);
+  const list = useEndpointQuery(adminChatbotsApi.listAdminChatbots, { query: DEFAULT_CHATBOTS_PAGE }, { placeholderData: keepPreviousData });
   const items = list.data?.items ?? [];
   const groups = useAllAdminGroups().data?.items ?? [];
   const [choosing, setChoosing] = useState<AdminChatbot | null>(null);

@@ -1,13 +1,11 @@
 import { useState } from 'react';
 import { Button, Group, Modal, MultiSelect, Stack, Text } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { chatbotsApi, type AdminChatbot, type AdminMemberGroup } from '../../../../../shared/api';
+import { adminChatbotsApi, chatbotsApi, type AdminChatbot, type AdminMemberGroup } from '../../../../../shared/api';
 import { CHATBOT_LIMITS } from '../../../../../shared/domain/chatbots';
 import { localizedName } from '../../../../../shared/domain/language';
-import { queryKeys } from '../../../api/queryKeys';
-import { errorMessageKey } from '../../../api/errorMessages';
-import { updateChatbotAccess } from '../../../api/studio';
+import { useEndpointMutation } from '../../../api/endpointHooks';
 import { showToast } from '../../../components/toast';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 
@@ -30,17 +28,15 @@ function StartingGroupsForm({ chatbot, name, groups, onClose }: { chatbot: Admin
   const language = useResolvedLanguage();
   const queryClient = useQueryClient();
   const [ids, setIds] = useState<string[]>(chatbot.default_member_groups.map(String));
-  const save = useMutation({
-    mutationFn: () => updateChatbotAccess(chatbot.id, startingGroupsBody(chatbot, ids)),
+  const save = useEndpointMutation(chatbotsApi.updateChatbotAccess, {
+    invalidates: [adminChatbotsApi.listAdminChatbots],
+    errorToast: { overrides: [{ endpoint: chatbotsApi.updateChatbotAccess, status: 422, key: 'defaultChatbots:starting.refused' }] },
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.adminChatbotsAll });
       // Members' chatbot lists put a group's starting chatbot first.
       void queryClient.invalidateQueries({ queryKey: ['chatbots'] });
       showToast('success', t('starting.saved', { name }));
       onClose();
     },
-    onError: (error) =>
-      showToast('error', t(errorMessageKey(error, chatbotsApi.updateChatbotAccess, [{ endpoint: chatbotsApi.updateChatbotAccess, status: 422, key: 'defaultChatbots:starting.refused' }]))),
   });
   const options = startableGroups(chatbot, groups).map((group) => ({ value: String(group.id), label: localizedName(group, language) }));
   return (
@@ -48,7 +44,7 @@ function StartingGroupsForm({ chatbot, name, groups, onClose }: { chatbot: Admin
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        save.mutate();
+        save.mutate({ params: { id: chatbot.id }, body: startingGroupsBody(chatbot, ids) });
       }}
     >
       <Stack gap="md">

@@ -1,9 +1,8 @@
 import { Alert, Modal, NumberInput, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { adminMemberGroupsApi, isApiError, type AdminMemberGroup } from '../../../../../shared/api';
-import { createGroup, patchGroup } from '../../../api/adminMemberGroups';
+import { type ApiError, adminMemberGroupsApi, isApiError, type AdminMemberGroup } from '../../../../../shared/api';
+import { useEndpointMutation } from '../../../api/endpointHooks';
 import { errorMessageKey } from '../../../api/errorMessages';
 import { FormDialogButtons } from '../../../components/forms/FormDialogButtons';
 import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/forms/zodResolver';
@@ -13,6 +12,7 @@ import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { localizedName } from '../../../../../shared/domain/language';
 
 const nameSchema = bodySchemaOf(adminMemberGroupsApi.createMemberGroup);
+const isNameTaken = (error: unknown): error is ApiError => isApiError(error) && error.status === 409;
 
 /** A form's error: a `validation.…` key of common, or a message already translated. */
 function useFieldError() {
@@ -39,31 +39,37 @@ export function GroupNameDialog({ group, opened, onClose, onSaved }: { group: Ad
     initialValues: { ko_name: group?.ko_name ?? '', en_name: group?.en_name ?? '' },
     validate: zodResolver(nameSchema),
   });
-  const endpoint = group ? adminMemberGroupsApi.patchMemberGroup : adminMemberGroupsApi.createMemberGroup;
-  const save = useMutation({
-    mutationFn: (values: { ko_name: string; en_name: string }) => (group ? patchGroup(group.id, values) : createGroup(values)),
+  const handlers = {
+    // A name in use is said under the field the server names.
+    errorToast: { when: (error: unknown) => !isNameTaken(error) },
     onSuccess: () => {
       showToast('success', t(group ? 'renamed' : 'created'));
       onSaved();
       onClose();
     },
-    onError: (error) => {
-      const message = t(errorMessageKey(error, endpoint));
-      const field = isApiError(error) && error.status === 409 ? (error.body?.details as { field?: string } | undefined)?.field : undefined;
-      if (isApiError(error) && error.status === 409) form.setFieldError(field === 'ko_name' ? 'ko_name' : 'en_name', message);
-      else showToast('error', message);
+    onError: (error: unknown) => {
+      if (!isNameTaken(error)) return;
+      const field = (error.body?.details as { field?: string } | undefined)?.field;
+      form.setFieldError(field === 'ko_name' ? 'ko_name' : 'en_name', t(errorMessageKey(error, group ? adminMemberGroupsApi.patchMemberGroup : adminMemberGroupsApi.createMemberGroup)));
     },
-  });
+  };
+  const create = useEndpointMutation(adminMemberGroupsApi.createMemberGroup, handlers);
+  const rename = useEndpointMutation(adminMemberGroupsApi.patchMemberGroup, handlers);
+  const save = (values: { ko_name: string; en_name: string }) => {
+    const body = { ko_name: values.ko_name.trim(), en_name: values.en_name.trim() };
+    if (group) rename.mutate({ params: { id: group.id }, body });
+    else create.mutate({ body });
+  };
   return (
     <Modal opened={opened} onClose={onClose} title={t(group ? 'rename_title' : 'create_title')}>
-      <form noValidate onSubmit={form.onSubmit((values) => save.mutate({ ko_name: values.ko_name.trim(), en_name: values.en_name.trim() }), (errors) => focusFirstError(form, errors))}>
+      <form noValidate onSubmit={form.onSubmit(save, (errors) => focusFirstError(form, errors))}>
         <Stack gap="sm">
           <Text size="sm" c="dimmed" id="group-names-hint">
             {t('names_hint')}
           </Text>
           <TextInput label={t('ko_name')} aria-describedby="group-names-hint" data-autofocus {...form.getInputProps('ko_name')} error={fieldError(form.errors.ko_name)} />
           <TextInput label={t('en_name')} aria-describedby="group-names-hint" {...form.getInputProps('en_name')} error={fieldError(form.errors.en_name)} />
-          <FormDialogButtons gap="md" mt="sm" cancelLabel={t('cancel')} onCancel={onClose} submitLabel={t(group ? 'save' : 'create')} saving={save.isPending} />
+          <FormDialogButtons gap="md" mt="sm" cancelLabel={t('cancel')} onCancel={onClose} submitLabel={t(group ? 'save' : 'create')} saving={create.isPending || rename.isPending} />
         </Stack>
       </form>
     </Modal>
@@ -85,19 +91,18 @@ export function GroupQuotaDialog({ group, onClose, onSaved }: { group: AdminMemb
     mode: 'controlled',
     initialValues: { credit_quota: group?.credit_quota ?? '', member_credit_quota: group?.member_credit_quota ?? '' },
   });
-  const save = useMutation({
-    mutationFn: (values: typeof form.values) =>
-      patchGroup(group!.id, { credit_quota: toQuota(values.credit_quota), member_credit_quota: toQuota(values.member_credit_quota) }),
+  const save = useEndpointMutation(adminMemberGroupsApi.patchMemberGroup, {
     onSuccess: () => {
       showToast('success', t('quota_saved'));
       onSaved();
       onClose();
     },
-    onError: (error) => showToast('error', t(errorMessageKey(error, adminMemberGroupsApi.patchMemberGroup))),
   });
   return (
     <Modal opened={group !== null} onClose={onClose} title={t('quota_title', { name: group ? localizedName(group, language) : '' })} closeButtonProps={{ 'aria-label': t('close') }}>
-      <form noValidate onSubmit={form.onSubmit((values) => save.mutate(values))}>
+      <form noValidate onSubmit={form.onSubmit((values) => {
+          if (group) save.mutate({ params: { id: group.id }, body: { credit_quota: toQuota(values.credit_quota), member_credit_quota: toQuota(values.member_credit_quota) } });
+        })}>
         <Stack gap="sm">
           {locked && (
             <Alert color="gray" icon={<IconLock size={16} />} data-testid="quota-locked">

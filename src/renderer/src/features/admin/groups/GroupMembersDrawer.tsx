@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { Alert, Badge, Button, Drawer, Group, Pagination, Skeleton, Stack, Table, Text } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
+import { keepPreviousData } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { adminMemberGroupsApi, type AdminMemberGroup, type MemberGroupMember } from '../../../../../shared/api';
-import { removeGroupMember, useGroupMembers } from '../../../api/adminMemberGroups';
+import { useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
 import { errorMessageKey } from '../../../api/errorMessages';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { showToast } from '../../../components/toast';
@@ -21,12 +21,10 @@ export function GroupMembersDrawer({ group, groupName, onClose, onChanged }: { g
 function MemberList({ group, onChanged }: { group: AdminMemberGroup; onChanged: () => void }) {
   const { t } = useTranslation('adminGroups');
   const [page, setPage] = useState(1);
-  const list = useGroupMembers(group.id, page);
+  const list = useEndpointQuery(adminMemberGroupsApi.listMemberGroupMembers, { params: { id: group.id }, query: { page, size: 10 } }, { placeholderData: keepPreviousData });
   const [removing, setRemoving] = useState<MemberGroupMember | null>(null);
-  const remove = useMutation({
-    mutationFn: (member: MemberGroupMember) => removeGroupMember(group.id, member.id),
+  const remove = useEndpointMutation(adminMemberGroupsApi.removeMemberGroupMember, {
     onSuccess: () => showToast('success', t('member_removed')),
-    onError: (error) => showToast('error', t(errorMessageKey(error, adminMemberGroupsApi.removeMemberGroupMember))),
     onSettled: () => {
       setRemoving(null);
       void list.refetch();
@@ -98,7 +96,7 @@ function MemberList({ group, onChanged }: { group: AdminMemberGroup; onChanged: 
         confirmLabel={t('remove')}
         loading={remove.isPending}
         onCancel={() => setRemoving(null)}
-        onConfirm={() => removing && remove.mutate(removing)}
+        onConfirm={() => removing && remove.mutate({ params: { id: group.id, memberId: removing.id } })}
       />
     </Stack>
   );

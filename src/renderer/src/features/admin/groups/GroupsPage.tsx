@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import { ActionIcon, Badge, Button, Group, Menu, Progress, Skeleton, Stack, Table, Text } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { adminMemberGroupsApi, type AdminMemberGroup } from '../../../../../shared/api';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
-import { deleteGroup, useAdminGroups, useGroupUsage } from '../../../api/adminMemberGroups';
+import { invalidateEndpoints, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
 import { errorMessageKey } from '../../../api/errorMessages';
-import { queryKeys } from '../../../api/queryKeys';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { IconChevron, IconPlus } from '../../../components/icons';
 import { showToast } from '../../../components/toast';
@@ -20,6 +19,9 @@ import { ActionsHeader, ListPagination, ListSearchInput, ListTable, ListToolbar 
 import { localizedName } from '../../../../../shared/domain/language';
 import { OtherName } from '../../../components/OtherName';
 import { displayCredits } from '../../../../../shared/domain/credits';
+
+/** What a change of a group makes stale: the list, this month's usage, the members. */
+const GROUP_QUERIES = [adminMemberGroupsApi.listAdminMemberGroups, adminMemberGroupsApi.memberGroupUsage, adminMemberGroupsApi.listMemberGroupMembers];
 
 type Dialog = { kind: 'name'; group: AdminMemberGroup | null } | { kind: 'quota' | 'members' | 'delete'; group: AdminMemberGroup };
 
@@ -46,19 +48,21 @@ export default function GroupsPage() {
   const language = useResolvedLanguage();
   const queryClient = useQueryClient();
   const listState = useListState({ size: DEFAULT_LIST_PAGE_SIZE });
-  const list = useAdminGroups(listState.page, listState.size, listState.search);
-  const usage = useGroupUsage();
+  const list = useEndpointQuery(
+    adminMemberGroupsApi.listAdminMemberGroups,
+    { query: { page: listState.page, size: listState.size, search_term: listState.search } },
+    { placeholderData: keepPreviousData },
+  );
+  const usage = useEndpointQuery(adminMemberGroupsApi.memberGroupUsage, {});
   const [dialog, setDialog] = useState<Dialog | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.adminGroupsAll });
+  const refresh = () => invalidateEndpoints(queryClient, GROUP_QUERIES);
   const close = () => setDialog(null);
   const nameOf = (group: AdminMemberGroup) => localizedName(group, language);
   const number = new Intl.NumberFormat(i18n.language);
   const quotaText = (value: number | null) => (value === null ? t('no_limit') : number.format(value));
 
-  const remove = useMutation({
-    mutationFn: (group: AdminMemberGroup) => deleteGroup(group.id),
+  const remove = useEndpointMutation(adminMemberGroupsApi.deleteMemberGroup, {
     onSuccess: (result) => showToast('success', t('deleted', { count: result.moved_members })),
-    onError: (error) => showToast('error', t(errorMessageKey(error, adminMemberGroupsApi.deleteMemberGroup))),
     onSettled: () => {
       close();
       return refresh();
@@ -167,7 +171,7 @@ export default function GroupsPage() {
         confirmLabel={t('delete')}
         loading={remove.isPending}
         onCancel={close}
-        onConfirm={() => current && remove.mutate(current)}
+        onConfirm={() => current && remove.mutate({ params: { id: current.id } })}
       />
     </AdminPageFrame>
   );

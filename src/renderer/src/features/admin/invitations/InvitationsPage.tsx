@@ -1,14 +1,13 @@
 import { useCallback, useState } from 'react';
 import { Badge, Button, Table } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { adminInvitationsApi, type AdminMemberGroup } from '../../../../../shared/api';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
-import { deleteInvitations, useAdminInvitations } from '../../../api/adminInvitations';
 import { useAllAdminGroups } from '../../../api/adminMemberGroups';
 import { errorMessageKey } from '../../../api/errorMessages';
-import { queryKeys } from '../../../api/queryKeys';
+import { invalidateEndpoints, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
 import { IconUserPlus } from '../../../components/icons';
 import { showToast } from '../../../components/toast';
 import { useListState } from '../../../components/list/useListState';
@@ -33,28 +32,30 @@ export default function InvitationsPage() {
   const listState = useListState({ size: DEFAULT_LIST_PAGE_SIZE, order: ORDER });
   const { page, size, search } = listState;
   const [orderBy, orderType] = listState.order.split('.') as ['created_at' | 'email' | 'name' | 'status', 'asc' | 'desc'];
-  const list = useAdminInvitations({ page, size, order_by: orderBy, order_type: orderType, search_term: search });
+  const list = useEndpointQuery(
+    adminInvitationsApi.listAdminInvitations,
+    { query: { page, size, order_by: orderBy, order_type: orderType, search_term: search } },
+    { placeholderData: keepPreviousData },
+  );
   const groups = useAllAdminGroups();
   const [selected, setSelected] = useState<number[]>([]);
   const [inviting, setInviting] = useState(false);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.adminInvitationsAll });
+  const refresh = () => invalidateEndpoints(queryClient, [adminInvitationsApi.listAdminInvitations]);
   const groupName = useCallback((group: AdminMemberGroup) => localizedName(group, language), [language]);
   const groupOf = (id: number | null) => {
     const group = groups.data?.items.find((row) => row.id === id);
     return group ? groupName(group) : t('default_group');
   };
 
-  const remove = useMutation({
-    mutationFn: (ids: number[]) => deleteInvitations(ids),
+  const remove = useEndpointMutation(adminInvitationsApi.bulkDeleteInvitations, {
     onSuccess: (result) => showToast('success', t('deleted', { count: result.deleted })),
-    onError: (error) => showToast('error', t(errorMessageKey(error, adminInvitationsApi.bulkDeleteInvitations))),
     onSettled: () => {
       setSelected([]);
       bulkDelete.close();
       return refresh();
     },
   });
-  const bulkDelete = useBulkDelete({ ns: 'adminInvitations', selected, deleting: remove.isPending, onDelete: (ids) => remove.mutate(ids) });
+  const bulkDelete = useBulkDelete({ ns: 'adminInvitations', selected, deleting: remove.isPending, onDelete: (ids) => remove.mutate({ body: { invitation_ids: ids } }) });
 
   const items = list.data?.items ?? [];
   const pageIds = items.map((item) => item.id);

@@ -1,10 +1,11 @@
 import { memo, useCallback, useMemo, useState } from 'react';
 import { ActionIcon, Alert, Badge, Button, Group, Modal, NativeSelect, Progress, Select, Stack, Table, Tabs, Text, TextInput, Textarea } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { adminInvitationsApi, type AdminMemberGroup } from '../../../../../shared/api';
+import type { EndpointResponse } from '../../../../../shared/api/endpoint';
 import { validateEmail } from '../../../../../shared/domain/validation';
-import { type InviteRow, inviteInBatches, type inviteMembers } from '../../../api/adminInvitations';
+import { type InviteRow, inviteInBatches } from '../../../api/adminInvitations';
+import { useEndpointMutation } from '../../../api/endpointHooks';
 import { errorMessageKey } from '../../../api/errorMessages';
 import { IconPlus, IconTrash } from '../../../components/icons';
 import { scrollRegionProps } from '../../../components/scrollRegion';
@@ -16,7 +17,7 @@ interface RowDraft {
   groupId: string | null;
 }
 
-type RowResult = Awaited<ReturnType<typeof inviteMembers>>['results'][number];
+type RowResult = EndpointResponse<typeof adminInvitationsApi.bulkInvite>['results'][number];
 
 let nextKey = 1;
 const emptyRow = (groupId: string | null = null): RowDraft => ({ key: nextKey++, email: '', name: '', groupId });
@@ -63,8 +64,9 @@ export function InviteDialog({ opened, groups, groupName, onClose, onInvited }: 
   /** Rows sent so far of how many, while batches are going out. */
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
   const [batchError, setBatchError] = useState<unknown>(null);
-  const invite = useMutation({
-    mutationFn: (members: InviteRow[]) => {
+  // Sent in batches; a refused batch is said in the dialog (never a rejection: inviteInBatches returns it).
+  const invite = useEndpointMutation(adminInvitationsApi.bulkInvite, {
+    send: (members: InviteRow[]) => {
       setProgress({ done: 0, total: members.length });
       return inviteInBatches(members, (done) => setProgress({ done, total: members.length }));
     },

@@ -4,10 +4,13 @@ import { useTranslation } from 'react-i18next';
 import { memberExportResultSchema } from '../../../../../shared/api/admin/memberTransfer';
 import { isApiError } from '../../../../../shared/api/apiError';
 import { MEMBER_FILE_FORMATS, type MemberFileFormat } from '../../../../../shared/domain/memberTransfer';
-import { downloadMemberExport, startMemberExport, useTask } from '../../../api/memberTransfer';
+import { adminMemberTransferApi, buildPath } from '../../../../../shared/api';
+import { sendRaw } from '../../../api/client';
+import { useEndpointMutation } from '../../../api/endpointHooks';
 import { IconDownload } from '../../../components/icons';
 import { saveBlob } from '../../../components/saveBlob';
 import { TaskProgress } from './TaskProgress';
+import { useTask } from './useTask';
 
 /** What the dialog shows of a finished or failed export (spec §8 "Export: timeout, failed, missing file url"). */
 type Problem = 'failed' | 'timed_out' | 'missing_file' | 'start_failed' | 'download_failed';
@@ -16,35 +19,27 @@ function ExportDialogBody({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation('memberTransfer');
   const [format, setFormat] = useState<MemberFileFormat>('csv');
   const [taskId, setTaskId] = useState<number | null>(null);
-  const [starting, setStarting] = useState(false);
-  const [downloading, setDownloading] = useState(false);
   const [problem, setProblem] = useState<Problem | null>(null);
   const task = useTask(taskId).data;
   const parsed = task?.status === 'completed' ? memberExportResultSchema.safeParse(task.result) : null;
   const result = parsed?.success ? parsed.data : null;
 
-  const start = async () => {
-    setStarting(true);
-    setProblem(null);
-    try {
-      setTaskId((await startMemberExport(format)).id);
-    } catch {
-      setProblem('start_failed');
-    } finally {
-      setStarting(false);
-    }
-  };
-  const download = async () => {
-    if (!result || taskId === null) return;
-    setDownloading(true);
-    try {
-      saveBlob(await downloadMemberExport(taskId), result.file_name);
-    } catch (error) {
-      setProblem(isApiError(error) && error.body?.code === 'export_file_missing' ? 'missing_file' : 'download_failed');
-    } finally {
-      setDownloading(false);
-    }
-  };
+  // Their failures are said in the dialog, not in a toast.
+  const start = useEndpointMutation(adminMemberTransferApi.startMemberExport, {
+    errorToast: false,
+    onMutate: () => setProblem(null),
+    onSuccess: (started) => setTaskId(started.id),
+    onError: () => setProblem('start_failed'),
+  });
+  const download = useEndpointMutation(adminMemberTransferApi.downloadMemberExport, {
+    errorToast: false,
+    send: async ({ id }: { id: number; fileName: string }) => {
+      const endpoint = adminMemberTransferApi.downloadMemberExport;
+      return (await sendRaw(endpoint, buildPath(endpoint.path, { id }))).blob();
+    },
+    onSuccess: (blob, { fileName }) => saveBlob(blob, fileName),
+    onError: (error) => setProblem(isApiError(error) && error.body?.code === 'export_file_missing' ? 'missing_file' : 'download_failed'),
+  });
   const again = () => {
     setTaskId(null);
     setProblem(null);
@@ -80,7 +75,7 @@ function ExportDialogBody({ onClose }: { onClose: () => void }) {
           <Button variant="default" onClick={onClose}>
             {t('close')}
           </Button>
-          <Button onClick={() => void start()} loading={starting}>
+          <Button onClick={() => start.mutate({ query: { format } })} loading={start.isPending}>
             {t('export.start')}
           </Button>
         </Group>
@@ -107,7 +102,7 @@ function ExportDialogBody({ onClose }: { onClose: () => void }) {
           </Button>
         )}
         {result?.download_path && !shownProblem ? (
-          <Button leftSection={<IconDownload size={16} />} onClick={() => void download()} loading={downloading}>
+          <Button leftSection={<IconDownload size={16} />} onClick={() => taskId !== null && download.mutate({ id: taskId, fileName: result.file_name })} loading={download.isPending}>
             {t('export.download')}
           </Button>
         ) : (

@@ -6,14 +6,15 @@ import { adminMemberTransferApi } from '../../../../../shared/api';
 import { type MemberUploadFailedRow, memberUploadResultSchema } from '../../../../../shared/api/admin/memberTransfer';
 import { MEMBER_FILE_FORMATS, MEMBER_UPLOAD_MAX_BYTES, MEMBER_UPLOAD_MAX_ROWS, type MemberFileFormat } from '../../../../../shared/domain/memberTransfer';
 import { errorMessageKey, errorMessageValues } from '../../../api/errorMessages';
-import { downloadUploadTemplate, uploadMemberFile, useTask } from '../../../api/memberTransfer';
+import { sendRaw } from '../../../api/client';
+import { useEndpointMutation } from '../../../api/endpointHooks';
 import { IconDownload, IconUpload } from '../../../components/icons';
 import { saveBlob } from '../../../components/saveBlob';
-import { showToast } from '../../../components/toast';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { MemberExportButton } from './MemberExportButton';
 import { TaskProgress } from './TaskProgress';
+import { useTask } from './useTask';
 import classes from './memberTransfer.module.css';
 
 const ACCEPT = '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -21,17 +22,14 @@ const LIMITS = { rows: MEMBER_UPLOAD_MAX_ROWS.toLocaleString(), size: MEMBER_UPL
 
 function TemplateCard() {
   const { t } = useTranslation('memberTransfer');
-  const [busy, setBusy] = useState<MemberFileFormat | null>(null);
-  const download = async (format: MemberFileFormat) => {
-    setBusy(format);
-    try {
-      saveBlob(await downloadUploadTemplate(format), `member-upload-template.${format}`);
-    } catch {
-      showToast('error', t('upload.template_failed'));
-    } finally {
-      setBusy(null);
-    }
-  };
+  const download = useEndpointMutation(adminMemberTransferApi.downloadMemberUploadTemplate, {
+    errorToast: { overrides: [{ key: 'memberTransfer:upload.template_failed' }] },
+    send: async (format: MemberFileFormat) => {
+      const endpoint = adminMemberTransferApi.downloadMemberUploadTemplate;
+      return (await sendRaw(endpoint, `${endpoint.path}?format=${format}`)).blob();
+    },
+    onSuccess: (blob, format) => saveBlob(blob, `member-upload-template.${format}`),
+  });
   return (
     <Card withBorder padding="lg" radius="md">
       <Title order={2} size="h4" mb={4}>
@@ -42,7 +40,7 @@ function TemplateCard() {
       </Text>
       <Group gap="sm">
         {MEMBER_FILE_FORMATS.map((format) => (
-          <Button key={format} variant="default" leftSection={<IconDownload size={16} />} loading={busy === format} onClick={() => void download(format)}>
+          <Button key={format} variant="default" leftSection={<IconDownload size={16} />} loading={download.isPending && download.variables === format} onClick={() => download.mutate(format)}>
             {t(`upload.template_${format}`)}
           </Button>
         ))}
@@ -132,7 +130,6 @@ export default function MemberUploadPage() {
   const [params, setParams] = useSearchParams();
   const taskId = Number(params.get('task')) || null;
   const [file, setFile] = useState<File | null>(null);
-  const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
 
@@ -145,24 +142,27 @@ export default function MemberUploadPage() {
     setDragging(false);
     choose(event.dataTransfer.files[0] ?? null);
   };
-  const send = async () => {
-    if (!file) return;
-    setSending(true);
-    setError(null);
-    try {
-      const task = await uploadMemberFile(file);
+  // A refused file is said under the drop zone, not in a toast.
+  const upload = useEndpointMutation(adminMemberTransferApi.uploadMembers, {
+    errorToast: false,
+    // At most a few MB: no transfer progress.
+    send: async (chosen: File) => {
+      const endpoint = adminMemberTransferApi.uploadMembers;
+      const form = new FormData();
+      form.append(adminMemberTransferApi.MEMBER_UPLOAD_FIELD, chosen, chosen.name);
+      return endpoint.response.parse(await (await sendRaw(endpoint, endpoint.path, { body: form })).json());
+    },
+    onMutate: () => setError(null),
+    onSuccess: (task) => {
       setParams((current) => {
         const next = new URLSearchParams(current);
         next.set('task', String(task.id));
         return next;
       });
       setFile(null);
-    } catch (caught) {
-      setError(t(errorMessageKey(caught, adminMemberTransferApi.uploadMembers), { ...errorMessageValues(caught, language), ...LIMITS }));
-    } finally {
-      setSending(false);
-    }
-  };
+    },
+    onError: (caught) => setError(t(errorMessageKey(caught, adminMemberTransferApi.uploadMembers), { ...errorMessageValues(caught, language), ...LIMITS })),
+  });
   const another = () =>
     setParams((current) => {
       const next = new URLSearchParams(current);
@@ -225,7 +225,7 @@ export default function MemberUploadPage() {
                 </Alert>
               )}
               <Group>
-                <Button onClick={() => void send()} disabled={!file} loading={sending} leftSection={<IconUpload size={16} />}>
+                <Button onClick={() => file && upload.mutate(file)} disabled={!file} loading={upload.isPending} leftSection={<IconUpload size={16} />}>
                   {t('upload.start')}
                 </Button>
               </Group>

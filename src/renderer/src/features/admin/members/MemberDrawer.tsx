@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { Alert, Badge, Button, Checkbox, Divider, Drawer, Group, MultiSelect, NumberInput, Select, Skeleton, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { adminMembersApi, type AdminMember } from '../../../../../shared/api';
-import { type AdminMemberPatch, deleteAdminMember, updateAdminMember, useAdminMember } from '../../../api/adminMembers';
+import type { EndpointBody } from '../../../../../shared/api/endpoint';
+import { MEMBER_QUERIES } from '../../../api/adminMembers';
 import { errorMessageKey } from '../../../api/errorMessages';
-import { queryKeys } from '../../../api/queryKeys';
+import { endpointKey, invalidateEndpoints, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
 import { useMemberGroups } from '../../../api/studio';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { zodResolver } from '../../../components/forms/zodResolver';
@@ -35,7 +36,7 @@ const toValues = (member: AdminMember): FormValues => ({
 });
 
 /** The PATCH body of the edit form: name, groups (default + additional), custom fields, credit limit. */
-const toPatch = (values: FormValues): AdminMemberPatch => ({
+const toPatch = (values: FormValues): EndpointBody<typeof adminMembersApi.patchAdminMember> => ({
   name: values.name,
   ...(values.default_member_group_id
     ? { default_member_group_id: Number(values.default_member_group_id), member_group_ids: [values.default_member_group_id, ...values.member_group_ids].map(Number) }
@@ -58,28 +59,25 @@ function MemberForm({ member, onDone }: { member: AdminMember; onDone: () => voi
       return Object.fromEntries(Object.entries(errors).map(([path, key]) => [path, t(`common:${String(key)}`)]));
     },
   });
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: queryKeys.adminMembersAll });
+  const refresh = () => void invalidateEndpoints(queryClient, MEMBER_QUERIES);
 
-  const save = useMutation({
-    mutationFn: (patch: AdminMemberPatch) => updateAdminMember(member.id, patch),
-    onSuccess: (saved, patch) => {
-      showToast('success', t(savedToastKey(patch), { name: saved.name }));
-      queryClient.setQueryData(queryKeys.adminMember(member.id), saved);
+  const save = useEndpointMutation(adminMembersApi.patchAdminMember, {
+    onSuccess: (saved, { body }) => {
+      showToast('success', t(savedToastKey(body), { name: saved.name }));
+      queryClient.setQueryData(endpointKey(adminMembersApi.getAdminMember, { params: { id: member.id } }), saved);
       form.resetDirty(toValues(saved));
       setConfirm(null);
       refresh();
     },
-    onError: (error) => showToast('error', t(errorMessageKey(error, adminMembersApi.patchAdminMember))),
   });
-  const remove = useMutation({
-    mutationFn: () => deleteAdminMember(member.id),
+  const patch = (body: EndpointBody<typeof adminMembersApi.patchAdminMember>) => save.mutate({ params: { id: member.id }, body });
+  const remove = useEndpointMutation(adminMembersApi.deleteAdminMember, {
     onSuccess: () => {
       showToast('success', t('deleted_toast', { count: 1 }));
       setConfirm(null);
       refresh();
       onDone();
     },
-    onError: (error) => showToast('error', t(errorMessageKey(error, adminMembersApi.deleteAdminMember))),
   });
 
   const groupOptions = (groups.data ?? []).map((group) => ({ value: String(group.id), label: localizedName(group, language) }));
@@ -88,7 +86,7 @@ function MemberForm({ member, onDone }: { member: AdminMember; onDone: () => voi
   const statusAction = member.member_status === 'approved' ? 'deactivate' : member.member_status === 'deactivated' ? 'reactivate' : null;
 
   return (
-    <form onSubmit={form.onSubmit((values) => save.mutate(toPatch(values)))} noValidate>
+    <form onSubmit={form.onSubmit((values) => patch(toPatch(values)))} noValidate>
       <Stack gap="md">
         <Group gap="xs">
           <Badge variant="light" color={member.member_status === 'approved' ? 'teal' : 'gray'} c={member.member_status === 'approved' ? 'teal.9' : 'dark.7'}>
@@ -177,7 +175,7 @@ function MemberForm({ member, onDone }: { member: AdminMember; onDone: () => voi
         confirmLabel={t(member.is_admin ? 'remove_admin' : 'grant_admin')}
         loading={save.isPending}
         onCancel={() => setConfirm(null)}
-        onConfirm={() => save.mutate({ is_admin: !member.is_admin })}
+        onConfirm={() => patch({ is_admin: !member.is_admin })}
       />
       {statusAction && (
         <ConfirmDialog
@@ -189,7 +187,7 @@ function MemberForm({ member, onDone }: { member: AdminMember; onDone: () => voi
           loading={save.isPending}
           restoring={statusAction === 'reactivate'}
           onCancel={() => setConfirm(null)}
-          onConfirm={() => save.mutate({ member_status: statusAction === 'deactivate' ? 'deactivated' : 'approved' })}
+          onConfirm={() => patch({ member_status: statusAction === 'deactivate' ? 'deactivated' : 'approved' })}
         />
       )}
       <ConfirmDialog
@@ -200,14 +198,14 @@ function MemberForm({ member, onDone }: { member: AdminMember; onDone: () => voi
         confirmLabel={t('delete')}
         loading={remove.isPending}
         onCancel={() => setConfirm(null)}
-        onConfirm={() => remove.mutate()}
+        onConfirm={() => remove.mutate({ params: { id: member.id } })}
       />
     </form>
   );
 }
 
 /** The success toast of a drawer save: admin rights and status changes say what happened. */
-function savedToastKey(patch: AdminMemberPatch): string {
+function savedToastKey(patch: EndpointBody<typeof adminMembersApi.patchAdminMember>): string {
   if (patch.member_status !== undefined) return patch.member_status === 'deactivated' ? 'deactivate.toast' : 'reactivate.toast';
   if (patch.is_admin !== undefined) return patch.is_admin ? 'admin_granted_toast' : 'admin_removed_toast';
   return 'saved_toast';
@@ -216,7 +214,7 @@ function savedToastKey(patch: AdminMemberPatch): string {
 /** A member's detail beside the list: edit, admin rights and deletion, each destructive step confirmed. */
 export function MemberDrawer({ memberId, onClose }: { memberId: number | null; onClose: () => void }) {
   const { t } = useTranslation('adminMembers');
-  const member = useAdminMember(memberId);
+  const member = useEndpointQuery(adminMembersApi.getAdminMember, { params: { id: memberId ?? 0 } }, { enabled: memberId !== null });
   return (
     <Drawer opened={memberId !== null} onClose={onClose} position="right" size="lg" title={member.data?.name ?? t('member')} closeButtonProps={{ 'aria-label': t('close') }}>
       {member.isPending && memberId !== null && (

@@ -1,14 +1,14 @@
 import { useState } from 'react';
 import { Anchor, Badge, Button, Checkbox, Group, Modal, NumberInput, Select, Stack, Table, Text } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { z } from 'zod';
 import { adminMembersApi, membersApi } from '../../../../../shared/api';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
-import { bulkDeleteMembers, bulkSetCreditQuota, bulkSetMemberStatus, useAdminMembers } from '../../../api/adminMembers';
+import { MEMBER_QUERIES } from '../../../api/adminMembers';
+import { invalidateEndpoints, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
 import { errorMessageKey } from '../../../api/errorMessages';
-import { queryKeys } from '../../../api/queryKeys';
 import { useMemberGroups } from '../../../api/studio';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { showToast } from '../../../components/toast';
@@ -91,46 +91,40 @@ export default function MembersPage() {
   const listState = useListState({ size: DEFAULT_LIST_PAGE_SIZE, filters: FILTERS });
   const { page, size, search, filters } = listState;
   const groups = useMemberGroups();
-  const list = useAdminMembers({ page, size, search_term: search, ...filters });
+  const list = useEndpointQuery(adminMembersApi.listAdminMembers, { query: { page, size, search_term: search, ...filters } }, { placeholderData: keepPreviousData });
   const [selected, setSelected] = useState<number[]>([]);
   const [openId, setOpenId] = useState<number | null>(null);
   const [dialog, setDialog] = useState<'quota' | 'delete' | StatusAction | null>(null);
   const items = list.data?.items ?? [];
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: queryKeys.adminMembersAll });
+  const refresh = () => void invalidateEndpoints(queryClient, MEMBER_QUERIES);
 
-  const setQuota = useMutation({
-    mutationFn: (quota: number | null) => bulkSetCreditQuota(selected, quota),
+  const setQuota = useEndpointMutation(adminMembersApi.bulkPatchMembers, {
     onSuccess: ({ updated }) => {
       showToast('success', t('bulk_quota_toast', { count: updated, total: selected.length }));
       setDialog(null);
       setSelected([]);
       refresh();
     },
-    onError: (error) => showToast('error', t(errorMessageKey(error, adminMembersApi.bulkPatchMembers))),
   });
-  const changeStatus = useMutation({
-    mutationFn: (action: StatusAction) => bulkSetMemberStatus(selected, action === 'deactivate' ? 'deactivated' : 'approved'),
-    onSuccess: ({ updated }, action) => {
+  // Deactivates the approved members among those selected, or reactivates the deactivated ones.
+  const changeStatus = useEndpointMutation(adminMembersApi.bulkPatchMembers, {
+    onSuccess: ({ updated }, { body }) => {
+      const action: StatusAction = body.member_status === 'deactivated' ? 'deactivate' : 'reactivate';
       showToast('success', t(`${action}.bulk_toast`, { count: updated, total: selected.length }));
       setDialog(null);
       setSelected([]);
       refresh();
     },
-    onError: (error) => showToast('error', t(errorMessageKey(error, adminMembersApi.bulkPatchMembers))),
   });
   const statusDialog = dialog === 'deactivate' || dialog === 'reactivate' ? dialog : null;
-  const remove = useMutation({
-    mutationFn: () => bulkDeleteMembers(selected),
+  const remove = useEndpointMutation(adminMembersApi.bulkDeleteMembers, {
     onSuccess: ({ deleted }) => {
       showToast('success', t('deleted_toast', { count: deleted }));
       setDialog(null);
       setSelected([]);
       refresh();
     },
-    onError: (error) => {
-      showToast('error', t(errorMessageKey(error, adminMembersApi.bulkDeleteMembers)));
-      refresh();
-    },
+    onError: refresh,
   });
 
   const selectable = items.filter((item) => item.id !== ownId).map((item) => item.id);
@@ -270,7 +264,7 @@ export default function MembersPage() {
         opened={dialog === 'quota'}
         busy={setQuota.isPending}
         onClose={() => setDialog(null)}
-        onSave={(quota) => setQuota.mutate(quota)}
+        onSave={(quota) => setQuota.mutate({ body: { member_ids: selected, credit_quota: quota } })}
       />
       <ConfirmDialog
         opened={statusDialog !== null}
@@ -281,7 +275,7 @@ export default function MembersPage() {
         loading={changeStatus.isPending}
         restoring={statusDialog === 'reactivate'}
         onCancel={() => setDialog(null)}
-        onConfirm={() => statusDialog && changeStatus.mutate(statusDialog)}
+        onConfirm={() => statusDialog && changeStatus.mutate({ body: { member_ids: selected, member_status: statusDialog === 'deactivate' ? 'deactivated' : 'approved' } })}
       />
       <ConfirmDialog
         opened={dialog === 'delete'}
@@ -291,7 +285,7 @@ export default function MembersPage() {
         confirmLabel={t('delete')}
         loading={remove.isPending}
         onCancel={() => setDialog(null)}
-        onConfirm={() => remove.mutate()}
+        onConfirm={() => remove.mutate({ body: { member_ids: selected } })}
       />
     </AdminPageFrame>
   );

@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { Badge, Button, Group, SegmentedControl, Table, Text } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { adminMemberRequestsApi, type MemberRequest } from '../../../../../shared/api';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
-import { decideMemberRequests, useMemberRequests } from '../../../api/adminMembers';
+import { MEMBER_QUERIES } from '../../../api/adminMembers';
+import { invalidateEndpoints, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
 import { errorMessageKey } from '../../../api/errorMessages';
-import { queryKeys } from '../../../api/queryKeys';
 import { showToast } from '../../../components/toast';
 import { useListState } from '../../../components/list/useListState';
 import { formatDate } from '../../../i18n/formatDate';
@@ -35,29 +35,36 @@ export default function RequestsPage() {
   const listState = useListState({ size: DEFAULT_LIST_PAGE_SIZE, filters: FILTERS });
   const { page, size, search } = listState;
   const { type } = listState.filters;
-  const list = useMemberRequests({ page, size, search_term: search, ...(type === 'all' ? {} : { request_type: type }) });
+  const list = useEndpointQuery(
+    adminMemberRequestsApi.listMemberRequests,
+    { query: { page, size, search_term: search, ...(type === 'all' ? {} : { request_type: type }) } },
+    { placeholderData: keepPreviousData },
+  );
   const [selected, setSelected] = useState<number[]>([]);
   const items = list.data?.items ?? [];
-  const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: queryKeys.memberRequestsAll });
-    void queryClient.invalidateQueries({ queryKey: queryKeys.adminMembersAll });
-  };
+  const refresh = () => void invalidateEndpoints(queryClient, [adminMemberRequestsApi.listMemberRequests, ...MEMBER_QUERIES]);
 
-  const decide = useMutation({
-    mutationFn: ({ ids, approve, reason }: Decision) => decideMemberRequests(ids, approve, reason),
-    onSuccess: (count, { approve }) => {
+  // One request or several (bulk): each its own endpoint, with its own messages.
+  const handlers = (approve: boolean) => ({
+    onSuccess: (count: number) => {
       showToast('success', t(approve ? 'requests.approved_toast' : 'requests.rejected_toast', { count }));
       setSelected([]);
       rejection.close();
       refresh();
     },
-    onError: (error, { ids }) => {
-      showToast('error', t(errorMessageKey(error, ids.length === 1 ? adminMemberRequestsApi.processPendingRequest : adminMemberRequestsApi.bulkProcessPendingRequests)));
-      // Another admin may have decided first: show the list as it is now.
-      refresh();
-    },
+    // Another admin may have decided first: show the list as it is now.
+    onError: refresh,
   });
-  const rejection = useRejectDialog({ ns: 'adminMembers', busy: decide.isPending, onReject: (ids, reason) => decide.mutate({ ids, approve: false, reason }) });
+  const decideOne = useEndpointMutation(adminMemberRequestsApi.processPendingRequest);
+  const decideMany = useEndpointMutation(adminMemberRequestsApi.bulkProcessPendingRequests);
+  const decide = ({ ids, approve, reason }: Decision) => {
+    const decision = { approve, ...(reason ? { reason } : {}) };
+    const { onSuccess, onError } = handlers(approve);
+    if (ids.length === 1) decideOne.mutate({ params: { id: ids[0]! }, body: decision }, { onSuccess: () => onSuccess(1), onError });
+    else decideMany.mutate({ body: { member_ids: ids, ...decision } }, { onSuccess: ({ processed }) => onSuccess(processed), onError });
+  };
+  const deciding = decideOne.isPending || decideMany.isPending;
+  const rejection = useRejectDialog({ ns: 'adminMembers', busy: deciding, onReject: (ids, reason) => decide({ ids, approve: false, reason }) });
 
   const setType = (next: string) => {
     setSelected([]);
@@ -73,7 +80,7 @@ export default function RequestsPage() {
         <ListSearchInput list={listState} type="search" aria-label={t('requests.search')} placeholder={t('requests.search')} w={{ base: '100%', sm: 260 }} />
       </ListToolbar>
       <BulkActions count={selected.length} label={t('selected', { count: selected.length })}>
-        <Button size="xs" onClick={() => decide.mutate({ ids: selected, approve: true })} loading={decide.isPending && (decide.variables?.ids.length ?? 0) > 1} data-testid="bulk-approve">
+        <Button size="xs" onClick={() => decide({ ids: selected, approve: true })} loading={decideMany.isPending} data-testid="bulk-approve">
           {t('requests.approve_selected')}
         </Button>
         <Button size="xs" color="red" variant="light" onClick={() => rejection.open(selected)} data-testid="bulk-reject">
@@ -127,8 +134,8 @@ export default function RequestsPage() {
                   <Group gap={6} wrap="nowrap" justify="flex-end">
                     <Button
                       size="xs"
-                      onClick={() => decide.mutate({ ids: [item.member_id], approve: true })}
-                      loading={decide.isPending && decide.variables?.ids.length === 1 && decide.variables.ids[0] === item.member_id}
+                      onClick={() => decide({ ids: [item.member_id], approve: true })}
+                      loading={decideOne.isPending && decideOne.variables.params.id === item.member_id}
                       aria-label={t('requests.approve_named', { name: item.name })}
                       data-testid="approve-request"
                     >

@@ -1,11 +1,9 @@
 import { Alert, Badge, Box, Button, Group, ScrollArea, Skeleton, Stack, Switch, Table, Text, Tooltip } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { adminLlmModelsApi, type AdminLlmModel } from '../../../../../shared/api';
-import { errorMessageKey } from '../../../api/errorMessages';
-import { setModelPermission, useModelPermissions } from '../../../api/modelPermissions';
-import { queryKeys } from '../../../api/queryKeys';
+import { endpointKey, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
 import { showToast } from '../../../components/toast';
 import { formatDate } from '../../../i18n/formatDate';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
@@ -71,18 +69,18 @@ export default function ModelPermissionsPage() {
   const { t } = useTranslation('models');
   const language = useResolvedLanguage();
   const queryClient = useQueryClient();
-  const matrix = useModelPermissions();
-  const change = useMutation({
-    mutationFn: ({ modelId, groupId, isAvailable }: Change) => setModelPermission(modelId, groupId, isAvailable),
-    onMutate: async (cell) => {
-      await queryClient.cancelQueries({ queryKey: queryKeys.modelPermissions });
-      const before = queryClient.getQueryData<Matrix>(queryKeys.modelPermissions);
-      if (before) queryClient.setQueryData(queryKeys.modelPermissions, withCell(before, cell));
+  const matrix = useEndpointQuery(adminLlmModelsApi.listAdminLlmModels, {});
+  const matrixKey = endpointKey(adminLlmModelsApi.listAdminLlmModels);
+  // The switch moves at once; a failure puts it back.
+  const change = useEndpointMutation(adminLlmModelsApi.setModelGroupPermission, {
+    onMutate: async ({ params, body }) => {
+      await queryClient.cancelQueries({ queryKey: matrixKey });
+      const before = queryClient.getQueryData<Matrix>(matrixKey);
+      if (before) queryClient.setQueryData(matrixKey, withCell(before, { modelId: Number(params.modelId), groupId: Number(params.groupId), isAvailable: body.is_available }));
       return { before };
     },
-    onError: (error, _cell, context) => {
-      if (context?.before) queryClient.setQueryData(queryKeys.modelPermissions, context.before);
-      showToast('error', t(errorMessageKey(error, adminLlmModelsApi.setModelGroupPermission)));
+    onError: (_error, _cell, context) => {
+      if (context?.before) queryClient.setQueryData(matrixKey, context.before);
     },
     onSuccess: (result) => showToast('success', t(result.is_available ? 'switched_on' : 'switched_off')),
   });
@@ -141,7 +139,7 @@ export default function ModelPermissionsPage() {
                     <Switch
                       checked={model.is_unlimited || model.available_group_ids.includes(group.id)}
                       disabled={model.is_unlimited}
-                      onChange={(event) => change.mutate({ modelId: model.id, groupId: group.id, isAvailable: event.currentTarget.checked })}
+                      onChange={(event) => change.mutate({ params: { modelId: model.id, groupId: group.id }, body: { is_available: event.currentTarget.checked } })}
                       aria-label={label}
                       aria-describedby={model.is_unlimited ? 'unlimited-locked' : undefined}
                     />

@@ -1,12 +1,11 @@
 import { useId } from 'react';
 import { Group, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { adminSecurityApi } from '../../../../../shared/api';
+import { adminSecurityApi, piiSettingsApi } from '../../../../../shared/api';
 import { PII_ACTIONS, PII_KINDS, type PiiKind, type PiiSettings } from '../../../../../shared/domain/pii';
-import { queryKeys } from '../../../api/queryKeys';
-import { savePiiSettings, useAdminPiiSettings } from '../../../api/security';
+import { endpointKey, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
 import { bodySchemaOf, zodResolver } from '../../../components/forms/zodResolver';
 import { showToast } from '../../../components/toast';
 import { FormSaveButton, SettingsFormCard } from '../SettingsCards';
@@ -48,18 +47,17 @@ function PiiSettingsForm({ initial }: { initial: PiiSettings }) {
   const { t } = useTranslation('security');
   const queryClient = useQueryClient();
   const form = useForm<PiiSettings>({ mode: 'controlled', initialValues: initial, validate: zodResolver(patchSchema) });
-  const save = useMutation({
-    mutationFn: savePiiSettings,
+  const save = useEndpointMutation(adminSecurityApi.patchPiiSettings, {
+    invalidates: [piiSettingsApi.getPiiSettings],
+    errorToast: { overrides: [{ key: 'security:pii.save_failed' }] },
     onSuccess: (saved) => {
-      queryClient.setQueryData(queryKeys.adminPiiSettings, saved);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.piiSettings });
+      queryClient.setQueryData(endpointKey(adminSecurityApi.getAdminPiiSettings), saved);
       form.resetDirty(saved);
       showToast('success', t('pii.saved'));
     },
-    onError: () => showToast('error', t('pii.save_failed')),
   });
   return (
-    <form noValidate onSubmit={form.onSubmit((values) => save.mutate(values))}>
+    <form noValidate onSubmit={form.onSubmit((values) => save.mutate({ body: values }))}>
       <Stack gap="md">
         {PII_KINDS.map((kind) => (
           <PiiKindRow key={kind} kind={kind} value={form.values[kind]} onChange={(value) => form.setFieldValue(kind, value as PiiSettings[PiiKind])} />
@@ -73,9 +71,9 @@ function PiiSettingsForm({ initial }: { initial: PiiSettings }) {
 /** Off, block or mask for each kind of personal data (spec §3 PII options), saved together. */
 export function PiiSettingsCard() {
   const { t } = useTranslation('security');
-  const settings = useAdminPiiSettings();
+  const settings = useEndpointQuery(adminSecurityApi.getAdminPiiSettings, {}, { errorToast: true });
   return (
-    <SettingsFormCard id="pii-settings-title" title={t('pii.title')} description={t('pii.description')} query={settings} endpoint={adminSecurityApi.getAdminPiiSettings} skeletonHeight={180}>
+    <SettingsFormCard id="pii-settings-title" title={t('pii.title')} description={t('pii.description')} query={settings} skeletonHeight={180}>
       {(initial) => <PiiSettingsForm initial={initial} />}
     </SettingsFormCard>
   );

@@ -1,18 +1,16 @@
 import { useEffect, useState } from 'react';
 import { ActionIcon, Button, Card, Group, Skeleton, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { adminSecurityApi, isApiError, type RestrictedWord } from '../../../../../shared/api';
 import { RESTRICTED_WORDS_PAGE_SIZE } from '../../../../../shared/domain/restrictedWords';
 import { errorMessageKey } from '../../../api/errorMessages';
-import { queryKeys } from '../../../api/queryKeys';
-import { addRestrictedWord, deleteRestrictedWord, useRestrictedWords } from '../../../api/security';
+import { endpointKey, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/forms/zodResolver';
 import { IconPlus, IconTrash } from '../../../components/icons';
 import { showToast } from '../../../components/toast';
-import { useErrorToast } from '../../../components/useErrorToast';
 import { useListState } from '../../../components/list/useListState';
 import { ListPagination, ListSearchInput } from '../../../components/list/ListParts';
 import { formatDate } from '../../../i18n/formatDate';
@@ -20,25 +18,26 @@ import { useResolvedLanguage } from '../../../i18n/useLanguage';
 
 const wordSchema = bodySchemaOf(adminSecurityApi.createRestrictedWord);
 
+const isDuplicate = (error: unknown) => isApiError(error) && error.status === 409;
+
 function AddWordForm({ onAdded }: { onAdded: () => void }) {
   const { t } = useTranslation('security');
   const form = useForm({ mode: 'controlled', initialValues: { word: '' }, validate: zodResolver(wordSchema) });
-  const add = useMutation({
-    mutationFn: (word: string) => addRestrictedWord(word),
+  const add = useEndpointMutation(adminSecurityApi.createRestrictedWord, {
+    // A duplicate is the admin's input to fix: said under the field, which keeps the focus.
+    errorToast: { when: (error) => !isDuplicate(error), overrides: [{ key: 'security:words.add_failed' }] },
     onSuccess: () => {
       form.reset();
       showToast('success', t('words.added'));
       onAdded();
     },
     onError: (error) => {
-      // A duplicate is the admin's input to fix: said under the field, which keeps the focus.
-      if (isApiError(error) && error.status === 409) form.setFieldError('word', t(errorMessageKey(error, adminSecurityApi.createRestrictedWord)));
-      else showToast('error', t('words.add_failed'));
+      if (isDuplicate(error)) form.setFieldError('word', t(errorMessageKey(error, adminSecurityApi.createRestrictedWord)));
     },
   });
   const error = form.errors.word;
   return (
-    <form noValidate onSubmit={form.onSubmit((values) => add.mutate(values.word.trim()), (errors) => focusFirstError(form, errors))}>
+    <form noValidate onSubmit={form.onSubmit((values) => add.mutate({ body: { word: values.word.trim() } }), (errors) => focusFirstError(form, errors))}>
       <Group align="flex-start" gap="sm" wrap="nowrap">
         <TextInput
           flex={1}
@@ -62,10 +61,13 @@ export function RestrictedWordsCard() {
   const queryClient = useQueryClient();
   const listState = useListState({ size: RESTRICTED_WORDS_PAGE_SIZE });
   const { page, setPage } = listState;
-  const list = useRestrictedWords(page, listState.size, listState.search);
-  useErrorToast(list.error, adminSecurityApi.listRestrictedWords);
+  const list = useEndpointQuery(
+    adminSecurityApi.listRestrictedWords,
+    { query: { page, size: listState.size, search_term: listState.search } },
+    { placeholderData: keepPreviousData, errorToast: true },
+  );
   const [pendingDelete, setPendingDelete] = useState<RestrictedWord | null>(null);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.restrictedWordsAll });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: endpointKey(adminSecurityApi.listRestrictedWords) });
 
   // Deleting the last word of the last page leaves an empty page: step back to the one before.
   const totalPages = list.data?.total_pages ?? 0;
@@ -73,10 +75,9 @@ export function RestrictedWordsCard() {
     if (list.data && page > 1 && page > totalPages) setPage(Math.max(totalPages, 1));
   }, [list.data, page, totalPages, setPage]);
 
-  const remove = useMutation({
-    mutationFn: (id: number) => deleteRestrictedWord(id),
+  const remove = useEndpointMutation(adminSecurityApi.deleteRestrictedWord, {
+    errorToast: { overrides: [{ key: 'security:words.delete_failed' }] },
     onSuccess: () => showToast('success', t('words.deleted')),
-    onError: () => showToast('error', t('words.delete_failed')),
     onSettled: () => {
       setPendingDelete(null);
       return refresh();
@@ -132,7 +133,7 @@ export function RestrictedWordsCard() {
         confirmLabel={t('words.confirm')}
         loading={remove.isPending}
         onCancel={() => setPendingDelete(null)}
-        onConfirm={() => pendingDelete && remove.mutate(pendingDelete.id)}
+        onConfirm={() => pendingDelete && remove.mutate({ params: { id: pendingDelete.id } })}
       />
     </Card>
   );

@@ -1,13 +1,15 @@
 import { Box, Button, Center, FileButton, Group, Image, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { adminTenantSettingsApi, type Tenant, type TenantSettings } from '../../../../../shared/api';
 import { acceptAttribute } from '../../../../../shared/domain/files';
 import { LOGO_KINDS, LOGO_MAX_BYTES } from '../../../../../shared/domain/tenantSettings';
-import { errorMessageKey } from '../../../api/errorMessages';
+import { resolveServerUrl } from '../../../api/client';
+import { endpointKey, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
+import { uploadFile } from '../../../api/files';
 import { queryKeys } from '../../../api/queryKeys';
-import { deleteTenantLogo, saveTenantSettings, uploadTenantLogo, useTenantSettings } from '../../../api/tenantSettings';
 import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/forms/zodResolver';
 import { IconImage, IconTrash } from '../../../components/icons';
 import { showToast } from '../../../components/toast';
@@ -42,34 +44,46 @@ const toBody = (values: BrandingValues) => ({
 function useSettingsSaved() {
   const queryClient = useQueryClient();
   return (saved: TenantSettings) => {
-    queryClient.setQueryData(queryKeys.tenantSettings, saved);
-    queryClient.setQueryData(queryKeys.tenant, (tenant: Tenant | undefined) =>
-      tenant && { ...tenant, tenant_name: saved.tenant_name, logo_url: saved.logo_url, manual_url: saved.manual_url },
-    );
+    queryClient.setQueryData(endpointKey(adminTenantSettingsApi.getTenantSettings), saved);
+    // The tenant's logo is kept absolute (api/tenant.ts).
+    void (async () => {
+      const logo_url = saved.logo_url && (await resolveServerUrl(saved.logo_url));
+      queryClient.setQueryData(queryKeys.tenant, (tenant: Tenant | undefined) => tenant && { ...tenant, tenant_name: saved.tenant_name, logo_url, manual_url: saved.manual_url });
+    })();
   };
+}
+
+/** A URL the server gave, absolute against the API base (the desktop page's origin is not the server's); null until known. */
+function useServerUrl(url: string | null): string | null {
+  const [resolved, setResolved] = useState<{ url: string; absolute: string } | null>(null);
+  useEffect(() => {
+    if (!url) return;
+    let current = true;
+    void resolveServerUrl(url).then((absolute) => current && setResolved({ url, absolute }));
+    return () => {
+      current = false;
+    };
+  }, [url]);
+  return resolved && resolved.url === url ? resolved.absolute : null;
 }
 
 function LogoField({ settings }: { settings: TenantSettings }) {
   const { t } = useTranslation('tenantSettings');
   const saved = useSettingsSaved();
-  const onError = (error: unknown, endpoint: typeof adminTenantSettingsApi.uploadTenantLogo | typeof adminTenantSettingsApi.deleteTenantLogo) =>
-    showToast('error', t(errorMessageKey(error, endpoint)));
-  const upload = useMutation({
-    mutationFn: uploadTenantLogo,
+  const upload = useEndpointMutation(adminTenantSettingsApi.uploadTenantLogo, {
+    send: (file: File) => uploadFile(adminTenantSettingsApi.uploadTenantLogo, file),
     onSuccess: (result) => {
       saved(result);
       showToast('success', t('branding.logo_saved'));
     },
-    onError: (error) => onError(error, adminTenantSettingsApi.uploadTenantLogo),
   });
-  const remove = useMutation({
-    mutationFn: deleteTenantLogo,
+  const remove = useEndpointMutation(adminTenantSettingsApi.deleteTenantLogo, {
     onSuccess: (result) => {
       saved(result);
       showToast('success', t('branding.logo_removed'));
     },
-    onError: (error) => onError(error, adminTenantSettingsApi.deleteTenantLogo),
   });
+  const logoUrl = useServerUrl(settings.logo_url);
 
   function choose(file: File | null) {
     if (!file) return;
@@ -85,8 +99,8 @@ function LogoField({ settings }: { settings: TenantSettings }) {
       </Text>
       <Group gap="md" align="center" wrap="wrap">
         <Center w={200} h={64} bg="gray.0" style={{ borderRadius: 8, border: '1px dashed var(--mantine-color-gray-4)' }} data-testid="logo-preview">
-          {settings.logo_url ? (
-            <Image src={settings.logo_url} alt={t('branding.logo_alt', { name: settings.tenant_name })} h={48} w="auto" maw={180} fit="contain" />
+          {logoUrl ? (
+            <Image src={logoUrl} alt={t('branding.logo_alt', { name: settings.tenant_name })} h={48} w="auto" maw={180} fit="contain" />
           ) : (
             <Text size="xs" c="dimmed">
               {t('branding.no_logo')}
@@ -123,22 +137,20 @@ function BrandingForm({ settings }: { settings: TenantSettings }) {
     initialValues: toValues(settings),
     validate: (values) => zodResolver(patchSchema, { support_email: 'tenantSettings:branding.email_invalid', manual_url: 'tenantSettings:branding.url_invalid' })(toBody(values)),
   });
-  const save = useMutation({
-    mutationFn: (values: BrandingValues) => saveTenantSettings(toBody(values)),
+  const save = useEndpointMutation(adminTenantSettingsApi.updateTenantSettings, {
     onSuccess: (result) => {
       saved(result);
       form.resetDirty(toValues(result));
       form.setValues(toValues(result));
       showToast('success', t('branding.saved'));
     },
-    onError: (error) => showToast('error', t(errorMessageKey(error, adminTenantSettingsApi.updateTenantSettings))),
   });
   const error = (path: keyof BrandingValues) => {
     const key = form.errors[path];
     return key ? t(String(key).startsWith('validation.') ? `common:${String(key)}` : String(key)) : undefined;
   };
   return (
-    <form noValidate onSubmit={form.onSubmit((values) => save.mutate(values), (errors) => focusFirstError(form, errors))}>
+    <form noValidate onSubmit={form.onSubmit((values) => save.mutate({ body: toBody(values) }), (errors) => focusFirstError(form, errors))}>
       <Stack gap="md">
         <TextInput label={t('branding.name')} withAsterisk {...form.getInputProps('tenant_name')} error={error('tenant_name')} data-testid="tenant-name-input" />
         <TextInput
@@ -165,9 +177,9 @@ function BrandingForm({ settings }: { settings: TenantSettings }) {
 /** Tenant name, logo, support address and manual link: what the sign-in page and the navigation show. */
 export function BrandingCard() {
   const { t } = useTranslation('tenantSettings');
-  const settings = useTenantSettings();
+  const settings = useEndpointQuery(adminTenantSettingsApi.getTenantSettings, {}, { errorToast: true });
   return (
-    <SettingsFormCard id="branding-title" title={t('branding.title')} description={t('branding.description')} query={settings} endpoint={adminTenantSettingsApi.getTenantSettings} skeletonHeight={260}>
+    <SettingsFormCard id="branding-title" title={t('branding.title')} description={t('branding.description')} query={settings} skeletonHeight={260}>
       {(data) => (
         <Stack gap="lg">
           <LogoField settings={data} />

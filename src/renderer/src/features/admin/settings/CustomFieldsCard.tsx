@@ -1,16 +1,15 @@
 import { Badge, Checkbox, Group, SegmentedControl, Stack, Table, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { adminCustomFieldsApi, isApiError, type AdminCustomField } from '../../../../../shared/api';
 import { CUSTOM_FIELD_TYPES, type CustomFieldType } from '../../../../../shared/domain/tenantSettings';
 import { errorMessageKey, errorMessageValues } from '../../../api/errorMessages';
 import { queryKeys } from '../../../api/queryKeys';
-import { createCustomField, deleteCustomField, updateCustomField, useAdminCustomFields } from '../../../api/tenantSettings';
+import { endpointKey, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
 import { FormDialogButtons } from '../../../components/forms/FormDialogButtons';
 import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/forms/zodResolver';
 import { showToast } from '../../../components/toast';
-import { useErrorToast } from '../../../components/useErrorToast';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { BilingualNameInputs, takenName } from './BilingualNameInputs';
 import { SettingsListCard } from '../SettingsCards';
@@ -39,39 +38,46 @@ const valuesOf = (field: AdminCustomField): FieldValues => ({
   is_searchable: field.is_searchable,
 });
 
+/** The name field a refusal is about, when it is one the admin fixes there. */
+function nameError(error: unknown): 'ko_name' | 'en_name' | null {
+  if (isApiError(error) && error.code === 'field_name_taken') return takenName(error);
+  if (isApiError(error) && error.code === 'field_name_required') return 'ko_name';
+  return null;
+}
+
 /** Create (no `field`) or edit a field: its Korean and English names (one is enough), type and the flags of spec §3. */
 function FieldDialog({ field, onClose }: { field: AdminCustomField | null; onClose: () => void }) {
   const { t } = useTranslation('tenantSettings');
   const language = useResolvedLanguage();
   const queryClient = useQueryClient();
   const form = useForm<FieldValues>({ mode: 'controlled', initialValues: field ? valuesOf(field) : NEW_FIELD, validate: zodResolver(createSchema) });
-  const endpoint = field ? adminCustomFieldsApi.updateCustomField : adminCustomFieldsApi.createCustomField;
-  const save = useMutation({
-    mutationFn: (values: FieldValues) => {
-      const body = { ...values, ko_name: values.ko_name.trim(), en_name: values.en_name.trim() };
-      return field ? updateCustomField(field.id, body) : createCustomField(body);
-    },
+  const handlers = {
+    invalidates: () => [endpointKey(adminCustomFieldsApi.listAdminCustomFields), queryKeys.signupForm],
+    // A name in use (or none left) is the admin's input to fix: said under the name the server names, which keeps the focus.
+    errorToast: { when: (error: unknown) => !nameError(error) },
     onSuccess: () => {
       showToast('success', t(field ? 'fields.updated' : 'fields.created'));
-      void queryClient.invalidateQueries({ queryKey: queryKeys.adminCustomFields });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.signupForm });
       onClose();
     },
-    onError: (error) => {
-      const message = t(errorMessageKey(error, endpoint), errorMessageValues(error, language));
-      // A name in use (or none left) is the admin's input to fix: said under the name the server names, which keeps the focus.
-      if (isApiError(error) && error.code === 'field_name_taken') form.setFieldError(takenName(error), message);
-      else if (isApiError(error) && error.code === 'field_name_required') form.setFieldError('ko_name', message);
-      else showToast('error', message);
+    onError: (error: unknown) => {
+      const name = nameError(error);
+      if (name) form.setFieldError(name, t(errorMessageKey(error, field ? adminCustomFieldsApi.updateCustomField : adminCustomFieldsApi.createCustomField), errorMessageValues(error, language)));
       // Deleted meanwhile (another admin): the list shows what is left.
       if (isApiError(error) && error.status === 404) {
-        void queryClient.invalidateQueries({ queryKey: queryKeys.adminCustomFields });
+        void queryClient.invalidateQueries({ queryKey: endpointKey(adminCustomFieldsApi.listAdminCustomFields) });
         onClose();
       }
     },
-  });
+  };
+  const create = useEndpointMutation(adminCustomFieldsApi.createCustomField, handlers);
+  const update = useEndpointMutation(adminCustomFieldsApi.updateCustomField, handlers);
+  const save = (values: FieldValues) => {
+    const body = { ...values, ko_name: values.ko_name.trim(), en_name: values.en_name.trim() };
+    if (field) update.mutate({ params: { id: field.id }, body });
+    else create.mutate({ body });
+  };
   return (
-    <form noValidate onSubmit={form.onSubmit((values) => save.mutate(values), (errors) => focusFirstError(form, errors))}>
+    <form noValidate onSubmit={form.onSubmit(save, (errors) => focusFirstError(form, errors))}>
       <Stack gap="md">
         <BilingualNameInputs form={form} id="field" />
         <Stack gap={4}>
@@ -89,7 +95,7 @@ function FieldDialog({ field, onClose }: { field: AdminCustomField | null; onClo
             <Checkbox key={flag} label={t(`fields.${flag}`)} description={t(`fields.${flag}_hint`)} {...form.getInputProps(flag, { type: 'checkbox' })} />
           ))}
         </Stack>
-        <FormDialogButtons cancelLabel={t('cancel')} onCancel={onClose} submitLabel={t('save')} saving={save.isPending} />
+        <FormDialogButtons cancelLabel={t('cancel')} onCancel={onClose} submitLabel={t('save')} saving={create.isPending || update.isPending} />
       </Stack>
     </form>
   );
@@ -115,16 +121,13 @@ export function CustomFieldsCard() {
   const language = useResolvedLanguage();
   const nameOf = (field: BilingualName) => localizedName(field, language);
   const queryClient = useQueryClient();
-  const fields = useAdminCustomFields();
-  useErrorToast(fields.error, adminCustomFieldsApi.listAdminCustomFields);
-  const remove = useMutation({
-    mutationFn: (id: number) => deleteCustomField(id),
+  const fields = useEndpointQuery(adminCustomFieldsApi.listAdminCustomFields, {}, { errorToast: true });
+  const remove = useEndpointMutation(adminCustomFieldsApi.deleteCustomField, {
     onSuccess: () => showToast('success', t('fields.deleted')),
-    onError: (error) => showToast('error', t(errorMessageKey(error, adminCustomFieldsApi.deleteCustomField))),
+    // Also after a failure: a 404 means another admin deleted it. Not awaited: the confirmation closes as soon as the delete is answered.
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.signupForm });
-      // Not awaited: the confirmation closes as soon as the delete is answered.
-      void queryClient.invalidateQueries({ queryKey: queryKeys.adminCustomFields });
+      void queryClient.invalidateQueries({ queryKey: endpointKey(adminCustomFieldsApi.listAdminCustomFields) });
     },
   });
 
@@ -136,7 +139,7 @@ export function CustomFieldsCard() {
       addLabel={t('fields.add')}
       addTestId="add-custom-field"
       emptyText={t('fields.empty')}
-      query={fields}
+      query={{ isPending: fields.isPending, data: fields.data?.items }}
       table={{
         minWidth: 560,
         testId: 'custom-fields',
@@ -172,7 +175,7 @@ export function CustomFieldsCard() {
         cancelLabel: t('cancel'),
         confirmLabel: t('delete'),
         pending: remove.isPending,
-        confirm: (field, close) => remove.mutate(field.id, { onSettled: close }),
+        confirm: (field, close) => remove.mutate({ params: { id: field.id } }, { onSettled: close }),
       }}
     />
   );

@@ -1,13 +1,12 @@
 import { Button, Card, Group, NumberInput, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { adminTenantSettingsApi, type Tenant, type TenantSettings } from '../../../../../shared/api';
 import { passwordMinLengthSchema } from '../../../../../shared/api/admin/tenantSettings';
 import { PASSWORD_MIN, PASSWORD_MIN_LENGTH_MAX } from '../../../../../shared/domain/account';
-import { errorMessageKey } from '../../../api/errorMessages';
+import { endpointKey, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
 import { queryKeys } from '../../../api/queryKeys';
-import { saveTenantSettings, useTenantSettings } from '../../../api/tenantSettings';
 import { focusFirstError } from '../../../components/forms/zodResolver';
 import { showToast } from '../../../components/toast';
 
@@ -24,21 +23,19 @@ function PasswordRulesForm({ settings }: { settings: TenantSettings }) {
     // The contract's own rule (8 to 64, a whole number), as the server checks it.
     validate: { password_min_length: (value) => (passwordMinLengthSchema.safeParse(value).success ? null : 'passwords.invalid') },
   });
-  const save = useMutation({
-    mutationFn: (values: Values) => saveTenantSettings({ password_min_length: Number(values.password_min_length) }),
+  const save = useEndpointMutation(adminTenantSettingsApi.updateTenantSettings, {
     onSuccess: (saved) => {
-      queryClient.setQueryData(queryKeys.tenantSettings, saved);
+      queryClient.setQueryData(endpointKey(adminTenantSettingsApi.getTenantSettings), saved);
       // The password forms of this browser read the tenant's rule from GET /tenants/.
       queryClient.setQueryData(queryKeys.tenant, (tenant: Tenant | undefined) => tenant && { ...tenant, password_min_length: saved.password_min_length });
       form.resetDirty({ password_min_length: saved.password_min_length });
       form.setValues({ password_min_length: saved.password_min_length });
       showToast('success', t('passwords.saved'));
     },
-    onError: (error) => showToast('error', t(errorMessageKey(error, adminTenantSettingsApi.updateTenantSettings))),
   });
   const error = form.errors.password_min_length;
   return (
-    <form noValidate onSubmit={form.onSubmit((values) => save.mutate(values), (errors) => focusFirstError(form, errors))}>
+    <form noValidate onSubmit={form.onSubmit((values) => save.mutate({ body: { password_min_length: Number(values.password_min_length) } }), (errors) => focusFirstError(form, errors))}>
       <Stack gap="md">
         <NumberInput
           label={t('passwords.min_length')}
@@ -67,7 +64,7 @@ function PasswordRulesForm({ settings }: { settings: TenantSettings }) {
 /** The tenant's password rule: the minimum length of new passwords (spec §5's 8 or more). */
 export function PasswordRulesCard() {
   const { t } = useTranslation('tenantSettings');
-  const settings = useTenantSettings();
+  const settings = useEndpointQuery(adminTenantSettingsApi.getTenantSettings, {}, { errorToast: true });
   return (
     <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="password-rules-title" data-testid="password-rules-card">
       <Title order={2} size="h4" id="password-rules-title">

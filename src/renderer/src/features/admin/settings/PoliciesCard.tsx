@@ -1,18 +1,17 @@
 import { Badge, Button, FileButton, Group, Radio, Stack, Switch, Table, Text, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { adminPoliciesApi, isApiError, type AdminPolicy } from '../../../../../shared/api';
 import { acceptAttribute } from '../../../../../shared/domain/files';
 import { POLICY_FILE_KINDS, POLICY_FILE_MAX_BYTES, POLICY_KINDS, type PolicyKind } from '../../../../../shared/domain/tenantSettings';
-import { errorMessageKey } from '../../../api/errorMessages';
 import { queryKeys } from '../../../api/queryKeys';
-import { createPolicy, deletePolicy, updatePolicy, uploadPolicyFile, useAdminPolicies } from '../../../api/tenantSettings';
+import { endpointKey, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
+import { uploadFile } from '../../../api/files';
 import { FormDialogButtons } from '../../../components/forms/FormDialogButtons';
 import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/forms/zodResolver';
 import { IconDownload } from '../../../components/icons';
 import { showToast } from '../../../components/toast';
-import { useErrorToast } from '../../../components/useErrorToast';
 import { SettingsListCard } from '../SettingsCards';
 
 interface PolicyValues {
@@ -61,32 +60,33 @@ function PolicyDialog({ policy, onClose }: { policy: AdminPolicy | null; onClose
   const { t } = useTranslation('tenantSettings');
   const queryClient = useQueryClient();
   const form = useForm<PolicyValues>({ mode: 'controlled', initialValues: toValues(policy), validate });
-  const endpoint = policy ? adminPoliciesApi.updatePolicy : adminPoliciesApi.createPolicy;
-  const save = useMutation({
-    mutationFn: (values: PolicyValues) => (policy ? updatePolicy(policy.id, toBody(values)) : createPolicy(toBody(values))),
+  const handlers = {
+    invalidates: () => [endpointKey(adminPoliciesApi.listAdminPolicies), queryKeys.signupForm],
     onSuccess: () => {
       showToast('success', t(policy ? 'policies.updated' : 'policies.created'));
-      void queryClient.invalidateQueries({ queryKey: queryKeys.adminPolicies });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.signupForm });
       onClose();
     },
-    onError: (error) => {
-      showToast('error', t(errorMessageKey(error, endpoint)));
+    onError: (error: unknown) => {
       // Deleted meanwhile (another admin): the list shows what is left.
       if (isApiError(error) && error.status === 404) {
-        void queryClient.invalidateQueries({ queryKey: queryKeys.adminPolicies });
+        void queryClient.invalidateQueries({ queryKey: endpointKey(adminPoliciesApi.listAdminPolicies) });
         onClose();
       }
     },
-  });
-  const upload = useMutation({
-    mutationFn: uploadPolicyFile,
+  };
+  const create = useEndpointMutation(adminPoliciesApi.createPolicy, handlers);
+  const update = useEndpointMutation(adminPoliciesApi.updatePolicy, handlers);
+  const save = (values: PolicyValues) => {
+    if (policy) update.mutate({ params: { id: policy.id }, body: toBody(values) });
+    else create.mutate({ body: toBody(values) });
+  };
+  const upload = useEndpointMutation(adminPoliciesApi.uploadPolicyFile, {
+    send: (file: File) => uploadFile(adminPoliciesApi.uploadPolicyFile, file),
     onSuccess: (file) => {
       form.setFieldValue('file_id', file.file_id);
       form.setFieldValue('file_name', file.name);
       form.clearFieldError('file_id');
     },
-    onError: (error) => showToast('error', t(errorMessageKey(error, adminPoliciesApi.uploadPolicyFile))),
   });
   function choose(file: File | null) {
     if (!file) return;
@@ -99,7 +99,7 @@ function PolicyDialog({ policy, onClose }: { policy: AdminPolicy | null; onClose
   };
 
   return (
-    <form noValidate onSubmit={form.onSubmit((values) => save.mutate(values), (errors) => focusFirstError(form, errors))}>
+    <form noValidate onSubmit={form.onSubmit(save, (errors) => focusFirstError(form, errors))}>
       <Stack gap="md">
         <TextInput label={t('policies.name')} withAsterisk data-autofocus {...form.getInputProps('policy_name')} error={error('policy_name')} data-testid="policy-name-input" />
         <Radio.Group label={t('policies.kind')} {...form.getInputProps('kind')}>
@@ -163,7 +163,7 @@ function PolicyDialog({ policy, onClose }: { policy: AdminPolicy | null; onClose
           </Stack>
         )}
         <Switch label={t('policies.mandatory')} description={t('policies.mandatory_hint')} {...form.getInputProps('is_mandatory', { type: 'checkbox' })} />
-        <FormDialogButtons cancelLabel={t('cancel')} onCancel={onClose} submitLabel={t('save')} saving={save.isPending} disabled={upload.isPending} />
+        <FormDialogButtons cancelLabel={t('cancel')} onCancel={onClose} submitLabel={t('save')} saving={create.isPending || update.isPending} disabled={upload.isPending} />
       </Stack>
     </form>
   );
@@ -173,16 +173,13 @@ function PolicyDialog({ policy, onClose }: { policy: AdminPolicy | null; onClose
 export function PoliciesCard() {
   const { t } = useTranslation('tenantSettings');
   const queryClient = useQueryClient();
-  const list = useAdminPolicies();
-  useErrorToast(list.error, adminPoliciesApi.listAdminPolicies);
-  const remove = useMutation({
-    mutationFn: (id: number) => deletePolicy(id),
+  const list = useEndpointQuery(adminPoliciesApi.listAdminPolicies, {}, { errorToast: true });
+  const remove = useEndpointMutation(adminPoliciesApi.deletePolicy, {
     onSuccess: () => showToast('success', t('policies.deleted')),
-    onError: (error) => showToast('error', t(errorMessageKey(error, adminPoliciesApi.deletePolicy))),
+    // Also after a failure: a 404 means another admin deleted it. Not awaited: the confirmation closes as soon as the delete is answered.
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.signupForm });
-      // Not awaited: the confirmation closes as soon as the delete is answered.
-      void queryClient.invalidateQueries({ queryKey: queryKeys.adminPolicies });
+      void queryClient.invalidateQueries({ queryKey: endpointKey(adminPoliciesApi.listAdminPolicies) });
     },
   });
   return (
@@ -193,7 +190,7 @@ export function PoliciesCard() {
       addLabel={t('policies.add')}
       addTestId="add-policy"
       emptyText={t('policies.empty')}
-      query={list}
+      query={{ isPending: list.isPending, data: list.data?.items }}
       table={{
         minWidth: 480,
         testId: 'policies',
@@ -237,7 +234,7 @@ export function PoliciesCard() {
         cancelLabel: t('cancel'),
         confirmLabel: t('delete'),
         pending: remove.isPending,
-        confirm: (policy, close) => remove.mutate(policy.id, { onSettled: close }),
+        confirm: (policy, close) => remove.mutate({ params: { id: policy.id } }, { onSettled: close }),
       }}
     />
   );

@@ -1,17 +1,15 @@
 import { Stack, Table, Text, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { adminTaskModesApi, isApiError, type AdminTaskMode } from '../../../../../shared/api';
+import { adminTaskModesApi, isApiError, taskModesApi, type AdminTaskMode } from '../../../../../shared/api';
 import { localizedName, type BilingualName } from '../../../../../shared/domain/language';
 import { errorMessageKey } from '../../../api/errorMessages';
-import { queryKeys } from '../../../api/queryKeys';
-import { createTaskMode, deleteTaskMode, updateTaskMode, useAdminTaskModes } from '../../../api/tenantSettings';
+import { endpointKey, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
 import { OtherName } from '../../../components/OtherName';
 import { FormDialogButtons } from '../../../components/forms/FormDialogButtons';
 import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/forms/zodResolver';
 import { showToast } from '../../../components/toast';
-import { useErrorToast } from '../../../components/useErrorToast';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { BilingualNameInputs, takenName } from './BilingualNameInputs';
 import { SettingsListCard } from '../SettingsCards';
@@ -23,6 +21,13 @@ interface ModeValues extends BilingualName {
 const NEW_MODE: ModeValues = { ko_name: '', en_name: '', instructions: '' };
 const createSchema = bodySchemaOf(adminTaskModesApi.createTaskMode);
 
+/** The name field a refusal is about, when it is one the admin fixes there. */
+function nameError(error: unknown): 'ko_name' | 'en_name' | null {
+  if (isApiError(error) && error.code === 'task_mode_name_taken') return takenName(error);
+  if (isApiError(error) && error.code === 'task_mode_name_required') return 'ko_name';
+  return null;
+}
+
 /** Create (no `mode`) or edit a task mode: its Korean and English names (one is enough) and its instructions. */
 function ModeDialog({ mode, onClose }: { mode: AdminTaskMode | null; onClose: () => void }) {
   const { t } = useTranslation('tenantSettings');
@@ -32,34 +37,34 @@ function ModeDialog({ mode, onClose }: { mode: AdminTaskMode | null; onClose: ()
     initialValues: mode ? { ko_name: mode.ko_name, en_name: mode.en_name, instructions: mode.instructions } : NEW_MODE,
     validate: zodResolver(createSchema),
   });
-  const endpoint = mode ? adminTaskModesApi.updateTaskMode : adminTaskModesApi.createTaskMode;
-  const save = useMutation({
-    mutationFn: (values: ModeValues) => {
-      const body = { ko_name: values.ko_name.trim(), en_name: values.en_name.trim(), instructions: values.instructions.trim() };
-      return mode ? updateTaskMode(mode.id, body) : createTaskMode(body);
-    },
+  const handlers = {
+    invalidates: [adminTaskModesApi.listAdminTaskModes, taskModesApi.listTaskModes],
+    // A name in use (or none left) is the admin's input to fix: said under the name, which keeps the focus.
+    errorToast: { when: (error: unknown) => !nameError(error) },
     onSuccess: () => {
       showToast('success', t(mode ? 'modes.updated' : 'modes.created'));
-      void queryClient.invalidateQueries({ queryKey: queryKeys.adminTaskModes });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.taskModes });
       onClose();
     },
-    onError: (error) => {
-      const message = t(errorMessageKey(error, endpoint));
-      // A name in use (or none left) is the admin's input to fix: said under the name, which keeps the focus.
-      if (isApiError(error) && error.code === 'task_mode_name_taken') form.setFieldError(takenName(error), message);
-      else if (isApiError(error) && error.code === 'task_mode_name_required') form.setFieldError('ko_name', message);
-      else showToast('error', message);
+    onError: (error: unknown) => {
+      const field = nameError(error);
+      if (field) form.setFieldError(field, t(errorMessageKey(error, mode ? adminTaskModesApi.updateTaskMode : adminTaskModesApi.createTaskMode)));
       // Deleted meanwhile (another admin): the list shows what is left.
       if (isApiError(error) && error.status === 404) {
-        void queryClient.invalidateQueries({ queryKey: queryKeys.adminTaskModes });
+        void queryClient.invalidateQueries({ queryKey: endpointKey(adminTaskModesApi.listAdminTaskModes) });
         onClose();
       }
     },
-  });
+  };
+  const create = useEndpointMutation(adminTaskModesApi.createTaskMode, handlers);
+  const update = useEndpointMutation(adminTaskModesApi.updateTaskMode, handlers);
+  const save = (values: ModeValues) => {
+    const body = { ko_name: values.ko_name.trim(), en_name: values.en_name.trim(), instructions: values.instructions.trim() };
+    if (mode) update.mutate({ params: { id: mode.id }, body });
+    else create.mutate({ body });
+  };
   const instructionsError = form.errors.instructions;
   return (
-    <form noValidate onSubmit={form.onSubmit((values) => save.mutate(values), (errors) => focusFirstError(form, errors))}>
+    <form noValidate onSubmit={form.onSubmit(save, (errors) => focusFirstError(form, errors))}>
       <Stack gap="md">
         <BilingualNameInputs form={form} id="mode" />
         <Textarea
@@ -73,7 +78,7 @@ function ModeDialog({ mode, onClose }: { mode: AdminTaskMode | null; onClose: ()
           error={instructionsError && (String(instructionsError).startsWith('validation.') ? t(`common:${String(instructionsError)}`) : instructionsError)}
           data-testid="mode-instructions-input"
         />
-        <FormDialogButtons cancelLabel={t('cancel')} onCancel={onClose} submitLabel={t('save')} saving={save.isPending} />
+        <FormDialogButtons cancelLabel={t('cancel')} onCancel={onClose} submitLabel={t('save')} saving={create.isPending || update.isPending} />
       </Stack>
     </form>
   );
@@ -84,17 +89,14 @@ export function TaskModesCard() {
   const { t } = useTranslation('tenantSettings');
   const language = useResolvedLanguage();
   const queryClient = useQueryClient();
-  const modes = useAdminTaskModes();
-  useErrorToast(modes.error, adminTaskModesApi.listAdminTaskModes);
+  const modes = useEndpointQuery(adminTaskModesApi.listAdminTaskModes, {}, { errorToast: true });
   const nameOf = (mode: BilingualName) => localizedName(mode, language);
-  const remove = useMutation({
-    mutationFn: (id: number) => deleteTaskMode(id),
+  const remove = useEndpointMutation(adminTaskModesApi.deleteTaskMode, {
     onSuccess: () => showToast('success', t('modes.deleted')),
-    onError: (error) => showToast('error', t(errorMessageKey(error, adminTaskModesApi.deleteTaskMode))),
+    // Also after a failure: a 404 means another admin deleted it. Not awaited: the confirmation closes as soon as the delete is answered.
     onSettled: () => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.taskModes });
-      // Not awaited: the confirmation closes as soon as the delete is answered.
-      void queryClient.invalidateQueries({ queryKey: queryKeys.adminTaskModes });
+      void queryClient.invalidateQueries({ queryKey: endpointKey(taskModesApi.listTaskModes) });
+      void queryClient.invalidateQueries({ queryKey: endpointKey(adminTaskModesApi.listAdminTaskModes) });
     },
   });
 
@@ -106,7 +108,7 @@ export function TaskModesCard() {
       addLabel={t('modes.add')}
       addTestId="add-task-mode"
       emptyText={t('modes.empty')}
-      query={modes}
+      query={{ isPending: modes.isPending, data: modes.data?.items }}
       table={{
         minWidth: 480,
         testId: 'task-modes',
@@ -140,7 +142,7 @@ export function TaskModesCard() {
         cancelLabel: t('cancel'),
         confirmLabel: t('delete'),
         pending: remove.isPending,
-        confirm: (mode, close) => remove.mutate(mode.id, { onSettled: close }),
+        confirm: (mode, close) => remove.mutate({ params: { id: mode.id } }, { onSettled: close }),
       }}
     />
   );

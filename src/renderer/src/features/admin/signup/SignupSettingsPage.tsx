@@ -1,33 +1,31 @@
 import { Button, Card, Checkbox, Group, Radio, Skeleton, Stack, Switch } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { adminSignupSettingsApi, signupApi, type SignupSettings } from '../../../../../shared/api';
 import { SIGNUP_APPROVALS, VERIFICATION_METHODS } from '../../../../../shared/domain/signup';
 import { queryKeys } from '../../../api/queryKeys';
-import { saveSignupSettings, useSignupSettings } from '../../../api/signup';
+import { endpointKey, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
 import { bodySchemaOf, zodResolver } from '../../../components/forms/zodResolver';
 import { showToast } from '../../../components/toast';
-import { useErrorToast } from '../../../components/useErrorToast';
 
 const patchSchema = bodySchemaOf(adminSignupSettingsApi.updateSignupSettings);
 function SettingsForm({ initial }: { initial: SignupSettings }) {
   const { t } = useTranslation('signup');
   const queryClient = useQueryClient();
   const form = useForm<SignupSettings>({ mode: 'controlled', initialValues: initial, validate: zodResolver(patchSchema) });
-  const save = useMutation({
-    mutationFn: saveSignupSettings,
+  const save = useEndpointMutation(adminSignupSettingsApi.updateSignupSettings, {
+    errorToast: { overrides: [{ key: 'signup:admin.save_failed' }] },
     onSuccess: (saved) => {
-      queryClient.setQueryData(queryKeys.signupSettings, saved);
+      queryClient.setQueryData(endpointKey(signupApi.getSignupSettings), saved);
       void queryClient.invalidateQueries({ queryKey: queryKeys.signupForm });
       form.resetDirty(form.values);
       showToast('success', t('admin.saved'));
     },
-    onError: () => showToast('error', t('admin.save_failed')),
   });
   return (
-    <form noValidate onSubmit={form.onSubmit((values) => save.mutate(values))}>
+    <form noValidate onSubmit={form.onSubmit((values) => save.mutate({ body: values }))}>
       <Stack gap="lg">
         <Switch label={t('admin.open')} description={t('admin.open_hint')} {...form.getInputProps('signup_open', { type: 'checkbox' })} />
         <Switch label={t('admin.sso_only')} description={t('admin.sso_only_hint')} {...form.getInputProps('sso_only', { type: 'checkbox' })} />
@@ -64,8 +62,7 @@ function SettingsForm({ initial }: { initial: SignupSettings }) {
 /** Admin console: the tenant settings that drive sign-up (docs/ARCHITECTURE.md "Sign-up"). */
 export default function SignupSettingsPage() {
   const { t } = useTranslation('signup');
-  const settings = useSignupSettings();
-  useErrorToast(settings.error, signupApi.getSignupSettings);
+  const settings = useEndpointQuery(signupApi.getSignupSettings, {}, { errorToast: true });
   return (
     <AdminPageFrame title={t('admin.title')} description={t('admin.description')} maw={960}>
       <Card withBorder radius="lg" padding="lg">

@@ -1,17 +1,14 @@
 import { useState } from 'react';
 import { Badge, Button, Card, Code, Group, Modal, PasswordInput, SegmentedControl, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { adminSsoPlatformsApi, type AdminSsoPlatform, type AdminSsoPlatformBody } from '../../../../../shared/api';
+import { listSsoPlatforms } from '../../../../../shared/api/ssoPlatforms';
 import { SSO_DESKTOP_CALLBACK_PATH, SSO_WEB_CALLBACK_PATH } from '../../../../../shared/domain/sso';
-import { errorMessageKey } from '../../../api/errorMessages';
-import { queryKeys } from '../../../api/queryKeys';
-import { createSsoPlatform, deleteSsoPlatform, updateSsoPlatform, useAdminSsoPlatforms } from '../../../api/sso';
+import { useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/forms/zodResolver';
 import { showToast } from '../../../components/toast';
-import { useErrorToast } from '../../../components/useErrorToast';
 import { AdminPageFrame } from '../AdminPageFrame';
 
 type Kind = AdminSsoPlatformBody['settings']['kind'];
@@ -33,26 +30,31 @@ const EMPTY: Record<Kind, AdminSsoPlatformBody['settings']> = {
 
 const bodySchema = bodySchemaOf(adminSsoPlatformsApi.createSsoPlatform);
 
+/** What a change of the platforms makes stale: the console's list and the sign-in page's. */
+const PLATFORM_QUERIES = [adminSsoPlatformsApi.listAdminSsoPlatforms, listSsoPlatforms];
+
 /** Add or edit a platform. Secrets are write-only: left empty, the stored one is kept. */
 function PlatformDialog({ platform, onClose }: { platform: AdminSsoPlatform | null; onClose: () => void }) {
   const { t } = useTranslation('sso');
   const { t: tc } = useTranslation();
-  const queryClient = useQueryClient();
   const form = useForm<AdminSsoPlatformBody>({
     mode: 'controlled',
     initialValues: platform ? { sso_platform_name: platform.sso_platform_name, settings: platform.settings } : { sso_platform_name: '', settings: EMPTY.oidc },
     validate: zodResolver(bodySchema),
   });
-  const save = useMutation({
-    mutationFn: (body: AdminSsoPlatformBody) => (platform ? updateSsoPlatform(platform.id, body) : createSsoPlatform(body)),
+  const handlers = {
+    invalidates: PLATFORM_QUERIES,
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.adminSsoPlatforms });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.ssoPlatforms });
       showToast('success', t('admin.saved'));
       onClose();
     },
-    onError: (error) => showToast('error', t(errorMessageKey(error, platform ? adminSsoPlatformsApi.updateSsoPlatform : adminSsoPlatformsApi.createSsoPlatform))),
-  });
+  };
+  const create = useEndpointMutation(adminSsoPlatformsApi.createSsoPlatform, handlers);
+  const update = useEndpointMutation(adminSsoPlatformsApi.updateSsoPlatform, handlers);
+  const save = (body: AdminSsoPlatformBody) => {
+    if (platform) update.mutate({ params: { id: platform.id }, body });
+    else create.mutate({ body });
+  };
   const kind = form.values.settings.kind;
   const field = (name: string, label: string, props: { secret?: boolean; required?: boolean; description?: string } = {}) => {
     const input = form.getInputProps(`settings.${name}`);
@@ -66,7 +68,7 @@ function PlatformDialog({ platform, onClose }: { platform: AdminSsoPlatform | nu
   };
   return (
     <Modal opened onClose={onClose} title={platform ? t('admin.edit_title') : t('admin.add_title')} size="lg" centered>
-      <form noValidate onSubmit={form.onSubmit((values) => save.mutate(values), (errors) => focusFirstError(form, errors))}>
+      <form noValidate onSubmit={form.onSubmit(save, (errors) => focusFirstError(form, errors))}>
         <Stack gap="md">
           <TextInput
             label={t('admin.name')}
@@ -120,7 +122,7 @@ function PlatformDialog({ platform, onClose }: { platform: AdminSsoPlatform | nu
             <Button variant="default" onClick={onClose}>
               {t('cancel')}
             </Button>
-            <Button type="submit" loading={save.isPending}>
+            <Button type="submit" loading={create.isPending || update.isPending}>
               {t('admin.save')}
             </Button>
           </Group>
@@ -133,20 +135,15 @@ function PlatformDialog({ platform, onClose }: { platform: AdminSsoPlatform | nu
 /** Admin console: the tenant's SSO platforms (the spec does not show this screen; docs/ARCHITECTURE.md "SSO"). */
 export default function SsoPlatformsPage() {
   const { t } = useTranslation('sso');
-  const queryClient = useQueryClient();
-  const platforms = useAdminSsoPlatforms();
-  useErrorToast(platforms.error, adminSsoPlatformsApi.listAdminSsoPlatforms);
+  const platforms = useEndpointQuery(adminSsoPlatformsApi.listAdminSsoPlatforms, {}, { errorToast: true });
   const [editing, setEditing] = useState<AdminSsoPlatform | 'new' | null>(null);
   const [deleting, setDeleting] = useState<AdminSsoPlatform | null>(null);
-  const remove = useMutation({
-    mutationFn: (id: number) => deleteSsoPlatform(id),
+  const remove = useEndpointMutation(adminSsoPlatformsApi.deleteSsoPlatform, {
+    invalidates: PLATFORM_QUERIES,
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.adminSsoPlatforms });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.ssoPlatforms });
       showToast('success', t('admin.deleted'));
       setDeleting(null);
     },
-    onError: (error) => showToast('error', t(errorMessageKey(error, adminSsoPlatformsApi.deleteSsoPlatform))),
   });
 
   return (
@@ -201,7 +198,7 @@ export default function SsoPlatformsPage() {
         confirmLabel={t('admin.delete')}
         loading={remove.isPending}
         onCancel={() => setDeleting(null)}
-        onConfirm={() => deleting && remove.mutate(deleting.id)}
+        onConfirm={() => deleting && remove.mutate({ params: { id: deleting.id } })}
       />
     </AdminPageFrame>
   );

@@ -1,13 +1,13 @@
 import { useState } from 'react';
 import { Button, Table } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { adminSsoWhitelistApi } from '../../../../../shared/api';
 import { SSO_WHITELIST_DEFAULT_ORDER, SSO_WHITELIST_ORDERS, SSO_WHITELIST_PAGE_SIZE } from '../../../../../shared/domain/ssoWhitelist';
 import { errorMessageKey } from '../../../api/errorMessages';
-import { queryKeys } from '../../../api/queryKeys';
-import { deleteWhitelistEntries, exportWhitelist, useSsoWhitelist } from '../../../api/ssoWhitelist';
+import { sendRaw } from '../../../api/client';
+import { invalidateEndpoints, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
 import { IconDownload } from '../../../components/icons';
 import { saveBlob } from '../../../components/saveBlob';
 import { showToast } from '../../../components/toast';
@@ -29,25 +29,23 @@ export default function SsoWhitelistPage() {
   const queryClient = useQueryClient();
   const listState = useListState({ size: SSO_WHITELIST_PAGE_SIZE, order: ORDER });
   const { page, size, search, order } = listState;
-  const list = useSsoWhitelist(page, size, search, order);
+  const list = useEndpointQuery(adminSsoWhitelistApi.listSsoWhitelist, { query: { page, size, order_by: order, search_term: search } }, { placeholderData: keepPreviousData });
   const [selected, setSelected] = useState<number[]>([]);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.ssoWhitelistAll });
+  const refresh = () => invalidateEndpoints(queryClient, [adminSsoWhitelistApi.listSsoWhitelist]);
 
-  const remove = useMutation({
-    mutationFn: (ids: number[]) => deleteWhitelistEntries(ids),
+  const remove = useEndpointMutation(adminSsoWhitelistApi.bulkDeleteSsoWhitelist, {
     onSuccess: (result) => showToast('success', t('deleted', { count: result.deleted })),
-    onError: (error) => showToast('error', t(errorMessageKey(error, adminSsoWhitelistApi.bulkDeleteSsoWhitelist))),
     onSettled: () => {
       setSelected([]);
       bulkDelete.close();
       return refresh();
     },
   });
-  const bulkDelete = useBulkDelete({ ns: 'ssoWhitelist', selected, deleting: remove.isPending, onDelete: (ids) => remove.mutate(ids) });
-  const download = useMutation({
-    mutationFn: exportWhitelist,
+  const bulkDelete = useBulkDelete({ ns: 'ssoWhitelist', selected, deleting: remove.isPending, onDelete: (ids) => remove.mutate({ body: { sso_member_whitelist_ids: ids } }) });
+  const download = useEndpointMutation(adminSsoWhitelistApi.exportSsoWhitelist, {
+    // The whole list as the server's CSV file.
+    send: async () => (await sendRaw(adminSsoWhitelistApi.exportSsoWhitelist, adminSsoWhitelistApi.exportSsoWhitelist.path)).blob(),
     onSuccess: (blob) => saveBlob(blob, 'sso-whitelist.csv'),
-    onError: (error) => showToast('error', t(errorMessageKey(error, adminSsoWhitelistApi.exportSsoWhitelist))),
   });
 
   const items = list.data?.items ?? [];

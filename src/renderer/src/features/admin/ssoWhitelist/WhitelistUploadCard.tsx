@@ -1,11 +1,10 @@
 import { useState } from 'react';
 import { Alert, Button, Card, FileButton, Group, Stack, Text, Textarea, Title } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { adminSsoWhitelistApi } from '../../../../../shared/api';
 import { SSO_WHITELIST_FILE_MAX_BYTES, parseWhitelistEmails } from '../../../../../shared/domain/ssoWhitelist';
 import { upsertWhitelist } from '../../../api/ssoWhitelist';
-import { errorMessageKey } from '../../../api/errorMessages';
+import { useEndpointMutation } from '../../../api/endpointHooks';
 import { IconFileText } from '../../../components/icons';
 import { showToast } from '../../../components/toast';
 
@@ -22,15 +21,14 @@ export function WhitelistUploadCard({ onAdded }: { onAdded: () => void }) {
   const parsed = parseWhitelistEmails(text);
   const hasInput = text.trim() !== '';
 
-  const upload = useMutation({
-    mutationFn: (emails: string[]) => upsertWhitelist(emails),
+  const upload = useEndpointMutation(adminSsoWhitelistApi.bulkUpsertSsoWhitelist, {
+    send: (emails: string[]) => upsertWhitelist(emails),
     onSuccess: (result) => {
       showToast('success', t('added', { added: result.added, existing: result.existing }));
       setText('');
       setFileName(null);
       onAdded();
     },
-    onError: (error) => showToast('error', t(errorMessageKey(error, adminSsoWhitelistApi.bulkUpsertSsoWhitelist))),
   });
 
   const readFile = async (file: File | null) => {

@@ -4,8 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
 import { taskModesApi, type TaskMode, type VisitorModes } from '../../../../../shared/api';
 import { useChatbot } from '../../../api/chatbots';
-import { useTaskModes } from '../../../api/taskModes';
-import { useErrorToast } from '../../../components/useErrorToast';
+import { useEndpointQuery } from '../../../api/endpointHooks';
 import { chooseTaskMode, toggleImage, toggleThinking, useModesStore } from './modesStore';
 import { IconBulb, IconImage } from '../../../components/icons';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
@@ -88,8 +87,8 @@ function ModeToggles({ children, canThink, withImage, taskModes }: ModeTogglesPr
 export function ModeBar({ children }: { children?: ReactNode }) {
   const { chatbotId } = useParams();
   const chatbot = useChatbot(Number(chatbotId));
-  const taskModes = useTaskModes();
-  useErrorToast(taskModes.error, taskModesApi.listTaskModes);
+  // They rarely change, so kept for a while.
+  const taskModes = useEndpointQuery(taskModesApi.listTaskModes, {}, { staleTime: 5 * 60_000, errorToast: true });
   return (
     <ModeToggles canThink={chatbot.data?.llm_model.supports_thinking ?? false} withImage taskModes={taskModes.data ?? []}>
       {children}
