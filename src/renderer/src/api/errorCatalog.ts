@@ -6,6 +6,18 @@ import { BY_STATUS, addErrorMessages, errorMessagesOf, isIndividual } from './er
 const tooShort = (error: ApiError) => (error.body?.details as { reason?: string } | undefined)?.reason === 'validation.password_too_short';
 const depletionIs = (kind: DepletionKind) => (error: ApiError) => (error.body?.details as { depletion?: string } | undefined)?.depletion === kind;
 
+/** Subscribing, with a card just registered or the one on file: the same answers, the same messages. */
+const SUBSCRIBE_MESSAGES = {
+    codes: {
+      payment_in_progress: 'billing:errors.payment_in_progress', invalid_payment_result: BY_STATUS, card_declined: BY_STATUS, billing_admin_only: BY_STATUS,
+      not_found: BY_STATUS, already_subscribed: BY_STATUS, payment_method_required: BY_STATUS, payment_provider_unavailable: BY_STATUS,
+    },
+    statuses: {
+      402: 'billing:errors.card_declined', 400: 'billing:errors.invalid_card', 403: 'billing:errors.admin_only', 409: 'billing:errors.already_subscribed',
+      422: 'billing:errors.payment_method_required', 502: 'billing:errors.provider_unavailable',
+    },
+} as const;
+
 /**
  * The messages (spec §8) of every endpoint after sign-in, one entry per endpoint that declares error
  * codes or has messages of its own (errorMessages.ts says how a failure finds its message): loaded
@@ -297,26 +309,8 @@ export const ERROR_CATALOG = [
     },
   }),
   // Plans and payments: a declined card, an answer the provider did not confirm, the provider unreachable.
-  errorMessagesOf(billingApi.registerCardAndSubscribe, {
-    codes: {
-      payment_in_progress: 'billing:errors.payment_in_progress', invalid_payment_result: BY_STATUS, card_declined: BY_STATUS, billing_admin_only: BY_STATUS,
-      not_found: BY_STATUS, already_subscribed: BY_STATUS, payment_method_required: BY_STATUS, payment_provider_unavailable: BY_STATUS,
-    },
-    statuses: {
-      402: 'billing:errors.card_declined', 400: 'billing:errors.invalid_card', 403: 'billing:errors.admin_only', 409: 'billing:errors.already_subscribed',
-      422: 'billing:errors.payment_method_required', 502: 'billing:errors.provider_unavailable',
-    },
-  }),
-  errorMessagesOf(billingApi.subscribeToPlan, {
-    codes: {
-      payment_in_progress: 'billing:errors.payment_in_progress', invalid_payment_result: BY_STATUS, card_declined: BY_STATUS, billing_admin_only: BY_STATUS,
-      not_found: BY_STATUS, already_subscribed: BY_STATUS, payment_method_required: BY_STATUS, payment_provider_unavailable: BY_STATUS,
-    },
-    statuses: {
-      402: 'billing:errors.card_declined', 400: 'billing:errors.invalid_card', 403: 'billing:errors.admin_only', 409: 'billing:errors.already_subscribed',
-      422: 'billing:errors.payment_method_required', 502: 'billing:errors.provider_unavailable',
-    },
-  }),
+  errorMessagesOf(billingApi.registerCardAndSubscribe, SUBSCRIBE_MESSAGES),
+  errorMessagesOf(billingApi.subscribeToPlan, SUBSCRIBE_MESSAGES),
   errorMessagesOf(billingApi.cancelMembership, {
     codes: { billing_admin_only: BY_STATUS, no_membership: BY_STATUS, already_cancelled: BY_STATUS },
     statuses: { 409: 'billing:errors.already_cancelled', 404: 'billing:errors.no_membership' },
