@@ -13,6 +13,16 @@ import { join } from 'node:path';
 const reportDir = mkdtempSync(join(tmpdir(), 'test-reports-'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failedSteps = [];
+/** Each failed test with the first line of its error, repeated at the end so CI's last lines name it. */
+const failedTests = [];
+const firstLine = (message = '') =>
+  message
+    // Without the reporters' colour codes.
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .find((line) => line.trim())
+    ?.trim()
+    .slice(0, 300) ?? '';
 
 const stepTimes = [];
 
@@ -32,6 +42,12 @@ function countVitest(file) {
   totals.passed += report.numPassedTests ?? 0;
   totals.failed += report.numFailedTests ?? 0;
   totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  for (const file of report.testResults ?? []) {
+    const failed = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
+    for (const test of failed) failedTests.push(`${file.name.replace(`${process.cwd()}/`, '')} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+    // A file that fails before any test runs (an import error, a hook) has no failed test of its own.
+    if (file.status === 'failed' && !failed.length) failedTests.push(`${file.name.replace(`${process.cwd()}/`, '')}: ${firstLine(file.message)}`);
+  }
 }
 
 function vitest(title, args, reportName, env) {
@@ -66,10 +82,22 @@ function startInBackground(title, command, args, { env = {}, count }) {
 
 function countPlaywright(file) {
   if (!existsSync(file)) return;
-  const stats = JSON.parse(readFileSync(file, 'utf8')).stats ?? {};
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  const stats = report.stats ?? {};
   totals.passed += (stats.expected ?? 0) + (stats.flaky ?? 0);
   totals.failed += stats.unexpected ?? 0;
   totals.skipped += stats.skipped ?? 0;
+  const visit = (suite, titles) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status !== 'unexpected') continue;
+        const error = test.results?.at(-1)?.error?.message;
+        failedTests.push(`${spec.file}:${spec.line} › ${[...titles, spec.title].join(' › ')}: ${firstLine(error)}`);
+      }
+    }
+    for (const child of suite.suites ?? []) visit(child, [...titles, child.title]);
+  };
+  for (const suite of report.suites ?? []) visit(suite, []);
 }
 
 /** A port that is free, with the next two free as well (the e2e server's search fake and mail sink). */
@@ -148,5 +176,6 @@ for (const finish of endToEndFinishes) await finish();
 // Step durations, so a slow step shows in the CI log (the whole run must stay well under 20 minutes).
 console.log(`\n${stepTimes.join('\n')}`);
 if (failedSteps.length) console.log(`Failed steps: ${failedSteps.join('; ')}`);
+if (failedTests.length) console.log(`Failed tests:\n${failedTests.map((test) => `  ${test}`).join('\n')}`);
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failedSteps.length || totals.failed ? 1 : 0);
