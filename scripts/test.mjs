@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: everything CI runs — the desktop and web builds, then the Playwright end-to-end
-// tests in two shards in the background, beside lint (boundaries), type checks, unit and component
-// tests, server integration tests on PGlite (and on PostgreSQL when TEST_DATABASE_URL is set) and
-// keychain tests inside a D-Bus session with gnome-keyring. Ends with one "N passed, N failed"
+// tests in two shards, the server integration tests on PostgreSQL (when TEST_DATABASE_URL is set),
+// lint (boundaries) and type checks side by side, then unit, component and server integration
+// tests on PGlite and keychain tests inside a D-Bus session with gnome-keyring. Ends with one "N passed, N failed"
 // line over all test cases.
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
@@ -50,10 +50,12 @@ function countVitest(file) {
   }
 }
 
+const workers = `--maxWorkers=${availableParallelism()}`;
+const vitestArgs = (reportName, args) => ['vitest', 'run', ...args, workers, '--reporter=default', '--reporter=json', `--outputFile.json=${join(reportDir, `${reportName}.json`)}`];
+
 function vitest(title, args, reportName, env) {
-  const outputFile = join(reportDir, `${reportName}.json`);
-  const ok = run(title, 'npx', ['vitest', 'run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${outputFile}`], env);
-  countVitest(outputFile);
+  const ok = run(title, 'npx', vitestArgs(reportName, args), env);
+  countVitest(join(reportDir, `${reportName}.json`));
   return ok;
 }
 
@@ -62,11 +64,11 @@ function vitest(title, args, reportName, env) {
  * Starts a step in the background: its output goes to a file, printed when `finish` is awaited, and
  * its report is counted then (`count`).
  */
-function startInBackground(title, command, args, { env = {}, count }) {
+function startInBackground(title, command, args, { env = {}, count = () => {} }) {
   const logFile = join(reportDir, `${title.replace(/\W+/g, '-')}.log`);
   const log = openSync(logFile, 'w');
   const started = Date.now();
-  console.log(`\n==> ${title}: started in the background (its output follows when it ends)`);
+  console.log(`\n==> ${title}: started beside other steps (its output follows when it ends)`);
   const child = spawn(command, args, { stdio: ['ignore', log, log], env: { ...process.env, ...env } });
   const done = new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
   return async () => {
@@ -74,7 +76,7 @@ function startInBackground(title, command, args, { env = {}, count }) {
     closeSync(log);
     console.log(`\n==> ${title}`);
     console.log(readFileSync(logFile, 'utf8'));
-    stepTimes.push(`${Math.round((Date.now() - started) / 1000)} s  ${title} (in the background)`);
+    stepTimes.push(`${Math.round((Date.now() - started) / 1000)} s  ${title} (beside other steps)`);
     if (code !== 0) failedSteps.push(title);
     count();
   };
@@ -140,13 +142,27 @@ if (run('web build (vite)', 'npm', ['run', '--silent', 'build:web']) && desktopB
   }
 }
 
-// The end-to-end shards are the longest step: lint and the type checks run beside them.
-run('lint (ESLint with the DESIGN §4 boundary rules)', 'npx', ['eslint', '.', '--max-warnings=0']);
-run('type check (node: shared, server, main, preload, tests)', 'npx', ['tsc', '-p', 'tsconfig.node.json']);
-run('type check (web: renderer, shared)', 'npx', ['tsc', '-p', 'tsconfig.web.json']);
+// The PostgreSQL pass, lint and the type checks run beside the end-to-end shards and each other:
+// one after the other they left a core idle most of the time, since the server tests and the
+// browser spend much of theirs waiting for each other.
+const backgroundFinishes = [];
+if (process.env.TEST_DATABASE_URL) {
+  backgroundFinishes.push(
+    startInBackground('server integration tests on PostgreSQL', 'npx', vitestArgs('postgres', ['--project', 'integration']), {
+      count: () => countVitest(join(reportDir, 'postgres.json')),
+    }),
+  );
+} else {
+  console.log('\n==> server integration tests on PostgreSQL: skipped (set TEST_DATABASE_URL, as .ci/run does)');
+}
+const checks = [
+  startInBackground('lint (ESLint with the DESIGN §4 boundary rules)', 'npx', ['eslint', '.', '--max-warnings=0'], {}),
+  startInBackground('type check (node: shared, server, main, preload, tests)', 'npx', ['tsc', '-p', 'tsconfig.node.json'], {}),
+  startInBackground('type check (web: renderer, shared)', 'npx', ['tsc', '-p', 'tsconfig.web.json'], {}),
+];
+for (const finish of checks) await finish();
 
-const workers = `--maxWorkers=${availableParallelism()}`;
-vitest('unit, component and server integration tests on PGlite', ['--project', 'web', '--project', 'web-isolated', '--project', 'node', '--project', 'integration', workers], 'pglite', { TEST_DATABASE_URL: '' });
+vitest('unit, component and server integration tests on PGlite', ['--project', 'web', '--project', 'web-isolated', '--project', 'node', '--project', 'integration'], 'pglite', { TEST_DATABASE_URL: '' });
 
 const hasKeyring = spawnSync('sh', ['-c', 'command -v dbus-run-session && command -v gnome-keyring-daemon'], { stdio: 'ignore' }).status === 0;
 if (hasKeyring) {
@@ -165,13 +181,7 @@ if (hasKeyring) {
   console.log('\n==> keychain tests: skipped (install gnome-keyring and dbus to run them)');
 }
 
-if (process.env.TEST_DATABASE_URL) {
-  vitest('server integration tests on PostgreSQL', ['--project', 'integration', workers], 'postgres');
-} else {
-  console.log('\n==> server integration tests on PostgreSQL: skipped (set TEST_DATABASE_URL, as .ci/run does)');
-}
-
-for (const finish of endToEndFinishes) await finish();
+for (const finish of [...backgroundFinishes, ...endToEndFinishes]) await finish();
 
 // Step durations, so a slow step shows in the CI log (the whole run must stay well under 20 minutes).
 console.log(`\n${stepTimes.join('\n')}`);

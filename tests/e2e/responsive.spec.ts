@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { NAV_BAR_WIDTH_PX } from '../../src/shared/domain/ui';
 import { ADMIN, createSession, nextFrames, skipAnnouncementPopup } from './support';
-import { BREAKPOINTS, expectInsideWindow, horizontalOverflow, isDrawerWidth, menuButton, visitScreens } from './screens';
+import { BREAKPOINTS, SCREEN_WALKS, WALK_SCREENS, expectInsideWindow, horizontalOverflow, isDrawerWidth, menuButton, visitScreens } from './screens';
 
 /**
  * Phones and small windows: at every breakpoint of the spec no screen is wider than the window and
@@ -51,7 +51,7 @@ const KEY_CONTROL: Record<string, (page: Page) => ReturnType<Page['locator']>> =
 };
 
 /**
- * The widths of one layout: the drawer's (below 768px) or the side navigation's. One walk per
+ * The widths of one layout: the drawer's (below 768px) or the side navigation's. Each walk once per
  * layout, each screen checked at every width of it by resizing the window in place (a walk per
  * width took four minutes of the end-to-end suite).
  */
@@ -67,36 +67,32 @@ async function resizeTo(page: Page, width: number): Promise<void> {
 }
 
 for (const layout of LAYOUTS) {
-  test(`every screen fits each ${layout.name} width (${layout.widths.join(', ')}px)`, async ({ page }) => {
-    // The walk visits every screen, the admin console's included: minutes on a loaded machine.
-    test.setTimeout(180_000);
-    const [walkWidth] = layout.widths;
-    await page.setViewportSize({ width: walkWidth!, height: 800 });
-    const visited: string[] = [];
-    await visitScreens(page, 'en', async (name, screen) => {
-      visited.push(name);
-      for (const width of layout.widths) {
-        await resizeTo(screen, width);
-        expect(await horizontalOverflow(screen), `${name} at ${width}px`).toEqual([]);
-        await expectInsideWindow(screen, KEY_CONTROL[name]!(screen));
-        if (name === 'chat' || name === 'new-chat') {
-          // The composer gets the width of the window, not what a fixed side bar leaves of it.
-          const room = Math.min(isDrawerWidth(width) ? width : width - NAV_BAR_WIDTH_PX, 820);
-          const composer = await screen.getByTestId('composer-input').boundingBox();
-          expect(composer!.width, `composer at ${width}px`).toBeGreaterThan(room * 0.6);
+  for (const walk of SCREEN_WALKS) {
+    test(`every ${walk} screen fits each ${layout.name} width (${layout.widths.join(', ')}px)`, async ({ page }) => {
+      const [walkWidth] = layout.widths;
+      await page.setViewportSize({ width: walkWidth!, height: 800 });
+      const visited: string[] = [];
+      await visitScreens(page, 'en', walk, async (name, screen) => {
+        visited.push(name);
+        for (const width of layout.widths) {
+          await resizeTo(screen, width);
+          expect(await horizontalOverflow(screen), `${name} at ${width}px`).toEqual([]);
+          await expectInsideWindow(screen, KEY_CONTROL[name]!(screen));
+          if (name === 'chat' || name === 'new-chat') {
+            // The composer gets the width of the window, not what a fixed side bar leaves of it.
+            const room = Math.min(isDrawerWidth(width) ? width : width - NAV_BAR_WIDTH_PX, 820);
+            const composer = await screen.getByTestId('composer-input').boundingBox();
+            expect(composer!.width, `composer at ${width}px`).toBeGreaterThan(room * 0.6);
+          }
         }
-      }
-      await resizeTo(screen, walkWidth!);
+        await resizeTo(screen, walkWidth!);
+      });
+      const { always, drawer } = WALK_SCREENS[walk];
+      expect(visited.toSorted()).toEqual([...always, ...(layout.name === 'drawer' ? drawer : [])].toSorted());
+      // The member ends on the restricted page, which has no navigation.
+      if (walk === 'console') await expect(menuButton(page)).toBeHidden();
     });
-    expect(visited).toEqual(
-      expect.arrayContaining([
-        ...['sign-in', 'sign-up', 'forgot-password', 'reset-password', 'announcement-popup', 'new-chat', 'chat', 'shared-session', 'studio', 'studio-editor', 'store', 'developers', 'my-page', 'plans', 'credits'],
-        ...['admin-announcements', 'admin-announcement-editor', 'admin-restricted-words', 'admin-chatbots', 'admin-models', 'admin-sign-up', 'admin-settings', 'admin-sso', 'admin-dashboard', 'admin-credits', 'admin-audit-log', 'admin-groups', 'admin-invitations', 'admin-sso-whitelist', 'admin-members', 'admin-requests', 'admin-member-upload', 'sso-callback', 'invitation', 'restricted', 'desktop-setup'],
-        ...(layout.name === 'drawer' ? ['nav-drawer', 'admin-nav-drawer'] : []),
-      ]),
-    );
-    await expect(menuButton(page)).toBeHidden(); // the member is on the restricted page, which has no navigation
-  });
+  }
 }
 
 /** Signs in as the admin; on a phone the navigation (and its New chat link) starts hidden. */

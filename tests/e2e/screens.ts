@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { BREAKPOINTS_PX } from '../../src/shared/domain/ui';
-import { ADMIN, MEMBER, createChatbotInStudio, createSession, ensureActiveAnnouncement, expectNoSeriousA11yViolations, nextFrames, setSessionPublic } from './support';
+import { ADMIN, MEMBER, createChatbotInStudio, createSession, ensureActiveAnnouncement, expectNoSeriousA11yViolations, nextFrames, setSessionPublic, skipAnnouncementPopup } from './support';
 
 /** The widths of the spec (§9) in pixels, as the theme declares them; below sm (768) the navigation is a drawer. */
 export const BREAKPOINTS = Object.values(BREAKPOINTS_PX);
@@ -85,19 +85,40 @@ export const isDrawerWidth = (width: number) => width < BREAKPOINTS_PX.sm;
 
 export const menuButton = (page: Page) => page.getByTestId('nav-menu-button');
 
+/** The walks over every screen, each short enough for one test: signed out, a member's, the console's. */
+export const SCREEN_WALKS = ['signed out', 'member', 'console'] as const;
+export type ScreenWalk = (typeof SCREEN_WALKS)[number];
+
+/** The screens each walk reaches (the drawers only below 768px). */
+export const WALK_SCREENS: Record<ScreenWalk, { always: string[]; drawer: string[] }> = {
+  'signed out': { always: ['sign-in', 'forgot-password', 'reset-password', 'sso-callback', 'invitation', 'sign-up', 'desktop-setup'], drawer: [] },
+  member: { always: ['announcement-popup', 'new-chat', 'chat', 'shared-session', 'studio', 'store', 'developers', 'my-page', 'plans', 'credits', 'studio-editor'], drawer: ['nav-drawer'] },
+  console: {
+    always: [
+      ...['admin-announcements', 'admin-announcement-editor', 'admin-restricted-words', 'admin-chatbots', 'admin-models', 'admin-sign-up', 'admin-settings', 'admin-sso', 'admin-audit-log'],
+      ...['admin-dashboard', 'admin-credits', 'admin-groups', 'admin-invitations', 'admin-sso-whitelist', 'admin-members', 'admin-requests', 'admin-member-upload', 'restricted'],
+    ],
+    drawer: ['admin-nav-drawer'],
+  },
+};
+
+type OnScreen = (name: string, page: Page) => Promise<void>;
+
 /**
- * Walks every screen a user can reach, in the order a session allows (signed out, admin, member,
- * desktop setup), and calls `onScreen` once each is ready. The announcement popup is shown once,
- * right after signing in. `page`'s context must be fresh.
+ * Walks the screens of one part of the product, in the order a session allows, and calls
+ * `onScreen` once each is ready. The member's walk shows the announcement popup once, right after
+ * signing in. `page`'s context must be fresh.
  */
-export async function visitScreens(page: Page, language: Language, onScreen: (name: string, page: Page) => Promise<void>): Promise<void> {
-  const names = NAMES[language];
-  const width = page.viewportSize()?.width ?? 1280;
+export async function visitScreens(page: Page, language: Language, walk: ScreenWalk, onScreen: OnScreen): Promise<void> {
   await page.addInitScript((lng) => {
     if (!localStorage.getItem('user-data')) localStorage.setItem('user-data', JSON.stringify({ state: { member: null, language: lng }, version: 0 }));
   }, language);
+  if (walk === 'signed out') await visitSignedOutScreens(page, onScreen);
+  else if (walk === 'member') await visitMemberScreens(page, language, onScreen);
+  else await visitConsoleScreens(page, language, onScreen);
+}
 
-  await ensureActiveAnnouncement(page.request);
+async function visitSignedOutScreens(page: Page, onScreen: OnScreen): Promise<void> {
   await page.goto('/auth');
   await expect(page.getByTestId('tenant-brand').getByRole('img')).toBeVisible();
   await onScreen('sign-in', page);
@@ -118,13 +139,25 @@ export async function visitScreens(page: Page, language: Language, onScreen: (na
   await page.goto('/auth/invitation/AAAAAAAAAAAAAAAAAAAAAAAA');
   await expect(page.getByTestId('invitation-invalid')).toBeVisible();
   await onScreen('invitation', page);
-  await page.goto('/auth');
 
   await page.goto('/auth/sign-up');
   await expect(page.getByTestId('sign-up-form')).toBeVisible();
   await onScreen('sign-up', page);
-  await page.goto('/auth');
 
+  const desktop = await page.context().newPage();
+  await desktop.setViewportSize(page.viewportSize()!);
+  await pretendDesktop(desktop);
+  await desktop.goto('/setup');
+  await expect(desktop.locator('form input').first()).toHaveValue(/^https:/);
+  await onScreen('desktop-setup', desktop);
+  await desktop.close();
+}
+
+async function visitMemberScreens(page: Page, language: Language, onScreen: OnScreen): Promise<void> {
+  const names = NAMES[language];
+  const width = page.viewportSize()?.width ?? 1280;
+  await ensureActiveAnnouncement(page.request);
+  await page.goto('/auth');
   await submitSignIn(page, ADMIN);
   await expect(page.getByRole('dialog')).toBeVisible();
   await page.waitForTimeout(400); // the opening transition
@@ -168,7 +201,12 @@ export async function visitScreens(page: Page, language: Language, onScreen: (na
   await createChatbotInStudio(page, 'Screens');
   await expect(page.getByTestId('test-chat')).toBeVisible();
   await onScreen('studio-editor', page);
+}
 
+async function visitConsoleScreens(page: Page, language: Language, onScreen: OnScreen): Promise<void> {
+  const names = NAMES[language];
+  const width = page.viewportSize()?.width ?? 1280;
+  await signInWithoutPopup(page, ADMIN);
   await page.goto('/admin/announcements');
   await expect(page.getByTestId('announcement-card').first()).toBeVisible();
   await onScreen('admin-announcements', page);
@@ -235,20 +273,17 @@ export async function visitScreens(page: Page, language: Language, onScreen: (na
   await onScreen('admin-member-upload', page);
 
   await page.context().clearCookies();
-  await page.goto('/auth');
-  await submitSignIn(page, MEMBER);
-  await page.waitForURL(/\/dashboard\//);
+  await signInWithoutPopup(page, MEMBER);
   await page.goto('/admin');
   await expect(page.getByTestId('restricted-page')).toBeVisible();
   await onScreen('restricted', page);
+}
 
-  const desktop = await page.context().newPage();
-  await desktop.setViewportSize(page.viewportSize()!);
-  await pretendDesktop(desktop);
-  await desktop.goto('/setup');
-  await expect(desktop.locator('form input').first()).toHaveValue(/^https:/);
-  await onScreen('desktop-setup', desktop);
-  await desktop.close();
+/** Signs in through the API (the refresh cookie lands in the page's context), the announcement popup skipped. */
+async function signInWithoutPopup(page: Page, account: { email: string; password: string }): Promise<void> {
+  await skipAnnouncementPopup(page);
+  const response = await page.request.post('/api/v1/auth/sign-in/', { data: account });
+  expect(response.ok(), `sign-in of ${account.email}`).toBe(true);
 }
 
 /**

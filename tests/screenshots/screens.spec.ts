@@ -1,5 +1,5 @@
 import { test } from '@playwright/test';
-import { visitScreens } from '../e2e/screens';
+import { SCREEN_WALKS, visitScreens } from '../e2e/screens';
 
 /**
  * Reference screenshots of every screen in English and Korean, on a phone (375px) and a large
@@ -10,12 +10,13 @@ const WIDTHS = { 375: 812, 1440: 900 } as const;
 
 for (const language of ['en', 'ko'] as const) {
   for (const [width, height] of Object.entries(WIDTHS)) {
-    test(`screens in ${language} at ${width}px`, async ({ page }) => {
-      test.setTimeout(120_000);
-      await page.setViewportSize({ width: Number(width), height });
-      await visitScreens(page, language, async (name, screen) => {
-        await screen.screenshot({ path: `screenshots/${name}-${language}-${width}.png` });
+    for (const walk of SCREEN_WALKS) {
+      test(`${walk} screens in ${language} at ${width}px`, async ({ page }) => {
+        await page.setViewportSize({ width: Number(width), height });
+        await visitScreens(page, language, walk, async (name, screen) => {
+          await screen.screenshot({ path: `screenshots/${name}-${language}-${width}.png` });
+        });
       });
-    });
+    }
   }
 }
