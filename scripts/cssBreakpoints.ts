@@ -1,4 +1,4 @@
-import { BREAKPOINTS_PX } from '../src/shared/domain/ui';
+import { BREAKPOINTS_PX } from '../src/shared/domain/ui.ts';
 
 const VARIABLE = /\$mantine-breakpoint-([a-z]+)/g;
 

@@ -36,6 +36,24 @@ function run(title, command, args, env = {}) {
   return ok;
 }
 
+/**
+ * A build, which must also be quiet: a newcomer's first `npm start` prints no warning (Vite's
+ * "(!)" notes, PostCSS's and Rollup's warnings). npm's own notes about the machine's config are not the build's.
+ */
+function build(title, script) {
+  console.log(`\n==> ${title}`);
+  const started = Date.now();
+  const result = spawnSync('npm', ['run', '--silent', script], { encoding: 'utf8', env: process.env });
+  const output = `${result.stdout}${result.stderr}`;
+  process.stdout.write(output);
+  stepTimes.push(`${Math.round((Date.now() - started) / 1000)} s  ${title}`);
+  const warnings = output.split('\n').filter((line) => /^\s*\(!\)|\bwarn(ing)?\b/i.test(line) && !/^npm warn/i.test(line));
+  if (warnings.length) console.log(`\n${title} printed warnings:\n${warnings.join('\n')}`);
+  if (result.status !== 0 || warnings.length) failedSteps.push(title);
+  // A warning fails the step, but what was built is still tested.
+  return result.status === 0;
+}
+
 function countVitest(file) {
   if (!existsSync(file)) return;
   const report = JSON.parse(readFileSync(file, 'utf8'));
@@ -128,8 +146,8 @@ async function freePortTriplet() {
  */
 const E2E_SHARDS = 2;
 const endToEndFinishes = [];
-const desktopBuilt = run('desktop build (electron-vite)', 'npm', ['run', '--silent', 'build:desktop']);
-if (run('web build (vite)', 'npm', ['run', '--silent', 'build:web']) && desktopBuilt) {
+const desktopBuilt = build('desktop build (electron-vite)', 'build:desktop');
+if (build('web build (vite)', 'build:web') && desktopBuilt) {
   for (let shard = 1; shard <= E2E_SHARDS; shard++) {
     const outputFile = join(reportDir, `e2e-${shard}.json`);
     const title = `end-to-end tests, part ${shard} of ${E2E_SHARDS} (Playwright, Chromium, real server)`;
