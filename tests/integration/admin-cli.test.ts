@@ -1,16 +1,18 @@
 /**
- * The operator's CLI against a real database (a PGlite directory, and PostgreSQL when
- * TEST_DATABASE_URL is set): what it creates signs in through the API.
+ * The operator's CLI against a real database (a PGlite directory, or PostgreSQL when
+ * TEST_DATABASE_URL is set: `npm test` runs the integration suite once each way): what it creates
+ * signs in through the API.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_FAILURE, EXIT_OK, EXIT_USAGE, runAdmin } from '../../src/server/adminCli';
 import { buildApp } from '../../src/server/app';
 import { testConfig } from '../../src/server/config';
-import { openPglite, openPostgres } from '../../src/server/db/client';
+import { type DatabaseHandle, openPglite, openPostgres } from '../../src/server/db/client';
 import { freshPostgresDatabase } from '../fixtures/testServer';
 
 /** Every CLI run opens (and migrates) the PGlite directory anew, as the real command does: seconds each on a busy machine. */
@@ -44,35 +46,39 @@ function cli(databaseEnv: Record<string, string>) {
   };
 }
 
-const targets = [
-  {
-    name: 'PGlite DATA_DIR',
-    async setUp() {
-      const dir = mkdtempSync(join(tmpdir(), 'admin-cli-'));
-      return {
-        env: { DATA_DIR: dir },
-        // PGlite is single-process: the server opens the directory only after the CLI closed it.
-        open: () => openPglite(dir),
-        tearDown: async () => rmSync(dir, { recursive: true, force: true }),
-      };
-    },
-  },
-  ...(process.env.TEST_DATABASE_URL
-    ? [
-        {
-          name: 'PostgreSQL DATABASE_URL',
-          async setUp() {
-            const fresh = await freshPostgresDatabase(process.env.TEST_DATABASE_URL!);
-            await fresh.handle.close();
-            return { env: { DATABASE_URL: fresh.url }, open: () => openPostgres(fresh.url, 2), tearDown: fresh.drop };
-          },
-        },
-      ]
-    : []),
-];
+/** Where the CLI's database lives: `open` connects a server to the same one. */
+interface Target {
+  name: string;
+  setUp(): Promise<{ env: Record<string, string>; open(): Promise<DatabaseHandle>; tearDown(): Promise<void> }>;
+}
 
-describe.each(targets)('admin CLI on $name', (target) => {
-  let setup: Awaited<ReturnType<(typeof target)['setUp']>>;
+const pglite: Target = {
+  name: 'PGlite DATA_DIR',
+  async setUp() {
+    const dir = mkdtempSync(join(tmpdir(), 'admin-cli-'));
+    return {
+      env: { DATA_DIR: dir },
+      // PGlite is single-process: the server opens the directory only after the CLI closed it.
+      open: () => openPglite(dir),
+      tearDown: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  },
+};
+
+const postgresTarget = (adminUrl: string): Target => ({
+  name: 'PostgreSQL DATABASE_URL',
+  async setUp() {
+    const fresh = await freshPostgresDatabase(adminUrl);
+    await fresh.handle.close();
+    return { env: { DATABASE_URL: fresh.url }, open: () => openPostgres(fresh.url, 2), tearDown: fresh.drop };
+  },
+});
+
+// The PostgreSQL pass would only repeat the PGlite pass's run on a directory.
+const target = process.env.TEST_DATABASE_URL ? postgresTarget(process.env.TEST_DATABASE_URL) : pglite;
+
+describe(`admin CLI on ${target.name}`, () => {
+  let setup: Awaited<ReturnType<Target['setUp']>>;
   let admin: ReturnType<typeof cli>;
 
   beforeAll(async () => {
@@ -81,21 +87,26 @@ describe.each(targets)('admin CLI on $name', (target) => {
   });
   afterAll(() => setup?.tearDown());
 
-  /** Signs in through the API of a server on the same database; answers the status and the tokens. */
-  async function signInThroughApi(tenant: string, email: string, password: string, refreshToken?: string) {
+  /** Runs `run` against a server on the same database, closed before the CLI runs again. */
+  async function withApi<T>(run: (app: FastifyInstance) => Promise<T>): Promise<T> {
     const database = await setup.open();
     const app = await buildApp({ db: database.db, config: testConfig({ SEED_DEMO: false }) });
     try {
-      const headers = { 'x-subdomain': tenant, 'x-client-kind': 'desktop' };
-      const signIn = await app.inject({ method: 'POST', url: '/api/v1/auth/sign-in/', headers, payload: { email, password } });
-      const refresh = refreshToken
-        ? await app.inject({ method: 'POST', url: '/api/v1/auth/refresh/', headers, payload: { refresh_token: refreshToken } })
-        : undefined;
-      return { status: signIn.statusCode, body: signIn.json(), refreshStatus: refresh?.statusCode };
+      return await run(app);
     } finally {
       await app.close();
       await database.close();
     }
+  }
+
+  /** Signs in through the API; answers the status and the tokens, and how a refresh with `refreshToken` went. */
+  async function signInThroughApi(app: FastifyInstance, tenant: string, email: string, password: string, refreshToken?: string) {
+    const headers = { 'x-subdomain': tenant, 'x-client-kind': 'desktop' };
+    const signIn = await app.inject({ method: 'POST', url: '/api/v1/auth/sign-in/', headers, payload: { email, password } });
+    const refresh = refreshToken
+      ? await app.inject({ method: 'POST', url: '/api/v1/auth/refresh/', headers, payload: { refresh_token: refreshToken } })
+      : undefined;
+    return { status: signIn.statusCode, body: signIn.json(), refreshStatus: refresh?.statusCode };
   }
 
   it('creates a tenant and its first admin, who then signs in through the API', async () => {
@@ -105,19 +116,21 @@ describe.each(targets)('admin CLI on $name', (target) => {
     expect(created).toMatchObject({ code: EXIT_OK, stderr: '' });
     expect((await admin(['list-tenants'])).stdout).toMatch(/^acme\tAcme Corp\t/m);
 
-    const signedIn = await signInThroughApi('acme', 'ops@acme.test', 'Start!Pass123');
+    const signedIn = await withApi((app) => signInThroughApi(app, 'acme', 'ops@acme.test', 'Start!Pass123'));
     expect(signedIn.status).toBe(200);
     expect(signedIn.body.member).toMatchObject({ email: 'ops@acme.test', name: 'Olivia Ops', is_admin: true, member_status: 'approved' });
   }, SLOW);
 
   it('resets a password: the old one stops working and existing sessions are signed out', async () => {
-    const before = await signInThroughApi('acme', 'ops@acme.test', 'Start!Pass123');
+    const before = await withApi((app) => signInThroughApi(app, 'acme', 'ops@acme.test', 'Start!Pass123'));
     const reset = await admin(['reset-password', 'acme', 'ops@acme.test'], { env: { ADMIN_PASSWORD: 'Fresh!Pass456' } });
     expect(reset.code).toBe(EXIT_OK);
-    const withOld = await signInThroughApi('acme', 'ops@acme.test', 'Start!Pass123', before.body.refresh_token);
-    expect(withOld.status).toBe(401);
-    expect(withOld.refreshStatus).toBe(401);
-    expect((await signInThroughApi('acme', 'ops@acme.test', 'Fresh!Pass456')).status).toBe(200);
+    await withApi(async (app) => {
+      const withOld = await signInThroughApi(app, 'acme', 'ops@acme.test', 'Start!Pass123', before.body.refresh_token);
+      expect(withOld.status).toBe(401);
+      expect(withOld.refreshStatus).toBe(401);
+      expect((await signInThroughApi(app, 'acme', 'ops@acme.test', 'Fresh!Pass456')).status).toBe(200);
+    });
   }, SLOW);
 
   it('declares and changes a model: the admin sees it in the permission matrix, off for the groups until allowed', async () => {
@@ -129,19 +142,14 @@ describe.each(targets)('admin CLI on $name', (target) => {
     // An output limit must leave room for the input.
     expect(await admin([...args, ...costs, '--max-output', '128000'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/maxOutputTokens: must be less than the context limit/) });
 
-    const database = await setup.open();
-    const app = await buildApp({ db: database.db, config: testConfig({ SEED_DEMO: false }) });
-    try {
+    await withApi(async (app) => {
       const headers = { 'x-subdomain': 'acme', 'x-client-kind': 'desktop' };
       const signIn = await app.inject({ method: 'POST', url: '/api/v1/auth/sign-in/', headers, payload: { email: 'ops@acme.test', password: 'Fresh!Pass456' } });
       const matrix = await app.inject({ method: 'GET', url: '/api/v1/admin/llm-models/', headers: { ...headers, 'x-access-token': signIn.json().access_token } });
       expect(matrix.json().models).toEqual([
         expect.objectContaining({ name: 'acme-gpt', display_name: 'Acme GPT', context_limit: 128000, supports_thinking: false, chatbot_allowed: false, available_group_ids: [] }),
       ]);
-    } finally {
-      await app.close();
-      await database.close();
-    }
+    });
 
     for (const [bad, message] of [
       [['--context-limit', 'lots', '--input-cost', '1', '--output-cost', '1'], /contextLimit/],
@@ -182,17 +190,11 @@ describe.each(targets)('admin CLI on $name', (target) => {
 
   it('list-outbox prints the mail a server kept without SMTP (status, text), newest first, with --limit', async () => {
     /** A forgot-password request to a server on the database; its mail is delivered (to the log) before the answer. */
-    async function forgotPassword() {
-      const database = await setup.open();
-      const app = await buildApp({ db: database.db, config: testConfig({ SEED_DEMO: false }) });
-      try {
+    const forgotPassword = () =>
+      withApi(async (app) => {
         const forgot = await app.inject({ method: 'POST', url: '/api/v1/auth/reset-password/', headers: { 'x-subdomain': 'acme' }, payload: { email: 'ops@acme.test' } });
         expect(forgot.statusCode).toBe(200);
-      } finally {
-        await app.close();
-        await database.close();
-      }
-    }
+      });
     const resetLinks = (stdout: string) => [...stdout.matchAll(/\/auth\/reset\/([\w-]+)/g)].map((match) => match[1]);
     const mailHeaders = (stdout: string) => stdout.split('\n').filter((line) => line.startsWith('--- '));
 

@@ -15,6 +15,11 @@ import { INVOKE_CHANNELS } from '../../src/shared/ipc/channels';
  */
 const root = resolve(import.meta.dirname, '../..');
 const bundle = join(root, 'out/main/index.js');
+/**
+ * Nothing here reads a database: the PGlite pass of `npm test` runs it, and the PostgreSQL pass
+ * (TEST_DATABASE_URL) skips it rather than pack the app a second time.
+ */
+const onPostgresPass = Boolean(process.env.TEST_DATABASE_URL);
 
 function newestSource(dir: string): number {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -130,7 +135,7 @@ beforeAll(async () => {
   await vi.waitFor(() => expect(electron.state.windows).toHaveLength(1));
 }, 120_000);
 
-describe('built main bundle', () => {
+describe.skipIf(onPostgresPass)('built main bundle', () => {
   it('opens the main window sandboxed, isolated, without Node and without devtools', () => {
     const [window] = electron.state.windows;
     const preferences = window!.options.webPreferences as Record<string, unknown>;
@@ -234,7 +239,7 @@ describe('built main bundle', () => {
   });
 });
 
-describe('electron-builder.yml', () => {
+describe.skipIf(onPostgresPass)('electron-builder.yml', () => {
   interface BuilderConfig {
     appId: string;
     productName: string;
@@ -280,7 +285,7 @@ describe('electron-builder.yml', () => {
   });
 });
 
-describe('the packed Linux app (electron-builder --dir against a stand-in Electron)', () => {
+describe.skipIf(onPostgresPass)('the packed Linux app (electron-builder --dir against a stand-in Electron)', () => {
   const fromBuilder = createRequire(join(root, 'node_modules/app-builder-lib/package.json'));
   const asar = fromBuilder('@electron/asar') as {
     listPackage(archive: string, options?: object): string[];
