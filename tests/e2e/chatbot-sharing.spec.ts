@@ -1,12 +1,13 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { mailbox } from './mailbox';
-import { MEMBER, adminHeaders, createChatbotInStudio, expectNoSeriousA11yViolations, signIn, skipAnnouncementPopup, uniqueName } from './support';
+import { MEMBER, adminHeaders, createChatbotInStudio, createChatbotThroughApi, expectNoSeriousA11yViolations, signIn, uniqueName } from './support';
 import { expectAccessibleOnPhone } from './screens';
 
 /**
  * Issue 9's group visibility, end to end: the author shares a chatbot with one member group in the
  * Studio; a member of that group chats with it at once, a member of another group finds the
- * chatbot unavailable, and taking the group away makes it unavailable to its member too.
+ * chatbot unavailable, and taking the group away makes it unavailable to its member too. Each test
+ * makes its own group and members through the API.
  */
 const API = '/api/v1';
 const PASSWORD = 'Shared!2345';
@@ -41,19 +42,28 @@ async function signedInPage(browser: Browser, account: { email: string; password
   return page;
 }
 
-test('a chatbot shared with a group is usable by its members at once, not by others, and unavailable once the group is taken away', async ({ page, browser, request }) => {
-  test.setTimeout(150_000);
-  const headers = await adminHeaders(request);
+/** A new member group and a member invited into it, who has joined. */
+async function groupWithMember(request: APIRequestContext, headers: Record<string, string>): Promise<{ groupId: number; groupName: string; reader: { email: string; password: string } }> {
   const groupName = uniqueName('Readers');
   const group = await request.post(`${API}/admin/member-groups/`, { headers, data: { ko_name: `${groupName} 팀`, en_name: groupName } });
   expect(group.ok()).toBe(true);
   const groupId = ((await group.json()) as { id: number }).id;
-  const reader = await joinedMember(request, headers, 'Rita Reader', groupId);
-  const outsider = await joinedMember(request, headers, 'Otto Outsider');
+  return { groupId, groupName, reader: await joinedMember(request, headers, 'Rita Reader', groupId) };
+}
+
+/** The member's chatbot, shared with the group through the API as the Studio's access dialog does. */
+async function chatbotSharedWith(request: APIRequestContext, groupId: number, name: string): Promise<number> {
+  const chatbotId = await createChatbotThroughApi(request, MEMBER, { en_name: name, ko_name: '열람실' });
+  const shared = await request.patch(`${API}/chatbots/${chatbotId}/access/`, { headers: await adminHeaders(request, MEMBER), data: { is_public: false, member_group_ids: [groupId] } });
+  expect(shared.ok()).toBe(true);
+  return chatbotId;
+}
+
+test('a chatbot shared with a group in the Studio is usable by the group’s members at once', async ({ page, browser, request }) => {
+  const { groupName, reader } = await groupWithMember(request, await adminHeaders(request));
 
   // The author builds and shares the chatbot with the group in the Studio.
   const botName = uniqueName('Reading room');
-  await skipAnnouncementPopup(page);
   await signIn(page, MEMBER);
   await page.goto('/dashboard/studio');
   await createChatbotInStudio(page, botName);
@@ -81,20 +91,40 @@ test('a chatbot shared with a group is usable by its members at once, not by oth
   await expect(readerPage.getByTestId('chatbot-message').last()).toBeVisible();
   await expect(readerPage.locator('[data-testid="chatbot-message"][data-streaming]')).toHaveCount(0, { timeout: 30_000 });
   await expectNoSeriousA11yViolations(readerPage);
+  await readerPage.context().close();
+});
 
-  // A member of another group does not get it, by link or in the Store.
-  const outsiderPage = await signedInPage(browser, outsider);
-  await outsiderPage.goto(`/dashboard/chat/${chatbotId}`);
-  await expect(outsiderPage.getByTestId('chatbot-unavailable')).toBeVisible();
-  await expectAccessibleOnPhone(outsiderPage, { restore: true });
-  await outsiderPage.goto(`/dashboard/store?search=${encodeURIComponent(botName)}`);
-  await expect(outsiderPage.getByText(botName)).toHaveCount(0);
+test('a chatbot shared with a group is not there for a member of another group, by link or in the Store', async ({ page, request }) => {
+  const headers = await adminHeaders(request);
+  const { groupId } = await groupWithMember(request, headers);
+  const botName = uniqueName('Reading room');
+  const chatbotId = await chatbotSharedWith(request, groupId, botName);
+  const outsider = await joinedMember(request, headers, 'Otto Outsider');
 
-  // The author takes the group away: the reader's chat with it becomes unavailable.
+  await signIn(page, outsider);
+  await page.goto(`/dashboard/chat/${chatbotId}`);
+  await expect(page.getByTestId('chatbot-unavailable')).toBeVisible();
+  await expectAccessibleOnPhone(page, { restore: true });
+  await page.goto(`/dashboard/store?search=${encodeURIComponent(botName)}`);
+  await expect(page.getByText(botName)).toHaveCount(0);
+});
+
+test('once the author takes the group away in the Studio, the chatbot is unavailable to the group’s member', async ({ page, browser, request }) => {
+  const { groupId, reader } = await groupWithMember(request, await adminHeaders(request));
+  const chatbotId = await chatbotSharedWith(request, groupId, uniqueName('Reading room'));
+  const readerPage = await signedInPage(browser, reader);
+  await readerPage.goto(`/dashboard/chat/${chatbotId}`);
+  await expect(readerPage.getByTestId('composer-input')).toBeVisible();
+  await expect(readerPage.getByTestId('chatbot-unavailable')).toHaveCount(0);
+
+  await signIn(page, MEMBER);
+  await page.goto(`/dashboard/studio/${chatbotId}`);
+  await expect(page.getByTestId('chatbot-status').first()).toHaveText('Shared with groups');
   await page.getByTestId('open-access').click();
   await page.getByRole('dialog', { name: 'Who can use this chatbot' }).getByText('Only me', { exact: true }).click();
   await page.getByRole('dialog', { name: 'Who can use this chatbot' }).getByTestId('access-save').click();
   await expect(page.getByTestId('chatbot-status').first()).toHaveText('Private');
   await readerPage.reload();
   await expect(readerPage.getByTestId('chatbot-unavailable')).toBeVisible();
+  await readerPage.context().close();
 });

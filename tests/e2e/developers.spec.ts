@@ -1,12 +1,32 @@
-import { expect, test } from '@playwright/test';
-import { MEMBER, expectNoSeriousA11yViolations, signIn, uniqueName } from './support';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { MEMBER, adminHeaders, expectNoSeriousA11yViolations, signIn, uniqueName } from './support';
 import { expectAccessibleOnPhone } from './screens';
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
-test('a member creates an API key, copies it, calls the OpenAI-compatible API with it, and revokes it', async ({ page }) => {
-  // Five axe runs and two viewport changes on a shared machine.
-  test.setTimeout(150_000);
+const API = '/api/v1';
+
+/** The member's key for General Assistant, made through the API as the create dialog would. */
+async function createKey(request: APIRequestContext, name: string): Promise<string> {
+  const headers = await adminHeaders(request, MEMBER);
+  const { items } = (await (await request.get(`${API}/chatbots/?include_default=true&size=30`, { headers })).json()) as { items: { id: number; en_name: string }[] };
+  const chatbot = items.find((item) => item.en_name === 'General Assistant')!;
+  const created = await request.post(`${API}/apikeys/`, { headers, data: { name, chatbot_ids: [chatbot.id] } });
+  expect(created.ok()).toBe(true);
+  return ((await created.json()) as { key: string }).key;
+}
+
+/** The OpenAI-compatible API, called the way a developer's script would (Node's fetch, no cookie). */
+function openAi(origin: string, key: string) {
+  const base = `${origin}/api/v1/openai`;
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const models = async () => ((await (await fetch(`${base}/models`, { headers })).json()) as { data: { id: string; name: string }[] }).data;
+  const ask = async (model: string) =>
+    fetch(`${base}/chat/completions`, { method: 'POST', headers, body: JSON.stringify({ model, messages: [{ role: 'user', content: 'Hello from a script' }] }) });
+  return { models, ask };
+}
+
+test('a member creates an API key for a chatbot, copies it from the one-time reveal, and sees it listed as active', async ({ page }) => {
   const name = uniqueName('Script');
   await signIn(page, MEMBER);
   await page.goto('/dashboard/developers');
@@ -40,34 +60,48 @@ test('a member creates an API key, copies it, calls the OpenAI-compatible API wi
   const row = page.getByTestId('api-key-row').filter({ hasText: name });
   await expect(row.getByTestId('key-status')).toHaveText('Active');
   await expect(row).toContainText(key.slice(0, 15));
+});
 
-  // The API, called the way a developer's script would: the model is the chatbot the key allows.
-  const base = `${new URL(page.url()).origin}/api/v1/openai`;
-  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-  const models = (await (await fetch(`${base}/models`, { headers })).json()) as { data: { id: string; name: string }[] };
-  expect(models.data.map((model) => model.name)).toEqual(['General Assistant']);
-  const ask = () => fetch(`${base}/chat/completions`, { method: 'POST', headers, body: JSON.stringify({ model: models.data[0]!.id, messages: [{ role: 'user', content: 'Hello from a script' }] }) });
-  const answered = await ask();
+test('a key calls the OpenAI-compatible API for the chatbot it allows, and the call shows as its usage (1440 and 375 px)', async ({ page }) => {
+  const name = uniqueName('Script');
+  const key = await createKey(page.request, name);
+  await signIn(page, MEMBER);
+  const api = openAi(new URL(page.url()).origin, key);
+  // The model is the chatbot the key allows.
+  const models = await api.models();
+  expect(models.map((model) => model.name)).toEqual(['General Assistant']);
+  const answered = await api.ask(models[0]!.id);
   expect(answered.status).toBe(200);
   const completion = (await answered.json()) as { choices: { message: { content: string } }[] };
   expect(completion.choices[0]!.message.content).toContain('Demo model');
 
-  // The call is the key's usage this month, and it was used just now.
-  await page.reload();
-  await expect(row.getByTestId('key-usage')).toContainText('1 request');
+  // The call is the key's usage this month.
   await page.setViewportSize({ width: 1440, height: 1000 });
+  await page.goto('/dashboard/developers');
+  const row = page.getByTestId('api-key-row').filter({ hasText: name });
+  await expect(row.getByTestId('key-usage')).toContainText('1 request');
   await page.screenshot({ path: 'test-results/developers-1440.png', fullPage: true });
   await expectAccessibleOnPhone(page);
   await page.screenshot({ path: 'test-results/developers-375.png', fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 900 });
+});
 
+test('a revoked key is refused by the API after the member confirms', async ({ page }) => {
+  const name = uniqueName('Script');
+  const key = await createKey(page.request, name);
+  await signIn(page, MEMBER);
+  const api = openAi(new URL(page.url()).origin, key);
+  const [model] = await api.models();
+  expect((await api.ask(model!.id)).status).toBe(200);
+
+  await page.goto('/dashboard/developers');
+  const row = page.getByTestId('api-key-row').filter({ hasText: name });
   await row.getByRole('button', { name: `Revoke ${name}` }).click();
   const confirm = page.getByRole('dialog', { name: `Revoke “${name}”?` });
   await expectNoSeriousA11yViolations(page);
   await confirm.getByRole('button', { name: 'Revoke' }).click();
   await expect(row.getByTestId('key-status')).toHaveText('Revoked');
 
-  const refused = await ask();
+  const refused = await api.ask(model!.id);
   expect(refused.status).toBe(401);
   expect(((await refused.json()) as { error: { type: string } }).error.type).toBe('authentication_error');
 });

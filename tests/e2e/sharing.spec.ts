@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { ADMIN, MEMBER, createSession, expectNoSeriousA11yViolations, setSessionPublic, signIn, uniqueName } from './support';
 import { expectInsideWindow } from './screens';
 import { BREAKPOINTS_PX } from '../../src/shared/domain/ui';
@@ -23,12 +23,10 @@ interface BrowserClipboard {
 const clipboardText = (page: Page) => page.evaluate(() => (globalThis as unknown as BrowserClipboard).navigator.clipboard.readText());
 
 test.describe('sharing a session', () => {
-  test('make a session public from the share dialog, open its link signed out, see the creator and history, start a new chat', async ({ page, browser, context }) => {
-    test.setTimeout(120_000);
+  test('make a session public from the share dialog and copy its link; private again, the link answers not shared', async ({ page, browser, context }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await signIn(page, ADMIN);
-    const title = uniqueName('Shared trip');
-    const { chatbotId, hashId } = await createSession(page, title);
+    const { chatbotId, hashId } = await createSession(page, uniqueName('Shared trip'));
     await page.goto(`/dashboard/chat/${chatbotId}/${hashId}`);
 
     await page.getByRole('button', { name: 'Share', exact: true }).click();
@@ -46,36 +44,54 @@ test.describe('sharing a session', () => {
     await expect(page.getByRole('tooltip', { name: 'Copied' })).toBeVisible();
     expect(await clipboardText(page)).toBe(url);
     await expectNoSeriousA11yViolations(page);
-    await page.keyboard.press('Escape');
 
-    // A fresh browser, signed out: the shared chat, its creator and history.
-    const visitorContext = await browser.newContext();
-    const visitor = await visitorContext.newPage();
-    await visitor.goto(url);
-    await expect(visitor.getByRole('heading', { level: 1, name: title })).toBeVisible();
-    await expect(visitor.getByTestId('shared-session-creator')).toHaveText('General Assistant · Shared by Demo Admin');
-    await expect(visitor.getByTestId('member-message')).toHaveText(`Hello for ${title}`);
-    await expect(visitor.getByTestId('chatbot-message')).toContainText('Demo model');
-    await expect(visitor.getByTestId('composer-input')).toHaveCount(0);
-    await expectNoSeriousA11yViolations(visitor);
+    // Private again: the link answers "not shared".
+    await publicSwitch.click();
+    await expect(dialog.getByText('Only you can see this chat.')).toBeVisible();
+    const again = await browser.newContext();
+    const stranger = await again.newPage();
+    await stranger.goto(url);
+    await expect(stranger.getByRole('heading', { level: 1, name: 'This chat is not shared' })).toBeVisible();
+    await expectNoSeriousA11yViolations(stranger);
+    await again.close();
+  });
+
+  test('a signed-out visitor opens a shared link: the creator and history, the same link to share, and sign in to chat with a chatbot that is not public', async ({ page }) => {
+    const title = uniqueName('Shared trip');
+    const { hashId } = await createSession(page, title);
+    await setSessionPublic(page, hashId);
+    // Made through the page's own requests: signed out again, the page is a fresh visitor.
+    await page.context().clearCookies();
+    const url = `/share/${hashId}`;
+
+    await page.goto(url);
+    await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+    await expect(page.getByTestId('shared-session-creator')).toHaveText('General Assistant · Shared by Demo Admin');
+    await expect(page.getByTestId('member-message')).toHaveText(`Hello for ${title}`);
+    await expect(page.getByTestId('chatbot-message')).toContainText('Demo model');
+    await expect(page.getByTestId('composer-input')).toHaveCount(0);
+    await expectNoSeriousA11yViolations(page);
 
     // Its share dialog gives the same link.
-    await visitor.getByRole('button', { name: 'Share', exact: true }).click();
-    await expect(visitor.getByRole('dialog').getByRole('textbox', { name: 'Link' })).toHaveValue(url);
-    await expectNoSeriousA11yViolations(visitor);
-    await visitor.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Share', exact: true }).click();
+    await expect(page.getByRole('dialog').getByRole('textbox', { name: 'Link' })).toHaveValue(new URL(url, page.url()).href);
+    await expectNoSeriousA11yViolations(page);
+    await page.keyboard.press('Escape');
 
     // The chatbot is not public, so a visitor is asked to sign in to chat with it.
-    await visitor.getByRole('button', { name: 'Start a new chat' }).click();
-    const start = visitor.getByRole('dialog', { name: 'Start a new chat' });
+    await page.getByRole('button', { name: 'Start a new chat' }).click();
+    const start = page.getByRole('dialog', { name: 'Start a new chat' });
     await expect(start.getByText('Sign in to chat with General Assistant.')).toBeVisible();
-    await expectNoSeriousA11yViolations(visitor);
+    await expectNoSeriousA11yViolations(page);
     await start.getByRole('button', { name: 'Sign in' }).click();
-    await expect(visitor).toHaveURL(/\/auth$/);
-    await visitorContext.close();
+    await expect(page).toHaveURL(/\/auth$/);
+  });
 
-    // A member starts their own chat with the chatbot from the shared page; the shared chat stays.
-    await page.goto(url);
+  test('a member starts their own chat with the chatbot from a shared page; the shared chat stays', async ({ page }) => {
+    await signIn(page, ADMIN);
+    const { chatbotId, hashId } = await createSession(page, uniqueName('Shared trip'));
+    await setSessionPublic(page, hashId);
+    await page.goto(`/share/${hashId}`);
     await expect(page.getByTestId('shared-session-creator')).toContainText('Shared by Demo Admin');
     await page.getByRole('button', { name: 'Start a new chat' }).click();
     const memberStart = page.getByRole('dialog', { name: 'Start a new chat' });
@@ -83,18 +99,9 @@ test.describe('sharing a session', () => {
     await memberStart.getByRole('button', { name: 'Start chat' }).click();
     await expect(page).toHaveURL(new RegExp(`/dashboard/chat/${chatbotId}$`));
     await expect(page.getByTestId('chat-welcome')).toBeVisible();
-
-    // Private again: the link answers "not shared".
-    await page.goto(`/dashboard/chat/${chatbotId}/${hashId}`);
-    await page.getByRole('button', { name: 'Share', exact: true }).click();
-    await page.getByRole('dialog').getByRole('switch', { name: 'Public link' }).click();
-    await expect(page.getByRole('dialog').getByText('Only you can see this chat.')).toBeVisible();
-    const again = await browser.newContext();
-    const stranger = await again.newPage();
-    await stranger.goto(url);
-    await expect(stranger.getByRole('heading', { level: 1, name: 'This chat is not shared' })).toBeVisible();
-    await expectNoSeriousA11yViolations(stranger);
-    await again.close();
+    // The shared chat is still there at its link.
+    await page.goto(`/share/${hashId}`);
+    await expect(page.getByTestId('shared-session-creator')).toContainText('Shared by Demo Admin');
   });
 });
 
@@ -135,45 +142,54 @@ async function expectLoadedImage(image: Locator): Promise<void> {
   await expect.poll(() => image.evaluate((element) => (element as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
 }
 
+/**
+ * A signed-out visitor's window of `width` in `language` on the shared session: the attached picture
+ * and the generated image load and the document is offered, all read at the session's public path;
+ * axe, and a review shot. Resolves to the paths of the files served.
+ */
+async function visitSharedFiles(browser: Browser, hash: string, title: string, language: 'en' | 'ko', [width, height]: readonly [number, number], { download = false } = {}): Promise<string[]> {
+  const context = await browser.newContext({ viewport: { width, height } });
+  const visitor = await context.newPage();
+  await visitor.addInitScript((lng) => localStorage.setItem('user-data', JSON.stringify({ state: { member: null, language: lng }, version: 0 })), language);
+  const files: string[] = [];
+  visitor.on('response', (response) => response.url().includes('/files/') && files.push(`${response.status()} ${new URL(response.url()).pathname}`));
+  await visitor.goto(`/share/${hash}`);
+  await expect(visitor.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  const attached = visitor.getByTestId('member-message').getByTestId('message-files');
+  await expectLoadedImage(attached.getByRole('img', { name: 'whiteboard.png' }));
+  await expect(attached.getByRole('button', { name: /agenda\.txt/ })).toBeVisible();
+  await expectLoadedImage(visitor.getByTestId('generated-image').getByRole('img'));
+  // Read at the session's public path, never the member's own (a visitor has no token for it).
+  expect(files.length).toBeGreaterThanOrEqual(2);
+  for (const file of files) expect(file).toMatch(new RegExp(`^200 /api/v1/public/sessions/${hash}/files/\\d+/$`));
+  await expectNoSeriousA11yViolations(visitor);
+  // The list opens at its end; the review shot shows the attachments.
+  await attached.scrollIntoViewIfNeeded();
+  await visitor.screenshot({ path: `test-results/shared-session-files-${language}-${width}.png` });
+  if (download) {
+    const downloaded = visitor.waitForEvent('download');
+    await attached.getByRole('button', { name: 'Open agenda.txt' }).click();
+    const saved = await downloaded;
+    expect(saved.suggestedFilename()).toBe('agenda.txt');
+    expect((await readFile((await saved.path())!)).toString()).toBe(NOTES);
+  }
+  await context.close();
+  return files.map((file) => file.slice('200 '.length));
+}
+
 test.describe('a shared session’s files', () => {
-  test('a signed-out visitor sees the attached picture and the generated image, and downloads the document (en, ko; 1440 and 375 px)', async ({ page, browser }) => {
-    test.setTimeout(120_000);
+  test('a signed-out visitor sees the attached picture and the generated image, and downloads the document (en and ko at 1440 px)', async ({ page, browser }) => {
     const title = uniqueName('Whiteboard notes');
     const hash = await sharedSessionWithAttachments(page, title);
-    const served = new Set<string>();
-    for (const language of ['en', 'ko'] as const) {
-      for (const [width, height] of [[1440, 900], [375, 812]] as const) {
-        const context = await browser.newContext({ viewport: { width, height } });
-        const visitor = await context.newPage();
-        await visitor.addInitScript((lng) => localStorage.setItem('user-data', JSON.stringify({ state: { member: null, language: lng }, version: 0 })), language);
-        const files: string[] = [];
-        visitor.on('response', (response) => response.url().includes('/files/') && files.push(`${response.status()} ${new URL(response.url()).pathname}`));
-        await visitor.goto(`/share/${hash}`);
-        await expect(visitor.getByRole('heading', { level: 1, name: title })).toBeVisible();
-        const attached = visitor.getByTestId('member-message').getByTestId('message-files');
-        await expectLoadedImage(attached.getByRole('img', { name: 'whiteboard.png' }));
-        await expect(attached.getByRole('button', { name: /agenda\.txt/ })).toBeVisible();
-        await expectLoadedImage(visitor.getByTestId('generated-image').getByRole('img'));
-        // Read at the session's public path, never the member's own (a visitor has no token for it).
-        expect(files.length).toBeGreaterThanOrEqual(2);
-        for (const file of files) expect(file).toMatch(new RegExp(`^200 /api/v1/public/sessions/${hash}/files/\\d+/$`));
-        files.forEach((file) => served.add(file.slice('200 '.length)));
-        await expectNoSeriousA11yViolations(visitor);
-        // The list opens at its end; the review shot shows the attachments.
-        await attached.scrollIntoViewIfNeeded();
-        await visitor.screenshot({ path: `test-results/shared-session-files-${language}-${width}.png` });
-        if (language === 'en' && width === 1440) {
-          const download = visitor.waitForEvent('download');
-          await attached.getByRole('button', { name: 'Open agenda.txt' }).click();
-          const saved = await download;
-          expect(saved.suggestedFilename()).toBe('agenda.txt');
-          expect((await readFile((await saved.path())!)).toString()).toBe(NOTES);
-        }
-        await context.close();
-      }
-    }
+    await visitSharedFiles(browser, hash, title, 'en', [1440, 900], { download: true });
+    await visitSharedFiles(browser, hash, title, 'ko', [1440, 900]);
+  });
 
-    // Unshared again: the page says so and the files' links answer 404 to the visitor.
+  test('on a phone a signed-out visitor sees them too (en and ko at 375 px); unshared again, the page says so and the files answer 404', async ({ page, browser }) => {
+    const title = uniqueName('Whiteboard notes');
+    const hash = await sharedSessionWithAttachments(page, title);
+    const served = new Set([...(await visitSharedFiles(browser, hash, title, 'en', [375, 812])), ...(await visitSharedFiles(browser, hash, title, 'ko', [375, 812]))]);
+
     await setSessionPublic(page, hash, false);
     const again = await browser.newContext();
     const stranger = await again.newPage();
@@ -199,7 +215,6 @@ async function sharedChatWithPublicChatbot(page: Page, text: string): Promise<st
 
 test.describe('a visitor of a public chatbot', () => {
   test('starts a new chat from a shared one: it streams, gets its own link and title, and the shared chat stays at its link', async ({ page }) => {
-    test.setTimeout(120_000);
     const text = uniqueName('Three days in Busan');
     const sharedHash = await sharedChatWithPublicChatbot(page, text);
     await page.context().clearCookies();

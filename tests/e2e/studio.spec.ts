@@ -1,7 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { samplePng } from '../fixtures/sampleFiles';
 import { blankBelowContent, expectInsideWindow, horizontalOverflow } from './screens';
-import { MEMBER, createChatbotInStudio, expectNoSeriousA11yViolations, showInLanguage, signIn, uniqueName } from './support';
+import { MEMBER, createChatbotInStudio, createChatbotThroughApi, expectNoSeriousA11yViolations, showInLanguage, signIn, uniqueName } from './support';
 
 /** Picks files through the button's file chooser, as a user would. */
 async function chooseFiles(page: Page, button: string, files: { name: string; mimeType: string; buffer: Buffer }[]) {
@@ -69,14 +69,26 @@ test('Create asks for a name first: backing out saves nothing, the name given is
   await expect(page.getByTestId('ko-name')).toHaveValue('레시피 도우미');
 });
 
-test('a member builds a chatbot with a document, test-chats it with a citation, shares it with a group and asks to publish it', async ({ page }) => {
-  test.setTimeout(120_000);
+/** The editor of a chatbot of the member's, made through the API with its profile filled in. */
+async function openOwnChatbot(page: Page, name: string): Promise<void> {
+  const id = await createChatbotThroughApi(page.request, MEMBER, {
+    en_name: name,
+    ko_name: '도서관 안내',
+    en_key_features: 'Answers questions about the Falcon library.',
+    system_instructions: 'Answer from the documents and cite them.',
+  });
+  await signIn(page, MEMBER);
+  await page.goto(`/dashboard/studio/${id}`);
+  await expect(page.getByTestId('en-name')).toHaveValue(name);
+}
+
+test('a member names, describes and tunes a new chatbot, saves it, and gives it a picture', async ({ page }) => {
   const name = uniqueName('Library guide');
   await signIn(page, MEMBER);
   await createNamed(page, name);
   await expect(status(page)).toHaveText('Private');
 
-  // Profile: names, picture (cropped square in the browser), key features; behaviour: instructions and ranges.
+  // Profile: names, key features; behaviour: instructions and ranges.
   await page.getByTestId('en-name').fill(name);
   await page.getByTestId('ko-name').fill('도서관 안내');
   await page.getByTestId('en-key-features').fill('Answers questions about the Falcon library.');
@@ -91,11 +103,14 @@ test('a member builds a chatbot with a document, test-chats it with a citation, 
   await expect(page.getByTestId('save-chatbot')).toBeDisabled();
   await expect(status(page)).toHaveText('Private');
 
+  // The picture, cropped square in the browser.
   await chooseFiles(page, 'profile-image-button', [{ name: 'face.png', mimeType: 'image/png', buffer: samplePng() }]);
   await expect(page.getByText('Picture saved.')).toBeVisible();
   await expect(page.getByTestId('profile-image').locator('img')).toBeVisible();
+});
 
-  // A knowledge document: uploaded, then read in the background.
+test('a document uploaded to a chatbot is read in the background, and the test chat answers from it with a citation', async ({ page }) => {
+  await openOwnChatbot(page, uniqueName('Library guide'));
   await chooseFiles(page, 'upload-documents', [
     { name: 'opening-hours.txt', mimeType: 'text/plain', buffer: Buffer.from('The Falcon library opens at nine in the morning and closes at five in the evening.') },
   ]);
@@ -113,8 +128,14 @@ test('a member builds a chatbot with a document, test-chats it with a citation, 
   await expect(chat.getByTestId('citations')).toContainText('opening-hours.txt');
   await page.screenshot({ path: 'test-results/studio-editor.png', fullPage: true });
   await expectNoSeriousA11yViolations(page);
+});
 
-  // Share with a member group: visible to its members at once.
+test('a member shares a chatbot with a group, then asks to publish it, and the list shows it pending review', async ({ page }) => {
+  const name = uniqueName('Library guide');
+  await openOwnChatbot(page, name);
+  await expect(status(page)).toHaveText('Private');
+
+  // Share with a member group: visible to its members at once (tests/e2e/chatbot-sharing.spec.ts).
   await page.getByTestId('open-access').click();
   let dialog = page.getByRole('dialog', { name: 'Who can use this chatbot' });
   await dialog.getByText('Member groups', { exact: true }).click();

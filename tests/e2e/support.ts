@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import type { UpdateChatbotBody } from '../../src/shared/api/chatbots';
 import { dismissAnnouncement } from '../../src/renderer/src/features/announcements/announcementDismissal';
 
 /** Demo accounts seeded by `npm run server` (issue 2). */
@@ -119,6 +120,19 @@ export async function createChatbotInStudio(page: Page, name: string): Promise<v
   await page.getByTestId('new-chatbot-name').fill(name);
   await page.getByTestId('confirm-create-chatbot').click();
   await page.waitForURL(/\/dashboard\/studio\/\d+$/);
+}
+
+/**
+ * A chatbot of `account`'s made through the API, as the Studio's Create and Save make it (private,
+ * with its names and whatever else `profile` sets); resolves to its id.
+ */
+export async function createChatbotThroughApi(request: APIRequestContext, account: { email: string; password: string }, profile: UpdateChatbotBody & { en_name: string }): Promise<number> {
+  const headers = await adminHeaders(request, account);
+  const created = await request.post(`${API}/chatbots/`, { headers, data: { en_name: profile.en_name } });
+  expect(created.ok()).toBe(true);
+  const { id } = (await created.json()) as { id: number };
+  expect((await request.patch(`${API}/chatbots/${id}/`, { headers, data: profile })).ok()).toBe(true);
+  return id;
 }
 
 /** Switches the language on screen as the language menu would, through the persisted user-data. */

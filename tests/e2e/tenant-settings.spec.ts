@@ -1,24 +1,58 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { samplePng } from '../fixtures/sampleFiles';
 import { ADMIN, MEMBER, adminHeaders, expectNoSeriousA11yViolations, showInLanguage, signIn, uniqueName } from './support';
 
 /**
  * Admin console "Settings" (docs/decisions/0045-tenant-settings.md): branding on the sign-in page, a custom
  * field and a policy on the sign-up page, the field on My page. Every spec shares this server: the
- * names are unique, and what this spec adds to the sign-up form or the branding is undone at the end.
+ * names are unique, and what a test adds to the sign-up form or the branding is undone at its end.
  */
 const shot = (page: Page, name: string) => page.screenshot({ path: `test-results/tenant-settings-${name}.png`, fullPage: true });
 
-test('an admin sets branding, a required field and a mandatory policy; sign-in, sign-up and My page show them', async ({ page }) => {
-  test.setTimeout(120_000);
-  const stamp = Date.now().toString(36);
-  const fieldName = `Office ${stamp}`;
-  const policyName = `Code of conduct ${stamp}`;
-  const tenantName = `Acme ${stamp}`;
-  const headers = await adminHeaders(page.request);
-  const before = (await (await page.request.get('/api/v1/admin/tenant-settings/', { headers })).json()) as { tenant_name: string; manual_url: string | null };
+const API = '/api/v1';
 
+/**
+ * Runs `change` and then puts the tenant's name and manual link back for the other specs. The
+ * uploaded logo stays: the seeded one (an SVG asset) cannot be uploaded back, and other specs expect
+ * a logo named after the tenant on the sign-in page, which the restored name gives it.
+ */
+async function thenRestoreBranding(request: APIRequestContext, change: (headers: Record<string, string>) => Promise<void>): Promise<void> {
+  const headers = await adminHeaders(request);
+  const before = (await (await request.get(`${API}/admin/tenant-settings/`, { headers })).json()) as { tenant_name: string; manual_url: string | null };
   try {
+    await change(headers);
+  } finally {
+    await request.patch(`${API}/admin/tenant-settings/`, { headers, data: { tenant_name: before.tenant_name, manual_url: before.manual_url } });
+    // Each server process reuses the tenant row a few seconds (AUTH_CACHE_TTL_SECONDS): the next test must see the name back.
+    await expect.poll(async () => ((await (await request.get(`${API}/tenants/`)).json()) as { tenant_name: string }).tenant_name, { timeout: 15_000 }).toBe(before.tenant_name);
+  }
+}
+
+/**
+ * Runs `check` with a required custom field (on the sign-up form, editable) and a mandatory markdown
+ * policy made through the API as the console's dialogs make them, removed afterwards.
+ */
+async function withRequiredFieldAndPolicy(request: APIRequestContext, check: (names: { fieldName: string; policyName: string }) => Promise<void>): Promise<void> {
+  const headers = await adminHeaders(request);
+  const fieldName = uniqueName('Office');
+  const policyName = uniqueName('Code of conduct');
+  const created: string[] = [];
+  const post = async (path: string, data: object) => {
+    const response = await request.post(`${API}/admin/${path}/`, { headers, data });
+    expect(response.ok()).toBe(true);
+    created.push(`${API}/admin/${path}/${((await response.json()) as { id: number }).id}/`);
+  };
+  try {
+    await post('custom-fields', { en_name: fieldName, is_required: true });
+    await post('policies', { policy_name: policyName, kind: 'markdown', is_mandatory: true, markdown_content: `## ${policyName}\n\nBe kind to each other.` });
+    await check({ fieldName, policyName });
+  } finally {
+    for (const path of created) await request.delete(path, { headers });
+  }
+}
+
+test('an admin saves the branding (name, manual link, logo) in Settings; the navigation links Docs and the manual in a new tab', async ({ page }) => {
+  await thenRestoreBranding(page.request, async () => {
     await signIn(page, ADMIN);
     await page.goto('/admin/announcements');
     await page.getByRole('link', { name: 'Settings' }).click();
@@ -27,15 +61,31 @@ test('an admin sets branding, a required field and a mandatory policy; sign-in, 
     await expectNoSeriousA11yViolations(page);
     await shot(page, 'console');
 
-    // Branding: name, manual link, logo.
     const branding = page.getByRole('region', { name: 'Branding and support' });
-    await branding.getByRole('textbox', { name: 'Workspace name' }).fill(tenantName);
+    await branding.getByRole('textbox', { name: 'Workspace name' }).fill(uniqueName('Acme'));
     await branding.getByRole('textbox', { name: 'User manual link' }).fill('https://manual.example/guide');
     await branding.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('Settings saved.')).toBeVisible();
     await branding.locator('input[type="file"]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: samplePng() });
     await expect(page.getByText('Logo saved.')).toBeVisible();
     await expect(page.getByTestId('logo-preview').getByRole('img')).toBeVisible();
+
+    // The member's navigation: Docs (the rendered API reference) and Manual open in a new tab.
+    await page.goto('/dashboard/chat');
+    await expect(page.getByTestId('nav-docs')).toHaveAttribute('href', /\/api\/v1\/docs\/\?lang=en$/);
+    await expect(page.getByTestId('nav-manual')).toHaveAttribute('href', 'https://manual.example/guide');
+    await expect(page.getByTestId('nav-manual')).toHaveAttribute('target', '_blank');
+  });
+});
+
+test('an admin adds a required custom field by keyboard and a mandatory policy through their dialogs', async ({ page }) => {
+  const fieldName = uniqueName('Office');
+  const policyName = uniqueName('Code of conduct');
+  const headers = await adminHeaders(page.request);
+  try {
+    await signIn(page, ADMIN);
+    await page.goto('/admin/settings');
+    await expect(page.getByTestId('custom-fields')).toBeVisible();
 
     // A required, editable custom field, by keyboard through its dialog.
     await page.getByTestId('add-custom-field').click();
@@ -65,15 +115,28 @@ test('an admin sets branding, a required field and a mandatory policy; sign-in, 
     await expect(page.getByTestId('policies').getByText(policyName)).toBeVisible();
     await shot(page, 'console-filled');
 
-    // The member's navigation: Docs (the rendered API reference) and Manual open in a new tab.
-    await page.goto('/dashboard/chat');
-    await expect(page.getByTestId('nav-docs')).toHaveAttribute('href', /\/api\/v1\/docs\/\?lang=en$/);
-    await expect(page.getByTestId('nav-manual')).toHaveAttribute('href', 'https://manual.example/guide');
-    await expect(page.getByTestId('nav-manual')).toHaveAttribute('target', '_blank');
+    // Made as the dialogs said: what the next tests make through the API.
+    const fields = (await (await page.request.get(`${API}/admin/custom-fields/`, { headers })).json()) as { items: { field_name: string; is_required: boolean; is_signup_field: boolean; is_editable: boolean }[] };
+    expect(fields.items.find((field) => field.field_name === fieldName)).toMatchObject({ is_required: true, is_signup_field: true, is_editable: true });
+    const policies = (await (await page.request.get(`${API}/admin/policies/`, { headers })).json()) as { items: { policy_name: string; kind: string; is_mandatory: boolean }[] };
+    expect(policies.items.find((policy) => policy.policy_name === policyName)).toMatchObject({ kind: 'markdown', is_mandatory: true });
+  } finally {
+    // Leave the sign-up form as it was for the other specs.
+    const fields = (await (await page.request.get(`${API}/admin/custom-fields/`, { headers })).json()) as { items: { id: number; field_name: string }[] };
+    for (const field of fields.items.filter((f) => f.field_name === fieldName)) await page.request.delete(`${API}/admin/custom-fields/${field.id}/`, { headers });
+    const policies = (await (await page.request.get(`${API}/admin/policies/`, { headers })).json()) as { items: { id: number; policy_name: string }[] };
+    for (const policy of policies.items.filter((p) => p.policy_name === policyName)) await page.request.delete(`${API}/admin/policies/${policy.id}/`, { headers });
+  }
+});
 
-    // Signed out, the sign-in page shows the logo and the new name (each server process keeps the tenant row a few seconds).
-    await page.context().clearCookies();
-    await page.evaluate(() => localStorage.clear());
+test('signed out, the sign-in page shows the uploaded logo named after the workspace, the name not written again', async ({ page }) => {
+  await thenRestoreBranding(page.request, async (headers) => {
+    const tenantName = uniqueName('Acme');
+    expect((await page.request.patch(`${API}/admin/tenant-settings/`, { headers, data: { tenant_name: tenantName } })).ok()).toBe(true);
+    const uploaded = await page.request.post(`${API}/admin/tenant-settings/logo/`, { headers, multipart: { files: { name: 'logo.png', mimeType: 'image/png', buffer: samplePng() } } });
+    expect(uploaded.ok()).toBe(true);
+
+    // Each server process keeps the tenant row a few seconds.
     await expect(async () => {
       await page.goto('/auth');
       await expect(page.getByTestId('tenant-brand').getByRole('img', { name: tenantName })).toBeVisible({ timeout: 2_000 });
@@ -86,8 +149,12 @@ test('an admin sets branding, a required field and a mandatory policy; sign-in, 
     await expect.poll(() => logo.evaluate((image) => (image as unknown as { naturalWidth: number }).naturalWidth)).toBeGreaterThan(0);
     await expectNoSeriousA11yViolations(page);
     await shot(page, 'sign-in');
+  });
+});
 
-    // The sign-up page asks for the field and the policy.
+test('the sign-up page, reached from sign-in, asks for a new required field and a mandatory policy', async ({ page }) => {
+  await withRequiredFieldAndPolicy(page.request, async ({ fieldName, policyName }) => {
+    await page.goto('/auth');
     await page.getByRole('link', { name: 'Sign up' }).click();
     await expect(page.getByTestId('sign-up-form')).toBeVisible();
     await expect(page.getByRole('textbox', { name: fieldName })).toBeVisible();
@@ -96,8 +163,11 @@ test('an admin sets branding, a required field and a mandatory policy; sign-in, 
     await expect(page.getByText(`${fieldName} is required.`)).toBeVisible();
     await expectNoSeriousA11yViolations(page);
     await shot(page, 'sign-up');
+  });
+});
 
-    // A member fills the field in on My page.
+test('a member fills a new required field in on My page, and it is kept', async ({ page }) => {
+  await withRequiredFieldAndPolicy(page.request, async ({ fieldName }) => {
     await signIn(page, MEMBER);
     await page.getByTestId('nav-my-page').click();
     await expect(page.getByRole('heading', { level: 2, name: 'Additional information' })).toBeVisible();
@@ -113,20 +183,7 @@ test('an admin sets branding, a required field and a mandatory policy; sign-in, 
     await shot(page, 'my-page');
     await page.reload();
     await expect(page.getByRole('textbox', { name: fieldName })).toHaveValue('Seoul 12F');
-  } finally {
-    // Leave the sign-up form and the branding as they were for the other specs.
-    const fields = (await (await page.request.get('/api/v1/admin/custom-fields/', { headers })).json()) as { items: { id: number; field_name: string }[] };
-    for (const field of fields.items.filter((f) => f.field_name === fieldName)) await page.request.delete(`/api/v1/admin/custom-fields/${field.id}/`, { headers });
-    const policies = (await (await page.request.get('/api/v1/admin/policies/', { headers })).json()) as { items: { id: number; policy_name: string }[] };
-    for (const policy of policies.items.filter((p) => p.policy_name === policyName)) await page.request.delete(`/api/v1/admin/policies/${policy.id}/`, { headers });
-    // The uploaded logo stays: the seeded one (an SVG asset) cannot be uploaded back, and other specs
-    // expect a logo named after the tenant on the sign-in page, which the restored name gives it.
-    await page.request.patch('/api/v1/admin/tenant-settings/', { headers, data: { tenant_name: before.tenant_name, manual_url: before.manual_url } });
-    // Each server process reuses the tenant row a few seconds (AUTH_CACHE_TTL_SECONDS): the next spec must see the name back.
-    await expect
-      .poll(async () => ((await (await page.request.get('/api/v1/tenants/')).json()) as { tenant_name: string }).tenant_name, { timeout: 15_000 })
-      .toBe(before.tenant_name);
-  }
+  });
 });
 
 /** The editors of names in two languages, as the screenshots of this change show them (issue 21). */
