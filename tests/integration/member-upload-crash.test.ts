@@ -1,17 +1,19 @@
 /**
  * Issue 19, point 6: a server process killed while a bulk upload's invitation mails are going out.
- * The real server runs as its own process (from source) with a real SMTP server on loopback; the
- * SMTP server stops answering in the middle of a batch, the process is killed with SIGKILL there,
- * and another process finishes the job. On PostgreSQL (TEST_DATABASE_URL) the second process is
+ * The real server runs as its own process (the bundle `npm start` runs, built for the test: two
+ * starts from the TypeScript source took longer than the build) with a real SMTP server on
+ * loopback; the SMTP server stops answering in the middle of a batch, the process is killed with
+ * SIGKILL there, and another process finishes the job. On PostgreSQL (TEST_DATABASE_URL) the second process is
  * already running on the same database when the first dies; on PGlite, which one process opens at a
  * time, it starts on the directory after. Then every invitee has exactly one temporary password
  * across all the mails they got (a mail may come twice only as the same row: same Message-ID,
  * same content), and that password is the one the invitation accepts.
  */
-import type { ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { verify } from '@node-rs/argon2';
 import { and, count, eq, inArray, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +21,7 @@ import { type DatabaseHandle, openPglite } from '../../src/server/db/client';
 import { auditLog, backgroundTasks, invitations, mailOutbox, plans } from '../../src/server/db/schema';
 import { DEMO_ADMIN, seedDemoTenant } from '../../src/server/db/seed';
 import { csvLines } from '../../src/server/storage/spreadsheet';
-import { type BuiltServer, SOURCE_SERVER_ARGS, startServerProcess, stopBuiltServer } from '../fixtures/builtServer';
+import { type BuiltServer, startBuiltServer, stopBuiltServer } from '../fixtures/builtServer';
 import { type SmtpSink, startSmtpSink } from '../fixtures/smtpSink';
 import { freshPostgresDatabase, migratedPglite } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
@@ -30,6 +32,8 @@ const ROWS = 250;
 /** In the 2nd batch of 100, in the middle of its 7th round of 8 sends. */
 const HOLD_FROM = 150;
 const postgresUrl = process.env.TEST_DATABASE_URL;
+// Inside the project (.data is ignored), so that the bundle resolves the project's node_modules.
+const buildDir = resolve('.data', `upload-crash-build-${randomBytes(4).toString('hex')}`);
 
 describe(`a server killed while a member upload's mails go out (${postgresUrl ? 'PostgreSQL, two processes' : 'PGlite, one process after the other'})`, () => {
   let sink: SmtpSink;
@@ -40,6 +44,8 @@ describe(`a server killed while a member upload's mails go out (${postgresUrl ? 
   const processes: ChildProcess[] = [];
 
   beforeAll(async () => {
+    const build = spawnSync(process.execPath, ['scripts/build-server.mjs', '--outdir', buildDir], { encoding: 'utf8' });
+    expect(build.status, build.stderr).toBe(0);
     sink = await startSmtpSink();
     directory = mkdtempSync(join(tmpdir(), 'upload-mail-crash-'));
     if (postgresUrl) {
@@ -65,10 +71,11 @@ describe(`a server killed while a member upload's mails go out (${postgresUrl ? 
     await dropDatabase();
     await sink?.close();
     rmSync(directory, { recursive: true, force: true });
+    rmSync(buildDir, { recursive: true, force: true });
   });
 
   function startServer(): Promise<BuiltServer> {
-    const started = startServerProcess(SOURCE_SERVER_ARGS, {
+    const started = startBuiltServer(join(buildDir, 'index.js'), {
       ...process.env,
       PORT: '0',
       HOST: '127.0.0.1',
