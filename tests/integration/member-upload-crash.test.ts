@@ -9,11 +9,12 @@
  * across all the mails they got (a mail may come twice only as the same row: same Message-ID,
  * same content), and that password is the one the invitation accepts.
  */
-import { type ChildProcess, spawnSync } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { verify } from '@node-rs/argon2';
 import { and, count, eq, inArray, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,8 +45,8 @@ describe(`a server killed while a member upload's mails go out (${postgresUrl ? 
   const processes: ChildProcess[] = [];
 
   beforeAll(async () => {
-    const build = spawnSync(process.execPath, ['scripts/build-server.mjs', '--outdir', buildDir], { encoding: 'utf8' });
-    expect(build.status, build.stderr).toBe(0);
+    // Built while the database is made ready (it fails with esbuild's message).
+    const built = promisify(execFile)(process.execPath, ['scripts/build-server.mjs', '--outdir', buildDir]);
     sink = await startSmtpSink();
     directory = mkdtempSync(join(tmpdir(), 'upload-mail-crash-'));
     if (postgresUrl) {
@@ -64,6 +65,7 @@ describe(`a server killed while a member upload's mails go out (${postgresUrl ? 
       await handle.close();
       handle = undefined;
     }
+    await built;
   }, 60_000);
   afterAll(async () => {
     await Promise.all(processes.map((child) => stopBuiltServer(child, 'SIGKILL')));
