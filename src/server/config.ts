@@ -115,6 +115,7 @@ export const configSchema = z.object({
   BILLING_RENEWAL_SWEEP_SECONDS: z.coerce.number().int().min(0).max(86_400).default(600).describe('How often due membership renewals are queued as jobs; `0` turns the sweep off on this process (another process runs it).'),
   CREDIT_PERIOD_CHECK_MINUTES: z.coerce.number().int().min(0).max(1440).default(60).describe('How often each process looks for tenants whose credit period is due (this month’s plan credit not granted, a grant past its validity not expired) and enqueues their `credit-period` jobs; `0` = never (another process does it).'),
   MEMBER_EXPORT_TIME_LIMIT_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600).describe('A member export still running this long after an admin asked for it fails as timed out (spec §8).'),
+  MEMBER_TRANSFER_RETRY_SECONDS: z.coerce.number().int().min(0).max(3600).default(5).describe('Delay before a member export or bulk upload whose run failed (its process died, the database was unreachable) runs again.'),
   MEMBER_EXPORT_RETENTION_HOURS: z.coerce.number().min(0.01).max(24 * 365).default(24).describe('Member export files, and bulk-upload files once their task has finished, are deleted this long after the task finished (a later download answers 404 `export_file_missing`).'),
   TASK_FILE_SWEEP_MINUTES: z.coerce.number().int().min(0).max(1440).default(60).describe('How often each process deletes task files past that retention; `0` = never (another process does it).'),
   OUTBOUND_ALLOW: z

@@ -7,17 +7,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { testConfig } from '../../src/server/config';
 import { type DatabaseHandle, openPglite } from '../../src/server/db/client';
-import { backgroundTasks, customFields } from '../../src/server/db/schema';
+import { backgroundTasks, customFields, members } from '../../src/server/db/schema';
 import { seedDemoTenant } from '../../src/server/db/seed';
 import { createFileStore } from '../../src/server/storage/fileStore';
 import { detectFileType } from '../../src/server/storage/fileType';
 import { parseCsv, readXlsxRows } from '../../src/server/storage/spreadsheet';
-import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
+import { MEMBER_EXPORT_BATCH_SIZE, MEMBER_EXPORT_TASK } from '../../src/shared/domain/memberTransfer';
+import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, migratedPglite, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
 import { fastJobSettings } from './helpers/crashJobs';
+import { ageDeadWorkersHeartbeats } from './helpers/deadWorker';
 import { killWorkerMidway, memberIdOf, seedBulkMembers, settledTask, tenantIdOf, waitFor } from './helpers/memberTransfer';
 
-const BULK = 10_000;
+/** Two full batches and a part of one: every batch boundary an export has, whatever the tenant's size. */
+const BULK = 2.5 * MEMBER_EXPORT_BATCH_SIZE;
 
 describe('member export (GET /admin/members/export-task/)', () => {
   let server: TestServer;
@@ -51,7 +54,7 @@ describe('member export (GET /admin/members/export-task/)', () => {
     }, `export ${taskId}`);
   }
 
-  it('exports 10,000 members to CSV with progress, and a second ask while it runs returns the same task', { timeout: 180_000 }, async () => {
+  it('exports 2,500 members (three batches) to CSV with progress, and a second ask while it runs returns the same task', { timeout: 180_000 }, async () => {
     const started = await api.call('/admin/members/export-task/?format=csv', { token: admin });
     expect(started.status).toBe(200);
     expect(started.body).toMatchObject({ kind: 'member-export', status: 'running', result: null, error_code: null });
@@ -87,7 +90,7 @@ describe('member export (GET /admin/members/export-task/)', () => {
     const rows = readXlsxRows(bytes);
     expect(rows).toHaveLength(total + 1);
     expect(rows[0]![0]).toBe('name');
-    expect(rows.find((row) => row[1] === 'bulk-9999@export.test')).toEqual(expect.arrayContaining(['Bulk member 9999', 'Sales']));
+    expect(rows.find((row) => row[1] === `bulk-${BULK - 1}@export.test`)).toEqual(expect.arrayContaining([`Bulk member ${BULK - 1}`, 'Sales']));
   });
 
   // The rules below hold at any size: they export the small `other` workspace (its two demo accounts).
@@ -133,67 +136,66 @@ describe('member export (GET /admin/members/export-task/)', () => {
   });
 });
 
-describe('a server killed mid-export', () => {
+/**
+ * One process is killed in the middle of two exports, then one app restarts on its database: the
+ * export it finds within its time limit resumes; the other, asked for an hour before, fails as timed
+ * out. PGlite only (the worker opens a PGlite directory): the PostgreSQL pass would repeat it as is.
+ */
+describe.skipIf(process.env.TEST_DATABASE_URL)('a server killed mid-export', () => {
+  const TOTAL = 2502; // 2,500 members and the two demo accounts: three batches
   let directory: string;
   let filesDir: string;
-  let handle: DatabaseHandle;
+  let handle: DatabaseHandle | undefined;
   let child: ChildProcess | undefined;
+  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  let resumed: number;
+  let late: number;
+  const midway = new Map<number, typeof backgroundTasks.$inferSelect>();
+  const config = () => testConfig({ ...fastJobSettings, FILES_DIR: filesDir, MEMBER_EXPORT_TIME_LIMIT_SECONDS: 600 });
 
   beforeAll(async () => {
     directory = mkdtempSync(join(tmpdir(), 'export-crash-'));
     filesDir = mkdtempSync(join(tmpdir(), 'export-crash-files-'));
-    handle = await openPglite(directory);
+    handle = await openPglite(directory, undefined, await migratedPglite());
     await seedDemoTenant(handle.db, { subdomain: 'demo', tenantName: 'demo workspace' });
-    await seedBulkMembers(handle.db, await tenantIdOf(handle.db, 'demo'), 2500);
+    const demo = await tenantIdOf(handle.db, 'demo');
+    await seedBulkMembers(handle.db, demo, 2500);
+    // A second admin, so that the killed process has two exports under way (one per admin).
+    await handle.db.update(members).set({ isAdmin: true }).where(and(eq(members.tenantId, demo), eq(members.email, DEMO_MEMBER.email)));
     await handle.close();
+
+    [resumed, late] = (await killWorkerMidway([directory, filesDir], (worker) => (child = worker))) as [number, number];
+    child = undefined;
+    handle = await openPglite(directory);
+    for (const task of await handle.db.select().from(backgroundTasks)) midway.set(task.id, task);
+    // The restart comes a minute after the crash; the late export was asked for an hour before it.
+    expect(await ageDeadWorkersHeartbeats(handle.db, [MEMBER_EXPORT_TASK])).toBe(2);
+    await handle.db.update(backgroundTasks).set({ createdAt: sql`now() - interval '1 hour'` }).where(eq(backgroundTasks.id, late));
+    app = await buildApp({ db: handle.db, config: config() });
   }, 120_000);
   afterAll(async () => {
     child?.kill('SIGKILL');
-    await handle?.close().catch(() => {}); // already closed by the last test
+    await app?.close();
+    await handle?.close();
     rmSync(directory, { recursive: true, force: true });
     rmSync(filesDir, { recursive: true, force: true });
   });
 
-  /** Starts an export in a process of its own and kills it once the export is under way. */
-  async function exportKilledMidway(): Promise<number> {
-    const taskId = await killWorkerMidway([directory, filesDir], (worker) => (child = worker));
-    child = undefined;
-    return taskId;
-  }
-
-  it('resumes after a restart: the retried export completes with every member', { timeout: 120_000 }, async () => {
-    const taskId = await exportKilledMidway();
-    handle = await openPglite(directory);
-    const [midway] = await handle.db.select().from(backgroundTasks).where(eq(backgroundTasks.id, taskId));
+  it('resumes after a restart: the retried export completes with every member', async () => {
     // The stream reads ahead of the file a little: some batches are done, not all.
-    expect(midway).toMatchObject({ status: 'running', total: 2502 });
-    expect(midway!.processed).toBeGreaterThan(0);
-    expect(midway!.processed).toBeLessThan(2502);
-    const config = testConfig({ ...fastJobSettings, FILES_DIR: filesDir });
-    const app = await buildApp({ db: handle.db, config });
-    try {
-      const task = await settledTask(handle.db, taskId);
-      expect(task).toMatchObject({ status: 'completed', processed: 2502, total: 2502, result: { rows: 2502 } });
-    } finally {
-      await app.close();
-      await handle.close();
-    }
+    expect(midway.get(resumed)).toMatchObject({ status: 'running', total: TOTAL });
+    expect(midway.get(resumed)!.processed).toBeGreaterThan(0);
+    expect(midway.get(resumed)!.processed).toBeLessThan(TOTAL);
+    const task = await settledTask(handle!.db, resumed);
+    expect(task).toMatchObject({ status: 'completed', processed: TOTAL, total: TOTAL, result: { rows: TOTAL } });
   });
 
-  it('fails cleanly as timed out when the restart comes after the time limit', { timeout: 120_000 }, async () => {
-    const taskId = await exportKilledMidway();
-    handle = await openPglite(directory);
-    // Asked for an hour ago: the retry finds the export past its limit before writing anything.
-    await handle.db.update(backgroundTasks).set({ createdAt: sql`now() - interval '1 hour'` }).where(eq(backgroundTasks.id, taskId));
-    const config = testConfig({ ...fastJobSettings, FILES_DIR: filesDir, MEMBER_EXPORT_TIME_LIMIT_SECONDS: 600 });
-    const app = await buildApp({ db: handle.db, config });
-    try {
-      const task = await settledTask(handle.db, taskId);
-      expect(task).toMatchObject({ status: 'failed', errorCode: 'timed_out', result: null });
-      const demo = await tenantIdOf(handle.db, 'demo');
-      expect(await createFileStore(config).exists(`tenants/${demo}/member-exports/${taskId}.csv`)).toBe(false);
-    } finally {
-      await app.close();
-    }
+  it('fails cleanly as timed out when the restart comes after the time limit', async () => {
+    expect(midway.get(late)).toMatchObject({ status: 'running', total: TOTAL });
+    // The retry finds the export past its limit before writing anything.
+    const task = await settledTask(handle!.db, late);
+    expect(task).toMatchObject({ status: 'failed', errorCode: 'timed_out', result: null });
+    const demo = await tenantIdOf(handle!.db, 'demo');
+    expect(await createFileStore(config()).exists(`tenants/${demo}/member-exports/${late}.csv`)).toBe(false);
   });
 });

@@ -63,27 +63,27 @@ export async function seedBulkMembers(db: Database, tenantId: number, count: num
 }
 
 /**
- * Runs the crash worker (memberTransferWorker.ts) with `args`, waits until its task is under way and
- * stuck, kills it with SIGKILL and returns the task's id. `started` gets the process at once, so a
- * test that fails meanwhile can still kill it.
+ * Runs the crash worker (memberTransferWorker.ts) with `args`, waits until each of its tasks is under
+ * way and stuck, kills it with SIGKILL and returns the tasks' ids. `started` gets the process at
+ * once, so a test that fails meanwhile can still kill it.
  */
-export async function killWorkerMidway(args: string[], started: (worker: ChildProcess) => void): Promise<number> {
+export async function killWorkerMidway(args: string[], started: (worker: ChildProcess) => void): Promise<number[]> {
   const script = fileURLToPath(new URL('./memberTransferWorker.ts', import.meta.url));
   const worker = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   started(worker);
-  const taskId = await new Promise<number>((resolve, reject) => {
-    let task: number | undefined;
-    let stuck = false;
+  const taskIds = await new Promise<number[]>((resolve, reject) => {
+    let tasks: number[] | undefined;
+    let stuck = 0;
     worker.once('exit', (code) => reject(new Error(`the worker exited early (${code})`)));
     createInterface({ input: worker.stdout! }).on('line', (line) => {
-      const event = JSON.parse(line) as { task?: number; stuck?: boolean };
-      if (event.task) task = event.task;
-      if (event.stuck) stuck = true;
-      if (task && stuck) resolve(task);
+      const event = JSON.parse(line) as { tasks?: number[]; stuck?: boolean };
+      if (event.tasks) tasks = event.tasks;
+      if (event.stuck) stuck += 1;
+      if (tasks && stuck === tasks.length) resolve(tasks);
     });
   });
   const exited = new Promise((resolve) => worker.once('exit', resolve));
   worker.kill('SIGKILL');
   await exited;
-  return taskId;
+  return taskIds;
 }

@@ -135,7 +135,7 @@ export function defineMemberExportJob(deps: MemberExportDeps & Pick<AppDeps, 'jo
   const limitSeconds = deps.config.MEMBER_EXPORT_TIME_LIMIT_SECONDS;
   return jobs.define(MEMBER_EXPORT_TASK, exportPayload, (payload, context) => runExport(deps, payload, context), {
     retryLimit: 2,
-    retryDelaySeconds: 5,
+    retryDelaySeconds: deps.config.MEMBER_TRANSFER_RETRY_SECONDS,
     // pg-boss's own limit comes after the job's, which fails with the readable `timed_out` first.
     expireInSeconds: limitSeconds + 60,
     heartbeatSeconds: 10,

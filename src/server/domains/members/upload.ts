@@ -392,11 +392,11 @@ async function runUpload(deps: MemberUploadDeps, payload: z.infer<typeof uploadP
   return outcomeOf(total, checkpoint!.invited, failed);
 }
 
-export function defineMemberUploadJob(deps: MemberUploadDeps & Pick<AppDeps, 'jobs'>): MemberUploadJob {
+export function defineMemberUploadJob(deps: MemberUploadDeps & Pick<AppDeps, 'jobs' | 'config'>): MemberUploadJob {
   const { jobs } = deps;
   return jobs.define(MEMBER_UPLOAD_TASK, uploadPayload, (payload, context) => runUpload(deps, payload, context), {
     retryLimit: 2,
-    retryDelaySeconds: 5,
+    retryDelaySeconds: deps.config.MEMBER_TRANSFER_RETRY_SECONDS,
     expireInSeconds: 3600,
     heartbeatSeconds: 10,
   });
