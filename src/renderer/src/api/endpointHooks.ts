@@ -1,6 +1,17 @@
-import { type QueryClient, type QueryKey, type UseMutationOptions, type UseQueryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  type InfiniteData,
+  type QueryClient,
+  type QueryKey,
+  type UseInfiniteQueryOptions,
+  type UseMutationOptions,
+  type UseQueryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { Endpoint, EndpointResponse } from '../../../shared/api/endpoint';
+import type { Endpoint, EndpointQuery, EndpointResponse } from '../../../shared/api/endpoint';
 import { callEndpoint, type CallOptions } from './client';
 import type { ErrorMessageOverride } from './errorMessages';
 
@@ -64,6 +75,35 @@ export function useEndpointQuery<E extends AnyEndpoint, TData = EndpointResponse
     ...queryOptions,
     queryKey: endpointKey(endpoint, input),
     queryFn: () => callEndpoint(endpoint, input as CallOptions<E>),
+    meta: { endpoint, errorToast } satisfies EndpointMeta,
+  });
+}
+
+/**
+ * The cache key of an endpoint's answers loaded page after page (useEndpointInfiniteQuery): below
+ * `endpointKey(endpoint, input)`, so invalidating the endpoint reaches it, yet never the key of a
+ * single page's answer, whose data has another shape.
+ */
+export function endpointPagesKey(endpoint: Pick<Endpoint, 'method' | 'path'>, input?: { params?: unknown; query?: unknown }): QueryKey {
+  return [...endpointKey(endpoint, input), 'pages'];
+}
+
+type InfiniteQueryOptions<E extends AnyEndpoint, TPageParam> = Omit<
+  UseInfiniteQueryOptions<EndpointResponse<E>, Error, InfiniteData<EndpointResponse<E>, TPageParam>, QueryKey, TPageParam>,
+  'queryKey' | 'queryFn' | 'meta'
+> & {
+  /** The query values naming the page to load (`page`, or a cursor such as `first_id`). */
+  pageQuery: (pageParam: TPageParam) => Partial<EndpointQuery<E>>;
+  errorToast?: ErrorToast;
+};
+
+/** Loads an endpoint's answers page after page (a list read to its end, a history read backwards), cached under `endpointPagesKey(endpoint, input)`. */
+export function useEndpointInfiniteQuery<E extends AnyEndpoint, TPageParam>(endpoint: E, input: QueryInput<E>, options: InfiniteQueryOptions<E, TPageParam>) {
+  const { errorToast = false, pageQuery, ...queryOptions } = options;
+  return useInfiniteQuery<EndpointResponse<E>, Error, InfiniteData<EndpointResponse<E>, TPageParam>, QueryKey, TPageParam>({
+    ...queryOptions,
+    queryKey: endpointPagesKey(endpoint, input),
+    queryFn: ({ pageParam }) => callEndpoint(endpoint, { ...input, query: { ...(input as { query?: object }).query, ...pageQuery(pageParam) } } as CallOptions<E>),
     meta: { endpoint, errorToast } satisfies EndpointMeta,
   });
 }
