@@ -3,6 +3,7 @@ import { chatbotsApi, type Chatbot } from '../../../shared/api';
 import { DASHBOARD_CHATBOT_LIST_SIZE } from '../../../shared/domain/pagination';
 import { CHATBOT_SWITCHER_SIZE } from '../../../shared/domain/sharing';
 import { callEndpoint } from './client';
+import { endpointKey, useEndpointQuery } from './endpointHooks';
 import { queryKeys } from './queryKeys';
 
 /** Dashboard start (spec §7): the chatbots list with the defaults included, 30 of them. */
@@ -40,4 +41,14 @@ export function useChatbotSearch(searchTerm: string, enabled: boolean) {
     enabled,
     placeholderData: keepPreviousData,
   });
+}
+
+const RECENT_CHATBOTS = { query: { recent: true, size: 10 } };
+
+/** Where the member's recent chatbots are cached: remembering or forgetting one makes it stale. */
+export const recentChatbotsKey = endpointKey(chatbotsApi.listChatbots, RECENT_CHATBOTS);
+
+/** The member's recent chatbots (at most 3), for the Store and the chat's chatbot switcher. */
+export function useRecentChatbots() {
+  return useEndpointQuery(chatbotsApi.listChatbots, RECENT_CHATBOTS, { select: (answer) => answer.items });
 }
