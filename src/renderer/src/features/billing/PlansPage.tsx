@@ -2,8 +2,7 @@ import { useState } from 'react';
 import { Alert, Badge, Button, Card, Group, Modal, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { billingApi, creditsApi } from '../../../../shared/api';
-import { getTenantMembership } from '../../../../shared/api/tenantMembership';
+import { billingApi, creditsApi, tenantMembershipApi } from '../../../../shared/api';
 import type { BillingPlan, Membership } from '../../../../shared/api/billing';
 import { errorMessageKey } from '../../api/errorMessages';
 import { refreshCredits } from '../../api/credits';
@@ -111,7 +110,7 @@ export default function PlansPage() {
   const refresh = () =>
     Promise.all([
       refreshCredits(queryClient),
-      invalidateEndpoints(queryClient, [billingApi.listBillingPlans, billingApi.getMembership, billingApi.listPayments, getTenantMembership, creditsApi.listCredits]),
+      invalidateEndpoints(queryClient, [billingApi.listBillingPlans, billingApi.getMembership, billingApi.listPayments, tenantMembershipApi.getTenantMembership, creditsApi.listCredits]),
     ]);
   // The page is busy until what changed is read again; the success toast (mutate's own onSuccess) comes after.
   const subscribe = useEndpointMutation(billingApi.subscribeToPlan, { onSuccess: refresh });
