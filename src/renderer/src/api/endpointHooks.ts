@@ -111,7 +111,7 @@ export function useEndpointInfiniteQuery<E extends AnyEndpoint, TPageParam>(endp
 /** A mutation's input: its params and body; none (`mutate()`) for an endpoint that takes neither. */
 export type MutationInput<E> = Record<string, never> extends CallOptions<E> ? CallOptions<E> | void : CallOptions<E>;
 
-type MutationOptions<TVariables, TData, TContext> = Omit<UseMutationOptions<TData, Error, TVariables, TContext>, 'mutationFn' | 'meta'> & {
+type MutationOptions<E, TVariables, TData, TContext> = Omit<UseMutationOptions<TData, Error, TVariables, TContext>, 'mutationFn' | 'meta'> & {
   /** What a success makes stale: every answer of these endpoints, or the keys the call names. */
   invalidates?: readonly AnyEndpoint[] | ((variables: TVariables, data: TData) => readonly QueryKey[]);
   /** A failure's toast: the endpoint's message unless told otherwise (see ErrorToast). */
@@ -121,6 +121,11 @@ type MutationOptions<TVariables, TData, TContext> = Omit<UseMutationOptions<TDat
    * files.ts `uploadFile`; a file download; a list sent in batches); callEndpoint otherwise.
    */
   send?: (variables: TVariables) => Promise<TData>;
+  /**
+   * The call's params and body from the screen's own variables, when the screen's callbacks need
+   * more than the call sends (the deleted session's title for its toast); the variables are the call's input otherwise.
+   */
+  toInput?: (variables: TVariables) => CallOptions<E>;
 };
 
 /**
@@ -130,13 +135,13 @@ type MutationOptions<TVariables, TData, TContext> = Omit<UseMutationOptions<TDat
  */
 export function useEndpointMutation<E extends AnyEndpoint, TVariables = MutationInput<E>, TData = EndpointResponse<E>, TContext = unknown>(
   endpoint: E,
-  options: MutationOptions<TVariables, TData, TContext> = {},
+  options: MutationOptions<E, TVariables, TData, TContext> = {},
 ) {
   const queryClient = useQueryClient();
-  const { invalidates, errorToast = true, send, onSuccess, ...mutationOptions } = options;
+  const { invalidates, errorToast = true, send, toInput, onSuccess, ...mutationOptions } = options;
   return useMutation<TData, Error, TVariables, TContext>({
     ...mutationOptions,
-    mutationFn: send ?? ((variables) => callEndpoint(endpoint, (variables ?? {}) as CallOptions<E>) as Promise<TData>),
+    mutationFn: send ?? ((variables) => callEndpoint(endpoint, (toInput ? toInput(variables) : (variables ?? {})) as CallOptions<E>) as Promise<TData>),
     meta: { endpoint, errorToast } satisfies EndpointMeta,
     onSuccess: (data, variables, ...rest) => {
       if (typeof invalidates === 'function') for (const queryKey of invalidates(variables, data)) void queryClient.invalidateQueries({ queryKey });

@@ -1,11 +1,12 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { publicSessionsApi, sessionsApi } from '../../../shared/api';
+import { publicSessionsApi } from '../../../shared/api';
 import type { SupportedLanguage } from '../../../shared/domain/language';
 import { SESSION_HISTORY_PAGE_SIZE } from '../../../shared/domain/pagination';
 import { PUBLIC_CHATBOT_ROUTE, SHARED_SESSION_ROUTE, SHARED_WORKSPACE_PARAM } from '../../../shared/domain/sharing';
 import { subdomainSchema } from '../../../shared/ipc/contract';
 import { getPlatform } from '../platform';
 import { callEndpoint } from './client';
+import { endpointKey } from './endpointHooks';
 import { queryKeys } from './queryKeys';
 
 /** A shared session as a visitor sees it (404 when it is private). */
@@ -46,11 +47,6 @@ export function generatePublicSessionTitle(hashId: string, language: SupportedLa
   return callEndpoint(publicSessionsApi.generatePublicSessionTitle, { params: { hash: hashId }, query: { language } });
 }
 
-/** Makes the member's session public (anyone with the link may read it) or private again. */
-export function setSessionPublic(hashId: string, isPublic: boolean) {
-  return callEndpoint(sessionsApi.patchSession, { params: { hash: hashId }, body: { is_public: isPublic } });
-}
-
 /** A client address under the server's web origin, naming this client's workspace. */
 async function webAddress(path: string): Promise<string> {
   const { apiBase, subdomain } = await getPlatform().settings.get();
@@ -59,9 +55,13 @@ async function webAddress(path: string): Promise<string> {
   return url.href;
 }
 
-/** The public page of a chatbot (its custom link when it has one), for the Studio to show and open. */
-export function publicChatbotUrl(hash: string): Promise<string> {
-  return webAddress(`${PUBLIC_CHATBOT_ROUTE}/${encodeURIComponent(hash)}`);
+/** The public page of a chatbot (its custom link when it has one), for the Studio to show and open; undefined until known. */
+export function usePublicChatbotUrl(hash: string): string | undefined {
+  return useQuery({
+    queryKey: [...endpointKey(publicSessionsApi.getPublicChatbot, { params: { hash } }), 'page address'],
+    queryFn: () => webAddress(`${PUBLIC_CHATBOT_ROUTE}/${encodeURIComponent(hash)}`),
+    staleTime: Infinity,
+  }).data;
 }
 
 /**
