@@ -1,51 +1,9 @@
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { publicSessionsApi } from '../../../shared/api';
-import type { SupportedLanguage } from '../../../shared/domain/language';
-import { SESSION_HISTORY_PAGE_SIZE } from '../../../shared/domain/pagination';
 import { PUBLIC_CHATBOT_ROUTE, SHARED_SESSION_ROUTE, SHARED_WORKSPACE_PARAM } from '../../../shared/domain/sharing';
 import { subdomainSchema } from '../../../shared/ipc/contract';
 import { getPlatform } from '../platform';
-import { callEndpoint } from './client';
 import { endpointKey } from './endpointHooks';
-import { queryKeys } from './queryKeys';
-
-/** A shared session as a visitor sees it (404 when it is private). */
-export function usePublicSession(hashId: string, enabled = true) {
-  return useQuery({
-    enabled,
-    queryKey: queryKeys.publicSession(hashId),
-    queryFn: () => callEndpoint(publicSessionsApi.getPublicSession, { params: { hash: hashId } }),
-    retry: false,
-  });
-}
-
-/** A public chatbot as a visitor sees it, by its hash id or custom link (404 when it is not public). */
-export function usePublicChatbot(hash: string, enabled = true) {
-  return useQuery({
-    enabled,
-    queryKey: queryKeys.publicChatbot(hash),
-    queryFn: () => callEndpoint(publicSessionsApi.getPublicChatbot, { params: { hash } }),
-    retry: false,
-  });
-}
-
-/** A shared session's messages, 20 at a time (same pages as the member's history). */
-export function usePublicSessionHistory(hashId: string, enabled = true) {
-  return useInfiniteQuery({
-    enabled,
-    queryKey: queryKeys.publicSessionHistory(hashId),
-    queryFn: ({ pageParam }) =>
-      callEndpoint(publicSessionsApi.getPublicSessionHistory, { params: { hash: hashId }, query: { size: SESSION_HISTORY_PAGE_SIZE, first_id: pageParam } }),
-    initialPageParam: undefined as number | undefined,
-    getNextPageParam: (page) => (page.has_more ? page.items[0]?.id : undefined),
-    staleTime: Infinity,
-    refetchOnWindowFocus: false,
-  });
-}
-
-export function generatePublicSessionTitle(hashId: string, language: SupportedLanguage) {
-  return callEndpoint(publicSessionsApi.generatePublicSessionTitle, { params: { hash: hashId }, query: { language } });
-}
 
 /** A client address under the server's web origin, naming this client's workspace. */
 async function webAddress(path: string): Promise<string> {
