@@ -186,14 +186,31 @@ export default tseslint.config(
     files: ['src/renderer/src/features/**', 'src/renderer/src/components/**'],
     rules: {
       'no-restricted-syntax': ['error', { selector: "MemberExpression[object.name='window'][property.name='bridge']", message: 'Use src/platform, never window.bridge directly.' }],
+    },
+  },
+  {
+    // One way to query and mutate (docs/decisions/0069-endpoint-hooks.md): outside src/renderer/src/api
+    // a call names its endpoint through api/endpointHooks.ts, so its cache key, types, pending state
+    // and error toast follow from the contract. A justified exception disables the rule on its line
+    // with a comment that says why.
+    files: ['src/renderer/src/**'],
+    ignores: ['src/renderer/src/api/**'],
+    rules: {
       'no-restricted-imports': [
         'error',
         {
+          paths: [
+            {
+              name: '@tanstack/react-query',
+              importNames: ['useQuery', 'useQueries', 'useInfiniteQuery', 'useSuspenseQuery', 'useMutation'],
+              message: 'Use useEndpointQuery, useEndpointInfiniteQuery or useEndpointMutation (api/endpointHooks.ts), or a named query of src/renderer/src/api.',
+            },
+          ],
           patterns: [
             {
               group: ['**/api/client'],
               importNames: ['callEndpoint'],
-              message: 'Screens call endpoints through the hooks and functions of src/renderer/src/api (one per endpoint), never callEndpoint directly.',
+              message: 'Screens call endpoints through api/endpointHooks.ts (a request that is not one JSON call goes through its `send`), never callEndpoint directly.',
             },
           ],
         },

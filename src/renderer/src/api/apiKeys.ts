@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { openAiApi } from '../../../shared/api';
 import { getPlatform } from '../platform';
-import { queryKeys } from './queryKeys';
 
 /**
  * Where an OpenAI client reaches this server: the API base of the client's settings plus the
@@ -9,7 +8,8 @@ import { queryKeys } from './queryKeys';
  */
 export function useOpenAiEndpoint() {
   return useQuery({
-    queryKey: queryKeys.clientSettings,
+    // No endpoint is called: the client's own settings, read once.
+    queryKey: ['client settings', 'openai endpoint'],
     queryFn: async () => {
       const { apiBase, subdomain } = await getPlatform().settings.get();
       const chatPath = openAiApi.chatCompletions.path;

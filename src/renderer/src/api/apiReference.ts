@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { API_REFERENCE_PATH } from '../../../shared/domain/http';
 import { apiUrl } from './client';
-import { queryKeys } from './queryKeys';
 
 /**
  * "Docs": the API reference the server renders from its OpenAPI document, in the member's language
@@ -9,7 +8,8 @@ import { queryKeys } from './queryKeys';
  */
 export function useApiReferenceUrl(language: string) {
   return useQuery({
-    queryKey: queryKeys.apiReferenceUrl(language),
+    // No endpoint is called: the address is made from the client's settings.
+    queryKey: ['client settings', 'api reference', language],
     queryFn: () => apiUrl(`${API_REFERENCE_PATH}?lang=${encodeURIComponent(language)}`),
     staleTime: Infinity,
   }).data;

@@ -3,12 +3,12 @@ import { QueryClientProvider, hashKey } from '@tanstack/react-query';
 import { act, renderHook, screen, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { adminTaskModesApi, membersApi } from '../../../shared/api';
+import { adminTaskModesApi, membersApi, sessionsApi } from '../../../shared/api';
 import { initI18n } from '../i18n';
 import { setPlatformForTests } from '../platform';
 import { installFakeApi } from '../test/fakeApi';
 import { AppMantineProvider } from '../theme';
-import { endpointKey, useEndpointMutation, useEndpointQuery } from './endpointHooks';
+import { endpointKey, invalidateEndpoints, useEndpointInfiniteQuery, useEndpointMutation, useEndpointQuery } from './endpointHooks';
 import { createQueryClient } from './queryClient';
 
 afterEach(() => setPlatformForTests(null));
@@ -96,5 +96,51 @@ describe('useEndpointQuery and useEndpointMutation', () => {
     await waitFor(() => expect(result.current.member.isError && result.current.modes.isError).toBe(true));
     expect(await screen.findByText('A server error occurred. Please try again later.')).toBeInTheDocument();
     expect(screen.getAllByRole('alert')).toHaveLength(1);
+  });
+
+  it('sends what toInput makes of the screen’s own variables, which its callbacks still get', async () => {
+    const api = installFakeApi({ 'DELETE /admin/task-modes/3/': () => new Response(null, { status: 204 }) });
+    const { wrapper: Wrapper } = wrapper();
+    const deleted: string[] = [];
+    const { result } = renderHook(
+      () =>
+        useEndpointMutation(adminTaskModesApi.deleteTaskMode, {
+          toInput: (mode: { id: number; name: string }) => ({ params: { id: mode.id } }),
+          onSuccess: (_answer, mode) => void deleted.push(mode.name),
+        }),
+      { wrapper: Wrapper },
+    );
+    await act(() => result.current.mutateAsync({ id: 3, name: 'Summary' }));
+    expect(api.find('DELETE', '/admin/task-modes/3/')).toHaveLength(1);
+    expect(deleted).toEqual(['Summary']);
+  });
+});
+
+describe('useEndpointInfiniteQuery', () => {
+  const session = (n: number) => ({ id: n, hash_id: `s${n}`, chatbot_id: 5, chatbot: { id: 5 }, title: `Session ${n}`, is_public: false, creator_name: 'Ada', last_chat_at: null, created_at: '2025-01-01T00:00:00Z' });
+  it('loads page after page with the page query, and invalidating the endpoint reloads them', async () => {
+    const api = installFakeApi({
+      'GET /sessions/': (request) => {
+        const page = Number(new URL(request.url).searchParams.get('page'));
+        return Response.json({ items: [session(page)], total_items: 2, total_pages: 2, page, page_size: 1 });
+      },
+    });
+    const { queryClient, wrapper: Wrapper } = wrapper();
+    const { result } = renderHook(
+      () =>
+        useEndpointInfiniteQuery(sessionsApi.listSessions, {}, {
+          pageQuery: (page: number) => ({ page }),
+          initialPageParam: 1,
+          getNextPageParam: (last) => (last.page < last.total_pages ? last.page + 1 : undefined),
+        }),
+      { wrapper: Wrapper },
+    );
+    await waitFor(() => expect(result.current.data?.pages).toHaveLength(1));
+    await act(() => result.current.fetchNextPage());
+    await waitFor(() => expect(result.current.data?.pages.map((page) => page.items[0]?.hash_id)).toEqual(['s1', 's2']));
+    expect(result.current.hasNextPage).toBe(false);
+
+    await act(() => invalidateEndpoints(queryClient, [sessionsApi.listSessions]));
+    expect(api.find('GET', '/sessions/')).toHaveLength(4);
   });
 });

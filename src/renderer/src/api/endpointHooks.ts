@@ -1,6 +1,17 @@
-import { type QueryClient, type QueryKey, type UseMutationOptions, type UseQueryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  type InfiniteData,
+  type QueryClient,
+  type QueryKey,
+  type UseInfiniteQueryOptions,
+  type UseMutationOptions,
+  type UseQueryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { Endpoint, EndpointResponse } from '../../../shared/api/endpoint';
+import type { Endpoint, EndpointQuery, EndpointResponse } from '../../../shared/api/endpoint';
 import { callEndpoint, type CallOptions } from './client';
 import type { ErrorMessageOverride } from './errorMessages';
 
@@ -68,10 +79,39 @@ export function useEndpointQuery<E extends AnyEndpoint, TData = EndpointResponse
   });
 }
 
+/**
+ * The cache key of an endpoint's answers loaded page after page (useEndpointInfiniteQuery): below
+ * `endpointKey(endpoint, input)`, so invalidating the endpoint reaches it, yet never the key of a
+ * single page's answer, whose data has another shape.
+ */
+export function endpointPagesKey(endpoint: Pick<Endpoint, 'method' | 'path'>, input?: { params?: unknown; query?: unknown }): QueryKey {
+  return [...endpointKey(endpoint, input), 'pages'];
+}
+
+type InfiniteQueryOptions<E extends AnyEndpoint, TPageParam> = Omit<
+  UseInfiniteQueryOptions<EndpointResponse<E>, Error, InfiniteData<EndpointResponse<E>, TPageParam>, QueryKey, TPageParam>,
+  'queryKey' | 'queryFn' | 'meta'
+> & {
+  /** The query values naming the page to load (`page`, or a cursor such as `first_id`). */
+  pageQuery: (pageParam: TPageParam) => Partial<EndpointQuery<E>>;
+  errorToast?: ErrorToast;
+};
+
+/** Loads an endpoint's answers page after page (a list read to its end, a history read backwards), cached under `endpointPagesKey(endpoint, input)`. */
+export function useEndpointInfiniteQuery<E extends AnyEndpoint, TPageParam>(endpoint: E, input: QueryInput<E>, options: InfiniteQueryOptions<E, TPageParam>) {
+  const { errorToast = false, pageQuery, ...queryOptions } = options;
+  return useInfiniteQuery<EndpointResponse<E>, Error, InfiniteData<EndpointResponse<E>, TPageParam>, QueryKey, TPageParam>({
+    ...queryOptions,
+    queryKey: endpointPagesKey(endpoint, input),
+    queryFn: ({ pageParam }) => callEndpoint(endpoint, { ...input, query: { ...(input as { query?: object }).query, ...pageQuery(pageParam as TPageParam) } } as CallOptions<E>),
+    meta: { endpoint, errorToast } satisfies EndpointMeta,
+  });
+}
+
 /** A mutation's input: its params and body; none (`mutate()`) for an endpoint that takes neither. */
 export type MutationInput<E> = Record<string, never> extends CallOptions<E> ? CallOptions<E> | void : CallOptions<E>;
 
-type MutationOptions<TVariables, TData, TContext> = Omit<UseMutationOptions<TData, Error, TVariables, TContext>, 'mutationFn' | 'meta'> & {
+type MutationOptions<E, TVariables, TData, TContext> = Omit<UseMutationOptions<TData, Error, TVariables, TContext>, 'mutationFn' | 'meta'> & {
   /** What a success makes stale: every answer of these endpoints, or the keys the call names. */
   invalidates?: readonly AnyEndpoint[] | ((variables: TVariables, data: TData) => readonly QueryKey[]);
   /** A failure's toast: the endpoint's message unless told otherwise (see ErrorToast). */
@@ -81,6 +121,11 @@ type MutationOptions<TVariables, TData, TContext> = Omit<UseMutationOptions<TDat
    * files.ts `uploadFile`; a file download; a list sent in batches); callEndpoint otherwise.
    */
   send?: (variables: TVariables) => Promise<TData>;
+  /**
+   * The call's params and body from the screen's own variables, when the screen's callbacks need
+   * more than the call sends (the deleted session's title for its toast); the variables are the call's input otherwise.
+   */
+  toInput?: (variables: TVariables) => CallOptions<E>;
 };
 
 /**
@@ -90,13 +135,13 @@ type MutationOptions<TVariables, TData, TContext> = Omit<UseMutationOptions<TDat
  */
 export function useEndpointMutation<E extends AnyEndpoint, TVariables = MutationInput<E>, TData = EndpointResponse<E>, TContext = unknown>(
   endpoint: E,
-  options: MutationOptions<TVariables, TData, TContext> = {},
+  options: MutationOptions<E, TVariables, TData, TContext> = {},
 ) {
   const queryClient = useQueryClient();
-  const { invalidates, errorToast = true, send, onSuccess, ...mutationOptions } = options;
+  const { invalidates, errorToast = true, send, toInput, onSuccess, ...mutationOptions } = options;
   return useMutation<TData, Error, TVariables, TContext>({
     ...mutationOptions,
-    mutationFn: send ?? ((variables) => callEndpoint(endpoint, (variables ?? {}) as CallOptions<E>) as Promise<TData>),
+    mutationFn: send ?? ((variables) => callEndpoint(endpoint, (toInput ? toInput(variables) : (variables ?? {})) as CallOptions<E>) as Promise<TData>),
     meta: { endpoint, errorToast } satisfies EndpointMeta,
     onSuccess: (data, variables, ...rest) => {
       if (typeof invalidates === 'function') for (const queryKey of invalidates(variables, data)) void queryClient.invalidateQueries({ queryKey });

@@ -1,55 +1,9 @@
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { publicSessionsApi, sessionsApi } from '../../../shared/api';
-import type { SupportedLanguage } from '../../../shared/domain/language';
-import { SESSION_HISTORY_PAGE_SIZE } from '../../../shared/domain/pagination';
+import { useQuery } from '@tanstack/react-query';
+import { publicSessionsApi } from '../../../shared/api';
 import { PUBLIC_CHATBOT_ROUTE, SHARED_SESSION_ROUTE, SHARED_WORKSPACE_PARAM } from '../../../shared/domain/sharing';
 import { subdomainSchema } from '../../../shared/ipc/contract';
 import { getPlatform } from '../platform';
-import { callEndpoint } from './client';
-import { queryKeys } from './queryKeys';
-
-/** A shared session as a visitor sees it (404 when it is private). */
-export function usePublicSession(hashId: string, enabled = true) {
-  return useQuery({
-    enabled,
-    queryKey: queryKeys.publicSession(hashId),
-    queryFn: () => callEndpoint(publicSessionsApi.getPublicSession, { params: { hash: hashId } }),
-    retry: false,
-  });
-}
-
-/** A public chatbot as a visitor sees it, by its hash id or custom link (404 when it is not public). */
-export function usePublicChatbot(hash: string, enabled = true) {
-  return useQuery({
-    enabled,
-    queryKey: queryKeys.publicChatbot(hash),
-    queryFn: () => callEndpoint(publicSessionsApi.getPublicChatbot, { params: { hash } }),
-    retry: false,
-  });
-}
-
-/** A shared session's messages, 20 at a time (same pages as the member's history). */
-export function usePublicSessionHistory(hashId: string, enabled = true) {
-  return useInfiniteQuery({
-    enabled,
-    queryKey: queryKeys.publicSessionHistory(hashId),
-    queryFn: ({ pageParam }) =>
-      callEndpoint(publicSessionsApi.getPublicSessionHistory, { params: { hash: hashId }, query: { size: SESSION_HISTORY_PAGE_SIZE, first_id: pageParam } }),
-    initialPageParam: undefined as number | undefined,
-    getNextPageParam: (page) => (page.has_more ? page.items[0]?.id : undefined),
-    staleTime: Infinity,
-    refetchOnWindowFocus: false,
-  });
-}
-
-export function generatePublicSessionTitle(hashId: string, language: SupportedLanguage) {
-  return callEndpoint(publicSessionsApi.generatePublicSessionTitle, { params: { hash: hashId }, query: { language } });
-}
-
-/** Makes the member's session public (anyone with the link may read it) or private again. */
-export function setSessionPublic(hashId: string, isPublic: boolean) {
-  return callEndpoint(sessionsApi.patchSession, { params: { hash: hashId }, body: { is_public: isPublic } });
-}
+import { endpointKey } from './endpointHooks';
 
 /** A client address under the server's web origin, naming this client's workspace. */
 async function webAddress(path: string): Promise<string> {
@@ -59,9 +13,13 @@ async function webAddress(path: string): Promise<string> {
   return url.href;
 }
 
-/** The public page of a chatbot (its custom link when it has one), for the Studio to show and open. */
-export function publicChatbotUrl(hash: string): Promise<string> {
-  return webAddress(`${PUBLIC_CHATBOT_ROUTE}/${encodeURIComponent(hash)}`);
+/** The public page of a chatbot (its custom link when it has one), for the Studio to show and open; undefined until known. */
+export function usePublicChatbotUrl(hash: string): string | undefined {
+  return useQuery({
+    queryKey: [...endpointKey(publicSessionsApi.getPublicChatbot, { params: { hash } }), 'page address'],
+    queryFn: () => webAddress(`${PUBLIC_CHATBOT_ROUTE}/${encodeURIComponent(hash)}`),
+    staleTime: Infinity,
+  }).data;
 }
 
 /**

@@ -1,9 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { memberGroupsApi, signupApi, type SignUpBody } from '../../../shared/api';
-import type { Language } from '../../../shared/api/common';
-import type { VerificationMethod } from '../../../shared/domain/signup';
+import { memberGroupsApi, signupApi } from '../../../shared/api';
 import { callEndpoint, resolveServerUrl } from './client';
-import { queryKeys } from './queryKeys';
+import { endpointKey } from './endpointHooks';
 
 /** The tenant's policies, a file policy's document resolved on the server (the desktop renderer is not served from there). */
 async function loadPolicies() {
@@ -11,15 +9,21 @@ async function loadPolicies() {
   return Promise.all(items.map(async (policy) => ({ ...policy, file_url: policy.file_url && (await resolveServerUrl(policy.file_url)) })));
 }
 
-/** The policies to agree to before joining (the invitation page). */
+/** The policies to agree to before joining (the invitation page), under their endpoint's key with the documents resolved. */
 export function usePolicies() {
-  return useQuery({ queryKey: queryKeys.policies, queryFn: loadPolicies, staleTime: 60_000 });
+  return useQuery({ queryKey: endpointKey(signupApi.listPolicies), queryFn: loadPolicies, staleTime: 60_000 });
 }
+
+/**
+ * Where the sign-up form's five answers are cached together: below the sign-up settings, so a change
+ * of them reaches it; the admin screens of the other four (fields, policies) make it stale by name.
+ */
+export const signupFormKey = [...endpointKey(signupApi.getSignupSettings), 'form'];
 
 /** Everything the sign-up form needs before anyone is signed in (all public). */
 export function useSignupForm() {
   return useQuery({
-    queryKey: queryKeys.signupForm,
+    queryKey: signupFormKey,
     queryFn: async () => {
       const [settings, capacity, groups, fields, policies] = await Promise.all([
         callEndpoint(signupApi.getSignupSettings),
@@ -33,7 +37,3 @@ export function useSignupForm() {
     staleTime: 60_000,
   });
 }
-
-export const sendSignupCode = (body: { email: string; language: Language; method: VerificationMethod; phone?: string }) => callEndpoint(signupApi.sendCode, { body });
-
-export const signUp = (body: SignUpBody) => callEndpoint(signupApi.signUp, { body });

@@ -1,58 +1,34 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { buildPath, categoriesApi, chatbotsApi, filesApi, llmModelsApi, memberGroupsApi, type ChatbotDocument } from '../../../shared/api';
-import type { CreateChatbotBody, UpdateChatbotAccessBody, UpdateChatbotBody } from '../../../shared/api/chatbots';
+import { useQuery } from '@tanstack/react-query';
+import { buildPath, categoriesApi, chatbotsApi, filesApi, memberGroupsApi, type ChatbotDocument } from '../../../shared/api';
 import { transferPercentage } from './files';
 import { callEndpoint, sendRaw } from './client';
-import { queryKeys } from './queryKeys';
+import { endpointKey, useEndpointQuery } from './endpointHooks';
 
-/** Studio "My chatbots": the member's own chatbots, drafts included (spec §2 list rule). */
-export function useMyChatbots(memberId: number | undefined, page: number, size: number, search: string) {
-  return useQuery({
-    queryKey: queryKeys.myChatbots(memberId ?? 0, page, size, search),
-    queryFn: () =>
-      callEndpoint(chatbotsApi.listChatbots, {
-        query: { creator_id: memberId, page, size, order_by: 'created_at.desc', ...(search ? { search_term: search } : {}) },
-      }),
-    enabled: memberId !== undefined,
-    placeholderData: keepPreviousData,
-  });
-}
-
+/** The Store's categories (the Store's filter, the Studio's editor and access dialog); they rarely change. */
 export function useCategories() {
-  return useQuery({ queryKey: queryKeys.categories, queryFn: async () => (await callEndpoint(categoriesApi.listCategories)).items, staleTime: 300_000 });
+  return useEndpointQuery(categoriesApi.listCategories, {}, { staleTime: 300_000, select: (answer) => answer.items });
 }
 
-/** Models the member may put in a chatbot (the server leaves out prohibited and not-allowed ones). */
-export function useChatbotModels() {
-  return useQuery({
-    queryKey: queryKeys.chatbotModels,
-    queryFn: async () => (await callEndpoint(llmModelsApi.listLlmModels, { query: { for_chatbot: true } })).items,
-    staleTime: 60_000,
-  });
-}
-
-/** The tenant's member groups (one page of 100 is every group a tenant has in practice). */
+/** The tenant's member groups (one page of 100 is every group a tenant has in practice): the Studio's access dialog and the console's member screens. */
 export function useMemberGroups(enabled = true) {
+  return useEndpointQuery(memberGroupsApi.listMemberGroups, { query: { size: 100 } }, { staleTime: 60_000, enabled, select: (answer) => answer.items });
+}
+
+/**
+ * Whether a chatbot's custom public link id is free: a POST that changes nothing, read as a query
+ * (cached per id and value, so typing back an earlier value asks nothing).
+ */
+export function usePublicHashAvailable(chatbotId: number, publicHashId: string, enabled: boolean) {
+  const input = { params: { id: chatbotId }, body: { public_hash_id: publicHashId } };
   return useQuery({
-    queryKey: queryKeys.memberGroups,
-    queryFn: async () => (await callEndpoint(memberGroupsApi.listMemberGroups, { query: { size: 100 } })).items,
-    staleTime: 60_000,
+    queryKey: [...endpointKey(chatbotsApi.checkPublicHash, { params: input.params }), input.body],
+    queryFn: async () => (await callEndpoint(chatbotsApi.checkPublicHash, input)).is_available,
     enabled,
+    staleTime: 10_000,
   });
 }
 
-export const createChatbot = (body: CreateChatbotBody) => callEndpoint(chatbotsApi.createChatbot, { body });
-
-export const updateChatbot = (id: number, body: UpdateChatbotBody) => callEndpoint(chatbotsApi.updateChatbot, { params: { id }, body });
-
-export const deleteChatbot = (id: number) => callEndpoint(chatbotsApi.deleteChatbot, { params: { id } });
-
-export const updateChatbotAccess = (id: number, body: UpdateChatbotAccessBody) =>
-  callEndpoint(chatbotsApi.updateChatbotAccess, { params: { id }, body });
-
-export const checkPublicHash = async (id: number, publicHashId: string) =>
-  (await callEndpoint(chatbotsApi.checkPublicHash, { params: { id }, body: { public_hash_id: publicHashId } })).is_available;
-
+/** Uploads knowledge documents as one multipart request, reporting the share sent (0–100). */
 export async function uploadChatbotDocuments(id: number, files: readonly File[], onProgress?: (percentage: number) => void): Promise<ChatbotDocument[]> {
   const form = new FormData();
   for (const file of files) form.append(filesApi.UPLOAD_FIELD, file, file.name);
@@ -63,5 +39,3 @@ export async function uploadChatbotDocuments(id: number, files: readonly File[],
   });
   return endpoint.response.parse(await response.json()).items;
 }
-
-export const deleteChatbotDocument = (id: number, docId: number) => callEndpoint(chatbotsApi.deleteChatbotDocument, { params: { id, docId } });

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import * as tenantsApi from '../../../shared/api/tenants';
 import { PASSWORD_MIN } from '../../../shared/domain/account';
 import { callEndpoint, resolveServerUrl } from './client';
-import { queryKeys } from './queryKeys';
+import { endpointKey } from './endpointHooks';
 
 /** The tenant of the configured server: also how the desktop server setup checks it is reachable. */
 export function getTenant() {
@@ -17,10 +17,13 @@ export function usePasswordMinLength(): number {
   return useTenant().data?.password_min_length ?? PASSWORD_MIN;
 }
 
-/** Tenant branding and plan flags; public, so the sign-in page can show them. */
+/**
+ * Tenant branding and plan flags; public, so the sign-in page can show them. Cached under the
+ * endpoint's key with the logo made absolute (the desktop renderer is not served from the server).
+ */
 export function useTenant() {
   return useQuery({
-    queryKey: queryKeys.tenant,
+    queryKey: endpointKey(tenantsApi.getTenant),
     queryFn: async () => {
       const tenant = await getTenant();
       return { ...tenant, logo_url: tenant.logo_url && (await resolveServerUrl(tenant.logo_url)) };

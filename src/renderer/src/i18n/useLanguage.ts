@@ -1,9 +1,7 @@
 import { useCallback, useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { membersApi } from '../../../shared/api';
 import { resolveLanguage, type SupportedLanguage } from '../../../shared/domain/language';
-import { saveMemberLanguage } from '../api/members';
-import { errorKeyOf } from '../api/errorMessages';
-import { showToast } from '../components/toast';
+import { useEndpointMutation } from '../api/endpointHooks';
 import { useUserSession } from '../stores/userSession';
 
 /** The language in effect: the stored choice, else ko or en from the browser (spec §4). */
@@ -14,7 +12,7 @@ export function useResolvedLanguage(): SupportedLanguage {
 
 /** Changing the language stores it locally and, when signed in, on the member record. */
 export function useChangeLanguage(): (language: SupportedLanguage) => void {
-  const { t } = useTranslation();
+  const { mutate: save } = useEndpointMutation(membersApi.patchMember, { onSuccess: (saved) => useUserSession.getState().setMember(saved) });
   return useCallback(
     (language: SupportedLanguage) => {
       const { member, setMember, setLanguage } = useUserSession.getState();
@@ -22,9 +20,9 @@ export function useChangeLanguage(): (language: SupportedLanguage) => void {
       if (!member) return;
       // Recorded at once, so useMemberLanguageSync finds nothing to save: one PATCH per change.
       setMember({ ...member, language });
-      saveMemberLanguage(member.id, language).then(setMember, (error: unknown) => showToast('error', t(errorKeyOf(error))));
+      save({ params: { id: member.id }, body: { language } });
     },
-    [t],
+    [save],
   );
 }
 
@@ -37,11 +35,12 @@ export function useMemberLanguageSync(): void {
   const language = useResolvedLanguage();
   const member = useUserSession((state) => state.member);
   const setMember = useUserSession((state) => state.setMember);
+  // A failure is reported like any failed call (5xx, network), without a toast; the next start tries again.
+  const { mutate: save } = useEndpointMutation(membersApi.patchMember, { errorToast: false, onSuccess: setMember });
   const memberId = member?.id;
   const recorded = member?.language;
   useEffect(() => {
     if (memberId === undefined || recorded === language) return;
-    // A failure is reported like any failed call (5xx, network); the next start tries again.
-    saveMemberLanguage(memberId, language).then(setMember, () => undefined);
-  }, [memberId, recorded, language, setMember]);
+    save({ params: { id: memberId }, body: { language } });
+  }, [memberId, recorded, language, save]);
 }

@@ -1,11 +1,10 @@
-import { useState } from 'react';
 import { Alert, Button, PasswordInput, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { passwordsApi } from '../../../../shared/api';
-import { type ErrorMessageValues, errorMessageKey, errorMessageValues } from '../../api/errorMessages';
+import { useEndpointMutation } from '../../api/endpointHooks';
+import { errorMessageKey, errorMessageValues } from '../../api/errorMessages';
 import { usePasswordMinLength } from '../../api/tenant';
-import { changePassword } from '../../api/passwords';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { NewPasswordFields, type NewPasswordValues, newPasswordRules } from './NewPasswordFields';
 
@@ -21,21 +20,12 @@ export function ChangePasswordForm() {
     initialValues: { password: '', new_password: '', confirmation: '' },
     validate: { ...newPasswordRules(minLength), password: (value: string) => (value ? null : 'common:validation.required') },
   });
-  const [outcome, setOutcome] = useState<{ ok: true } | { ok: false; key: string; values: ErrorMessageValues } | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  // The outcome is said above the form, not in a toast.
+  const change = useEndpointMutation(passwordsApi.changePassword, { errorToast: false, onSuccess: () => form.reset() });
+  const outcome = change.isSuccess ? { ok: true as const } : change.isError ? { ok: false as const, key: errorMessageKey(change.error, passwordsApi.changePassword), values: errorMessageValues(change.error, language) } : null;
 
-  async function submit(values: Values) {
-    setOutcome(null);
-    setSubmitting(true);
-    try {
-      await changePassword(values.password, values.new_password);
-      form.reset();
-      setOutcome({ ok: true });
-    } catch (error) {
-      setOutcome({ ok: false, key: errorMessageKey(error, passwordsApi.changePassword), values: errorMessageValues(error, language) });
-    } finally {
-      setSubmitting(false);
-    }
+  function submit(values: Values) {
+    change.mutate({ body: { password: values.password, new_password: values.new_password } });
   }
 
   return (
@@ -53,7 +43,7 @@ export function ChangePasswordForm() {
           error={form.errors.password && t(String(form.errors.password))}
         />
         <NewPasswordFields form={form} minLength={minLength} />
-        <Button type="submit" loading={submitting} style={{ alignSelf: 'flex-start' }}>
+        <Button type="submit" loading={change.isPending} style={{ alignSelf: 'flex-start' }}>
           {t('change_password.submit')}
         </Button>
       </Stack>

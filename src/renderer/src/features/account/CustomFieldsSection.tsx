@@ -7,8 +7,7 @@ import { isApiError, membersApi, type CustomFieldValue } from '../../../../share
 import { localizedName } from '../../../../shared/domain/language';
 import { validateCustomFieldValue } from '../../../../shared/domain/signup';
 import { errorCustomFieldId, errorMessageKey, errorMessageValues } from '../../api/errorMessages';
-import { saveMemberCustomFields } from '../../api/members';
-import { queryKeys } from '../../api/queryKeys';
+import { endpointKey, useEndpointMutation } from '../../api/endpointHooks';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { useUserSession } from '../../stores/userSession';
 
@@ -40,32 +39,32 @@ export function CustomFieldsSection({ fields }: { fields: readonly CustomFieldVa
       ),
   });
   const [outcome, setOutcome] = useState<{ ok: boolean; message: string } | null>(null);
-  const [saving, setSaving] = useState(false);
-
-  async function submit(values: Values) {
-    if (memberId === undefined) return;
-    setOutcome(null);
-    setSaving(true);
-    try {
-      const saved = await saveMemberCustomFields(
-        memberId,
-        editable.map((field) => ({ custom_field_id: field.custom_field_id, value: values[String(field.custom_field_id)]?.trim() ?? '' })),
-      );
+  // The outcome is said above the form, or under the field it names; never in a toast.
+  const save = useEndpointMutation(membersApi.patchMember, {
+    errorToast: false,
+    onMutate: () => setOutcome(null),
+    onSuccess: (saved, { params }) => {
       setMember(saved);
-      queryClient.setQueryData(queryKeys.member(memberId), saved);
+      queryClient.setQueryData(endpointKey(membersApi.getMember, { params }), saved);
       form.setValues(valuesOf(saved.custom_fields));
       form.resetDirty(valuesOf(saved.custom_fields));
       setOutcome({ ok: true, message: t('custom_fields.saved') });
-    } catch (error) {
+    },
+    onError: (error) => {
       // A refusal naming a field (required, number, already used) is said under that field, by the name it shows.
       const named = editable.find((field) => field.custom_field_id === errorCustomFieldId(error));
       const values = errorMessageValues(error, language);
       const message = t(errorMessageKey(error, membersApi.patchMember), named ? { ...values, field_name: localizedName(named, language) } : values);
       if (named && isApiError(error) && error.code !== 'field_not_editable') form.setFieldError(String(named.custom_field_id), message);
       else setOutcome({ ok: false, message });
-    } finally {
-      setSaving(false);
-    }
+    },
+  });
+
+  function submit(values: Values) {
+    if (memberId === undefined) return;
+    // Only the editable fields are sent (spec §5 rules; ARCHITECTURE "Tenant settings").
+    const customFields = editable.map((field) => ({ custom_field_id: field.custom_field_id, value: values[String(field.custom_field_id)]?.trim() ?? '' }));
+    save.mutate({ params: { id: memberId }, body: { custom_fields: customFields } });
   }
 
   return (
@@ -102,7 +101,7 @@ export function CustomFieldsSection({ fields }: { fields: readonly CustomFieldVa
                 data-testid={`custom-field-${field.custom_field_id}`}
               />
             ))}
-            <Button type="submit" loading={saving} disabled={!form.isDirty()} style={{ alignSelf: 'flex-start' }} data-testid="custom-fields-save">
+            <Button type="submit" loading={save.isPending} disabled={!form.isDirty()} style={{ alignSelf: 'flex-start' }} data-testid="custom-fields-save">
               {t('custom_fields.save')}
             </Button>
           </Stack>

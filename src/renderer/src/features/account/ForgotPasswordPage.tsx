@@ -1,12 +1,11 @@
-import { useState } from 'react';
 import { Alert, Anchor, Button, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { passwordsApi } from '../../../../shared/api';
 import { validateEmail } from '../../../../shared/domain/validation';
-import { type ErrorMessageValues, errorMessageKey, errorMessageValues } from '../../api/errorMessages';
-import { requestPasswordReset } from '../../api/passwords';
+import { useEndpointMutation } from '../../api/endpointHooks';
+import { errorMessageKey, errorMessageValues } from '../../api/errorMessages';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { AuthCard } from './AuthCard';
@@ -17,22 +16,14 @@ export default function ForgotPasswordPage() {
   const { t: tc } = useTranslation();
   const language = useResolvedLanguage();
   const form = useForm({ mode: 'controlled', initialValues: { email: '' }, validate: { email: validateEmail } });
-  const [failure, setFailure] = useState<{ key: string; values: ErrorMessageValues } | null>(null);
-  const [sentTo, setSentTo] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  // A refusal is said above the form, not in a toast.
+  const request = useEndpointMutation(passwordsApi.resetPassword, { errorToast: false });
+  const failure = request.isError ? { key: errorMessageKey(request.error, passwordsApi.resetPassword), values: errorMessageValues(request.error, language) } : null;
+  const sentTo = request.isSuccess ? request.variables.body.email : null;
   useDocumentTitle(t('forgot.title'));
 
-  async function submit({ email }: { email: string }) {
-    setFailure(null);
-    setSubmitting(true);
-    try {
-      await requestPasswordReset(email.trim(), language);
-      setSentTo(email.trim());
-    } catch (error) {
-      setFailure({ key: errorMessageKey(error, passwordsApi.resetPassword), values: errorMessageValues(error, language) });
-    } finally {
-      setSubmitting(false);
-    }
+  function submit({ email }: { email: string }) {
+    request.mutate({ body: { email: email.trim(), language } });
   }
 
   const backToSignIn = (
@@ -68,7 +59,7 @@ export default function ForgotPasswordPage() {
         size="md"
         data-autofocus
       />
-      <Button type="submit" size="md" loading={submitting} fullWidth>
+      <Button type="submit" size="md" loading={request.isPending} fullWidth>
         {t('forgot.submit')}
       </Button>
       {backToSignIn}

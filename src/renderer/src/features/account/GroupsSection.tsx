@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { Alert, Button, Checkbox, Group, List, Loader, Select, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { MemberGroupsState } from '../../../../shared/api';
+import { useQueryClient } from '@tanstack/react-query';
+import { groupRequestsApi, type MemberGroupsState } from '../../../../shared/api';
+import { endpointKey, useEndpointMutation, useEndpointQuery } from '../../api/endpointHooks';
 import { errorKeyOf } from '../../api/errorMessages';
-import { useGroupRequestActions, useMemberGroups } from '../../api/groupRequests';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { localizedName } from '../../../../shared/domain/language';
 
@@ -13,13 +14,30 @@ type Groups = MemberGroupsState['groups'];
 export function GroupsSection({ memberId }: { memberId: number }) {
   const { t } = useTranslation('account');
   const language = useResolvedLanguage();
-  const state = useMemberGroups(memberId);
-  const actions = useGroupRequestActions(memberId);
+  const queryClient = useQueryClient();
+  const state = useEndpointQuery(groupRequestsApi.getMemberGroups, { params: { id: memberId } });
   const [chosen, setChosen] = useState<string[] | null>(null);
   const [defaultId, setDefaultId] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [changed, setChanged] = useState(false);
+  // The request and its withdrawal answer the new state, which replaces the cached one; a refusal is said above the form.
+  const changeOptions = (applies: () => boolean) => ({
+    errorToast: false,
+    onMutate: () => {
+      setFailure(null);
+      setChanged(false);
+    },
+    onSuccess: (next: MemberGroupsState) => {
+      queryClient.setQueryData(endpointKey(groupRequestsApi.getMemberGroups, { params: { id: memberId } }), next);
+      setChosen(null);
+      setDefaultId(null);
+      setChanged(applies());
+    },
+    onError: (error: Error) => setFailure(errorKeyOf(error)),
+  });
+  const request = useEndpointMutation(groupRequestsApi.requestGroupChange, changeOptions(() => state.data?.approval_required === false));
+  const withdraw = useEndpointMutation(groupRequestsApi.withdrawGroupChange, changeOptions(() => false));
+  const busy = request.isPending || withdraw.isPending;
 
   if (state.isPending) return <Loader size="sm" aria-label={t('my_page.groups_loading')} />;
   if (state.isError) return <Alert color="red" role="alert">{t(errorKeyOf(state.error))}</Alert>;
@@ -32,22 +50,6 @@ export function GroupsSection({ memberId }: { memberId: number }) {
     ids.map((id) => (id === defaultGroup ? t('my_page.default_group', { name: nameOf(groups, id) }) : nameOf(groups, id)));
   const selected = chosen ?? current.member_group_ids.map(String);
   const selectedDefault = defaultId && selected.includes(defaultId) ? defaultId : (selected[0] ?? null);
-
-  async function run(action: () => Promise<unknown>, { applies = false } = {}) {
-    setFailure(null);
-    setChanged(false);
-    setBusy(true);
-    try {
-      await action();
-      setChosen(null);
-      setDefaultId(null);
-      setChanged(applies);
-    } catch (error) {
-      setFailure(errorKeyOf(error));
-    } finally {
-      setBusy(false);
-    }
-  }
 
   return (
     <Stack gap="md" maw={480}>
@@ -75,7 +77,7 @@ export function GroupsSection({ memberId }: { memberId: number }) {
         <Alert color="indigo" variant="light" role="status" data-testid="group-request-pending">
           <Stack gap="xs">
             <Text size="sm">{t('my_page.request_pending', { groups: names(pending.member_group_ids, pending.default_member_group_id).join(', ') })}</Text>
-            <Button variant="default" size="xs" loading={busy} onClick={() => void run(actions.withdraw)} style={{ alignSelf: 'flex-start' }}>
+            <Button variant="default" size="xs" loading={busy} onClick={() => withdraw.mutate({ params: { id: memberId } })} style={{ alignSelf: 'flex-start' }}>
               {t('my_page.withdraw_request')}
             </Button>
           </Stack>
@@ -85,7 +87,7 @@ export function GroupsSection({ memberId }: { memberId: number }) {
           onSubmit={(event) => {
             event.preventDefault();
             if (!selectedDefault || selected.length === 0) return;
-            void run(() => actions.request({ default_member_group_id: Number(selectedDefault), member_group_ids: selected.map(Number) }), { applies: !approvalRequired });
+            request.mutate({ params: { id: memberId }, body: { default_member_group_id: Number(selectedDefault), member_group_ids: selected.map(Number) } });
           }}
         >
           <Stack gap="sm">

@@ -6,7 +6,7 @@ import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-r
 import { invitationsApi, type Invitation, type Policy } from '../../../../shared/api';
 import { validateName } from '../../../../shared/domain/signup';
 import { errorMessageKey } from '../../api/errorMessages';
-import { acceptInvitation, useInvitation } from '../../api/invitations';
+import { useEndpointMutation, useEndpointQuery } from '../../api/endpointHooks';
 import { usePolicies } from '../../api/signup';
 import { usePasswordMinLength } from '../../api/tenant';
 import { showToast } from '../../components/toast';
@@ -37,7 +37,8 @@ export default function InvitationPage() {
   const tenant = search.get('tenant');
   const [workspaceSet, setWorkspaceSet] = useState(!tenant);
   const member = useUserSession((state) => state.member);
-  const invitation = useInvitation(hash, workspaceSet);
+  // Asked once the link's workspace is set; a used or unknown link is said at once, not retried.
+  const invitation = useEndpointQuery(invitationsApi.verifyInvitation, { params: { hash } }, { enabled: workspaceSet, retry: false });
   const policies = usePolicies();
   useDocumentTitle(t('invitation.title'));
 
@@ -75,8 +76,16 @@ function JoinForm({ hash, invitation, policies }: { hash: string; invitation: In
   const language = useResolvedLanguage();
   const navigate = useNavigate();
   const setMember = useUserSession((state) => state.setMember);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  // Joining is accepting, then signing in with the new password: the page is busy (and a refusal said above the form) through both.
+  const accept = useEndpointMutation(invitationsApi.acceptInvitation, {
+    errorToast: false,
+    onSuccess: async (joined, { body }) => {
+      setMember(await getPlatform().session.signIn({ email: body.email, password: body.password }));
+      showToast('success', t('invitation.welcome', { tenant: joined.tenant_name }));
+      void navigate('/dashboard/chat', { replace: true });
+    },
+  });
+  const failure = accept.error && t(errorMessageKey(accept.error, invitationsApi.acceptInvitation));
   const minLength = usePasswordMinLength();
   const form = useForm<JoinValues>({
     mode: 'controlled',
@@ -90,26 +99,9 @@ function JoinForm({ hash, invitation, policies }: { hash: string; invitation: In
   });
   const error = (field: keyof JoinValues) => (form.errors[field] ? tc(String(form.errors[field]), { count: minLength }) : undefined);
 
-  async function join(values: JoinValues) {
-    setFailure(null);
-    setSubmitting(true);
-    try {
-      const joined = await acceptInvitation(hash, {
-        email: invitation.email,
-        name: values.name.trim(),
-        password: values.new_password,
-        agreements: values.agreements,
-        temporary_password: values.temporary_password,
-        language,
-      });
-      setMember(await getPlatform().session.signIn({ email: invitation.email, password: values.new_password }));
-      showToast('success', t('invitation.welcome', { tenant: joined.tenant_name }));
-      void navigate('/dashboard/chat', { replace: true });
-    } catch (caught) {
-      setFailure(t(errorMessageKey(caught, invitationsApi.acceptInvitation)));
-    } finally {
-      setSubmitting(false);
-    }
+  function join(values: JoinValues) {
+    const body = { email: invitation.email, name: values.name.trim(), password: values.new_password, agreements: values.agreements, temporary_password: values.temporary_password, language };
+    accept.mutate({ params: { hash }, body });
   }
 
   return (
@@ -117,7 +109,7 @@ function JoinForm({ hash, invitation, policies }: { hash: string; invitation: In
       title={t('invitation.join_title', { tenant: invitation.tenant_name })}
       intro={t('invitation.intro')}
       onSubmit={form.onSubmit(join, (errors) => {
-        setFailure(null);
+        accept.reset();
         focusFirstError(form, errors);
       })}
     >
@@ -140,7 +132,7 @@ function JoinForm({ hash, invitation, policies }: { hash: string; invitation: In
       {policies.length > 0 && (
         <PolicyAgreements policies={policies} agreed={form.values.agreements} onChange={(agreed) => form.setFieldValue('agreements', agreed)} error={error('agreements')} />
       )}
-      <Button type="submit" size="md" loading={submitting} fullWidth>
+      <Button type="submit" size="md" loading={accept.isPending} fullWidth>
         {t('invitation.join')}
       </Button>
     </AuthCard>

@@ -1,14 +1,12 @@
-import { useState } from 'react';
 import { Alert, Anchor, Button, Group, Paper, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { membersApi } from '../../../../shared/api';
 import { errorMessageKey } from '../../api/errorMessages';
-import { saveMemberName, useMember } from '../../api/members';
+import { useEndpointMutation, useEndpointQuery } from '../../api/endpointHooks';
 import { LanguageMenu } from '../../components/LanguageMenu';
 import { PageFrame } from '../../components/PageFrame';
-import { useErrorToast } from '../../components/useErrorToast';
 import { useUserSession } from '../../stores/userSession';
 import { CREDITS_PATH, CreditUsageIndicator } from '../credits/CreditUsageIndicator';
 import { ChangePasswordForm } from './ChangePasswordForm';
@@ -39,22 +37,18 @@ function NameForm() {
     initialValues: { name: member?.name ?? '' },
     validate: { name: (value: string) => (value.trim().length >= 2 && value.trim().length <= 100 ? null : t('my_page.name_rule')) },
   });
-  const [outcome, setOutcome] = useState<{ ok: boolean; message: string } | null>(null);
-  const [saving, setSaving] = useState(false);
+  // The outcome is said above the form, not in a toast.
+  const save = useEndpointMutation(membersApi.patchMember, { errorToast: false, onSuccess: setMember });
+  const outcome = save.isSuccess
+    ? { ok: true, message: t('my_page.name_saved') }
+    : save.isError
+      ? { ok: false, message: t(errorMessageKey(save.error, membersApi.patchMember)) }
+      : null;
   if (!member) return null;
 
-  async function submit({ name }: { name: string }) {
+  function submit({ name }: { name: string }) {
     if (!member) return;
-    setOutcome(null);
-    setSaving(true);
-    try {
-      setMember(await saveMemberName(member.id, name.trim()));
-      setOutcome({ ok: true, message: t('my_page.name_saved') });
-    } catch (error) {
-      setOutcome({ ok: false, message: t(errorMessageKey(error, membersApi.patchMember)) });
-    } finally {
-      setSaving(false);
-    }
+    save.mutate({ params: { id: member.id }, body: { name: name.trim() } });
   }
 
   return (
@@ -74,7 +68,7 @@ function NameForm() {
             {member.email}
           </Text>
         </div>
-        <Button type="submit" loading={saving} style={{ alignSelf: 'flex-start' }}>
+        <Button type="submit" loading={save.isPending} style={{ alignSelf: 'flex-start' }}>
           {t('my_page.save_name')}
         </Button>
       </Stack>
@@ -85,8 +79,7 @@ function NameForm() {
 /** The member's custom fields, read fresh: an admin may have added or changed fields since sign-in. */
 function AdditionalInformation({ memberId }: { memberId: number }) {
   const { t } = useTranslation('account');
-  const member = useMember(memberId);
-  useErrorToast(member.error, membersApi.getMember);
+  const member = useEndpointQuery(membersApi.getMember, { params: { id: memberId } }, { errorToast: true });
   if (member.data?.custom_fields.length === 0) return null;
   return (
     <Section title={t('custom_fields.title')}>

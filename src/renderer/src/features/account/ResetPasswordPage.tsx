@@ -1,12 +1,12 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Alert, Anchor, Button } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 import { passwordsApi } from '../../../../shared/api';
-import { type ErrorMessageValues, errorMessageKey, errorMessageValues } from '../../api/errorMessages';
+import { useEndpointMutation } from '../../api/endpointHooks';
+import { errorMessageKey, errorMessageValues } from '../../api/errorMessages';
 import { usePasswordMinLength } from '../../api/tenant';
-import { confirmPasswordReset } from '../../api/passwords';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { getPlatform } from '../../platform';
@@ -26,29 +26,20 @@ export default function ResetPasswordPage() {
   const language = useResolvedLanguage();
   const minLength = usePasswordMinLength();
   const form = useForm<NewPasswordValues>({ mode: 'controlled', initialValues: { new_password: '', confirmation: '' }, validate: newPasswordRules(minLength) });
-  const [failure, setFailure] = useState<{ key: string; values: ErrorMessageValues } | null>(null);
-  const [done, setDone] = useState(false);
-  const [submitting, setSubmitting] = useState(false);
+  // A refusal is said above the form (with a link to ask again), not in a toast.
+  const confirm = useEndpointMutation(passwordsApi.confirmPasswordReset, { errorToast: false });
+  const failure = confirm.isError ? { key: errorMessageKey(confirm.error, passwordsApi.confirmPasswordReset), values: errorMessageValues(confirm.error, language) } : null;
   useDocumentTitle(t('reset.title'));
 
   useEffect(() => {
     if (tenant) void getPlatform().settings.set({ subdomain: tenant });
   }, [tenant]);
 
-  async function submit(values: NewPasswordValues) {
-    setFailure(null);
-    setSubmitting(true);
-    try {
-      await confirmPasswordReset(token, values.new_password);
-      setDone(true);
-    } catch (error) {
-      setFailure({ key: errorMessageKey(error, passwordsApi.confirmPasswordReset), values: errorMessageValues(error, language) });
-    } finally {
-      setSubmitting(false);
-    }
+  function submit(values: NewPasswordValues) {
+    confirm.mutate({ body: { token, new_password: values.new_password } });
   }
 
-  if (done) {
+  if (confirm.isSuccess) {
     return (
       <AuthCard title={t('reset.done_title')}>
         <Alert color="green" variant="light" role="status" data-testid="reset-done">
@@ -74,7 +65,7 @@ export default function ResetPasswordPage() {
         </Alert>
       )}
       <NewPasswordFields form={form} minLength={minLength} />
-      <Button type="submit" size="md" loading={submitting} fullWidth>
+      <Button type="submit" size="md" loading={confirm.isPending} fullWidth>
         {t('reset.submit')}
       </Button>
       <Anchor component={Link} to="/auth" size="sm" ta="center">

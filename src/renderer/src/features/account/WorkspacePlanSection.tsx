@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { tenantMembershipApi } from '../../../../shared/api';
 import { errorMessageKey } from '../../api/errorMessages';
-import { useTenantMembership } from '../../api/tenantMembership';
+import { useEndpointQuery } from '../../api/endpointHooks';
 import { formatDate } from '../../i18n/formatDate';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 
@@ -11,7 +11,7 @@ import { useResolvedLanguage } from '../../i18n/useLanguage';
 export function WorkspacePlanSection() {
   const { t } = useTranslation('account');
   const language = useResolvedLanguage();
-  const membership = useTenantMembership();
+  const membership = useEndpointQuery(tenantMembershipApi.getTenantMembership, {});
   if (membership.isPending) return <Skeleton h={48} maw={420} />;
   if (membership.isError) {
     return (

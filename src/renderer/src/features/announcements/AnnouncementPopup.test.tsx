@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
-import { queryKeys } from '../../api/queryKeys';
+import { announcementsApi, tenantsApi } from '../../../../shared/api';
+import { endpointKey } from '../../api/endpointHooks';
 import { setPlatformForTests } from '../../platform';
 import { installFakeApi } from '../../test/fakeApi';
 import { renderScreen } from '../../test/render';
@@ -32,8 +33,8 @@ function openApp() {
 async function popupAfterLoad() {
   const { queryClient } = openApp();
   await waitFor(() => {
-    expect(queryClient.getQueryState(queryKeys.tenant)?.status).toBe('success');
-    expect(queryClient.getQueryState(queryKeys.activeAnnouncement)?.status).toBe('success');
+    expect(queryClient.getQueryState(endpointKey(tenantsApi.getTenant))?.status).toBe('success');
+    expect(queryClient.getQueryState(endpointKey(announcementsApi.getActiveAnnouncement))?.status).toBe('success');
   });
   await new Promise((resolve) => setTimeout(resolve, 50));
   return screen.queryByRole('dialog', { name: 'Announcement' });

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { Button, Checkbox, Group, Modal, ScrollArea, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { useActiveAnnouncement } from '../../api/announcements';
+import { announcementsApi } from '../../../../shared/api';
+import { useEndpointQuery } from '../../api/endpointHooks';
 import { useTenant } from '../../api/tenant';
 import { MarkdownContent } from '../../components/MarkdownContent';
 import { focusMessageBoxOrMain } from '../../components/mainContent';
@@ -17,7 +18,7 @@ export function AnnouncementPopup() {
   const { t } = useTranslation('announcements');
   const language = useResolvedLanguage();
   const subdomain = useTenant().data?.subdomain;
-  const announcement = useActiveAnnouncement().data ?? null;
+  const announcement = useEndpointQuery(announcementsApi.getActiveAnnouncement, {}).data?.announcement ?? null;
   const [closedId, setClosedId] = useState<number | null>(null);
   const [dontShowAgain, setDontShowAgain] = useState(false);
 

@@ -13,7 +13,8 @@ import { LanguageMenu } from '../../components/LanguageMenu';
 import { MAIN_CONTENT_ID } from '../../components/mainContent';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import * as authApi from '../../../../shared/api/auth';
-import { type ErrorMessageValues, errorMessageKey, errorMessageValues } from '../../api/errorMessages';
+import { useEndpointMutation } from '../../api/endpointHooks';
+import { errorMessageKey, errorMessageValues } from '../../api/errorMessages';
 import { focusFirstError, zodResolver } from '../../components/forms/zodResolver';
 
 // The SSO part (and its strings) loads only for tenants that have SSO platforms.
@@ -45,24 +46,23 @@ export default function SignInPage() {
   const [emailForm, setEmailForm] = useState(false);
   const showEmailForm = !sso.data?.sso_only || ssoPlatforms.length === 0 || emailForm;
   const form = useForm({ mode: 'controlled', initialValues: { email: '', password: '' }, validate: zodResolver(signInFormSchema) });
-  const [failure, setFailure] = useState<{ key: string; values: ErrorMessageValues } | null>(null);
-  const [submitting, setSubmitting] = useState(false);
+  const destination = (location.state as { from?: string } | null)?.from ?? '/dashboard/chat';
+  // The platform signs in (web: cookies; desktop: through main, which keeps the tokens); a refusal is said above the form.
+  const signIn = useEndpointMutation(authApi.signIn, {
+    send: (credentials: { email: string; password: string }) => getPlatform().session.signIn(credentials),
+    errorToast: false,
+    onSuccess: (signedIn) => {
+      setMember(signedIn);
+      void navigate(destination, { replace: true });
+    },
+  });
+  const failure = signIn.isError ? { key: errorMessageKey(signIn.error, authApi.signIn), values: errorMessageValues(signIn.error, i18n.language) } : null;
   useDocumentTitle(t('sign_in'));
 
-  const destination = (location.state as { from?: string } | null)?.from ?? '/dashboard/chat';
   if (member) return <Navigate to={destination} replace />;
 
-  async function submit({ email, password }: { email: string; password: string }) {
-    setFailure(null);
-    setSubmitting(true);
-    try {
-      setMember(await getPlatform().session.signIn({ email: email.trim(), password }));
-      void navigate(destination, { replace: true });
-    } catch (error) {
-      setFailure({ key: errorMessageKey(error, authApi.signIn), values: errorMessageValues(error, i18n.language) });
-    } finally {
-      setSubmitting(false);
-    }
+  function submit({ email, password }: { email: string; password: string }) {
+    signIn.mutate({ email: email.trim(), password });
   }
 
   const tenantName = tenant.data?.tenant_name;
@@ -113,7 +113,7 @@ export default function SignInPage() {
                 noValidate
                 data-testid="email-sign-in"
                 onSubmit={form.onSubmit(submit, (errors) => {
-                  setFailure(null);
+                  signIn.reset();
                   focusFirstError(form, errors);
                 })}
               >
@@ -144,7 +144,7 @@ export default function SignInPage() {
                 <Anchor component={Link} to="/auth/forgot" size="sm" mt={-8} style={{ alignSelf: 'flex-end' }} data-testid="forgot-password-link">
                   {t('forgot_password')}
                 </Anchor>
-                <Button type="submit" size="md" loading={submitting} fullWidth>
+                <Button type="submit" size="md" loading={signIn.isPending} fullWidth>
                   {t('sign_in')}
                 </Button>
                 </Stack>

@@ -1,4 +1,3 @@
-import { useState } from 'react';
 import { Alert, Button, Group, Modal, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
@@ -6,7 +5,7 @@ import { billingApi } from '../../../../shared/api';
 import type { BillingPlan } from '../../../../shared/api/billing';
 import { DEMO_TEST_CARDS, cardDigits } from '../../../../shared/domain/billing';
 import { errorMessageKey } from '../../api/errorMessages';
-import { registerCardAndSubscribe } from '../../api/billing';
+import { useEndpointMutation } from '../../api/endpointHooks';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { maskCardNumber, maskExpiry } from './cardMasks';
 import { formatKrw, planName } from './format';
@@ -35,8 +34,9 @@ export function CardForm({ plan, onClose, onSubscribed }: CardFormProps) {
 function CardFormBody({ plan, onClose, onSubscribed }: CardFormProps & { plan: BillingPlan }) {
   const { t } = useTranslation('billing');
   const language = useResolvedLanguage();
-  const [error, setError] = useState<string | null>(null);
-  const [paying, setPaying] = useState(false);
+  // The refusal is said in the form, next to the card.
+  const pay = useEndpointMutation(billingApi.registerCardAndSubscribe, { errorToast: false, onSuccess: onSubscribed });
+  const error = pay.error && t(errorMessageKey(pay.error, billingApi.registerCardAndSubscribe));
   const form = useForm({
     mode: 'controlled',
     initialValues: { card_number: '', expiry: '', cvc: '' },
@@ -49,17 +49,8 @@ function CardFormBody({ plan, onClose, onSubscribed }: CardFormProps & { plan: B
     },
   });
 
-  async function submit(values: { card_number: string; expiry: string; cvc: string }) {
-    setError(null);
-    setPaying(true);
-    try {
-      await registerCardAndSubscribe(plan.id, { provider: 'demo', ...values, card_number: cardDigits(values.card_number) });
-      onSubscribed();
-    } catch (failure) {
-      setError(t(errorMessageKey(failure, billingApi.registerCardAndSubscribe)));
-    } finally {
-      setPaying(false);
-    }
+  function submit(values: { card_number: string; expiry: string; cvc: string }) {
+    pay.mutate({ params: { planId: plan.id }, query: {}, body: { provider: 'demo', ...values, card_number: cardDigits(values.card_number) } });
   }
 
   return (
@@ -99,7 +90,7 @@ function CardFormBody({ plan, onClose, onSubscribed }: CardFormProps & { plan: B
           <Button variant="default" onClick={onClose}>
             {t('cancel')}
           </Button>
-          <Button type="submit" loading={paying} data-testid="card-pay">
+          <Button type="submit" loading={pay.isPending} data-testid="card-pay">
             {t('card.pay', { price: formatKrw(plan.krw_month_price, language) })}
           </Button>
         </Group>

@@ -4,7 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { billingApi } from '../../../../shared/api';
 import { PAYMENTS_PAGE_SIZE } from '../../../../shared/domain/billing';
 import { errorMessageKey } from '../../api/errorMessages';
-import { usePayments } from '../../api/billing';
+import { keepPreviousData } from '@tanstack/react-query';
+import { useEndpointQuery } from '../../api/endpointHooks';
 import { useListState } from '../../components/list/useListState';
 import { ListPagination } from '../../components/list/ListParts';
 import { formatDate } from '../../i18n/formatDate';
@@ -18,7 +19,7 @@ export function PaymentHistory() {
   const { t } = useTranslation('billing');
   const language = useResolvedLanguage();
   const listState = useListState({ size: PAYMENTS_PAGE_SIZE });
-  const list = usePayments(listState.page, listState.size, true);
+  const list = useEndpointQuery(billingApi.listPayments, { query: { page: listState.page, size: listState.size } }, { placeholderData: keepPreviousData });
   if (list.isPending) return <Skeleton h={120} />;
   if (list.isError) {
     return (

@@ -2,17 +2,15 @@ import { useState } from 'react';
 import { Alert, Badge, Button, Card, Group, Modal, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { billingApi } from '../../../../shared/api';
+import { billingApi, creditsApi, tenantMembershipApi } from '../../../../shared/api';
 import type { BillingPlan, Membership } from '../../../../shared/api/billing';
 import { errorMessageKey } from '../../api/errorMessages';
 import { refreshCredits } from '../../api/credits';
-import { cancelMembership, resumeMembership, subscribeToPlan, useBillingPlans, useMembership } from '../../api/billing';
-import { queryKeys } from '../../api/queryKeys';
+import { invalidateEndpoints, useEndpointMutation, useEndpointQuery } from '../../api/endpointHooks';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { PageFrame } from '../../components/PageFrame';
 import { showToast } from '../../components/toast';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
-import { useUserSession } from '../../stores/userSession';
 import { CardForm } from './CardForm';
 import { PaymentHistory } from './PaymentHistory';
 import { PortOneCardDialog } from './PortOneCardDialog';
@@ -102,36 +100,23 @@ export default function PlansPage() {
   const { t } = useTranslation('billing');
   const language = useResolvedLanguage();
   const queryClient = useQueryClient();
-  const plans = useBillingPlans();
-  const membership = useMembership();
+  const plans = useEndpointQuery(billingApi.listBillingPlans, {});
+  const membership = useEndpointQuery(billingApi.getMembership, {});
   const [cardFor, setCardFor] = useState<BillingPlan | null>(null);
   const [confirmCancel, setConfirmCancel] = useState(false);
   const [confirmPay, setConfirmPay] = useState<BillingPlan | null>(null);
-  const [busy, setBusy] = useState(false);
 
-  const memberId = useUserSession((state) => state.member?.id);
   // A payment grants credits: the navigation's figures and the credits page read them again.
-  const refresh = () => {
-    if (memberId !== undefined) refreshCredits(queryClient, memberId);
-    return Promise.all([
-      queryClient.invalidateQueries({ queryKey: queryKeys.billingAll }),
-      queryClient.invalidateQueries({ queryKey: queryKeys.tenantMembership }),
-      queryClient.invalidateQueries({ queryKey: queryKeys.creditEntriesAll }),
+  const refresh = () =>
+    Promise.all([
+      refreshCredits(queryClient),
+      invalidateEndpoints(queryClient, [billingApi.listBillingPlans, billingApi.getMembership, billingApi.listPayments, tenantMembershipApi.getTenantMembership, creditsApi.listCredits]),
     ]);
-  };
-
-  async function run(action: () => Promise<unknown>, endpoint: Parameters<typeof errorMessageKey>[1], success: string) {
-    setBusy(true);
-    try {
-      await action();
-      await refresh();
-      showToast('success', success);
-    } catch (error) {
-      showToast('error', t(errorMessageKey(error, endpoint)));
-    } finally {
-      setBusy(false);
-    }
-  }
+  // The page is busy until what changed is read again; the success toast (mutate's own onSuccess) comes after.
+  const subscribe = useEndpointMutation(billingApi.subscribeToPlan, { onSuccess: refresh });
+  const resume = useEndpointMutation(billingApi.resumeMembership, { onSuccess: refresh });
+  const cancel = useEndpointMutation(billingApi.cancelMembership, { onSuccess: refresh });
+  const busy = subscribe.isPending || resume.isPending || cancel.isPending;
 
   if (plans.isPending || membership.isPending) {
     return (
@@ -177,7 +162,10 @@ export default function PlansPage() {
     const name = planName(plan, language);
     const date = current?.next_payment_date ? formatDay(current.next_payment_date, language) : '';
     const messages = { subscribe: t('toast.subscribed', { plan: name }), upgrade: t('toast.upgraded', { plan: name }), downgrade: t('toast.downgrade', { plan: name, date }), keep: t('toast.kept', { plan: name }), current: '' };
-    void run(() => subscribeToPlan(plan.id, card?.id), billingApi.subscribeToPlan, messages[choice]);
+    subscribe.mutate(
+      { params: { planId: plan.id }, body: card ? { payment_method_id: card.id } : {} },
+      { onSuccess: () => showToast('success', messages[choice]) },
+    );
   }
 
   return (
@@ -189,7 +177,7 @@ export default function PlansPage() {
           </Alert>
         )}
         <SectionCard title={t('summary.title')}>
-          <MembershipSummary view={view} busy={busy} onCancel={() => setConfirmCancel(true)} onResume={() => void run(resumeMembership, billingApi.resumeMembership, t('toast.resumed'))} />
+          <MembershipSummary view={view} busy={busy} onCancel={() => setConfirmCancel(true)} onResume={() => resume.mutate(undefined, { onSuccess: () => showToast('success', t('toast.resumed')) })} />
         </SectionCard>
 
         <section aria-labelledby="plans-heading">
@@ -301,7 +289,7 @@ export default function PlansPage() {
         onCancel={() => setConfirmCancel(false)}
         onConfirm={() => {
           setConfirmCancel(false);
-          void run(cancelMembership, billingApi.cancelMembership, t('toast.cancelled'));
+          cancel.mutate(undefined, { onSuccess: () => showToast('success', t('toast.cancelled')) });
         }}
       />
     </PageFrame>

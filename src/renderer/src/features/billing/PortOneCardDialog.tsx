@@ -5,7 +5,7 @@ import { billingApi } from '../../../../shared/api';
 import type { BillingPlan, BillingProvider } from '../../../../shared/api/billing';
 import type { SupportedLanguage } from '../../../../shared/domain/language';
 import { errorMessageKey } from '../../api/errorMessages';
-import { registerCardAndSubscribe } from '../../api/billing';
+import { useEndpointMutation } from '../../api/endpointHooks';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { getPlatform } from '../../platform';
 import { useUserSession } from '../../stores/userSession';
@@ -32,33 +32,48 @@ interface PortOneCardDialogProps {
  */
 export function PortOneCardDialog({ plan, provider, onClose, onSubscribed }: PortOneCardDialogProps) {
   const { t } = useTranslation('billing');
-  // While the card window is open the dialog stays: closing it would lose the SDK's answer.
-  const [busy, setBusy] = useState(false);
-  // The body lives inside the modal, which unmounts it when it closes: no error of a last attempt on the next opening.
+  // The refusal is said in the dialog, next to the action.
+  const register = useEndpointMutation(billingApi.registerCardAndSubscribe, { errorToast: false, onSuccess: onSubscribed });
+  // The SDK's card window is not a call of ours: while it is open (or the SDK loads) the dialog waits for its answer.
+  const [cardWindowOpen, setCardWindowOpen] = useState(false);
+  // While the card window is open or the card is sent the dialog stays: closing it would lose the answer.
+  const busy = cardWindowOpen || register.isPending;
+  // The body lives inside the modal, which unmounts it when it closes; the call's state is reset with it: no error of a last attempt on the next opening.
+  const close = () => {
+    register.reset();
+    onClose();
+  };
   return (
-    <Modal opened={plan !== null} onClose={onClose} closeOnEscape={!busy} withCloseButton={!busy} title={<Text fw={650}>{t('card.title')}</Text>} size="md">
-      {plan && <PortOneCardBody key={plan.id} plan={plan} provider={provider} onClose={onClose} onSubscribed={onSubscribed} busy={busy} setBusy={setBusy} />}
+    <Modal opened={plan !== null} onClose={close} closeOnEscape={!busy} withCloseButton={!busy} title={<Text fw={650}>{t('card.title')}</Text>} size="md">
+      {plan && (
+        <PortOneCardBody key={plan.id} plan={plan} provider={provider} onClose={close} register={register} busy={busy} setCardWindowOpen={setCardWindowOpen} />
+      )}
     </Modal>
   );
 }
 
-interface PortOneCardBodyProps extends PortOneCardDialogProps {
+interface PortOneCardBodyProps extends Omit<PortOneCardDialogProps, 'onSubscribed'> {
   plan: BillingPlan;
+  register: ReturnType<typeof useEndpointMutation<typeof billingApi.registerCardAndSubscribe>>;
   busy: boolean;
-  setBusy: (busy: boolean) => void;
+  setCardWindowOpen: (open: boolean) => void;
 }
 
-function PortOneCardBody({ plan, provider, onClose, onSubscribed, busy, setBusy }: PortOneCardBodyProps) {
+function PortOneCardBody({ plan, provider, onClose, register, busy, setCardWindowOpen }: PortOneCardBodyProps) {
   const { t } = useTranslation('billing');
   const language = useResolvedLanguage();
   const member = useUserSession((state) => state.member);
-  const [error, setError] = useState<string | null>(null);
+  const [sdkError, setSdkError] = useState<string | null>(null);
+  const error = sdkError ?? (register.error && t(errorMessageKey(register.error, billingApi.registerCardAndSubscribe)));
   const action = useRef<HTMLButtonElement>(null);
   const desktop = getPlatform().kind === 'desktop';
 
-  async function register(chosen: BillingPlan) {
-    setError(null);
-    setBusy(true);
+  async function issueAndRegister(chosen: BillingPlan) {
+    setSdkError(null);
+    register.reset();
+    setCardWindowOpen(true);
+    // Until the card is sent (then its call is the busy state, and no moment goes between the two).
+    let sent = false;
     try {
       const sdk = await loadPortOneSdk(provider.sdk_url);
       const response = await sdk.requestIssueBillingKey({
@@ -73,18 +88,19 @@ function PortOneCardBody({ plan, provider, onClose, onSubscribed, busy, setBusy 
         locale: SDK_LOCALES[language],
       });
       if (!response?.billingKey || response.code) {
-        setError(t('portone.not_issued'));
+        setSdkError(t('portone.not_issued'));
         return;
       }
-      await registerCardAndSubscribe(chosen.id, { provider: 'portone', billing_key: response.billingKey, transaction_type: response.transactionType });
-      onSubscribed();
+      const body = { provider: 'portone' as const, billing_key: response.billingKey, transaction_type: response.transactionType };
+      register.mutate({ params: { planId: chosen.id }, query: {}, body }, { onSettled: () => setCardWindowOpen(false) });
+      sent = true;
     } catch (failure) {
       // The SDK rejects (instead of answering with a code) when the request cannot even start.
-      if (failure instanceof PortOneSdkLoadError) setError(t('portone.load_failed'));
-      else if (failure instanceof Error && 'code' in failure) setError(t('portone.not_issued'));
-      else setError(t(errorMessageKey(failure, billingApi.registerCardAndSubscribe)));
+      if (failure instanceof PortOneSdkLoadError) setSdkError(t('portone.load_failed'));
+      else if (failure instanceof Error && 'code' in failure) setSdkError(t('portone.not_issued'));
+      else setSdkError(t(errorMessageKey(failure, billingApi.registerCardAndSubscribe)));
     } finally {
-      setBusy(false);
+      if (!sent) setCardWindowOpen(false);
     }
   }
 
@@ -122,7 +138,7 @@ function PortOneCardBody({ plan, provider, onClose, onSubscribed, busy, setBusy 
             {t('portone.open_browser')}
           </Button>
         ) : (
-          <Button ref={action} data-autofocus loading={busy} onClick={() => void register(plan)} data-testid="portone-open">
+          <Button ref={action} data-autofocus loading={busy} onClick={() => void issueAndRegister(plan)} data-testid="portone-open">
             {t('portone.open', { price: formatKrw(plan.krw_month_price, language) })}
           </Button>
         )}

@@ -1,12 +1,10 @@
 import { Fragment, useId, useState } from 'react';
 import { useForm } from '@mantine/form';
 import { ActionIcon, Avatar, Button, Group, Modal, Skeleton, Stack, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { sessionsApi, type Chatbot, type Session } from '../../../../shared/api';
-import { errorMessageKey } from '../../api/errorMessages';
-import { renameSession } from '../../api/sessions';
-import { queryKeys } from '../../api/queryKeys';
+import { endpointKey, useEndpointMutation } from '../../api/endpointHooks';
 import { IconChevron, IconEdit, IconPlus, IconTrash } from '../../components/icons';
 import { useBelowBreakpoint } from '../../components/useBelowBreakpoint';
 import { showToast } from '../../components/toast';
@@ -86,20 +84,16 @@ function RenameForm({ session, onClose }: { session: Session; onClose: () => voi
     validateInputOnChange: true,
     transformValues: (values) => renameFormSchema.parse(values),
   });
-  const rename = useMutation({
-    mutationFn: (next: string) => renameSession(session.hash_id, next),
+  const rename = useEndpointMutation(sessionsApi.patchSession, {
+    invalidates: [sessionsApi.listSessions],
     onSuccess: (updated) => {
-      queryClient.setQueryData(queryKeys.session(updated.hash_id), updated);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
+      queryClient.setQueryData(endpointKey(sessionsApi.getSession, { params: { hash: updated.hash_id } }), updated);
       showToast('success', t('session.renamed'));
       onClose();
     },
-    onError: (error) => {
-      showToast('error', t(errorMessageKey(error, sessionsApi.patchSession)));
-    },
   });
   return (
-    <form onSubmit={form.onSubmit(({ title }) => rename.mutate(title))}>
+    <form onSubmit={form.onSubmit(({ title }) => rename.mutate({ params: { hash: session.hash_id }, body: { title } }))}>
       <TextInput
         data-autofocus
         label={t('session.titleLabel')}

@@ -3,12 +3,11 @@ import { Alert, Button, Center, EmptyState, Loader, Skeleton, Stack, Text, Title
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
-import { chatbotsApi, isApiError, type Chatbot, type SessionFile } from '../../../../shared/api';
+import { chatbotsApi, isApiError, sessionsApi, type Chatbot, type SessionFile } from '../../../../shared/api';
 import { streamChat } from '../../api/chat';
 import { modesBody } from './modes/modesStore';
-import { startingChatbot, useChatbot, useDashboardChatbots } from '../../api/chatbots';
-import { generateSessionTitle, useSession } from '../../api/sessions';
-import { queryKeys } from '../../api/queryKeys';
+import { startingChatbot, useDashboardChatbots } from '../../api/chatbots';
+import { endpointKey, invalidateEndpoints, useEndpointMutation, useEndpointQuery } from '../../api/endpointHooks';
 import { errorKeyOf, errorMessageKey } from '../../api/errorMessages';
 import { IconChat } from '../../components/icons';
 import { showToast } from '../../components/toast';
@@ -16,7 +15,7 @@ import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { discardActiveRun, useActiveRunStore } from './activeRun';
 import { ChatRun, type ChatRunSnapshot } from './chatRun';
 import { chatbotName } from '../../../../shared/domain/chatbots';
-import { appendTurn, historyBesideRun, seedEmptyHistory, useSessionHistory } from './history';
+import { appendTurn, historyBesideRun, seedEmptyHistory, sessionHistoryKey, useSessionHistory } from './history';
 import { ChatHeader } from './ChatHeader';
 import { ChatbotUnavailable } from './ChatbotUnavailable';
 import { webSearchFields } from '../sources/webSearchStore';
@@ -103,18 +102,19 @@ function HistorySkeleton() {
   );
 }
 
-/** Title the new session from its first message; a failure just leaves it Untitled. */
-async function generateTitle(queryClient: ReturnType<typeof useQueryClient>, hashId: string): Promise<void> {
-  try {
-    const session = await generateSessionTitle(hashId);
-    // A session fetch that started before the title existed must not overwrite it.
-    await queryClient.cancelQueries({ queryKey: queryKeys.session(hashId), exact: true });
-    queryClient.setQueryData(queryKeys.session(hashId), session);
-  } catch {
-    // The session keeps working without a title; the list shows it as Untitled.
-  } finally {
-    void queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
-  }
+/** Titles the new session from its first message; a failure just leaves it Untitled (no toast: the session keeps working). */
+function useGenerateTitle() {
+  const queryClient = useQueryClient();
+  return useEndpointMutation(sessionsApi.generateSessionTitle, {
+    errorToast: false,
+    onSuccess: async (session, { params }) => {
+      const key = endpointKey(sessionsApi.getSession, { params });
+      // A session fetch that started before the title existed must not overwrite it.
+      await queryClient.cancelQueries({ queryKey: key, exact: true });
+      queryClient.setQueryData(key, session);
+    },
+    onSettled: () => invalidateEndpoints(queryClient, [sessionsApi.listSessions]),
+  }).mutate;
 }
 
 function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; sessionHashId: string | undefined }) {
@@ -123,8 +123,9 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
   const queryClient = useQueryClient();
   const navigate = useNavigate();
 
-  const chatbot = useChatbot(chatbotId);
-  const session = useSession(sessionHashId);
+  const chatbot = useEndpointQuery(chatbotsApi.getChatbot, { params: { id: chatbotId } });
+  const session = useEndpointQuery(sessionsApi.getSession, { params: { hash: sessionHashId ?? '' } }, { enabled: sessionHashId !== undefined });
+  const generateTitle = useGenerateTitle();
   const history = useSessionHistory(sessionHashId);
   // Sessions created by a send on this page: the URL gains their id, but that is no newly opened chat.
   const [createdHere, setCreatedHere] = useState<ReadonlySet<string>>(() => new Set());
@@ -170,7 +171,7 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
           if (!meta.session_created) return;
           setCreatedHere((created) => new Set(created).add(meta.session_hash_id));
           seedEmptyHistory(queryClient, meta.session_hash_id);
-          void queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
+          void invalidateEndpoints(queryClient, [sessionsApi.listSessions]);
           if (isCurrent()) void navigate(`/dashboard/chat/${chatbotId}/${meta.session_hash_id}`, { replace: true });
         },
         onSettled: (snapshot: ChatRunSnapshot) => {
@@ -182,16 +183,16 @@ function ChatConversation({ chatbotId, sessionHashId }: { chatbotId: number; ses
           }
           appendTurn(queryClient, snapshot);
           // An answer cut off shows as the server kept it (being written still, or interrupted).
-          if (isCutOff(snapshot.error) && snapshot.meta) void queryClient.invalidateQueries({ queryKey: queryKeys.sessionHistory(snapshot.meta.session_hash_id) });
+          if (isCutOff(snapshot.error) && snapshot.meta) void queryClient.invalidateQueries({ queryKey: sessionHistoryKey(snapshot.meta.session_hash_id) });
           if (isCurrent() && snapshot.error === null) useActiveRunStore.setState({ run: null });
-          if (snapshot.meta?.session_created) void generateTitle(queryClient, snapshot.meta.session_hash_id);
-          else void queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
+          if (snapshot.meta?.session_created) generateTitle({ params: { hash: snapshot.meta.session_hash_id } });
+          else void invalidateEndpoints(queryClient, [sessionsApi.listSessions]);
         },
       });
       useActiveRunStore.setState({ run: next });
       void next.start();
     },
-    [chatbotId, sessionHashId, navigate, queryClient],
+    [chatbotId, sessionHashId, navigate, queryClient, generateTitle],
   );
 
   const stop = useCallback(() => useActiveRunStore.getState().run?.stop(), []);

@@ -3,10 +3,12 @@ import { Button, Combobox, Loader, Text, useCombobox } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import type { Chatbot } from '../../../../shared/api';
+import { keepPreviousData } from '@tanstack/react-query';
+import { chatbotsApi, type Chatbot } from '../../../../shared/api';
+import { CHATBOT_SWITCHER_SIZE } from '../../../../shared/domain/sharing';
 import { SEARCH_DEBOUNCE_MS } from '../../../../shared/domain/ui';
-import { useChatbotSearch } from '../../api/chatbots';
-import { useRecentChatbots } from '../../api/store';
+import { useRecentChatbots } from '../../api/chatbots';
+import { useEndpointQuery } from '../../api/endpointHooks';
 import { errorKeyOf } from '../../api/errorMessages';
 import { IconChevron, IconLock, IconSwitch } from '../../components/icons';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
@@ -36,7 +38,12 @@ export function ChatbotSwitcher({ current }: { current: Chatbot }) {
     },
     onDropdownOpen: () => combobox.focusSearchInput(),
   });
-  const results = useChatbotSearch(debounced, combobox.dropdownOpened);
+  // Chatbots the member sees (defaults first) matching the search, asked while the list is open.
+  const results = useEndpointQuery(
+    chatbotsApi.listChatbots,
+    { query: { include_default: true, size: CHATBOT_SWITCHER_SIZE, search_term: debounced } },
+    { enabled: combobox.dropdownOpened, placeholderData: keepPreviousData },
+  );
   // An unnamed draft is the Studio's to test, not a chatbot to switch to.
   const items = (results.data?.items ?? []).filter((chatbot) => chatbot.status !== 'draft');
   // The member's recent chatbots head the list while nothing is searched (spec §7 relations).

@@ -23,7 +23,7 @@ function useRefreshAfterSend(run: ChatRun | null, memberId: number | undefined) 
   const status = useSyncExternalStore(run?.subscribe ?? noSubscription, () => run?.getSnapshot().status);
   const settled = isFinal(status);
   useEffect(() => {
-    if (settled && memberId !== undefined) refreshCredits(queryClient, memberId);
+    if (settled && memberId !== undefined) void refreshCredits(queryClient);
   }, [settled, run, memberId, queryClient]);
 }
 

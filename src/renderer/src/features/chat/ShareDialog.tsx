@@ -1,13 +1,11 @@
 import { useEffect, useState } from 'react';
 import { ActionIcon, Group, Modal, Stack, Switch, Text, TextInput, Tooltip } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { sessionsApi, type Session } from '../../../../shared/api';
-import { errorMessageKey } from '../../api/errorMessages';
-import { setSessionPublic, sharedSessionUrl } from '../../api/publicSessions';
-import { queryKeys } from '../../api/queryKeys';
+import { endpointKey, useEndpointMutation } from '../../api/endpointHooks';
+import { sharedSessionUrl } from '../../api/publicSessions';
 import { IconShare } from '../../components/icons';
-import { showToast } from '../../components/toast';
 import { CopyButton } from '../../components/CopyButton';
 
 function useSharedUrl(hashId: string): string {
@@ -63,15 +61,12 @@ export function ShareSessionButton({ session }: { session: Session }) {
   const { t } = useTranslation('sharing');
   const queryClient = useQueryClient();
   const [opened, setOpened] = useState(false);
-  const share = useMutation({
-    mutationFn: (isPublic: boolean) => setSessionPublic(session.hash_id, isPublic),
-    onSuccess: (updated) => {
-      queryClient.setQueryData(queryKeys.session(updated.hash_id), updated);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.sessions });
-    },
-    onError: (error) => showToast('error', t(errorMessageKey(error, sessionsApi.patchSession))),
+  // Makes the session public (anyone with the link may read it) or private again.
+  const share = useEndpointMutation(sessionsApi.patchSession, {
+    invalidates: [sessionsApi.listSessions],
+    onSuccess: (updated) => queryClient.setQueryData(endpointKey(sessionsApi.getSession, { params: { hash: updated.hash_id } }), updated),
   });
-  const isPublic = share.isPending ? (share.variables ?? session.is_public) : session.is_public;
+  const isPublic = share.isPending ? (share.variables.body.is_public ?? session.is_public) : session.is_public;
   return (
     <>
       <Tooltip label={t('share.open')}>
@@ -85,7 +80,7 @@ export function ShareSessionButton({ session }: { session: Session }) {
             data-autofocus
             checked={isPublic}
             disabled={share.isPending}
-            onChange={(event) => share.mutate(event.currentTarget.checked)}
+            onChange={(event) => share.mutate({ params: { hash: session.hash_id }, body: { is_public: event.currentTarget.checked } })}
             label={t('share.publicSwitch')}
             description={isPublic ? t('share.publicHint') : t('share.privateHint')}
           />

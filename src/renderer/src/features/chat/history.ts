@@ -1,8 +1,8 @@
-import { useInfiniteQuery, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import type { InfiniteData, QueryClient } from '@tanstack/react-query';
 import { sessionsApi, type ChatMeta, type SessionMessage } from '../../../../shared/api';
 import type { z } from 'zod';
-import { getSessionHistoryPage } from '../../api/sessions';
-import { queryKeys } from '../../api/queryKeys';
+import { SESSION_HISTORY_PAGE_SIZE } from '../../../../shared/domain/pagination';
+import { endpointPagesKey, useEndpointInfiniteQuery } from '../../api/endpointHooks';
 import type { ChatRunSnapshot } from './chatRun';
 import { streamedImageFile } from './modes/imageFiles';
 import { estimateTokens } from '../../../../shared/domain/tokens';
@@ -25,11 +25,15 @@ const isBeingWritten = (data: InfiniteData<HistoryPage, unknown> | undefined) =>
  * source of truth for finished turns (each streamed answer is appended to it), so it is never
  * refetched behind the user's back, except while an answer in it is still being written.
  */
+const historyInput = (hashId: string) => ({ params: { hash: hashId }, query: { size: SESSION_HISTORY_PAGE_SIZE } });
+
+/** Where a session's messages are cached: the stream writes each finished turn there. */
+export const sessionHistoryKey = (hashId: string) => endpointPagesKey(sessionsApi.getSessionHistory, historyInput(hashId));
+
 export function useSessionHistory(hashId: string | undefined) {
-  return useInfiniteQuery({
-    queryKey: queryKeys.sessionHistory(hashId ?? ''),
-    queryFn: ({ pageParam }) => getSessionHistoryPage(hashId ?? '', pageParam),
-    initialPageParam: undefined as number | undefined,
+  return useEndpointInfiniteQuery(sessionsApi.getSessionHistory, historyInput(hashId ?? ''), {
+    pageQuery: (firstId: number | undefined) => ({ first_id: firstId }),
+    initialPageParam: undefined,
     getNextPageParam: (page) => (page.has_more ? page.items[0]?.id : undefined),
     enabled: hashId !== undefined,
     staleTime: Infinity,
@@ -56,7 +60,7 @@ export function historyBesideRun(data: InfiniteData<HistoryPage, unknown> | unde
 /** A session created by our own first message has no history to fetch yet. */
 export function seedEmptyHistory(queryClient: QueryClient, hashId: string): void {
   const empty: HistoryData = { pages: [{ items: [], has_more: false, context_tokens: 0 }], pageParams: [undefined] };
-  queryClient.setQueryData<HistoryData>(queryKeys.sessionHistory(hashId), (old) => old ?? empty);
+  queryClient.setQueryData<HistoryData>(sessionHistoryKey(hashId), (old) => old ?? empty);
 }
 
 const NO_EXTRAS: Pick<SessionMessage, 'reasoning' | 'reasoning_ms' | 'citations' | 'streaming'> = { reasoning: null, reasoning_ms: null, citations: [], streaming: false };
@@ -93,7 +97,7 @@ export function appendTurn(queryClient: QueryClient, snapshot: ChatRunSnapshot):
     },
   ];
   seedEmptyHistory(queryClient, meta.session_hash_id);
-  queryClient.setQueryData<HistoryData>(queryKeys.sessionHistory(meta.session_hash_id), (old) => {
+  queryClient.setQueryData<HistoryData>(sessionHistoryKey(meta.session_hash_id), (old) => {
     if (!old) return old;
     const [newest, ...older] = old.pages;
     if (!newest) return old;

@@ -1,15 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { ApiError } from '../../../../shared/api';
+import { setPlatformForTests } from '../../platform';
+import { installFakeApi } from '../../test/fakeApi';
 import { renderScreen } from '../../test/render';
 import { useUserSession } from '../../stores/userSession';
+import { ContactModal } from './ContactModal';
 
-const api = vi.hoisted(() => ({ sendInquiry: vi.fn() }));
-vi.mock('../../api/inquiries', () => api);
-const { ContactModal } = await import('./ContactModal');
-
-afterEach(() => vi.clearAllMocks());
+afterEach(() => setPlatformForTests(null));
 
 function open() {
   useUserSession.setState({ member: { id: 9, name: 'Ada', email: 'ada@demo.test', is_admin: false, language: 'en', custom_fields: [], member_status: 'approved', member_type: 'individual', sso_platform_id: null, has_password: true } });
@@ -20,27 +18,29 @@ function open() {
 
 describe('contact modal', () => {
   it('checks the inquiry and phone before sending, with the member’s email filled in', async () => {
+    const api = installFakeApi({});
     open();
     expect(screen.getByLabelText(/Reply to this email/)).toHaveValue('ada@demo.test');
     await userEvent.type(screen.getByLabelText(/Phone/), 'call me');
     await userEvent.click(screen.getByRole('button', { name: 'Send' }));
     expect(await screen.findByText('Enter a phone number with digits, spaces and + ( ) - only.')).toBeVisible();
     expect(screen.getByLabelText(/Your question/)).toHaveAttribute('aria-invalid', 'true');
-    expect(api.sendInquiry).not.toHaveBeenCalled();
+    expect(api.fetch).not.toHaveBeenCalled();
   });
 
   it('sends the inquiry, says so and closes', async () => {
-    api.sendInquiry.mockResolvedValue({ ok: true });
+    const api = installFakeApi({ 'POST /inquiries/': () => Response.json({ ok: true }) });
     const onClose = open();
     await userEvent.type(screen.getByLabelText(/Your question/), 'How do I buy credits?');
     await userEvent.click(screen.getByRole('button', { name: 'Send' }));
     await vi.waitFor(() => expect(onClose).toHaveBeenCalled());
-    expect(api.sendInquiry).toHaveBeenCalledWith({ inquiry: 'How do I buy credits?', email: 'ada@demo.test', phone: undefined });
+    const [sent] = api.find('POST', '/inquiries/');
+    expect(await sent!.json()).toEqual({ inquiry: 'How do I buy credits?', email: 'ada@demo.test' });
     expect(await screen.findByText('Sent. We will answer by email.')).toBeVisible();
   });
 
   it('keeps the text and explains a refusal beyond the hourly limit', async () => {
-    api.sendInquiry.mockRejectedValue(new ApiError(429, { code: 'rate_limited', message: 'slow' }));
+    installFakeApi({ 'POST /inquiries/': () => Response.json({ code: 'rate_limited', message: 'slow' }, { status: 429 }) });
     const onClose = open();
     await userEvent.type(screen.getByLabelText(/Your question/), 'Again?');
     await userEvent.click(screen.getByRole('button', { name: 'Send' }));

@@ -1,10 +1,8 @@
 import { Button, Group, Modal, Stack, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { inquiriesApi } from '../../../../shared/api';
-import { errorMessageKey } from '../../api/errorMessages';
-import { sendInquiry } from '../../api/inquiries';
+import { useEndpointMutation } from '../../api/endpointHooks';
 import { bodySchemaOf, focusFirstError, zodResolver } from '../../components/forms/zodResolver';
 import { showToast } from '../../components/toast';
 import { useUserSession } from '../../stores/userSession';
@@ -20,14 +18,12 @@ export function ContactModal({ opened, onClose }: { opened: boolean; onClose: ()
     initialValues: { inquiry: '', email, phone: '' },
     validate: zodResolver(inquirySchema, { phone: 'contact:phone_invalid', email: 'validation.email_invalid' }),
   });
-  const send = useMutation({
-    mutationFn: (values: typeof form.values) => sendInquiry({ ...values, phone: values.phone.trim() || undefined }),
+  const send = useEndpointMutation(inquiriesApi.sendInquiry, {
     onSuccess: () => {
       showToast('success', t('sent'));
       form.reset();
       onClose();
     },
-    onError: (error) => showToast('error', t(errorMessageKey(error, inquiriesApi.sendInquiry))),
   });
   const errorText = (field: 'inquiry' | 'email' | 'phone') => {
     const key = form.errors[field];
@@ -36,7 +32,7 @@ export function ContactModal({ opened, onClose }: { opened: boolean; onClose: ()
   };
   return (
     <Modal opened={opened} onClose={onClose} title={t('title')} closeButtonProps={{ 'aria-label': t('close') }} size="lg">
-      <form noValidate onSubmit={form.onSubmit((values) => send.mutate(values), (errors) => focusFirstError(form, errors))} data-testid="contact-form">
+      <form noValidate onSubmit={form.onSubmit((values) => send.mutate({ body: { ...values, phone: values.phone.trim() || undefined } }), (errors) => focusFirstError(form, errors))} data-testid="contact-form">
         <Stack gap="sm">
           <Textarea label={t('inquiry')} autosize minRows={4} maxRows={10} required data-autofocus {...form.getInputProps('inquiry')} error={errorText('inquiry')} />
           <TextInput label={t('email')} type="email" required autoComplete="email" {...form.getInputProps('email')} error={errorText('email')} />

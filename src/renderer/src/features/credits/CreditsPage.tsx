@@ -1,10 +1,12 @@
 import { Alert, Button, Card, Group, Progress, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { keepPreviousData } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
 import { type CreditWarning, creditWarning, shownCreditFigures } from '../../../../shared/domain/credits';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../../../shared/domain/pagination';
-import type { MemberUsage } from '../../../../shared/api';
-import { useCreditEntries, useMemberUsage } from '../../api/credits';
+import { creditsApi, type MemberUsage } from '../../../../shared/api';
+import { useMemberUsage } from '../../api/credits';
+import { useEndpointQuery } from '../../api/endpointHooks';
 import { PageFrame } from '../../components/PageFrame';
 import { useListState } from '../../components/list/useListState';
 import { useUserSession } from '../../stores/userSession';
@@ -80,7 +82,7 @@ export default function CreditsPage() {
   const member = useUserSession((state) => state.member);
   const usage = useMemberUsage(member?.id);
   const listState = useListState({ size: DEFAULT_LIST_PAGE_SIZE });
-  const entries = useCreditEntries(listState.page, listState.size);
+  const entries = useEndpointQuery(creditsApi.listCredits, { query: { page: listState.page, size: listState.size } }, { placeholderData: keepPreviousData });
   return (
     <PageFrame title={t('title')} description={t('description')}>
       <Stack gap="xl">

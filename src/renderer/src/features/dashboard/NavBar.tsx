@@ -3,11 +3,10 @@ import { AppShell, Avatar, Box, Collapse, Divider, Group, Image, ScrollArea, Sta
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useMatch } from 'react-router-dom';
 import { isCreditsDepleted } from '../../../../shared/domain/credits';
-import { chatbotsApi, membersApi } from '../../../../shared/api';
-import { useErrorToast } from '../../components/useErrorToast';
 import { getPlatform } from '../../platform';
 import { useDashboardChatbots } from '../../api/chatbots';
-import { useCreditCheck } from '../../api/members';
+import { membersApi } from '../../../../shared/api';
+import { useEndpointQuery } from '../../api/endpointHooks';
 import { useTenant } from '../../api/tenant';
 import { useUserSession } from '../../stores/userSession';
 import { AccountMenu } from '../../components/AccountMenu';
@@ -49,11 +48,9 @@ function NewChatLink() {
   const { t } = useTranslation('dashboard');
   const memberId = useUserSession((state) => state.member?.id);
   const chatbots = useDashboardChatbots();
-  const credit = useCreditCheck(memberId);
+  const credit = useEndpointQuery(membersApi.getCreditCheck, { params: { id: memberId ?? 0 } }, { enabled: memberId !== undefined, errorToast: true });
   const tenant = useTenant();
   const openChat = useMatch({ path: '/dashboard/chat/:chatbotId', end: false });
-  useErrorToast(credit.error, membersApi.getCreditCheck);
-  useErrorToast(chatbots.error, chatbotsApi.listChatbots);
 
   const to = newChatPath({
     chatbots: chatbots.data?.items ?? [],

@@ -2,8 +2,8 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { ActionIcon, Center, Loader, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useMatch } from 'react-router-dom';
-import type { Session } from '../../../../shared/api';
-import { useSessionsInfinite } from '../../api/sessions';
+import { sessionsApi, type Session } from '../../../../shared/api';
+import { useEndpointInfiniteQuery } from '../../api/endpointHooks';
 import { IconTrash } from '../../components/icons';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { focusOrMain } from '../../components/mainContent';
@@ -24,7 +24,12 @@ function usePeriodLabel(): (period: SessionPeriod) => string {
 /** My sessions, grouped by the day of their last message: titles (or Untitled), delete on hover, next page loaded when the end scrolls into view. */
 export function SessionList() {
   const { t } = useTranslation('dashboard');
-  const sessions = useSessionsInfinite();
+  // 30 per page (the API default), the next page loaded at the end of the list.
+  const sessions = useEndpointInfiniteQuery(sessionsApi.listSessions, {}, {
+    pageQuery: (page: number) => ({ page }),
+    initialPageParam: 1,
+    getNextPageParam: (last) => (last.page < last.total_pages ? last.page + 1 : undefined),
+  });
   const deletion = useDeleteSession();
   const [pendingDelete, setPendingDelete] = useState<Session | null>(null);
   const openSession = useMatch('/dashboard/chat/:chatbotId/:sessionHashId');

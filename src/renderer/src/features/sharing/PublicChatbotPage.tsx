@@ -2,10 +2,11 @@ import { useCallback, useMemo, useState } from 'react';
 import { ActionIcon, Avatar, Badge, Button, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import { isApiError, type PublicChatbot } from '../../../../shared/api';
+import { isApiError, publicSessionsApi, type PublicChatbot } from '../../../../shared/api';
 import { chatbotName } from '../../../../shared/domain/chatbots';
 import { PUBLIC_CHATBOT_ROUTE, SHARED_WORKSPACE_PARAM } from '../../../../shared/domain/sharing';
-import { usePublicChatbot, usePublicSessionHistory } from '../../api/publicSessions';
+import { useEndpointQuery } from '../../api/endpointHooks';
+import { usePublicSessionHistory } from './publicHistory';
 import { IconPlus, IconShare } from '../../components/icons';
 import { MAIN_CONTENT_ID } from '../../components/mainContent';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
@@ -85,7 +86,8 @@ export default function PublicChatbotPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const workspace = useLinkWorkspace(params.get(SHARED_WORKSPACE_PARAM), member !== null);
-  const chatbot = usePublicChatbot(hash, workspace.ready);
+  // A chatbot that is not public answers 404: said at once, not retried.
+  const chatbot = useEndpointQuery(publicSessionsApi.getPublicChatbot, { params: { hash } }, { enabled: workspace.ready, retry: false });
   const history = usePublicSessionHistory(sessionHash ?? '', workspace.ready && sessionHash !== undefined);
   const [shareOpen, setShareOpen] = useState(false);
 

@@ -2,9 +2,10 @@ import { useCallback, useMemo, useState } from 'react';
 import { ActionIcon, Avatar, Button, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
-import { isApiError } from '../../../../shared/api';
+import { isApiError, publicSessionsApi } from '../../../../shared/api';
 import { SHARED_SESSION_ROUTE, SHARED_WORKSPACE_PARAM } from '../../../../shared/domain/sharing';
-import { usePublicChatbot, usePublicSession, usePublicSessionHistory } from '../../api/publicSessions';
+import { useEndpointQuery } from '../../api/endpointHooks';
+import { usePublicSessionHistory } from './publicHistory';
 import { IconPlus, IconShare } from '../../components/icons';
 import { MAIN_CONTENT_ID } from '../../components/mainContent';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
@@ -40,7 +41,8 @@ export default function PublicSessionPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const workspace = useLinkWorkspace(params.get(SHARED_WORKSPACE_PARAM), member !== null);
-  const session = usePublicSession(hash, workspace.ready);
+  // A private (or unknown) session answers 404: said at once, not retried.
+  const session = useEndpointQuery(publicSessionsApi.getPublicSession, { params: { hash } }, { enabled: workspace.ready, retry: false });
   const history = usePublicSessionHistory(hash, workspace.ready);
   /** A fresh visitor chat was started from the dialog and has not been sent yet. */
   const [fresh, setFresh] = useState(false);
@@ -50,7 +52,7 @@ export default function PublicSessionPage() {
   const title = fresh ? t('public.newChat') : data?.title || t('public.untitled');
   useDocumentTitle(data ? title : null);
   const canChat = !member && data !== undefined && data.chatbot.is_public && (fresh || data.creator_name === null);
-  const visitorModes = usePublicChatbot(data?.chatbot.hash_id ?? '', canChat).data?.visitor_modes;
+  const visitorModes = useEndpointQuery(publicSessionsApi.getPublicChatbot, { params: { hash: data?.chatbot.hash_id ?? '' } }, { enabled: canChat, retry: false }).data?.visitor_modes;
 
   const onSessionCreated = useCallback(
     (created: string) => {

@@ -1,13 +1,15 @@
 import { useCallback, useState, useSyncExternalStore } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { ChatBody, ChatMeta, PublicSession } from '../../../../shared/api';
+import { publicSessionsApi, type ChatBody, type ChatMeta, type PublicSession } from '../../../../shared/api';
 import { streamChat } from '../../api/chat';
-import { generatePublicSessionTitle } from '../../api/publicSessions';
-import { queryKeys } from '../../api/queryKeys';
+import { endpointKey, useEndpointMutation } from '../../api/endpointHooks';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { useActiveRunStore } from '../chat/activeRun';
 import { ChatRun, type ChatRunSnapshot } from '../chat/chatRun';
 import type { HistoryData } from '../chat/history';
+import { publicHistoryKey } from './publicHistory';
+
+const publicSessionKey = (hashId: string) => endpointKey(publicSessionsApi.getPublicSession, { params: { hash: hashId } });
 
 const noSubscription = () => () => {};
 
@@ -34,6 +36,11 @@ export function useVisitorRun({ chatbot, sessionHash, modes, onSessionCreated }:
   const [run, setRun] = useState<ChatRun | null>(null);
   const runMeta = useSyncExternalStore<ChatMeta | null>(run?.subscribe ?? noSubscription, () => run?.getSnapshot().meta ?? null);
   const streaming = useSyncExternalStore(run?.subscribe ?? noSubscription, () => run?.isActive ?? false);
+  // The chat keeps working untitled: a failure is not toasted.
+  const { mutate: generateTitle } = useEndpointMutation(publicSessionsApi.generatePublicSessionTitle, {
+    errorToast: false,
+    onSuccess: (titled, { params }) => queryClient.setQueryData(publicSessionKey(params.hash), titled),
+  });
 
   const send = useCallback(
     (text: string) => {
@@ -47,8 +54,8 @@ export function useVisitorRun({ chatbot, sessionHash, modes, onSessionCreated }:
           if (!meta.session_created) return;
           const hashId = meta.session_hash_id;
           const empty: HistoryData = { pages: [{ items: [], has_more: false, context_tokens: 0 }], pageParams: [undefined] };
-          queryClient.setQueryData(queryKeys.publicSessionHistory(hashId), empty);
-          queryClient.setQueryData<PublicSession>(queryKeys.publicSession(hashId), {
+          queryClient.setQueryData(publicHistoryKey(hashId), empty);
+          queryClient.setQueryData<PublicSession>(publicSessionKey(hashId), {
             hash_id: hashId,
             title: null,
             creator_name: null,
@@ -67,21 +74,16 @@ export function useVisitorRun({ chatbot, sessionHash, modes, onSessionCreated }:
           if (!hashId) return;
           // Invalidated rather than refetched: a history with no page observing it yet (its page still
           // opening) must be fetched by that page's infinite query, never as a plain one.
-          void queryClient.invalidateQueries({ queryKey: queryKeys.publicSessionHistory(hashId), exact: true }).then(() => {
+          void queryClient.invalidateQueries({ queryKey: publicHistoryKey(hashId), exact: true }).then(() => {
             if (snapshot.error === null) setRun((current) => (current === next ? null : current));
           });
-          if (snapshot.meta?.session_created) {
-            generatePublicSessionTitle(hashId, language).then(
-              (titled) => queryClient.setQueryData(queryKeys.publicSession(hashId), titled),
-              () => undefined, // The chat keeps working untitled.
-            );
-          }
+          if (snapshot.meta?.session_created) generateTitle({ params: { hash: hashId }, query: { language } });
         },
       });
       setRun(next);
       void next.start();
     },
-    [chatbot, sessionHash, modes, language, onSessionCreated, queryClient, run],
+    [chatbot, sessionHash, modes, language, onSessionCreated, queryClient, run, generateTitle],
   );
 
   const reset = useCallback(() => {

@@ -3,12 +3,12 @@ import { Alert, Anchor, Box, Button, Center, Group, Loader, Paper, PasswordInput
 import { FORM_INDEX, useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
-import { isApiError, signupApi, ssoApi, type CustomField, type Policy, type SignupSettings, type MemberGroup } from '../../../../shared/api';
+import { isApiError, signupApi, ssoApi, type CustomField, type Member, type Policy, type SignupSettings, type MemberGroup } from '../../../../shared/api';
 import type { SignupOutcome } from '../../../../shared/domain/signup';
+import { useEndpointMutation } from '../../api/endpointHooks';
 import { errorMessageKey } from '../../api/errorMessages';
-import { sendSignupCode, signUp, useSignupForm } from '../../api/signup';
+import { useSignupForm } from '../../api/signup';
 import { usePasswordMinLength } from '../../api/tenant';
-import { ssoSignUp } from '../../api/sso';
 import { LanguageMenu } from '../../components/LanguageMenu';
 import { MAIN_CONTENT_ID } from '../../components/mainContent';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
@@ -118,25 +118,43 @@ function SignUpFlow({ settings, groups, fields, policies, sso, onDone }: FlowPro
   const [sent, setSent] = useState<SentCode | null>(null);
   const [code, setCode] = useState('');
   const [failure, setFailure] = useState<Failure | null>(null);
-  const [busy, setBusy] = useState(false);
+  // Each step's refusal is said above the form, not in a toast.
+  const stepOptions = (endpoint: Parameters<typeof failureOf>[1]) => ({
+    errorToast: false,
+    onMutate: () => setFailure(null),
+    onError: (error: Error) => setFailure(failureOf(error, endpoint)),
+  });
+  const sendCode = useEndpointMutation(signupApi.sendCode, {
+    ...stepOptions(signupApi.sendCode),
+    onSuccess: (answer) => {
+      setSent({ expiresAt: Date.parse(answer.expires_at), resendAt: Date.parse(answer.resend_available_at) });
+      setCode('');
+    },
+  });
+  // An account usable at once is signed in the way sign-in does it (web cookie, desktop keychain), still as part of the step.
+  async function finish(outcome: SignupOutcome, signIn: () => Promise<Member>) {
+    const signedIn = outcome === 'pending' ? null : await signIn();
+    // The outcome first: a signed-in member without one is sent on to the dashboard.
+    onDone(outcome);
+    if (signedIn) setMember(signedIn);
+  }
+  const emailSignUp = useEndpointMutation(signupApi.signUp, {
+    ...stepOptions(signupApi.signUp),
+    onSuccess: (answer, { body }) => finish(answer.outcome, () => getPlatform().session.signIn({ email: body.email, password: body.password })),
+  });
+  const ssoSignUp = useEndpointMutation(ssoApi.ssoSignUp, {
+    ...stepOptions(ssoApi.ssoSignUp),
+    onSuccess: (answer, { body }) => finish(answer.outcome, () => getPlatform().session.ssoSignIn({ code: body.sso_access_token, sso_platform_id: body.sso_platform_id })),
+  });
+  const busy = sendCode.isPending || emailSignUp.isPending || ssoSignUp.isPending;
   const fieldError = (path: string, fieldName?: string) => {
     const key = form.errors[path];
     return key ? tc(String(key), { field_name: fieldName, count: passwordMinLength }) : undefined;
   };
 
-  async function requestCode() {
-    setFailure(null);
-    setBusy(true);
-    try {
-      const { email, method, phone } = form.values;
-      const answer = await sendSignupCode({ email: email.trim(), language, method, ...(method === 'sms' ? { phone: phone.trim() } : {}) });
-      setSent({ expiresAt: Date.parse(answer.expires_at), resendAt: Date.parse(answer.resend_available_at) });
-      setCode('');
-    } catch (error) {
-      setFailure(failureOf(error, signupApi.sendCode));
-    } finally {
-      setBusy(false);
-    }
+  function requestCode() {
+    const { email, method, phone } = form.values;
+    sendCode.mutate({ body: { email: email.trim(), language, method, ...(method === 'sms' ? { phone: phone.trim() } : {}) } });
   }
 
   /** What both ways of signing up send: name, language, fields, group and agreements. */
@@ -153,31 +171,10 @@ function SignUpFlow({ settings, groups, fields, policies, sso, onDone }: FlowPro
     };
   }
 
-  async function createAccount() {
-    setFailure(null);
-    setBusy(true);
+  function createAccount() {
     const values = form.values;
-    const email = values.email.trim();
-    try {
-      const answer = sso
-        ? await ssoSignUp({ ...admission(), sso_access_token: sso.token, sso_platform_id: sso.platformId })
-        : await signUp({ ...admission(), email, password: values.password, auth_code: code.trim() });
-      // An account usable at once is signed in the way sign-in does it (web cookie, desktop keychain).
-      const session = getPlatform().session;
-      const signedIn =
-        answer.outcome === 'pending'
-          ? null
-          : sso
-            ? await session.ssoSignIn({ code: sso.token, sso_platform_id: sso.platformId })
-            : await session.signIn({ email, password: values.password });
-      // The outcome first: a signed-in member without one is sent on to the dashboard.
-      onDone(answer.outcome);
-      if (signedIn) setMember(signedIn);
-    } catch (error) {
-      setFailure(failureOf(error, sso ? ssoApi.ssoSignUp : signupApi.signUp));
-    } finally {
-      setBusy(false);
-    }
+    if (sso) ssoSignUp.mutate({ body: { ...admission(), sso_access_token: sso.token, sso_platform_id: sso.platformId } });
+    else emailSignUp.mutate({ body: { ...admission(), email: values.email.trim(), password: values.password, auth_code: code.trim() } });
   }
 
   const alert = failure && (
@@ -195,8 +192,8 @@ function SignUpFlow({ settings, groups, fields, policies, sso, onDone }: FlowPro
         onCode={setCode}
         busy={busy}
         alert={alert}
-        onResend={() => void requestCode()}
-        onSubmit={() => void createAccount()}
+        onResend={requestCode}
+        onSubmit={createAccount}
         onBack={() => {
           setFailure(null);
           setSent(null);

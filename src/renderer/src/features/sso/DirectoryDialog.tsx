@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Modal, PasswordInput, Radio, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { isApiError, type SsoPlatform, type SsoVerified } from '../../../../shared/api';
+import { isApiError, ssoApi, type SsoPlatform, type SsoVerified } from '../../../../shared/api';
+import type { EndpointResponse } from '../../../../shared/api/endpoint';
 import type { VerificationMethod } from '../../../../shared/domain/signup';
-import { resendSsoCode, verifySso } from '../../api/sso';
+import { useEndpointMutation } from '../../api/endpointHooks';
 import { useSecondsUntil } from '../../components/useSecondsUntil';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { ssoFailureKey } from './useSsoCompletion';
@@ -15,7 +16,7 @@ interface Props {
   onVerified: (identity: SsoVerified) => Promise<void>;
 }
 
-type CodeSent = Extract<Awaited<ReturnType<typeof verifySso>>, { step: 'code_sent' }>;
+type CodeSent = Extract<EndpointResponse<typeof ssoApi.ssoVerify>, { step: 'code_sent' }>;
 
 /**
  * Directory sign-in (spec §7): the user ID and password the directory checks, then the code it
@@ -32,44 +33,35 @@ export function DirectoryDialog({ platform, onClose, onVerified }: Props) {
   const [code, setCode] = useState('');
   const [missing, setMissing] = useState<string[]>([]);
   const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function run(work: () => Promise<void>) {
-    setFailure(null);
-    setBusy(true);
-    try {
-      await work();
-    } catch (error) {
+  const codeSent = (answer: CodeSent) => {
+    setSent(answer);
+    setCode('');
+  };
+  // A refusal is said in the dialog, not in a toast. The verify and send-code calls share their messages (errorCatalog), so one lookup serves both.
+  const stepOptions = {
+    errorToast: false,
+    onMutate: () => setFailure(null),
+    onError: (error: Error) => {
       const seconds = (isApiError(error) ? (error.body?.details as { retry_after_seconds?: number } | undefined)?.retry_after_seconds : undefined) ?? 60;
-      // The verify and send-code calls share their messages (errorCatalog), so one lookup serves both.
       setFailure(t(ssoFailureKey(error), { seconds }));
-    } finally {
-      setBusy(false);
-    }
-  }
+    },
+  };
+  // The dialog stays busy while a verified identity is completed (signed in or connected).
+  const verify = useEndpointMutation(ssoApi.ssoVerify, { ...stepOptions, onSuccess: (answer) => (answer.step === 'code_sent' ? codeSent(answer) : onVerified(answer)) });
+  const resendCode = useEndpointMutation(ssoApi.ssoSendCode, { ...stepOptions, onSuccess: codeSent });
+  const busy = verify.isPending || resendCode.isPending;
 
-  const checkCredentials = () =>
-    run(async () => {
-      const answer = await verifySso(platform.id, { user_id: userId.trim(), user_pw: password, method, language });
-      if (answer.step === 'code_sent') {
-        setSent(answer);
-        setCode('');
-      }
-    });
+  const checkCredentials = () => verify.mutate({ params: { id: platform.id }, body: { user_id: userId.trim(), user_pw: password, method, language } });
 
-  const checkCode = () =>
-    run(async () => {
-      if (!sent) return;
-      const answer = await verifySso(platform.id, { code: code.trim(), verification_id: sent.verification_id, auth_token: sent.auth_token });
-      if (answer.step === 'verified') await onVerified(answer);
-    });
+  const checkCode = () => {
+    if (!sent) return;
+    verify.mutate({ params: { id: platform.id }, body: { code: code.trim(), verification_id: sent.verification_id, auth_token: sent.auth_token } });
+  };
 
-  const resend = () =>
-    run(async () => {
-      if (!sent) return;
-      setSent(await resendSsoCode(platform.id, { method, user_id: userId.trim(), verification_id: sent.verification_id, auth_token: sent.auth_token, language }));
-      setCode('');
-    });
+  const resend = () => {
+    if (!sent) return;
+    resendCode.mutate({ params: { id: platform.id }, body: { method, user_id: userId.trim(), verification_id: sent.verification_id, auth_token: sent.auth_token, language } });
+  };
 
   const required = (name: string) => (missing.includes(name) ? tc('validation.required') : undefined);
   const alert = failure && (
@@ -86,10 +78,10 @@ export function DirectoryDialog({ platform, onClose, onVerified }: Props) {
           onSubmit={(event) => {
             event.preventDefault();
             setMissing(code.trim() ? [] : ['code']);
-            if (code.trim()) void checkCode();
+            if (code.trim()) checkCode();
           }}
         >
-          <CodeFields sent={sent} code={code} onCode={setCode} error={required('code')} alert={alert} busy={busy} onResend={() => void resend()} onBack={() => setSent(null)} />
+          <CodeFields sent={sent} code={code} onCode={setCode} error={required('code')} alert={alert} busy={busy} onResend={resend} onBack={() => setSent(null)} />
         </form>
       ) : (
         <form
@@ -98,7 +90,7 @@ export function DirectoryDialog({ platform, onClose, onVerified }: Props) {
             event.preventDefault();
             const empty = [...(userId.trim() ? [] : ['user_id']), ...(password ? [] : ['password'])];
             setMissing(empty);
-            if (empty.length === 0) void checkCredentials();
+            if (empty.length === 0) checkCredentials();
           }}
         >
           <Stack gap="md">

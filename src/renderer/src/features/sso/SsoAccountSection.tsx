@@ -3,7 +3,7 @@ import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { ssoApi } from '../../../../shared/api';
 import { errorMessageKey } from '../../api/errorMessages';
-import { disconnectSsoAccount } from '../../api/sso';
+import { useEndpointMutation } from '../../api/endpointHooks';
 import { useSsoPlatforms } from '../../api/ssoPlatforms';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useUserSession } from '../../stores/userSession';
@@ -17,21 +17,11 @@ export function SsoAccountSection() {
   const platforms = useSsoPlatforms();
   const { start, busyId, failure, dialog } = useSsoStart('connect');
   const [confirming, setConfirming] = useState(false);
-  const [disconnectFailure, setDisconnectFailure] = useState<string | null>(null);
+  // A refusal is said above the section, not in a toast.
+  const disconnect = useEndpointMutation(ssoApi.disconnectSsoAccount, { errorToast: false, onSuccess: setMember, onSettled: () => setConfirming(false) });
+  const disconnectFailure = disconnect.error && t(errorMessageKey(disconnect.error, ssoApi.disconnectSsoAccount));
   if (!member || !platforms.data) return null;
   const connected = platforms.data.items.find((platform) => platform.id === member.sso_platform_id);
-
-  async function disconnect() {
-    if (!member) return;
-    setDisconnectFailure(null);
-    try {
-      setMember(await disconnectSsoAccount(member.id));
-    } catch (error) {
-      setDisconnectFailure(t(errorMessageKey(error, ssoApi.disconnectSsoAccount)));
-    } finally {
-      setConfirming(false);
-    }
-  }
 
   const problem = failure ?? disconnectFailure;
   return (
@@ -55,7 +45,7 @@ export function SsoAccountSection() {
           </Text>
           <Group>
             {platforms.data.items.map((platform) => (
-              <Button key={platform.id} variant="default" loading={busyId === platform.id} onClick={() => void start(platform)}>
+              <Button key={platform.id} variant="default" loading={busyId === platform.id} onClick={() => start(platform)}>
                 {t('connect', { name: platform.sso_platform_name })}
               </Button>
             ))}
@@ -69,7 +59,7 @@ export function SsoAccountSection() {
         body={t('disconnect_message', { name: connected?.sso_platform_name ?? '' })}
         cancelLabel={t('cancel')}
         confirmLabel={t('disconnect')}
-        onConfirm={() => void disconnect()}
+        onConfirm={() => disconnect.mutate({ params: { id: member.id } })}
         onCancel={() => setConfirming(false)}
       />
     </Stack>

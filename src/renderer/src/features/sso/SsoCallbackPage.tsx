@@ -5,13 +5,13 @@ import { Link, useLocation } from 'react-router-dom';
 import { MAIN_CONTENT_ID } from '../../components/mainContent';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { getPlatform } from '../../platform';
-import { ssoFailureKey, useSsoCompletion, verifyReturn } from './useSsoCompletion';
+import { ssoFailureKey, useSsoCompletion } from './useSsoCompletion';
 
 /** Route SSO_WEB_CALLBACK_PATH: the provider sent the browser back; finish signing in (or connecting). */
 export default function SsoCallbackPage() {
   const { t } = useTranslation('sso');
   const location = useLocation();
-  const complete = useSsoCompletion();
+  const { verifyReturn, complete } = useSsoCompletion();
   const [failure, setFailure] = useState<string | null>(null);
   const [backTo, setBackTo] = useState('/auth');
   const started = useRef(false);
@@ -32,7 +32,7 @@ export default function SsoCallbackPage() {
         setFailure(t(ssoFailureKey(error)));
       }
     })();
-  }, [complete, location, t]);
+  }, [complete, verifyReturn, location, t]);
 
   return (
     <Center component="main" id={MAIN_CONTENT_ID} tabIndex={-1} mih="100vh" px="md">

@@ -22,7 +22,7 @@ export default function SsoOptions({ platforms, ssoOnly }: Props) {
         </Alert>
       )}
       {platforms.map((platform) => (
-        <Button key={platform.id} variant={ssoOnly ? 'filled' : 'default'} size="md" fullWidth loading={busyId === platform.id} onClick={() => void start(platform)}>
+        <Button key={platform.id} variant={ssoOnly ? 'filled' : 'default'} size="md" fullWidth loading={busyId === platform.id} onClick={() => start(platform)}>
           {t('sign_in_with', { name: platform.sso_platform_name })}
         </Button>
       ))}

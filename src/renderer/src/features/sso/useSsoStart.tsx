@@ -1,10 +1,14 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SsoPlatform } from '../../../../shared/api';
+import { ssoApi, type SsoPlatform } from '../../../../shared/api';
+import { useEndpointMutation } from '../../api/endpointHooks';
 import { getPlatform } from '../../platform';
 import type { SsoIntent } from '../../platform/types';
 import { DirectoryDialog } from './DirectoryDialog';
-import { ssoFailureKey, useSsoCompletion, verifyReturn } from './useSsoCompletion';
+import { ssoFailureKey, useSsoCompletion } from './useSsoCompletion';
+
+/** The provider's page answered with a refusal (the user cancelled, or it declined). */
+class ProviderRefused extends Error {}
 
 /**
  * Starting SSO with a platform, for signing in or connecting: an OpenID Connect provider's page (the
@@ -12,24 +16,24 @@ import { ssoFailureKey, useSsoCompletion, verifyReturn } from './useSsoCompletio
  */
 export function useSsoStart(intent: SsoIntent) {
   const { t } = useTranslation('sso');
-  const complete = useSsoCompletion();
+  const { verifyReturn, complete } = useSsoCompletion();
   const [directory, setDirectory] = useState<SsoPlatform | null>(null);
-  const [busyId, setBusyId] = useState<number | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
-
-  async function start(platform: SsoPlatform) {
-    setFailure(null);
-    if (platform.kind === 'directory') return setDirectory(platform);
-    setBusyId(platform.id);
-    try {
+  // The provider's round trip, then its verification and the step after it: one call as the screen sees it (named by the verify endpoint).
+  const viaProvider = useEndpointMutation(ssoApi.ssoVerify, {
+    errorToast: false,
+    send: async (platform: SsoPlatform) => {
       const answer = await getPlatform().sso.authorize(platform.id, intent);
-      if ('error' in answer.callback) return setFailure(t('errors.provider_refused'));
+      if ('error' in answer.callback) throw new ProviderRefused();
       await complete(platform.id, intent, await verifyReturn(answer));
-    } catch (error) {
-      setFailure(t(ssoFailureKey(error)));
-    } finally {
-      setBusyId(null);
-    }
+    },
+  });
+  const busyId = viaProvider.isPending ? viaProvider.variables.id : null;
+  const failure = viaProvider.error && t(viaProvider.error instanceof ProviderRefused ? 'errors.provider_refused' : ssoFailureKey(viaProvider.error));
+
+  function start(platform: SsoPlatform) {
+    viaProvider.reset();
+    if (platform.kind === 'directory') return setDirectory(platform);
+    viaProvider.mutate(platform);
   }
 
   const dialog = directory && (

@@ -1,9 +1,10 @@
 import { Alert, Avatar, Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import type { Chatbot } from '../../../../shared/api';
+import { chatbotsApi, type Chatbot } from '../../../../shared/api';
 import { chatbotName } from '../../../../shared/domain/chatbots';
-import { useRecentChatbotActions } from '../../api/store';
+import { recentChatbotsKey } from '../../api/chatbots';
+import { useEndpointMutation } from '../../api/endpointHooks';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { useModelDetails } from '../../components/useModelDetails';
 import { keyFeatures } from './ChatbotCard';
@@ -18,12 +19,12 @@ export function ChatbotDetail({ chatbot, onClose }: { chatbot: Chatbot | null; o
   const language = useResolvedLanguage();
   const modelDetails = useModelDetails();
   const navigate = useNavigate();
-  const { remember } = useRecentChatbotActions();
+  // The chat works even when remembering fails; the recents are a convenience.
+  const remember = useEndpointMutation(chatbotsApi.rememberChatbot, { errorToast: false, invalidates: () => [recentChatbotsKey] });
   const name = chatbot ? chatbotName(chatbot, language) : '';
   const start = async () => {
     if (!chatbot) return;
-    // The chat works even when remembering fails; the recents are a convenience.
-    await remember(chatbot.id).catch(() => undefined);
+    await remember.mutateAsync({ params: { id: chatbot.id } }).catch(() => undefined);
     void navigate(`/dashboard/chat/${chatbot.id}`);
   };
   return (

@@ -1,13 +1,14 @@
 import { useState } from 'react';
+import { keepPreviousData } from '@tanstack/react-query';
 import { Alert, Button, Chip, Group, Select, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { chatbotsApi, type Chatbot } from '../../../../shared/api';
+import { recentChatbotsKey, useRecentChatbots } from '../../api/chatbots';
+import { useEndpointMutation, useEndpointQuery } from '../../api/endpointHooks';
 import { errorMessageKey } from '../../api/errorMessages';
-import { type StoreOrder, useRecentChatbotActions, useRecentChatbots, useStoreChatbots } from '../../api/store';
 import { useCategories } from '../../api/studio';
 import { PageFrame } from '../../components/PageFrame';
-import { showToast } from '../../components/toast';
 import { useListState } from '../../components/list/useListState';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { ChatbotCard } from './ChatbotCard';
@@ -16,7 +17,7 @@ import { ListPagination, ListSearchInput } from '../../components/list/ListParts
 import { localizedName } from '../../../../shared/domain/language';
 
 const STORE_PAGE_SIZE = 12;
-const ORDER = z.enum(['popular', 'created_at.desc'] satisfies StoreOrder[]).default('popular');
+const ORDER = z.enum(['popular', 'created_at.desc']).default('popular');
 const FILTERS = z.object({ category: z.coerce.number().int().positive().optional() });
 
 /** The Store (spec §2): public chatbots by category and search, sorted, with the member's recent ones on top. */
@@ -27,13 +28,17 @@ export default function StorePage() {
   const listState = useListState({ size: STORE_PAGE_SIZE, filters: FILTERS, order: ORDER });
   const { page, size, search, order } = listState;
   const categoryId = listState.filters.category ?? null;
-  const list = useStoreChatbots({ page, size, search, categoryId, order });
+  const list = useEndpointQuery(
+    chatbotsApi.listChatbots,
+    { query: { page, size, is_public: true, order_by: order, search_term: search, category_id: categoryId ?? undefined } },
+    { placeholderData: keepPreviousData },
+  );
   const categories = useCategories();
   const recents = useRecentChatbots();
-  const { forget } = useRecentChatbotActions();
+  const forget = useEndpointMutation(chatbotsApi.forgetChatbot, { invalidates: () => [recentChatbotsKey] });
   const [open, setOpen] = useState<Chatbot | null>(null);
 
-  const removeRecent = (chatbot: Chatbot) => void forget(chatbot.id).catch((error: unknown) => showToast('error', t(errorMessageKey(error, chatbotsApi.forgetChatbot))));
+  const removeRecent = (chatbot: Chatbot) => forget.mutate({ params: { id: chatbot.id } });
 
   let results;
   if (list.isPending) {

@@ -1,19 +1,18 @@
 import { useEffect, useState } from 'react';
 import { Alert, Anchor, Button, Group, Modal, MultiSelect, Radio, Select, Stack, Text, TextInput } from '@mantine/core';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { chatbotsApi, type Chatbot } from '../../../../shared/api';
 import { CHATBOT_LIMITS } from '../../../../shared/domain/chatbots';
-import { errorMessageKey } from '../../api/errorMessages';
-import { queryKeys } from '../../api/queryKeys';
-import { checkPublicHash, updateChatbot, updateChatbotAccess, useCategories, useMemberGroups } from '../../api/studio';
+import { endpointKey, useEndpointMutation } from '../../api/endpointHooks';
+import { useCategories, useMemberGroups, usePublicHashAvailable } from '../../api/studio';
 import { LIST_SEARCH_DELAY_MS } from '../../components/list/useListState';
 import { showToast } from '../../components/toast';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { chatbotName } from '../../../../shared/domain/chatbots';
 import { ChatbotStatusBadge } from '../../components/ChatbotStatusBadge';
 import { localizedName } from '../../../../shared/domain/language';
-import { publicChatbotUrl } from '../../api/publicSessions';
+import { usePublicChatbotUrl } from '../../api/publicSessions';
 import { CopyButton } from '../../components/CopyButton';
 
 type AccessMode = 'private' | 'groups' | 'public';
@@ -41,12 +40,7 @@ function usePublicHashCheck(chatbotId: number, value: string, current: string | 
     return () => clearTimeout(timer);
   }, [value]);
   const wellFormed = CHATBOT_LIMITS.publicHashPattern.test(debounced);
-  const check = useQuery({
-    queryKey: ['chatbots', 'public-hash', chatbotId, debounced],
-    queryFn: () => checkPublicHash(chatbotId, debounced),
-    enabled: wellFormed && debounced !== current,
-    staleTime: 10_000,
-  });
+  const check = usePublicHashAvailable(chatbotId, debounced, wellFormed && debounced !== current);
   if (value === '' || value === current) return 'unchanged' as const;
   if (!CHATBOT_LIMITS.publicHashPattern.test(value)) return 'invalid' as const;
   if (value !== debounced || check.isPending) return 'checking' as const;
@@ -58,7 +52,7 @@ function usePublicHashCheck(chatbotId: number, value: string, current: string | 
 function PublicPageLink({ chatbot }: { chatbot: Chatbot }) {
   const { t } = useTranslation('studio');
   const hash = chatbot.public_hash_id ?? chatbot.hash_id;
-  const url = useQuery({ queryKey: ['public-chatbot-url', hash], queryFn: () => publicChatbotUrl(hash), staleTime: Infinity }).data ?? '';
+  const url = usePublicChatbotUrl(hash) ?? '';
   return (
     <Stack gap={4}>
       <Text size="sm" fw={500}>
@@ -91,20 +85,18 @@ function AccessForm({ chatbot, onClose }: { chatbot: Chatbot; onClose: () => voi
   const unnamed = chatbot.ko_name.trim() === '' && chatbot.en_name.trim() === '';
   const hashBlocks = hashState === 'invalid' || hashState === 'taken' || hashState === 'checking';
 
-  const save = useMutation({
-    mutationFn: async () => {
-      let saved = await updateChatbotAccess(chatbot.id, accessBody(mode, groupIds, categoryId, initialCategoryId));
+  // A changed custom link is saved after the access, as part of the same save: its failure is the save's (one toast, the access endpoint's message).
+  const saveLink = useEndpointMutation(chatbotsApi.updateChatbot, { errorToast: false });
+  const save = useEndpointMutation(chatbotsApi.updateChatbotAccess, {
+    invalidates: [chatbotsApi.listChatbots],
+    onSuccess: async (accessSaved) => {
       const hash = publicHash.trim();
-      if (hash !== (chatbot.public_hash_id ?? '')) saved = await updateChatbot(chatbot.id, { public_hash_id: hash === '' ? null : hash });
-      return saved;
-    },
-    onSuccess: (saved) => {
-      queryClient.setQueryData(queryKeys.chatbot(chatbot.id), saved);
-      void queryClient.invalidateQueries({ queryKey: ['chatbots'] });
+      const saved =
+        hash === (chatbot.public_hash_id ?? '') ? accessSaved : await saveLink.mutateAsync({ params: { id: chatbot.id }, body: { public_hash_id: hash === '' ? null : hash } });
+      queryClient.setQueryData(endpointKey(chatbotsApi.getChatbot, { params: { id: chatbot.id } }), saved);
       showToast('success', t(saved.status === 'pending' ? 'access.requested' : 'access.saved'));
       onClose();
     },
-    onError: (error) => showToast('error', t(errorMessageKey(error, chatbotsApi.updateChatbotAccess))),
   });
 
   const groupOptions = (groups.data ?? []).map((group) => ({ value: String(group.id), label: localizedName(group, language) }));
@@ -115,7 +107,7 @@ function AccessForm({ chatbot, onClose }: { chatbot: Chatbot; onClose: () => voi
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        if (!groupsMissing && !hashBlocks) save.mutate();
+        if (!groupsMissing && !hashBlocks) save.mutate({ params: { id: chatbot.id }, body: accessBody(mode, groupIds, categoryId, initialCategoryId) });
       }}
     >
       <Stack gap="md">

@@ -1,13 +1,12 @@
 import { useEffect, useState } from 'react';
 import { ActionIcon, Button, FileButton, Group, Paper, Progress, Stack, Text, Tooltip } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { chatbotsApi, type Chatbot, type ChatbotDocument, type FileProgress } from '../../../../shared/api';
 import { acceptAttribute } from '../../../../shared/domain/files';
-import { errorMessageKey } from '../../api/errorMessages';
+import { endpointKey, useEndpointMutation } from '../../api/endpointHooks';
 import { getFileProgress } from '../../api/files';
-import { queryKeys } from '../../api/queryKeys';
-import { deleteChatbotDocument, uploadChatbotDocuments } from '../../api/studio';
+import { uploadChatbotDocuments } from '../../api/studio';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { IconPlus, IconTrash } from '../../components/icons';
 import { showToast } from '../../components/toast';
@@ -39,7 +38,7 @@ function useParseProgress(chatbot: Chatbot): Map<number, FileProgress> {
       void getFileProgress(ids)
         .then((items) => {
           setProgress(new Map(items.map((item) => [item.id, item])));
-          if (items.every((item) => item.status !== 'parsing')) void queryClient.invalidateQueries({ queryKey: queryKeys.chatbot(chatbot.id) });
+          if (items.every((item) => item.status !== 'parsing')) void queryClient.invalidateQueries({ queryKey: endpointKey(chatbotsApi.getChatbot, { params: { id: chatbot.id } }) });
         })
         .catch(() => undefined);
     }, POLL_MS);
@@ -56,24 +55,23 @@ export function DocumentsPanel({ chatbot }: { chatbot: Chatbot }) {
   const progress = useParseProgress(chatbot);
   const [pendingDelete, setPendingDelete] = useState<ChatbotDocument | null>(null);
   const setDocuments = (change: (documents: ChatbotDocument[]) => ChatbotDocument[]) =>
-    queryClient.setQueryData<Chatbot>(queryKeys.chatbot(chatbot.id), (old) => old && { ...old, documents: change(old.documents) });
+    queryClient.setQueryData<Chatbot>(endpointKey(chatbotsApi.getChatbot, { params: { id: chatbot.id } }), (old) => old && { ...old, documents: change(old.documents) });
 
   const [uploaded, setUploaded] = useState(0);
-  const upload = useMutation({
-    mutationFn: (files: File[]) => {
+  const upload = useEndpointMutation(chatbotsApi.uploadChatbotDocuments, {
+    // One multipart request, its progress shown.
+    send: (files: File[]) => {
       setUploaded(0);
       return uploadChatbotDocuments(chatbot.id, files, setUploaded);
     },
     onSuccess: (added) => setDocuments((documents) => [...documents, ...added]),
-    onError: (error) => showToast('error', t(errorMessageKey(error, chatbotsApi.uploadChatbotDocuments))),
   });
-  const remove = useMutation({
-    mutationFn: (document: ChatbotDocument) => deleteChatbotDocument(chatbot.id, document.id),
+  const remove = useEndpointMutation(chatbotsApi.deleteChatbotDocument, {
+    toInput: (document: ChatbotDocument) => ({ params: { id: chatbot.id, docId: document.id } }),
     onSuccess: (_, document) => {
       setDocuments((documents) => documents.filter((item) => item.id !== document.id));
       showToast('success', t('documents.deleted'));
     },
-    onError: (error) => showToast('error', t(errorMessageKey(error, chatbotsApi.deleteChatbotDocument))),
     onSettled: () => setPendingDelete(null),
   });
 

@@ -1,7 +1,8 @@
 import { Select, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { LlmModel } from '../../../../shared/api';
-import { useChatbotModels } from '../../api/studio';
+import { llmModelsApi } from '../../../../shared/api';
+import { useEndpointQuery } from '../../api/endpointHooks';
 import { useModelDetails } from '../../components/useModelDetails';
 
 interface ModelPickerProps {
@@ -15,7 +16,8 @@ interface ModelPickerProps {
 /** The models the member may put in a chatbot, each with its context limit, cost and release date. */
 export function ModelPicker({ value, current, onChange, error }: ModelPickerProps) {
   const { t } = useTranslation('studio');
-  const models = useChatbotModels();
+  // Models the member may put in a chatbot (the server leaves out prohibited and not-allowed ones).
+  const models = useEndpointQuery(llmModelsApi.listLlmModels, { query: { for_chatbot: true } }, { staleTime: 60_000, select: (answer) => answer.items });
   const details = useModelDetails();
   const offered = models.data ?? [];
   const all = offered.some((model) => model.id === current.id) ? offered : [current, ...offered];

@@ -1,20 +1,14 @@
 import { Avatar, Button, FileButton, Group, Stack, Text } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { chatbotsApi, filesApi, type Chatbot } from '../../../../shared/api';
-import { errorMessageKey } from '../../api/errorMessages';
+import { useEndpointMutation } from '../../api/endpointHooks';
 import { uploadChatFiles } from '../../api/files';
-import { updateChatbot } from '../../api/studio';
 import { IconImage } from '../../components/icons';
 import { showToast } from '../../components/toast';
 import { cropToSquare } from './cropSquare';
 
-/** A step before the chatbot's own update failed: its message, not the update's. */
-class StepFailure extends Error {
-  constructor(readonly messageKey: string) {
-    super(messageKey);
-  }
-}
+/** The picture could not be read as an image (in the browser, or the upload kept nothing): no call failed, the field says so. */
+class UnreadableImage extends Error {}
 
 /**
  * The chatbot's picture: cropped to a square in the browser, uploaded as a file of the chatbot,
@@ -22,28 +16,26 @@ class StepFailure extends Error {
  */
 export function ProfileImageField({ chatbot, name, onSaved }: { chatbot: Chatbot; name: string; onSaved: (chatbot: Chatbot) => void }) {
   const { t } = useTranslation('studio');
-  const upload = useMutation({
-    mutationFn: async (file: File) => {
+  // Each call's failure is toasted with its own endpoint's message.
+  const uploadSquare = useEndpointMutation(filesApi.uploadFiles, { send: (square: File) => uploadChatFiles([square], { chatbotId: chatbot.id, attached: [] }) });
+  const setImage = useEndpointMutation(chatbotsApi.updateChatbot, { onSuccess: onSaved });
+  // Crop, upload, set: one step as the field shows it.
+  const upload = useEndpointMutation(chatbotsApi.updateChatbot, {
+    errorToast: false,
+    send: async (file: File) => {
       const square = await cropToSquare(file).catch(() => {
-        throw new StepFailure('image.unreadable');
+        throw new UnreadableImage();
       });
-      const [uploaded] = await uploadChatFiles([square], { chatbotId: chatbot.id, attached: [] }).catch((error: unknown) => {
-        throw new StepFailure(errorMessageKey(error, filesApi.uploadFiles));
-      });
-      if (!uploaded) throw new StepFailure('image.unreadable');
-      return updateChatbot(chatbot.id, { profile_image_file_id: uploaded.id });
+      const [uploaded] = await uploadSquare.mutateAsync(square);
+      if (!uploaded) throw new UnreadableImage();
+      return setImage.mutateAsync({ params: { id: chatbot.id }, body: { profile_image_file_id: uploaded.id } });
     },
-    onSuccess: (saved) => {
-      onSaved(saved);
-      showToast('success', t('image.saved'));
+    onSuccess: () => showToast('success', t('image.saved')),
+    onError: (error) => {
+      if (error instanceof UnreadableImage) showToast('error', t('image.unreadable'));
     },
-    onError: (error) => showToast('error', t(error instanceof StepFailure ? error.messageKey : errorMessageKey(error, chatbotsApi.updateChatbot))),
   });
-  const remove = useMutation({
-    mutationFn: () => updateChatbot(chatbot.id, { profile_image_file_id: null }),
-    onSuccess: onSaved,
-    onError: (error) => showToast('error', t(errorMessageKey(error, chatbotsApi.updateChatbot))),
-  });
+  const remove = useEndpointMutation(chatbotsApi.updateChatbot, { onSuccess: onSaved });
 
   return (
     <Group gap="md" wrap="nowrap">
@@ -60,7 +52,7 @@ export function ProfileImageField({ chatbot, name, onSaved }: { chatbot: Chatbot
             )}
           </FileButton>
           {chatbot.profile_image_url && (
-            <Button size="xs" variant="subtle" color="red" loading={remove.isPending} onClick={() => remove.mutate()}>
+            <Button size="xs" variant="subtle" color="red" loading={remove.isPending} onClick={() => remove.mutate({ params: { id: chatbot.id }, body: { profile_image_file_id: null } })}>
               {t('image.remove')}
             </Button>
           )}

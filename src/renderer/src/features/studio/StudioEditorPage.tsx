@@ -1,15 +1,14 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Alert, Anchor, Box, Button, Card, Center, EmptyState, Grid, Group, Loader, MultiSelect, SimpleGrid, Stack, Textarea, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams } from 'react-router-dom';
 import { chatbotsApi, isApiError, type Chatbot, type Member } from '../../../../shared/api';
 import { CHATBOT_LIMITS } from '../../../../shared/domain/chatbots';
-import { useChatbot } from '../../api/chatbots';
+import { endpointKey, useEndpointMutation, useEndpointQuery } from '../../api/endpointHooks';
 import { errorMessageKey } from '../../api/errorMessages';
-import { queryKeys } from '../../api/queryKeys';
-import { deleteChatbot, updateChatbot, useCategories } from '../../api/studio';
+import { useCategories } from '../../api/studio';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { focusFirstError, zodResolver } from '../../components/forms/zodResolver';
 import { IconLock, IconTrash } from '../../components/icons';
@@ -74,20 +73,19 @@ function Editor({ chatbot }: { chatbot: Chatbot }) {
   const name = chatbotName({ ko_name: form.values.ko_name, en_name: form.values.en_name }, language) || t('untitled');
   useDocumentTitle(name);
 
-  const storeSaved = useCallback((next: Chatbot) => queryClient.setQueryData(queryKeys.chatbot(next.id), next), [queryClient]);
+  const storeSaved = useCallback((next: Chatbot) => queryClient.setQueryData(endpointKey(chatbotsApi.getChatbot, { params: { id: next.id } }), next), [queryClient]);
 
-  const save = useMutation({
-    mutationFn: (values: EditorValues) => updateChatbot(chatbot.id, changedFields(saved, values)),
+  const save = useEndpointMutation(chatbotsApi.updateChatbot, {
+    toInput: (values: EditorValues) => ({ params: { id: chatbot.id }, body: changedFields(saved, values) }),
+    invalidates: [chatbotsApi.listChatbots],
     onSuccess: (next) => {
       storeSaved(next);
-      void queryClient.invalidateQueries({ queryKey: ['chatbots'], exact: false, predicate: (query) => query.queryKey[1] !== 'detail' });
       const values = editorValuesOf(next);
       setSaved(values);
       form.setValues(values);
       form.resetDirty(values);
       showToast('success', t('saved'));
     },
-    onError: (error) => showToast('error', t(errorMessageKey(error, chatbotsApi.updateChatbot))),
   });
 
   /** Saves when the form is valid; false when it is not or the save failed (the user was told). */
@@ -105,16 +103,14 @@ function Editor({ chatbot }: { chatbot: Chatbot }) {
     }
   }, [form, save]);
 
-  const remove = useMutation({
-    mutationFn: () => deleteChatbot(chatbot.id),
+  const remove = useEndpointMutation(chatbotsApi.deleteChatbot, {
+    invalidates: [chatbotsApi.listChatbots],
     onSuccess: () => {
       showToast('success', t('deleted'));
-      queryClient.removeQueries({ queryKey: queryKeys.chatbot(chatbot.id) });
-      void queryClient.invalidateQueries({ queryKey: ['chatbots'] });
+      queryClient.removeQueries({ queryKey: endpointKey(chatbotsApi.getChatbot, { params: { id: chatbot.id } }) });
       allowNextLeave();
       void navigate(STUDIO_PATH);
     },
-    onError: (error) => showToast('error', t(errorMessageKey(error, chatbotsApi.deleteChatbot))),
   });
 
   const errorOf = (path: keyof EditorValues) => {
@@ -245,7 +241,7 @@ function Editor({ chatbot }: { chatbot: Chatbot }) {
         confirmLabel={t('delete')}
         loading={remove.isPending}
         onCancel={() => setDeleteOpen(false)}
-        onConfirm={() => remove.mutate()}
+        onConfirm={() => remove.mutate({ params: { id: chatbot.id } })}
       />
       <ConfirmDialog
         opened={blocker.state === 'blocked'}
@@ -265,7 +261,7 @@ export default function StudioEditorPage() {
   const { t } = useTranslation('studio');
   const id = Number(useParams().chatbotId);
   const valid = Number.isInteger(id) && id > 0;
-  const chatbot = useChatbot(valid ? id : 0);
+  const chatbot = useEndpointQuery(chatbotsApi.getChatbot, { params: { id } }, { enabled: valid });
   const member = useUserSession((state) => state.member);
   if (!valid) return <Navigate to={STUDIO_PATH} replace />;
   if (chatbot.isPending)

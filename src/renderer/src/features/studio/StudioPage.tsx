@@ -1,17 +1,13 @@
 import { Avatar, Button, Card, EmptyState, Group, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router-dom';
 import { chatbotsApi, type Chatbot } from '../../../../shared/api';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../../../shared/domain/pagination';
-import { errorMessageKey } from '../../api/errorMessages';
-import { queryKeys } from '../../api/queryKeys';
-import { createChatbot, useMyChatbots } from '../../api/studio';
+import { endpointKey, useEndpointMutation, useEndpointQuery } from '../../api/endpointHooks';
 import { PageFrame } from '../../components/PageFrame';
 import { IconPlus, IconStudio } from '../../components/icons';
-import { showToast } from '../../components/toast';
-import { useErrorToast } from '../../components/useErrorToast';
 import { useListState } from '../../components/list/useListState';
 import { ListPagination, ListSearchInput } from '../../components/list/ListParts';
 import { useMinimumLoading } from '../../components/useMinimumLoading';
@@ -88,21 +84,24 @@ export default function StudioPage() {
   const memberId = useUserSession((state) => state.member?.id);
   const listState = useListState({ size: DEFAULT_LIST_PAGE_SIZE });
   const { page, size, search } = listState;
-  const list = useMyChatbots(memberId, page, size, search);
-  useErrorToast(list.error, chatbotsApi.listChatbots);
+  // The member's own chatbots, drafts included (spec §2 list rule).
+  const list = useEndpointQuery(
+    chatbotsApi.listChatbots,
+    { query: { creator_id: memberId, page, size, order_by: 'created_at.desc', search_term: search } },
+    { enabled: memberId !== undefined, placeholderData: keepPreviousData, errorToast: true },
+  );
   const loading = useMinimumLoading(list.isPending);
 
   const [naming, setNaming] = useState(false);
   const language = useResolvedLanguage();
-  const create = useMutation({
+  const create = useEndpointMutation(chatbotsApi.createChatbot, {
     // The name goes to the member's language, Korean or English; the editor has both.
-    mutationFn: (name: string) => createChatbot(language === 'ko' ? { ko_name: name } : { en_name: name }),
+    toInput: (name: string) => ({ body: language === 'ko' ? { ko_name: name } : { en_name: name } }),
+    invalidates: [chatbotsApi.listChatbots],
     onSuccess: (chatbot) => {
-      queryClient.setQueryData(queryKeys.chatbot(chatbot.id), chatbot);
-      void queryClient.invalidateQueries({ queryKey: ['chatbots'] });
+      queryClient.setQueryData(endpointKey(chatbotsApi.getChatbot, { params: { id: chatbot.id } }), chatbot);
       void navigate(studioEditorPath(chatbot.id));
     },
-    onError: (error) => showToast('error', t(errorMessageKey(error, chatbotsApi.createChatbot))),
   });
 
   const createButton = (

@@ -3,13 +3,12 @@ import { useForm } from '@mantine/form';
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { adminTenantSettingsApi, type Tenant, type TenantSettings } from '../../../../../shared/api';
+import { adminTenantSettingsApi, tenantsApi, type Tenant, type TenantSettings } from '../../../../../shared/api';
 import { acceptAttribute } from '../../../../../shared/domain/files';
 import { LOGO_KINDS, LOGO_MAX_BYTES } from '../../../../../shared/domain/tenantSettings';
 import { resolveServerUrl } from '../../../api/client';
 import { endpointKey, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
 import { uploadFile } from '../../../api/files';
-import { queryKeys } from '../../../api/queryKeys';
 import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/forms/zodResolver';
 import { IconImage, IconTrash } from '../../../components/icons';
 import { showToast } from '../../../components/toast';
@@ -48,7 +47,7 @@ function useSettingsSaved() {
     // The tenant's logo is kept absolute (api/tenant.ts).
     void (async () => {
       const logo_url = saved.logo_url && (await resolveServerUrl(saved.logo_url));
-      queryClient.setQueryData(queryKeys.tenant, (tenant: Tenant | undefined) => tenant && { ...tenant, tenant_name: saved.tenant_name, logo_url, manual_url: saved.manual_url });
+      queryClient.setQueryData(endpointKey(tenantsApi.getTenant), (tenant: Tenant | undefined) => tenant && { ...tenant, tenant_name: saved.tenant_name, logo_url, manual_url: saved.manual_url });
     })();
   };
 }

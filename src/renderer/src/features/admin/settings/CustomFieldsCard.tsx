@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { adminCustomFieldsApi, isApiError, type AdminCustomField } from '../../../../../shared/api';
 import { CUSTOM_FIELD_TYPES, type CustomFieldType } from '../../../../../shared/domain/tenantSettings';
 import { errorMessageKey, errorMessageValues } from '../../../api/errorMessages';
-import { queryKeys } from '../../../api/queryKeys';
+import { signupFormKey } from '../../../api/signup';
 import { endpointKey, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
 import { FormDialogButtons } from '../../../components/forms/FormDialogButtons';
 import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/forms/zodResolver';
@@ -52,7 +52,7 @@ function FieldDialog({ field, onClose }: { field: AdminCustomField | null; onClo
   const queryClient = useQueryClient();
   const form = useForm<FieldValues>({ mode: 'controlled', initialValues: field ? valuesOf(field) : NEW_FIELD, validate: zodResolver(createSchema) });
   const handlers = {
-    invalidates: () => [endpointKey(adminCustomFieldsApi.listAdminCustomFields), queryKeys.signupForm],
+    invalidates: () => [endpointKey(adminCustomFieldsApi.listAdminCustomFields), signupFormKey],
     // A name in use (or none left) is the admin's input to fix: said under the name the server names, which keeps the focus.
     errorToast: { when: (error: unknown) => !nameError(error) },
     onSuccess: () => {
@@ -126,7 +126,7 @@ export function CustomFieldsCard() {
     onSuccess: () => showToast('success', t('fields.deleted')),
     // Also after a failure: a 404 means another admin deleted it. Not awaited: the confirmation closes as soon as the delete is answered.
     onSettled: () => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.signupForm });
+      void queryClient.invalidateQueries({ queryKey: signupFormKey });
       void queryClient.invalidateQueries({ queryKey: endpointKey(adminCustomFieldsApi.listAdminCustomFields) });
     },
   });

@@ -2,11 +2,10 @@ import { Button, Card, Group, NumberInput, Skeleton, Stack, Text, Title } from '
 import { useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { adminTenantSettingsApi, type Tenant, type TenantSettings } from '../../../../../shared/api';
+import { adminTenantSettingsApi, tenantsApi, type Tenant, type TenantSettings } from '../../../../../shared/api';
 import { passwordMinLengthSchema } from '../../../../../shared/api/admin/tenantSettings';
 import { PASSWORD_MIN, PASSWORD_MIN_LENGTH_MAX } from '../../../../../shared/domain/account';
 import { endpointKey, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
-import { queryKeys } from '../../../api/queryKeys';
 import { focusFirstError } from '../../../components/forms/zodResolver';
 import { showToast } from '../../../components/toast';
 
@@ -27,7 +26,7 @@ function PasswordRulesForm({ settings }: { settings: TenantSettings }) {
     onSuccess: (saved) => {
       queryClient.setQueryData(endpointKey(adminTenantSettingsApi.getTenantSettings), saved);
       // The password forms of this browser read the tenant's rule from GET /tenants/.
-      queryClient.setQueryData(queryKeys.tenant, (tenant: Tenant | undefined) => tenant && { ...tenant, password_min_length: saved.password_min_length });
+      queryClient.setQueryData(endpointKey(tenantsApi.getTenant), (tenant: Tenant | undefined) => tenant && { ...tenant, password_min_length: saved.password_min_length });
       form.resetDirty({ password_min_length: saved.password_min_length });
       form.setValues({ password_min_length: saved.password_min_length });
       showToast('success', t('passwords.saved'));

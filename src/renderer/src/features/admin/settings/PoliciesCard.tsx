@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { adminPoliciesApi, isApiError, type AdminPolicy } from '../../../../../shared/api';
 import { acceptAttribute } from '../../../../../shared/domain/files';
 import { POLICY_FILE_KINDS, POLICY_FILE_MAX_BYTES, POLICY_KINDS, type PolicyKind } from '../../../../../shared/domain/tenantSettings';
-import { queryKeys } from '../../../api/queryKeys';
+import { signupFormKey } from '../../../api/signup';
 import { endpointKey, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
 import { uploadFile } from '../../../api/files';
 import { FormDialogButtons } from '../../../components/forms/FormDialogButtons';
@@ -61,7 +61,7 @@ function PolicyDialog({ policy, onClose }: { policy: AdminPolicy | null; onClose
   const queryClient = useQueryClient();
   const form = useForm<PolicyValues>({ mode: 'controlled', initialValues: toValues(policy), validate });
   const handlers = {
-    invalidates: () => [endpointKey(adminPoliciesApi.listAdminPolicies), queryKeys.signupForm],
+    invalidates: () => [endpointKey(adminPoliciesApi.listAdminPolicies), signupFormKey],
     onSuccess: () => {
       showToast('success', t(policy ? 'policies.updated' : 'policies.created'));
       onClose();
@@ -178,7 +178,7 @@ export function PoliciesCard() {
     onSuccess: () => showToast('success', t('policies.deleted')),
     // Also after a failure: a 404 means another admin deleted it. Not awaited: the confirmation closes as soon as the delete is answered.
     onSettled: () => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.signupForm });
+      void queryClient.invalidateQueries({ queryKey: signupFormKey });
       void queryClient.invalidateQueries({ queryKey: endpointKey(adminPoliciesApi.listAdminPolicies) });
     },
   });

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { adminSignupSettingsApi, signupApi, type SignupSettings } from '../../../../../shared/api';
 import { SIGNUP_APPROVALS, VERIFICATION_METHODS } from '../../../../../shared/domain/signup';
-import { queryKeys } from '../../../api/queryKeys';
+import { signupFormKey } from '../../../api/signup';
 import { endpointKey, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
 import { bodySchemaOf, zodResolver } from '../../../components/forms/zodResolver';
 import { showToast } from '../../../components/toast';
@@ -19,7 +19,7 @@ function SettingsForm({ initial }: { initial: SignupSettings }) {
     errorToast: { overrides: [{ key: 'signup:admin.save_failed' }] },
     onSuccess: (saved) => {
       queryClient.setQueryData(endpointKey(signupApi.getSignupSettings), saved);
-      void queryClient.invalidateQueries({ queryKey: queryKeys.signupForm });
+      void queryClient.invalidateQueries({ queryKey: signupFormKey });
       form.resetDirty(form.values);
       showToast('success', t('admin.saved'));
     },

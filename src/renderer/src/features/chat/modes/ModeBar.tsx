@@ -2,8 +2,7 @@ import type { ReactNode } from 'react';
 import { Button, Group, Select, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
-import { taskModesApi, type TaskMode, type VisitorModes } from '../../../../../shared/api';
-import { useChatbot } from '../../../api/chatbots';
+import { chatbotsApi, taskModesApi, type TaskMode, type VisitorModes } from '../../../../../shared/api';
 import { useEndpointQuery } from '../../../api/endpointHooks';
 import { chooseTaskMode, toggleImage, toggleThinking, useModesStore } from './modesStore';
 import { IconBulb, IconImage } from '../../../components/icons';
@@ -86,7 +85,7 @@ function ModeToggles({ children, canThink, withImage, taskModes }: ModeTogglesPr
 /** A member's composer modes: the open chatbot's model decides thinking; the tenant's task modes. */
 export function ModeBar({ children }: { children?: ReactNode }) {
   const { chatbotId } = useParams();
-  const chatbot = useChatbot(Number(chatbotId));
+  const chatbot = useEndpointQuery(chatbotsApi.getChatbot, { params: { id: Number(chatbotId) } });
   // They rarely change, so kept for a while.
   const taskModes = useEndpointQuery(taskModesApi.listTaskModes, {}, { staleTime: 5 * 60_000, errorToast: true });
   return (
