@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { ADMIN, MEMBER, createSession, expectNoSeriousA11yViolations, signIn, skipAnnouncementPopup, uniqueName } from './support';
-import { expectAccessibleOnPhone } from './screens';
+import { expectAccessibleOnPhone, serveLongConversation } from './screens';
 
 /**
  * Every screen passes axe with no serious or critical violation (at a phone's width too), and every flow works from the
@@ -96,6 +96,19 @@ test('chat: send and Stop by keyboard put focus back in the message box; the fin
   await expect(title).not.toHaveText(/Untitled|New chat/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText((await title.textContent())!);
   await expect(page).toHaveTitle(`${await title.textContent()} · ${tenant}`);
+  await expectAccessibleOnPhone(page);
+});
+
+test('an answer with a wide code block and a table: both reachable by keyboard to scroll, axe clean at 1440 and 375 px', async ({ page }) => {
+  await signIn(page, ADMIN);
+  const { chatbotId, hashId } = await createSession(page, 'Wide answer');
+  await serveLongConversation(page);
+  await page.goto(`/dashboard/chat/${chatbotId}/${hashId}`);
+  const code = page.getByTestId('chatbot-message').locator('pre');
+  await expect(code).toBeVisible();
+  await code.focus();
+  await expect(code).toBeFocused();
+  await expectNoSeriousA11yViolations(page);
   await expectAccessibleOnPhone(page);
 });
 

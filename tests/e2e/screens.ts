@@ -28,7 +28,7 @@ const LONG_ANSWER = [
 const LONG_QUESTION = `Please explain ${LONG_URL} and ${LONG_WORD} in detail.`;
 
 /** The stored conversation of the session is served with the long question and answer instead. */
-async function serveLongConversation(page: Page): Promise<void> {
+export async function serveLongConversation(page: Page): Promise<void> {
   await page.route('**/history/**', async (route) => {
     const response = await route.fetch();
     const history = (await response.json()) as { items: { speaker_type: string; text: string }[] };

@@ -13,6 +13,9 @@ purifier.addHook('afterSanitizeAttributes', (node) => {
     node.setAttribute('target', '_blank');
     node.setAttribute('rel', 'noopener noreferrer nofollow');
   }
+  // Code blocks and tables scroll sideways in their own frame when wide: a keyboard user scrolls
+  // them once they can take focus (WCAG 2.1.1, axe's scrollable-region-focusable).
+  if (node.tagName === 'PRE' || node.tagName === 'TABLE') node.setAttribute('tabindex', '0');
 });
 
 export function sanitizeHtml(html: string): string {
