@@ -12,8 +12,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openPglite } from '../../src/server/db/client';
 import { seedDemoTenant } from '../../src/server/db/seed';
 import { API_PREFIX, REFRESH_COOKIE } from '../../src/shared/domain/http';
-import { type BuiltServer, SOURCE_SERVER_ARGS, startServerProcess, stopBuiltServer } from '../fixtures/builtServer';
-import { DEMO_ADMIN, DEMO_MEMBER } from '../fixtures/testServer';
+import { type BuiltServer, startServerProcess, stopBuiltServer } from '../fixtures/builtServer';
+import { serverBundleArgs } from '../fixtures/serverBundle';
+import { DEMO_ADMIN, DEMO_MEMBER, migratedPglite } from '../fixtures/testServer';
 
 const SECOND_TENANT = 'second';
 
@@ -30,7 +31,7 @@ afterEach(async () => {
 });
 
 const start = async () => {
-  server = await startServerProcess(SOURCE_SERVER_ARGS, {
+  server = await startServerProcess(await serverBundleArgs(), {
     ...process.env,
     DATA_DIR: join(directory, 'pglite'),
     DATABASE_URL: '',
@@ -69,7 +70,8 @@ const refreshCookieOf = (response: Response) => {
 describe('a restart on the same embedded database', () => {
   it('answers the first refresh with a new session, and every tenant is still served', async () => {
     // A second tenant in the same directory, so that "every tenant" means more than the one refreshed.
-    const seeding = await openPglite(join(directory, 'pglite'));
+    // From the migrated template: the restarts are the point, not a first migration.
+    const seeding = await openPglite(join(directory, 'pglite'), undefined, await migratedPglite());
     await seedDemoTenant(seeding.db, { subdomain: SECOND_TENANT, tenantName: 'Second workspace' });
     await seeding.close();
 
