@@ -13,8 +13,9 @@ import { openPglite } from '../../src/server/db/client';
 import { seedDemoTenant } from '../../src/server/db/seed';
 import { API_PREFIX, REFRESH_COOKIE } from '../../src/shared/domain/http';
 import { type BuiltServer, startServerProcess, stopBuiltServer } from '../fixtures/builtServer';
+import { migratedPgliteDirectory } from '../fixtures/pgliteDirectory';
 import { serverBundleArgs } from '../fixtures/serverBundle';
-import { DEMO_ADMIN, DEMO_MEMBER, migratedPglite } from '../fixtures/testServer';
+import { DEMO_ADMIN, DEMO_MEMBER } from '../fixtures/testServer';
 
 const SECOND_TENANT = 'second';
 
@@ -71,7 +72,8 @@ describe('a restart on the same embedded database', () => {
   it('answers the first refresh with a new session, and every tenant is still served', async () => {
     // A second tenant in the same directory, so that "every tenant" means more than the one refreshed.
     // From the migrated template: the restarts are the point, not a first migration.
-    const seeding = await openPglite(join(directory, 'pglite'), undefined, await migratedPglite());
+    await migratedPgliteDirectory(join(directory, 'pglite'));
+    const seeding = await openPglite(join(directory, 'pglite'));
     await seedDemoTenant(seeding.db, { subdomain: SECOND_TENANT, tenantName: 'Second workspace' });
     await seeding.close();
 

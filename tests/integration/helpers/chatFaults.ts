@@ -13,8 +13,9 @@ import { type ChatFrame, type ChatMeta, chatFrameSchema, chatMetaSchema } from '
 import { API_PREFIX } from '../../../src/shared/domain/http';
 import { type BuiltServer, startServerProcess } from '../../fixtures/builtServer';
 import type { FakeLlmUpstream } from '../../fixtures/fakeLlmUpstream';
+import { migratedPgliteDirectory } from '../../fixtures/pgliteDirectory';
 import { serverBundleArgs } from '../../fixtures/serverBundle';
-import { DEMO_MEMBER, freshPostgresDatabase, migratedPglite } from '../../fixtures/testServer';
+import { DEMO_MEMBER, freshPostgresDatabase } from '../../fixtures/testServer';
 import { apiClient } from './client';
 
 /** A database shared by the test and its server processes; PGlite opens for the test only while no process has it. */
@@ -46,7 +47,7 @@ export async function faultDatabase(): Promise<FaultDatabase> {
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'fault-pglite-'));
   // Migrated already, as the PostgreSQL database is: a server process would spend seconds on it.
-  await (await openPglite(dataDir, undefined, await migratedPglite())).close();
+  await migratedPgliteDirectory(dataDir);
   return {
     kind: 'pglite',
     env: { DATABASE_URL: '', DATA_DIR: dataDir },
