@@ -12,7 +12,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openPglite } from '../../src/server/db/client';
 import { seedDemoTenant } from '../../src/server/db/seed';
 import { API_PREFIX, REFRESH_COOKIE } from '../../src/shared/domain/http';
-import { type BuiltServer, SOURCE_SERVER_ARGS, startServerProcess, stopBuiltServer } from '../fixtures/builtServer';
+import { type BuiltServer, startServerProcess, stopBuiltServer } from '../fixtures/builtServer';
+import { migratedPgliteDirectory } from '../fixtures/pgliteDirectory';
+import { serverBundleArgs } from '../fixtures/serverBundle';
 import { DEMO_ADMIN, DEMO_MEMBER } from '../fixtures/testServer';
 
 const SECOND_TENANT = 'second';
@@ -30,7 +32,7 @@ afterEach(async () => {
 });
 
 const start = async () => {
-  server = await startServerProcess(SOURCE_SERVER_ARGS, {
+  server = await startServerProcess(await serverBundleArgs(), {
     ...process.env,
     DATA_DIR: join(directory, 'pglite'),
     DATABASE_URL: '',
@@ -69,6 +71,8 @@ const refreshCookieOf = (response: Response) => {
 describe('a restart on the same embedded database', () => {
   it('answers the first refresh with a new session, and every tenant is still served', async () => {
     // A second tenant in the same directory, so that "every tenant" means more than the one refreshed.
+    // From the migrated template: the restarts are the point, not a first migration.
+    await migratedPgliteDirectory(join(directory, 'pglite'));
     const seeding = await openPglite(join(directory, 'pglite'));
     await seedDemoTenant(seeding.db, { subdomain: SECOND_TENANT, tenantName: 'Second workspace' });
     await seeding.close();

@@ -3,7 +3,7 @@ import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiKeys, chatbots, creditLedger, llmModels, members, piiSettings, restrictedWords, sessionMessages, sessions, usageRecords } from '../../src/server/db/schema';
 import type { OpenAiError } from '../../src/shared/api/openai';
-import { type FakeLlmUpstream, startFakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
+import { DEFAULT_FAKE_CHUNKS, type FakeLlmUpstream, startFakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
 
@@ -19,6 +19,12 @@ let groupId: number;
 let general: { id: number; hash_id: string; llm_model: { id: number } };
 let quick: { id: number; hash_id: string };
 let baseURL: string;
+/** A second server whose models answer from the fake upstream: quick answers, or long ones for the tests that cut an answer off. */
+let upstream: FakeLlmUpstream;
+let upstreamServer: TestServer;
+const QUICK_ANSWERS = { chunks: DEFAULT_FAKE_CHUNKS, delayMs: 0 };
+/** Still streaming seconds after their first words (the demo model's answer would be over). */
+const LONG_ANSWERS = { chunks: Array.from({ length: 100 }, (_, i) => `w${i} `), delayMs: 40 };
 
 async function newKey(chatbotIds: number[], token = memberToken, tenant?: string): Promise<{ id: number; key: string }> {
   const created = await api.call('/apikeys/', { method: 'POST', token, tenant, body: { name: 'test', chatbot_ids: chatbotIds } });
@@ -29,12 +35,11 @@ async function newKey(chatbotIds: number[], token = memberToken, tenant?: string
 const client = (apiKey: string) => new OpenAI({ apiKey, baseURL, maxRetries: 0 });
 
 /** A raw call of the API, to read statuses, headers and error bodies exactly. */
-function raw(path: string, key: string | undefined, body?: unknown, signal?: AbortSignal) {
+function raw(path: string, key: string | undefined, body?: unknown) {
   return fetch(`${baseURL}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
-    signal,
   });
 }
 
@@ -43,13 +48,26 @@ const ask = (model: string, content = 'Hello there') => ({ model, messages: [{ r
 /** A non-streamed call with parameters the client's types may not allow (refused ones, out of range). */
 const askWith = (model: string, extra: Record<string, unknown>) => ({ ...ask(model), ...extra }) as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming;
 
+/** The demo member's General Assistant on `upstreamServer`, and a new API key of theirs for it. */
+async function upstreamKey(name: string): Promise<{ bot: { id: number; hash_id: string; llm_model: { id: number } }; id: number; key: string }> {
+  const upstreamApi = apiClient(upstreamServer);
+  const { access_token } = await upstreamApi.signIn(DEMO_MEMBER);
+  const visible = await upstreamApi.call('/chatbots/?include_default=true', { token: access_token });
+  const bot = visible.body.items.find((item: { en_name: string }) => item.en_name === 'General Assistant');
+  const { id, key } = (await upstreamApi.call('/apikeys/', { method: 'POST', token: access_token, body: { name, chatbot_ids: [bot.id] } })).body;
+  return { bot, id, key };
+}
+
 async function refusal(key: string, body: unknown): Promise<{ status: number; error: OpenAiError['error'] }> {
   const response = await raw('/chat/completions', key, body);
   return { status: response.status, error: ((await response.json()) as OpenAiError).error };
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ extraTenants: ['acme'], config: { API_KEY_RATE_LIMIT: RATE_LIMIT, DEMO_TOKEN_DELAY_MS: 10 } });
+  server = await startTestServer({ extraTenants: ['acme'], config: { API_KEY_RATE_LIMIT: RATE_LIMIT } });
+  upstream = await startFakeLlmUpstream(QUICK_ANSWERS);
+  // Answers written often; a test plays the sweep of another process itself (an answer the server could not save).
+  upstreamServer = await startTestServer({ llm: { baseUrl: upstream.baseUrl }, config: { STREAM_FLUSH_SECONDS: 0.1, STREAM_LEASE_SECONDS: 2, STREAM_SWEEP_SECONDS: 3600 } });
   api = apiClient(server);
   baseURL = `${server.apiBase}/openai`;
   const member = await api.signIn(DEMO_MEMBER);
@@ -63,7 +81,11 @@ beforeAll(async () => {
   general = byName('General Assistant');
   quick = byName('Quick Helper');
 });
-afterAll(() => server?.close());
+afterAll(async () => {
+  await server?.close();
+  await upstreamServer?.close();
+  await upstream?.close();
+});
 afterEach(async () => {
   await server.db.update(members).set({ creditQuota: null }).where(eq(members.id, memberId));
 });
@@ -265,22 +287,32 @@ describe('the app’s send rules as OpenAI errors', () => {
   });
 
   it('a client that goes away stops the answer: saved as stopped, charged for what was streamed', async () => {
-    const { id, key } = await newKey([general.id]);
-    const controller = new AbortController();
-    const response = await raw('/chat/completions', key, { ...ask(general.hash_id), stream: true }, controller.signal);
-    const reader = response.body!.getReader();
-    await reader.read();
-    controller.abort();
-    await vi.waitFor(
-      async () => {
-        const [usage] = await server.db.select().from(usageRecords).where(eq(usageRecords.apiKeyId, id));
-        expect(usage).toBeDefined();
-      },
-      { timeout: 10_000, interval: 50 },
-    );
-    const [usage] = await server.db.select().from(usageRecords).where(eq(usageRecords.apiKeyId, id));
-    const [answer] = await server.db.select().from(sessionMessages).where(and(eq(sessionMessages.id, usage!.messageId!), isNotNull(sessionMessages.interrupted)));
-    expect(answer?.interrupted).toBe('stopped');
+    upstream.setBehaviour(LONG_ANSWERS);
+    try {
+      const { bot, id, key } = await upstreamKey('goes away');
+      const controller = new AbortController();
+      const response = await fetch(`${upstreamServer.apiBase}/openai/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ ...ask(bot.hash_id), stream: true }),
+        signal: controller.signal,
+      });
+      const reader = response.body!.getReader();
+      await reader.read();
+      controller.abort();
+      await vi.waitFor(
+        async () => {
+          const [usage] = await upstreamServer.db.select().from(usageRecords).where(eq(usageRecords.apiKeyId, id));
+          expect(usage).toBeDefined();
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+      const [usage] = await upstreamServer.db.select().from(usageRecords).where(eq(usageRecords.apiKeyId, id));
+      const [answer] = await upstreamServer.db.select().from(sessionMessages).where(and(eq(sessionMessages.id, usage!.messageId!), isNotNull(sessionMessages.interrupted)));
+      expect(answer?.interrupted).toBe('stopped');
+    } finally {
+      upstream.setBehaviour(QUICK_ANSWERS);
+    }
   });
 });
 
@@ -391,23 +423,11 @@ describe('OpenAI parameters', () => {
 });
 
 describe('sampling parameters on an OpenAI-compatible upstream', () => {
-  let upstream: FakeLlmUpstream;
-  let upstreamServer: TestServer;
   let key: string;
   let bot: { id: number; hash_id: string; llm_model: { id: number } };
 
   beforeAll(async () => {
-    upstream = await startFakeLlmUpstream();
-    upstreamServer = await startTestServer({ llm: { baseUrl: upstream.baseUrl } });
-    const upstreamApi = apiClient(upstreamServer);
-    const { access_token } = await upstreamApi.signIn(DEMO_MEMBER);
-    const visible = await upstreamApi.call('/chatbots/?include_default=true', { token: access_token });
-    bot = visible.body.items.find((item: { en_name: string }) => item.en_name === 'General Assistant');
-    key = (await upstreamApi.call('/apikeys/', { method: 'POST', token: access_token, body: { name: 'sampling', chatbot_ids: [bot.id] } })).body.key;
-  });
-  afterAll(async () => {
-    await upstreamServer?.close();
-    await upstream?.close();
+    ({ bot, key } = await upstreamKey('sampling'));
   });
 
   const call = async (extra: Record<string, unknown>) => {
@@ -435,25 +455,14 @@ describe('sampling parameters on an OpenAI-compatible upstream', () => {
 });
 
 describe('an answer the server could not save', () => {
-  let upstream: FakeLlmUpstream;
-  let upstreamServer: TestServer;
   let key: string;
   let bot: { id: number; hash_id: string };
 
   beforeAll(async () => {
-    // Long answers, written often; the test plays the sweep of another process itself.
-    upstream = await startFakeLlmUpstream({ chunks: Array.from({ length: 100 }, (_, i) => `w${i} `), delayMs: 40 });
-    upstreamServer = await startTestServer({ llm: { baseUrl: upstream.baseUrl }, config: { STREAM_FLUSH_SECONDS: 0.1, STREAM_LEASE_SECONDS: 2, STREAM_SWEEP_SECONDS: 3600 } });
-    const upstreamApi = apiClient(upstreamServer);
-    const { access_token } = await upstreamApi.signIn(DEMO_MEMBER);
-    const visible = await upstreamApi.call('/chatbots/?include_default=true', { token: access_token });
-    bot = visible.body.items.find((item: { en_name: string }) => item.en_name === 'General Assistant');
-    key = (await upstreamApi.call('/apikeys/', { method: 'POST', token: access_token, body: { name: 'unsaved', chatbot_ids: [bot.id] } })).body.key;
+    upstream.setBehaviour(LONG_ANSWERS);
+    ({ bot, key } = await upstreamKey('unsaved'));
   });
-  afterAll(async () => {
-    await upstreamServer?.close();
-    await upstream?.close();
-  });
+  afterAll(() => upstream.setBehaviour(QUICK_ANSWERS));
 
   /** Waits until the call's answer has streamed a little, then has a sweep take it over, as if its lease had run out. */
   async function takeOverTheAnswer() {

@@ -1,6 +1,6 @@
 /**
  * The pieces of the chat fault tests (tests/integration/fault-chat-*.test.ts): a database the
- * server processes and the test share, server processes from source on free ports answering with
+ * server processes and the test share, server processes (the build) on free ports answering with
  * the fake LLM upstream, and chat streams read as they arrive.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,8 +11,10 @@ import { type Database, type DatabaseHandle, openPglite } from '../../../src/ser
 import { creditLedger, sessionMessages, usageRecords } from '../../../src/server/db/schema';
 import { type ChatFrame, type ChatMeta, chatFrameSchema, chatMetaSchema } from '../../../src/shared/api/chat';
 import { API_PREFIX } from '../../../src/shared/domain/http';
-import { type BuiltServer, SOURCE_SERVER_ARGS, startServerProcess } from '../../fixtures/builtServer';
+import { type BuiltServer, startServerProcess } from '../../fixtures/builtServer';
 import type { FakeLlmUpstream } from '../../fixtures/fakeLlmUpstream';
+import { migratedPgliteDirectory } from '../../fixtures/pgliteDirectory';
+import { serverBundleArgs } from '../../fixtures/serverBundle';
 import { DEMO_MEMBER, freshPostgresDatabase } from '../../fixtures/testServer';
 import { apiClient } from './client';
 
@@ -44,6 +46,8 @@ export async function faultDatabase(): Promise<FaultDatabase> {
     };
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'fault-pglite-'));
+  // Migrated already, as the PostgreSQL database is: a server process would spend seconds on it.
+  await migratedPgliteDirectory(dataDir);
   return {
     kind: 'pglite',
     env: { DATABASE_URL: '', DATA_DIR: dataDir },
@@ -71,10 +75,10 @@ export interface ChatServer extends BuiltServer {
   call: ReturnType<typeof apiClient>['call'];
 }
 
-/** A server process from source on a free port, its LLM the fake upstream, signed in as the demo member. */
+/** A server process (the build) on a free port, its LLM the fake upstream, signed in as the demo member. */
 export async function startChatServer(database: FaultDatabase, upstream: FakeLlmUpstream, env: Record<string, string> = {}): Promise<ChatServer> {
   const scratch = mkdtempSync(join(tmpdir(), 'fault-server-'));
-  const server = await startServerProcess(SOURCE_SERVER_ARGS, {
+  const server = await startServerProcess(await serverBundleArgs(), {
     ...process.env,
     ...database.env,
     PORT: '0',
