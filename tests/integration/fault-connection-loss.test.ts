@@ -19,7 +19,8 @@ import { rowsOf } from '../../src/server/db/rows';
 import { seedDemoTenant } from '../../src/server/db/seed';
 import { announcements } from '../../src/server/db/schema';
 import { API_PREFIX } from '../../src/shared/domain/http';
-import { type BuiltServer, SOURCE_SERVER_ARGS, startServerProcess, stopBuiltServer } from '../fixtures/builtServer';
+import { type BuiltServer, startServerProcess, stopBuiltServer } from '../fixtures/builtServer';
+import { serverBundleArgs } from '../fixtures/serverBundle';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, freshPostgresDatabase } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
 import { waitFor } from './helpers/memberTransfer';
@@ -39,7 +40,7 @@ describe.skipIf(!adminUrl)('lost PostgreSQL connections', () => {
     database = await freshPostgresDatabase(adminUrl!);
     await seedDemoTenant(database.handle.db, { subdomain: 'other', tenantName: 'Other workspace' });
     directory = mkdtempSync(join(tmpdir(), 'fault-connection-'));
-    server = await startServerProcess(SOURCE_SERVER_ARGS, {
+    server = await startServerProcess(await serverBundleArgs(), {
       ...process.env,
       DATABASE_URL: database.url,
       FILES_DIR: join(directory, 'files'),

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEMBER_UPLOAD_MAX_ROWS } from '../../src/shared/domain/memberTransfer';
-import { type BuiltServer, SOURCE_SERVER_ARGS, startServerProcess, stopBuiltServer } from '../fixtures/builtServer';
+import { type BuiltServer, startServerProcess, stopBuiltServer } from '../fixtures/builtServer';
+import { serverBundleArgs } from '../fixtures/serverBundle';
 import { docxLyingBomb, manyEntriesDocx, pdfSharedStreamBomb, pdfSlowFormsBomb, pptxBomb, xlsxManyRows } from '../fixtures/documentBombs';
 import { samplePdf } from '../fixtures/sampleFiles';
 import { DEMO_ADMIN, DEMO_MEMBER, freshPostgresDatabase } from '../fixtures/testServer';
@@ -87,7 +88,7 @@ beforeAll(async () => {
     env.DATABASE_URL = fresh.url;
     dropDatabase = fresh.drop;
   }
-  server = await startServerProcess(SOURCE_SERVER_ARGS, env);
+  server = await startServerProcess(await serverBundleArgs(), env);
   api = `${server.origin}/api/v1`;
   [member, admin] = await Promise.all([signIn(DEMO_MEMBER), signIn(DEMO_ADMIN)]);
 });

@@ -1,7 +1,6 @@
 /**
  * Issue 19, point 6: a server process killed while a bulk upload's invitation mails are going out.
- * The real server runs as its own process (the bundle `npm start` runs, built for the test: two
- * starts from the TypeScript source took longer than the build) with a real SMTP server on
+ * The real server runs as its own process (the bundle `npm start` runs, tests/fixtures/serverBundle.ts) with a real SMTP server on
  * loopback; the SMTP server stops answering in the middle of a batch, the process is killed with
  * SIGKILL there, and another process finishes the job. On PostgreSQL (TEST_DATABASE_URL) the second process is
  * already running on the same database when the first dies; on PGlite, which one process opens at a
@@ -9,12 +8,10 @@
  * across all the mails they got (a mail may come twice only as the same row: same Message-ID,
  * same content), and that password is the one the invitation accepts.
  */
-import { type ChildProcess, execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { verify } from '@node-rs/argon2';
 import { and, count, eq, inArray, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,7 +19,8 @@ import { type DatabaseHandle, openPglite } from '../../src/server/db/client';
 import { auditLog, backgroundTasks, invitations, mailOutbox, plans } from '../../src/server/db/schema';
 import { DEMO_ADMIN, seedDemoTenant } from '../../src/server/db/seed';
 import { csvLines } from '../../src/server/storage/spreadsheet';
-import { type BuiltServer, startBuiltServer, stopBuiltServer } from '../fixtures/builtServer';
+import { type BuiltServer, startServerProcess, stopBuiltServer } from '../fixtures/builtServer';
+import { serverBundleArgs } from '../fixtures/serverBundle';
 import { type SmtpSink, startSmtpSink } from '../fixtures/smtpSink';
 import { freshPostgresDatabase, migratedPglite } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
@@ -33,8 +31,6 @@ const ROWS = 250;
 /** In the 2nd batch of 100, in the middle of its 7th round of 8 sends. */
 const HOLD_FROM = 150;
 const postgresUrl = process.env.TEST_DATABASE_URL;
-// Inside the project (.data is ignored), so that the bundle resolves the project's node_modules.
-const buildDir = resolve('.data', `upload-crash-build-${randomBytes(4).toString('hex')}`);
 
 describe(`a server killed while a member upload's mails go out (${postgresUrl ? 'PostgreSQL, two processes' : 'PGlite, one process after the other'})`, () => {
   let sink: SmtpSink;
@@ -43,10 +39,11 @@ describe(`a server killed while a member upload's mails go out (${postgresUrl ? 
   let databaseUrl: string | undefined;
   let dropDatabase = async () => {};
   const processes: ChildProcess[] = [];
+  let serverArgs: string[] = [];
 
   beforeAll(async () => {
-    // Built while the database is made ready (it fails with esbuild's message).
-    const built = promisify(execFile)(process.execPath, ['scripts/build-server.mjs', '--outdir', buildDir]);
+    // Built (once per state of the sources) while the database is made ready.
+    const built = serverBundleArgs();
     sink = await startSmtpSink();
     directory = mkdtempSync(join(tmpdir(), 'upload-mail-crash-'));
     if (postgresUrl) {
@@ -65,7 +62,7 @@ describe(`a server killed while a member upload's mails go out (${postgresUrl ? 
       await handle.close();
       handle = undefined;
     }
-    await built;
+    serverArgs = await built;
   }, 60_000);
   afterAll(async () => {
     await Promise.all(processes.map((child) => stopBuiltServer(child, 'SIGKILL')));
@@ -73,11 +70,10 @@ describe(`a server killed while a member upload's mails go out (${postgresUrl ? 
     await dropDatabase();
     await sink?.close();
     rmSync(directory, { recursive: true, force: true });
-    rmSync(buildDir, { recursive: true, force: true });
   });
 
   function startServer(): Promise<BuiltServer> {
-    const started = startBuiltServer(join(buildDir, 'index.js'), {
+    const started = startServerProcess(serverArgs, {
       ...process.env,
       PORT: '0',
       HOST: '127.0.0.1',
