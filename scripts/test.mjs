@@ -88,13 +88,14 @@ function startInBackground(title, command, args, { env = {}, count = () => {} })
   const started = Date.now();
   console.log(`\n==> ${title}: started beside other steps (its output follows when it ends)`);
   const child = spawn(command, args, { stdio: ['ignore', log, log], env: { ...process.env, ...env } });
-  const done = new Promise((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+  // Timed when it ends, not when its output is printed.
+  const done = new Promise((resolve) => child.on('close', (code) => resolve({ code: code ?? 1, seconds: Math.round((Date.now() - started) / 1000) })));
   return async () => {
-    const code = await done;
+    const { code, seconds } = await done;
     closeSync(log);
     console.log(`\n==> ${title}`);
     console.log(readFileSync(logFile, 'utf8'));
-    stepTimes.push(`${Math.round((Date.now() - started) / 1000)} s  ${title} (beside other steps)`);
+    stepTimes.push(`${seconds} s  ${title} (beside other steps)`);
     if (code !== 0) failedSteps.push(title);
     count();
   };

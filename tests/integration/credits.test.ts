@@ -194,6 +194,9 @@ describe('credit balances', () => {
       });
     const finished = await send();
     await finished.text();
+    // The live answer streams for a minute: it is still streaming when it is stopped below, after a
+    // restart that can take seconds on a loaded machine (a short one could end first, unstopped).
+    upstream.setBehaviour({ chunks: Array.from({ length: 2000 }, (_, i) => `w${i} `), delayMs: 30 });
     const stop = new AbortController();
     const live = await send(stop.signal);
     const liveMeta = chatMetaSchema.parse(JSON.parse(live.headers.get('x-chat-meta')!));
@@ -212,7 +215,7 @@ describe('credit balances', () => {
 
     stop.abort();
     const liveAnswer = async () => (await server.db.select().from(sessionMessages).where(eq(sessionMessages.id, liveMeta.chatbot_message_id)))[0]!;
-    for (let attempt = 0; attempt < 100 && (await liveAnswer()).interrupted !== 'stopped'; attempt++) await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let attempt = 0; attempt < 400 && (await liveAnswer()).interrupted !== 'stopped'; attempt++) await new Promise((resolve) => setTimeout(resolve, 50));
     // The live answer kept its lease through the restart and was saved by its own process.
     expect(await liveAnswer()).toMatchObject({ streaming: false, interrupted: 'stopped' });
     await expectBalancesToEqualLedger();
