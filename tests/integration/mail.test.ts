@@ -207,10 +207,12 @@ describe('failures and retries', () => {
   });
 
   it('gives up on a server that takes the mail and never answers, within the send timeout, and sends the same row again', async () => {
-    const outbox = outboxFor(server.db, sink.url, recordingLog().log, 1000);
+    // 4 s: the connection and greeting get 1 s each, so a loaded machine's slow greeting is not
+    // mistaken for the silence this test is about (the held answer to the mail's data).
+    const outbox = outboxFor(server.db, sink.url, recordingLog().log, 4000);
     const [id] = await outbox.queue(server.db, tenantId, [code('silent@example.test', '303030')]);
     sink.holdFrom = sink.received.length + 1;
-    // The send ends within its 1 s although the server holds its answer for as long as the test runs.
+    // The send ends within its 4 s although the server holds its answer for as long as the test runs.
     expect(await outbox.sendDue()).toBe(1);
     sink.releaseReplies();
     const aborted = await rowOf(id!);
