@@ -32,7 +32,9 @@ const featureDependencies = {
 };
 
 function featureZones() {
-  const folders = readdirSync(FEATURES, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  const folders = readdirSync(FEATURES, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
   const undeclared = folders.filter((folder) => !(folder in featureDependencies));
   if (undeclared.length) throw new Error(`eslint.config.js: add ${undeclared.join(', ')} to featureDependencies`);
   const visiting = new Set();
@@ -51,10 +53,20 @@ function featureZones() {
     const others = folders.filter((other) => other !== feature && !allowed.includes(other));
     return [
       ...(others.length
-        ? [{ target: `${FEATURES}/${feature}`, from: others.map((other) => `${FEATURES}/${other}`), message: `${feature} may import only ${allowed.join(', ') || 'no other feature'} (featureDependencies); share through src/components or src/api.` }]
+        ? [
+            {
+              target: `${FEATURES}/${feature}`,
+              from: others.map((other) => `${FEATURES}/${other}`),
+              message: `${feature} may import only ${allowed.join(', ') || 'no other feature'} (featureDependencies); share through src/components or src/api.`,
+            },
+          ]
         : []),
       // A screen is reached through the router, never imported for a piece of it.
-      ...allowed.map((other) => ({ target: `${FEATURES}/${feature}`, from: [`${FEATURES}/${other}/**/*Page.tsx`, `${FEATURES}/${other}/**/*Layout.tsx`], message: 'Another feature\'s screen is not a library: move the shared piece to src/components.' })),
+      ...allowed.map((other) => ({
+        target: `${FEATURES}/${feature}`,
+        from: [`${FEATURES}/${other}/**/*Page.tsx`, `${FEATURES}/${other}/**/*Layout.tsx`],
+        message: "Another feature's screen is not a library: move the shared piece to src/components.",
+      })),
     ];
   });
 }
@@ -62,7 +74,11 @@ function featureZones() {
 /** Boundaries of DESIGN §4, checked on every `npm test`. */
 const boundaryZones = [
   { target: './src/shared', from: ['./src/main', './src/preload', './src/renderer', './src/server'], message: 'shared imports nothing from the other layers.' },
-  { target: './src/renderer', from: ['./src/main', './src/preload', './src/server'], message: 'The renderer talks to main only through window.bridge via src/platform, and to the server only over HTTP.' },
+  {
+    target: './src/renderer',
+    from: ['./src/main', './src/preload', './src/server'],
+    message: 'The renderer talks to main only through window.bridge via src/platform, and to the server only over HTTP.',
+  },
   { target: './src/server', from: ['./src/renderer', './src/main', './src/preload'], message: 'The server never imports client code.' },
   { target: './src/main', from: ['./src/renderer', './src/server'], message: 'main never imports the renderer or the server.' },
   { target: './src/preload', from: ['./src/renderer', './src/server', './src/main'], message: 'The preload is built from src/shared/ipc only.' },
@@ -178,14 +194,24 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['fastify', 'fastify-plugin', '@fastify/*'], message: 'Services know nothing of HTTP; the route writes the response (routes.ts or <name>Routes.ts).' }] },
+        {
+          patterns: [
+            {
+              group: ['fastify', 'fastify-plugin', '@fastify/*'],
+              message: 'Services know nothing of HTTP; the route writes the response (routes.ts or <name>Routes.ts).',
+            },
+          ],
+        },
       ],
     },
   },
   {
     files: ['src/renderer/src/features/**', 'src/renderer/src/components/**'],
     rules: {
-      'no-restricted-syntax': ['error', { selector: "MemberExpression[object.name='window'][property.name='bridge']", message: 'Use src/platform, never window.bridge directly.' }],
+      'no-restricted-syntax': [
+        'error',
+        { selector: "MemberExpression[object.name='window'][property.name='bridge']", message: 'Use src/platform, never window.bridge directly.' },
+      ],
     },
   },
   {
@@ -203,14 +229,16 @@ export default tseslint.config(
             {
               name: '@tanstack/react-query',
               importNames: ['useQuery', 'useQueries', 'useInfiniteQuery', 'useSuspenseQuery', 'useMutation'],
-              message: 'Use useEndpointQuery, useEndpointInfiniteQuery or useEndpointMutation (api/endpointHooks.ts), or a named query of src/renderer/src/api.',
+              message:
+                'Use useEndpointQuery, useEndpointInfiniteQuery or useEndpointMutation (api/endpointHooks.ts), or a named query of src/renderer/src/api.',
             },
           ],
           patterns: [
             {
               group: ['**/api/client'],
               importNames: ['callEndpoint'],
-              message: 'Screens call endpoints through api/endpointHooks.ts (a request that is not one JSON call goes through its `send`), never callEndpoint directly.',
+              message:
+                'Screens call endpoints through api/endpointHooks.ts (a request that is not one JSON call goes through its `send`), never callEndpoint directly.',
             },
           ],
         },

@@ -1,17 +1,17 @@
 import { defineConfig } from '@playwright/test';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { systemChromium } from './scripts/optionalServices.mjs';
 
 /**
  * End-to-end tests drive Chromium against the built web client served by the real server on a
- * fresh PGlite directory. Debian's Chromium is used where present (no browser download here),
- * preferably its headless shell: the full browser in headless mode draws a window's own interface
- * for every test's new context (the shell took 18% less CPU over three specs). Elsewhere
- * Playwright's own Chromium.
+ * fresh PGlite directory, or on a fresh PostgreSQL database (E2E_DATABASE_URL). A Chromium on PATH
+ * is used where present (Debian's: no browser download here), preferably its headless shell: the full browser in headless mode draws a window's own
+ * interface for every test's new context (the shell took 18% less CPU over three specs). Elsewhere
+ * Playwright's own Chromium, which `npm test` downloads when it is missing.
  */
 const port = Number(process.env.E2E_PORT ?? 3310);
-const systemChromium = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 // Workers load this file again: they inherit the runner's directories instead of making their own,
 // so specs read the mail the server sent (tests/e2e/mailbox.ts).
 const dataDir = (process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'e2e-data-')));
@@ -29,9 +29,13 @@ export default defineConfig({
   reporter: [['list']],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
-    trace: 'retain-on-failure',
+    // A failed test keeps one screenshot of where it stopped. Traces are asked for (`--trace
+    // retain-on-failure`, or E2E_TRACE=1): recording one for every test, kept or not, took a third of
+    // the Playwright worker's CPU and more of the page's (docs/decisions/0074-end-to-end-cpu.md).
+    trace: process.env.E2E_TRACE ? { mode: 'retain-on-failure', screenshots: false } : 'off',
+    screenshot: 'only-on-failure',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? systemChromium,
+      executablePath: process.env.CHROMIUM_PATH || systemChromium(),
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
     },
   },
@@ -43,11 +47,14 @@ export default defineConfig({
       env: { SMTP_SINK_PORT: String(smtpPort), SMTP_SINK_DIR: mailboxDir },
     },
     {
-      command: 'npm run server',
+      // `npm test` builds the server once for both parts (E2E_SERVER_BUILT): a build empties dist-server first.
+      command: process.env.E2E_SERVER_BUILT ? 'node dist-server/index.js' : 'npm run server',
       url: `http://127.0.0.1:${port}/api/v1/tenants/`,
       reuseExistingServer: false,
       timeout: 120_000,
       env: {
+        // A database of its own on PostgreSQL when `npm test` made one (part 1), else PGlite in DATA_DIR.
+        DATABASE_URL: process.env.E2E_DATABASE_URL ?? '',
         PORT: String(port),
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,

@@ -21,6 +21,12 @@ export default defineConfig({
     emptyOutDir: true,
     // bench:bundle reads it to tell what each route loads.
     manifest: true,
+    // Fonts stay files even when small (KaTeX's): the web CSP's font-src is 'self', without data:.
+    // Mermaid's diagram parser (630 kB) and ELK layout (1.5 MB, never loaded: layout is locked to
+    // dagre, features/chat/mermaidRender.ts) are single modules loaded on demand; no chunk of ours
+    // comes near this.
+    chunkSizeWarningLimit: 1600,
+    assetsInlineLimit: (file) => (/\.(woff2?|ttf)$/.test(file) ? false : undefined),
     rolldownOptions: {
       output: {
         codeSplitting: {

@@ -3,11 +3,15 @@ import react from '@vitejs/plugin-react';
 import { globSync, readFileSync } from 'node:fs';
 
 const WEB_TESTS = 'src/renderer/**/*.test.{ts,tsx}';
+const NODE_TESTS = ['src/{shared,server,main,preload}/**/*.test.ts', 'scripts/**/*.test.ts'];
 /**
- * Component tests that replace a module or a global (vi.mock, vi.stubGlobal…) need modules of
- * their own: a module another file imported first would keep the real one.
+ * Tests that replace a module or a global (vi.mock, vi.stubGlobal…) need modules of their own: a
+ * module another file imported first would keep the real one.
  */
-const webTestsReplacingModules = globSync(WEB_TESTS).filter((file) => /\bvi\.(mock|doMock|stubGlobal|stubEnv)\(/.test(readFileSync(file, 'utf8')));
+const replacingModules = (patterns: string | string[]) =>
+  globSync(patterns).filter((file) => /\bvi\.(mock|doMock|stubGlobal|stubEnv)\(/.test(readFileSync(file, 'utf8')));
+const webTestsReplacingModules = replacingModules(WEB_TESTS);
+const nodeTestsReplacingModules = replacingModules(NODE_TESTS);
 
 const webTest = {
   environment: 'jsdom',
@@ -16,9 +20,11 @@ const webTest = {
   testTimeout: 20_000,
 };
 
+const nodeTest = { environment: 'node', testTimeout: 30_000, hookTimeout: 60_000 };
+
 /**
- * Five projects: `web` and `web-isolated` (renderer, in jsdom), `node` (server, main, preload, shared
- * rules), `integration` (against the real server) and `keychain` (needs a Secret Service; the test
+ * Six projects: `web` and `web-isolated` (renderer, in jsdom), `node` and `node-isolated` (server,
+ * main, preload, shared rules), `integration` (against the real server) and `keychain` (needs a Secret Service; the test
  * script runs it inside dbus-run-session with gnome-keyring).
  */
 export default defineConfig({
@@ -43,12 +49,16 @@ export default defineConfig({
       },
       {
         test: {
+          ...nodeTest,
           name: 'node',
-          environment: 'node',
-          include: ['src/{shared,server,main,preload}/**/*.test.ts', 'scripts/**/*.test.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          include: NODE_TESTS,
+          exclude: nodeTestsReplacingModules,
+          // As in `integration`: importing the server's modules anew for every file was a third of these tests' CPU.
+          isolate: false,
         },
+      },
+      {
+        test: { ...nodeTest, name: 'node-isolated', include: nodeTestsReplacingModules },
       },
       {
         test: {

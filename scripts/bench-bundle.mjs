@@ -56,8 +56,7 @@ function staticClosure(keys, into = new Set()) {
   return into;
 }
 
-const cssOf = (files) =>
-  new Set(Object.values(manifest).flatMap((chunk) => (files.has(chunk.file) ? (chunk.css ?? []) : [])));
+const cssOf = (files) => new Set(Object.values(manifest).flatMap((chunk) => (files.has(chunk.file) ? (chunk.css ?? []) : [])));
 const total = (files) => [...files].reduce((sum, file) => sum + sizeOf(file).gzip, 0);
 const kb = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
 
@@ -86,7 +85,11 @@ for (const [route, modules] of Object.entries(routes)) {
 
 // Strings in their own chunk: other languages arrive before the first screen shows; English beyond
 // the first screens' namespaces arrives with the first screen opened after them.
-for (const [language, when] of [['en', 'loaded with the first screen after sign-in'], ['ko', 'loaded before the first screen'], ['ja', 'loaded before the first screen']]) {
+for (const [language, when] of [
+  ['en', 'loaded with the first screen after sign-in'],
+  ['ko', 'loaded before the first screen'],
+  ['ja', 'loaded before the first screen'],
+]) {
   const files = new Set(Object.values(manifest).flatMap((chunk) => (chunk.name === `locale-${language}` ? [chunk.file] : [])));
   if (files.size > 0) console.log(`${`  + strings in ${language}`.padEnd(28)} | ${kb(total(files)).padEnd(9)} | ${when}`);
 }

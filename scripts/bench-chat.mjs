@@ -34,7 +34,9 @@ try {
   const { Nodes: nodes } = await metrics();
   console.log(`open (newest page)          ${ms(opened.openMs)}, longest task ${ms(opened.longestTaskMs)}`);
   console.log(`scroll to top               ${scrolled.pages} pages in ${(scrolled.scrollMs / 1000).toFixed(1)} s, longest task ${ms(scrolled.longestTaskMs)}`);
-  console.log(`reading position            moved at most ${scrolled.maxDriftPx.toFixed(0)} px when a page arrived${scrolled.lost ? ` (lost ${scrolled.lost} times)` : ''}`);
+  console.log(
+    `reading position            moved at most ${scrolled.maxDriftPx.toFixed(0)} px when a page arrived${scrolled.lost ? ` (lost ${scrolled.lost} times)` : ''}`,
+  );
   console.log(`DOM at the top              ${scrolled.elements} elements, ${nodes} nodes (DevTools count), ${scrolled.renderedMessages} message rows rendered`);
   await page.close();
 
@@ -43,7 +45,9 @@ try {
   console.log(
     `stream, reader at bottom    at the bottom after ${pinned.samplesAtBottom} of ${pinned.samples} growth steps (largest gap ${pinned.maxGapPx.toFixed(0)} px)`,
   );
-  console.log(`stream, reader scrolled up  moved ${pinned.readerMovedPx.toFixed(0)} px while the answer grew${pinned.anchorKept ? '' : ' (read row left the DOM)'}`);
+  console.log(
+    `stream, reader scrolled up  moved ${pinned.readerMovedPx.toFixed(0)} px while the answer grew${pinned.anchorKept ? '' : ' (read row left the DOM)'}`,
+  );
   await pinPage.close();
 
   console.log(`\nOne answer of ${chunkCount} chunks at ${rate} chunks/s, alone on screen:\n`);
@@ -61,7 +65,9 @@ try {
       task: ((after.TaskDuration - before.TaskDuration) * 1000) / result.chunks,
     };
     console.log(
-      [kind.padEnd(8), `${perChunk[kind].script.toFixed(2)} ms`.padEnd(16), `${perChunk[kind].task.toFixed(2)} ms`.padEnd(21), ms(result.longestTaskMs)].join(' | '),
+      [kind.padEnd(8), `${perChunk[kind].script.toFixed(2)} ms`.padEnd(16), `${perChunk[kind].task.toFixed(2)} ms`.padEnd(21), ms(result.longestTaskMs)].join(
+        ' | ',
+      ),
     );
     await streamPage.close();
   }

@@ -84,7 +84,16 @@ async function addMembers(db: Database, count: number): Promise<{ emails: string
   if (!demo) throw new Error('demo member missing');
   const rows = await db
     .insert(members)
-    .values(Array.from({ length: count }, (_, i) => ({ ...demo, id: undefined, email: `ledger-${i}@demo.test`, name: `Ledger member ${i}`, createdAt: undefined, updatedAt: undefined })))
+    .values(
+      Array.from({ length: count }, (_, i) => ({
+        ...demo,
+        id: undefined,
+        email: `ledger-${i}@demo.test`,
+        name: `Ledger member ${i}`,
+        createdAt: undefined,
+        updatedAt: undefined,
+      })),
+    )
     .returning({ id: members.id, email: members.email });
   await db.insert(memberGroupLinks).values(rows.map((row) => ({ tenantId: demo.tenantId, memberId: row.id, memberGroupId: demo.defaultMemberGroupId! })));
   const ids = rows.map((row) => row.id);
@@ -125,7 +134,7 @@ async function main(): Promise<void> {
     const apiBase = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}${API_PREFIX}`;
     await nextMessage(sender, 'ready');
     await ask(sender, { type: 'signIn', apiBase, emails });
-    const list = (await (await fetch(`${apiBase}/chatbots/?include_default=true`, { headers: { 'x-access-token': (await signInDemo(apiBase)) } })).json()) as {
+    const list = (await (await fetch(`${apiBase}/chatbots/?include_default=true`, { headers: { 'x-access-token': await signInDemo(apiBase) } })).json()) as {
       items: { id: number; llm_model: { is_low_llm: boolean } }[];
     };
     const paid = list.items.find((bot) => !bot.llm_model.is_low_llm)!;

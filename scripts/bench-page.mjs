@@ -7,6 +7,7 @@ import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { chromium } from 'playwright-core';
+import { systemChromium } from './optionalServices.mjs';
 
 export const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
@@ -22,9 +23,8 @@ export async function openBench(name) {
     response.writeHead(200, { 'content-type': types[extname(file)] ?? 'application/octet-stream' }).end(readFileSync(file));
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const systemChromium = ['/usr/bin/chromium-headless-shell', '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path) => existsSync(path));
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? systemChromium,
+    executablePath: process.env.CHROMIUM_PATH || systemChromium(),
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
   });
   return {

@@ -25,8 +25,45 @@ const LARGE_PAGES = envInt('BENCH_RETRIEVAL_PAGES', 300);
  * word a paragraph), as a long manual would: every question's words occur in some of its passages.
  */
 function fillerSections(pages: number) {
-  const topics = ['휴가', '근무', '출장', '급여', '보안', '신청', 'vacation', 'remote', 'expenses', 'laptop', 'notice', 'policy', 'employee', 'manager', 'leave'];
-  const filler = ['the', 'system', 'report', 'quarterly', 'revenue', 'team', 'customer', 'project', 'schedule', '회의', '보고서', '고객', '일정', '매출', '프로젝트', 'design', 'review', 'market', 'plan', 'update'];
+  const topics = [
+    '휴가',
+    '근무',
+    '출장',
+    '급여',
+    '보안',
+    '신청',
+    'vacation',
+    'remote',
+    'expenses',
+    'laptop',
+    'notice',
+    'policy',
+    'employee',
+    'manager',
+    'leave',
+  ];
+  const filler = [
+    'the',
+    'system',
+    'report',
+    'quarterly',
+    'revenue',
+    'team',
+    'customer',
+    'project',
+    'schedule',
+    '회의',
+    '보고서',
+    '고객',
+    '일정',
+    '매출',
+    '프로젝트',
+    'design',
+    'review',
+    'market',
+    'plan',
+    'update',
+  ];
   return Array.from({ length: pages }, (_, page) => ({
     page: page + 1,
     text: Array.from({ length: 3 }, (_, paragraph) => {

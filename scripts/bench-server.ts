@@ -134,7 +134,7 @@ function writeFrame(response: ServerResponse, frame: unknown): void {
 
 /** Only the streaming: the same provider and frames as the real server, nothing else. */
 async function floorRole(baseUrl: string): Promise<void> {
-  const llm = createLlmRegistry({ demoTokenDelayMs: 0, openAiCompatible: { baseUrl, apiKey: 'bench-key' } });
+  const llm = createLlmRegistry({ config: testConfig({ DEMO_TOKEN_DELAY_MS: 0, LLM_BASE_URL: baseUrl, LLM_API_KEY: 'bench-key' }) });
   const app = Fastify();
   app.post('/chat', async (request, reply) => {
     const { text } = request.body as { text: string };

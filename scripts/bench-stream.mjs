@@ -21,7 +21,10 @@ try {
   console.log(`Streaming ${chunkCount} chunks per run into the chat message list below ${historyCount} earlier messages (Chromium ${browser.version()})\n`);
   console.log('batching | rate (chunks/s) | duration | main-thread busy | lag p50 | lag p95 | lag max | longest task');
   console.log('-------- | --------------- | -------- | ---------------- | ------- | ------- | ------- | ------------');
-  for (const [batching, rate] of rates.flatMap((r) => [['app', r], ['spec', r]])) {
+  for (const [batching, rate] of rates.flatMap((r) => [
+    ['app', r],
+    ['spec', r],
+  ])) {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(`${url}&batching=${batching}`);
     await page.waitForFunction(() => 'runBench' in window);

@@ -1,16 +1,37 @@
 #!/usr/bin/env node
 // `npm test`: everything CI runs — the desktop and web builds, then the Playwright end-to-end
-// tests in two shards, the server integration tests on PostgreSQL (when TEST_DATABASE_URL is set),
-// lint (boundaries) and type checks side by side, then unit, component and server integration
-// tests on PGlite and keychain tests inside a D-Bus session with gnome-keyring. Ends with one "N passed, N failed"
-// line over all test cases.
+// tests in two shards (the first on PostgreSQL, the second on PGlite), the server integration
+// tests on PostgreSQL (both need TEST_DATABASE_URL; without it everything runs on PGlite),
+// lint (boundaries), the format check and type checks side by side, then unit, component and
+// server integration tests on PGlite and the keychain tests (on Linux inside a D-Bus session with
+// gnome-keyring). What the machine lacks (a browser, PostgreSQL, gnome-keyring, Redis, slapd:
+// scripts/optionalServices.mjs) is skipped with one line each at the end, saying how to add it;
+// under CI it fails the run instead. Ends with one "N passed, N failed, N skipped" line over all
+// test cases. Needs only Node and npm, on Linux, macOS and Windows: every command is this Node
+// running a package's own script, no shell.
+//
+// `npm test -- <path>… [-t <pattern>]` runs only the test files under those paths (an e2e spec, an
+// integration file, a folder…) through the same passes (PGlite, PostgreSQL, keychain, end-to-end),
+// probes and summary, and with `-t` only the tests whose name matches; the whole-tree steps
+// (desktop build, lint, format and type checks) are then left out.
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { optionalServices, recordSkip, systemChromium } from './optionalServices.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+// Named paths are the caller's (npm runs scripts from the root, and says where it was started).
+const callerFolder = process.env.INIT_CWD ?? process.cwd();
+process.chdir(root);
+/** Under CI nothing may be skipped: .ci/run installs every service, and a missing one fails the run. */
+const underCI = Boolean(process.env.CI) && !['0', 'false'].includes(process.env.CI);
 
 const reportDir = mkdtempSync(join(tmpdir(), 'test-reports-'));
+// Every step and test process inherits it: the tests that skip for a missing service note it here.
+process.env.TEST_SKIPS_FILE = join(reportDir, 'skips.jsonl');
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failedSteps = [];
 /** Each failed test with the first line of its error, repeated at the end so CI's last lines name it. */
@@ -25,6 +46,40 @@ const firstLine = (message = '') =>
     .slice(0, 300) ?? '';
 
 const stepTimes = [];
+
+/** The command-line selection: test paths relative to the repository, and a test name pattern. */
+function parseSelection(args) {
+  const paths = [];
+  let namePattern;
+  for (let i = 0; i < args.length; i++) {
+    if (['-t', '--testNamePattern'].includes(args[i]) && i + 1 < args.length) namePattern = args[++i];
+    else if (args[i].startsWith('-')) {
+      console.error(`npm test: unknown option ${args[i]} (usage: npm test -- [path…] [-t pattern])`);
+      process.exit(2);
+    } else paths.push(relative(root, resolve(callerFolder, args[i])).split(sep).join('/'));
+  }
+  return { paths, namePattern };
+}
+const selection = parseSelection(process.argv.slice(2));
+const everything = selection.paths.length === 0;
+const suiteOf = (path) =>
+  path.startsWith('tests/e2e') ? 'e2e' : path.startsWith('tests/keychain') ? 'keychain' : path.startsWith('tests/integration') ? 'integration' : 'unit';
+/** The selected paths of these suites ([] for everything), and whether they run at all. */
+const selectedIn = (...suites) => selection.paths.filter((path) => suites.includes(suiteOf(path)));
+const runs = (...suites) => everything || selectedIn(...suites).length > 0;
+const nameFilter = (option) => (selection.namePattern === undefined ? [] : [option, selection.namePattern]);
+
+/** A package's command as [this Node, its script]: no shell and no .cmd shim, so the same on Windows. */
+function tool(pkg, binName = pkg) {
+  const manifest = join(root, 'node_modules', pkg, 'package.json');
+  const { bin } = JSON.parse(readFileSync(manifest, 'utf8'));
+  return [process.execPath, join(dirname(manifest), typeof bin === 'string' ? bin : bin[binName])];
+}
+const [vitestCommand, vitestScript] = tool('vitest');
+const [playwrightCommand, playwrightScript] = tool('@playwright/test', 'playwright');
+/** npm as `npm test` started it (its script run by Node); started directly, the npm on PATH. */
+const npm = (args) =>
+  process.env.npm_execpath ? [process.execPath, [process.env.npm_execpath, ...args], {}] : ['npm', args, { shell: process.platform === 'win32' }];
 
 function run(title, command, args, env = {}) {
   console.log(`\n==> ${title}`);
@@ -43,7 +98,8 @@ function run(title, command, args, env = {}) {
 function build(title, script) {
   console.log(`\n==> ${title}`);
   const started = Date.now();
-  const result = spawnSync('npm', ['run', '--silent', script], { encoding: 'utf8', env: process.env });
+  const [command, args, options] = npm(['run', '--silent', script]);
+  const result = spawnSync(command, args, { ...options, encoding: 'utf8', env: process.env });
   const output = `${result.stdout}${result.stderr}`;
   process.stdout.write(output);
   stepTimes.push(`${Math.round((Date.now() - started) / 1000)} s  ${title}`);
@@ -62,21 +118,29 @@ function countVitest(file) {
   totals.skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
   for (const file of report.testResults ?? []) {
     const failed = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
-    for (const test of failed) failedTests.push(`${file.name.replace(`${process.cwd()}/`, '')} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+    for (const test of failed) failedTests.push(`${relative(root, file.name)} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
     // A file that fails before any test runs (an import error, a hook) has no failed test of its own.
-    if (file.status === 'failed' && !failed.length) failedTests.push(`${file.name.replace(`${process.cwd()}/`, '')}: ${firstLine(file.message)}`);
+    if (file.status === 'failed' && !failed.length) failedTests.push(`${relative(root, file.name)}: ${firstLine(file.message)}`);
   }
 }
 
 const workers = `--maxWorkers=${availableParallelism()}`;
-const vitestArgs = (reportName, args) => ['vitest', 'run', ...args, workers, '--reporter=default', '--reporter=json', `--outputFile.json=${join(reportDir, `${reportName}.json`)}`];
+const vitestArgs = (reportName, args) => [
+  vitestScript,
+  'run',
+  ...args,
+  ...nameFilter('-t'),
+  workers,
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${join(reportDir, `${reportName}.json`)}`,
+];
 
 function vitest(title, args, reportName, env) {
-  const ok = run(title, 'npx', vitestArgs(reportName, args), env);
+  const ok = run(title, vitestCommand, vitestArgs(reportName, args), env);
   countVitest(join(reportDir, `${reportName}.json`));
   return ok;
 }
-
 
 /**
  * Starts a step in the background: its output goes to a file, printed when `finish` is awaited, and
@@ -138,25 +202,121 @@ async function freePortTriplet() {
   }
 }
 
+/** Notes a pass this machine cannot run: its line now, and one at the end (under CI, a failure). */
+function skipPass(title, service, why, enable) {
+  console.log(`\n==> ${title}: ${underCI ? 'cannot run' : 'skipped'}, ${why}`);
+  recordSkip(service, why, enable);
+}
+
+const PLAYWRIGHT_DOWNLOAD_TIMEOUT_MS = 10 * 60_000;
+
+/** Why Playwright's Chromium does not start here (undefined: it does). */
+async function playwrightChromiumProblem() {
+  const { chromium } = await import('@playwright/test');
+  try {
+    await (await chromium.launch({ args: ['--no-sandbox'] })).close();
+    return undefined;
+  } catch (error) {
+    return firstLine(error.message);
+  }
+}
+
+/**
+ * Whether the end-to-end tests have a browser: CHROMIUM_PATH, a Chromium on PATH, or Playwright's
+ * own, downloaded now when it is missing (not under CI, where .ci/run installs Debian's). The
+ * download gets a time limit, so a machine that cannot reach it skips rather than waits.
+ */
+async function prepareBrowser(title) {
+  if (process.env.CHROMIUM_PATH || systemChromium()) return true;
+  let problem = await playwrightChromiumProblem();
+  const notDownloaded = (message) => message?.includes("Executable doesn't exist");
+  if (notDownloaded(problem) && !underCI) {
+    console.log("\n==> Chromium for the end-to-end tests: none on PATH and Playwright's is not downloaded; downloading it (npx playwright install chromium)");
+    const started = Date.now();
+    const install = spawnSync(playwrightCommand, [playwrightScript, 'install', 'chromium'], { stdio: 'inherit', timeout: PLAYWRIGHT_DOWNLOAD_TIMEOUT_MS });
+    stepTimes.push(`${Math.round((Date.now() - started) / 1000)} s  Chromium download (Playwright)`);
+    if (install.status !== 0) {
+      const how = install.error ? `stopped after ${PLAYWRIGHT_DOWNLOAD_TIMEOUT_MS / 60_000} minutes` : `failed (exit code ${install.status})`;
+      skipPass(title, 'browser', `no Chromium on PATH, and the download of Playwright's ${how}`);
+      return false;
+    }
+    problem = await playwrightChromiumProblem();
+  }
+  if (!problem) return true;
+  if (notDownloaded(problem)) skipPass(title, 'browser', "no Chromium on PATH and Playwright's is not downloaded (under CI nothing is downloaded)");
+  else skipPass(title, 'browser', `Playwright's Chromium does not start: ${problem}`, 'sudo npx playwright install-deps chromium');
+  return false;
+}
+
 /**
  * The end-to-end tests spend most of their time waiting for the page, so they run in the
  * background beside lint, the type checks and the test passes, which keep both cores busy; the
  * builds they need come first. They run as two shards at once, each with a server, a database,
  * ports and an output folder of its own (Playwright empties its output folder as it starts): one
- * after the other they were the longest step by far.
+ * after the other they were the longest step by far. Named specs run as one part.
  */
-const E2E_SHARDS = 2;
+const endToEndTitle = 'end-to-end tests (Playwright, Chromium, real server)';
+const endToEndRuns = runs('e2e') && (await prepareBrowser(endToEndTitle));
+const E2E_SHARDS = everything ? 2 : 1;
 const endToEndFinishes = [];
-const desktopBuilt = build('desktop build (electron-vite)', 'build:desktop');
-if (build('web build (vite)', 'build:web') && desktopBuilt) {
+const desktopBuilt = everything ? build('desktop build (electron-vite)', 'build:desktop') : true;
+// The packed app the desktop bundle test reads, packed while the machine is still quiet
+// (scripts/packDesktop.mjs); amid the other steps electron-builder took that test 30–60 s.
+if (everything && desktopBuilt) {
+  const packDir = join(reportDir, 'desktop-pack');
+  if (run('desktop pack (electron-builder --dir, a stand-in Electron)', process.execPath, ['scripts/packDesktop.mjs', packDir]))
+    process.env.DESKTOP_PACK_DIR = join(packDir, 'release/linux-unpacked/resources');
+}
+const webBuilt = everything || endToEndRuns ? build('web build (vite)', 'build:web') : true;
+// Built once here: each part's server would otherwise rebuild dist-server (emptied first) while the
+// other part's server starts from it.
+const serverBuilt = endToEndRuns ? build('server build (esbuild)', 'build:server') : true;
+const endToEndDatabases = [];
+/**
+ * With PostgreSQL at hand, part 1 runs on a fresh database of its own there, part 2 on PGlite: the
+ * browser flows run on both databases, and native PostgreSQL takes the server a fraction of the CPU
+ * the WebAssembly one does. The server migrates it as it starts; it is dropped at the end.
+ */
+async function endToEndDatabase(shard) {
+  if (shard !== 1 || E2E_SHARDS === 1 || optionalServices.postgres.missing()) return undefined;
+  const { default: postgres } = await import('postgres');
+  const name = `e2e_${Date.now().toString(36)}_${process.pid}`;
+  const admin = postgres(process.env.TEST_DATABASE_URL, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${name}"`);
+  endToEndDatabases.push({ admin, name });
+  const url = new URL(process.env.TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+if (endToEndRuns && webBuilt && desktopBuilt && serverBuilt) {
   for (let shard = 1; shard <= E2E_SHARDS; shard++) {
+    const databaseUrl = await endToEndDatabase(shard);
     const outputFile = join(reportDir, `e2e-${shard}.json`);
-    const title = `end-to-end tests, part ${shard} of ${E2E_SHARDS} (Playwright, Chromium, real server)`;
+    const shardArgs = E2E_SHARDS > 1 ? [`--shard=${shard}/${E2E_SHARDS}`] : [];
     endToEndFinishes.push(
-      startInBackground(title, 'npx', ['playwright', 'test', `--shard=${shard}/${E2E_SHARDS}`, `--output=test-results/e2e-part-${shard}`, '--reporter=list,json'], {
-        env: { PLAYWRIGHT_JSON_OUTPUT_NAME: outputFile, E2E_PORT: String(await freePortTriplet()) },
-        count: () => countPlaywright(outputFile),
-      }),
+      startInBackground(
+        E2E_SHARDS > 1 ? `${endToEndTitle}, part ${shard} of ${E2E_SHARDS}${databaseUrl ? ', PostgreSQL' : ', PGlite'}` : endToEndTitle,
+        playwrightCommand,
+        [
+          playwrightScript,
+          'test',
+          ...selectedIn('e2e'),
+          ...shardArgs,
+          ...nameFilter('--grep'),
+          `--output=test-results/e2e-part-${shard}`,
+          '--reporter=list,json',
+        ],
+        {
+          // One part may keep the caller's E2E_PORT (and the two after it); two parts need two sets.
+          env: {
+            PLAYWRIGHT_JSON_OUTPUT_NAME: outputFile,
+            E2E_SERVER_BUILT: '1',
+            ...(databaseUrl ? { E2E_DATABASE_URL: databaseUrl } : {}),
+            E2E_PORT: E2E_SHARDS === 1 && process.env.E2E_PORT ? process.env.E2E_PORT : String(await freePortTriplet()),
+          },
+          count: () => countPlaywright(outputFile),
+        },
+      ),
     );
   }
 }
@@ -165,46 +325,110 @@ if (build('web build (vite)', 'build:web') && desktopBuilt) {
 // one after the other they left a core idle most of the time, since the server tests and the
 // browser spend much of theirs waiting for each other.
 const backgroundFinishes = [];
-if (process.env.TEST_DATABASE_URL) {
-  backgroundFinishes.push(
-    startInBackground('server integration tests on PostgreSQL', 'npx', vitestArgs('postgres', ['--project', 'integration']), {
-      count: () => countVitest(join(reportDir, 'postgres.json')),
-    }),
+const postgresTitle = 'server integration tests on PostgreSQL';
+if (runs('integration')) {
+  const postgresMissing = optionalServices.postgres.missing();
+  if (postgresMissing) skipPass(postgresTitle, 'postgres', postgresMissing);
+  else {
+    backgroundFinishes.push(
+      startInBackground(postgresTitle, vitestCommand, vitestArgs('postgres', ['--project', 'integration', ...selectedIn('integration')]), {
+        count: () => countVitest(join(reportDir, 'postgres.json')),
+      }),
+    );
+  }
+}
+const checks = [];
+if (everything) {
+  const [eslint, eslintScript] = tool('eslint');
+  const [prettier, prettierScript] = tool('prettier');
+  const [tsc, tscScript] = tool('typescript', 'tsc');
+  checks.push(
+    startInBackground('lint (ESLint with the DESIGN §4 boundary rules)', eslint, [eslintScript, '.', '--max-warnings=0'], {}),
+    startInBackground('format check (Prettier; `npm run format` fixes it)', prettier, [prettierScript, '--check', '.', '--log-level', 'warn'], {}),
+    startInBackground('type check (node: shared, server, main, preload, tests)', tsc, [tscScript, '-p', 'tsconfig.node.json'], {}),
+    startInBackground('type check (web: renderer, shared)', tsc, [tscScript, '-p', 'tsconfig.web.json'], {}),
   );
 } else {
-  console.log('\n==> server integration tests on PostgreSQL: skipped (set TEST_DATABASE_URL, as .ci/run does)');
+  console.log('\n==> desktop build, lint, format and type checks: not run (named tests only)');
 }
-const checks = [
-  startInBackground('lint (ESLint with the DESIGN §4 boundary rules)', 'npx', ['eslint', '.', '--max-warnings=0'], {}),
-  startInBackground('type check (node: shared, server, main, preload, tests)', 'npx', ['tsc', '-p', 'tsconfig.node.json'], {}),
-  startInBackground('type check (web: renderer, shared)', 'npx', ['tsc', '-p', 'tsconfig.web.json'], {}),
-];
 for (const finish of checks) await finish();
 
-vitest('unit, component and server integration tests on PGlite', ['--project', 'web', '--project', 'web-isolated', '--project', 'node', '--project', 'integration'], 'pglite', { TEST_DATABASE_URL: '' });
+if (runs('unit', 'integration')) {
+  vitest(
+    'unit, component and server integration tests on PGlite',
+    [
+      '--project',
+      'web',
+      '--project',
+      'web-isolated',
+      '--project',
+      'node',
+      '--project',
+      'node-isolated',
+      '--project',
+      'integration',
+      ...selectedIn('unit', 'integration'),
+    ],
+    'pglite',
+    { TEST_DATABASE_URL: '' },
+  );
+}
 
-const hasKeyring = spawnSync('sh', ['-c', 'command -v dbus-run-session && command -v gnome-keyring-daemon'], { stdio: 'ignore' }).status === 0;
-if (hasKeyring) {
-  const outputFile = join(reportDir, 'keychain.json');
-  run('keychain tests (gnome-keyring in a private D-Bus session)', 'dbus-run-session', [
-    '--',
-    'sh',
-    '-c',
-    `echo | gnome-keyring-daemon --unlock --components=secrets >/dev/null && npx vitest run --project keychain --reporter=default --reporter=json --outputFile.json=${outputFile}`,
-  ]);
-  countVitest(outputFile);
-} else if (process.env.CI) {
-  console.log('\n==> keychain tests: dbus-run-session or gnome-keyring-daemon missing');
-  failedSteps.push('keychain tests');
-} else {
-  console.log('\n==> keychain tests: skipped (install gnome-keyring and dbus to run them)');
+if (runs('keychain')) {
+  const keychainMissing = optionalServices.keychain.missing();
+  const keychainArgs = vitestArgs('keychain', ['--project', 'keychain', ...selectedIn('keychain')]);
+  if (keychainMissing) skipPass('keychain tests', 'keychain', keychainMissing);
+  else if (process.platform === 'linux') {
+    // The Secret Service of an unlocked gnome-keyring in a D-Bus session of their own; sh passes
+    // the vitest command on as it is ("$@"), unquoted by nothing.
+    run('keychain tests (gnome-keyring in a private D-Bus session)', 'dbus-run-session', [
+      '--',
+      'sh',
+      '-c',
+      'echo | gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec "$@"',
+      'keychain',
+      vitestCommand,
+      ...keychainArgs,
+    ]);
+    countVitest(join(reportDir, 'keychain.json'));
+  } else {
+    // macOS and Windows: keytar uses the user's own keychain.
+    run(`keychain tests (the ${process.platform === 'darwin' ? 'macOS' : 'Windows'} keychain)`, vitestCommand, keychainArgs);
+    countVitest(join(reportDir, 'keychain.json'));
+  }
 }
 
 for (const finish of [...backgroundFinishes, ...endToEndFinishes]) await finish();
+for (const { admin, name } of endToEndDatabases) {
+  await admin.unsafe(`drop database if exists "${name}" with (force)`);
+  await admin.end();
+}
+
+/** What was skipped for a missing service, once per service, in the order of optionalServices. */
+function skippedServices() {
+  const file = process.env.TEST_SKIPS_FILE;
+  const notes = existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+    : [];
+  return Object.entries(optionalServices).flatMap(([service, { skips, enable }]) => {
+    const note = notes.find((entry) => entry.service === service);
+    return note ? [{ skips, why: note.why, enable: note.enable ?? enable }] : [];
+  });
+}
+
+const skipped = skippedServices();
+// The reports stay for a look after the run; the packed desktop app (17 MB) does not.
+rmSync(join(reportDir, 'desktop-pack'), { recursive: true, force: true });
+// CI runs every test: .ci/run installs what they need, so a missing service is a broken machine.
+if (underCI) for (const { skips } of skipped) failedSteps.push(`${skips} (missing under CI)`);
 
 // Step durations, so a slow step shows in the CI log (the whole run must stay well under 20 minutes).
 console.log(`\n${stepTimes.join('\n')}`);
 if (failedSteps.length) console.log(`Failed steps: ${failedSteps.join('; ')}`);
 if (failedTests.length) console.log(`Failed tests:\n${failedTests.map((test) => `  ${test}`).join('\n')}`);
+for (const { skips, why, enable } of skipped) console.log(underCI ? `Missing under CI: ${skips}: ${why}` : `Skipped ${skips}: ${why}. To run them: ${enable}`);
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failedSteps.length || totals.failed ? 1 : 0);

@@ -47,7 +47,6 @@ async function start(): Promise<void> {
     needsSetup: () => !settings.get().configured,
   });
 
-
   // The renderer needs no camera, notifications, geolocation… so every permission is refused.
   session.defaultSession.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);

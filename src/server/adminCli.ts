@@ -137,7 +137,8 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
       (values.help ? io.stdout : io.stderr).write(`${USAGE}\n`);
       return values.help ? EXIT_OK : EXIT_USAGE;
     }
-    if (!['create-tenant', 'create-admin', 'reset-password', 'list-tenants', 'list-outbox', 'list-models', 'set-model'].includes(command)) throw new UsageError(`unknown command "${command}"`);
+    if (!['create-tenant', 'create-admin', 'reset-password', 'list-tenants', 'list-outbox', 'list-models', 'set-model'].includes(command))
+      throw new UsageError(`unknown command "${command}"`);
 
     const config = loadConfig(io.env);
     // Arguments first, then the password, then the database: bad input fails before anything opens.
@@ -178,9 +179,19 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
         const rows = await listModels(await open(), tenant!);
         if (rows.length === 0) say(`no models in "${tenant}" (declare one with set-model)`);
         for (const row of rows) {
-          const flags = [row.isLowLlm && 'low-tier', row.isUnlimited && 'unlimited', row.supportsReasoning && 'reasoning', !row.chatbotAllowed && 'no-chatbots'].filter(Boolean).join(',');
+          const flags = [row.isLowLlm && 'low-tier', row.isUnlimited && 'unlimited', row.supportsReasoning && 'reasoning', !row.chatbotAllowed && 'no-chatbots']
+            .filter(Boolean)
+            .join(',');
           say(
-            [row.name, row.displayName, `${row.provider}:${row.providerModelId}`, `${row.contextLimit} tokens, answers up to ${row.maxOutputTokens}`, `in ${row.inputCostPer10k} / out ${row.outputCostPer10k} per 10K`, row.releaseDate ?? '-', flags || '-'].join('\t'),
+            [
+              row.name,
+              row.displayName,
+              `${row.provider}:${row.providerModelId}`,
+              `${row.contextLimit} tokens, answers up to ${row.maxOutputTokens}`,
+              `in ${row.inputCostPer10k} / out ${row.outputCostPer10k} per 10K`,
+              row.releaseDate ?? '-',
+              flags || '-',
+            ].join('\t'),
           );
         }
         break;
@@ -209,7 +220,9 @@ export async function runAdmin(argv: string[], io: AdminIo): Promise<number> {
           chatbotAllowed: !values['no-chatbots'],
         } satisfies ModelDefinition;
         const { created } = await setModel(await open(), tenant!, definition);
-        say(`${created ? 'declared' : 'updated'} model "${name}" in "${tenant}"${created && !values.unlimited ? '; allow it to groups in the admin console (Model permissions)' : ''}`);
+        say(
+          `${created ? 'declared' : 'updated'} model "${name}" in "${tenant}"${created && !values.unlimited ? '; allow it to groups in the admin console (Model permissions)' : ''}`,
+        );
         break;
       }
       case 'list-outbox': {

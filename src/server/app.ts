@@ -7,12 +7,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import fp from 'fastify-plugin';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { ACCESS_TOKEN_HEADER, API_PREFIX } from '../shared/domain/http';
-import type { ServerConfig } from './config';
-import type { Database } from './db/client';
-import type { JobQueue } from './jobs/queue';
 import { runEvery } from './jobs/periodic';
-import { type LlmRegistry, createLlmRegistry, llmSettingsFromConfig } from './llm/registry';
-import { buildDeps } from './deps';
+import { type DepsOptions, buildDeps } from './deps';
 import { domainPlugins } from './domains';
 import { REQUEST_CONTEXT } from './domains/plugin';
 import { authenticateApiKey, bearerKey } from './domains/apiKeys/service';
@@ -30,24 +26,13 @@ import { registerTenantResolution } from './plugins/tenant';
 import { registerApiReferenceRoutes } from './routes/apiReference';
 import { registerAssetRoutes } from './routes/assets';
 import { errorResponses } from './routes/endpointRoute';
-import { paymentCspSources, paymentProviderFromConfig } from './payments';
-import type { PaymentProvider } from './payments/provider';
-import { type FileStore, createFileStore } from './storage/fileStore';
+import { paymentCspSources } from './payments';
 
-export interface BuildAppOptions {
-  db: Database;
-  config: ServerConfig;
-  /** Defaults to the registry the configuration describes (demo, plus OpenAI-compatible when LLM_* is set). */
-  llm?: LlmRegistry;
+/** The container's inputs (DepsOptions), and the HTTP side's own. */
+export interface BuildAppOptions extends DepsOptions {
   logger?: FastifyServerOptions['logger'];
   /** Directory of the built web client to serve with an SPA fallback (skipped when missing). */
   webRoot?: string;
-  /** A queue with job types already defined (tests); defaults to a new one on `db`. Started here, stopped on close. */
-  jobs?: JobQueue;
-  /** Defaults to the store the configuration describes (FILES_DIR or S3_BUCKET). */
-  files?: FileStore;
-  /** Defaults to PortOne when PORTONE_* is set, else the demo provider. */
-  payments?: PaymentProvider;
   /**
    * Tests: answer 500 instead of an AppError whose code the endpoint's contract does not declare
    * (plugins/errors.ts). Off in production, where such an answer is only logged.
@@ -79,14 +64,15 @@ const OPENAPI_TITLE = 'Chatbot platform API';
  * answers a process that died left streaming (their leases ran out). Closing it lets chat streams
  * and jobs finish until their shutdown deadlines, then cuts off the streams still going.
  */
-export async function buildApp({ db, config, llm, logger = false, webRoot, jobs: givenJobs, files = createFileStore(config), payments = paymentProviderFromConfig(config), strictErrorCodes = false }: BuildAppOptions): Promise<FastifyInstance> {
+export async function buildApp({ logger = false, webRoot, strictErrorCodes = false, ...inputs }: BuildAppOptions): Promise<FastifyInstance> {
+  const { db, config } = inputs;
   const app = Fastify({ logger, trustProxy: config.TRUST_PROXY });
-  const deps = buildDeps(app, { db, config, llm: llm ?? createLlmRegistry(llmSettingsFromConfig(config)), files, payments, jobs: givenJobs });
+  const deps = buildDeps(app, inputs);
   const { mail, jobs, answers } = deps;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app, { strictErrorCodes });
-  await registerSecurityHeaders(app, { servedOverHttps: config.COOKIE_SECURE, extraCspSources: paymentCspSources(payments, config) });
+  await registerSecurityHeaders(app, { servedOverHttps: config.COOKIE_SECURE, extraCspSources: paymentCspSources(deps.payments, config) });
   registerNulByteRejection(app);
 
   await app.register(fastifyCookie);
@@ -135,7 +121,7 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
   // What every domain's routes read from a request: its tenant, its member, its API-key caller.
   const requestContext = fp(
     async (api) => {
-      registerTenantResolution(api, db, config.DEFAULT_TENANT, config.AUTH_CACHE_TTL_SECONDS * 1000);
+      registerTenantResolution(api, deps);
       registerAuthentication(api, deps.auth);
       registerApiKeyAuthentication(api, async (request) => {
         const caller = await authenticateApiKey(db, request.tenant, bearerKey(request.headers.authorization));
@@ -176,7 +162,11 @@ export async function buildApp({ db, config, llm, logger = false, webRoot, jobs:
     runEvery(config.STREAM_FLUSH_SECONDS, answers.flush, (error) => app.log.error({ err: error }, 'writing streaming chat answers failed')),
     runEvery(config.STREAM_SWEEP_SECONDS, sweepAnswers, sweepFailed),
     runEvery(config.BILLING_RENEWAL_SWEEP_SECONDS, sweepRenewals, (error) => app.log.error({ err: error }, 'membership renewal sweep failed')),
-    runEvery(config.CREDIT_PERIOD_CHECK_MINUTES * 60, () => creditPeriods.enqueueDue(), (error) => app.log.error({ err: error }, 'credit period check failed')),
+    runEvery(
+      config.CREDIT_PERIOD_CHECK_MINUTES * 60,
+      () => creditPeriods.enqueueDue(),
+      (error) => app.log.error({ err: error }, 'credit period check failed'),
+    ),
     runEvery(config.TASK_FILE_SWEEP_MINUTES * 60, sweepFiles, (error) => app.log.error({ err: error }, 'task file sweep failed')),
   ];
   app.addHook('onClose', async () => timers.forEach((stop) => stop()));

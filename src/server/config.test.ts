@@ -26,7 +26,13 @@ describe('loadConfig', () => {
       LLM_API_KEY: '',
       REDIS_URL: 'rediss://cache.internal:6380/0',
     });
-    expect(config).toMatchObject({ PORT: 8080, SEED_DEMO: false, DATABASE_URL: 'postgres://app:app@db:5432/app', LLM_MODEL: 'llama3', REDIS_URL: 'rediss://cache.internal:6380/0' });
+    expect(config).toMatchObject({
+      PORT: 8080,
+      SEED_DEMO: false,
+      DATABASE_URL: 'postgres://app:app@db:5432/app',
+      LLM_MODEL: 'llama3',
+      REDIS_URL: 'rediss://cache.internal:6380/0',
+    });
     expect(config.LLM_API_KEY).toBeUndefined();
   });
 
@@ -56,8 +62,16 @@ describe('loadConfig', () => {
   });
 
   it('takes the shutdown deadline and the chat answer leases, refusing a lease a missed renewal would lose or jobs outliving the deadline', () => {
-    expect(loadConfig({})).toMatchObject({ SHUTDOWN_TIMEOUT_SECONDS: 20, JOB_SHUTDOWN_TIMEOUT_SECONDS: 10, STREAM_FLUSH_SECONDS: 2, STREAM_LEASE_SECONDS: 15, STREAM_SWEEP_SECONDS: 10 });
-    expect(loadConfig({ STREAM_FLUSH_SECONDS: '0.2', STREAM_LEASE_SECONDS: '1', SHUTDOWN_TIMEOUT_SECONDS: '2', JOB_SHUTDOWN_TIMEOUT_SECONDS: '1' })).toMatchObject({ STREAM_FLUSH_SECONDS: 0.2, STREAM_LEASE_SECONDS: 1 });
+    expect(loadConfig({})).toMatchObject({
+      SHUTDOWN_TIMEOUT_SECONDS: 20,
+      JOB_SHUTDOWN_TIMEOUT_SECONDS: 10,
+      STREAM_FLUSH_SECONDS: 2,
+      STREAM_LEASE_SECONDS: 15,
+      STREAM_SWEEP_SECONDS: 10,
+    });
+    expect(
+      loadConfig({ STREAM_FLUSH_SECONDS: '0.2', STREAM_LEASE_SECONDS: '1', SHUTDOWN_TIMEOUT_SECONDS: '2', JOB_SHUTDOWN_TIMEOUT_SECONDS: '1' }),
+    ).toMatchObject({ STREAM_FLUSH_SECONDS: 0.2, STREAM_LEASE_SECONDS: 1 });
     expect(() => loadConfig({ STREAM_FLUSH_SECONDS: '5', STREAM_LEASE_SECONDS: '10' })).toThrow(/STREAM_LEASE_SECONDS/);
     expect(() => loadConfig({ SHUTDOWN_TIMEOUT_SECONDS: '5' })).toThrow(/JOB_SHUTDOWN_TIMEOUT_SECONDS/);
   });
@@ -71,7 +85,10 @@ describe('loadConfig', () => {
     const portone = { PORTONE_API_SECRET: 'secret', PORTONE_STORE_ID: 'store-1', PORTONE_CHANNEL_KEY: 'channel-1' };
     expect(loadConfig(portone)).toMatchObject({ ...portone, PORTONE_SDK_URL: 'https://cdn.portone.io/v2/browser-sdk.js' });
     expect(() => loadConfig({ PORTONE_API_SECRET: 'secret', PORTONE_STORE_ID: 'store-1' })).toThrow(/PORTONE_CHANNEL_KEY/);
-    expect(loadConfig({ PORTONE_FRAME_SOURCES: 'https://*.inicis.com, https://pay.example.test:8443' }).PORTONE_FRAME_SOURCES).toEqual(['https://*.inicis.com', 'https://pay.example.test:8443']);
+    expect(loadConfig({ PORTONE_FRAME_SOURCES: 'https://*.inicis.com, https://pay.example.test:8443' }).PORTONE_FRAME_SOURCES).toEqual([
+      'https://*.inicis.com',
+      'https://pay.example.test:8443',
+    ]);
     // Anything but an origin could smuggle another directive or a keyword into the CSP.
     expect(() => loadConfig({ PORTONE_FRAME_SOURCES: "https://a.test; script-src 'unsafe-inline'" })).toThrow(/PORTONE_FRAME_SOURCES/);
     expect(() => loadConfig({ PORTONE_FRAME_SOURCES: '*' })).toThrow(/PORTONE_FRAME_SOURCES/);

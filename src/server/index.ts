@@ -10,6 +10,7 @@ import { ConfigError, loadConfig } from './config';
 import { openPglite, openPostgres } from './db/client';
 import { isConnectionLost } from './db/databaseErrors';
 import { DEMO_ADMIN, DEMO_MEMBER, seedDemoTenant } from './db/seed';
+import { startDemoMcpServer } from './mcp/demoServer';
 
 const DEMO_TENANT = 'demo';
 /** Past SHUTDOWN_TIMEOUT_SECONDS, time for the cut-off answers to be saved and the database closed. */
@@ -21,7 +22,16 @@ async function main(): Promise<void> {
   if (config.SEED_DEMO) {
     await seedDemoTenant(database.db, { subdomain: DEMO_TENANT, tenantName: 'Demo Workspace', openAiCompatibleModel: config.LLM_MODEL, publicChatbot: true });
   }
-  const app = await buildApp({ db: database.db, config, logger: { level: config.LOG_LEVEL }, webRoot: config.WEB_DIST_DIR });
+  // On 127.0.0.1 only, so nothing outside this machine reaches it (docs/OPERATIONS.md "Demo MCP server").
+  const demoMcp = config.SEED_DEMO && config.DEMO_MCP_SERVER ? await startDemoMcpServer() : undefined;
+  const app = await buildApp({
+    db: database.db,
+    config,
+    logger: { level: config.LOG_LEVEL },
+    webRoot: config.WEB_DIST_DIR,
+    ...(demoMcp ? { demoMcp: { url: demoMcp.url, tenant: DEMO_TENANT } } : {}),
+  });
+  if (demoMcp) app.addHook('onClose', () => demoMcp.close());
   await app.listen({ port: config.PORT, host: config.HOST });
 
   const shownHost = config.HOST === '0.0.0.0' || config.HOST === '::' ? 'localhost' : config.HOST;
@@ -42,6 +52,7 @@ async function main(): Promise<void> {
       `  Demo tenant "${DEMO_TENANT}":`,
       `    admin   ${DEMO_ADMIN.email} / ${DEMO_ADMIN.password}`,
       `    member  ${DEMO_MEMBER.email} / ${DEMO_MEMBER.password}`,
+      `  Demo MCP server: ${demoMcp ? `${demoMcp.url} (this machine only; DEMO_MCP_SERVER=false turns it off)` : 'off (DEMO_MCP_SERVER)'}`,
     );
   }
   console.log(`${lines.join('\n')}\n`);
@@ -50,10 +61,13 @@ async function main(): Promise<void> {
     console.log(`${signal}: shutting down (chat answers may stream for ${config.SHUTDOWN_TIMEOUT_SECONDS} s)`);
     // Closing lets streams and jobs run until their deadlines, then saves the cut-off answers; should
     // anything still hang (a database that stopped answering), the process goes anyway.
-    setTimeout(() => {
-      console.error(`${signal}: not closed ${SHUTDOWN_GRACE_SECONDS} s after the shutdown deadline; exiting`);
-      process.exit(1);
-    }, (config.SHUTDOWN_TIMEOUT_SECONDS + SHUTDOWN_GRACE_SECONDS) * 1000).unref();
+    setTimeout(
+      () => {
+        console.error(`${signal}: not closed ${SHUTDOWN_GRACE_SECONDS} s after the shutdown deadline; exiting`);
+        process.exit(1);
+      },
+      (config.SHUTDOWN_TIMEOUT_SECONDS + SHUTDOWN_GRACE_SECONDS) * 1000,
+    ).unref();
     await app.close();
     await database.close();
     process.exit(0);

@@ -1,6 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { ADMIN, MEMBER, createSession, expectNoSeriousA11yViolations, signIn, skipAnnouncementPopup, uniqueName } from './support';
 import { expectAccessibleOnPhone, serveLongConversation } from './screens';
+import { chunked, test as fakeLlmTest } from './fakeLlmServer';
 
 /**
  * Every screen passes axe with no serious or critical violation (at a phone's width too), and every flow works from the
@@ -69,15 +70,18 @@ test('new chat: the message box has focus, the skip link leads past the navigati
   expect(await tabTo(page, box, 12)).toBeLessThanOrEqual(6);
 });
 
-test('chat: send and Stop by keyboard put focus back in the message box; the finished chat passes axe', async ({ page }) => {
+// The answer streams from the fake LLM at the pace the test sets, so it is still streaming when
+// Tab reaches Stop, however busy the machine.
+fakeLlmTest('chat: send and Stop by keyboard put focus back in the message box; the finished chat passes axe', async ({ page, llm }) => {
+  llm.fake.setBehaviour({ chunks: chunked('A long streamed answer. '.repeat(60)), delayMs: 100 });
   const tenant = await tenantName(page);
   await signIn(page, MEMBER);
   const box = page.getByTestId('composer-input');
   await expect(box).toBeFocused();
-  await page.keyboard.type('Please explain, step by step and in plain words, how a streamed answer travels from the model to this window');
+  await page.keyboard.type('Please explain how a streamed answer travels to this window');
   await page.keyboard.press('Enter');
   const stop = page.getByTestId('stop-button');
-  await expect(page.locator('[data-testid="chatbot-message"][data-streaming]')).toContainText('Demo model');
+  await expect(page.locator('[data-testid="chatbot-message"][data-streaming]')).toContainText('A long streamed answer.');
   // Creating the session changes the URL; that is no newly opened chat, so focus stays put.
   await expect(page).toHaveURL(/\/dashboard\/chat\/\d+\/[\w-]+$/);
   await expect(box).toBeFocused();
@@ -87,10 +91,12 @@ test('chat: send and Stop by keyboard put focus back in the message box; the fin
   await expect(page.getByTestId('interrupted-badge')).toHaveText('Stopped');
   await expect(box).toBeFocused();
 
+  llm.fake.setBehaviour({ chunks: chunked('A short answer.'), delayMs: 0 });
   await page.keyboard.type('A short one');
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('chatbot-message')).toHaveCount(2);
   await expect(page.locator('[data-testid="chatbot-message"][data-streaming]')).toHaveCount(0, { timeout: 20_000 });
+  await expect(page.getByTestId('chatbot-message').last()).toContainText('A short answer.');
   expect(await focusIsOnBody(page)).toBe(false);
   const title = page.getByTestId('session-title');
   await expect(title).not.toHaveText(/Untitled|New chat/);
@@ -106,6 +112,8 @@ test('an answer with a wide code block and a table: both reachable by keyboard t
   await page.goto(`/dashboard/chat/${chatbotId}/${hashId}`);
   const code = page.getByTestId('chatbot-message').locator('pre');
   await expect(code).toBeVisible();
+  // An opened chat puts focus in the message box once its history is shown: moved on from there.
+  await expect(page.getByTestId('composer-input')).toBeFocused();
   await code.focus();
   await expect(code).toBeFocused();
   await expectNoSeriousA11yViolations(page);

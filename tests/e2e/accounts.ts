@@ -40,4 +40,3 @@ export async function registerPending(request: APIRequestContext, name: string, 
   expect(await signedUp.json()).toMatchObject({ outcome: 'pending' });
   return email;
 }
-

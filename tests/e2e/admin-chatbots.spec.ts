@@ -3,7 +3,6 @@ import { mailbox } from './mailbox';
 import { ADMIN, MEMBER, adminHeaders, expectNoSeriousA11yViolations, signIn } from './support';
 import { expectAccessibleOnPhone } from './screens';
 
-
 /** A member's chatbot asking to be published, made through the API as the Studio would. */
 async function publishRequest(request: APIRequestContext, name: string): Promise<number> {
   const headers = await adminHeaders(request, MEMBER);
@@ -38,7 +37,11 @@ test('an admin rejects a publish request with a reason, the author sees it, asks
   await expect(row).toHaveCount(0); // no longer waiting
   // The author is mailed the reason.
   await expect
-    .poll(async () => (await mailbox({ limit: 50 })).find((mail) => mail.to === MEMBER.email && mail.template === 'chatbotPublishRejected' && mail.text.includes(name))?.text ?? '')
+    .poll(
+      async () =>
+        (await mailbox({ limit: 50 })).find((mail) => mail.to === MEMBER.email && mail.template === 'chatbotPublishRejected' && mail.text.includes(name))
+          ?.text ?? '',
+    )
     .toContain('Say which sources the plans come from.');
 
   // The author sees the admin's feedback in the Studio.

@@ -6,7 +6,9 @@ const API = '/api/v1';
 /** A month `offset` months from now as the charts write it ("Jun 2026", "2026년 6월"). */
 function monthName(offset: number, language: 'en' | 'ko'): string {
   const now = new Date();
-  return new Intl.DateTimeFormat(language, { year: 'numeric', month: 'short', timeZone: 'UTC' }).format(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + offset, 1)));
+  return new Intl.DateTimeFormat(language, { year: 'numeric', month: 'short', timeZone: 'UTC' }).format(
+    new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + offset, 1)),
+  );
 }
 
 test.describe('admin dashboard and credits', () => {
@@ -14,7 +16,9 @@ test.describe('admin dashboard and credits', () => {
     // One answer this month, so the cards, the chart and the usage tables have something to show.
     const signedIn = await request.post(`${API}/auth/sign-in/`, { data: MEMBER, headers: { 'x-client-kind': 'desktop' } });
     const headers = { 'x-access-token': ((await signedIn.json()) as { access_token: string }).access_token };
-    const list = (await (await request.get(`${API}/chatbots/?include_default=true&size=30`, { headers })).json()) as { items: { id: number; en_name: string }[] };
+    const list = (await (await request.get(`${API}/chatbots/?include_default=true&size=30`, { headers })).json()) as {
+      items: { id: number; en_name: string }[];
+    };
     const chatbot = list.items.find((bot) => bot.en_name === 'General Assistant')!.id;
     const sent = await request.post(`${API}/chatbots/${chatbot}/chat/`, { headers, data: { text: 'Dashboard figures, please.' } });
     expect(sent.status()).toBe(200);
@@ -23,7 +27,9 @@ test.describe('admin dashboard and credits', () => {
 
   test.afterAll(async ({ request }) => {
     const headers = await adminHeaders(request);
-    const allocation = (await (await request.get(`${API}/admin/credits/allocation/?search_term=member%40demo.test`, { headers })).json()) as { members: { items: { id: number }[] } };
+    const allocation = (await (await request.get(`${API}/admin/credits/allocation/?search_term=member%40demo.test`, { headers })).json()) as {
+      members: { items: { id: number }[] };
+    };
     const member = allocation.members.items[0]!;
     await request.put(`${API}/admin/credits/allocation/`, { headers, data: { members: [{ id: member.id, credit_quota: null }] } });
   });

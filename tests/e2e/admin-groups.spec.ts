@@ -129,7 +129,10 @@ test('an admin creates a second group on the groups screen, adds it to a member 
   await members.getByRole('button', { name: 'Close' }).click();
   await groupRow.getByRole('button', { name: `Actions for ${name}` }).click();
   await page.getByRole('menuitem', { name: 'Delete' }).click();
-  await page.getByRole('dialog', { name: `Delete ${name}?` }).getByRole('button', { name: 'Delete' }).click();
+  await page
+    .getByRole('dialog', { name: `Delete ${name}?` })
+    .getByRole('button', { name: 'Delete' })
+    .click();
   await expect(page.getByText(/^Group deleted\./)).toBeVisible();
   await page.goto(`/admin/members?search=${encodeURIComponent(MEMBER.email)}`);
   await expect(memberRow).toBeVisible();
@@ -184,6 +187,9 @@ test('a group with only a Korean name is shown by that name in an English and in
   await page.screenshot({ path: 'test-results/intl/groups-en-1440.png', fullPage: true });
   await row.getByRole('button', { name: `Actions for ${name}` }).click();
   await page.getByRole('menuitem', { name: 'Delete' }).click();
-  await page.getByRole('dialog', { name: `Delete ${name}?` }).getByRole('button', { name: 'Delete' }).click();
+  await page
+    .getByRole('dialog', { name: `Delete ${name}?` })
+    .getByRole('button', { name: 'Delete' })
+    .click();
   await expect(page.getByText(/^Group deleted\./)).toBeVisible();
 });

@@ -3,7 +3,6 @@ import { mailbox } from './mailbox';
 import { ADMIN, MEMBER, adminHeaders, expectNoSeriousA11yViolations, signIn, skipAnnouncementPopup } from './support';
 import { PHONE_VIEWPORT, expectAccessibleOnPhone } from './screens';
 
-
 test('an admin invites people from the console, the invitee joins from the mail, and an invitation is deleted', async ({ page, browser, request }) => {
   const stamp = Date.now();
   const email = `console-invitee-${stamp}@example.test`;
@@ -101,7 +100,9 @@ async function deleteInvitations(request: APIRequestContext, search: string, exp
   const headers = await adminHeaders(request);
   const listed = (await (await request.get(`/api/v1/admin/invitations/?search_term=${search}`, { headers })).json()) as { items: { id: number }[] };
   expect(listed.items).toHaveLength(expected);
-  expect((await request.post('/api/v1/admin/invitations/bulk/delete/', { headers, data: { invitation_ids: listed.items.map((item) => item.id) } })).ok()).toBe(true);
+  expect((await request.post('/api/v1/admin/invitations/bulk/delete/', { headers, data: { invitation_ids: listed.items.map((item) => item.id) } })).ok()).toBe(
+    true,
+  );
 }
 
 test('600 pasted rows go out in six batches of 100 with a progress bar, then the result of every row (1440 px)', async ({ page, request }) => {
@@ -110,7 +111,10 @@ test('600 pasted rows go out in six batches of 100 with a progress bar, then the
   const people = Array.from({ length: 5 }, (_, i) => `batch-${stamp}-${i}@example.test`);
   await signIn(page, ADMIN);
   await page.setViewportSize({ width: 1440, height: 900 });
-  await pasteRows(page, Array.from({ length: 600 }, (_, i) => `${people[i % 5]}, Batch Person ${i % 5}`));
+  await pasteRows(
+    page,
+    Array.from({ length: 600 }, (_, i) => `${people[i % 5]}, Batch Person ${i % 5}`),
+  );
 
   // The second batch waits until the progress of the first has been seen.
   let releaseSecond!: () => void;
@@ -144,13 +148,19 @@ test('600 pasted rows go out in six batches of 100 with a progress bar, then the
   await deleteInvitations(request, `batch-${stamp}`, 5);
 });
 
-test('on a phone the dialog answers each of 120 rows sent in two batches: invited, already invited, already a member (375 px, axe)', async ({ page, request }) => {
+test('on a phone the dialog answers each of 120 rows sent in two batches: invited, already invited, already a member (375 px, axe)', async ({
+  page,
+  request,
+}) => {
   const stamp = Date.now().toString(36);
   // Two new people and a member of the workspace, 40 times each: two batches (100 and 20).
   const people = [`phone-${stamp}-0@example.test`, `phone-${stamp}-1@example.test`, MEMBER.email];
   await signIn(page, ADMIN);
   await page.setViewportSize(PHONE_VIEWPORT);
-  await pasteRows(page, Array.from({ length: 120 }, (_, i) => `${people[i % 3]}, Phone Person ${i % 3}`));
+  await pasteRows(
+    page,
+    Array.from({ length: 120 }, (_, i) => `${people[i % 3]}, Phone Person ${i % 3}`),
+  );
   await page.getByTestId('send-invitations').click();
 
   const results = page.getByTestId('invite-results');

@@ -16,8 +16,15 @@ test('an admin approves and rejects member requests singly and in bulk; rejectio
   // The demo member asks for a group change on My page (the tenant approves group changes).
   const memberHeaders = await adminHeaders(request, MEMBER);
   const me = (await (await request.get('/api/v1/member-groups/?is_default=true')).json()) as { items: { id: number }[] };
-  const memberId = ((await (await request.get('/api/v1/admin/members/?search_term=member%40demo.test', { headers: await adminHeaders(request) })).json()) as { items: { id: number }[] }).items[0]!.id;
-  const asked = await request.patch(`/api/v1/members/${memberId}/group/`, { headers: memberHeaders, data: { default_member_group_id: me.items[0]!.id, member_group_ids: [me.items[0]!.id] } });
+  const memberId = (
+    (await (await request.get('/api/v1/admin/members/?search_term=member%40demo.test', { headers: await adminHeaders(request) })).json()) as {
+      items: { id: number }[];
+    }
+  ).items[0]!.id;
+  const asked = await request.patch(`/api/v1/members/${memberId}/group/`, {
+    headers: memberHeaders,
+    data: { default_member_group_id: me.items[0]!.id, member_group_ids: [me.items[0]!.id] },
+  });
   expect(asked.ok()).toBe(true);
 
   await signIn(page, ADMIN);
@@ -75,7 +82,9 @@ test('an admin searches members, edits one member’s name, group and credit lim
   const headers = await adminHeaders(request);
   const groupName = `Archivists ${Date.now()}`;
   expect((await request.post('/api/v1/admin/member-groups/', { headers, data: { ko_name: `${groupName} 팀`, en_name: groupName } })).ok()).toBe(true);
-  const found = (await (await request.get(`/api/v1/admin/members/?search_term=${encodeURIComponent(email)}`, { headers })).json()) as { items: { id: number }[] };
+  const found = (await (await request.get(`/api/v1/admin/members/?search_term=${encodeURIComponent(email)}`, { headers })).json()) as {
+    items: { id: number }[];
+  };
   await request.post(`/api/v1/admin/members/${found.items[0]!.id}/process-pending-request/`, { headers, data: { approve: true } });
 
   await signIn(page, ADMIN);

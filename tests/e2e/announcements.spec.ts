@@ -69,14 +69,18 @@ test.describe('admin announcements', () => {
     await expect(card(page, text).getByRole('switch')).toBeChecked();
     // Stored as markdown, not HTML.
     const signedIn = (await (await page.request.post('/api/v1/auth/sign-in/', { data: ADMIN })).json()) as { access_token: string };
-    const stored = (await (await page.request.get('/api/v1/admin/announcements/?size=100', { headers: { 'x-access-token': signedIn.access_token } })).json()) as { items: { content: string }[] };
+    const stored = (await (
+      await page.request.get('/api/v1/admin/announcements/?size=100', { headers: { 'x-access-token': signedIn.access_token } })
+    ).json()) as { items: { content: string }[] };
     expect(stored.items.find((item) => item.content.includes(text))?.content).toBe(`## ${text}`);
     // Creating an active announcement deactivates all the others.
     await expect(page.getByTestId('announcement-card').getByRole('switch', { checked: true })).toHaveCount(1);
     // Each switch says the card's state: the one members see is live, the others are off.
     await expect(card(page, text).getByRole('switch', { name: 'Live' })).toBeChecked();
     await expect(page.getByTestId('announcement-card').getByRole('switch', { name: 'Live' })).toHaveCount(1);
-    await expect(page.getByTestId('announcement-card').getByRole('switch', { name: 'Off' })).toHaveCount((await page.getByTestId('announcement-card').count()) - 1);
+    await expect(page.getByTestId('announcement-card').getByRole('switch', { name: 'Off' })).toHaveCount(
+      (await page.getByTestId('announcement-card').count()) - 1,
+    );
 
     await card(page, text).getByRole('button', { name: 'Edit' }).click();
     const editDialog = page.getByRole('dialog', { name: 'Edit announcement' });

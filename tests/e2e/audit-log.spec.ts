@@ -6,7 +6,9 @@ test('an admin edits an announcement, opens the audit log, filters to it and see
   // The change, made as the console does it.
   const headers = await adminHeaders(request, ADMIN);
   const before = uniqueName('Audit drill');
-  const created = (await (await request.post('/api/v1/admin/announcements/', { headers, data: { content: before, is_active: false } })).json()) as { id: number };
+  const created = (await (await request.post('/api/v1/admin/announcements/', { headers, data: { content: before, is_active: false } })).json()) as {
+    id: number;
+  };
   const after = `${before} (moved to Friday)`;
   expect((await request.patch(`/api/v1/admin/announcements/${created.id}/`, { headers, data: { content: after } })).ok()).toBe(true);
 

@@ -1,11 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { expect, test as base } from '@playwright/test';
-import { type BuiltServer, startBuiltServer, stopBuiltServer } from '../fixtures/builtServer';
+import type { BuiltServer } from '../fixtures/builtServer';
 import { type FakePortOne, startFakePortOne } from '../fixtures/fakePortOne';
 import { ADMIN, expectNoSeriousA11yViolations, signIn, tenantCredits } from './support';
 import { expectAccessibleOnPhone } from './screens';
+import { startOwnServer } from './ownServer';
 
 /**
  * The plans page with PortOne: a server of its own (the build `npm run server` made for the suite,
@@ -17,17 +15,7 @@ const test = base.extend<object, { portOne: { fake: FakePortOne; server: BuiltSe
   portOne: [
     async ({}, provide) => {
       const fake = await startFakePortOne();
-      const dataDir = mkdtempSync(join(tmpdir(), 'e2e-portone-'));
-      const server = await startBuiltServer(resolve('dist-server/index.js'), {
-        ...process.env,
-        DATABASE_URL: '',
-        DATA_DIR: dataDir,
-        FILES_DIR: join(dataDir, 'files'),
-        HOST: '127.0.0.1',
-        PORT: '0',
-        LOG_LEVEL: 'warn',
-        SIGN_IN_RATE_LIMIT: '1000',
-        SIGN_IN_EMAIL_RATE_LIMIT: '1000',
+      const { server, stop } = await startOwnServer('portone', {
         BILLING_RENEWAL_SWEEP_SECONDS: '0',
         PORTONE_API_SECRET: fake.apiSecret,
         PORTONE_STORE_ID: fake.storeId,
@@ -36,16 +24,19 @@ const test = base.extend<object, { portOne: { fake: FakePortOne; server: BuiltSe
         PORTONE_SDK_URL: fake.sdkUrl,
       });
       await provide({ fake, server });
-      await stopBuiltServer(server.child);
+      await stop();
       await fake.close();
-      rmSync(dataDir, { recursive: true, force: true });
     },
     { scope: 'worker', timeout: 120_000 },
   ],
   baseURL: async ({ portOne }, provide) => provide(portOne.server.origin),
 });
 
-test('with PortOne an administrator registers a card in its window (a closed window charges nothing) and gets the plan and its credits', async ({ page, request, portOne }) => {
+test('with PortOne an administrator registers a card in its window (a closed window charges nothing) and gets the plan and its credits', async ({
+  page,
+  request,
+  portOne,
+}) => {
   const { fake } = portOne;
   const violations: string[] = [];
   page.on('console', (message) => {
@@ -80,7 +71,9 @@ test('with PortOne an administrator registers a card in its window (a closed win
   await page.keyboard.press('Enter');
   const cardWindow = page.frameLocator('iframe[title="PortOne"]');
   await cardWindow.getByRole('button', { name: 'Close' }).click();
-  await expect(dialog.getByRole('alert')).toHaveText('The card was not registered (the card window was closed or the card company refused it). Nothing was charged.');
+  await expect(dialog.getByRole('alert')).toHaveText(
+    'The card was not registered (the card window was closed or the card company refused it). Nothing was charged.',
+  );
   await expect(page.locator('iframe[title="PortOne"]')).toHaveCount(0);
   await expect(open).toBeFocused();
   expect(fake.chargeRequests).toHaveLength(0);
@@ -90,7 +83,14 @@ test('with PortOne an administrator registers a card in its window (a closed win
   await cardWindow.getByRole('button', { name: 'Register card' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByText('Subscribed to Business. Its credits have been added.')).toBeVisible();
-  expect(fake.issueRequests.at(-1)).toMatchObject({ storeId: fake.storeId, channelKey: 'channel-key-e2e', billingKeyMethod: 'CARD', currency: 'KRW', displayAmount: 299_000, customer: { email: ADMIN.email } });
+  expect(fake.issueRequests.at(-1)).toMatchObject({
+    storeId: fake.storeId,
+    channelKey: 'channel-key-e2e',
+    billingKeyMethod: 'CARD',
+    currency: 'KRW',
+    displayAmount: 299_000,
+    customer: { email: ADMIN.email },
+  });
   expect(fake.chargeRequests).toHaveLength(1);
   expect(fake.chargeRequests[0]!.body).toMatchObject({ storeId: fake.storeId, channelKey: 'channel-key-e2e', amount: { total: 299_000 } });
 

@@ -31,7 +31,10 @@ test('an administrator subscribes with a test card, gets the credits and a recei
   // Cancel, then another plan: the dialog opens empty, without the declined card or its error.
   await dialog.getByRole('button', { name: 'Cancel' }).click();
   await expect(dialog).toBeHidden();
-  const otherPlan = page.getByTestId(/^plan-\d+$/).filter({ hasNotText: 'Business' }).first();
+  const otherPlan = page
+    .getByTestId(/^plan-\d+$/)
+    .filter({ hasNotText: 'Business' })
+    .first();
   await otherPlan.getByRole('button', { name: 'Subscribe' }).click();
   await expect(dialog.getByLabel('Card number')).toHaveValue('');
   await expect(dialog.getByLabel('Expiry (MM/YY)')).toHaveValue('');
@@ -94,8 +97,23 @@ test('on a phone the purchase history scrolls sideways and the keyboard reaches 
   const headers = await adminHeaders(page.request);
   const { items: plans } = (await (await page.request.get('/api/v1/member-billing-plans/', { headers })).json()) as { items: unknown[] };
   // A refused payment has no receipt: the table then holds nothing focusable of its own.
-  const refused = { id: 1, kind: 'subscribe', status: 'failed', plan: plans[0], price: 29000, currency: 'KRW', credit: 0, usage_start_date: null, usage_end_date: null, receipt_url: null, failure_reason: 'card declined', created_at: new Date().toISOString() };
-  await page.route('**/membership/payments/**', (route) => route.fulfill({ json: { items: [refused], total_items: 1, total_pages: 1, page: 1, page_size: 10 } }));
+  const refused = {
+    id: 1,
+    kind: 'subscribe',
+    status: 'failed',
+    plan: plans[0],
+    price: 29000,
+    currency: 'KRW',
+    credit: 0,
+    usage_start_date: null,
+    usage_end_date: null,
+    receipt_url: null,
+    failure_reason: 'card declined',
+    created_at: new Date().toISOString(),
+  };
+  await page.route('**/membership/payments/**', (route) =>
+    route.fulfill({ json: { items: [refused], total_items: 1, total_pages: 1, page: 1, page_size: 10 } }),
+  );
   await page.goto('/dashboard/plans');
   const region = page.getByRole('region', { name: 'Purchase history' });
   await expect(region).toBeVisible();
@@ -105,4 +123,3 @@ test('on a phone the purchase history scrolls sideways and the keyboard reaches 
   await page.keyboard.press('ArrowRight');
   await expect.poll(() => region.evaluate((box) => box.scrollLeft)).toBeGreaterThan(0);
 });
-

@@ -38,7 +38,10 @@ test('a message streams its answer in, creates the session and lists it under My
   await expect
     .poll(
       async () => {
-        const text = (await streamingAnswer(page).textContent().catch(() => null)) ?? '';
+        const text =
+          (await streamingAnswer(page)
+            .textContent()
+            .catch(() => null)) ?? '';
         if (lengths.at(-1) !== text.length) lengths.push(text.length);
         return new Set(lengths.filter((length) => length > 0)).size;
       },

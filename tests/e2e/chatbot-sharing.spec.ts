@@ -13,9 +13,17 @@ const API = '/api/v1';
 const PASSWORD = 'Shared!2345';
 
 /** An invited person who joined through the API with the mailed temporary password. */
-async function joinedMember(request: APIRequestContext, headers: Record<string, string>, name: string, groupId?: number): Promise<{ email: string; password: string }> {
+async function joinedMember(
+  request: APIRequestContext,
+  headers: Record<string, string>,
+  name: string,
+  groupId?: number,
+): Promise<{ email: string; password: string }> {
   const email = `${name.toLowerCase().replace(/\W+/g, '-')}-${Date.now()}@example.test`;
-  const invited = await request.post(`${API}/admin/invitations/bulk/`, { headers, data: { members: [{ email, name, ...(groupId ? { member_group_id: groupId } : {}) }] } });
+  const invited = await request.post(`${API}/admin/invitations/bulk/`, {
+    headers,
+    data: { members: [{ email, name, ...(groupId ? { member_group_id: groupId } : {}) }] },
+  });
   expect((await invited.json()).results).toEqual([expect.objectContaining({ email, result: 'invited' })]);
   let text = '';
   await expect
@@ -31,7 +39,9 @@ async function joinedMember(request: APIRequestContext, headers: Record<string, 
     .find((line) => /^[A-Za-z2-9]{9}\d\d[!@#$%*]$/.test(line))!;
   const { items: policies } = (await (await request.get(`${API}/policies/`)).json()) as { items: { id: number }[] };
   const agreements = policies.map((policy) => policy.id);
-  const accepted = await request.post(`${API}/invitations/${hash}/accept/`, { data: { email, name, password: PASSWORD, agreements, temporary_password: temporary } });
+  const accepted = await request.post(`${API}/invitations/${hash}/accept/`, {
+    data: { email, name, password: PASSWORD, agreements, temporary_password: temporary },
+  });
   expect(accepted.ok()).toBe(true);
   return { email, password: PASSWORD };
 }
@@ -43,7 +53,10 @@ async function signedInPage(browser: Browser, account: { email: string; password
 }
 
 /** A new member group and a member invited into it, who has joined. */
-async function groupWithMember(request: APIRequestContext, headers: Record<string, string>): Promise<{ groupId: number; groupName: string; reader: { email: string; password: string } }> {
+async function groupWithMember(
+  request: APIRequestContext,
+  headers: Record<string, string>,
+): Promise<{ groupId: number; groupName: string; reader: { email: string; password: string } }> {
   const groupName = uniqueName('Readers');
   const group = await request.post(`${API}/admin/member-groups/`, { headers, data: { ko_name: `${groupName} 팀`, en_name: groupName } });
   expect(group.ok()).toBe(true);
@@ -54,7 +67,10 @@ async function groupWithMember(request: APIRequestContext, headers: Record<strin
 /** The member's chatbot, shared with the group through the API as the Studio's access dialog does. */
 async function chatbotSharedWith(request: APIRequestContext, groupId: number, name: string): Promise<number> {
   const chatbotId = await createChatbotThroughApi(request, MEMBER, { en_name: name, ko_name: '열람실' });
-  const shared = await request.patch(`${API}/chatbots/${chatbotId}/access/`, { headers: await adminHeaders(request, MEMBER), data: { is_public: false, member_group_ids: [groupId] } });
+  const shared = await request.patch(`${API}/chatbots/${chatbotId}/access/`, {
+    headers: await adminHeaders(request, MEMBER),
+    data: { is_public: false, member_group_ids: [groupId] },
+  });
   expect(shared.ok()).toBe(true);
   return chatbotId;
 }

@@ -16,7 +16,9 @@ test.beforeAll(async ({ request }) => {
   const paid = list.items.find((bot) => bot.en_name === 'General Assistant')!.id;
   const usage = async () => ((await (await request.get(`${API}/members/${body.member.id}/usage/`, { headers })).json()) as { usage: number }).usage;
   for (let round = 0; round < 10 && (await usage()) < 1.5; round++) {
-    const sends = await Promise.all(Array.from({ length: 10 }, () => request.post(`${API}/chatbots/${paid}/chat/`, { headers, data: { text: 'How many credits does this use?' } })));
+    const sends = await Promise.all(
+      Array.from({ length: 10 }, () => request.post(`${API}/chatbots/${paid}/chat/`, { headers, data: { text: 'How many credits does this use?' } })),
+    );
     for (const sent of sends) {
       expect(sent.status()).toBe(200);
       await sent.body();

@@ -17,7 +17,10 @@ let paidChatbot: number;
 let lowTierChatbot: number;
 
 async function setCreditQuota(request: APIRequestContext, creditQuota: number | null) {
-  const response = await request.patch(`${API}/admin/members/bulk/`, { headers: await adminHeaders(request), data: { member_ids: [memberId], credit_quota: creditQuota } });
+  const response = await request.patch(`${API}/admin/members/bulk/`, {
+    headers: await adminHeaders(request),
+    data: { member_ids: [memberId], credit_quota: creditQuota },
+  });
   expect(response.ok()).toBe(true);
 }
 
@@ -48,7 +51,9 @@ test('a member who has used 80 % of their credits sees the warning above the com
   // 50 paid answers at the same cost, then a quota leaving 24 % of what they used: 80.6 % used and
   // about 12 messages left, so the 80 % warning is the one that applies (not "about 10 left").
   const sends = await Promise.all(
-    Array.from({ length: 50 }, () => request.post(`${API}/chatbots/${paidChatbot}/chat/`, { headers: memberHeaders, data: { text: 'How many credits does this use?' } })),
+    Array.from({ length: 50 }, () =>
+      request.post(`${API}/chatbots/${paidChatbot}/chat/`, { headers: memberHeaders, data: { text: 'How many credits does this use?' } }),
+    ),
   );
   for (const sent of sends) {
     expect(sent.status()).toBe(200);

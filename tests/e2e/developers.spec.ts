@@ -9,7 +9,9 @@ const API = '/api/v1';
 /** The member's key for General Assistant, made through the API as the create dialog would. */
 async function createKey(request: APIRequestContext, name: string): Promise<string> {
   const headers = await adminHeaders(request, MEMBER);
-  const { items } = (await (await request.get(`${API}/chatbots/?include_default=true&size=30`, { headers })).json()) as { items: { id: number; en_name: string }[] };
+  const { items } = (await (await request.get(`${API}/chatbots/?include_default=true&size=30`, { headers })).json()) as {
+    items: { id: number; en_name: string }[];
+  };
   const chatbot = items.find((item) => item.en_name === 'General Assistant')!;
   const created = await request.post(`${API}/apikeys/`, { headers, data: { name, chatbot_ids: [chatbot.id] } });
   expect(created.ok()).toBe(true);
@@ -22,7 +24,11 @@ function openAi(origin: string, key: string) {
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const models = async () => ((await (await fetch(`${base}/models`, { headers })).json()) as { data: { id: string; name: string }[] }).data;
   const ask = async (model: string) =>
-    fetch(`${base}/chat/completions`, { method: 'POST', headers, body: JSON.stringify({ model, messages: [{ role: 'user', content: 'Hello from a script' }] }) });
+    fetch(`${base}/chat/completions`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ model, messages: [{ role: 'user', content: 'Hello from a script' }] }),
+    });
   return { models, ask };
 }
 
@@ -39,7 +45,10 @@ test('a member creates an API key for a chatbot, copies it from the one-time rev
   await dialog.getByTestId('key-name').fill(name);
   const chatbots = dialog.getByTestId('key-chatbots');
   await chatbots.click();
-  await page.locator(`#${await chatbots.getAttribute('aria-controls')}`).getByRole('option', { name: 'General Assistant' }).click();
+  await page
+    .locator(`#${await chatbots.getAttribute('aria-controls')}`)
+    .getByRole('option', { name: 'General Assistant' })
+    .click();
   await page.keyboard.press('Escape');
   await expectNoSeriousA11yViolations(page);
   await dialog.getByTestId('save-key').click();

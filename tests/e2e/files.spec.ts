@@ -44,7 +44,9 @@ const chip = (page: Page, name: string) => page.getByTestId('attachment-chip').f
 
 test('a file attached with the button is read, sent, shown on the message, reaches the model and is cited', async ({ page }) => {
   await openChat(page);
-  await page.getByTestId('attach-input').setInputFiles({ name: 'launch-plan.txt', mimeType: 'text/plain', buffer: Buffer.from('Launch date is 3 March. Budget approved.') });
+  await page
+    .getByTestId('attach-input')
+    .setInputFiles({ name: 'launch-plan.txt', mimeType: 'text/plain', buffer: Buffer.from('Launch date is 3 March. Budget approved.') });
   await expect(chip(page, 'launch-plan.txt')).toBeVisible();
   // Parsed in the background: the chip says Ready, and only then can the message go.
   await expect(chip(page, 'launch-plan.txt')).toContainText('Ready', { timeout: 20_000 });

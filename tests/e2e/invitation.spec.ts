@@ -3,10 +3,12 @@ import { mailbox } from './mailbox';
 import { adminHeaders, skipAnnouncementPopup } from './support';
 import { expectAccessibleOnPhone } from './screens';
 
-
 test('an invited person joins with the temporary password from the mail and lands in the chat, welcomed', async ({ page, request }) => {
   const email = `invitee-${Date.now()}@example.test`;
-  const invited = await request.post('/api/v1/admin/invitations/bulk/', { headers: await adminHeaders(request), data: { members: [{ email, name: 'Mary Jackson' }] } });
+  const invited = await request.post('/api/v1/admin/invitations/bulk/', {
+    headers: await adminHeaders(request),
+    data: { members: [{ email, name: 'Mary Jackson' }] },
+  });
   expect((await invited.json()).results).toEqual([expect.objectContaining({ email, result: 'invited' })]);
 
   // The mail, as the invitee reads it: the link and the temporary password.

@@ -1,6 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { ADMIN, signIn } from './support';
 import { expectAccessibleOnPhone } from './screens';
+import { needService } from '../../scripts/optionalServices.mjs';
 
 test('switching to Korean translates the app, survives a reload and is saved on the member', async ({ page }) => {
   await signIn(page, ADMIN);
@@ -49,6 +50,8 @@ async function cjkDrawings(element: Locator): Promise<{ characters: string[]; di
 }
 
 test('each language names its own CJK system fonts, and its heading and text draw real glyphs, not boxes, with no font of its own', async ({ page }) => {
+  // Without a CJK system font every page would draw boxes: skipped with a line in npm test's summary (under CI, a failure).
+  test.skip(!needService('cjkFont'), 'no CJK system font');
   const expected = {
     ko: ['"Apple SD Gothic Neo"', '"Malgun Gothic"', '"Noto Sans CJK KR"'],
     ja: ['"Hiragino Sans"', '"Yu Gothic"', '"Noto Sans CJK JP"'],
@@ -63,7 +66,10 @@ test('each language names its own CJK system fonts, and its heading and text dra
     const stack = await fontStack(page);
     // Latin first, then the language's CJK fonts in order, then the generic family.
     const positions = fonts.map((font) => stack.indexOf(font));
-    expect(positions.every((position) => position > stack.indexOf('system-ui')), `${language}: ${stack}`).toBe(true);
+    expect(
+      positions.every((position) => position > stack.indexOf('system-ui')),
+      `${language}: ${stack}`,
+    ).toBe(true);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
     expect(stack.trim().endsWith('sans-serif')).toBe(true);
 

@@ -6,7 +6,9 @@ import { ADMIN, adminHeaders, expectNoSeriousA11yViolations, signIn } from './su
 async function approvedMember(request: APIRequestContext, name: string): Promise<string> {
   const email = await registerPending(request, name);
   const headers = await adminHeaders(request);
-  const found = (await (await request.get(`/api/v1/admin/members/?search_term=${encodeURIComponent(email)}`, { headers })).json()) as { items: { id: number }[] };
+  const found = (await (await request.get(`/api/v1/admin/members/?search_term=${encodeURIComponent(email)}`, { headers })).json()) as {
+    items: { id: number }[];
+  };
   expect((await request.post(`/api/v1/admin/members/${found.items[0]!.id}/process-pending-request/`, { headers, data: { approve: true } })).ok()).toBe(true);
   return email;
 }
@@ -25,7 +27,11 @@ async function openMembers(page: Page, search: string): Promise<void> {
   await expect(page.getByTestId('members-table')).toBeVisible();
 }
 
-test('an admin deactivates a member from the drawer after confirming: the member is signed out at once and told why, then reactivated', async ({ page, browser, request }) => {
+test('an admin deactivates a member from the drawer after confirming: the member is signed out at once and told why, then reactivated', async ({
+  page,
+  browser,
+  request,
+}) => {
   const email = await approvedMember(request, 'Dana Leaving');
   const member = await memberBrowser(browser, email);
 

@@ -58,7 +58,9 @@ test('an admin switches a model off for a group: the member’s chat is refused 
 function contrastOnWhite(text: Locator): Promise<number> {
   return text.evaluate((element) => {
     const style = (node: typeof element) => node.ownerDocument.defaultView!.getComputedStyle(node);
-    const [r, g, b, a = 1] = style(element).color.match(/[\d.]+/g)!.map(Number);
+    const [r, g, b, a = 1] = style(element)
+      .color.match(/[\d.]+/g)!
+      .map(Number);
     let alpha = a!;
     for (let node: typeof element | null = element; node; node = node.parentElement) alpha *= Number(style(node).opacity);
     const linear = (channel: number) => {
@@ -74,9 +76,15 @@ test.describe('a chatbot whose model is off for the member’s group', () => {
   /** Switches Balanced Pro (the model of General Assistant and of the Store's Trip Planner) for the default group. */
   async function setBalancedPro(request: APIRequestContext, isAvailable: boolean) {
     const headers = await adminHeaders(request);
-    const { models, groups } = (await (await request.get('/api/v1/admin/llm-models/', { headers })).json()) as { models: { id: number; name: string }[]; groups: { id: number }[] };
+    const { models, groups } = (await (await request.get('/api/v1/admin/llm-models/', { headers })).json()) as {
+      models: { id: number; name: string }[];
+      groups: { id: number }[];
+    };
     const pro = models.find((model) => model.name === 'balanced-pro')!;
-    const response = await request.patch(`/api/v1/admin/llm-models/${pro.id}/member-groups/${groups[0]!.id}/`, { headers, data: { is_available: isAvailable } });
+    const response = await request.patch(`/api/v1/admin/llm-models/${pro.id}/member-groups/${groups[0]!.id}/`, {
+      headers,
+      data: { is_available: isAvailable },
+    });
     expect(response.ok()).toBe(true);
   }
 

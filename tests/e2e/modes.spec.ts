@@ -32,9 +32,15 @@ test('thinking: the reasoning shows while the model thinks, then folds to "Thoug
   const sawThinkingOpen = page.waitForFunction(
     () => {
       // This project's e2e types carry no DOM library; the function runs in the page.
-      const doc = (globalThis as unknown as { document: { querySelector(selector: string): { getAttribute(name: string): string | null; textContent: string | null } | null } }).document;
+      const doc = (
+        globalThis as unknown as {
+          document: { querySelector(selector: string): { getAttribute(name: string): string | null; textContent: string | null } | null };
+        }
+      ).document;
       const toggle = doc.querySelector('[data-testid="thinking-toggle"]');
-      return toggle?.getAttribute('aria-expanded') === 'true' && toggle.textContent === 'Thinking…' && doc.querySelector('[data-testid="thinking-text"]') !== null;
+      return (
+        toggle?.getAttribute('aria-expanded') === 'true' && toggle.textContent === 'Thinking…' && doc.querySelector('[data-testid="thinking-text"]') !== null
+      );
     },
     undefined,
     { polling: 'raf', timeout: 15_000 },
@@ -108,7 +114,10 @@ test('a task mode named in one language shows by that name in the other language
   const koreanOnly = uniqueName('교정');
   const englishOnly = uniqueName('Outline');
   const created: number[] = [];
-  for (const data of [{ ko_name: koreanOnly, instructions: 'Task mode: proofreading.' }, { en_name: englishOnly, instructions: 'Task mode: outline.' }]) {
+  for (const data of [
+    { ko_name: koreanOnly, instructions: 'Task mode: proofreading.' },
+    { en_name: englishOnly, instructions: 'Task mode: outline.' },
+  ]) {
     const response = await page.request.post('/api/v1/admin/task-modes/', { headers, data });
     expect(response.ok()).toBe(true);
     created.push(((await response.json()) as { id: number }).id);

@@ -1,5 +1,6 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { ADMIN, expectNoSeriousA11yViolations, signIn } from './support';
+import { SCREEN_CHECKS } from './screens';
 
 /** The demo admin's published Trip Planner (seeded by the demo server). */
 async function tripPlanner(page: Page): Promise<{ id: number; hash_id: string }> {
@@ -86,21 +87,19 @@ test('a signed-out visitor opens that link and chats with the chatbot; the chat 
   await visitor.context().close();
 });
 
-for (const language of ['en', 'ko'] as const) {
-  test(`the public chatbot page by its hash id in ${language} at 1440 and 375 px`, async ({ page, browser }) => {
-    await signIn(page, ADMIN);
-    const url = `/chatbots/${(await tripPlanner(page)).hash_id}`;
-    for (const width of [1440, 375]) {
-      const shot = await visitorPage(browser, language, width);
-      await shot.goto(url);
-      await expect(shot.getByRole('heading', { level: 1, name: language === 'ko' ? '여행 플래너' : 'Trip Planner' })).toBeVisible();
-      await expect(shot.getByTestId('public-chatbot-intro')).toContainText(language === 'ko' ? '여행 일정을 하루 단위로' : 'Plans trips day by day.');
-      await expectNoSeriousA11yViolations(shot);
-      await shot.screenshot({ path: `test-results/public/public-chatbot-${language}-${width}.png` });
-      await shot.context().close();
-    }
-  });
-}
+test('the public chatbot page by its hash id, in English at 1440 px and in Korean at 375 px', async ({ page, browser }) => {
+  await signIn(page, ADMIN);
+  const url = `/chatbots/${(await tripPlanner(page)).hash_id}`;
+  for (const { language, width } of SCREEN_CHECKS) {
+    const shot = await visitorPage(browser, language, width);
+    await shot.goto(url);
+    await expect(shot.getByRole('heading', { level: 1, name: language === 'ko' ? '여행 플래너' : 'Trip Planner' })).toBeVisible();
+    await expect(shot.getByTestId('public-chatbot-intro')).toContainText(language === 'ko' ? '여행 일정을 하루 단위로' : 'Plans trips day by day.');
+    await expectNoSeriousA11yViolations(shot);
+    await shot.screenshot({ path: `test-results/public/public-chatbot-${language}-${width}.png` });
+    await shot.context().close();
+  }
+});
 
 test('a chatbot that is not public, or no such link, has no page', async ({ browser }) => {
   const stranger = await visitorPage(browser, 'en', 1440);

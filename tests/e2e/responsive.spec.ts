@@ -37,6 +37,7 @@ const KEY_CONTROL: Record<string, (page: Page) => ReturnType<Page['locator']>> =
   'admin-sign-up': (page) => page.locator('button[type="submit"]'),
   'admin-settings': (page) => page.getByTestId('add-custom-field'),
   'admin-sso': (page) => page.getByRole('button', { name: 'Add platform' }),
+  'admin-mcp-servers': (page) => page.getByRole('button', { name: 'Add server' }),
   'admin-audit-log': (page) => page.getByRole('searchbox', { name: 'Search' }),
   'admin-groups': (page) => page.getByRole('button', { name: 'New group' }),
   'admin-invitations': (page) => page.getByRole('button', { name: 'Invite members' }),
@@ -50,15 +51,8 @@ const KEY_CONTROL: Record<string, (page: Page) => ReturnType<Page['locator']>> =
   'desktop-setup': (page) => page.locator('button[type="submit"]'),
 };
 
-/**
- * The widths of one layout: the drawer's (below 768px) or the side navigation's. Each walk once per
- * layout, each screen checked at every width of it by resizing the window in place (a walk per
- * width took four minutes of the end-to-end suite).
- */
-const LAYOUTS = [
-  { name: 'drawer', widths: BREAKPOINTS.filter(isDrawerWidth) },
-  { name: 'side navigation', widths: BREAKPOINTS.filter((width) => !isDrawerWidth(width)) },
-];
+/** Below 768px the navigation is a drawer; its screens (the open drawers) exist only there. */
+const DRAWER_WIDTHS = BREAKPOINTS.filter(isDrawerWidth);
 
 /** Resizes the window and waits for the layout of the new width (media-query listeners render on the next frames). */
 async function resizeTo(page: Page, width: number): Promise<void> {
@@ -66,33 +60,36 @@ async function resizeTo(page: Page, width: number): Promise<void> {
   await nextFrames(page);
 }
 
-for (const layout of LAYOUTS) {
-  for (const walk of SCREEN_WALKS) {
-    test(`every ${walk} screen fits each ${layout.name} width (${layout.widths.join(', ')}px)`, async ({ page }) => {
-      const [walkWidth] = layout.widths;
-      await page.setViewportSize({ width: walkWidth!, height: 800 });
-      const visited: string[] = [];
-      await visitScreens(page, 'en', walk, async (name, screen) => {
-        visited.push(name);
-        for (const width of layout.widths) {
-          await resizeTo(screen, width);
-          expect(await horizontalOverflow(screen), `${name} at ${width}px`).toEqual([]);
-          await expectInsideWindow(screen, KEY_CONTROL[name]!(screen));
-          if (name === 'chat' || name === 'new-chat') {
-            // The composer gets the width of the window, not what a fixed side bar leaves of it.
-            const room = Math.min(isDrawerWidth(width) ? width : width - NAV_BAR_WIDTH_PX, 820);
-            const composer = await screen.getByTestId('composer-input').boundingBox();
-            expect(composer!.width, `composer at ${width}px`).toBeGreaterThan(room * 0.6);
-          }
+/**
+ * Each walk once, from a phone's width: every screen checked at every width by resizing the window
+ * in place, then back to the phone's for the next step of the walk (a walk per width took four
+ * minutes of the end-to-end suite, a walk per layout two).
+ */
+for (const walk of SCREEN_WALKS) {
+  test(`every ${walk} screen fits each width (${BREAKPOINTS.join(', ')}px)`, async ({ page }) => {
+    const [walkWidth] = DRAWER_WIDTHS;
+    await page.setViewportSize({ width: walkWidth!, height: 800 });
+    const visited: string[] = [];
+    const { always, drawer } = WALK_SCREENS[walk];
+    await visitScreens(page, 'en', walk, async (name, screen) => {
+      visited.push(name);
+      for (const width of drawer.includes(name) ? DRAWER_WIDTHS : BREAKPOINTS) {
+        await resizeTo(screen, width);
+        expect(await horizontalOverflow(screen), `${name} at ${width}px`).toEqual([]);
+        await expectInsideWindow(screen, KEY_CONTROL[name]!(screen));
+        if (name === 'chat' || name === 'new-chat') {
+          // The composer gets the width of the window, not what a fixed side bar leaves of it.
+          const room = Math.min(isDrawerWidth(width) ? width : width - NAV_BAR_WIDTH_PX, 820);
+          const composer = await screen.getByTestId('composer-input').boundingBox();
+          expect(composer!.width, `composer at ${width}px`).toBeGreaterThan(room * 0.6);
         }
-        await resizeTo(screen, walkWidth!);
-      });
-      const { always, drawer } = WALK_SCREENS[walk];
-      expect(visited.toSorted()).toEqual([...always, ...(layout.name === 'drawer' ? drawer : [])].toSorted());
-      // The member ends on the restricted page, which has no navigation.
-      if (walk === 'console') await expect(menuButton(page)).toBeHidden();
+      }
+      await resizeTo(screen, walkWidth!);
     });
-  }
+    expect(visited.toSorted()).toEqual([...always, ...drawer].toSorted());
+    // The member ends on the restricted page, which has no navigation.
+    if (walk === 'console') await expect(menuButton(page)).toBeHidden();
+  });
 }
 
 /** Signs in as the admin; on a phone the navigation (and its New chat link) starts hidden. */

@@ -1,6 +1,16 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { BREAKPOINTS_PX } from '../../src/shared/domain/ui';
-import { ADMIN, MEMBER, createChatbotInStudio, createSession, ensureActiveAnnouncement, expectNoSeriousA11yViolations, nextFrames, setSessionPublic, skipAnnouncementPopup } from './support';
+import {
+  ADMIN,
+  MEMBER,
+  createChatbotInStudio,
+  createSession,
+  ensureActiveAnnouncement,
+  expectNoSeriousA11yViolations,
+  nextFrames,
+  setSessionPublic,
+  skipAnnouncementPopup,
+} from './support';
 
 /** The widths of the spec (§9) in pixels, as the theme declares them; below sm (768) the navigation is a drawer. */
 export const BREAKPOINTS = Object.values(BREAKPOINTS_PX);
@@ -13,7 +23,8 @@ const NAMES = {
   ko: { menu: '메뉴', newAnnouncement: '새 공지사항', studio: '스튜디오' },
 } satisfies Record<Language, Record<string, string>>;
 
-const LONG_URL = 'https://docs.example.com/platform/guides/streaming/answers/without/any/natural/break/opportunities/in/them?utm_source=chat&utm_medium=answer#the-section-you-wanted';
+const LONG_URL =
+  'https://docs.example.com/platform/guides/streaming/answers/without/any/natural/break/opportunities/in/them?utm_source=chat&utm_medium=answer#the-section-you-wanted';
 const LONG_WORD = 'Donaudampfschifffahrtselektrizitätenhauptbetriebswerkbauunterbeamtengesellschaft';
 
 /** An answer that is hard to fit on a phone: long words, a long URL, wide code, a table. */
@@ -65,6 +76,17 @@ async function submitSignIn(page: Page, account: { email: string; password: stri
 export const PHONE_VIEWPORT = { width: BREAKPOINTS_PX.phone, height: 812 };
 
 /**
+ * The language and width pairs a screen's own axe test runs in: English on a desktop, Korean on a
+ * phone. Both languages and both layouts are checked, and the longer Korean labels meet the narrow
+ * window; the other two pairs added a third of the suite's browser time and found nothing these two
+ * did not (docs/decisions/0074-end-to-end-cpu.md). `npm run screenshots` still shoots all four.
+ */
+export const SCREEN_CHECKS = [
+  { language: 'en', width: 1440, height: 900 },
+  { language: 'ko', width: 375, height: 812 },
+] as const;
+
+/**
  * Shows the screen in a phone's window and runs axe on it (no serious or critical violation):
  * every spec whose screens have a phone layout calls it on the states it reaches. The window stays
  * at the phone's size unless `restore` asks for the previous one back (the flow goes on there).
@@ -92,11 +114,35 @@ export type ScreenWalk = (typeof SCREEN_WALKS)[number];
 /** The screens each walk reaches (the drawers only below 768px). */
 export const WALK_SCREENS: Record<ScreenWalk, { always: string[]; drawer: string[] }> = {
   'signed out': { always: ['sign-in', 'forgot-password', 'reset-password', 'sso-callback', 'invitation', 'sign-up', 'desktop-setup'], drawer: [] },
-  member: { always: ['announcement-popup', 'new-chat', 'chat', 'shared-session', 'studio', 'store', 'developers', 'my-page', 'plans', 'credits', 'studio-editor'], drawer: ['nav-drawer'] },
+  member: {
+    always: ['announcement-popup', 'new-chat', 'chat', 'shared-session', 'studio', 'store', 'developers', 'my-page', 'plans', 'credits', 'studio-editor'],
+    drawer: ['nav-drawer'],
+  },
   console: {
     always: [
-      ...['admin-announcements', 'admin-announcement-editor', 'admin-restricted-words', 'admin-chatbots', 'admin-models', 'admin-sign-up', 'admin-settings', 'admin-sso', 'admin-audit-log'],
-      ...['admin-dashboard', 'admin-credits', 'admin-groups', 'admin-invitations', 'admin-sso-whitelist', 'admin-members', 'admin-requests', 'admin-member-upload', 'restricted'],
+      ...[
+        'admin-announcements',
+        'admin-announcement-editor',
+        'admin-restricted-words',
+        'admin-chatbots',
+        'admin-models',
+        'admin-sign-up',
+        'admin-settings',
+        'admin-sso',
+        'admin-mcp-servers',
+        'admin-audit-log',
+      ],
+      ...[
+        'admin-dashboard',
+        'admin-credits',
+        'admin-groups',
+        'admin-invitations',
+        'admin-sso-whitelist',
+        'admin-members',
+        'admin-requests',
+        'admin-member-upload',
+        'restricted',
+      ],
     ],
     drawer: ['admin-nav-drawer'],
   },
@@ -219,7 +265,9 @@ async function visitConsoleScreens(page: Page, language: Language, onScreen: OnS
   }
   await page.getByRole('button', { name: names.newAnnouncement }).click();
   await page.locator('.ProseMirror').click();
-  await page.keyboard.type(language === 'ko' ? '서비스 점검 안내\n이번 주 일요일 02:00–03:00에 점검이 있습니다.' : 'Service maintenance\nThis Sunday from 02:00 to 03:00.');
+  await page.keyboard.type(
+    language === 'ko' ? '서비스 점검 안내\n이번 주 일요일 02:00–03:00에 점검이 있습니다.' : 'Service maintenance\nThis Sunday from 02:00 to 03:00.',
+  );
   await onScreen('admin-announcement-editor', page);
   await page.keyboard.press('Escape');
 
@@ -244,6 +292,9 @@ async function visitConsoleScreens(page: Page, language: Language, onScreen: OnS
   await page.goto('/admin/sso');
   await expect(page.getByRole('button', { name: 'Add platform' })).toBeVisible();
   await onScreen('admin-sso', page);
+  await page.goto('/admin/mcp-servers');
+  await expect(page.getByTestId('mcp-servers').or(page.getByTestId('mcp-servers-empty'))).toBeVisible();
+  await onScreen('admin-mcp-servers', page);
   await page.goto('/admin/audit-log');
   await expect(page.getByTestId('audit-row').first().or(page.getByTestId('audit-empty'))).toBeVisible();
   await onScreen('admin-audit-log', page);
@@ -305,7 +356,9 @@ export function horizontalOverflow(page: Page): Promise<string[]> {
       if (table && table.getBoundingClientRect().width >= element.scrollWidth - 1) continue;
       if (element.scrollWidth > element.clientWidth + 1) {
         const classes = typeof element.className === 'string' ? element.className.trim().split(/\s+/).join('.') : '';
-        problems.push(`${element.tagName.toLowerCase()}${classes ? `.${classes}` : ''} scrolls sideways: ${element.scrollWidth}px of content in ${element.clientWidth}px`);
+        problems.push(
+          `${element.tagName.toLowerCase()}${classes ? `.${classes}` : ''} scrolls sideways: ${element.scrollWidth}px of content in ${element.clientWidth}px`,
+        );
       }
     }
     return problems;

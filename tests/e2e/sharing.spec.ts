@@ -56,7 +56,9 @@ test.describe('sharing a session', () => {
     await again.close();
   });
 
-  test('a signed-out visitor opens a shared link: the creator and history, the same link to share, and sign in to chat with a chatbot that is not public', async ({ page }) => {
+  test('a signed-out visitor opens a shared link: the creator and history, the same link to share, and sign in to chat with a chatbot that is not public', async ({
+    page,
+  }) => {
     const title = uniqueName('Shared trip');
     const { hashId } = await createSession(page, title);
     await setSessionPublic(page, hashId);
@@ -122,7 +124,9 @@ async function sharedSessionWithAttachments(page: Page, title: string): Promise<
     return ((await response.json()) as { items: { id: number }[] }).items[0]!.id;
   };
   const fileIds = [await upload('whiteboard.png', 'image/png', PNG), await upload('agenda.txt', 'text/plain', Buffer.from(NOTES))];
-  const chatbots = (await (await page.request.get('/api/v1/chatbots/?include_default=true', { headers })).json()) as { items: { id: number; is_default: boolean }[] };
+  const chatbots = (await (await page.request.get('/api/v1/chatbots/?include_default=true', { headers })).json()) as {
+    items: { id: number; is_default: boolean }[];
+  };
   const chatbotId = chatbots.items.find((chatbot) => chatbot.is_default)!.id;
   const chat = async (data: Record<string, unknown>) => {
     const response = await page.request.post(`/api/v1/chatbots/${chatbotId}/chat/`, { headers, data });
@@ -147,7 +151,14 @@ async function expectLoadedImage(image: Locator): Promise<void> {
  * and the generated image load and the document is offered, all read at the session's public path;
  * axe, and a review shot. Resolves to the paths of the files served.
  */
-async function visitSharedFiles(browser: Browser, hash: string, title: string, language: 'en' | 'ko', [width, height]: readonly [number, number], { download = false } = {}): Promise<string[]> {
+async function visitSharedFiles(
+  browser: Browser,
+  hash: string,
+  title: string,
+  language: 'en' | 'ko',
+  [width, height]: readonly [number, number],
+  { download = false } = {},
+): Promise<string[]> {
   const context = await browser.newContext({ viewport: { width, height } });
   const visitor = await context.newPage();
   await visitor.addInitScript((lng) => localStorage.setItem('user-data', JSON.stringify({ state: { member: null, language: lng }, version: 0 })), language);
@@ -178,17 +189,26 @@ async function visitSharedFiles(browser: Browser, hash: string, title: string, l
 }
 
 test.describe('a shared session’s files', () => {
-  test('a signed-out visitor sees the attached picture and the generated image, and downloads the document (en and ko at 1440 px)', async ({ page, browser }) => {
+  test('a signed-out visitor sees the attached picture and the generated image, and downloads the document (en and ko at 1440 px)', async ({
+    page,
+    browser,
+  }) => {
     const title = uniqueName('Whiteboard notes');
     const hash = await sharedSessionWithAttachments(page, title);
     await visitSharedFiles(browser, hash, title, 'en', [1440, 900], { download: true });
     await visitSharedFiles(browser, hash, title, 'ko', [1440, 900]);
   });
 
-  test('on a phone a signed-out visitor sees them too (en and ko at 375 px); unshared again, the page says so and the files answer 404', async ({ page, browser }) => {
+  test('on a phone a signed-out visitor sees them too (en and ko at 375 px); unshared again, the page says so and the files answer 404', async ({
+    page,
+    browser,
+  }) => {
     const title = uniqueName('Whiteboard notes');
     const hash = await sharedSessionWithAttachments(page, title);
-    const served = new Set([...(await visitSharedFiles(browser, hash, title, 'en', [375, 812])), ...(await visitSharedFiles(browser, hash, title, 'ko', [375, 812]))]);
+    const served = new Set([
+      ...(await visitSharedFiles(browser, hash, title, 'en', [375, 812])),
+      ...(await visitSharedFiles(browser, hash, title, 'ko', [375, 812])),
+    ]);
 
     await setSessionPublic(page, hash, false);
     const again = await browser.newContext();
@@ -264,6 +284,8 @@ test.describe('copy buttons', () => {
     const { chatbotId, hashId } = await createSession(page, uniqueName('Copy me'));
     await serveAnswerWithCode(page, 'npm install && npm test');
     await page.goto(`/dashboard/chat/${chatbotId}/${hashId}`);
+    // The opened chat puts focus in its message box once; only then is focus ours to move.
+    await expect(page.getByTestId('composer-input')).toBeFocused();
 
     const copyCode = page.getByRole('button', { name: 'Copy code' });
     await copyCode.focus();

@@ -94,7 +94,9 @@ test('with auto-approval the new member is welcomed, signed in and chatting', as
   const setApproval = async (approval: 'auto' | 'admin') => {
     expect((await page.request.patch('/api/v1/admin/sign-up-settings/', { headers, data: { approval } })).ok()).toBe(true);
     // Each server process reuses the tenant row for a few seconds (AUTH_CACHE_TTL_SECONDS).
-    await expect.poll(async () => ((await (await page.request.get('/api/v1/tenants/sign-up-settings/')).json()) as { approval: string }).approval, { timeout: 15_000 }).toBe(approval);
+    await expect
+      .poll(async () => ((await (await page.request.get('/api/v1/tenants/sign-up-settings/')).json()) as { approval: string }).approval, { timeout: 15_000 })
+      .toBe(approval);
   };
   await setApproval('auto');
   try {

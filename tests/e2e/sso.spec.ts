@@ -93,7 +93,10 @@ test('OpenID Connect: a new person signs up through the portal, is approved, the
   await expect(page.getByTestId('sign-up-outcome')).toContainText('Request sent');
 
   // An administrator approves (API until the requests screen exists); then one click signs in.
-  const approved = await request.post(`/api/v1/admin/members/${memberId}/process-pending-request/`, { headers: await adminHeaders(request), data: { approve: true } });
+  const approved = await request.post(`/api/v1/admin/members/${memberId}/process-pending-request/`, {
+    headers: await adminHeaders(request),
+    data: { approve: true },
+  });
   expect(approved.ok()).toBe(true);
   await skipAnnouncementPopup(page);
   // A browser without the provider's session: the member signs in there again.
@@ -167,7 +170,9 @@ async function directorySignUp(page: Page) {
   let code: string | undefined;
   await expect
     .poll(async () => {
-      const mail = (await mailbox({ limit: 20 })).find((entry) => entry.to === 'lin@example.test' && entry.template === 'verificationCode' && Date.parse(entry.createdAt) >= started);
+      const mail = (await mailbox({ limit: 20 })).find(
+        (entry) => entry.to === 'lin@example.test' && entry.template === 'verificationCode' && Date.parse(entry.createdAt) >= started,
+      );
       code = mail?.text.match(/\b\d{6}\b/)?.[0];
       return code;
     })

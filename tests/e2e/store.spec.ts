@@ -8,7 +8,10 @@ async function published(request: APIRequestContext, name: string, features: str
   const { items: categories } = (await (await request.get('/api/v1/categories/', { headers })).json()) as { items: { id: number; en_name: string }[] };
   const programming = categories.find((category) => category.en_name === 'Programming')!;
   const { id } = (await (await request.post('/api/v1/chatbots/', { headers })).json()) as { id: number };
-  await request.patch(`/api/v1/chatbots/${id}/`, { headers, data: { en_name: name, ko_name: name, en_key_features: features, category_ids: [programming.id] } });
+  await request.patch(`/api/v1/chatbots/${id}/`, {
+    headers,
+    data: { en_name: name, ko_name: name, en_key_features: features, category_ids: [programming.id] },
+  });
   await request.patch(`/api/v1/chatbots/${id}/access/`, { headers, data: { is_public: true, member_group_ids: [] } });
   expect((await request.post(`/api/v1/admin/chatbots/${id}/process-publish-request/`, { headers, data: { approve: true } })).ok()).toBe(true);
 }
@@ -35,7 +38,11 @@ test('a member finds a chatbot in the Store by category, search and order, start
   await page.getByRole('textbox', { name: 'Search chatbots' }).fill('regular expressions');
   await expect(page).toHaveURL(/search=regular/);
   await expect(results.getByTestId('store-card')).toHaveCount(1);
-  await page.getByRole('textbox', { name: 'Sort by' }).or(page.getByRole('combobox', { name: 'Sort by' })).first().click();
+  await page
+    .getByRole('textbox', { name: 'Sort by' })
+    .or(page.getByRole('combobox', { name: 'Sort by' }))
+    .first()
+    .click();
   await page.getByRole('option', { name: 'Newest' }).click();
   await expect(page).toHaveURL(/order=created_at.desc/);
   await page.screenshot({ path: 'test-results/store-list.png' });

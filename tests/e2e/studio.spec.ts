@@ -21,7 +21,10 @@ async function createNamed(page: Page, name = uniqueName('Helper')): Promise<voi
 
 /** The member's own chatbots, drafts included, as the Studio lists them. */
 async function ownChatbotCount(page: Page): Promise<number> {
-  const signedIn = (await (await page.request.post('/api/v1/auth/sign-in/', { data: MEMBER, headers: { 'x-client-kind': 'desktop' } })).json()) as { access_token: string; member: { id: number } };
+  const signedIn = (await (await page.request.post('/api/v1/auth/sign-in/', { data: MEMBER, headers: { 'x-client-kind': 'desktop' } })).json()) as {
+    access_token: string;
+    member: { id: number };
+  };
   const list = await page.request.get(`/api/v1/chatbots/?creator_id=${signedIn.member.id}&size=1`, { headers: { 'x-access-token': signedIn.access_token } });
   return ((await list.json()) as { total_items: number }).total_items;
 }
@@ -112,7 +115,11 @@ test('a member names, describes and tunes a new chatbot, saves it, and gives it 
 test('a document uploaded to a chatbot is read in the background, and the test chat answers from it with a citation', async ({ page }) => {
   await openOwnChatbot(page, uniqueName('Library guide'));
   await chooseFiles(page, 'upload-documents', [
-    { name: 'opening-hours.txt', mimeType: 'text/plain', buffer: Buffer.from('The Falcon library opens at nine in the morning and closes at five in the evening.') },
+    {
+      name: 'opening-hours.txt',
+      mimeType: 'text/plain',
+      buffer: Buffer.from('The Falcon library opens at nine in the morning and closes at five in the evening.'),
+    },
   ]);
   const document = page.getByTestId('chatbot-document').filter({ hasText: 'opening-hours.txt' });
   await expect(document).toBeVisible();

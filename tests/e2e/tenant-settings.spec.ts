@@ -1,6 +1,7 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { samplePng } from '../fixtures/sampleFiles';
 import { ADMIN, MEMBER, adminHeaders, expectNoSeriousA11yViolations, showInLanguage, signIn, uniqueName } from './support';
+import { SCREEN_CHECKS } from './screens';
 
 /**
  * Admin console "Settings" (docs/decisions/0045-tenant-settings.md): branding on the sign-in page, a custom
@@ -24,7 +25,9 @@ async function thenRestoreBranding(request: APIRequestContext, change: (headers:
   } finally {
     await request.patch(`${API}/admin/tenant-settings/`, { headers, data: { tenant_name: before.tenant_name, manual_url: before.manual_url } });
     // Each server process reuses the tenant row a few seconds (AUTH_CACHE_TTL_SECONDS): the next test must see the name back.
-    await expect.poll(async () => ((await (await request.get(`${API}/tenants/`)).json()) as { tenant_name: string }).tenant_name, { timeout: 15_000 }).toBe(before.tenant_name);
+    await expect
+      .poll(async () => ((await (await request.get(`${API}/tenants/`)).json()) as { tenant_name: string }).tenant_name, { timeout: 15_000 })
+      .toBe(before.tenant_name);
   }
 }
 
@@ -32,7 +35,10 @@ async function thenRestoreBranding(request: APIRequestContext, change: (headers:
  * Runs `check` with a required custom field (on the sign-up form, editable) and a mandatory markdown
  * policy made through the API as the console's dialogs make them, removed afterwards.
  */
-async function withRequiredFieldAndPolicy(request: APIRequestContext, check: (names: { fieldName: string; policyName: string }) => Promise<void>): Promise<void> {
+async function withRequiredFieldAndPolicy(
+  request: APIRequestContext,
+  check: (names: { fieldName: string; policyName: string }) => Promise<void>,
+): Promise<void> {
   const headers = await adminHeaders(request);
   const fieldName = uniqueName('Office');
   const policyName = uniqueName('Code of conduct');
@@ -116,16 +122,22 @@ test('an admin adds a required custom field by keyboard and a mandatory policy t
     await shot(page, 'console-filled');
 
     // Made as the dialogs said: what the next tests make through the API.
-    const fields = (await (await page.request.get(`${API}/admin/custom-fields/`, { headers })).json()) as { items: { field_name: string; is_required: boolean; is_signup_field: boolean; is_editable: boolean }[] };
+    const fields = (await (await page.request.get(`${API}/admin/custom-fields/`, { headers })).json()) as {
+      items: { field_name: string; is_required: boolean; is_signup_field: boolean; is_editable: boolean }[];
+    };
     expect(fields.items.find((field) => field.field_name === fieldName)).toMatchObject({ is_required: true, is_signup_field: true, is_editable: true });
-    const policies = (await (await page.request.get(`${API}/admin/policies/`, { headers })).json()) as { items: { policy_name: string; kind: string; is_mandatory: boolean }[] };
+    const policies = (await (await page.request.get(`${API}/admin/policies/`, { headers })).json()) as {
+      items: { policy_name: string; kind: string; is_mandatory: boolean }[];
+    };
     expect(policies.items.find((policy) => policy.policy_name === policyName)).toMatchObject({ kind: 'markdown', is_mandatory: true });
   } finally {
     // Leave the sign-up form as it was for the other specs.
     const fields = (await (await page.request.get(`${API}/admin/custom-fields/`, { headers })).json()) as { items: { id: number; field_name: string }[] };
-    for (const field of fields.items.filter((f) => f.field_name === fieldName)) await page.request.delete(`${API}/admin/custom-fields/${field.id}/`, { headers });
+    for (const field of fields.items.filter((f) => f.field_name === fieldName))
+      await page.request.delete(`${API}/admin/custom-fields/${field.id}/`, { headers });
     const policies = (await (await page.request.get(`${API}/admin/policies/`, { headers })).json()) as { items: { id: number; policy_name: string }[] };
-    for (const policy of policies.items.filter((p) => p.policy_name === policyName)) await page.request.delete(`${API}/admin/policies/${policy.id}/`, { headers });
+    for (const policy of policies.items.filter((p) => p.policy_name === policyName))
+      await page.request.delete(`${API}/admin/policies/${policy.id}/`, { headers });
   }
 });
 
@@ -133,7 +145,10 @@ test('signed out, the sign-in page shows the uploaded logo named after the works
   await thenRestoreBranding(page.request, async (headers) => {
     const tenantName = uniqueName('Acme');
     expect((await page.request.patch(`${API}/admin/tenant-settings/`, { headers, data: { tenant_name: tenantName } })).ok()).toBe(true);
-    const uploaded = await page.request.post(`${API}/admin/tenant-settings/logo/`, { headers, multipart: { files: { name: 'logo.png', mimeType: 'image/png', buffer: samplePng() } } });
+    const uploaded = await page.request.post(`${API}/admin/tenant-settings/logo/`, {
+      headers,
+      multipart: { files: { name: 'logo.png', mimeType: 'image/png', buffer: samplePng() } },
+    });
     expect(uploaded.ok()).toBe(true);
 
     // Each server process keeps the tenant row a few seconds.
@@ -232,7 +247,7 @@ test('the sign-up form names a field in Korean only or in English only by that n
   });
 });
 
-for (const [language, width] of [['en', 1440], ['en', 375], ['ko', 1440], ['ko', 375]] as const) {
+for (const { language, width } of SCREEN_CHECKS) {
   test(`the console's field and task mode editors in ${language} at ${width} px: each name in the interface language, else the other`, async ({ page }) => {
     await withOneLanguageNames(page, async ({ koreanField, englishField, koreanMode, englishMode }) => {
       await signIn(page, ADMIN);

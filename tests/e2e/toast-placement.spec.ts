@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { PII_KINDS } from '../../src/shared/domain/pii';
-import { ADMIN, createChatbotInStudio, createSession, signIn, uniqueName } from './support';
+import { ADMIN, animationsSettled, createChatbotInStudio, createSession, signIn, uniqueName } from './support';
 
 /**
  * Toasts sit at the top (spec §8) without covering the controls a user reaches for next: the chat
@@ -15,7 +15,7 @@ const toast = (page: Page) => page.locator('.mantine-Notification-root').first()
 async function expectClear(page: Page, control: Locator): Promise<void> {
   await expect(toast(page)).toBeVisible();
   // The toast slides in: measure where it comes to rest.
-  await expect.poll(() => page.locator('html').evaluate((html) => html.ownerDocument.getAnimations().every((animation: { playState: string }) => animation.playState !== 'running'))).toBe(true);
+  await animationsSettled(page);
   const [a, b] = [await toast(page).boundingBox(), await control.boundingBox()];
   expect(a, 'toast is rendered').not.toBeNull();
   expect(b, 'control is rendered').not.toBeNull();
@@ -64,7 +64,10 @@ for (const width of [1440, 375]) {
       }
 
       await page.getByTestId('delete-chatbot').click();
-      await page.getByRole('dialog', { name: /^Delete / }).getByRole('button', { name: 'Delete' }).click();
+      await page
+        .getByRole('dialog', { name: /^Delete / })
+        .getByRole('button', { name: 'Delete' })
+        .click();
       await page.waitForURL(/\/dashboard\/studio$/);
       await expect(page.getByText('Chatbot deleted.')).toBeVisible();
       await expectClear(page, page.getByTestId('create-chatbot').first());

@@ -19,6 +19,7 @@ test('web search: the mode button searches the web for the answer, whose sources
   const toggle = page.getByRole('button', { name: 'Web search' });
   await expect(toggle).toHaveAttribute('aria-pressed', 'false');
   await expect(toggle).not.toHaveAttribute('aria-disabled', 'true');
+  await expect(page.getByTestId('composer-input')).toBeFocused();
   await toggle.focus();
   await page.keyboard.press('Enter');
   await expect(toggle).toHaveAttribute('aria-pressed', 'true');

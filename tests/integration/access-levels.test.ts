@@ -99,11 +99,21 @@ describe('access levels', () => {
   it('every endpoint states a level, and the public ones are exactly the expected set', () => {
     expect(endpoints.length).toBeGreaterThan(20);
     for (const endpoint of endpoints) expect(['public', 'member', 'admin', 'apiKey'], key(endpoint)).toContain(endpoint.access);
-    expect(endpoints.filter((e) => e.access === 'public').map(key).sort()).toEqual(EXPECTED_PUBLIC);
+    expect(
+      endpoints
+        .filter((e) => e.access === 'public')
+        .map(key)
+        .sort(),
+    ).toEqual(EXPECTED_PUBLIC);
     // Admin screens live under /admin/ and nothing else there is open to members.
     for (const endpoint of endpoints) expect(endpoint.access === 'admin', key(endpoint)).toBe(endpoint.path.startsWith('/admin/'));
     // API keys open the OpenAI-compatible API and nothing else.
-    expect(endpoints.filter((e) => e.access === 'apiKey').map(key).sort()).toEqual(['GET /openai/models', 'POST /openai/chat/completions']);
+    expect(
+      endpoints
+        .filter((e) => e.access === 'apiKey')
+        .map(key)
+        .sort(),
+    ).toEqual(['GET /openai/models', 'POST /openai/chat/completions']);
   });
 
   it('the OpenAPI document lists exactly the contract, each operation with its level and security requirement', async () => {
@@ -122,7 +132,10 @@ describe('access levels', () => {
       const security = endpoint.access === 'public' ? [] : endpoint.access === 'apiKey' ? [{ apiKey: [] }] : [{ accessToken: [] }];
       expect(operation.security, key(endpoint)).toEqual(security);
     }
-    expect((document as unknown as { components: { securitySchemes: Record<string, unknown> } }).components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect((document as unknown as { components: { securitySchemes: Record<string, unknown> } }).components.securitySchemes.apiKey).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+    });
   });
 
   it('answers a signed-out caller of the public file paths 404 for what is not shared, never 401 (a browser’s <img> has no token)', async () => {
@@ -156,7 +169,10 @@ describe('access levels', () => {
 
   it('refuses the access token of a signed-out session on every member and admin endpoint (401 session_expired), at once (issue 20)', async () => {
     const session = await client.signIn(DEMO_ADMIN);
-    expect((await client.call('/auth/sign-out/', { method: 'POST', body: { refresh_token: session.refresh_token }, headers: { 'x-client-kind': 'desktop' } })).status).toBe(200);
+    expect(
+      (await client.call('/auth/sign-out/', { method: 'POST', body: { refresh_token: session.refresh_token }, headers: { 'x-client-kind': 'desktop' } }))
+        .status,
+    ).toBe(200);
     const answered: string[] = [];
     for (const endpoint of endpoints.filter((e) => e.access === 'member' || e.access === 'admin')) {
       const result = await client.call(concretePath(endpoint.path), { method: endpoint.method, token: session.access_token });
@@ -189,7 +205,11 @@ describe('access levels', () => {
     for (const endpoint of adminEndpoints) {
       const asMember = await client.call(concretePath(endpoint.path), { method: endpoint.method, token: memberToken });
       expect(`${key(endpoint)} → ${asMember.status}`).toBe(`${key(endpoint)} → 403`);
-      const asAdmin = await client.call(concretePath(endpoint.path), { method: endpoint.method, token: adminToken, body: endpoint.method === 'GET' || endpoint.method === 'DELETE' ? undefined : {} });
+      const asAdmin = await client.call(concretePath(endpoint.path), {
+        method: endpoint.method,
+        token: adminToken,
+        body: endpoint.method === 'GET' || endpoint.method === 'DELETE' ? undefined : {},
+      });
       expect([401, 403], key(endpoint)).not.toContain(asAdmin.status);
     }
   });
@@ -215,7 +235,11 @@ describe('what an anonymous caller can make the server connect to', () => {
         .insert(ssoPlatforms)
         .values(
           destinations.flatMap(([name, host, port]) => [
-            { tenantId: demo!.id, ssoPlatformName: `OIDC ${name}`, config: { kind: 'oidc' as const, issuer: `http://${host}:${port}/internal?secret=1`, client_id: 'x', client_secret: 'y' } },
+            {
+              tenantId: demo!.id,
+              ssoPlatformName: `OIDC ${name}`,
+              config: { kind: 'oidc' as const, issuer: `http://${host}:${port}/internal?secret=1`, client_id: 'x', client_secret: 'y' },
+            },
             {
               tenantId: demo!.id,
               ssoPlatformName: `Directory ${name}`,
@@ -238,13 +262,18 @@ describe('what an anonymous caller can make the server connect to', () => {
       for (const row of rows) {
         const result =
           row.config.kind === 'oidc'
-            ? await client.call(`/sso-platforms/${row.id}/authorize/`, { method: 'POST', body: { redirect_url: 'http://127.0.0.1:9/cb', code_challenge: 'c'.repeat(43), state: 's'.repeat(16) } })
+            ? await client.call(`/sso-platforms/${row.id}/authorize/`, {
+                method: 'POST',
+                body: { redirect_url: 'http://127.0.0.1:9/cb', code_challenge: 'c'.repeat(43), state: 's'.repeat(16) },
+              })
             : await client.call(`/sso-platforms/${row.id}/verify/`, { method: 'POST', body: { user_id: 'grace', user_pw: 'Directory!1', method: 'email' } });
         expect(result.status, JSON.stringify(row.config)).toBe(424);
         answers.add(JSON.stringify(result.body));
       }
       // One generic answer for every destination and port state: nothing tells an open port from a closed one.
-      expect([...answers]).toEqual([JSON.stringify({ code: 'sso_unavailable', message: 'The SSO sign-in service cannot be reached. Please try again later.' })]);
+      expect([...answers]).toEqual([
+        JSON.stringify({ code: 'sso_unavailable', message: 'The SSO sign-in service cannot be reached. Please try again later.' }),
+      ]);
       expect(recorder.connections()).toBe(0);
       for (const row of rows) await server.db.delete(ssoPlatforms).where(eq(ssoPlatforms.id, row.id));
     } finally {

@@ -31,7 +31,10 @@ describe('admin chatbot publishing', () => {
   async function requested(name: string, publish = true): Promise<number> {
     const { id } = (await client.call('/chatbots/', { method: 'POST', token: member })).body;
     await client.call(`/chatbots/${id}/`, { method: 'PATCH', token: member, body: { en_name: name, ko_name: `${name} 한국어` } });
-    if (publish) expect((await client.call(`/chatbots/${id}/access/`, { method: 'PATCH', token: member, body: { is_public: true, member_group_ids: [] } })).status).toBe(200);
+    if (publish)
+      expect((await client.call(`/chatbots/${id}/access/`, { method: 'PATCH', token: member, body: { is_public: true, member_group_ids: [] } })).status).toBe(
+        200,
+      );
     return id;
   }
   const list = async (query = '') => (await client.call(`/admin/chatbots/${query}`, { token: admin })).body;
@@ -81,7 +84,9 @@ describe('admin chatbot publishing', () => {
     await client.call(`/chatbots/${id}/access/`, { method: 'PATCH', token: admin, body: { is_public: false, member_group_ids: [] } });
     // Not for members, nor another tenant's admin.
     expect((await client.call('/admin/chatbots/?is_default=true', { token: member })).status).toBe(403);
-    expect((await client.call('/admin/chatbots/?is_default=true', { token: acmeAdmin, tenant: 'acme' })).body.items.map((row: { id: number }) => row.id)).not.toContain(id);
+    expect(
+      (await client.call('/admin/chatbots/?is_default=true', { token: acmeAdmin, tenant: 'acme' })).body.items.map((row: { id: number }) => row.id),
+    ).not.toContain(id);
   });
 
   it('public_queue: a publish request carries when it was made, the queue lists oldest first, a decision takes it out', async () => {
@@ -95,42 +100,75 @@ describe('admin chatbot publishing', () => {
     await client.call(`/chatbots/${first}/access/`, { method: 'PATCH', token: member, body: { is_public: true, member_group_ids: [] } });
     expect((await client.call(`/chatbots/${first}/`, { token: member })).body.public_queue.requested_at).toBe(queued[0].public_queue.requested_at);
     expect((await decide(first, { approve: true })).body.public_queue).toBeNull();
-    expect((await client.call(`/chatbots/${second}/access/`, { method: 'PATCH', token: member, body: { is_public: false, member_group_ids: [] } })).body.public_queue).toBeNull();
+    expect(
+      (await client.call(`/chatbots/${second}/access/`, { method: 'PATCH', token: member, body: { is_public: false, member_group_ids: [] } })).body
+        .public_queue,
+    ).toBeNull();
   });
 
   it('default_member_groups: a group starts with the default chatbot chosen for it; only default chatbots have them', async () => {
     const defaults = (await list('?is_default=true')).items as { id: number }[];
     const last = defaults.at(-1)!.id;
     const [group] = (await client.call('/member-groups/?is_default=true', { token: admin })).body.items;
-    const startList = async () => (await client.call('/chatbots/?include_default=true&size=30', { token: member })).body.items.map((row: { id: number }) => row.id);
+    const startList = async () =>
+      (await client.call('/chatbots/?include_default=true&size=30', { token: member })).body.items.map((row: { id: number }) => row.id);
     expect((await startList())[0]).toBe(defaults[0]!.id);
-    const set = await client.call(`/chatbots/${last}/access/`, { method: 'PATCH', token: admin, body: { is_public: false, member_group_ids: [], default_member_group_ids: [group.id] } });
+    const set = await client.call(`/chatbots/${last}/access/`, {
+      method: 'PATCH',
+      token: admin,
+      body: { is_public: false, member_group_ids: [], default_member_group_ids: [group.id] },
+    });
     expect([set.status, set.body.default_member_groups]).toEqual([200, [group.id]]);
     expect((await startList())[0]).toBe(last);
     expect((await client.call(`/chatbots/${last}/`, { token: member })).body.default_member_groups).toEqual([group.id]);
     // A member's chatbot has none; a group that does not see the chatbot cannot start with it.
     const own = await requested('Not Default', false);
-    expect((await client.call(`/chatbots/${own}/access/`, { method: 'PATCH', token: member, body: { is_public: false, member_group_ids: [], default_member_group_ids: [group.id] } })).status).toBe(422);
+    expect(
+      (
+        await client.call(`/chatbots/${own}/access/`, {
+          method: 'PATCH',
+          token: member,
+          body: { is_public: false, member_group_ids: [], default_member_group_ids: [group.id] },
+        })
+      ).status,
+    ).toBe(422);
     const other = (await client.call('/admin/member-groups/', { method: 'POST', token: admin, body: { ko_name: '시작 그룹', en_name: 'Start Group' } })).body;
-    const refused = await client.call(`/chatbots/${last}/access/`, { method: 'PATCH', token: admin, body: { is_public: false, member_group_ids: [other.id], default_member_group_ids: [group.id] } });
+    const refused = await client.call(`/chatbots/${last}/access/`, {
+      method: 'PATCH',
+      token: admin,
+      body: { is_public: false, member_group_ids: [other.id], default_member_group_ids: [group.id] },
+    });
     expect(refused.status).toBe(422);
-    await client.call(`/chatbots/${last}/access/`, { method: 'PATCH', token: admin, body: { is_public: false, member_group_ids: [], default_member_group_ids: [] } });
+    await client.call(`/chatbots/${last}/access/`, {
+      method: 'PATCH',
+      token: admin,
+      body: { is_public: false, member_group_ids: [], default_member_group_ids: [] },
+    });
     expect((await startList())[0]).toBe(defaults[0]!.id);
   });
 
   it('rejecting needs a reason (422); the author is mailed it in their language and sees it on the chatbot', async () => {
     const id = await requested('Essay Grader');
-    expect(await decide(id, { approve: false })).toMatchObject({ status: 422, body: { code: 'reason_required', message: 'Please provide a reason for the requester.' } });
+    expect(await decide(id, { approve: false })).toMatchObject({
+      status: 422,
+      body: { code: 'reason_required', message: 'Please provide a reason for the requester.' },
+    });
     expect(await decide(id, { approve: false, reason: '   ' })).toMatchObject({ status: 422 });
 
     const before = sink.received.length;
     const rejected = await decide(id, { approve: false, reason: 'Add sources for the grading rules.' });
-    expect(rejected).toMatchObject({ status: 200, body: { status: 'rejected', publish_status: 'rejected', publish_feedback: 'Add sources for the grading rules.', is_public: false } });
+    expect(rejected).toMatchObject({
+      status: 200,
+      body: { status: 'rejected', publish_status: 'rejected', publish_feedback: 'Add sources for the grading rules.', is_public: false },
+    });
     const [mail] = await sink.mailsAfter(before);
     expect(mail!.envelopeTo).toEqual([DEMO_MEMBER.email]);
     expect(mail!.parsed.subject).toContain('Essay Grader 한국어');
     expect(mail!.parsed.text).toContain('Add sources for the grading rules.');
-    expect((await client.call(`/chatbots/${id}/`, { token: member })).body).toMatchObject({ status: 'rejected', publish_feedback: 'Add sources for the grading rules.' });
+    expect((await client.call(`/chatbots/${id}/`, { token: member })).body).toMatchObject({
+      status: 'rejected',
+      publish_feedback: 'Add sources for the grading rules.',
+    });
     expect((await list('?publish_rejected=true')).items.map((row: { id: number }) => row.id)).toContain(id);
     // Not waiting any more: a second decision finds nothing to decide.
     expect((await decide(id, { approve: true })).status).toBe(404);
@@ -139,7 +177,10 @@ describe('admin chatbot publishing', () => {
   it('approving makes it public in the Store; the author can ask again after a rejection', async () => {
     const id = await requested('Travel Planner');
     expect(await storeNames()).not.toContain('Travel Planner');
-    expect(await decide(id, { approve: true })).toMatchObject({ status: 200, body: { status: 'public', is_public: true, publish_status: 'approved', waiting_publish: false } });
+    expect(await decide(id, { approve: true })).toMatchObject({
+      status: 200,
+      body: { status: 'public', is_public: true, publish_status: 'approved', waiting_publish: false },
+    });
     expect(await storeNames()).toContain('Travel Planner');
     expect((await list('?is_public=true')).items.map((row: { id: number }) => row.id)).toContain(id);
   });
@@ -153,7 +194,10 @@ describe('admin chatbot publishing', () => {
     expect((await list('?waiting_publish=true')).items.map((row: { id: number }) => row.id)).toEqual(expect.arrayContaining([first, second]));
     expect((await bulk({ chatbot_ids: [first, second], approve: false })).body.code).toBe('reason_required');
     const before = sink.received.length;
-    expect(await bulk({ chatbot_ids: [first, second], approve: false, reason: 'Please describe the data you use.' })).toMatchObject({ status: 200, body: { processed: 2 } });
+    expect(await bulk({ chatbot_ids: [first, second], approve: false, reason: 'Please describe the data you use.' })).toMatchObject({
+      status: 200,
+      body: { processed: 2 },
+    });
     expect((await sink.mailsAfter(before, 2)).flatMap((mail) => mail.envelopeTo)).toEqual([DEMO_MEMBER.email, DEMO_MEMBER.email]);
   });
 
@@ -161,7 +205,10 @@ describe('admin chatbot publishing', () => {
     const id = await requested('Guarded');
     expect((await client.call('/admin/chatbots/', { token: member })).status).toBe(403);
     expect((await decide(id, { approve: true }, member)).status).toBe(403);
-    expect((await client.call(`/admin/chatbots/${id}/process-publish-request/`, { method: 'POST', token: acmeAdmin, tenant: 'acme', body: { approve: true } })).status).toBe(404);
+    expect(
+      (await client.call(`/admin/chatbots/${id}/process-publish-request/`, { method: 'POST', token: acmeAdmin, tenant: 'acme', body: { approve: true } }))
+        .status,
+    ).toBe(404);
     expect((await client.call('/admin/chatbots/?member_id=999999', { token: admin })).status).toBe(404);
   });
 });

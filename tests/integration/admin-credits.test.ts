@@ -25,7 +25,10 @@ describe('admin credits', () => {
     [demoMember] = (await server.db.select().from(members).where(eq(members.email, DEMO_MEMBER.email))) as [typeof members.$inferSelect];
     tenantId = demoMember.tenantId;
     defaultGroupId = demoMember.defaultMemberGroupId!;
-    const [team] = await server.db.insert(memberGroups).values({ tenantId, koName: '영업팀', enName: 'Sales', creditQuota: 1000, memberCreditQuota: 100 }).returning();
+    const [team] = await server.db
+      .insert(memberGroups)
+      .values({ tenantId, koName: '영업팀', enName: 'Sales', creditQuota: 1000, memberCreditQuota: 100 })
+      .returning();
     teamGroupId = team!.id;
     const month = new Date().toISOString().slice(0, 7);
     const at = new Date(`${month}-02T10:00:00Z`);
@@ -50,7 +53,13 @@ describe('admin credits', () => {
     expect(status).toBe(200);
     expect(body.period).toMatch(/^\d{4}-\d{2}$/);
     expect(body.groups[0]).toMatchObject({ id: defaultGroupId, is_default: true, credit_quota: 50_000, member_credit_quota: 5_000 });
-    expect(body.groups.find((g: { id: number }) => g.id === teamGroupId)).toMatchObject({ en_name: 'Sales', credit_quota: 1000, member_credit_quota: 100, member_count: 0, used: 0 });
+    expect(body.groups.find((g: { id: number }) => g.id === teamGroupId)).toMatchObject({
+      en_name: 'Sales',
+      credit_quota: 1000,
+      member_credit_quota: 100,
+      member_count: 0,
+      used: 0,
+    });
     const demo = body.members.items.find((m: { email: string }) => m.email === DEMO_MEMBER.email);
     expect(demo).toMatchObject({ credit_quota: null, effective_quota: 5_000, member_group_id: defaultGroupId });
     expect(body.members.page_size).toBe(10);
@@ -59,7 +68,7 @@ describe('admin credits', () => {
     expect((await allocation(`?group_id=${teamGroupId}`)).body.members.total_items).toBe(0);
   });
 
-  it('counts a group\'s members and its credits used exactly as the groups screen does', async () => {
+  it("counts a group's members and its credits used exactly as the groups screen does", async () => {
     // A pending sign-up whose default group is Sales, not linked to it yet, and the demo member with Sales as an additional group.
     const [pending] = await server.db
       .insert(members)
@@ -87,13 +96,19 @@ describe('admin credits', () => {
   });
 
   it("sets group quotas and member overrides in one transaction, with an audit row each, and locks the default group's credit info", async () => {
-    const done = await allocate({ groups: [{ id: teamGroupId, credit_quota: 2000, member_credit_quota: 200 }], members: [{ id: demoMember.id, credit_quota: 750 }] });
+    const done = await allocate({
+      groups: [{ id: teamGroupId, credit_quota: 2000, member_credit_quota: 200 }],
+      members: [{ id: demoMember.id, credit_quota: 750 }],
+    });
     expect(done).toMatchObject({ status: 200, body: { updated: 2 } });
     const [team] = await server.db.select().from(memberGroups).where(eq(memberGroups.id, teamGroupId));
     expect(team).toMatchObject({ creditQuota: 2000, memberCreditQuota: 200 });
     const demo = (await allocation()).body.members.items.find((m: { email: string }) => m.email === DEMO_MEMBER.email);
     expect(demo).toMatchObject({ credit_quota: 750, effective_quota: 750 });
-    const audits = await server.db.select().from(auditLog).where(and(eq(auditLog.tenantId, tenantId), eq(auditLog.action, 'credit.allocation')));
+    const audits = await server.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.tenantId, tenantId), eq(auditLog.action, 'credit.allocation')));
     expect(audits.map((row) => row.targetType).sort()).toEqual(['member', 'member_group']);
     expect(audits.find((row) => row.targetType === 'member')?.changes).toEqual({ creditQuota: { from: null, to: 750 } });
 
@@ -135,7 +150,9 @@ describe('admin credits', () => {
     ]);
     const [llm] = byGroup.body.llm;
     expect(llm.input_credits + llm.output_credits).toBeCloseTo(30, 6);
-    expect(byGroup.body.image).toEqual([{ key_id: defaultGroupId, ko_name: '기본 그룹', en_name: 'Default group', model_name: 'image-model', count: 2, credits: 80 }]);
+    expect(byGroup.body.image).toEqual([
+      { key_id: defaultGroupId, ko_name: '기본 그룹', en_name: 'Default group', model_name: 'image-model', count: 2, credits: 80 },
+    ]);
     const byMember = (await client.call('/admin/credits/usage/?group_by=member', { token: admin })).body;
     expect(byMember.llm[0]).toMatchObject({ key_id: demoMember.id, ko_name: demoMember.name, en_name: DEMO_MEMBER.email });
     expect((await client.call('/admin/credits/usage/?month=2001-01', { token: admin })).body).toMatchObject({ month: '2001-01', llm: [], image: [] });
@@ -156,7 +173,12 @@ describe('admin credits', () => {
     });
     const { status, body } = await client.call('/admin/credits/', { token: admin });
     expect(status).toBe(200);
-    expect(body.items[0]).toMatchObject({ quota: 3_000, usage_start_date: '2030-01-01', usage_end_date: '2030-12-31', transaction: { price: 30_000, currency: 'KRW' } });
+    expect(body.items[0]).toMatchObject({
+      quota: 3_000,
+      usage_start_date: '2030-01-01',
+      usage_end_date: '2030-12-31',
+      transaction: { price: 30_000, currency: 'KRW' },
+    });
     expect(body.page_size).toBe(10);
     const acmeList = (await client.call('/admin/credits/', { token: acmeAdmin, tenant: 'acme' })).body;
     expect(acmeList.items.every((entry: { en_name: string }) => entry.en_name !== 'Top-up')).toBe(true);

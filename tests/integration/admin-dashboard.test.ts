@@ -20,7 +20,15 @@ describe('admin dashboard', () => {
     acmeAdmin = (await client.signIn(DEMO_ADMIN, 'acme')).access_token;
     const [demo] = await server.db.select().from(members).where(eq(members.email, DEMO_MEMBER.email));
     const at = new Date(`${month}-03T09:00:00Z`);
-    const row = { tenantId: demo!.tenantId, memberId: demo!.id, memberGroupId: demo!.defaultMemberGroupId, modelName: 'gpt-test', inputTokens: 10, outputTokens: 10, createdAt: at };
+    const row = {
+      tenantId: demo!.tenantId,
+      memberId: demo!.id,
+      memberGroupId: demo!.defaultMemberGroupId,
+      modelName: 'gpt-test',
+      inputTokens: 10,
+      outputTokens: 10,
+      createdAt: at,
+    };
     await server.db.insert(usageRecords).values([
       { ...row, credits: 3 },
       { ...row, credits: 2 },

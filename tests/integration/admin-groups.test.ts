@@ -1,6 +1,15 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, creditBalances, llmModels, memberGroupLinks, memberGroupQueues, memberGroups, members, modelGroupPermissions } from '../../src/server/db/schema';
+import {
+  auditLog,
+  creditBalances,
+  llmModels,
+  memberGroupLinks,
+  memberGroupQueues,
+  memberGroups,
+  members,
+  modelGroupPermissions,
+} from '../../src/server/db/schema';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
 
@@ -23,17 +32,25 @@ describe('admin member groups', () => {
   afterAll(() => server?.close());
 
   const create = (body: object, token = admin) => client.call('/admin/member-groups/', { method: 'POST', token, body });
-  const patch = (id: number, body: object, token = admin, tenant?: string) => client.call(`/admin/member-groups/${id}/`, { method: 'PATCH', token, body, tenant });
+  const patch = (id: number, body: object, token = admin, tenant?: string) =>
+    client.call(`/admin/member-groups/${id}/`, { method: 'PATCH', token, body, tenant });
   const remove = (id: number, token = admin, tenant?: string) => client.call(`/admin/member-groups/${id}/`, { method: 'DELETE', token, tenant });
   const audits = async (action: string) => server.db.select().from(auditLog).where(eq(auditLog.action, action));
   // The demo accounts exist in both tenants: the demo tenant's is the default group's.
   const demoAccount = async (email: string) => {
     const [group] = await server.db.select().from(memberGroups).where(eq(memberGroups.id, defaultGroupId));
-    return (await server.db.select().from(members).where(and(eq(members.email, email), eq(members.tenantId, group!.tenantId))))[0]!;
+    return (
+      await server.db
+        .select()
+        .from(members)
+        .where(and(eq(members.email, email), eq(members.tenantId, group!.tenantId)))
+    )[0]!;
   };
   const demoMember = () => demoAccount(DEMO_MEMBER.email);
   const linksOf = async (memberId: number) =>
-    (await server.db.select({ id: memberGroupLinks.memberGroupId }).from(memberGroupLinks).where(eq(memberGroupLinks.memberId, memberId))).map((row) => row.id).sort();
+    (await server.db.select({ id: memberGroupLinks.memberGroupId }).from(memberGroupLinks).where(eq(memberGroupLinks.memberId, memberId)))
+      .map((row) => row.id)
+      .sort();
 
   it('lists the default group first with its member count, quotas and usable models', async () => {
     const list = await client.call('/admin/member-groups/', { token: admin });
@@ -62,8 +79,14 @@ describe('admin member groups', () => {
   });
 
   it('refuses a Korean or English name in use (409, any letter case) and invalid names (400)', async () => {
-    expect(await create({ ko_name: '영업팀', en_name: 'Other' })).toMatchObject({ status: 409, body: { code: 'group_name_taken', details: { field: 'ko_name' } } });
-    expect(await create({ ko_name: '기타', en_name: 'sales' })).toMatchObject({ status: 409, body: { code: 'group_name_taken', details: { field: 'en_name' } } });
+    expect(await create({ ko_name: '영업팀', en_name: 'Other' })).toMatchObject({
+      status: 409,
+      body: { code: 'group_name_taken', details: { field: 'ko_name' } },
+    });
+    expect(await create({ ko_name: '기타', en_name: 'sales' })).toMatchObject({
+      status: 409,
+      body: { code: 'group_name_taken', details: { field: 'en_name' } },
+    });
     expect((await create({ ko_name: ' ', en_name: '' })).status).toBe(400);
     expect((await create({})).status).toBe(400);
     expect((await create({ ko_name: 'x'.repeat(101), en_name: 'X' })).status).toBe(400);
@@ -110,7 +133,9 @@ describe('admin member groups', () => {
     expect((await demoMember()).defaultMemberGroupId).toBe(defaultGroupId);
     expect(await linksOf(demo.id)).toEqual([defaultGroupId]);
     expect((await client.call(`/admin/member-groups/${id}/members/${demo.id}/`, { method: 'DELETE', token: admin })).status).toBe(404);
-    expect(await audits('member_group.remove_member')).toEqual([expect.objectContaining({ targetId: String(id), changes: { member_id: demo.id, email: DEMO_MEMBER.email } })]);
+    expect(await audits('member_group.remove_member')).toEqual([
+      expect.objectContaining({ targetId: String(id), changes: { member_id: demo.id, email: DEMO_MEMBER.email } }),
+    ]);
     // Nobody leaves the default group while it is their default group.
     expect(await client.call(`/admin/member-groups/${defaultGroupId}/members/${demo.id}/`, { method: 'DELETE', token: admin })).toMatchObject({
       status: 422,
@@ -140,20 +165,30 @@ describe('admin member groups', () => {
     const [request] = await server.db.select().from(memberGroupQueues).where(eq(memberGroupQueues.id, queued!.id));
     expect(request).toMatchObject({ defaultMemberGroupId: defaultGroupId, memberGroupIds: [defaultGroupId] });
     expect(await server.db.select().from(memberGroups).where(eq(memberGroups.id, id))).toEqual([]);
-    expect(await audits('member_group.delete')).toEqual([expect.objectContaining({ targetId: String(id), changes: { ko_name: '임시', en_name: 'Temporary', moved_members: 1 } })]);
+    expect(await audits('member_group.delete')).toEqual([
+      expect.objectContaining({ targetId: String(id), changes: { ko_name: '임시', en_name: 'Temporary', moved_members: 1 } }),
+    ]);
     expect((await remove(id)).status).toBe(404);
     expect((await client.call(`/admin/member-groups/${id}/`, { token: admin })).status).toBe(404);
   });
 
   it("reports each group's credit usage this month against its quota", async () => {
     const sales = (await client.call('/admin/member-groups/?search_term=sales', { token: admin })).body.items[0];
-    await server.db.insert(creditBalances).values({ tenantId: (await demoMember()).tenantId, scopeKind: 'group', scopeId: sales.id, period: sql`to_char(now(), 'YYYY-MM')`, usageSum: -1234.5 });
+    await server.db
+      .insert(creditBalances)
+      .values({ tenantId: (await demoMember()).tenantId, scopeKind: 'group', scopeId: sales.id, period: sql`to_char(now(), 'YYYY-MM')`, usageSum: -1234.5 });
     // Last month's usage is not this month's.
-    await server.db.insert(creditBalances).values({ tenantId: (await demoMember()).tenantId, scopeKind: 'group', scopeId: defaultGroupId, period: '2000-01', usageSum: -99 });
+    await server.db
+      .insert(creditBalances)
+      .values({ tenantId: (await demoMember()).tenantId, scopeKind: 'group', scopeId: defaultGroupId, period: '2000-01', usageSum: -99 });
     const usage = await client.call('/admin/member-groups/usage/', { token: admin });
     expect(usage.status).toBe(200);
     expect(usage.body.items[0]).toMatchObject({ id: defaultGroupId, used: 0, credit_quota: 50000 });
-    expect(usage.body.items.find((row: { id: number }) => row.id === sales.id)).toMatchObject({ used: 1234.5, credit_quota: 5000, period: expect.stringMatching(/^\d{4}-\d{2}$/) });
+    expect(usage.body.items.find((row: { id: number }) => row.id === sales.id)).toMatchObject({
+      used: 1234.5,
+      credit_quota: 5000,
+      period: expect.stringMatching(/^\d{4}-\d{2}$/),
+    });
   });
 
   it("refuses members (403) and another tenant's group ids (404)", async () => {
@@ -176,7 +211,9 @@ describe('admin member groups', () => {
     expect((await patch(sales.id, { en_name: 'Stolen' }, acmeAdmin, 'acme')).status).toBe(404);
     expect((await remove(sales.id, acmeAdmin, 'acme')).status).toBe(404);
     expect((await client.call(`/admin/member-groups/${sales.id}/members/`, { token: acmeAdmin, tenant: 'acme' })).status).toBe(404);
-    expect((await client.call(`/admin/member-groups/${sales.id}/members/${demo.id}/`, { method: 'DELETE', token: acmeAdmin, tenant: 'acme' })).status).toBe(404);
+    expect((await client.call(`/admin/member-groups/${sales.id}/members/${demo.id}/`, { method: 'DELETE', token: acmeAdmin, tenant: 'acme' })).status).toBe(
+      404,
+    );
     // Acme's list and usage hold only acme's group.
     expect((await client.call('/admin/member-groups/', { token: acmeAdmin, tenant: 'acme' })).body.total_items).toBe(1);
     expect((await client.call('/admin/member-groups/usage/', { token: acmeAdmin, tenant: 'acme' })).body.items).toHaveLength(1);
@@ -196,7 +233,9 @@ describe('admin member groups', () => {
     expect(await patch(enOnly.body.id, { en_name: '' })).toMatchObject({ status: 422, body: { code: 'group_name_required' } });
     expect(await patch(enOnly.body.id, { ko_name: '실험실', en_name: '' })).toMatchObject({ status: 200, body: { ko_name: '실험실', en_name: '' } });
     // Sign-up's public list carries them too, sorted by the name shown in English (the Korean one when there is none).
-    const names = (await client.call('/member-groups/?size=100')).body.items.map((group: { ko_name: string; en_name: string }) => group.en_name || group.ko_name);
+    const names = (await client.call('/member-groups/?size=100')).body.items.map(
+      (group: { ko_name: string; en_name: string }) => group.en_name || group.ko_name,
+    );
     expect(names).toEqual(expect.arrayContaining(['연구소', '실험실', '디자인']));
     for (const group of [koOnly, enOnly, secondKoOnly]) expect((await remove(group.body.id)).status).toBe(200);
   });

@@ -1,6 +1,16 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, customFields, memberCustomFieldValues, memberGroupLinks, memberGroupQueues, memberGroups, members, plans, tenants } from '../../src/server/db/schema';
+import {
+  auditLog,
+  customFields,
+  memberCustomFieldValues,
+  memberGroupLinks,
+  memberGroupQueues,
+  memberGroups,
+  members,
+  plans,
+  tenants,
+} from '../../src/server/db/schema';
 import { type SmtpSink, startSmtpSink } from '../fixtures/smtpSink';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
@@ -33,7 +43,12 @@ describe('admin members and pending requests', () => {
     acmeAdmin = (await client.signIn(DEMO_ADMIN, 'acme')).access_token;
     const [demo] = await server.db.select().from(tenants).where(eq(tenants.subdomain, 'demo'));
     tenantId = demo!.id;
-    defaultGroup = (await server.db.select().from(memberGroups).where(and(eq(memberGroups.tenantId, tenantId), eq(memberGroups.isDefault, true))))[0]!.id;
+    defaultGroup = (
+      await server.db
+        .select()
+        .from(memberGroups)
+        .where(and(eq(memberGroups.tenantId, tenantId), eq(memberGroups.isDefault, true)))
+    )[0]!.id;
     [research, sales] = (
       await server.db
         .insert(memberGroups)
@@ -43,7 +58,12 @@ describe('admin members and pending requests', () => {
         ])
         .returning()
     ).map((row) => row.id) as [number, number];
-    department = (await server.db.select().from(customFields).where(and(eq(customFields.tenantId, tenantId), eq(customFields.enName, 'Department'))))[0]!.id;
+    department = (
+      await server.db
+        .select()
+        .from(customFields)
+        .where(and(eq(customFields.tenantId, tenantId), eq(customFields.enName, 'Department')))
+    )[0]!.id;
   });
   afterAll(async () => {
     await server?.close();
@@ -72,7 +92,9 @@ describe('admin members and pending requests', () => {
       .values({ tenantId, email, name: email.split('@')[0]!, status: 'approved', defaultMemberGroupId: defaultGroup, ...values })
       .returning();
     if (row!.status === 'pending') {
-      await server.db.insert(memberGroupQueues).values({ tenantId, memberId: row!.id, requestType: 'registration', defaultMemberGroupId: defaultGroup, memberGroupIds: asked });
+      await server.db
+        .insert(memberGroupQueues)
+        .values({ tenantId, memberId: row!.id, requestType: 'registration', defaultMemberGroupId: defaultGroup, memberGroupIds: asked });
     } else {
       await server.db.insert(memberGroupLinks).values({ tenantId, memberId: row!.id, memberGroupId: defaultGroup });
     }
@@ -191,7 +213,10 @@ describe('admin members and pending requests', () => {
       expect((await call(path, { method: 'PATCH', body: { surprise: 1 } })).status).toBe(400);
       // Half a surrogate pair cannot be written into the audit log's jsonb: refused by the contract.
       expect(await call(path, { method: 'PATCH', body: { name: 'Grace \ud800' } })).toMatchObject({ status: 400, body: { details: expect.anything() } });
-      expect(await call(path, { method: 'PATCH', body: { member_group_ids: [999999] } })).toMatchObject({ status: 422, body: { code: 'invalid_member_group' } });
+      expect(await call(path, { method: 'PATCH', body: { member_group_ids: [999999] } })).toMatchObject({
+        status: 422,
+        body: { code: 'invalid_member_group' },
+      });
       expect(await call(path, { method: 'PATCH', body: { custom_fields: [{ custom_field_id: department, value: ' ' }] } })).toMatchObject({
         status: 422,
         body: { code: 'required_field_missing' },
@@ -270,7 +295,11 @@ describe('admin members and pending requests', () => {
         current_groups: [],
       });
       const change = all.items.find((row: { member_id: number }) => row.member_id === memberId);
-      expect(change).toMatchObject({ request_type: 'group_update', requested_groups: [{ id: defaultGroup }, { id: sales }], current_groups: [{ id: defaultGroup }] });
+      expect(change).toMatchObject({
+        request_type: 'group_update',
+        requested_groups: [{ id: defaultGroup }, { id: sales }],
+        current_groups: [{ id: defaultGroup }],
+      });
       expect((await requests('?request_type=group_update')).items.map((row: { member_id: number }) => row.member_id)).toEqual([memberId]);
       expect((await requests('?request_type=registration&size=100')).items.map((row: { member_id: number }) => row.member_id)).not.toContain(memberId);
       expect((await requests('?search_term=newcomer')).items.map((row: { member_id: number }) => row.member_id)).toEqual([newcomer]);
@@ -292,7 +321,10 @@ describe('admin members and pending requests', () => {
 
     it('rejecting needs a reason, which is mailed to the requester in their language', async () => {
       const id = await addMember('refused@example.test', { status: 'pending', language: 'es', name: 'Rechazado' });
-      expect(await decide(id, { approve: false })).toMatchObject({ status: 422, body: { code: 'reason_required', message: 'Please provide a reason for the requester.' } });
+      expect(await decide(id, { approve: false })).toMatchObject({
+        status: 422,
+        body: { code: 'reason_required', message: 'Please provide a reason for the requester.' },
+      });
       expect((await decide(id, { approve: false, reason: '   ' })).status).toBe(422);
       const before = sink.received.length;
       expect((await decide(id, { approve: false, reason: 'Unknown department' })).body).toEqual({ member_status: 'rejected', request_type: 'registration' });
@@ -301,11 +333,18 @@ describe('admin members and pending requests', () => {
       expect(mail!.parsed.subject).toContain('rechazada');
       expect(mail!.parsed.text).toContain('Unknown department');
       expect((await call(`/admin/members/${id}/`)).body.member_status).toBe('rejected');
-      expect((await auditRows('member.request_decision', id))[0]!.changes).toMatchObject({ request_type: 'registration', approve: false, reason: 'Unknown department' });
+      expect((await auditRows('member.request_decision', id))[0]!.changes).toMatchObject({
+        request_type: 'registration',
+        approve: false,
+        reason: 'Unknown department',
+      });
       // A rejected group change leaves the groups as they were.
       await askGroupChange(member, memberId, defaultGroup, [defaultGroup, research]);
       const beforeGroupChange = sink.received.length;
-      expect((await decide(memberId, { approve: false, reason: 'Research is full' })).body).toEqual({ member_status: 'approved', request_type: 'group_update' });
+      expect((await decide(memberId, { approve: false, reason: 'Research is full' })).body).toEqual({
+        member_status: 'approved',
+        request_type: 'group_update',
+      });
       expect((await call(`/admin/members/${memberId}/`)).body.member_groups.map((group: { id: number }) => group.id)).toEqual([defaultGroup, sales]);
       expect((await sink.mailsAfter(beforeGroupChange))[0]!.parsed.text).toContain('Research is full');
     });
@@ -321,12 +360,15 @@ describe('admin members and pending requests', () => {
       expect((await bulk({ member_ids: [a, b], approve: true }, member)).status).toBe(403);
       expect((await bulk({ member_ids: [a, b], approve: true }, acmeAdmin)).status).toBe(404);
 
-      const [{ n: active }] = await server.db
+      const [{ n: active }] = (await server.db
         .select({ n: sql<number>`count(*)`.mapWith(Number) })
         .from(members)
-        .where(and(eq(members.tenantId, tenantId), sql`${members.status} in ('approved', 'invited')`)) as [{ n: number }];
+        .where(and(eq(members.tenantId, tenantId), sql`${members.status} in ('approved', 'invited')`))) as [{ n: number }];
       const [demo] = await server.db.select().from(tenants).where(eq(tenants.id, tenantId));
-      await server.db.update(plans).set({ memberLimit: active + 1 }).where(eq(plans.id, demo!.planId!));
+      await server.db
+        .update(plans)
+        .set({ memberLimit: active + 1 })
+        .where(eq(plans.id, demo!.planId!));
       expect(await bulk({ member_ids: [a, b], approve: true })).toMatchObject({ status: 402, body: { code: 'member_limit_reached' } });
       expect((await call(`/admin/members/${b}/`)).body.member_status).toBe('pending');
       await server.db.update(plans).set({ memberLimit: 50_000 }).where(eq(plans.id, demo!.planId!));

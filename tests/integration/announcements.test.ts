@@ -72,7 +72,8 @@ describe('admin announcements', () => {
   });
 
   it('lists 5 per page, newest first, with the pagination fields', async () => {
-    for (let i = 0; i < 3; i++) await api.call('/admin/announcements/', { method: 'POST', token: adminToken, body: { content: `Note ${i}`, is_active: false } });
+    for (let i = 0; i < 3; i++)
+      await api.call('/admin/announcements/', { method: 'POST', token: adminToken, body: { content: `Note ${i}`, is_active: false } });
     const page1 = await api.call('/admin/announcements/', { token: adminToken });
     expect(page1.body.page_size).toBe(5);
     expect(page1.body.items).toHaveLength(5);
@@ -88,7 +89,10 @@ describe('admin announcements', () => {
   it('deletes one and answers 404 when it is gone', async () => {
     const [first] = (await api.call('/admin/announcements/', { token: adminToken })).body.items;
     expect((await api.call(`/admin/announcements/${first.id}/`, { method: 'DELETE', token: adminToken })).status).toBe(200);
-    expect(await api.call(`/admin/announcements/${first.id}/`, { method: 'DELETE', token: adminToken })).toMatchObject({ status: 404, body: { code: 'announcement_update_failed' } });
+    expect(await api.call(`/admin/announcements/${first.id}/`, { method: 'DELETE', token: adminToken })).toMatchObject({
+      status: 404,
+      body: { code: 'announcement_update_failed' },
+    });
     expect((await api.call(`/admin/announcements/${first.id}/`, { method: 'PATCH', token: adminToken, body: { is_active: true } })).status).toBe(404);
   });
 });

@@ -35,7 +35,13 @@ beforeAll(async () => {
   const [generalRow] = await server.db.select().from(chatbots).where(eq(chatbots.id, general));
   const [draft] = await server.db
     .insert(chatbots)
-    .values({ tenantId: generalRow!.tenantId, hashId: 'adminprivatedraft1', enName: 'Admin draft', llmModelId: generalRow!.llmModelId, creatorId: admin.member.id })
+    .values({
+      tenantId: generalRow!.tenantId,
+      hashId: 'adminprivatedraft1',
+      enName: 'Admin draft',
+      llmModelId: generalRow!.llmModelId,
+      creatorId: admin.member.id,
+    })
     .returning();
   adminPrivateChatbot = draft!.id;
 });
@@ -49,7 +55,14 @@ describe('POST /apikeys/', () => {
     expect(key.startsWith(API_KEY_PREFIX)).toBe(true);
     // 32 random bytes in base64url after the prefix.
     expect(key.length).toBe(API_KEY_PREFIX.length + 43);
-    expect(created.body).toMatchObject({ name: 'CI bot', status: 'active', last_used_at: null, revoked_at: null, requests_this_month: 0, credits_this_month: 0 });
+    expect(created.body).toMatchObject({
+      name: 'CI bot',
+      status: 'active',
+      last_used_at: null,
+      revoked_at: null,
+      requests_this_month: 0,
+      credits_this_month: 0,
+    });
     expect(created.body.key_prefix).toBe(key.slice(0, API_KEY_PREFIX.length + 6));
     expect(created.body.chatbots.map((bot: { id: number }) => bot.id).sort()).toEqual([general, quick].sort());
 
@@ -110,7 +123,10 @@ describe('GET /apikeys/', () => {
     const revoked = await create({ name: 'Soon revoked', chatbot_ids: [quick] });
     await api.call(`/apikeys/${revoked.body.id}/`, { method: 'DELETE', token: memberToken });
     const expired = await create({ name: 'Expired', chatbot_ids: [quick] });
-    await server.db.update(apiKeys).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiKeys.id, expired.body.id));
+    await server.db
+      .update(apiKeys)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(apiKeys.id, expired.body.id));
 
     const inactive = (await list('?status=revoked&size=100')).body.items.map((k: { name: string; status: string }) => `${k.name}:${k.status}`);
     expect(inactive.sort()).toEqual(['Expired:expired', 'Soon revoked:revoked']);
@@ -149,7 +165,10 @@ describe('PATCH and DELETE /apikeys/{id}/', () => {
     const path = `/apikeys/${created.body.id}/`;
     const bearer = { authorization: `Bearer ${created.body.key}` };
     expect((await api.call('/openai/models', { headers: bearer })).status).toBe(200);
-    await server.db.update(apiKeys).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiKeys.id, created.body.id));
+    await server.db
+      .update(apiKeys)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(apiKeys.id, created.body.id));
     for (const expires_at of [null, inOneDay()]) {
       const revived = await api.call(path, { method: 'PATCH', token: memberToken, body: { expires_at } });
       expect(revived.status, String(expires_at)).toBe(422);
@@ -172,7 +191,12 @@ describe('PATCH and DELETE /apikeys/{id}/', () => {
     expect(row).toMatchObject({ name: 'Admin own', revokedAt: null });
 
     const acmeChatbots = await api.call('/chatbots/?include_default=true', { token: acmeAdminToken, tenant: 'acme' });
-    const acmeKey = await api.call('/apikeys/', { method: 'POST', token: acmeAdminToken, tenant: 'acme', body: { name: 'Acme', chatbot_ids: [acmeChatbots.body.items[0].id] } });
+    const acmeKey = await api.call('/apikeys/', {
+      method: 'POST',
+      token: acmeAdminToken,
+      tenant: 'acme',
+      body: { name: 'Acme', chatbot_ids: [acmeChatbots.body.items[0].id] },
+    });
     expect(acmeKey.status).toBe(200);
     // The demo admin knows an id of acme: still not found in demo.
     expect((await api.call(`/apikeys/${acmeKey.body.id}/`, { method: 'DELETE', token: adminToken })).status).toBe(404);

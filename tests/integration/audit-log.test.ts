@@ -51,11 +51,23 @@ describe('every existing admin write records exactly its row', () => {
     const created = await audited(() => call('/admin/announcements/', 'POST', { content: 'Maintenance tonight', is_active: false }));
     const id = (created.result.body as { id: number }).id;
     expect(created.rows).toEqual([
-      expect.objectContaining({ ...byAdmin, actorId: adminId, tenantId, action: 'announcement.create', targetType: 'announcement', targetId: String(id), changes: { content: 'Maintenance tonight', is_active: false } }),
+      expect.objectContaining({
+        ...byAdmin,
+        actorId: adminId,
+        tenantId,
+        action: 'announcement.create',
+        targetType: 'announcement',
+        targetId: String(id),
+        changes: { content: 'Maintenance tonight', is_active: false },
+      }),
     ]);
     const edited = await audited(() => call(`/admin/announcements/${id}/`, 'PATCH', { content: 'Maintenance at 22:00' }));
     expect(edited.rows).toEqual([
-      expect.objectContaining({ action: 'announcement.update', targetId: String(id), changes: { content: { from: 'Maintenance tonight', to: 'Maintenance at 22:00' } } }),
+      expect.objectContaining({
+        action: 'announcement.update',
+        targetId: String(id),
+        changes: { content: { from: 'Maintenance tonight', to: 'Maintenance at 22:00' } },
+      }),
     ]);
     // Switching it on switches the live one off: the row says which.
     const live = (await call('/admin/announcements/', 'POST', { content: 'Live now', is_active: true })).body.id as number;
@@ -65,7 +77,9 @@ describe('every existing admin write records exactly its row', () => {
     ]);
     await call(`/admin/announcements/${id}/`, 'PATCH', { is_active: false });
     const deleted = await audited(() => call(`/admin/announcements/${id}/`, 'DELETE'));
-    expect(deleted.rows).toEqual([expect.objectContaining({ action: 'announcement.delete', targetId: String(id), changes: { content: 'Maintenance at 22:00', is_active: false } })]);
+    expect(deleted.rows).toEqual([
+      expect.objectContaining({ action: 'announcement.delete', targetId: String(id), changes: { content: 'Maintenance at 22:00', is_active: false } }),
+    ]);
     // A refused write (404) records nothing.
     const mark = await lastId();
     expect((await call(`/admin/announcements/${id}/`, 'DELETE')).status).toBe(404);
@@ -82,14 +96,23 @@ describe('every existing admin write records exactly its row', () => {
     const single = await requested('Tax Helper');
     const approved = await audited(() => call(`/admin/chatbots/${single}/process-publish-request/`, 'POST', { approve: true }));
     expect(approved.rows).toEqual([
-      expect.objectContaining({ action: 'chatbot.publish_decision', targetType: 'chatbot', targetId: String(single), changes: { name: 'Tax Helper', publish_status: { from: 'pending', to: 'approved' } } }),
+      expect.objectContaining({
+        action: 'chatbot.publish_decision',
+        targetType: 'chatbot',
+        targetId: String(single),
+        changes: { name: 'Tax Helper', publish_status: { from: 'pending', to: 'approved' } },
+      }),
     ]);
     const [a, b] = [await requested('Essay Grader'), await requested('Travel Planner')];
-    const bulk = await audited(() => call('/admin/chatbots/bulk-process-publish-request/', 'POST', { chatbot_ids: [a, b], approve: false, reason: 'Add sources.' }));
-    expect(bulk.rows.map((row) => [row.targetId, row.changes])).toEqual([
-      [String(a), { name: 'Essay Grader', publish_status: { from: 'pending', to: 'rejected' }, reason: 'Add sources.' }],
-      [String(b), { name: 'Travel Planner', publish_status: { from: 'pending', to: 'rejected' }, reason: 'Add sources.' }],
-    ].sort());
+    const bulk = await audited(() =>
+      call('/admin/chatbots/bulk-process-publish-request/', 'POST', { chatbot_ids: [a, b], approve: false, reason: 'Add sources.' }),
+    );
+    expect(bulk.rows.map((row) => [row.targetId, row.changes])).toEqual(
+      [
+        [String(a), { name: 'Essay Grader', publish_status: { from: 'pending', to: 'rejected' }, reason: 'Add sources.' }],
+        [String(b), { name: 'Travel Planner', publish_status: { from: 'pending', to: 'rejected' }, reason: 'Add sources.' }],
+      ].sort(),
+    );
     // All or none: one id that is not waiting rolls the decision back, and its audit rows with it.
     const c = await requested('Recipe Box');
     const mark = await lastId();
@@ -125,7 +148,9 @@ describe('every existing admin write records exactly its row', () => {
 
   it('PII, sign-up and tenant settings: only the fields that changed', async () => {
     const pii = await audited(() => call('/admin/pii-settings/', 'PATCH', { phone: 'block', email: 'off' }));
-    expect(pii.rows).toEqual([expect.objectContaining({ action: 'pii_settings.update', targetType: 'pii_settings', targetId: null, changes: { phone: { from: 'off', to: 'block' } } })]);
+    expect(pii.rows).toEqual([
+      expect.objectContaining({ action: 'pii_settings.update', targetType: 'pii_settings', targetId: null, changes: { phone: { from: 'off', to: 'block' } } }),
+    ]);
     const signup = await audited(() => call('/admin/sign-up-settings/', 'PATCH', { signup_open: false, approval: 'admin' }));
     expect(signup.rows).toEqual([expect.objectContaining({ action: 'signup_settings.update', changes: { signup_open: { from: true, to: false } } })]);
     await call('/admin/sign-up-settings/', 'PATCH', { signup_open: true });
@@ -145,7 +170,9 @@ describe('every existing admin write records exactly its row', () => {
     const uploaded = await fetch(`${server.apiBase}/admin/tenant-settings/logo/`, { method: 'POST', headers: { 'x-access-token': admin }, body: form });
     expect(uploaded.status).toBe(200);
     const { logo_url } = (await uploaded.json()) as { logo_url: string };
-    expect(await rowsSince(mark)).toEqual([expect.objectContaining({ action: 'tenant_settings.update', changes: { logo_url: { from: expect.any(String), to: logo_url } } })]);
+    expect(await rowsSince(mark)).toEqual([
+      expect.objectContaining({ action: 'tenant_settings.update', changes: { logo_url: { from: expect.any(String), to: logo_url } } }),
+    ]);
     const removed = await audited(() => call('/admin/tenant-settings/logo/', 'DELETE'));
     expect(removed.rows).toEqual([expect.objectContaining({ action: 'tenant_settings.update', changes: { logo_url: { from: logo_url, to: null } } })]);
   });
@@ -154,13 +181,19 @@ describe('every existing admin write records exactly its row', () => {
     const created = await audited(() => call('/admin/custom-fields/', 'POST', { field_name: 'Office', is_required: true }));
     const id = (created.result.body as { id: number }).id;
     expect(created.rows).toEqual([
-      expect.objectContaining({ action: 'custom_field.create', targetId: String(id), changes: expect.objectContaining({ field_name: 'Office', field_type: 'text', is_required: true }) }),
+      expect.objectContaining({
+        action: 'custom_field.create',
+        targetId: String(id),
+        changes: expect.objectContaining({ field_name: 'Office', field_type: 'text', is_required: true }),
+      }),
     ]);
     const mark = await lastId();
     expect((await call('/admin/custom-fields/', 'POST', { field_name: 'office' })).status).toBe(409);
     expect(await rowsSince(mark)).toEqual([]);
     const edited = await audited(() => call(`/admin/custom-fields/${id}/`, 'PATCH', { is_required: false, is_editable: true }));
-    expect(edited.rows).toEqual([expect.objectContaining({ action: 'custom_field.update', changes: { field_name: 'Office', is_required: { from: true, to: false } } })]);
+    expect(edited.rows).toEqual([
+      expect.objectContaining({ action: 'custom_field.update', changes: { field_name: 'Office', is_required: { from: true, to: false } } }),
+    ]);
     const deleted = await audited(() => call(`/admin/custom-fields/${id}/`, 'DELETE'));
     expect(deleted.rows).toEqual([expect.objectContaining({ action: 'custom_field.delete', changes: expect.objectContaining({ field_name: 'Office' }) })]);
   });
@@ -169,10 +202,16 @@ describe('every existing admin write records exactly its row', () => {
     const created = await audited(() => call('/admin/policies/', 'POST', { policy_name: 'Terms', kind: 'markdown', markdown_content: '# Terms' }));
     const id = (created.result.body as { id: number }).id;
     expect(created.rows).toEqual([
-      expect.objectContaining({ action: 'policy.create', targetId: String(id), changes: expect.objectContaining({ policy_name: 'Terms', kind: 'markdown', is_mandatory: true }) }),
+      expect.objectContaining({
+        action: 'policy.create',
+        targetId: String(id),
+        changes: expect.objectContaining({ policy_name: 'Terms', kind: 'markdown', is_mandatory: true }),
+      }),
     ]);
     const edited = await audited(() => call(`/admin/policies/${id}/`, 'PATCH', { is_mandatory: false }));
-    expect(edited.rows).toEqual([expect.objectContaining({ action: 'policy.update', changes: { policy_name: 'Terms', is_mandatory: { from: true, to: false } } })]);
+    expect(edited.rows).toEqual([
+      expect.objectContaining({ action: 'policy.update', changes: { policy_name: 'Terms', is_mandatory: { from: true, to: false } } }),
+    ]);
     const deleted = await audited(() => call(`/admin/policies/${id}/`, 'DELETE'));
     expect(deleted.rows).toEqual([expect.objectContaining({ action: 'policy.delete', changes: expect.objectContaining({ policy_name: 'Terms' }) })]);
   });
@@ -182,16 +221,38 @@ describe('every existing admin write records exactly its row', () => {
     const created = await audited(() => call('/admin/sso-platforms/', 'POST', { sso_platform_name: 'Directory', settings }));
     const id = (created.result.body as { id: number }).id;
     expect(created.rows).toEqual([
-      expect.objectContaining({ action: 'sso_platform.create', targetId: String(id), changes: expect.objectContaining({ sso_platform_name: 'Directory', url: 'ldap://directory.example', secret_set: true }) }),
+      expect.objectContaining({
+        action: 'sso_platform.create',
+        targetId: String(id),
+        changes: expect.objectContaining({ sso_platform_name: 'Directory', url: 'ldap://directory.example', secret_set: true }),
+      }),
     ]);
-    const edited = await audited(() => call(`/admin/sso-platforms/${id}/`, 'PUT', { sso_platform_name: 'Directory', settings: { ...settings, bind_password: 'bind-Secret-2', search_base: 'dc=corp' } }));
+    const edited = await audited(() =>
+      call(`/admin/sso-platforms/${id}/`, 'PUT', {
+        sso_platform_name: 'Directory',
+        settings: { ...settings, bind_password: 'bind-Secret-2', search_base: 'dc=corp' },
+      }),
+    );
     expect(edited.rows).toEqual([
-      expect.objectContaining({ action: 'sso_platform.update', changes: { sso_platform_name: 'Directory', search_base: { from: 'dc=example', to: 'dc=corp' }, secret_replaced: true } }),
+      expect.objectContaining({
+        action: 'sso_platform.update',
+        changes: { sso_platform_name: 'Directory', search_base: { from: 'dc=example', to: 'dc=corp' }, secret_replaced: true },
+      }),
     ]);
-    const kept = await audited(() => call(`/admin/sso-platforms/${id}/`, 'PUT', { sso_platform_name: 'Corp directory', settings: { ...settings, bind_password: '' } }));
-    expect(kept.rows[0]!.changes).toEqual({ sso_platform_name: { from: 'Directory', to: 'Corp directory' }, search_base: { from: 'dc=corp', to: 'dc=example' } });
+    const kept = await audited(() =>
+      call(`/admin/sso-platforms/${id}/`, 'PUT', { sso_platform_name: 'Corp directory', settings: { ...settings, bind_password: '' } }),
+    );
+    expect(kept.rows[0]!.changes).toEqual({
+      sso_platform_name: { from: 'Directory', to: 'Corp directory' },
+      search_base: { from: 'dc=corp', to: 'dc=example' },
+    });
     const deleted = await audited(() => call(`/admin/sso-platforms/${id}/`, 'DELETE'));
-    expect(deleted.rows).toEqual([expect.objectContaining({ action: 'sso_platform.delete', changes: expect.objectContaining({ sso_platform_name: 'Corp directory', disconnected_members: 0 }) })]);
+    expect(deleted.rows).toEqual([
+      expect.objectContaining({
+        action: 'sso_platform.delete',
+        changes: expect.objectContaining({ sso_platform_name: 'Corp directory', disconnected_members: 0 }),
+      }),
+    ]);
     const everything = JSON.stringify(await server.db.select().from(auditLog));
     expect(everything).not.toContain('bind-Secret');
     expect(everything).not.toContain('bind_password');
@@ -218,14 +279,20 @@ describe('GET /admin/audit-log/', () => {
   it('filters by action, actor, target type, dates and search term', async () => {
     const words = await list('?action=restricted_word.create');
     expect(words.body.items.map((row: { changes: unknown }) => row.changes)).toEqual([{ word: 'Codename' }]);
-    expect((await list('?target_type=policy')).body.items.map((row: { action: string }) => row.action)).toEqual(['policy.delete', 'policy.update', 'policy.create']);
+    expect((await list('?target_type=policy')).body.items.map((row: { action: string }) => row.action)).toEqual([
+      'policy.delete',
+      'policy.update',
+      'policy.create',
+    ]);
     expect((await list(`?actor_id=${adminId}&size=1`)).body.total_items).toBe((await list('?size=1')).body.total_items);
     expect((await list('?actor_id=999999')).body.total_items).toBe(0);
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString();
     const yesterday = new Date(Date.now() - 86_400_000).toISOString();
     expect((await list(`?from=${encodeURIComponent(tomorrow)}`)).body.total_items).toBe(0);
     expect((await list(`?to=${encodeURIComponent(yesterday)}`)).body.total_items).toBe(0);
-    expect((await list(`?from=${encodeURIComponent(yesterday)}&to=${encodeURIComponent(tomorrow)}&size=1`)).body.total_items).toBe((await list('?size=1')).body.total_items);
+    expect((await list(`?from=${encodeURIComponent(yesterday)}&to=${encodeURIComponent(tomorrow)}&size=1`)).body.total_items).toBe(
+      (await list('?size=1')).body.total_items,
+    );
     const bySearch = await list(`?search_term=${encodeURIComponent(DEMO_ADMIN.email.slice(0, 6).toUpperCase())}&size=1`);
     expect(bySearch.body.total_items).toBe((await list('?size=1')).body.total_items);
     const target = words.body.items[0].target_id as string;
@@ -262,7 +329,7 @@ describe('the database keeps the log immutable', () => {
     expect(still).toEqual(row);
   });
 
-  it("lets the deletion of the acting member null actor_id only (the name and email stay)", async () => {
+  it('lets the deletion of the acting member null actor_id only (the name and email stay)', async () => {
     const [row] = await server.db.select().from(auditLog).where(eq(auditLog.tenantId, tenantId)).limit(1);
     await server.db.update(auditLog).set({ actorId: null }).where(eq(auditLog.id, row!.id));
     const [after] = await server.db.select().from(auditLog).where(eq(auditLog.id, row!.id));
@@ -276,6 +343,13 @@ describe('the database keeps the log immutable', () => {
     expect(await server.db.select().from(auditLog).where(eq(auditLog.tenantId, gone!.id))).toHaveLength(1);
     await server.db.delete(tenants).where(eq(tenants.id, gone!.id));
     expect(await server.db.select().from(auditLog).where(eq(auditLog.tenantId, gone!.id))).toEqual([]);
-    expect((await server.db.select().from(auditLog).where(and(eq(auditLog.tenantId, tenantId)))).length).toBeGreaterThan(0);
+    expect(
+      (
+        await server.db
+          .select()
+          .from(auditLog)
+          .where(and(eq(auditLog.tenantId, tenantId)))
+      ).length,
+    ).toBeGreaterThan(0);
   });
 });

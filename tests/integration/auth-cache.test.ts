@@ -19,7 +19,9 @@ let clock: number;
 
 async function addMember(email: string, isAdmin = false, subdomain = 'demo') {
   const [tenant] = await server.db.select().from(tenants).where(eq(tenants.subdomain, subdomain));
-  await server.db.insert(members).values({ tenantId: tenant!.id, email, name: 'cached', passwordHash: await hashPassword(PASSWORD), isAdmin, status: 'approved' });
+  await server.db
+    .insert(members)
+    .values({ tenantId: tenant!.id, email, name: 'cached', passwordHash: await hashPassword(PASSWORD), isAdmin, status: 'approved' });
   return api.signIn({ email, password: PASSWORD }, subdomain);
 }
 

@@ -11,7 +11,11 @@ import { apiClient } from './helpers/client';
 let server: TestServer;
 let api: ReturnType<typeof apiClient>;
 
-async function addMember(email: string, status: 'pending' | 'rejected' | 'deactivated' | 'approved', memberType: 'organization' | 'individual' = 'organization') {
+async function addMember(
+  email: string,
+  status: 'pending' | 'rejected' | 'deactivated' | 'approved',
+  memberType: 'organization' | 'individual' = 'organization',
+) {
   const [tenant] = await server.db.select().from(tenants).where(eq(tenants.subdomain, 'demo'));
   await server.db.insert(members).values({
     tenantId: tenant!.id,
@@ -243,7 +247,10 @@ describe('revoked sessions refuse their access tokens at once (issue 20)', () =>
     const [version, payload] = access_token.split('.');
     const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString()) as Record<string, unknown>;
     // Signed with the tenant's own key, as only the server (or someone holding its key) could.
-    const [secret] = await server.db.select().from(serverSecrets).where(eq(serverSecrets.tenantId, claims.tid as number));
+    const [secret] = await server.db
+      .select()
+      .from(serverSecrets)
+      .where(eq(serverSecrets.tenantId, claims.tid as number));
     const sign = (body: object) => {
       const unsigned = `${version}.${Buffer.from(JSON.stringify(body)).toString('base64url')}`;
       return `${unsigned}.${createHmac('sha256', Buffer.from(secret!.value, 'base64url')).update(unsigned).digest('base64url')}`;
@@ -349,7 +356,10 @@ describe('sign-in: growing delays instead of a lockout (issue 20)', () => {
       expect(result.json().code).toBe('invalid_credentials');
     }
     // A member keeps an old password the rules no longer allow, and the tenant's higher minimum does not matter.
-    await server.db.update(members).set({ passwordHash: await hashPassword('short') }).where(eq(members.email, 'grower@demo.test'));
+    await server.db
+      .update(members)
+      .set({ passwordHash: await hashPassword('short') })
+      .where(eq(members.email, 'grower@demo.test'));
     await server.db.update(tenants).set({ passwordMinLength: 20 }).where(eq(tenants.subdomain, 'demo'));
     try {
       expect((await attempt('192.0.2.91', { email: 'grower@demo.test', password: 'short' })).statusCode).toBe(200);

@@ -51,13 +51,20 @@ describe('plans, membership and payments (demo provider)', () => {
 
   beforeAll(async () => {
     sink = await startSmtpSink();
-    server = await startTestServer({ extraTenants: ['acme', 'solo'], clock: clock.now, config: { SMTP_URL: sink.url, BILLING_RENEWAL_SWEEP_SECONDS: 0, ...fastJobSettings } });
+    server = await startTestServer({
+      extraTenants: ['acme', 'solo'],
+      clock: clock.now,
+      config: { SMTP_URL: sink.url, BILLING_RENEWAL_SWEEP_SECONDS: 0, ...fastJobSettings },
+    });
     client = apiClient(server);
     admin = (await client.signIn(DEMO_ADMIN)).access_token;
     member = (await client.signIn(DEMO_MEMBER)).access_token;
     acmeAdmin = (await client.signIn(DEMO_ADMIN, 'acme')).access_token;
     const solo = await planIds(server, 'solo');
-    await server.db.update(members).set({ memberType: 'individual' }).where(and(eq(members.tenantId, solo.tenant.id), eq(members.email, DEMO_MEMBER.email)));
+    await server.db
+      .update(members)
+      .set({ memberType: 'individual' })
+      .where(and(eq(members.tenantId, solo.tenant.id), eq(members.email, DEMO_MEMBER.email)));
     soloMember = (await client.signIn(DEMO_MEMBER, 'solo')).access_token;
     ids = await planIds(server);
   });
@@ -70,7 +77,8 @@ describe('plans, membership and payments (demo provider)', () => {
   const tenantOf = (token: string) => (token === acmeAdmin ? 'acme' : token === soloMember ? 'solo' : undefined);
   const register = (planId: number, body: unknown, token = admin, query = '') =>
     client.call(`/member-billing-plans/${planId}/${query}`, { method: 'POST', token, body, tenant: tenantOf(token) });
-  const subscribe = (planId: number, body: unknown = {}, token = admin) => client.call(`/member-billing-plans/${planId}/subscribe/`, { method: 'POST', token, body, tenant: tenantOf(token) });
+  const subscribe = (planId: number, body: unknown = {}, token = admin) =>
+    client.call(`/member-billing-plans/${planId}/subscribe/`, { method: 'POST', token, body, tenant: tenantOf(token) });
   const membership = async (token = admin) => (await client.call('/membership/', { token })).body;
   const history = async (token = admin) => (await client.call('/membership/payments/', { token })).body;
   const tenantGrants = async () =>
@@ -145,10 +153,21 @@ describe('plans, membership and payments (demo provider)', () => {
     expect(tenant!.planId).toBe(ids.starter);
     const grants = await tenantGrants();
     expect(grants).toHaveLength(before + 1);
-    expect(grants.at(-1)).toMatchObject({ memberId: null, amount: 20_000, usageStartDate: '2030-01-31', usageEndDate: '2030-02-28', transactionPrice: 29_000, transactionCurrency: 'KRW' });
+    expect(grants.at(-1)).toMatchObject({
+      memberId: null,
+      amount: 20_000,
+      usageStartDate: '2030-01-31',
+      usageEndDate: '2030-02-28',
+      transactionPrice: 29_000,
+      transactionCurrency: 'KRW',
+    });
 
     // Card numbers never reach the database: only a masked number and the provider's billing key.
-    const stored = JSON.stringify([await server.db.select().from(paymentMethods), await server.db.select().from(payments), await server.db.select().from(memberships)]);
+    const stored = JSON.stringify([
+      await server.db.select().from(paymentMethods),
+      await server.db.select().from(payments),
+      await server.db.select().from(memberships),
+    ]);
     expect(stored).not.toContain('4242424242424242');
     expect(stored).not.toContain('4242 4242 4242 4242');
     const [method] = await server.db.select().from(paymentMethods);
@@ -158,7 +177,15 @@ describe('plans, membership and payments (demo provider)', () => {
     // The card declined at registration never reached a charge: one payment, linking its receipt.
     expect(list).toMatchObject({ total_items: 1, page: 1, page_size: 10 });
     const paid = list.items[0];
-    expect(paid).toMatchObject({ kind: 'subscribe', status: 'paid', price: 29_000, credit: 20_000, usage_start_date: '2030-01-31', usage_end_date: '2030-02-28', plan: { en_name: 'Starter' } });
+    expect(paid).toMatchObject({
+      kind: 'subscribe',
+      status: 'paid',
+      price: 29_000,
+      credit: 20_000,
+      usage_start_date: '2030-01-31',
+      usage_end_date: '2030-02-28',
+      plan: { en_name: 'Starter' },
+    });
     const receipt = await fetch(paid.receipt_url.replace(/^https?:\/\/[^/]+/, server.url));
     expect(receipt.status).toBe(200);
     expect(receipt.headers.get('content-type')).toContain('text/html');
@@ -191,9 +218,24 @@ describe('plans, membership and payments (demo provider)', () => {
     expect(await client.call('/membership/resume/', { method: 'POST', token: admin })).toMatchObject({ status: 409, body: { code: 'not_cancelled' } });
     expect((await client.call('/membership/cancel/', { method: 'POST', token: acmeAdmin, tenant: 'acme' })).status).toBe(404);
     // The organisation's membership is an administrator's write: audited (closest action, target `membership`).
-    const audits = await server.db.select().from(auditLog).where(and(eq(auditLog.tenantId, ids.tenant.id), eq(auditLog.targetType, 'membership')));
-    expect(audits.map((row) => Object.keys(row.changes)[0])).toEqual(['subscribe', 'upgrade', 'next_plan_id', 'next_plan_id', 'next_plan_id', 'status', 'status']);
-    expect(audits.at(-1)).toMatchObject({ action: 'membership.update', actorEmail: DEMO_ADMIN.email, changes: { status: { from: 'cancelled', to: 'active' } } });
+    const audits = await server.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.tenantId, ids.tenant.id), eq(auditLog.targetType, 'membership')));
+    expect(audits.map((row) => Object.keys(row.changes)[0])).toEqual([
+      'subscribe',
+      'upgrade',
+      'next_plan_id',
+      'next_plan_id',
+      'next_plan_id',
+      'status',
+      'status',
+    ]);
+    expect(audits.at(-1)).toMatchObject({
+      action: 'membership.update',
+      actorEmail: DEMO_ADMIN.email,
+      changes: { status: { from: 'cancelled', to: 'active' } },
+    });
   });
 
   it('renews on the payment date through the job: the pending plan takes over, its credits are granted, nothing happens before', async () => {
@@ -204,8 +246,20 @@ describe('plans, membership and payments (demo provider)', () => {
     const before = (await tenantGrants()).length;
     const tasks = await sweep(server);
     expect(tasks!.map((task) => task.status)).toEqual(['completed']);
-    expect((await membership()).membership).toMatchObject({ plan: { id: ids.starter }, next_plan: null, price: 29_000, status: 'active', next_payment_date: '2030-03-28' });
-    expect((await history()).items[0]).toMatchObject({ kind: 'renewal', status: 'paid', price: 29_000, usage_start_date: '2030-02-28', usage_end_date: '2030-03-28' });
+    expect((await membership()).membership).toMatchObject({
+      plan: { id: ids.starter },
+      next_plan: null,
+      price: 29_000,
+      status: 'active',
+      next_payment_date: '2030-03-28',
+    });
+    expect((await history()).items[0]).toMatchObject({
+      kind: 'renewal',
+      status: 'paid',
+      price: 29_000,
+      usage_start_date: '2030-02-28',
+      usage_end_date: '2030-03-28',
+    });
     expect((await tenantGrants()).length).toBe(before + 1);
     // Swept again the same day: not due any more, no second charge.
     expect(await sweep(server)).toBeUndefined();
@@ -236,21 +290,44 @@ describe('plans, membership and payments (demo provider)', () => {
     expect(await subscribe(solo.starter, {}, soloMember)).toMatchObject({ status: 422, body: { code: 'payment_method_required' } });
     const { status, body } = await register(solo.team, demoCard('5555 5555 5555 4444'), soloMember);
     expect(status).toBe(200);
-    expect(body).toMatchObject({ scope: 'member', can_manage: true, membership: { plan: { id: solo.team }, payment_method: { card_name: 'Mastercard', card_number: '**** **** **** 4444' } } });
-    const [row] = await server.db.select().from(members).where(and(eq(members.tenantId, solo.tenant.id), eq(members.email, DEMO_MEMBER.email)));
+    expect(body).toMatchObject({
+      scope: 'member',
+      can_manage: true,
+      membership: { plan: { id: solo.team }, payment_method: { card_name: 'Mastercard', card_number: '**** **** **** 4444' } },
+    });
+    const [row] = await server.db
+      .select()
+      .from(members)
+      .where(and(eq(members.tenantId, solo.tenant.id), eq(members.email, DEMO_MEMBER.email)));
     expect(row!.creditQuota).toBe(100_000);
-    const [grant] = await server.db.select().from(creditLedger).where(and(eq(creditLedger.tenantId, solo.tenant.id), eq(creditLedger.memberId, row!.id)));
+    const [grant] = await server.db
+      .select()
+      .from(creditLedger)
+      .where(and(eq(creditLedger.tenantId, solo.tenant.id), eq(creditLedger.memberId, row!.id)));
     expect(grant).toMatchObject({ kind: 'grant', amount: 100_000, transactionPrice: 99_000 });
     // Their credits page lists their own purchase with its receipt, not the tenant pool's grants.
     const entries = (await client.call('/credits/', { token: soloMember, tenant: 'solo' })).body;
-    expect(entries.items).toEqual([expect.objectContaining({ id: grant!.id, quota: 100_000, usage: 0, transaction: expect.objectContaining({ price: 99_000, currency: 'KRW' }) })]);
+    expect(entries.items).toEqual([
+      expect.objectContaining({ id: grant!.id, quota: 100_000, usage: 0, transaction: expect.objectContaining({ price: 99_000, currency: 'KRW' }) }),
+    ]);
     // The organisation's own membership in that tenant is untouched.
     expect((await client.call('/membership/payments/', { token: soloMember, tenant: 'solo' })).body.total_items).toBe(1);
 
     // While one charge of theirs is pending (a second click, another tab), another is refused: 409, nothing charged.
     const [pending] = await server.db
       .insert(payments)
-      .values({ tenantId: solo.tenant.id, membershipId: (await server.db.select().from(memberships).where(eq(memberships.memberId, row!.id)))[0]!.id, memberId: row!.id, planId: solo.team, kind: 'upgrade', amount: 1, credit: 1, provider: 'demo', orderId: `in-flight-${Date.now()}`, ownerKey: `member:${row!.id}` })
+      .values({
+        tenantId: solo.tenant.id,
+        membershipId: (await server.db.select().from(memberships).where(eq(memberships.memberId, row!.id)))[0]!.id,
+        memberId: row!.id,
+        planId: solo.team,
+        kind: 'upgrade',
+        amount: 1,
+        credit: 1,
+        provider: 'demo',
+        orderId: `in-flight-${Date.now()}`,
+        ownerKey: `member:${row!.id}`,
+      })
       .returning();
     const paymentsBefore = (await server.db.select().from(payments)).length;
     expect(await subscribe(solo.business, {}, soloMember)).toMatchObject({ status: 409, body: { code: 'payment_in_progress' } });
@@ -262,7 +339,11 @@ describe('plans, membership and payments (demo provider)', () => {
   it('replaces a registered card through payment_method_id; another owner’s card id is 404', async () => {
     const view = await membership();
     const replaced = await register(ids.business, demoCard('3782 822463 10005'), admin, `?payment_method_id=${view.payment_methods[0].id}`);
-    expect(replaced.body.membership.payment_method).toMatchObject({ id: view.payment_methods[0].id, card_name: 'American Express', card_number: '**** **** **** 0005' });
+    expect(replaced.body.membership.payment_method).toMatchObject({
+      id: view.payment_methods[0].id,
+      card_name: 'American Express',
+      card_number: '**** **** **** 0005',
+    });
     expect((await history()).items[0].kind).toBe('subscribe');
     expect((await register(ids.business, demoCard(APPROVED), acmeAdmin, `?payment_method_id=${view.payment_methods[0].id}`)).status).toBe(404);
   });
@@ -325,7 +406,10 @@ describe('plans, membership and payments (PortOne, against its fake)', () => {
       channel_key: 'channel-key-test',
       sdk_url: 'https://cdn.portone.io/v2/browser-sdk.js',
     });
-    expect(await register(ids.team, { provider: 'portone', billing_key: 'billing-key-unknown' })).toMatchObject({ status: 400, body: { code: 'invalid_payment_result' } });
+    expect(await register(ids.team, { provider: 'portone', billing_key: 'billing-key-unknown' })).toMatchObject({
+      status: 400,
+      body: { code: 'invalid_payment_result' },
+    });
     expect(await register(ids.team, { provider: 'portone', billing_key: 'x', code: 'FAILURE_TYPE_PG', message: '카드 한도 초과' })).toMatchObject({
       status: 402,
       body: { code: 'card_declined', details: { reason: '카드 한도 초과' } },
@@ -337,9 +421,21 @@ describe('plans, membership and payments (PortOne, against its fake)', () => {
     billingKey = portone.issueBillingKey('9410123456781234');
     const { status, body } = await register(ids.team, { provider: 'portone', billing_key: billingKey, transaction_type: 'ISSUE_BILLING_KEY' });
     expect(status).toBe(200);
-    expect(body.membership).toMatchObject({ plan: { id: ids.team }, status: 'active', next_payment_date: '2030-07-10', payment_method: { card_name: '신한카드', card_number: '94101234****123*' } });
+    expect(body.membership).toMatchObject({
+      plan: { id: ids.team },
+      status: 'active',
+      next_payment_date: '2030-07-10',
+      payment_method: { card_name: '신한카드', card_number: '94101234****123*' },
+    });
     const charge = portone.chargeRequests.at(-1)!;
-    expect(charge.body).toMatchObject({ storeId: portone.storeId, billingKey, channelKey: 'channel-key-test', amount: { total: 99_000 }, currency: 'KRW', orderName: 'Team' });
+    expect(charge.body).toMatchObject({
+      storeId: portone.storeId,
+      billingKey,
+      channelKey: 'channel-key-test',
+      amount: { total: 99_000 },
+      currency: 'KRW',
+      orderName: 'Team',
+    });
     const [payment] = await server.db.select().from(payments).where(eq(payments.orderId, charge.paymentId));
     expect(payment).toMatchObject({ status: 'paid', provider: 'portone', receiptUrl: expect.stringContaining('https://receipt.portone.example/') });
     const stored = JSON.stringify(await server.db.select().from(paymentMethods));
@@ -365,7 +461,12 @@ describe('plans, membership and payments (PortOne, against its fake)', () => {
     const mailsBefore = sink.received.length;
     clock.set('2030-07-10T00:10:00Z');
     await sweep(server);
-    expect((await membership()).membership).toMatchObject({ status: 'active', failed_attempts: 1, next_attempt_at: '2030-07-11T00:00:00.000Z', next_payment_date: '2030-07-10' });
+    expect((await membership()).membership).toMatchObject({
+      status: 'active',
+      failed_attempts: 1,
+      next_attempt_at: '2030-07-11T00:00:00.000Z',
+      next_payment_date: '2030-07-10',
+    });
     const [firstMail] = await sink.mailsAfter(mailsBefore, 1, DEMO_ADMIN.email);
     expect(firstMail!.parsed.text).toContain('2030-07-11');
 
@@ -395,11 +496,33 @@ describe('plans, membership and payments (PortOne, against its fake)', () => {
     clock.set('2030-08-13T05:00:00Z');
     const orderId = `renewal-${membershipId}-2030-08-13-0`;
     const [plan] = await server.db.select().from(plans).where(eq(plans.id, ids.starter));
-    await server.db.insert(payments).values({ tenantId: ids.tenant.id, membershipId, planId: plan!.id, kind: 'renewal', amount: 29_000, credit: 20_000, provider: 'portone', orderId, ownerKey: `tenant:${ids.tenant.id}`, periodStart: '2030-08-13', periodEnd: '2030-09-13' });
+    await server.db.insert(payments).values({
+      tenantId: ids.tenant.id,
+      membershipId,
+      planId: plan!.id,
+      kind: 'renewal',
+      amount: 29_000,
+      credit: 20_000,
+      provider: 'portone',
+      orderId,
+      ownerKey: `tenant:${ids.tenant.id}`,
+      periodStart: '2030-08-13',
+      periodEnd: '2030-09-13',
+    });
     portone.payments.set(orderId, { id: orderId, status: 'PAID', amount: 29_000, billingKey, transactionId: 'tx-webhook' });
-    const grants = async () => (await server.db.select().from(creditLedger).where(and(eq(creditLedger.tenantId, ids.tenant.id), eq(creditLedger.kind, 'grant')))).length;
+    const grants = async () =>
+      (
+        await server.db
+          .select()
+          .from(creditLedger)
+          .where(and(eq(creditLedger.tenantId, ids.tenant.id), eq(creditLedger.kind, 'grant')))
+      ).length;
     const grantsBefore = await grants();
-    const event = { type: 'Transaction.Paid', timestamp: clock.now().toISOString(), data: { paymentId: orderId, storeId: portone.storeId, transactionId: 'tx-webhook' } };
+    const event = {
+      type: 'Transaction.Paid',
+      timestamp: clock.now().toISOString(),
+      data: { paymentId: orderId, storeId: portone.storeId, transactionId: 'tx-webhook' },
+    };
 
     const forged = await portone.webhook(webhookUrl, event, { secret: `whsec_${Buffer.from('not the secret').toString('base64')}`, timestamp: nowSeconds() });
     expect(forged.status).toBe(401);
@@ -412,7 +535,10 @@ describe('plans, membership and payments (PortOne, against its fake)', () => {
     const delivered = await portone.webhook(webhookUrl, event, { id: 'msg_delivery_1', timestamp: nowSeconds() });
     expect(delivered.status).toBe(200);
     expect(await delivered.json()).toEqual({ ok: true, replayed: false });
-    expect((await server.db.select().from(payments).where(eq(payments.orderId, orderId)))[0]).toMatchObject({ status: 'paid', providerPaymentId: 'tx-webhook' });
+    expect((await server.db.select().from(payments).where(eq(payments.orderId, orderId)))[0]).toMatchObject({
+      status: 'paid',
+      providerPaymentId: 'tx-webhook',
+    });
     expect((await membership()).membership).toMatchObject({ next_payment_date: '2030-09-13' });
     expect(await grants()).toBe(grantsBefore + 1);
 

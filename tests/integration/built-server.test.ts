@@ -40,6 +40,7 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('the built server (npm start)', (
       PORT: '0',
       LOG_LEVEL: 'warn',
       JOB_POLL_INTERVAL_SECONDS: '0.5',
+      DEMO_MCP_SERVER: 'true',
     };
     const build = spawnSync(process.execPath, ['scripts/build-server.mjs', '--outdir', buildDir], { encoding: 'utf8' });
     expect(build.status, build.stderr).toBe(0);
@@ -70,6 +71,10 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('the built server (npm start)', (
         body: JSON.stringify({ email: 'admin@demo.test', password: 'DemoAdmin!234' }),
       });
       expect(signIn.status).toBe(200);
+      // The demo MCP server runs from the bundle too, registered with its two tools on.
+      const { access_token: token } = (await signIn.json()) as { access_token: string };
+      const servers = await fetch(`${origin}/api/v1/admin/mcp-servers/`, { headers: { 'x-access-token': token } });
+      expect(((await servers.json()) as { items: unknown[] }).items).toEqual([expect.objectContaining({ tool_count: 2, enabled_tool_count: 2 })]);
     });
 
     it('parses uploaded documents in its worker process: pages counted on upload, text extracted by the job', async () => {
@@ -86,11 +91,15 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('the built server (npm start)', (
       const upload = await fetch(`${origin}/api/v1/files/`, { method: 'POST', headers: { 'x-access-token': token }, body: form });
       expect(upload.status).toBe(200);
       const ids = ((await upload.json()) as { items: { id: number }[] }).items.map((item) => item.id);
-      const states = await waitFor(async () => {
-        const progress = await fetch(`${origin}/api/v1/files/progress?file_ids=${ids.join(',')}`, { headers: { 'x-access-token': token } });
-        const { items } = (await progress.json()) as { items: { status: string; parsed_percentage: number }[] };
-        return items.every((item) => item.status !== 'parsing') ? items : undefined;
-      }, 'the documents to be parsed', 60_000);
+      const states = await waitFor(
+        async () => {
+          const progress = await fetch(`${origin}/api/v1/files/progress?file_ids=${ids.join(',')}`, { headers: { 'x-access-token': token } });
+          const { items } = (await progress.json()) as { items: { status: string; parsed_percentage: number }[] };
+          return items.every((item) => item.status !== 'parsing') ? items : undefined;
+        },
+        'the documents to be parsed',
+        60_000,
+      );
       expect(states.map((state) => [state.status, state.parsed_percentage])).toEqual([
         ['parsed', 100],
         ['parsed', 100],

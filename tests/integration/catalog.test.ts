@@ -1,6 +1,16 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chatbotCategories, chatbotMemberGroups, chatbots, llmModels, memberGroupLinks, memberGroups, members, recentChatbots, tenants } from '../../src/server/db/schema';
+import {
+  chatbotCategories,
+  chatbotMemberGroups,
+  chatbots,
+  llmModels,
+  memberGroupLinks,
+  memberGroups,
+  members,
+  recentChatbots,
+  tenants,
+} from '../../src/server/db/schema';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
 
@@ -15,8 +25,14 @@ let tenantId: number;
 beforeAll(async () => {
   server = await startTestServer();
   api = apiClient(server);
-  ({ access_token: memberToken, member: { id: memberId } } = await api.signIn(DEMO_MEMBER));
-  ({ access_token: adminToken, member: { id: adminId } } = await api.signIn(DEMO_ADMIN));
+  ({
+    access_token: memberToken,
+    member: { id: memberId },
+  } = await api.signIn(DEMO_MEMBER));
+  ({
+    access_token: adminToken,
+    member: { id: adminId },
+  } = await api.signIn(DEMO_ADMIN));
   const [tenant] = await server.db.select().from(tenants).where(eq(tenants.subdomain, 'demo'));
   tenantId = tenant!.id;
 });
@@ -58,14 +74,27 @@ describe('GET /chatbots/', () => {
     const lowCost = defaults.filter((bot: { llm_model: { is_low_llm: boolean } }) => bot.llm_model.is_low_llm);
     expect(lowCost).toHaveLength(1);
     expect(lowCost[0].llm_model).toMatchObject({ is_available: true, context_limit: expect.any(Number), release_date: expect.any(String) });
-    expect(defaults[0]).toMatchObject({ ko_name: expect.any(String), en_key_features: expect.any(String), categories: [expect.objectContaining({ en_name: expect.any(String) })] });
+    expect(defaults[0]).toMatchObject({
+      ko_name: expect.any(String),
+      en_key_features: expect.any(String),
+      categories: [expect.objectContaining({ en_name: expect.any(String) })],
+    });
   });
 
   it('leaves defaults out without include_default and filters by search, public flag and category', async () => {
     const [model] = await server.db.select().from(llmModels).where(eq(llmModels.tenantId, tenantId)).limit(1);
     const [published] = await server.db
       .insert(chatbots)
-      .values({ tenantId, hashId: 'store-travel', enName: 'Travel Planner', koName: '여행 플래너', llmModelId: model!.id, creatorId: adminId, isPublic: true, publishStatus: 'approved' })
+      .values({
+        tenantId,
+        hashId: 'store-travel',
+        enName: 'Travel Planner',
+        koName: '여행 플래너',
+        llmModelId: model!.id,
+        creatorId: adminId,
+        isPublic: true,
+        publishStatus: 'approved',
+      })
       .returning();
     await server.db
       .insert(chatbots)
@@ -105,7 +134,8 @@ describe('GET /chatbots/', () => {
 
     // member_id (spec §7): an admin of the group lists what the member sees, which leaves it out.
     await server.db.insert(memberGroupLinks).values({ tenantId, memberId: adminId, memberGroupId: group!.id });
-    const hashes = async (query: string, token: string) => (await api.call(`/chatbots/?include_default=true${query}`, { token })).body.items.map((bot: { hash_id: string }) => bot.hash_id);
+    const hashes = async (query: string, token: string) =>
+      (await api.call(`/chatbots/?include_default=true${query}`, { token })).body.items.map((bot: { hash_id: string }) => bot.hash_id);
     expect(await hashes('', adminToken)).toContain('research-only');
     expect(await hashes(`&member_id=${memberId}`, adminToken)).not.toContain('research-only');
     expect(await hashes(`&member_id=${memberId}`, memberToken)).toEqual(await hashes('', memberToken));
@@ -141,7 +171,14 @@ describe('GET /chatbots/{id}/', () => {
 describe('GET|PATCH /members/{id}/', () => {
   it('reads and updates the own record', async () => {
     const me = await api.call(`/members/${memberId}/`, { token: memberToken });
-    expect(me.body).toMatchObject({ id: memberId, email: DEMO_MEMBER.email, is_admin: false, member_type: 'organization', sso_platform_id: null, has_password: true });
+    expect(me.body).toMatchObject({
+      id: memberId,
+      email: DEMO_MEMBER.email,
+      is_admin: false,
+      member_type: 'organization',
+      sso_platform_id: null,
+      has_password: true,
+    });
     // Every custom field of the tenant, with the member's value (none yet for the demo member).
     expect(me.body.custom_fields.map((field: { field_name: string; value: string | null }) => [field.field_name, field.value])).toEqual([
       ['Department', null],
@@ -200,6 +237,11 @@ describe('recent chatbots', () => {
       await response.text();
     }
     const recent = await server.db.select().from(recentChatbots).where(eq(recentChatbots.memberId, memberId));
-    expect(recent.map((row) => row.chatbotId).sort()).toEqual(bots.slice(1).map((bot) => bot.id).sort());
+    expect(recent.map((row) => row.chatbotId).sort()).toEqual(
+      bots
+        .slice(1)
+        .map((bot) => bot.id)
+        .sort(),
+    );
   });
 });

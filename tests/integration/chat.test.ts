@@ -1,11 +1,21 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { creditLedger, llmModels, members, modelGroupPermissions, restrictedWords, sessionMessages, taskModes, tenants, usageRecords } from '../../src/server/db/schema';
+import {
+  creditLedger,
+  llmModels,
+  members,
+  modelGroupPermissions,
+  restrictedWords,
+  sessionMessages,
+  taskModes,
+  tenants,
+  usageRecords,
+} from '../../src/server/db/schema';
 import { checkSend, openTurn } from '../../src/server/domains/chat/service';
-import { createInputGuard } from '../../src/server/domains/security/inputGuard';
 import { chatBodySchema, chatMetaSchema } from '../../src/shared/api/chat';
 import { DEFAULT_FAKE_CHUNKS, type FakeLlmUpstream, startFakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
 import { DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
+import { sendDeps } from './helpers/sendDeps';
 import { apiClient, jsonBody, readFrames } from './helpers/client';
 
 let upstream: FakeLlmUpstream;
@@ -68,7 +78,10 @@ describe('POST /chatbots/{id}/chat/ through the OpenAI-compatible provider', () 
     expect(meta).toMatchObject({ session_created: true, model: 'balanced-pro' });
 
     const frames = await readFrames(response);
-    const text = frames.filter((f) => f.type === 'text').map((f) => f.delta).join('');
+    const text = frames
+      .filter((f) => f.type === 'text')
+      .map((f) => f.delta)
+      .join('');
     expect(text).toBe(DEFAULT_FAKE_CHUNKS.join(''));
     const usage = frames.find((f) => f.type === 'usage');
     expect(usage).toMatchObject({ input_tokens: 42, output_tokens: 6 });
@@ -90,7 +103,10 @@ describe('POST /chatbots/{id}/chat/ through the OpenAI-compatible provider', () 
     const [usageRow] = await server.db.select().from(usageRecords).where(eq(usageRecords.messageId, meta.chatbot_message_id));
     expect(usageRow).toMatchObject({ memberId, modelName: 'balanced-pro', inputTokens: 42, outputTokens: 6 });
     // Reservation plus settlement leave exactly the real cost on the ledger.
-    const ledger = await server.db.select().from(creditLedger).where(and(eq(creditLedger.memberId, memberId)));
+    const ledger = await server.db
+      .select()
+      .from(creditLedger)
+      .where(and(eq(creditLedger.memberId, memberId)));
     const net = ledger.filter((row) => row.kind !== 'grant').reduce((sum, row) => sum + row.amount, 0);
     expect(net).toBeCloseTo(-usage.credits, 6);
 
@@ -145,7 +161,10 @@ describe('POST /chatbots/{id}/chat/ through the OpenAI-compatible provider', () 
     expect(request.aborted).toBe(true);
     expect(request.chunksSent).toBeLessThan(60);
 
-    const saved = await until(() => messageById(meta.chatbot_message_id), (row) => row.interrupted !== null);
+    const saved = await until(
+      () => messageById(meta.chatbot_message_id),
+      (row) => row.interrupted !== null,
+    );
     expect(saved.interrupted).toBe('stopped');
     expect(saved.text.startsWith('w0 ')).toBe(true);
     expect(saved.text.length).toBeLessThan(Array.from({ length: 60 }, (_, i) => `w${i} `).join('').length);
@@ -203,7 +222,7 @@ describe('answers whose server stopped streaming them (leases)', () => {
     const crashedTurn = await openTurn(
       server.db,
       await checkSend(
-        { db: server.db, guard: createInputGuard(server.db, 0) },
+        sendDeps(server),
         tenant!,
         member!,
         chatbotIds.general,
@@ -222,14 +241,23 @@ describe('answers whose server stopped streaming them (leases)', () => {
     const stop = new AbortController();
     const live = await send(chatbotIds.general, { text: 'Still answering' }, stop.signal);
     const liveMeta = chatMetaSchema.parse(JSON.parse(live.headers.get('x-chat-meta')!));
-    const flushed = await until(() => messageById(liveMeta.chatbot_message_id), (row) => row.text.length > 0);
+    const flushed = await until(
+      () => messageById(liveMeta.chatbot_message_id),
+      (row) => row.text.length > 0,
+    );
     expect(flushed).toMatchObject({ streaming: true, interrupted: null, streamOwner: expect.any(String) });
     const remainingBefore = await remainingCredit();
 
     expect(await server.app.sweepAbandonedAnswers()).toBe(1);
 
     const charged = cost(crashedTurn.estimatedInputTokens, Math.ceil(partial.length / 4));
-    expect(await messageById(crashedId)).toMatchObject({ streaming: false, interrupted: 'interrupted', text: partial, streamOwner: 'dead-process', leaseExpiresAt: null });
+    expect(await messageById(crashedId)).toMatchObject({
+      streaming: false,
+      interrupted: 'interrupted',
+      text: partial,
+      streamOwner: 'dead-process',
+      leaseExpiresAt: null,
+    });
     expect((await reservationFor(crashedId)).settlements).toEqual([expect.objectContaining({ amount: expect.closeTo(-held.reservation.amount - charged, 6) })]);
     const [usage] = await server.db.select().from(usageRecords).where(eq(usageRecords.messageId, crashedId));
     expect(usage).toMatchObject({ credits: expect.closeTo(charged, 6), inputTokens: crashedTurn.estimatedInputTokens });
@@ -242,10 +270,18 @@ describe('answers whose server stopped streaming them (leases)', () => {
     expect(history.body.items.at(-3)).toMatchObject({ id: finishedMeta.chatbot_message_id, interrupted: null, streaming: false });
     expect(history.body.items.at(-1)).toMatchObject({ id: crashedId, speaker_type: 'chatbot', interrupted: 'interrupted', streaming: false, text: partial });
     const liveHistory = await api.call(`/sessions/${liveMeta.session_hash_id}/history/`, { token });
-    expect(liveHistory.body.items.at(-1)).toMatchObject({ id: liveMeta.chatbot_message_id, interrupted: null, streaming: true, text: expect.stringMatching(/^w0 /) });
+    expect(liveHistory.body.items.at(-1)).toMatchObject({
+      id: liveMeta.chatbot_message_id,
+      interrupted: null,
+      streaming: true,
+      text: expect.stringMatching(/^w0 /),
+    });
 
     stop.abort();
-    const stopped = await until(() => messageById(liveMeta.chatbot_message_id), (row) => !row.streaming);
+    const stopped = await until(
+      () => messageById(liveMeta.chatbot_message_id),
+      (row) => !row.streaming,
+    );
     expect(stopped).toMatchObject({ interrupted: 'stopped', streamOwner: null });
   });
 
@@ -254,10 +290,16 @@ describe('answers whose server stopped streaming them (leases)', () => {
     const response = await send(chatbotIds.general, { text: 'A server that lost the database for too long' });
     const meta = chatMetaSchema.parse(JSON.parse(response.headers.get('x-chat-meta')!));
     const framesRead = readFrames(response);
-    await until(() => messageById(meta.chatbot_message_id), (row) => row.text.length > 0);
+    await until(
+      () => messageById(meta.chatbot_message_id),
+      (row) => row.text.length > 0,
+    );
     // As if this process had not renewed the lease in time: a sweep saves the answer (again if a renewal came in between).
     const expireAndSweep = async () => {
-      await server.db.update(sessionMessages).set({ leaseExpiresAt: sql`now() - interval '1 second'` }).where(eq(sessionMessages.id, meta.chatbot_message_id));
+      await server.db
+        .update(sessionMessages)
+        .set({ leaseExpiresAt: sql`now() - interval '1 second'` })
+        .where(eq(sessionMessages.id, meta.chatbot_message_id));
       return server.app.sweepAbandonedAnswers();
     };
     await until(expireAndSweep, (swept) => swept === 1);
@@ -340,7 +382,10 @@ describe('chat errors known before streaming', () => {
   it('reserves credits atomically so that concurrent sends cannot overspend', async () => {
     // 1 credit left, less than one full answer costs: one send reserves all of it (for a shorter answer), the other finds nothing.
     const used = await api.call(`/members/${memberId}/credit-check/`, { token });
-    await server.db.update(members).set({ creditQuota: 5000 - used.body.remaining_credit + 1 }).where(eq(members.id, memberId));
+    await server.db
+      .update(members)
+      .set({ creditQuota: 5000 - used.body.remaining_credit + 1 })
+      .where(eq(members.id, memberId));
     upstream.setBehaviour({ delayMs: 30 });
     const [first, second] = await Promise.all([send(chatbotIds.general, { text: 'one' }), send(chatbotIds.general, { text: 'two' })]);
     expect([first.status, second.status].sort()).toEqual([200, 402]);

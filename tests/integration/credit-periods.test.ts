@@ -5,10 +5,10 @@ import { backgroundTasks, creditBalances, creditLedger, memberGroupLinks, member
 import { checkSend, openTurn } from '../../src/server/domains/chat/service';
 import { renewTenantPeriod, tenantsDue } from '../../src/server/domains/credits/periods';
 import { creditCheck, grantTenantCredits } from '../../src/server/domains/credits/service';
-import { createInputGuard } from '../../src/server/domains/security/inputGuard';
 import { chatBodySchema } from '../../src/shared/api/chat';
 import { type FakeLlmUpstream, startFakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
 import { DEMO_ADMIN, DEMO_MEMBER, HELD_BY_TEST, type TestServer, startTestServer } from '../fixtures/testServer';
+import { sendDeps } from './helpers/sendDeps';
 import { apiClient } from './helpers/client';
 
 type MemberRow = typeof members.$inferSelect;
@@ -36,7 +36,11 @@ async function member(id: number): Promise<MemberRow> {
 /** Decides and reserves a send as the chat route does (no streaming, no settlement). */
 async function reserveSend(who: MemberRow): Promise<'reserved' | 'depleted'> {
   try {
-    const turn = await openTurn(server.db, await checkSend({ db: server.db, guard: createInputGuard(server.db, 0) }, tenant, await member(who.id), chatbotId, chatBodySchema.parse({ text: 'Period test' })), HELD_BY_TEST);
+    const turn = await openTurn(
+      server.db,
+      await checkSend(sendDeps(server), tenant, await member(who.id), chatbotId, chatBodySchema.parse({ text: 'Period test' })),
+      HELD_BY_TEST,
+    );
     return turn.reservation ? 'reserved' : 'depleted';
   } catch (error) {
     if ((error as { code?: string }).code === 'credits_depleted') return 'depleted';
@@ -48,7 +52,9 @@ async function reserveSend(who: MemberRow): Promise<'reserved' | 'depleted'> {
 async function runDueJobs(): Promise<number> {
   const taskIds = await server.app.creditPeriods.enqueueDue();
   for (let attempt = 0; attempt < 200; attempt++) {
-    const rows = taskIds.length ? await server.db.select({ status: backgroundTasks.status }).from(backgroundTasks).where(inArray(backgroundTasks.id, taskIds)) : [];
+    const rows = taskIds.length
+      ? await server.db.select({ status: backgroundTasks.status }).from(backgroundTasks).where(inArray(backgroundTasks.id, taskIds))
+      : [];
     if (rows.every((row) => row.status !== 'running')) {
       expect(rows.every((row) => row.status === 'completed')).toBe(true);
       return taskIds.length;
@@ -111,7 +117,10 @@ describe('credit periods', () => {
     const before = await poolRemaining();
     expect(await tenantsDue(server.db)).toContain(tenant.id);
     expect(await runDueJobs()).toBeGreaterThanOrEqual(1);
-    const [grant] = await server.db.select().from(creditLedger).where(and(eq(creditLedger.tenantId, tenant.id), eq(creditLedger.planPeriod, '2031-01')));
+    const [grant] = await server.db
+      .select()
+      .from(creditLedger)
+      .where(and(eq(creditLedger.tenantId, tenant.id), eq(creditLedger.planPeriod, '2031-01')));
     expect(grant).toMatchObject({ kind: 'grant', amount: 100_000, usageStartDate: '2031-01-01', usageEndDate: '2031-01-31', enName: 'Team monthly credits' });
     expect(await poolRemaining()).toBeCloseTo(before + 100_000, 6);
     // Nothing is due any more this month, and running the job again changes nothing.
@@ -142,7 +151,10 @@ describe('credit periods', () => {
     // The member's monthly quota is whole again: February's balance rows start empty.
     expect((await creditCheck(server.db, await member(demo.id))).remaining_credit!).toBeGreaterThan(januaryQuota);
     expect(await runDueJobs()).toBeGreaterThanOrEqual(1);
-    const [expiry] = await server.db.select().from(creditLedger).where(and(eq(creditLedger.tenantId, tenant.id), isNotNull(creditLedger.expiresGrantId)));
+    const [expiry] = await server.db
+      .select()
+      .from(creditLedger)
+      .where(and(eq(creditLedger.tenantId, tenant.id), isNotNull(creditLedger.expiresGrantId)));
     // Grants are used up in the order they lapse: January's plan credit lapsed first, so it carried
     // all of the usage since it was granted and only its rest is taken back.
     const januaryUsage = 100_000 - -expiry!.amount;
@@ -171,9 +183,20 @@ describe('credit periods', () => {
     moveClockTo('2031-02-28T23:59:59Z');
     const others = await server.db
       .insert(members)
-      .values(Array.from({ length: 6 }, (_, i) => ({ ...demo, id: undefined, email: `period-${i}@demo.test`, name: `Period member ${i}`, createdAt: undefined, updatedAt: undefined })))
+      .values(
+        Array.from({ length: 6 }, (_, i) => ({
+          ...demo,
+          id: undefined,
+          email: `period-${i}@demo.test`,
+          name: `Period member ${i}`,
+          createdAt: undefined,
+          updatedAt: undefined,
+        })),
+      )
       .returning();
-    await server.db.insert(memberGroupLinks).values(others.map((row) => ({ tenantId: tenant.id, memberId: row.id, memberGroupId: demo.defaultMemberGroupId! })));
+    await server.db
+      .insert(memberGroupLinks)
+      .values(others.map((row) => ({ tenantId: tenant.id, memberId: row.id, memberGroupId: demo.defaultMemberGroupId! })));
     const beforeReset = others.flatMap((who) => [reserveSend(who), reserveSend(who)]);
     moveClockTo('2031-03-01T00:00:01Z');
     const [renewal, ...afterReset] = await Promise.all([renewTenantPeriod(server.db, tenant.id), ...others.map((who) => reserveSend(who)), ...beforeReset]);
@@ -187,7 +210,15 @@ describe('credit periods', () => {
     const reservations = await server.db
       .select({ period: sql<string>`to_char(${creditLedger.createdAt} at time zone 'UTC', 'YYYY-MM')`, n: sql<number>`count(*)::int` })
       .from(creditLedger)
-      .where(and(eq(creditLedger.kind, 'reservation'), inArray(creditLedger.memberId, others.map((who) => who.id))))
+      .where(
+        and(
+          eq(creditLedger.kind, 'reservation'),
+          inArray(
+            creditLedger.memberId,
+            others.map((who) => who.id),
+          ),
+        ),
+      )
       .groupBy(sql`1`);
     expect(reservations.reduce((sum, row) => sum + row.n, 0)).toBe(18);
     expect(reservations.every((row) => row.period === '2031-02' || row.period === '2031-03')).toBe(true);
@@ -202,7 +233,12 @@ describe('credit periods', () => {
     try {
       // March's plan credit lapsed and is taken back; April's is not granted.
       expect(await renewTenantPeriod(server.db, tenant.id)).toEqual({ expired: 1, granted: false });
-      expect(await server.db.select().from(creditLedger).where(and(eq(creditLedger.tenantId, tenant.id), eq(creditLedger.planPeriod, '2031-04')))).toEqual([]);
+      expect(
+        await server.db
+          .select()
+          .from(creditLedger)
+          .where(and(eq(creditLedger.tenantId, tenant.id), eq(creditLedger.planPeriod, '2031-04'))),
+      ).toEqual([]);
       expect(await tenantsDue(server.db)).not.toContain(tenant.id);
       // Once the membership has ended, the plan the tenant keeps is granted monthly again.
       await server.db.update(memberships).set({ status: 'ended' }).where(eq(memberships.id, membership!.id));

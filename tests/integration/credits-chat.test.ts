@@ -82,7 +82,18 @@ describe('GET /members/{id}/usage/', () => {
     const fresh = await usage();
     expect(fresh.status).toBe(200);
     // Default group: 5,000 per member a month, 50,000 for the group; nothing used yet.
-    expect(fresh.body).toMatchObject({ limited_by: 'member', quota: 5000, usage: 0, remaining: 5000, percentage_used: 0, depleted: false, message_count: 0, average_message_cost: null, estimated_messages_left: null, models: [] });
+    expect(fresh.body).toMatchObject({
+      limited_by: 'member',
+      quota: 5000,
+      usage: 0,
+      remaining: 5000,
+      percentage_used: 0,
+      depleted: false,
+      message_count: 0,
+      average_message_cost: null,
+      estimated_messages_left: null,
+      models: [],
+    });
     expect(fresh.body.period_start).toMatch(/^\d{4}-\d{2}-01$/);
     expect(fresh.body.period_end.slice(0, 7)).toBe(fresh.body.period_start.slice(0, 7));
 
@@ -119,13 +130,22 @@ describe('GET /members/{id}/usage/', () => {
 
   it('names the group when its monthly quota is the smaller remainder, and the tenant pool when it is spent', async () => {
     const before = (await usage()).body.usage;
-    await server.db.update(memberGroups).set({ creditQuota: before + 1 }).where(eq(memberGroups.id, groupId));
+    await server.db
+      .update(memberGroups)
+      .set({ creditQuota: before + 1 })
+      .where(eq(memberGroups.id, groupId));
     expect((await usage()).body).toMatchObject({ limited_by: 'group', quota: expect.closeTo(before + 1, 6), remaining: expect.closeTo(1, 6) });
 
     const pool = (await api.call(`/members/${memberId}/credit-check/`, { token })).body.tenant.remaining_credit;
     await grantTenantCredits(server.db, tenant.id, -pool, { koName: '차감', enName: 'Spent' });
     try {
-      expect((await usage()).body).toMatchObject({ limited_by: 'tenant', remaining: expect.closeTo(0, 6), percentage_used: expect.closeTo(100, 6), depleted: true, depletion_kind: 'tenant' });
+      expect((await usage()).body).toMatchObject({
+        limited_by: 'tenant',
+        remaining: expect.closeTo(0, 6),
+        percentage_used: expect.closeTo(100, 6),
+        depleted: true,
+        depletion_kind: 'tenant',
+      });
     } finally {
       await grantTenantCredits(server.db, tenant.id, pool, { koName: '복구', enName: 'Restored' });
     }
@@ -191,14 +211,20 @@ describe('402 credits_depleted and its message', () => {
       await setMember({ creditQuota: 0 });
       expect(await refused(paidChatbot)).toMatchObject({ status: 402, depletion: 'team' });
     } finally {
-      await server.db.update(llmModels).set({ inputCostPer10k: model!.inputCostPer10k, outputCostPer10k: model!.outputCostPer10k }).where(eq(llmModels.id, model!.id));
+      await server.db
+        .update(llmModels)
+        .set({ inputCostPer10k: model!.inputCostPer10k, outputCostPer10k: model!.outputCostPer10k })
+        .where(eq(llmModels.id, model!.id));
     }
   });
 
   it("a send paid from the chatbot creator's credits names the creator", async () => {
     await setMember({ creditQuota: 0 });
     const [row] = await server.db.select().from(members).where(eq(members.id, memberId));
-    await expect(assertCreditLeft(server.db, row!, { billedToCreator: true })).rejects.toMatchObject({ status: 402, details: { depletion: 'chatbot_creator' } });
+    await expect(assertCreditLeft(server.db, row!, { billedToCreator: true })).rejects.toMatchObject({
+      status: 402,
+      details: { depletion: 'chatbot_creator' },
+    });
   });
 });
 
@@ -216,7 +242,9 @@ describe('what a send may cost (DESIGN §7)', () => {
     const sends = await Promise.all(
       Array.from({ length: 50 }, async () => {
         const response = await send(paidChatbot, 'Tell me everything.');
-        return response.status === 200 ? { status: 200, frames: await readFrames(response) } : { status: response.status, code: (await jsonBody(response)).code };
+        return response.status === 200
+          ? { status: 200, frames: await readFrames(response) }
+          : { status: response.status, code: (await jsonBody(response)).code };
       }),
     );
     const answered = sends.filter((outcome) => outcome.status === 200);
@@ -238,7 +266,10 @@ describe('what a send may cost (DESIGN §7)', () => {
     const charged = answered.reduce((sum, outcome) => sum + outcome.frames!.find((frame) => frame.type === 'usage').credits, 0);
     expect(charged).toBeLessThan(LIMIT + fullReservation);
     expect((await usage()).body.remaining).toBeGreaterThan(-fullReservation);
-    const settlements = await server.db.select().from(creditLedger).where(and(eq(creditLedger.memberId, memberId), eq(creditLedger.kind, 'settlement')));
+    const settlements = await server.db
+      .select()
+      .from(creditLedger)
+      .where(and(eq(creditLedger.memberId, memberId), eq(creditLedger.kind, 'settlement')));
     expect(settlements.every((row) => row.amount >= 0)).toBe(true);
   });
 });
@@ -256,6 +287,8 @@ describe('PATCH /admin/members/bulk/', () => {
 
   it('is for admins only and refuses a negative limit', async () => {
     expect((await api.call('/admin/members/bulk/', { method: 'PATCH', token, body: { member_ids: [memberId], credit_quota: 100 } })).status).toBe(403);
-    expect((await api.call('/admin/members/bulk/', { method: 'PATCH', token: adminToken, body: { member_ids: [memberId], credit_quota: -1 } })).status).toBe(400);
+    expect((await api.call('/admin/members/bulk/', { method: 'PATCH', token: adminToken, body: { member_ids: [memberId], credit_quota: -1 } })).status).toBe(
+      400,
+    );
   });
 });

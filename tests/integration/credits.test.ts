@@ -4,11 +4,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
 import { creditBalances, creditLedger, memberGroupLinks, memberGroups, members, sessionMessages, tenants } from '../../src/server/db/schema';
 import { checkSend, openTurn } from '../../src/server/domains/chat/service';
-import { createInputGuard } from '../../src/server/domains/security/inputGuard';
 import { creditCheck, grantTenantCredits } from '../../src/server/domains/credits/service';
 import { chatBodySchema, chatMetaSchema } from '../../src/shared/api/chat';
 import { type FakeLlmUpstream, startFakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
 import { DEMO_MEMBER, HELD_BY_TEST, type TestServer, startTestServer } from '../fixtures/testServer';
+import { sendDeps } from './helpers/sendDeps';
 import { apiClient } from './helpers/client';
 
 type MemberRow = typeof members.$inferSelect;
@@ -34,7 +34,11 @@ async function member(id: number): Promise<MemberRow> {
 /** Sends straight through the service: decides and reserves, but nothing is streamed or settled. */
 async function prepare(who: MemberRow): Promise<'reserved' | 'depleted'> {
   try {
-    await openTurn(server.db, await checkSend({ db: server.db, guard: createInputGuard(server.db, 0) }, tenant, await member(who.id), chatbotId, chatBodySchema.parse({ text: SEND_TEXT })), HELD_BY_TEST);
+    await openTurn(
+      server.db,
+      await checkSend(sendDeps(server), tenant, await member(who.id), chatbotId, chatBodySchema.parse({ text: SEND_TEXT })),
+      HELD_BY_TEST,
+    );
     return 'reserved';
   } catch (error) {
     if ((error as { code?: string }).code === 'credits_depleted') return 'depleted';
@@ -121,7 +125,16 @@ beforeAll(async () => {
   groupId = demo.defaultMemberGroupId!;
   others = await server.db
     .insert(members)
-    .values(Array.from({ length: 9 }, (_, i) => ({ ...demo, id: undefined, email: `ledger-${i}@demo.test`, name: `Ledger member ${i}`, createdAt: undefined, updatedAt: undefined })))
+    .values(
+      Array.from({ length: 9 }, (_, i) => ({
+        ...demo,
+        id: undefined,
+        email: `ledger-${i}@demo.test`,
+        name: `Ledger member ${i}`,
+        createdAt: undefined,
+        updatedAt: undefined,
+      })),
+    )
     .returning();
   await server.db.insert(memberGroupLinks).values(others.map((row) => ({ tenantId: tenant.id, memberId: row.id, memberGroupId: groupId })));
 
@@ -130,7 +143,7 @@ beforeAll(async () => {
   const list = await api.call('/chatbots/?include_default=true', { token });
   chatbotId = list.body.items.find((bot: { en_name: string }) => bot.en_name === 'General Assistant').id;
 
-  const turn = await openTurn(server.db, await checkSend({ db: server.db, guard: createInputGuard(server.db, 0) }, tenant, demo, chatbotId, chatBodySchema.parse({ text: SEND_TEXT })), HELD_BY_TEST);
+  const turn = await openTurn(server.db, await checkSend(sendDeps(server), tenant, demo, chatbotId, chatBodySchema.parse({ text: SEND_TEXT })), HELD_BY_TEST);
   perSend = turn.reservation!.amount;
   expect(perSend).toBeGreaterThan(1);
 });
@@ -141,10 +154,16 @@ afterAll(async () => {
 
 describe('credit balances', () => {
   it('let only as many concurrent sends through as the group quota allows, whoever sends', async () => {
-    const [group] = await server.db.select().from(creditBalances).where(and(eq(creditBalances.scopeKind, 'group'), eq(creditBalances.scopeId, groupId)));
+    const [group] = await server.db
+      .select()
+      .from(creditBalances)
+      .where(and(eq(creditBalances.scopeKind, 'group'), eq(creditBalances.scopeId, groupId)));
     const groupUsed = -group!.usageSum;
     // Room for 3.5 sends: a send goes through while something is left (the fourth with a shorter answer), so 4 do.
-    await server.db.update(memberGroups).set({ creditQuota: groupUsed + 3.5 * perSend }).where(eq(memberGroups.id, groupId));
+    await server.db
+      .update(memberGroups)
+      .set({ creditQuota: groupUsed + 3.5 * perSend })
+      .where(eq(memberGroups.id, groupId));
     try {
       const senders = [demo, ...others].flatMap((who) => [who, who, who]);
       const messagesBefore = await sentMessages();
@@ -163,7 +182,10 @@ describe('credit balances', () => {
   it('hold one member to their own quota while the other members keep sending', async () => {
     const [limited, ...rest] = others as [MemberRow, ...MemberRow[]];
     const used = -((await creditCheck(server.db, limited)).remaining_credit! - 5000);
-    await server.db.update(members).set({ creditQuota: used + 1.5 * perSend }).where(eq(members.id, limited.id));
+    await server.db
+      .update(members)
+      .set({ creditQuota: used + 1.5 * perSend })
+      .where(eq(members.id, limited.id));
     const senders = [...Array.from({ length: 6 }, () => limited), ...rest.slice(0, 6)];
     const outcomes = await Promise.all(senders.map(async (who) => ({ who: who.id, outcome: await prepare(who) })));
     expect(outcomes.filter((o) => o.who === limited.id && o.outcome === 'reserved')).toHaveLength(2);
@@ -210,7 +232,12 @@ describe('credit balances', () => {
     const restarted = await buildApp({ db: server.db, config: server.config });
     await restarted.close();
     expect((await creditCheck(server.db, demo)).remaining_credit!).toBeGreaterThan(before.remaining_credit!);
-    expect(await server.db.select().from(sessionMessages).where(and(eq(sessionMessages.streaming, true), eq(sessionMessages.streamOwner, HELD_BY_TEST.owner)))).toEqual([]);
+    expect(
+      await server.db
+        .select()
+        .from(sessionMessages)
+        .where(and(eq(sessionMessages.streaming, true), eq(sessionMessages.streamOwner, HELD_BY_TEST.owner))),
+    ).toEqual([]);
     await expectBalancesToEqualLedger();
 
     stop.abort();

@@ -1,12 +1,12 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createRequire, isBuiltin } from 'node:module';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { INVOKE_CHANNELS } from '../../src/shared/ipc/channels';
+import { packDesktop } from '../../scripts/packDesktop.mjs';
 
 /**
  * Runs the BUILT main bundle (out/main/index.js) against an injected Electron and checks what it
@@ -127,9 +127,13 @@ vi.mock('electron', () => ({ ...electron.module, default: electron.module }));
 
 beforeAll(async () => {
   // The build configuration counts too: it decides what main bundles and what it leaves to node_modules.
-  const newest = Math.max(...['src/main', 'src/preload', 'src/shared'].map((dir) => newestSource(join(root, dir))), statSync(join(root, 'electron.vite.config.ts')).mtimeMs);
+  const newest = Math.max(
+    ...['src/main', 'src/preload', 'src/shared'].map((dir) => newestSource(join(root, dir))),
+    statSync(join(root, 'electron.vite.config.ts')).mtimeMs,
+  );
   const sourcesChanged = !existsSync(bundle) || newest > statSync(bundle).mtimeMs;
-  if (sourcesChanged) execFileSync('npx', ['electron-vite', 'build'], { cwd: root, stdio: 'ignore' });
+  // electron-vite's own script under this Node: no npx, whose shim Windows runs only through a shell.
+  if (sourcesChanged) execFileSync(process.execPath, [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], { cwd: root, stdio: 'ignore' });
   electron.state.userData = mkdtempSync(join(tmpdir(), 'desktop-bundle-'));
   await import(/* @vite-ignore */ bundle);
   await vi.waitFor(() => expect(electron.state.windows).toHaveLength(1));
@@ -295,56 +299,50 @@ describe.skipIf(onPostgresPass)('the packed Linux app (electron-builder --dir ag
     FuseV1Options: Record<string, string | number>;
     getCurrentFuseWire(path: string): Promise<Record<string, unknown>>;
   };
-  const SENTINEL = 'dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX';
   const config = parse(readFileSync(join(root, 'electron-builder.yml'), 'utf8')) as { electronFuses: Record<string, boolean> };
   const fuseNames = Object.keys(fuses.FuseV1Options).filter((name) => Number.isNaN(Number(name)));
   const configured = (fuse: string) => config.electronFuses[`${fuse.charAt(0).toLowerCase()}${fuse.slice(1)}`];
-  let work: string;
+  let work: string | undefined;
   let resourcesDir: string;
   let files: string[];
 
   beforeAll(async () => {
-    work = mkdtempSync(join(tmpdir(), 'desktop-pack-'));
-    // electron-builder only copies the Electron distribution and flips the fuses of its binary: a
-    // file with the fuse wire (sentinel, version 1, length, one byte per fuse) is enough. Each fuse
-    // starts opposite to electron-builder.yml, so the packed binary shows the fuses were flipped.
-    const electronDist = join(work, 'electron-dist');
-    mkdirSync(electronDist);
-    const wire = fuseNames.map((fuse) => (configured(fuse) ? '0' : '1')).join('');
-    writeFileSync(join(electronDist, 'electron'), Buffer.concat([Buffer.from('#!/bin/sh\n'), Buffer.from(SENTINEL), Buffer.from([1, wire.length]), Buffer.from(wire)]), { mode: 0o755 });
+    // `npm test` packed it beside the builds (scripts/packDesktop.mjs); run alone, the test packs it.
     const started = Date.now();
-    await promisify(execFile)(
-      process.execPath,
-      [
-        join(root, 'node_modules/electron-builder/cli.js'),
-        '--dir',
-        '--linux',
-        '--config',
-        'electron-builder.yml',
-        `-c.electronDist=${electronDist}`,
-        `-c.directories.output=${join(work, 'release')}`,
-        // No Electron headers to rebuild keytar against here; the installer build rebuilds it.
-        '-c.npmRebuild=false',
-      ],
-      { cwd: root },
-    );
-    resourcesDir = join(work, 'release/linux-unpacked/resources');
+    if (process.env.DESKTOP_PACK_DIR) resourcesDir = process.env.DESKTOP_PACK_DIR;
+    else {
+      work = mkdtempSync(join(tmpdir(), 'desktop-pack-'));
+      resourcesDir = await packDesktop(work);
+    }
     files = asar.listPackage(join(resourcesDir, 'app.asar'), { isPack: false });
     const megabytes = (statSync(join(resourcesDir, 'app.asar')).size / 1024 / 1024).toFixed(1);
-    console.log(`app.asar: ${megabytes} MB, ${files.length} entries, packed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    console.log(`app.asar: ${megabytes} MB, ${files.length} entries${work ? `, packed in ${((Date.now() - started) / 1000).toFixed(1)} s` : ''}`);
   }, 60_000);
   afterAll(() => {
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
   /** The packages the archive holds files of (`@scope/name` or `name`). */
-  const packagesIn = (list: string[]) => [...new Set(list.flatMap((file) => file.replaceAll('\\', '/').match(/^\/node_modules\/((?:@[^/]+\/)?[^/@][^/]*)\//)?.[1] ?? []))];
+  const packagesIn = (list: string[]) => [
+    ...new Set(list.flatMap((file) => file.replaceAll('\\', '/').match(/^\/node_modules\/((?:@[^/]+\/)?[^/@][^/]*)\//)?.[1] ?? [])),
+  ];
 
   it('holds the built main, preload and renderer, and of node_modules only keytar: nothing of the server', () => {
     for (const entry of ['/out/main/index.js', '/out/preload/index.cjs', '/out/renderer/index.html', '/package.json']) expect(files).toContain(entry);
     expect(packagesIn(files)).toEqual(['keytar']);
     const { dependencies } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-    for (const server of ['fastify', 'pg-boss', '@aws-sdk/client-s3', 'ai', 'mammoth', 'unpdf', 'ldapts', 'nodemailer', 'drizzle-orm', '@electric-sql/pglite']) {
+    for (const server of [
+      'fastify',
+      'pg-boss',
+      '@aws-sdk/client-s3',
+      'ai',
+      'mammoth',
+      'unpdf',
+      'ldapts',
+      'nodemailer',
+      'drizzle-orm',
+      '@electric-sql/pglite',
+    ]) {
       expect(Object.keys(dependencies), server).toContain(server);
     }
     const shipped = Object.keys(dependencies).filter((name) => files.some((file) => file.startsWith(`/node_modules/${name}/`)));
@@ -354,7 +352,7 @@ describe.skipIf(onPostgresPass)('the packed Linux app (electron-builder --dir ag
 
   it('everything main loads at run time is inside: Electron, Node built-ins and the unpacked native keytar', () => {
     const main = readFileSync(join(root, 'out/main/index.js'), 'utf8');
-    const specifiers = [...main.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)["']([^"'./][^"']*)["']/g)].map((match) => match[1]!);
+    const specifiers = [...main.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)["']([^"'./\s,][^"'\s]*)["']/g)].map((match) => match[1]!);
     const packages = [...new Set(specifiers.filter((name) => !isBuiltin(name) && name !== 'electron'))];
     expect(packages).toEqual(['keytar']);
     expect(asar.statFile(join(resourcesDir, 'app.asar'), 'node_modules/keytar/build/Release/keytar.node').unpacked).toBe(true);
@@ -363,7 +361,8 @@ describe.skipIf(onPostgresPass)('the packed Linux app (electron-builder --dir ag
   });
 
   it('flips every fuse of the packed binary as electron-builder.yml sets it', async () => {
-    const wire = await fuses.getCurrentFuseWire(join(work, 'release/linux-unpacked/chatbot-platform'));
+    // The stand-in started with every fuse the other way round (scripts/packDesktop.mjs).
+    const wire = await fuses.getCurrentFuseWire(join(resourcesDir, '../chatbot-platform'));
     for (const fuse of fuseNames) {
       const index = fuses.FuseV1Options[fuse] as number;
       expect(wire[index], fuse).toBe(configured(fuse) ? 49 : 48);

@@ -363,7 +363,13 @@ describe('desktop main against the real server', () => {
   ])('refuses a URL to %s without touching the network', async (_name, url) => {
     const main = await signedIn();
     const sent = main.requests.length;
-    const result = await main.invoke('http:fetch', { requestId: crypto.randomUUID(), url: url(), method: 'POST', headers: [], body: new TextEncoder().encode('{}') });
+    const result = await main.invoke('http:fetch', {
+      requestId: crypto.randomUUID(),
+      url: url(),
+      method: 'POST',
+      headers: [],
+      body: new TextEncoder().encode('{}'),
+    });
     expect(result).toMatchObject({ ok: false, error: { status: 403, body: { code: 'forbidden' } } });
     expect(main.requests).toHaveLength(sent);
   });
@@ -437,7 +443,10 @@ describe('desktop main against the real server', () => {
     const refused = await main.invoke('settings:set', { apiBase: 'http://chat.example/api/v1' });
     expect(refused).toMatchObject({ ok: false, error: { status: 400 } });
     expect(await main.invoke('settings:get')).toMatchObject({ ok: true, value: { apiBase: server.apiBase } });
-    expect(await main.invoke('settings:set', { apiBase: 'https://chat.example/api/v1' })).toMatchObject({ ok: true, value: { apiBase: 'https://chat.example/api/v1' } });
+    expect(await main.invoke('settings:set', { apiBase: 'https://chat.example/api/v1' })).toMatchObject({
+      ok: true,
+      value: { apiBase: 'https://chat.example/api/v1' },
+    });
   });
 
   it('signs out: the tokens are gone and the server no longer accepts the session', async () => {
@@ -459,8 +468,13 @@ describe('desktop main against the real server', () => {
 describe('changing the server while main holds a session', () => {
   /** What the server says of a refresh token: 200 while its session lives, 401 once revoked. */
   const refreshStatus = async (refreshToken: string) =>
-    (await fetch(`${server.apiBase}/auth/refresh/`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-client-kind': 'desktop' }, body: JSON.stringify({ refresh_token: refreshToken }) }))
-      .status;
+    (
+      await fetch(`${server.apiBase}/auth/refresh/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-client-kind': 'desktop' },
+        body: JSON.stringify({ refresh_token: refreshToken }),
+      })
+    ).status;
 
   it('a sign-out waiting on the keychain while the renderer switches servers goes to the server that issued the tokens, and nowhere else', async () => {
     const elsewhere = await startRecordingServer();
@@ -539,11 +553,16 @@ describe('SSO on desktop', () => {
     // RFC 8252: a native client's loopback redirect may use any port; the provider lists it without one.
     const provider = await startOidcProvider(['http://127.0.0.1/sso/callback'], { native: true });
     try {
-      const admin = (await (await fetch(`${server.apiBase}/auth/sign-in/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(DEMO_ADMIN) })).json()) as { access_token: string };
+      const admin = (await (
+        await fetch(`${server.apiBase}/auth/sign-in/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(DEMO_ADMIN) })
+      ).json()) as { access_token: string };
       const created = await fetch(`${server.apiBase}/admin/sso-platforms/`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-access-token': admin.access_token },
-        body: JSON.stringify({ sso_platform_name: 'Portal', settings: { kind: 'oidc', issuer: provider.issuer, client_id: OIDC_CLIENT.id, client_secret: OIDC_CLIENT.secret } }),
+        body: JSON.stringify({
+          sso_platform_name: 'Portal',
+          settings: { kind: 'oidc', issuer: provider.issuer, client_id: OIDC_CLIENT.id, client_secret: OIDC_CLIENT.secret },
+        }),
       });
       const platform = (await created.json()) as { id: number };
       const browserVisits: string[] = [];
@@ -555,7 +574,9 @@ describe('SSO on desktop', () => {
           void fetch(back);
         },
       });
-      const authorized = await main.invoke<{ code: string; code_verifier: string; state: string; iss?: string; redirect_url: string }>('sso:authorize', { sso_platform_id: platform.id });
+      const authorized = await main.invoke<{ code: string; code_verifier: string; state: string; iss?: string; redirect_url: string }>('sso:authorize', {
+        sso_platform_id: platform.id,
+      });
       expect(authorized.ok).toBe(true);
       if (!authorized.ok) return;
       expect(browserVisits).toHaveLength(1);
@@ -593,7 +614,9 @@ describe('SSO on desktop', () => {
       expect(refused).toMatchObject({ ok: false, error: { status: 404, body: { code: 'sso_account_not_found' } } });
 
       // Once the demo member connected this identity (My page), the same identity signs the app in.
-      const member = (await (await fetch(`${server.apiBase}/auth/sign-in/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(DEMO_MEMBER) })).json()) as {
+      const member = (await (
+        await fetch(`${server.apiBase}/auth/sign-in/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(DEMO_MEMBER) })
+      ).json()) as {
         access_token: string;
         member: { id: number };
       };
@@ -614,4 +637,3 @@ describe('SSO on desktop', () => {
     }
   });
 });
-

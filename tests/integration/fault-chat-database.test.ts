@@ -10,7 +10,18 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { creditLedger, sessionMessages } from '../../src/server/db/schema';
 import { stopBuiltServer } from '../fixtures/builtServer';
 import { type FakeLlmUpstream, startFakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
-import { type ChatServer, type ChatStream, type FaultDatabase, eventually, faultDatabase, isStream, openChatStream, startChatServer, storedAnswer, words } from './helpers/chatFaults';
+import {
+  type ChatServer,
+  type ChatStream,
+  type FaultDatabase,
+  eventually,
+  faultDatabase,
+  isStream,
+  openChatStream,
+  startChatServer,
+  storedAnswer,
+  words,
+} from './helpers/chatFaults';
 
 const SENDS = 50;
 
@@ -83,7 +94,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the database dropping the serve
       await eventually(async () => ((await db.select().from(sessionMessages).where(eq(sessionMessages.streaming, true))).length === 0 ? true : undefined));
       const reservations = await db.select().from(creditLedger).where(eq(creditLedger.kind, 'reservation'));
       for (const reservation of reservations) {
-        const settlements = await db.select().from(creditLedger).where(and(eq(creditLedger.kind, 'settlement'), eq(creditLedger.reservationId, reservation.id)));
+        const settlements = await db
+          .select()
+          .from(creditLedger)
+          .where(and(eq(creditLedger.kind, 'settlement'), eq(creditLedger.reservationId, reservation.id)));
         expect(settlements, `reservation ${reservation.id}`).toHaveLength(1);
       }
     });

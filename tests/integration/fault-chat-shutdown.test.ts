@@ -8,7 +8,17 @@ import { once } from 'node:events';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { stopBuiltServer } from '../fixtures/builtServer';
 import { type FakeLlmUpstream, startFakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
-import { type ChatServer, type FaultDatabase, eventually, faultDatabase, isStream, openChatStream, startChatServer, storedAnswer, words } from './helpers/chatFaults';
+import {
+  type ChatServer,
+  type FaultDatabase,
+  eventually,
+  faultDatabase,
+  isStream,
+  openChatStream,
+  startChatServer,
+  storedAnswer,
+  words,
+} from './helpers/chatFaults';
 
 let database: FaultDatabase;
 let upstream: FakeLlmUpstream;
@@ -27,7 +37,9 @@ afterEach(async () => {
 
 describe('SIGTERM with long answers streaming', () => {
   it('cuts them off at the deadline: an error frame, saved as interrupted with their text, credits settled, the process gone', async () => {
-    server = await startChatServer(database, upstream, { SHUTDOWN_TIMEOUT_SECONDS: '2', JOB_SHUTDOWN_TIMEOUT_SECONDS: '1' });
+    // Leases far longer than the test: it is about the shutdown's own save, and on a busy machine a
+    // stalled second let the process's sweep take its 1-second leases over (answer_not_saved, truly).
+    server = await startChatServer(database, upstream, { SHUTDOWN_TIMEOUT_SECONDS: '2', JOB_SHUTDOWN_TIMEOUT_SECONDS: '1', STREAM_LEASE_SECONDS: '30' });
     const opened = await Promise.all([0, 1, 2].map((i) => openChatStream(server!, `Long question ${i}`)));
     const streams = opened.filter(isStream);
     expect(streams).toHaveLength(3);

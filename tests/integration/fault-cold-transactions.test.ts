@@ -28,6 +28,8 @@ import { backgroundTasks, members } from '../../src/server/db/schema';
 import { createAdmin, createTenant, resetPassword } from '../../src/server/domains/tenants/provisioning';
 import { csvLines } from '../../src/server/storage/spreadsheet';
 import { API_PREFIX } from '../../src/shared/domain/http';
+import { startFixtureMcpServer } from '../fixtures/mcpServer';
+import { migratedPgliteDirectory } from '../fixtures/pgliteDirectory';
 import { type SmtpSink, startSmtpSink } from '../fixtures/smtpSink';
 import { DEMO_ADMIN, DEMO_MEMBER } from '../fixtures/testServer';
 import { fastJobSettings } from './helpers/crashJobs';
@@ -164,7 +166,11 @@ async function ok(path: string, options: Parameters<typeof call>[1] = {}): Promi
 }
 
 const signIn = async (credentials: { email: string; password: string }, tenant?: string) =>
-  (await ok('/auth/sign-in/', { method: 'POST', body: credentials, tenant, desktop: true })) as { access_token: string; refresh_token: string; member: { id: number } };
+  (await ok('/auth/sign-in/', { method: 'POST', body: credentials, tenant, desktop: true })) as {
+    access_token: string;
+    refresh_token: string;
+    member: { id: number };
+  };
 
 async function settled(taskId: number, token: string): Promise<Json> {
   return waitFor(async () => {
@@ -174,11 +180,14 @@ async function settled(taskId: number, token: string): Promise<Json> {
 }
 
 async function settledTasks(taskIds: number[]): Promise<void> {
-  await waitFor(async () => {
-    if (taskIds.length === 0) return true;
-    const rows = await handle!.db.select({ status: backgroundTasks.status }).from(backgroundTasks).where(inArray(backgroundTasks.id, taskIds));
-    return rows.every((row) => row.status !== 'running') ? true : undefined;
-  }, `tasks ${taskIds.join(', ')}`);
+  await waitFor(
+    async () => {
+      if (taskIds.length === 0) return true;
+      const rows = await handle!.db.select({ status: backgroundTasks.status }).from(backgroundTasks).where(inArray(backgroundTasks.id, taskIds));
+      return rows.every((row) => row.status !== 'running') ? true : undefined;
+    },
+    `tasks ${taskIds.join(', ')}`,
+  );
 }
 
 function mailedCode(email: string): string | undefined {
@@ -190,7 +199,12 @@ function mailedCode(email: string): string | undefined {
 
 function filesForm(parts: { name: string; bytes: Buffer | string; type?: string }[]): FormData {
   const form = new FormData();
-  for (const part of parts) form.append('files', new Blob([typeof part.bytes === 'string' ? part.bytes : new Uint8Array(part.bytes)], { type: part.type ?? 'application/octet-stream' }), part.name);
+  for (const part of parts)
+    form.append(
+      'files',
+      new Blob([typeof part.bytes === 'string' ? part.bytes : new Uint8Array(part.bytes)], { type: part.type ?? 'application/octet-stream' }),
+      part.name,
+    );
   return form;
 }
 
@@ -203,7 +217,13 @@ async function chat(token: string, chatbotId: number, body: Record<string, unkno
     signal: AbortSignal.timeout(30_000),
   });
   const text = await response.text();
-  return { status: response.status, frames: text.split('\n\n').filter((block) => block.startsWith('data: ')).map((block) => JSON.parse(block.slice(6)) as Json) };
+  return {
+    status: response.status,
+    frames: text
+      .split('\n\n')
+      .filter((block) => block.startsWith('data: '))
+      .map((block) => JSON.parse(block.slice(6)) as Json),
+  };
 }
 
 const REFUSED_INVITEE = 'cold-refused@example.test';
@@ -238,7 +258,9 @@ beforeAll(async () => {
     ...fastJobSettings,
   });
   setClock(() => now);
-  // The database in use: a first process made it, signed both accounts in, and stopped.
+  // The database in use: a first process made it (on the migrated template: initdb and the
+  // migrations are not what this file tests), signed both accounts in, and stopped.
+  await migratedPgliteDirectory(join(directory, 'pglite'));
   await boot();
   adminSession = await signIn(DEMO_ADMIN);
   memberSession = await signIn(DEMO_MEMBER);
@@ -317,7 +339,11 @@ describe('every transactional service on a cold server (PGlite)', () => {
     await ok(`/admin/task-modes/${mode.id}/`, { method: 'PATCH', token: admin, body: { ko_name: '차가운 모드' } });
     await ok(`/admin/task-modes/${mode.id}/`, { method: 'DELETE', token: admin });
 
-    const policy = await ok('/admin/policies/', { method: 'POST', token: admin, body: { policy_name: 'Cold rules', kind: 'markdown', is_mandatory: false, markdown_content: 'Be kind.' } });
+    const policy = await ok('/admin/policies/', {
+      method: 'POST',
+      token: admin,
+      body: { policy_name: 'Cold rules', kind: 'markdown', is_mandatory: false, markdown_content: 'Be kind.' },
+    });
     await ok(`/admin/policies/${policy.id}/`, { method: 'PATCH', token: admin, body: { markdown_content: 'Be very kind.' } });
     await ok(`/admin/policies/${policy.id}/`, { method: 'DELETE', token: admin });
 
@@ -332,12 +358,18 @@ describe('every transactional service on a cold server (PGlite)', () => {
     const platform = await ok('/admin/sso-platforms/', {
       method: 'POST',
       token: admin,
-      body: { sso_platform_name: 'Cold directory', settings: { kind: 'directory', url: 'ldap://127.0.0.1/', bind_dn: '', bind_password: '', search_base: 'dc=cold,dc=test' } },
+      body: {
+        sso_platform_name: 'Cold directory',
+        settings: { kind: 'directory', url: 'ldap://127.0.0.1/', bind_dn: '', bind_password: '', search_base: 'dc=cold,dc=test' },
+      },
     });
     await ok(`/admin/sso-platforms/${platform.id}/`, {
       method: 'PUT',
       token: admin,
-      body: { sso_platform_name: 'Colder directory', settings: { kind: 'directory', url: 'ldap://127.0.0.1/', bind_dn: '', bind_password: '', search_base: 'dc=cold,dc=test' } },
+      body: {
+        sso_platform_name: 'Colder directory',
+        settings: { kind: 'directory', url: 'ldap://127.0.0.1/', bind_dn: '', bind_password: '', search_base: 'dc=cold,dc=test' },
+      },
     });
     await ok(`/admin/sso-platforms/${platform.id}/`, { method: 'DELETE', token: admin });
 
@@ -345,7 +377,11 @@ describe('every transactional service on a cold server (PGlite)', () => {
     const listed = (await ok('/admin/sso-member-whitelist/', { token: admin })).items as { id: number }[];
     await ok('/admin/sso-member-whitelist/bulk-delete/', { method: 'POST', token: admin, body: { sso_member_whitelist_ids: listed.map((row) => row.id) } });
 
-    const invited = await ok('/admin/invitations/bulk/', { method: 'POST', token: admin, body: { members: [{ email: 'invited@cold.test', name: 'Invited' }] } });
+    const invited = await ok('/admin/invitations/bulk/', {
+      method: 'POST',
+      token: admin,
+      body: { members: [{ email: 'invited@cold.test', name: 'Invited' }] },
+    });
     await ok('/admin/invitations/bulk/delete/', { method: 'POST', token: admin, body: { invitation_ids: [invited.results[0].invitation_id] } });
   });
 
@@ -359,14 +395,22 @@ describe('every transactional service on a cold server (PGlite)', () => {
 
     // The member asks to join it (approval on), and leaves it again through the admin.
     const defaultGroup = ((await ok('/member-groups/')).items as { id: number; is_default: boolean }[]).find((row) => row.is_default)!.id;
-    await ok(`/members/${memberSession.member.id}/group/`, { method: 'PATCH', token: member, body: { default_member_group_id: defaultGroup, member_group_ids: [defaultGroup, group.id] } });
+    await ok(`/members/${memberSession.member.id}/group/`, {
+      method: 'PATCH',
+      token: member,
+      body: { default_member_group_id: defaultGroup, member_group_ids: [defaultGroup, group.id] },
+    });
     await ok('/admin/sign-up-settings/', { method: 'PATCH', token: admin, body: { group_change_approval: false } });
-    await ok(`/members/${memberSession.member.id}/group/`, { method: 'PATCH', token: member, body: { default_member_group_id: defaultGroup, member_group_ids: [defaultGroup, group.id] } });
+    await ok(`/members/${memberSession.member.id}/group/`, {
+      method: 'PATCH',
+      token: member,
+      body: { default_member_group_id: defaultGroup, member_group_ids: [defaultGroup, group.id] },
+    });
     await ok(`/admin/member-groups/${group.id}/members/${memberSession.member.id}/`, { method: 'DELETE', token: admin });
     await ok(`/admin/member-groups/${group.id}/`, { method: 'DELETE', token: admin });
   });
 
-  it("runs the member's own writes: profile, API keys, a chatbot through studio, review, documents and chats", async () => {
+  it("runs the member's own writes: profile, API keys, a chatbot through studio, review, documents, chats, a search of them and an import", async () => {
     await ok(`/members/${memberSession.member.id}/`, { method: 'PATCH', token: member, body: { name: 'Cold Member' } });
     const chatbot = await ok('/chatbots/', { method: 'POST', token: member });
     await ok(`/chatbots/${chatbot.id}/`, { method: 'PATCH', token: member, body: { en_name: 'Cold helper' } });
@@ -391,7 +435,15 @@ describe('every transactional service on a cold server (PGlite)', () => {
     const answered = await chat(member, chatbot.id, { text: 'How fast do glaciers move?' });
     expect(answered.status).toBe(200);
     expect(answered.frames.at(-1)).toMatchObject({ type: 'end' });
-    const general = ((await ok('/chatbots/?include_default=true', { token: member })).items as { id: number; en_name: string }[]).find((row) => row.en_name === 'General Assistant')!.id;
+    // Searching My chats runs in a transaction of its own (its planner settings).
+    const found = await ok('/sessions/?search_term=glaciers', { token: member });
+    expect(found.items).toHaveLength(1);
+    // Importing a chat's export writes the session and its messages in one transaction.
+    const exported = await ok(`/sessions/${found.items[0].hash_id}/export/?format=json`, { token: member });
+    await ok('/sessions/import/', { method: 'POST', token: member, body: typeof exported === 'string' ? JSON.parse(exported) : exported });
+    const general = ((await ok('/chatbots/?include_default=true', { token: member })).items as { id: number; en_name: string }[]).find(
+      (row) => row.en_name === 'General Assistant',
+    )!.id;
     const image = await chat(member, general, { text: 'A glacier at dawn', image_generation: true });
     expect(image.status).toBe(200);
     expect(image.frames.at(-1)).toMatchObject({ type: 'end' });
@@ -405,7 +457,15 @@ describe('every transactional service on a cold server (PGlite)', () => {
     const upload = await ok('/admin/members/bulk-upload/', {
       method: 'POST',
       token: admin,
-      form: filesForm([{ name: 'members.csv', bytes: csvLines([['name', 'email', 'default_member_group', 'sso_id', 'Department', 'Employee number'], ['Uploaded', 'uploaded@cold.test', 'Default group', '', 'Eng', '']]) }]),
+      form: filesForm([
+        {
+          name: 'members.csv',
+          bytes: csvLines([
+            ['name', 'email', 'default_member_group', 'sso_id', 'Department', 'Employee number'],
+            ['Uploaded', 'uploaded@cold.test', 'Default group', '', 'Eng', ''],
+          ]),
+        },
+      ]),
     });
     expect(await settled(upload.id, admin)).toMatchObject({ status: 'completed' });
     const exported = await ok('/admin/members/export-task/?format=csv', { token: admin });
@@ -413,7 +473,11 @@ describe('every transactional service on a cold server (PGlite)', () => {
 
     const plans = (await ok('/member-billing-plans/', { token: admin })).items as { id: number; en_name: string }[];
     const plan = (name: string) => plans.find((row) => row.en_name === name)!.id;
-    await ok(`/member-billing-plans/${plan('Starter')}/`, { method: 'POST', token: admin, body: { provider: 'demo', card_number: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' } });
+    await ok(`/member-billing-plans/${plan('Starter')}/`, {
+      method: 'POST',
+      token: admin,
+      body: { provider: 'demo', card_number: '4242 4242 4242 4242', expiry: '12/34', cvc: '123' },
+    });
     await ok(`/member-billing-plans/${plan('Team')}/subscribe/`, { method: 'POST', token: admin, body: {} });
     await ok(`/member-billing-plans/${plan('Starter')}/subscribe/`, { method: 'POST', token: admin, body: {} });
     await ok(`/member-billing-plans/${plan('Team')}/subscribe/`, { method: 'POST', token: admin, body: {} });
@@ -426,6 +490,37 @@ describe('every transactional service on a cold server (PGlite)', () => {
     await settledTasks(await app!.sweepRenewals());
     await settledTasks(await app!.creditPeriods.enqueueDue());
     expect((await ok('/membership/', { token: admin })).membership).toBeNull();
+  });
+
+  it("keeps the prompt library: the tenant's prompts and a member's own", async () => {
+    for (const [base, token] of [
+      ['/admin/prompts/', admin],
+      ['/prompts/', member],
+    ] as const) {
+      const created = await ok(base, { method: 'POST', token, body: { name: 'Cold prompt', text: 'About {{topic}}' } });
+      await ok(`${base}${created.id}/`, { method: 'PATCH', token, body: { name: 'Cold prompt, renamed' } });
+      await ok(`${base}${created.id}/`, { method: 'DELETE', token });
+    }
+  });
+
+  it('registers an MCP server, lists its tools again, gives a tool to a group and removes the server (issue 24)', async () => {
+    const fixture = await startFixtureMcpServer({ tools: ['cold_tool'] });
+    try {
+      const body = { name: 'Cold tools', url: fixture.url };
+      const server = await ok('/admin/mcp-servers/', { method: 'POST', token: admin, body });
+      await ok(`/admin/mcp-servers/${server.id}/`, { method: 'PUT', token: admin, body: { ...body, description: 'Renamed' } });
+      fixture.setTools(['cold_tool', 'warm_tool']);
+      await ok(`/admin/mcp-servers/${server.id}/refresh/`, { method: 'POST', token: admin });
+      const { items, groups } = await ok(`/admin/mcp-servers/${server.id}/tools/`, { token: admin });
+      await ok(`/admin/mcp-servers/${server.id}/tools/${items[0].id}/`, {
+        method: 'PATCH',
+        token: admin,
+        body: { is_enabled: true, member_group_ids: [groups[0].id] },
+      });
+      await ok(`/admin/mcp-servers/${server.id}/`, { method: 'DELETE', token: admin });
+    } finally {
+      await fixture.close();
+    }
   });
 
   it('provisions a tenant and seeds another on the same database, as the admin CLI and a start do', async () => {
@@ -442,7 +537,10 @@ describe('every transactional service on a cold server (PGlite)', () => {
     expect(unknownSites, 'transactions opened where the source scan sees none').toEqual(new Set());
     const missed = [...expectedSites].filter((site) => !openedSites.has(site) && !(site in EXEMPT)).sort();
     expect(missed, 'call sites that open a transaction but no step here runs').toEqual([]);
-    expect(Object.keys(EXEMPT).filter((site) => openedSites.has(site) || !expectedSites.has(site)), 'exemptions no longer needed').toEqual([]);
+    expect(
+      Object.keys(EXEMPT).filter((site) => openedSites.has(site) || !expectedSites.has(site)),
+      'exemptions no longer needed',
+    ).toEqual([]);
     expect(logLines.filter((line) => line.includes('OuterDatabaseInTransaction') || line.includes('open transaction'))).toEqual([]);
   });
 });

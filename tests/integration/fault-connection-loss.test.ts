@@ -83,10 +83,16 @@ describe.skipIf(!adminUrl)('lost PostgreSQL connections', () => {
       await lock`begin`;
       await lock.unsafe(`lock table "${table}" in access exclusive mode`);
       const answer = request();
-      const [waiting] = await waitFor(async () => {
-        const rows = await operator<{ pid: number }[]>`select pid from pg_stat_activity where datname = ${databaseName} and wait_event_type = 'Lock' and query like ${`%"${table}"%`}`;
-        return rows.length > 0 ? rows : undefined;
-      }, `a statement waiting on ${table}`, 20_000);
+      const [waiting] = await waitFor(
+        async () => {
+          const rows = await operator<
+            { pid: number }[]
+          >`select pid from pg_stat_activity where datname = ${databaseName} and wait_event_type = 'Lock' and query like ${`%"${table}"%`}`;
+          return rows.length > 0 ? rows : undefined;
+        },
+        `a statement waiting on ${table}`,
+        20_000,
+      );
       await operator`select pg_terminate_backend(${waiting!.pid})`;
       await lock`commit`;
       return await answer;
@@ -102,16 +108,24 @@ describe.skipIf(!adminUrl)('lost PostgreSQL connections', () => {
   });
 
   it('runs the sign-in’s idempotent write again: the new session works', async () => {
-    const answer = await terminatedWhileWaiting('refresh_tokens', () => api.call('/auth/sign-in/', { method: 'POST', body: DEMO_MEMBER, headers: { 'x-client-kind': 'desktop' } }));
+    const answer = await terminatedWhileWaiting('refresh_tokens', () =>
+      api.call('/auth/sign-in/', { method: 'POST', body: DEMO_MEMBER, headers: { 'x-client-kind': 'desktop' } }),
+    );
     expect(answer.status).toBe(200);
-    const refreshed = await api.call('/auth/refresh/', { method: 'POST', body: { refresh_token: answer.body.refresh_token }, headers: { 'x-client-kind': 'desktop' } });
+    const refreshed = await api.call('/auth/refresh/', {
+      method: 'POST',
+      body: { refresh_token: answer.body.refresh_token },
+      headers: { 'x-client-kind': 'desktop' },
+    });
     expect(refreshed.status).toBe(200);
     await stillServing();
   });
 
   it('runs a refresh’s whole transaction again, which its caller declared safe', async () => {
     const { refresh_token: refreshToken } = await api.signIn(DEMO_MEMBER);
-    const answer = await terminatedWhileWaiting('refresh_tokens', () => api.call('/auth/refresh/', { method: 'POST', body: { refresh_token: refreshToken }, headers: { 'x-client-kind': 'desktop' } }));
+    const answer = await terminatedWhileWaiting('refresh_tokens', () =>
+      api.call('/auth/refresh/', { method: 'POST', body: { refresh_token: refreshToken }, headers: { 'x-client-kind': 'desktop' } }),
+    );
     expect(answer.status).toBe(200);
     expect(answer.body.refresh_token).not.toBe(refreshToken);
     await stillServing();

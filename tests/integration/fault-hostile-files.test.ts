@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEMBER_UPLOAD_MAX_ROWS } from '../../src/shared/domain/memberTransfer';
+import { migratedPgliteDirectory } from '../fixtures/pgliteDirectory';
 import { type BuiltServer, startServerProcess, stopBuiltServer } from '../fixtures/builtServer';
 import { serverBundleArgs } from '../fixtures/serverBundle';
 import { docxLyingBomb, manyEntriesDocx, pdfSharedStreamBomb, pdfSlowFormsBomb, pptxBomb, xlsxManyRows } from '../fixtures/documentBombs';
@@ -87,6 +88,9 @@ beforeAll(async () => {
     await fresh.handle.close();
     env.DATABASE_URL = fresh.url;
     dropDatabase = fresh.drop;
+  } else {
+    // Migrated already, as the PostgreSQL database is: the process would spend seconds on it.
+    await migratedPgliteDirectory(join(files, 'pglite'));
   }
   server = await startServerProcess(await serverBundleArgs(), env);
   api = `${server.origin}/api/v1`;
@@ -104,7 +108,14 @@ describe('hostile uploads against the server process', () => {
     { bomb: 'a PPTX whose 30 slides inflate to 48 MiB each', name: 'deck.pptx', bytes: pptxBomb, status: 413, code: 'file_too_large', limit: 'inflated_bytes' },
     { bomb: 'a DOCX whose document declares 1,000 bytes and inflates to 1.5 GiB', name: 'lie.docx', bytes: docxLyingBomb, status: 400, code: 'file_corrupted' },
     { bomb: 'a DOCX of 60,000 entries', name: 'many.docx', bytes: manyEntriesDocx, status: 413, code: 'file_too_large', limit: 'entries' },
-    { bomb: 'a PDF of 450 pages sharing one 65 MB content stream', name: 'pages.pdf', bytes: pdfSharedStreamBomb, status: 413, code: 'file_too_large', limit: 'content_bytes' },
+    {
+      bomb: 'a PDF of 450 pages sharing one 65 MB content stream',
+      name: 'pages.pdf',
+      bytes: pdfSharedStreamBomb,
+      status: 413,
+      code: 'file_too_large',
+      limit: 'content_bytes',
+    },
   ])('refuses $bomb with $status $code, answering reads meanwhile', async ({ name, bytes, status, code, limit }) => {
     const result = await uploadWhileReading('/files/', member, name, bytes());
     expect(result.status, JSON.stringify(result.body)).toBe(status);
@@ -125,10 +136,14 @@ describe('hostile uploads against the server process', () => {
     expect(uploaded.status, JSON.stringify(uploaded.body)).toBe(200);
     const id = uploaded.body.items[0].id as number;
     // Its first page read: the parse is under way, on its slow second page.
-    await waitFor(async () => {
-      const state = await fileState(id);
-      return state.status === 'parsing' && state.parsed_percentage === 50 ? state : undefined;
-    }, 'the first page to be read', 30_000);
+    await waitFor(
+      async () => {
+        const state = await fileState(id);
+        return state.status === 'parsing' && state.parsed_percentage === 50 ? state : undefined;
+      },
+      'the first page to be read',
+      30_000,
+    );
     // Reads made now are answered before the parse ends: the file still shows it parsing after them.
     for (let i = 0; i < 5; i++) expect(await readTenant()).toBe(200);
     expect(await fileState(id)).toEqual({ id, status: 'parsing', parsed_percentage: 50 });
@@ -136,10 +151,14 @@ describe('hostile uploads against the server process', () => {
 
     const next = await upload('/files/', member, 'next.pdf', samplePdf(['after the bomb']));
     expect(next.status).toBe(200);
-    const done = await waitFor(async () => {
-      const state = await fileState(next.body.items[0].id);
-      return state.status === 'parsing' ? undefined : state;
-    }, 'the next document to be parsed', 30_000);
+    const done = await waitFor(
+      async () => {
+        const state = await fileState(next.body.items[0].id);
+        return state.status === 'parsing' ? undefined : state;
+      },
+      'the next document to be parsed',
+      30_000,
+    );
     expect(done).toMatchObject({ status: 'parsed', parsed_percentage: 100 });
     expect(server.child.exitCode).toBeNull();
   });

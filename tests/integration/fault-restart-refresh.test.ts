@@ -88,7 +88,10 @@ describe('a restart on the same embedded database', () => {
     expect(refreshed.status).toBe(200);
     const { access_token: accessToken, member } = (await refreshed.json()) as { access_token: string; member: { id: number } };
 
-    const me = await fetch(`${server!.origin}${API_PREFIX}/members/${member.id}/`, { headers: { 'x-access-token': accessToken }, signal: AbortSignal.timeout(20_000) });
+    const me = await fetch(`${server!.origin}${API_PREFIX}/members/${member.id}/`, {
+      headers: { 'x-access-token': accessToken },
+      signal: AbortSignal.timeout(20_000),
+    });
     expect(me.status).toBe(200);
     expect(await me.json()).toMatchObject({ email: DEMO_ADMIN.email });
     const secondTenant = await request('/tenants/', { tenant: SECOND_TENANT });

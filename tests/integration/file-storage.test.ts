@@ -167,7 +167,9 @@ describe('file types from content', () => {
   });
 
   it('passes a file whose name and claimed type agree with its content, and gives the type to store', () => {
-    expect(checkFileType(sampleDocx(), { fileName: 'Report.DOCX', claimedType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' })).toEqual({
+    expect(
+      checkFileType(sampleDocx(), { fileName: 'Report.DOCX', claimedType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' }),
+    ).toEqual({
       kind: 'docx',
       mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
     });

@@ -95,9 +95,21 @@ describe('POST /files/ and parsing', () => {
   });
 
   it('reads Word, Excel, CSV and Korean names; options are kept', async () => {
-    const docx = await uploadOne(member, { name: '보고서.docx', bytes: sampleDocx(['첫 문단', 'Second']) }, { access_level: 'private', should_expire: 'false' });
+    const docx = await uploadOne(
+      member,
+      { name: '보고서.docx', bytes: sampleDocx(['첫 문단', 'Second']) },
+      { access_level: 'private', should_expire: 'false' },
+    );
     expect(docx).toMatchObject({ name: '보고서.docx', access_level: 'private', should_expire: false });
-    const xlsx = await uploadOne(member, { name: 'sales.xlsx', bytes: sampleXlsx({ Q1: [['Region', 'Total'], ['Seoul', 7]] }) });
+    const xlsx = await uploadOne(member, {
+      name: 'sales.xlsx',
+      bytes: sampleXlsx({
+        Q1: [
+          ['Region', 'Total'],
+          ['Seoul', 7],
+        ],
+      }),
+    });
     const csv = await uploadOne(member, { name: 'scores.csv', bytes: Buffer.from('name,score\nKim,3\n'), type: 'text/csv' });
     for (const file of [docx, xlsx, csv]) expect((await parsed(member, file.id)).status).toBe('parsed');
     const text = async (id: number) => (await server.db.select().from(fileSections).where(eq(fileSections.fileId, id))).map((s) => s.text).join('\n');
@@ -213,7 +225,10 @@ describe('expiry', () => {
     const [row] = await server.db.select().from(files).where(eq(files.id, kept.id));
     expect(row!.expiresAt).toBeNull();
     const past = new Date(Date.now() - 60_000);
-    await server.db.update(files).set({ expiresAt: past }).where(inArray(files.id, [abandoned.id, sent.id]));
+    await server.db
+      .update(files)
+      .set({ expiresAt: past })
+      .where(inArray(files.id, [abandoned.id, sent.id]));
 
     await uploadOne(member, { name: 'next.txt', bytes: Buffer.from('next upload sweeps') });
     expect((await download(abandoned.url, member)).status).toBe(404);
@@ -336,7 +351,10 @@ describe('GET /public/chatbots/{hash}/files/{id}/', () => {
     await server.db.insert(chatbotDocuments).values({ tenantId: bot!.tenantId, chatbotId: generalId, fileId: document.id, name: 'manual.txt' });
     await server.db.update(chatbots).set({ isPublic: false }).where(eq(chatbots.id, generalId));
     expect((await download(publicUrl(document.id))).status).toBe(404);
-    await server.db.update(chatbots).set({ isPublic: true }).where(and(eq(chatbots.id, generalId)));
+    await server.db
+      .update(chatbots)
+      .set({ isPublic: true })
+      .where(and(eq(chatbots.id, generalId)));
     expect((await download(publicUrl(document.id))).status).toBe(200);
     expect((await download(publicUrl(document.id, 'no-such-bot'))).status).toBe(404);
   });

@@ -4,6 +4,8 @@ import { serverSecrets } from '../../src/server/db/schema';
 import { API_KEY_PREFIX } from '../../src/shared/domain/apiKeys';
 import { API_PREFIX } from '../../src/shared/domain/http';
 import * as contract from '../../src/shared/api';
+import type { SessionExport } from '../../src/shared/api/sessionTransfer';
+import { SESSION_IMPORT_MAX_BYTES } from '../../src/shared/domain/sessionTransfer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startConnectionRecorder } from '../fixtures/ports';
 import { samplePng } from '../fixtures/sampleFiles';
@@ -57,6 +59,17 @@ type Role = 'anonymous' | 'member' | 'admin' | 'apiKey';
  */
 type Coverage = 'full' | 'reached' | 'refused';
 
+/**
+ * The PostgreSQL pass sends only what can put a hostile value into a query: path segments, query
+ * values and body fields, which the contract may accept and a handler then looks up or stores. The
+ * rest is answered before any query reads it, the same on any database, and the PGlite pass of `npm
+ * test` sends it all: a hostile tenant (checked against a pattern first), an access token (its
+ * signature first), a refresh cookie (only its hash is looked up), a whole body the parser or the
+ * contract refuses, and a caller the access guard refuses (before the body is even read). Counted
+ * on PGlite, these were a third of the requests and never ran a statement with the hostile value.
+ */
+const ON_POSTGRES = Boolean(process.env.TEST_DATABASE_URL);
+
 function coverage(role: Role, access: Operation['access']): Coverage {
   if (access === 'public') return role === 'anonymous' || role === 'member' ? 'full' : 'reached';
   if (role === access) return 'full';
@@ -81,25 +94,25 @@ const HOSTILE_SEGMENTS: Record<string, string> = {
   'NUL inside': 'abc%00def',
   'very long': 'a'.repeat(5_000),
   'long enough to pass the router': 'b'.repeat(90),
-  'traversal': '..%2F..%2Fetc%2Fpasswd',
+  traversal: '..%2F..%2Fetc%2Fpasswd',
   'dot segments': '..',
-  'emoji': '%F0%9F%98%80',
+  emoji: '%F0%9F%98%80',
   'right-to-left override': '%E2%80%AE',
   'invalid UTF-8': '%FF%FE',
   'truncated escape': '%E0%A4%A',
   'lone percent': '%',
-  'negative': '-1',
-  'zero': '0',
+  negative: '-1',
+  zero: '0',
   'above int4': '2147483648',
-  'huge': '99999999999999999999999',
-  'exponent': '1e400',
-  'fraction': '1.5',
+  huge: '99999999999999999999999',
+  exponent: '1e400',
+  fraction: '1.5',
   'not a number': 'abc',
-  'NaN': 'NaN',
-  'Infinity': 'Infinity',
-  'whitespace': '%20%0A%09',
+  NaN: 'NaN',
+  Infinity: 'Infinity',
+  whitespace: '%20%0A%09',
   'quote and SQL': "'%20OR%201%3D1--",
-  'script': '%3Cscript%3Ealert(1)%3C%2Fscript%3E',
+  script: '%3Cscript%3Ealert(1)%3C%2Fscript%3E',
 };
 
 /** Values for one query parameter (raw, percent-encoded). */
@@ -107,16 +120,16 @@ const HOSTILE_QUERY_VALUES: Record<string, string> = {
   'NUL byte': '%00',
   'NUL inside': 'a%00b',
   'very long': 'q'.repeat(6_000),
-  'negative': '-1',
-  'zero': '0',
+  negative: '-1',
+  zero: '0',
   'above int4': '2147483648',
-  'huge': '99999999999999999999999',
-  'exponent': '1e400',
-  'fraction': '1.5',
+  huge: '99999999999999999999999',
+  exponent: '1e400',
+  fraction: '1.5',
   'not a number': 'abc',
   'invalid UTF-8': '%FF',
-  'emoji': '%F0%9F%98%80',
-  'empty': '',
+  emoji: '%F0%9F%98%80',
+  empty: '',
 };
 
 /** Values a JSON body field gets instead of a valid one. */
@@ -124,17 +137,17 @@ const HOSTILE_FIELD_VALUES: Record<string, unknown> = {
   'NUL byte': NUL,
   'NUL inside': `hello${NUL}world`,
   'huge string': 'z'.repeat(200_000),
-  'unicode': 'héllo 😀 \u202e مرحبا 你好',
+  unicode: 'héllo 😀 \u202e مرحبا 你好',
   'lone surrogate': '\ud800',
-  'traversal': '../../etc/passwd',
-  'negative': -1,
-  'zero': 0,
+  traversal: '../../etc/passwd',
+  negative: -1,
+  zero: 0,
   'above int4': 2 ** 31,
   'unsafe integer': 2 ** 53 + 2,
   'huge number': 1e308,
-  'fraction': 1.5,
-  'null': null,
-  'boolean': true,
+  fraction: 1.5,
+  null: null,
+  boolean: true,
   'empty object': {},
   'array of strings': ['a', NUL],
   'array of huge numbers': [2 ** 31, -5],
@@ -192,7 +205,13 @@ function sampleValue(raw: JsonSchema | undefined): unknown {
 }
 
 interface OpenApiDocument {
-  paths: Record<string, Record<string, { 'x-access': Operation['access']; parameters?: { name: string; in: string }[]; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      { 'x-access': Operation['access']; parameters?: { name: string; in: string }[]; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }
+    >
+  >;
 }
 
 function operationsOf(document: OpenApiDocument): Operation[] {
@@ -209,7 +228,8 @@ function operationsOf(document: OpenApiDocument): Operation[] {
 }
 
 /** The hostile requests for one operation at a coverage; `valid` fills path parameters that are not under attack. */
-function hostileRequests(operation: Operation, valid: (param: string) => string, covered: Coverage): HostileRequest[] {
+function hostileRequests(operation: Operation, valid: (param: string) => string, role: Role): HostileRequest[] {
+  const covered = coverage(role, operation.access);
   const fill = (override: Record<string, string> = {}) =>
     operation.path.replace(/\{(\w+)\}/g, (_, name: string) => override[name] ?? encodeURIComponent(valid(name)));
   const requests: HostileRequest[] = [];
@@ -228,19 +248,32 @@ function hostileRequests(operation: Operation, valid: (param: string) => string,
     requests.push({ label: `query ${param}: repeated`, path, query: `${param}=1&${param}=2` });
     requests.push({ label: `query ${param}: bracket array`, path, query: `${param}[]=1&${param}[a]=%00` });
   }
-  requests.push({ label: 'query: unknown NUL parameter', path, query: '%00=%00&__proto__=1&constructor[prototype]=x' });
+  // The router parses the query before the access guard runs, the same for every caller: the caller
+  // that gets past the guard sends it.
+  if (covered !== 'refused') requests.push({ label: 'query: unknown NUL parameter', path, query: '%00=%00&__proto__=1&constructor[prototype]=x' });
 
-  const headerCases: [string, Record<string, string>][] = [
-    ['NUL in the tenant cookie', { cookie: 'subdomain=%00' }],
-    ['invalid UTF-8 in the tenant cookie', { cookie: 'subdomain=%FF%FE' }],
-    ['very long tenant header', { 'x-subdomain': 't'.repeat(4_000) }],
-    ['traversal tenant header', { 'x-subdomain': '../../etc' }],
-    ['garbage access token', { 'x-access-token': 'not.a.token' }],
-    ['access token with bad base64', { 'x-access-token': 'v1.%%%%.@@@@' }],
-    ['very long access token', { 'x-access-token': 'a.'.repeat(3_000) }],
-    ['NUL in the refresh cookie', { cookie: 'refresh_token=%00' }],
-  ];
-  for (const [label, headers] of headerCases) requests.push({ label: `header: ${label}`, path, headers });
+  if (!ON_POSTGRES) {
+    // The tenant is resolved before anything reads the caller's token, and a hostile access token
+    // replaces the caller's own: an anonymous caller's request is the same as a member's or an
+    // admin's, so it is sent once (an API key's stays, in the Authorization header beside it).
+    const tenantCases: [string, Record<string, string>][] = [
+      ['NUL in the tenant cookie', { cookie: 'subdomain=%00' }],
+      ['invalid UTF-8 in the tenant cookie', { cookie: 'subdomain=%FF%FE' }],
+      ['very long tenant header', { 'x-subdomain': 't'.repeat(4_000) }],
+      ['traversal tenant header', { 'x-subdomain': '../../etc' }],
+    ];
+    const tokenCases: [string, Record<string, string>][] = [
+      ['garbage access token', { 'x-access-token': 'not.a.token' }],
+      ['access token with bad base64', { 'x-access-token': 'v1.%%%%.@@@@' }],
+      ['very long access token', { 'x-access-token': 'a.'.repeat(3_000) }],
+    ];
+    const headerCases: [string, Record<string, string>][] = [
+      ...(role === 'anonymous' ? tenantCases : []),
+      ...(role === 'anonymous' || role === 'apiKey' ? tokenCases : []),
+      ['NUL in the refresh cookie', { cookie: 'refresh_token=%00' }],
+    ];
+    for (const [label, headers] of headerCases) requests.push({ label: `header: ${label}`, path, headers });
+  }
 
   if (operation.method === 'GET') return requests;
 
@@ -252,8 +285,9 @@ function hostileRequests(operation: Operation, valid: (param: string) => string,
         requests.push({ label: `body ${field}: ${label}`, path, body: JSON.stringify({ ...baseline, [field]: value }) });
       }
     }
-    for (const hostile of HOSTILE_BODIES) requests.push({ label: `body: ${hostile.label}`, path, body: hostile.body, contentType: hostile.contentType });
-  } else {
+    for (const hostile of ON_POSTGRES ? [] : HOSTILE_BODIES)
+      requests.push({ label: `body: ${hostile.label}`, path, body: hostile.body, contentType: hostile.contentType });
+  } else if (!ON_POSTGRES) {
     // Without a body schema (or when the handler was attacked in full by another role) only the
     // ones the parser must refuse.
     for (const hostile of HOSTILE_BODIES.filter((b) => ['invalid JSON', 'XML', 'deeply nested arrays'].includes(b.label))) {
@@ -267,14 +301,14 @@ function hostileRequests(operation: Operation, valid: (param: string) => string,
 const operationKey = (operation: Pick<Operation, 'method' | 'path'>) => `${operation.method} ${operation.path}`;
 
 /**
- * Every operation of the contract, known before the server starts (the OpenAPI document is
- * generated from the same endpoints), so each gets tests of its own.
+ * Every operation of the contract with its access level, known before the server starts (the
+ * OpenAPI document is generated from the same endpoints), so each gets tests of its own.
  */
-const CONTRACT_OPERATIONS = new Set(
+const CONTRACT_OPERATIONS = new Map(
   Object.values(contract)
     .flatMap((module) => (typeof module === 'object' && module !== null ? Object.values(module as object) : []))
     .filter((value): value is contract.Endpoint => typeof value === 'object' && value !== null && 'method' in value && 'path' in value && 'access' in value)
-    .map((endpoint) => operationKey({ method: endpoint.method, path: `${API_PREFIX}${endpoint.path.replace(/:(\w+)/g, '{$1}')}` })),
+    .map((endpoint) => [operationKey({ method: endpoint.method, path: `${API_PREFIX}${endpoint.path.replace(/:(\w+)/g, '{$1}')}` }), endpoint.access]),
 );
 
 let server: TestServer;
@@ -292,7 +326,8 @@ beforeAll(async () => {
   const member = await api.signIn(DEMO_MEMBER);
   const admin = await api.signIn(DEMO_ADMIN);
   const chatbotId = (await api.call('/chatbots/?include_default=true', { token: member.access_token })).body.items[0].id as number;
-  const apiKey = (await api.call('/apikeys/', { method: 'POST', token: member.access_token, body: { name: 'hostile', chatbot_ids: [chatbotId] } })).body.key as string;
+  const apiKey = (await api.call('/apikeys/', { method: 'POST', token: member.access_token, body: { name: 'hostile', chatbot_ids: [chatbotId] } })).body
+    .key as string;
   tokens = { member: member.access_token, admin: admin.access_token, apiKey };
   const chat = await fetch(`${server.apiBase}/chatbots/${chatbotId}/chat/`, {
     method: 'POST',
@@ -339,7 +374,9 @@ async function send(operation: Operation, request: HostileRequest, token: string
 /** Sends one role's hostile requests for some operations, a few at a time. */
 async function attack(role: Role, attacked: Operation[]): Promise<{ failures: string[]; sent: number }> {
   const token = role === 'anonymous' ? undefined : tokens[role];
-  const queue = attacked.flatMap((operation) => hostileRequests(operation, (param) => validParam(operation, param), coverage(role, operation.access)).map((request) => ({ operation, request })));
+  const queue = attacked.flatMap((operation) =>
+    hostileRequests(operation, (param) => validParam(operation, param), role).map((request) => ({ operation, request })),
+  );
   const sent = queue.length;
   const failures: string[] = [];
   const worker = async () => {
@@ -395,12 +432,23 @@ describe('hostile requests for a shared session’s files (GET /public/sessions/
     expect(await visitor(acme.hash, String(acme.file), 'acme')).toEqual({ status: 200, code: undefined, isPng: true });
   });
 
-  it.each(['-1', '0', '2147483648', '99999999999999999999999', '1e400', '1.5', 'abc', 'NaN', 'Infinity', '%00', '%20%0A%09', "'%20OR%201%3D1--", '..%2F..%2Fetc%2Fpasswd'])(
-    'an odd file id %s is a 400 validation error',
-    async (id) => {
-      expect(await visitor(own.hash, id)).toEqual({ status: 400, code: 'validation_error', isPng: false });
-    },
-  );
+  it.each([
+    '-1',
+    '0',
+    '2147483648',
+    '99999999999999999999999',
+    '1e400',
+    '1.5',
+    'abc',
+    'NaN',
+    'Infinity',
+    '%00',
+    '%20%0A%09',
+    "'%20OR%201%3D1--",
+    '..%2F..%2Fetc%2Fpasswd',
+  ])('an odd file id %s is a 400 validation error', async (id) => {
+    expect(await visitor(own.hash, id)).toEqual({ status: 400, code: 'validation_error', isPng: false });
+  });
 
   it.each([
     ['NUL byte', '%00'],
@@ -420,6 +468,59 @@ describe('hostile requests for a shared session’s files (GET /public/sessions/
     for (const hash of [own.hash.toUpperCase(), `${own.hash}x`, `${own.hash.slice(0, -1)}_`, '%25', `${own.hash.slice(0, 4)}%25`]) {
       expect(await visitor(hash, String(own.file)), hash).toEqual(refused);
     }
+  });
+});
+
+// Before the attacks below, which may leave the demo accounts in any state.
+describe('hostile chat imports (POST /sessions/import/, issue 23)', () => {
+  const post = (body: string) =>
+    fetch(`${server.apiBase}/sessions/import/`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-access-token': tokens.member }, body });
+  let document: SessionExport;
+  beforeAll(async () => {
+    const chatbotId = (await apiClient(server).call('/chatbots/?include_default=true', { token: tokens.member })).body.items[0].id as number;
+    const message: SessionExport['messages'][number] = {
+      speaker: 'member',
+      speaker_name: 'Me',
+      created_at: '2026-01-02T03:04:05.000Z',
+      text: 'hello',
+      attachments: [],
+      citations: [],
+      interrupted: null,
+      imported_at: null,
+    };
+    document = { version: 1, exported_at: '2026-01-02T03:04:05.000Z', title: 'Hostile', chatbot: { id: chatbotId, name: 'Bot' }, messages: [message] };
+  });
+
+  it('imports the well-formed document (the control)', async () => {
+    expect((await post(JSON.stringify(document))).status).toBe(200);
+  });
+
+  it('answers malformed and hostile documents with a 400, never a 5xx, and stores nothing', async () => {
+    const message = document.messages[0]!;
+    const cases: [string, unknown][] = [
+      ['no messages', { ...document, messages: [] }],
+      ['an unknown speaker', { ...document, messages: [{ ...message, speaker: 'system' }] }],
+      ['a time that is not one', { ...document, messages: [{ ...message, created_at: 'yesterday' }] }],
+      ['a lone surrogate in a text', { ...document, messages: [{ ...message, text: 'a\ud800b' }] }],
+      ['a lone surrogate in a citation', { ...document, messages: [{ ...message, citations: [{ kind: 'web', url: 'https://a.test/', title: '\udc00' }] }] }],
+      ['a chatbot id out of range', { ...document, chatbot: { id: 2 ** 40, name: 'x' } }],
+      ['a NUL byte', { ...document, title: 'a\u0000b' }],
+      ['a string', 'not a chat'],
+      ['an array', [document]],
+      ['null', null],
+      ['__proto__ keys', JSON.parse('{"__proto__": {"is_admin": true}, "version": 1}')],
+      ['more messages than a chat may have', { ...document, messages: Array.from({ length: 5001 }, () => message) }],
+    ];
+    const before = (await apiClient(server).call('/sessions/', { token: tokens.member })).body.total_items;
+    const answers = await Promise.all(cases.map(async ([label, body]) => [label, (await post(JSON.stringify(body))).status]));
+    expect(answers).toEqual(cases.map(([label]) => [label, 400]));
+    for (const raw of ['{"version": 1, "messages": [', `${'['.repeat(100_000)}${']'.repeat(100_000)}`, '']) expect((await post(raw)).status).toBe(400);
+    expect((await apiClient(server).call('/sessions/', { token: tokens.member })).body.total_items).toBe(before);
+  });
+
+  it('refuses a body over the import limit before reading it (413)', async () => {
+    const oversized = await post(JSON.stringify({ ...document, messages: [{ ...document.messages[0]!, text: 'x'.repeat(SESSION_IMPORT_MAX_BYTES) }] }));
+    expect(oversized.status).toBe(413);
   });
 });
 
@@ -450,20 +551,28 @@ describe('hostile input answers 4xx on every operation of the OpenAPI document',
   });
 
   it('attacks every operation in full as the role of its own level', () => {
-    const attackedInFull = (operation: Operation) => (['anonymous', 'member', 'admin', 'apiKey'] as const).some((role) => coverage(role, operation.access) === 'full');
+    const attackedInFull = (operation: Operation) =>
+      (['anonymous', 'member', 'admin', 'apiKey'] as const).some((role) => coverage(role, operation.access) === 'full');
     expect(operations.filter((o) => !attackedInFull(o))).toEqual([]);
   });
 
   it('the OpenAPI document has exactly the operations of the contract, each attacked below', () => {
-    expect(operations.map(operationKey).sort()).toEqual([...CONTRACT_OPERATIONS].sort());
+    expect(operations.map(operationKey).sort()).toEqual([...CONTRACT_OPERATIONS.keys()].sort());
   });
 
   // One test per role and operation keeps each short even on a loaded machine; every DELETE comes
   // last, so none can hide the others (a deleted session or chatbot would turn the rest into 404s).
   const roles = ['anonymous', 'member', 'admin', 'apiKey'] as const;
-  const byDeleteLast = [...CONTRACT_OPERATIONS].sort((a, b) => Number(a.startsWith('DELETE ')) - Number(b.startsWith('DELETE ')));
-  it.each(byDeleteLast.flatMap((key) => roles.map((role) => [role, key] as const)))('as %s: %s', async (role, key) => {
-    const { failures, sent } = await attack(role, operations.filter((operation) => operationKey(operation) === key));
+  const byDeleteLast = [...CONTRACT_OPERATIONS.keys()].sort((a, b) => Number(a.startsWith('DELETE ')) - Number(b.startsWith('DELETE ')));
+  // On PostgreSQL a caller the access guard refuses sends nothing (ON_POSTGRES).
+  const attacks = byDeleteLast.flatMap((key) =>
+    roles.filter((role) => !ON_POSTGRES || coverage(role, CONTRACT_OPERATIONS.get(key)!) !== 'refused').map((role) => [role, key] as const),
+  );
+  it.each(attacks)('as %s: %s', async (role, key) => {
+    const { failures, sent } = await attack(
+      role,
+      operations.filter((operation) => operationKey(operation) === key),
+    );
     expect(sent).toBeGreaterThan(0);
     expect(failures).toEqual([]);
   });
@@ -491,7 +600,10 @@ describe('hostile account input (issue 20)', () => {
   it('an access token signed with the tenant’s key but carrying hostile claims is a 401, never a 5xx', async () => {
     const [version, payload] = tokens.member.split('.');
     const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString()) as Record<string, unknown>;
-    const [secret] = await server.db.select().from(serverSecrets).where(eq(serverSecrets.tenantId, claims.tid as number));
+    const [secret] = await server.db
+      .select()
+      .from(serverSecrets)
+      .where(eq(serverSecrets.tenantId, claims.tid as number));
     const sign = (body: object) => {
       const unsigned = `${version}.${Buffer.from(JSON.stringify(body)).toString('base64url')}`;
       return `${unsigned}.${createHmac('sha256', Buffer.from(secret!.value, 'base64url')).update(unsigned).digest('base64url')}`;
@@ -567,15 +679,24 @@ describe('hostile SSO platform addresses (server-side request forgery)', () => {
     try {
       const before = (await platforms()).length;
       // A platform at a public address, which an update may not move inside either.
-      const created = await call('POST', '/admin/sso-platforms/', { sso_platform_name: 'Public IdP', settings: { kind: 'oidc', issuer: 'https://93.184.216.34/', client_id: 'x', client_secret: 'y' } });
+      const created = await call('POST', '/admin/sso-platforms/', {
+        sso_platform_name: 'Public IdP',
+        settings: { kind: 'oidc', issuer: 'https://93.184.216.34/', client_id: 'x', client_secret: 'y' },
+      });
       expect(created.status).toBe(200);
       const { id } = (await created.json()) as { id: number };
       const { oidc, directory: urls } = internal(recorder.port);
       const settings = [...oidc.map((issuer) => ({ kind: 'oidc', issuer, client_id: 'x', client_secret: 'y' })), ...urls.map((url) => ({ ...directory, url }))];
-      for (const [method, path] of [['POST', '/admin/sso-platforms/'], ['PUT', `/admin/sso-platforms/${id}/`]] as const) {
+      for (const [method, path] of [
+        ['POST', '/admin/sso-platforms/'],
+        ['PUT', `/admin/sso-platforms/${id}/`],
+      ] as const) {
         for (const setting of settings) {
           const answer = await call(method, path, { sso_platform_name: 'Internal', settings: setting });
-          expect([answer.status, ((await answer.json()) as { code: string }).code], `${method} ${JSON.stringify(setting)}`).toEqual([422, 'destination_refused']);
+          expect([answer.status, ((await answer.json()) as { code: string }).code], `${method} ${JSON.stringify(setting)}`).toEqual([
+            422,
+            'destination_refused',
+          ]);
         }
       }
       const listed = await platforms();

@@ -13,7 +13,10 @@ describe('contact inquiries', () => {
 
   beforeAll(async () => {
     sink = await startSmtpSink();
-    server = await startTestServer({ extraTenants: ['acme'], config: { SMTP_URL: sink.url, SUPPORT_EMAIL: 'help@platform.example.test', INQUIRY_LIMIT_PER_HOUR: 3 } });
+    server = await startTestServer({
+      extraTenants: ['acme'],
+      config: { SMTP_URL: sink.url, SUPPORT_EMAIL: 'help@platform.example.test', INQUIRY_LIMIT_PER_HOUR: 3 },
+    });
     client = apiClient(server);
     token = (await client.signIn(DEMO_MEMBER)).access_token;
   });
@@ -45,7 +48,12 @@ describe('contact inquiries', () => {
   it('goes to SUPPORT_EMAIL when the tenant has no address of its own', async () => {
     const adminToken = (await client.signIn(DEMO_ADMIN, 'acme')).access_token;
     const before = sink.received.length;
-    const answer = await client.call('/inquiries/', { method: 'POST', body: { inquiry: 'Hello from acme', email: 'admin.reply@example.test' }, token: adminToken, tenant: 'acme' });
+    const answer = await client.call('/inquiries/', {
+      method: 'POST',
+      body: { inquiry: 'Hello from acme', email: 'admin.reply@example.test' },
+      token: adminToken,
+      tenant: 'acme',
+    });
     expect(answer.status).toBe(200);
     expect((await sink.mailsAfter(before))[0]!.envelopeTo).toEqual(['help@platform.example.test']);
   });

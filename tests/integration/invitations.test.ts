@@ -62,19 +62,29 @@ describe('inviting', () => {
     // Only the invitation made is in the audit log, by the inviting admin.
     const audited = await server.db.select().from(auditLog).where(eq(auditLog.action, 'invitation.create'));
     expect(audited).toEqual([
-      expect.objectContaining({ actorEmail: DEMO_ADMIN.email, targetType: 'invitation', targetId: String(stored!.id), changes: { email: 'ada@example.test', name: 'Ada Lovelace', member_group_id: null } }),
+      expect.objectContaining({
+        actorEmail: DEMO_ADMIN.email,
+        targetType: 'invitation',
+        targetId: String(stored!.id),
+        changes: { email: 'ada@example.test', name: 'Ada Lovelace', member_group_id: null },
+      }),
     ]);
   });
 
   it('lists, searches and deletes invitations; members may not', async () => {
     const listed = await api.call('/admin/invitations/?search_term=lovelace', { token: admin });
-    expect(listed.body).toMatchObject({ total_items: 1, items: [{ email: 'ada@example.test', name: 'Ada Lovelace', status: 'pending', invited_by: DEMO_ADMIN.email }] });
+    expect(listed.body).toMatchObject({
+      total_items: 1,
+      items: [{ email: 'ada@example.test', name: 'Ada Lovelace', status: 'pending', invited_by: DEMO_ADMIN.email }],
+    });
     const member = (await api.signIn(DEMO_MEMBER)).access_token;
     expect((await api.call('/admin/invitations/', { token: member })).status).toBe(403);
     expect((await invite([{ email: 'x@example.test' }], member)).status).toBe(403);
     await invite([{ email: 'gone@example.test' }]);
     const gone = (await api.call('/admin/invitations/?search_term=gone', { token: admin })).body.items[0].id;
-    expect((await api.call('/admin/invitations/bulk/delete/', { method: 'POST', token: admin, body: { invitation_ids: [gone] } })).body).toEqual({ deleted: 1 });
+    expect((await api.call('/admin/invitations/bulk/delete/', { method: 'POST', token: admin, body: { invitation_ids: [gone] } })).body).toEqual({
+      deleted: 1,
+    });
     expect(await server.db.select().from(auditLog).where(eq(auditLog.action, 'invitation.delete'))).toEqual([
       expect.objectContaining({ actorEmail: DEMO_ADMIN.email, targetId: String(gone), changes: { email: 'gone@example.test', status: 'pending' } }),
     ]);
@@ -112,7 +122,9 @@ describe('inviting', () => {
 
   it('keeps an invitation whose mail cannot go yet: the outbox sends it, with its one password, once the mail server is back', async () => {
     const port = await freePort();
-    const waiting = await startTestServer({ config: { SMTP_URL: `smtp://mailer:secret@127.0.0.1:${port}`, MAIL_RETRY_SECONDS: 0.2, JOB_POLL_INTERVAL_SECONDS: 0.5 } });
+    const waiting = await startTestServer({
+      config: { SMTP_URL: `smtp://mailer:secret@127.0.0.1:${port}`, MAIL_RETRY_SECONDS: 0.2, JOB_POLL_INTERVAL_SECONDS: 0.5 },
+    });
     let back: SmtpSink | undefined;
     try {
       const waitingApi = apiClient(waiting);
@@ -122,10 +134,20 @@ describe('inviting', () => {
       back = await startSmtpSink({ port });
       const mail = await waitFor(async () => back!.received[0], 'the retried invitation mail');
       const hash = /\/auth\/invitation\/([A-Za-z0-9_-]+)/.exec(mail.parsed.text ?? '')![1]!;
-      const temporary = (mail.parsed.text ?? '').split('\n').map((line) => line.trim()).find((line) => /^[A-Za-z2-9]{9}\d\d[!@#$%*]$/.test(line))!;
+      const temporary = (mail.parsed.text ?? '')
+        .split('\n')
+        .map((line) => line.trim())
+        .find((line) => /^[A-Za-z2-9]{9}\d\d[!@#$%*]$/.test(line))!;
       const accepted = await waitingApi.call(`/invitations/${hash}/accept/`, {
         method: 'POST',
-        body: { email: 'patient@example.test', name: 'Pat Ient', password: PASSWORD, agreements: await mandatoryPolicies(), temporary_password: temporary, language: 'en' },
+        body: {
+          email: 'patient@example.test',
+          name: 'Pat Ient',
+          password: PASSWORD,
+          agreements: await mandatoryPolicies(),
+          temporary_password: temporary,
+          language: 'en',
+        },
       });
       expect(accepted.status).toBe(200);
       expect(back.received).toHaveLength(1);
@@ -142,7 +164,14 @@ describe('accepting', () => {
     const verified = await api.call(`/invitations/${hash}/verify/`);
     expect(verified.body).toEqual({ tenant_name: expect.any(String), email: 'ada@example.test', name: 'Ada Lovelace' });
 
-    const body = { email: 'ada@example.test', name: 'Ada Lovelace', password: PASSWORD, agreements: await mandatoryPolicies(), temporary_password: temporary, language: 'ko' };
+    const body = {
+      email: 'ada@example.test',
+      name: 'Ada Lovelace',
+      password: PASSWORD,
+      agreements: await mandatoryPolicies(),
+      temporary_password: temporary,
+      language: 'ko',
+    };
     const wrong = await api.call(`/invitations/${hash}/accept/`, { method: 'POST', body: { ...body, temporary_password: 'Wrong1234!' } });
     expect([wrong.status, wrong.body.code]).toEqual([401, 'wrong_temporary_password']);
     const otherEmail = await api.call(`/invitations/${hash}/accept/`, { method: 'POST', body: { ...body, email: 'eve@example.test' } });
@@ -169,7 +198,13 @@ describe('accepting', () => {
   it('stops guessing the temporary password after a few tries (429)', async () => {
     await invite([{ email: 'guess@example.test' }]);
     const { hash, temporary } = invitationMail('guess@example.test');
-    const body = { email: 'guess@example.test', name: 'Guess Who', password: PASSWORD, agreements: await mandatoryPolicies(), temporary_password: 'Nope1234!x' };
+    const body = {
+      email: 'guess@example.test',
+      name: 'Guess Who',
+      password: PASSWORD,
+      agreements: await mandatoryPolicies(),
+      temporary_password: 'Nope1234!x',
+    };
     const statuses = [];
     for (let i = 0; i < 6; i += 1) statuses.push((await api.call(`/invitations/${hash}/accept/`, { method: 'POST', body })).status);
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);

@@ -12,7 +12,7 @@ import { testConfig } from '../../src/server/config';
 import { type Database, type DatabaseHandle, openPglite, openPostgres } from '../../src/server/db/client';
 import { backgroundTasks, members, tenants } from '../../src/server/db/schema';
 import { seedDemoTenant } from '../../src/server/db/seed';
-import { type JobQueue, type JobType, type TaskOwner, createJobQueue, jobQueueSettings } from '../../src/server/jobs/queue';
+import { type JobQueue, type JobType, type TaskOwner, createJobQueue } from '../../src/server/jobs/queue';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, freshPostgresDatabase, migratedPglite, startTestServer } from '../fixtures/testServer';
 import { apiClient } from './helpers/client';
 import { defineCrashJobs, fastJobSettings } from './helpers/crashJobs';
@@ -48,7 +48,10 @@ function settled(db: Database, taskId: number, timeoutMs?: number) {
 }
 
 async function demoMemberId(db: Database, tenant: number): Promise<number> {
-  const [member] = await db.select({ id: members.id }).from(members).where(and(eq(members.tenantId, tenant), eq(members.email, DEMO_MEMBER.email)));
+  const [member] = await db
+    .select({ id: members.id })
+    .from(members)
+    .where(and(eq(members.tenantId, tenant), eq(members.email, DEMO_MEMBER.email)));
   return member!.id;
 }
 
@@ -161,7 +164,7 @@ describe('background jobs and GET /tasks/{id}/', () => {
 
   it('only enqueues in a process with JOB_CONCURRENCY=0: the task waits for a process that runs its type', async () => {
     const config = { ...server.config, JOB_CONCURRENCY: 0 };
-    const enqueueOnly = createJobQueue(server.db, jobQueueSettings(config));
+    const enqueueOnly = createJobQueue({ db: server.db, config });
     let ran = false;
     const type = enqueueOnly.define('test-enqueue-only', echoPayload, async () => {
       ran = true;
@@ -190,7 +193,9 @@ describe('background jobs and GET /tasks/{id}/', () => {
  * Kills a server process in the middle of two jobs, then starts a new app on the same database: on
  * the database of the pass (the PostgreSQL pass would repeat the PGlite one as it is).
  */
-const crashDatabases: { label: string; kind: 'pglite' | 'postgres' }[] = [postgresUrl ? { label: 'PostgreSQL', kind: 'postgres' } : { label: 'PGlite', kind: 'pglite' }];
+const crashDatabases: { label: string; kind: 'pglite' | 'postgres' }[] = [
+  postgresUrl ? { label: 'PostgreSQL', kind: 'postgres' } : { label: 'PGlite', kind: 'pglite' },
+];
 
 describe.each(crashDatabases)('a server killed mid-job ($label)', ({ kind }) => {
   let target: string;
@@ -245,13 +250,18 @@ describe.each(crashDatabases)('a server killed mid-job ($label)', ({ kind }) => 
     if (kind === 'pglite') handle = await openPglite(target);
     const runs: number[] = [];
     const config = testConfig({ ...fastJobSettings });
-    const jobs = createJobQueue(handle.db, jobQueueSettings(config));
+    const jobs = createJobQueue({ db: handle.db, config });
     const types = defineCrashJobs(jobs, async (_payload, { taskId, attempt }) => {
       runs.push(taskId);
       return { attempt };
     });
     // The new app starts as it would a minute after the crash, when the dead process's heartbeats have gone stale.
-    expect(await ageDeadWorkersHeartbeats(handle.db, Object.values(types).map((type) => type.name))).toBe(2);
+    expect(
+      await ageDeadWorkersHeartbeats(
+        handle.db,
+        Object.values(types).map((type) => type.name),
+      ),
+    ).toBe(2);
     const app = await buildApp({ db: handle.db, config, jobs });
     try {
       const retried = await settled(handle.db, enqueued!.retried, 60_000);
@@ -275,7 +285,7 @@ describe.skipIf(!postgresUrl)('two app instances on one PostgreSQL database', ()
     const runs: { instance: number; taskId: number }[] = [];
     const instancesSeen = new Set<number>();
     const instances = handles.map((handle, instance) => {
-      const jobs = createJobQueue(handle.db, jobQueueSettings(config));
+      const jobs = createJobQueue({ db: handle.db, config });
       const type = jobs.define('test-shared', echoPayload, async (_payload, { taskId }) => {
         runs.push({ instance, taskId });
         instancesSeen.add(instance);

@@ -6,11 +6,13 @@
  */
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ServerConfig, testConfig } from '../../src/server/config';
 import type { Database, DatabaseHandle } from '../../src/server/db/client';
 import { openPostgres } from '../../src/server/db/client';
 import { mailOutbox } from '../../src/server/db/schema';
-import { type MailOutbox, type MailOutboxSettings, type OutgoingMail, createMailOutbox, listOutbox } from '../../src/server/mail/outbox';
-import { type MailLog, createMailTransport } from '../../src/server/mail/transport';
+import type { ServerLog } from '../../src/server/deps';
+import { type MailOutbox, type OutgoingMail, createMailOutbox, listOutbox } from '../../src/server/mail/outbox';
+import { createMailTransport } from '../../src/server/mail/transport';
 import { LANGUAGES } from '../../src/shared/domain/language';
 import { freePort } from '../fixtures/ports';
 import { type SmtpSink, startSmtpSink } from '../fixtures/smtpSink';
@@ -18,7 +20,9 @@ import { type TestServer, startTestServer } from '../fixtures/testServer';
 import { tenantIdOf, waitFor } from './helpers/memberTransfer';
 
 const FROM = 'Chatbot Platform <no-reply@example.test>';
-const SETTINGS: MailOutboxSettings = { maxAttempts: 3, retrySeconds: 0.1, leaseSeconds: 2, pollSeconds: 0.5, from: FROM };
+const mailConfig = (overrides: Partial<ServerConfig> = {}) =>
+  testConfig({ MAIL_FROM: FROM, MAIL_MAX_ATTEMPTS: 3, MAIL_RETRY_SECONDS: 0.1, MAIL_LEASE_SECONDS: 2, JOB_POLL_INTERVAL_SECONDS: 0.5, ...overrides });
+const CONFIG = mailConfig();
 
 function recordingLog() {
   const lines: { level: string; details: Record<string, unknown>; message: string }[] = [];
@@ -27,7 +31,7 @@ function recordingLog() {
     (details: object, message: string): void => {
       lines.push({ level, details: details as Record<string, unknown>, message });
     };
-  const log: MailLog = { info: at('info'), warn: at('warn'), error: at('error') };
+  const log: ServerLog = { info: at('info'), warn: at('warn'), error: at('error') };
   return { log, lines };
 }
 
@@ -37,13 +41,21 @@ let sink: SmtpSink;
 const opened: MailOutbox[] = [];
 
 /** An outbox on `db` sending to `smtpUrl` (undefined: the log), closed after the file. */
-function outboxFor(db: Database, smtpUrl: string | undefined, log: MailLog = recordingLog().log, timeoutMs = 5000): MailOutbox {
-  const outbox = createMailOutbox(db, createMailTransport({ smtpUrl, from: FROM, log, timeoutMs }), SETTINGS, log);
+function outboxFor(db: Database, smtpUrl: string | undefined, log: ServerLog = recordingLog().log, timeoutMs = 5000): MailOutbox {
+  // A transport gives one send half of its MAIL_LEASE_SECONDS: this one's send may take `timeoutMs`,
+  // whatever the outbox's own lease (a sender frozen past it is what some tests are about).
+  const mailTransport = createMailTransport({ config: mailConfig({ SMTP_URL: smtpUrl, MAIL_LEASE_SECONDS: (timeoutMs * 2) / 1000 }), log });
+  const outbox = createMailOutbox({ db, mailTransport, config: CONFIG, log });
   opened.push(outbox);
   return outbox;
 }
 
-const code = (to: string, value = '482913'): OutgoingMail => ({ template: 'verificationCode', to, language: 'en', data: { code: value, expiresInMinutes: 10 } });
+const code = (to: string, value = '482913'): OutgoingMail => ({
+  template: 'verificationCode',
+  to,
+  language: 'en',
+  data: { code: value, expiresInMinutes: 10 },
+});
 
 async function rowOf(id: number) {
   const [row] = await server.db.select().from(mailOutbox).where(eq(mailOutbox.id, id));
@@ -71,7 +83,9 @@ afterAll(async () => {
 describe('mail over SMTP', () => {
   it('delivers a verification code with subject, recipient, text, HTML and the row’s Message-ID; the sent row keeps no text', async () => {
     const outbox = outboxFor(server.db, sink.url);
-    const [id] = await outbox.queue(server.db, tenantId, [{ template: 'verificationCode', to: 'new.member@example.test', language: 'ko', data: { code: '482913', expiresInMinutes: 10 } }]);
+    const [id] = await outbox.queue(server.db, tenantId, [
+      { template: 'verificationCode', to: 'new.member@example.test', language: 'ko', data: { code: '482913', expiresInMinutes: 10 } },
+    ]);
     await drain(outbox);
 
     const [arrived] = arrivedTo('new.member@example.test');
@@ -105,7 +119,12 @@ describe('mail over SMTP', () => {
     await outbox.queue(
       server.db,
       tenantId,
-      LANGUAGES.map((language) => ({ template: 'invitation' as const, to: `invitee-${language}@example.test`, language, data: { tenantName: 'Acme', acceptUrl: 'https://acme.example.test/invitations/abc', temporaryPassword: 'Tmp-7731' } })),
+      LANGUAGES.map((language) => ({
+        template: 'invitation' as const,
+        to: `invitee-${language}@example.test`,
+        language,
+        data: { tenantName: 'Acme', acceptUrl: 'https://acme.example.test/invitations/abc', temporaryPassword: 'Tmp-7731' },
+      })),
     );
     await drain(outbox);
     const subjects: Record<string, string> = {};
@@ -116,7 +135,13 @@ describe('mail over SMTP', () => {
       expect(arrived!.parsed.text).toContain('https://acme.example.test/invitations/abc');
       subjects[language] = arrived!.parsed.subject ?? '';
     }
-    expect(subjects).toEqual({ ko: 'Acme에 초대되었습니다', en: 'You are invited to Acme', zh: '您已受邀加入 Acme', ja: 'Acmeへの招待', es: 'Te han invitado a Acme' });
+    expect(subjects).toEqual({
+      ko: 'Acme에 초대되었습니다',
+      en: 'You are invited to Acme',
+      zh: '您已受邀加入 Acme',
+      ja: 'Acmeへの招待',
+      es: 'Te han invitado a Acme',
+    });
   });
 
   it('escapes what users wrote in the HTML part and keeps it verbatim in the text part', async () => {
@@ -166,7 +191,7 @@ describe('failures and retries', () => {
       const row = await rowOf(id!);
       return row.status === 'failed' ? row : undefined;
     }, 'the deferred mail to fail for good');
-    expect(failed.attempts).toBe(SETTINGS.maxAttempts);
+    expect(failed.attempts).toBe(CONFIG.MAIL_MAX_ATTEMPTS);
     expect(failed.lastError).toMatch(/451/);
     expect(arrivedTo('busy@example.test')).toEqual([]);
     expect(lines.filter((line) => line.details.mailId === id).map((line) => [line.level, line.message])).toEqual([
@@ -252,7 +277,11 @@ describe('claims', () => {
     // On PostgreSQL the second sender has connections of its own, as another process would.
     const second: DatabaseHandle | undefined = server.databaseUrl ? await openPostgres(server.databaseUrl, 4) : undefined;
     try {
-      const ids = await outboxFor(server.db, sink.url).queue(server.db, tenantId, Array.from({ length: 60 }, (_, i) => code(`race-${i}@example.test`)));
+      const ids = await outboxFor(server.db, sink.url).queue(
+        server.db,
+        tenantId,
+        Array.from({ length: 60 }, (_, i) => code(`race-${i}@example.test`)),
+      );
       const senders = [outboxFor(server.db, sink.url), outboxFor(second?.db ?? server.db, sink.url), outboxFor(server.db, sink.url)];
       await Promise.all(senders.map(drain));
       const arrived = sink.received.filter((mail) => mail.envelopeTo[0]!.startsWith('race-'));
@@ -293,9 +322,16 @@ describe('mail without SMTP', () => {
     const { log, lines } = recordingLog();
     const outbox = outboxFor(server.db, undefined, log);
     const [first] = await outbox.queue(server.db, tenantId, [
-      { template: 'passwordReset', to: 'member@example.test', language: 'ja', data: { name: '山田', resetUrl: 'https://demo.example.test/reset?token=t1', expiresInMinutes: 30 } },
+      {
+        template: 'passwordReset',
+        to: 'member@example.test',
+        language: 'ja',
+        data: { name: '山田', resetUrl: 'https://demo.example.test/reset?token=t1', expiresInMinutes: 30 },
+      },
     ]);
-    const [second] = await outbox.queue(server.db, tenantId, [{ template: 'verificationCode', to: 'other@example.test', language: 'es', data: { code: '555111', expiresInMinutes: 10 } }]);
+    const [second] = await outbox.queue(server.db, tenantId, [
+      { template: 'verificationCode', to: 'other@example.test', language: 'es', data: { code: '555111', expiresInMinutes: 10 } },
+    ]);
     await drain(outbox);
 
     const listed = await listOutbox(server.db, { limit: 2 });

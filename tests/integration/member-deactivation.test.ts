@@ -16,18 +16,25 @@ const PASSWORD = 'Password!123';
 
 /** An approved member of the demo tenant (or another status), signed in with PASSWORD. */
 async function addMember(email: string, status: 'approved' | 'pending' = 'approved', tenant = tenantId) {
-  const [row] = await server.db.insert(members).values({ tenantId: tenant, email, name: email.split('@')[0]!, passwordHash, status }).returning();
+  const [row] = await server.db
+    .insert(members)
+    .values({ tenantId: tenant, email, name: email.split('@')[0]!, passwordHash, status })
+    .returning();
   return row!;
 }
 
 const setStatus = (id: number, memberStatus: string, token = adminToken) =>
   api.call(`/admin/members/${id}/`, { method: 'PATCH', token, body: { member_status: memberStatus } });
-const signInAs = (email: string) => api.call('/auth/sign-in/', { method: 'POST', body: { email, password: PASSWORD }, headers: { 'x-client-kind': 'desktop' } });
+const signInAs = (email: string) =>
+  api.call('/auth/sign-in/', { method: 'POST', body: { email, password: PASSWORD }, headers: { 'x-client-kind': 'desktop' } });
 
 beforeAll(async () => {
   server = await startTestServer({ extraTenants: ['acme'] });
   api = apiClient(server);
-  ({ access_token: adminToken, member: { id: adminId } } = await api.signIn(DEMO_ADMIN));
+  ({
+    access_token: adminToken,
+    member: { id: adminId },
+  } = await api.signIn(DEMO_ADMIN));
   memberToken = (await api.signIn(DEMO_MEMBER)).access_token;
   const [demo] = await server.db.select().from(tenants).where(eq(tenants.subdomain, 'demo'));
   tenantId = demo!.id;
@@ -40,13 +47,29 @@ describe('deactivating a member (PATCH /admin/members/{id}/ member_status)', () 
     const target = await addMember('leaving@demo.test');
     const session = await api.signIn({ email: target.email, password: PASSWORD });
     const token = session.access_token;
-    const key = await api.call('/apikeys/', { method: 'POST', token, body: { name: 'Leaving bot', chatbot_ids: [(await api.call('/chatbots/?include_default=true', { token })).body.items[0].id] } });
+    const key = await api.call('/apikeys/', {
+      method: 'POST',
+      token,
+      body: { name: 'Leaving bot', chatbot_ids: [(await api.call('/chatbots/?include_default=true', { token })).body.items[0].id] },
+    });
     expect(key.status).toBe(200);
     // A chatbot of theirs, published: the whole tenant and visitors use it.
-    const [model] = await server.db.select().from(llmModels).where(and(eq(llmModels.tenantId, tenantId), eq(llmModels.name, 'swift-lite')));
+    const [model] = await server.db
+      .select()
+      .from(llmModels)
+      .where(and(eq(llmModels.tenantId, tenantId), eq(llmModels.name, 'swift-lite')));
     const [bot] = await server.db
       .insert(chatbots)
-      .values({ tenantId, hashId: 'leaving-bot', enName: 'Leaving Bot', koName: '떠나는 봇', llmModelId: model!.id, creatorId: target.id, isPublic: true, publishStatus: 'approved' })
+      .values({
+        tenantId,
+        hashId: 'leaving-bot',
+        enName: 'Leaving Bot',
+        koName: '떠나는 봇',
+        llmModelId: model!.id,
+        creatorId: target.id,
+        isPublic: true,
+        publishStatus: 'approved',
+      })
       .returning();
     const apiKeyCall = () => api.call('/openai/models', { headers: { authorization: `Bearer ${key.body.key}` } });
     expect((await api.call('/chatbots/', { token })).status).toBe(200);
@@ -57,13 +80,20 @@ describe('deactivating a member (PATCH /admin/members/{id}/ member_status)', () 
     const deactivated = await setStatus(target.id, 'deactivated');
     expect(deactivated.status).toBe(200);
     expect(deactivated.body.member_status).toBe('deactivated');
-    const [audit] = await server.db.select().from(auditLog).where(and(eq(auditLog.action, 'member.status'), eq(auditLog.targetId, String(target.id))));
+    const [audit] = await server.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'member.status'), eq(auditLog.targetId, String(target.id))));
     expect(audit).toMatchObject({ actorId: adminId, changes: { member_status: { from: 'approved', to: 'deactivated' } } });
 
     // The very next request of each kind.
     const refused = await api.call('/chatbots/', { token });
     expect([refused.status, refused.body.code]).toEqual([403, 'account_deactivated']);
-    const refresh = await api.call('/auth/refresh/', { method: 'POST', body: { refresh_token: session.refresh_token }, headers: { 'x-client-kind': 'desktop' } });
+    const refresh = await api.call('/auth/refresh/', {
+      method: 'POST',
+      body: { refresh_token: session.refresh_token },
+      headers: { 'x-client-kind': 'desktop' },
+    });
     expect([refresh.status, refresh.body.code]).toEqual([403, 'account_deactivated']);
     const signIn = await signInAs(target.email);
     expect([signIn.status, signIn.body.code]).toEqual([403, 'account_deactivated']);
@@ -84,7 +114,10 @@ describe('deactivating a member (PATCH /admin/members/{id}/ member_status)', () 
     expect((await api.call('/chatbots/', { token })).status).toBe(401);
     expect((await apiKeyCall()).status).toBe(200);
     expect((await api.call(`/chatbots/${bot!.id}/`, { token: memberToken })).status).toBe(200);
-    const audits = await server.db.select().from(auditLog).where(and(eq(auditLog.action, 'member.status'), eq(auditLog.targetId, String(target.id))));
+    const audits = await server.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'member.status'), eq(auditLog.targetId, String(target.id))));
     expect(audits.map((row) => row.changes)).toEqual([
       { member_status: { from: 'approved', to: 'deactivated' } },
       { member_status: { from: 'deactivated', to: 'approved' } },
@@ -113,14 +146,21 @@ describe('bulk (PATCH /admin/members/bulk/ member_status)', () => {
     const pending = await addMember('bulk-pending@demo.test', 'pending');
     const [acme] = await server.db.select().from(tenants).where(eq(tenants.subdomain, 'acme'));
     const stranger = await addMember('bulk-stranger@acme.test', 'approved', acme!.id);
-    const tokens = [(await api.signIn({ email: first.email, password: PASSWORD })).access_token, (await api.signIn({ email: second.email, password: PASSWORD })).access_token];
+    const tokens = [
+      (await api.signIn({ email: first.email, password: PASSWORD })).access_token,
+      (await api.signIn({ email: second.email, password: PASSWORD })).access_token,
+    ];
     const ids = [first.id, second.id, pending.id, stranger.id];
 
-    const bulk = (memberStatus: string, memberIds = ids) => api.call('/admin/members/bulk/', { method: 'PATCH', token: adminToken, body: { member_ids: memberIds, member_status: memberStatus } });
+    const bulk = (memberStatus: string, memberIds = ids) =>
+      api.call('/admin/members/bulk/', { method: 'PATCH', token: adminToken, body: { member_ids: memberIds, member_status: memberStatus } });
     const deactivated = await bulk('deactivated');
     expect([deactivated.status, deactivated.body]).toEqual([200, { updated: 2 }]);
     for (const token of tokens) expect((await api.call('/chatbots/', { token })).body.code).toBe('account_deactivated');
-    const statuses = async () => (await server.db.select().from(members).where(eq(members.tenantId, tenantId))).filter((row) => ids.includes(row.id)).map((row) => [row.email, row.status]);
+    const statuses = async () =>
+      (await server.db.select().from(members).where(eq(members.tenantId, tenantId)))
+        .filter((row) => ids.includes(row.id))
+        .map((row) => [row.email, row.status]);
     expect(await statuses()).toEqual(
       expect.arrayContaining([
         ['bulk-one@demo.test', 'deactivated'],
@@ -129,7 +169,9 @@ describe('bulk (PATCH /admin/members/bulk/ member_status)', () => {
       ]),
     );
     expect((await server.db.select().from(members).where(eq(members.id, stranger.id)))[0]!.status).toBe('approved');
-    expect((await server.db.select().from(auditLog).where(eq(auditLog.action, 'member.status'))).filter((row) => ids.map(String).includes(row.targetId!))).toHaveLength(2);
+    expect(
+      (await server.db.select().from(auditLog).where(eq(auditLog.action, 'member.status'))).filter((row) => ids.map(String).includes(row.targetId!)),
+    ).toHaveLength(2);
 
     // Their own account among the ids: nothing changes.
     const own = await bulk('approved', [first.id, adminId]);

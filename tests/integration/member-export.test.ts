@@ -72,10 +72,34 @@ describe('member export (GET /admin/members/export-task/)', () => {
     expect(file.headers.get('content-type')).toContain('text/csv');
     expect(file.headers.get('content-disposition')).toContain('attachment');
     const rows = parseCsv(await file.text());
-    expect(rows[0]).toEqual(['name', 'email', 'groups', 'status', 'admin', 'member_type', 'sso_id', 'joined_at', 'Department', 'Employee number', 'credit_limit']);
+    expect(rows[0]).toEqual([
+      'name',
+      'email',
+      'groups',
+      'status',
+      'admin',
+      'member_type',
+      'sso_id',
+      'joined_at',
+      'Department',
+      'Employee number',
+      'credit_limit',
+    ]);
     expect(rows).toHaveLength(total + 1);
     const bulk0 = rows.find((row) => row[1] === 'bulk-0@export.test')!;
-    expect(bulk0).toEqual(['Bulk member 0', 'bulk-0@export.test', 'Default group', 'approved', 'no', 'organization', '', expect.stringMatching(/^\d{4}-/), 'Sales', '', '1000']);
+    expect(bulk0).toEqual([
+      'Bulk member 0',
+      'bulk-0@export.test',
+      'Default group',
+      'approved',
+      'no',
+      'organization',
+      '',
+      expect.stringMatching(/^\d{4}-/),
+      'Sales',
+      '',
+      '1000',
+    ]);
     expect(rows.find((row) => row[1] === DEMO_ADMIN.email)![4]).toBe('yes');
   });
 
@@ -94,7 +118,8 @@ describe('member export (GET /admin/members/export-task/)', () => {
   });
 
   // The rules below hold at any size: they export the small `other` workspace (its two demo accounts).
-  const exportOther = async () => finished((await api.call('/admin/members/export-task/?format=csv', { token: otherAdmin, tenant: 'other' })).body.id, otherAdmin, 'other');
+  const exportOther = async () =>
+    finished((await api.call('/admin/members/export-task/?format=csv', { token: otherAdmin, tenant: 'other' })).body.id, otherAdmin, 'other');
 
   it('keeps formulas typed by members inert in the file', async () => {
     const otherTenant = await tenantIdOf(server.db, 'other');
@@ -161,7 +186,10 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('a server killed mid-export', () 
     const demo = await tenantIdOf(handle.db, 'demo');
     await seedBulkMembers(handle.db, demo, 2500);
     // A second admin, so that the killed process has two exports under way (one per admin).
-    await handle.db.update(members).set({ isAdmin: true }).where(and(eq(members.tenantId, demo), eq(members.email, DEMO_MEMBER.email)));
+    await handle.db
+      .update(members)
+      .set({ isAdmin: true })
+      .where(and(eq(members.tenantId, demo), eq(members.email, DEMO_MEMBER.email)));
     await handle.close();
 
     [resumed, late] = (await killWorkerMidway([directory, filesDir], (worker) => (child = worker))) as [number, number];
@@ -170,7 +198,10 @@ describe.skipIf(process.env.TEST_DATABASE_URL)('a server killed mid-export', () 
     for (const task of await handle.db.select().from(backgroundTasks)) midway.set(task.id, task);
     // The restart comes a minute after the crash; the late export was asked for an hour before it.
     expect(await ageDeadWorkersHeartbeats(handle.db, [MEMBER_EXPORT_TASK])).toBe(2);
-    await handle.db.update(backgroundTasks).set({ createdAt: sql`now() - interval '1 hour'` }).where(eq(backgroundTasks.id, late));
+    await handle.db
+      .update(backgroundTasks)
+      .set({ createdAt: sql`now() - interval '1 hour'` })
+      .where(eq(backgroundTasks.id, late));
     app = await buildApp({ db: handle.db, config: config() });
   }, 120_000);
   afterAll(async () => {

@@ -42,7 +42,8 @@ describe('GET /member-groups/', () => {
   });
 
   it('orders by order_by (spec §7): by the shown name or by age, either way; an unknown order is 400', async () => {
-    const names = async (order: string) => (await api.call(`/member-groups/?order_by=${order}`, { token })).body.items.map((group: { en_name: string }) => group.en_name);
+    const names = async (order: string) =>
+      (await api.call(`/member-groups/?order_by=${order}`, { token })).body.items.map((group: { en_name: string }) => group.en_name);
     expect(await names('name.asc')).toEqual(['Default group', 'Research']);
     expect(await names('name.desc')).toEqual(['Research', 'Default group']);
     expect(await names('created_at.desc')).toEqual(['Research', 'Default group']);

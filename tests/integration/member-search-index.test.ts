@@ -24,8 +24,14 @@ describe('member search index', () => {
     server = await startTestServer();
     const [demo] = await server.db.select().from(tenants).where(eq(tenants.subdomain, 'demo'));
     tenantId = demo!.id;
-    const [group] = await server.db.select().from(memberGroups).where(and(eq(memberGroups.tenantId, tenantId), eq(memberGroups.isDefault, true)));
-    const [department] = await server.db.select().from(customFields).where(and(eq(customFields.tenantId, tenantId), eq(customFields.enName, 'Department')));
+    const [group] = await server.db
+      .select()
+      .from(memberGroups)
+      .where(and(eq(memberGroups.tenantId, tenantId), eq(memberGroups.isDefault, true)));
+    const [department] = await server.db
+      .select()
+      .from(customFields)
+      .where(and(eq(customFields.tenantId, tenantId), eq(customFields.enName, 'Department')));
     await server.db.update(customFields).set({ isSearchable: true }).where(eq(customFields.id, department!.id));
     await server.db.execute(sql`
       insert into members (tenant_id, email, name, status, default_member_group_id)

@@ -102,7 +102,13 @@ describe(`a server killed while a member upload's mails go out (${postgresUrl ? 
     const admin = (await firstApi.signIn(DEMO_ADMIN)).access_token;
     const emails = Array.from({ length: ROWS }, (_, i) => `crash-${i}@upload.test`);
     const form = new FormData();
-    form.append('files', new Blob([csvLines([['name', 'email', 'default_member_group', 'Department'], ...emails.map((email, i) => [`Crash ${i}`, email, 'Default group', 'Eng'])])]), 'members.csv');
+    form.append(
+      'files',
+      new Blob([
+        csvLines([['name', 'email', 'default_member_group', 'Department'], ...emails.map((email, i) => [`Crash ${i}`, email, 'Default group', 'Eng'])]),
+      ]),
+      'members.csv',
+    );
     sink.holdFrom = HOLD_FROM;
     const started = await fetch(`${first.origin}/api/v1/admin/members/bulk-upload/`, { method: 'POST', headers: { 'x-access-token': admin }, body: form });
     expect(started.status).toBe(200);
@@ -120,26 +126,34 @@ describe(`a server killed while a member upload's mails go out (${postgresUrl ? 
     const api = apiClient({ apiBase: `${survivor.origin}/api/v1` });
     const token = (await api.signIn(DEMO_ADMIN)).access_token;
 
-    const task = await waitFor(async () => {
-      const body = (await api.call(`/tasks/${taskId}/`, { token })).body;
-      return body.status === 'running' ? undefined : body;
-    }, 'the other process to finish the upload', 150_000);
+    const task = await waitFor(
+      async () => {
+        const body = (await api.call(`/tasks/${taskId}/`, { token })).body;
+        return body.status === 'running' ? undefined : body;
+      },
+      'the other process to finish the upload',
+      150_000,
+    );
     expect(task).toMatchObject({ status: 'completed', result: { outcome: 'success', total: ROWS, invited: ROWS, failed: [] } });
     const mailsTo = new Map<string, Array<{ messageId: string; text: string; password: string }>>();
-    await waitFor(async () => {
-      for (const mail of sink.received.splice(0)) {
-        const text = mail.parsed.text ?? '';
-        const password = text
-          .split('\n')
-          .map((line) => line.trim())
-          .find((line) => /^[A-Za-z2-9]{9}\d\d[!@#$%*]$/.test(line));
-        const to = mail.envelopeTo[0]!;
-        mailsTo.set(to, [...(mailsTo.get(to) ?? []), { messageId: mail.parsed.messageId ?? '', text, password: password ?? '' }]);
-      }
-      // On PGlite also each held mail sent once more by the survivor, which is stopped before the database is read.
-      const resent = handle !== undefined || [...heldSends].every(([to, held]) => (mailsTo.get(to)?.length ?? 0) > held);
-      return mailsTo.size === ROWS && resent ? true : undefined;
-    }, 'every invitee to get their mail', 150_000);
+    await waitFor(
+      async () => {
+        for (const mail of sink.received.splice(0)) {
+          const text = mail.parsed.text ?? '';
+          const password = text
+            .split('\n')
+            .map((line) => line.trim())
+            .find((line) => /^[A-Za-z2-9]{9}\d\d[!@#$%*]$/.test(line));
+          const to = mail.envelopeTo[0]!;
+          mailsTo.set(to, [...(mailsTo.get(to) ?? []), { messageId: mail.parsed.messageId ?? '', text, password: password ?? '' }]);
+        }
+        // On PGlite also each held mail sent once more by the survivor, which is stopped before the database is read.
+        const resent = handle !== undefined || [...heldSends].every(([to, held]) => (mailsTo.get(to)?.length ?? 0) > held);
+        return mailsTo.size === ROWS && resent ? true : undefined;
+      },
+      'every invitee to get their mail',
+      150_000,
+    );
 
     // Every invitee: one password, and any second mail is the same row sent again (the mail the killed process had sent unanswered).
     const repeated = [...mailsTo.entries()].filter(([, mails]) => mails.length > 1);
@@ -153,7 +167,9 @@ describe(`a server killed while a member upload's mails go out (${postgresUrl ? 
     // The password of a mail that came twice joins through the API.
     const [twice, [mail]] = repeated[0]!;
     const hash = /\/auth\/invitation\/([A-Za-z0-9_-]+)/.exec(mail!.text)![1]!;
-    const policies = (await api.call('/policies/', { tenant: 'demo' })).body.items.filter((p: { is_mandatory: boolean }) => p.is_mandatory).map((p: { id: number }) => p.id);
+    const policies = (await api.call('/policies/', { tenant: 'demo' })).body.items
+      .filter((p: { is_mandatory: boolean }) => p.is_mandatory)
+      .map((p: { id: number }) => p.id);
     const accepted = await api.call(`/invitations/${hash}/accept/`, {
       method: 'POST',
       body: { email: twice, name: 'Twice Mailed', password: 'Joined!2345', agreements: policies, temporary_password: mail!.password, language: 'en' },
@@ -165,10 +181,17 @@ describe(`a server killed while a member upload's mails go out (${postgresUrl ? 
     // for every invitee's mail above waited for them.)
     if (handle) {
       const db = handle.db;
-      await waitFor(async () => {
-        const [left] = await db.select({ n: count() }).from(mailOutbox).where(and(inArray(mailOutbox.recipient, emails), eq(mailOutbox.status, 'sending')));
-        return left!.n === 0 ? true : undefined;
-      }, 'the held mails to be sent again', 30_000);
+      await waitFor(
+        async () => {
+          const [left] = await db
+            .select({ n: count() })
+            .from(mailOutbox)
+            .where(and(inArray(mailOutbox.recipient, emails), eq(mailOutbox.status, 'sending')));
+          return left!.n === 0 ? true : undefined;
+        },
+        'the held mails to be sent again',
+        30_000,
+      );
     }
     await stopBuiltServer(survivor.child, 'SIGTERM');
     handle ??= await openPglite(join(directory, 'pglite'));
@@ -180,12 +203,19 @@ describe(`a server killed while a member upload's mails go out (${postgresUrl ? 
     for (const invitation of written) {
       expect(await verify(invitation.temporaryPasswordHash, mailsTo.get(invitation.email)![0]!.password), invitation.email).toBe(true);
     }
-    const [created] = await db.select({ n: count() }).from(auditLog).where(and(eq(auditLog.action, 'invitation.create'), eq(auditLog.targetType, 'invitation')));
+    const [created] = await db
+      .select({ n: count() })
+      .from(auditLog)
+      .where(and(eq(auditLog.action, 'invitation.create'), eq(auditLog.targetType, 'invitation')));
     expect(created!.n).toBe(ROWS);
     const [upload] = await db.select({ n: count() }).from(auditLog).where(eq(auditLog.action, 'member.bulk_upload'));
     expect(upload!.n).toBe(1);
     // One mail row per invitation, all sent.
-    const rows = await db.select({ status: mailOutbox.status, n: count() }).from(mailOutbox).where(inArray(mailOutbox.recipient, emails)).groupBy(mailOutbox.status);
+    const rows = await db
+      .select({ status: mailOutbox.status, n: count() })
+      .from(mailOutbox)
+      .where(inArray(mailOutbox.recipient, emails))
+      .groupBy(mailOutbox.status);
     expect(rows).toEqual([{ status: 'sent', n: ROWS }]);
     const [taskRow] = await db.select().from(backgroundTasks).where(eq(backgroundTasks.id, taskId));
     expect(taskRow!.status).toBe('completed');

@@ -31,14 +31,21 @@ function upload(server: TestServer, token: string, bytes: Buffer | string, fileN
 const csv = (rows: string[][]) => csvLines([HEADER, ...rows]);
 
 async function finishedTask(api: ReturnType<typeof apiClient>, token: string, taskId: number, tenant = 'demo') {
-  return waitFor(async () => {
-    const task = (await api.call(`/tasks/${taskId}/`, { token, tenant })).body;
-    return task.status === 'running' ? undefined : task;
-  }, `upload ${taskId}`, 300_000);
+  return waitFor(
+    async () => {
+      const task = (await api.call(`/tasks/${taskId}/`, { token, tenant })).body;
+      return task.status === 'running' ? undefined : task;
+    },
+    `upload ${taskId}`,
+    300_000,
+  );
 }
 
 async function auditCount(db: Database, tenantId: number, action: string) {
-  const [row] = await db.select({ n: count() }).from(auditLog).where(and(eq(auditLog.tenantId, tenantId), eq(auditLog.action, action)));
+  const [row] = await db
+    .select({ n: count() })
+    .from(auditLog)
+    .where(and(eq(auditLog.tenantId, tenantId), eq(auditLog.action, action)));
   return row!.n;
 }
 
@@ -60,10 +67,17 @@ describe('member bulk upload (POST /admin/members/bulk-upload/)', () => {
     // The demo plan allows 50 pending invitations; these uploads invite hundreds.
     await server.db.update(plans).set({ invitationLimit: null });
     await server.db.insert(customFields).values({ tenantId: demo, enName: 'Internal note', isSignupField: false });
-    const [employeeNo] = await server.db.select({ id: customFields.id }).from(customFields).where(and(eq(customFields.tenantId, demo), eq(customFields.enName, 'Employee number')));
-    await server.db.insert(memberCustomFieldValues).values({ tenantId: demo, memberId: await memberIdOf(server.db, demo, DEMO_MEMBER.email), customFieldId: employeeNo!.id, value: '777' });
+    const [employeeNo] = await server.db
+      .select({ id: customFields.id })
+      .from(customFields)
+      .where(and(eq(customFields.tenantId, demo), eq(customFields.enName, 'Employee number')));
+    await server.db
+      .insert(memberCustomFieldValues)
+      .values({ tenantId: demo, memberId: await memberIdOf(server.db, demo, DEMO_MEMBER.email), customFieldId: employeeNo!.id, value: '777' });
     await server.db.insert(members).values({ tenantId: demo, email: 'waiting@upload.test', name: 'Waiting', status: 'pending' });
-    expect((await api.call('/admin/invitations/bulk/', { method: 'POST', token: admin, body: { members: [{ email: 'invited@upload.test' }] } })).status).toBe(200);
+    expect((await api.call('/admin/invitations/bulk/', { method: 'POST', token: admin, body: { members: [{ email: 'invited@upload.test' }] } })).status).toBe(
+      200,
+    );
   }, 120_000);
   afterAll(async () => {
     await server?.close();
@@ -147,13 +161,19 @@ describe('member bulk upload (POST /admin/members/bulk-upload/)', () => {
       .where(and(eq(invitations.tenantId, demo), like(invitations.email, 'up-%@upload.test')));
     expect(written).toHaveLength(invited);
     expect(new Set(written.map((w) => w.email)).size).toBe(invited);
-    expect(written.find((w) => w.email === 'up-0@upload.test')!.values).toEqual([expect.objectContaining({ value: 'Eng' }), expect.objectContaining({ value: '100000' })]);
+    expect(written.find((w) => w.email === 'up-0@upload.test')!.values).toEqual([
+      expect.objectContaining({ value: 'Eng' }),
+      expect.objectContaining({ value: '100000' }),
+    ]);
     const [created] = await server.db
       .select({ n: count() })
       .from(auditLog)
       .where(and(eq(auditLog.tenantId, demo), eq(auditLog.action, 'invitation.create'), sql`${auditLog.changes}->>'source' = 'member_upload'`));
     expect(created!.n).toBe(invited);
-    const [summary] = await server.db.select().from(auditLog).where(and(eq(auditLog.tenantId, demo), eq(auditLog.action, 'member.bulk_upload')));
+    const [summary] = await server.db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.tenantId, demo), eq(auditLog.action, 'member.bulk_upload')));
     expect(summary).toMatchObject({ targetId: String(task.id), changes: { total: ROWS, invited, failed: expected.length } });
   });
 
@@ -172,14 +192,20 @@ describe('member bulk upload (POST /admin/members/bulk-upload/)', () => {
     // The invitee accepts from the mail and becomes a member with the row's custom-field values.
     const mail = (await listOutbox(server.db, { limit: 10_000 })).find((m) => m.to === 'sheet-1@upload.test')!;
     const hash = /\/auth\/invitation\/([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
-    const temporary = mail.text.split('\n').map((line) => line.trim()).find((line) => /^[A-Za-z2-9]{9}\d\d[!@#$%*]$/.test(line))!;
+    const temporary = mail.text
+      .split('\n')
+      .map((line) => line.trim())
+      .find((line) => /^[A-Za-z2-9]{9}\d\d[!@#$%*]$/.test(line))!;
     const policies = (await api.call('/policies/')).body.items.filter((p: { is_mandatory: boolean }) => p.is_mandatory).map((p: { id: number }) => p.id);
     const accepted = await api.call(`/invitations/${hash}/accept/`, {
       method: 'POST',
       body: { email: 'sheet-1@upload.test', name: 'Sheet one', password: 'Joined!2345', agreements: policies, temporary_password: temporary, language: 'en' },
     });
     expect(accepted.status).toBe(200);
-    const values = await server.db.select({ value: memberCustomFieldValues.value }).from(memberCustomFieldValues).where(eq(memberCustomFieldValues.memberId, accepted.body.member_id));
+    const values = await server.db
+      .select({ value: memberCustomFieldValues.value })
+      .from(memberCustomFieldValues)
+      .where(eq(memberCustomFieldValues.memberId, accepted.body.member_id));
     expect(values.map((v) => v.value).sort()).toEqual(['200001', 'Ops']);
   });
 
@@ -196,7 +222,8 @@ describe('member bulk upload (POST /admin/members/bulk-upload/)', () => {
         ]),
       ),
     );
-    for (const [name, bytes] of Object.entries(made)) if (name.startsWith('xl/worksheets/')) made[name] = strToU8(strFromU8(bytes).replaceAll('NUL-HERE', '\u0000'));
+    for (const [name, bytes] of Object.entries(made))
+      if (name.startsWith('xl/worksheets/')) made[name] = strToU8(strFromU8(bytes).replaceAll('NUL-HERE', '\u0000'));
     const started = await upload(server, admin, Buffer.from(zipSync(made)), 'members.xlsx');
     expect(started.status).toBe(200);
     const taskId = ((await started.json()) as { id: number }).id;
@@ -228,9 +255,42 @@ describe('member bulk upload (POST /admin/members/bulk-upload/)', () => {
       expect(response.status).toBe(status);
       expect(((await response.json()) as { code: string }).code).toBe(code);
     };
-    await expectError(await upload(server, admin, csvLines([['name', 'email', 'default_member_group'], ['A', 'a@upload.test', 'Default group']])), 422, 'missing_column');
-    await expectError(await upload(server, admin, csvLines([[...HEADER, 'Internal note'], ['A', 'a@upload.test', 'Default group', '', 'Eng', '', 'x']])), 422, 'excluded_column');
-    await expectError(await upload(server, admin, csvLines([[...HEADER, 'Shoe size'], ['A', 'a@upload.test', 'Default group', '', 'Eng', '', '42']])), 422, 'unknown_column');
+    await expectError(
+      await upload(
+        server,
+        admin,
+        csvLines([
+          ['name', 'email', 'default_member_group'],
+          ['A', 'a@upload.test', 'Default group'],
+        ]),
+      ),
+      422,
+      'missing_column',
+    );
+    await expectError(
+      await upload(
+        server,
+        admin,
+        csvLines([
+          [...HEADER, 'Internal note'],
+          ['A', 'a@upload.test', 'Default group', '', 'Eng', '', 'x'],
+        ]),
+      ),
+      422,
+      'excluded_column',
+    );
+    await expectError(
+      await upload(
+        server,
+        admin,
+        csvLines([
+          [...HEADER, 'Shoe size'],
+          ['A', 'a@upload.test', 'Default group', '', 'Eng', '', '42'],
+        ]),
+      ),
+      422,
+      'unknown_column',
+    );
     await expectError(await upload(server, admin, csvLines([HEADER])), 422, 'empty_file');
     await expectError(await upload(server, admin, Buffer.from('\x89PNG\r\n\x1a\n0000000000000'), 'members.csv'), 415, 'unsupported_file_type');
     await expectError(await upload(server, admin, 'name,email\n', 'members.txt'), 415, 'unsupported_file_type');
@@ -249,13 +309,33 @@ describe('member bulk upload (POST /admin/members/bulk-upload/)', () => {
 
   it("finds a custom field's column by its Korean or its English name; a Korean admin's template names them in Korean", { timeout: 120_000 }, async () => {
     const koreanHeader = ['name', 'email', 'default_member_group', '부서', '사번'];
-    const started = await upload(server, admin, csvLines([koreanHeader, ['Ko Heading', 'ko-heading@upload.test', 'Default group', 'Ops', '300001'], ['Ko Bad', 'ko-bad@upload.test', 'Default group', 'Ops', 'abc']]));
+    const started = await upload(
+      server,
+      admin,
+      csvLines([
+        koreanHeader,
+        ['Ko Heading', 'ko-heading@upload.test', 'Default group', 'Ops', '300001'],
+        ['Ko Bad', 'ko-bad@upload.test', 'Default group', 'Ops', 'abc'],
+      ]),
+    );
     expect(started.status).toBe(200);
     const done = await finishedTask(api, admin, ((await started.json()) as { id: number }).id);
     // A row's field is named as the file heads its column.
-    expect(done.result).toEqual({ outcome: 'warning', total: 2, invited: 1, failed: [{ row: 3, email: 'ko-bad@upload.test', reason: 'invalid_number', field: '사번' }] });
+    expect(done.result).toEqual({
+      outcome: 'warning',
+      total: 2,
+      invited: 1,
+      failed: [{ row: 3, email: 'ko-bad@upload.test', reason: 'invalid_number', field: '사번' }],
+    });
     // Both names of one field are one column twice.
-    const twice = await upload(server, admin, csvLines([[...HEADER, '부서'], ['A', 'a@upload.test', 'Default group', '', 'Eng', '', 'Eng']]));
+    const twice = await upload(
+      server,
+      admin,
+      csvLines([
+        [...HEADER, '부서'],
+        ['A', 'a@upload.test', 'Default group', '', 'Eng', '', 'Eng'],
+      ]),
+    );
     expect(twice.status).toBe(422);
     expect(await twice.json()).toMatchObject({ code: 'duplicate_column', details: { field_name: 'Department' } });
 
@@ -265,7 +345,14 @@ describe('member bulk upload (POST /admin/members/bulk-upload/)', () => {
       const template = await fetch(`${server.apiBase}/admin/members/bulk-upload/template/?format=csv`, { headers: { 'x-access-token': admin } });
       expect((await template.text()).replace('\ufeff', '')).toBe('name,email,default_member_group,sso_id,부서,사번\r\n');
       // A required field's column missing is said in the admin's language.
-      const missing = await upload(server, admin, csvLines([['name', 'email', 'default_member_group'], ['A', 'a@upload.test', 'Default group']]));
+      const missing = await upload(
+        server,
+        admin,
+        csvLines([
+          ['name', 'email', 'default_member_group'],
+          ['A', 'a@upload.test', 'Default group'],
+        ]),
+      );
       expect(await missing.json()).toMatchObject({ code: 'missing_column', details: { field_name: '부서' } });
     } finally {
       await api.call(`/members/${adminId}/`, { method: 'PATCH', token: admin, body: { language: 'en' } });
@@ -297,7 +384,16 @@ describe('member bulk upload (POST /admin/members/bulk-upload/)', () => {
 
   it('in an SSO-only workspace requires the sso_id column and a value in every row', { timeout: 120_000 }, async () => {
     await server.db.update(tenants).set({ ssoOnly: true }).where(eq(tenants.subdomain, 'other'));
-    const withoutColumn = await upload(server, otherAdmin, csvLines([['name', 'email', 'default_member_group', 'Department'], ['A', 'a@sso.test', 'Default group', 'Eng']]), 'members.csv', 'other');
+    const withoutColumn = await upload(
+      server,
+      otherAdmin,
+      csvLines([
+        ['name', 'email', 'default_member_group', 'Department'],
+        ['A', 'a@sso.test', 'Default group', 'Eng'],
+      ]),
+      'members.csv',
+      'other',
+    );
     expect(withoutColumn.status).toBe(422);
     const started = await upload(
       server,
@@ -307,7 +403,12 @@ describe('member bulk upload (POST /admin/members/bulk-upload/)', () => {
       'other',
     );
     const done = await finishedTask(api, otherAdmin, ((await started.json()) as { id: number }).id, 'other');
-    expect(done.result).toEqual({ outcome: 'warning', total: 2, invited: 1, failed: [{ row: 3, email: 'without@sso.test', reason: 'missing_sso_id', field: 'sso_id' }] });
+    expect(done.result).toEqual({
+      outcome: 'warning',
+      total: 2,
+      invited: 1,
+      failed: [{ row: 3, email: 'without@sso.test', reason: 'missing_sso_id', field: 'sso_id' }],
+    });
   });
 });
 
@@ -328,9 +429,21 @@ describe('member upload when the mail server refuses an address for good', () =>
   it('fails those rows with invitation_email_failed, keeps none of their invitations, and says warning', { timeout: 120_000 }, async () => {
     const api = apiClient(server);
     const admin = (await api.signIn(DEMO_ADMIN)).access_token;
-    const started = await upload(server, admin, csv([['Mail one', 'refused-1@upload.test', 'Default group', '', 'Eng', ''], ['Mail two', 'kept-2@upload.test', 'Default group', '', 'Eng', '']]));
+    const started = await upload(
+      server,
+      admin,
+      csv([
+        ['Mail one', 'refused-1@upload.test', 'Default group', '', 'Eng', ''],
+        ['Mail two', 'kept-2@upload.test', 'Default group', '', 'Eng', ''],
+      ]),
+    );
     const done = await finishedTask(api, admin, ((await started.json()) as { id: number }).id);
-    expect(done.result).toEqual({ outcome: 'warning', total: 2, invited: 1, failed: [{ row: 2, email: 'refused-1@upload.test', reason: 'invitation_email_failed', field: null }] });
+    expect(done.result).toEqual({
+      outcome: 'warning',
+      total: 2,
+      invited: 1,
+      failed: [{ row: 2, email: 'refused-1@upload.test', reason: 'invitation_email_failed', field: null }],
+    });
     expect(await server.db.select().from(invitations).where(eq(invitations.email, 'refused-1@upload.test'))).toEqual([]);
     expect(await server.db.select().from(invitations).where(eq(invitations.email, 'kept-2@upload.test'))).toHaveLength(1);
     expect(sink.received.map((mail) => mail.envelopeTo[0])).toEqual(['kept-2@upload.test']);

@@ -69,7 +69,15 @@ describe('model permissions', () => {
     const pro = { id: assistant!.llmModelId };
     const [published] = await server.db
       .insert(chatbots)
-      .values({ tenantId: assistant!.tenantId, hashId: 'demo-store-1', enName: 'Store Planner', koName: '스토어 플래너', llmModelId: pro.id, isPublic: true, publishStatus: 'approved' })
+      .values({
+        tenantId: assistant!.tenantId,
+        hashId: 'demo-store-1',
+        enName: 'Store Planner',
+        koName: '스토어 플래너',
+        llmModelId: pro.id,
+        isPublic: true,
+        publishStatus: 'approved',
+      })
       .returning({ id: chatbots.id });
     const storeChatbot = published!.id;
     expect((await client.call(`/chatbots/${storeChatbot}/relations/`, { method: 'POST', token: member })).status).toBe(200);
@@ -86,7 +94,9 @@ describe('model permissions', () => {
     // What the flag announces is what a send meets.
     expect(await chat(storeChatbot)).toEqual({ status: 403, code: 'model_not_allowed' });
     // Chatbots on the other models stay available.
-    const listed = (await client.call('/chatbots/?include_default=true&size=30', { token: member })).body.items as { llm_model: { id: number; is_available: boolean } }[];
+    const listed = (await client.call('/chatbots/?include_default=true&size=30', { token: member })).body.items as {
+      llm_model: { id: number; is_available: boolean };
+    }[];
     expect(listed.filter((row) => row.llm_model.id !== pro.id).every((row) => row.llm_model.is_available)).toBe(true);
 
     await toggle(pro.id, group.id, true);
@@ -107,7 +117,9 @@ describe('model permissions', () => {
     expect(await names('?for_chatbot=true')).not.toContain('balanced-pro');
     expect(await names('')).toContain('balanced-pro');
     const draft = (await client.call('/chatbots/', { method: 'POST', token: member })).body;
-    expect((await client.call(`/chatbots/${draft.id}/`, { method: 'PATCH', body: { llm_model_id: pro.id }, token: member })).body.code).toBe('model_not_allowed');
+    expect((await client.call(`/chatbots/${draft.id}/`, { method: 'PATCH', body: { llm_model_id: pro.id }, token: member })).body.code).toBe(
+      'model_not_allowed',
+    );
     await server.db.update(llmModels).set({ chatbotAllowed: true }).where(eq(llmModels.id, pro.id));
   });
 

@@ -37,7 +37,11 @@ describe('group-change requests', () => {
     expect(requested.body.current).toEqual(before.body.current);
     expect(requested.body.groups.map((group: { en_name: string }) => group.en_name)).toContain('Research');
 
-    const replaced = await client.call(`/members/${memberId}/group/`, { method: 'PATCH', token, body: { default_member_group_id: extra!.id, member_group_ids: [extra!.id] } });
+    const replaced = await client.call(`/members/${memberId}/group/`, {
+      method: 'PATCH',
+      token,
+      body: { default_member_group_id: extra!.id, member_group_ids: [extra!.id] },
+    });
     expect(replaced.body.pending.member_group_ids).toEqual([extra!.id]);
 
     const withdrawn = await client.call(`/members/${memberId}/group-queues/`, { method: 'DELETE', token });
@@ -48,14 +52,36 @@ describe('group-change requests', () => {
   it('refuses a default outside the chosen groups, another tenant’s group, and someone else’s request', async () => {
     const state = (await client.call(`/members/${memberId}/groups/`, { token })).body;
     const own = state.current.default_member_group_id;
-    expect((await client.call(`/members/${memberId}/group/`, { method: 'PATCH', token, body: { default_member_group_id: own, member_group_ids: [own + 1000] } })).status).toBe(422);
+    expect(
+      (await client.call(`/members/${memberId}/group/`, { method: 'PATCH', token, body: { default_member_group_id: own, member_group_ids: [own + 1000] } }))
+        .status,
+    ).toBe(422);
     const acmeSession = await client.signIn(DEMO_MEMBER, 'acme');
-    const acmeGroup = (await client.call(`/members/${acmeSession.member.id}/groups/`, { token: acmeSession.access_token, tenant: 'acme' })).body.current.default_member_group_id;
-    expect((await client.call(`/members/${memberId}/group/`, { method: 'PATCH', token, body: { default_member_group_id: acmeGroup, member_group_ids: [acmeGroup] } })).status).toBe(422);
+    const acmeGroup = (await client.call(`/members/${acmeSession.member.id}/groups/`, { token: acmeSession.access_token, tenant: 'acme' })).body.current
+      .default_member_group_id;
+    expect(
+      (
+        await client.call(`/members/${memberId}/group/`, {
+          method: 'PATCH',
+          token,
+          body: { default_member_group_id: acmeGroup, member_group_ids: [acmeGroup] },
+        })
+      ).status,
+    ).toBe(422);
     const admin = await client.signIn(DEMO_ADMIN);
-    expect((await client.call(`/members/${memberId}/group/`, { method: 'PATCH', token: admin.access_token, body: { default_member_group_id: own, member_group_ids: [own] } })).status).toBe(403);
+    expect(
+      (
+        await client.call(`/members/${memberId}/group/`, {
+          method: 'PATCH',
+          token: admin.access_token,
+          body: { default_member_group_id: own, member_group_ids: [own] },
+        })
+      ).status,
+    ).toBe(403);
     expect((await client.call(`/members/${admin.member.id}/groups/`, { token })).status).toBe(403);
-    expect((await client.call(`/members/${memberId}/group/`, { method: 'PATCH', token, body: { default_member_group_id: own, member_group_ids: [] } })).status).toBe(400);
+    expect(
+      (await client.call(`/members/${memberId}/group/`, { method: 'PATCH', token, body: { default_member_group_id: own, member_group_ids: [] } })).status,
+    ).toBe(400);
   });
 
   it('applies the change at once when the tenant does not require approval', async () => {
@@ -66,7 +92,11 @@ describe('group-change requests', () => {
       const state = (await client.call(`/members/${memberId}/groups/`, { token })).body;
       expect(state.approval_required).toBe(false);
       const research = state.groups.find((group: { en_name: string }) => group.en_name === 'Research').id;
-      const changed = await client.call(`/members/${memberId}/group/`, { method: 'PATCH', token, body: { default_member_group_id: research, member_group_ids: [research] } });
+      const changed = await client.call(`/members/${memberId}/group/`, {
+        method: 'PATCH',
+        token,
+        body: { default_member_group_id: research, member_group_ids: [research] },
+      });
       expect(changed.body.pending).toBeNull();
       expect(changed.body.current).toEqual({ default_member_group_id: research, member_group_ids: [research] });
       const [row] = await server.db.select().from(members).where(eq(members.id, memberId));

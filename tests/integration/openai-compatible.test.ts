@@ -1,7 +1,18 @@
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { apiKeys, chatbots, creditLedger, llmModels, members, piiSettings, restrictedWords, sessionMessages, sessions, usageRecords } from '../../src/server/db/schema';
+import {
+  apiKeys,
+  chatbots,
+  creditLedger,
+  llmModels,
+  members,
+  piiSettings,
+  restrictedWords,
+  sessionMessages,
+  sessions,
+  usageRecords,
+} from '../../src/server/db/schema';
 import type { OpenAiError } from '../../src/shared/api/openai';
 import { DEFAULT_FAKE_CHUNKS, type FakeLlmUpstream, startFakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
 import { DEMO_ADMIN, DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
@@ -67,7 +78,10 @@ beforeAll(async () => {
   server = await startTestServer({ extraTenants: ['acme'], config: { API_KEY_RATE_LIMIT: RATE_LIMIT } });
   upstream = await startFakeLlmUpstream(QUICK_ANSWERS);
   // Answers written often; a test plays the sweep of another process itself (an answer the server could not save).
-  upstreamServer = await startTestServer({ llm: { baseUrl: upstream.baseUrl }, config: { STREAM_FLUSH_SECONDS: 0.1, STREAM_LEASE_SECONDS: 2, STREAM_SWEEP_SECONDS: 3600 } });
+  upstreamServer = await startTestServer({
+    llm: { baseUrl: upstream.baseUrl },
+    config: { STREAM_FLUSH_SECONDS: 0.1, STREAM_LEASE_SECONDS: 2, STREAM_SWEEP_SECONDS: 3600 },
+  });
   api = apiClient(server);
   baseURL = `${server.apiBase}/openai`;
   const member = await api.signIn(DEMO_MEMBER);
@@ -128,7 +142,10 @@ describe('the official openai client', () => {
     expect(paid.credits).toBeGreaterThan(0);
     expect(paid.inputTokens).toBe(answer.usage!.prompt_tokens);
 
-    const apiSessions = await server.db.select().from(sessions).where(and(eq(sessions.memberId, memberId), eq(sessions.isApi, true)));
+    const apiSessions = await server.db
+      .select()
+      .from(sessions)
+      .where(and(eq(sessions.memberId, memberId), eq(sessions.isApi, true)));
     expect(apiSessions.length).toBeGreaterThanOrEqual(2);
     const listed = await api.call('/sessions/?size=100', { token: memberToken });
     const listedHashes = listed.body.items.map((session: { hash_id: string }) => session.hash_id);
@@ -143,7 +160,11 @@ describe('the official openai client', () => {
 
   it('streams chat.completion.chunk frames, with usage when asked', async () => {
     const { key } = await newKey([general.id]);
-    const stream = await client(key).chat.completions.create({ ...(ask(general.hash_id) as OpenAI.ChatCompletionCreateParamsNonStreaming), stream: true, stream_options: { include_usage: true } });
+    const stream = await client(key).chat.completions.create({
+      ...(ask(general.hash_id) as OpenAI.ChatCompletionCreateParamsNonStreaming),
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let text = '';
     const chunks: OpenAI.ChatCompletionChunk[] = [];
     for await (const chunk of stream) {
@@ -172,20 +193,27 @@ describe('the official openai client', () => {
     const { id, key } = await newKey([quick.id]);
     await client(key).chat.completions.create(ask(quick.hash_id) as OpenAI.ChatCompletionCreateParamsNonStreaming);
     expect((await api.call(`/apikeys/${id}/`, { method: 'DELETE', token: memberToken })).status).toBe(200);
-    await expect(client(key).chat.completions.create(ask(quick.hash_id) as OpenAI.ChatCompletionCreateParamsNonStreaming)).rejects.toBeInstanceOf(OpenAI.AuthenticationError);
+    await expect(client(key).chat.completions.create(ask(quick.hash_id) as OpenAI.ChatCompletionCreateParamsNonStreaming)).rejects.toBeInstanceOf(
+      OpenAI.AuthenticationError,
+    );
     const revoked = await refusal(key, ask(quick.hash_id));
     expect(revoked).toMatchObject({ status: 401, error: { type: 'authentication_error', code: 'invalid_api_key' } });
     expect(revoked.error.message).toContain('revoked');
 
     const expiring = await newKey([quick.id]);
-    await server.db.update(apiKeys).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(apiKeys.id, expiring.id));
+    await server.db
+      .update(apiKeys)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(apiKeys.id, expiring.id));
     await expect(client(expiring.key).models.list()).rejects.toMatchObject({ status: 401 });
     expect((await refusal(expiring.key, ask(quick.hash_id))).error.message).toContain('expired');
   });
 
   it('refuses a chatbot the key does not allow (404 model_not_found)', async () => {
     const { key } = await newKey([quick.id]);
-    await expect(client(key).chat.completions.create(ask(general.hash_id) as OpenAI.ChatCompletionCreateParamsNonStreaming)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+    await expect(client(key).chat.completions.create(ask(general.hash_id) as OpenAI.ChatCompletionCreateParamsNonStreaming)).rejects.toBeInstanceOf(
+      OpenAI.NotFoundError,
+    );
     expect(await refusal(key, ask(general.hash_id))).toMatchObject({ status: 404, error: { type: 'invalid_request_error', code: 'model_not_found' } });
     expect((await refusal(key, ask('no-such-chatbot'))).status).toBe(404);
   });
@@ -218,7 +246,11 @@ describe('the app’s send rules as OpenAI errors', () => {
   it('403 when the member’s group may not use the chatbot’s model', async () => {
     const { key } = await newKey([general.id]);
     const toggle = (isAvailable: boolean) =>
-      api.call(`/admin/llm-models/${general.llm_model.id}/member-groups/${groupId}/`, { method: 'PATCH', token: adminToken, body: { is_available: isAvailable } });
+      api.call(`/admin/llm-models/${general.llm_model.id}/member-groups/${groupId}/`, {
+        method: 'PATCH',
+        token: adminToken,
+        body: { is_available: isAvailable },
+      });
     expect((await toggle(false)).status).toBe(200);
     try {
       expect(await refusal(key, ask(general.hash_id))).toMatchObject({ status: 403, error: { type: 'permission_error', code: 'model_not_allowed' } });
@@ -232,7 +264,14 @@ describe('the app’s send rules as OpenAI errors', () => {
     const [model] = await server.db.select().from(llmModels).where(eq(llmModels.id, general.llm_model.id));
     await server.db.update(llmModels).set({ contextLimit: 50 }).where(eq(llmModels.id, model!.id));
     try {
-      const long = { model: general.hash_id, messages: [{ role: 'user', content: 'word '.repeat(200) }, { role: 'assistant', content: 'ok' }, { role: 'user', content: 'go on' }] };
+      const long = {
+        model: general.hash_id,
+        messages: [
+          { role: 'user', content: 'word '.repeat(200) },
+          { role: 'assistant', content: 'ok' },
+          { role: 'user', content: 'go on' },
+        ],
+      };
       expect(await refusal(key, long)).toMatchObject({ status: 413, error: { code: 'context_length_exceeded' } });
     } finally {
       await server.db.update(llmModels).set({ contextLimit: model!.contextLimit }).where(eq(llmModels.id, model!.id));
@@ -244,7 +283,13 @@ describe('the app’s send rules as OpenAI errors', () => {
     expect((await api.call('/admin/restricted-words/', { method: 'POST', token: adminToken, body: { word: 'forbiddenword' } })).status).toBe(200);
     try {
       expect(await refusal(key, ask(quick.hash_id, 'say forbiddenword'))).toMatchObject({ status: 422, error: { code: 'restricted_term' } });
-      const earlier = { model: quick.hash_id, messages: [{ role: 'system', content: 'forbiddenword' }, { role: 'user', content: 'hello' }] };
+      const earlier = {
+        model: quick.hash_id,
+        messages: [
+          { role: 'system', content: 'forbiddenword' },
+          { role: 'user', content: 'hello' },
+        ],
+      };
       expect((await refusal(key, earlier)).status).toBe(422);
     } finally {
       await server.db.delete(restrictedWords);
@@ -308,7 +353,10 @@ describe('the app’s send rules as OpenAI errors', () => {
         { timeout: 10_000, interval: 50 },
       );
       const [usage] = await upstreamServer.db.select().from(usageRecords).where(eq(usageRecords.apiKeyId, id));
-      const [answer] = await upstreamServer.db.select().from(sessionMessages).where(and(eq(sessionMessages.id, usage!.messageId!), isNotNull(sessionMessages.interrupted)));
+      const [answer] = await upstreamServer.db
+        .select()
+        .from(sessionMessages)
+        .where(and(eq(sessionMessages.id, usage!.messageId!), isNotNull(sessionMessages.interrupted)));
       expect(answer?.interrupted).toBe('stopped');
     } finally {
       upstream.setBehaviour(QUICK_ANSWERS);
@@ -438,7 +486,15 @@ describe('sampling parameters on an OpenAI-compatible upstream', () => {
 
   it('sends the call’s temperature, top_p, max_tokens, stop, seed and penalties to the model', async () => {
     const sent = await call({ temperature: 0.2, top_p: 0.5, max_tokens: 77, stop: ['END', 'STOP'], seed: 42, presence_penalty: 0.5, frequency_penalty: -0.5 });
-    expect(sent).toMatchObject({ temperature: 0.2, top_p: 0.5, max_tokens: 77, stop: ['END', 'STOP'], seed: 42, presence_penalty: 0.5, frequency_penalty: -0.5 });
+    expect(sent).toMatchObject({
+      temperature: 0.2,
+      top_p: 0.5,
+      max_tokens: 77,
+      stop: ['END', 'STOP'],
+      seed: 42,
+      presence_penalty: 0.5,
+      frequency_penalty: -0.5,
+    });
     expect((await call({ stop: 'END', max_completion_tokens: 30 })).stop).toEqual(['END']);
     expect(upstream.requests.at(-1)!.body.max_tokens).toBe(30);
   });
@@ -467,9 +523,15 @@ describe('an answer the server could not save', () => {
   /** Waits until the call's answer has streamed a little, then has a sweep take it over, as if its lease had run out. */
   async function takeOverTheAnswer() {
     for (;;) {
-      const [answer] = await upstreamServer.db.select().from(sessionMessages).where(and(eq(sessionMessages.streaming, true), sql`${sessionMessages.text} <> ''`));
+      const [answer] = await upstreamServer.db
+        .select()
+        .from(sessionMessages)
+        .where(and(eq(sessionMessages.streaming, true), sql`${sessionMessages.text} <> ''`));
       if (answer) {
-        await upstreamServer.db.update(sessionMessages).set({ leaseExpiresAt: sql`now() - interval '1 second'` }).where(eq(sessionMessages.id, answer.id));
+        await upstreamServer.db
+          .update(sessionMessages)
+          .set({ leaseExpiresAt: sql`now() - interval '1 second'` })
+          .where(eq(sessionMessages.id, answer.id));
         if ((await upstreamServer.app.sweepAbandonedAnswers()) === 1) return;
       }
       await new Promise((resolve) => setTimeout(resolve, 50));

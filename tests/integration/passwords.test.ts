@@ -73,7 +73,11 @@ describe('passwords', () => {
     expect(again.body.code).toBe('reset_link_invalid');
 
     // The old session's refresh token is dead; the reset itself signed nobody in.
-    const refreshed = await client.call('/auth/refresh/', { method: 'POST', body: { refresh_token: before.refresh_token }, headers: { 'x-client-kind': 'desktop' } });
+    const refreshed = await client.call('/auth/refresh/', {
+      method: 'POST',
+      body: { refresh_token: before.refresh_token },
+      headers: { 'x-client-kind': 'desktop' },
+    });
     expect(refreshed.status).toBe(401);
     expect((await client.call('/auth/sign-in/', { method: 'POST', body: DEMO_ADMIN })).status).toBe(401);
     await client.signIn({ email: DEMO_ADMIN.email, password: NEW_PASSWORD });
@@ -140,10 +144,18 @@ describe('passwords', () => {
   describe('change password', () => {
     it('refuses a wrong current password with 400 and a weak new one with 422', async () => {
       const session = await client.signIn({ email: DEMO_ADMIN.email, password: NEW_PASSWORD });
-      const wrong = await client.call('/auth/change-password/', { method: 'POST', token: session.access_token, body: { password: 'Wrong#123', new_password: 'Other#Pass123' } });
+      const wrong = await client.call('/auth/change-password/', {
+        method: 'POST',
+        token: session.access_token,
+        body: { password: 'Wrong#123', new_password: 'Other#Pass123' },
+      });
       expect(wrong.status).toBe(400);
       expect(wrong.body.code).toBe('wrong_password');
-      const weak = await client.call('/auth/change-password/', { method: 'POST', token: session.access_token, body: { password: NEW_PASSWORD, new_password: 'password' } });
+      const weak = await client.call('/auth/change-password/', {
+        method: 'POST',
+        token: session.access_token,
+        body: { password: NEW_PASSWORD, new_password: 'password' },
+      });
       expect(weak.status).toBe(422);
       expect((await client.call('/auth/change-password/', { method: 'POST', body: { password: 'a', new_password: 'b' } })).status).toBe(401);
     });
@@ -161,7 +173,11 @@ describe('passwords', () => {
       });
       expect(changed.status).toBe(200);
       expect((await client.call('/auth/refresh/', { method: 'POST', body: {}, headers: { cookie } })).status).toBe(200);
-      const otherRefresh = await client.call('/auth/refresh/', { method: 'POST', body: { refresh_token: other.refresh_token }, headers: { 'x-client-kind': 'desktop' } });
+      const otherRefresh = await client.call('/auth/refresh/', {
+        method: 'POST',
+        body: { refresh_token: other.refresh_token },
+        headers: { 'x-client-kind': 'desktop' },
+      });
       expect(otherRefresh.status).toBe(401);
       await client.signIn({ email: DEMO_ADMIN.email, password: 'Changed#Pass456' });
     });
@@ -175,7 +191,8 @@ describe('passwords', () => {
         body: { password: 'Changed#Pass456', new_password: 'Desktop#Pass789' },
       });
       expect(changed.status).toBe(200);
-      const refresh = (token: string) => client.call('/auth/refresh/', { method: 'POST', body: { refresh_token: token }, headers: { 'x-client-kind': 'desktop' } });
+      const refresh = (token: string) =>
+        client.call('/auth/refresh/', { method: 'POST', body: { refresh_token: token }, headers: { 'x-client-kind': 'desktop' } });
       expect((await refresh(desktop.refresh_token)).status).toBe(200);
       expect((await refresh(other.refresh_token)).status).toBe(401);
     });
@@ -240,7 +257,10 @@ describe('brute-force limits', () => {
     expect((await client.call('/auth/reset-password/', { method: 'POST', body: { email: 'a@demo.test' } })).status).toBe(200);
     expect((await client.call('/auth/reset-password/', { method: 'POST', body: { email: 'b@demo.test' } })).status).toBe(429);
 
-    for (let i = 0; i < 4; i++) expect((await client.call('/auth/reset-password/confirm/', { method: 'POST', body: { token: `guess-${i}`, new_password: NEW_PASSWORD } })).status).toBe(400);
+    for (let i = 0; i < 4; i++)
+      expect((await client.call('/auth/reset-password/confirm/', { method: 'POST', body: { token: `guess-${i}`, new_password: NEW_PASSWORD } })).status).toBe(
+        400,
+      );
     expect((await client.call('/auth/reset-password/confirm/', { method: 'POST', body: { token: 'guess-5', new_password: NEW_PASSWORD } })).status).toBe(429);
 
     // The windows end (on the database clock, which decides): a new one counts from 1 again.
@@ -254,7 +274,8 @@ describe('brute-force limits', () => {
 
 describe('new passwords: the common-password list, the tenant’s minimum length, sessions ended at once (issue 20)', () => {
   const tenant = FRESH_TENANT;
-  const confirm = (token: string, newPassword: string) => client.call('/auth/reset-password/confirm/', { method: 'POST', body: { token, new_password: newPassword }, tenant });
+  const confirm = (token: string, newPassword: string) =>
+    client.call('/auth/reset-password/confirm/', { method: 'POST', body: { token, new_password: newPassword }, tenant });
   const mailedToken = async (email: string) => {
     expect((await client.call('/auth/reset-password/', { method: 'POST', body: { email }, tenant })).status).toBe(200);
     return lastResetLink(sink, email).token;
@@ -274,7 +295,12 @@ describe('new passwords: the common-password list, the tenant’s minimum length
 
     const session = await signIn({ email: DEMO_MEMBER.email, password: 'Vq7#mLp2xR' });
     const change = (newPassword: string) =>
-      client.call('/auth/change-password/', { method: 'POST', token: session.access_token, body: { password: 'Vq7#mLp2xR', new_password: newPassword }, tenant });
+      client.call('/auth/change-password/', {
+        method: 'POST',
+        token: session.access_token,
+        body: { password: 'Vq7#mLp2xR', new_password: newPassword },
+        tenant,
+      });
     const refused = await change('Welcome123!');
     expect(refused.status).toBe(422);
     expect(refused.body.code).toBe('common_password');
@@ -312,7 +338,12 @@ describe('new passwords: the common-password list, the tenant’s minimum length
   it('a change ends the other sessions’ access tokens at once and keeps the caller’s', async () => {
     const other = await signIn({ email: DEMO_MEMBER.email, password: 'Rz5&hWq8nB' });
     const mine = await signIn({ email: DEMO_MEMBER.email, password: 'Rz5&hWq8nB' });
-    const changed = await client.call('/auth/change-password/', { method: 'POST', token: mine.access_token, body: { password: 'Rz5&hWq8nB', new_password: 'Jm3*cYt7pD' }, tenant });
+    const changed = await client.call('/auth/change-password/', {
+      method: 'POST',
+      token: mine.access_token,
+      body: { password: 'Rz5&hWq8nB', new_password: 'Jm3*cYt7pD' },
+      tenant,
+    });
     expect(changed.status).toBe(200);
     expect(await works(mine.access_token)).toBe(200);
     expect(await works(other.access_token)).toBe(401);

@@ -40,12 +40,30 @@ beforeEach(() => server.db.delete(piiSettings));
 
 describe('PII settings endpoints', () => {
   it('start all off, change only the kinds named, and are readable by members', async () => {
-    expect((await api.call('/admin/pii-settings/', { token: adminToken })).body).toEqual({ phone: 'off', email: 'off', resident_number: 'off', credit_card: 'off', international_phone: 'off' });
+    expect((await api.call('/admin/pii-settings/', { token: adminToken })).body).toEqual({
+      phone: 'off',
+      email: 'off',
+      resident_number: 'off',
+      credit_card: 'off',
+      international_phone: 'off',
+    });
     const patched = await setPii({ phone: 'block', credit_card: 'mask' });
     expect(patched.status).toBe(200);
     expect(patched.body).toEqual({ phone: 'block', email: 'off', resident_number: 'off', credit_card: 'mask', international_phone: 'off' });
-    expect((await setPii({ email: 'mask', international_phone: 'block' })).body).toEqual({ phone: 'block', email: 'mask', resident_number: 'off', credit_card: 'mask', international_phone: 'block' });
-    expect((await api.call('/pii-settings/', { token: memberToken })).body).toEqual({ phone: 'block', email: 'mask', resident_number: 'off', credit_card: 'mask', international_phone: 'block' });
+    expect((await setPii({ email: 'mask', international_phone: 'block' })).body).toEqual({
+      phone: 'block',
+      email: 'mask',
+      resident_number: 'off',
+      credit_card: 'mask',
+      international_phone: 'block',
+    });
+    expect((await api.call('/pii-settings/', { token: memberToken })).body).toEqual({
+      phone: 'block',
+      email: 'mask',
+      resident_number: 'off',
+      credit_card: 'mask',
+      international_phone: 'block',
+    });
   });
 
   it('refuse unknown actions and kinds (400), members (403) and anonymous callers (401)', async () => {

@@ -113,7 +113,10 @@ describe('GET /openapi.json', () => {
   it("lists each operation's error responses: the codes its contract declares, then those by rule", async () => {
     const result = await api.call('/openapi.json');
     const responses = result.body.paths['/api/v1/chatbots/{id}/'].patch.responses;
-    expect(responses['409']).toMatchObject({ description: 'Error: conflict', content: { 'application/json': { schema: { properties: { code: { enum: ['conflict'] } } } } } });
+    expect(responses['409']).toMatchObject({
+      description: 'Error: conflict',
+      content: { 'application/json': { schema: { properties: { code: { enum: ['conflict'] } } } } },
+    });
     expect(responses['403'].description).toBe('Error: forbidden, model_not_allowed, account_deactivated');
     expect(responses['401'].description).toBe('Error: unauthorized, session_expired');
     expect(responses['400'].description).toBe('Error: validation_error, bad_request');

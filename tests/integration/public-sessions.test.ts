@@ -47,15 +47,30 @@ beforeAll(async () => {
   server = await startTestServer({ extraTenants: ['other'] });
   api = apiClient(server);
   token = (await api.signIn(DEMO_MEMBER)).access_token;
-  ({ access_token: adminToken, member: { id: adminId } } = await api.signIn(DEMO_ADMIN));
+  ({
+    access_token: adminToken,
+    member: { id: adminId },
+  } = await api.signIn(DEMO_ADMIN));
   const [tenant] = await server.db.select().from(tenants).where(eq(tenants.subdomain, 'demo'));
   tenantId = tenant!.id;
   defaultChatbotId = (await api.call('/chatbots/?include_default=true', { token })).body.items[0].id;
   // A chatbot the admin made and published, on a paid model (so the creator's credits matter).
-  const [paid] = await server.db.select().from(llmModels).where(and(eq(llmModels.tenantId, tenantId), eq(llmModels.name, 'balanced-pro')));
+  const [paid] = await server.db
+    .select()
+    .from(llmModels)
+    .where(and(eq(llmModels.tenantId, tenantId), eq(llmModels.name, 'balanced-pro')));
   const [published] = await server.db
     .insert(chatbots)
-    .values({ tenantId, hashId: 'public-travel', enName: 'Travel Planner', koName: '여행 플래너', llmModelId: paid!.id, creatorId: adminId, isPublic: true, publishStatus: 'approved' })
+    .values({
+      tenantId,
+      hashId: 'public-travel',
+      enName: 'Travel Planner',
+      koName: '여행 플래너',
+      llmModelId: paid!.id,
+      creatorId: adminId,
+      isPublic: true,
+      publishStatus: 'approved',
+    })
     .returning();
   publicChatbotId = published!.id;
 });
@@ -79,7 +94,11 @@ describe('sharing a session', () => {
 
     const session = await api.call(`/public/sessions/${hash}/`, { headers: { 'x-access-token': 'public' } });
     expect(session.status).toBe(200);
-    expect(session.body).toMatchObject({ hash_id: hash, creator_name: 'Demo Member', chatbot: { id: defaultChatbotId, en_name: 'General Assistant', is_public: false } });
+    expect(session.body).toMatchObject({
+      hash_id: hash,
+      creator_name: 'Demo Member',
+      chatbot: { id: defaultChatbotId, en_name: 'General Assistant', is_public: false },
+    });
     const history = await api.call(`/public/sessions/${hash}/history/?size=20`);
     expect(history.status).toBe(200);
     expect(history.body.items.map((m: { speaker_type: string }) => m.speaker_type)).toEqual(['member', 'chatbot']);
@@ -116,7 +135,12 @@ describe('POST /public/chatbots/{id}/chat/', () => {
     const meta = JSON.parse(response.headers.get('x-chat-meta')!);
     expect(meta.session_created).toBe(true);
     const frames = await readFrames(response);
-    expect(frames.filter((f) => f.type === 'text').map((f) => f.delta).join('')).toMatch(/^\*\*데모 모델\*\*/);
+    expect(
+      frames
+        .filter((f) => f.type === 'text')
+        .map((f) => f.delta)
+        .join(''),
+    ).toMatch(/^\*\*데모 모델\*\*/);
     expect(frames.at(-1)).toEqual({ type: 'end', finish_reason: 'stop' });
 
     // The session is public at once, titled by the visitor's call, and shows no member as creator.
@@ -219,7 +243,12 @@ describe('what a visitor may use in a public chat', () => {
     expect(response.status).toBe(200);
     const frames = await readFrames(response);
     expect(frames.some((f) => f.type === 'thinking')).toBe(true);
-    expect(frames.filter((f) => f.type === 'text').map((f) => f.delta).join('')).toContain(mode!.enName);
+    expect(
+      frames
+        .filter((f) => f.type === 'text')
+        .map((f) => f.delta)
+        .join(''),
+    ).toContain(mode!.enName);
     expect(frames.at(-1)).toEqual({ type: 'end', finish_reason: 'stop' });
   });
 
@@ -281,7 +310,9 @@ describe('files of a shared session (GET /public/sessions/{hash}/files/{id}/)', 
     );
     // The member's own view keeps the authenticated path, private file included.
     const own = listedFiles((await api.call(`/sessions/${shared.hash}/history/`, { token })).body.items);
-    expect(own.map((file) => file.url).sort()).toEqual([shared.image, shared.notes, shared.secret, shared.generated].map((id) => `/api/v1/files/${id}/`).sort());
+    expect(own.map((file) => file.url).sort()).toEqual(
+      [shared.image, shared.notes, shared.secret, shared.generated].map((id) => `/api/v1/files/${id}/`).sort(),
+    );
 
     const image = await visitorGet(fileUrl(shared.hash, shared.image));
     expect(image.status).toBe(200);

@@ -2,7 +2,7 @@
  * Rate limits hold across server processes: two app instances (as two processes behind a load
  * balancer) on one database, or on one Redis, share each client's count.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { count } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
@@ -14,7 +14,8 @@ import { type DatabaseHandle, openPglite, openPostgres } from '../../src/server/
 import { errorLogs, rateLimits } from '../../src/server/db/schema';
 import { seedDemoTenant } from '../../src/server/db/seed';
 import { type RateLimitStore, postgresRateLimitStore, redisRateLimitStore } from '../../src/server/shared/rateLimit';
-import { freshPostgresDatabase } from '../fixtures/testServer';
+import { needService } from '../../scripts/optionalServices.mjs';
+import { freshPostgresDatabase, migratedPglite } from '../fixtures/testServer';
 import { freePort } from '../fixtures/ports';
 
 const signInAttempt = (app: FastifyInstance, remoteAddress: string) =>
@@ -24,7 +25,15 @@ const errorReport = (app: FastifyInstance, remoteAddress: string) =>
     method: 'POST',
     url: '/api/v1/log-error/',
     remoteAddress,
-    payload: { message: 'boom', source: 'js', url: 'https://app.example/', user_agent: 'vitest', timestamp: new Date().toISOString(), error_id: 'e', attachments: [] },
+    payload: {
+      message: 'boom',
+      source: 'js',
+      url: 'https://app.example/',
+      user_agent: 'vitest',
+      timestamp: new Date().toISOString(),
+      error_id: 'e',
+      attachments: [],
+    },
   });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -32,7 +41,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function sharedDatabase(): Promise<{ first: DatabaseHandle; second: DatabaseHandle; close(): Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
-    const only = await openPglite();
+    const only = await openPglite(undefined, undefined, await migratedPglite());
     return { first: only, second: only, close: () => only.close() };
   }
   const fresh = await freshPostgresDatabase(adminUrl);
@@ -90,7 +99,8 @@ async function expectSharedSignInDelays(first: FastifyInstance, second: FastifyI
   setClock(() => new Date('2031-02-01T10:00:00Z'));
   try {
     const wrong = { email: 'member@demo.test', password: 'Wrong!guess7' };
-    const attempt = (app: FastifyInstance, remoteAddress: string, payload: object) => app.inject({ method: 'POST', url: '/api/v1/auth/sign-in/', remoteAddress, payload });
+    const attempt = (app: FastifyInstance, remoteAddress: string, payload: object) =>
+      app.inject({ method: 'POST', url: '/api/v1/auth/sign-in/', remoteAddress, payload });
     expect((await attempt(first, clients.failing, wrong)).statusCode).toBe(401);
     expect((await attempt(first, clients.failing, wrong)).statusCode).toBe(401);
     const refused = await attempt(second, clients.failing, { email: 'member@demo.test', password: 'DemoMember!234' });
@@ -189,16 +199,27 @@ describe('rate limits on the database', () => {
       const own = `store-${(prefix += 1)}:`;
       return {
         hit: (key, windowMs) => store.hit(own + key, windowMs),
-        failures: async (keys, now) => new Map([...(await store.failures(keys.map((key) => own + key), now))].map(([key, record]) => [key.slice(own.length), record])),
-        recordFailure: (keys, now, memoryMs) => store.recordFailure(keys.map((key) => own + key), now, memoryMs),
+        failures: async (keys, now) =>
+          new Map(
+            [
+              ...(await store.failures(
+                keys.map((key) => own + key),
+                now,
+              )),
+            ].map(([key, record]) => [key.slice(own.length), record]),
+          ),
+        recordFailure: (keys, now, memoryMs) =>
+          store.recordFailure(
+            keys.map((key) => own + key),
+            now,
+            memoryMs,
+          ),
       };
     });
   });
 });
 
-const hasRedis = spawnSync('sh', ['-c', 'command -v redis-server'], { stdio: 'ignore' }).status === 0;
-
-describe.skipIf(!hasRedis)('rate limits on Redis (REDIS_URL)', () => {
+describe.skipIf(!needService('redis'))('rate limits on Redis (REDIS_URL)', () => {
   let redisServer: ChildProcess;
   let database: DatabaseHandle;
   let redis: Redis;
@@ -212,7 +233,7 @@ describe.skipIf(!hasRedis)('rate limits on Redis (REDIS_URL)', () => {
     redis = new Redis(redisUrl, { maxRetriesPerRequest: 20, retryStrategy: () => 100 });
     redis.on('error', () => {}); // refused until redis-server listens; the commands wait and retry
     await redis.flushall();
-    database = await openPglite();
+    database = await openPglite(undefined, undefined, await migratedPglite());
     await seedDemoTenant(database.db, { subdomain: 'demo', tenantName: 'Demo' });
   });
   afterAll(async () => {

@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testConfig } from '../../src/server/config';
 import { chatbotDocuments, chatbots, documentChunks, fileSections, files, sessionMessages, tenants } from '../../src/server/db/schema';
 import { openPglite } from '../../src/server/db/client';
 import { seedDemoTenant } from '../../src/server/db/seed';
@@ -8,7 +9,7 @@ import { createSources } from '../../src/server/domains/chat/sources';
 import { type FakeEmbeddingUpstream, startFakeEmbeddingUpstream } from '../fixtures/fakeEmbeddingUpstream';
 import { type FakeLlmUpstream, startFakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
 import { RETRIEVAL_QUESTIONS, answers, writeCorpus } from '../fixtures/retrievalCorpus';
-import { DEMO_MEMBER, type TestServer, startTestServer } from '../fixtures/testServer';
+import { DEMO_MEMBER, type TestServer, migratedPglite, startTestServer } from '../fixtures/testServer';
 import { apiClient, readFrames } from './helpers/client';
 
 const databases: ('pglite' | 'postgres')[] = ['pglite', ...(process.env.TEST_DATABASE_URL ? (['postgres'] as const) : [])];
@@ -68,7 +69,9 @@ describe.each(databases)('retrieval on %s', (database) => {
   it('cuts a long section into passages that all keep its page', async () => {
     const [file] = await server.db.insert(files).values({ tenantId, name: 'long.txt', mimeType: 'text/plain', sizeBytes: 1, storageKey: 'long' }).returning();
     const paragraph = (n: number) => `Paragraph ${n}. ${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(6)}`;
-    await server.db.insert(fileSections).values({ tenantId, fileId: file!.id, ordinal: 0, page: 7, text: Array.from({ length: 8 }, (_, n) => paragraph(n)).join('\n\n') });
+    await server.db
+      .insert(fileSections)
+      .values({ tenantId, fileId: file!.id, ordinal: 0, page: 7, text: Array.from({ length: 8 }, (_, n) => paragraph(n)).join('\n\n') });
     expect(await indexFile({ db: server.db }, file!.id)).toBeGreaterThan(2);
     const rows = await server.db.select().from(documentChunks).where(eq(documentChunks.fileId, file!.id));
     expect(rows.every((row) => row.page === 7 && row.text.length <= 800)).toBe(true);
@@ -167,7 +170,10 @@ describe.each(databases)('retrieval on %s', (database) => {
       const ids = await writeCorpus(embedded.db, tenant!.id);
       const handbook = ids.get('Employee Handbook.docx')!;
       await indexFile(withEmbedder, handbook);
-      const rows = await embedded.db.select().from(documentChunks).where(and(eq(documentChunks.fileId, handbook), eq(documentChunks.embeddingModel, 'fake-embedding')));
+      const rows = await embedded.db
+        .select()
+        .from(documentChunks)
+        .where(and(eq(documentChunks.fileId, handbook), eq(documentChunks.embeddingModel, 'fake-embedding')));
       expect(rows).toHaveLength(10);
       expect(rows[0]!.embedding).toHaveLength(256);
       expect(embeddings.requests.length).toBeGreaterThan(0);
@@ -186,13 +192,21 @@ describe.each(databases)('retrieval on %s', (database) => {
 describe('retrieval cost of a send', () => {
   it('runs no retrieval query for a chatbot without documents and a session without files, beyond one cached look at the documents', async () => {
     const statements: string[] = [];
-    const handle = await openPglite(undefined, (statement) => statements.push(statement));
+    const handle = await openPglite(undefined, (statement) => statements.push(statement), await migratedPglite());
     try {
       await seedDemoTenant(handle.db, { subdomain: 'demo', tenantName: 'Demo' });
       const [tenant] = await handle.db.select().from(tenants);
       const [chatbot] = await handle.db.select().from(chatbots);
-      const sources = createSources({ db: handle.db }, undefined);
-      const send = { tenantId: tenant!.id, chatbotId: chatbot!.id, existing: null, fileIds: [], wholeFileIds: [], text: 'How long is parental leave?', webSearch: false };
+      const sources = createSources({ db: handle.db, config: testConfig() });
+      const send = {
+        tenantId: tenant!.id,
+        chatbotId: chatbot!.id,
+        existing: null,
+        fileIds: [],
+        wholeFileIds: [],
+        text: 'How long is parental leave?',
+        webSearch: false,
+      };
       const retrieval = () => statements.filter((statement) => /document_chunks|chatbot_documents|file_sections|session_message_files/.test(statement));
 
       statements.length = 0;

@@ -7,6 +7,7 @@ import { buildApp } from '../../src/server/app';
 import { type ServerConfig, testConfig } from '../../src/server/config';
 import { type DatabaseHandle, openPglite } from '../../src/server/db/client';
 import { DEMO_MEMBER, seedDemoTenant } from '../../src/server/db/seed';
+import { migratedPglite } from '../fixtures/testServer';
 
 /** The web client's CSP, directive by directive (the desktop one minus its dev and API-origin needs). */
 const EXPECTED_CSP: Record<string, string[]> = {
@@ -48,7 +49,7 @@ async function app(config: Partial<ServerConfig> = {}): Promise<FastifyInstance>
 }
 
 beforeAll(async () => {
-  handle = await openPglite();
+  handle = await openPglite(undefined, undefined, await migratedPglite());
   await seedDemoTenant(handle.db, { subdomain: 'demo', tenantName: 'Demo' });
   webRoot = mkdtempSync(join(tmpdir(), 'web-root-'));
   mkdirSync(join(webRoot, 'assets'));
@@ -109,7 +110,11 @@ describe('security headers', () => {
     const configured = await app({ ...portone, PORTONE_SDK_URL: 'http://127.0.0.1:4999/v2/browser-sdk.js', PORTONE_FRAME_SOURCES: ['https://*.inicis.com'] });
     for (const url of ['/dashboard/plans', '/api/v1/tenants/']) {
       const csp = parseCsp((await configured.inject({ url })).headers['content-security-policy'] as string);
-      expect(csp).toEqual({ ...EXPECTED_CSP, 'script-src': ["'self'", 'http://127.0.0.1:4999'], 'frame-src': ['http://127.0.0.1:4999', 'https://*.inicis.com'] });
+      expect(csp).toEqual({
+        ...EXPECTED_CSP,
+        'script-src': ["'self'", 'http://127.0.0.1:4999'],
+        'frame-src': ['http://127.0.0.1:4999', 'https://*.inicis.com'],
+      });
     }
   });
 

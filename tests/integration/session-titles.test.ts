@@ -21,7 +21,11 @@ async function signedIn(server: TestServer) {
   const api = apiClient(server);
   const { access_token: token, member } = await api.signIn(DEMO_MEMBER);
   const chatbotId = (await api.call('/chatbots/?include_default=true', { token })).body.items[0].id as number;
-  const setLanguage = (language: string) => server.db.update(members).set({ language: language as 'ko' }).where(eq(members.id, member.id));
+  const setLanguage = (language: string) =>
+    server.db
+      .update(members)
+      .set({ language: language as 'ko' })
+      .where(eq(members.id, member.id));
   const title = (hash: string) => api.call(`/sessions/${hash}/generate-title/`, { method: 'PATCH', token });
   return { token, chatbotId, setLanguage, title };
 }

@@ -42,7 +42,12 @@ describe('the embedded demo model', () => {
 
     await api.call(`/members/${(await api.signIn(DEMO_MEMBER)).member.id}/`, { method: 'PATCH', token, body: { language: 'ko' } });
     const korean = await chat('안녕하세요');
-    expect(korean.frames.filter((f) => f.type === 'text').map((f) => f.delta).join('')).toMatch(/^\*\*데모 모델\*\*/);
+    expect(
+      korean.frames
+        .filter((f) => f.type === 'text')
+        .map((f) => f.delta)
+        .join(''),
+    ).toMatch(/^\*\*데모 모델\*\*/);
   });
 });
 
@@ -82,14 +87,15 @@ describe('GET /sessions/{hash}/history/', () => {
   it('pages backwards 20 at a time with first_id, oldest first within a page', async () => {
     const { meta } = await chat('message 0');
     const [session] = await server.db.select().from(sessions).where(eq(sessions.hashId, meta.session_hash_id));
-    await server.db.insert(sessionMessages).values(
-      Array.from({ length: 28 }, (_, i) => ({
-        tenantId: session!.tenantId,
-        sessionId: session!.id,
-        speakerType: i % 2 === 0 ? ('member' as const) : ('chatbot' as const),
-        text: `message ${i + 1}`,
-      })),
-    );
+    // One chain, each message following the one before (as sends save them).
+    let parentId = meta.chatbot_message_id as number;
+    for (let i = 0; i < 28; i++) {
+      const [row] = await server.db
+        .insert(sessionMessages)
+        .values({ tenantId: session!.tenantId, sessionId: session!.id, parentId, speakerType: i % 2 === 0 ? 'member' : 'chatbot', text: `message ${i + 1}` })
+        .returning({ id: sessionMessages.id });
+      parentId = row!.id;
+    }
     const latest = await api.call(`/sessions/${meta.session_hash_id}/history/`, { token });
     expect(latest.status).toBe(200);
     expect(latest.body.items).toHaveLength(20);

@@ -34,7 +34,10 @@ beforeAll(async () => {
     },
   });
   api = apiClient(server);
-  await server.db.update(tenants).set({ verificationMethods: ['email', 'sms'] }).where(eq(tenants.subdomain, TEXTING_TENANT));
+  await server.db
+    .update(tenants)
+    .set({ verificationMethods: ['email', 'sms'] })
+    .where(eq(tenants.subdomain, TEXTING_TENANT));
   await server.db.update(tenants).set({ signupApproval: 'auto' }).where(eq(tenants.subdomain, 'auto'));
   await server.db.update(tenants).set({ signupApproval: 'individual' }).where(eq(tenants.subdomain, 'solo'));
   await server.db.update(tenants).set({ ssoOnly: true }).where(eq(tenants.subdomain, 'closed'));
@@ -118,12 +121,20 @@ describe('public sign-up data', () => {
     ]);
   });
 
-  it('serves a file policy\'s document to anyone, and nothing else by that path', async () => {
+  it("serves a file policy's document to anyone, and nothing else by that path", async () => {
     const [auto] = await server.db.select().from(tenants).where(eq(tenants.subdomain, 'auto'));
     await createFileStore(server.config).put('policies/rules.txt', Buffer.from('House rules'), { contentType: 'text/plain' });
     const [file] = await server.db
       .insert(files)
-      .values({ tenantId: auto!.id, name: 'rules.txt', mimeType: 'text/plain', sizeBytes: 11, storageKey: 'policies/rules.txt', shouldExpire: false, parseStatus: 'parsed' })
+      .values({
+        tenantId: auto!.id,
+        name: 'rules.txt',
+        mimeType: 'text/plain',
+        sizeBytes: 11,
+        storageKey: 'policies/rules.txt',
+        shouldExpire: false,
+        parseStatus: 'parsed',
+      })
       .returning();
     const [policy] = await server.db.insert(policies).values({ tenantId: auto!.id, policyName: 'House rules', kind: 'file', fileId: file!.id }).returning();
     const listed = (await api.call('/policies/', { tenant: 'auto' })).body.items.find((p: { id: number }) => p.id === policy!.id);
@@ -137,7 +148,14 @@ describe('public sign-up data', () => {
   });
 
   it('describes the tenant settings: admin approval by email on the demo, closed on an SSO-only tenant', async () => {
-    expect((await api.call('/tenants/sign-up-settings/')).body).toEqual({ signup_open: true, sso_only: false, sso_whitelist_only: false, group_change_approval: true, approval: 'admin', verification_methods: ['email'] });
+    expect((await api.call('/tenants/sign-up-settings/')).body).toEqual({
+      signup_open: true,
+      sso_only: false,
+      sso_whitelist_only: false,
+      group_change_approval: true,
+      approval: 'admin',
+      verification_methods: ['email'],
+    });
     expect((await api.call('/tenants/sign-up-settings/', { tenant: 'closed' })).body).toMatchObject({ signup_open: true, sso_only: true });
   });
 
@@ -188,7 +206,10 @@ describe('POST /auth/code/', () => {
     expect(second.status).toBe(424);
     expect(await server.db.select().from(verificationCodes).where(eq(verificationCodes.email, 'lost@example.test'))).toEqual([]);
     // Both mails are failed for good, although the refusal was for now: a code the member was told did not go never arrives later.
-    expect(await server.db.select({ status: mailOutbox.status }).from(mailOutbox).where(eq(mailOutbox.recipient, 'lost@example.test'))).toEqual([{ status: 'failed' }, { status: 'failed' }]);
+    expect(await server.db.select({ status: mailOutbox.status }).from(mailOutbox).where(eq(mailOutbox.recipient, 'lost@example.test'))).toEqual([
+      { status: 'failed' },
+      { status: 'failed' },
+    ]);
   });
 });
 
@@ -218,7 +239,9 @@ describe('POST /auth/sign-up/ with admin approval (the demo)', () => {
       expect.objectContaining({ field_name: 'Employee number', value: null, is_unique: true }),
     ]);
     // Done once: a second decision finds no pending request.
-    expect((await api.call(`/admin/members/${result.body.member_id}/process-pending-request/`, { method: 'POST', token, body: { approve: true } })).status).toBe(404);
+    expect(
+      (await api.call(`/admin/members/${result.body.member_id}/process-pending-request/`, { method: 'POST', token, body: { approve: true } })).status,
+    ).toBe(404);
   });
 
   it('rejects with a required reason, mailed to the requester', async () => {
@@ -227,7 +250,10 @@ describe('POST /auth/sign-up/ with admin approval (the demo)', () => {
     const path = `/admin/members/${result.body.member_id}/process-pending-request/`;
     expect((await api.call(path, { method: 'POST', token, body: { approve: false } })).status).toBe(422);
     const before = sink.received.length;
-    expect((await api.call(path, { method: 'POST', token, body: { approve: false, reason: 'Unknown department' } })).body).toEqual({ member_status: 'rejected', request_type: 'registration' });
+    expect((await api.call(path, { method: 'POST', token, body: { approve: false, reason: 'Unknown department' } })).body).toEqual({
+      member_status: 'rejected',
+      request_type: 'registration',
+    });
     expect((await sink.mailsAfter(before))[0]!.parsed.text).toContain('Unknown department');
     expect((await api.call(path, { method: 'POST', body: { approve: true } })).status).toBe(401);
   });
@@ -247,7 +273,10 @@ describe('POST /auth/sign-up/ with admin approval (the demo)', () => {
   it('answers 401 code_expired for an expired code or none at all', async () => {
     await sendCode('late@example.test');
     const code = mailedCode('late@example.test');
-    await server.db.update(verificationCodes).set({ expiresAt: new Date(Date.now() - 1000) }).where(eq(verificationCodes.email, 'late@example.test'));
+    await server.db
+      .update(verificationCodes)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(verificationCodes.email, 'late@example.test'));
     const late = await api.call('/auth/sign-up/', { method: 'POST', body: await body('late@example.test', { auth_code: code }) });
     expect([late.status, late.body.code]).toEqual([401, 'code_expired']);
     const never = await api.call('/auth/sign-up/', { method: 'POST', body: await body('never@example.test') });
@@ -257,7 +286,10 @@ describe('POST /auth/sign-up/ with admin approval (the demo)', () => {
   it('only the newest code works after a resend', async () => {
     await sendCode('resend@example.test');
     const first = mailedCode('resend@example.test');
-    await server.db.update(verificationCodes).set({ createdAt: new Date(Date.now() - 120_000) }).where(eq(verificationCodes.email, 'resend@example.test'));
+    await server.db
+      .update(verificationCodes)
+      .set({ createdAt: new Date(Date.now() - 120_000) })
+      .where(eq(verificationCodes.email, 'resend@example.test'));
     expect((await sendCode('resend@example.test')).status).toBe(200);
     const second = mailedCode('resend@example.test');
     if (first !== second) {
@@ -304,20 +336,35 @@ describe('POST /auth/sign-up/ with admin approval (the demo)', () => {
     expect(missing.body).toMatchObject({ message: 'Department is required.', details: { field_name: 'Department' } });
     const notNumber = await api.call('/auth/sign-up/', {
       method: 'POST',
-      body: await body('fields@example.test', { custom_fields: [{ custom_field_id: f.department, value: 'R' }, { custom_field_id: f.employeeNumber, value: 'abc' }] }),
+      body: await body('fields@example.test', {
+        custom_fields: [
+          { custom_field_id: f.department, value: 'R' },
+          { custom_field_id: f.employeeNumber, value: 'abc' },
+        ],
+      }),
     });
     expect([notNumber.status, notNumber.body.code, notNumber.body.message]).toEqual([422, 'invalid_field_value', 'Employee number must be a number.']);
     // A Korean sign-up hears the field's Korean name.
-    const korean = await api.call('/auth/sign-up/', { method: 'POST', body: { ...(await body('fields@example.test', { custom_fields: [] })), language: 'ko' } });
+    const korean = await api.call('/auth/sign-up/', {
+      method: 'POST',
+      body: { ...(await body('fields@example.test', { custom_fields: [] })), language: 'ko' },
+    });
     expect(korean.body).toMatchObject({ message: '부서 is required.', details: { field_name: '부서', custom_field_id: f.department } });
   });
 
   it('answers 409 for a unique field value already used and for an already registered email', async () => {
     const f = await form();
-    const fields = [{ custom_field_id: f.department, value: 'R' }, { custom_field_id: f.employeeNumber, value: '4242' }];
+    const fields = [
+      { custom_field_id: f.department, value: 'R' },
+      { custom_field_id: f.employeeNumber, value: '4242' },
+    ];
     expect((await signUp('unique.one@example.test', { custom_fields: fields })).status).toBe(200);
     const taken = await signUp('unique.two@example.test', { custom_fields: fields });
-    expect([taken.status, taken.body.code, taken.body.details]).toEqual([409, 'value_already_used', { field_name: 'Employee number', custom_field_id: f.employeeNumber }]);
+    expect([taken.status, taken.body.code, taken.body.details]).toEqual([
+      409,
+      'value_already_used',
+      { field_name: 'Employee number', custom_field_id: f.employeeNumber },
+    ]);
     const twice = await api.call('/auth/sign-up/', { method: 'POST', body: await body('unique.one@example.test') });
     expect([twice.status, twice.body.code]).toEqual([409, 'already_registered']);
   });
@@ -345,7 +392,10 @@ describe('other tenant settings', () => {
 
   it('an individual member left pending gets the 403 that points to customer support', async () => {
     const [solo] = await server.db.select().from(tenants).where(eq(tenants.subdomain, 'solo'));
-    await server.db.update(members).set({ status: 'pending' }).where(and(eq(members.tenantId, solo!.id), eq(members.email, 'solo.one@example.test')));
+    await server.db
+      .update(members)
+      .set({ status: 'pending' })
+      .where(and(eq(members.tenantId, solo!.id), eq(members.email, 'solo.one@example.test')));
     const refused = await api.call('/auth/sign-in/', { method: 'POST', tenant: 'solo', body: { email: 'solo.one@example.test', password: PASSWORD } });
     expect([refused.status, refused.body.details.member_type]).toEqual([403, 'individual']);
   });
@@ -381,12 +431,23 @@ describe('PATCH /admin/sign-up-settings/', () => {
   it('lets an admin change the settings, which sign-up then follows', async () => {
     const token = await adminToken();
     const changed = await api.call('/admin/sign-up-settings/', { method: 'PATCH', token, body: { approval: 'auto', verification_methods: ['email', 'sms'] } });
-    expect(changed.body).toEqual({ signup_open: true, sso_only: false, sso_whitelist_only: false, group_change_approval: true, approval: 'auto', verification_methods: ['email', 'sms'] });
+    expect(changed.body).toEqual({
+      signup_open: true,
+      sso_only: false,
+      sso_whitelist_only: false,
+      group_change_approval: true,
+      approval: 'auto',
+      verification_methods: ['email', 'sms'],
+    });
     expect((await api.call('/tenants/sign-up-settings/')).body.approval).toBe('auto');
     expect((await signUp('after.change@example.test')).body.outcome).toBe('approved');
     expect((await api.call('/admin/sign-up-settings/', { method: 'PATCH', token, body: { signup_open: false } })).body.signup_open).toBe(false);
     expect((await sendCode('closed.now@example.test')).body.code).toBe('signup_closed');
-    const restored = await api.call('/admin/sign-up-settings/', { method: 'PATCH', token, body: { signup_open: true, approval: 'admin', verification_methods: ['email'] } });
+    const restored = await api.call('/admin/sign-up-settings/', {
+      method: 'PATCH',
+      token,
+      body: { signup_open: true, approval: 'admin', verification_methods: ['email'] },
+    });
     expect(restored.body).toMatchObject({ signup_open: true, approval: 'admin', verification_methods: ['email'] });
   });
 
@@ -402,7 +463,8 @@ describe('PATCH /admin/sign-up-settings/', () => {
 
 describe('codes by SMS', () => {
   const tenant = TEXTING_TENANT;
-  const smsCode = (body: { email: string; phone?: string; method?: string }) => api.call('/auth/code/', { method: 'POST', body: { language: 'ko', method: 'sms', ...body }, tenant });
+  const smsCode = (body: { email: string; phone?: string; method?: string }) =>
+    api.call('/auth/code/', { method: 'POST', body: { language: 'ko', method: 'sms', ...body }, tenant });
 
   it('texts the code through the provider in the asked language, and it signs the email up', async () => {
     const result = await smsCode({ email: 'texted@example.test', phone: '+82 10-1234-5678' });
@@ -441,7 +503,10 @@ describe('codes by SMS', () => {
   it('answers 422 for a missing or malformed phone and for a method the tenant does not offer', async () => {
     expect((await smsCode({ email: 'nophone@example.test' })).body.code).toBe('invalid_phone');
     expect((await smsCode({ email: 'nophone@example.test', phone: '12345' })).body.code).toBe('invalid_phone');
-    const notOffered = await api.call('/auth/code/', { method: 'POST', body: { email: 'x@example.test', language: 'en', method: 'sms', phone: '+821012345678' } });
+    const notOffered = await api.call('/auth/code/', {
+      method: 'POST',
+      body: { email: 'x@example.test', language: 'en', method: 'sms', phone: '+821012345678' },
+    });
     expect([notOffered.status, notOffered.body.code]).toEqual([422, 'validation_error']);
   });
 
@@ -463,7 +528,8 @@ describe('rate limits', () => {
     try {
       const limitedApi = apiClient(limited);
       const statuses = [];
-      for (const n of [1, 2, 3]) statuses.push((await limitedApi.call('/auth/code/', { method: 'POST', body: { email: `rl${n}@example.test`, language: 'en' } })).status);
+      for (const n of [1, 2, 3])
+        statuses.push((await limitedApi.call('/auth/code/', { method: 'POST', body: { email: `rl${n}@example.test`, language: 'en' } })).status);
       expect(statuses).toEqual([200, 200, 429]);
     } finally {
       await limited.close();

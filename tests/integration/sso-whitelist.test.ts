@@ -45,7 +45,11 @@ describe('SSO whitelist (admin)', () => {
     // Spec §9: admin lists default to 10 a page.
     expect(listed.body.page_size).toBe(10);
     expect(listed.body.items.map((row: { email: string }) => row.email)).toEqual(['cy@example.test', 'bob@example.test', 'ann@example.test']);
-    expect((await list('?order_by=email.asc')).body.items.map((row: { email: string }) => row.email)).toEqual(['ann@example.test', 'bob@example.test', 'cy@example.test']);
+    expect((await list('?order_by=email.asc')).body.items.map((row: { email: string }) => row.email)).toEqual([
+      'ann@example.test',
+      'bob@example.test',
+      'cy@example.test',
+    ]);
     expect((await list('?search_term=BOB')).body).toMatchObject({ total_items: 1, items: [{ email: 'bob@example.test', name: null }] });
     expect((await list('?page=2&size=2')).body).toMatchObject({ total_items: 3, total_pages: 2, items: [{ email: 'ann@example.test' }] });
     expect((await list('?order_by=name.sideways')).status).toBe(400);
@@ -56,7 +60,10 @@ describe('SSO whitelist (admin)', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(response.headers.get('content-disposition')).toContain('sso-whitelist.csv');
-    const lines = (await response.text()).replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = (await response.text())
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines[0]).toBe('email,name,created_at');
     expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual(['ann@example.test', 'bob@example.test', 'cy@example.test']);
   });

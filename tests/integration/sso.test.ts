@@ -49,7 +49,10 @@ beforeAll(async () => {
   const created = await api.call('/admin/sso-platforms/', {
     method: 'POST',
     token: admin,
-    body: { sso_platform_name: 'Company portal', settings: { kind: 'oidc', issuer: oidc.issuer, client_id: OIDC_CLIENT.id, client_secret: OIDC_CLIENT.secret } },
+    body: {
+      sso_platform_name: 'Company portal',
+      settings: { kind: 'oidc', issuer: oidc.issuer, client_id: OIDC_CLIENT.id, client_secret: OIDC_CLIENT.secret },
+    },
   });
   expect(created.status).toBe(200);
   oidcId = created.body.id;
@@ -91,13 +94,22 @@ function pkce() {
 /** The whole OpenID Connect round trip: authorize, sign in at the provider as `login`, verify the code. */
 async function oidcIdentity(login: string) {
   const { verifier, challenge, state } = pkce();
-  const authorized = await api.call(`/sso-platforms/${oidcId}/authorize/`, { method: 'POST', body: { redirect_url: REDIRECT, code_challenge: challenge, state } });
+  const authorized = await api.call(`/sso-platforms/${oidcId}/authorize/`, {
+    method: 'POST',
+    body: { redirect_url: REDIRECT, code_challenge: challenge, state },
+  });
   expect(authorized.status).toBe(200);
   const back = await signInAtProvider(authorized.body.authorization_url, login);
   expect(back.origin + back.pathname).toBe(REDIRECT);
   return api.call(`/sso-platforms/${oidcId}/verify/`, {
     method: 'POST',
-    body: { code: back.searchParams.get('code'), code_verifier: verifier, state: back.searchParams.get('state'), iss: back.searchParams.get('iss') ?? undefined, redirect_url: REDIRECT },
+    body: {
+      code: back.searchParams.get('code'),
+      code_verifier: verifier,
+      state: back.searchParams.get('state'),
+      iss: back.searchParams.get('iss') ?? undefined,
+      redirect_url: REDIRECT,
+    },
   });
 }
 
@@ -161,9 +173,16 @@ describe('OpenID Connect', () => {
     expect(verified.body).toMatchObject({ step: 'verified', email: 'katherine@example.test', name: 'Katherine', registered: false });
 
     const notYet = await api.call('/auth/sso-sign-in/', { method: 'POST', body: { code: verified.body.sso_access_token, sso_platform_id: oidcId } });
-    expect([notYet.status, notYet.body.code, notYet.body.details]).toEqual([404, 'sso_account_not_found', { email: 'katherine@example.test', name: 'Katherine' }]);
+    expect([notYet.status, notYet.body.code, notYet.body.details]).toEqual([
+      404,
+      'sso_account_not_found',
+      { email: 'katherine@example.test', name: 'Katherine' },
+    ]);
 
-    const signedUp = await api.call('/auth/sso-sign-up/', { method: 'POST', body: { ...(await signUpBody(verified.body.sso_access_token, oidcId)), name: 'Katherine Johnson' } });
+    const signedUp = await api.call('/auth/sso-sign-up/', {
+      method: 'POST',
+      body: { ...(await signUpBody(verified.body.sso_access_token, oidcId)), name: 'Katherine Johnson' },
+    });
     expect(signedUp.body).toMatchObject({ outcome: 'pending' });
     const [row] = await server.db.select().from(members).where(eq(members.email, 'katherine@example.test'));
     expect(row).toMatchObject({ name: 'Katherine Johnson', passwordHash: null, ssoPlatformId: oidcId, ssoId: 'katherine', status: 'pending' });
@@ -174,7 +193,11 @@ describe('OpenID Connect', () => {
 
     const again = await oidcIdentity('katherine');
     expect(again.body.registered).toBe(true);
-    const signedIn = await api.call('/auth/sso-sign-in/', { method: 'POST', headers: desktop, body: { code: again.body.sso_access_token, sso_platform_id: oidcId } });
+    const signedIn = await api.call('/auth/sso-sign-in/', {
+      method: 'POST',
+      headers: desktop,
+      body: { code: again.body.sso_access_token, sso_platform_id: oidcId },
+    });
     expect(signedIn.status).toBe(200);
     expect(signedIn.body.member).toMatchObject({ email: 'katherine@example.test', sso_platform_id: oidcId, has_password: false });
     expect(signedIn.body.refresh_token).toEqual(expect.any(String));
@@ -186,7 +209,10 @@ describe('OpenID Connect', () => {
 
   it('refuses a code replayed, a wrong verifier, and a token of another platform', async () => {
     const { verifier, challenge, state } = pkce();
-    const authorized = await api.call(`/sso-platforms/${oidcId}/authorize/`, { method: 'POST', body: { redirect_url: REDIRECT, code_challenge: challenge, state } });
+    const authorized = await api.call(`/sso-platforms/${oidcId}/authorize/`, {
+      method: 'POST',
+      body: { redirect_url: REDIRECT, code_challenge: challenge, state },
+    });
     const back = await signInAtProvider(authorized.body.authorization_url, 'mallory');
     const callback = { code: back.searchParams.get('code'), state, iss: back.searchParams.get('iss') ?? undefined, redirect_url: REDIRECT };
     const wrongVerifier = await api.call(`/sso-platforms/${oidcId}/verify/`, { method: 'POST', body: { ...callback, code_verifier: pkce().verifier } });
@@ -214,7 +240,10 @@ describe('OpenID Connect', () => {
       body: { sso_platform_name: 'Down', settings: { kind: 'oidc', issuer: 'http://127.0.0.1:9', client_id: 'x', client_secret: 'y' } },
     });
     const { challenge, state } = pkce();
-    const result = await api.call(`/sso-platforms/${down.body.id}/authorize/`, { method: 'POST', body: { redirect_url: REDIRECT, code_challenge: challenge, state } });
+    const result = await api.call(`/sso-platforms/${down.body.id}/authorize/`, {
+      method: 'POST',
+      body: { redirect_url: REDIRECT, code_challenge: challenge, state },
+    });
     expect([result.status, result.body.code]).toEqual([424, 'sso_unavailable']);
     await api.call(`/admin/sso-platforms/${down.body.id}/`, { method: 'DELETE', token: admin });
   });
@@ -229,29 +258,50 @@ describe.skipIf(!hasSlapd)('directory credentials (slapd)', () => {
   it('checks the password against the directory, mails a code, and vouches for the user after it', async () => {
     const wrong = await api.call(`/sso-platforms/${directoryId}/verify/`, { method: 'POST', body: { user_id: 'grace', user_pw: 'nope', method: 'email' } });
     expect([wrong.status, wrong.body.code]).toEqual([401, 'sso_rejected']);
-    const unknown = await api.call(`/sso-platforms/${directoryId}/verify/`, { method: 'POST', body: { user_id: 'nobody', user_pw: 'Directory!1', method: 'email' } });
+    const unknown = await api.call(`/sso-platforms/${directoryId}/verify/`, {
+      method: 'POST',
+      body: { user_id: 'nobody', user_pw: 'Directory!1', method: 'email' },
+    });
     expect([unknown.status, unknown.body.code]).toEqual([401, 'sso_rejected']);
 
-    const first = await api.call(`/sso-platforms/${directoryId}/verify/`, { method: 'POST', body: { user_id: 'grace', user_pw: 'Directory!1', method: 'email' } });
+    const first = await api.call(`/sso-platforms/${directoryId}/verify/`, {
+      method: 'POST',
+      body: { user_id: 'grace', user_pw: 'Directory!1', method: 'email' },
+    });
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ step: 'code_sent', method: 'email', destination: 'g***@example.test' });
     const code = codeOf('grace@example.test');
     expect(code).toMatch(/^\d{6}$/);
 
-    const bad = await api.call(`/sso-platforms/${directoryId}/verify/`, { method: 'POST', body: { code: code === '000000' ? '111111' : '000000', verification_id: first.body.verification_id, auth_token: first.body.auth_token } });
+    const bad = await api.call(`/sso-platforms/${directoryId}/verify/`, {
+      method: 'POST',
+      body: { code: code === '000000' ? '111111' : '000000', verification_id: first.body.verification_id, auth_token: first.body.auth_token },
+    });
     expect([bad.status, bad.body.code]).toEqual([401, 'invalid_code']);
-    const second = await api.call(`/sso-platforms/${directoryId}/verify/`, { method: 'POST', body: { code, verification_id: first.body.verification_id, auth_token: first.body.auth_token } });
+    const second = await api.call(`/sso-platforms/${directoryId}/verify/`, {
+      method: 'POST',
+      body: { code, verification_id: first.body.verification_id, auth_token: first.body.auth_token },
+    });
     expect(second.body).toMatchObject({ step: 'verified', email: 'grace@example.test', name: 'Grace Hopper', registered: false });
     // A code is good once.
-    const reused = await api.call(`/sso-platforms/${directoryId}/verify/`, { method: 'POST', body: { code, verification_id: first.body.verification_id, auth_token: first.body.auth_token } });
+    const reused = await api.call(`/sso-platforms/${directoryId}/verify/`, {
+      method: 'POST',
+      body: { code, verification_id: first.body.verification_id, auth_token: first.body.auth_token },
+    });
     expect([reused.status, reused.body.code]).toEqual([401, 'code_expired']);
 
-    const signedUp = await api.call('/auth/sso-sign-up/', { method: 'POST', body: { ...(await signUpBody(second.body.sso_access_token, directoryId)), name: 'Grace Hopper' } });
+    const signedUp = await api.call('/auth/sso-sign-up/', {
+      method: 'POST',
+      body: { ...(await signUpBody(second.body.sso_access_token, directoryId)), name: 'Grace Hopper' },
+    });
     expect(signedUp.body.outcome).toBe('pending');
   });
 
   it('texts the code to the directory phone, and resends only after the cooldown', async () => {
-    const first = await api.call(`/sso-platforms/${directoryId}/verify/`, { method: 'POST', body: { user_id: 'ada', user_pw: 'Directory!3', method: 'sms', language: 'ko' } });
+    const first = await api.call(`/sso-platforms/${directoryId}/verify/`, {
+      method: 'POST',
+      body: { user_id: 'ada', user_pw: 'Directory!3', method: 'sms', language: 'ko' },
+    });
     expect(first.body).toMatchObject({ step: 'code_sent', method: 'sms', destination: '+82******5678' });
     expect(sms.received.at(-1)).toMatchObject({ to: '+821055505678' });
     const resend = await api.call(`/sso-platforms/${directoryId}/send-code/`, {
@@ -260,14 +310,20 @@ describe.skipIf(!hasSlapd)('directory credentials (slapd)', () => {
     });
     expect([resend.status, resend.body.code]).toEqual([429, 'code_cooldown']);
     // After the cooldown the code comes again, the other way if asked.
-    await server.db.update(verificationCodes).set({ createdAt: new Date(Date.now() - 120_000) }).where(eq(verificationCodes.email, 'ada@example.test'));
+    await server.db
+      .update(verificationCodes)
+      .set({ createdAt: new Date(Date.now() - 120_000) })
+      .where(eq(verificationCodes.email, 'ada@example.test'));
     const resent = await api.call(`/sso-platforms/${directoryId}/send-code/`, {
       method: 'POST',
       body: { method: 'email', user_id: 'ada', verification_id: first.body.verification_id, auth_token: first.body.auth_token },
     });
     expect(resent.body).toMatchObject({ step: 'code_sent', method: 'email', destination: 'a***@example.test' });
     // The first code was voided by the new one.
-    const old = await api.call(`/sso-platforms/${directoryId}/verify/`, { method: 'POST', body: { code: '123456', verification_id: first.body.verification_id, auth_token: first.body.auth_token } });
+    const old = await api.call(`/sso-platforms/${directoryId}/verify/`, {
+      method: 'POST',
+      body: { code: '123456', verification_id: first.body.verification_id, auth_token: first.body.auth_token },
+    });
     expect([old.status, old.body.code]).toEqual([401, 'code_expired']);
     // The token binds the user: another user ID cannot ride on it.
     const other = await api.call(`/sso-platforms/${directoryId}/send-code/`, {
@@ -276,13 +332,19 @@ describe.skipIf(!hasSlapd)('directory credentials (slapd)', () => {
     });
     expect([other.status, other.body.code]).toEqual([401, 'sso_identity_expired']);
     // Alan's entry holds no phone: SMS is refused for him.
-    const noPhone = await api.call(`/sso-platforms/${directoryId}/verify/`, { method: 'POST', body: { user_id: 'alan', user_pw: 'Directory!2', method: 'sms' } });
+    const noPhone = await api.call(`/sso-platforms/${directoryId}/verify/`, {
+      method: 'POST',
+      body: { user_id: 'alan', user_pw: 'Directory!2', method: 'sms' },
+    });
     expect([noPhone.status, noPhone.body.code]).toEqual([422, 'invalid_phone']);
   });
 
   it('connects an existing account to a directory identity and disconnects it', async () => {
     const member = await api.signIn(DEMO_MEMBER);
-    const first = await api.call(`/sso-platforms/${directoryId}/verify/`, { method: 'POST', body: { user_id: 'alan', user_pw: 'Directory!2', method: 'email' } });
+    const first = await api.call(`/sso-platforms/${directoryId}/verify/`, {
+      method: 'POST',
+      body: { user_id: 'alan', user_pw: 'Directory!2', method: 'email' },
+    });
     const second = await api.call(`/sso-platforms/${directoryId}/verify/`, {
       method: 'POST',
       body: { code: codeOf('alan@example.test'), verification_id: first.body.verification_id, auth_token: first.body.auth_token },
@@ -339,7 +401,10 @@ describe('tenant rules', () => {
       expect([signUp.status, signUp.body.code]).toEqual([403, 'signup_closed']);
       // SSO sign-up stays open: it is how members arrive here.
       const verified = await oidcIdentity('dorothy');
-      const viaSso = await api.call('/auth/sso-sign-up/', { method: 'POST', body: { ...(await signUpBody(verified.body.sso_access_token, oidcId)), name: 'Dorothy Vaughan' } });
+      const viaSso = await api.call('/auth/sso-sign-up/', {
+        method: 'POST',
+        body: { ...(await signUpBody(verified.body.sso_access_token, oidcId)), name: 'Dorothy Vaughan' },
+      });
       expect(viaSso.body.outcome).toBe('pending');
     } finally {
       await server.db.update(tenants).set({ ssoOnly: false }).where(eq(tenants.id, demo!.id));
@@ -348,7 +413,10 @@ describe('tenant rules', () => {
 
   it('SSO sign-up refuses an identity already registered, and a closed sign-up', async () => {
     const verified = await oidcIdentity('katherine');
-    const twice = await api.call('/auth/sso-sign-up/', { method: 'POST', body: { ...(await signUpBody(verified.body.sso_access_token, oidcId)), name: 'Katherine Again' } });
+    const twice = await api.call('/auth/sso-sign-up/', {
+      method: 'POST',
+      body: { ...(await signUpBody(verified.body.sso_access_token, oidcId)), name: 'Katherine Again' },
+    });
     expect([twice.status, twice.body.code]).toEqual([409, 'already_registered']);
   });
 });

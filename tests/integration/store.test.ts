@@ -31,13 +31,18 @@ describe('Store and recent chatbots', () => {
     }
     return id;
   }
-  const names = async (query: string, token = member) => (await client.call(`/chatbots/${query}`, { token })).body.items.map((row: { en_name: string }) => row.en_name);
+  const names = async (query: string, token = member) =>
+    (await client.call(`/chatbots/${query}`, { token })).body.items.map((row: { en_name: string }) => row.en_name);
   const remember = (id: number, token = member) => client.call(`/chatbots/${id}/relations/`, { method: 'POST', token });
 
   it('lists public chatbots only to members of the tenant, by category, search and popularity; private and foreign ones stay out', async () => {
     const [research] = await server.db
       .insert(memberGroups)
-      .values({ tenantId: (await server.db.select({ tenantId: memberGroups.tenantId }).from(memberGroups).limit(1))[0]!.tenantId, koName: '연구', enName: 'Research' })
+      .values({
+        tenantId: (await server.db.select({ tenantId: memberGroups.tenantId }).from(memberGroups).limit(1))[0]!.tenantId,
+        koName: '연구',
+        enName: 'Research',
+      })
       .returning();
     await chatbot('Public Poet', 'public');
     await chatbot('Secret Diary', 'private');
@@ -71,7 +76,9 @@ describe('Store and recent chatbots', () => {
     expect(await names('?recent=true')).toEqual(['Recent B', 'Recent C']);
 
     // A default chatbot is never a recent one.
-    const defaults = (await client.call('/chatbots/?include_default=true', { token: member })).body.items.filter((row: { is_default: boolean }) => row.is_default);
+    const defaults = (await client.call('/chatbots/?include_default=true', { token: member })).body.items.filter(
+      (row: { is_default: boolean }) => row.is_default,
+    );
     await remember(defaults[0].id);
     expect(await names('?recent=true')).toEqual(['Recent B', 'Recent C']);
 

@@ -64,7 +64,10 @@ async function upload(who: Token, path: string, parts: { name: string; bytes: Bu
 
 /** Another member of the demo tenant (the demo member's password) in `groupId` only. */
 async function addMember(email: string, groupId: number): Promise<string> {
-  const [{ id: _id, createdAt: _created, updatedAt: _updated, ...demo }] = (await server.db.select().from(members).where(eq(members.email, DEMO_MEMBER.email))) as [MemberRow];
+  const [{ id: _id, createdAt: _created, updatedAt: _updated, ...demo }] = (await server.db
+    .select()
+    .from(members)
+    .where(eq(members.email, DEMO_MEMBER.email))) as [MemberRow];
   const [row] = await server.db
     .insert(members)
     .values({ ...demo, email, name: email.split('@')[0]!, defaultMemberGroupId: groupId })
@@ -167,7 +170,14 @@ describe('PATCH /chatbots/{id}/', () => {
 
   it('refuses values out of range (400), unknown categories (422), models the groups may not use (403) and a taken public link (409)', async () => {
     const { id } = await create();
-    for (const body of [{ temperature: 2.1 }, { top_p: -0.1 }, { en_name: 'x'.repeat(101) }, { public_hash_id: 'No Spaces' }, { is_public: true }, { llm_model_id: 'abc' }]) {
+    for (const body of [
+      { temperature: 2.1 },
+      { top_p: -0.1 },
+      { en_name: 'x'.repeat(101) },
+      { public_hash_id: 'No Spaces' },
+      { is_public: true },
+      { llm_model_id: 'abc' },
+    ]) {
       expect((await call('author', `/chatbots/${id}/`, 'PATCH', body)).status, JSON.stringify(body)).toBe(400);
     }
     const [acmeCategory] = (await call('acme', '/categories/')).body.items as { id: number }[];
@@ -176,7 +186,10 @@ describe('PATCH /chatbots/{id}/', () => {
 
     await server.db.update(modelGroupPermissions).set({ isAvailable: false }).where(eq(modelGroupPermissions.llmModelId, models.deep));
     try {
-      expect(await call('author', `/chatbots/${id}/`, 'PATCH', { llm_model_id: models.deep })).toMatchObject({ status: 403, body: { code: 'model_not_allowed' } });
+      expect(await call('author', `/chatbots/${id}/`, 'PATCH', { llm_model_id: models.deep })).toMatchObject({
+        status: 403,
+        body: { code: 'model_not_allowed' },
+      });
       const otherTenantModel = (await server.db.select().from(llmModels)).find((row) => row.tenantId !== tenantId)!;
       expect(await call('author', `/chatbots/${id}/`, 'PATCH', { llm_model_id: otherTenantModel.id })).toMatchObject({ status: 403 });
       // The unlimited model is always allowed.
@@ -310,12 +323,25 @@ describe('PATCH /chatbots/{id}/access/ and who sees a chatbot', () => {
     expect([await sees('author'), await sees('colleague'), await sees('outsider'), await sees('admin')]).toEqual([true, false, false, false]);
 
     const shared = await access({ is_public: false, member_group_ids: [salesGroupId], category_id: writing!.id });
-    expect(shared.body).toMatchObject({ status: 'shared', member_group_ids: [salesGroupId], is_public: false, waiting_publish: false, categories: [{ id: writing!.id }] });
+    expect(shared.body).toMatchObject({
+      status: 'shared',
+      member_group_ids: [salesGroupId],
+      is_public: false,
+      waiting_publish: false,
+      categories: [{ id: writing!.id }],
+    });
     expect([await sees('colleague'), await sees('outsider')]).toEqual([false, true]);
     expect((await call('outsider', `/chatbots/${id}/`)).body.en_name).toBe('Shared bot');
 
     const asked = await access({ is_public: true, member_group_ids: [], category_id: research!.id });
-    expect(asked.body).toMatchObject({ status: 'pending', is_public: false, waiting_publish: true, publish_status: 'pending', member_group_ids: [], categories: [{ id: research!.id }] });
+    expect(asked.body).toMatchObject({
+      status: 'pending',
+      is_public: false,
+      waiting_publish: true,
+      publish_status: 'pending',
+      member_group_ids: [],
+      categories: [{ id: research!.id }],
+    });
     // Pending is not public yet: nobody else sees it until an admin approves.
     expect([await sees('colleague'), await sees('outsider')]).toEqual([false, false]);
 
@@ -324,10 +350,21 @@ describe('PATCH /chatbots/{id}/access/ and who sees a chatbot', () => {
     expect([await sees('colleague'), await sees('outsider'), await sees('admin')]).toEqual([true, true, true]);
     expect((await call('acme', `/chatbots/${id}/`)).status).toBe(404);
     // Asking again leaves a public chatbot public.
-    expect((await access({ is_public: true, member_group_ids: [] })).body).toMatchObject({ status: 'public', is_public: true, categories: [{ id: research!.id }] });
+    expect((await access({ is_public: true, member_group_ids: [] })).body).toMatchObject({
+      status: 'public',
+      is_public: true,
+      categories: [{ id: research!.id }],
+    });
 
     const private_ = await access({ is_public: false, member_group_ids: [], category_id: null });
-    expect(private_.body).toMatchObject({ status: 'private', is_public: false, waiting_publish: false, publish_status: 'none', publish_feedback: null, categories: [] });
+    expect(private_.body).toMatchObject({
+      status: 'private',
+      is_public: false,
+      waiting_publish: false,
+      publish_status: 'none',
+      publish_feedback: null,
+      categories: [],
+    });
     expect([await sees('author'), await sees('colleague'), await sees('outsider'), await sees('admin')]).toEqual([true, false, false, false]);
   });
 
@@ -337,7 +374,9 @@ describe('PATCH /chatbots/{id}/access/ and who sees a chatbot', () => {
     expect((await call('author', `/chatbots/${id}/access/`, 'PATCH', { is_public: false, member_group_ids: [otherTenantGroup.id] })).status).toBe(422);
     expect((await call('author', `/chatbots/${id}/access/`, 'PATCH', { is_public: false, member_group_ids: [999_999] })).status).toBe(422);
     const [acmeCategory] = (await call('acme', '/categories/')).body.items as { id: number }[];
-    expect((await call('author', `/chatbots/${id}/access/`, 'PATCH', { is_public: false, member_group_ids: [], category_id: acmeCategory!.id })).status).toBe(422);
+    expect((await call('author', `/chatbots/${id}/access/`, 'PATCH', { is_public: false, member_group_ids: [], category_id: acmeCategory!.id })).status).toBe(
+      422,
+    );
     expect((await call('author', `/chatbots/${id}/access/`, 'PATCH', { is_public: false })).status).toBe(400);
     expect((await call('author', `/chatbots/${id}/`)).body.member_group_ids).toEqual([]);
 
@@ -427,7 +466,9 @@ describe('POST and DELETE /chatbots/{id}/documents/', () => {
 
     // The upload refusals of POST /files/: pictures are no knowledge (415), nor is a non-multipart body (400).
     expect(await upload('author', `/chatbots/${id}/documents/`, [{ name: 'face.png', bytes: samplePng(), type: 'image/png' }])).toMatchObject({ status: 415 });
-    expect(await upload('author', `/chatbots/${id}/documents/`, [{ name: 'broken.pdf', bytes: Buffer.from('%PDF-1.7\nnot a pdf') }])).toMatchObject({ status: 400 });
+    expect(await upload('author', `/chatbots/${id}/documents/`, [{ name: 'broken.pdf', bytes: Buffer.from('%PDF-1.7\nnot a pdf') }])).toMatchObject({
+      status: 400,
+    });
     expect(await upload('author', `/chatbots/${id}/documents/`, [])).toMatchObject({ status: 422 });
     expect((await call('author', `/chatbots/${id}/documents/`, 'POST', { files: [] })).status).toBe(400);
     expect(await upload('author', '/chatbots/999999/documents/', [{ name: 'a.txt', bytes: Buffer.from('a') }])).toMatchObject({ status: 404 });

@@ -34,47 +34,65 @@ describe('task file retention (MEMBER_EXPORT_RETENTION_HOURS)', () => {
   const exported = async () => finished((await api.call('/admin/members/export-task/?format=csv', { token: admin })).body.id);
   const download = (taskId: number) =>
     fetch(`${server.apiBase}/admin/members/export-task/${taskId}/download/`, { headers: { 'x-access-token': admin, 'x-subdomain': 'demo' } });
-  const fileKeyOf = async (taskId: number) => (await server.db.select({ key: backgroundTasks.fileKey }).from(backgroundTasks).where(eq(backgroundTasks.id, taskId)))[0]!.key;
+  const fileKeyOf = async (taskId: number) =>
+    (await server.db.select({ key: backgroundTasks.fileKey }).from(backgroundTasks).where(eq(backgroundTasks.id, taskId)))[0]!.key;
 
-  it('deletes export and upload files past the retention; the expired download is 404 export_file_missing, a fresh export stays', { timeout: 120_000 }, async () => {
-    const store = createFileStore(server.config);
-    const demo = await tenantIdOf(server.db, 'demo');
-    const old = await exported();
-    const oldKey = `tenants/${demo}/member-exports/${old.id}.csv`;
-    expect(await fileKeyOf(old.id)).toBe(oldKey);
-    expect(await store.exists(oldKey)).toBe(true);
+  it(
+    'deletes export and upload files past the retention; the expired download is 404 export_file_missing, a fresh export stays',
+    { timeout: 120_000 },
+    async () => {
+      const store = createFileStore(server.config);
+      const demo = await tenantIdOf(server.db, 'demo');
+      const old = await exported();
+      const oldKey = `tenants/${demo}/member-exports/${old.id}.csv`;
+      expect(await fileKeyOf(old.id)).toBe(oldKey);
+      expect(await store.exists(oldKey)).toBe(true);
 
-    const form = new FormData();
-    form.append('files', new Blob([csvLines([['name', 'email', 'default_member_group', 'Department'], ['Kept briefly', 'kept@retention.test', 'Default group', 'Eng']])]), 'members.csv');
-    const uploadResponse = await fetch(`${server.apiBase}/admin/members/bulk-upload/`, { method: 'POST', headers: { 'x-access-token': admin, 'x-subdomain': 'demo' }, body: form });
-    expect(uploadResponse.status).toBe(200);
-    const upload = await finished(((await uploadResponse.json()) as { id: number }).id);
-    expect(upload.status).toBe('completed');
-    const uploadKey = (await fileKeyOf(upload.id))!;
-    expect(uploadKey).toMatch(new RegExp(`^tenants/${demo}/member-uploads/`));
-    expect(await store.exists(uploadKey)).toBe(true);
+      const form = new FormData();
+      form.append(
+        'files',
+        new Blob([
+          csvLines([
+            ['name', 'email', 'default_member_group', 'Department'],
+            ['Kept briefly', 'kept@retention.test', 'Default group', 'Eng'],
+          ]),
+        ]),
+        'members.csv',
+      );
+      const uploadResponse = await fetch(`${server.apiBase}/admin/members/bulk-upload/`, {
+        method: 'POST',
+        headers: { 'x-access-token': admin, 'x-subdomain': 'demo' },
+        body: form,
+      });
+      expect(uploadResponse.status).toBe(200);
+      const upload = await finished(((await uploadResponse.json()) as { id: number }).id);
+      expect(upload.status).toBe('completed');
+      const uploadKey = (await fileKeyOf(upload.id))!;
+      expect(uploadKey).toMatch(new RegExp(`^tenants/${demo}/member-uploads/`));
+      expect(await store.exists(uploadKey)).toBe(true);
 
-    // Not yet: within the retention nothing goes.
-    now = new Date(Date.now() + 23 * HOUR);
-    expect(await server.app.sweepTaskFiles()).toBe(0);
-    expect((await download(old.id)).status).toBe(200);
+      // Not yet: within the retention nothing goes.
+      now = new Date(Date.now() + 23 * HOUR);
+      expect(await server.app.sweepTaskFiles()).toBe(0);
+      expect((await download(old.id)).status).toBe(200);
 
-    now = new Date(Date.now() + 25 * HOUR);
-    const fresh = await exported();
-    expect(await server.app.sweepTaskFiles()).toBe(2);
+      now = new Date(Date.now() + 25 * HOUR);
+      const fresh = await exported();
+      expect(await server.app.sweepTaskFiles()).toBe(2);
 
-    const expired = await download(old.id);
-    expect(expired.status).toBe(404);
-    expect(((await expired.json()) as { code: string }).code).toBe('export_file_missing');
-    expect(await store.exists(oldKey)).toBe(false);
-    expect(await store.exists(uploadKey)).toBe(false);
-    expect(await fileKeyOf(old.id)).toBeNull();
-    expect(await fileKeyOf(upload.id)).toBeNull();
-    // The upload's result is still readable: only its input file went.
-    expect((await api.call(`/tasks/${upload.id}/`, { token: admin })).body).toMatchObject({ status: 'completed', result: { invited: 1 } });
+      const expired = await download(old.id);
+      expect(expired.status).toBe(404);
+      expect(((await expired.json()) as { code: string }).code).toBe('export_file_missing');
+      expect(await store.exists(oldKey)).toBe(false);
+      expect(await store.exists(uploadKey)).toBe(false);
+      expect(await fileKeyOf(old.id)).toBeNull();
+      expect(await fileKeyOf(upload.id)).toBeNull();
+      // The upload's result is still readable: only its input file went.
+      expect((await api.call(`/tasks/${upload.id}/`, { token: admin })).body).toMatchObject({ status: 'completed', result: { invited: 1 } });
 
-    expect((await download(fresh.id)).status).toBe(200);
-    expect(await store.exists(`tenants/${demo}/member-exports/${fresh.id}.csv`)).toBe(true);
-    expect(await server.app.sweepTaskFiles()).toBe(0);
-  });
+      expect((await download(fresh.id)).status).toBe(200);
+      expect(await store.exists(`tenants/${demo}/member-exports/${fresh.id}.csv`)).toBe(true);
+      expect(await server.app.sweepTaskFiles()).toBe(0);
+    },
+  );
 });

@@ -81,7 +81,10 @@ describe('task_mode_id in a send', () => {
     const modes = (await api.call('/task-modes/', { token })).body;
     const translation = modes.find((mode: { mode_name: string }) => mode.mode_name === 'Translation');
     const frames = await readFrames(await send(demoServer, token, general, { text: 'Good morning', task_mode_id: translation.id }));
-    const text = frames.filter((f) => f.type === 'text').map((f) => f.delta).join('');
+    const text = frames
+      .filter((f) => f.type === 'text')
+      .map((f) => f.delta)
+      .join('');
     expect(text).toMatch(/^Task mode: \*\*Translation\*\*/);
   });
 });
@@ -115,7 +118,10 @@ describe('the console’s task modes (/admin/task-modes/)', () => {
     expect((await create({ instructions: 'x' })).status).toBe(400);
     expect((await create({ ko_name: '  ', instructions: 'x' })).status).toBe(400);
     expect((await create({ en_name: 'Blank' })).status).toBe(400);
-    expect(await create({ en_name: 'SUMMARY', instructions: 'x' })).toMatchObject({ status: 409, body: { code: 'task_mode_name_taken', details: { field: 'en_name' } } });
+    expect(await create({ en_name: 'SUMMARY', instructions: 'x' })).toMatchObject({
+      status: 409,
+      body: { code: 'task_mode_name_taken', details: { field: 'en_name' } },
+    });
     expect(await create({ ko_name: '교정', instructions: 'x' })).toMatchObject({ status: 409, body: { details: { field: 'ko_name' } } });
     expect(await patch(enOnly.body.id, { en_name: '' })).toMatchObject({ status: 422, body: { code: 'task_mode_name_required' } });
 

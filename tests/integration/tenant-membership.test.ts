@@ -23,7 +23,13 @@ describe('GET /tenants/membership/', () => {
     const { access_token: token } = await api.signIn(DEMO_MEMBER);
     const first = await api.call('/tenants/membership/', { token });
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ plan: { id: expect.any(Number), en_name: expect.any(String) }, plan_status: 'active', next_plan: null, membership_status: null, member_count: expect.any(Number) });
+    expect(first.body).toMatchObject({
+      plan: { id: expect.any(Number), en_name: expect.any(String) },
+      plan_status: 'active',
+      next_plan: null,
+      membership_status: null,
+      member_count: expect.any(Number),
+    });
     expect(first.body.member_count).toBeGreaterThanOrEqual(2);
 
     const [tenant] = await server.db.select().from(tenants).where(eq(tenants.subdomain, server.config.DEFAULT_TENANT));
@@ -31,7 +37,15 @@ describe('GET /tenants/membership/', () => {
       .insert(plans)
       .values({ tenantId: tenant!.id, koName: '비즈니스', enName: 'Business', krwMonthPrice: 99000, credit: 100000, memberLimit: 500, invitationLimit: 500 })
       .returning();
-    await server.db.insert(memberships).values({ tenantId: tenant!.id, planId: tenant!.planId!, nextPlanId: bigger!.id, price: 49000, currency: 'KRW', status: 'active', nextPaymentDate: '2026-12-01' });
+    await server.db.insert(memberships).values({
+      tenantId: tenant!.id,
+      planId: tenant!.planId!,
+      nextPlanId: bigger!.id,
+      price: 49000,
+      currency: 'KRW',
+      status: 'active',
+      nextPaymentDate: '2026-12-01',
+    });
     const second = await api.call('/tenants/membership/', { token });
     expect(second.body).toMatchObject({
       next_plan: { en_name: 'Business', member_limit: 500 },

@@ -187,7 +187,7 @@ describe('custom fields', () => {
     expect(edited.status).toBe(200);
     expect(edited.body).toMatchObject({ id, field_name: 'Site', field_type: 'number', is_required: false, is_editable: false });
 
-    await server.db.insert(memberCustomFieldValues).values({ tenantId: (await tenantId()), memberId, customFieldId: id, value: '12' });
+    await server.db.insert(memberCustomFieldValues).values({ tenantId: await tenantId(), memberId, customFieldId: id, value: '12' });
     expect((await api.call('/admin/custom-fields/', { token: admin })).body.items.find((f: { id: number }) => f.id === id).value_count).toBe(1);
 
     expect((await api.call(`/admin/custom-fields/${id}/`, { method: 'DELETE', token: admin })).status).toBe(200);
@@ -230,14 +230,18 @@ describe('custom fields', () => {
     expect(await patch(enOnly.body.id, { ko_name: '부서' })).toMatchObject({ status: 409, body: { details: { field: 'ko_name' } } });
     // Taking away the only name is refused; giving the other one first is fine.
     expect(await patch(enOnly.body.id, { en_name: '' })).toMatchObject({ status: 422, body: { code: 'field_name_required' } });
-    expect(await patch(enOnly.body.id, { ko_name: '근무조', en_name: '' })).toMatchObject({ status: 200, body: { ko_name: '근무조', en_name: '', field_name: '근무조' } });
+    expect(await patch(enOnly.body.id, { ko_name: '근무조', en_name: '' })).toMatchObject({
+      status: 200,
+      body: { ko_name: '근무조', en_name: '', field_name: '근무조' },
+    });
     for (const field of [koOnly, secondKoOnly, enOnly]) await api.call(`/admin/custom-fields/${field.body.id}/`, { method: 'DELETE', token: admin });
   });
 
   it("gives `field_name` in the reader's language, else the other name, and takes the spec's `field_name` as the admin's language's name", async () => {
     const koOnly = (await create({ ko_name: '직급' })).body;
     const enOnly = (await create({ en_name: 'Shift' })).body;
-    const namesFor = (items: { id: number; field_name: string }[]) => Object.fromEntries(items.filter((f) => [koOnly.id, enOnly.id].includes(f.id)).map((f) => [f.id, f.field_name]));
+    const namesFor = (items: { id: number; field_name: string }[]) =>
+      Object.fromEntries(items.filter((f) => [koOnly.id, enOnly.id].includes(f.id)).map((f) => [f.id, f.field_name]));
     const setLanguage = (token: string, id: number, language: string) => api.call(`/members/${id}/`, { method: 'PATCH', token, body: { language } });
     try {
       // The English admin (the demo's) sees English, the Korean name where there is no English one.
@@ -257,7 +261,10 @@ describe('custom fields', () => {
       expect((await setLanguage(admin, adminId, 'ko')).status).toBe(200);
       const spec = await create({ field_name: '근무지' });
       expect(spec).toMatchObject({ status: 200, body: { ko_name: '근무지', en_name: '', field_name: '근무지' } });
-      expect(await patch(spec.body.id, { field_name: '근무 장소', en_name: 'Workplace' })).toMatchObject({ status: 200, body: { ko_name: '근무 장소', en_name: 'Workplace', field_name: '근무 장소' } });
+      expect(await patch(spec.body.id, { field_name: '근무 장소', en_name: 'Workplace' })).toMatchObject({
+        status: 200,
+        body: { ko_name: '근무 장소', en_name: 'Workplace', field_name: '근무 장소' },
+      });
       const listed = (await api.call(`/admin/members/${memberId}/`, { token: admin })).body.custom_fields;
       expect(listed.find((f: { custom_field_id: number }) => f.custom_field_id === department.id).field_name).toBe('부서');
       await api.call(`/admin/custom-fields/${spec.body.id}/`, { method: 'DELETE', token: admin });
@@ -283,8 +290,14 @@ describe('custom fields', () => {
     expect(number.status).toBe(409);
     expect(number.body.code).toBe('values_not_numbers');
 
-    await server.db.update(memberCustomFieldValues).set({ value: '8' }).where(and(eq(memberCustomFieldValues.customFieldId, id), eq(memberCustomFieldValues.memberId, adminId)));
-    await server.db.update(memberCustomFieldValues).set({ value: '7' }).where(and(eq(memberCustomFieldValues.customFieldId, id), eq(memberCustomFieldValues.memberId, memberId)));
+    await server.db
+      .update(memberCustomFieldValues)
+      .set({ value: '8' })
+      .where(and(eq(memberCustomFieldValues.customFieldId, id), eq(memberCustomFieldValues.memberId, adminId)));
+    await server.db
+      .update(memberCustomFieldValues)
+      .set({ value: '7' })
+      .where(and(eq(memberCustomFieldValues.customFieldId, id), eq(memberCustomFieldValues.memberId, memberId)));
     expect((await patch(id, { is_unique: true, field_type: 'number' })).body).toMatchObject({ is_unique: true, field_type: 'number', value_count: 2 });
     await api.call(`/admin/custom-fields/${id}/`, { method: 'DELETE', token: admin });
   });
@@ -297,7 +310,9 @@ describe('custom fields', () => {
       .where(eq(tenants.subdomain, 'other'));
     expect((await patch(foreign!.id, { is_required: false })).status).toBe(404);
     expect((await api.call(`/admin/custom-fields/${foreign!.id}/`, { method: 'DELETE', token: admin })).status).toBe(404);
-    expect((await api.call('/admin/custom-fields/', { token: otherAdmin, tenant: 'other' })).body.items.some((f: { id: number }) => f.id === foreign!.id)).toBe(true);
+    expect((await api.call('/admin/custom-fields/', { token: otherAdmin, tenant: 'other' })).body.items.some((f: { id: number }) => f.id === foreign!.id)).toBe(
+      true,
+    );
   });
 });
 
@@ -322,7 +337,15 @@ describe('policies', () => {
   it('creates a markdown and a video policy, lists them publicly, edits and deletes them', async () => {
     const markdown = await create({ policy_name: 'Privacy', kind: 'markdown', markdown_content: '## Privacy\n\nWe keep little.' });
     expect(markdown.status).toBe(200);
-    expect(markdown.body).toMatchObject({ policy_name: 'Privacy', kind: 'markdown', is_mandatory: true, markdown_content: '## Privacy\n\nWe keep little.', video_url: null, file_url: null, file_id: null });
+    expect(markdown.body).toMatchObject({
+      policy_name: 'Privacy',
+      kind: 'markdown',
+      is_mandatory: true,
+      markdown_content: '## Privacy\n\nWe keep little.',
+      video_url: null,
+      file_url: null,
+      file_id: null,
+    });
     const video = await create({ policy_name: 'Safety video', kind: 'video', video_url: 'https://media.example/safety.mp4', is_mandatory: false });
     expect(video.body).toMatchObject({ kind: 'video', is_mandatory: false, video_url: 'https://media.example/safety.mp4' });
     const publicList = (await api.call('/policies/')).body.items;
@@ -360,7 +383,12 @@ describe('policies', () => {
     expect(uploaded.body).toMatchObject({ name: 'terms.pdf', type: 'application/pdf', size: pdf.bytes.length });
     const policy = await create({ policy_name: 'Terms (PDF)', kind: 'file', file_id: uploaded.body.file_id });
     expect(policy.status).toBe(200);
-    expect(policy.body).toMatchObject({ kind: 'file', file_id: uploaded.body.file_id, file_name: 'terms.pdf', file_url: `/api/v1/policies/${policy.body.id}/file/` });
+    expect(policy.body).toMatchObject({
+      kind: 'file',
+      file_id: uploaded.body.file_id,
+      file_name: 'terms.pdf',
+      file_url: `/api/v1/policies/${policy.body.id}/file/`,
+    });
     const document = await fetchPublic(policy.body.file_url);
     expect(document.status).toBe(200);
     expect(document.headers.get('content-type')).toBe('application/pdf');
@@ -389,7 +417,10 @@ describe('policies', () => {
   });
 
   it("never touches another tenant's policy (404)", async () => {
-    const [foreign] = await server.db.select({ id: policies.id }).from(policies).where(eq(policies.tenantId, await tenantId('other')));
+    const [foreign] = await server.db
+      .select({ id: policies.id })
+      .from(policies)
+      .where(eq(policies.tenantId, await tenantId('other')));
     expect((await patch(foreign!.id, { is_mandatory: false })).status).toBe(404);
     expect((await api.call(`/admin/policies/${foreign!.id}/`, { method: 'DELETE', token: admin })).status).toBe(404);
   });
@@ -410,8 +441,28 @@ describe('My page custom fields', () => {
     const before = await api.call(`/members/${memberId}/`, { token: member });
     expect(before.body.custom_fields).toEqual(
       expect.arrayContaining([
-        { custom_field_id: nickname.id, ko_name: '', en_name: 'Nickname', field_name: 'Nickname', field_type: 'text', is_required: false, is_editable: true, is_unique: false, value: null },
-        { custom_field_id: grade.id, ko_name: '', en_name: 'Grade', field_name: 'Grade', field_type: 'text', is_required: false, is_editable: false, is_unique: false, value: null },
+        {
+          custom_field_id: nickname.id,
+          ko_name: '',
+          en_name: 'Nickname',
+          field_name: 'Nickname',
+          field_type: 'text',
+          is_required: false,
+          is_editable: true,
+          is_unique: false,
+          value: null,
+        },
+        {
+          custom_field_id: grade.id,
+          ko_name: '',
+          en_name: 'Grade',
+          field_name: 'Grade',
+          field_type: 'text',
+          is_required: false,
+          is_editable: false,
+          is_unique: false,
+          value: null,
+        },
       ]),
     );
 
@@ -429,14 +480,31 @@ describe('My page custom fields', () => {
       expect(result.body.code).toBe(code);
       return result;
     };
-    expect((await refused([{ custom_field_id: grade.id, value: 'A' }], 422, 'field_not_editable')).body.details).toEqual({ field_name: 'Grade', custom_field_id: grade.id });
+    expect((await refused([{ custom_field_id: grade.id, value: 'A' }], 422, 'field_not_editable')).body.details).toEqual({
+      field_name: 'Grade',
+      custom_field_id: grade.id,
+    });
     expect((await refused([{ custom_field_id: floor.id, value: '' }], 422, 'required_field_missing')).body.message).toBe('Floor is required.');
     expect((await refused([{ custom_field_id: floor.id, value: 'ten' }], 422, 'invalid_field_value')).body.message).toBe('Floor must be a number.');
-    expect((await refused([{ custom_field_id: locker.id, value: 'L-1' }], 409, 'value_already_used')).body.details).toEqual({ field_name: 'Locker', custom_field_id: locker.id });
+    expect((await refused([{ custom_field_id: locker.id, value: 'L-1' }], 409, 'value_already_used')).body.details).toEqual({
+      field_name: 'Locker',
+      custom_field_id: locker.id,
+    });
     await refused([{ custom_field_id: 999_999, value: 'x' }], 422, 'validation_error');
-    await refused([{ custom_field_id: nickname.id, value: 'a' }, { custom_field_id: nickname.id, value: 'b' }], 422, 'validation_error');
+    await refused(
+      [
+        { custom_field_id: nickname.id, value: 'a' },
+        { custom_field_id: nickname.id, value: 'b' },
+      ],
+      422,
+      'validation_error',
+    );
     // Nothing of a refused request was written (the name in the same request neither).
-    const combined = await api.call(`/members/${memberId}/`, { method: 'PATCH', token: member, body: { name: 'Changed Name', custom_fields: [{ custom_field_id: grade.id, value: 'A' }] } });
+    const combined = await api.call(`/members/${memberId}/`, {
+      method: 'PATCH',
+      token: member,
+      body: { name: 'Changed Name', custom_fields: [{ custom_field_id: grade.id, value: 'A' }] },
+    });
     expect(combined.status).toBe(422);
     expect((await api.call(`/members/${memberId}/`, { token: member })).body.name).not.toBe('Changed Name');
 
@@ -450,7 +518,10 @@ describe('My page custom fields', () => {
     expect((await patchMe([{ custom_field_id: nickname.id, value: 'x' }], admin, memberId)).status).toBe(403);
     expect((await patchMe([{ custom_field_id: nickname.id, value: 'x' }], member, adminId)).status).toBe(403);
     // Another tenant's field is unknown here.
-    const [foreign] = await server.db.select({ id: customFields.id }).from(customFields).where(eq(customFields.tenantId, await tenantId('other')));
+    const [foreign] = await server.db
+      .select({ id: customFields.id })
+      .from(customFields)
+      .where(eq(customFields.tenantId, await tenantId('other')));
     await refused([{ custom_field_id: foreign!.id, value: 'x' }], 422, 'validation_error');
 
     for (const field of [nickname, floor, locker, grade]) await api.call(`/admin/custom-fields/${field.id}/`, { method: 'DELETE', token: admin });

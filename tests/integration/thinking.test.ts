@@ -89,7 +89,12 @@ describe('thinking mode through the OpenAI-compatible provider', () => {
     const response = await send(setup, setup.chatbots.general, { text: 'Think hard', thinking: true });
     const meta = JSON.parse(response.headers.get('x-chat-meta')!);
     const frames = await readFrames(response);
-    expect(frames.filter((f) => f.type === 'thinking').map((f) => f.delta).join('')).toBe(REASONING.join(''));
+    expect(
+      frames
+        .filter((f) => f.type === 'thinking')
+        .map((f) => f.delta)
+        .join(''),
+    ).toBe(REASONING.join(''));
     expect(frames.at(-1)).toEqual({ type: 'end', finish_reason: 'error' });
     const answer = await answerInHistory(setup, meta.session_hash_id);
     expect(answer).toMatchObject({ interrupted: 'failed', reasoning: REASONING.join('') });
@@ -110,7 +115,10 @@ describe('thinking mode on the offline demo model', () => {
     const response = await send(setup, setup.chatbots.general, { text: 'Plan my week', thinking: true });
     const meta = JSON.parse(response.headers.get('x-chat-meta')!);
     const frames = await readFrames(response);
-    const reasoning = frames.filter((f) => f.type === 'thinking').map((f) => f.delta).join('');
+    const reasoning = frames
+      .filter((f) => f.type === 'thinking')
+      .map((f) => f.delta)
+      .join('');
     expect(reasoning).toMatch(/^Demo reasoning:/);
     expect(frames.findLastIndex((f) => f.type === 'thinking')).toBeLessThan(frames.findIndex((f) => f.type === 'text'));
     const answer = await answerInHistory(setup, meta.session_hash_id);

@@ -101,7 +101,9 @@ describe(`the transaction guard on ${kind}`, () => {
 describe.skipIf(postgresUrl)('the lint rule local/no-outer-handle-in-transaction', () => {
   const lint = async (code: string) => {
     // The probe is in no tsconfig: lint it without the type-aware rules.
-    const [result] = await new ESLint({ overrideConfig: tseslint.configs.disableTypeChecked }).lintText(code, { filePath: 'src/server/domains/lintProbe/service.ts' });
+    const [result] = await new ESLint({ overrideConfig: tseslint.configs.disableTypeChecked }).lintText(code, {
+      filePath: 'src/server/domains/lintProbe/service.ts',
+    });
     return result!.messages.filter((message) => message.ruleId === 'local/no-outer-handle-in-transaction').map((message) => message.line);
   };
 

@@ -59,7 +59,12 @@ describe.each(databases)('web search on %s', (database) => {
 
     const citations = frames.filter((frame) => frame.type === 'citation').map((frame) => frame.citation);
     expect(citations).toEqual([
-      { kind: 'web', url: 'https://example.org/latest%20pglite%20release', title: 'About latest pglite release', snippet: 'Everything about latest pglite release, explained.' },
+      {
+        kind: 'web',
+        url: 'https://example.org/latest%20pglite%20release',
+        title: 'About latest pglite release',
+        snippet: 'Everything about latest pglite release, explained.',
+      },
       { kind: 'web', url: 'https://example.com/news', title: 'Latest news', snippet: "Today's news mentions latest pglite release." },
     ]);
     const system = upstream.requests.at(-1)!.body.messages!.find((message) => message.role === 'system')!.content as string;
@@ -151,7 +156,12 @@ describe.each(databases)('web search on %s', (database) => {
       expect(response.status).toBe(400);
       expect(await response.json()).toMatchObject({ code: 'web_search_unavailable' });
       const [tenant] = await bare.db.select().from(tenants).where(eq(tenants.subdomain, 'demo'));
-      expect(await bare.db.select().from(sessions).where(inArray(sessions.tenantId, [tenant!.id]))).toEqual([]);
+      expect(
+        await bare.db
+          .select()
+          .from(sessions)
+          .where(inArray(sessions.tenantId, [tenant!.id])),
+      ).toEqual([]);
     });
   });
 });

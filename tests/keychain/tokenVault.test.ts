@@ -10,8 +10,9 @@ import { createKeytarSecretStore, keychainServiceName } from '../../src/main/key
 import { createTokenVault } from '../../src/main/keychain/tokenVault';
 
 /**
- * Against the REAL keychain: run inside dbus-run-session with gnome-keyring unlocked (see the
- * README / CI script). The last test runs a child without a session bus.
+ * Against the REAL keychain: on Linux inside dbus-run-session with gnome-keyring unlocked, on
+ * macOS and Windows the user's own (`npm test` does either). The last test runs a child without a
+ * session bus.
  */
 const APP = 'test.chatbot-platform.keychain';
 const services = new Set<string>();
@@ -103,7 +104,8 @@ describe('token vault on the OS keychain', () => {
   });
 });
 
-describe('without a keychain', () => {
+// A Linux process without a session bus has no Secret Service; macOS and Windows always have a keychain.
+describe.runIf(process.platform === 'linux')('without a keychain', () => {
   async function filesContaining(dir: string, needle: string): Promise<string[]> {
     const entries = await readdir(dir, { recursive: true, withFileTypes: true });
     const hits: string[] = [];
@@ -120,7 +122,11 @@ describe('without a keychain', () => {
     const refresh = `refresh-${crypto.randomUUID()}`;
     const root = resolve(import.meta.dirname, '../..');
     const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: home, XDG_DATA_HOME: join(home, 'data'), XDG_CONFIG_HOME: join(home, 'config') };
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'noKeychainProbe.ts'), 'probe-service', access, refresh], { cwd: root, env });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', join(import.meta.dirname, 'noKeychainProbe.ts'), 'probe-service', access, refresh],
+      { cwd: root, env },
+    );
     const result = JSON.parse(stdout) as { storage: string; loaded: unknown; unavailableNotices: number };
     expect(result.storage).toBe('memory');
     expect(result.unavailableNotices).toBe(1);

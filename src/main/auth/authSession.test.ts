@@ -19,7 +19,9 @@ async function listen(respond: (url: string) => Answer | Promise<Answer>) {
     request.on('data', (chunk: Buffer) => (body += chunk.toString()));
     request.on('end', () => {
       received.push({ url: request.url ?? '', headers: request.headers, body });
-      void Promise.resolve(respond(request.url ?? '')).then(({ status, headers }) => response.writeHead(status, { 'content-type': 'application/json', ...headers }).end('{}'));
+      void Promise.resolve(respond(request.url ?? '')).then(({ status, headers }) =>
+        response.writeHead(status, { 'content-type': 'application/json', ...headers }).end('{}'),
+      );
     });
   });
   servers.push(server);
@@ -30,7 +32,9 @@ async function listen(respond: (url: string) => Answer | Promise<Answer>) {
 describe('auth session and redirects', () => {
   it('never follows a redirect with the access token: the token stays with the API server', async () => {
     const elsewhere = await listen(() => ({ status: 200 }));
-    const api = await listen((url) => (url.startsWith('/api/v1/auth/') ? { status: 200 } : { status: 307, headers: { location: `${elsewhere.origin}/collect` } }));
+    const api = await listen((url) =>
+      url.startsWith('/api/v1/auth/') ? { status: 200 } : { status: 307, headers: { location: `${elsewhere.origin}/collect` } },
+    );
     const apiBase = `${api.origin}/api/v1`;
     const vault = createTokenVault({ get: async () => null, set: async () => undefined, delete: async () => undefined }, () => undefined);
     await vault.save('service', { accessToken: 'ACCESS-SECRET', refreshToken: 'REFRESH-SECRET' });
@@ -83,9 +87,17 @@ describe('auth session and a change of server', () => {
     const elsewhere = await listen(() => ({ status: 200 }));
     const vault = createTokenVault(noKeychain, () => undefined);
     await vault.save('service', { accessToken: 'ACCESS-SECRET', refreshToken: 'REFRESH-SECRET' });
-    const session = createAuthSession({ fetch, settings: () => ({ apiBase: `${api.origin}/api/v1`, subdomain: null }), vault, serviceName: () => 'service', onEnded: () => undefined });
+    const session = createAuthSession({
+      fetch,
+      settings: () => ({ apiBase: `${api.origin}/api/v1`, subdomain: null }),
+      vault,
+      serviceName: () => 'service',
+      onEnded: () => undefined,
+    });
 
-    await expect(session.authorizedFetch(`${elsewhere.origin}/api/v1/chatbots/`, { method: 'GET', headers: new Headers(), body: null })).rejects.toMatchObject({ status: 403 });
+    await expect(session.authorizedFetch(`${elsewhere.origin}/api/v1/chatbots/`, { method: 'GET', headers: new Headers(), body: null })).rejects.toMatchObject({
+      status: 403,
+    });
     await expect(session.authorizedFetch(`${api.origin}/other/`, { method: 'GET', headers: new Headers(), body: null })).rejects.toMatchObject({ status: 403 });
     expect([api.received, elsewhere.received]).toEqual([[], []]);
   });

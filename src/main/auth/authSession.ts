@@ -1,4 +1,14 @@
-import { ApiError, apiErrorFromResponse, authApi, sendReportingFailures, sessionEndReasonFor, type Endpoint, type FailureReport, type Member, type SessionEndReason } from '../../shared/api';
+import {
+  ApiError,
+  apiErrorFromResponse,
+  authApi,
+  sendReportingFailures,
+  sessionEndReasonFor,
+  type Endpoint,
+  type FailureReport,
+  type Member,
+  type SessionEndReason,
+} from '../../shared/api';
 import { ACCESS_TOKEN_HEADER, CLIENT_KIND_HEADER, SUBDOMAIN_HEADER } from '../../shared/domain/http';
 import type { DesktopSettings } from '../../shared/ipc/contract';
 import { isUnderApiBase } from '../http/apiScope';

@@ -51,7 +51,10 @@ export function createSsoBrowserFlow(options: SsoBrowserFlowOptions) {
     const redirectUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}${SSO_DESKTOP_CALLBACK_PATH}`;
     try {
       const callback = new Promise<SsoCallback>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new ApiError(408, { code: 'sso_rejected', message: 'The SSO sign-in took too long.' })), options.timeoutMs ?? SSO_BROWSER_TIMEOUT_MS);
+        const timer = setTimeout(
+          () => reject(new ApiError(408, { code: 'sso_rejected', message: 'The SSO sign-in took too long.' })),
+          options.timeoutMs ?? SSO_BROWSER_TIMEOUT_MS,
+        );
         running = {
           cancel() {
             clearTimeout(timer);
@@ -83,7 +86,11 @@ export function createSsoBrowserFlow(options: SsoBrowserFlowOptions) {
       // A cancel or time-out before the browser step is awaited must not count as unhandled.
       callback.catch(() => undefined);
       const challenge = createHash('sha256').update(verifier).digest('base64url');
-      const response = await options.post(ssoAuthorize, buildPath(ssoAuthorize.path, { id: platformId }), { redirect_url: redirectUrl, code_challenge: challenge, state });
+      const response = await options.post(ssoAuthorize, buildPath(ssoAuthorize.path, { id: platformId }), {
+        redirect_url: redirectUrl,
+        code_challenge: challenge,
+        state,
+      });
       if (!response.ok) throw await apiErrorFromResponse(response);
       const { authorization_url: authorizationUrl } = ssoAuthorize.response.parse(await response.json());
       await options.openExternal(authorizationUrl);

@@ -31,6 +31,9 @@ describe('desktop chat proxy: opening the answer', () => {
 
   it('an error before the stream keeps the status and body of the server', async () => {
     const proxy = proxyAnswering(Response.json({ code: 'credits_depleted', message: 'no credits' }, { status: 402 }));
-    await expect(proxy.start(subscriber(), { requestId: 'r1', chatbotId: 3, body: { text: 'hi' } })).rejects.toMatchObject({ status: 402, code: 'credits_depleted' });
+    await expect(proxy.start(subscriber(), { requestId: 'r1', chatbotId: 3, body: { text: 'hi' } })).rejects.toMatchObject({
+      status: 402,
+      code: 'credits_depleted',
+    });
   });
 });

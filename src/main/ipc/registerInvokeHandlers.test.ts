@@ -86,9 +86,10 @@ describe('IPC invoke handlers', () => {
 
   it('hides the details of an unexpected failure', async () => {
     const { invoke, handlers } = setup();
-    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    // Put back afterwards: the next test file in this worker shares the console (vitest.config.ts).
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     handlers['settings:get'].mockRejectedValueOnce(new Error('ENOENT /home/user/secret/path'));
-    const result = await invoke('settings:get', ownPage(), undefined);
+    const result = await invoke('settings:get', ownPage(), undefined).finally(() => quiet.mockRestore());
     expect(result).toMatchObject({ ok: false, error: { status: 500, body: { code: 'internal_error' } } });
     expect(JSON.stringify(result)).not.toContain('secret/path');
   });

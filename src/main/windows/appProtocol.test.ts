@@ -35,7 +35,13 @@ describe('app:// protocol', () => {
   });
 
   it('never serves a file outside the renderer folder or from another host', async () => {
-    for (const url of ['app://bundle/../secret.txt', 'app://bundle/%2e%2e/secret.txt', 'app://bundle/assets/..%2f..%2fsecret.txt', 'app://other/index.html', 'app://bundle/missing.js']) {
+    for (const url of [
+      'app://bundle/../secret.txt',
+      'app://bundle/%2e%2e/secret.txt',
+      'app://bundle/assets/..%2f..%2fsecret.txt',
+      'app://other/index.html',
+      'app://bundle/missing.js',
+    ]) {
       const response = await handle(new Request(url));
       expect(response.status, url).toBe(404);
     }

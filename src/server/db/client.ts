@@ -67,7 +67,17 @@ export function dumpPglite(db: Database): Promise<Blob> {
 }
 
 /** PGlite's methods that run statements; each waits for an open transaction to end first. */
-const PGLITE_STATEMENT_METHODS = new Set<PropertyKey>(['query', 'sql', 'exec', 'describeQuery', 'listen', 'unlisten', 'execProtocol', 'execProtocolRaw', 'execProtocolStream']);
+const PGLITE_STATEMENT_METHODS = new Set<PropertyKey>([
+  'query',
+  'sql',
+  'exec',
+  'describeQuery',
+  'listen',
+  'unlisten',
+  'execProtocol',
+  'execProtocolRaw',
+  'execProtocolStream',
+]);
 
 /**
  * The PGlite client every user of the embedded database goes through (Drizzle, pg-boss's adapter):

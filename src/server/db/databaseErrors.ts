@@ -31,7 +31,15 @@ export function isDataRefusal(error: unknown): boolean {
 }
 
 /** postgres-js's and the socket's codes for a connection that went away under a statement. */
-const LOST_CONNECTION_CODES = new Set(['CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE']);
+const LOST_CONNECTION_CODES = new Set([
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+]);
 
 /**
  * True when a statement failed because its connection was lost, not because of what it asked: the

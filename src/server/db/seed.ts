@@ -163,7 +163,10 @@ const POLICIES = [
     markdownContent: [
       '## Terms of service',
       'These demo terms stand in for a real agreement.',
-      ...Array.from({ length: 12 }, (_, i) => `${i + 1}. Use the assistants for your work, keep shared chats free of secrets, and follow your organization's rules.`),
+      ...Array.from(
+        { length: 12 },
+        (_, i) => `${i + 1}. Use the assistants for your work, keep shared chats free of secrets, and follow your organization's rules.`,
+      ),
       'By ticking the box you agree to these terms.',
     ].join('\n\n'),
   },
@@ -263,10 +266,12 @@ export async function seedDemoTenant(db: Database, options: SeedOptions): Promis
 
     const memberRows = await tx
       .insert(members)
-      .values([
-        { tenantId: tenant.id, email: DEMO_ADMIN.email, name: 'Demo Admin', passwordHash: adminHash, isAdmin: true },
-        { tenantId: tenant.id, email: DEMO_MEMBER.email, name: 'Demo Member', passwordHash: memberHash, isAdmin: false },
-      ].map((member) => ({ ...member, status: 'approved' as const, language: 'en' as const, defaultMemberGroupId: group.id })))
+      .values(
+        [
+          { tenantId: tenant.id, email: DEMO_ADMIN.email, name: 'Demo Admin', passwordHash: adminHash, isAdmin: true },
+          { tenantId: tenant.id, email: DEMO_MEMBER.email, name: 'Demo Member', passwordHash: memberHash, isAdmin: false },
+        ].map((member) => ({ ...member, status: 'approved' as const, language: 'en' as const, defaultMemberGroupId: group.id })),
+      )
       .returning({ id: members.id });
     await tx.insert(memberGroupLinks).values(memberRows.map((member) => ({ tenantId: tenant.id, memberId: member.id, memberGroupId: group.id })));
 
@@ -279,7 +284,15 @@ export async function seedDemoTenant(db: Database, options: SeedOptions): Promis
       const { category: _category, model: _model, ...names } = bot;
       const [chatbot] = await tx
         .insert(chatbots)
-        .values({ tenantId: tenant.id, hashId: `${options.subdomain}-public-1`, ...names, llmModelId: model.id, creatorId: admin.id, isPublic: true, publishStatus: 'approved' })
+        .values({
+          tenantId: tenant.id,
+          hashId: `${options.subdomain}-public-1`,
+          ...names,
+          llmModelId: model.id,
+          creatorId: admin.id,
+          isPublic: true,
+          publishStatus: 'approved',
+        })
         .returning({ id: chatbots.id });
       if (!chatbot) throw new Error('Chatbot insert returned no row');
       await tx.insert(chatbotCategories).values({ tenantId: tenant.id, chatbotId: chatbot.id, categoryId: category.id });

@@ -10,16 +10,19 @@ import { recentChatbotRoutes } from './chatbots/recentRoutes';
 import { catalogRoutes } from './chatbots/routes';
 import { creditRoutes } from './credits/routes';
 import { errorLogRoutes } from './errorLog/routes';
+import { feedbackRoutes } from './feedback/routes';
 import { fileRoutes } from './files/routes';
 import { inquiryRoutes } from './inquiries/routes';
 import { invitationRoutes } from './invitations/routes';
 import { adminMemberGroupRoutes } from './memberGroups/adminRoutes';
+import { mcpServerRoutes } from './mcpServers/routes';
 import { memberGroupRoutes } from './memberGroups/routes';
 import { adminMemberRoutes } from './members/adminRoutes';
 import { memberRoutes } from './members/routes';
 import { memberTransferRoutes } from './members/transferRoutes';
 import { modelPermissionRoutes } from './modelPermissions/routes';
 import { openAiRoutes } from './openai/routes';
+import { promptRoutes } from './prompts/routes';
 import { publicSessionRoutes } from './publicSessions/routes';
 import { securityRoutes } from './security/routes';
 import { sessionRoutes } from './sessions/routes';
@@ -68,4 +71,7 @@ export const domainPlugins = [
   auditLogRoutes,
   billingRoutes,
   memberTransferRoutes,
+  feedbackRoutes,
+  promptRoutes,
+  mcpServerRoutes,
 ];

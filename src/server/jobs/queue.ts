@@ -4,7 +4,7 @@ import { type JobWithMetadata, PgBoss, fromDrizzle } from 'pg-boss';
 import { z } from 'zod';
 import { clock } from '../clock';
 import type { ServerConfig } from '../config';
-import type { Database } from '../db/client';
+import type { AppDeps } from '../deps';
 import { backgroundTasks } from '../db/schema';
 import { queueConnection } from './queueDatabase';
 
@@ -61,7 +61,7 @@ export interface JobType<P> {
   readonly schema: z.ZodType<P>;
 }
 
-export interface JobQueueSettings {
+interface JobQueueSettings {
   /** Jobs this process runs at once; 0 makes it enqueue only (another process runs them). */
   concurrency: number;
   /** How often an idle worker looks for new jobs. */
@@ -72,7 +72,7 @@ export interface JobQueueSettings {
   shutdownTimeoutMs: number;
 }
 
-export function jobQueueSettings(config: ServerConfig): JobQueueSettings {
+function jobQueueSettings(config: ServerConfig): JobQueueSettings {
   return {
     concurrency: config.JOB_CONCURRENCY,
     pollIntervalSeconds: config.JOB_POLL_INTERVAL_SECONDS,
@@ -116,9 +116,11 @@ interface Definition {
 /**
  * Background jobs on pg-boss, in the app's own database (PGlite or PostgreSQL). Each job reports to
  * a `background_tasks` row that its owner reads at `GET /tasks/{id}/`. Define every job type before
- * `start`.
+ * `start`. JOB_* set how many run at once, how often the queue looks for work and for dead workers,
+ * and how long `stop` waits.
  */
-export function createJobQueue(db: Database, settings: JobQueueSettings): JobQueue {
+export function createJobQueue({ db, config }: Pick<AppDeps, 'db' | 'config'>): JobQueue {
+  const settings = jobQueueSettings(config);
   const boss = new PgBoss({
     ...queueConnection(db),
     // Jobs of dead workers are found by the per-queue monitor, which runs at the slower of the two.
@@ -131,10 +133,7 @@ export function createJobQueue(db: Database, settings: JobQueueSettings): JobQue
   let started = false;
   let log: FastifyBaseLogger | undefined;
 
-  async function finishTask(
-    taskId: number,
-    outcome: { status: 'completed'; result: unknown } | { status: 'failed'; error: string; errorCode?: string },
-  ) {
+  async function finishTask(taskId: number, outcome: { status: 'completed'; result: unknown } | { status: 'failed'; error: string; errorCode?: string }) {
     await db
       .update(backgroundTasks)
       .set(
@@ -170,7 +169,10 @@ export function createJobQueue(db: Database, settings: JobQueueSettings): JobQue
         return;
       }
       const isLastAttempt = job.retryCount >= job.retryLimit;
-      log?.warn({ err: error, job: definition.type.name, taskId: envelope.taskId, attempt: job.retryCount, willRetry: !isLastAttempt }, 'background job failed');
+      log?.warn(
+        { err: error, job: definition.type.name, taskId: envelope.taskId, attempt: job.retryCount, willRetry: !isLastAttempt },
+        'background job failed',
+      );
       if (isLastAttempt) await finishTask(envelope.taskId, { status: 'failed', error: error instanceof Error ? error.message : String(error) });
       throw error;
     }
@@ -194,7 +196,11 @@ export function createJobQueue(db: Database, settings: JobQueueSettings): JobQue
           .insert(backgroundTasks)
           .values({ tenantId: owner.tenantId, memberId: owner.memberId, kind: type.name })
           .returning({ id: backgroundTasks.id });
-        if (options.fileKey) await tx.update(backgroundTasks).set({ fileKey: options.fileKey(task!.id) }).where(eq(backgroundTasks.id, task!.id));
+        if (options.fileKey)
+          await tx
+            .update(backgroundTasks)
+            .set({ fileKey: options.fileKey(task!.id) })
+            .where(eq(backgroundTasks.id, task!.id));
         const envelope: Envelope = { taskId: task!.id, tenantId: owner.tenantId, memberId: owner.memberId, payload: parsed };
         await boss.send(type.name, envelope, { db: fromDrizzle(tx as unknown as Parameters<typeof fromDrizzle>[0], sql) });
         return task!.id;

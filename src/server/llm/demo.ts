@@ -85,7 +85,10 @@ function promptText(prompt: LanguageModelV4Prompt): string {
 }
 
 /** The question of the title prompt, which reads "User: <question>\n\nAssistant: <answer>". */
-const titleQuestion = (prompt: LanguageModelV4Prompt) => lastUserText(prompt).replace(/^User:\s*/, '').split(/\n\s*\nAssistant:/)[0] ?? '';
+const titleQuestion = (prompt: LanguageModelV4Prompt) =>
+  lastUserText(prompt)
+    .replace(/^User:\s*/, '')
+    .split(/\n\s*\nAssistant:/)[0] ?? '';
 
 /**
  * What the member wrote, quoted inside the Markdown answer: its Markdown characters escaped, so that
@@ -97,12 +100,20 @@ const quoted = (text: string) => text.replace(/[\\`*_[\]<>~|]/g, '\\$&');
 const FILE_BLOCK = /<file name="([^"]*)"[^>]*>([\s\S]*?)<\/file>/g;
 const ATTACHED: Record<SupportedLanguage, string> = { en: 'Attached files', ko: '첨부 파일', zh: '附件', ja: '添付ファイル', es: 'Archivos adjuntos' };
 const FIRST_WORDS = 8;
-const unescapeAttribute = (value: string) => value.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const unescapeAttribute = (value: string) =>
+  value
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 /** Each attached file's name and first words, so a demo answer shows what it was given. */
 function attachedFiles(said: string): string[] {
   return [...said.matchAll(FILE_BLOCK)].map(([, name = '', body = '']) => {
-    const words = body.replace(/^\[[^\]\n]*\]$/gm, '').split(/\s+/).filter(Boolean);
+    const words = body
+      .replace(/^\[[^\]\n]*\]$/gm, '')
+      .split(/\s+/)
+      .filter(Boolean);
     const start = words.slice(0, FIRST_WORDS).join(' ');
     return `${quoted(unescapeAttribute(name))} (“${quoted(start)}${words.length > FIRST_WORDS ? '…' : ''}”)`;
   });
@@ -114,7 +125,8 @@ function demoLanguage(options: LanguageModelV4CallOptions): SupportedLanguage {
 }
 
 /** Like a reasoning model, the demo reasons when a reasoning effort is asked for (thinking mode). */
-const reasons = (options: LanguageModelV4CallOptions) => options.reasoning !== undefined && options.reasoning !== 'none' && options.reasoning !== 'provider-default';
+const reasons = (options: LanguageModelV4CallOptions) =>
+  options.reasoning !== undefined && options.reasoning !== 'none' && options.reasoning !== 'provider-default';
 
 function demoAnswer(options: LanguageModelV4CallOptions): string {
   const language = demoLanguage(options);
@@ -202,7 +214,11 @@ class DemoLanguageModel implements LanguageModelV4 {
           controller.enqueue(part);
           return;
         }
-        controller.enqueue({ type: 'finish', finishReason: { unified: finishReason, raw: finishReason }, usage: usage(inputTokens, tokens.length, thoughts.length) });
+        controller.enqueue({
+          type: 'finish',
+          finishReason: { unified: finishReason, raw: finishReason },
+          usage: usage(inputTokens, tokens.length, thoughts.length),
+        });
         controller.close();
       },
     });

@@ -34,10 +34,31 @@ const TRAILING = new Set(
  */
 const ASIDES = new RegExp(
   String.raw`\b(?:${[
-    'please', 'pls', 'kindly', 'just', 'maybe', 'perhaps', 'possibly', 'quickly', 'thanks', 'thank you', 'thx',
-    '(?:can|could|would|will) you', '(?:for|to) (?:me|us)', 'if you (?:can|could)', '(?:is|are) like', 'looking for',
-    'step[ -]by[ -]step', 'in (?:simple|plain|short|brief|easy|detail)(?: terms| words| language| english)?', 'with (?:an )?examples?', 'briefly', 'in a few words',
-    'por favor', 'gracias', 'para mí', 'paso a paso',
+    'please',
+    'pls',
+    'kindly',
+    'just',
+    'maybe',
+    'perhaps',
+    'possibly',
+    'quickly',
+    'thanks',
+    'thank you',
+    'thx',
+    '(?:can|could|would|will) you',
+    '(?:for|to) (?:me|us)',
+    'if you (?:can|could)',
+    '(?:is|are) like',
+    'looking for',
+    'step[ -]by[ -]step',
+    'in (?:simple|plain|short|brief|easy|detail)(?: terms| words| language| english)?',
+    'with (?:an )?examples?',
+    'briefly',
+    'in a few words',
+    'por favor',
+    'gracias',
+    'para mí',
+    'paso a paso',
   ].join('|')})(?=\s|[\p{P}\p{S}]|$)`,
   'giu',
 );
@@ -47,7 +68,9 @@ const MANNER = new Set('step steps detail details detailed plain simple simply w
 const KOREAN_GIVE = new Set('주세요 주십시오 줘 줘요 줄래 줄래요 주실래요 주시겠어요 주시겠습니까 줄'.split(' '));
 /** Korean words that only ask, after the topic ("요약 부탁해요", "있나요", "수 있어"). */
 const KOREAN_ASKING = new Set(
-  '부탁해 부탁해요 부탁합니다 부탁드립니다 부탁드려요 알려줘 알려주세요 해줘 해주세요 좀 수 있어 있어요 있나요 있을까요 있습니까 할까요 인가요 뭐야 뭔가요 무엇인가요 가능한가요 가능할까요 될까요'.split(' '),
+  '부탁해 부탁해요 부탁합니다 부탁드립니다 부탁드려요 알려줘 알려주세요 해줘 해주세요 좀 수 있어 있어요 있나요 있을까요 있습니까 할까요 인가요 뭐야 뭔가요 무엇인가요 가능한가요 가능할까요 될까요'.split(
+    ' ',
+  ),
 );
 /** A request joined to its verb: "짜줘", "만들어주세요", "추천해줄래". */
 const KOREAN_JOINED_GIVE = /(?:주세요|주십시오|줘요|줘|줄래요|줄래|주실래요|주시겠어요)$/u;
@@ -117,7 +140,9 @@ function spacedTitle(clause: string): string {
 
 function unspacedTitle(clause: string): string {
   const topic = clause.replace(EDGE_PUNCTUATION, '').replace(UNSPACED_LEADING, '').replace(UNSPACED_TRAILING, '');
-  return Array.from(topic || clause).slice(0, TITLE_CHARS_UNSPACED).join('');
+  return Array.from(topic || clause)
+    .slice(0, TITLE_CHARS_UNSPACED)
+    .join('');
 }
 
 /** A title made of the words of `question`, in the question's own language. */
@@ -129,7 +154,14 @@ export function demoTitle(question: string): string {
   if (clauses.length === 0) return question.trim();
   // The first clause with two words about something ("Hello! How do I bake bread?" → the second;
   // "Explain, step by step, how…" → the third), else the one with the most.
-  const score = (clause: string) => (/\s/.test(clause) ? new Set(wordsOf(clause).map((word) => word.toLowerCase()).filter(isTopic)).size : Array.from(clause).length / 4);
+  const score = (clause: string) =>
+    /\s/.test(clause)
+      ? new Set(
+          wordsOf(clause)
+            .map((word) => word.toLowerCase())
+            .filter(isTopic),
+        ).size
+      : Array.from(clause).length / 4;
   const best = clauses.find((clause) => score(clause) >= 2) ?? clauses.reduce((chosen, clause) => (score(clause) > score(chosen) ? clause : chosen));
   return !/\s/.test(best) && UNSPACED_SCRIPT.test(best) ? unspacedTitle(best) : spacedTitle(best);
 }

@@ -7,7 +7,7 @@ import { encodePng } from './png';
 function decodePng(png: Buffer) {
   expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
   const chunks: { type: string; data: Buffer }[] = [];
-  for (let offset = 8; offset < png.length; ) {
+  for (let offset = 8; offset < png.length;) {
     const length = png.readUInt32BE(offset);
     const type = png.toString('latin1', offset + 4, offset + 8);
     const data = png.subarray(offset + 8, offset + 8 + length);

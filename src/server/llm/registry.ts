@@ -2,6 +2,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { ProviderV4 } from '@ai-sdk/provider';
 import { type ImageModel, type LanguageModel, createProviderRegistry } from 'ai';
 import type { ServerConfig } from '../config';
+import type { AppDeps } from '../deps';
 import { createDemoProvider } from './demo';
 
 /** Provider keys stored in llm_models.provider. */
@@ -18,20 +19,22 @@ export interface LlmRegistry {
 /** The demo provider's image model: a real PNG drawn offline. */
 export const DEMO_IMAGE_MODEL = 'demo-image';
 
-export interface LlmSettings {
+interface LlmSettings {
   demoTokenDelayMs: number;
   /** An OpenAI-compatible chat-completions API (OpenAI, vLLM, Ollama, LM Studio, OpenRouter…). */
   openAiCompatible?: { baseUrl: string; apiKey?: string; imageModel?: string };
 }
 
-export function llmSettingsFromConfig(config: ServerConfig): LlmSettings {
+function llmSettings(config: ServerConfig): LlmSettings {
   return {
     demoTokenDelayMs: config.DEMO_TOKEN_DELAY_MS,
     ...(config.LLM_BASE_URL ? { openAiCompatible: { baseUrl: config.LLM_BASE_URL, apiKey: config.LLM_API_KEY, imageModel: config.IMAGE_MODEL } } : {}),
   };
 }
 
-export function createLlmRegistry(settings: LlmSettings): LlmRegistry {
+/** The demo provider (paced by DEMO_TOKEN_DELAY_MS), and the OpenAI-compatible one when LLM_BASE_URL is set. */
+export function createLlmRegistry({ config }: Pick<AppDeps, 'config'>): LlmRegistry {
+  const settings = llmSettings(config);
   const providers: Record<string, ProviderV4> = { [DEMO_PROVIDER]: createDemoProvider(settings.demoTokenDelayMs) };
   if (settings.openAiCompatible) {
     providers[OPENAI_COMPATIBLE_PROVIDER] = createOpenAICompatible({

@@ -13,11 +13,13 @@ import { and, asc, desc, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { SupportedLanguage } from '../../shared/domain/language';
-import type { Database, Queryable } from '../db/client';
+import type { ServerConfig } from '../config';
+import type { Queryable } from '../db/client';
+import type { AppDeps } from '../deps';
 import { mailOutbox } from '../db/schema';
 import { renderMail } from './render';
 import type { MailTemplateData, MailTemplateName } from './templates';
-import { type MailLog, type MailTransport, type OutboxMail, MailDeliveryError } from './transport';
+import { type OutboxMail, MailDeliveryError } from './transport';
 
 /** One mail to write: a template, its data and who gets it in which language. */
 export type OutgoingMail = { [N in MailTemplateName]: { template: N; to: string; language: SupportedLanguage; data: MailTemplateData[N] } }[MailTemplateName];
@@ -52,7 +54,7 @@ export interface MailOutbox {
   close(): Promise<void>;
 }
 
-export interface MailOutboxSettings {
+interface MailOutboxSettings {
   /** Sends per row at most; then it is failed. */
   maxAttempts: number;
   /** The first retry's delay; each later one doubles, up to an hour. */
@@ -64,6 +66,14 @@ export interface MailOutboxSettings {
   /** The sender's address (MAIL_FROM): its domain names the Message-IDs. */
   from: string;
 }
+
+const outboxSettings = (config: ServerConfig): MailOutboxSettings => ({
+  maxAttempts: config.MAIL_MAX_ATTEMPTS,
+  retrySeconds: config.MAIL_RETRY_SECONDS,
+  leaseSeconds: config.MAIL_LEASE_SECONDS,
+  pollSeconds: config.JOB_POLL_INTERVAL_SECONDS,
+  from: config.MAIL_FROM,
+});
 
 /** Sends at once per sender round and per `deliverNow` step: SMTP round trips dominate. */
 const CONCURRENCY = 8;
@@ -89,7 +99,9 @@ function messageIdDomain(from: string): string {
   return address.split('@')[1]?.trim() || 'localhost';
 }
 
-export function createMailOutbox(db: Database, transport: MailTransport, settings: MailOutboxSettings, log: MailLog): MailOutbox {
+/** Sends through `mailTransport`, with the MAIL_* settings (and JOB_POLL_INTERVAL_SECONDS for an idle sender). */
+export function createMailOutbox({ db, mailTransport: transport, config, log }: Pick<AppDeps, 'db' | 'mailTransport' | 'config' | 'log'>): MailOutbox {
+  const settings = outboxSettings(config);
   const domain = messageIdDomain(settings.from);
   const claim = { status: 'sending' as const, attempts: sql`${mailOutbox.attempts} + 1`, nextAttemptAt: secondsFromNow(settings.leaseSeconds) };
 
@@ -122,7 +134,10 @@ export function createMailOutbox(db: Database, transport: MailTransport, setting
         return 'failed';
       }
       const delay = Math.min(settings.retrySeconds * 2 ** (mail.attempts - 1), MAX_RETRY_DELAY_SECONDS);
-      log.warn({ err: error, mailId: mail.id, template: mail.template, to: mail.recipient, attempts: mail.attempts, retryInSeconds: delay }, 'mail not sent; it will be retried');
+      log.warn(
+        { err: error, mailId: mail.id, template: mail.template, to: mail.recipient, attempts: mail.attempts, retryInSeconds: delay },
+        'mail not sent; it will be retried',
+      );
       await settle(mail, { status: 'pending', lastError: why, nextAttemptAt: secondsFromNow(delay) });
       return 'later';
     }

@@ -74,11 +74,19 @@ export const MAIL_TEMPLATES: TemplateBook = {
   verificationCode: {
     ko: {
       subject: () => '이메일 인증 코드',
-      body: (d) => [p('회원가입을 계속하려면 아래 인증 코드를 입력하세요.'), code(d.code), p(`이 코드는 ${d.expiresInMinutes}분 동안 유효합니다. 요청하지 않았다면 이 메일을 무시하세요.`)],
+      body: (d) => [
+        p('회원가입을 계속하려면 아래 인증 코드를 입력하세요.'),
+        code(d.code),
+        p(`이 코드는 ${d.expiresInMinutes}분 동안 유효합니다. 요청하지 않았다면 이 메일을 무시하세요.`),
+      ],
     },
     en: {
       subject: () => 'Your email verification code',
-      body: (d) => [p('Enter this verification code to continue signing up.'), code(d.code), p(`The code is valid for ${d.expiresInMinutes} minutes. If you did not ask for it, ignore this email.`)],
+      body: (d) => [
+        p('Enter this verification code to continue signing up.'),
+        code(d.code),
+        p(`The code is valid for ${d.expiresInMinutes} minutes. If you did not ask for it, ignore this email.`),
+      ],
     },
     zh: {
       subject: () => '邮箱验证码',
@@ -86,43 +94,79 @@ export const MAIL_TEMPLATES: TemplateBook = {
     },
     ja: {
       subject: () => 'メール認証コード',
-      body: (d) => [p('会員登録を続けるには、次の認証コードを入力してください。'), code(d.code), p(`このコードの有効期限は${d.expiresInMinutes}分です。心当たりがない場合は、このメールを無視してください。`)],
+      body: (d) => [
+        p('会員登録を続けるには、次の認証コードを入力してください。'),
+        code(d.code),
+        p(`このコードの有効期限は${d.expiresInMinutes}分です。心当たりがない場合は、このメールを無視してください。`),
+      ],
     },
     es: {
       subject: () => 'Tu código de verificación de correo',
-      body: (d) => [p('Introduce este código de verificación para continuar con el registro.'), code(d.code), p(`El código es válido durante ${d.expiresInMinutes} minutos. Si no lo has solicitado, ignora este correo.`)],
+      body: (d) => [
+        p('Introduce este código de verificación para continuar con el registro.'),
+        code(d.code),
+        p(`El código es válido durante ${d.expiresInMinutes} minutos. Si no lo has solicitado, ignora este correo.`),
+      ],
     },
   },
   passwordReset: {
     ko: {
       subject: () => '비밀번호 재설정',
-      body: (d) => [p(`${d.name}님, 비밀번호 재설정 요청을 받았습니다.`), link('새 비밀번호 설정', d.resetUrl), p(`이 링크는 ${d.expiresInMinutes}분 동안 유효합니다. 요청하지 않았다면 이 메일을 무시하세요. 비밀번호는 바뀌지 않습니다.`)],
+      body: (d) => [
+        p(`${d.name}님, 비밀번호 재설정 요청을 받았습니다.`),
+        link('새 비밀번호 설정', d.resetUrl),
+        p(`이 링크는 ${d.expiresInMinutes}분 동안 유효합니다. 요청하지 않았다면 이 메일을 무시하세요. 비밀번호는 바뀌지 않습니다.`),
+      ],
     },
     en: {
       subject: () => 'Reset your password',
-      body: (d) => [p(`Hello ${d.name}, we received a request to reset your password.`), link('Choose a new password', d.resetUrl), p(`The link is valid for ${d.expiresInMinutes} minutes. If you did not ask for it, ignore this email; your password stays the same.`)],
+      body: (d) => [
+        p(`Hello ${d.name}, we received a request to reset your password.`),
+        link('Choose a new password', d.resetUrl),
+        p(`The link is valid for ${d.expiresInMinutes} minutes. If you did not ask for it, ignore this email; your password stays the same.`),
+      ],
     },
     zh: {
       subject: () => '重置密码',
-      body: (d) => [p(`${d.name}，您好！我们收到了重置您密码的请求。`), link('设置新密码', d.resetUrl), p(`该链接在 ${d.expiresInMinutes} 分钟内有效。如果这不是您本人的操作，请忽略此邮件，您的密码不会改变。`)],
+      body: (d) => [
+        p(`${d.name}，您好！我们收到了重置您密码的请求。`),
+        link('设置新密码', d.resetUrl),
+        p(`该链接在 ${d.expiresInMinutes} 分钟内有效。如果这不是您本人的操作，请忽略此邮件，您的密码不会改变。`),
+      ],
     },
     ja: {
       subject: () => 'パスワードの再設定',
-      body: (d) => [p(`${d.name}様、パスワード再設定のリクエストを受け付けました。`), link('新しいパスワードを設定する', d.resetUrl), p(`このリンクの有効期限は${d.expiresInMinutes}分です。心当たりがない場合は、このメールを無視してください。パスワードは変更されません。`)],
+      body: (d) => [
+        p(`${d.name}様、パスワード再設定のリクエストを受け付けました。`),
+        link('新しいパスワードを設定する', d.resetUrl),
+        p(`このリンクの有効期限は${d.expiresInMinutes}分です。心当たりがない場合は、このメールを無視してください。パスワードは変更されません。`),
+      ],
     },
     es: {
       subject: () => 'Restablece tu contraseña',
-      body: (d) => [p(`Hola, ${d.name}: hemos recibido una solicitud para restablecer tu contraseña.`), link('Elegir una contraseña nueva', d.resetUrl), p(`El enlace es válido durante ${d.expiresInMinutes} minutos. Si no lo has solicitado, ignora este correo; tu contraseña no cambiará.`)],
+      body: (d) => [
+        p(`Hola, ${d.name}: hemos recibido una solicitud para restablecer tu contraseña.`),
+        link('Elegir una contraseña nueva', d.resetUrl),
+        p(`El enlace es válido durante ${d.expiresInMinutes} minutos. Si no lo has solicitado, ignora este correo; tu contraseña no cambiará.`),
+      ],
     },
   },
   invitation: {
     ko: {
       subject: (d) => `${d.tenantName}에 초대되었습니다`,
-      body: (d) => [p(`${d.tenantName}에 초대되었습니다. 아래 링크에서 임시 비밀번호를 입력해 가입하세요.`), code(d.temporaryPassword), link('초대 수락', d.acceptUrl)],
+      body: (d) => [
+        p(`${d.tenantName}에 초대되었습니다. 아래 링크에서 임시 비밀번호를 입력해 가입하세요.`),
+        code(d.temporaryPassword),
+        link('초대 수락', d.acceptUrl),
+      ],
     },
     en: {
       subject: (d) => `You are invited to ${d.tenantName}`,
-      body: (d) => [p(`You have been invited to ${d.tenantName}. Open the link below and enter this temporary password to join.`), code(d.temporaryPassword), link('Accept the invitation', d.acceptUrl)],
+      body: (d) => [
+        p(`You have been invited to ${d.tenantName}. Open the link below and enter this temporary password to join.`),
+        code(d.temporaryPassword),
+        link('Accept the invitation', d.acceptUrl),
+      ],
     },
     zh: {
       subject: (d) => `您已受邀加入 ${d.tenantName}`,
@@ -130,11 +174,19 @@ export const MAIL_TEMPLATES: TemplateBook = {
     },
     ja: {
       subject: (d) => `${d.tenantName}への招待`,
-      body: (d) => [p(`${d.tenantName}に招待されました。下のリンクを開き、次の仮パスワードを入力して参加してください。`), code(d.temporaryPassword), link('招待を承諾する', d.acceptUrl)],
+      body: (d) => [
+        p(`${d.tenantName}に招待されました。下のリンクを開き、次の仮パスワードを入力して参加してください。`),
+        code(d.temporaryPassword),
+        link('招待を承諾する', d.acceptUrl),
+      ],
     },
     es: {
       subject: (d) => `Te han invitado a ${d.tenantName}`,
-      body: (d) => [p(`Te han invitado a ${d.tenantName}. Abre el enlace de abajo e introduce esta contraseña temporal para unirte.`), code(d.temporaryPassword), link('Aceptar la invitación', d.acceptUrl)],
+      body: (d) => [
+        p(`Te han invitado a ${d.tenantName}. Abre el enlace de abajo e introduce esta contraseña temporal para unirte.`),
+        code(d.temporaryPassword),
+        link('Aceptar la invitación', d.acceptUrl),
+      ],
     },
   },
   memberRequestApproved: {
@@ -166,7 +218,10 @@ export const MAIL_TEMPLATES: TemplateBook = {
     },
     en: {
       subject: (d) => `Your ${requestNames.en[d.requestType]} at ${d.tenantName} was rejected`,
-      body: (d) => [p(`Hello ${d.name}, your ${requestNames.en[d.requestType]} at ${d.tenantName} was rejected. The administrator gave this reason:`), quote(d.reason)],
+      body: (d) => [
+        p(`Hello ${d.name}, your ${requestNames.en[d.requestType]} at ${d.tenantName} was rejected. The administrator gave this reason:`),
+        quote(d.reason),
+      ],
     },
     zh: {
       subject: (d) => `您在 ${d.tenantName} 的${requestNames.zh[d.requestType]}未通过`,
@@ -178,7 +233,10 @@ export const MAIL_TEMPLATES: TemplateBook = {
     },
     es: {
       subject: (d) => `Tu ${requestNames.es[d.requestType]} en ${d.tenantName} ha sido rechazada`,
-      body: (d) => [p(`Hola, ${d.name}: tu ${requestNames.es[d.requestType]} en ${d.tenantName} ha sido rechazada. Motivo indicado por el administrador:`), quote(d.reason)],
+      body: (d) => [
+        p(`Hola, ${d.name}: tu ${requestNames.es[d.requestType]} en ${d.tenantName} ha sido rechazada. Motivo indicado por el administrador:`),
+        quote(d.reason),
+      ],
     },
   },
   chatbotPublishRejected: {
@@ -188,7 +246,10 @@ export const MAIL_TEMPLATES: TemplateBook = {
     },
     en: {
       subject: (d) => `Publishing "${d.chatbotName}" was rejected`,
-      body: (d) => [p(`Hello ${d.name}, the request to publish your chatbot "${d.chatbotName}" was rejected. Feedback from the administrator:`), quote(d.reason)],
+      body: (d) => [
+        p(`Hello ${d.name}, the request to publish your chatbot "${d.chatbotName}" was rejected. Feedback from the administrator:`),
+        quote(d.reason),
+      ],
     },
     zh: {
       subject: (d) => `聊天机器人"${d.chatbotName}"的公开申请未通过`,
@@ -200,13 +261,19 @@ export const MAIL_TEMPLATES: TemplateBook = {
     },
     es: {
       subject: (d) => `La publicación de «${d.chatbotName}» ha sido rechazada`,
-      body: (d) => [p(`Hola, ${d.name}: la solicitud para publicar tu chatbot «${d.chatbotName}» ha sido rechazada. Comentarios del administrador:`), quote(d.reason)],
+      body: (d) => [
+        p(`Hola, ${d.name}: la solicitud para publicar tu chatbot «${d.chatbotName}» ha sido rechazada. Comentarios del administrador:`),
+        quote(d.reason),
+      ],
     },
   },
   inquiryReceived: {
     ko: {
       subject: (d) => `[${d.tenantName}] ${d.memberName}님의 문의`,
-      body: (d) => [p(`${d.tenantName}의 ${d.memberName}님이 문의를 보냈습니다. 답장 이메일: ${d.replyEmail}${d.phone ? `, 전화: ${d.phone}` : ''}`), quote(d.inquiry)],
+      body: (d) => [
+        p(`${d.tenantName}의 ${d.memberName}님이 문의를 보냈습니다. 답장 이메일: ${d.replyEmail}${d.phone ? `, 전화: ${d.phone}` : ''}`),
+        quote(d.inquiry),
+      ],
     },
     en: {
       subject: (d) => `[${d.tenantName}] Inquiry from ${d.memberName}`,
@@ -218,11 +285,17 @@ export const MAIL_TEMPLATES: TemplateBook = {
     },
     ja: {
       subject: (d) => `[${d.tenantName}] ${d.memberName}様からのお問い合わせ`,
-      body: (d) => [p(`${d.tenantName}の${d.memberName}様からお問い合わせがありました。返信先: ${d.replyEmail}${d.phone ? `、電話: ${d.phone}` : ''}`), quote(d.inquiry)],
+      body: (d) => [
+        p(`${d.tenantName}の${d.memberName}様からお問い合わせがありました。返信先: ${d.replyEmail}${d.phone ? `、電話: ${d.phone}` : ''}`),
+        quote(d.inquiry),
+      ],
     },
     es: {
       subject: (d) => `[${d.tenantName}] Consulta de ${d.memberName}`,
-      body: (d) => [p(`${d.memberName} (${d.tenantName}) ha enviado una consulta. Responder a: ${d.replyEmail}${d.phone ? `, teléfono: ${d.phone}` : ''}`), quote(d.inquiry)],
+      body: (d) => [
+        p(`${d.memberName} (${d.tenantName}) ha enviado una consulta. Responder a: ${d.replyEmail}${d.phone ? `, teléfono: ${d.phone}` : ''}`),
+        quote(d.inquiry),
+      ],
     },
   },
   membershipPaymentFailed: {
@@ -261,7 +334,9 @@ export const MAIL_TEMPLATES: TemplateBook = {
     es: {
       subject: (d) => `El pago de tu plan ${d.planName} ha fallado`,
       body: (d) => [
-        p(`Hola, ${d.name}: el pago de renovación de ${d.amount} de tu plan ${d.planName} ha sido rechazado. Lo intentaremos de nuevo el ${d.nextAttemptDate}.`),
+        p(
+          `Hola, ${d.name}: el pago de renovación de ${d.amount} de tu plan ${d.planName} ha sido rechazado. Lo intentaremos de nuevo el ${d.nextAttemptDate}.`,
+        ),
         p('Revisa tu tarjeta o registra otra. Si todos los reintentos fallan, la membresía terminará.'),
         link('Gestionar planes y pagos', d.plansUrl),
       ],
@@ -286,7 +361,10 @@ export const MAIL_TEMPLATES: TemplateBook = {
     },
     es: {
       subject: (d) => `Tu membresía ${d.planName} ha terminado`,
-      body: (d) => [p(`Hola, ${d.name}: tu membresía del plan ${d.planName} ha terminado. Puedes suscribirte de nuevo cuando quieras.`), link('Ver planes', d.plansUrl)],
+      body: (d) => [
+        p(`Hola, ${d.name}: tu membresía del plan ${d.planName} ha terminado. Puedes suscribirte de nuevo cuando quieras.`),
+        link('Ver planes', d.plansUrl),
+      ],
     },
   },
 };

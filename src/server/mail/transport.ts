@@ -4,6 +4,7 @@
  */
 import nodemailer from 'nodemailer';
 import type { SupportedLanguage } from '../../shared/domain/language';
+import type { AppDeps } from '../deps';
 import type { MailTemplateName } from './templates';
 
 /** A rendered mail as the outbox keeps it. */
@@ -16,13 +17,6 @@ export interface OutboxMail {
   text: string;
   html: string;
   messageId: string;
-}
-
-/** Where the server log goes; Fastify's (pino) logger fits. */
-export interface MailLog {
-  info(details: object, message: string): void;
-  warn(details: object, message: string): void;
-  error(details: object, message: string): void;
 }
 
 /**
@@ -47,28 +41,28 @@ export interface MailTransport {
   close(): void;
 }
 
-export interface MailTransportSettings {
-  /** smtp:// or smtps:// URL with credentials; undefined: the log. */
-  smtpUrl?: string;
-  from: string;
-  log: MailLog;
-  /** The longest one send may take: the sender's claim on a row must outlast it. */
-  timeoutMs: number;
-}
-
 /** Connections to the SMTP server per process: as many as the outbox sends at once. */
 const MAX_CONNECTIONS = 8;
 
 /** nodemailer's codes for a refusal of the envelope or the message (as opposed to the connection or the login). */
 const MESSAGE_REFUSALS = new Set(['EENVELOPE', 'EMESSAGE']);
 
-export function createMailTransport({ smtpUrl, from, log, timeoutMs }: MailTransportSettings): MailTransport {
+/**
+ * SMTP_URL (smtp:// or smtps:// with credentials) from MAIL_FROM, else the log. One send may take
+ * half of MAIL_LEASE_SECONDS: the sender's claim on a row must outlast it.
+ */
+export function createMailTransport({ config, log }: Pick<AppDeps, 'config' | 'log'>): MailTransport {
+  const { SMTP_URL: smtpUrl, MAIL_FROM: from } = config;
+  const timeoutMs = (config.MAIL_LEASE_SECONDS * 1000) / 2;
   if (!smtpUrl) {
     return {
       kind: 'log',
       async send(mail) {
         // Warn level: the default LOG_LEVEL shows it, and an operator without SMTP needs the code in it.
-        log.warn({ mailId: mail.id, template: mail.template, to: mail.recipient, subject: mail.subject, text: mail.text }, 'mail kept in the outbox (no SMTP_URL)');
+        log.warn(
+          { mailId: mail.id, template: mail.template, to: mail.recipient, subject: mail.subject, text: mail.text },
+          'mail kept in the outbox (no SMTP_URL)',
+        );
       },
       close() {},
     };
@@ -102,7 +96,11 @@ export function createMailTransport({ smtpUrl, from, log, timeoutMs }: MailTrans
       } catch (error) {
         const { code, responseCode } = error as { code?: string; responseCode?: number };
         const permanent = MESSAGE_REFUSALS.has(code ?? '') && (responseCode ?? 0) >= 500;
-        throw new MailDeliveryError(`mail ${mail.id} ("${mail.template}") to ${mail.recipient} was not sent: ${error instanceof Error ? error.message : String(error)}`, permanent, { cause: error });
+        throw new MailDeliveryError(
+          `mail ${mail.id} ("${mail.template}") to ${mail.recipient} was not sent: ${error instanceof Error ? error.message : String(error)}`,
+          permanent,
+          { cause: error },
+        );
       }
       log.info({ mailId: mail.id, template: mail.template, to: mail.recipient, messageId: mail.messageId }, 'mail sent');
     },

@@ -2,7 +2,11 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ConnectionRecorder, startConnectionRecorder } from '../../../tests/fixtures/ports';
+import { testConfig } from '../config';
 import { createOutboundGuard, OutboundRefusedError, outboundRefusalOf, outboundAllowEntryProblem } from './outboundGuard';
+
+/** The guard of a server whose OUTBOUND_ALLOW lists `allow`. */
+const guardAllowing = (allow: string[] = []) => createOutboundGuard({ config: testConfig({ OUTBOUND_ALLOW: allow }) });
 
 const servers: Server[] = [];
 const recorders: ConnectionRecorder[] = [];
@@ -63,16 +67,27 @@ const REFUSED_URLS = [
 
 describe('outbound guard: addresses', () => {
   it.each(REFUSED_URLS)('refuses %s', async (url) => {
-    expect(await createOutboundGuard().destinationProblem(url)).toMatch(/may not connect/);
+    expect(await guardAllowing().destinationProblem(url)).toMatch(/may not connect/);
   });
 
-  it.each(['https://93.184.216.34/', 'https://[2606:4700:4700::1111]/', 'ldaps://8.8.8.8', 'https://172.32.0.1/', 'https://[::ffff:8.8.8.8]/'])('accepts the public address %s', async (url) => {
-    expect(await createOutboundGuard().destinationProblem(url)).toBeNull();
-  });
+  it.each(['https://93.184.216.34/', 'https://[2606:4700:4700::1111]/', 'ldaps://8.8.8.8', 'https://172.32.0.1/', 'https://[::ffff:8.8.8.8]/'])(
+    'accepts the public address %s',
+    async (url) => {
+      expect(await guardAllowing().destinationProblem(url)).toBeNull();
+    },
+  );
 
   it('lets through exactly what the operator allows: ranges (IPv4-mapped forms included) and host names', async () => {
-    const guard = createOutboundGuard(['127.0.0.0/8', 'fd00::/8', 'idp.corp.example', '10.9.8.7']);
-    for (const url of ['http://127.0.0.1:4000/', 'https://127.1/', 'https://[::ffff:127.0.0.1]/', 'ldap://127.0.0.1:389', 'https://[fd00::5]/', 'https://10.9.8.7/', 'https://IDP.corp.example/']) {
+    const guard = guardAllowing(['127.0.0.0/8', 'fd00::/8', 'idp.corp.example', '10.9.8.7']);
+    for (const url of [
+      'http://127.0.0.1:4000/',
+      'https://127.1/',
+      'https://[::ffff:127.0.0.1]/',
+      'ldap://127.0.0.1:389',
+      'https://[fd00::5]/',
+      'https://10.9.8.7/',
+      'https://IDP.corp.example/',
+    ]) {
       expect(await guard.destinationProblem(url), url).toBeNull();
     }
     for (const url of ['https://[::1]/', 'https://10.9.8.6/', 'https://169.254.169.254/', 'https://[fe80::1]/']) {
@@ -81,15 +96,17 @@ describe('outbound guard: addresses', () => {
   });
 
   it('reads OUTBOUND_ALLOW entries: host names, addresses and CIDR ranges only', () => {
-    for (const entry of ['idp.corp.example', 'localhost', '10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/8', '[::1]']) expect(outboundAllowEntryProblem(entry), entry).toBeNull();
-    for (const entry of ['http://idp.example', '10.0.0.0/33', '::/129', 'idp.example/8', '10.0.0.0/8/1', 'a b', '-bad-.example']) expect(outboundAllowEntryProblem(entry), entry).not.toBeNull();
+    for (const entry of ['idp.corp.example', 'localhost', '10.0.0.0/8', '127.0.0.1', '::1', 'fd00::/8', '[::1]'])
+      expect(outboundAllowEntryProblem(entry), entry).toBeNull();
+    for (const entry of ['http://idp.example', '10.0.0.0/33', '::/129', 'idp.example/8', '10.0.0.0/8/1', 'a b', '-bad-.example'])
+      expect(outboundAllowEntryProblem(entry), entry).not.toBeNull();
   });
 });
 
 describe('outbound guard: at connect time', () => {
   it('refuses a socket to loopback in any spelling before any connection is made', async () => {
     const listener = await recordingListener();
-    const guard = createOutboundGuard();
+    const guard = guardAllowing();
     expect(() => guard.connect(listener.port, '127.0.0.1')).toThrow(OutboundRefusedError);
     expect(() => guard.connect(listener.port, '::ffff:127.0.0.1')).toThrow(OutboundRefusedError);
     expect(() => guard.connectTls(listener.port, '127.0.0.1')).toThrow(OutboundRefusedError);
@@ -105,8 +122,13 @@ describe('outbound guard: at connect time', () => {
 
   it('refuses a fetch to loopback, by address or by name, without connecting', async () => {
     const listener = await recordingListener();
-    const guard = createOutboundGuard();
-    for (const url of [`http://127.0.0.1:${listener.port}/`, `http://127.1:${listener.port}/`, `http://[::ffff:7f00:1]:${listener.port}/`, `http://localhost:${listener.port}/`]) {
+    const guard = guardAllowing();
+    for (const url of [
+      `http://127.0.0.1:${listener.port}/`,
+      `http://127.1:${listener.port}/`,
+      `http://[::ffff:7f00:1]:${listener.port}/`,
+      `http://localhost:${listener.port}/`,
+    ]) {
       const error = await guard.fetch(url, { method: 'POST', body: 'secret=1' }).catch((caught: unknown) => caught);
       expect(outboundRefusalOf(error), url).toBeInstanceOf(OutboundRefusedError);
     }
@@ -119,13 +141,15 @@ describe('outbound guard: at connect time', () => {
       request.on('data', (chunk: Buffer) => (body += chunk.toString()));
       request.on('end', () => {
         if (request.url === '/moved') return void response.writeHead(302, { location: 'http://169.254.169.254/' }).end();
-        response.writeHead(201, { 'content-type': 'application/json', 'x-seen': String(request.headers['content-type']) }).end(JSON.stringify({ method: request.method, body }));
+        response
+          .writeHead(201, { 'content-type': 'application/json', 'x-seen': String(request.headers['content-type']) })
+          .end(JSON.stringify({ method: request.method, body }));
       });
     });
     servers.push(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const base = `http://localhost:${(server.address() as AddressInfo).port}`;
-    const guard = createOutboundGuard(['127.0.0.0/8', '::1']);
+    const guard = guardAllowing(['127.0.0.0/8', '::1']);
 
     const answer = await guard.fetch(`${base}/token`, { method: 'POST', body: new URLSearchParams({ code: 'abc' }) });
     expect(answer.status).toBe(201);

@@ -4,6 +4,7 @@ import { request as httpsRequest } from 'node:https';
 import { BlockList, connect as netConnect, isIP, type Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { connect as tlsConnect, type ConnectionOptions, type TLSSocket } from 'node:tls';
+import type { AppDeps } from '../deps';
 
 /**
  * IPv4 ranges a tenant's URL may not reach (the special-purpose ranges of RFC 6890 that are not
@@ -98,13 +99,13 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
  * Connect discovery, tokens, userinfo and keys, directories, and anything later. Addresses are
  * checked when the socket connects, after the name was resolved for that very connection, so a
  * name that resolves to a refused address is refused whatever it resolved to before (DNS
- * rebinding). `allow` (OUTBOUND_ALLOW) lists host names, addresses and CIDR ranges the operator
+ * rebinding). OUTBOUND_ALLOW lists host names, addresses and CIDR ranges the operator
  * lets through: a provider on this machine or in the company network.
  */
-export function createOutboundGuard(allow: readonly string[] = []) {
+export function createOutboundGuard({ config }: Pick<AppDeps, 'config'>) {
   const allowedRanges = new BlockList();
   const allowedNames = new Set<string>();
-  for (const entry of allow) {
+  for (const entry of config.OUTBOUND_ALLOW) {
     const [address = '', prefix] = entry.split('/');
     const family = isIP(normalHost(address));
     if (!family) allowedNames.add(normalHost(entry));
@@ -172,9 +173,15 @@ export function createOutboundGuard(allow: readonly string[] = []) {
         const status = incoming.statusCode ?? 502;
         const bodiless = request.method === 'HEAD' || [204, 205, 304].includes(status);
         if (bodiless) incoming.resume();
-        resolve(new Response(bodiless ? null : (Readable.toWeb(incoming) as ReadableStream<Uint8Array>), { status, statusText: incoming.statusMessage, headers }));
+        resolve(
+          new Response(bodiless ? null : (Readable.toWeb(incoming) as ReadableStream<Uint8Array>), { status, statusText: incoming.statusMessage, headers }),
+        );
       };
-      const outgoing = send(url, { method: request.method, headers: Object.fromEntries(request.headers), lookup, signal: request.signal, agent: false }, answer);
+      const outgoing = send(
+        url,
+        { method: request.method, headers: Object.fromEntries(request.headers), lookup, signal: request.signal, agent: false },
+        answer,
+      );
       outgoing.on('error', reject);
       outgoing.end(body);
     });

@@ -30,7 +30,9 @@ const billingKeyInfoSchema = z.object({
     .array(
       z.object({
         type: z.string(),
-        card: z.object({ name: z.string().optional(), number: z.string().optional(), type: z.string().optional(), publisher: z.string().optional() }).optional(),
+        card: z
+          .object({ name: z.string().optional(), number: z.string().optional(), type: z.string().optional(), publisher: z.string().optional() })
+          .optional(),
       }),
     )
     .optional(),
@@ -100,7 +102,8 @@ export function createPortOneProvider(settings: PortOneSettings): PaymentProvide
       if (status === 404) throw new InvalidPaymentResultError('PortOne does not know this billing key.');
       if (status !== 200) throw new InvalidPaymentResultError(errorSchema.safeParse(json).data?.message ?? 'PortOne refused the billing key.');
       const info = billingKeyInfoSchema.parse(json);
-      if (info.status !== 'ISSUED' || (info.storeId && info.storeId !== settings.storeId)) throw new InvalidPaymentResultError('The billing key is not usable.');
+      if (info.status !== 'ISSUED' || (info.storeId && info.storeId !== settings.storeId))
+        throw new InvalidPaymentResultError('The billing key is not usable.');
       const card = info.methods?.find((method) => method.card)?.card;
       const number = card?.number ?? '';
       return {

@@ -34,9 +34,7 @@ export interface ChargeRequest {
 }
 
 export type ChargeOutcome =
-  | { status: 'paid'; providerPaymentId: string; receiptUrl: string | null }
-  | { status: 'failed'; reason: string }
-  | { status: 'pending' };
+  { status: 'paid'; providerPaymentId: string; receiptUrl: string | null } | { status: 'failed'; reason: string } | { status: 'pending' };
 
 export interface WebhookDelivery {
   /** The provider's delivery id: a replay carries the same one. */

@@ -41,11 +41,21 @@ describe('database errors', () => {
 });
 
 describe('error codes an endpoint does not declare', () => {
-  const endpoint = defineEndpoint({ method: 'GET', path: '/thing/', access: 'member', errors: { 404: ['not_found'] }, response: z.object({}), summary: 'A thing', tags: [] });
+  const endpoint = defineEndpoint({
+    method: 'GET',
+    path: '/thing/',
+    access: 'member',
+    errors: { 404: ['not_found'] },
+    response: z.object({}),
+    summary: 'A thing',
+    tags: [],
+  });
   /** An app whose route answers what `?throw=` names: a declared code, one by rule, or an undeclared one. */
   async function appWith(strictErrorCodes: boolean) {
     const logs: { msg: string; level: number }[] = [];
-    const built = Fastify({ logger: { level: 'info', stream: { write: (line: string) => void logs.push(JSON.parse(line) as { msg: string; level: number }) } } });
+    const built = Fastify({
+      logger: { level: 'info', stream: { write: (line: string) => void logs.push(JSON.parse(line) as { msg: string; level: number }) } },
+    });
     registerErrorHandling(built, { strictErrorCodes });
     built.decorateRequest('tenant', null as unknown as TenantRow);
     built.addHook('onRequest', async (request) => {
@@ -67,7 +77,10 @@ describe('error codes an endpoint does not declare', () => {
     const { app: strict, logs } = await appWith(true);
     const undeclared = await strict.inject({ url: '/thing/?throw=undeclared' });
     expect(undeclared.statusCode).toBe(500);
-    expect(undeclared.json()).toEqual({ code: 'internal_error', message: 'Server error: undeclared error code: GET /thing/ answered 409 conflict, which its contract (errors) does not declare.' });
+    expect(undeclared.json()).toEqual({
+      code: 'internal_error',
+      message: 'Server error: undeclared error code: GET /thing/ answered 409 conflict, which its contract (errors) does not declare.',
+    });
     expect(logs.find((line) => line.level === 50)?.msg).toMatch(/^undeclared error code: GET \/thing\/ answered 409 conflict/);
     // Declared, and by rule (a member endpoint's expired session): answered as thrown.
     expect((await strict.inject({ url: '/thing/?throw=declared' })).json()).toEqual({ code: 'not_found', message: 'No such thing.' });

@@ -82,7 +82,10 @@ export function registerErrorHandling(app: FastifyInstance, { strictErrorCodes }
     const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status >= 500) {
       // Reads and idempotent writes were retried on a new connection before they got here (db/connectionRetry.ts).
-      request.log.error({ err: error }, isConnectionLost(error) ? 'request failed: database connection lost under a write that is not retried' : 'request failed');
+      request.log.error(
+        { err: error },
+        isConnectionLost(error) ? 'request failed: database connection lost under a write that is not retried' : 'request failed',
+      );
       return reply.status(500).send({ code: 'internal_error', message: 'Server error, try later.' });
     }
     // Fastify's own 4xx (malformed JSON, unsupported media type, body too large…).

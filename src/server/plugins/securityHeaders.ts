@@ -51,7 +51,10 @@ const HSTS_VALUE = 'max-age=31536000; includeSubDomains';
  * `X-Forwarded-Proto: https` from a trusted proxy (TRUST_PROXY), or always when the operator declared
  * HTTPS with COOKIE_SECURE (browsers ignore HSTS received over plain http, so that is harmless there).
  */
-export async function registerSecurityHeaders(app: FastifyInstance, options: { servedOverHttps: boolean; extraCspSources: ExtraCspSources | null }): Promise<void> {
+export async function registerSecurityHeaders(
+  app: FastifyInstance,
+  options: { servedOverHttps: boolean; extraCspSources: ExtraCspSources | null },
+): Promise<void> {
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: { useDefaults: false, directives: webCspDirectives(options.extraCspSources) },
     frameguard: { action: 'deny' },

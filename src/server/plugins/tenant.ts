@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { SUBDOMAIN_COOKIE, SUBDOMAIN_HEADER } from '../../shared/domain/http';
-import type { Database } from '../db/client';
+import type { AppDeps } from '../deps';
 import type { TenantRow } from '../db/rows';
 import { tenants } from '../db/schema';
 import { notFound } from '../errors';
@@ -29,12 +29,14 @@ export function requestedSubdomain(request: FastifyRequest, defaultTenant: strin
 }
 
 /**
- * Resolves the tenant of every request in this scope; an unknown tenant answers 404. Known tenants
- * are kept `cacheTtlMs` (frozen: requests share the row); unknown ones are not, so a new tenant
- * works at once and made-up subdomains cannot fill the cache.
+ * Resolves the tenant of every request in this scope (DEFAULT_TENANT when it names none); an
+ * unknown tenant answers 404. Known tenants are kept AUTH_CACHE_TTL_SECONDS (frozen: requests share
+ * the row); unknown ones are not, so a new tenant works at once and made-up subdomains cannot fill
+ * the cache.
  */
-export function registerTenantResolution(app: FastifyInstance, db: Database, defaultTenant: string, cacheTtlMs: number): void {
-  const cache = createTtlCache<string, TenantRow>(cacheTtlMs);
+export function registerTenantResolution(app: FastifyInstance, { db, config }: Pick<AppDeps, 'db' | 'config'>): void {
+  const defaultTenant = config.DEFAULT_TENANT;
+  const cache = createTtlCache<string, TenantRow>(config.AUTH_CACHE_TTL_SECONDS * 1000);
   const load = async (subdomain: string) => {
     const [tenant] = await db.select().from(tenants).where(eq(tenants.subdomain, subdomain)).limit(1);
     if (!tenant) throw notFound('Unknown tenant.');

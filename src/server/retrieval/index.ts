@@ -1,17 +1,13 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { Database } from '../db/client';
+import type { AppDeps } from '../deps';
 import { rowsOf } from '../db/rows';
 import { documentChunks, fileSections, files } from '../db/schema';
 import { chunkSections, queryTerms, snippetOf } from './chunking';
-import type { Embedder } from './embeddings';
 
 export { embedderFromConfig, openAiCompatibleEmbedder, type Embedder } from './embeddings';
 
-/** The database, and the embedding model when the server has EMBEDDING_* settings (AppDeps gives both). */
-export interface RetrievalDeps {
-  db: Database;
-  embedder?: Embedder;
-}
+/** The database, and the embedding model when the server has EMBEDDING_* settings. */
+export type RetrievalDeps = Pick<AppDeps, 'db' | 'embedder'>;
 
 /** Rows per insert statement, well under PostgreSQL's 65,535 bind parameters. */
 const INSERT_BATCH = 500;

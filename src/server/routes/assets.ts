@@ -17,9 +17,13 @@ export function registerAssetRoutes(app: FastifyInstance): void {
       .filter((name) => name.endsWith('.svg'))
       .map((name) => [name, readFileSync(join(ASSETS_DIR, name))]),
   );
-  app.get<{ Params: { name: string } }>(`${ASSETS_PATH}/:name`, { schema: { hide: true }, helmet: { crossOriginResourcePolicy: { policy: 'cross-origin' } } }, async (request, reply) => {
-    const svg = svgs.get(request.params.name);
-    if (!svg) return reply.callNotFound();
-    return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(svg);
-  });
+  app.get<{ Params: { name: string } }>(
+    `${ASSETS_PATH}/:name`,
+    { schema: { hide: true }, helmet: { crossOriginResourcePolicy: { policy: 'cross-origin' } } },
+    async (request, reply) => {
+      const svg = svgs.get(request.params.name);
+      if (!svg) return reply.callNotFound();
+      return reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(svg);
+    },
+  );
 }

@@ -57,6 +57,8 @@ export const RESPONSE_WRITTEN: unique symbol = Symbol('response written');
 export interface EndpointRouteOptions {
   /** Per client IP, counted in the shared store, so it holds across server processes. */
   rateLimit?: RouteRateLimit;
+  /** The largest body in bytes, when not Fastify's 1 MiB; a larger one is refused (413) before it is parsed. */
+  bodyLimit?: number;
 }
 
 /**
@@ -85,6 +87,7 @@ export function registerEndpoint<P extends z.ZodType, Q extends z.ZodType, B ext
   };
   const routeOptions: RouteShorthandOptions = {
     schema,
+    ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
     // The error handler checks the codes the route answers against the endpoint's declaration.
     config: { endpoint },
     onRequest: async (request, reply) => {

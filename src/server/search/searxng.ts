@@ -32,7 +32,11 @@ export function searxngProvider(baseUrl: string): SearchProvider {
       return parsed.data.results
         .filter((result) => isWebUrl(result.url))
         .slice(0, limit)
-        .map((result) => ({ url: result.url, title: result.title?.trim() || result.url, snippet: (result.content ?? '').replace(/\s+/g, ' ').trim().slice(0, 500) }));
+        .map((result) => ({
+          url: result.url,
+          title: result.title?.trim() || result.url,
+          snippet: (result.content ?? '').replace(/\s+/g, ' ').trim().slice(0, 500),
+        }));
     },
   };
 }

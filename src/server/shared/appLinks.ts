@@ -1,3 +1,4 @@
+import type { ServerConfig } from '../config';
 import type { TenantRow } from '../db/rows';
 
 /** Where mailed links point: the web app's origin, and the tenant it uses without a subdomain cookie. */
@@ -5,6 +6,12 @@ export interface AppLinkSettings {
   publicUrl: string;
   defaultTenant: string;
 }
+
+/** PUBLIC_URL, else this server on localhost; the tenant is DEFAULT_TENANT. */
+export const appLinkSettings = (config: ServerConfig): AppLinkSettings => ({
+  publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
+  defaultTenant: config.DEFAULT_TENANT,
+});
 
 /**
  * A link into the web app for a mail. The web app picks its tenant from a cookie; the page opened

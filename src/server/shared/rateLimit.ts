@@ -6,7 +6,9 @@
  */
 import { and, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { Redis } from 'ioredis';
+import type { ServerConfig } from '../config';
 import type { Database } from '../db/client';
+import type { AppDeps } from '../deps';
 import { retryOnLostConnection } from '../db/connectionRetry';
 import { rateLimits } from '../db/schema';
 import { AppError } from '../errors';
@@ -162,7 +164,7 @@ export function redisRateLimitStore(redis: Redis, prefix = 'rate-limit:'): RateL
   };
 }
 
-export function createRateLimiter(store: RateLimitStore) {
+export function createRateLimiter({ rateLimits: store }: Pick<AppDeps, 'rateLimits'>) {
   return {
     /** Counts one request for `key`; throws RateLimitedError (429) once `limit` is exceeded within `windowMs`. */
     async rateLimit(key: string, limit: number, windowMs: number): Promise<RateLimitState> {
@@ -176,7 +178,7 @@ export function createRateLimiter(store: RateLimitStore) {
 
 export type RateLimiter = ReturnType<typeof createRateLimiter>;
 
-export interface SignInDelaySettings {
+interface SignInDelaySettings {
   /** Failures per email (any client) before the delays start. */
   emailFreeFailures: number;
   /** Failures per client IP (any email, any tenant) before the delays start. */
@@ -186,6 +188,13 @@ export interface SignInDelaySettings {
   /** A key's failures are forgotten this long after its last one. */
   memoryMs: number;
 }
+
+const signInDelaySettings = (config: ServerConfig): SignInDelaySettings => ({
+  emailFreeFailures: config.SIGN_IN_EMAIL_FREE_FAILURES,
+  ipFreeFailures: config.SIGN_IN_IP_FREE_FAILURES,
+  maxDelayMs: config.SIGN_IN_DELAY_MAX_SECONDS * 1000,
+  memoryMs: config.SIGN_IN_FAILURE_MEMORY_SECONDS * 1000,
+});
 
 /**
  * How long after its last failure the next attempt must wait: nothing for the first `free` failures,
@@ -204,7 +213,8 @@ export function delayAfterFailures(count: number, free: number, maxDelayMs: numb
  * has not been failing is never refused for what others did to the address, so nobody can lock
  * anyone else out.
  */
-export function createSignInDelays(store: RateLimitStore, settings: SignInDelaySettings, now: () => Date) {
+export function createSignInDelays({ rateLimits: store, config, clock: now }: Pick<AppDeps, 'rateLimits' | 'config' | 'clock'>) {
+  const settings = signInDelaySettings(config);
   const ipKey = (ip: string) => `sign-in-failures-ip:${ip}`;
   const emailKey = (tenantId: number, email: string) => `sign-in-failures-email:${tenantId}:${email}`;
   /** Never more than the delay itself: a failure stamped ahead of this process's clock (skew) cannot lengthen it. */

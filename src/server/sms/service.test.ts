@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { normalizePhone } from '../../shared/domain/signup';
+import { testConfig } from '../config';
 import { createSmsService, verificationSms } from './service';
 
 describe('SMS without a provider', () => {
@@ -10,11 +11,15 @@ describe('SMS without a provider', () => {
     const dir = await mkdtemp(join(tmpdir(), 'sms-outbox-'));
     const warnings: object[] = [];
     try {
-      const sms = createSmsService({ outboxDir: dir, log: { info: () => {}, warn: (details) => warnings.push(details) } });
+      const log = { info: () => {}, warn: (details: object) => warnings.push(details), error: () => {} };
+      const sms = createSmsService({ config: testConfig({ SMS_OUTBOX_DIR: dir }), log });
       const delivery = await sms.send('+821012345678', verificationSms('en', '123456', 10));
       expect(delivery.via).toBe('outbox');
       const [file] = await readdir(dir);
-      expect(JSON.parse(await readFile(join(dir, file!), 'utf8'))).toMatchObject({ to: '+821012345678', text: 'Your verification code: 123456 (valid for 10 minutes)' });
+      expect(JSON.parse(await readFile(join(dir, file!), 'utf8'))).toMatchObject({
+        to: '+821012345678',
+        text: 'Your verification code: 123456 (valid for 10 minutes)',
+      });
       expect(warnings).toEqual([expect.objectContaining({ to: '+821012345678' })]);
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -8,7 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SupportedLanguage } from '../../shared/domain/language';
-import type { MailLog } from '../mail/transport';
+import type { ServerConfig } from '../config';
+import type { AppDeps } from '../deps';
 
 export interface SmsDelivery {
   via: 'outbox' | 'twilio';
@@ -24,7 +25,7 @@ export class SmsDeliveryError extends Error {
   override name = 'SmsDeliveryError';
 }
 
-export interface TwilioSettings {
+interface TwilioSettings {
   accountSid: string;
   authToken: string;
   /** The sending number (E.164) or messaging service's sender. */
@@ -33,13 +34,14 @@ export interface TwilioSettings {
   apiBase: string;
 }
 
-export interface SmsSettings {
-  twilio?: TwilioSettings;
-  outboxDir: string;
-  log: Pick<MailLog, 'info' | 'warn'>;
-  /** Gives up on a provider that does not answer. */
-  timeoutMs?: number;
-}
+/** Twilio when all three TWILIO_* are set (the configuration refuses some of them). */
+const twilioSettings = (config: ServerConfig): TwilioSettings | undefined =>
+  config.TWILIO_ACCOUNT_SID && config.TWILIO_AUTH_TOKEN && config.TWILIO_FROM
+    ? { accountSid: config.TWILIO_ACCOUNT_SID, authToken: config.TWILIO_AUTH_TOKEN, from: config.TWILIO_FROM, apiBase: config.TWILIO_API_BASE }
+    : undefined;
+
+/** Gives up on a provider that does not answer. */
+const PROVIDER_TIMEOUT_MS = 10_000;
 
 const VERIFICATION_TEXT: Record<SupportedLanguage, (code: string, minutes: number) => string> = {
   ko: (code, minutes) => `인증 코드: ${code} (${minutes}분 동안 유효)`,
@@ -67,7 +69,10 @@ async function writeOutboxEntry(outboxDir: string, fields: { to: string; text: s
   return id;
 }
 
-export function createSmsService({ twilio, outboxDir, log, timeoutMs = 10_000 }: SmsSettings): SmsService {
+/** Twilio (TWILIO_*), else the outbox directory SMS_OUTBOX_DIR. */
+export function createSmsService({ config, log }: Pick<AppDeps, 'config' | 'log'>): SmsService {
+  const twilio = twilioSettings(config);
+  const outboxDir = config.SMS_OUTBOX_DIR;
   if (!twilio) {
     return {
       async send(to, text) {
@@ -87,7 +92,7 @@ export function createSmsService({ twilio, outboxDir, log, timeoutMs = 10_000 }:
           method: 'POST',
           headers: { authorization, 'content-type': 'application/x-www-form-urlencoded' },
           body: new URLSearchParams({ To: to, From: twilio.from, Body: text }),
-          signal: AbortSignal.timeout(timeoutMs),
+          signal: AbortSignal.timeout(PROVIDER_TIMEOUT_MS),
         });
       } catch (error) {
         throw new SmsDeliveryError(`SMS to ${to} could not be sent: ${error instanceof Error ? error.message : String(error)}`, { cause: error });

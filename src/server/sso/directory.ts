@@ -3,6 +3,7 @@ import type { connect as tlsConnect } from 'node:tls';
 import { Client, EqualityFilter, InvalidCredentialsError } from 'ldapts';
 import type { DirectoryPlatformConfig } from '../../shared/domain/sso';
 import { normalizePhone } from '../../shared/domain/signup';
+import type { AppDeps } from '../deps';
 import type { OutboundGuard } from '../net/outboundGuard';
 import { type SsoIdentity, SsoPlatformUnavailableError, SsoRejectedError } from './identity';
 
@@ -70,8 +71,10 @@ async function authenticateWithDirectory(outbound: Connections, settings: Direct
 }
 
 /** Directory sign-in whose connections go through the outbound guard. */
-export function createDirectoryAdapter(outbound: Connections) {
-  return { authenticate: (settings: DirectoryPlatformConfig, userId: string, password: string) => authenticateWithDirectory(outbound, settings, userId, password) };
+export function createDirectoryAdapter({ outbound }: Pick<AppDeps, 'outbound'>) {
+  return {
+    authenticate: (settings: DirectoryPlatformConfig, userId: string, password: string) => authenticateWithDirectory(outbound, settings, userId, password),
+  };
 }
 
 export type DirectoryAdapter = ReturnType<typeof createDirectoryAdapter>;

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ConnectionRecorder, startConnectionRecorder } from '../../../tests/fixtures/ports';
+import { testConfig } from '../config';
 import { createOutboundGuard } from '../net/outboundGuard';
 import { SsoPlatformUnavailableError } from './identity';
 import { createOidcAdapter } from './oidc';
@@ -34,7 +35,7 @@ describe('OpenID Connect through the outbound guard', () => {
         }),
       );
     });
-    const oidc = createOidcAdapter(createOutboundGuard(['localhost']));
+    const oidc = createOidcAdapter({ outbound: createOutboundGuard({ config: testConfig({ OUTBOUND_ALLOW: ['localhost'] }) }) });
     const settings = { kind: 'oidc' as const, issuer, client_id: 'client', client_secret: 'secret' };
     const redirectUrl = 'http://127.0.0.1:9/callback';
 

@@ -1,11 +1,14 @@
 import * as client from 'openid-client';
 import type { OidcPlatformConfig } from '../../shared/domain/sso';
-import { outboundRefusalOf, type OutboundGuard } from '../net/outboundGuard';
+import type { AppDeps } from '../deps';
+import { outboundRefusalOf } from '../net/outboundGuard';
 import { createTtlCache } from '../ttlCache';
 import { type SsoIdentity, SsoPlatformUnavailableError, SsoRejectedError } from './identity';
 
 const SCOPE = 'openid email profile';
 const TIMEOUT_SECONDS = 10;
+/** How long a provider's discovery document is reused. */
+const DISCOVERY_CACHE_MS = 10 * 60_000;
 
 const isLoopback = (url: URL) => ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname);
 
@@ -33,8 +36,8 @@ const nonceOf = async (codeChallenge: string) => client.calculatePKCECodeChallen
  * (discovery, token, userinfo, keys) goes through the outbound guard's fetch: the endpoints a
  * discovery document names are checked like the issuer, each time they are connected to.
  */
-export function createOidcAdapter(outbound: Pick<OutboundGuard, 'fetch'>, cacheTtlMs = 10 * 60_000) {
-  const configurations = createTtlCache<string, client.Configuration>(cacheTtlMs, 100);
+export function createOidcAdapter({ outbound }: Pick<AppDeps, 'outbound'>) {
+  const configurations = createTtlCache<string, client.Configuration>(DISCOVERY_CACHE_MS, 100);
 
   function configuration(settings: OidcPlatformConfig): Promise<client.Configuration> {
     const key = JSON.stringify([settings.issuer, settings.client_id, settings.client_secret]);
@@ -111,7 +114,11 @@ export function createOidcAdapter(outbound: Pick<OutboundGuard, 'fetch'>, cacheT
     return { subject: claims.sub, email, name: typeof name === 'string' && name.trim() ? name.trim() : email.split('@')[0]! };
   }
 
-  return { authorizationUrl, exchange, forget: (settings: OidcPlatformConfig) => configurations.delete(JSON.stringify([settings.issuer, settings.client_id, settings.client_secret])) };
+  return {
+    authorizationUrl,
+    exchange,
+    forget: (settings: OidcPlatformConfig) => configurations.delete(JSON.stringify([settings.issuer, settings.client_id, settings.client_secret])),
+  };
 }
 
 export type OidcAdapter = ReturnType<typeof createOidcAdapter>;

@@ -37,7 +37,13 @@ describe('text extraction from real documents', () => {
   });
 
   it('reads each sheet of a workbook with its name, shared strings and numbers', async () => {
-    const xlsx = sampleXlsx({ Sales: [['Region', 'Total'], ['서울', 1200]], Notes: [['R&D <draft>']] });
+    const xlsx = sampleXlsx({
+      Sales: [
+        ['Region', 'Total'],
+        ['서울', 1200],
+      ],
+      Notes: [['R&D <draft>']],
+    });
     expect(detectFileType(xlsx)).toBe('xlsx');
     const { sections } = await extractText(xlsx, 'xlsx', '', limits);
     expect(sections).toEqual([

@@ -194,7 +194,10 @@ function sheetText(xml: string, sharedStrings: string[]): string {
 
 function extractXlsx(bytes: Buffer, limits: ExtractLimits): Extraction {
   const parts = unzip(bytes, TEXT_PARTS.xlsx);
-  const sharedStrings = (parts['xl/sharedStrings.xml'] ?? '').split(/<si[\s>]/).slice(1).map((item) => xmlParagraphs(`<x>${item}`, 'x', 't'));
+  const sharedStrings = (parts['xl/sharedStrings.xml'] ?? '')
+    .split(/<si[\s>]/)
+    .slice(1)
+    .map((item) => xmlParagraphs(`<x>${item}`, 'x', 't'));
   const targets = new Map(
     [...(parts['xl/_rels/workbook.xml.rels'] ?? '').matchAll(/<Relationship\b[^>]*>/g)].map(([tag]) => [
       /\bId="([^"]+)"/.exec(tag)?.[1] ?? '',

@@ -101,7 +101,9 @@ function sheetRowsXml(rows: string[][], firstRow: number): string {
     .map((row, r) => {
       const line = firstRow + r;
       const cells = row
-        .map((value, c) => (value === '' ? '' : `<c r="${columnName(c)}${line}" t="inlineStr"><is><t xml:space="preserve">${escapeXml(inert(value))}</t></is></c>`))
+        .map((value, c) =>
+          value === '' ? '' : `<c r="${columnName(c)}${line}" t="inlineStr"><is><t xml:space="preserve">${escapeXml(inert(value))}</t></is></c>`,
+        )
         .join('');
       return `<row r="${line}">${cells}</row>`;
     })
@@ -118,7 +120,8 @@ const XLSX_PARTS: Record<string, string> = {
   'xl/_rels/workbook.xml.rels':
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>',
 };
-const SHEET_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>';
+const SHEET_HEAD =
+  '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>';
 const SHEET_TAIL = '</sheetData></worksheet>';
 
 /**
@@ -163,9 +166,14 @@ export async function* spreadsheetChunks(format: SpreadsheetFormat, header: stri
 /** A whole small file (the upload template) at once. */
 export async function spreadsheetBuffer(format: SpreadsheetFormat, header: string[], rows: string[][] = []): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
-  for await (const chunk of spreadsheetChunks(format, header, (async function* () {
-    if (rows.length) yield rows;
-  })())) chunks.push(chunk);
+  for await (const chunk of spreadsheetChunks(
+    format,
+    header,
+    (async function* () {
+      if (rows.length) yield rows;
+    })(),
+  ))
+    chunks.push(chunk);
   return Buffer.concat(chunks);
 }
 
@@ -181,7 +189,10 @@ export const XLSX_SHEET_PARTS = (name: string) =>
 export function readXlsxRows(bytes: Buffer, maxRows = Infinity): string[][] {
   const parts = unzip(bytes, XLSX_SHEET_PARTS);
   const text = (xml: string) => [...xml.matchAll(/<t(?:\s[^>]*)?>([^<]*)<\/t>/g)].map((m) => decodeEntities(m[1] ?? '')).join('');
-  const sharedStrings = (parts['xl/sharedStrings.xml'] ?? '').split(/<si[\s>]/).slice(1).map(text);
+  const sharedStrings = (parts['xl/sharedStrings.xml'] ?? '')
+    .split(/<si[\s>]/)
+    .slice(1)
+    .map(text);
   const firstSheetId = /<sheet\b[^>]*\br:id="([^"]+)"/.exec(parts['xl/workbook.xml'] ?? '')?.[1];
   const relation = [...(parts['xl/_rels/workbook.xml.rels'] ?? '').matchAll(/<Relationship\b[^>]*>/g)].find(([tag]) => tag.includes(`Id="${firstSheetId}"`));
   const target = (/\bTarget="([^"]+)"/.exec(relation?.[0] ?? '')?.[1] ?? '').replace(/^\/?(xl\/)?/, 'xl/');

@@ -77,7 +77,7 @@ function centralDirectory(buffer: Buffer): { count: number; offset: number } {
 
 /** The sizes and offset a zip64 extra field carries for the 32-bit fields marked 0xffffffff. */
 function zip64Values(extra: Buffer, entry: ZipEntry): void {
-  for (let at = 0; at + 4 <= extra.length; ) {
+  for (let at = 0; at + 4 <= extra.length;) {
     const id = extra.readUInt16LE(at);
     const length = extra.readUInt16LE(at + 2);
     if (id === ZIP64_EXTRA_FIELD) {
@@ -161,8 +161,7 @@ export class ZipPackage {
     if (start + entry.compressedSize > this.buffer.length) throw damaged(`entry ${name} runs past the end of the file`);
     const data = this.buffer.subarray(start, start + entry.compressedSize);
     const left = this.budget - this.inflated;
-    const overBudget = () =>
-      new DocumentLimitError('inflated_bytes', `the zip package inflates to more than ${this.budget} bytes (at ${name})`);
+    const overBudget = () => new DocumentLimitError('inflated_bytes', `the zip package inflates to more than ${this.budget} bytes (at ${name})`);
     // The tighter of the two bounds decides what going over it means.
     const lies = entry.size <= left;
     const cap = Math.min(entry.size, left);
@@ -192,7 +191,11 @@ export class ZipPackage {
 
   /** The text of every entry whose name `wanted` accepts. */
   texts(wanted: (name: string) => boolean): Record<string, string> {
-    return Object.fromEntries(this.names().filter(wanted).map((name) => [name, this.text(name)]));
+    return Object.fromEntries(
+      this.names()
+        .filter(wanted)
+        .map((name) => [name, this.text(name)]),
+    );
   }
 }
 

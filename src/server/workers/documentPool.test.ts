@@ -1,14 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { docxLyingBomb, pdfSlowFormsBomb, pptxBomb, xlsxManyRows } from '../../../tests/fixtures/documentBombs';
 import { sampleDocx, samplePdf, sampleXlsx } from '../../../tests/fixtures/sampleFiles';
+import { type ServerConfig, testConfig } from '../config';
 import { CorruptFileError, DocumentLimitError } from '../storage/documentErrors';
-import { type DocumentPool, type DocumentPoolSettings, createDocumentPool } from './documentPool';
+import { type DocumentPool, createDocumentPool } from './documentPool';
 
 const limits = { maxPages: 100, maxChars: 100_000 };
 const pools: DocumentPool[] = [];
 
-function pool(settings: Partial<DocumentPoolSettings> = {}) {
-  const created = createDocumentPool({ processes: 1, memoryMb: 256, timeBudgetMs: 60_000, ...settings });
+const quiet = { info() {}, warn() {}, error() {} };
+
+function pool(settings: Partial<ServerConfig> = {}) {
+  const config = testConfig({ DOCUMENT_WORKERS: 1, DOCUMENT_WORKER_MEMORY_MB: 256, DOCUMENT_PARSE_TIMEOUT_SECONDS: 60, ...settings });
+  const created = createDocumentPool({ config, log: quiet });
   pools.push(created);
   return created;
 }
@@ -33,11 +37,30 @@ describe('the document worker pool', () => {
     const pdf = await documents.extractText(samplePdf(['one', 'two']), 'pdf', 'application/pdf', limits, (percentage) => {
       progress.push(percentage);
     });
-    expect(pdf).toEqual({ sections: [{ page: 1, text: 'one' }, { page: 2, text: 'two' }], percentage: 100 });
+    expect(pdf).toEqual({
+      sections: [
+        { page: 1, text: 'one' },
+        { page: 2, text: 'two' },
+      ],
+      percentage: 100,
+    });
     expect(progress).toEqual([50, 100]);
     expect(await documents.countPages(samplePdf(['a', 'b', 'c']), 'pdf')).toBe(3);
     expect((await documents.extractText(sampleDocx(['hello']), 'docx', '', limits)).sections[0]!.text).toBe('hello');
-    expect(await documents.readSpreadsheet('xlsx', sampleXlsx({ S: [['a', 'b'], ['c', 1]] }))).toEqual([['a', 'b'], ['c', '1']]);
+    expect(
+      await documents.readSpreadsheet(
+        'xlsx',
+        sampleXlsx({
+          S: [
+            ['a', 'b'],
+            ['c', 1],
+          ],
+        }),
+      ),
+    ).toEqual([
+      ['a', 'b'],
+      ['c', '1'],
+    ]);
   });
 
   it('gives back the refusals of the readers as their own errors', async () => {
@@ -53,14 +76,14 @@ describe('the document worker pool', () => {
   });
 
   it('refuses a document whose parse outgrows the heap, and keeps serving with a new process', async () => {
-    const documents = pool({ memoryMb: 64 });
+    const documents = pool({ DOCUMENT_WORKER_MEMORY_MB: 64 });
     // Millions of rows grown into one array: the pattern that aborts V8 outright (nodejs/node#47224).
     expect(await limitOf(documents.readSpreadsheet('xlsx', xlsxManyRows()))).toBe('memory');
     expect(await documents.countPages(samplePdf(['after']), 'pdf')).toBe(1);
   });
 
   it('refuses a document whose parse outlasts the time budget, and keeps serving with a new process', async () => {
-    const documents = pool({ timeBudgetMs: 1000 });
+    const documents = pool({ DOCUMENT_PARSE_TIMEOUT_SECONDS: 1 });
     expect(await limitOf(documents.extractText(pdfSlowFormsBomb(), 'pdf', 'application/pdf', limits))).toBe('time');
     // Not a PDF: pdf.js loads its worker module on a fresh process's first PDF, which on a loaded
     // machine alone can outlast this pool's one-second budget.

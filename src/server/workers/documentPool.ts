@@ -14,13 +14,14 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { FileKind } from '../../shared/domain/files';
 import type { ServerConfig } from '../config';
+import type { AppDeps } from '../deps';
 import { DOCUMENT_WORKER } from '../paths';
 import { CorruptFileError, DocumentLimitError } from '../storage/documentErrors';
 import type { ExtractLimits, Extraction, ProgressCallback } from '../storage/extractText';
 import type { SpreadsheetFormat } from '../storage/spreadsheet';
 import type { DocumentTask, Outcome, TaskRequest, WorkerMessage } from './documentWorker';
 
-export interface DocumentPoolSettings {
+interface DocumentPoolSettings {
   /** Parsing processes at most (documents parsed at once); the other documents wait their turn. */
   processes: number;
   /** V8 heap limit of each process. */
@@ -29,7 +30,7 @@ export interface DocumentPoolSettings {
   timeBudgetMs: number;
 }
 
-export const documentPoolSettings = (config: ServerConfig): DocumentPoolSettings => ({
+const documentPoolSettings = (config: ServerConfig): DocumentPoolSettings => ({
   processes: config.DOCUMENT_WORKERS,
   memoryMb: config.DOCUMENT_WORKER_MEMORY_MB,
   timeBudgetMs: config.DOCUMENT_PARSE_TIMEOUT_SECONDS * 1000,
@@ -70,7 +71,8 @@ interface Worker {
   exited: Promise<void>;
 }
 
-export function createDocumentPool(settings: DocumentPoolSettings, log?: { warn(details: object, message: string): void }): DocumentPool {
+export function createDocumentPool({ config, log }: Pick<AppDeps, 'config' | 'log'>): DocumentPool {
+  const settings = documentPoolSettings(config);
   const workers = new Set<Worker>();
   const queue: Job[] = [];
   let nextId = 1;
@@ -91,7 +93,7 @@ export function createDocumentPool(settings: DocumentPoolSettings, log?: { warn(
     });
     child.on('message', (message: WorkerMessage) => onMessage(worker, message));
     child.once('exit', (code, signal) => onExit(worker, code, signal));
-    child.on('error', (error) => log?.warn({ err: error }, 'document worker process error'));
+    child.on('error', (error) => log.warn({ err: error }, 'document worker process error'));
   }
 
   /** Idle processes neither hold the server open nor live long. */
@@ -180,7 +182,7 @@ export function createDocumentPool(settings: DocumentPoolSettings, log?: { warn(
       else if (outOfMemory) job.reject(new DocumentLimitError('memory', `parsing needed more than ${settings.memoryMb} MB`));
       else if (closed) job.reject(new Error('the document pool was closed'));
       else job.reject(new CorruptFileError(`the parser ended on it (${signal ?? `exit code ${code}`})`));
-      if (!job.timedOut) log?.warn({ code, signal, stderr: worker.stderr }, 'a document worker process ended while parsing');
+      if (!job.timedOut) log.warn({ code, signal, stderr: worker.stderr }, 'a document worker process ended while parsing');
     } else if (!worker.ready && !closed) {
       // It never started (a broken build or install): fail one waiting task rather than retry forever.
       queue.shift()?.reject(new Error(`the document worker did not start (${signal ?? `exit code ${code}`}): ${worker.stderr}`));

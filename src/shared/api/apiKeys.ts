@@ -30,16 +30,11 @@ export const apiKeyListQuerySchema = pageQuerySchema(API_KEYS_PAGE_SIZE).extend(
   status: z.enum(['active', 'revoked']).optional(),
 });
 
-const expiresAtSchema = z.iso
-  .datetime({ offset: true })
-  .nullable()
-  .describe('ISO 8601 date-time after which the key stops working; null never expires');
+const expiresAtSchema = z.iso.datetime({ offset: true }).nullable().describe('ISO 8601 date-time after which the key stops working; null never expires');
 const chatbotIdsSchema = z.array(idSchema).min(1).max(API_KEY_CHATBOTS_MAX);
 const nameSchema = z.string().trim().min(1).max(API_KEY_NAME_MAX);
 
-export const createApiKeyBodySchema = z
-  .object({ name: nameSchema, expires_at: expiresAtSchema.optional(), chatbot_ids: chatbotIdsSchema })
-  .strict();
+export const createApiKeyBodySchema = z.object({ name: nameSchema, expires_at: expiresAtSchema.optional(), chatbot_ids: chatbotIdsSchema }).strict();
 export type CreateApiKeyBody = z.input<typeof createApiKeyBodySchema>;
 
 export const updateApiKeyBodySchema = z

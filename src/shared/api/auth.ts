@@ -75,7 +75,12 @@ export const ssoSignIn = defineEndpoint({
   method: 'POST',
   path: '/auth/sso-sign-in/',
   access: 'public',
-  errors: { 401: ['sso_identity_expired'], 403: ['account_deactivated', 'not_approved', 'not_eligible'], 404: ['not_found', 'sso_account_not_found'], 423: ['not_eligible'] },
+  errors: {
+    401: ['sso_identity_expired'],
+    403: ['account_deactivated', 'not_approved', 'not_eligible'],
+    404: ['not_found', 'sso_account_not_found'],
+    423: ['not_eligible'],
+  },
   body: ssoSignInBodySchema,
   response: authTokensSchema,
   carriesTokens: true,

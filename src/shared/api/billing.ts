@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoint } from './endpoint';
+import { defineEndpoint, type ErrorDeclaration } from './endpoint';
 import { idTextSchema, isoDateTime, pageQuerySchema, paginatedSchema } from './common';
 import { MEMBERSHIP_STATUSES, PAYMENTS_PAGE_SIZE, PAYMENT_KINDS, PAYMENT_STATUSES, cardDigits } from '../domain/billing';
 
@@ -135,11 +135,22 @@ export const listBillingPlans = defineEndpoint({
   tags: ['billing'],
 });
 
+/** The refusals of a subscription, whether the card is registered with it or was before. */
+const SUBSCRIBE_ERRORS = {
+  400: ['invalid_payment_result'],
+  402: ['card_declined'],
+  403: ['billing_admin_only'],
+  404: ['not_found'],
+  409: ['already_subscribed', 'payment_in_progress'],
+  422: ['payment_method_required'],
+  502: ['payment_provider_unavailable'],
+} as const satisfies ErrorDeclaration;
+
 export const registerCardAndSubscribe = defineEndpoint({
   method: 'POST',
   path: '/member-billing-plans/:planId/',
   access: 'member',
-  errors: { 400: ['invalid_payment_result'], 402: ['card_declined'], 403: ['billing_admin_only'], 404: ['not_found'], 409: ['already_subscribed', 'payment_in_progress'], 422: ['payment_method_required'], 502: ['payment_provider_unavailable'] },
+  errors: SUBSCRIBE_ERRORS,
   params: planParamsSchema,
   query: registerAndSubscribeQuerySchema,
   body: providerResultSchema,
@@ -152,7 +163,7 @@ export const subscribeToPlan = defineEndpoint({
   method: 'POST',
   path: '/member-billing-plans/:planId/subscribe/',
   access: 'member',
-  errors: { 400: ['invalid_payment_result'], 402: ['card_declined'], 403: ['billing_admin_only'], 404: ['not_found'], 409: ['already_subscribed', 'payment_in_progress'], 422: ['payment_method_required'], 502: ['payment_provider_unavailable'] },
+  errors: SUBSCRIBE_ERRORS,
   params: planParamsSchema,
   body: subscribeBodySchema,
   response: membershipSchema,
@@ -200,5 +211,3 @@ export const listPayments = defineEndpoint({
   summary: 'Purchase history of the membership the caller manages, newest first',
   tags: ['billing'],
 });
-
-

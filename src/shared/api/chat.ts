@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { defineEndpoint } from './endpoint';
+import { defineEndpoint, type ErrorDeclaration } from './endpoint';
 import { idParamsSchema, idSchema } from './common';
 import { piiKindSchema } from './piiSettings';
 import { IMAGE_SIZES } from '../domain/modes';
 
-export const chatBodySchema = z.object({
+/** The fields of a send; `chatBodySchema` adds the rules between them (a visitor's send picks from these). */
+export const chatFieldsSchema = z.object({
   text: z.string().max(100_000).default(''),
   file_ids: z.array(idSchema).max(20).default([]),
   session_hash_id: z.string().max(64).optional(),
@@ -16,6 +17,30 @@ export const chatBodySchema = z.object({
   /** Image mode: the text is the prompt; the answer is one generated image (docs/decisions/0037-chat-modes.md). */
   image_generation: z.boolean().optional(),
   image_size: z.enum(IMAGE_SIZES).optional(),
+  /**
+   * Regenerate: a new answer to this member message of the session, kept beside its earlier answers
+   * as a sibling. The stored question (text and files) is asked again, so `text` and `file_ids` stay
+   * empty. Paid like any send (docs/decisions/0081-chat-branches.md).
+   */
+  regenerate_message_id: idSchema.optional(),
+  /**
+   * Edit and resend: `text` (and `file_ids`) replace this member message of the session as a new
+   * branch from the same point; the old message and what followed it stay on their own branch.
+   */
+  edit_message_id: idSchema.optional(),
+});
+
+export const chatBodySchema = chatFieldsSchema.superRefine((body, context) => {
+  const branching = body.regenerate_message_id !== undefined || body.edit_message_id !== undefined;
+  if (body.regenerate_message_id !== undefined && body.edit_message_id !== undefined) {
+    context.addIssue({ code: 'custom', path: ['edit_message_id'], message: 'Regenerate or edit, not both.' });
+  }
+  if (branching && body.session_hash_id === undefined) {
+    context.addIssue({ code: 'custom', path: ['session_hash_id'], message: 'Regenerating or editing needs the session.' });
+  }
+  if (body.regenerate_message_id !== undefined && (body.text.trim() !== '' || body.file_ids.length > 0)) {
+    context.addIssue({ code: 'custom', path: ['text'], message: 'A regeneration asks the stored question again: no text or files.' });
+  }
 });
 export type ChatBody = z.input<typeof chatBodySchema>;
 
@@ -84,6 +109,18 @@ export const SERVER_SHUTTING_DOWN_FRAME = {
   message: 'The server restarted before the answer was complete. Please ask again.',
 } as const satisfies ChatFrame;
 
+/** The refusals of a chat message before any answer streams, the same for a member, a visitor and an API key. */
+export const CHAT_SEND_ERRORS = {
+  400: ['web_search_unavailable'],
+  402: ['credits_depleted'],
+  403: ['forbidden', 'model_not_allowed'],
+  404: ['not_found'],
+  413: ['input_too_long'],
+  422: ['message_empty', 'restricted_term'],
+  424: ['web_search_failed'],
+  428: ['pii_blocked'],
+} as const satisfies ErrorDeclaration;
+
 /**
  * The response schema documents the stream; the route writes `text/event-stream` itself.
  * Errors known before streaming (400, 402, 403, 413, 422, 428 `pii_blocked`) are plain JSON error bodies.
@@ -92,10 +129,10 @@ export const chat = defineEndpoint({
   method: 'POST',
   path: '/chatbots/:id/chat/',
   access: 'member',
-  errors: { 400: ['web_search_unavailable'], 402: ['credits_depleted'], 403: ['forbidden', 'model_not_allowed'], 404: ['not_found'], 413: ['input_too_long'], 422: ['message_empty', 'restricted_term'], 424: ['web_search_failed'], 428: ['pii_blocked'] },
+  errors: CHAT_SEND_ERRORS,
   params: idParamsSchema,
   body: chatBodySchema,
   response: z.string().describe('text/event-stream of `data: ChatFrame` lines'),
-  summary: 'Send a message and stream the answer',
+  summary: 'Send a message and stream the answer; `regenerate_message_id` answers a message again, `edit_message_id` resends it edited (both as new branches)',
   tags: ['chat'],
 });

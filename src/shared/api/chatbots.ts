@@ -5,7 +5,7 @@ import { llmModelSchema } from './llmModels';
 import { categorySchema } from './categories';
 import { DEFAULT_LIST_PAGE_SIZE } from '../domain/pagination';
 import { CHATBOT_LIMITS, CHATBOT_STATUSES } from '../domain/chatbots';
-import { PARSE_STATUSES } from './files';
+import { PARSE_STATUSES, UPLOAD_ERRORS } from './files';
 
 export const publishStatusSchema = z.enum(['none', 'pending', 'approved', 'rejected']);
 
@@ -156,7 +156,7 @@ export const updateChatbot = defineEndpoint({
   params: idParamsSchema,
   body: updateChatbotBodySchema,
   response: chatbotSchema,
-  summary: "Change a chatbot (its author or an admin). 403 model not allowed, 404 not visible, 409 public link taken",
+  summary: 'Change a chatbot (its author or an admin). 403 model not allowed, 404 not visible, 409 public link taken',
   tags: ['chatbots'],
 });
 
@@ -211,11 +211,10 @@ export const uploadChatbotDocuments = defineEndpoint({
   method: 'POST',
   path: '/chatbots/:id/documents/',
   access: 'member',
-  errors: { 400: ['file_corrupted'], 403: ['forbidden'], 404: ['not_found'], 413: ['file_too_large', 'too_many_pages'], 415: ['unsupported_file_type'], 422: ['validation_error'] },
+  errors: UPLOAD_ERRORS,
   params: idParamsSchema,
   response: z.object({ items: z.array(chatbotDocumentSchema) }),
-  summary:
-    'Add knowledge documents (multipart/form-data, `files` parts; the limits and errors of POST /files/). Parsed and indexed in the background',
+  summary: 'Add knowledge documents (multipart/form-data, `files` parts; the limits and errors of POST /files/). Parsed and indexed in the background',
   tags: ['chatbots'],
 });
 

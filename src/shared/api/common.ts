@@ -42,9 +42,7 @@ export const paginatedSchema = <T extends z.ZodType>(item: T) =>
 export type Paginated<T> = z.infer<ReturnType<typeof paginatedSchema<z.ZodType<T>>>>;
 
 /** Booleans in query strings arrive as text. */
-export const queryBoolean = z
-  .union([z.boolean(), z.enum(['true', 'false', '1', '0'])])
-  .transform((v) => v === true || v === 'true' || v === '1');
+export const queryBoolean = z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])]).transform((v) => v === true || v === 'true' || v === '1');
 
 export const languageSchema = z.enum(LANGUAGES);
 export type Language = z.infer<typeof languageSchema>;

@@ -54,7 +54,12 @@ function describeHeaders(headers: Headers): string {
 /** Builds the log-error body: the chat-style attachment blocks of spec §7, each field truncated. */
 export async function buildErrorLog(report: FailureReport, reporter: { source: string; userAgent: string }): Promise<ErrorLogBody> {
   const { endpoint, url, requestBody, error, response } = report;
-  const responseText = response ? await response.clone().text().catch(() => '') : '';
+  const responseText = response
+    ? await response
+        .clone()
+        .text()
+        .catch(() => '')
+    : '';
   const attachments = [
     { title: 'Response', text: truncateField(describeResponse(error, response, responseText)) },
     { title: 'Headers', text: truncateField(response ? describeHeaders(response.headers) : '') },

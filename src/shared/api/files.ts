@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoint } from './endpoint';
+import { defineEndpoint, type ErrorDeclaration } from './endpoint';
 import { ID_MAX, idParamsSchema, idTextSchema, okSchema } from './common';
 import { hashParamsSchema } from './sessions';
 
@@ -49,9 +49,19 @@ export type UploadOptions = z.input<typeof uploadOptionsSchema>;
 /** The multipart field carrying the files. */
 export const UPLOAD_FIELD = 'files';
 
+/** The refusals of an upload of files, to a chat or to a chatbot's knowledge. */
+export const UPLOAD_ERRORS = {
+  400: ['file_corrupted'],
+  403: ['forbidden'],
+  404: ['not_found'],
+  413: ['file_too_large', 'too_many_pages'],
+  415: ['unsupported_file_type'],
+  422: ['validation_error'],
+} as const satisfies ErrorDeclaration;
+
 export const uploadFiles = defineEndpoint({
   access: 'member',
-  errors: { 400: ['file_corrupted'], 403: ['forbidden'], 404: ['not_found'], 413: ['file_too_large', 'too_many_pages'], 415: ['unsupported_file_type'], 422: ['validation_error'] },
+  errors: UPLOAD_ERRORS,
   method: 'POST',
   path: '/files/',
   response: z.object({ items: z.array(chatFileSchema) }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint';
+import { NEW_MEMBER_ERRORS } from './signup';
 import { idSchema, languageSchema } from './common';
 import { EMAIL_MAX_EXCLUSIVE } from '../domain/account';
 import { NAME_MAX } from '../domain/signup';
@@ -46,7 +47,11 @@ export const acceptInvitation = defineEndpoint({
   method: 'POST',
   path: '/invitations/:hash/accept/',
   access: 'public',
-  errors: { 401: ['wrong_temporary_password'], 402: ['member_limit_reached'], 404: ['invitation_not_found'], 409: ['already_registered', 'value_already_used'], 422: ['common_password', 'invalid_email', 'invalid_field_value', 'invalid_member_group', 'invalid_name', 'invalid_password', 'invalid_signup_field', 'policy_agreement_required', 'required_field_missing', 'validation_error'] },
+  errors: {
+    401: ['wrong_temporary_password'],
+    ...NEW_MEMBER_ERRORS,
+    404: ['invitation_not_found'],
+  },
   params: hashParamsSchema,
   body: acceptInvitationBodySchema,
   response: z.object({ member_id: z.number().int(), tenant_name: z.string() }),

@@ -59,10 +59,7 @@ export const memberPatchBodySchema = z
      * apply: 422 `required_field_missing` / `invalid_field_value`, 409 `value_already_used`.
      * An empty value clears an optional field.
      */
-    custom_fields: z
-      .array(customFieldInputSchema)
-      .max(100)
-      .optional(),
+    custom_fields: z.array(customFieldInputSchema).max(100).optional(),
   })
   .refine((b) => Object.keys(b).length > 0, { message: 'Nothing to update' });
 
@@ -87,7 +84,12 @@ export const patchMember = defineEndpoint({
   method: 'PATCH',
   path: '/members/:id/',
   access: 'member',
-  errors: { 403: ['forbidden'], 404: ['not_found'], 409: ['value_already_used'], 422: ['field_not_editable', 'invalid_field_value', 'required_field_missing', 'validation_error'] },
+  errors: {
+    403: ['forbidden'],
+    404: ['not_found'],
+    409: ['value_already_used'],
+    422: ['field_not_editable', 'invalid_field_value', 'required_field_missing', 'validation_error'],
+  },
   params: idParamsSchema,
   body: memberPatchBodySchema,
   response: memberSchema,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CHAT_SEND_ERRORS } from './chat';
 import { defineEndpoint } from './endpoint';
 import { OPENAI_COMPATIBLE_PATH } from '../domain/apiKeys';
 
@@ -19,12 +20,20 @@ const NO_AUDIO = 'Audio is not supported by this API: it answers with text.';
 const contentPartSchema = z
   .looseObject({ type: z.string().meta({ description: 'Only `text`; other part types are refused (400).' }), text: z.string().optional() })
   .superRefine((part, context) => {
-    if (part.type !== 'text') context.addIssue({ code: 'custom', path: ['type'], message: `Content parts of type '${part.type}' are not supported by this API: send text parts only.` });
+    if (part.type !== 'text')
+      context.addIssue({
+        code: 'custom',
+        path: ['type'],
+        message: `Content parts of type '${part.type}' are not supported by this API: send text parts only.`,
+      });
     else if (part.text === undefined) context.addIssue({ code: 'custom', path: ['text'], message: 'A text part needs its text.' });
   });
 export const openAiMessageSchema = z.looseObject({
   role: z.enum(['system', 'developer', 'user', 'assistant', 'tool']),
-  content: z.union([z.string(), z.array(contentPartSchema)]).nullable().optional(),
+  content: z
+    .union([z.string(), z.array(contentPartSchema)])
+    .nullable()
+    .optional(),
 });
 export type OpenAiMessage = z.infer<typeof openAiMessageSchema>;
 
@@ -42,7 +51,10 @@ export const chatCompletionBodySchema = z.looseObject({
   /** Capped at the model's context limit; with `max_completion_tokens` too, the smaller counts. */
   max_tokens: tokenLimit,
   max_completion_tokens: tokenLimit,
-  stop: z.union([z.string(), z.array(z.string()).max(4)]).nullable().optional(),
+  stop: z
+    .union([z.string(), z.array(z.string()).max(4)])
+    .nullable()
+    .optional(),
   presence_penalty: penalty,
   frequency_penalty: penalty,
   seed: z.number().int().nullable().optional(),
@@ -53,7 +65,10 @@ export const chatCompletionBodySchema = z.looseObject({
   function_call: z.literal('none', { error: NO_TOOLS }).nullable().optional(),
   logprobs: z.literal(false, { error: 'logprobs are not supported by this API.' }).nullable().optional(),
   top_logprobs: z.null({ error: 'top_logprobs is not supported by this API.' }).optional(),
-  response_format: z.looseObject({ type: z.literal('text', { error: "A response_format other than {type: 'text'} (JSON mode, JSON schema) is not supported by this API." }) }).nullable().optional(),
+  response_format: z
+    .looseObject({ type: z.literal('text', { error: "A response_format other than {type: 'text'} (JSON mode, JSON schema) is not supported by this API." }) })
+    .nullable()
+    .optional(),
   modalities: z
     .array(z.string())
     .refine((modalities) => modalities.every((modality) => modality === 'text'), { error: NO_AUDIO })
@@ -118,7 +133,11 @@ export const chatCompletions = defineEndpoint({
   method: 'POST',
   path: `${OPENAI_COMPATIBLE_PATH}/chat/completions`,
   access: 'apiKey',
-  errors: { 400: ['web_search_unavailable'], 402: ['credits_depleted'], 403: ['forbidden', 'model_not_allowed'], 404: ['not_found'], 413: ['input_too_long'], 422: ['message_empty', 'restricted_term'], 424: ['web_search_failed'], 428: ['pii_blocked'], 502: ['upstream_failed'], 503: ['answer_not_saved', 'server_shutting_down'] },
+  errors: {
+    ...CHAT_SEND_ERRORS,
+    502: ['upstream_failed'],
+    503: ['answer_not_saved', 'server_shutting_down'],
+  },
   body: chatCompletionBodySchema,
   response: chatCompletionSchema,
   summary:

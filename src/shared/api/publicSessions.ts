@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { chatBodySchema } from './chat';
+import { CHAT_SEND_ERRORS, chatFieldsSchema } from './chat';
 import { defineEndpoint } from './endpoint';
 import { idParamsSchema, languageSchema } from './common';
 import { categorySchema } from './categories';
@@ -109,7 +109,7 @@ export const getPublicChatbot = defineEndpoint({
  * A visitor's message: the spec's chat fields a visitor may use (see visitorModesSchema; `file_ids`
  * must stay empty), plus their language for the answer. No test chats, no image generation.
  */
-export const publicChatBodySchema = chatBodySchema
+export const publicChatBodySchema = chatFieldsSchema
   .pick({ text: true, file_ids: true, session_hash_id: true, session_title: true, task_mode_id: true, web_search: true, thinking: true })
   .extend({ language: languageSchema.optional() });
 export type PublicChatBody = z.input<typeof publicChatBodySchema>;
@@ -118,7 +118,7 @@ export const publicChat = defineEndpoint({
   method: 'POST',
   path: '/public/chatbots/:id/chat/',
   access: 'public',
-  errors: { 400: ['web_search_unavailable'], 402: ['credits_depleted'], 403: ['forbidden', 'model_not_allowed', 'visitor_files_not_allowed'], 404: ['not_found'], 413: ['input_too_long'], 422: ['message_empty', 'restricted_term'], 424: ['web_search_failed'], 428: ['pii_blocked'] },
+  errors: { ...CHAT_SEND_ERRORS, 403: [...CHAT_SEND_ERRORS[403], 'visitor_files_not_allowed'] },
   params: idParamsSchema,
   body: publicChatBodySchema,
   response: z.string().describe('text/event-stream of `data: ChatFrame` lines'),

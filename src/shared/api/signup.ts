@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEndpoint } from './endpoint';
+import { defineEndpoint, type ErrorDeclaration } from './endpoint';
 import { customFieldInputSchema, fieldNamesSchema } from './members';
 import { idParamsSchema, idSchema, isoDateTime, languageSchema, queryBoolean } from './common';
 import { EMAIL_MAX_EXCLUSIVE } from '../domain/account';
@@ -63,7 +63,10 @@ export const listCustomFields = defineEndpoint({
   path: '/custom-fields/',
   access: 'public',
   errors: {},
-  query: z.object({ is_signup_field: queryBoolean.optional(), language: languageSchema.optional().describe('the language `field_name` is given in (default: the signed-in member’s, else English)') }),
+  query: z.object({
+    is_signup_field: queryBoolean.optional(),
+    language: languageSchema.optional().describe('the language `field_name` is given in (default: the signed-in member’s, else English)'),
+  }),
   response: z.object({ items: z.array(customFieldSchema) }),
   summary: 'The sign-up custom fields of the tenant (public callers only ever get sign-up fields)',
   tags: ['custom-fields'],
@@ -103,7 +106,11 @@ export const getPolicyFile = defineEndpoint({
   tags: ['policies'],
 });
 
-const emailSchema = z.string().trim().min(1).max(EMAIL_MAX_EXCLUSIVE - 1);
+const emailSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(EMAIL_MAX_EXCLUSIVE - 1);
 
 export const sendCodeBodySchema = z.object({
   email: emailSchema,
@@ -124,13 +131,20 @@ export const sendCode = defineEndpoint({
   method: 'POST',
   path: '/auth/code/',
   access: 'public',
-  errors: { 400: ['invalid_email'], 403: ['signup_closed'], 409: ['already_registered'], 422: ['invalid_phone', 'validation_error'], 424: ['mail_failed', 'sms_failed'], 429: ['code_cooldown'] },
+  errors: {
+    400: ['invalid_email'],
+    403: ['signup_closed'],
+    409: ['already_registered'],
+    422: ['invalid_phone', 'validation_error'],
+    424: ['mail_failed', 'sms_failed'],
+    429: ['code_cooldown'],
+  },
   body: sendCodeBodySchema,
   response: sendCodeResponseSchema,
-  summary: 'Send a sign-up verification code by email or SMS (400 `invalid_email`, 409 registered, 422 input data error: `invalid_phone`, a method not offered; 424 delivery problem, 429 cooldown)',
+  summary:
+    'Send a sign-up verification code by email or SMS (400 `invalid_email`, 409 registered, 422 input data error: `invalid_phone`, a method not offered; 424 delivery problem, 429 cooldown)',
   tags: ['auth'],
 });
-
 
 /** Spec §3 sign-up payload; `member_type` and `sso_user_type` exist so a wrong one gets its reason. */
 export const signUpBodySchema = z.object({
@@ -139,7 +153,11 @@ export const signUpBodySchema = z.object({
   name: z.string().max(NAME_MAX * 2),
   language: languageSchema,
   custom_fields: z.array(customFieldInputSchema).max(100).default([]),
-  auth_code: z.string().trim().min(1).max(VERIFICATION_CODE_LENGTH * 2),
+  auth_code: z
+    .string()
+    .trim()
+    .min(1)
+    .max(VERIFICATION_CODE_LENGTH * 2),
   default_member_group_id: idSchema,
   member_group_ids: z.array(idSchema).max(100).default([]),
   /** Ids of the policies agreed to. */
@@ -158,11 +176,34 @@ export const signUpResponseSchema = z.object({
   member_id: z.number().int(),
 });
 
+/** The refusals of a new member's account, whether they sign up or accept an invitation. */
+export const NEW_MEMBER_ERRORS = {
+  402: ['member_limit_reached'],
+  409: ['already_registered', 'value_already_used'],
+  422: [
+    'common_password',
+    'invalid_email',
+    'invalid_field_value',
+    'invalid_member_group',
+    'invalid_name',
+    'invalid_password',
+    'invalid_signup_field',
+    'policy_agreement_required',
+    'required_field_missing',
+    'validation_error',
+  ],
+} as const satisfies ErrorDeclaration;
+
 export const signUp = defineEndpoint({
   method: 'POST',
   path: '/auth/sign-up/',
   access: 'public',
-  errors: { 401: ['code_expired', 'invalid_code'], 402: ['member_limit_reached'], 403: ['signup_closed'], 409: ['already_registered', 'value_already_used'], 422: ['common_password', 'invalid_email', 'invalid_field_value', 'invalid_member_group', 'invalid_member_type', 'invalid_name', 'invalid_password', 'invalid_signup_field', 'invalid_sso_user_type', 'policy_agreement_required', 'required_field_missing', 'validation_error'] },
+  errors: {
+    401: ['code_expired', 'invalid_code'],
+    ...NEW_MEMBER_ERRORS,
+    403: ['signup_closed'],
+    422: [...NEW_MEMBER_ERRORS[422], 'invalid_member_type', 'invalid_sso_user_type'],
+  },
   body: signUpBodySchema,
   response: signUpResponseSchema,
   summary: 'Create an account with a verification code; the tenant decides pending, approved or registered',

@@ -42,7 +42,11 @@ export const ssoCredentialsSchema = z.strictObject({
 });
 /** Directory, second step: the code that reached the user. */
 export const ssoCodeSchema = z.strictObject({
-  code: z.string().trim().min(1).max(VERIFICATION_CODE_LENGTH * 2),
+  code: z
+    .string()
+    .trim()
+    .min(1)
+    .max(VERIFICATION_CODE_LENGTH * 2),
   verification_id: idSchema,
   auth_token: z.string().min(1).max(4000),
 });
@@ -85,7 +89,14 @@ export const ssoVerify = defineEndpoint({
   method: 'POST',
   path: '/sso-platforms/:id/verify/',
   access: 'public',
-  errors: { 401: ['code_expired', 'invalid_code', 'sso_identity_expired', 'sso_rejected'], 403: ['not_eligible'], 404: ['not_found'], 422: ['invalid_phone', 'validation_error'], 424: ['mail_failed', 'sms_failed', 'sso_unavailable'], 429: ['code_cooldown'] },
+  errors: {
+    401: ['code_expired', 'invalid_code', 'sso_identity_expired', 'sso_rejected'],
+    403: ['not_eligible'],
+    404: ['not_found'],
+    422: ['invalid_phone', 'validation_error'],
+    424: ['mail_failed', 'sms_failed', 'sso_unavailable'],
+    429: ['code_cooldown'],
+  },
   params: idParamsSchema,
   body: ssoVerifyBodySchema,
   response: z.discriminatedUnion('step', [ssoCodeSentSchema, ssoVerifiedSchema]),
@@ -97,7 +108,13 @@ export const ssoSendCode = defineEndpoint({
   method: 'POST',
   path: '/sso-platforms/:id/send-code/',
   access: 'public',
-  errors: { 401: ['sso_identity_expired'], 404: ['not_found'], 422: ['invalid_phone', 'validation_error'], 424: ['mail_failed', 'sms_failed'], 429: ['code_cooldown'] },
+  errors: {
+    401: ['sso_identity_expired'],
+    404: ['not_found'],
+    422: ['invalid_phone', 'validation_error'],
+    424: ['mail_failed', 'sms_failed'],
+    429: ['code_cooldown'],
+  },
   params: idParamsSchema,
   body: z.strictObject({
     method: z.enum(VERIFICATION_METHODS),
@@ -128,7 +145,23 @@ export const ssoSignUp = defineEndpoint({
   method: 'POST',
   path: '/auth/sso-sign-up/',
   access: 'public',
-  errors: { 401: ['sso_identity_expired'], 402: ['member_limit_reached'], 403: ['not_eligible', 'signup_closed'], 404: ['not_found'], 409: ['already_registered', 'value_already_used'], 422: ['invalid_email', 'invalid_field_value', 'invalid_member_group', 'invalid_name', 'invalid_signup_field', 'policy_agreement_required', 'required_field_missing', 'validation_error'] },
+  errors: {
+    401: ['sso_identity_expired'],
+    402: ['member_limit_reached'],
+    403: ['not_eligible', 'signup_closed'],
+    404: ['not_found'],
+    409: ['already_registered', 'value_already_used'],
+    422: [
+      'invalid_email',
+      'invalid_field_value',
+      'invalid_member_group',
+      'invalid_name',
+      'invalid_signup_field',
+      'policy_agreement_required',
+      'required_field_missing',
+      'validation_error',
+    ],
+  },
   body: ssoSignUpBodySchema,
   response: signUpResponseSchema,
   summary: 'Create an account for a verified SSO identity; the client then signs in with the same identity',

@@ -45,9 +45,25 @@ export const AUDIT_ACTIONS = [
   'credit.allocation',
   'membership.update',
   'api_key.revoke',
+  'prompt.create',
+  'prompt.update',
+  'prompt.delete',
+  'mcp_server.create',
+  'mcp_server.update',
+  'mcp_server.delete',
+  /** The tools were listed again (`added`, `gone`, `returned`: tool names). */
+  'mcp_server.refresh',
+  /** A tool's switches or groups (`is_enabled`, `is_sensitive`, `member_groups` from, to). */
+  'mcp_tool.update',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+type TargetOf<Action> = Action extends `${infer Target}.${string}` ? Target : never;
+/** The kind of record an action is about: its name before the dot (`member_group`). */
+export type AuditTarget = TargetOf<AuditAction>;
+/** Whether a recorded `target_type` is one the actions name (the admin page translates those). */
+export const isAuditTarget = (value: string): value is AuditTarget => AUDIT_ACTIONS.some((action) => action.startsWith(`${value}.`));
 
 /** What an audit row says changed: a field's old and new value, or a whole created/deleted value. */
 export type AuditChanges = Record<string, unknown>;

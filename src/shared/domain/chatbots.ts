@@ -38,7 +38,6 @@ export const CHATBOT_LIMITS = {
   publicHashPattern: /^[a-z0-9](?:[a-z0-9-]{2,62}[a-z0-9])$/,
 } as const;
 
-
 /** A chatbot's name in an interface language ('' for an unnamed draft). */
 export function chatbotName(chatbot: { ko_name: string; en_name: string }, language: SupportedLanguage): string {
   return localizedName(chatbot, language);

@@ -25,7 +25,8 @@ describe('depletion message (spec §4)', () => {
 });
 
 describe('credit warnings (spec §9)', () => {
-  const warn = (percentage_used: number | null, estimated_messages_left: number | null = null, depleted = false) => creditWarning({ percentage_used, estimated_messages_left, depleted });
+  const warn = (percentage_used: number | null, estimated_messages_left: number | null = null, depleted = false) =>
+    creditWarning({ percentage_used, estimated_messages_left, depleted });
 
   it('at 50 % and 80 % used, about 10 messages left, and depleted, the strongest winning', () => {
     expect(warn(null)).toBeNull();

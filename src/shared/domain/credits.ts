@@ -6,10 +6,7 @@ export function isCreditsDepleted(check: { remaining_credit: number | null; tena
 }
 
 /** Model cost is credits per 10K input tokens; output is priced per 10K output tokens. */
-export function costInCredits(
-  usage: { inputTokens: number; outputTokens: number },
-  price: { inputPer10k: number; outputPer10k: number },
-): number {
+export function costInCredits(usage: { inputTokens: number; outputTokens: number }, price: { inputPer10k: number; outputPer10k: number }): number {
   return (usage.inputTokens / 10_000) * price.inputPer10k + (usage.outputTokens / 10_000) * price.outputPer10k;
 }
 

@@ -35,10 +35,14 @@ export const ERROR_CODES = [
   'restricted_term',
   'pii_blocked',
   'no_history',
+  /** A chat import names a chatbot the member may not chat with (or none of this organisation). */
+  'chatbot_not_usable',
   'rate_limited',
   'upstream_failed',
   /** A chat answer that could not be saved (stream error frame; 503 on the OpenAI-compatible API). */
   'answer_not_saved',
+  /** Feedback on an answer that is still being written (409): it is rated once it is finished. */
+  'answer_not_finished',
   /** A chat answer cut off by the server's shutdown, saved as interrupted (stream error frame; 503 on the OpenAI-compatible API). */
   'server_shutting_down',
   'web_search_unavailable',
@@ -159,5 +163,21 @@ export const ERROR_CODES = [
   'too_many_rows',
   /** A visitor's public chat names files: visitors have no upload path (403). */
   'visitor_files_not_allowed',
+  // Prompt library (issue 23).
+  /** Another prompt of the same scope (the tenant's, or the member's own) has this name, letter case ignored (409). */
+  'prompt_name_taken',
+  /** The tenant or the member has as many prompts as allowed (422). */
+  'prompt_limit_reached',
+  // MCP servers (issue 24): a connection that failed (424; the server keeps it as its last error).
+  /** Another MCP server of the tenant has this name (409). */
+  'mcp_server_name_taken',
+  /** Nothing answered at the address (refused, not found, reset, or an HTTP error status). */
+  'mcp_unreachable',
+  /** No answer within MCP_CONNECT_TIMEOUT_SECONDS. */
+  'mcp_timeout',
+  /** The MCP server refused the secret (401 or 403). */
+  'mcp_unauthorized',
+  /** What answered does not speak MCP over streamable HTTP, or listed unusable tools. */
+  'mcp_protocol_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -32,10 +32,7 @@ const PATTERNS: Record<PiiKind, RegExp> = {
   // E.164 with its country code: "+", then 8 to 15 digits in all (the lookahead counts them), in
   // groups split by one space, dash or dot, an area code possibly in brackets
   // (+44 20 7946 0958, +1 (415) 555-0132, +4915112345678).
-  international_phone: new RegExp(
-    String.raw`(?<![\w+])\+(?=(?:[-. ()]*\d){8,15}(?![-. ()]*\d))[1-9]\d{0,2}(?:[-. ]?(?:\(\d{1,4}\)|\d{1,4}))+${END}`,
-    'g',
-  ),
+  international_phone: new RegExp(String.raw`(?<![\w+])\+(?=(?:[-. ()]*\d){8,15}(?![-. ()]*\d))[1-9]\d{0,2}(?:[-. ]?(?:\(\d{1,4}\)|\d{1,4}))+${END}`, 'g'),
 };
 
 export interface PiiMatch {

@@ -37,7 +37,10 @@ export function validateName(value: string): SignupValidationKey | null {
 }
 
 /** A custom field's value: "{field_name} is required." and "{field_name} must be a number." (spec §5). */
-export function validateCustomFieldValue(field: { is_required: boolean; field_type: 'text' | 'number' }, value: string | undefined): SignupValidationKey | null {
+export function validateCustomFieldValue(
+  field: { is_required: boolean; field_type: 'text' | 'number' },
+  value: string | undefined,
+): SignupValidationKey | null {
   const text = value?.trim() ?? '';
   if (!text) return field.is_required ? 'signup:validation.field_required' : null;
   if (field.field_type === 'number' && !/^-?\d+(\.\d+)?$/.test(text)) return 'signup:validation.field_number';

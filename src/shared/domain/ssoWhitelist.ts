@@ -20,7 +20,10 @@ export function parseWhitelistEmails(text: string): { emails: string[]; invalid:
   const emails = new Set<string>();
   const invalid = new Set<string>();
   for (const raw of text.split(/[\s,;]+/)) {
-    const cell = raw.replace(/^["']+|["']+$/g, '').trim().toLowerCase();
+    const cell = raw
+      .replace(/^["']+|["']+$/g, '')
+      .trim()
+      .toLowerCase();
     if (!cell.includes('@')) continue;
     if (validateEmail(cell)) invalid.add(cell);
     else emails.add(cell);

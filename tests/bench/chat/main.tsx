@@ -13,6 +13,10 @@ import { sanitizeHtml } from '../../../src/renderer/src/components/sanitizeHtml'
 import { ChatRun } from '../../../src/renderer/src/features/chat/chatRun';
 import { MessageList } from '../../../src/renderer/src/features/chat/MessageList';
 import { answerChunks, emitAtRate, historyMessages } from '../stream/answer';
+import type { BranchActions } from '../../../src/renderer/src/features/chat/BranchControls';
+
+/** The chat screen's rows carry their branch buttons (regenerate, edit, versions); nothing is sent here. */
+const BRANCHING: BranchActions = { regenerate: () => {}, edit: () => {}, switchTo: () => {}, busy: false };
 
 /**
  * A long chat in the real message list: opened at its newest page, then scrolled to the top one
@@ -51,7 +55,16 @@ function LongChat({ total, run }: { total: number; run: ChatRun | null }) {
     paging.loading = loadingOlder;
   }, [messages.length, loadingOlder]);
   return (
-    <MessageList messages={messages} run={run} face={face} hasOlder={loaded < all.length} loadingOlder={loadingOlder} onLoadOlder={onLoadOlder} empty={null} />
+    <MessageList
+      messages={messages}
+      run={run}
+      face={face}
+      hasOlder={loaded < all.length}
+      loadingOlder={loadingOlder}
+      onLoadOlder={onLoadOlder}
+      empty={null}
+      branching={BRANCHING}
+    />
   );
 }
 
@@ -235,4 +248,4 @@ async function pinning(total: number, rate: number, chunkCount: number) {
   return { samples, samplesAtBottom, maxGapPx, readerMovedPx, anchorKept: anchor?.isConnected ?? false };
 }
 
-Object.assign(window, { pinning,  openChat, scrollToTop, stream, longTasks });
+Object.assign(window, { pinning, openChat, scrollToTop, stream, longTasks });

@@ -161,7 +161,10 @@ export async function eventually<T>(probe: () => Promise<T | undefined>): Promis
 export async function storedAnswer(db: Database, answerId: number) {
   const [answer] = await db.select().from(sessionMessages).where(eq(sessionMessages.id, answerId));
   const usage = await db.select().from(usageRecords).where(eq(usageRecords.messageId, answerId));
-  const [reservation] = await db.select().from(creditLedger).where(and(eq(creditLedger.kind, 'reservation'), eq(creditLedger.messageId, answerId)));
+  const [reservation] = await db
+    .select()
+    .from(creditLedger)
+    .where(and(eq(creditLedger.kind, 'reservation'), eq(creditLedger.messageId, answerId)));
   const settlements = reservation ? await db.select().from(creditLedger).where(eq(creditLedger.reservationId, reservation.id)) : [];
   /** What the member was charged: the reservation less what its settlement gave back. */
   const charged = reservation && settlements.length === 1 ? -reservation.amount - settlements[0]!.amount : null;

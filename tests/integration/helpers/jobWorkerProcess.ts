@@ -7,7 +7,7 @@
 import { buildApp } from '../../../src/server/app';
 import { testConfig } from '../../../src/server/config';
 import { openPglite, openPostgres } from '../../../src/server/db/client';
-import { createJobQueue, jobQueueSettings } from '../../../src/server/jobs/queue';
+import { createJobQueue } from '../../../src/server/jobs/queue';
 import { defineCrashJobs, fastJobSettings } from './crashJobs';
 
 const [target, tenantId, memberId] = process.argv.slice(2);
@@ -15,7 +15,7 @@ if (!target || !tenantId || !memberId) throw new Error('usage: jobWorkerProcess.
 
 const handle = target.startsWith('postgres') ? await openPostgres(target) : await openPglite(target);
 const config = testConfig({ ...fastJobSettings, JOB_CONCURRENCY: 2 });
-const jobs = createJobQueue(handle.db, jobQueueSettings(config));
+const jobs = createJobQueue({ db: handle.db, config });
 const types = defineCrashJobs(jobs, async (_payload, { taskId }) => {
   process.stdout.write(`${JSON.stringify({ started: taskId })}\n`);
   await new Promise(() => {});

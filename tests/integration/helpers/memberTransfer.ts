@@ -30,7 +30,10 @@ export async function tenantIdOf(db: Database, subdomain: string): Promise<numbe
 }
 
 export async function memberIdOf(db: Database, tenantId: number, email: string): Promise<number> {
-  const [member] = await db.select({ id: members.id }).from(members).where(and(eq(members.tenantId, tenantId), eq(members.email, email)));
+  const [member] = await db
+    .select({ id: members.id })
+    .from(members)
+    .where(and(eq(members.tenantId, tenantId), eq(members.email, email)));
   return member!.id;
 }
 
@@ -39,8 +42,14 @@ export async function memberIdOf(db: Database, tenantId: number, email: string):
  * multi-row inserts of 1,000 (fast enough to seed 10,000 in a test).
  */
 export async function seedBulkMembers(db: Database, tenantId: number, count: number): Promise<void> {
-  const [group] = await db.select({ id: memberGroups.id }).from(memberGroups).where(and(eq(memberGroups.tenantId, tenantId), eq(memberGroups.isDefault, true)));
-  const [department] = await db.select({ id: customFields.id }).from(customFields).where(and(eq(customFields.tenantId, tenantId), eq(customFields.enName, 'Department')));
+  const [group] = await db
+    .select({ id: memberGroups.id })
+    .from(memberGroups)
+    .where(and(eq(memberGroups.tenantId, tenantId), eq(memberGroups.isDefault, true)));
+  const [department] = await db
+    .select({ id: customFields.id })
+    .from(customFields)
+    .where(and(eq(customFields.tenantId, tenantId), eq(customFields.enName, 'Department')));
   for (let start = 0; start < count; start += 1000) {
     const size = Math.min(1000, count - start);
     const rows = await db

@@ -7,7 +7,8 @@ import { streamChat } from './chat';
 
 afterEach(() => setPlatformForTests(null));
 
-const send = (chatbotId = 7) => streamChat({ chatbotId, body: { text: 'Hello there' }, signal: new AbortController().signal, onMeta: vi.fn(), onFrame: vi.fn() });
+const send = (chatbotId = 7) =>
+  streamChat({ chatbotId, body: { text: 'Hello there' }, signal: new AbortController().signal, onMeta: vi.fn(), onFrame: vi.fn() });
 
 /** What the log-error endpoint received, once it has been called. */
 async function onlyReport(api: ReturnType<typeof installFakeApi>) {
@@ -61,7 +62,10 @@ describe('streamChat on the desktop', () => {
     const { bridge, calls } = fakeBridge({
       'chat:start': () => ({ ok: false, error: { status: 500, body: { code: 'internal_error', message: 'boom' } } }),
       'settings:get': () => ({ ok: true, value: { apiBase: 'https://chat.test/api/v1', subdomain: 'acme', configured: true } }),
-      'http:fetch': () => ({ ok: true, value: { status: 200, statusText: 'OK', headers: [['content-type', 'application/json']], body: new TextEncoder().encode('{"ok":true}') } }),
+      'http:fetch': () => ({
+        ok: true,
+        value: { status: 200, statusText: 'OK', headers: [['content-type', 'application/json']], body: new TextEncoder().encode('{"ok":true}') },
+      }),
     });
     setPlatformForTests(createDesktopPlatform(bridge));
     await expect(send(3)).rejects.toMatchObject({ status: 500, code: 'internal_error' });

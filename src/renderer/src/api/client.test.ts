@@ -54,13 +54,16 @@ describe('callEndpoint', () => {
 describe('error log body', () => {
   it('truncates every field to 2900 characters', async () => {
     const huge = 'x'.repeat(10_000);
-    const body = await errorLogApi.buildErrorLog({
-      endpoint: { method: 'POST', path: '/chatbots/:id/chat/' },
-      url: 'http://app.test/api/v1/chatbots/1/chat/',
-      requestBody: { text: huge },
-      error: new ApiError(500, null, huge),
-      response: new Response(huge, { status: 500 }),
-    }, { source: 'web-client', userAgent: huge });
+    const body = await errorLogApi.buildErrorLog(
+      {
+        endpoint: { method: 'POST', path: '/chatbots/:id/chat/' },
+        url: 'http://app.test/api/v1/chatbots/1/chat/',
+        requestBody: { text: huge },
+        error: new ApiError(500, null, huge),
+        response: new Response(huge, { status: 500 }),
+      },
+      { source: 'web-client', userAgent: huge },
+    );
     for (const block of body.attachments ?? []) expect(block.text.length).toBeLessThanOrEqual(2900);
     expect(body.message.length).toBeLessThanOrEqual(2900);
     expect(body.user_agent.length).toBeLessThanOrEqual(2900);

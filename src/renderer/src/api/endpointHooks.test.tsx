@@ -37,17 +37,25 @@ describe('endpointKey', () => {
   it('leaves out query values that are not sent, and does not depend on their order', () => {
     const endpoint = { method: 'GET', path: '/things/' } as const;
     expect(endpointKey(endpoint, { query: { search: '', page: undefined } })).toEqual(['GET', '/things/']);
-    expect(hashKey(endpointKey(endpoint, { query: { page: 2, search: 'a', order: null } }))).toBe(hashKey(endpointKey(endpoint, { query: { search: 'a', page: 2 } })));
+    expect(hashKey(endpointKey(endpoint, { query: { page: 2, search: 'a', order: null } }))).toBe(
+      hashKey(endpointKey(endpoint, { query: { search: 'a', page: 2 } })),
+    );
     expect(hashKey(endpointKey(endpoint, { query: { page: 2 } }))).not.toBe(hashKey(endpointKey(endpoint, { query: { page: 3 } })));
   });
 });
 
 describe('useEndpointQuery and useEndpointMutation', () => {
   it('reloads the endpoints a mutation invalidates once it succeeded', async () => {
-    const api = installFakeApi({ 'GET /admin/task-modes/': () => Response.json(modes), 'DELETE /admin/task-modes/3/': () => new Response(null, { status: 204 }) });
+    const api = installFakeApi({
+      'GET /admin/task-modes/': () => Response.json(modes),
+      'DELETE /admin/task-modes/3/': () => new Response(null, { status: 204 }),
+    });
     const { wrapper: Wrapper } = wrapper();
     const { result } = renderHook(
-      () => ({ list: useEndpointQuery(adminTaskModesApi.listAdminTaskModes, {}), remove: useEndpointMutation(adminTaskModesApi.deleteTaskMode, { invalidates: [adminTaskModesApi.listAdminTaskModes] }) }),
+      () => ({
+        list: useEndpointQuery(adminTaskModesApi.listAdminTaskModes, {}),
+        remove: useEndpointMutation(adminTaskModesApi.deleteTaskMode, { invalidates: [adminTaskModesApi.listAdminTaskModes] }),
+      }),
       { wrapper: Wrapper },
     );
     await waitFor(() => expect(result.current.list.data?.items).toHaveLength(1));
@@ -69,7 +77,10 @@ describe('useEndpointQuery and useEndpointMutation', () => {
     const { wrapper: Wrapper } = wrapper();
     const { result } = renderHook(
       // The query after it: its answer is awaited, so a toast of the failure would be on screen by then.
-      () => ({ remove: useEndpointMutation(adminTaskModesApi.deleteTaskMode, { errorToast: false }), list: useEndpointQuery(adminTaskModesApi.listAdminTaskModes, {}, { enabled: false }) }),
+      () => ({
+        remove: useEndpointMutation(adminTaskModesApi.deleteTaskMode, { errorToast: false }),
+        list: useEndpointQuery(adminTaskModesApi.listAdminTaskModes, {}, { enabled: false }),
+      }),
       { wrapper: Wrapper },
     );
     await act(async () => {
@@ -117,7 +128,17 @@ describe('useEndpointQuery and useEndpointMutation', () => {
 });
 
 describe('useEndpointInfiniteQuery', () => {
-  const session = (n: number) => ({ id: n, hash_id: `s${n}`, chatbot_id: 5, chatbot: { id: 5 }, title: `Session ${n}`, is_public: false, creator_name: 'Ada', last_chat_at: null, created_at: '2025-01-01T00:00:00Z' });
+  const session = (n: number) => ({
+    id: n,
+    hash_id: `s${n}`,
+    chatbot_id: 5,
+    chatbot: { id: 5 },
+    title: `Session ${n}`,
+    is_public: false,
+    creator_name: 'Ada',
+    last_chat_at: null,
+    created_at: '2025-01-01T00:00:00Z',
+  });
   it('loads page after page with the page query, and invalidating the endpoint reloads them', async () => {
     const api = installFakeApi({
       'GET /sessions/': (request) => {
@@ -128,11 +149,15 @@ describe('useEndpointInfiniteQuery', () => {
     const { queryClient, wrapper: Wrapper } = wrapper();
     const { result } = renderHook(
       () =>
-        useEndpointInfiniteQuery(sessionsApi.listSessions, {}, {
-          pageQuery: (page: number) => ({ page }),
-          initialPageParam: 1,
-          getNextPageParam: (last) => (last.page < last.total_pages ? last.page + 1 : undefined),
-        }),
+        useEndpointInfiniteQuery(
+          sessionsApi.listSessions,
+          {},
+          {
+            pageQuery: (page: number) => ({ page }),
+            initialPageParam: 1,
+            getNextPageParam: (last) => (last.page < last.total_pages ? last.page + 1 : undefined),
+          },
+        ),
       { wrapper: Wrapper },
     );
     await waitFor(() => expect(result.current.data?.pages).toHaveLength(1));

@@ -103,7 +103,8 @@ export function useEndpointInfiniteQuery<E extends AnyEndpoint, TPageParam>(endp
   return useInfiniteQuery<EndpointResponse<E>, Error, InfiniteData<EndpointResponse<E>, TPageParam>, QueryKey, TPageParam>({
     ...queryOptions,
     queryKey: endpointPagesKey(endpoint, input),
-    queryFn: ({ pageParam }) => callEndpoint(endpoint, { ...input, query: { ...(input as { query?: object }).query, ...pageQuery(pageParam as TPageParam) } } as CallOptions<E>),
+    queryFn: ({ pageParam }) =>
+      callEndpoint(endpoint, { ...input, query: { ...(input as { query?: object }).query, ...pageQuery(pageParam as TPageParam) } } as CallOptions<E>),
     meta: { endpoint, errorToast } satisfies EndpointMeta,
   });
 }

@@ -13,8 +13,7 @@ function hasText(language: string, key: string): boolean {
   const [namespace, path] = key.split(':') as [string, string];
   const parts = path.split('.');
   const parent = parts.slice(0, -1).reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], resources[language]?.[namespace]) as
-    | Record<string, unknown>
-    | undefined;
+    Record<string, unknown> | undefined;
   const last = parts[parts.length - 1]!;
   return typeof parent?.[last] === 'string' || typeof parent?.[`${last}_other`] === 'string';
 }

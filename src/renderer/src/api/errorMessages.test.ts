@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { adminSsoPlatformsApi, ApiError, authApi, chatbotsApi, sessionsApi } from '../../../shared/api';
-import { errorKeyOf, errorMessageKey } from './errorMessages';
+import { errorKeyOf, errorMessageKey, type ErrorMessageOverride } from './errorMessages';
 import { initI18n } from '../i18n';
 
 describe('generic status messages (spec §8)', () => {
@@ -44,7 +44,7 @@ describe('endpoint rows and screen overrides', () => {
   });
 
   it("puts a screen's overrides before the endpoint's and the generic rows", () => {
-    const overrides = [{ status: 404, key: 'chat:empty.chatbotUnavailable' }];
+    const overrides: ErrorMessageOverride[] = [{ status: 404, key: 'chat:empty.chatbotUnavailable' }];
     expect(errorMessageKey(new ApiError(404, null), chatbotsApi.getChatbot, overrides)).toBe('chat:empty.chatbotUnavailable');
     expect(errorMessageKey(new ApiError(403, null), chatbotsApi.getChatbot, overrides)).toBe('errors:status_403');
   });

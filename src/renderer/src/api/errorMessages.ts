@@ -1,9 +1,10 @@
 import * as authApi from '../../../shared/api/auth';
 import { isApiError, type ApiError } from '../../../shared/api/apiError';
 import { type DeclaredErrorCode, type Endpoint, declaredErrors } from '../../../shared/api/endpoint';
+import type { MessageKey } from '../i18n/keys';
 
 /** A message key, or keys tried in order under a condition on the failure, then an unconditional one. */
-export type ErrorMessage = string | readonly [...{ when: (error: ApiError) => boolean; key: string }[], string];
+export type ErrorMessage = MessageKey | readonly [...{ when: (error: ApiError) => boolean; key: MessageKey }[], MessageKey];
 
 /** A declared code whose message is, on purpose, the endpoint's message for its status (else the generic one). */
 export const BY_STATUS: unique symbol = Symbol('by status');
@@ -19,14 +20,14 @@ export const BY_STATUS: unique symbol = Symbol('by status');
 export type EndpointErrorMessages<E extends Endpoint> = {
   codes: { readonly [C in DeclaredErrorCode<E>]: ErrorMessage | typeof BY_STATUS };
   statuses?: { readonly [status: number]: ErrorMessage };
-  otherwise?: string;
+  otherwise?: MessageKey;
 };
 
 interface StoredErrorMessages {
   endpoint: Endpoint;
   codes: Readonly<Record<string, ErrorMessage | typeof BY_STATUS>>;
   statuses?: { readonly [status: number]: ErrorMessage };
-  otherwise?: string;
+  otherwise?: MessageKey;
 }
 
 /** One endpoint's entry of the message table (errorCatalog.ts), typed by its declared codes. */
@@ -38,7 +39,7 @@ export interface ErrorMessageOverride {
   status?: number;
   code?: string;
   when?: (error: ApiError) => boolean;
-  key: string;
+  key: MessageKey;
 }
 
 export const isIndividual = (error: ApiError) => (error.body?.details as { member_type?: string } | undefined)?.member_type === 'individual';
@@ -104,17 +105,22 @@ function matches(row: ErrorMessageOverride, error: unknown): boolean {
   return (row.code === undefined || error.code === row.code) && (row.when?.(error) ?? true);
 }
 
-function keyOf(message: ErrorMessage, error: ApiError): string {
+function keyOf(message: ErrorMessage, error: ApiError): MessageKey {
   if (typeof message === 'string') return message;
-  const conditional = message.slice(0, -1) as { when: (error: ApiError) => boolean; key: string }[];
-  return conditional.find((option) => option.when(error))?.key ?? (message[message.length - 1] as string);
+  const conditional = message.slice(0, -1) as { when: (error: ApiError) => boolean; key: MessageKey }[];
+  return conditional.find((option) => option.when(error))?.key ?? (message[message.length - 1] as MessageKey);
 }
 
 /** The endpoint's own message: its declared code's, else its status's, else its `otherwise`. */
-function endpointMessageKey(entry: StoredErrorMessages, error: unknown): string | undefined {
+function endpointMessageKey(entry: StoredErrorMessages, error: unknown): MessageKey | undefined {
   if (isApiError(error)) {
     const code = error.code;
-    const byCode = code !== undefined && Object.hasOwn(entry.codes, code) && declaredErrors(entry.endpoint).some(([status, declared]) => status === error.status && declared === code) ? entry.codes[code] : undefined;
+    const byCode =
+      code !== undefined &&
+      Object.hasOwn(entry.codes, code) &&
+      declaredErrors(entry.endpoint).some(([status, declared]) => status === error.status && declared === code)
+        ? entry.codes[code]
+        : undefined;
     if (byCode !== undefined && byCode !== BY_STATUS) return keyOf(byCode, error);
     const byStatus = entry.statuses?.[error.status];
     if (byStatus !== undefined) return keyOf(byStatus, error);
@@ -126,7 +132,7 @@ function endpointMessageKey(entry: StoredErrorMessages, error: unknown): string 
  * The message key of a failed call: the screen's own `overrides` first, then the messages of its
  * `endpoint`, then the generic rows.
  */
-export function errorMessageKey(error: unknown, endpoint?: Endpoint, overrides: readonly ErrorMessageOverride[] = []): string {
+export function errorMessageKey(error: unknown, endpoint?: Endpoint, overrides: readonly ErrorMessageOverride[] = []): MessageKey {
   const override = overrides.find((row) => matches(row, error));
   if (override) return override.key;
   const entry = endpoint && table.get(endpoint);
@@ -139,7 +145,8 @@ export type ErrorMessageValues = { time?: string; field_name?: string; value?: s
 
 /** The values a message interpolates: the wait of a 429, the field (and value) a refusal names. */
 export function errorMessageValues(error: unknown, language: string): ErrorMessageValues {
-  const details = (isApiError(error) ? error.body?.details : undefined) as { retry_after_seconds?: number; field_name?: unknown; value?: unknown; min_length?: unknown } | undefined;
+  const details = (isApiError(error) ? error.body?.details : undefined) as
+    { retry_after_seconds?: number; field_name?: unknown; value?: unknown; min_length?: unknown } | undefined;
   const values: ErrorMessageValues = {};
   if (typeof details?.field_name === 'string') values.field_name = details.field_name;
   if (typeof details?.value === 'string') values.value = details.value;
@@ -157,4 +164,4 @@ export function errorCustomFieldId(error: unknown): number | undefined {
 }
 
 /** The generic message key of any thrown value, for calls spec §8 names no message of their own. */
-export const errorKeyOf = (error: unknown): string => errorMessageKey(error);
+export const errorKeyOf = (error: unknown): MessageKey => errorMessageKey(error);

@@ -3,6 +3,7 @@ import i18next from 'i18next';
 import { isApiError } from '../../../shared/api/apiError';
 import type { EndpointMeta } from './endpointHooks';
 import { errorMessageKey, errorMessageValues } from './errorMessages';
+import { messageText } from '../i18n/keys';
 
 declare module '@tanstack/react-query' {
   interface Register {
@@ -21,7 +22,7 @@ function toastFailure(error: unknown, meta: EndpointMeta | undefined): void {
   if (!errorToast) return;
   const { when, overrides } = errorToast === true ? {} : errorToast;
   if (when && !when(error)) return;
-  const message = i18next.t(errorMessageKey(error, meta.endpoint, overrides), errorMessageValues(error, i18next.language));
+  const message = messageText(errorMessageKey(error, meta.endpoint, overrides), errorMessageValues(error, i18next.language));
   void import('../components/toast').then(({ showToast }) => showToast('error', message));
 }
 

@@ -23,9 +23,30 @@ interface ConfirmDialogProps {
  * A destructive action asked once more: title, message, Cancel and a red confirm button. It opens
  * with focus on Cancel, the safe choice, so Enter never destroys anything by accident.
  */
-export function ConfirmDialog({ opened, title, body, cancelLabel, confirmLabel, onCancel, onConfirm, loading, onClosed, restoring = false }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  opened,
+  title,
+  body,
+  cancelLabel,
+  confirmLabel,
+  onCancel,
+  onConfirm,
+  loading,
+  onClosed,
+  restoring = false,
+}: ConfirmDialogProps) {
   return (
-    <Modal opened={opened} onClose={onCancel} onExitTransitionEnd={onClosed} title={<Text fw={650} lineClamp={2}>{title}</Text>} size="sm">
+    <Modal
+      opened={opened}
+      onClose={onCancel}
+      onExitTransitionEnd={onClosed}
+      title={
+        <Text fw={650} lineClamp={2}>
+          {title}
+        </Text>
+      }
+      size="sm"
+    >
       <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
         {body}
       </Text>

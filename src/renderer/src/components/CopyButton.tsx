@@ -47,25 +47,39 @@ export function CopyButton({ text, label, testId }: CopyButtonProps) {
   );
 }
 
-/** A rendered code block with its copy button in the top corner. */
-export function CodeBlock({ code, children }: { code: string; children: ReactNode }) {
+/**
+ * A rendered code block (or a formula: `copyLabel` "Copy formula") with a button in the top corner
+ * that copies its source.
+ */
+export function CodeBlock({
+  code,
+  copyLabel,
+  copyTestId = 'copy-code',
+  children,
+}: {
+  code: string;
+  copyLabel?: string;
+  copyTestId?: string;
+  children: ReactNode;
+}) {
   const { t } = useTranslation('sharing');
   return (
     <div className={classes.codeBlock}>
       {children}
       <div className={classes.codeCopy}>
-        <CopyButton text={code} label={t('copy.code')} testId="copy-code" />
+        <CopyButton text={code} label={copyLabel ?? t('copy.code')} testId={copyTestId} />
       </div>
     </div>
   );
 }
 
-/** Under a finished answer: copy its markdown. */
-export function AnswerActions({ text }: { text: string }) {
+/** Under a finished answer: copy its markdown, and what else the screen offers there (`children`). */
+export function AnswerActions({ text, children }: { text: string; children?: ReactNode }) {
   const { t } = useTranslation('sharing');
   return (
     <div className={classes.answerActions}>
       <CopyButton text={text} label={t('copy.answer')} testId="copy-answer" />
+      {children}
     </div>
   );
 }

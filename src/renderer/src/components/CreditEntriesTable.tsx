@@ -25,7 +25,9 @@ export function CreditEntriesTable({ data, isLoading, list, showPrice = false, c
   if (isLoading) return <Skeleton h={160} />;
   if (!data || data.items.length === 0) return <Text c="dimmed">{t('entries.empty')}</Text>;
   const validity = (entry: CreditEntry) =>
-    entry.usage_start_date && entry.usage_end_date ? t('entries.validity_range', { start: entry.usage_start_date, end: entry.usage_end_date }) : t('entries.no_end');
+    entry.usage_start_date && entry.usage_end_date
+      ? t('entries.validity_range', { start: entry.usage_start_date, end: entry.usage_end_date })
+      : t('entries.no_end');
   return (
     <>
       <Table.ScrollContainer minWidth={560} {...scrollRegionProps(caption)}>

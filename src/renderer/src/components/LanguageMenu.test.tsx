@@ -1,14 +1,14 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Member } from '../../../shared/api';
 import { setPlatformForTests } from '../platform';
 import { useUserSession } from '../stores/userSession';
 import { installFakeApi } from '../test/fakeApi';
+import { testMember } from '../test/fixtures';
 import { renderScreen } from '../test/render';
 import { LanguageMenu } from './LanguageMenu';
 
-const member: Member = { id: 7, name: 'Ada', email: 'ada@demo.test', is_admin: false, language: 'en', custom_fields: [], member_status: 'approved', member_type: 'organization', sso_platform_id: null, has_password: true };
+const member = testMember();
 
 beforeEach(() => {
   localStorage.clear();

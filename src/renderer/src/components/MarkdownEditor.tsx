@@ -19,8 +19,7 @@ interface MarkdownEditorProps {
 
 /** Translated labels of the toolbar controls this editor shows. */
 function useEditorLabels(): Partial<RichTextEditorLabels> {
-  const { t } = useTranslation('common');
-  const label = (key: string) => t(`editor.${key}`);
+  const { t: label } = useTranslation('common', { keyPrefix: 'editor' });
   return {
     boldControlLabel: label('bold'),
     italicControlLabel: label('italic'),

@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useId, useRef, type CSSProperties, type MouseEvent, type ReactNode, type RefObject } from 'react';
+import { createContext, useCallback, useContext, useEffect, useId, useRef, type CSSProperties, type MouseEvent, type ReactNode, type RefObject } from 'react';
 import { AppShell, Burger, Group, Overlay, rem, type AppShellMainProps, type AppShellNavbarProps } from '@mantine/core';
 import { useDisclosure, useFocusReturn, useFocusTrap, useMergedRef, useWindowEvent } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
@@ -21,12 +21,24 @@ interface DrawerState {
   /** True below the breakpoint, where the navigation is a drawer. */
   isDrawer: boolean;
   opened: boolean;
+  /** Opens the drawer; `then` runs once it is open and the focus trap has placed the focus. */
+  open: (then?: () => void) => void;
   close: () => void;
+  /** What `open` was asked to do once the drawer is open. */
+  afterOpen: RefObject<(() => void) | null>;
   headerRef: RefObject<HTMLElement | null>;
   brand: ReactNode;
 }
 
 const DrawerContext = createContext<DrawerState | null>(null);
+
+/**
+ * The drawer of the `SideNavShell` around the caller, for what lives in its navigation (null
+ * outside one): whether the navigation is a drawer, is open, and a way to open it.
+ */
+export function useSideNavDrawer(): Pick<DrawerState, 'isDrawer' | 'opened' | 'open'> | null {
+  return useContext(DrawerContext);
+}
 
 function useDrawer(): DrawerState {
   const state = useContext(DrawerContext);
@@ -51,7 +63,15 @@ interface SideNavShellProps {
 export function SideNavShell({ navbar, brand, mainProps, children }: SideNavShellProps) {
   const { t } = useTranslation('common');
   const isDrawer = useBelowBreakpoint(DRAWER_BELOW);
-  const [opened, { toggle, close }] = useDisclosure(false);
+  const [opened, { toggle, open: openDrawer, close }] = useDisclosure(false);
+  const afterOpen = useRef<(() => void) | null>(null);
+  const open = useCallback(
+    (then?: () => void) => {
+      afterOpen.current = then ?? null;
+      openDrawer();
+    },
+    [openDrawer],
+  );
   const navId = useId();
   const headerRef = useRef<HTMLElement>(null);
   const drawerOpen = isDrawer && opened;
@@ -63,7 +83,7 @@ export function SideNavShell({ navbar, brand, mainProps, children }: SideNavShel
   }, [isDrawer, close]);
 
   return (
-    <DrawerContext.Provider value={{ navId, isDrawer, opened: drawerOpen, close, headerRef, brand }}>
+    <DrawerContext.Provider value={{ navId, isDrawer, opened: drawerOpen, open, close, afterOpen, headerRef, brand }}>
       <AppShell
         header={{ height: { base: TOP_BAR_HEIGHT_PX, [DRAWER_BELOW]: 0 } }}
         navbar={{ width: NAV_BAR_WIDTH_PX, breakpoint: DRAWER_BELOW, collapsed: { mobile: !opened } }}
@@ -101,10 +121,19 @@ export function SideNavShell({ navbar, brand, mainProps, children }: SideNavShel
  * closed.
  */
 export function SideNavbar({ className, children, ...props }: Omit<AppShellNavbarProps, 'id' | 'style' | 'onClick'>) {
-  const { navId, isDrawer, opened, close, headerRef, brand } = useDrawer();
+  const { navId, isDrawer, opened, close, afterOpen, headerRef, brand } = useDrawer();
   const navRef = useRef<HTMLElement>(null);
   const trapRef = useFocusTrap(opened);
   const ref = useMergedRef(navRef, trapRef);
+
+  // After the trap's first focus (its timer is set before this one), what opened the drawer moves it.
+  useEffect(() => {
+    const then = afterOpen.current;
+    if (!opened || !then) return;
+    afterOpen.current = null;
+    const timer = setTimeout(then);
+    return () => clearTimeout(timer);
+  }, [opened, afterOpen]);
 
   useWindowEvent('keydown', (event) => {
     if (!opened || event.key !== 'Escape') return;

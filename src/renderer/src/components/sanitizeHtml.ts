@@ -19,5 +19,8 @@ purifier.addHook('afterSanitizeAttributes', (node) => {
 });
 
 export function sanitizeHtml(html: string): string {
-  return purifier.sanitize(html, { FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'audio', 'video', 'source', 'track'], ADD_ATTR: ['target'] });
+  return purifier.sanitize(html, {
+    FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'audio', 'video', 'source', 'track'],
+    ADD_ATTR: ['target'],
+  });
 }

@@ -43,23 +43,26 @@ export function collectResources(modules: Record<string, { default: Record<strin
 }
 
 const resources = collectResources(files);
-export const namespaces = [
-  ...new Set([...FIRST_SCREEN_NAMESPACES, ...Object.keys(lazyFiles).map((path) => /\/([^/]+)\.json$/.exec(path)?.[1] ?? '')]),
-].filter(Boolean);
+export const namespaces = [...new Set([...FIRST_SCREEN_NAMESPACES, ...Object.keys(lazyFiles).map((path) => /\/([^/]+)\.json$/.exec(path)?.[1] ?? '')])].filter(
+  Boolean,
+);
 
 export function initI18n(language: SupportedLanguage): typeof i18next {
   if (!i18next.isInitialized) {
-    void i18next.use(lazyLocales).use(initReactI18next).init({
-      resources,
-      partialBundledLanguages: true,
-      lng: language,
-      fallbackLng: FALLBACK_LANGUAGE,
-      supportedLngs: [...LANGUAGES],
-      ns: namespaces,
-      defaultNS: 'common',
-      interpolation: { escapeValue: false },
-      initAsync: false,
-    });
+    void i18next
+      .use(lazyLocales)
+      .use(initReactI18next)
+      .init({
+        resources,
+        partialBundledLanguages: true,
+        lng: language,
+        fallbackLng: FALLBACK_LANGUAGE,
+        supportedLngs: [...LANGUAGES],
+        ns: namespaces,
+        defaultNS: 'common',
+        interpolation: { escapeValue: false },
+        initAsync: false,
+      });
   } else if (i18next.language !== language) {
     void i18next.changeLanguage(language);
   }

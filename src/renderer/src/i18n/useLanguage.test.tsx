@@ -2,19 +2,21 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { act, renderHook as renderBareHook, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Member } from '../../../shared/api';
 import { setPlatformForTests } from '../platform';
 import { useUserSession } from '../stores/userSession';
 import { createQueryClient } from '../api/queryClient';
 import { installFakeApi } from '../test/fakeApi';
+import { testMember } from '../test/fixtures';
 import { useChangeLanguage, useMemberLanguageSync } from './useLanguage';
 
-const member: Member = { id: 7, name: 'Ada', email: 'ada@demo.test', is_admin: false, language: 'ko', custom_fields: [], member_status: 'approved', member_type: 'organization', sso_platform_id: null, has_password: true };
+const member = testMember({ language: 'ko' });
 
 /** The hooks save through the app's query client, as they do in the app. */
 function renderHook<T>(hook: () => T) {
   const queryClient = createQueryClient({ defaultOptions: { mutations: { retry: false } } });
-  return renderBareHook(hook, { wrapper: ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider> });
+  return renderBareHook(hook, {
+    wrapper: ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>,
+  });
 }
 
 beforeEach(() => {

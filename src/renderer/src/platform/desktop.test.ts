@@ -52,7 +52,9 @@ describe('desktop platform', () => {
       return () => progressListeners.delete(listener);
     };
     const steps: unknown[] = [];
-    await createDesktopPlatform(bridge).fetch(new Request('http://127.0.0.1:3000/api/v1/files/', { method: 'POST', body: 'bytes' }), (step) => steps.push(step));
+    await createDesktopPlatform(bridge).fetch(new Request('http://127.0.0.1:3000/api/v1/files/', { method: 'POST', body: 'bytes' }), (step) =>
+      steps.push(step),
+    );
     expect((calls['http:fetch']![0] as { progress: boolean }).progress).toBe(true);
     expect(steps).toEqual([{ direction: 'upload', loaded: 9, total: 9 }]);
     expect(progressListeners.size).toBe(0);
@@ -83,8 +85,12 @@ describe('desktop platform', () => {
   });
 
   it('rejects with the same ApiError the web transport gives', async () => {
-    const { bridge } = fakeBridge({ 'session:signIn': () => ({ ok: false, error: { status: 403, body: { code: 'not_approved', message: 'Not approved yet' } } }) });
-    const failure = await createDesktopPlatform(bridge).session.signIn({ email: 'a@b.c', password: 'pw' }).catch((error: unknown) => error);
+    const { bridge } = fakeBridge({
+      'session:signIn': () => ({ ok: false, error: { status: 403, body: { code: 'not_approved', message: 'Not approved yet' } } }),
+    });
+    const failure = await createDesktopPlatform(bridge)
+      .session.signIn({ email: 'a@b.c', password: 'pw' })
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ApiError);
     expect(failure).toMatchObject({ status: 403, code: 'not_approved' });
   });
@@ -119,7 +125,13 @@ describe('desktop platform', () => {
     const { bridge, streamListeners } = fakeBridge({
       'chat:start': () => ({ ok: false, error: { status: 402, body: { code: 'credits_depleted', message: 'No credits' } } }),
     });
-    const attempt = createDesktopPlatform(bridge).streamChat({ chatbotId: 3, body: { text: 'hi' }, signal: new AbortController().signal, onMeta: vi.fn(), onFrame: vi.fn() });
+    const attempt = createDesktopPlatform(bridge).streamChat({
+      chatbotId: 3,
+      body: { text: 'hi' },
+      signal: new AbortController().signal,
+      onMeta: vi.fn(),
+      onFrame: vi.fn(),
+    });
     await expect(attempt).rejects.toMatchObject({ status: 402, code: 'credits_depleted' });
     expect(streamListeners.size).toBe(0);
   });

@@ -9,7 +9,9 @@ let platform: Platform | null = null;
 
 /** The desktop implementation inside Electron (the preload exposes `window.bridge`), else the web one. */
 export function getPlatform(): Platform {
-  platform ??= window.bridge ? createDesktopPlatform(window.bridge) : createWebPlatform({ onSessionCallFailure: (failure) => sendFailureReport(getPlatform(), { ...failure, requestBody: undefined }) });
+  platform ??= window.bridge
+    ? createDesktopPlatform(window.bridge)
+    : createWebPlatform({ onSessionCallFailure: (failure) => sendFailureReport(getPlatform(), { ...failure, requestBody: undefined }) });
   return platform;
 }
 

@@ -30,7 +30,10 @@ afterEach(() => {
 });
 
 const sessionCalls = {
-  'sign-in': () => getPlatform().session.signIn({ email: 'ada@demo.test', password: 'secret-password' }).catch(() => undefined),
+  'sign-in': () =>
+    getPlatform()
+      .session.signIn({ email: 'ada@demo.test', password: 'secret-password' })
+      .catch(() => undefined),
   refresh: () => getPlatform().session.restore(),
   'sign-out': () => getPlatform().session.signOut(),
 };

@@ -1,20 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../shared/api';
+import { testMember } from '../test/fixtures';
 import { createWebPlatform } from './web';
 
 const API = 'http://app.test/api/v1';
-const member = {
-  id: 7,
-  name: 'Ada',
-  email: 'ada@demo.test',
-  is_admin: false,
-  language: 'en',
-  custom_fields: [],
-  member_status: 'approved',
-  member_type: 'organization',
-  sso_platform_id: null,
-  has_password: true,
-};
+const member = testMember();
 
 function tokens(accessToken: string) {
   return Response.json({ access_token: accessToken, access_token_expires_at: new Date(Date.now() + 60_000).toISOString(), member });
@@ -40,6 +30,16 @@ function fakeServer(options: { refreshStatus?: number } = {}) {
   return { fetch, calls, releaseRefresh };
 }
 
+/** A web platform on a fake server whose refresh answers at once, with a spy on the session's end. */
+function readyPlatform(options: { refreshStatus?: number } = {}) {
+  const server = fakeServer(options);
+  server.releaseRefresh();
+  const platform = createWebPlatform({ fetch: server.fetch, apiBase: API });
+  const ended = vi.fn();
+  platform.session.onEnded(ended);
+  return { server, platform, ended };
+}
+
 describe('web platform', () => {
   it('refreshes once for several concurrent 401s and retries each call with the new token', async () => {
     const server = fakeServer();
@@ -55,11 +55,7 @@ describe('web platform', () => {
   });
 
   it('ends the session with the refresh status when renewal is refused', async () => {
-    const server = fakeServer({ refreshStatus: 403 });
-    server.releaseRefresh();
-    const platform = createWebPlatform({ fetch: server.fetch, apiBase: API });
-    const ended = vi.fn();
-    platform.session.onEnded(ended);
+    const { platform, ended } = readyPlatform({ refreshStatus: 403 });
 
     const response = await platform.fetch(new Request(`${API}/data/`));
 
@@ -68,11 +64,7 @@ describe('web platform', () => {
   });
 
   it('lets a signed-out call keep its own 401 (a refused SSO step) without ending a session', async () => {
-    const server = fakeServer({ refreshStatus: 401 });
-    server.releaseRefresh();
-    const platform = createWebPlatform({ fetch: server.fetch, apiBase: API });
-    const ended = vi.fn();
-    platform.session.onEnded(ended);
+    const { platform, ended } = readyPlatform({ refreshStatus: 401 });
 
     const response = await platform.fetch(new Request(`${API}/data/`));
 
@@ -81,11 +73,7 @@ describe('web platform', () => {
   });
 
   it('treats a 401 from restore as "not signed in" without ending anything', async () => {
-    const server = fakeServer({ refreshStatus: 401 });
-    server.releaseRefresh();
-    const platform = createWebPlatform({ fetch: server.fetch, apiBase: API });
-    const ended = vi.fn();
-    platform.session.onEnded(ended);
+    const { platform, ended } = readyPlatform({ refreshStatus: 401 });
 
     await expect(platform.session.restore()).resolves.toBeNull();
     expect(ended).not.toHaveBeenCalled();
@@ -93,9 +81,7 @@ describe('web platform', () => {
 
   it('keeps the access token in memory and sends the tenant from the subdomain cookie', async () => {
     document.cookie = 'subdomain=acme; path=/';
-    const server = fakeServer();
-    server.releaseRefresh();
-    const platform = createWebPlatform({ fetch: server.fetch, apiBase: API });
+    const { server, platform } = readyPlatform();
 
     await expect(platform.session.restore()).resolves.toMatchObject({ id: 7 });
     await platform.fetch(new Request(`${API}/data/`));

@@ -113,7 +113,12 @@ export function createWebPlatform(options: WebPlatformOptions = {}): Platform {
   async function postAuth(endpoint: Endpoint, body: unknown, path = endpoint.path): Promise<Response> {
     const target = url(path);
     const report = (error: ApiError, response: Response | null) => options.onSessionCallFailure?.({ endpoint, url: target, error, response });
-    const init = { method: endpoint.method, credentials: 'include', headers: withTenant(new Headers({ 'content-type': 'application/json' })), body: JSON.stringify(body) } satisfies RequestInit;
+    const init = {
+      method: endpoint.method,
+      credentials: 'include',
+      headers: withTenant(new Headers({ 'content-type': 'application/json' })),
+      body: JSON.stringify(body),
+    } satisfies RequestInit;
     return sendReportingFailures(() => network(target, init), report);
   }
 

@@ -16,15 +16,27 @@ interface Kept {
   intent: SsoIntent;
 }
 
-const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+const base64url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 const randomText = (length: number) => base64url(crypto.getRandomValues(new Uint8Array(length)));
 const callbackUrl = () => `${window.location.origin}${SSO_WEB_CALLBACK_PATH}`;
 
-export async function startWebSso(post: (endpoint: Endpoint, path: string, body: unknown) => Promise<Response>, platformId: number, intent: SsoIntent): Promise<never> {
+export async function startWebSso(
+  post: (endpoint: Endpoint, path: string, body: unknown) => Promise<Response>,
+  platformId: number,
+  intent: SsoIntent,
+): Promise<never> {
   const verifier = randomText(32);
   const state = randomText(24);
   const challenge = base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))));
-  const response = await post(ssoAuthorize, buildPath(ssoAuthorize.path, { id: platformId }), { redirect_url: callbackUrl(), code_challenge: challenge, state });
+  const response = await post(ssoAuthorize, buildPath(ssoAuthorize.path, { id: platformId }), {
+    redirect_url: callbackUrl(),
+    code_challenge: challenge,
+    state,
+  });
   if (!response.ok) throw await apiErrorFromResponse(response);
   const { authorization_url: authorizationUrl } = ssoAuthorize.response.parse(await response.json());
   sessionStorage.setItem(`${KEY_PREFIX}${state}`, JSON.stringify({ verifier, platformId, intent } satisfies Kept));

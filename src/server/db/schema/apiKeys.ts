@@ -2,7 +2,7 @@
 import { index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { chatbots } from './chatbots';
 import { id, createdAt } from './columns';
-import { members } from './members';
+import { memberId } from './members';
 import { tenantId } from './tenants';
 
 export const apiKeys = pgTable(
@@ -10,9 +10,7 @@ export const apiKeys = pgTable(
   {
     id: id(),
     tenantId: tenantId(),
-    memberId: integer('member_id')
-      .notNull()
-      .references(() => members.id, { onDelete: 'cascade' }),
+    memberId: memberId(),
     name: text('name').notNull(),
     keyPrefix: text('key_prefix').notNull(),
     /** SHA-256 (hex) of the whole key: the key itself is shown once, at creation, and never stored. */

@@ -1,7 +1,7 @@
 /** Sign-in state: refresh tokens, password resets, verification codes, signing secrets. */
 import { index, integer, pgEnum, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { id, createdAt } from './columns';
-import { members } from './members';
+import { memberId } from './members';
 import { tenantId } from './tenants';
 
 export const verificationStatusEnum = pgEnum('verification_status', ['sent', 'verified', 'expired']);
@@ -11,9 +11,7 @@ export const refreshTokens = pgTable(
   {
     id: id(),
     tenantId: tenantId(),
-    memberId: integer('member_id')
-      .notNull()
-      .references(() => members.id, { onDelete: 'cascade' }),
+    memberId: memberId(),
     /** SHA-256 of the opaque token; the token itself is never stored. */
     tokenHash: text('token_hash').notNull().unique(),
     familyId: text('family_id').notNull(),
@@ -32,27 +30,29 @@ export const refreshTokens = pgTable(
 export const passwordResetTokens = pgTable('password_reset_tokens', {
   id: id(),
   tenantId: tenantId(),
-  memberId: integer('member_id')
-    .notNull()
-    .references(() => members.id, { onDelete: 'cascade' }),
+  memberId: memberId(),
   tokenHash: text('token_hash').notNull().unique(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
   createdAt: createdAt(),
 });
 
-export const verificationCodes = pgTable('verification_codes', {
-  id: id(),
-  tenantId: tenantId(),
-  email: text('email').notNull(),
-  codeHash: text('code_hash').notNull(),
-  purpose: text('purpose', { enum: ['sign_up', 'reset_password', 'sso'] }).notNull(),
-  status: verificationStatusEnum('status').notNull().default('sent'),
-  /** Wrong codes tried against this one; past VERIFICATION_CODE_MAX_ATTEMPTS it counts as expired. */
-  attempts: integer('attempts').notNull().default(0),
-  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-  createdAt: createdAt(),
-}, (t) => [index('verification_codes_email_idx').on(t.tenantId, t.email, t.createdAt)]);
+export const verificationCodes = pgTable(
+  'verification_codes',
+  {
+    id: id(),
+    tenantId: tenantId(),
+    email: text('email').notNull(),
+    codeHash: text('code_hash').notNull(),
+    purpose: text('purpose', { enum: ['sign_up', 'reset_password', 'sso'] }).notNull(),
+    status: verificationStatusEnum('status').notNull().default('sent'),
+    /** Wrong codes tried against this one; past VERIFICATION_CODE_MAX_ATTEMPTS it counts as expired. */
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('verification_codes_email_idx').on(t.tenantId, t.email, t.createdAt)],
+);
 
 /** Per-tenant secrets shared by every server process (the access-token signing key). */
 export const serverSecrets = pgTable(

@@ -101,7 +101,9 @@ export const payments = pgTable(
   },
   (t) => [
     index('payments_membership_idx').on(t.membershipId, t.createdAt),
-    uniqueIndex('payments_one_pending_per_owner_idx').on(t.ownerKey).where(sql`status = 'pending'`),
+    uniqueIndex('payments_one_pending_per_owner_idx')
+      .on(t.ownerKey)
+      .where(sql`status = 'pending'`),
   ],
 );
 

@@ -1,11 +1,12 @@
 /** Chat sessions and their messages. */
 import { sql } from 'drizzle-orm';
 import type { Citation } from '../../../shared/api/chat';
-import { boolean, index, integer, jsonb, pgEnum, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import type { ImportedMark } from '../../../shared/api/sessions';
+import { type AnyPgColumn, boolean, index, integer, jsonb, pgEnum, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { llmModels, chatbots } from './chatbots';
 import { id, createdAt } from './columns';
-import { files } from './files';
-import { members } from './members';
+import { fileId } from './files';
+import { memberId } from './members';
 import { tenantId } from './tenants';
 
 export const speakerTypeEnum = pgEnum('speaker_type', ['member', 'chatbot']);
@@ -22,9 +23,7 @@ export const sessions = pgTable(
     chatbotId: integer('chatbot_id')
       .notNull()
       .references(() => chatbots.id, { onDelete: 'cascade' }),
-    memberId: integer('member_id')
-      .notNull()
-      .references(() => members.id, { onDelete: 'cascade' }),
+    memberId: memberId(),
     title: text('title'),
     isPublic: boolean('is_public').notNull().default(false),
     /**
@@ -38,10 +37,19 @@ export const sessions = pgTable(
     isTest: boolean('is_test').notNull().default(false),
     /** One call of the OpenAI-compatible API with an API key: never listed in My chats. */
     isApi: boolean('is_api').notNull().default(false),
+    /**
+     * The last message of the branch the member chose with a branch's arrows; null for the newest
+     * message of the session (every send, regeneration and edit makes its answer the active branch).
+     */
+    activeLeafId: integer('active_leaf_id'),
     lastChatAt: timestamp('last_chat_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index('sessions_member_idx').on(t.tenantId, t.memberId, t.lastChatAt)],
+  (t) => [
+    index('sessions_member_idx').on(t.tenantId, t.memberId, t.lastChatAt),
+    // Search across my chats (`ILIKE '%term%'`, docs/decisions/0073-chat-search.md).
+    index('sessions_title_trgm_idx').using('gin', t.title.op('gin_trgm_ops')),
+  ],
 );
 
 export const sessionMessages = pgTable(
@@ -52,6 +60,18 @@ export const sessionMessages = pgTable(
     sessionId: integer('session_id')
       .notNull()
       .references(() => sessions.id, { onDelete: 'cascade' }),
+    /**
+     * The message this one follows: a member message follows the answer before it (null for the first),
+     * an answer its member message. Messages with the same parent are siblings: regenerated answers,
+     * edited member messages (docs/decisions/0081-chat-branches.md).
+     */
+    parentId: integer('parent_id').references((): AnyPgColumn => sessionMessages.id),
+    /**
+     * The UTF-8 size of the texts above this message on its branch (its parent's `ancestor_bytes`
+     * plus its parent's text), written with the message: the branch's size at a leaf (what the next
+     * send carries) is one row's value plus its own text, not a walk to the first message.
+     */
+    ancestorBytes: integer('ancestor_bytes').notNull().default(0),
     speakerType: speakerTypeEnum('speaker_type').notNull(),
     text: text('text').notNull().default(''),
     /** Why a chatbot answer ended early; null when it completed. */
@@ -74,12 +94,32 @@ export const sessionMessages = pgTable(
     streamOwner: text('stream_owner'),
     /** Until when the answer's owner holds it; renewed while it streams, after which any process may sweep it. */
     leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true }),
+    /**
+     * Set on a message recreated from a chat's export (POST /sessions/import/): when, and the files
+     * the original carried, by name only (their content is not in an export). Such a message was
+     * never sent to a model and charged nothing (docs/decisions/0079-chat-export-import.md).
+     */
+    imported: jsonb('imported').$type<ImportedMark>(),
     createdAt: createdAt(),
   },
   (t) => [
     index('session_messages_session_idx').on(t.sessionId, t.id),
+    // Siblings of a message (its parent's children) and a branch's descendants.
+    index('session_messages_parent_idx').on(t.sessionId, t.parentId, t.id),
+    // Search across my chats (docs/decisions/0073-chat-search.md): words of 3 characters or more by
+    // trigrams; 2-character words (Korean ones are common) by the bigrams of migration 0039's function.
+    // Finished messages only: a streaming answer's text is rewritten at every flush, and indexing each
+    // version was most of the write (migration 0045).
+    index('session_messages_text_trgm_idx')
+      .using('gin', t.text.op('gin_trgm_ops'))
+      .where(sql`not ${t.streaming}`),
+    index('session_messages_text_bigram_idx')
+      .using('gin', sql`chat_search_bigrams(${t.text})`)
+      .where(sql`not ${t.streaming}`),
     // Few rows are ever streaming, so the sweep for answers whose lease expired reads only these.
-    index('session_messages_lease_idx').on(t.leaseExpiresAt).where(sql`${t.streaming}`),
+    index('session_messages_lease_idx')
+      .on(t.leaseExpiresAt)
+      .where(sql`${t.streaming}`),
   ],
 );
 
@@ -90,9 +130,7 @@ export const sessionMessageFiles = pgTable(
     messageId: integer('message_id')
       .notNull()
       .references(() => sessionMessages.id, { onDelete: 'cascade' }),
-    fileId: integer('file_id')
-      .notNull()
-      .references(() => files.id, { onDelete: 'cascade' }),
+    fileId: fileId(),
   },
   (t) => [primaryKey({ columns: [t.messageId, t.fileId] })],
 );

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { type AnyPgColumn, boolean, date, index, integer, numeric, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { id, createdAt, updatedAt, credits } from './columns';
 import { files } from './files';
-import { memberGroups, members } from './members';
+import { memberGroups, memberId, members } from './members';
 import { tenantId } from './tenants';
 
 export const publishStatusEnum = pgEnum('publish_status', ['none', 'pending', 'approved', 'rejected']);
@@ -93,7 +93,10 @@ export const chatbots = pgTable(
     /** When the pending publish request was made (spec §3 public_queue); null when none is pending. */
     publishRequestedAt: timestamp('publish_requested_at', { withTimezone: true }),
     /** Default chatbots: the member groups whose members start with it (spec §3 default_member_groups). */
-    defaultMemberGroupIds: integer('default_member_group_ids').array().notNull().default(sql`'{}'::integer[]`),
+    defaultMemberGroupIds: integer('default_member_group_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::integer[]`),
     messageCount: integer('message_count').notNull().default(0),
     tokenCount: integer('token_count').notNull().default(0),
     monthTokenCount: integer('month_token_count').notNull().default(0),
@@ -154,9 +157,7 @@ export const recentChatbots = pgTable(
   'recent_chatbots',
   {
     tenantId: tenantId(),
-    memberId: integer('member_id')
-      .notNull()
-      .references(() => members.id, { onDelete: 'cascade' }),
+    memberId: memberId(),
     chatbotId: integer('chatbot_id')
       .notNull()
       .references(() => chatbots.id, { onDelete: 'cascade' }),

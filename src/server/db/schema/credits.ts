@@ -49,9 +49,13 @@ export const creditLedger = pgTable(
     index('credit_ledger_member_idx').on(t.memberId, t.createdAt),
     uniqueIndex('credit_ledger_one_settlement_idx').on(t.reservationId),
     // Deleting a session sets its messages' links to null, which must not scan the whole ledger.
-    index('credit_ledger_message_idx').on(t.messageId).where(sql`${t.messageId} is not null`),
+    index('credit_ledger_message_idx')
+      .on(t.messageId)
+      .where(sql`${t.messageId} is not null`),
     // The sweep's look for reservations whose answer was deleted while it streamed (releaseOrphanedReservations).
-    index('credit_ledger_orphan_reservation_idx').on(t.createdAt).where(sql`${t.kind} = 'reservation' and ${t.messageId} is null`),
+    index('credit_ledger_orphan_reservation_idx')
+      .on(t.createdAt)
+      .where(sql`${t.kind} = 'reservation' and ${t.messageId} is null`),
   ],
 );
 
@@ -109,6 +113,8 @@ export const usageRecords = pgTable(
     index('usage_records_member_idx').on(t.memberId, t.createdAt),
     // An answer is metered once (its web search has a row of its own): whichever of its server and
     // the sweep saves it first wins, the other's statement fails whole (domains/chat/service writeAnswer).
-    uniqueIndex('usage_records_answer_idx').on(t.messageId).where(sql`${t.webSearchCount} = 0`),
+    uniqueIndex('usage_records_answer_idx')
+      .on(t.messageId)
+      .where(sql`${t.webSearchCount} = 0`),
   ],
 );

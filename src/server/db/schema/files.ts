@@ -15,16 +15,27 @@ export const files = pgTable('files', {
   mimeType: text('mime_type').notNull(),
   sizeBytes: integer('size_bytes').notNull(),
   storageKey: text('storage_key').notNull(),
-  accessLevel: text('access_level', { enum: ['public', 'private'] }).notNull().default('public'),
+  accessLevel: text('access_level', { enum: ['public', 'private'] })
+    .notNull()
+    .default('public'),
   shouldExpire: boolean('should_expire').notNull().default(true),
   expiresAt: timestamp('expires_at', { withTimezone: true }),
   parsedPercentage: integer('parsed_percentage'),
   /** Where text extraction stands: images are `parsed` at once (they go to the model as pictures). */
-  parseStatus: text('parse_status', { enum: ['parsing', 'parsed', 'failed'] }).notNull().default('parsing'),
+  parseStatus: text('parse_status', { enum: ['parsing', 'parsed', 'failed'] })
+    .notNull()
+    .default('parsing'),
   chatbotId: integer('chatbot_id').references(() => chatbots.id, { onDelete: 'set null' }),
   sessionId: integer('session_id').references((): AnyPgColumn => sessions.id, { onDelete: 'set null' }),
   createdAt: createdAt(),
 });
+
+/** The file a row is part of: it goes when the file does. */
+export function fileId() {
+  return integer('file_id')
+    .notNull()
+    .references(() => files.id, { onDelete: 'cascade' });
+}
 
 /**
  * Text parsed out of a file, in reading order: one row per page (PDF, slides), sheet (spreadsheets)
@@ -36,9 +47,7 @@ export const fileSections = pgTable(
   {
     id: id(),
     tenantId: tenantId(),
-    fileId: integer('file_id')
-      .notNull()
-      .references(() => files.id, { onDelete: 'cascade' }),
+    fileId: fileId(),
     ordinal: integer('ordinal').notNull(),
     /** 1-based page or slide number, when the format has pages. */
     page: integer('page'),
@@ -61,9 +70,7 @@ export const documentChunks = pgTable(
   {
     id: id(),
     tenantId: tenantId(),
-    fileId: integer('file_id')
-      .notNull()
-      .references(() => files.id, { onDelete: 'cascade' }),
+    fileId: fileId(),
     ordinal: integer('ordinal').notNull(),
     page: integer('page'),
     section: text('section'),

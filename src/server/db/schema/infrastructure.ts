@@ -49,7 +49,9 @@ export const mailOutbox = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index('mail_outbox_due_idx').on(t.nextAttemptAt).where(sql`${t.status} in ('pending', 'sending')`),
+    index('mail_outbox_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} in ('pending', 'sending')`),
     index('mail_outbox_created_idx').on(t.createdAt),
   ],
 );

@@ -28,9 +28,15 @@ export const memberGroups = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex('member_groups_ko_name_idx').on(t.tenantId, t.koName).where(sql`${t.koName} <> ''`),
-    uniqueIndex('member_groups_en_name_idx').on(t.tenantId, t.enName).where(sql`${t.enName} <> ''`),
-    uniqueIndex('member_groups_one_default_idx').on(t.tenantId).where(sql`${t.isDefault}`),
+    uniqueIndex('member_groups_ko_name_idx')
+      .on(t.tenantId, t.koName)
+      .where(sql`${t.koName} <> ''`),
+    uniqueIndex('member_groups_en_name_idx')
+      .on(t.tenantId, t.enName)
+      .where(sql`${t.enName} <> ''`),
+    uniqueIndex('member_groups_one_default_idx')
+      .on(t.tenantId)
+      .where(sql`${t.isDefault}`),
   ],
 );
 
@@ -59,7 +65,9 @@ export const members = pgTable(
   (t) => [
     uniqueIndex('members_email_idx').on(t.tenantId, t.email),
     // One account per identity of a platform: the identity signs in to exactly one member.
-    uniqueIndex('members_sso_identity_idx').on(t.tenantId, t.ssoPlatformId, t.ssoId).where(sql`${t.ssoId} IS NOT NULL`),
+    uniqueIndex('members_sso_identity_idx')
+      .on(t.tenantId, t.ssoPlatformId, t.ssoId)
+      .where(sql`${t.ssoId} IS NOT NULL`),
     // The admin member list (10,000 members and more): its default order and its status filter.
     index('members_tenant_created_idx').on(t.tenantId, t.createdAt),
     index('members_tenant_status_idx').on(t.tenantId, t.status),
@@ -69,14 +77,19 @@ export const members = pgTable(
   ],
 );
 
+/** The member a row belongs to: it goes when they do. */
+export function memberId() {
+  return integer('member_id')
+    .notNull()
+    .references(() => members.id, { onDelete: 'cascade' });
+}
+
 /** Every group a member belongs to, the default one included. */
 export const memberGroupLinks = pgTable(
   'member_group_links',
   {
     tenantId: tenantId(),
-    memberId: integer('member_id')
-      .notNull()
-      .references(() => members.id, { onDelete: 'cascade' }),
+    memberId: memberId(),
     memberGroupId: integer('member_group_id')
       .notNull()
       .references(() => memberGroups.id, { onDelete: 'cascade' }),
@@ -91,9 +104,7 @@ export const memberGroupQueues = pgTable(
   {
     id: id(),
     tenantId: tenantId(),
-    memberId: integer('member_id')
-      .notNull()
-      .references(() => members.id, { onDelete: 'cascade' }),
+    memberId: memberId(),
     requestType: text('request_type', { enum: ['registration', 'group_update'] }).notNull(),
     defaultMemberGroupId: integer('default_member_group_id').references(() => memberGroups.id, { onDelete: 'cascade' }),
     memberGroupIds: jsonb('member_group_ids').$type<number[]>().notNull().default([]),
@@ -120,8 +131,12 @@ export const customFields = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex('custom_fields_ko_name_idx').on(t.tenantId, t.koName).where(sql`${t.koName} <> ''`),
-    uniqueIndex('custom_fields_en_name_idx').on(t.tenantId, t.enName).where(sql`${t.enName} <> ''`),
+    uniqueIndex('custom_fields_ko_name_idx')
+      .on(t.tenantId, t.koName)
+      .where(sql`${t.koName} <> ''`),
+    uniqueIndex('custom_fields_en_name_idx')
+      .on(t.tenantId, t.enName)
+      .where(sql`${t.enName} <> ''`),
   ],
 );
 
@@ -129,9 +144,7 @@ export const memberCustomFieldValues = pgTable(
   'member_custom_field_values',
   {
     tenantId: tenantId(),
-    memberId: integer('member_id')
-      .notNull()
-      .references(() => members.id, { onDelete: 'cascade' }),
+    memberId: memberId(),
     customFieldId: integer('custom_field_id')
       .notNull()
       .references(() => customFields.id, { onDelete: 'cascade' }),

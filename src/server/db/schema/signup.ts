@@ -2,7 +2,7 @@
 import { boolean, integer, jsonb, pgEnum, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { id, createdAt } from './columns';
 import { files } from './files';
-import { memberGroups, members } from './members';
+import { memberGroups, memberId, members } from './members';
 import { tenantId } from './tenants';
 
 export const policyKindEnum = pgEnum('policy_kind', ['file', 'video', 'markdown']);
@@ -44,9 +44,7 @@ export const policyAgreements = pgTable(
     policyId: integer('policy_id')
       .notNull()
       .references(() => policies.id, { onDelete: 'cascade' }),
-    memberId: integer('member_id')
-      .notNull()
-      .references(() => members.id, { onDelete: 'cascade' }),
+    memberId: memberId(),
     agreedAt: timestamp('agreed_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.policyId, t.memberId] })],

@@ -42,5 +42,9 @@ export const backgroundTasks = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
   // The sweep's question: finished tasks that still own a file, oldest first.
-  (t) => [index('background_tasks_file_sweep_idx').on(t.finishedAt).where(sql`${t.fileKey} IS NOT NULL`)],
+  (t) => [
+    index('background_tasks_file_sweep_idx')
+      .on(t.finishedAt)
+      .where(sql`${t.fileKey} IS NOT NULL`),
+  ],
 );

@@ -30,7 +30,12 @@ export async function activeAnnouncement(q: Queryable, tenantId: number): Promis
 }
 
 export async function latestAnnouncement(q: Queryable, tenantId: number): Promise<Announcement | null> {
-  const [row] = await q.select().from(announcements).where(eq(announcements.tenantId, tenantId)).orderBy(...newestFirst).limit(1);
+  const [row] = await q
+    .select()
+    .from(announcements)
+    .where(eq(announcements.tenantId, tenantId))
+    .orderBy(...newestFirst)
+    .limit(1);
   return row ? toDto(row) : null;
 }
 
@@ -63,7 +68,12 @@ async function deactivateOthers(q: Queryable, tenantId: number, keepId: number):
 /** The audit log says which announcements an activation switched off (none: nothing said). */
 const deactivatedChange = (ids: number[]) => (ids.length > 0 ? { deactivated_announcement_ids: ids } : {});
 
-export async function createAnnouncement(db: Database, tenantId: number, actor: AuditActor, input: { content: string; is_active: boolean }): Promise<Announcement> {
+export async function createAnnouncement(
+  db: Database,
+  tenantId: number,
+  actor: AuditActor,
+  input: { content: string; is_active: boolean },
+): Promise<Announcement> {
   return db.transaction(async (tx) => {
     // Two admins activating at once must not leave two active announcements.
     await lockTenant(tx, tenantId);
@@ -85,7 +95,10 @@ export async function updateAnnouncement(
 ): Promise<Announcement> {
   return db.transaction(async (tx) => {
     await lockTenant(tx, tenantId);
-    const [before] = await tx.select().from(announcements).where(and(eq(announcements.tenantId, tenantId), eq(announcements.id, id)));
+    const [before] = await tx
+      .select()
+      .from(announcements)
+      .where(and(eq(announcements.tenantId, tenantId), eq(announcements.id, id)));
     if (!before) throw notFound();
     const [row] = await tx
       .update(announcements)

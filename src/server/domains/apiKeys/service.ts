@@ -62,7 +62,9 @@ async function toApiKeys(q: Queryable, rows: ApiKeyRow[]): Promise<ApiKey[]> {
       id: row.id,
       name: row.name,
       key_prefix: row.keyPrefix,
-      chatbots: linked.filter((link) => link.keyId === row.id).map((link) => ({ id: link.id, hash_id: link.hashId, ko_name: link.koName, en_name: link.enName })),
+      chatbots: linked
+        .filter((link) => link.keyId === row.id)
+        .map((link) => ({ id: link.id, hash_id: link.hashId, ko_name: link.koName, en_name: link.enName })),
       status: keyStatus(row),
       created_at: row.createdAt.toISOString(),
       last_used_at: row.lastUsedAt?.toISOString() ?? null,
@@ -86,7 +88,13 @@ export async function listApiKeys(db: Database, member: MemberRow, query: ListQu
   if (query.status === 'revoked') conditions.push(or(isNotNull(apiKeys.revokedAt), lte(apiKeys.expiresAt, sql`now()`)));
   const where = and(...conditions);
   return paginate(query, {
-    count: async () => (await db.select({ total: sql<number>`count(*)`.mapWith(Number) }).from(apiKeys).where(where))[0]?.total ?? 0,
+    count: async () =>
+      (
+        await db
+          .select({ total: sql<number>`count(*)`.mapWith(Number) })
+          .from(apiKeys)
+          .where(where)
+      )[0]?.total ?? 0,
     rows: ({ limit, offset }) => db.select().from(apiKeys).where(where).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id)).limit(limit).offset(offset),
     toItems: (rows) => toApiKeys(db, rows),
   });
@@ -106,7 +114,8 @@ async function assertVisibleChatbots(q: Queryable, member: MemberRow, ids: numbe
 function futureExpiry(expiresAt: string | null | undefined): Date | null {
   if (!expiresAt) return null;
   const date = new Date(expiresAt);
-  if (date.getTime() <= Date.now()) throw new AppError(400, 'validation_error', 'The expiry must be in the future.', [{ path: '/expires_at', message: 'in the past' }]);
+  if (date.getTime() <= Date.now())
+    throw new AppError(400, 'validation_error', 'The expiry must be in the future.', [{ path: '/expires_at', message: 'in the past' }]);
   return date;
 }
 
@@ -115,7 +124,10 @@ export async function createApiKey(db: Database, member: MemberRow, body: Create
   const expiresAt = futureExpiry(body.expires_at);
   const { key, prefix, hash } = newApiKey();
   const row = await db.transaction(async (tx) => {
-    const [created] = await tx.insert(apiKeys).values({ tenantId: member.tenantId, memberId: member.id, name: body.name, keyPrefix: prefix, keyHash: hash, expiresAt }).returning();
+    const [created] = await tx
+      .insert(apiKeys)
+      .values({ tenantId: member.tenantId, memberId: member.id, name: body.name, keyPrefix: prefix, keyHash: hash, expiresAt })
+      .returning();
     if (!created) throw new Error('api key insert returned no row');
     await tx.insert(apiKeyChatbots).values(chatbotIds.map((chatbotId) => ({ tenantId: member.tenantId, apiKeyId: created.id, chatbotId })));
     return created;
@@ -125,7 +137,10 @@ export async function createApiKey(db: Database, member: MemberRow, body: Create
 }
 
 async function findOwnKey(q: Queryable, member: MemberRow, id: number): Promise<ApiKeyRow> {
-  const [row] = await q.select().from(apiKeys).where(and(ownKeys(member), eq(apiKeys.id, id)));
+  const [row] = await q
+    .select()
+    .from(apiKeys)
+    .where(and(ownKeys(member), eq(apiKeys.id, id)));
   if (!row) throw notFound('The API key does not exist.');
   return row;
 }

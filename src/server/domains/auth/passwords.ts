@@ -7,21 +7,16 @@ import { randomBytes } from 'node:crypto';
 import { verify } from '@node-rs/argon2';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import { validateEmail } from '../../../shared/domain/validation';
-import type { Database } from '../../db/client';
+import type { ServerConfig } from '../../config';
+import type { AppDeps } from '../../deps';
 import type { MemberRow, TenantRow } from '../../db/rows';
 import { members, passwordResetTokens } from '../../db/schema';
 import { AppError } from '../../errors';
-import type { MailOutbox } from '../../mail/outbox';
-import { type AuthService, hashPassword, sha256 } from './service';
-import type { RateLimiter } from '../../shared/rateLimit';
+import { hashPassword, sha256 } from './service';
 import { appLink } from '../../shared/appLinks';
 import { assertNewPassword } from './passwordRules';
 
-export interface PasswordSettings {
-  /** The web app's origin; the mailed link opens `${publicUrl}/auth/reset/<token>`. */
-  publicUrl: string;
-  /** The tenant the web app uses without a subdomain cookie: its links need no `?tenant=`. */
-  defaultTenant: string;
+interface PasswordSettings {
   resetTtlMinutes: number;
   rateWindowMs: number;
   resetEmailLimit: number;
@@ -29,14 +24,21 @@ export interface PasswordSettings {
   passwordAttemptLimit: number;
 }
 
+const passwordSettings = (config: ServerConfig): PasswordSettings => ({
+  resetTtlMinutes: config.PASSWORD_RESET_TTL_MINUTES,
+  rateWindowMs: config.AUTH_RATE_WINDOW_SECONDS * 1000,
+  resetEmailLimit: config.PASSWORD_RESET_EMAIL_RATE_LIMIT,
+  passwordAttemptLimit: config.SIGN_IN_EMAIL_RATE_LIMIT,
+});
+
 const invalidEmail = () => new AppError(422, 'validation_error', 'The email address is not valid.');
 const linkInvalid = () => new AppError(400, 'reset_link_invalid', 'This reset link is not valid or was already used.');
 const linkExpired = () => new AppError(400, 'reset_link_expired', 'This reset link has expired. Ask for a new one.');
 
-export function createPasswordService(deps: { db: Database; auth: AuthService; mail: MailOutbox; limiter: RateLimiter; settings: PasswordSettings }) {
-  const { db, auth, mail, limiter, settings } = deps;
-
-  const resetUrl = (tenant: TenantRow, token: string) => appLink(settings, tenant, `/auth/reset/${token}`);
+export function createPasswordService({ db, auth, mail, limiter, links, config }: Pick<AppDeps, 'db' | 'auth' | 'mail' | 'limiter' | 'links' | 'config'>) {
+  const settings = passwordSettings(config);
+  /** The mailed link opens `/auth/reset/<token>` of the web app. */
+  const resetUrl = (tenant: TenantRow, token: string) => appLink(links, tenant, `/auth/reset/${token}`);
 
   /**
    * Mails a reset link when the email belongs to an approved member with a password; answers the
@@ -63,7 +65,14 @@ export function createPasswordService(deps: { db: Database; auth: AuthService; m
       const mailIds = await mail.queue(
         tx,
         tenant.id,
-        [{ template: 'passwordReset', to: member.email, language: member.language, data: { name: member.name, resetUrl: resetUrl(tenant, token), expiresInMinutes: settings.resetTtlMinutes } }],
+        [
+          {
+            template: 'passwordReset',
+            to: member.email,
+            language: member.language,
+            data: { name: member.name, resetUrl: resetUrl(tenant, token), expiresInMinutes: settings.resetTtlMinutes },
+          },
+        ],
         { deliverNow: true },
       );
       return { tokenId: row!.id, mailIds };

@@ -38,8 +38,7 @@ export const authRoutes = domainRoutes('auth', (app, deps) => {
     return body;
   }
 
-  const presentedRefreshToken = (request: FastifyRequest, fromBody: string | undefined) =>
-    isDesktop(request) ? fromBody : request.cookies[REFRESH_COOKIE];
+  const presentedRefreshToken = (request: FastifyRequest, fromBody: string | undefined) => (isDesktop(request) ? fromBody : request.cookies[REFRESH_COOKIE]);
 
   registerEndpoint(
     app,

@@ -2,7 +2,9 @@ import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from
 import { hash, verify } from '@node-rs/argon2';
 import { and, eq, isNull, ne } from 'drizzle-orm';
 import { validateEmail } from '../../../shared/domain/validation';
+import type { ServerConfig } from '../../config';
 import type { Database } from '../../db/client';
+import type { AppDeps } from '../../deps';
 import { retryOnLostConnection } from '../../db/connectionRetry';
 import { members, refreshTokens, serverSecrets } from '../../db/schema';
 import { AppError } from '../../errors';
@@ -49,7 +51,7 @@ export interface IssuedTokens {
 const sessionExpired = () => new AppError(401, 'session_expired', 'The session has expired. Please sign in again.');
 const accountDeactivated = () => new AppError(403, 'account_deactivated', 'This account has been deactivated.');
 
-export interface AuthServiceOptions {
+interface AuthServiceOptions {
   accessTokenTtlSeconds: number;
   refreshTokenTtlDays: number;
   /**
@@ -59,11 +61,18 @@ export interface AuthServiceOptions {
   memberCacheTtlMs: number;
 }
 
+const authServiceOptions = (config: ServerConfig): AuthServiceOptions => ({
+  accessTokenTtlSeconds: config.ACCESS_TOKEN_TTL_SECONDS,
+  refreshTokenTtlDays: config.REFRESH_TOKEN_TTL_DAYS,
+  memberCacheTtlMs: config.AUTH_CACHE_TTL_SECONDS * 1000,
+});
+
 /**
  * Sign-in, access tokens and rotating refresh tokens. The HMAC key lives in the database
  * (one per tenant) so every server process behind a load balancer accepts the same tokens.
  */
-export function createAuthService(db: Database, options: AuthServiceOptions) {
+export function createAuthService({ db, config }: Pick<AppDeps, 'db' | 'config'>) {
+  const options = authServiceOptions(config);
   const signingKeys = new Map<number, Buffer>();
   // Keyed by tenant and member: a token of one tenant can never find another tenant's entry.
   const memberCache = createTtlCache<string, MemberRow | undefined>(options.memberCacheTtlMs);
@@ -107,7 +116,9 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
     const expiresAt = new Date(Date.now() + options.accessTokenTtlSeconds * 1000);
     const payload: AccessTokenPayload = { sub: member.id, tid: member.tenantId, exp: Math.floor(expiresAt.getTime() / 1000), fam: familyId };
     const body = `${ACCESS_TOKEN_VERSION}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
-    const signature = createHmac('sha256', await signingKey(member.tenantId)).update(body).digest('base64url');
+    const signature = createHmac('sha256', await signingKey(member.tenantId))
+      .update(body)
+      .digest('base64url');
     return { token: `${body}.${signature}`, expiresAt };
   }
 
@@ -129,7 +140,8 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
     if (payload.tid !== tenantId || payload.exp * 1000 <= Date.now()) return null;
     // Only the server signs these, but a value of the wrong shape must never reach a query (a NUL
     // byte in `fam` would be refused by the database: a 400 instead of a 401).
-    if (!Number.isSafeInteger(payload.sub) || (payload.fam !== undefined && (typeof payload.fam !== 'string' || !SESSION_FAMILY_PATTERN.test(payload.fam)))) return null;
+    if (!Number.isSafeInteger(payload.sub) || (payload.fam !== undefined && (typeof payload.fam !== 'string' || !SESSION_FAMILY_PATTERN.test(payload.fam))))
+      return null;
     return payload;
   }
 
@@ -207,7 +219,9 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
    */
   async function seal(tenantId: number, purpose: string, claims: object, ttlSeconds: number): Promise<string> {
     const body = `${SEALED_VERSION}.${Buffer.from(JSON.stringify({ ...claims, exp: Math.floor(Date.now() / 1000) + ttlSeconds })).toString('base64url')}`;
-    const mac = createHmac('sha256', await signingKey(tenantId)).update(`${purpose}\n${body}`).digest('base64url');
+    const mac = createHmac('sha256', await signingKey(tenantId))
+      .update(`${purpose}\n${body}`)
+      .digest('base64url');
     return `${body}.${mac}`;
   }
 
@@ -215,7 +229,9 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
   async function unseal<T extends object>(tenantId: number, purpose: string, sealed: string): Promise<T | null> {
     const [version, encoded, mac] = sealed.split('.');
     if (version !== SEALED_VERSION || !encoded || !mac) return null;
-    const expected = createHmac('sha256', await signingKey(tenantId)).update(`${purpose}\n${version}.${encoded}`).digest();
+    const expected = createHmac('sha256', await signingKey(tenantId))
+      .update(`${purpose}\n${version}.${encoded}`)
+      .digest();
     const given = Buffer.from(mac, 'base64url');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
     try {
@@ -259,7 +275,10 @@ export function createAuthService(db: Database, options: AuthServiceOptions) {
         if (member) forgetMember(member);
         if (!member || member.status !== 'approved') {
           await revokeFamily(tx, stored.familyId);
-          return { error: member?.status === 'deactivated' || member?.status === 'rejected' ? accountDeactivated() : sessionExpired(), revoked: stored.familyId };
+          return {
+            error: member?.status === 'deactivated' || member?.status === 'rejected' ? accountDeactivated() : sessionExpired(),
+            revoked: stored.familyId,
+          };
         }
         // Keep the first rotation time, so that the grace window is not extended by each concurrent refresh.
         if (!stored.rotatedAt) await tx.update(refreshTokens).set({ rotatedAt: new Date() }).where(eq(refreshTokens.id, stored.id));

@@ -51,12 +51,18 @@ export function managingOwner(member: MemberRow): Owner {
  * An organisation's membership is an administrator's write, so it is audited (same transaction).
  * AUDIT_ACTIONS has no billing action yet: the closest, `tenant_settings.update`, with target `membership`.
  */
-export async function auditMembership(tx: Queryable, actor: MemberRow | null, membership: Pick<MembershipRow, 'id' | 'tenantId' | 'memberId'>, changes: Record<string, unknown>) {
+export async function auditMembership(
+  tx: Queryable,
+  actor: MemberRow | null,
+  membership: Pick<MembershipRow, 'id' | 'tenantId' | 'memberId'>,
+  changes: Record<string, unknown>,
+) {
   if (!actor || membership.memberId !== null) return;
   await recordAudit(tx, { tenantId: membership.tenantId, actor, action: 'membership.update', targetType: 'membership', targetId: membership.id, changes });
 }
 
-export const ownerMatch = (owner: Pick<Owner, 'memberId'>): SQL => (owner.memberId === null ? isNull(memberships.memberId) : eq(memberships.memberId, owner.memberId));
+export const ownerMatch = (owner: Pick<Owner, 'memberId'>): SQL =>
+  owner.memberId === null ? isNull(memberships.memberId) : eq(memberships.memberId, owner.memberId);
 
 // Dates of memberships are calendar days (UTC), YYYY-MM-DD.
 export const isoDay = (at: Date): string => at.toISOString().slice(0, 10);
@@ -94,7 +100,10 @@ const toPaymentMethod = (row: PaymentMethodRow): z.infer<typeof paymentMethodSch
 export const planName = (plan: PlanRow, language: string) => (language === 'ko' ? plan.koName : plan.enName);
 
 export async function planById(q: Queryable, tenantId: number, planId: number): Promise<PlanRow> {
-  const [plan] = await q.select().from(plans).where(and(eq(plans.tenantId, tenantId), eq(plans.id, planId)));
+  const [plan] = await q
+    .select()
+    .from(plans)
+    .where(and(eq(plans.tenantId, tenantId), eq(plans.id, planId)));
   if (!plan) throw notFound();
   return plan;
 }
@@ -115,7 +124,9 @@ export async function ownerPaymentMethods(q: Queryable, owner: Owner): Promise<P
   return q
     .select()
     .from(paymentMethods)
-    .where(and(eq(paymentMethods.tenantId, owner.tenantId), owner.memberId === null ? isNull(paymentMethods.memberId) : eq(paymentMethods.memberId, owner.memberId)))
+    .where(
+      and(eq(paymentMethods.tenantId, owner.tenantId), owner.memberId === null ? isNull(paymentMethods.memberId) : eq(paymentMethods.memberId, owner.memberId)),
+    )
     .orderBy(desc(paymentMethods.id));
 }
 
@@ -123,10 +134,17 @@ export async function membershipView(q: Queryable, tenant: TenantRow, member: Me
   const owner = ownerOf(member);
   const row = await currentMembership(q, owner);
   const planIds = [row?.planId, row?.nextPlanId, owner.scope === 'tenant' ? tenant.planId : undefined].filter((id): id is number => typeof id === 'number');
-  const planRows = planIds.length ? await q.select().from(plans).where(and(eq(plans.tenantId, tenant.id), inArray(plans.id, planIds))) : [];
+  const planRows = planIds.length
+    ? await q
+        .select()
+        .from(plans)
+        .where(and(eq(plans.tenantId, tenant.id), inArray(plans.id, planIds)))
+    : [];
   const plan = (id: number | null | undefined) => planRows.find((p) => p.id === id);
   const methods = owner.canManage ? await ownerPaymentMethods(q, owner) : [];
-  const method = row?.paymentMethodId ? (methods.find((m) => m.id === row.paymentMethodId) ?? (await q.select().from(paymentMethods).where(eq(paymentMethods.id, row.paymentMethodId)))[0]) : undefined;
+  const method = row?.paymentMethodId
+    ? (methods.find((m) => m.id === row.paymentMethodId) ?? (await q.select().from(paymentMethods).where(eq(paymentMethods.id, row.paymentMethodId)))[0])
+    : undefined;
   const current = row ? plan(row.planId) : owner.scope === 'tenant' ? plan(tenant.planId) : undefined;
   return {
     scope: owner.scope,
@@ -171,10 +189,19 @@ async function payers(q: Queryable, membership: MembershipRow): Promise<MemberRo
 }
 
 /** Writes a mail to each payer in `tx`, the transaction that decided it; the mail outbox sends them. */
-export async function mailPayers(deps: BillingDeps, tx: Queryable, membership: MembershipRow, mail: (member: MemberRow, plansUrl: string) => OutgoingMail): Promise<void> {
+export async function mailPayers(
+  deps: BillingDeps,
+  tx: Queryable,
+  membership: MembershipRow,
+  mail: (member: MemberRow, plansUrl: string) => OutgoingMail,
+): Promise<void> {
   const [tenant] = await tx.select().from(tenants).where(eq(tenants.id, membership.tenantId));
   const plansUrl = appLink(deps.links, tenant!, '/dashboard/plans');
-  await deps.mail.queue(tx, membership.tenantId, (await payers(tx, membership)).map((member) => mail(member, plansUrl)));
+  await deps.mail.queue(
+    tx,
+    membership.tenantId,
+    (await payers(tx, membership)).map((member) => mail(member, plansUrl)),
+  );
 }
 
 export const formatKrw = (amount: number, language: string) => new Intl.NumberFormat(language, { style: 'currency', currency: 'KRW' }).format(amount);

@@ -14,10 +14,38 @@ import { type ChargeOutcome } from '../../payments/provider';
 import { type AppLinkSettings } from '../../shared/appLinks';
 import { grantCredits } from '../credits/service';
 import { type PageRequest, paginate } from '../../shared/pagination';
-import { type BillingDeps, type PlanRow, type MembershipRow, type PaymentRow, type PaymentMethodRow, type Owner, managingOwner, auditMembership, ownerMatch, isoDay, startOfDay, addDays, addMonth, toPlan, planName, providerError, customerOf, mailPayers, formatKrw } from './membership';
+import {
+  type BillingDeps,
+  type PlanRow,
+  type MembershipRow,
+  type PaymentRow,
+  type PaymentMethodRow,
+  type Owner,
+  managingOwner,
+  auditMembership,
+  ownerMatch,
+  isoDay,
+  startOfDay,
+  addDays,
+  addMonth,
+  toPlan,
+  planName,
+  providerError,
+  customerOf,
+  mailPayers,
+  formatKrw,
+} from './membership';
 
 /** Charges a subscription or an upgrade at once; a declined card is 402 and changes nothing. */
-export async function chargeNow(deps: BillingDeps, member: MemberRow, owner: Owner, plan: PlanRow, method: PaymentMethodRow, kind: 'subscribe' | 'upgrade', current: MembershipRow | null) {
+export async function chargeNow(
+  deps: BillingDeps,
+  member: MemberRow,
+  owner: Owner,
+  plan: PlanRow,
+  method: PaymentMethodRow,
+  kind: 'subscribe' | 'upgrade',
+  current: MembershipRow | null,
+) {
   if (!method.billingKey || method.provider !== deps.payments.name) throw new AppError(422, 'payment_method_required', 'Register the card again.');
   const today = isoDay(deps.clock());
   // A first subscription's row waits as `ended` until its payment succeeds, so a decline leaves no membership behind.
@@ -26,12 +54,29 @@ export async function chargeNow(deps: BillingDeps, member: MemberRow, owner: Own
     (
       await deps.db
         .insert(memberships)
-        .values({ tenantId: owner.tenantId, memberId: owner.memberId, planId: plan.id, paymentMethodId: method.id, price: plan.krwMonthPrice, status: 'ended', endedAt: deps.clock() })
+        .values({
+          tenantId: owner.tenantId,
+          memberId: owner.memberId,
+          planId: plan.id,
+          paymentMethodId: method.id,
+          price: plan.krwMonthPrice,
+          status: 'ended',
+          endedAt: deps.clock(),
+        })
         .returning({ id: memberships.id })
     )[0]!.id;
   let payment: PaymentRow;
   try {
-    payment = await createPayment(deps.db, { membershipId, owner, payer: member, plan, kind, orderId: `${kind}-${membershipId}-${randomUUID()}`, periodStart: today, provider: deps.payments.name });
+    payment = await createPayment(deps.db, {
+      membershipId,
+      owner,
+      payer: member,
+      plan,
+      kind,
+      orderId: `${kind}-${membershipId}-${randomUUID()}`,
+      periodStart: today,
+      provider: deps.payments.name,
+    });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     // Another charge of this payer is under way (a second click, another administrator).
@@ -39,7 +84,14 @@ export async function chargeNow(deps: BillingDeps, member: MemberRow, owner: Own
     throw new AppError(409, 'payment_in_progress', 'A payment for this plan is already in progress. Please wait a moment.');
   }
   const outcome = await deps.payments
-    .charge({ billingKey: method.billingKey, orderId: payment.orderId, orderName: plan.enName, amount: plan.krwMonthPrice, currency: 'KRW', customer: customerOf(member) })
+    .charge({
+      billingKey: method.billingKey,
+      orderId: payment.orderId,
+      orderName: plan.enName,
+      amount: plan.krwMonthPrice,
+      currency: 'KRW',
+      customer: customerOf(member),
+    })
     .catch(providerError);
   await deps.db.update(memberships).set({ paymentMethodId: method.id }).where(eq(memberships.id, membershipId));
   await settlePayment(deps, payment.orderId, outcome, member);
@@ -50,7 +102,16 @@ const ownerKey = (owner: Pick<Owner, 'tenantId' | 'memberId'>) => (owner.memberI
 
 export async function createPayment(
   q: Queryable,
-  p: { membershipId: number; owner: Owner; payer: MemberRow | null; plan: PlanRow; kind: PaymentRow['kind']; orderId: string; periodStart: string; provider: string },
+  p: {
+    membershipId: number;
+    owner: Owner;
+    payer: MemberRow | null;
+    plan: PlanRow;
+    kind: PaymentRow['kind'];
+    orderId: string;
+    periodStart: string;
+    provider: string;
+  },
 ): Promise<PaymentRow> {
   const [row] = await q
     .insert(payments)
@@ -85,7 +146,13 @@ export async function settlePayment(deps: BillingDeps, orderId: string, outcome:
       .update(payments)
       .set(
         outcome.status === 'paid'
-          ? { status: 'paid', providerPaymentId: outcome.providerPaymentId, receiptUrl: outcome.receiptUrl, paidAt: deps.clock(), receiptToken: outcome.receiptUrl ? null : randomBytes(18).toString('base64url') }
+          ? {
+              status: 'paid',
+              providerPaymentId: outcome.providerPaymentId,
+              receiptUrl: outcome.receiptUrl,
+              paidAt: deps.clock(),
+              receiptToken: outcome.receiptUrl ? null : randomBytes(18).toString('base64url'),
+            }
           : { status: 'failed', failureReason: outcome.reason.slice(0, 500) },
       )
       .where(and(eq(payments.orderId, orderId), eq(payments.status, 'pending')))
@@ -95,7 +162,9 @@ export async function settlePayment(deps: BillingDeps, orderId: string, outcome:
     if (!membership) return;
     if (outcome.status === 'paid') {
       await applyPaid(deps, tx, payment, membership);
-      await auditMembership(tx, actor, membership, { [payment.kind]: { plan_id: { from: membership.status === 'ended' ? null : membership.planId, to: payment.planId }, price: payment.amount } });
+      await auditMembership(tx, actor, membership, {
+        [payment.kind]: { plan_id: { from: membership.status === 'ended' ? null : membership.planId, to: payment.planId }, price: payment.amount },
+      });
       return;
     }
     if (payment.kind === 'renewal') await renewalFailed(deps, tx, payment, membership);
@@ -146,7 +215,10 @@ async function renewalFailed(deps: BillingDeps, tx: Queryable, payment: PaymentR
   const retryIn = RENEWAL_RETRY_DAYS[failed - 1];
   if (retryIn === undefined) return endMembership(deps, tx, membership, plan!);
   const nextAttemptDate = addDays(membership.nextPaymentDate!, retryIn);
-  await tx.update(memberships).set({ failedAttempts: failed, renewalDueAt: startOfDay(nextAttemptDate) }).where(eq(memberships.id, membership.id));
+  await tx
+    .update(memberships)
+    .set({ failedAttempts: failed, renewalDueAt: startOfDay(nextAttemptDate) })
+    .where(eq(memberships.id, membership.id));
   await mailPayers(deps, tx, membership, (member, plansUrl) => ({
     template: 'membershipPaymentFailed',
     to: member.email,
@@ -183,7 +255,8 @@ export async function listPayments(db: Database, member: MemberRow, page: PageRe
       .limit(window.limit)
       .offset(window.offset);
   return paginate(page, {
-    count: async () => (await db.select({ n: count() }).from(payments).innerJoin(memberships, eq(memberships.id, payments.membershipId)).where(where))[0]?.n ?? 0,
+    count: async () =>
+      (await db.select({ n: count() }).from(payments).innerJoin(memberships, eq(memberships.id, payments.membershipId)).where(where))[0]?.n ?? 0,
     rows,
     toItems: (list): Payment[] =>
       list.map(({ payment, plan }) => ({

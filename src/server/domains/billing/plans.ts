@@ -8,7 +8,21 @@ import type { MemberRow, TenantRow } from '../../db/rows';
 import { memberships, paymentMethods, plans } from '../../db/schema';
 import { AppError, notFound } from '../../errors';
 import { type ProviderResult } from '../../payments/provider';
-import { type BillingDeps, type PlanRow, type PaymentMethodRow, type Owner, managingOwner, auditMembership, toPlan, planById, currentMembership, ownerPaymentMethods, membershipView, providerError, customerOf } from './membership';
+import {
+  type BillingDeps,
+  type PlanRow,
+  type PaymentMethodRow,
+  type Owner,
+  managingOwner,
+  auditMembership,
+  toPlan,
+  planById,
+  currentMembership,
+  ownerPaymentMethods,
+  membershipView,
+  providerError,
+  customerOf,
+} from './membership';
 import { chargeNow } from './payments';
 
 export async function listPlans(deps: Pick<BillingDeps, 'db' | 'payments'>, tenant: TenantRow) {
@@ -23,16 +37,36 @@ export async function listPlans(deps: Pick<BillingDeps, 'db' | 'payments'>, tena
  * POST /member-billing-plans/{planId}/: registers the card the provider tokenised (a new payment
  * method, or replacing `payment_method_id`), then subscribes or changes plan with it.
  */
-export async function registerCardAndSubscribe(deps: BillingDeps, tenant: TenantRow, member: MemberRow, planId: number, result: ProviderResult, replaceId?: number) {
+export async function registerCardAndSubscribe(
+  deps: BillingDeps,
+  tenant: TenantRow,
+  member: MemberRow,
+  planId: number,
+  result: ProviderResult,
+  replaceId?: number,
+) {
   const owner = managingOwner(member);
   const plan = await planById(deps.db, tenant.id, planId);
   if (replaceId !== undefined && !(await ownerPaymentMethods(deps.db, owner)).some((m) => m.id === replaceId)) throw notFound();
   const card = await deps.payments.registerCard(result, customerOf(member)).catch(providerError);
-  const values = { cardName: card.cardName, cardNumberMasked: card.cardNumberMasked, type: card.type, provider: deps.payments.name, billingKey: card.billingKey };
+  const values = {
+    cardName: card.cardName,
+    cardNumberMasked: card.cardNumberMasked,
+    type: card.type,
+    provider: deps.payments.name,
+    billingKey: card.billingKey,
+  };
   const [method] =
     replaceId !== undefined
-      ? await deps.db.update(paymentMethods).set(values).where(and(eq(paymentMethods.tenantId, tenant.id), eq(paymentMethods.id, replaceId))).returning()
-      : await deps.db.insert(paymentMethods).values({ tenantId: tenant.id, memberId: owner.memberId, ...values }).returning();
+      ? await deps.db
+          .update(paymentMethods)
+          .set(values)
+          .where(and(eq(paymentMethods.tenantId, tenant.id), eq(paymentMethods.id, replaceId)))
+          .returning()
+      : await deps.db
+          .insert(paymentMethods)
+          .values({ tenantId: tenant.id, memberId: owner.memberId, ...values })
+          .returning();
   const current = await currentMembership(deps.db, owner);
   if (current) await deps.db.update(memberships).set({ paymentMethodId: method!.id }).where(eq(memberships.id, current.id));
   // A new card for the plan already held just replaces the card.

@@ -35,16 +35,42 @@ export async function renewMembership(deps: BillingDeps, membershipId: number): 
     });
     return { outcome: 'ended' };
   }
-  const plan = (await deps.db.select().from(plans).where(eq(plans.id, membership.nextPlanId ?? membership.planId)))[0]!;
+  const plan = (
+    await deps.db
+      .select()
+      .from(plans)
+      .where(eq(plans.id, membership.nextPlanId ?? membership.planId))
+  )[0]!;
   const [method] = membership.paymentMethodId ? await deps.db.select().from(paymentMethods).where(eq(paymentMethods.id, membership.paymentMethodId)) : [];
-  const owner: Owner = { tenantId: membership.tenantId, scope: membership.memberId === null ? 'tenant' : 'member', memberId: membership.memberId, canManage: true };
+  const owner: Owner = {
+    tenantId: membership.tenantId,
+    scope: membership.memberId === null ? 'tenant' : 'member',
+    memberId: membership.memberId,
+    canManage: true,
+  };
   const orderId = `renewal-${membership.id}-${membership.nextPaymentDate}-${membership.failedAttempts}`;
-  const payment = await createPayment(deps.db, { membershipId: membership.id, owner, payer: null, plan, kind: 'renewal', orderId, periodStart: membership.nextPaymentDate!, provider: deps.payments.name });
+  const payment = await createPayment(deps.db, {
+    membershipId: membership.id,
+    owner,
+    payer: null,
+    plan,
+    kind: 'renewal',
+    orderId,
+    periodStart: membership.nextPaymentDate!,
+    provider: deps.payments.name,
+  });
   if (payment.status !== 'pending') return { outcome: 'already_settled' };
   // Charging again with the same order id is safe: the provider answers with the first charge.
   const outcome: ChargeOutcome =
     method?.billingKey && method.provider === deps.payments.name
-      ? await deps.payments.charge({ billingKey: method.billingKey, orderId, orderName: plan.enName, amount: plan.krwMonthPrice, currency: 'KRW', customer: { id: `membership-${membership.id}`, email: '', name: plan.enName } })
+      ? await deps.payments.charge({
+          billingKey: method.billingKey,
+          orderId,
+          orderName: plan.enName,
+          amount: plan.krwMonthPrice,
+          currency: 'KRW',
+          customer: { id: `membership-${membership.id}`, email: '', name: plan.enName },
+        })
       : { status: 'failed', reason: 'No usable payment method.' };
   await settlePayment(deps, orderId, outcome);
   return { outcome: outcome.status };
@@ -53,10 +79,15 @@ export async function renewMembership(deps: BillingDeps, membershipId: number): 
 /** The renewal job and its sweep; define before the queue starts. */
 export function defineRenewalJobs(deps: BillingDeps & Pick<AppDeps, 'jobs'>) {
   const { jobs } = deps;
-  const renewal = jobs.define('membership-renewal', z.object({ membershipId: z.number().int() }), async ({ membershipId }) => renewMembership(deps, membershipId), {
-    retryLimit: 2,
-    retryDelaySeconds: 60,
-  });
+  const renewal = jobs.define(
+    'membership-renewal',
+    z.object({ membershipId: z.number().int() }),
+    async ({ membershipId }) => renewMembership(deps, membershipId),
+    {
+      retryLimit: 2,
+      retryDelaySeconds: 60,
+    },
+  );
   return async function sweepRenewals(): Promise<number[]> {
     const { db, clock } = deps;
     const due = await dueRenewals(db, clock());

@@ -1,4 +1,12 @@
-import { cancelMembership, getMembership, listBillingPlans, listPayments, registerCardAndSubscribe, resumeMembership, subscribeToPlan } from '../../../shared/api/billing';
+import {
+  cancelMembership,
+  getMembership,
+  listBillingPlans,
+  listPayments,
+  registerCardAndSubscribe,
+  resumeMembership,
+  subscribeToPlan,
+} from '../../../shared/api/billing';
 import { escapeHtml } from '../../mail/render';
 import { membershipView } from './membership';
 import { listPayments as paymentHistory, receiptByToken } from './payments';
@@ -20,7 +28,9 @@ export const billingRoutes = domainRoutes('billing', (app, deps) => {
   registerEndpoint(app, registerCardAndSubscribe, async ({ tenant, params, query, body, requireMember }) =>
     plans.registerCardAndSubscribe(deps, tenant, requireMember(), params.planId, body, query.payment_method_id),
   );
-  registerEndpoint(app, subscribeToPlan, async ({ tenant, params, body, requireMember }) => plans.subscribe(deps, tenant, requireMember(), params.planId, body));
+  registerEndpoint(app, subscribeToPlan, async ({ tenant, params, body, requireMember }) =>
+    plans.subscribe(deps, tenant, requireMember(), params.planId, body),
+  );
   registerEndpoint(app, cancelMembership, async ({ tenant, requireMember }) => plans.cancelMembership(deps, tenant, requireMember()));
   registerEndpoint(app, resumeMembership, async ({ tenant, requireMember }) => plans.resumeMembership(deps, tenant, requireMember()));
   registerEndpoint(app, listPayments, async ({ query, requireMember }) => paymentHistory(deps.db, requireMember(), query));

@@ -13,12 +13,17 @@ import { settlePayment } from './payments';
  * (a replay answers `replayed` and does nothing), and the payment it names is looked up at the
  * provider, never taken from the body, then settled like any other outcome.
  */
-export async function handleWebhook(deps: BillingDeps, rawBody: string, headers: Record<string, string | string[] | undefined>): Promise<{ replayed: boolean }> {
+export async function handleWebhook(
+  deps: BillingDeps,
+  rawBody: string,
+  headers: Record<string, string | string[] | undefined>,
+): Promise<{ replayed: boolean }> {
   let delivery;
   try {
     delivery = deps.payments.verifyWebhook(rawBody, headers, deps.clock());
   } catch (error) {
-    if (error instanceof WebhookVerificationError || error instanceof SyntaxError) throw new AppError(401, 'invalid_signature', 'The webhook signature is not valid.');
+    if (error instanceof WebhookVerificationError || error instanceof SyntaxError)
+      throw new AppError(401, 'invalid_signature', 'The webhook signature is not valid.');
     throw error;
   }
   const [fresh] = await deps.db
@@ -37,7 +42,9 @@ export async function handleWebhook(deps: BillingDeps, rawBody: string, headers:
     }
   } catch (error) {
     // Not handled: forget the delivery so the provider's redelivery is acted on.
-    await deps.db.delete(paymentWebhookEvents).where(and(eq(paymentWebhookEvents.provider, deps.payments.name), eq(paymentWebhookEvents.eventId, delivery.eventId)));
+    await deps.db
+      .delete(paymentWebhookEvents)
+      .where(and(eq(paymentWebhookEvents.provider, deps.payments.name), eq(paymentWebhookEvents.eventId, delivery.eventId)));
     throw error;
   }
   return { replayed: false };

@@ -6,7 +6,7 @@
 import type { FilePart, ModelMessage, TextPart } from 'ai';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { estimateTokens } from '../../../shared/domain/tokens';
-import type { Database } from '../../db/client';
+import type { AppDeps } from '../../deps';
 import { fileSections, files } from '../../db/schema';
 import type { FileStore } from '../../storage/fileStore';
 
@@ -24,7 +24,7 @@ export interface TurnInput {
   wholeFileIds: number[];
 }
 
-export type FileContext = (db: Database, tenantId: number, fileIds: number[], text: string, contextLimit: number) => Promise<TurnInput>;
+export type FileContext = (tenantId: number, fileIds: number[], text: string, contextLimit: number) => Promise<TurnInput>;
 
 const attribute = (value: string) => value.replace(/[&"<>]/g, (c) => ({ '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' })[c] ?? c);
 
@@ -39,13 +39,13 @@ async function readAll(store: FileStore, key: string): Promise<Buffer | null> {
 const textOnly = (text: string): TurnInput => ({ message: { role: 'user', content: text }, tokens: estimateTokens(text), wholeFileIds: [] });
 
 /** For callers that never send files (service tests): a message with files needs `createFileContext`. */
-export const withoutFiles: FileContext = async (_db, _tenantId, fileIds, text) => {
+export const withoutFiles: FileContext = async (_tenantId, fileIds, text) => {
   if (fileIds.length > 0) throw new Error('sending files needs a file context (createFileContext)');
   return textOnly(text);
 };
 
-export function createFileContext(store: FileStore): FileContext {
-  return async (db, tenantId, fileIds, text, contextLimit) => {
+export function createFileContext({ db, store }: Pick<AppDeps, 'db' | 'store'>): FileContext {
+  return async (tenantId, fileIds, text, contextLimit) => {
     if (fileIds.length === 0) return textOnly(text);
     const rows = await db
       .select()
@@ -88,7 +88,11 @@ export function createFileContext(store: FileStore): FileContext {
         lines.push(piece);
       }
       const parsed = file.parsedPercentage ?? 0;
-      const notes = [state, parsed < 100 && !state ? `only the first ${parsed}% of the document was parsed` : null, cut ? 'cut to fit: the rest did not fit' : null];
+      const notes = [
+        state,
+        parsed < 100 && !state ? `only the first ${parsed}% of the document was parsed` : null,
+        cut ? 'cut to fit: the rest did not fit' : null,
+      ];
       const note = notes.filter(Boolean).join('; ');
       if (!note) wholeFileIds.push(file.id);
       blocks.push(`${open}${note ? ` note="${note}"` : ''}>\n${lines.join('\n\n')}\n</file>`);

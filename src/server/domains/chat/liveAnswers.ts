@@ -2,15 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { sql } from 'drizzle-orm';
 import type { Citation } from '../../../shared/api/chat';
-import type { Database } from '../../db/client';
+import type { AppDeps } from '../../deps';
 import { rowsOf } from '../../db/rows';
 import { sessionMessages } from '../../db/schema';
-
-/** The logger calls the service makes; a Fastify request logger fits. */
-export interface ChatLog {
-  warn(details: object, message: string): void;
-  error(details: object, message: string): void;
-}
 
 /**
  * The answers this server process is streaming (DESIGN §6): each one's text is written as it
@@ -34,7 +28,8 @@ export class AnswerCutOff extends Error {
 }
 
 /** The reason a stream was cut off by its process, or null (still going, or stopped by its client). */
-export const cutOffOf = (signal: AbortSignal): AnswerCutOff['why'] | null => (signal.aborted && signal.reason instanceof AnswerCutOff ? signal.reason.why : null);
+export const cutOffOf = (signal: AbortSignal): AnswerCutOff['why'] | null =>
+  signal.aborted && signal.reason instanceof AnswerCutOff ? signal.reason.why : null;
 
 /** What of an answer has streamed so far: what its member saw. */
 export interface AnswerContent {
@@ -104,9 +99,10 @@ interface FlushRow {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export function createLiveAnswers(db: Database, leaseSeconds: number, log: ChatLog): LiveAnswers {
+/** Each renewal holds an answer STREAM_LEASE_SECONDS. */
+export function createLiveAnswers({ db, config, log }: Pick<AppDeps, 'db' | 'config' | 'log'>): LiveAnswers {
   // Names the process in the rows it owns, so an operator can tell which one lost an answer.
-  const lease: AnswerLease = { owner: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, seconds: leaseSeconds };
+  const lease: AnswerLease = { owner: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, seconds: config.STREAM_LEASE_SECONDS };
   const entries = new Map<number, Entry>();
   let flushing: Promise<void> | null = null;
   let cuttingOff = false;

@@ -1,6 +1,7 @@
 import { and, eq, exists, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import type { ChatbotRow, LlmModelRow, MemberRow } from '../../db/rows';
+import type { AppDeps } from '../../deps';
 import { chatbots, llmModels, memberGroupLinks, modelGroupPermissions } from '../../db/schema';
 import { notFound } from '../../errors';
 import { visibleTo } from '../chatbots/service';
@@ -17,7 +18,7 @@ const isTrue = (value: unknown) => value === true || value === 't';
 /**
  * One statement for what a send reads first: the member's groups, the chatbot they may see (spec
  * §6, the same rule as the chatbot list), its model and the model permission (spec §5: the
- * unlimited model always, any other through a group permission). Built once per database and
+ * unlimited model always, any other through a group permission). Built once per server and
  * executed with the send's ids, so a send pays one round trip and no query building for it.
  */
 function prepareSendTarget(db: Database) {
@@ -45,16 +46,18 @@ function prepareSendTarget(db: Database) {
     .prepare('send_target');
 }
 
-const prepared = new WeakMap<Database, ReturnType<typeof prepareSendTarget>>();
-
-/** The send's chatbot as `member` sees it, or 404 when they cannot see it. */
-export async function findSendTarget(db: Database, member: MemberRow, chatbotId: number): Promise<SendTarget> {
-  let statement = prepared.get(db);
-  if (!statement) {
-    statement = prepareSendTarget(db);
-    prepared.set(db, statement);
-  }
-  const [row] = await statement.execute({ memberId: member.id, tenantId: member.tenantId, chatbotId });
-  if (!row) throw notFound();
-  return row;
+/** Where a send goes: the server's one prepared statement for it, made on the first send. */
+export function createSendTargets({ db }: Pick<AppDeps, 'db'>) {
+  let statement: ReturnType<typeof prepareSendTarget> | undefined;
+  return {
+    /** The send's chatbot as `member` sees it, or 404 when they cannot see it. */
+    async find(member: MemberRow, chatbotId: number): Promise<SendTarget> {
+      statement ??= prepareSendTarget(db);
+      const [row] = await statement.execute({ memberId: member.id, tenantId: member.tenantId, chatbotId });
+      if (!row) throw notFound();
+      return row;
+    },
+  };
 }
+
+export type SendTargets = ReturnType<typeof createSendTargets>;

@@ -1,6 +1,6 @@
 import { type ModelMessage, streamText } from 'ai';
 import { clock, periodOf } from '../../clock';
-import { type SQL, and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { type SQL, and, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { ANSWER_NOT_SAVED_FRAME, type ChatFrame, type Citation, SERVER_SHUTTING_DOWN_FRAME, type chatBodySchema } from '../../../shared/api/chat';
 import type { Database } from '../../db/client';
@@ -10,12 +10,22 @@ import { AppError, notFound } from '../../errors';
 import { estimateTokens } from '../../../shared/domain/tokens';
 import type { LlmModelRow, MemberRow, SessionRow, TenantRow } from '../../db/rows';
 import { rememberRecentChatbot } from '../chatbots/recent';
-import { type Billing, type Reservation, assertCreditLeft, isFreeModel, messageCost, refuseReservation, releaseOrphanedReservations, settleCredits, toCreditCheck } from '../credits/service';
+import {
+  type Billing,
+  type Reservation,
+  assertCreditLeft,
+  isFreeModel,
+  messageCost,
+  refuseReservation,
+  releaseOrphanedReservations,
+  settleCredits,
+  toCreditCheck,
+} from '../credits/service';
 import { isCreditsDepleted } from '../../../shared/domain/credits';
 import { type AnswerContent, type AnswerLease, type LiveAnswer, cutOffOf, storableText } from './liveAnswers';
 import { withoutFiles } from './fileContext';
-import { findSendTarget } from './sendContext';
 import { findOwnSession, newHashId } from '../sessions/service';
+import { branchTexts, findQuestion } from '../sessions/branches';
 import { findTestTarget } from '../studio/service';
 import { saveTurnStart } from './turnStart';
 import { NO_SOURCES, webSearchCredits } from './sources';
@@ -27,22 +37,24 @@ import type { AppDeps } from '../../deps';
 
 type ChatBody = z.output<typeof chatBodySchema>;
 
-async function historyMessages(db: Database, sessionId: number): Promise<ModelMessage[]> {
-  const rows = await db
-    .select({ speaker: sessionMessages.speakerType, text: sessionMessages.text })
-    .from(sessionMessages)
-    .where(eq(sessionMessages.sessionId, sessionId))
-    .orderBy(asc(sessionMessages.id));
-  return rows
+/** The model's view of a branch: what was said, without empty messages (an answer stopped before its first word). */
+function modelHistory(branch: { speaker: 'member' | 'chatbot'; text: string }[]): ModelMessage[] {
+  return branch
     .filter((row) => row.text.trim() !== '')
     .map((row) => (row.speaker === 'member' ? { role: 'user', content: row.text } : { role: 'assistant', content: row.text }));
+}
+
+/** The session's stored files on a member message (a regeneration sends them again). */
+async function messageFileIds(db: Database, messageId: number): Promise<number[]> {
+  const rows = await db.select({ id: sessionMessageFiles.fileId }).from(sessionMessageFiles).where(eq(sessionMessageFiles.messageId, messageId));
+  return rows.map((row) => row.id);
 }
 
 const messageText = (message: ModelMessage) => (typeof message.content === 'string' ? message.content : '');
 
 /** What checking a send needs: the database, the tenant's input guard, and the sources (retrieval, web search) when configured. */
 /** Without `fileContext` attached files are not read; without `sources` nothing is searched. */
-export type SendDeps = Pick<AppDeps, 'db' | 'guard'> & Partial<Pick<AppDeps, 'sources' | 'fileContext'>>;
+export type SendDeps = Pick<AppDeps, 'db' | 'guard' | 'sendTargets'> & Partial<Pick<AppDeps, 'sources' | 'fileContext'>>;
 
 /** How a send differs when it is not a member's own (a visitor's chat with a public chatbot). */
 export interface SendOptions {
@@ -71,14 +83,20 @@ export async function checkSend(
   body: ChatBody,
   { findSession = findOwnSession, billing, history: givenHistory, instructions = '', sampling }: SendOptions = {},
 ): Promise<CheckedSend> {
-  const { db, guard, sources: sourcesService, fileContext = withoutFiles } = deps;
-  const typed = body.text.trim();
-  if (!typed && body.file_ids.length === 0) throw new AppError(422, 'message_empty', 'A message needs text or an image.');
+  const { db, guard, sendTargets, sources: sourcesService, fileContext = withoutFiles } = deps;
+  const existing = body.session_hash_id ? await findSession(db, member, body.session_hash_id) : null;
+  // A regeneration asks the stored question again; an edit replaces one (the body's schema wants a session for both).
+  const replacedId = body.regenerate_message_id ?? body.edit_message_id;
+  const replaced = existing && replacedId !== undefined ? await findQuestion(db, existing, replacedId) : null;
+  const regenerated = body.regenerate_message_id !== undefined ? replaced : null;
+  const typed = regenerated ? regenerated.text.trim() : body.text.trim();
+  const askedFileIds = regenerated ? await messageFileIds(db, regenerated.id) : body.file_ids;
+  if (!typed && askedFileIds.length === 0) throw new AppError(422, 'message_empty', 'A message needs text or an image.');
 
   // A Studio test chat: its author (or an admin) tests the chatbot in any state, paid like any other send.
-  const { chatbot, model, mayUseModel } = body.is_test ? await findTestTarget(db, member, chatbotId) : await findSendTarget(db, member, chatbotId);
+  const { chatbot, model, mayUseModel } = body.is_test ? await findTestTarget(db, member, chatbotId) : await sendTargets.find(member, chatbotId);
 
-  const fileIds = [...new Set(body.file_ids)];
+  const fileIds = [...new Set(askedFileIds)];
   if (fileIds.length > 0) {
     const owned = await db
       .select({ id: files.id, type: files.mimeType })
@@ -97,18 +115,27 @@ export async function checkSend(
 
   const taskMode = body.task_mode_id ? await findTaskMode(db, tenant.id, body.task_mode_id, member.language) : undefined;
 
-  const existing = body.session_hash_id ? await findSession(db, member, body.session_hash_id) : null;
   // Test chats and real ones never share a session.
   if (existing && (existing.chatbotId !== chatbot.id || existing.isTest !== body.is_test)) throw notFound('The session does not exist.');
 
   // The attached files' text and images go with the member's message (domains/chat/fileContext).
-  const input = await fileContext(db, tenant.id, fileIds, text, model.contextLimit);
+  const input = await fileContext(tenant.id, fileIds, text, model.contextLimit);
   const sources = sourcesService
-    ? await sourcesService.gather({ tenantId: tenant.id, chatbotId: chatbot.id, existing, fileIds, wholeFileIds: input.wholeFileIds, text, webSearch: body.web_search ?? false })
+    ? await sourcesService.gather({
+        tenantId: tenant.id,
+        chatbotId: chatbot.id,
+        existing,
+        fileIds,
+        wholeFileIds: input.wholeFileIds,
+        text,
+        webSearch: body.web_search ?? false,
+      })
     : NO_SOURCES;
   const system = [chatbot.systemInstructions, instructions, taskMode?.instructions ?? '', sources.context].filter((part) => part.trim() !== '').join('\n\n');
 
-  const history = existing ? await historyMessages(db, existing.id) : (givenHistory ?? []);
+  // The branch the turn continues: the active one, or the one the replaced message started from.
+  const branch = existing ? await branchTexts(db, existing, replaced ? { from: replaced.parentId } : { active: true }) : [];
+  const history = existing ? modelHistory(branch) : (givenHistory ?? []);
   const messages: ModelMessage[] = [...history, input.message];
   const estimatedInputTokens = estimateTokens(system) + history.reduce((sum, m) => sum + estimateTokens(messageText(m)), 0) + input.tokens;
   if (estimatedInputTokens > model.contextLimit) {
@@ -132,6 +159,9 @@ export async function checkSend(
     chatbot,
     model,
     existing,
+    place: regenerated
+      ? { parentId: regenerated.parentId, questionId: regenerated.id }
+      : { parentId: replaced ? replaced.parentId : (branch.at(-1)?.id ?? null), questionId: null },
     text,
     maskedPii,
     fileIds,
@@ -173,7 +203,14 @@ export async function openTurn(db: Database, send: CheckedSend, lease: AnswerLea
       ...send.newSession,
     },
     // An image answer's price is its image, not tokens: a cut-off one is charged by whether its image was stored.
-    { tenantId: tenant.id, text, modelId: model.id, fileIds, estimatedInputTokens: send.modes.image ? 0 : send.estimatedInputTokens },
+    {
+      tenantId: tenant.id,
+      text,
+      modelId: model.id,
+      fileIds,
+      estimatedInputTokens: send.modes.image ? 0 : send.estimatedInputTokens,
+      place: send.place,
+    },
     lease,
     send.reserved > 0 ? { member, amount: send.reserved } : undefined,
   );
@@ -186,8 +223,11 @@ export async function openTurn(db: Database, send: CheckedSend, lease: AnswerLea
       if (isCreditsDepleted(toCreditCheck(before)) || outputLimit < 1) await refuseReservation(db, member, held, before, send.billing);
     } catch (error) {
       await db.transaction(async (tx) => {
-        await tx.delete(sessionMessages).where(inArray(sessionMessages.id, [saved.memberMessageId, saved.answerId]));
+        // A regeneration's question was there before it.
+        const added = send.place.questionId === null ? [saved.memberMessageId, saved.answerId] : [saved.answerId];
+        await tx.delete(sessionMessages).where(inArray(sessionMessages.id, added));
         if (!existing) await tx.delete(sessions).where(eq(sessions.id, session.id));
+        else await tx.update(sessions).set({ activeLeafId: existing.activeLeafId }).where(eq(sessions.id, existing.id));
       });
       throw error;
     }
@@ -219,7 +259,10 @@ const LEDGER_PRECISION = 1e-6;
  * The output tokens `held` credits pay for: the send's whole output limit when it got what it asked,
  * else what is left after the input and web search (an image is all or nothing: 0).
  */
-export function affordableOutput(send: Pick<CheckedSend, 'reserved' | 'outputLimit' | 'model' | 'estimatedInputTokens' | 'sources' | 'modes'>, held: number): number {
+export function affordableOutput(
+  send: Pick<CheckedSend, 'reserved' | 'outputLimit' | 'model' | 'estimatedInputTokens' | 'sources' | 'modes'>,
+  held: number,
+): number {
   if (held >= send.reserved - LEDGER_PRECISION) return send.outputLimit;
   if (send.modes.image) return 0;
   const { model } = send;
@@ -246,7 +289,7 @@ export async function* streamAnswer(deps: ChatDeps, turn: ChatTurn, signal: Abor
   const stream = AbortSignal.any([signal, live.signal]);
   let released = false;
   try {
-    const { outcome, failure } = yield* (turn.modes.image ? imageFrames(deps, turn, stream) : modelFrames(deps, turn, stream, live));
+    const { outcome, failure } = yield* turn.modes.image ? imageFrames(deps, turn, stream) : modelFrames(deps, turn, stream, live);
     if (failure) deps.log.warn({ err: failure, chatbotId: turn.chatbot.id }, 'chat stream failed');
     const cutOff = cutOffOf(stream);
     if (cutOff === 'lost') {
@@ -258,7 +301,8 @@ export async function* streamAnswer(deps: ChatDeps, turn: ChatTurn, signal: Abor
       return;
     }
     live.finishing();
-    const interrupted: Interrupted = cutOff === 'shutdown' ? 'interrupted' : outcome.finishReason === 'aborted' ? 'stopped' : outcome.finishReason === 'error' ? 'failed' : null;
+    const interrupted: Interrupted =
+      cutOff === 'shutdown' ? 'interrupted' : outcome.finishReason === 'aborted' ? 'stopped' : outcome.finishReason === 'error' ? 'failed' : null;
     const creditsUsed = await saveAnswer(deps, turn, outcome, interrupted);
     released = true;
     if (creditsUsed === null) {
@@ -410,7 +454,10 @@ async function saveAnswer(deps: ChatDeps, turn: ChatTurn, outcome: StreamOutcome
 
 /** True when the answer was saved by its own process (which clears the owner), not by a sweep. */
 async function savedByItsOwner(db: Database, answerId: number): Promise<boolean> {
-  const [row] = await db.select({ streaming: sessionMessages.streaming, owner: sessionMessages.streamOwner }).from(sessionMessages).where(eq(sessionMessages.id, answerId));
+  const [row] = await db
+    .select({ streaming: sessionMessages.streaming, owner: sessionMessages.streamOwner })
+    .from(sessionMessages)
+    .where(eq(sessionMessages.id, answerId));
   return row !== undefined && !row.streaming && row.owner === null;
 }
 
@@ -497,7 +544,13 @@ async function writeAnswer(db: Database, save: AnswerSave): Promise<void> {
   const period = periodOf(save.at);
   const cte = (name: string, statement: { getSQL(): SQL }) => sql`${sql.identifier(name)} as (${statement.getSQL()}),`;
   const statements = [
-    cte('answer', db.update(sessionMessages).set({ ...save.answer, streaming: false, leaseExpiresAt: null }).where(eq(sessionMessages.id, save.answerId))),
+    cte(
+      'answer',
+      db
+        .update(sessionMessages)
+        .set({ ...save.answer, streaming: false, leaseExpiresAt: null })
+        .where(eq(sessionMessages.id, save.answerId)),
+    ),
     cte('usage', db.insert(usageRecords).values(save.usage)),
     cte('session', db.update(sessions).set({ lastChatAt: save.at }).where(eq(sessions.id, save.sessionId))),
   ];
@@ -550,7 +603,9 @@ export async function sweepAbandonedAnswers({ db, llm, log }: Pick<AppDeps, 'db'
     .innerJoin(members, eq(members.id, sessions.memberId))
     .leftJoin(llmModels, eq(llmModels.id, sessionMessages.llmModelId))
     .leftJoin(creditLedger, and(eq(creditLedger.kind, 'reservation'), eq(creditLedger.messageId, sessionMessages.id)))
-    .where(and(eq(sessionMessages.streaming, true), sql`coalesce(${sessionMessages.leaseExpiresAt}, ${sessionMessages.createdAt} + interval '10 minutes') < now()`))
+    .where(
+      and(eq(sessionMessages.streaming, true), sql`coalesce(${sessionMessages.leaseExpiresAt}, ${sessionMessages.createdAt} + interval '10 minutes') < now()`),
+    )
     .orderBy(sessionMessages.id)
     .limit(SWEEP_BATCH);
   let saved = 0;

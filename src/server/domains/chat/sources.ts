@@ -4,8 +4,9 @@ import { estimateTokens } from '../../../shared/domain/tokens';
 import type { LlmModelRow, SessionRow } from '../../db/rows';
 import { chatbotDocuments, sessionMessageFiles, sessionMessages } from '../../db/schema';
 import { AppError } from '../../errors';
-import { type Passage, type RetrievalDeps, searchPassages } from '../../retrieval';
-import { SearchFailed, type SearchProvider, type WebResult } from '../../search';
+import type { AppDeps } from '../../deps';
+import { type Passage, searchPassages } from '../../retrieval';
+import { SearchFailed, type SearchProvider, type WebResult, searchProviderFromConfig } from '../../search';
 import { createTtlCache } from '../../ttlCache';
 
 /** Passages given to the model per send; with their labels about 2,000 tokens. */
@@ -72,11 +73,13 @@ const documentCitation = (passage: Passage): Citation => ({
 });
 
 /**
- * Retrieval and web search for chat (one per server). No query runs for a send whose chatbot has
- * no documents (cached per chatbot) and whose session never carried files.
+ * Retrieval and web search for chat (one per server): web search through the provider the
+ * configuration names, none without. No query runs for a send whose chatbot has no documents
+ * (cached per chatbot) and whose session never carried files.
  */
-export function createSources(deps: RetrievalDeps, search: SearchProvider | undefined) {
+export function createSources(deps: Pick<AppDeps, 'db' | 'embedder' | 'config'>) {
   const { db } = deps;
+  const search = searchProviderFromConfig(deps.config);
   const documents = createTtlCache<number, number[]>(DOCUMENTS_CACHE_MS);
   const chatbotFileIds = (tenantId: number, chatbotId: number) =>
     documents.get(chatbotId, async () =>
@@ -130,7 +133,10 @@ export function createSources(deps: RetrievalDeps, search: SearchProvider | unde
       const webContext = describe([], results);
       return {
         context: describe(passages, results, scope.wholeFileIds),
-        citations: [...passages.map(documentCitation), ...results.map((result): Citation => ({ kind: 'web', url: result.url, title: result.title, snippet: result.snippet }))],
+        citations: [
+          ...passages.map(documentCitation),
+          ...results.map((result): Citation => ({ kind: 'web', url: result.url, title: result.title, snippet: result.snippet })),
+        ],
         webSearchTokens: searching ? estimateTokens(webContext) : null,
       };
     },

@@ -4,7 +4,6 @@ import type { ChatMeta, Citation } from '../../../shared/api/chat';
 import type { PiiKind } from '../../../shared/domain/pii';
 import type { ChatbotRow, LlmModelRow, MemberRow, SessionRow, TenantRow } from '../../db/rows';
 import type { Billing } from '../credits/service';
-import type { ChatLog } from './liveAnswers';
 import type { SendModes } from './modes';
 import type { Sources } from './sources';
 
@@ -14,7 +13,12 @@ import type { Sources } from './sources';
  */
 
 /** `store` and `config.IMAGE_CREDITS`: where image mode keeps its pictures and what one costs; `log` is the request's. */
-export type ChatDeps = Pick<AppDeps, 'db' | 'llm' | 'answers' | 'store' | 'config'> & { log: ChatLog };
+export type ChatDeps = Pick<AppDeps, 'db' | 'llm' | 'answers' | 'store' | 'config' | 'log'>;
+
+export interface TurnPlace {
+  parentId: number | null;
+  questionId: number | null;
+}
 
 /** A send that passed every check known before streaming; nothing is saved yet. */
 export interface CheckedSend {
@@ -24,6 +28,11 @@ export interface CheckedSend {
   model: LlmModelRow;
   /** The session sent to, or null when this send starts one. */
   existing: SessionRow | null;
+  /**
+   * Where the turn goes in the session's tree: the message its question follows, and the stored
+   * question a regeneration answers again (null: the turn saves a new question).
+   */
+  place: TurnPlace;
   /** As stored and sent to the model: personal data the tenant masks is masked. */
   text: string;
   maskedPii: PiiKind[];
@@ -80,7 +89,10 @@ export interface StreamOutcome {
  * Sampling an API call chooses for itself, in streamText's terms; what it leaves out is the
  * chatbot's (temperature, top p) or the model's default.
  */
-export type Sampling = Pick<LanguageModelCallOptions, 'temperature' | 'topP' | 'maxOutputTokens' | 'stopSequences' | 'presencePenalty' | 'frequencyPenalty' | 'seed'>;
+export type Sampling = Pick<
+  LanguageModelCallOptions,
+  'temperature' | 'topP' | 'maxOutputTokens' | 'stopSequences' | 'presencePenalty' | 'frequencyPenalty' | 'seed'
+>;
 
 /** How an image answer is metered: its own usage row, by image. */
 export interface ImageOutcome {

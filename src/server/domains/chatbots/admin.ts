@@ -13,8 +13,16 @@ import type { Queryable } from '../../db/client';
 import type { MemberRow } from '../../db/rows';
 import { chatbotMemberGroups, chatbots, memberGroups, members } from '../../db/schema';
 import { AppError, notFound } from '../../errors';
-import { chatbotFilters, chatbotOrder, chatbotSelection, memberGroupIds, toChatbotDtos, visibleTo } from './service';
-import { paginate } from '../../shared/pagination';
+import {
+  type ChatbotSelectionRow,
+  chatbotFilters,
+  chatbotOrder,
+  chatbotSelection,
+  memberGroupIds,
+  paginateChatbots,
+  toChatbotDtos,
+  visibleTo,
+} from './service';
 import { recordAudits } from '../auditLog/service';
 
 type ListQuery = z.output<typeof adminChatbotListQuerySchema>;
@@ -22,7 +30,7 @@ type Decision = z.output<typeof publishDecisionSchema>;
 
 export type PublishingDeps = Pick<AppDeps, 'db' | 'mail'>;
 
-async function toAdminChatbots(q: Queryable, admin: MemberRow, rows: Awaited<ReturnType<ReturnType<typeof chatbotSelection>['where']>>): Promise<AdminChatbot[]> {
+async function toAdminChatbots(q: Queryable, admin: MemberRow, rows: ChatbotSelectionRow[]): Promise<AdminChatbot[]> {
   const dtos = await toChatbotDtos(q, admin, await memberGroupIds(q, admin), rows);
   if (dtos.length === 0) return [];
   const ids = dtos.map((dto) => dto.id);
@@ -42,28 +50,23 @@ async function toAdminChatbots(q: Queryable, admin: MemberRow, rows: Awaited<Ret
 
 export async function listAdminChatbots(q: Queryable, admin: MemberRow, query: ListQuery): Promise<Paginated<AdminChatbot>> {
   const filters = [eq(chatbots.tenantId, admin.tenantId), eq(chatbots.isDefault, query.is_default ?? false), ...chatbotFilters(q, query)];
-  if (query.publish_rejected !== undefined) filters.push(query.publish_rejected ? eq(chatbots.publishStatus, 'rejected') : sql`${chatbots.publishStatus} <> 'rejected'`);
+  if (query.publish_rejected !== undefined)
+    filters.push(query.publish_rejected ? eq(chatbots.publishStatus, 'rejected') : sql`${chatbots.publishStatus} <> 'rejected'`);
   if (query.member_id !== undefined) {
-    const [member] = await q.select().from(members).where(and(eq(members.tenantId, admin.tenantId), eq(members.id, query.member_id)));
+    const [member] = await q
+      .select()
+      .from(members)
+      .where(and(eq(members.tenantId, admin.tenantId), eq(members.id, query.member_id)));
     if (!member) throw notFound();
     filters.push(visibleTo(q, member, await memberGroupIds(q, member)));
   }
   const where = and(...filters);
-  return paginate(query, {
-    count: async () => (await q.select({ total: sql<number>`count(*)`.mapWith(Number) }).from(chatbots).where(where))[0]?.total ?? 0,
-    rows: ({ limit, offset }) =>
-      chatbotSelection(q)
-        .where(where)
-        // The publish queue oldest request first (public_queue); default chatbots in the tenant's order; else newest first.
-        .orderBy(
-          ...(query.waiting_publish && !query.order_by
-            ? [asc(chatbots.publishRequestedAt), asc(chatbots.id)]
-            : chatbotOrder(query.order_by ?? (query.is_default ? undefined : 'created_at.desc'))),
-        )
-        .limit(limit)
-        .offset(offset),
-    toItems: (rows) => toAdminChatbots(q, admin, rows),
-  });
+  // The publish queue oldest request first (public_queue); default chatbots in the tenant's order; else newest first.
+  const order =
+    query.waiting_publish && !query.order_by
+      ? [asc(chatbots.publishRequestedAt), asc(chatbots.id)]
+      : chatbotOrder(query.order_by ?? (query.is_default ? undefined : 'created_at.desc'));
+  return paginateChatbots(q, query, where, order, (rows) => toAdminChatbots(q, admin, rows));
 }
 
 const reasonRequired = () => new AppError(422, 'reason_required', 'Please provide a reason for the requester.');
@@ -107,7 +110,13 @@ async function decide(deps: PublishingDeps, admin: MemberRow, ids: number[], dec
   return decided.length;
 }
 
-async function mailRejections(deps: PublishingDeps, tx: Queryable, tenantId: number, rejected: { id: number; koName: string; enName: string; creatorId: number | null }[], reason: string) {
+async function mailRejections(
+  deps: PublishingDeps,
+  tx: Queryable,
+  tenantId: number,
+  rejected: { id: number; koName: string; enName: string; creatorId: number | null }[],
+  reason: string,
+) {
   const authorIds = rejected.flatMap((row) => (row.creatorId === null ? [] : [row.creatorId]));
   if (authorIds.length === 0) return;
   const authors = await tx.select().from(members).where(inArray(members.id, authorIds));
@@ -115,7 +124,9 @@ async function mailRejections(deps: PublishingDeps, tx: Queryable, tenantId: num
     const author = authors.find((row) => row.id === chatbot.creatorId);
     if (!author) return [];
     const name = chatbotName({ ko_name: chatbot.koName, en_name: chatbot.enName }, author.language) || `#${chatbot.id}`;
-    return [{ template: 'chatbotPublishRejected' as const, to: author.email, language: author.language, data: { name: author.name, chatbotName: name, reason } }];
+    return [
+      { template: 'chatbotPublishRejected' as const, to: author.email, language: author.language, data: { name: author.name, chatbotName: name, reason } },
+    ];
   });
   await deps.mail.queue(tx, tenantId, mails);
 }

@@ -3,9 +3,21 @@ import type { z } from 'zod';
 import type { Chatbot, chatbotListQuerySchema } from '../../../shared/api/chatbots';
 import type { LlmModel } from '../../../shared/api/llmModels';
 import type { Paginated } from '../../../shared/api/common';
-import { paginate } from '../../shared/pagination';
+import { type PageRequest, paginate } from '../../shared/pagination';
 import type { Queryable } from '../../db/client';
-import { categories, chatbotCategories, chatbotDocuments, chatbotMemberGroups, chatbots, files, recentChatbots, llmModels, members, memberGroupLinks, modelGroupPermissions } from '../../db/schema';
+import {
+  categories,
+  chatbotCategories,
+  chatbotDocuments,
+  chatbotMemberGroups,
+  chatbots,
+  files,
+  recentChatbots,
+  llmModels,
+  members,
+  memberGroupLinks,
+  modelGroupPermissions,
+} from '../../db/schema';
 import { forbidden, notFound } from '../../errors';
 import { chatbotStatus } from '../../../shared/domain/chatbots';
 import type { ChatbotRow, LlmModelRow, MemberRow } from '../../db/rows';
@@ -13,7 +25,6 @@ import { alias } from 'drizzle-orm/pg-core';
 
 /** The creator of the chatbot in a correlated subquery (the outer query may join `members` itself). */
 const chatbotCreator = alias(members, 'chatbot_creator');
-
 
 type ChatbotListQuery = z.output<typeof chatbotListQuerySchema>;
 
@@ -63,11 +74,7 @@ export async function availableModelIds(q: Queryable, tenantId: number, groupIds
     .select({ id: modelGroupPermissions.llmModelId })
     .from(modelGroupPermissions)
     .where(
-      and(
-        eq(modelGroupPermissions.tenantId, tenantId),
-        eq(modelGroupPermissions.isAvailable, true),
-        inArray(modelGroupPermissions.memberGroupId, groupIds),
-      ),
+      and(eq(modelGroupPermissions.tenantId, tenantId), eq(modelGroupPermissions.isAvailable, true), inArray(modelGroupPermissions.memberGroupId, groupIds)),
     );
   const unlimited = await q
     .select({ id: llmModels.id })
@@ -132,47 +139,47 @@ export async function toChatbotDtos(
   return rows.map(({ chatbot, model, creatorName }) => {
     const memberGroupIds = sharedRows.filter((row) => row.chatbotId === chatbot.id).map((row) => row.groupId);
     return {
-    id: chatbot.id,
-    hash_id: chatbot.hashId,
-    en_name: chatbot.enName,
-    ko_name: chatbot.koName,
-    profile_image_url: chatbot.profileImageUrl,
-    en_key_features: chatbot.enKeyFeatures,
-    ko_key_features: chatbot.koKeyFeatures,
-    system_instructions: chatbot.systemInstructions,
-    temperature: chatbot.temperature,
-    top_p: chatbot.topP,
-    llm_model: toLlmModelDto(model, available.has(model.id)),
-    categories: categoryRows.filter((row) => row.chatbotId === chatbot.id).map(({ id, en_name, ko_name }) => ({ id, en_name, ko_name })),
-    is_public: chatbot.isPublic,
-    is_default: chatbot.isDefault,
-    waiting_publish: chatbot.waitingPublish,
-    publish_status: chatbot.publishStatus,
-    publish_feedback: chatbot.publishFeedback,
-    status: chatbotStatus({ ...chatbot, sharedGroupCount: memberGroupIds.length }),
-    public_hash_id: chatbot.publicHashId,
-    member_group_ids: memberGroupIds,
-    default_member_groups: chatbot.isDefault ? chatbot.defaultMemberGroupIds : [],
-    public_queue: chatbot.waitingPublish && chatbot.publishRequestedAt ? { requested_at: chatbot.publishRequestedAt.toISOString() } : null,
-    documents: documentRows
-      .filter((row) => row.chatbotId === chatbot.id)
-      .map((row) => ({
-        id: row.id,
-        file_id: row.file_id,
-        name: row.name,
-        size: row.size ?? 0,
-        // A document whose file is gone has nothing left to parse.
-        status: row.status ?? 'failed',
-        parsed_percentage: row.parsedPercentage ?? 0,
-        created_at: row.createdAt.toISOString(),
-      })),
-    message_count: chatbot.messageCount,
-    token_count: chatbot.tokenCount,
-    month_token_count: chatbot.monthTokenCount,
-    creator: chatbot.creatorId !== null && creatorName !== null ? { id: chatbot.creatorId, name: creatorName } : null,
-    created_at: chatbot.createdAt.toISOString(),
-    updated_at: chatbot.updatedAt.toISOString(),
-    last_chat_at: iso(chatbot.lastChatAt),
+      id: chatbot.id,
+      hash_id: chatbot.hashId,
+      en_name: chatbot.enName,
+      ko_name: chatbot.koName,
+      profile_image_url: chatbot.profileImageUrl,
+      en_key_features: chatbot.enKeyFeatures,
+      ko_key_features: chatbot.koKeyFeatures,
+      system_instructions: chatbot.systemInstructions,
+      temperature: chatbot.temperature,
+      top_p: chatbot.topP,
+      llm_model: toLlmModelDto(model, available.has(model.id)),
+      categories: categoryRows.filter((row) => row.chatbotId === chatbot.id).map(({ id, en_name, ko_name }) => ({ id, en_name, ko_name })),
+      is_public: chatbot.isPublic,
+      is_default: chatbot.isDefault,
+      waiting_publish: chatbot.waitingPublish,
+      publish_status: chatbot.publishStatus,
+      publish_feedback: chatbot.publishFeedback,
+      status: chatbotStatus({ ...chatbot, sharedGroupCount: memberGroupIds.length }),
+      public_hash_id: chatbot.publicHashId,
+      member_group_ids: memberGroupIds,
+      default_member_groups: chatbot.isDefault ? chatbot.defaultMemberGroupIds : [],
+      public_queue: chatbot.waitingPublish && chatbot.publishRequestedAt ? { requested_at: chatbot.publishRequestedAt.toISOString() } : null,
+      documents: documentRows
+        .filter((row) => row.chatbotId === chatbot.id)
+        .map((row) => ({
+          id: row.id,
+          file_id: row.file_id,
+          name: row.name,
+          size: row.size ?? 0,
+          // A document whose file is gone has nothing left to parse.
+          status: row.status ?? 'failed',
+          parsed_percentage: row.parsedPercentage ?? 0,
+          created_at: row.createdAt.toISOString(),
+        })),
+      message_count: chatbot.messageCount,
+      token_count: chatbot.tokenCount,
+      month_token_count: chatbot.monthTokenCount,
+      creator: chatbot.creatorId !== null && creatorName !== null ? { id: chatbot.creatorId, name: creatorName } : null,
+      created_at: chatbot.createdAt.toISOString(),
+      updated_at: chatbot.updatedAt.toISOString(),
+      last_chat_at: iso(chatbot.lastChatAt),
     };
   });
 }
@@ -193,6 +200,34 @@ export function chatbotSelection(q: Queryable) {
     .from(chatbots)
     .innerJoin(llmModels, eq(llmModels.id, chatbots.llmModelId))
     .leftJoin(members, eq(members.id, chatbots.creatorId));
+}
+
+export type ChatbotSelectionRow = Awaited<ReturnType<ReturnType<typeof chatbotSelection>['where']>>[number];
+
+/** A page of the chatbots `where` selects, in `order`, as `toItems` shows them: the member's list and the admin's. */
+export function paginateChatbots<Item>(
+  q: Queryable,
+  page: PageRequest,
+  where: SQL | undefined,
+  order: SQL[],
+  toItems: (rows: ChatbotSelectionRow[]) => Promise<Item[]>,
+): Promise<Paginated<Item>> {
+  return paginate(page, {
+    count: async () =>
+      (
+        await q
+          .select({ total: sql<number>`count(*)`.mapWith(Number) })
+          .from(chatbots)
+          .where(where)
+      )[0]?.total ?? 0,
+    rows: ({ limit, offset }) =>
+      chatbotSelection(q)
+        .where(where)
+        .orderBy(...order)
+        .limit(limit)
+        .offset(offset),
+    toItems,
+  });
 }
 
 /** The filters of spec §7 that the member's list and the admin's share. */
@@ -216,12 +251,7 @@ export function chatbotFilters(q: Queryable, query: SharedFilters): (SQL | undef
   if (query.search_term) {
     const pattern = `%${escapeLike(query.search_term)}%`;
     filters.push(
-      or(
-        ilike(chatbots.enName, pattern),
-        ilike(chatbots.koName, pattern),
-        ilike(chatbots.enKeyFeatures, pattern),
-        ilike(chatbots.koKeyFeatures, pattern),
-      ),
+      or(ilike(chatbots.enName, pattern), ilike(chatbots.koName, pattern), ilike(chatbots.enKeyFeatures, pattern), ilike(chatbots.koKeyFeatures, pattern)),
     );
   }
   return filters;
@@ -242,7 +272,10 @@ export const chatbotOrder = (orderBy: ChatbotListQuery['order_by'], first: SQL[]
 async function listViewer(q: Queryable, caller: MemberRow, memberId: number | undefined): Promise<MemberRow> {
   if (memberId === undefined || memberId === caller.id) return caller;
   if (!caller.isAdmin) throw forbidden('Only an administrator may list what another member sees.');
-  const [member] = await q.select().from(members).where(and(eq(members.tenantId, caller.tenantId), eq(members.id, memberId)));
+  const [member] = await q
+    .select()
+    .from(members)
+    .where(and(eq(members.tenantId, caller.tenantId), eq(members.id, memberId)));
   if (!member) throw notFound();
   return member;
 }
@@ -264,16 +297,7 @@ export async function listChatbots(q: Queryable, caller: MemberRow, query: Chatb
     ...(query.include_default ? [desc(chatbots.isDefault), desc(startsWith)] : []),
     ...(query.recent ? [sql`(${usedAt}) desc`] : []),
   ]);
-  return paginate(query, {
-    count: async () => (await q.select({ total: sql<number>`count(*)`.mapWith(Number) }).from(chatbots).where(where))[0]?.total ?? 0,
-    rows: ({ limit, offset }) =>
-      chatbotSelection(q)
-        .where(where)
-        .orderBy(...order)
-        .limit(limit)
-        .offset(offset),
-    toItems: (rows) => toChatbotDtos(q, member, groupIds, rows),
-  });
+  return paginateChatbots(q, query, where, order, (rows) => toChatbotDtos(q, member, groupIds, rows));
 }
 
 /** A chatbot the member may see, with its model; 404 otherwise (also for other tenants' ids). */

@@ -1,6 +1,12 @@
 import { type SQL, and, asc, count, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { CreditAllocation, creditAllocationBodySchema, creditAllocationQuerySchema, CreditUsageReport, creditUsageQuerySchema } from '../../../shared/api/admin/credits';
+import type {
+  CreditAllocation,
+  creditAllocationBodySchema,
+  creditAllocationQuerySchema,
+  CreditUsageReport,
+  creditUsageQuerySchema,
+} from '../../../shared/api/admin/credits';
 import { diffFields } from '../../../shared/domain/audit';
 import { clock, periodOf } from '../../clock';
 import type { Database } from '../../db/client';
@@ -46,7 +52,10 @@ export async function creditAllocation(db: Database, admin: MemberRow, query: z.
     query.group_id
       ? inArray(
           members.id,
-          db.select({ id: memberGroupLinks.memberId }).from(memberGroupLinks).where(and(eq(memberGroupLinks.tenantId, tenantId), eq(memberGroupLinks.memberGroupId, query.group_id))),
+          db
+            .select({ id: memberGroupLinks.memberId })
+            .from(memberGroupLinks)
+            .where(and(eq(memberGroupLinks.tenantId, tenantId), eq(memberGroupLinks.memberGroupId, query.group_id))),
         )
       : undefined,
     query.search_term ? or(ilike(members.name, `%${escapeLike(query.search_term)}%`), ilike(members.email, `%${escapeLike(query.search_term)}%`)) : undefined,
@@ -86,8 +95,20 @@ export async function updateCreditAllocation(db: Database, admin: MemberRow, bod
   return db.transaction(async (tx) => {
     const groupIds = body.groups.map((group) => group.id);
     const memberIds = body.members.map((member) => member.id);
-    const groups = groupIds.length ? await tx.select().from(memberGroups).where(and(eq(memberGroups.tenantId, tenantId), inArray(memberGroups.id, groupIds))).for('update') : [];
-    const targets = memberIds.length ? await tx.select().from(members).where(and(eq(members.tenantId, tenantId), inArray(members.id, memberIds))).for('update') : [];
+    const groups = groupIds.length
+      ? await tx
+          .select()
+          .from(memberGroups)
+          .where(and(eq(memberGroups.tenantId, tenantId), inArray(memberGroups.id, groupIds)))
+          .for('update')
+      : [];
+    const targets = memberIds.length
+      ? await tx
+          .select()
+          .from(members)
+          .where(and(eq(members.tenantId, tenantId), inArray(members.id, memberIds)))
+          .for('update')
+      : [];
     if (groups.length !== new Set(groupIds).size || targets.length !== new Set(memberIds).size) throw notFound();
     const audits = [];
     for (const change of body.groups) {
@@ -130,7 +151,11 @@ export async function creditUsageReport(db: Database, admin: MemberRow, query: z
   const keyId = byMember ? usageRecords.memberId : usageRecords.memberGroupId;
   const koName = byMember ? sql<string | null>`max(${members.name})` : sql<string | null>`max(${memberGroups.koName})`;
   const enName = byMember ? sql<string | null>`max(${members.email})` : sql<string | null>`max(${memberGroups.enName})`;
-  const inMonth = and(eq(usageRecords.tenantId, admin.tenantId), sql`${usageRecords.createdAt} >= ${from.toISOString()}`, sql`${usageRecords.createdAt} < ${to.toISOString()}`);
+  const inMonth = and(
+    eq(usageRecords.tenantId, admin.tenantId),
+    sql`${usageRecords.createdAt} >= ${from.toISOString()}`,
+    sql`${usageRecords.createdAt} < ${to.toISOString()}`,
+  );
   const inputCredits = sql`case when ${usageRecords.credits} > 0 and ${usageRecords.webSearchCount} = 0 then least(${usageRecords.credits}, ${usageRecords.inputTokens} / 10000.0 * coalesce(${llmModels.inputCostPer10k}, 0)) else 0 end`;
   const base = () =>
     db
@@ -158,6 +183,8 @@ export async function creditUsageReport(db: Database, admin: MemberRow, query: z
     .groupBy(keyId, usageRecords.modelName, sql`${usageRecords.imageCount} > 0`)
     .orderBy(sql`sum(${usageRecords.credits}) desc`, asc(usageRecords.modelName));
   const llm = rows.filter((row) => row.count === 0).map(({ count: _count, credits: _credits, ...row }) => row);
-  const image = rows.filter((row) => row.count > 0).map(({ key_id, ko_name, en_name, model_name, count: images, credits }) => ({ key_id, ko_name, en_name, model_name, count: images, credits }));
+  const image = rows
+    .filter((row) => row.count > 0)
+    .map(({ key_id, ko_name, en_name, model_name, count: images, credits }) => ({ key_id, ko_name, en_name, model_name, count: images, credits }));
   return { month, group_by: query.group_by, llm, image };
 }

@@ -26,9 +26,19 @@ export async function dashboard(db: Database, admin: MemberRow): Promise<Dashboa
   const [activity] = await db
     .select({ users: sql<number>`count(distinct ${usageRecords.memberId})::int`, messages: sql<number>`count(*)::int` })
     .from(usageRecords)
-    .where(and(eq(usageRecords.tenantId, tenantId), eq(usageRecords.webSearchCount, 0), sql`${usageRecords.createdAt} >= ${from.toISOString()}`, sql`${usageRecords.createdAt} < ${to.toISOString()}`));
+    .where(
+      and(
+        eq(usageRecords.tenantId, tenantId),
+        eq(usageRecords.webSearchCount, 0),
+        sql`${usageRecords.createdAt} >= ${from.toISOString()}`,
+        sql`${usageRecords.createdAt} < ${to.toISOString()}`,
+      ),
+    );
   const [bots] = await db
-    .select({ public: sql<number>`(count(*) filter (where ${chatbots.isPublic}))::int`, private: sql<number>`(count(*) filter (where not ${chatbots.isPublic}))::int` })
+    .select({
+      public: sql<number>`(count(*) filter (where ${chatbots.isPublic}))::int`,
+      private: sql<number>`(count(*) filter (where not ${chatbots.isPublic}))::int`,
+    })
     .from(chatbots)
     .where(and(eq(chatbots.tenantId, tenantId), eq(chatbots.isDefault, false)));
   return {
@@ -50,7 +60,8 @@ const monthsBetween = (start: string, end: string) => {
 /** Monthly figures for the charts: every month of the range, empty months as zeros. */
 export async function dashboardUsage(db: Database, admin: MemberRow, query: z.infer<typeof dashboardUsageQuerySchema>): Promise<DashboardUsage> {
   const span = monthsBetween(query.start_month, query.end_month);
-  if (span < 1 || span > DASHBOARD_MAX_MONTHS) throw new AppError(422, 'validation_error', `The range must run forward and span at most ${DASHBOARD_MAX_MONTHS} months.`);
+  if (span < 1 || span > DASHBOARD_MAX_MONTHS)
+    throw new AppError(422, 'validation_error', `The range must run forward and span at most ${DASHBOARD_MAX_MONTHS} months.`);
   const from = monthRange(query.start_month).from.toISOString();
   const to = monthRange(query.end_month).to.toISOString();
   const rows = rowsOf<{ month: string; active_users: number; messages: number; credits: number; new_members: number }>(
@@ -78,5 +89,13 @@ export async function dashboardUsage(db: Database, admin: MemberRow, query: z.in
         from months left join usage using (month) left join joined using (month)
         order by months.month`),
   );
-  return { months: rows.map((row) => ({ ...row, active_users: Number(row.active_users), messages: Number(row.messages), credits: Number(row.credits), new_members: Number(row.new_members) })) };
+  return {
+    months: rows.map((row) => ({
+      ...row,
+      active_users: Number(row.active_users),
+      messages: Number(row.messages),
+      credits: Number(row.credits),
+      new_members: Number(row.new_members),
+    })),
+  };
 }

@@ -6,6 +6,7 @@ import type { Paginated } from '../../../shared/api/common';
 import type { Database } from '../../db/client';
 import { creditBalances, creditLedger } from '../../db/schema';
 import { type PageRequest, paginate } from '../../shared/pagination';
+import { poolRemaining, tenantPoolRow } from './service';
 
 const expiry = alias(creditLedger, 'expiry');
 
@@ -62,10 +63,10 @@ async function poolGrantUsage(db: Database, tenantId: number): Promise<Map<numbe
   const [balance] = await db
     .select({ grantSum: creditBalances.grantSum, usageSum: creditBalances.usageSum })
     .from(creditBalances)
-    .where(and(eq(creditBalances.tenantId, tenantId), eq(creditBalances.scopeKind, 'tenant'), eq(creditBalances.scopeId, tenantId), eq(creditBalances.period, 'all')));
+    .where(tenantPoolRow(tenantId));
   return grantUsage(
     all.map((grant) => ({ ...grant, amount: Number(grant.amount), expiredAmount: grant.expiredAmount === null ? null : Number(grant.expiredAmount) })),
-    balance ? Number(balance.grantSum) + Number(balance.usageSum) : 0,
+    poolRemaining(balance),
   );
 }
 
@@ -120,9 +121,14 @@ export async function listCreditEntries(
         expired: expiryId !== null,
         transaction:
           withTransactions && grant.transactionPrice !== null
-            ? { id: grant.id, price: grant.transactionPrice, currency: grant.transactionCurrency ?? 'KRW', receipt_url: grant.receiptUrl, created_at: grant.createdAt.toISOString() }
+            ? {
+                id: grant.id,
+                price: grant.transactionPrice,
+                currency: grant.transactionCurrency ?? 'KRW',
+                receipt_url: grant.receiptUrl,
+                created_at: grant.createdAt.toISOString(),
+              }
             : null,
       })),
   });
 }
-

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { clock, dayOf, periodBounds, periodOf } from '../../clock';
 import type { Database, Queryable } from '../../db/client';
 import { creditBalances, creditLedger, memberships, plans, tenants } from '../../db/schema';
-import { appendToLedger } from './service';
+import { appendToLedger, poolRemaining, tenantPoolRow } from './service';
 
 /**
  * Credit periods (docs/decisions/0061-credit-periods-and-admin-credits.md). Member and group balances are keyed by
@@ -31,7 +31,13 @@ const expiredGrantIds = sql`(select ${creditLedger.expiresGrantId} from ${credit
 /** The tenant's positive grants that have not expired yet, in the order they are used up. */
 async function liveGrants(q: Queryable, tenantId: number): Promise<Grant[]> {
   const rows = await q
-    .select({ id: creditLedger.id, amount: creditLedger.amount, usageEndDate: creditLedger.usageEndDate, koName: creditLedger.koName, enName: creditLedger.enName })
+    .select({
+      id: creditLedger.id,
+      amount: creditLedger.amount,
+      usageEndDate: creditLedger.usageEndDate,
+      koName: creditLedger.koName,
+      enName: creditLedger.enName,
+    })
     .from(creditLedger)
     .where(
       and(
@@ -56,9 +62,9 @@ async function expireLapsedGrants(tx: Queryable, tenantId: number, today: string
   const [balance] = await tx
     .select({ grantSum: creditBalances.grantSum, usageSum: creditBalances.usageSum })
     .from(creditBalances)
-    .where(and(eq(creditBalances.tenantId, tenantId), eq(creditBalances.scopeKind, 'tenant'), eq(creditBalances.scopeId, tenantId), eq(creditBalances.period, 'all')))
+    .where(tenantPoolRow(tenantId))
     .for('update');
-  let remaining = balance ? Number(balance.grantSum) + Number(balance.usageSum) : 0;
+  let remaining = poolRemaining(balance);
   const grants = await liveGrants(tx, tenantId);
   let expired = 0;
   for (const [index, grant] of grants.entries()) {

@@ -12,9 +12,14 @@ export const creditRoutes = domainRoutes('credits', (app, { db }) => {
   registerEndpoint(app, listCredits, async ({ query, requireMember }) => {
     const member = requireMember();
     const individual = member.memberType === 'individual';
-    return listCreditEntries(db, member.tenantId, query, { scope: individual ? { kind: 'member', memberId: member.id } : { kind: 'pool' }, withTransactions: member.isAdmin || individual });
+    return listCreditEntries(db, member.tenantId, query, {
+      scope: individual ? { kind: 'member', memberId: member.id } : { kind: 'pool' },
+      withTransactions: member.isAdmin || individual,
+    });
   });
-  registerEndpoint(app, listCreditPurchases, async ({ query, requireMember }) => listCreditEntries(db, requireMember().tenantId, query, { scope: { kind: 'pool' }, withTransactions: true }));
+  registerEndpoint(app, listCreditPurchases, async ({ query, requireMember }) =>
+    listCreditEntries(db, requireMember().tenantId, query, { scope: { kind: 'pool' }, withTransactions: true }),
+  );
   registerEndpoint(app, getCreditAllocation, async ({ query, requireMember }) => adminCredits.creditAllocation(db, requireMember(), query));
   registerEndpoint(app, updateCreditAllocation, async ({ body, requireMember }) => adminCredits.updateCreditAllocation(db, requireMember(), body));
   registerEndpoint(app, getCreditUsage, async ({ query, requireMember }) => adminCredits.creditUsageReport(db, requireMember(), query));

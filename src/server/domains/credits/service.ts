@@ -16,6 +16,14 @@ type Scope = (typeof creditBalances.$inferSelect)['scopeKind'];
 
 /** The tenant's balance row spans all time; group and member rows one month each. */
 const ALL_TIME = 'all';
+/** The tenant's pool: its balance row, the one every send of the tenant locks. */
+export const tenantPoolRow = (tenantId: number) =>
+  and(eq(creditBalances.tenantId, tenantId), eq(creditBalances.scopeKind, 'tenant'), eq(creditBalances.scopeId, tenantId), eq(creditBalances.period, ALL_TIME));
+
+/** What the pool has left: its grants plus its (negative) usage; nothing without a balance row. */
+export const poolRemaining = (balance: { grantSum: string | number; usageSum: string | number } | undefined) =>
+  balance ? Number(balance.grantSum) + Number(balance.usageSum) : 0;
+
 /**
  * The month of `clock.now()`, read once per ledger statement and also written as the `created_at` of
  * its ledger rows, so a ledger row and its balance change always fall in the same period.
@@ -75,7 +83,12 @@ async function writeLedger(q: Queryable, entries: SQL, { period, also = sql``, e
   return { entries: fromJson<LedgerEntry[]>(row.entries), balances: fromJson<BalanceRow[]>(row.balances).map(asNumbers), row };
 }
 
-const asNumbers = (row: BalanceRow): BalanceRow => ({ ...row, usageSum: Number(row.usageSum), grantSum: Number(row.grantSum), grantCount: Number(row.grantCount) });
+const asNumbers = (row: BalanceRow): BalanceRow => ({
+  ...row,
+  usageSum: Number(row.usageSum),
+  grantSum: Number(row.grantSum),
+  grantCount: Number(row.grantCount),
+});
 
 /**
  * Appends ledger rows and moves the balances with them, in the caller's transaction. A value may be
@@ -166,7 +179,9 @@ export async function depletionKindOf(q: Queryable, member: MemberRow, scope: Cr
 
 /** 402 `credits_depleted`, its details naming which of the five messages applies. */
 async function depletedError(q: Queryable, member: MemberRow, limits: CreditLimit[], billing?: Billing): Promise<AppError> {
-  const details: z.infer<typeof creditsDepletedDetailsSchema> = { depletion: await depletionKindOf(q, member, bindingLimit(limits)?.scope ?? 'member', billing) };
+  const details: z.infer<typeof creditsDepletedDetailsSchema> = {
+    depletion: await depletionKindOf(q, member, bindingLimit(limits)?.scope ?? 'member', billing),
+  };
   return new AppError(402, 'credits_depleted', 'Your credits are depleted.', details);
 }
 
@@ -188,11 +203,7 @@ export async function memberCreditLimits(q: Queryable, member: MemberRow): Promi
     .where(
       and(
         eq(creditBalances.tenantId, member.tenantId),
-        or(
-          and(eq(creditBalances.scopeKind, 'tenant'), eq(creditBalances.scopeId, member.tenantId), eq(creditBalances.period, ALL_TIME)),
-          inThisMonth('member', member.id),
-          group ? inThisMonth('group', group.id) : undefined,
-        ),
+        or(tenantPoolRow(member.tenantId), inThisMonth('member', member.id), group ? inThisMonth('group', group.id) : undefined),
       ),
     );
   return creditLimits(member, group, balances);
@@ -342,7 +353,10 @@ export async function grantTenantCredits(
   q: Queryable,
   tenantId: number,
   amount: number,
-  details: Pick<typeof creditLedger.$inferInsert, 'koName' | 'enName' | 'usageStartDate' | 'usageEndDate' | 'transactionPrice' | 'transactionCurrency' | 'receiptUrl'>,
+  details: Pick<
+    typeof creditLedger.$inferInsert,
+    'koName' | 'enName' | 'usageStartDate' | 'usageEndDate' | 'transactionPrice' | 'transactionCurrency' | 'receiptUrl'
+  >,
 ): Promise<void> {
   await grantCredits(q, { tenantId, memberId: null, amount, ...details });
 }
@@ -354,7 +368,10 @@ export async function grantTenantCredits(
  */
 export async function grantCredits(
   q: Queryable,
-  grant: Pick<typeof creditLedger.$inferInsert, 'tenantId' | 'memberId' | 'amount' | 'koName' | 'enName' | 'usageStartDate' | 'usageEndDate' | 'transactionPrice' | 'transactionCurrency' | 'receiptUrl'>,
+  grant: Pick<
+    typeof creditLedger.$inferInsert,
+    'tenantId' | 'memberId' | 'amount' | 'koName' | 'enName' | 'usageStartDate' | 'usageEndDate' | 'transactionPrice' | 'transactionCurrency' | 'receiptUrl'
+  >,
 ): Promise<void> {
   await appendToLedger(q, [{ ...grant, memberGroupId: null, kind: 'grant' }]);
 }

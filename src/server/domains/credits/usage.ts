@@ -7,7 +7,6 @@ import { clock, periodBounds } from '../../clock';
 import { usageRecords } from '../../db/schema';
 import { bindingLimit, depletionKindOf, memberCreditLimits, toCreditCheck } from './service';
 
-
 /**
  * A member's credits this month: the limit that runs out first with its quota, usage and share
  * used, and the member's paid answers this month per model, whose average cost estimates how many

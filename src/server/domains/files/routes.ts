@@ -7,21 +7,15 @@ import * as publicSessions from '../publicSessions/service';
 import { type FileDownload, type FileLimits, MAX_FILES_PER_MESSAGE, fileLimitsFor } from './service';
 import { RESPONSE_WRITTEN, registerEndpoint } from '../../routes/endpointRoute';
 import { domainRoutes } from '../plugin';
+import { contentDisposition } from '../../shared/contentDisposition';
 
 const MAX_FIELDS = 20;
-
-/** `filename*` carries the real name; the plain `filename` is an ASCII stand-in for old clients. */
-function contentDisposition(file: FileDownload): string {
-  const inline = file.mime.startsWith('image/');
-  const ascii = file.name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `${inline ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.name)}`;
-}
 
 export function sendFile(reply: FastifyReply, file: FileDownload): typeof RESPONSE_WRITTEN {
   reply
     .header('content-type', file.mime)
     .header('content-length', file.size)
-    .header('content-disposition', contentDisposition(file))
+    .header('content-disposition', contentDisposition(file.name, file.mime.startsWith('image/') ? 'inline' : 'attachment'))
     .header('cache-control', 'private, no-store')
     // An uploaded HTML or text file opened directly must not run as a page of this origin.
     .header('content-security-policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox");
@@ -78,7 +72,9 @@ export const fileRoutes = domainRoutes('files', (app, deps) => {
   );
 
   registerEndpoint(app, getFileProgress, async ({ query, requireMember }) => ({ items: await filesService.fileProgress(db, requireMember(), query.file_ids) }));
-  registerEndpoint(app, getFile, async ({ params, requireMember, reply }) => sendFile(reply, await filesService.downloadOwnFile(deps, requireMember(), params.id)));
+  registerEndpoint(app, getFile, async ({ params, requireMember, reply }) =>
+    sendFile(reply, await filesService.downloadOwnFile(deps, requireMember(), params.id)),
+  );
   registerEndpoint(app, getPublicFile, async ({ params, tenant, reply }) =>
     sendFile(reply, await filesService.downloadPublicFile(deps, tenant, params.hash, params.id)),
   );

@@ -144,7 +144,8 @@ interface CheckedPart extends UploadedPart {
  */
 export function documentRefusal(error: unknown, details: Record<string, unknown> = {}): AppError | null {
   if (error instanceof CorruptFileError) return new AppError(400, 'file_corrupted', 'The file is damaged and cannot be read.', details);
-  if (error instanceof DocumentLimitError) return new AppError(413, 'file_too_large', `The file is too large to read: ${error.message}.`, { ...details, limit: error.limit });
+  if (error instanceof DocumentLimitError)
+    return new AppError(413, 'file_too_large', `The file is too large to read: ${error.message}.`, { ...details, limit: error.limit });
   return null;
 }
 
@@ -164,7 +165,8 @@ async function checkPart(documents: DocumentPool, part: UploadedPart, limits: Fi
     // In a parsing process, within the parse job's budgets: a bomb is refused here rather than in the job.
     pages = await documents.countPages(part.bytes, checked.kind);
   } catch (error) {
-    if (error instanceof UnsupportedFileTypeError) throw new AppError(415, 'unsupported_file_type', error.message, { name, allowed_kinds: limits.allowedKinds });
+    if (error instanceof UnsupportedFileTypeError)
+      throw new AppError(415, 'unsupported_file_type', error.message, { name, allowed_kinds: limits.allowedKinds });
     throw documentRefusal(error, { name }) ?? error;
   }
   if (pages !== null && pages > limits.maxPages) {
@@ -187,7 +189,9 @@ export async function uploadFiles(
 ): Promise<FileRow[]> {
   const parsedOptions = uploadOptionsSchema.safeParse(fields);
   if (!parsedOptions.success) {
-    throw new AppError(422, 'validation_error', 'The upload options are invalid.', { issues: parsedOptions.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) });
+    throw new AppError(422, 'validation_error', 'The upload options are invalid.', {
+      issues: parsedOptions.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
+    });
   }
   const options = parsedOptions.data;
   if (parts.length === 0) throw new AppError(422, 'validation_error', 'Choose at least one file to upload.');
@@ -247,13 +251,28 @@ export async function purgeExpiredFiles({ db, store }: Pick<AppDeps, 'db' | 'sto
       and(
         eq(files.tenantId, tenantId),
         lt(files.expiresAt, sql`now()`),
-        notExists(db.select({ one: sql`1` }).from(sessionMessageFiles).where(eq(sessionMessageFiles.fileId, files.id))),
-        notExists(db.select({ one: sql`1` }).from(chatbotDocuments).where(eq(chatbotDocuments.fileId, files.id))),
+        notExists(
+          db
+            .select({ one: sql`1` })
+            .from(sessionMessageFiles)
+            .where(eq(sessionMessageFiles.fileId, files.id)),
+        ),
+        notExists(
+          db
+            .select({ one: sql`1` })
+            .from(chatbotDocuments)
+            .where(eq(chatbotDocuments.fileId, files.id)),
+        ),
       ),
     )
     .limit(PURGE_BATCH);
   if (expired.length === 0) return 0;
-  await db.delete(files).where(inArray(files.id, expired.map((row) => row.id)));
+  await db.delete(files).where(
+    inArray(
+      files.id,
+      expired.map((row) => row.id),
+    ),
+  );
   for (const row of expired) await store.delete(row.storageKey);
   return expired.length;
 }
@@ -292,7 +311,12 @@ export const publicAccessLevel = eq(files.accessLevel, 'public');
  * chatbot while the chatbot is public. Session files have their own path (sharedSessionFileUrl):
  * a chatbot's hash must not open every shared session of it to whoever counts file ids.
  */
-export async function downloadPublicFile({ db, store }: Pick<AppDeps, 'db' | 'store'>, tenant: TenantRow, chatbotHash: string, id: number): Promise<FileDownload> {
+export async function downloadPublicFile(
+  { db, store }: Pick<AppDeps, 'db' | 'store'>,
+  tenant: TenantRow,
+  chatbotHash: string,
+  id: number,
+): Promise<FileDownload> {
   const [chatbot] = await db
     .select({ id: chatbots.id, isPublic: chatbots.isPublic, profileImageFileId: chatbots.profileImageFileId })
     .from(chatbots)
@@ -317,7 +341,10 @@ export const sharedSessionFileUrl = (sessionHash: string, id: number) => `${API_
 
 /** Spec §8 delete: 404 unknown, 403 someone else's, 422 already sent in a message (the history shows it). */
 export async function deleteFile({ db, store }: Pick<AppDeps, 'db' | 'store'>, member: MemberRow, id: number): Promise<void> {
-  const [row] = await db.select().from(files).where(and(eq(files.tenantId, member.tenantId), eq(files.id, id)));
+  const [row] = await db
+    .select()
+    .from(files)
+    .where(and(eq(files.tenantId, member.tenantId), eq(files.id, id)));
   if (!row) throw notFound();
   if (row.memberId !== member.id) throw forbidden('You may only delete your own files.');
   const [sent] = await db.select({ id: sessionMessageFiles.messageId }).from(sessionMessageFiles).where(eq(sessionMessageFiles.fileId, id)).limit(1);
@@ -347,13 +374,12 @@ type ParseDeps = Pick<AppDeps, 'db' | 'store' | 'documents' | 'log' | 'embedder'
  * parsed as it goes. Idempotent (a retry replaces the sections). A document that is damaged or goes
  * over a budget ends as `failed`, which the Files UI shows as "could not be read".
  */
-export async function parseFile(
-  deps: ParseDeps,
-  fileId: number,
-  tenantId: number,
-): Promise<{ sections: number; percentage: number } | null> {
+export async function parseFile(deps: ParseDeps, fileId: number, tenantId: number): Promise<{ sections: number; percentage: number } | null> {
   const { db, store, documents, log } = deps;
-  const [row] = await db.select().from(files).where(and(eq(files.id, fileId), eq(files.tenantId, tenantId)));
+  const [row] = await db
+    .select()
+    .from(files)
+    .where(and(eq(files.id, fileId), eq(files.tenantId, tenantId)));
   if (!row) return null;
   const stored = await store.get(row.storageKey);
   if (!stored) return null;
@@ -372,7 +398,14 @@ export async function parseFile(
       await tx.delete(fileSections).where(eq(fileSections.fileId, fileId));
       if (extraction.sections.length > 0) {
         await tx.insert(fileSections).values(
-          extraction.sections.map((section, ordinal) => ({ tenantId, fileId, ordinal, page: section.page ?? null, heading: section.heading ?? null, text: section.text })),
+          extraction.sections.map((section, ordinal) => ({
+            tenantId,
+            fileId,
+            ordinal,
+            page: section.page ?? null,
+            heading: section.heading ?? null,
+            text: section.text,
+          })),
         );
       }
     });

@@ -3,9 +3,8 @@ import type { z } from 'zod';
 import type { inquiryBodySchema } from '../../../shared/api/inquiries';
 import type { MemberRow, TenantRow } from '../../db/rows';
 import { inquiries } from '../../db/schema';
-import { createRateLimiter } from '../../shared/rateLimit';
 
-export type InquiryDeps = Pick<AppDeps, 'db' | 'mail' | 'rateLimits' | 'config'>;
+export type InquiryDeps = Pick<AppDeps, 'db' | 'mail' | 'limiter' | 'config'>;
 
 const HOUR_MS = 60 * 60_000;
 
@@ -16,12 +15,17 @@ const HOUR_MS = 60 * 60_000;
  * address was set).
  */
 export async function sendInquiry(deps: InquiryDeps, tenant: TenantRow, member: MemberRow, body: z.output<typeof inquiryBodySchema>): Promise<void> {
-  await createRateLimiter(deps.rateLimits).rateLimit(`inquiry:${tenant.id}:${member.id}`, deps.config.INQUIRY_LIMIT_PER_HOUR, HOUR_MS);
+  await deps.limiter.rateLimit(`inquiry:${tenant.id}:${member.id}`, deps.config.INQUIRY_LIMIT_PER_HOUR, HOUR_MS);
   const supportAddress = tenant.supportEmail ?? deps.config.SUPPORT_EMAIL;
   await deps.db.transaction(async (tx) => {
-    await tx
-      .insert(inquiries)
-      .values({ tenantId: tenant.id, memberId: member.id, inquiry: body.inquiry, email: body.email, phone: body.phone || null, mailedAt: supportAddress ? new Date() : null });
+    await tx.insert(inquiries).values({
+      tenantId: tenant.id,
+      memberId: member.id,
+      inquiry: body.inquiry,
+      email: body.email,
+      phone: body.phone || null,
+      mailedAt: supportAddress ? new Date() : null,
+    });
     if (!supportAddress) return;
     const data = { tenantName: tenant.name, memberName: member.name, replyEmail: body.email, phone: body.phone ?? '', inquiry: body.inquiry };
     await deps.mail.queue(tx, tenant.id, [{ template: 'inquiryReceived', to: supportAddress, language: member.language, data }]);

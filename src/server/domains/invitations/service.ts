@@ -52,7 +52,10 @@ export async function assertInvitationRoom(db: Queryable, tenant: TenantRow, add
     .from(invitations)
     .where(and(eq(invitations.tenantId, tenant.id), eq(invitations.status, 'pending')));
   if ((open?.n ?? 0) + adding > plan.limit) {
-    throw new AppError(402, 'invitation_limit_reached', "The plan's invitation limit would be exceeded.", { invitation_limit: plan.limit, pending: open?.n ?? 0 });
+    throw new AppError(402, 'invitation_limit_reached', "The plan's invitation limit would be exceeded.", {
+      invitation_limit: plan.limit,
+      pending: open?.n ?? 0,
+    });
   }
 }
 
@@ -64,7 +67,10 @@ export async function priorInvitees(q: Queryable, tenant: TenantRow, emails: str
   const prior = new Map<string, PriorInvitee>();
   if (emails.length === 0) return prior;
   const [existing, open] = await Promise.all([
-    q.select({ email: members.email, status: members.status }).from(members).where(and(eq(members.tenantId, tenant.id), inArray(members.email, emails))),
+    q
+      .select({ email: members.email, status: members.status })
+      .from(members)
+      .where(and(eq(members.tenantId, tenant.id), inArray(members.email, emails))),
     q
       .select({ email: invitations.email })
       .from(invitations)
@@ -95,7 +101,9 @@ export interface NewInvitation {
  */
 const hashTemporaryPassword = (password: string) => hash(password, { memoryCost: 1024, timeCost: 1 });
 
-export async function prepareInvitation(invitee: Pick<NewInvitation, 'email' | 'name' | 'memberGroupId' | 'customFieldValues' | 'ssoId'>): Promise<NewInvitation> {
+export async function prepareInvitation(
+  invitee: Pick<NewInvitation, 'email' | 'name' | 'memberGroupId' | 'customFieldValues' | 'ssoId'>,
+): Promise<NewInvitation> {
   const password = temporaryPassword();
   return { ...invitee, hash: randomBytes(24).toString('base64url'), temporaryPassword: password, temporaryPasswordHash: await hashTemporaryPassword(password) };
 }
@@ -106,7 +114,11 @@ function invitationMail(deps: Pick<InvitationDeps, 'links'>, tenant: TenantRow, 
     template: 'invitation',
     to: invitation.email,
     language: admin.language,
-    data: { tenantName: tenant.name, acceptUrl: appLink(deps.links, tenant, `/auth/invitation/${invitation.hash}`), temporaryPassword: invitation.temporaryPassword },
+    data: {
+      tenantName: tenant.name,
+      acceptUrl: appLink(deps.links, tenant, `/auth/invitation/${invitation.hash}`),
+      temporaryPassword: invitation.temporaryPassword,
+    },
   };
 }
 
@@ -174,7 +186,15 @@ export async function mailInvitations<T extends CreatedInvitation & { email: str
   const refused = created.filter((_, i) => outcomes[i] === 'failed');
   if (refused.length === 0) return refused;
   await deps.db.transaction(async (tx) => {
-    await tx.delete(invitations).where(and(eq(invitations.tenantId, tenant.id), inArray(invitations.id, refused.map((invitation) => invitation.id))));
+    await tx.delete(invitations).where(
+      and(
+        eq(invitations.tenantId, tenant.id),
+        inArray(
+          invitations.id,
+          refused.map((invitation) => invitation.id),
+        ),
+      ),
+    );
     await recordAudits(
       tx,
       refused.map((invitation) => ({
@@ -318,15 +338,14 @@ export async function verifyInvitation(db: Database, tenant: TenantRow, hash: st
  * invitation: 429 after SIGN_IN_EMAIL_RATE_LIMIT wrong ones within AUTH_RATE_WINDOW_SECONDS), then the sign-up rules; the member is approved at once and
  * the invitation spent in the same transaction (a second accept finds it used: 404).
  */
-export async function acceptInvitation(
-  deps: InvitationDeps,
-  tenant: TenantRow,
-  hash: string,
-  body: z.output<typeof acceptInvitationBodySchema>,
-) {
+export async function acceptInvitation(deps: InvitationDeps, tenant: TenantRow, hash: string, body: z.output<typeof acceptInvitationBodySchema>) {
   const { db } = deps;
   const invitation = await pendingInvitation(db, tenant, hash);
-  await deps.limiter.rateLimit(`invitation-accept:${tenant.id}:${invitation.id}`, deps.config.SIGN_IN_EMAIL_RATE_LIMIT, deps.config.AUTH_RATE_WINDOW_SECONDS * 1000);
+  await deps.limiter.rateLimit(
+    `invitation-accept:${tenant.id}:${invitation.id}`,
+    deps.config.SIGN_IN_EMAIL_RATE_LIMIT,
+    deps.config.AUTH_RATE_WINDOW_SECONDS * 1000,
+  );
   if (!(await verify(invitation.temporaryPasswordHash, body.temporary_password))) {
     throw new AppError(401, 'wrong_temporary_password', 'The temporary password is not correct.');
   }

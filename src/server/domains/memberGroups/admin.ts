@@ -35,13 +35,19 @@ const defaultGroupLocked = (message: string) => new AppError(422, 'default_group
 const nameTaken = (field: 'ko_name' | 'en_name') => new AppError(409, 'group_name_taken', 'This group name is in use.', { field });
 
 async function findGroup(q: Queryable, tenantId: number, id: number): Promise<GroupRow> {
-  const [group] = await q.select().from(memberGroups).where(and(eq(memberGroups.tenantId, tenantId), eq(memberGroups.id, id)));
+  const [group] = await q
+    .select()
+    .from(memberGroups)
+    .where(and(eq(memberGroups.tenantId, tenantId), eq(memberGroups.id, id)));
   if (!group) throw groupNotFound();
   return group;
 }
 
 async function tenantDefaultGroup(q: Queryable, tenantId: number): Promise<GroupRow> {
-  const [group] = await q.select().from(memberGroups).where(and(eq(memberGroups.tenantId, tenantId), eq(memberGroups.isDefault, true)));
+  const [group] = await q
+    .select()
+    .from(memberGroups)
+    .where(and(eq(memberGroups.tenantId, tenantId), eq(memberGroups.isDefault, true)));
   if (!group) throw new AppError(422, 'invalid_member_group', 'The workspace has no default member group.');
   return group;
 }
@@ -115,13 +121,7 @@ export async function listGroups(q: Queryable, tenantId: number, query: ListQuer
   return paginate(query, {
     count: async () => (await q.select({ n: count() }).from(memberGroups).where(where))[0]?.n ?? 0,
     rows: ({ limit, offset }) =>
-      q
-        .select()
-        .from(memberGroups)
-        .where(where)
-        .orderBy(desc(memberGroups.isDefault), asc(groupSortName), asc(memberGroups.id))
-        .limit(limit)
-        .offset(offset),
+      q.select().from(memberGroups).where(where).orderBy(desc(memberGroups.isDefault), asc(groupSortName), asc(memberGroups.id)).limit(limit).offset(offset),
     toItems: (rows) => toAdminGroups(q, tenantId, rows),
   });
 }
@@ -247,7 +247,8 @@ export async function listGroupMembers(q: Queryable, tenantId: number, id: numbe
   if (pattern) conditions.push(or(ilike(members.name, pattern), ilike(members.email, pattern)) as SQL);
   const where = and(...conditions);
   return paginate(query, {
-    count: async () => (await q.select({ n: count() }).from(memberGroupLinks).innerJoin(members, eq(members.id, memberGroupLinks.memberId)).where(where))[0]?.n ?? 0,
+    count: async () =>
+      (await q.select({ n: count() }).from(memberGroupLinks).innerJoin(members, eq(members.id, memberGroupLinks.memberId)).where(where))[0]?.n ?? 0,
     rows: ({ limit, offset }) =>
       q
         .select({ id: members.id, name: members.name, email: members.email, defaultGroupId: members.defaultMemberGroupId })
@@ -302,6 +303,11 @@ export async function groupUsage(q: Queryable, tenantId: number) {
     .from(memberGroups)
     .where(eq(memberGroups.tenantId, tenantId))
     .orderBy(desc(memberGroups.isDefault), asc(groupSortName), asc(memberGroups.id));
-  const used = await groupCreditsUsed(q, tenantId, groups.map((group) => group.id), period);
+  const used = await groupCreditsUsed(
+    q,
+    tenantId,
+    groups.map((group) => group.id),
+    period,
+  );
   return { items: groups.map((group) => ({ ...group, used: used.get(group.id) ?? 0, period })) };
 }

@@ -21,5 +21,7 @@ export const adminMemberGroupRoutes = domainRoutes('memberGroups.admin', (app, {
   registerEndpoint(app, patchMemberGroup, async ({ params, body, requireMember }) => groups.patchGroup(db, requireMember(), params.id, body));
   registerEndpoint(app, deleteMemberGroup, async ({ params, requireMember }) => groups.deleteGroup(db, requireMember(), params.id));
   registerEndpoint(app, listMemberGroupMembers, async ({ tenant, params, query }) => groups.listGroupMembers(db, tenant.id, params.id, query));
-  registerEndpoint(app, removeMemberGroupMember, async ({ params, requireMember }) => groups.removeGroupMember(db, requireMember(), params.id, params.memberId));
+  registerEndpoint(app, removeMemberGroupMember, async ({ params, requireMember }) =>
+    groups.removeGroupMember(db, requireMember(), params.id, params.memberId),
+  );
 });

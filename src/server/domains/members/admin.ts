@@ -6,7 +6,13 @@
 import type { AppDeps } from '../../deps';
 import { and, asc, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { AdminMember, adminMemberListQuerySchema, adminMemberPatchSchema, adminMemberStatusChangeSchema, MemberGroupRef } from '../../../shared/api/admin/members';
+import type {
+  AdminMember,
+  adminMemberListQuerySchema,
+  adminMemberPatchSchema,
+  adminMemberStatusChangeSchema,
+  MemberGroupRef,
+} from '../../../shared/api/admin/members';
 import type { Paginated } from '../../../shared/api/common';
 import { diffFields } from '../../../shared/domain/audit';
 import type { SupportedLanguage } from '../../../shared/domain/language';
@@ -36,7 +42,10 @@ const STATUS_CHANGED_FROM: Record<StatusChange, MemberRow['status']> = { deactiv
 async function writeStatus(tx: Queryable, admin: MemberRow, rows: Pick<MemberRow, 'id'>[], status: StatusChange): Promise<void> {
   if (rows.length === 0) return;
   const ids = rows.map((row) => row.id);
-  await tx.update(members).set({ status, updatedAt: new Date() }).where(and(eq(members.tenantId, admin.tenantId), inArray(members.id, ids)));
+  await tx
+    .update(members)
+    .set({ status, updatedAt: new Date() })
+    .where(and(eq(members.tenantId, admin.tenantId), inArray(members.id, ids)));
   await recordAudits(
     tx,
     ids.map((id) => ({
@@ -148,7 +157,9 @@ export function adminMemberFilters(tenantId: number, query: ListQuery): SQL | un
   const filters: (SQL | undefined)[] = [eq(members.tenantId, tenantId)];
   if (query.search_term) filters.push(searchMatches(tenantId, `%${escapeLike(query.search_term)}%`));
   if (query.member_group_id !== undefined) {
-    filters.push(sql`exists (select 1 from ${memberGroupLinks} where ${memberGroupLinks.memberId} = ${members.id} and ${memberGroupLinks.memberGroupId} = ${query.member_group_id})`);
+    filters.push(
+      sql`exists (select 1 from ${memberGroupLinks} where ${memberGroupLinks.memberId} = ${members.id} and ${memberGroupLinks.memberGroupId} = ${query.member_group_id})`,
+    );
   }
   if (query.member_status) filters.push(eq(members.status, query.member_status));
   if (query.is_admin !== undefined) filters.push(eq(members.isAdmin, query.is_admin));
@@ -160,7 +171,13 @@ export function adminMemberFilters(tenantId: number, query: ListQuery): SQL | un
 export async function listAdminMembers(q: Queryable, tenantId: number, query: ListQuery, language: SupportedLanguage): Promise<Paginated<AdminMember>> {
   const where = adminMemberFilters(tenantId, query);
   return paginate(query, {
-    count: async () => (await q.select({ total: sql<number>`count(*)`.mapWith(Number) }).from(members).where(where))[0]?.total ?? 0,
+    count: async () =>
+      (
+        await q
+          .select({ total: sql<number>`count(*)`.mapWith(Number) })
+          .from(members)
+          .where(where)
+      )[0]?.total ?? 0,
     rows: ({ limit, offset }) =>
       q
         .select()
@@ -212,7 +229,12 @@ export async function replaceGroups(q: Queryable, member: Pick<MemberRow, 'tenan
 async function checkFieldValues(q: Queryable, member: MemberRow, given: NonNullable<MemberPatch['custom_fields']>, language: SupportedLanguage) {
   const ids = [...new Set(given.map((entry) => entry.custom_field_id))];
   if (ids.length !== given.length) throw new AppError(422, 'validation_error', 'Each custom field once.');
-  const fields = ids.length ? await q.select().from(customFields).where(and(eq(customFields.tenantId, member.tenantId), inArray(customFields.id, ids))) : [];
+  const fields = ids.length
+    ? await q
+        .select()
+        .from(customFields)
+        .where(and(eq(customFields.tenantId, member.tenantId), inArray(customFields.id, ids)))
+    : [];
   const upserts: { customFieldId: number; value: string }[] = [];
   const clears: number[] = [];
   for (const entry of given) {
@@ -263,7 +285,8 @@ export async function updateAdminMember(deps: AdminMemberDeps, admin: MemberRow,
     if (patch.custom_fields) {
       const { upserts, clears } = await checkFieldValues(tx, before, patch.custom_fields, admin.language);
       const old = await tx.select().from(memberCustomFieldValues).where(eq(memberCustomFieldValues.memberId, id));
-      if (clears.length) await tx.delete(memberCustomFieldValues).where(and(eq(memberCustomFieldValues.memberId, id), inArray(memberCustomFieldValues.customFieldId, clears)));
+      if (clears.length)
+        await tx.delete(memberCustomFieldValues).where(and(eq(memberCustomFieldValues.memberId, id), inArray(memberCustomFieldValues.customFieldId, clears)));
       for (const { customFieldId, value } of upserts) {
         await tx
           .insert(memberCustomFieldValues)
@@ -343,7 +366,15 @@ export async function setCreditQuota(deps: AdminMemberDeps, admin: MemberRow, me
     await tx
       .update(members)
       .set({ creditQuota, updatedAt: new Date() })
-      .where(and(eq(members.tenantId, admin.tenantId), inArray(members.id, before.map((row) => row.id))));
+      .where(
+        and(
+          eq(members.tenantId, admin.tenantId),
+          inArray(
+            members.id,
+            before.map((row) => row.id),
+          ),
+        ),
+      );
     await recordAudits(
       tx,
       before

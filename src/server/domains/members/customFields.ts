@@ -64,7 +64,13 @@ export function fieldValueError(
  * `memberId` is the member the value belongs to, whose own current value is no clash; `language`
  * the reader's, whom the message names the field for.
  */
-export async function checkFieldValue(db: Queryable, field: CustomFieldRow, value: string | undefined, language: SupportedLanguage, memberId?: number): Promise<void> {
+export async function checkFieldValue(
+  db: Queryable,
+  field: CustomFieldRow,
+  value: string | undefined,
+  language: SupportedLanguage,
+  memberId?: number,
+): Promise<void> {
   const problem = validateCustomFieldValue({ is_required: field.isRequired, field_type: field.fieldType }, value);
   if (problem === 'signup:validation.field_required') throw fieldValueError(422, 'required_field_missing', field, language, (name) => `${name} is required.`);
   if (problem) throw fieldValueError(422, 'invalid_field_value', field, language, (name) => `${name} must be a number.`);
@@ -100,12 +106,18 @@ async function toAdminField(db: Database, row: CustomFieldRow, language: Support
 
 export async function listAdminCustomFields(db: Database, tenant: TenantRow, language: SupportedLanguage): Promise<AdminCustomField[]> {
   const rows = await db.select().from(customFields).where(eq(customFields.tenantId, tenant.id)).orderBy(asc(customFields.id));
-  const counts = await valueCounts(db, rows.map((row) => row.id));
+  const counts = await valueCounts(
+    db,
+    rows.map((row) => row.id),
+  );
   return rows.map((row) => ({ ...toCustomField(row, language), value_count: counts.get(row.id) ?? 0 }));
 }
 
 async function findField(db: Database, tenant: TenantRow, id: number): Promise<CustomFieldRow> {
-  const [row] = await db.select().from(customFields).where(and(eq(customFields.tenantId, tenant.id), eq(customFields.id, id)));
+  const [row] = await db
+    .select()
+    .from(customFields)
+    .where(and(eq(customFields.tenantId, tenant.id), eq(customFields.id, id)));
   if (!row) throw notFound();
   return row;
 }
@@ -153,31 +165,45 @@ const auditedField = (row: CustomFieldRow) => {
   return settings;
 };
 
-export async function createCustomField(db: Database, tenant: TenantRow, actor: Admin, body: z.output<typeof createCustomFieldBodySchema>): Promise<AdminCustomField> {
+export async function createCustomField(
+  db: Database,
+  tenant: TenantRow,
+  actor: Admin,
+  body: z.output<typeof createCustomFieldBodySchema>,
+): Promise<AdminCustomField> {
   const [existing] = await db.select({ n: count() }).from(customFields).where(eq(customFields.tenantId, tenant.id));
   if ((existing?.n ?? 0) >= CUSTOM_FIELDS_MAX) throw new AppError(422, 'validation_error', `A workspace can have at most ${CUSTOM_FIELDS_MAX} custom fields.`);
   const given = givenNames(body, body.field_name, actor.language, (key) => body[key] === '');
   const names = { ko_name: given.ko_name ?? '', en_name: given.en_name ?? '' };
   await assertNamesFree(db, tenant, names);
-  const row = await namesUnique(names, () => db.transaction(async (tx) => {
-    const [inserted] = await tx
-      .insert(customFields)
-      .values({
+  const row = await namesUnique(names, () =>
+    db.transaction(async (tx) => {
+      const [inserted] = await tx
+        .insert(customFields)
+        .values({
+          tenantId: tenant.id,
+          koName: names.ko_name,
+          enName: names.en_name,
+          fieldType: body.field_type,
+          isSignupField: body.is_signup_field,
+          isSearchable: body.is_searchable,
+          isRequired: body.is_required,
+          isEditable: body.is_editable,
+          isUnique: body.is_unique,
+        })
+        .returning();
+      if (!inserted) throw new Error('Custom field insert returned no row');
+      await recordAudit(tx, {
         tenantId: tenant.id,
-        koName: names.ko_name,
-        enName: names.en_name,
-        fieldType: body.field_type,
-        isSignupField: body.is_signup_field,
-        isSearchable: body.is_searchable,
-        isRequired: body.is_required,
-        isEditable: body.is_editable,
-        isUnique: body.is_unique,
-      })
-      .returning();
-    if (!inserted) throw new Error('Custom field insert returned no row');
-    await recordAudit(tx, { tenantId: tenant.id, actor, action: 'custom_field.create', targetType: 'custom_field', targetId: inserted.id, changes: auditedField(inserted) });
-    return inserted;
-  }));
+        actor,
+        action: 'custom_field.create',
+        targetType: 'custom_field',
+        targetId: inserted.id,
+        changes: auditedField(inserted),
+      });
+      return inserted;
+    }),
+  );
   return { ...toCustomField(row, actor.language), value_count: 0 };
 }
 
@@ -186,7 +212,12 @@ export async function createCustomField(db: Database, tenant: TenantRow, actor: 
  * share a value, or made a number field while a value is not a number, is refused (409) rather
  * than leaving values that break it.
  */
-async function assertValuesFit(db: Database, field: CustomFieldRow, patch: z.output<typeof updateCustomFieldBodySchema>, language: SupportedLanguage): Promise<void> {
+async function assertValuesFit(
+  db: Database,
+  field: CustomFieldRow,
+  patch: z.output<typeof updateCustomFieldBodySchema>,
+  language: SupportedLanguage,
+): Promise<void> {
   const fieldName = localizedName(namesOf(field), language);
   if (patch.is_unique && !field.isUnique) {
     const [shared] = await db
@@ -204,7 +235,10 @@ async function assertValuesFit(db: Database, field: CustomFieldRow, patch: z.out
     }
   }
   if (patch.field_type === 'number' && field.fieldType !== 'number') {
-    const values = await db.select({ value: memberCustomFieldValues.value }).from(memberCustomFieldValues).where(eq(memberCustomFieldValues.customFieldId, field.id));
+    const values = await db
+      .select({ value: memberCustomFieldValues.value })
+      .from(memberCustomFieldValues)
+      .where(eq(memberCustomFieldValues.customFieldId, field.id));
     const wrong = values.find(({ value }) => validateCustomFieldValue({ is_required: false, field_type: 'number' }, value ?? undefined));
     if (wrong) {
       throw new AppError(409, 'values_not_numbers', `A member's value "${wrong.value}" of ${fieldName} is not a number.`, {
@@ -228,26 +262,28 @@ export async function updateCustomField(
   if (!hasOneName(names)) throw new AppError(422, 'field_name_required', 'A custom field needs a Korean or an English name.');
   await assertNamesFree(db, tenant, { ko_name: given.ko_name ?? '', en_name: given.en_name ?? '' }, field.id);
   await assertValuesFit(db, field, patch, actor.language);
-  const row = await namesUnique(names, () => db.transaction(async (tx) => {
-    const [updated] = await tx
-      .update(customFields)
-      .set({
-        koName: given.ko_name,
-        enName: given.en_name,
-        fieldType: patch.field_type,
-        isSignupField: patch.is_signup_field,
-        isSearchable: patch.is_searchable,
-        isRequired: patch.is_required,
-        isEditable: patch.is_editable,
-        isUnique: patch.is_unique,
-      })
-      .where(and(eq(customFields.tenantId, tenant.id), eq(customFields.id, field.id)))
-      .returning();
-    if (!updated) throw notFound();
-    const changes = { field_name: auditedField(updated).field_name, ...diffFields(auditedField(field), auditedField(updated)) };
-    await recordAudit(tx, { tenantId: tenant.id, actor, action: 'custom_field.update', targetType: 'custom_field', targetId: updated.id, changes });
-    return updated;
-  }));
+  const row = await namesUnique(names, () =>
+    db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(customFields)
+        .set({
+          koName: given.ko_name,
+          enName: given.en_name,
+          fieldType: patch.field_type,
+          isSignupField: patch.is_signup_field,
+          isSearchable: patch.is_searchable,
+          isRequired: patch.is_required,
+          isEditable: patch.is_editable,
+          isUnique: patch.is_unique,
+        })
+        .where(and(eq(customFields.tenantId, tenant.id), eq(customFields.id, field.id)))
+        .returning();
+      if (!updated) throw notFound();
+      const changes = { field_name: auditedField(updated).field_name, ...diffFields(auditedField(field), auditedField(updated)) };
+      await recordAudit(tx, { tenantId: tenant.id, actor, action: 'custom_field.update', targetType: 'custom_field', targetId: updated.id, changes });
+      return updated;
+    }),
+  );
   return toAdminField(db, row, actor.language);
 }
 
@@ -259,6 +295,13 @@ export async function deleteCustomField(db: Database, tenant: TenantRow, actor: 
       .where(and(eq(customFields.tenantId, tenant.id), eq(customFields.id, id)))
       .returning();
     if (!removed) throw notFound();
-    await recordAudit(tx, { tenantId: tenant.id, actor, action: 'custom_field.delete', targetType: 'custom_field', targetId: id, changes: auditedField(removed) });
+    await recordAudit(tx, {
+      tenantId: tenant.id,
+      actor,
+      action: 'custom_field.delete',
+      targetType: 'custom_field',
+      targetId: id,
+      changes: auditedField(removed),
+    });
   });
 }

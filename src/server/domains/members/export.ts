@@ -30,7 +30,14 @@ const fileKey = (tenantId: number, taskId: number, format: MemberFileFormat) => 
 export const exportDownloadPath = (taskId: number) => `/admin/members/export-task/${taskId}/download/`;
 
 /** The tenant's members, a batch at a time in id order (keyset, so each batch is one index range). */
-async function* memberBatches(db: Database, tenantId: number, fieldIds: number[], context: JobContext, deadline: number, total: number): AsyncGenerator<string[][]> {
+async function* memberBatches(
+  db: Database,
+  tenantId: number,
+  fieldIds: number[],
+  context: JobContext,
+  deadline: number,
+  total: number,
+): AsyncGenerator<string[][]> {
   let lastId = 0;
   let processed = 0;
   for (;;) {
@@ -118,7 +125,14 @@ async function runExport(deps: MemberExportDeps, payload: z.infer<typeof exportP
   const key = fileKey(context.tenantId, context.taskId, payload.format);
   let rows = 0;
   const counting = async function* () {
-    for await (const batch of memberBatches(db, context.tenantId, fields.map((f) => f.id), context, deadline, total)) {
+    for await (const batch of memberBatches(
+      db,
+      context.tenantId,
+      fields.map((f) => f.id),
+      context,
+      deadline,
+      total,
+    )) {
       rows += batch.length;
       yield batch;
     }
@@ -146,17 +160,36 @@ export function defineMemberExportJob(deps: MemberExportDeps & Pick<AppDeps, 'jo
  * GET /admin/members/export-task/: the export this admin already has running, or a new one. One at
  * a time per admin keeps a double click from starting two.
  */
-export async function startMemberExport({ jobs, db }: Pick<AppDeps, 'jobs' | 'db'>, job: MemberExportJob, tenant: TenantRow, admin: MemberRow, format: MemberFileFormat): Promise<Task> {
+export async function startMemberExport(
+  { jobs, db }: Pick<AppDeps, 'jobs' | 'db'>,
+  job: MemberExportJob,
+  tenant: TenantRow,
+  admin: MemberRow,
+  format: MemberFileFormat,
+): Promise<Task> {
   const owned = and(eq(backgroundTasks.tenantId, tenant.id), eq(backgroundTasks.memberId, admin.id), eq(backgroundTasks.kind, MEMBER_EXPORT_TASK));
-  const [running] = await db.select().from(backgroundTasks).where(and(owned, eq(backgroundTasks.status, 'running')));
+  const [running] = await db
+    .select()
+    .from(backgroundTasks)
+    .where(and(owned, eq(backgroundTasks.status, 'running')));
   if (running) return toTask(running);
-  const taskId = await jobs.enqueue(job, { format, language: admin.language }, { tenantId: tenant.id, memberId: admin.id }, { fileKey: (id) => fileKey(tenant.id, id, format) });
+  const taskId = await jobs.enqueue(
+    job,
+    { format, language: admin.language },
+    { tenantId: tenant.id, memberId: admin.id },
+    { fileKey: (id) => fileKey(tenant.id, id, format) },
+  );
   const [created] = await db.select().from(backgroundTasks).where(eq(backgroundTasks.id, taskId));
   return toTask(created!);
 }
 
 /** The finished export file of a task this admin started; 404 otherwise, or when the file is gone (spec §8 "missing file url"). */
-export async function downloadMemberExport(deps: Pick<MemberExportDeps, 'db' | 'store'>, tenant: TenantRow, admin: MemberRow, taskId: number): Promise<FileDownload> {
+export async function downloadMemberExport(
+  deps: Pick<MemberExportDeps, 'db' | 'store'>,
+  tenant: TenantRow,
+  admin: MemberRow,
+  taskId: number,
+): Promise<FileDownload> {
   const [task] = await deps.db
     .select()
     .from(backgroundTasks)

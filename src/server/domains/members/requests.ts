@@ -38,8 +38,7 @@ export async function listMemberRequests(q: Queryable, tenantId: number, query: 
   const where = and(...filters);
   const requestedAt = sql<Date>`coalesce(${memberGroupQueues.createdAt}, ${members.createdAt})`;
   return paginate(query, {
-    count: async () =>
-      (await q.select({ total: count() }).from(members).leftJoin(memberGroupQueues, requestJoin).where(where))[0]?.total ?? 0,
+    count: async () => (await q.select({ total: count() }).from(members).leftJoin(memberGroupQueues, requestJoin).where(where))[0]?.total ?? 0,
     rows: ({ limit, offset }) =>
       q
         .select({ member: members, queue: memberGroupQueues })
@@ -50,7 +49,13 @@ export async function listMemberRequests(q: Queryable, tenantId: number, query: 
         .limit(limit)
         .offset(offset),
     toItems: async (rows) => {
-      const [groups, current] = await Promise.all([tenantGroupRefs(q, tenantId), groupIdsOf(q, rows.map((row) => row.member))]);
+      const [groups, current] = await Promise.all([
+        tenantGroupRefs(q, tenantId),
+        groupIdsOf(
+          q,
+          rows.map((row) => row.member),
+        ),
+      ]);
       return rows.map(({ member, queue }) => {
         const requestedDefault = queue?.defaultMemberGroupId ?? member.defaultMemberGroupId;
         const requested = [...new Set([requestedDefault, ...(queue?.memberGroupIds ?? [])])].filter((id): id is number => id !== null);
@@ -81,7 +86,11 @@ async function assertSeats(q: Queryable, tenant: TenantRow, approving: number): 
     .where(and(eq(members.tenantId, tenant.id), inArray(members.status, ['approved', 'invited'])));
   const active = row?.n ?? 0;
   if (active + approving > plan.memberLimit) {
-    throw new AppError(402, 'member_limit_reached', "Approving would exceed the plan's member limit.", { member_limit: plan.memberLimit, member_count: active, approving });
+    throw new AppError(402, 'member_limit_reached', "Approving would exceed the plan's member limit.", {
+      member_limit: plan.memberLimit,
+      member_count: active,
+      approving,
+    });
   }
 }
 
@@ -132,7 +141,11 @@ export async function decideRequests(
       if (decision.approve && defaultId !== null) {
         const asked = [defaultId, ...(queue?.memberGroupIds ?? [])];
         if (type === 'group_update') await replaceGroups(tx, member, defaultId, asked);
-        else await tx.insert(memberGroupLinks).values([...new Set(asked)].map((memberGroupId) => ({ tenantId: tenant.id, memberId: member.id, memberGroupId }))).onConflictDoNothing();
+        else
+          await tx
+            .insert(memberGroupLinks)
+            .values([...new Set(asked)].map((memberGroupId) => ({ tenantId: tenant.id, memberId: member.id, memberGroupId })))
+            .onConflictDoNothing();
       }
       results.push({ member, type });
     }

@@ -25,5 +25,7 @@ export const memberRoutes = domainRoutes('members', (app, { db, auth }) => {
     auth.forgetMember(requester);
     return state;
   });
-  registerEndpoint(app, withdrawGroupChange, async ({ tenant, params, requireMember }) => groupRequests.withdrawGroupChange(db, tenant, requireMember(), params.id));
+  registerEndpoint(app, withdrawGroupChange, async ({ tenant, params, requireMember }) =>
+    groupRequests.withdrawGroupChange(db, tenant, requireMember(), params.id),
+  );
 });

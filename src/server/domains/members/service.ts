@@ -64,7 +64,13 @@ type MemberPatch = z.output<typeof memberPatchBodySchema>;
 async function checkOwnFieldValues(db: Database, requester: AuthMember, given: NonNullable<MemberPatch['custom_fields']>) {
   const ids = [...new Set(given.map((entry) => entry.custom_field_id))];
   if (ids.length !== given.length) throw new AppError(422, 'validation_error', 'Each custom field once.');
-  const fields = ids.length === 0 ? [] : await db.select().from(customFields).where(and(eq(customFields.tenantId, requester.tenantId), inArray(customFields.id, ids)));
+  const fields =
+    ids.length === 0
+      ? []
+      : await db
+          .select()
+          .from(customFields)
+          .where(and(eq(customFields.tenantId, requester.tenantId), inArray(customFields.id, ids)));
   const byId = new Map(fields.map((field) => [field.id, field]));
   const upserts: { customFieldId: number; value: string }[] = [];
   const clears: number[] = [];
@@ -92,7 +98,9 @@ export async function updateOwnMember(db: Database, requester: AuthMember, id: n
       .returning();
     if (!row || !values) return row;
     if (values.clears.length > 0) {
-      await tx.delete(memberCustomFieldValues).where(and(eq(memberCustomFieldValues.memberId, row.id), inArray(memberCustomFieldValues.customFieldId, values.clears)));
+      await tx
+        .delete(memberCustomFieldValues)
+        .where(and(eq(memberCustomFieldValues.memberId, row.id), inArray(memberCustomFieldValues.customFieldId, values.clears)));
     }
     for (const { customFieldId, value } of values.upserts) {
       await tx

@@ -99,7 +99,9 @@ async function readLayout(db: Queryable, tenant: TenantRow, header: string[], la
     email: at(UPLOAD_COLUMNS.email),
     group: at(UPLOAD_COLUMNS.group),
     ssoId: ssoColumn >= 0 ? ssoColumn : null,
-    fields: [...columnsOf].flatMap(([field, [column]]) => (field.isSignupField && column !== undefined ? [{ field, column, heading: header[column]!.trim() }] : [])),
+    fields: [...columnsOf].flatMap(([field, [column]]) =>
+      field.isSignupField && column !== undefined ? [{ field, column, heading: header[column]!.trim() }] : [],
+    ),
   };
 }
 
@@ -162,7 +164,13 @@ export async function uploadTemplate(db: Database, tenant: TenantRow, format: Me
     .from(customFields)
     .where(and(eq(customFields.tenantId, tenant.id), eq(customFields.isSignupField, true)))
     .orderBy(asc(customFields.id));
-  const header = [UPLOAD_COLUMNS.name, UPLOAD_COLUMNS.email, UPLOAD_COLUMNS.group, UPLOAD_COLUMNS.ssoId, ...fields.map((names) => localizedName(names, language))];
+  const header = [
+    UPLOAD_COLUMNS.name,
+    UPLOAD_COLUMNS.email,
+    UPLOAD_COLUMNS.group,
+    UPLOAD_COLUMNS.ssoId,
+    ...fields.map((names) => localizedName(names, language)),
+  ];
   const bytes = await spreadsheetBuffer(format, header);
   return { body: Readable.from([bytes]), size: bytes.length, mime: SPREADSHEET_MIME[format], name: `member-upload-template.${format}` };
 }
@@ -183,10 +191,18 @@ const SSO_ID = /^[\x21-\x7e]+$/;
  * counts as already invited, as in the bulk invite.
  */
 async function checkRows(db: Database, tenant: TenantRow, layout: Layout, rows: string[][]): Promise<CheckedRow[]> {
-  const groups = await db.select({ id: memberGroups.id, koName: memberGroups.koName, enName: memberGroups.enName }).from(memberGroups).where(eq(memberGroups.tenantId, tenant.id));
+  const groups = await db
+    .select({ id: memberGroups.id, koName: memberGroups.koName, enName: memberGroups.enName })
+    .from(memberGroups)
+    .where(eq(memberGroups.tenantId, tenant.id));
   // A group is named in either of its names (the console shows the Korean or the English one).
   const groupByName = new Map(
-    groups.flatMap((g) => [g.enName, g.koName].map((name) => name.trim().toLowerCase()).filter((name) => name !== '').map((name) => [name, g.id] as const)),
+    groups.flatMap((g) =>
+      [g.enName, g.koName]
+        .map((name) => name.trim().toLowerCase())
+        .filter((name) => name !== '')
+        .map((name) => [name, g.id] as const),
+    ),
   );
   const uniqueFields = layout.fields.filter(({ field }) => field.isUnique);
   const taken = new Map<number, Set<string>>(uniqueFields.map(({ field }) => [field.id, new Set<string>()]));
@@ -204,7 +220,12 @@ async function checkRows(db: Database, tenant: TenantRow, layout: Layout, rows: 
     for (const { values } of pending) for (const v of values ?? []) taken.get(v.customFieldId)?.add(v.value.trim().toLowerCase());
   }
   const takenSsoIds = new Set(
-    (await db.select({ ssoId: members.ssoId }).from(members).where(and(eq(members.tenantId, tenant.id), isNotNull(members.ssoId)))).map((m) => m.ssoId!),
+    (
+      await db
+        .select({ ssoId: members.ssoId })
+        .from(members)
+        .where(and(eq(members.tenantId, tenant.id), isNotNull(members.ssoId)))
+    ).map((m) => m.ssoId!),
   );
   const seenEmails = new Set<string>();
 
@@ -252,7 +273,13 @@ const failedJson = (rows: MemberUploadFailedRow[]) => sql`${JSON.stringify(rows)
  * outbox with its one temporary password each: the mail sender of any process sends them, and the
  * resumed job goes on with the next batch.
  */
-async function mailBatch(deps: MemberUploadDeps, tenant: TenantRow, admin: MemberRow, taskId: number, written: Array<{ id: number; mailId: number; email: string; row: number }>) {
+async function mailBatch(
+  deps: MemberUploadDeps,
+  tenant: TenantRow,
+  admin: MemberRow,
+  taskId: number,
+  written: Array<{ id: number; mailId: number; email: string; row: number }>,
+) {
   await mailInvitations(deps, tenant, admin, written, async (tx, refused) => {
     const rows = refused.map((r) => ({ row: r.row, email: r.email, reason: 'invitation_email_failed' as const, field: null }));
     await tx
@@ -273,10 +300,23 @@ type PreparedRow = { row: number; invitation: NewInvitation };
  */
 async function insertRows(deps: MemberUploadDeps, tx: Transaction, tenant: TenantRow, admin: MemberRow, taskId: number, rows: PreparedRow[]) {
   const write = async (q: Queryable, part: PreparedRow[]) => {
-    const created = await insertInvitations(deps, q, tenant, admin, part.map((p) => p.invitation));
+    const created = await insertInvitations(
+      deps,
+      q,
+      tenant,
+      admin,
+      part.map((p) => p.invitation),
+    );
     await recordAudits(
       q,
-      created.map(({ id }, i) => ({ tenantId: tenant.id, actor: admin, action: 'invitation.create' as const, targetType: 'invitation', targetId: id, changes: { email: part[i]!.invitation.email, source: 'member_upload' } })),
+      created.map(({ id }, i) => ({
+        tenantId: tenant.id,
+        actor: admin,
+        action: 'invitation.create' as const,
+        targetType: 'invitation',
+        targetId: id,
+        changes: { email: part[i]!.invitation.email, source: 'member_upload' },
+      })),
     );
     return created.map((invitation, i) => ({ ...invitation, email: part[i]!.invitation.email, row: part[i]!.row }));
   };
@@ -313,7 +353,13 @@ function outcomeOf(total: number, invited: number, failed: MemberUploadFailedRow
 async function runUpload(deps: MemberUploadDeps, payload: z.infer<typeof uploadPayload>, context: JobContext): Promise<MemberUploadResult> {
   const { db } = deps;
   const [tenant] = await db.select().from(tenants).where(eq(tenants.id, context.tenantId));
-  const [admin] = context.memberId === null ? [] : await db.select().from(members).where(and(eq(members.id, context.memberId), eq(members.tenantId, context.tenantId)));
+  const [admin] =
+    context.memberId === null
+      ? []
+      : await db
+          .select()
+          .from(members)
+          .where(and(eq(members.id, context.memberId), eq(members.tenantId, context.tenantId)));
   if (!tenant || !admin?.isAdmin) throw new TaskFailure('failed', 'the uploading admin is gone or no longer an admin');
   await db.insert(memberUploads).values({ taskId: context.taskId, tenantId: tenant.id }).onConflictDoNothing();
   let [checkpoint] = await db.select().from(memberUploads).where(eq(memberUploads.taskId, context.taskId));
@@ -338,9 +384,17 @@ async function runUpload(deps: MemberUploadDeps, payload: z.infer<typeof uploadP
     if (context.signal.aborted) throw new Error('the upload was interrupted by a shutdown');
     const batch = checked.slice(start, start + MEMBER_UPLOAD_BATCH_SIZE);
     const candidates = batch.filter((row) => row.ok);
-    const prior = await priorInvitees(db, tenant, candidates.map((row) => row.email));
+    const prior = await priorInvitees(
+      db,
+      tenant,
+      candidates.map((row) => row.email),
+    );
     const failures: MemberUploadFailedRow[] = batch.flatMap((row) =>
-      !row.ok ? [{ row: row.line, email: row.email, reason: row.reason, field: row.field }] : prior.has(row.email) ? [{ row: row.line, email: row.email, reason: prior.get(row.email)!, field: UPLOAD_COLUMNS.email }] : [],
+      !row.ok
+        ? [{ row: row.line, email: row.email, reason: row.reason, field: row.field }]
+        : prior.has(row.email)
+          ? [{ row: row.line, email: row.email, reason: prior.get(row.email)!, field: UPLOAD_COLUMNS.email }]
+          : [],
     );
     const inviting = candidates.filter((row) => !prior.has(row.email));
     try {
@@ -350,10 +404,19 @@ async function runUpload(deps: MemberUploadDeps, payload: z.infer<typeof uploadP
       throw error;
     }
     const prepared = await Promise.all(
-      inviting.map((row) => prepareInvitation({ email: row.email, name: row.name, memberGroupId: row.groupId, customFieldValues: row.values, ssoId: row.ssoId })),
+      inviting.map((row) =>
+        prepareInvitation({ email: row.email, name: row.name, memberGroupId: row.groupId, customFieldValues: row.values, ssoId: row.ssoId }),
+      ),
     );
     const written = await db.transaction(async (tx) => {
-      const { created, refused } = await insertRows(deps, tx, tenant, admin, context.taskId, inviting.map((row, i) => ({ row: row.line, invitation: prepared[i]! })));
+      const { created, refused } = await insertRows(
+        deps,
+        tx,
+        tenant,
+        admin,
+        context.taskId,
+        inviting.map((row, i) => ({ row: row.line, invitation: prepared[i]! })),
+      );
       // Conditional on the checkpoint this run started the batch from: a second run of the same job cannot write the batch twice.
       const moved = await tx
         .update(memberUploads)

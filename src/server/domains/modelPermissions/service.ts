@@ -46,21 +46,22 @@ export async function permissionMatrix(q: Queryable, tenantId: number) {
   const allGroupIds = groups.map((group) => group.id);
   return {
     groups,
-    models: models.map(
-      (model): AdminLlmModel => ({
-        ...toLlmModelDto(model, true),
-        provider: model.provider,
-        chatbot_allowed: model.chatbotAllowed,
-        available_group_ids: model.isUnlimited ? allGroupIds : permitted.filter((row) => row.modelId === model.id).map((row) => row.groupId),
-      }),
-    ),
+    models: models.map((model): AdminLlmModel => ({
+      ...toLlmModelDto(model, true),
+      provider: model.provider,
+      chatbot_allowed: model.chatbotAllowed,
+      available_group_ids: model.isUnlimited ? allGroupIds : permitted.filter((row) => row.modelId === model.id).map((row) => row.groupId),
+    })),
   };
 }
 
 /** Switches a model on or off for a group; 404 for another tenant's ids, 422 for the unlimited model. */
 export async function setPermission(db: Database, tenantId: number, actor: AuditActor, modelId: number, groupId: number, isAvailable: boolean) {
   return db.transaction(async (tx) => {
-    const [model] = await tx.select().from(llmModels).where(and(eq(llmModels.tenantId, tenantId), eq(llmModels.id, modelId)));
+    const [model] = await tx
+      .select()
+      .from(llmModels)
+      .where(and(eq(llmModels.tenantId, tenantId), eq(llmModels.id, modelId)));
     const [group] = await tx
       .select({ id: memberGroups.id, name: groupSortName })
       .from(memberGroups)

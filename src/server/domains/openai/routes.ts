@@ -5,6 +5,7 @@ import { AppError } from '../../errors';
 import { completion, completionChunk, completionId, listKeyModels, openApiTurn, runApiTurn } from './service';
 import { RateLimitedError } from '../../shared/rateLimit';
 import { RESPONSE_WRITTEN, registerEndpoint } from '../../routes/endpointRoute';
+import { abortOnDisconnect, openEventStream } from '../../routes/eventStream';
 import { domainRoutes } from '../plugin';
 import { declaredAppError } from '../../plugins/errors';
 
@@ -30,7 +31,9 @@ const OPENAI_CODES: Record<string, string> = {
 };
 
 export function openAiError(status: number, code: string, message: string, param: string | null = null): OpenAiError {
-  return { error: { message, type: ERROR_TYPES[status] ?? (status >= 500 ? 'server_error' : 'invalid_request_error'), code: OPENAI_CODES[code] ?? code, param } };
+  return {
+    error: { message, type: ERROR_TYPES[status] ?? (status >= 500 ? 'server_error' : 'invalid_request_error'), code: OPENAI_CODES[code] ?? code, param },
+  };
 }
 
 /** A validation issue's place in OpenAI's `param` notation: `/messages/0/content` → `messages.[0].content`. */
@@ -66,7 +69,9 @@ function registerOpenAiErrors(app: FastifyInstance): void {
       if (issues) {
         // Refused before validation (a NUL byte anywhere): said like a schema failure, with where.
         const detail = issues.map((issue) => `${issue.path ? paramOf(issue.path) : issue.location}: ${issue.message}`).join('; ');
-        return reply.status(400).send(openAiError(400, 'invalid_request_error', `Invalid request: ${detail}`, issues[0]!.path ? paramOf(issues[0]!.path) : null));
+        return reply
+          .status(400)
+          .send(openAiError(400, 'invalid_request_error', `Invalid request: ${detail}`, issues[0]!.path ? paramOf(issues[0]!.path) : null));
       }
       return reply.status(error.status).send(openAiError(error.status, error.code, error.message));
     }
@@ -97,12 +102,8 @@ export const openAiRoutes = domainRoutes('openai', async (api, deps) => {
       const created = Math.floor(Date.now() / 1000);
       const chatDeps = { ...deps, log: request.log };
       // A closed connection aborts the upstream call; what was streamed is still saved and charged.
-      const upstream = new AbortController();
       const response = reply.raw;
-      const abortOnDisconnect = () => {
-        if (!response.writableFinished) upstream.abort();
-      };
-      response.on('close', abortOnDisconnect);
+      const upstream = abortOnDisconnect(response);
       try {
         if (!body.stream) {
           let text = '';
@@ -114,13 +115,12 @@ export const openAiRoutes = domainRoutes('openai', async (api, deps) => {
           return completion(id, body.model, created, text, outcome);
         }
 
-        const write = (data: unknown) => {
-          if (!response.destroyed && !response.writableEnded) response.write(`data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
-        };
-        reply.hijack();
-        response.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+        const send = openEventStream(reply);
+        const write = (data: unknown) => send(typeof data === 'string' ? data : JSON.stringify(data));
         write(completionChunk(id, body.model, created, { delta: { role: 'assistant', content: '' } }));
-        const outcome = await runApiTurn(chatDeps, turn, upstream.signal, (delta) => write(completionChunk(id, body.model, created, { delta: { content: delta } })));
+        const outcome = await runApiTurn(chatDeps, turn, upstream.signal, (delta) =>
+          write(completionChunk(id, body.model, created, { delta: { content: delta } })),
+        );
         if (outcome.failure) {
           // OpenAI's clients raise on a chunk carrying `error`; no finish chunk and no [DONE] follow it,
           // so that a client reading only for [DONE] does not take the answer as complete.
@@ -133,7 +133,7 @@ export const openAiRoutes = domainRoutes('openai', async (api, deps) => {
         if (!response.destroyed) response.end();
         return RESPONSE_WRITTEN;
       } finally {
-        response.off('close', abortOnDisconnect);
+        upstream.release();
       }
     });
   });

@@ -24,7 +24,13 @@ export async function listKeyModels(deps: { db: SendDeps['db'] }, caller: ApiKey
   const chatbots = await keyChatbots(deps.db, caller);
   return {
     object: 'list',
-    data: chatbots.map((chatbot) => ({ id: modelId(chatbot), object: 'model', created: unixSeconds(chatbot.createdAt), owned_by: OPENAI_MODEL_OWNER, name: chatbotName(chatbot) })),
+    data: chatbots.map((chatbot) => ({
+      id: modelId(chatbot),
+      object: 'model',
+      created: unixSeconds(chatbot.createdAt),
+      owned_by: OPENAI_MODEL_OWNER,
+      name: chatbotName(chatbot),
+    })),
   };
 }
 
@@ -64,7 +70,12 @@ function callSampling(body: ChatCompletionBody): Sampling {
  * 428). The caller's whole conversation goes through the input guard, not only its last message,
  * since the client, not a stored session, supplies it.
  */
-export async function openApiTurn(deps: SendDeps & Pick<ChatDeps, 'answers'>, tenant: TenantRow, caller: ApiKeyCaller, body: ChatCompletionBody): Promise<ChatTurn> {
+export async function openApiTurn(
+  deps: SendDeps & Pick<ChatDeps, 'answers'>,
+  tenant: TenantRow,
+  caller: ApiKeyCaller,
+  body: ChatCompletionBody,
+): Promise<ChatTurn> {
   const chatbot = await findKeyChatbot(deps, caller, body.model);
   const conversation = body.messages.filter((message) => message.role !== 'tool');
   const last = conversation.at(-1);
@@ -112,7 +123,8 @@ export async function runApiTurn(deps: ChatDeps, turn: ChatTurn, signal: AbortSi
   const outcome: ApiOutcome = { finishReason: 'stop', usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }, failure: null };
   for await (const frame of streamAnswer(deps, turn, signal)) {
     if (frame.type === 'text') onText(frame.delta);
-    else if (frame.type === 'usage') outcome.usage = { prompt_tokens: frame.input_tokens, completion_tokens: frame.output_tokens, total_tokens: frame.input_tokens + frame.output_tokens };
+    else if (frame.type === 'usage')
+      outcome.usage = { prompt_tokens: frame.input_tokens, completion_tokens: frame.output_tokens, total_tokens: frame.input_tokens + frame.output_tokens };
     else if (frame.type === 'error') outcome.failure = callFailure(frame.code);
     else if (frame.type === 'end' && frame.finish_reason === 'length') outcome.finishReason = 'length';
   }
@@ -140,7 +152,13 @@ export function completion(id: string, model: string, created: number, text: str
   };
 }
 
-export function completionChunk(id: string, model: string, created: number, choice: Partial<ChatCompletionChunk['choices'][number]> | null, usage?: ApiOutcome['usage']): ChatCompletionChunk {
+export function completionChunk(
+  id: string,
+  model: string,
+  created: number,
+  choice: Partial<ChatCompletionChunk['choices'][number]> | null,
+  usage?: ApiOutcome['usage'],
+): ChatCompletionChunk {
   return {
     id,
     object: 'chat.completion.chunk',

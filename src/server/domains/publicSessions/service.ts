@@ -64,7 +64,12 @@ export async function getPublicSession(q: Queryable, tenant: TenantRow, hash: st
  * shared, only a file attached to one of its messages (an upload or a generated image), and only a
  * public one. Anything else is 404, the answer of an unknown id, so nothing is hinted.
  */
-export async function downloadSharedSessionFile({ db, store }: Pick<AppDeps, 'db' | 'store'>, tenant: TenantRow, hash: string, id: number): Promise<FileDownload> {
+export async function downloadSharedSessionFile(
+  { db, store }: Pick<AppDeps, 'db' | 'store'>,
+  tenant: TenantRow,
+  hash: string,
+  id: number,
+): Promise<FileDownload> {
   const session = await sharedSession(db, tenant, hash);
   // The same bare 404 as for a file the session does not have.
   if (!session) throw notFound();
@@ -156,12 +161,7 @@ async function findVisitorSession(q: Queryable, creator: MemberRow, hash: string
  * creator's depletion), the answer comes in the visitor's language, and the session it starts is
  * a public visitor session that stays out of the creator's chats.
  */
-export async function checkPublicSend(
-  deps: SendDeps,
-  tenant: TenantRow,
-  chatbotId: number,
-  body: z.output<typeof publicChatBodySchema>,
-): Promise<CheckedSend> {
+export async function checkPublicSend(deps: SendDeps, tenant: TenantRow, chatbotId: number, body: z.output<typeof publicChatBodySchema>): Promise<CheckedSend> {
   const [row] = await deps.db
     .select({ creator: members })
     .from(chatbots)

@@ -4,7 +4,7 @@ import type { Paginated } from '../../../shared/api/common';
 import { diffFields } from '../../../shared/domain/audit';
 import { PII_KINDS, PII_SETTINGS_OFF, type PiiKind, type PiiSettings, maskPii, piiVerdict } from '../../../shared/domain/pii';
 import { findRestrictedWords } from '../../../shared/domain/restrictedWords';
-import type { Database } from '../../db/client';
+import type { AppDeps } from '../../deps';
 import { piiSettings, restrictedWords, tenants } from '../../db/schema';
 import { AppError, notFound } from '../../errors';
 import { createTtlCache } from '../../ttlCache';
@@ -35,18 +35,21 @@ const toWord = (row: typeof restrictedWords.$inferSelect): RestrictedWord => ({ 
 /**
  * The tenant's input rules (restricted words, personal-data settings), the check of every chat
  * send against them, and their administration. The rules are read on every send, so each process
- * keeps them `ttlMs` (issue 6: no query per send in steady state); writes made here drop the
- * tenant's entry at once, writes of another process are seen within `ttlMs`.
+ * keeps them as long as a tenant row, AUTH_CACHE_TTL_SECONDS (issue 6: no query per send in steady
+ * state); writes made here drop the tenant's entry at once, writes of another process are seen
+ * within that time.
  */
-export function createInputGuard(db: Database, ttlMs: number) {
-  const cache = createTtlCache<number, TenantInputRules>(ttlMs);
+export function createInputGuard({ db, config }: Pick<AppDeps, 'db' | 'config'>) {
+  const cache = createTtlCache<number, TenantInputRules>(config.AUTH_CACHE_TTL_SECONDS * 1000);
 
   /** One query: the settings row (absent: all off) and every word. */
   async function load(tenantId: number): Promise<TenantInputRules> {
     const [row] = await db
       .select({
         settings: piiSettings,
-        words: sql<string[]>`coalesce((select array_agg(${restrictedWords.word}) from ${restrictedWords} where ${restrictedWords.tenantId} = ${tenants.id}), '{}')`,
+        words: sql<
+          string[]
+        >`coalesce((select array_agg(${restrictedWords.word}) from ${restrictedWords} where ${restrictedWords.tenantId} = ${tenants.id}), '{}')`,
       })
       .from(tenants)
       .leftJoin(piiSettings, eq(piiSettings.tenantId, tenants.id))
@@ -74,21 +77,21 @@ export function createInputGuard(db: Database, ttlMs: number) {
   /** Any text of the send kept beside the message (a session title): every kind the tenant guards is masked. */
   async function maskAll(tenantId: number, text: string): Promise<string> {
     const { pii } = await rules(tenantId);
-    return maskPii(text, PII_KINDS.filter((kind) => pii[kind] !== 'off'));
+    return maskPii(
+      text,
+      PII_KINDS.filter((kind) => pii[kind] !== 'off'),
+    );
   }
 
   async function listWords(tenantId: number, query: PageRequest & { search_term?: string }): Promise<Paginated<RestrictedWord>> {
-    const where = and(eq(restrictedWords.tenantId, tenantId), query.search_term ? ilike(restrictedWords.word, `%${escapeLike(query.search_term)}%`) : undefined);
+    const where = and(
+      eq(restrictedWords.tenantId, tenantId),
+      query.search_term ? ilike(restrictedWords.word, `%${escapeLike(query.search_term)}%`) : undefined,
+    );
     return paginate(query, {
       count: async () => (await db.select({ value: count() }).from(restrictedWords).where(where))[0]?.value ?? 0,
       rows: ({ limit, offset }) =>
-        db
-          .select()
-          .from(restrictedWords)
-          .where(where)
-          .orderBy(desc(restrictedWords.createdAt), desc(restrictedWords.id))
-          .limit(limit)
-          .offset(offset),
+        db.select().from(restrictedWords).where(where).orderBy(desc(restrictedWords.createdAt), desc(restrictedWords.id)).limit(limit).offset(offset),
       toItems: (rows) => rows.map(toWord),
     });
   }
@@ -119,7 +122,14 @@ export function createInputGuard(db: Database, ttlMs: number) {
         .where(and(eq(restrictedWords.tenantId, tenantId), eq(restrictedWords.id, id)))
         .returning({ word: restrictedWords.word });
       if (!deleted) throw notFound('The restricted word does not exist.');
-      await recordAudit(tx, { tenantId, actor, action: 'restricted_word.delete', targetType: 'restricted_word', targetId: id, changes: { word: deleted.word } });
+      await recordAudit(tx, {
+        tenantId,
+        actor,
+        action: 'restricted_word.delete',
+        targetType: 'restricted_word',
+        targetId: id,
+        changes: { word: deleted.word },
+      });
     });
     cache.delete(tenantId);
   }

@@ -1,16 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { and, count, desc, eq, inArray, lt, sql } from 'drizzle-orm';
+import { type SQL, and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { SESSION_HISTORY_PAGE_SIZE } from '../../../shared/domain/pagination';
+import { type BranchStart, branchPage, chooseBranch, messagesWithSiblings, showBranchThrough } from './branches';
 import type { Paginated } from '../../../shared/api/common';
 import { paginate } from '../../shared/pagination';
 import type { Session, SessionMessage, historyResponseSchema } from '../../../shared/api/sessions';
 import type { z } from 'zod';
 import type { Queryable } from '../../db/client';
-import { files, sessionMessageFiles, sessionMessages, sessions } from '../../db/schema';
+import { files, sessionMessageFiles, sessions } from '../../db/schema';
 import { notFound } from '../../errors';
 import type { MemberRow, SessionMessageRow, SessionRow } from '../../db/rows';
 import { findVisibleChatbot } from '../chatbots/service';
 import { fileUrl, publicAccessLevel, sharedSessionFileUrl } from '../files/service';
 import { type TitleDeps, titleSession } from './titles';
+import { feedbackOfMessages } from '../feedback/answerFeedback';
 
 /** Public, unguessable id of a session (it appears in URLs). */
 export const newHashId = () => randomBytes(12).toString('base64url');
@@ -37,17 +40,22 @@ export async function findOwnSession(q: Queryable, member: MemberRow, hash: stri
   const [session] = await q
     .select()
     .from(sessions)
-    .where(and(eq(sessions.tenantId, member.tenantId), eq(sessions.memberId, member.id), eq(sessions.isVisitor, false), eq(sessions.isApi, false), eq(sessions.hashId, hash)));
+    .where(
+      and(
+        eq(sessions.tenantId, member.tenantId),
+        eq(sessions.memberId, member.id),
+        eq(sessions.isVisitor, false),
+        eq(sessions.isApi, false),
+        eq(sessions.hashId, hash),
+      ),
+    );
   if (!session) throw notFound('The session does not exist.');
   return session;
 }
 
-export async function listSessions(
-  q: Queryable,
-  member: MemberRow,
-  query: { page: number; size: number; chatbot_id?: number },
-): Promise<Paginated<Session>> {
-  const where = and(
+/** The member's chats as My chats lists them (optionally of one chatbot). */
+export function ownChats(member: MemberRow, chatbotId: number | undefined): SQL {
+  return and(
     eq(sessions.tenantId, member.tenantId),
     eq(sessions.memberId, member.id),
     eq(sessions.isVisitor, false),
@@ -55,8 +63,12 @@ export async function listSessions(
     eq(sessions.isTest, false),
     // API calls are recorded as sessions of their own, for their usage, not as chats (docs/decisions/0058-api-keys-and-openai-api.md).
     eq(sessions.isApi, false),
-    query.chatbot_id === undefined ? undefined : eq(sessions.chatbotId, query.chatbot_id),
-  );
+    chatbotId === undefined ? undefined : eq(sessions.chatbotId, chatbotId),
+  )!;
+}
+
+export async function listSessions(q: Queryable, member: MemberRow, query: { page: number; size: number; chatbot_id?: number }): Promise<Paginated<Session>> {
+  const where = ownChats(member, query.chatbot_id);
   return paginate(query, {
     count: async () => (await q.select({ value: count() }).from(sessions).where(where))[0]?.value ?? 0,
     rows: ({ limit, offset }) =>
@@ -82,7 +94,9 @@ export async function getSession(q: Queryable, member: MemberRow, hash: string):
  */
 export type HistoryReader = { kind: 'member' } | { kind: 'visitor'; sessionHash: string };
 
-async function toMessageDtos(q: Queryable, tenantId: number, rows: SessionMessageRow[], reader: HistoryReader): Promise<SessionMessage[]> {
+type BranchMessageRow = SessionMessageRow & { siblingCount: number; siblingPosition: number };
+
+async function toMessageDtos(q: Queryable, tenantId: number, rows: BranchMessageRow[], reader: HistoryReader): Promise<SessionMessage[]> {
   const attached = rows.length
     ? await q
         .select({ messageId: sessionMessageFiles.messageId, id: files.id, type: files.mimeType, name: files.name })
@@ -91,62 +105,61 @@ async function toMessageDtos(q: Queryable, tenantId: number, rows: SessionMessag
         .where(
           and(
             eq(sessionMessageFiles.tenantId, tenantId),
-            inArray(sessionMessageFiles.messageId, rows.map((r) => r.id)),
+            inArray(
+              sessionMessageFiles.messageId,
+              rows.map((r) => r.id),
+            ),
             reader.kind === 'visitor' ? publicAccessLevel : undefined,
           ),
         )
     : [];
+  // A shared session's readers never see how its member rated it.
+  const feedback =
+    reader.kind === 'member'
+      ? await feedbackOfMessages(
+          q,
+          tenantId,
+          rows.map((row) => row.id),
+        )
+      : new Map<number, never>();
   const urlOf = (id: number) => (reader.kind === 'visitor' ? sharedSessionFileUrl(reader.sessionHash, id) : fileUrl(id));
   return rows.map((row) => ({
     id: row.id,
     created_at: row.createdAt.toISOString(),
     text: row.text,
     speaker_type: row.speakerType,
-    files: attached
-      .filter((file) => file.messageId === row.id)
-      .map((file) => ({ id: file.id, type: file.type, name: file.name, url: urlOf(file.id) })),
+    files: attached.filter((file) => file.messageId === row.id).map((file) => ({ id: file.id, type: file.type, name: file.name, url: urlOf(file.id) })),
     interrupted: row.interrupted,
     streaming: row.streaming,
     reasoning: row.reasoning,
     reasoning_ms: row.reasoningMs,
     citations: row.citations,
+    feedback: feedback.get(row.id) ?? null,
+    imported: row.imported,
+    parent_id: row.parentId,
+    sibling_count: row.siblingCount,
+    sibling_position: row.siblingPosition,
   }));
 }
 
-/** Estimated tokens of everything said in the session (what the next call sends as history), by the shared estimateTokens rule. */
-export async function sessionContextTokens(q: Queryable, sessionId: number): Promise<number> {
-  const [row] = await q
-    .select({ bytes: sql<string>`coalesce(sum(octet_length(${sessionMessages.text})), 0)`.mapWith(Number) })
-    .from(sessionMessages)
-    .where(eq(sessionMessages.sessionId, sessionId));
-  return Math.ceil((row?.bytes ?? 0) / 4);
-}
-
-/** One page of a session's messages, oldest first; `first_id` pages backwards from the oldest message the client has. */
+/**
+ * One page of the session's active branch, oldest first; `first_id` pages backwards along the branch
+ * from the oldest message the client has (a message of another session gives an empty page).
+ */
 export async function historyPage(
   q: Queryable,
   session: SessionRow,
   query: { size: number; first_id?: number },
   reader: HistoryReader,
 ): Promise<z.output<typeof historyResponseSchema>> {
-  const rows = await q
-    .select()
-    .from(sessionMessages)
-    .where(
-      and(
-        eq(sessionMessages.tenantId, session.tenantId),
-        eq(sessionMessages.sessionId, session.id),
-        query.first_id === undefined ? undefined : lt(sessionMessages.id, query.first_id),
-      ),
-    )
-    .orderBy(desc(sessionMessages.id))
-    .limit(query.size + 1);
-  const hasMore = rows.length > query.size;
-  const page = rows.slice(0, query.size).reverse();
+  const start: BranchStart = query.first_id === undefined ? { active: true } : { before: query.first_id };
+  // Only the newest page counts the branch's size: the client reads it there, and an older page then costs only itself.
+  const { ids, contextTokens } = await branchPage(q, session, start, query.size, query.first_id === undefined);
+  const rows = await messagesWithSiblings(q, session, ids.slice(0, query.size));
   return {
-    items: await toMessageDtos(q, session.tenantId, page, reader),
-    has_more: hasMore,
-    context_tokens: await sessionContextTokens(q, session.id),
+    items: await toMessageDtos(q, session.tenantId, rows, reader),
+    has_more: ids.length > query.size,
+    context_tokens: contextTokens,
   };
 }
 
@@ -157,6 +170,21 @@ export async function getHistory(
   query: { size: number; first_id?: number },
 ): Promise<z.output<typeof historyResponseSchema>> {
   return historyPage(q, await findOwnSession(q, member, hash), query, { kind: 'member' });
+}
+
+/**
+ * Shows another version of a message of the member's session (`position`), or the branch through a
+ * message (none: a search result's); answers the first page of the branch then active.
+ */
+export async function switchBranch(
+  q: Queryable,
+  member: MemberRow,
+  hash: string,
+  body: { message_id: number; position?: number },
+): Promise<z.output<typeof historyResponseSchema>> {
+  const own = await findOwnSession(q, member, hash);
+  const session = body.position === undefined ? await showBranchThrough(q, own, body.message_id) : await chooseBranch(q, own, body.message_id, body.position);
+  return historyPage(q, session, { size: SESSION_HISTORY_PAGE_SIZE }, { kind: 'member' });
 }
 
 export async function updateSession(

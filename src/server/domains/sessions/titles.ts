@@ -2,17 +2,13 @@ import { generateText } from 'ai';
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { SupportedLanguage } from '../../../shared/domain/language';
 import { SESSION_TITLE_MAX } from '../../../shared/domain/sharing';
-import type { Queryable } from '../../db/client';
+import type { AppDeps } from '../../deps';
 import { chatbots, llmModels, sessionMessages, sessions } from '../../db/schema';
 import type { SessionRow } from '../../db/rows';
 import { AppError } from '../../errors';
-import type { LlmRegistry } from '../../llm/registry';
 
-export interface TitleDeps {
-  db: Queryable;
-  llm: LlmRegistry;
-  log: { warn(details: object, message: string): void };
-}
+/** `log` is the request's. */
+export type TitleDeps = Pick<AppDeps, 'db' | 'llm' | 'log'>;
 
 /** How long a title may take before the first message stands in for it. */
 const TITLE_TIMEOUT_MS = 15_000;
@@ -31,7 +27,12 @@ const LANGUAGE_NAMES: Record<SupportedLanguage, string> = {
 export function clipTitle(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   const chars = Array.from(flat);
-  return chars.length > SESSION_TITLE_MAX ? `${chars.slice(0, SESSION_TITLE_MAX - 1).join('').trimEnd()}…` : flat;
+  return chars.length > SESSION_TITLE_MAX
+    ? `${chars
+        .slice(0, SESSION_TITLE_MAX - 1)
+        .join('')
+        .trimEnd()}…`
+    : flat;
 }
 
 /** The model's answer as a title: first line, without quotes, a "Title:" label or a final full stop. */

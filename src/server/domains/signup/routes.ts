@@ -13,7 +13,9 @@ export const signupRoutes = domainRoutes('signup', (app, deps) => {
   const { config } = deps;
   const { db } = deps;
   registerEndpoint(app, getSignupSettings, async ({ tenant }) => signup.signupSettings(tenant));
-  registerEndpoint(app, updateSignupSettings, async ({ tenant, body, requireMember }) => signup.updateSignupSettings(db, tenant, requireMember(), body).finally(() => app.forgetTenant(tenant)));
+  registerEndpoint(app, updateSignupSettings, async ({ tenant, body, requireMember }) =>
+    signup.updateSignupSettings(db, tenant, requireMember(), body).finally(() => app.forgetTenant(tenant)),
+  );
   registerEndpoint(app, memberCountCheck, async ({ tenant }) => signup.memberCountCheck(db, tenant));
   registerEndpoint(app, listCustomFields, async ({ tenant, query, member }) => ({
     items: await signup.listSignupCustomFields(db, tenant, readerLanguage(query.language, member)),

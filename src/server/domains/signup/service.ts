@@ -2,13 +2,7 @@ import { and, asc, count, eq, inArray } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { signUpBodySchema } from '../../../shared/api/signup';
 import type { SupportedLanguage } from '../../../shared/domain/language';
-import {
-  type SignupApproval,
-  type SignupOutcome,
-  type VerificationMethod,
-  normalizePhone,
-  validateName,
-} from '../../../shared/domain/signup';
+import { type SignupApproval, type SignupOutcome, type VerificationMethod, normalizePhone, validateName } from '../../../shared/domain/signup';
 import { validateEmail } from '../../../shared/domain/validation';
 import type { Database } from '../../db/client';
 import { isUniqueViolation } from '../../db/databaseErrors';
@@ -44,7 +38,6 @@ const COUNTED_STATUSES = ['pending', 'approved', 'invited'] as const;
 
 const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
-
 const closed = () => new AppError(403, 'signup_closed', 'Sign-up is not available for this workspace.');
 const alreadyRegistered = () => new AppError(409, 'already_registered', 'This email is already registered.');
 
@@ -67,14 +60,28 @@ export async function updateSignupSettings(
   db: Database,
   tenant: TenantRow,
   actor: AuditActor,
-  patch: { signup_open?: boolean; sso_only?: boolean; sso_whitelist_only?: boolean; group_change_approval?: boolean; approval?: SignupApproval; verification_methods?: VerificationMethod[] },
+  patch: {
+    signup_open?: boolean;
+    sso_only?: boolean;
+    sso_whitelist_only?: boolean;
+    group_change_approval?: boolean;
+    approval?: SignupApproval;
+    verification_methods?: VerificationMethod[];
+  },
 ) {
   return db.transaction(async (tx) => {
     // The request's tenant row may be a few seconds old (plugins/tenant cache): diff against the table.
     const [before] = await tx.select().from(tenants).where(eq(tenants.id, tenant.id)).for('update');
     const [row] = await tx
       .update(tenants)
-      .set({ signupOpen: patch.signup_open, ssoOnly: patch.sso_only, ssoWhitelistOnly: patch.sso_whitelist_only, groupChangeApproval: patch.group_change_approval, signupApproval: patch.approval, verificationMethods: patch.verification_methods })
+      .set({
+        signupOpen: patch.signup_open,
+        ssoOnly: patch.sso_only,
+        ssoWhitelistOnly: patch.sso_whitelist_only,
+        groupChangeApproval: patch.group_change_approval,
+        signupApproval: patch.approval,
+        verificationMethods: patch.verification_methods,
+      })
       .where(eq(tenants.id, tenant.id))
       .returning();
     if (!before || !row) throw notFound();
@@ -133,7 +140,7 @@ export async function sendCode(
   const email = normalizeEmail(input.email);
   await assertNotRegistered(db, tenant, email);
 
-  const { id: _id, ...answer } = await issueCode(db, deps, tenant, { email, purpose: 'sign_up', language: input.language, phone });
+  const { id: _id, ...answer } = await issueCode(deps, tenant, { email, purpose: 'sign_up', language: input.language, phone });
   return answer;
 }
 
@@ -273,7 +280,12 @@ async function admit(
  * POST /auth/sign-up/ (spec §8 statuses, reasons as error codes). Input is checked first, the code
  * last (a wrong code costs one of its attempts, a typo elsewhere should not).
  */
-export async function signUp(deps: SignupDeps, tenant: TenantRow, input: SignUpInput, signInUrl: string): Promise<{ outcome: SignupOutcome; member_id: number }> {
+export async function signUp(
+  deps: SignupDeps,
+  tenant: TenantRow,
+  input: SignUpInput,
+  signInUrl: string,
+): Promise<{ outcome: SignupOutcome; member_id: number }> {
   const { db } = deps;
   assertOpen(tenant);
   if (validateEmail(input.email)) throw new AppError(422, 'invalid_email', 'The email address is not valid.');

@@ -8,11 +8,11 @@ import {
   VERIFICATION_CODE_TTL_MINUTES,
 } from '../../../shared/domain/signup';
 import type { Database } from '../../db/client';
+import type { AppDeps } from '../../deps';
 import type { TenantRow } from '../../db/rows';
 import { verificationCodes } from '../../db/schema';
 import { AppError } from '../../errors';
-import type { MailOutbox } from '../../mail/outbox';
-import { SmsDeliveryError, type SmsService, verificationSms } from '../../sms/service';
+import { SmsDeliveryError, verificationSms } from '../../sms/service';
 
 /**
  * Six-digit codes that prove an email (or a phone, on the email's behalf): sign-up, and the
@@ -23,10 +23,10 @@ type Purpose = 'sign_up' | 'sso';
 /** Only a hash is stored; salted with tenant and email so one table row says nothing about another. */
 const hashCode = (tenantId: number, email: string, code: string) => createHash('sha256').update(`${tenantId}\n${email}\n${code}`).digest('base64url');
 
-export interface CodeDelivery {
-  mail: MailOutbox;
-  sms: SmsService;
-}
+/** The codes sent to an email for a purpose, and those of them not yet used up or expired. */
+const codesOf = (tenantId: number, email: string, purpose: Purpose) =>
+  and(eq(verificationCodes.tenantId, tenantId), eq(verificationCodes.email, email), eq(verificationCodes.purpose, purpose));
+const unspentCodes = (tenantId: number, email: string, purpose: Purpose) => and(codesOf(tenantId, email, purpose), eq(verificationCodes.status, 'sent'));
 
 /**
  * A fresh code for the email (earlier ones of the purpose stop working), mailed or texted in the
@@ -35,8 +35,7 @@ export interface CodeDelivery {
  * code nor its mail lives on, so the member may ask again at once.
  */
 export async function issueCode(
-  db: Database,
-  delivery: CodeDelivery,
+  { db, mail, sms }: Pick<AppDeps, 'db' | 'mail' | 'sms'>,
   tenant: TenantRow,
   input: { email: string; purpose: Purpose; language: SupportedLanguage; phone: string | null },
 ) {
@@ -44,7 +43,7 @@ export async function issueCode(
   const [latest] = await db
     .select({ createdAt: verificationCodes.createdAt })
     .from(verificationCodes)
-    .where(and(eq(verificationCodes.tenantId, tenant.id), eq(verificationCodes.email, email), eq(verificationCodes.purpose, purpose)))
+    .where(codesOf(tenant.id, email, purpose))
     .orderBy(desc(verificationCodes.createdAt))
     .limit(1);
   const now = Date.now();
@@ -63,24 +62,29 @@ export async function issueCode(
     await tx
       .update(verificationCodes)
       .set({ status: 'expired' })
-      .where(and(eq(verificationCodes.tenantId, tenant.id), eq(verificationCodes.email, email), eq(verificationCodes.purpose, purpose), eq(verificationCodes.status, 'sent')));
+      .where(unspentCodes(tenant.id, email, purpose));
     const [inserted] = await tx
       .insert(verificationCodes)
       .values({ tenantId: tenant.id, email, codeHash: hashCode(tenant.id, email, code), purpose, createdAt, expiresAt })
       .returning({ id: verificationCodes.id });
-    const mail = { template: 'verificationCode' as const, to: email, language: input.language, data: { code, expiresInMinutes: VERIFICATION_CODE_TTL_MINUTES } };
-    return { row: inserted!, mailIds: input.phone ? [] : await delivery.mail.queue(tx, tenant.id, [mail], { deliverNow: true }) };
+    const codeMail = {
+      template: 'verificationCode' as const,
+      to: email,
+      language: input.language,
+      data: { code, expiresInMinutes: VERIFICATION_CODE_TTL_MINUTES },
+    };
+    return { row: inserted!, mailIds: input.phone ? [] : await mail.queue(tx, tenant.id, [codeMail], { deliverNow: true }) };
   });
   const forget = () => db.delete(verificationCodes).where(eq(verificationCodes.id, row.id));
   if (input.phone) {
     try {
-      await delivery.sms.send(input.phone, verificationSms(input.language, code, VERIFICATION_CODE_TTL_MINUTES));
+      await sms.send(input.phone, verificationSms(input.language, code, VERIFICATION_CODE_TTL_MINUTES));
     } catch (error) {
       await forget();
       if (error instanceof SmsDeliveryError) throw new AppError(424, 'sms_failed', 'The verification code text message could not be sent.');
       throw error;
     }
-  } else if ((await delivery.mail.deliverNow(mailIds, { retry: false }))[0] === 'failed') {
+  } else if ((await mail.deliverNow(mailIds, { retry: false }))[0] === 'failed') {
     await forget();
     throw new AppError(424, 'mail_failed', 'The verification code email could not be sent.');
   }
@@ -102,7 +106,7 @@ export async function checkCode(db: Database, tenant: TenantRow, input: { email:
   const [latest] = await db
     .select()
     .from(verificationCodes)
-    .where(and(eq(verificationCodes.tenantId, tenant.id), eq(verificationCodes.email, email), eq(verificationCodes.purpose, purpose), eq(verificationCodes.status, 'sent')))
+    .where(unspentCodes(tenant.id, email, purpose))
     .orderBy(desc(verificationCodes.createdAt))
     .limit(1);
   const expired = () => new AppError(401, 'code_expired', 'The verification code has expired or was not found. Please ask for a new one.');
@@ -125,4 +129,5 @@ export async function checkCode(db: Database, tenant: TenantRow, input: { email:
 }
 
 /** Marks a checked code spent (so it cannot be used twice). */
-export const spendCode = (db: Pick<Database, 'update'>, id: number) => db.update(verificationCodes).set({ status: 'verified' }).where(eq(verificationCodes.id, id));
+export const spendCode = (db: Pick<Database, 'update'>, id: number) =>
+  db.update(verificationCodes).set({ status: 'verified' }).where(eq(verificationCodes.id, id));

@@ -5,7 +5,6 @@ import { registerEndpoint } from '../../routes/endpointRoute';
 import { signInUrl } from '../signup/routes';
 import { domainRoutes } from '../plugin';
 
-
 /** SSO platforms, their two-step verification, SSO sign-up and account connection (sign-in is with the auth routes). */
 export const ssoRoutes = domainRoutes('sso', (app, deps) => {
   const { config } = deps;
@@ -24,6 +23,8 @@ export const ssoRoutes = domainRoutes('sso', (app, deps) => {
 
   registerEndpoint(app, listAdminSsoPlatforms, async ({ tenant }) => sso.listAdminPlatforms(db, tenant));
   registerEndpoint(app, createSsoPlatform, async ({ tenant, body, requireMember }) => sso.createPlatform(deps, tenant, requireMember(), body));
-  registerEndpoint(app, updateSsoPlatform, async ({ tenant, params, body, requireMember }) => sso.updatePlatform(deps, tenant, requireMember(), params.id, body));
+  registerEndpoint(app, updateSsoPlatform, async ({ tenant, params, body, requireMember }) =>
+    sso.updatePlatform(deps, tenant, requireMember(), params.id, body),
+  );
   registerEndpoint(app, deleteSsoPlatform, async ({ tenant, params, requireMember }) => sso.deletePlatform(deps, tenant, requireMember(), params.id));
 });

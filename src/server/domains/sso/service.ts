@@ -117,10 +117,16 @@ function mask(destination: string): string {
   return `${local.slice(0, 1)}***@${domain}`;
 }
 
-async function sendDirectoryCode(deps: SsoDeps, tenant: TenantRow, claims: Omit<PendingDirectoryClaims, 'vid'>, method: VerificationMethod, language: SupportedLanguage) {
+async function sendDirectoryCode(
+  deps: SsoDeps,
+  tenant: TenantRow,
+  claims: Omit<PendingDirectoryClaims, 'vid'>,
+  method: VerificationMethod,
+  language: SupportedLanguage,
+) {
   if (method === 'sms' && !claims.phone) throw new AppError(422, 'invalid_phone', 'The directory holds no phone number for this user.');
   const phone = method === 'sms' ? claims.phone! : null;
-  const sent = await issueCode(deps.db, deps, tenant, { email: claims.email, purpose: 'sso', language, phone });
+  const sent = await issueCode(deps, tenant, { email: claims.email, purpose: 'sso', language, phone });
   return {
     step: 'code_sent' as const,
     verification_id: sent.id,
@@ -161,7 +167,14 @@ export async function verify(deps: SsoDeps, tenant: TenantRow, platformId: numbe
     if (!methodsOf(config).includes(body.method)) throw new AppError(422, 'validation_error', 'This verification method is not offered.');
     const identity = await throughPlatform(deps, () => deps.directory.authenticate(config, body.user_id, body.user_pw));
     await assertEligible(deps.db, tenant, identity.email);
-    const claims = { pid: platformId, sub: identity.subject, uid: body.user_id, email: identity.email.trim().toLowerCase(), name: identity.name, ...(identity.phone ? { phone: identity.phone } : {}) };
+    const claims = {
+      pid: platformId,
+      sub: identity.subject,
+      uid: body.user_id,
+      email: identity.email.trim().toLowerCase(),
+      name: identity.name,
+      ...(identity.phone ? { phone: identity.phone } : {}),
+    };
     return sendDirectoryCode(deps, tenant, claims, body.method, body.language);
   }
   const pending = await deps.auth.unseal<PendingDirectoryClaims>(tenant.id, PENDING, body.auth_token);
@@ -218,7 +231,13 @@ function ownAccount(requester: MemberRow, memberId: number): void {
 }
 
 /** PUT /members/:id/sso-account/: one-click sign-in from now on (one platform per member). */
-export async function connect(deps: SsoDeps, tenant: TenantRow, requester: MemberRow, memberId: number, body: { sso_access_token: string; sso_platform_id: number }) {
+export async function connect(
+  deps: SsoDeps,
+  tenant: TenantRow,
+  requester: MemberRow,
+  memberId: number,
+  body: { sso_access_token: string; sso_platform_id: number },
+) {
   ownAccount(requester, memberId);
   const claims = await identityOf(deps, tenant, body.sso_platform_id, body.sso_access_token);
   const holder = await memberOfIdentity(deps.db, tenant, claims);
@@ -265,7 +284,10 @@ function secretOf(config: SsoPlatformConfig): string {
 }
 
 async function toAdminDto(db: Database, row: PlatformRow) {
-  const [connected] = await db.select({ n: count() }).from(members).where(and(eq(members.tenantId, row.tenantId), eq(members.ssoPlatformId, row.id)));
+  const [connected] = await db
+    .select({ n: count() })
+    .from(members)
+    .where(and(eq(members.tenantId, row.tenantId), eq(members.ssoPlatformId, row.id)));
   const settings = row.config.kind === 'oidc' ? { ...row.config, client_secret: '' } : { ...row.config, bind_password: '' };
   return { id: row.id, sso_platform_name: row.ssoPlatformName, settings, has_secret: secretOf(row.config) !== '', member_count: connected?.n ?? 0 };
 }
@@ -307,12 +329,16 @@ export async function createPlatform(deps: Pick<SsoDeps, 'db' | 'outbound'>, ten
   const { db } = deps;
   const config = await settingsToStore(deps, body);
   const row = await db.transaction(async (tx) => {
-    const [inserted] = await tx
-      .insert(ssoPlatforms)
-      .values({ tenantId: tenant.id, ssoPlatformName: body.sso_platform_name, config })
-      .returning();
+    const [inserted] = await tx.insert(ssoPlatforms).values({ tenantId: tenant.id, ssoPlatformName: body.sso_platform_name, config }).returning();
     if (!inserted) throw new Error('Platform insert returned no row');
-    await recordAudit(tx, { tenantId: tenant.id, actor, action: 'sso_platform.create', targetType: 'sso_platform', targetId: inserted.id, changes: auditedPlatform(inserted) });
+    await recordAudit(tx, {
+      tenantId: tenant.id,
+      actor,
+      action: 'sso_platform.create',
+      targetType: 'sso_platform',
+      targetId: inserted.id,
+      changes: auditedPlatform(inserted),
+    });
     return inserted;
   });
   return toAdminDto(db, row);
@@ -351,7 +377,10 @@ export async function deletePlatform(deps: Pick<SsoDeps, 'db' | 'auth'>, tenant:
       .set({ ssoPlatformId: null, ssoId: null })
       .where(and(eq(members.tenantId, tenant.id), eq(members.ssoPlatformId, id)))
       .returning({ id: members.id, tenantId: members.tenantId });
-    const removed = await tx.delete(ssoPlatforms).where(and(eq(ssoPlatforms.tenantId, tenant.id), eq(ssoPlatforms.id, id))).returning({ id: ssoPlatforms.id });
+    const removed = await tx
+      .delete(ssoPlatforms)
+      .where(and(eq(ssoPlatforms.tenantId, tenant.id), eq(ssoPlatforms.id, id)))
+      .returning({ id: ssoPlatforms.id });
     if (removed.length === 0) throw notFound();
     const changes = { ...auditedPlatform(platform), disconnected_members: disconnected.length };
     await recordAudit(tx, { tenantId: tenant.id, actor, action: 'sso_platform.delete', targetType: 'sso_platform', targetId: id, changes });

@@ -7,7 +7,9 @@ import { domainRoutes } from '../plugin';
 export const ssoWhitelistRoutes = domainRoutes('sso.whitelist', (app, { db }) => {
   registerEndpoint(app, listSsoWhitelist, async ({ tenant, query }) => whitelist.listWhitelist(db, tenant.id, query));
   registerEndpoint(app, bulkUpsertSsoWhitelist, async ({ body, requireMember }) => whitelist.upsertWhitelist(db, requireMember(), body.sso_member_whitelist));
-  registerEndpoint(app, bulkDeleteSsoWhitelist, async ({ body, requireMember }) => whitelist.deleteWhitelistEntries(db, requireMember(), body.sso_member_whitelist_ids));
+  registerEndpoint(app, bulkDeleteSsoWhitelist, async ({ body, requireMember }) =>
+    whitelist.deleteWhitelistEntries(db, requireMember(), body.sso_member_whitelist_ids),
+  );
   registerEndpoint(app, exportSsoWhitelist, async ({ tenant, reply }) => {
     const csv = await whitelist.exportWhitelist(db, tenant.id);
     void reply

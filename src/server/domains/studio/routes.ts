@@ -24,7 +24,9 @@ export const studioRoutes = domainRoutes('studio', (app, deps) => {
     return ok;
   });
   registerEndpoint(app, updateChatbotAccess, async ({ params, body, requireMember }) => studio.updateChatbotAccess(db, requireMember(), params.id, body));
-  registerEndpoint(app, checkPublicHash, async ({ params, body, requireMember }) => studio.checkPublicHash(db, requireMember(), params.id, body.public_hash_id));
+  registerEndpoint(app, checkPublicHash, async ({ params, body, requireMember }) =>
+    studio.checkPublicHash(db, requireMember(), params.id, body.public_hash_id),
+  );
   registerMultipartRoutes(app, (scope) =>
     registerEndpoint(scope, uploadChatbotDocuments, async ({ params, tenant, requireMember, request }) => {
       const member = requireMember();

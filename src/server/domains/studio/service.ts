@@ -7,10 +7,10 @@ import { and, asc, eq, inArray, ne, notInArray, or } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Chatbot, ChatbotDocument, updateChatbotAccessBodySchema, updateChatbotBodySchema } from '../../../shared/api/chatbots';
 import type { Database, Queryable } from '../../db/client';
+import type { AppDeps } from '../../deps';
 import type { ChatbotRow, MemberRow, TenantRow } from '../../db/rows';
 import { categories, chatbotCategories, chatbotDocuments, chatbotMemberGroups, chatbots, files, llmModels, memberGroups } from '../../db/schema';
 import { AppError, forbidden, notFound } from '../../errors';
-import type { FileStore } from '../../storage/fileStore';
 import { availableModelIds, chatbotSelection, findVisibleChatbot, memberGroupIds, toChatbotDtos } from '../chatbots/service';
 import { chatbotModelIds } from '../modelPermissions/service';
 import { type FileRow, type FileServiceDeps, type UploadedPart, publicFileUrl, uploadFiles } from '../files/service';
@@ -30,7 +30,10 @@ const invalid = (message: string) => new AppError(422, 'validation_error', messa
  */
 export async function findEditableChatbot(q: Queryable, member: MemberRow, id: number): Promise<ChatbotRow> {
   if (member.isAdmin) {
-    const [chatbot] = await q.select().from(chatbots).where(and(eq(chatbots.tenantId, member.tenantId), eq(chatbots.id, id)));
+    const [chatbot] = await q
+      .select()
+      .from(chatbots)
+      .where(and(eq(chatbots.tenantId, member.tenantId), eq(chatbots.id, id)));
     if (!chatbot) throw notFound();
     return chatbot;
   }
@@ -47,7 +50,6 @@ async function editedChatbot(q: Queryable, member: MemberRow, id: number): Promi
   if (!dto) throw notFound();
   return dto;
 }
-
 
 /** `POST /chatbots/`: a chatbot of the member, a nameless draft or private with the names given, on the first model their groups may use, a full-size one before a low-tier one. */
 export async function createChatbot(db: Database, member: MemberRow, names: { ko_name?: string; en_name?: string }): Promise<Chatbot> {
@@ -108,19 +110,17 @@ async function takeProfileImage(q: Queryable, member: MemberRow, chatbot: Chatbo
   return publicFileUrl(chatbot.hashId, file.id);
 }
 
-async function deleteStoredFiles(db: Database, store: FileStore, ids: number[]): Promise<void> {
+export type StudioDeps = Pick<AppDeps, 'db' | 'store'>;
+
+async function deleteStoredFiles({ db, store }: StudioDeps, ids: number[]): Promise<void> {
   if (ids.length === 0) return;
   const removed = await db.delete(files).where(inArray(files.id, ids)).returning({ storageKey: files.storageKey });
   for (const row of removed) await store.delete(row.storageKey);
 }
 
-export interface StudioDeps {
-  db: Database;
-  store: FileStore;
-}
-
 /** `PATCH /chatbots/{id}/`: only the fields sent change. */
-export async function updateChatbot({ db, store }: StudioDeps, member: MemberRow, id: number, body: UpdateBody): Promise<Chatbot> {
+export async function updateChatbot(deps: StudioDeps, member: MemberRow, id: number, body: UpdateBody): Promise<Chatbot> {
+  const { db } = deps;
   const chatbot = await findEditableChatbot(db, member, id);
   // Saving the editor sends the model again: only a change is checked against the member's groups.
   if (body.llm_model_id !== undefined && body.llm_model_id !== chatbot.llmModelId && !(await chatbotModelIds(db, member)).has(body.llm_model_id)) {
@@ -155,7 +155,7 @@ export async function updateChatbot({ db, store }: StudioDeps, member: MemberRow
     if (body.category_ids !== undefined) await replaceCategories(tx, chatbot, body.category_ids);
   });
   // The picture it replaced is nobody's any more.
-  if (newPicture !== undefined && chatbot.profileImageFileId !== null) await deleteStoredFiles(db, store, [chatbot.profileImageFileId]);
+  if (newPicture !== undefined && chatbot.profileImageFileId !== null) await deleteStoredFiles(deps, [chatbot.profileImageFileId]);
   return editedChatbot(db, member, chatbot.id);
 }
 
@@ -163,12 +163,13 @@ export async function updateChatbot({ db, store }: StudioDeps, member: MemberRow
  * `DELETE /chatbots/{id}/`: the chatbot goes with its sessions, documents and picture (the rows
  * cascade; the stored bytes are deleted here). Anyone who had it open gets 404, the unavailable page.
  */
-export async function deleteChatbot({ db, store }: StudioDeps, member: MemberRow, id: number): Promise<void> {
+export async function deleteChatbot(deps: StudioDeps, member: MemberRow, id: number): Promise<void> {
+  const { db } = deps;
   const chatbot = await findEditableChatbot(db, member, id);
   const documents = await db.select({ fileId: chatbotDocuments.fileId }).from(chatbotDocuments).where(eq(chatbotDocuments.chatbotId, chatbot.id));
   const fileIds = [...documents.map((row) => row.fileId), chatbot.profileImageFileId].filter((fileId): fileId is number => fileId !== null);
   await db.delete(chatbots).where(eq(chatbots.id, chatbot.id));
-  await deleteStoredFiles(db, store, fileIds);
+  await deleteStoredFiles(deps, fileIds);
 }
 
 /**
@@ -260,7 +261,15 @@ export async function uploadChatbotDocuments(
   const chatbot = await findEditableChatbot(deps.db, member, id);
   const stored = await uploadFiles(deps, tenant, member, { should_expire: 'false', access_level: 'public' }, parts, { documentsOnly: true });
   return deps.db.transaction(async (tx) => {
-    await tx.update(files).set({ chatbotId: chatbot.id }).where(inArray(files.id, stored.map((file) => file.id)));
+    await tx
+      .update(files)
+      .set({ chatbotId: chatbot.id })
+      .where(
+        inArray(
+          files.id,
+          stored.map((file) => file.id),
+        ),
+      );
     const rows = await tx
       .insert(chatbotDocuments)
       .values(stored.map((file) => ({ tenantId: tenant.id, chatbotId: chatbot.id, fileId: file.id, name: file.name })))
@@ -271,14 +280,15 @@ export async function uploadChatbotDocuments(
 }
 
 /** `DELETE /chatbots/{id}/documents/{docId}/`: the document, its file and its passages (they cascade with the file). */
-export async function deleteChatbotDocument({ db, store }: StudioDeps, member: MemberRow, id: number, documentId: number): Promise<void> {
+export async function deleteChatbotDocument(deps: StudioDeps, member: MemberRow, id: number, documentId: number): Promise<void> {
+  const { db } = deps;
   const chatbot = await findEditableChatbot(db, member, id);
   const [document] = await db
     .delete(chatbotDocuments)
     .where(and(eq(chatbotDocuments.chatbotId, chatbot.id), eq(chatbotDocuments.id, documentId)))
     .returning({ fileId: chatbotDocuments.fileId });
   if (!document) throw notFound();
-  await deleteStoredFiles(db, store, document.fileId === null ? [] : [document.fileId]);
+  await deleteStoredFiles(deps, document.fileId === null ? [] : [document.fileId]);
 }
 
 /**

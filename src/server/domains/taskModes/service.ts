@@ -90,9 +90,18 @@ export async function createTaskMode(db: Database, tenantId: number, admin: Admi
   });
 }
 
-export async function updateTaskMode(db: Database, tenantId: number, admin: Admin, id: number, patch: z.output<typeof updateTaskModeBodySchema>): Promise<AdminTaskMode> {
+export async function updateTaskMode(
+  db: Database,
+  tenantId: number,
+  admin: Admin,
+  id: number,
+  patch: z.output<typeof updateTaskModeBodySchema>,
+): Promise<AdminTaskMode> {
   return db.transaction(async (tx) => {
-    const [mode] = await tx.select().from(taskModes).where(and(eq(taskModes.tenantId, tenantId), eq(taskModes.id, id)));
+    const [mode] = await tx
+      .select()
+      .from(taskModes)
+      .where(and(eq(taskModes.tenantId, tenantId), eq(taskModes.id, id)));
     if (!mode) throw notFound('The task mode does not exist.');
     const given = givenNames(patch, patch.mode_name, admin.language, (key) => patch[key] === undefined);
     if (!hasOneName({ ko_name: given.ko_name ?? mode.koName, en_name: given.en_name ?? mode.enName })) {
@@ -112,7 +121,10 @@ export async function updateTaskMode(db: Database, tenantId: number, admin: Admi
 
 export async function deleteTaskMode(db: Database, tenantId: number, admin: AuditActor, id: number): Promise<void> {
   await db.transaction(async (tx) => {
-    const [removed] = await tx.delete(taskModes).where(and(eq(taskModes.tenantId, tenantId), eq(taskModes.id, id))).returning();
+    const [removed] = await tx
+      .delete(taskModes)
+      .where(and(eq(taskModes.tenantId, tenantId), eq(taskModes.id, id)))
+      .returning();
     if (!removed) throw notFound('The task mode does not exist.');
     await recordAudit(tx, { tenantId, actor: admin, action: 'task_mode.delete', targetType: 'task_mode', targetId: id, changes: auditedMode(removed) });
   });

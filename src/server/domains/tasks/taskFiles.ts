@@ -24,7 +24,15 @@ export async function sweepTaskFiles({ db, store, config }: Pick<AppDeps, 'db' |
       .limit(SWEEP_BATCH);
     if (due.length === 0) return removed;
     for (const task of due) await store.delete(task.fileKey!);
-    await db.update(backgroundTasks).set({ fileKey: null }).where(inArray(backgroundTasks.id, due.map((task) => task.id)));
+    await db
+      .update(backgroundTasks)
+      .set({ fileKey: null })
+      .where(
+        inArray(
+          backgroundTasks.id,
+          due.map((task) => task.id),
+        ),
+      );
     removed += due.length;
   }
 }

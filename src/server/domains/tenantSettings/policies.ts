@@ -93,7 +93,8 @@ interface PolicyContent {
   file_id?: number | null;
 }
 
-const missing = (what: string) => new AppError(422, 'validation_error', `A ${what} policy needs its ${what === 'markdown' ? 'text' : what === 'video' ? 'video URL' : 'document'}.`);
+const missing = (what: string) =>
+  new AppError(422, 'validation_error', `A ${what} policy needs its ${what === 'markdown' ? 'text' : what === 'video' ? 'video URL' : 'document'}.`);
 
 /**
  * The content of the policy's kind, and nothing else (so switching kinds leaves no stale text): a
@@ -126,7 +127,12 @@ async function keepFile(db: Queryable, fileId: number | null): Promise<void> {
   if (fileId !== null) await db.update(files).set({ shouldExpire: false, expiresAt: null, accessLevel: 'public' }).where(eq(files.id, fileId));
 }
 
-export async function createPolicy(deps: SettingsDeps, tenant: TenantRow, actor: AuditActor, body: z.output<typeof createPolicyBodySchema>): Promise<AdminPolicy> {
+export async function createPolicy(
+  deps: SettingsDeps,
+  tenant: TenantRow,
+  actor: AuditActor,
+  body: z.output<typeof createPolicyBodySchema>,
+): Promise<AdminPolicy> {
   const { db } = deps;
   const [existing] = await db.select({ n: count() }).from(policies).where(eq(policies.tenantId, tenant.id));
   if ((existing?.n ?? 0) >= POLICIES_MAX) throw new AppError(422, 'validation_error', `A workspace can have at most ${POLICIES_MAX} policies.`);
@@ -152,7 +158,10 @@ export async function updatePolicy(
   patch: z.output<typeof updatePolicyBodySchema>,
 ): Promise<AdminPolicy> {
   const { db } = deps;
-  const [policy] = await db.select().from(policies).where(and(eq(policies.tenantId, tenant.id), eq(policies.id, id)));
+  const [policy] = await db
+    .select()
+    .from(policies)
+    .where(and(eq(policies.tenantId, tenant.id), eq(policies.id, id)));
   if (!policy) throw notFound();
   const contentChanges = patch.kind !== undefined || patch.markdown_content !== undefined || patch.video_url !== undefined || patch.file_id !== undefined;
   const columns = contentChanges

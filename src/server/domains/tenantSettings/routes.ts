@@ -19,7 +19,9 @@ export const tenantSettingsRoutes = domainRoutes('tenantSettings', (app, deps) =
   registerEndpoint(app, getTenantSettings, async ({ tenant }) => settings.readTenantSettings(db, tenant));
   // Branding shows at once on this process (GET /tenants/ reads the cached row): the write drops it.
   const thenForget = <T>(tenant: TenantRow, result: Promise<T>) => result.finally(() => app.forgetTenant(tenant));
-  registerEndpoint(app, updateTenantSettings, async ({ tenant, body, requireMember }) => thenForget(tenant, settings.updateTenantSettings(db, tenant, requireMember(), body)));
+  registerEndpoint(app, updateTenantSettings, async ({ tenant, body, requireMember }) =>
+    thenForget(tenant, settings.updateTenantSettings(db, tenant, requireMember(), body)),
+  );
   registerEndpoint(app, deleteTenantLogo, async ({ tenant, requireMember }) => thenForget(tenant, settings.deleteLogo(deps, tenant, requireMember())));
   registerEndpoint(app, getTenantLogo, async ({ tenant, params, reply }) => {
     const logo = await settings.downloadLogo(deps, tenant, params.id);
@@ -28,7 +30,9 @@ export const tenantSettingsRoutes = domainRoutes('tenantSettings', (app, deps) =
     return sendFile(reply, logo);
   });
 
-  registerEndpoint(app, listAdminCustomFields, async ({ tenant, requireMember }) => ({ items: await customFields.listAdminCustomFields(db, tenant, requireMember().language) }));
+  registerEndpoint(app, listAdminCustomFields, async ({ tenant, requireMember }) => ({
+    items: await customFields.listAdminCustomFields(db, tenant, requireMember().language),
+  }));
   registerEndpoint(app, createCustomField, async ({ tenant, body, requireMember }) => customFields.createCustomField(db, tenant, requireMember(), body));
   registerEndpoint(app, updateCustomField, async ({ tenant, params, body, requireMember }) =>
     customFields.updateCustomField(db, tenant, requireMember(), params.id, body),

@@ -79,7 +79,13 @@ export interface UploadRule {
  * name, 413 too large, 415 not one of the kinds (read from the content). The row is the tenant's,
  * uploaded by `member`, never parsed (nobody chats with it).
  */
-export async function storeSettingsFile({ db, store }: SettingsDeps, tenant: TenantRow, member: MemberRow, parts: UploadedPart[], rule: UploadRule): Promise<FileRow> {
+export async function storeSettingsFile(
+  { db, store }: SettingsDeps,
+  tenant: TenantRow,
+  member: MemberRow,
+  parts: UploadedPart[],
+  rule: UploadRule,
+): Promise<FileRow> {
   const [part] = parts;
   if (!part || parts.length > 1) throw new AppError(422, 'validation_error', 'Send exactly one file.');
   const name = part.fileName.trim();
@@ -148,7 +154,10 @@ async function setLogo(deps: SettingsDeps, tenant: TenantRow, actor: AuditActor,
 /** Public: only the tenant's current logo; any other id is 404. */
 export async function downloadLogo({ db, store }: SettingsDeps, tenant: TenantRow, fileId: number): Promise<FileDownload> {
   if ((await currentLogoFileId(db, tenant)) !== fileId) throw notFound();
-  const [row] = await db.select().from(files).where(and(eq(files.tenantId, tenant.id), eq(files.id, fileId)));
+  const [row] = await db
+    .select()
+    .from(files)
+    .where(and(eq(files.tenantId, tenant.id), eq(files.id, fileId)));
   if (!row) throw notFound();
   return openStored(store, row);
 }

@@ -17,7 +17,12 @@ export const DEFAULT_MAX_OUTPUT_TOKENS = 4096;
 
 export const modelDefinitionSchema = z
   .object({
-    name: z.string().trim().min(1).max(100).regex(/^[a-z0-9][a-z0-9._-]*$/, 'lower-case letters, digits, dots, dashes and underscores'),
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .regex(/^[a-z0-9][a-z0-9._-]*$/, 'lower-case letters, digits, dots, dashes and underscores'),
     displayName: z.string().trim().min(1).max(100),
     provider: z.enum([DEMO_PROVIDER, OPENAI_COMPATIBLE_PROVIDER]),
     providerModelId: z.string().trim().min(1).max(200),
@@ -42,7 +47,10 @@ export async function setModel(db: Database, tenant: string, definition: ModelDe
     throw new ProvisioningError(parsed.error.issues.map((issue) => `${issue.path.join('.') || 'model'}: ${issue.message}`).join('; '));
   }
   const row = await tenantBySubdomain(db, tenant);
-  const [existing] = await db.select({ id: llmModels.id }).from(llmModels).where(and(eq(llmModels.tenantId, row.id), eq(llmModels.name, parsed.data.name)));
+  const [existing] = await db
+    .select({ id: llmModels.id })
+    .from(llmModels)
+    .where(and(eq(llmModels.tenantId, row.id), eq(llmModels.name, parsed.data.name)));
   if (existing) {
     await db.update(llmModels).set(parsed.data).where(eq(llmModels.id, existing.id));
     return { created: false };

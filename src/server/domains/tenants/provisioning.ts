@@ -64,7 +64,10 @@ export async function createAdmin(db: Database, input: { tenant: string; email: 
   checkPassword(input.password, tenant.passwordMinLength);
   const passwordHash = await hashPassword(input.password);
   return db.transaction(async (tx) => {
-    const [existing] = await tx.select({ id: members.id }).from(members).where(and(eq(members.tenantId, tenant.id), eq(members.email, email)));
+    const [existing] = await tx
+      .select({ id: members.id })
+      .from(members)
+      .where(and(eq(members.tenantId, tenant.id), eq(members.email, email)));
     if (existing) throw new ProvisioningError(`"${email}" is already a member of "${tenant.subdomain}" (use reset-password)`);
     const [group] = await tx
       .select({ id: memberGroups.id })

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint } from '../endpoint';
 import { idSchema, idTextSchema, pageQuerySchema, paginatedSchema } from '../common';
 import { creditEntrySchema } from '../credits';
+import { memberGroupQuotasSchema } from './memberGroups';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../domain/pagination';
 import { CREDIT_QUOTA_MAX, CREDIT_USAGE_GROUPINGS } from '../../domain/credits';
 
@@ -11,15 +12,7 @@ export const monthSchema = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'YYYY-MM'
 /** A monthly quota in credits; null is no limit. */
 const quotaSchema = z.number().min(0).max(CREDIT_QUOTA_MAX).nullable();
 
-export const allocationGroupSchema = z.object({
-  id: z.number().int(),
-  ko_name: z.string(),
-  en_name: z.string(),
-  /** The default group's credit info cannot be changed (spec §5). */
-  is_default: z.boolean(),
-  credit_quota: z.number().nullable(),
-  member_credit_quota: z.number().nullable(),
-  member_count: z.number().int(),
+export const allocationGroupSchema = memberGroupQuotasSchema.extend({
   /** Credits the group used this month (exact; screens round down). */
   used: z.number(),
 });
@@ -57,7 +50,7 @@ export const getCreditAllocation = defineEndpoint({
   errors: {},
   query: creditAllocationQuerySchema,
   response: creditAllocationSchema,
-  summary: 'Monthly credit allocation: every group with its quotas and this month\'s use, and a page of members with theirs',
+  summary: "Monthly credit allocation: every group with its quotas and this month's use, and a page of members with theirs",
   tags: ['admin'],
 });
 
@@ -67,7 +60,10 @@ export const creditAllocationBodySchema = z
       .array(z.object({ id: idSchema, credit_quota: quotaSchema.optional(), member_credit_quota: quotaSchema.optional() }).strict())
       .max(100)
       .default([]),
-    members: z.array(z.object({ id: idSchema, credit_quota: quotaSchema }).strict()).max(100).default([]),
+    members: z
+      .array(z.object({ id: idSchema, credit_quota: quotaSchema }).strict())
+      .max(100)
+      .default([]),
   })
   .strict()
   .refine((body) => body.groups.length + body.members.length > 0, { message: 'Nothing to change' });
@@ -80,7 +76,8 @@ export const updateCreditAllocation = defineEndpoint({
   errors: { 404: ['not_found'], 422: ['default_group_locked'] },
   body: creditAllocationBodySchema,
   response: z.object({ updated: z.number().int() }),
-  summary: "Sets groups' monthly quotas and members' overrides in one transaction (all or none; 422 for the default group's credit info, 404 for an unknown id)",
+  summary:
+    "Sets groups' monthly quotas and members' overrides in one transaction (all or none; 422 for the default group's credit info, 404 for an unknown id)",
   tags: ['admin'],
 });
 

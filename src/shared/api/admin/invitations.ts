@@ -33,7 +33,14 @@ export const listAdminInvitations = defineEndpoint({
 });
 
 /** Row-level outcomes of spec §8 "Row-level upload errors", plus `invited`. */
-export const INVITATION_ROW_RESULTS = ['invited', 'invalid_email', 'already_exists', 'already_invited', 'already_requested', 'invitation_email_failed'] as const;
+export const INVITATION_ROW_RESULTS = [
+  'invited',
+  'invalid_email',
+  'already_exists',
+  'already_invited',
+  'already_requested',
+  'invitation_email_failed',
+] as const;
 
 export const bulkInvite = defineEndpoint({
   method: 'POST',
@@ -44,7 +51,10 @@ export const bulkInvite = defineEndpoint({
     members: z
       .array(
         z.object({
-          email: z.string().trim().max(EMAIL_MAX_EXCLUSIVE * 2),
+          email: z
+            .string()
+            .trim()
+            .max(EMAIL_MAX_EXCLUSIVE * 2),
           name: z.string().trim().max(NAME_MAX).optional(),
           member_group_id: idSchema.optional(),
         }),

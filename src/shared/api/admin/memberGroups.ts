@@ -8,17 +8,22 @@ import { hasOneName } from '../../domain/language';
 /** Monthly credits; null is no limit. */
 const quotaSchema = z.number().min(0).max(1e12).nullable();
 
-/** A member group as the admin console shows it (spec §3): names, quotas, member count, usable models. */
-export const adminMemberGroupSchema = z.object({
+/** A member group's names, quotas and member count, as its list and the credit allocation show them. */
+export const memberGroupQuotasSchema = z.object({
   id: z.number().int(),
   ko_name: z.string(),
   en_name: z.string(),
+  /** The default group's credit info cannot be changed (spec §5). */
   is_default: z.boolean(),
   /** The group's monthly credit quota (null: no group limit). */
   credit_quota: z.number().nullable(),
   /** Each member's monthly quota unless the member has their own (null: no limit). */
   member_credit_quota: z.number().nullable(),
   member_count: z.number().int(),
+});
+
+/** A member group as the admin console shows it (spec §3): names, quotas, member count, usable models. */
+export const adminMemberGroupSchema = memberGroupQuotasSchema.extend({
   usable_models: z.array(z.object({ id: z.number().int(), name: z.string(), display_name: z.string() })),
   created_at: isoDateTime,
 });
@@ -108,7 +113,8 @@ export const patchMemberGroup = defineEndpoint({
   params: idParamsSchema,
   body: patchMemberGroupBodySchema,
   response: adminMemberGroupSchema,
-  summary: 'Rename a group or set its credit quotas (409 name in use; 422 `group_name_required` when both names would be empty, `default_group_locked` for the default group’s credit info)',
+  summary:
+    'Rename a group or set its credit quotas (409 name in use; 422 `group_name_required` when both names would be empty, `default_group_locked` for the default group’s credit info)',
   tags: ['admin'],
 });
 

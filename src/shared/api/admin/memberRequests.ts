@@ -43,7 +43,9 @@ export const listMemberRequests = defineEndpoint({
 
 export const REQUEST_REASON_MAX = 2000;
 /** Rejecting needs a reason (spec §5; 422 `reason_required` when empty), mailed to the requester. */
-export const processPendingRequestBodySchema = z.object({ approve: z.boolean(), reason: wellFormedText(z.string().trim().max(REQUEST_REASON_MAX)).optional() }).strict();
+export const processPendingRequestBodySchema = z
+  .object({ approve: z.boolean(), reason: wellFormedText(z.string().trim().max(REQUEST_REASON_MAX)).optional() })
+  .strict();
 
 export const processPendingRequestResponseSchema = z.object({ member_status: z.enum(['approved', 'rejected']), request_type: memberRequestTypeSchema });
 

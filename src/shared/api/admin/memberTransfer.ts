@@ -66,7 +66,13 @@ export const uploadMembers = defineEndpoint({
   method: 'POST',
   path: '/admin/members/bulk-upload/',
   access: 'admin',
-  errors: { 400: ['file_corrupted'], 402: ['invitation_limit_reached'], 413: ['file_too_large'], 415: ['unsupported_file_type'], 422: ['duplicate_column', 'empty_file', 'excluded_column', 'missing_column', 'too_many_rows', 'unknown_column', 'validation_error'] },
+  errors: {
+    400: ['file_corrupted'],
+    402: ['invitation_limit_reached'],
+    413: ['file_too_large'],
+    415: ['unsupported_file_type'],
+    422: ['duplicate_column', 'empty_file', 'excluded_column', 'missing_column', 'too_many_rows', 'unknown_column', 'validation_error'],
+  },
   response: taskSchema,
   summary:
     'Upload members (multipart/form-data, one `file` part: CSV or XLSX laid out like the template); they are invited in batches by a background task. 400 unreadable, 413 too large, 415 format, 422 missing or excluded columns, too many rows',

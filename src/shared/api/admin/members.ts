@@ -90,7 +90,10 @@ export const adminMemberPatchSchema = z
     /** Every group of the member; the default group is added when missing. */
     member_group_ids: z.array(idSchema).max(100).optional(),
     /** Any custom field (an admin is not bound by `is_editable`); an empty value clears an optional one. */
-    custom_fields: z.array(customFieldInputSchema.extend({ value: wellFormedText(z.string().max(1000)) })).max(100).optional(),
+    custom_fields: z
+      .array(customFieldInputSchema.extend({ value: wellFormedText(z.string().max(1000)) }))
+      .max(100)
+      .optional(),
     credit_quota: creditQuotaSchema.optional(),
     is_admin: z.boolean().optional(),
     /** Deactivate an approved member (their sessions, chatbots and API keys stop at once) or reactivate one. */
@@ -103,7 +106,11 @@ export const patchAdminMember = defineEndpoint({
   method: 'PATCH',
   path: '/admin/members/:id/',
   access: 'admin',
-  errors: { 404: ['not_found'], 409: ['value_already_used'], 422: ['invalid_field_value', 'invalid_member_group', 'own_account', 'required_field_missing', 'validation_error'] },
+  errors: {
+    404: ['not_found'],
+    409: ['value_already_used'],
+    422: ['invalid_field_value', 'invalid_member_group', 'own_account', 'required_field_missing', 'validation_error'],
+  },
   params: idParamsSchema,
   body: adminMemberPatchSchema,
   response: adminMemberSchema,

@@ -3,7 +3,10 @@ import { defineEndpoint } from '../endpoint';
 import { idParamsSchema, okSchema } from '../common';
 
 const text = (max: number) => z.string().trim().max(max);
-const ldapUrl = z.string().trim().regex(/^ldaps?:\/\/[^\s/]+\/?$/, 'An ldap:// or ldaps:// URL');
+const ldapUrl = z
+  .string()
+  .trim()
+  .regex(/^ldaps?:\/\/[^\s/]+\/?$/, 'An ldap:// or ldaps:// URL');
 
 /**
  * A platform's settings as the admin edits them. Secrets are write-only: answers carry an empty

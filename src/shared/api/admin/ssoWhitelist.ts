@@ -34,7 +34,18 @@ export const bulkUpsertSsoWhitelist = defineEndpoint({
   path: '/admin/sso-member-whitelist/bulk-upsert/',
   access: 'admin',
   errors: {},
-  body: z.object({ sso_member_whitelist: z.array(z.string().trim().max(EMAIL_MAX_EXCLUSIVE * 2).refine(isWellFormedText)).min(1).max(SSO_WHITELIST_BATCH) }),
+  body: z.object({
+    sso_member_whitelist: z
+      .array(
+        z
+          .string()
+          .trim()
+          .max(EMAIL_MAX_EXCLUSIVE * 2)
+          .refine(isWellFormedText),
+      )
+      .min(1)
+      .max(SSO_WHITELIST_BATCH),
+  }),
   response: z.object({
     /** Emails new to the list. */
     added: z.number().int(),

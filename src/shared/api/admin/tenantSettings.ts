@@ -24,7 +24,10 @@ export const updateTenantSettingsBodySchema = z
   .object({
     tenant_name: z.string().trim().min(1).max(TENANT_NAME_MAX),
     /** Null clears it. */
-    support_email: z.email().max(EMAIL_MAX_EXCLUSIVE - 1).nullable(),
+    support_email: z
+      .email()
+      .max(EMAIL_MAX_EXCLUSIVE - 1)
+      .nullable(),
     /** Null clears it. */
     manual_url: z.string().trim().max(URL_MAX).refine(isWebUrl, { message: 'An http(s) URL' }).nullable(),
     /** Applies to new passwords only (sign-up, reset, change, invitation); members keep the ones they have. */

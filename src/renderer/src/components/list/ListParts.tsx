@@ -1,13 +1,13 @@
 import type { ReactNode } from 'react';
-import { Checkbox, Group, Pagination, Select, Table, Text, TextInput, VisuallyHidden, type TableProps, type TextInputProps } from '@mantine/core';
+import { Button, Checkbox, Group, Pagination, Select, Table, Text, TextInput, VisuallyHidden, type TableProps, type TextInputProps } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { scrollRegionProps } from '../scrollRegion';
 import type { ListState } from './useListState';
 
 /**
  * The parts a list page is built from, around `useListState` and `ListStates`:
- * `ListToolbar` (search, filters, the page's action) with `ListFilters`, `ListSearchInput` and
- * `ListOrderSelect`, `BulkActions`,
+ * `ListToolbar` (search, filters, the page's action) with `ListFilters`, `ListSearchInput`,
+ * `ListOrderSelect` and `ListClearFilters`, `BulkActions`,
  * `ListTable` with `SelectAllHeader`, `RowSelectCell` and `ActionsHeader`, and `ListPagination` under it.
  */
 
@@ -58,6 +58,17 @@ export function ListOrderSelect<Order extends string>({ list, orders, label, opt
 /** The list's search box: what is typed shows at once, the URL's `search` follows after the debounce. */
 export function ListSearchInput({ list, ...props }: { list: Pick<ListState, 'searchBox'> } & Omit<TextInputProps, 'value' | 'onChange' | 'list'>) {
   return <TextInput value={list.searchBox.value} onChange={(event) => list.searchBox.type(event.currentTarget.value)} {...props} />;
+}
+
+/** "Clear filters", shown while a search or a filter narrows the list: drops them all (the order stays). */
+export function ListClearFilters({ list }: { list: Pick<ListState, 'isFiltered' | 'clearFilters'> }) {
+  const { t } = useTranslation('common');
+  if (!list.isFiltered) return null;
+  return (
+    <Button variant="subtle" onClick={list.clearFilters}>
+      {t('list.clear_filters')}
+    </Button>
+  );
 }
 
 interface ListTableProps extends Omit<TableProps, 'children'> {

@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
 import { Alert, Button, Skeleton, Stack, Text } from '@mantine/core';
+import { ListPagination } from './ListParts';
+import type { ListState } from './useListState';
 
 /** What ListStates reads of a TanStack query of a page of items. */
 interface ListQuery {
@@ -7,7 +9,7 @@ interface ListQuery {
   isError: boolean;
   error: unknown;
   refetch: () => unknown;
-  data?: { items: readonly unknown[] };
+  data?: { items: readonly unknown[]; total_pages?: number };
 }
 
 interface ListStatesProps {
@@ -17,19 +19,32 @@ interface ListStatesProps {
   errorTitle: (error: unknown) => string;
   retryLabel: string;
   empty: ReactNode;
+  /** Shown instead of `empty` when the list's search or filters narrow it. */
+  noMatch?: ReactNode;
   emptyTestId?: string;
   errorTestId?: string;
   /** Height of the three skeleton rows (px). */
   rowHeight?: number;
+  /** The list's URL state: its page numbers go under it (from the query's `total_pages`), and it says whether the list is narrowed. */
+  list?: Pick<ListState, 'page' | 'setPage' | 'isFiltered'>;
   /** The list itself, rendered only once there are rows. */
   children: () => ReactNode;
 }
 
 /**
  * What every list screen shows around its table: three skeleton rows while loading, the error
- * with Retry, the empty (or no-match) text, else the list.
+ * with Retry, the empty (or no-match) text, else the list; under it, the page numbers.
  */
-export function ListStates({ query, errorTitle, retryLabel, empty, emptyTestId, errorTestId, rowHeight = 44, children }: ListStatesProps) {
+export function ListStates({ list, empty, noMatch = empty, ...props }: ListStatesProps) {
+  return (
+    <>
+      <ListBody {...props} empty={list?.isFiltered ? noMatch : empty} />
+      {list && <ListPagination list={list} totalPages={props.query.data?.total_pages} />}
+    </>
+  );
+}
+
+function ListBody({ query, errorTitle, retryLabel, empty, emptyTestId, errorTestId, rowHeight = 44, children }: Omit<ListStatesProps, 'list' | 'noMatch'>) {
   if (query.isPending) {
     return (
       <Stack gap="xs" aria-busy="true">
@@ -57,4 +72,3 @@ export function ListStates({ query, errorTitle, retryLabel, empty, emptyTestId, 
   }
   return children();
 }
-

@@ -30,13 +30,31 @@ describe('list state in the URL', () => {
     expect(current()).toMatchObject({ page: 1, size: 10, search: '', order: 'created_at.desc', filters: { type: 'all', group: undefined }, isFiltered: false });
 
     const given = renderListState('/?page=3&size=25&search=ada&order=email.asc&type=registration&group=7');
-    expect(given.current()).toMatchObject({ page: 3, size: 25, search: 'ada', order: 'email.asc', filters: { type: 'registration', group: 7 }, isFiltered: true });
+    expect(given.current()).toMatchObject({
+      page: 3,
+      size: 25,
+      search: 'ada',
+      order: 'email.asc',
+      filters: { type: 'registration', group: 7 },
+      isFiltered: true,
+    });
   });
 
   it('reads a value its schema refuses as the default, never failing', () => {
     const { current } = renderListState('/?page=-2&size=lots&order=nonsense&type=everything&group=abc');
     expect(current()).toMatchObject({ page: 1, size: 10, order: 'created_at.desc', filters: { type: 'all', group: undefined }, isFiltered: false });
     expect(renderListState('/?page=1.5&type=').current()).toMatchObject({ page: 1, filters: { type: 'all' } });
+  });
+
+  it('changes several filters in one history entry, so one Back undoes them together', async () => {
+    const { router, current, query } = renderListState('/?type=registration&size=10');
+    act(() => current().setFilters({ type: 'group_change', group: 7 }));
+    expect(Object.fromEntries(query())).toEqual({ page: '1', size: '10', type: 'group_change', group: '7' });
+    act(() => current().setFilters({ group: null }));
+    expect(Object.fromEntries(query())).toEqual({ page: '1', size: '10', type: 'group_change' });
+    await act(() => router.navigate(-1));
+    await act(() => router.navigate(-1));
+    expect(Object.fromEntries(query())).toEqual({ type: 'registration', size: '10' });
   });
 
   it('pushes every change as a new history entry, so Back restores the view before it', async () => {

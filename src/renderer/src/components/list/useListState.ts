@@ -36,6 +36,8 @@ export interface ListState<Filters = object, Order = undefined> {
   setPage: (page: number) => void;
   setOrder: (order: Order) => void;
   setFilter: <K extends keyof Filters & string>(key: K, value: Filters[K] | null) => void;
+  /** Several filters in one history entry: a key absent from `values` stays, a null one is removed. */
+  setFilters: (values: { [K in keyof Filters]?: Filters[K] | null }) => void;
   clearFilters: () => void;
   searchBox: { value: string; type: (value: string) => void };
 }
@@ -55,7 +57,9 @@ interface ListStateOptions<F extends z.ZodObject, O extends z.ZodType> {
  * so Back restores the previous view; any change but a new page starts again at page 1 (spec §9).
  * The search box shows what is typed at once and writes the URL after the debounce.
  */
-export function useListState<F extends z.ZodObject = typeof NO_FILTERS, O extends z.ZodType = z.ZodUndefined>(options: ListStateOptions<F, O>): ListState<z.output<F>, z.output<O>> {
+export function useListState<F extends z.ZodObject = typeof NO_FILTERS, O extends z.ZodType = z.ZodUndefined>(
+  options: ListStateOptions<F, O>,
+): ListState<z.output<F>, z.output<O>> {
   const { size: defaultSize } = options;
   const filterSchema = options.filters ?? NO_FILTERS;
   const shape: Record<string, z.ZodType> = filterSchema.shape;
@@ -83,7 +87,14 @@ export function useListState<F extends z.ZodObject = typeof NO_FILTERS, O extend
   );
   const setPage = useCallback((next: number) => write(() => undefined, next), [write]);
   const setOrder = useCallback((next: z.output<O>) => write((params) => writeParam(params, 'order', next)), [write]);
-  const setFilter = useCallback((key: string, value: unknown) => write((params) => writeParam(params, key, value)), [write]);
+  const setFilters = useCallback(
+    (values: Record<string, unknown>) =>
+      write((params) => {
+        for (const [key, value] of Object.entries(values)) writeParam(params, key, value);
+      }),
+    [write],
+  );
+  const setFilter = useCallback((key: string, value: unknown) => setFilters({ [key]: value }), [setFilters]);
   const writeSearch = useCallback((value: string) => write((params) => writeParam(params, 'search', value)), [write]);
   const box = useSearchBox(search, writeSearch);
   const { clear: clearBox } = box;
@@ -95,7 +106,20 @@ export function useListState<F extends z.ZodObject = typeof NO_FILTERS, O extend
     });
   }, [clearBox, write, filterSchema]);
 
-  return { page, size, search, order, filters, isFiltered, setPage, setOrder, setFilter, clearFilters, searchBox: { value: box.value, type: box.type } };
+  return {
+    page,
+    size,
+    search,
+    order,
+    filters,
+    isFiltered,
+    setPage,
+    setOrder,
+    setFilter,
+    setFilters,
+    clearFilters,
+    searchBox: { value: box.value, type: box.type },
+  };
 }
 
 /**

@@ -4,7 +4,17 @@ import { LanguageMenu } from '../../components/LanguageMenu';
 import { MAIN_CONTENT_ID } from '../../components/mainContent';
 
 /** The frame of the signed-out password screens: the sign-in page's background, language menu and card. */
-export function AuthCard({ title, intro, onSubmit, children }: { title: string; intro?: string; onSubmit?: FormEventHandler<HTMLFormElement>; children: ReactNode }) {
+export function AuthCard({
+  title,
+  intro,
+  onSubmit,
+  children,
+}: {
+  title: string;
+  intro?: string;
+  onSubmit?: FormEventHandler<HTMLFormElement>;
+  children: ReactNode;
+}) {
   const body = (
     <Stack gap="lg">
       <Stack gap={8}>
@@ -22,7 +32,10 @@ export function AuthCard({ title, intro, onSubmit, children }: { title: string; 
   );
   const card = { w: '100%', maw: 420, p: { base: 20, xs: 36 }, radius: 'lg', shadow: 'md', withBorder: true } as const;
   return (
-    <Box mih="100vh" style={{ background: 'linear-gradient(160deg, var(--mantine-color-indigo-0) 0%, var(--mantine-color-gray-0) 55%, var(--mantine-color-white) 100%)' }}>
+    <Box
+      mih="100vh"
+      style={{ background: 'linear-gradient(160deg, var(--mantine-color-indigo-0) 0%, var(--mantine-color-gray-0) 55%, var(--mantine-color-white) 100%)' }}
+    >
       <Group component="header" justify="flex-end" p="md">
         <LanguageMenu />
       </Group>

@@ -7,6 +7,8 @@ import { errorMessageKey, errorMessageValues } from '../../api/errorMessages';
 import { usePasswordMinLength } from '../../api/tenant';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { NewPasswordFields, type NewPasswordValues, newPasswordRules } from './NewPasswordFields';
+import { formErrorText } from '../../components/forms/zodResolver';
+import { messageText } from '../../i18n/keys';
 
 type Values = NewPasswordValues & { password: string };
 
@@ -22,7 +24,11 @@ export function ChangePasswordForm() {
   });
   // The outcome is said above the form, not in a toast.
   const change = useEndpointMutation(passwordsApi.changePassword, { errorToast: false, onSuccess: () => form.reset() });
-  const outcome = change.isSuccess ? { ok: true as const } : change.isError ? { ok: false as const, key: errorMessageKey(change.error, passwordsApi.changePassword), values: errorMessageValues(change.error, language) } : null;
+  const outcome = change.isSuccess
+    ? { ok: true as const }
+    : change.isError
+      ? { ok: false as const, key: errorMessageKey(change.error, passwordsApi.changePassword), values: errorMessageValues(change.error, language) }
+      : null;
 
   function submit(values: Values) {
     change.mutate({ body: { password: values.password, new_password: values.new_password } });
@@ -33,14 +39,14 @@ export function ChangePasswordForm() {
       <Stack gap="sm" maw={420}>
         {outcome && (
           <Alert color={outcome.ok ? 'green' : 'red'} variant="light" role={outcome.ok ? 'status' : 'alert'} data-testid="change-password-outcome">
-            {outcome.ok ? t('change_password.done') : t(outcome.key, outcome.values)}
+            {outcome.ok ? t('change_password.done') : messageText(outcome.key, outcome.values)}
           </Alert>
         )}
         <PasswordInput
           label={t('current_password')}
           autoComplete="current-password"
           {...form.getInputProps('password')}
-          error={form.errors.password && t(String(form.errors.password))}
+          error={formErrorText(form.errors.password)}
         />
         <NewPasswordFields form={form} minLength={minLength} />
         <Button type="submit" loading={change.isPending} style={{ alignSelf: 'flex-start' }}>

@@ -1,10 +1,11 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CustomFieldValue, Member } from '../../../../shared/api';
+import type { CustomFieldValue } from '../../../../shared/api';
 import { setPlatformForTests } from '../../platform';
 import { useUserSession } from '../../stores/userSession';
 import { installFakeApi } from '../../test/fakeApi';
+import { testMember } from '../../test/fixtures';
 import { renderScreen } from '../../test/render';
 import { CustomFieldsSection } from './CustomFieldsSection';
 
@@ -25,18 +26,7 @@ const fields = [
   field(2, 'Employee number', { field_type: 'number', is_unique: true, value: '7' }),
   field(3, 'Grade', { is_editable: false, value: 'Senior' }),
 ];
-const member: Member = {
-  id: 7,
-  name: 'Mina',
-  email: 'mina@example.test',
-  is_admin: false,
-  language: 'en',
-  custom_fields: fields,
-  member_status: 'approved',
-  member_type: 'organization',
-  sso_platform_id: null,
-  has_password: true,
-};
+const member = testMember({ name: 'Mina', email: 'mina@example.test', custom_fields: fields });
 
 beforeEach(() => useUserSession.getState().setMember(member));
 afterEach(() => {
@@ -83,7 +73,7 @@ describe('custom fields on My page', () => {
     expect(useUserSession.getState().member?.custom_fields[0]?.value).toBe('Sales');
   });
 
-  it("says under the field when the server refuses a value (409 value already used)", async () => {
+  it('says under the field when the server refuses a value (409 value already used)', async () => {
     installFakeApi({
       'PATCH /members/7/': () =>
         Response.json({ code: 'value_already_used', message: 'used', details: { field_name: 'Employee number', custom_field_id: 2 } }, { status: 409 }),
@@ -102,7 +92,8 @@ describe('custom fields on My page', () => {
     useUserSession.setState({ language: 'ko' });
     installFakeApi({
       // The server names the field in the member's stored language; the screen names it as it shows it.
-      'PATCH /members/7/': () => Response.json({ code: 'required_field_missing', message: 'missing', details: { field_name: 'Department', custom_field_id: 1 } }, { status: 422 }),
+      'PATCH /members/7/': () =>
+        Response.json({ code: 'required_field_missing', message: 'missing', details: { field_name: 'Department', custom_field_id: 1 } }, { status: 422 }),
     });
     const user = userEvent.setup();
     renderScreen(<CustomFieldsSection fields={fields} />);

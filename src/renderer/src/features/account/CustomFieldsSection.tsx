@@ -10,10 +10,12 @@ import { errorCustomFieldId, errorMessageKey, errorMessageValues } from '../../a
 import { endpointKey, useEndpointMutation } from '../../api/endpointHooks';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { useUserSession } from '../../stores/userSession';
+import { messageText } from '../../i18n/keys';
 
 type Values = Record<string, string>;
 
-const valuesOf = (fields: readonly CustomFieldValue[]): Values => Object.fromEntries(fields.filter((f) => f.is_editable).map((f) => [String(f.custom_field_id), f.value ?? '']));
+const valuesOf = (fields: readonly CustomFieldValue[]): Values =>
+  Object.fromEntries(fields.filter((f) => f.is_editable).map((f) => [String(f.custom_field_id), f.value ?? '']));
 
 /**
  * The member's custom fields (spec §2 My page): the editable ones in a form checked by the sign-up
@@ -34,7 +36,7 @@ export function CustomFieldsSection({ fields }: { fields: readonly CustomFieldVa
       Object.fromEntries(
         editable.flatMap((field) => {
           const key = validateCustomFieldValue(field, values[String(field.custom_field_id)]);
-          return key ? [[String(field.custom_field_id), t(key, { field_name: localizedName(field, language) })]] : [];
+          return key ? [[String(field.custom_field_id), messageText(key, { field_name: localizedName(field, language) })]] : [];
         }),
       ),
   });
@@ -54,7 +56,7 @@ export function CustomFieldsSection({ fields }: { fields: readonly CustomFieldVa
       // A refusal naming a field (required, number, already used) is said under that field, by the name it shows.
       const named = editable.find((field) => field.custom_field_id === errorCustomFieldId(error));
       const values = errorMessageValues(error, language);
-      const message = t(errorMessageKey(error, membersApi.patchMember), named ? { ...values, field_name: localizedName(named, language) } : values);
+      const message = messageText(errorMessageKey(error, membersApi.patchMember), named ? { ...values, field_name: localizedName(named, language) } : values);
       if (named && isApiError(error) && error.code !== 'field_not_editable') form.setFieldError(String(named.custom_field_id), message);
       else setOutcome({ ok: false, message });
     },

@@ -9,16 +9,19 @@ import { errorMessageKey, errorMessageValues } from '../../api/errorMessages';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { AuthCard } from './AuthCard';
+import { formErrorText } from '../../components/forms/zodResolver';
+import { messageText } from '../../i18n/keys';
 
 /** Route /auth/forgot: asks for the email and then says to check the mail (the same for every address). */
 export default function ForgotPasswordPage() {
   const { t } = useTranslation('account');
-  const { t: tc } = useTranslation();
   const language = useResolvedLanguage();
   const form = useForm({ mode: 'controlled', initialValues: { email: '' }, validate: { email: validateEmail } });
   // A refusal is said above the form, not in a toast.
   const request = useEndpointMutation(passwordsApi.resetPassword, { errorToast: false });
-  const failure = request.isError ? { key: errorMessageKey(request.error, passwordsApi.resetPassword), values: errorMessageValues(request.error, language) } : null;
+  const failure = request.isError
+    ? { key: errorMessageKey(request.error, passwordsApi.resetPassword), values: errorMessageValues(request.error, language) }
+    : null;
   const sentTo = request.isSuccess ? request.variables.body.email : null;
   useDocumentTitle(t('forgot.title'));
 
@@ -47,7 +50,7 @@ export default function ForgotPasswordPage() {
     <AuthCard title={t('forgot.title')} intro={t('forgot.intro')} onSubmit={form.onSubmit(submit)}>
       {failure && (
         <Alert color="red" variant="light" role="alert" data-testid="forgot-error">
-          {t(failure.key, failure.values)}
+          {messageText(failure.key, failure.values)}
         </Alert>
       )}
       <TextInput
@@ -55,7 +58,7 @@ export default function ForgotPasswordPage() {
         type="email"
         autoComplete="username"
         {...form.getInputProps('email')}
-        error={form.errors.email && tc(String(form.errors.email))}
+        error={formErrorText(form.errors.email)}
         size="md"
         data-autofocus
       />

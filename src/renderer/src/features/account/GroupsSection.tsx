@@ -7,6 +7,7 @@ import { endpointKey, useEndpointMutation, useEndpointQuery } from '../../api/en
 import { errorKeyOf } from '../../api/errorMessages';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { localizedName } from '../../../../shared/domain/language';
+import { type MessageKey, messageText } from '../../i18n/keys';
 
 type Groups = MemberGroupsState['groups'];
 
@@ -18,7 +19,7 @@ export function GroupsSection({ memberId }: { memberId: number }) {
   const state = useEndpointQuery(groupRequestsApi.getMemberGroups, { params: { id: memberId } });
   const [chosen, setChosen] = useState<string[] | null>(null);
   const [defaultId, setDefaultId] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<MessageKey | null>(null);
   const [changed, setChanged] = useState(false);
   // The request and its withdrawal answer the new state, which replaces the cached one; a refusal is said above the form.
   const changeOptions = (applies: () => boolean) => ({
@@ -35,12 +36,23 @@ export function GroupsSection({ memberId }: { memberId: number }) {
     },
     onError: (error: Error) => setFailure(errorKeyOf(error)),
   });
-  const request = useEndpointMutation(groupRequestsApi.requestGroupChange, changeOptions(() => state.data?.approval_required === false));
-  const withdraw = useEndpointMutation(groupRequestsApi.withdrawGroupChange, changeOptions(() => false));
+  const request = useEndpointMutation(
+    groupRequestsApi.requestGroupChange,
+    changeOptions(() => state.data?.approval_required === false),
+  );
+  const withdraw = useEndpointMutation(
+    groupRequestsApi.withdrawGroupChange,
+    changeOptions(() => false),
+  );
   const busy = request.isPending || withdraw.isPending;
 
   if (state.isPending) return <Loader size="sm" aria-label={t('my_page.groups_loading')} />;
-  if (state.isError) return <Alert color="red" role="alert">{t(errorKeyOf(state.error))}</Alert>;
+  if (state.isError)
+    return (
+      <Alert color="red" role="alert">
+        {messageText(errorKeyOf(state.error))}
+      </Alert>
+    );
   const { current, pending, groups, approval_required: approvalRequired } = state.data;
   const nameOf = (groups: Groups, id: number) => {
     const group = groups.find((g) => g.id === id);
@@ -65,7 +77,7 @@ export function GroupsSection({ memberId }: { memberId: number }) {
       </div>
       {failure && (
         <Alert color="red" variant="light" role="alert">
-          {t(failure)}
+          {messageText(failure)}
         </Alert>
       )}
       {changed && (
@@ -77,7 +89,13 @@ export function GroupsSection({ memberId }: { memberId: number }) {
         <Alert color="indigo" variant="light" role="status" data-testid="group-request-pending">
           <Stack gap="xs">
             <Text size="sm">{t('my_page.request_pending', { groups: names(pending.member_group_ids, pending.default_member_group_id).join(', ') })}</Text>
-            <Button variant="default" size="xs" loading={busy} onClick={() => withdraw.mutate({ params: { id: memberId } })} style={{ alignSelf: 'flex-start' }}>
+            <Button
+              variant="default"
+              size="xs"
+              loading={busy}
+              onClick={() => withdraw.mutate({ params: { id: memberId } })}
+              style={{ alignSelf: 'flex-start' }}
+            >
               {t('my_page.withdraw_request')}
             </Button>
           </Stack>

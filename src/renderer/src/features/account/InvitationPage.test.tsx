@@ -4,11 +4,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { setPlatformForTests } from '../../platform';
 import { useUserSession } from '../../stores/userSession';
 import { installFakeApi } from '../../test/fakeApi';
+import { testMember } from '../../test/fixtures';
 import { renderScreen } from '../../test/render';
 import InvitationPage from './InvitationPage';
 
 const HASH = 'abcdefghijklmnopqrstuvwx';
-const member = { id: 9, name: 'Ada Lovelace', email: 'ada@example.com', is_admin: false, language: 'en', custom_fields: [], member_status: 'approved', member_type: 'organization', sso_platform_id: null, has_password: true };
+const member = testMember({ id: 9, name: 'Ada Lovelace', email: 'ada@example.com' });
 
 beforeEach(() => useUserSession.setState({ member: null, language: null }));
 afterEach(() => setPlatformForTests(null));
@@ -65,7 +66,10 @@ describe('accept an invitation', () => {
   });
 
   it('says so when the invitation is unknown or used', async () => {
-    installFakeApi({ [`GET /invitations/${HASH}/verify/`]: () => Response.json({ code: 'invitation_not_found', message: 'no' }, { status: 404 }), 'GET /policies/': () => Response.json({ items: [] }) });
+    installFakeApi({
+      [`GET /invitations/${HASH}/verify/`]: () => Response.json({ code: 'invitation_not_found', message: 'no' }, { status: 404 }),
+      'GET /policies/': () => Response.json({ items: [] }),
+    });
     open();
     expect(await screen.findByTestId('invitation-invalid')).toHaveTextContent('This invitation is not valid or was already used.');
     expect(screen.getByRole('link', { name: 'Back to sign-in' })).toBeInTheDocument();

@@ -11,13 +11,14 @@ import { usePolicies } from '../../api/signup';
 import { usePasswordMinLength } from '../../api/tenant';
 import { showToast } from '../../components/toast';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
-import { focusFirstError } from '../../components/forms/zodResolver';
+import { focusFirstError, formErrorText } from '../../components/forms/zodResolver';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { getPlatform } from '../../platform';
 import { useUserSession } from '../../stores/userSession';
 import { PolicyAgreements } from '../signup/PolicyAgreements';
 import { AuthCard } from './AuthCard';
 import { NewPasswordFields, type NewPasswordValues, newPasswordRules } from './NewPasswordFields';
+import { messageText } from '../../i18n/keys';
 
 interface JoinValues extends NewPasswordValues {
   temporary_password: string;
@@ -43,7 +44,10 @@ export default function InvitationPage() {
   useDocumentTitle(t('invitation.title'));
 
   useEffect(() => {
-    if (tenant) void getPlatform().settings.set({ subdomain: tenant }).then(() => setWorkspaceSet(true));
+    if (tenant)
+      void getPlatform()
+        .settings.set({ subdomain: tenant })
+        .then(() => setWorkspaceSet(true));
   }, [tenant]);
 
   if (member) return <Navigate to="/dashboard/chat" replace />;
@@ -52,7 +56,7 @@ export default function InvitationPage() {
     return (
       <AuthCard title={t('invitation.title')}>
         <Alert color={gone ? 'orange' : 'red'} variant="light" role="alert" data-testid="invitation-invalid">
-          {t(errorMessageKey(invitation.error, invitationsApi.verifyInvitation))}
+          {messageText(errorMessageKey(invitation.error, invitationsApi.verifyInvitation))}
         </Alert>
         <Anchor component={Link} to="/auth" size="sm" ta="center">
           {t('back_to_sign_in')}
@@ -72,7 +76,6 @@ export default function InvitationPage() {
 
 function JoinForm({ hash, invitation, policies }: { hash: string; invitation: Invitation; policies: Policy[] }) {
   const { t } = useTranslation('account');
-  const { t: tc } = useTranslation();
   const language = useResolvedLanguage();
   const navigate = useNavigate();
   const setMember = useUserSession((state) => state.setMember);
@@ -85,7 +88,7 @@ function JoinForm({ hash, invitation, policies }: { hash: string; invitation: In
       void navigate('/dashboard/chat', { replace: true });
     },
   });
-  const failure = accept.error && t(errorMessageKey(accept.error, invitationsApi.acceptInvitation));
+  const failure = accept.error && messageText(errorMessageKey(accept.error, invitationsApi.acceptInvitation));
   const minLength = usePasswordMinLength();
   const form = useForm<JoinValues>({
     mode: 'controlled',
@@ -97,10 +100,17 @@ function JoinForm({ hash, invitation, policies }: { hash: string; invitation: In
       agreements: (agreed) => (policies.some((policy) => policy.is_mandatory && !agreed.includes(policy.id)) ? 'signup:validation.policies_required' : null),
     },
   });
-  const error = (field: keyof JoinValues) => (form.errors[field] ? tc(String(form.errors[field]), { count: minLength }) : undefined);
+  const error = (field: keyof JoinValues) => formErrorText(form.errors[field], { count: minLength });
 
   function join(values: JoinValues) {
-    const body = { email: invitation.email, name: values.name.trim(), password: values.new_password, agreements: values.agreements, temporary_password: values.temporary_password, language };
+    const body = {
+      email: invitation.email,
+      name: values.name.trim(),
+      password: values.new_password,
+      agreements: values.agreements,
+      temporary_password: values.temporary_password,
+      language,
+    };
     accept.mutate({ params: { hash }, body });
   }
 
@@ -126,11 +136,24 @@ function JoinForm({ hash, invitation, policies }: { hash: string; invitation: In
           {invitation.email}
         </Text>
       </div>
-      <PasswordInput label={t('invitation.temporary_password')} description={t('invitation.temporary_hint')} autoComplete="one-time-code" withAsterisk {...form.getInputProps('temporary_password')} error={error('temporary_password')} data-autofocus />
+      <PasswordInput
+        label={t('invitation.temporary_password')}
+        description={t('invitation.temporary_hint')}
+        autoComplete="one-time-code"
+        withAsterisk
+        {...form.getInputProps('temporary_password')}
+        error={error('temporary_password')}
+        data-autofocus
+      />
       <TextInput label={t('my_page.name')} autoComplete="name" withAsterisk {...form.getInputProps('name')} error={error('name')} />
       <NewPasswordFields form={form} minLength={minLength} />
       {policies.length > 0 && (
-        <PolicyAgreements policies={policies} agreed={form.values.agreements} onChange={(agreed) => form.setFieldValue('agreements', agreed)} error={error('agreements')} />
+        <PolicyAgreements
+          policies={policies}
+          agreed={form.values.agreements}
+          onChange={(agreed) => form.setFieldValue('agreements', agreed)}
+          error={error('agreements')}
+        />
       )}
       <Button type="submit" size="md" loading={accept.isPending} fullWidth>
         {t('invitation.join')}

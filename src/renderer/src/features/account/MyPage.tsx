@@ -12,9 +12,11 @@ import { CREDITS_PATH, CreditUsageIndicator } from '../credits/CreditUsageIndica
 import { ChangePasswordForm } from './ChangePasswordForm';
 import { CustomFieldsSection } from './CustomFieldsSection';
 import { GroupsSection } from './GroupsSection';
+import { PromptsSection } from './PromptsSection';
 import { WorkspacePlanSection } from './WorkspacePlanSection';
 import { useSsoPlatforms } from '../../api/ssoPlatforms';
 import { SsoAccountSection } from '../sso/SsoAccountSection';
+import { messageText } from '../../i18n/keys';
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -42,7 +44,7 @@ function NameForm() {
   const outcome = save.isSuccess
     ? { ok: true, message: t('my_page.name_saved') }
     : save.isError
-      ? { ok: false, message: t(errorMessageKey(save.error, membersApi.patchMember)) }
+      ? { ok: false, message: messageText(errorMessageKey(save.error, membersApi.patchMember)) }
       : null;
   if (!member) return null;
 
@@ -88,9 +90,9 @@ function AdditionalInformation({ memberId }: { memberId: number }) {
   );
 }
 
-/** Route /dashboard/my-page (spec §2 "my page"): profile, custom fields, language, password, groups and credit usage. */
+/** Route /dashboard/my-page (spec §2 "my page"): profile, custom fields, language, password, groups, own prompts and credit usage. */
 export default function MyPage() {
-  const { t } = useTranslation('account');
+  const { t } = useTranslation(['account', 'sso', 'creditsPage', 'prompts']);
   const memberId = useUserSession((state) => state.member?.id);
   const hasPassword = useUserSession((state) => state.member?.has_password ?? true);
   const hasSso = (useSsoPlatforms().data?.items.length ?? 0) > 0;
@@ -122,6 +124,9 @@ export default function MyPage() {
             <GroupsSection memberId={memberId} />
           </Section>
         )}
+        <Section title={t('prompts:my.title')}>
+          <PromptsSection />
+        </Section>
         <Section title={t('workspace.title')}>
           <WorkspacePlanSection />
         </Section>

@@ -2,6 +2,7 @@ import { PasswordInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { validatePassword } from '../../../../shared/domain/validation';
+import { formErrorText } from '../../components/forms/zodResolver';
 
 export interface NewPasswordValues {
   new_password: string;
@@ -23,10 +24,7 @@ export const newPasswordRules = (minLength: number) => ({
 /** The new password and its confirmation, shared by the reset page, My page and the invitation page. */
 export function NewPasswordFields<V extends NewPasswordValues>({ form, minLength }: { form: UseFormReturnType<V>; minLength: number }) {
   const { t } = useTranslation('account');
-  const error = (field: keyof NewPasswordValues) => {
-    const key = form.errors[field];
-    return key ? t(String(key), { count: minLength }) : undefined;
-  };
+  const error = (field: keyof NewPasswordValues) => formErrorText(form.errors[field], { count: minLength });
   return (
     <>
       <PasswordInput

@@ -12,6 +12,7 @@ import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { getPlatform } from '../../platform';
 import { AuthCard } from './AuthCard';
 import { NewPasswordFields, type NewPasswordValues, newPasswordRules } from './NewPasswordFields';
+import { messageText } from '../../i18n/keys';
 
 /**
  * Route /auth/reset/:token, opened from the mail. `?tenant=` (links of a non-default workspace)
@@ -28,7 +29,9 @@ export default function ResetPasswordPage() {
   const form = useForm<NewPasswordValues>({ mode: 'controlled', initialValues: { new_password: '', confirmation: '' }, validate: newPasswordRules(minLength) });
   // A refusal is said above the form (with a link to ask again), not in a toast.
   const confirm = useEndpointMutation(passwordsApi.confirmPasswordReset, { errorToast: false });
-  const failure = confirm.isError ? { key: errorMessageKey(confirm.error, passwordsApi.confirmPasswordReset), values: errorMessageValues(confirm.error, language) } : null;
+  const failure = confirm.isError
+    ? { key: errorMessageKey(confirm.error, passwordsApi.confirmPasswordReset), values: errorMessageValues(confirm.error, language) }
+    : null;
   useDocumentTitle(t('reset.title'));
 
   useEffect(() => {
@@ -56,7 +59,7 @@ export default function ResetPasswordPage() {
     <AuthCard title={t('reset.title')} intro={t('reset.intro')} onSubmit={form.onSubmit(submit)}>
       {failure && (
         <Alert color="red" variant="light" role="alert" data-testid="reset-error">
-          {t(failure.key, failure.values)}{' '}
+          {messageText(failure.key, failure.values)}{' '}
           {failure.key.startsWith('account:reset_errors.link') && (
             <Anchor component={Link} to="/auth/forgot">
               {t('reset.ask_again')}

@@ -5,7 +5,15 @@ import { installFakeApi } from '../../test/fakeApi';
 import { renderScreen } from '../../test/render';
 import { WorkspacePlanSection } from './WorkspacePlanSection';
 
-const plan = (en: string, limit: number | null) => ({ id: 1, ko_name: en, en_name: en, krw_month_price: 49000, credit: 1000, member_limit: limit, invitation_limit: null });
+const plan = (en: string, limit: number | null) => ({
+  id: 1,
+  ko_name: en,
+  en_name: en,
+  krw_month_price: 49000,
+  credit: 1000,
+  member_limit: limit,
+  invitation_limit: null,
+});
 
 afterEach(() => setPlatformForTests(null));
 
@@ -13,7 +21,16 @@ describe('workspace plan on My page', () => {
   it('shows the plan, the seats in use and a pending plan change', async () => {
     installFakeApi({
       'GET /tenants/membership/': () =>
-        Response.json({ plan: plan('Team', 50), plan_status: 'active', next_plan: plan('Business', 500), membership_status: 'active', price: 49000, currency: 'KRW', next_payment_date: '2026-12-01', member_count: 12 }),
+        Response.json({
+          plan: plan('Team', 50),
+          plan_status: 'active',
+          next_plan: plan('Business', 500),
+          membership_status: 'active',
+          price: 49000,
+          currency: 'KRW',
+          next_payment_date: '2026-12-01',
+          member_count: 12,
+        }),
     });
     renderScreen(<WorkspacePlanSection />);
     expect(await screen.findByText('Team')).toBeInTheDocument();

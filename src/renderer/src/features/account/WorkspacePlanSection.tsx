@@ -6,6 +6,7 @@ import { errorMessageKey } from '../../api/errorMessages';
 import { useEndpointQuery } from '../../api/endpointHooks';
 import { formatDate } from '../../i18n/formatDate';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
+import { messageText } from '../../i18n/keys';
 
 /** My page: the workspace's plan, seats in use and a pending plan change (`GET /tenants/membership/`). */
 export function WorkspacePlanSection() {
@@ -16,7 +17,7 @@ export function WorkspacePlanSection() {
   if (membership.isError) {
     return (
       <Alert color="red" variant="light" role="alert">
-        {t(errorMessageKey(membership.error, tenantMembershipApi.getTenantMembership))}
+        {messageText(errorMessageKey(membership.error, tenantMembershipApi.getTenantMembership))}
       </Alert>
     );
   }

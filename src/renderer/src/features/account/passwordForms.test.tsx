@@ -67,7 +67,10 @@ describe('reset password page', () => {
 
   it("holds the new password to the tenant's minimum length and names it; a common one is refused by the server (issue 20)", async () => {
     const strict = () => Response.json({ subdomain: 'demo', tenant_name: 'Acme', logo_url: null, plan: { is_low_llm_free: false }, password_min_length: 14 });
-    const api = installFakeApi({ 'GET /tenants/': strict, 'POST /auth/reset-password/confirm/': failure(422, 'common_password', { reason: 'validation.password_common', min_length: 14 }) });
+    const api = installFakeApi({
+      'GET /tenants/': strict,
+      'POST /auth/reset-password/confirm/': failure(422, 'common_password', { reason: 'validation.password_common', min_length: 14 }),
+    });
     renderScreen(<ResetPasswordPage />, { route: '/auth/reset/tok123', path: '/auth/reset/:token' });
     expect(await screen.findByText('At least 14 characters with letters, numbers and special characters.')).toBeInTheDocument();
     await fill('Strong#Pass1', 'Strong#Pass1');

@@ -4,12 +4,33 @@ import { Link, NavLink, Outlet } from 'react-router-dom';
 import { useUserSession } from '../../stores/userSession';
 import { useTenant } from '../../api/tenant';
 import { AccountMenu } from '../../components/AccountMenu';
-import { IconChart, IconChat, IconCoins, IconCpu, IconFileText, IconListCheck, IconLock, IconMail, IconMegaphone, IconSettings, IconShield, IconStudio, IconUser, IconUserCheck, IconUserPlus, IconUsers } from '../../components/icons';
+import {
+  IconChart,
+  IconChat,
+  IconCoins,
+  IconCpu,
+  IconFileText,
+  IconBook,
+  IconListCheck,
+  IconLock,
+  IconMail,
+  IconMegaphone,
+  IconSettings,
+  IconShield,
+  IconStudio,
+  IconThumbUp,
+  IconTool,
+  IconUser,
+  IconUserCheck,
+  IconUserPlus,
+  IconUsers,
+} from '../../components/icons';
 import { LanguageMenu } from '../../components/LanguageMenu';
 import { SideNavbar, SideNavShell } from '../../components/SideNavShell';
 import { MAIN_CONTENT_ID } from '../../components/mainContent';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import classes from '../../components/SideNav.module.css';
+import { type MessageKey, messageText } from '../../i18n/keys';
 
 /** Non-admins who open the console see this (spec §6), with the way back to their chats. */
 function RestrictedPage() {
@@ -48,25 +69,28 @@ function ConsoleBrand() {
   );
 }
 
-/** The console's areas, in the menu's order. */
+/** The console's areas, in the menu's order, each named by its screen's namespace. */
 const CONSOLE_AREAS = [
   { path: '/admin/dashboard', label: 'adminDashboard:nav', icon: IconChart },
-  { path: '/admin/members', label: 'menu.members', icon: IconUser },
-  { path: '/admin/requests', label: 'menu.requests', icon: IconUserCheck },
+  { path: '/admin/members', label: 'admin:menu.members', icon: IconUser },
+  { path: '/admin/requests', label: 'admin:menu.requests', icon: IconUserCheck },
   { path: '/admin/credits', label: 'adminCredits:nav', icon: IconCoins },
   { path: '/admin/chatbots', label: 'publishing:nav', icon: IconStudio },
   { path: '/admin/default-chatbots', label: 'defaultChatbots:nav', icon: IconStudio },
   { path: '/admin/groups', label: 'adminGroups:nav', icon: IconUsers },
   { path: '/admin/invitations', label: 'adminInvitations:nav', icon: IconMail },
   { path: '/admin/models', label: 'models:nav', icon: IconCpu },
+  { path: '/admin/mcp-servers', label: 'mcp:nav', icon: IconTool },
+  { path: '/admin/feedback', label: 'feedback:admin.nav', icon: IconThumbUp },
   { path: '/admin/sign-up', label: 'signup:admin.nav', icon: IconUserPlus },
   { path: '/admin/sso', label: 'sso:admin.nav', icon: IconLock },
   { path: '/admin/sso-whitelist', label: 'ssoWhitelist:nav', icon: IconListCheck },
   { path: '/admin/settings', label: 'tenantSettings:nav', icon: IconSettings },
-  { path: '/admin/announcements', label: 'menu.announcements', icon: IconMegaphone },
+  { path: '/admin/announcements', label: 'admin:menu.announcements', icon: IconMegaphone },
+  { path: '/admin/prompts', label: 'prompts:nav', icon: IconBook },
   { path: '/admin/restricted-words', label: 'security:nav', icon: IconShield },
   { path: '/admin/audit-log', label: 'audit:nav', icon: IconFileText },
-] as const;
+] as const satisfies readonly { path: string; label: MessageKey; icon: unknown }[];
 
 /**
  * Admin console frame: a side menu of the console areas beside the page (a drawer on small screens),
@@ -86,7 +110,7 @@ export function AdminLayout() {
             {CONSOLE_AREAS.map(({ path, label, icon: Icon }) => (
               <NavLink key={path} to={path} className={classes.link}>
                 <Icon size={17} />
-                {t(label)}
+                {messageText(label)}
               </NavLink>
             ))}
           </AppShell.Section>

@@ -57,7 +57,20 @@ interface SettingsListCardProps<T extends { id: number }> {
 }
 
 /** A settings list of the console: heading, description, Add, then loading, empty or the table; its add/edit dialog and delete confirmation. */
-export function SettingsListCard<T extends { id: number }>({ id, title, description, addLabel, addTestId, emptyText, query, table, cells, actionLabels, editor, deletion }: SettingsListCardProps<T>) {
+export function SettingsListCard<T extends { id: number }>({
+  id,
+  title,
+  description,
+  addLabel,
+  addTestId,
+  emptyText,
+  query,
+  table,
+  cells,
+  actionLabels,
+  editor,
+  deletion,
+}: SettingsListCardProps<T>) {
   // null: closed; 'new': the create dialog; an item: its edit dialog.
   const [editing, setEditing] = useState<T | 'new' | null>(null);
   const [pendingDelete, setPendingDelete] = useState<T | null>(null);

@@ -38,7 +38,10 @@ describe('sign-in page', () => {
   });
 
   it('sends a wrong password that breaks the new-password rules and says it is incorrect, not how to choose one (issue 20)', async () => {
-    const api = installFakeApi({ 'GET /tenants/': tenant, 'POST /auth/sign-in/': () => Response.json({ code: 'invalid_credentials', message: 'x' }, { status: 401 }) });
+    const api = installFakeApi({
+      'GET /tenants/': tenant,
+      'POST /auth/sign-in/': () => Response.json({ code: 'invalid_credentials', message: 'x' }, { status: 401 }),
+    });
     renderScreen(<SignInPage />);
     await submit('ada@example.com', 'abc');
     expect(await screen.findByRole('alert')).toHaveTextContent('The email or password is incorrect.');
@@ -48,7 +51,9 @@ describe('sign-in page', () => {
   });
 
   it("shows the tenant's logo (from the server the app talks to) and does not write the name it carries again", async () => {
-    installFakeApi({ 'GET /tenants/': () => Response.json({ subdomain: 'demo', tenant_name: 'Acme', logo_url: '/api/v1/tenants/logo/3/', plan: { is_low_llm_free: false } }) });
+    installFakeApi({
+      'GET /tenants/': () => Response.json({ subdomain: 'demo', tenant_name: 'Acme', logo_url: '/api/v1/tenants/logo/3/', plan: { is_low_llm_free: false } }),
+    });
     renderScreen(<SignInPage />);
     expect(await screen.findByRole('img', { name: 'Acme' })).toHaveAttribute('src', 'http://app.test/api/v1/tenants/logo/3/');
     expect(screen.queryByText('Acme')).toBeNull();

@@ -15,7 +15,8 @@ import { useDocumentTitle } from '../../components/useDocumentTitle';
 import * as authApi from '../../../../shared/api/auth';
 import { useEndpointMutation } from '../../api/endpointHooks';
 import { errorMessageKey, errorMessageValues } from '../../api/errorMessages';
-import { focusFirstError, zodResolver } from '../../components/forms/zodResolver';
+import { focusFirstError, formErrorText, zodResolver } from '../../components/forms/zodResolver';
+import { messageText } from '../../i18n/keys';
 
 // The SSO part (and its strings) loads only for tenants that have SSO platforms.
 const SsoOptions = lazy(() => loadScreenModule(() => import('../sso/SsoOptions')));
@@ -33,7 +34,6 @@ const signInFormSchema = authApi.signInBodySchema.superRefine((values, context) 
 
 export default function SignInPage() {
   const { t, i18n } = useTranslation('auth');
-  const { t: tc } = useTranslation();
   const { t: td } = useTranslation('desktop');
   const navigate = useNavigate();
   const location = useLocation();
@@ -67,7 +67,10 @@ export default function SignInPage() {
 
   const tenantName = tenant.data?.tenant_name;
   return (
-    <Box mih="100vh" style={{ background: 'linear-gradient(160deg, var(--mantine-color-indigo-0) 0%, var(--mantine-color-gray-0) 55%, var(--mantine-color-white) 100%)' }}>
+    <Box
+      mih="100vh"
+      style={{ background: 'linear-gradient(160deg, var(--mantine-color-indigo-0) 0%, var(--mantine-color-gray-0) 55%, var(--mantine-color-white) 100%)' }}
+    >
       <Group component="header" justify="flex-end" p="md">
         {getPlatform().kind === 'desktop' && (
           <Anchor component={Link} to="/setup" size="sm">
@@ -118,35 +121,35 @@ export default function SignInPage() {
                 })}
               >
                 <Stack gap="lg">
-                {failure && (
-                  <Alert color="red" variant="light" role="alert" data-testid="sign-in-error">
-                    {t(failure.key, failure.values)}
-                  </Alert>
-                )}
+                  {failure && (
+                    <Alert color="red" variant="light" role="alert" data-testid="sign-in-error">
+                      {messageText(failure.key, failure.values)}
+                    </Alert>
+                  )}
 
-                <TextInput
-                  label={t('email')}
-                  placeholder={t('email_placeholder')}
-                  type="email"
-                  autoComplete="username"
-                  {...form.getInputProps('email')}
-                  error={form.errors.email && tc(String(form.errors.email))}
-                  size="md"
-                />
-                <PasswordInput
-                  label={t('password')}
-                  placeholder={t('password_placeholder')}
-                  autoComplete="current-password"
-                  {...form.getInputProps('password')}
-                  error={form.errors.password && tc(String(form.errors.password))}
-                  size="md"
-                />
-                <Anchor component={Link} to="/auth/forgot" size="sm" mt={-8} style={{ alignSelf: 'flex-end' }} data-testid="forgot-password-link">
-                  {t('forgot_password')}
-                </Anchor>
-                <Button type="submit" size="md" loading={signIn.isPending} fullWidth>
-                  {t('sign_in')}
-                </Button>
+                  <TextInput
+                    label={t('email')}
+                    placeholder={t('email_placeholder')}
+                    type="email"
+                    autoComplete="username"
+                    {...form.getInputProps('email')}
+                    error={formErrorText(form.errors.email)}
+                    size="md"
+                  />
+                  <PasswordInput
+                    label={t('password')}
+                    placeholder={t('password_placeholder')}
+                    autoComplete="current-password"
+                    {...form.getInputProps('password')}
+                    error={formErrorText(form.errors.password)}
+                    size="md"
+                  />
+                  <Anchor component={Link} to="/auth/forgot" size="sm" mt={-8} style={{ alignSelf: 'flex-end' }} data-testid="forgot-password-link">
+                    {t('forgot_password')}
+                  </Anchor>
+                  <Button type="submit" size="md" loading={signIn.isPending} fullWidth>
+                    {t('sign_in')}
+                  </Button>
                 </Stack>
               </form>
             )}

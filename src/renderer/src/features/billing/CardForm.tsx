@@ -9,6 +9,11 @@ import { useEndpointMutation } from '../../api/endpointHooks';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { maskCardNumber, maskExpiry } from './cardMasks';
 import { formatKrw, planName } from './format';
+import { messageText } from '../../i18n/keys';
+
+/** The form's fields, each with its message (`card.invalid_<field>`) when the contract refuses it. */
+const CARD_FIELDS = ['card_number', 'expiry', 'cvc'] as const;
+const isCardField = (path: PropertyKey | undefined): path is (typeof CARD_FIELDS)[number] => CARD_FIELDS.some((field) => field === path);
 
 interface CardFormProps {
   plan: BillingPlan | null;
@@ -36,7 +41,7 @@ function CardFormBody({ plan, onClose, onSubscribed }: CardFormProps & { plan: B
   const language = useResolvedLanguage();
   // The refusal is said in the form, next to the card.
   const pay = useEndpointMutation(billingApi.registerCardAndSubscribe, { errorToast: false, onSuccess: onSubscribed });
-  const error = pay.error && t(errorMessageKey(pay.error, billingApi.registerCardAndSubscribe));
+  const error = pay.error && messageText(errorMessageKey(pay.error, billingApi.registerCardAndSubscribe));
   const form = useForm({
     mode: 'controlled',
     initialValues: { card_number: '', expiry: '', cvc: '' },
@@ -44,7 +49,10 @@ function CardFormBody({ plan, onClose, onSubscribed }: CardFormProps & { plan: B
       const parsed = billingApi.providerResultSchema.safeParse({ provider: 'demo', ...values });
       if (parsed.success) return {};
       const fields: Record<string, string> = {};
-      for (const issue of parsed.error.issues) fields[String(issue.path[0])] ??= t(`card.invalid_${String(issue.path[0])}`);
+      for (const {
+        path: [field],
+      } of parsed.error.issues)
+        if (isCardField(field)) fields[field] ??= t(`card.invalid_${field}`);
       return fields;
     },
   });

@@ -11,6 +11,7 @@ import { ListPagination } from '../../components/list/ListParts';
 import { formatDate } from '../../i18n/formatDate';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { formatCredits, formatDay, formatKrw, planName } from './format';
+import { messageText } from '../../i18n/keys';
 
 const STATUS_COLORS = { paid: 'teal', failed: 'red', pending: 'gray' } as const;
 
@@ -24,7 +25,7 @@ export function PaymentHistory() {
   if (list.isError) {
     return (
       <Alert color="red" variant="light" role="alert">
-        {t(errorMessageKey(list.error, billingApi.listPayments))}
+        {messageText(errorMessageKey(list.error, billingApi.listPayments))}
       </Alert>
     );
   }

@@ -20,10 +20,35 @@ const active = (over: object = {}) => ({
   scope: 'tenant',
   can_manage: true,
   current_plan: starter,
-  membership: { id: 3, plan: starter, next_plan: null, payment_method: card, price: 29000, currency: 'KRW', status: 'active', next_payment_date: '2030-02-28', failed_attempts: 0, next_attempt_at: null, ...over },
+  membership: {
+    id: 3,
+    plan: starter,
+    next_plan: null,
+    payment_method: card,
+    price: 29000,
+    currency: 'KRW',
+    status: 'active',
+    next_payment_date: '2030-02-28',
+    failed_attempts: 0,
+    next_attempt_at: null,
+    ...over,
+  },
   payment_methods: [card],
 });
-const paid = { id: 11, kind: 'subscribe', status: 'paid', plan: starter, price: 29000, currency: 'KRW', credit: 20000, usage_start_date: '2030-01-31', usage_end_date: '2030-02-28', receipt_url: 'http://app.test/api/v1/receipts/abc/', failure_reason: null, created_at: '2030-01-31T09:00:00Z' };
+const paid = {
+  id: 11,
+  kind: 'subscribe',
+  status: 'paid',
+  plan: starter,
+  price: 29000,
+  currency: 'KRW',
+  credit: 20000,
+  usage_start_date: '2030-01-31',
+  usage_end_date: '2030-02-28',
+  receipt_url: 'http://app.test/api/v1/receipts/abc/',
+  failure_reason: null,
+  created_at: '2030-01-31T09:00:00Z',
+};
 
 afterEach(() => setPlatformForTests(null));
 
@@ -48,7 +73,8 @@ describe('plans page', () => {
   it('tells an organisation member to contact their administrator and offers no paying action', async () => {
     installFakeApi({
       'GET /member-billing-plans/': () => Response.json(plansBody),
-      'GET /membership/': () => Response.json({ ...active(), can_manage: false, payment_methods: [], membership: { ...active().membership, payment_method: null } }),
+      'GET /membership/': () =>
+        Response.json({ ...active(), can_manage: false, payment_methods: [], membership: { ...active().membership, payment_method: null } }),
     });
     renderScreen(<PlansPage />);
     expect(await screen.findByTestId('contact-admin')).toHaveTextContent('contact your administrator');
@@ -190,7 +216,8 @@ describe('plans page', () => {
     const install = () =>
       installFakeApi({
         'GET /member-billing-plans/': () => Response.json({ ...plansBody, provider: portOne }),
-        'GET /membership/': () => Response.json(subscribed ? active({ plan: team }) : { scope: 'member', can_manage: true, current_plan: null, membership: null, payment_methods: [] }),
+        'GET /membership/': () =>
+          Response.json(subscribed ? active({ plan: team }) : { scope: 'member', can_manage: true, current_plan: null, membership: null, payment_methods: [] }),
         'GET /membership/payments/': () => Response.json(page([])),
         'POST /member-billing-plans/2/': () => {
           subscribed = true;
@@ -205,7 +232,7 @@ describe('plans page', () => {
       useUserSession.setState({ member: { id: 5, name: 'Kim Minji', email: 'minji@example.test' } as never });
     });
 
-    it('opens PortOne\'s card window from the configured SDK and posts the billing key it gives, from the keyboard', async () => {
+    it("opens PortOne's card window from the configured SDK and posts the billing key it gives, from the keyboard", async () => {
       requestIssueBillingKey.mockResolvedValue({ transactionType: 'ISSUE_BILLING_KEY', billingKey: 'billing-key-1' });
       const api = install();
       const user = userEvent.setup();
@@ -238,13 +265,20 @@ describe('plans page', () => {
     });
 
     it('a closed window or a refused card sends nothing; a script that does not load can be tried again', async () => {
-      requestIssueBillingKey.mockResolvedValueOnce({ transactionType: 'ISSUE_BILLING_KEY', billingKey: '', code: 'FAILURE_TYPE_PG', message: '사용자가 결제를 취소하였습니다.' });
+      requestIssueBillingKey.mockResolvedValueOnce({
+        transactionType: 'ISSUE_BILLING_KEY',
+        billingKey: '',
+        code: 'FAILURE_TYPE_PG',
+        message: '사용자가 결제를 취소하였습니다.',
+      });
       const api = install();
       const user = userEvent.setup();
       renderScreen(<PlansPage />);
       await user.click(await screen.findByTestId('plan-2-action'));
       await user.click(await screen.findByTestId('portone-open'));
-      expect(await screen.findByTestId('portone-error')).toHaveTextContent('The card was not registered (the card window was closed or the card company refused it). Nothing was charged.');
+      expect(await screen.findByTestId('portone-error')).toHaveTextContent(
+        'The card was not registered (the card window was closed or the card company refused it). Nothing was charged.',
+      );
       expect(screen.getByTestId('portone-open')).toHaveFocus();
 
       vi.mocked(loadPortOneSdk).mockRejectedValueOnce(new PortOneSdkLoadError('blocked'));

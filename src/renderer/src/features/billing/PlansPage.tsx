@@ -15,6 +15,7 @@ import { CardForm } from './CardForm';
 import { PaymentHistory } from './PaymentHistory';
 import { PortOneCardDialog } from './PortOneCardDialog';
 import { formatCredits, formatDay, formatKrw, planName } from './format';
+import { messageText } from '../../i18n/keys';
 
 type Current = NonNullable<Membership['membership']>;
 
@@ -110,7 +111,13 @@ export default function PlansPage() {
   const refresh = () =>
     Promise.all([
       refreshCredits(queryClient),
-      invalidateEndpoints(queryClient, [billingApi.listBillingPlans, billingApi.getMembership, billingApi.listPayments, tenantMembershipApi.getTenantMembership, creditsApi.listCredits]),
+      invalidateEndpoints(queryClient, [
+        billingApi.listBillingPlans,
+        billingApi.getMembership,
+        billingApi.listPayments,
+        tenantMembershipApi.getTenantMembership,
+        creditsApi.listCredits,
+      ]),
     ]);
   // The page is busy until what changed is read again; the success toast (mutate's own onSuccess) comes after.
   const subscribe = useEndpointMutation(billingApi.subscribeToPlan, { onSuccess: refresh });
@@ -129,7 +136,7 @@ export default function PlansPage() {
     return (
       <PageFrame title={t('title')} description={t('description')}>
         <Alert color="red" variant="light" role="alert">
-          {t(errorMessageKey(plans.error ?? membership.error, billingApi.getMembership))}
+          {messageText(errorMessageKey(plans.error ?? membership.error, billingApi.getMembership))}
         </Alert>
       </PageFrame>
     );
@@ -161,7 +168,13 @@ export default function PlansPage() {
     const choice = choiceOf(plan, current);
     const name = planName(plan, language);
     const date = current?.next_payment_date ? formatDay(current.next_payment_date, language) : '';
-    const messages = { subscribe: t('toast.subscribed', { plan: name }), upgrade: t('toast.upgraded', { plan: name }), downgrade: t('toast.downgrade', { plan: name, date }), keep: t('toast.kept', { plan: name }), current: '' };
+    const messages = {
+      subscribe: t('toast.subscribed', { plan: name }),
+      upgrade: t('toast.upgraded', { plan: name }),
+      downgrade: t('toast.downgrade', { plan: name, date }),
+      keep: t('toast.kept', { plan: name }),
+      current: '',
+    };
     subscribe.mutate(
       { params: { planId: plan.id }, body: card ? { payment_method_id: card.id } : {} },
       { onSuccess: () => showToast('success', messages[choice]) },
@@ -177,7 +190,12 @@ export default function PlansPage() {
           </Alert>
         )}
         <SectionCard title={t('summary.title')}>
-          <MembershipSummary view={view} busy={busy} onCancel={() => setConfirmCancel(true)} onResume={() => resume.mutate(undefined, { onSuccess: () => showToast('success', t('toast.resumed')) })} />
+          <MembershipSummary
+            view={view}
+            busy={busy}
+            onCancel={() => setConfirmCancel(true)}
+            onResume={() => resume.mutate(undefined, { onSuccess: () => showToast('success', t('toast.resumed')) })}
+          />
         </SectionCard>
 
         <section aria-labelledby="plans-heading">
@@ -252,7 +270,11 @@ export default function PlansPage() {
         {confirmPay && card && (
           <Stack gap="md">
             <Text size="sm">
-              {t('pay_dialog.body', { plan: planName(confirmPay, language), price: formatKrw(confirmPay.krw_month_price, language), card: `${card.card_name} ${card.card_number}` })}
+              {t('pay_dialog.body', {
+                plan: planName(confirmPay, language),
+                price: formatKrw(confirmPay.krw_month_price, language),
+                card: `${card.card_name} ${card.card_number}`,
+              })}
             </Text>
             <Group justify="flex-end" gap="sm">
               <Button

@@ -11,10 +11,17 @@ import { getPlatform } from '../../platform';
 import { useUserSession } from '../../stores/userSession';
 import { formatKrw, planName } from './format';
 import { type IssueBillingKeyRequest, PortOneSdkLoadError, loadPortOneSdk } from './portOneSdk';
+import { messageText } from '../../i18n/keys';
 
 type PortOneProvider = Extract<BillingProvider, { name: 'portone' }>;
 
-const SDK_LOCALES: Record<SupportedLanguage, NonNullable<IssueBillingKeyRequest['locale']>> = { ko: 'KO_KR', en: 'EN_US', zh: 'ZH_CN', ja: 'JA_JP', es: 'ES_ES' };
+const SDK_LOCALES: Record<SupportedLanguage, NonNullable<IssueBillingKeyRequest['locale']>> = {
+  ko: 'KO_KR',
+  en: 'EN_US',
+  zh: 'ZH_CN',
+  ja: 'JA_JP',
+  es: 'ES_ES',
+};
 
 interface PortOneCardDialogProps {
   plan: BillingPlan | null;
@@ -64,7 +71,7 @@ function PortOneCardBody({ plan, provider, onClose, register, busy, setCardWindo
   const language = useResolvedLanguage();
   const member = useUserSession((state) => state.member);
   const [sdkError, setSdkError] = useState<string | null>(null);
-  const error = sdkError ?? (register.error && t(errorMessageKey(register.error, billingApi.registerCardAndSubscribe)));
+  const error = sdkError ?? (register.error && messageText(errorMessageKey(register.error, billingApi.registerCardAndSubscribe)));
   const action = useRef<HTMLButtonElement>(null);
   const desktop = getPlatform().kind === 'desktop';
 
@@ -98,7 +105,7 @@ function PortOneCardBody({ plan, provider, onClose, register, busy, setCardWindo
       // The SDK rejects (instead of answering with a code) when the request cannot even start.
       if (failure instanceof PortOneSdkLoadError) setSdkError(t('portone.load_failed'));
       else if (failure instanceof Error && 'code' in failure) setSdkError(t('portone.not_issued'));
-      else setSdkError(t(errorMessageKey(failure, billingApi.registerCardAndSubscribe)));
+      else setSdkError(messageText(errorMessageKey(failure, billingApi.registerCardAndSubscribe)));
     } finally {
       if (!sent) setCardWindowOpen(false);
     }

@@ -8,7 +8,17 @@ import { renderScreen } from '../../test/render';
 import { testChatbot, testModel } from '../../test/fixtures';
 import { ChatHeader } from './ChatHeader';
 
-const session: Session = { id: 1, hash_id: 'abc', chatbot_id: 5, chatbot: { id: 5 }, title: 'Old title', is_public: false, creator_name: 'Ada', last_chat_at: null, created_at: '2025-01-01T00:00:00Z' };
+const session: Session = {
+  id: 1,
+  hash_id: 'abc',
+  chatbot_id: 5,
+  chatbot: { id: 5 },
+  title: 'Old title',
+  is_public: false,
+  creator_name: 'Ada',
+  last_chat_at: null,
+  created_at: '2025-01-01T00:00:00Z',
+};
 
 afterEach(() => setPlatformForTests(null));
 
@@ -48,7 +58,11 @@ describe('rename dialog (the session patch body schema as form rules)', () => {
 describe('model details', () => {
   const tenant = (free: boolean) => ({ subdomain: 'demo', tenant_name: 'Demo', logo_url: null, plan: { is_low_llm_free: free } });
   const emptyList = () => Response.json({ items: [], total_items: 0, total_pages: 0, page: 1, page_size: 30 });
-  const unlimited = testChatbot({ id: 5, en_name: 'Helper', llm_model: testModel({ display_name: 'Swift Lite (unlimited)', is_unlimited: true, context_limit: 32_000, input_cost_per_10k: 0.5 }) });
+  const unlimited = testChatbot({
+    id: 5,
+    en_name: 'Helper',
+    llm_model: testModel({ display_name: 'Swift Lite (unlimited)', is_unlimited: true, context_limit: 32_000, input_cost_per_10k: 0.5 }),
+  });
 
   it('says an unlimited model on a plan that makes it free uses no credits, instead of its prices', async () => {
     installFakeApi({ 'GET /tenants/': () => Response.json(tenant(true)), 'GET /chatbots/': emptyList });

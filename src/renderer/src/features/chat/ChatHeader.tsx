@@ -8,12 +8,13 @@ import { endpointKey, useEndpointMutation } from '../../api/endpointHooks';
 import { IconChevron, IconEdit, IconPlus, IconTrash } from '../../components/icons';
 import { useBelowBreakpoint } from '../../components/useBelowBreakpoint';
 import { showToast } from '../../components/toast';
-import { bodySchemaOf, zodResolver } from '../../components/forms/zodResolver';
+import { bodySchemaOf, formErrorText, zodResolver } from '../../components/forms/zodResolver';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { DeleteSessionDialog } from '../dashboard/DeleteSessionDialog';
 import { useDeleteSession } from '../dashboard/useDeleteSession';
 import { ShareSessionButton } from './ShareDialog';
+import { ExportSessionMenu } from './ExportMenu';
 import { useModelDetails } from '../../components/useModelDetails';
 import { ChatbotSwitcher } from './ChatbotSwitcher';
 import { chatbotName } from '../../../../shared/domain/chatbots';
@@ -94,13 +95,7 @@ function RenameForm({ session, onClose }: { session: Session; onClose: () => voi
   });
   return (
     <form onSubmit={form.onSubmit(({ title }) => rename.mutate({ params: { hash: session.hash_id }, body: { title } }))}>
-      <TextInput
-        data-autofocus
-        label={t('session.titleLabel')}
-        maxLength={200}
-        {...form.getInputProps('title')}
-        error={form.errors.title && t(String(form.errors.title))}
-      />
+      <TextInput data-autofocus label={t('session.titleLabel')} maxLength={200} {...form.getInputProps('title')} error={formErrorText(form.errors.title)} />
       <Group justify="flex-end" mt="md">
         <Button variant="default" onClick={onClose}>
           {t('session.cancel')}
@@ -161,11 +156,18 @@ export function ChatHeader({ chatbot, session, hasSession, onNewSession }: ChatH
               {hasSession && session && (
                 <>
                   <Tooltip label={t('session.rename')}>
-                    <ActionIcon variant="subtle" color="gray" size="sm" aria-label={t('session.rename')} onClick={() => setRename(({ formKey }) => ({ opened: true, formKey: formKey + 1 }))}>
+                    <ActionIcon
+                      variant="subtle"
+                      color="gray"
+                      size="sm"
+                      aria-label={t('session.rename')}
+                      onClick={() => setRename(({ formKey }) => ({ opened: true, formKey: formKey + 1 }))}
+                    >
                       <IconEdit size={15} />
                     </ActionIcon>
                   </Tooltip>
                   <ShareSessionButton session={session} />
+                  <ExportSessionMenu session={session} />
                   <Tooltip label={t('session.delete')}>
                     <ActionIcon variant="subtle" color="gray" size="sm" aria-label={t('session.delete')} onClick={() => setDeleting(session)}>
                       <IconTrash size={15} />
@@ -174,21 +176,28 @@ export function ChatHeader({ chatbot, session, hasSession, onNewSession }: ChatH
                 </>
               )}
             </Group>
-            {chatbot ? (
-              <ChatbotLine chatbot={chatbot} />
-            ) : (
-              <Skeleton height={10} width={220} mt={6} />
-            )}
+            {chatbot ? <ChatbotLine chatbot={chatbot} /> : <Skeleton height={10} width={220} mt={6} />}
           </Stack>
         </Group>
         <Group gap="xs" wrap="nowrap" style={{ flex: 'none' }}>
           {chatbot && <ChatbotSwitcher current={chatbot} />}
-          <Button size="xs" variant="light" leftSection={<IconPlus size={14} />} onClick={onNewSession} classNames={{ label: classes.newSessionLabel, section: classes.newSessionIcon }}>
+          <Button
+            size="xs"
+            variant="light"
+            leftSection={<IconPlus size={14} />}
+            onClick={onNewSession}
+            classNames={{ label: classes.newSessionLabel, section: classes.newSessionIcon }}
+          >
             {t('session.newButton')}
           </Button>
         </Group>
       </Group>
-      <RenameDialog session={session} opened={rename.opened} formKey={rename.formKey} onClose={() => setRename(({ formKey }) => ({ opened: false, formKey }))} />
+      <RenameDialog
+        session={session}
+        opened={rename.opened}
+        formKey={rename.formKey}
+        onClose={() => setRename(({ formKey }) => ({ opened: false, formKey }))}
+      />
       <DeleteSessionDialog session={deleting} onClose={() => setDeleting(null)} onDelete={(target) => deleteSession.mutate(target)} />
     </header>
   );

@@ -1,14 +1,14 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ChatFrame, ChatMeta, SessionMessage } from '../../../../shared/api';
+import type { ChatFrame, ChatMeta } from '../../../../shared/api';
 import { setPlatformForTests } from '../../platform';
 import { installFakeApi, page } from '../../test/fakeApi';
 import { renderScreen } from '../../test/render';
 import { useActiveRunStore } from './activeRun';
 import { useModesStore } from './modes/modesStore';
 import ChatPage from './ChatPage';
-import { testChatbot, testModel } from '../../test/fixtures';
+import { chatStream, testChatbot, testMessage, testModel } from '../../test/fixtures';
 
 afterEach(() => {
   useActiveRunStore.getState().run?.stop();
@@ -19,17 +19,17 @@ afterEach(() => {
 
 const model = testModel({ display_name: 'Demo Model' });
 const chatbot = testChatbot({ id: 5, en_name: 'Helper', ko_name: '도우미', en_key_features: 'Answers questions', llm_model: model });
-const session = (hash: string, title: string | null) => ({ id: 1, hash_id: hash, chatbot_id: 5, chatbot: { id: 5 }, title, is_public: false, creator_name: 'Ada', last_chat_at: null, created_at: '2025-01-01T00:00:00Z' });
-const message = (id: number, extra: Partial<SessionMessage> = {}): SessionMessage => ({
-  id, created_at: '2025-01-01T00:00:00Z', text: `message ${id}`, speaker_type: id % 2 ? 'member' : 'chatbot', files: [], interrupted: null, streaming: false, reasoning: null, reasoning_ms: null, citations: [],
-  ...extra,
+const session = (hash: string, title: string | null) => ({
+  id: 1,
+  hash_id: hash,
+  chatbot_id: 5,
+  chatbot: { id: 5 },
+  title,
+  is_public: false,
+  creator_name: 'Ada',
+  last_chat_at: null,
+  created_at: '2025-01-01T00:00:00Z',
 });
-
-function chatStream(meta: ChatMeta, frames: ChatFrame[]) {
-  return new Response(frames.map((frame) => `data: ${JSON.stringify(frame)}\n\n`).join(''), {
-    headers: { 'content-type': 'text/event-stream', 'x-chat-meta': JSON.stringify(meta) },
-  });
-}
 
 const baseRoutes = {
   'GET /chatbots/5/': () => Response.json(chatbot),
@@ -39,24 +39,32 @@ const baseRoutes = {
   'GET /task-modes/': () => Response.json([]),
 };
 
+/** The session "Trip plans" (abc), and the same with no messages yet. */
+const tripSession = { 'GET /sessions/abc/': () => Response.json(session('abc', 'Trip plans')) };
+const emptyTripSession = { ...tripSession, 'GET /sessions/abc/history/': () => Response.json({ items: [], has_more: false, context_tokens: 0 }) };
+/** The stream's meta for an answer sent in that session. */
+const tripAnswerMeta: ChatMeta = { session_hash_id: 'abc', session_created: false, member_message_id: 41, chatbot_message_id: 42, model: 'demo' };
+
 const renderChat = (route: string) => renderScreen(<ChatPage />, { route, path: '/dashboard/chat/:chatbotId/:sessionHashId?' });
 
 describe('ChatPage', () => {
   it('shows the chatbot, its model details and the session history, older pages fetched with first_id', async () => {
     const api = installFakeApi({
       ...baseRoutes,
-      'GET /sessions/abc/': () => Response.json(session('abc', 'Trip plans')),
+      ...tripSession,
       'GET /sessions/abc/history/': (request) => {
         const firstId = new URL(request.url).searchParams.get('first_id');
         const ids = firstId === '21' ? [...Array(20).keys()].map((i) => i + 1) : [...Array(20).keys()].map((i) => i + 21);
-        return Response.json({ items: ids.map((id) => message(id)), has_more: firstId !== '21', context_tokens: 500 });
+        return Response.json({ items: ids.map((id) => testMessage(id)), has_more: firstId !== '21', context_tokens: 500 });
       },
     });
     renderChat('/dashboard/chat/5/abc');
 
     await waitFor(() => expect(screen.getByTestId('session-title')).toHaveTextContent('Trip plans'));
     expect(screen.getByTestId('chatbot-name')).toHaveTextContent('Helper');
-    expect(screen.getByTestId('model-details')).toHaveTextContent('· Demo Model · 128,000 tokens context · 3 credits per 10K input tokens · Released Jun 1, 2025');
+    expect(screen.getByTestId('model-details')).toHaveTextContent(
+      '· Demo Model · 128,000 tokens context · 3 credits per 10K input tokens · Released Jun 1, 2025',
+    );
 
     // jsdom has no layout, so the first page never fills the screen and the older one follows.
     await waitFor(() => expect(screen.getAllByTestId(/member-message|chatbot-message/)).toHaveLength(40));
@@ -66,6 +74,24 @@ describe('ChatPage', () => {
     const rows = screen.getAllByTestId(/member-message|chatbot-message/);
     expect(rows[0]).toHaveTextContent('message 1');
     expect(rows[39]).toHaveTextContent('message 40');
+  });
+
+  it('a search result opens the branch holding its message, loaded back to it and focused, without loading the active branch first', async () => {
+    const api = installFakeApi({
+      ...baseRoutes,
+      ...tripSession,
+      // The branch through message 4: 40 messages, two pages.
+      'PUT /sessions/abc/branch/': () => Response.json({ items: [...Array(20).keys()].map((i) => testMessage(i + 21)), has_more: true, context_tokens: 500 }),
+      'GET /sessions/abc/history/': () => Response.json({ items: [...Array(20).keys()].map((i) => testMessage(i + 1)), has_more: false, context_tokens: 0 }),
+    });
+    renderChat('/dashboard/chat/5/abc?message=4');
+
+    await waitFor(() => expect(document.activeElement).toHaveAttribute('data-message-id', '4'));
+    expect(document.activeElement).toHaveTextContent('message 4');
+    const [shown] = api.find('PUT', '/sessions/abc/branch/');
+    expect(await shown!.json()).toEqual({ message_id: 4 });
+    expect(api.find('GET', '/history/').map((request) => new URL(request.url).searchParams.get('first_id'))).toEqual(['21']);
+    expect(screen.getAllByTestId(/member-message|chatbot-message/)).toHaveLength(40);
   });
 
   it('a first message creates the session, streams the answer, moves to the session URL and titles it', async () => {
@@ -130,7 +156,14 @@ describe('ChatPage', () => {
 
   it('shows the sent message masked like the server stored it', async () => {
     const meta: ChatMeta = { session_hash_id: 's9', session_created: false, member_message_id: 1, chatbot_message_id: 2, model: 'demo', masked_pii: ['email'] };
-    installFakeApi({ ...baseRoutes, 'POST /chatbots/5/chat/': () => chatStream(meta, [{ type: 'text', delta: 'Noted.' }, { type: 'end', finish_reason: 'stop' }]) });
+    installFakeApi({
+      ...baseRoutes,
+      'POST /chatbots/5/chat/': () =>
+        chatStream(meta, [
+          { type: 'text', delta: 'Noted.' },
+          { type: 'end', finish_reason: 'stop' },
+        ]),
+    });
     const user = userEvent.setup();
     renderChat('/dashboard/chat/5');
     await screen.findByTestId('chat-welcome');
@@ -141,13 +174,11 @@ describe('ChatPage', () => {
   });
 
   it('an error frame mid-stream keeps the partial answer and explains the failure', async () => {
-    const meta = { session_hash_id: 'abc', session_created: false, member_message_id: 41, chatbot_message_id: 42, model: 'demo' };
     installFakeApi({
       ...baseRoutes,
-      'GET /sessions/abc/': () => Response.json(session('abc', 'Trip plans')),
-      'GET /sessions/abc/history/': () => Response.json({ items: [], has_more: false, context_tokens: 0 }),
+      ...emptyTripSession,
       'POST /chatbots/5/chat/': () =>
-        chatStream(meta, [
+        chatStream(tripAnswerMeta, [
           { type: 'text', delta: 'Partial answer' },
           { type: 'error', code: 'upstream_failed', message: 'boom' },
         ]),
@@ -162,20 +193,24 @@ describe('ChatPage', () => {
   });
 
   it('an answer its server cut off shows as such, with its text, and Ask again sends the question again from the keyboard', async () => {
-    const meta = { session_hash_id: 'abc', session_created: false, member_message_id: 43, chatbot_message_id: 44, model: 'demo' };
+    const meta: ChatMeta = { ...tripAnswerMeta, member_message_id: 43, chatbot_message_id: 44 };
     const api = installFakeApi({
       ...baseRoutes,
-      'GET /sessions/abc/': () => Response.json(session('abc', 'Trip plans')),
+      ...tripSession,
       'GET /sessions/abc/history/': () =>
         Response.json({
           items: [
-            message(41, { text: 'What is a lease?', files: [{ id: 9, url: '/api/v1/files/9/', type: 'application/pdf', name: 'terms.pdf' }] }),
-            message(42, { text: 'A lease is a promise that', interrupted: 'interrupted' }),
+            testMessage(41, { text: 'What is a lease?', files: [{ id: 9, url: '/api/v1/files/9/', type: 'application/pdf', name: 'terms.pdf' }] }),
+            testMessage(42, { text: 'A lease is a promise that', interrupted: 'interrupted' }),
           ],
           has_more: false,
           context_tokens: 0,
         }),
-      'POST /chatbots/5/chat/': () => chatStream(meta, [{ type: 'text', delta: 'A lease is a time-bound claim.' }, { type: 'end', finish_reason: 'stop' }]),
+      'POST /chatbots/5/chat/': () =>
+        chatStream(meta, [
+          { type: 'text', delta: 'A lease is a time-bound claim.' },
+          { type: 'end', finish_reason: 'stop' },
+        ]),
     });
     const user = userEvent.setup();
     renderChat('/dashboard/chat/5/abc');
@@ -201,10 +236,10 @@ describe('ChatPage', () => {
     let writing = true;
     const api = installFakeApi({
       ...baseRoutes,
-      'GET /sessions/abc/': () => Response.json(session('abc', 'Trip plans')),
+      ...tripSession,
       'GET /sessions/abc/history/': () =>
         Response.json({
-          items: [message(41), message(42, writing ? { text: 'Half an ans', streaming: true } : { text: 'Half an answer, now whole.' })],
+          items: [testMessage(41), testMessage(42, writing ? { text: 'Half an ans', streaming: true } : { text: 'Half an answer, now whole.' })],
           has_more: false,
           context_tokens: 0,
         }),
@@ -230,12 +265,11 @@ describe('ChatPage', () => {
     ['answer_not_saved', [], 'The answer could not be saved in full.'],
     ['server_shutting_down', [{ type: 'usage', input_tokens: 10, output_tokens: 3, credits: 1 }], 'The server restarted before the answer was complete.'],
   ] as const)('a stream its server cut off (%s) says so, offers Ask again and fetches the answer as the server kept it', async (code, saved, text) => {
-    const meta = { session_hash_id: 'abc', session_created: false, member_message_id: 41, chatbot_message_id: 42, model: 'demo' };
     const api = installFakeApi({
       ...baseRoutes,
-      'GET /sessions/abc/': () => Response.json(session('abc', 'Trip plans')),
-      'GET /sessions/abc/history/': () => Response.json({ items: [], has_more: false, context_tokens: 0 }),
-      'POST /chatbots/5/chat/': () => chatStream(meta, [{ type: 'text', delta: 'Partial answer' }, ...saved, { type: 'error', code, message: 'cut off' }]),
+      ...emptyTripSession,
+      'POST /chatbots/5/chat/': () =>
+        chatStream(tripAnswerMeta, [{ type: 'text', delta: 'Partial answer' }, ...saved, { type: 'error', code, message: 'cut off' }]),
     });
     const user = userEvent.setup();
     renderChat('/dashboard/chat/5/abc');
@@ -249,15 +283,13 @@ describe('ChatPage', () => {
   });
 
   it('modes: thinking and a task mode go with the send; the reasoning shows while it lasts, then folds to "Thought for N s"', async () => {
-    const meta = { session_hash_id: 'abc', session_created: false, member_message_id: 41, chatbot_message_id: 42, model: 'demo' };
     let answer: (frames: ChatFrame[]) => void = () => {};
     const api = installFakeApi({
       ...baseRoutes,
       'GET /chatbots/5/': () => Response.json({ ...chatbot, llm_model: { ...model, supports_thinking: true } }),
       // A mode named in Korean only: the English screen shows that name.
       'GET /task-modes/': () => Response.json([{ id: 3, ko_name: '요약', en_name: '', mode_name: '요약' }]),
-      'GET /sessions/abc/': () => Response.json(session('abc', 'Trip plans')),
-      'GET /sessions/abc/history/': () => Response.json({ items: [], has_more: false, context_tokens: 0 }),
+      ...emptyTripSession,
       'POST /chatbots/5/chat/': () => {
         const encoder = new TextEncoder();
         const body = new ReadableStream<Uint8Array>({
@@ -269,7 +301,7 @@ describe('ChatPage', () => {
             };
           },
         });
-        return new Response(body, { headers: { 'content-type': 'text/event-stream', 'x-chat-meta': JSON.stringify(meta) } });
+        return new Response(body, { headers: { 'content-type': 'text/event-stream', 'x-chat-meta': JSON.stringify(tripAnswerMeta) } });
       },
     });
     const user = userEvent.setup();
@@ -300,19 +332,19 @@ describe('ChatPage', () => {
     await waitFor(() => expect(screen.getByTestId('thinking-toggle')).toHaveTextContent(/^Thought for \d+ s$/));
     expect(screen.getByTestId('thinking-toggle')).toHaveAttribute('aria-expanded', 'false');
     expect(screen.queryByTestId('thinking-text')).toBeNull();
+    // The streamed answer gives way to its stored copy, a row of its own: the click goes to the toggle that stays.
+    await waitFor(() => expect(screen.getByTestId('thinking-toggle').closest('[data-message-id]')).not.toBeNull());
     await user.click(screen.getByTestId('thinking-toggle'));
     expect(await screen.findByTestId('thinking-text')).toHaveTextContent('Weighing the options');
   });
 
   it('image mode: the answer shows the generated image, fetched with the member’s credentials, with download and copy', async () => {
     vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:image'), revokeObjectURL: vi.fn() }));
-    const meta = { session_hash_id: 'abc', session_created: false, member_message_id: 41, chatbot_message_id: 42, model: 'demo' };
     const api = installFakeApi({
       ...baseRoutes,
-      'GET /sessions/abc/': () => Response.json(session('abc', 'Trip plans')),
-      'GET /sessions/abc/history/': () => Response.json({ items: [], has_more: false, context_tokens: 0 }),
+      ...emptyTripSession,
       'POST /chatbots/5/chat/': () =>
-        chatStream(meta, [
+        chatStream(tripAnswerMeta, [
           { type: 'image', url: '/api/v1/files/77/' },
           { type: 'usage', input_tokens: 0, output_tokens: 0, credits: 40 },
           { type: 'end', finish_reason: 'stop' },
@@ -337,13 +369,11 @@ describe('ChatPage', () => {
   });
 
   it('an image that cannot be loaded says so, and the failure is reported', async () => {
-    const meta = { session_hash_id: 'abc', session_created: false, member_message_id: 41, chatbot_message_id: 42, model: 'demo' };
     const api = installFakeApi({
       ...baseRoutes,
-      'GET /sessions/abc/': () => Response.json(session('abc', 'Trip plans')),
-      'GET /sessions/abc/history/': () => Response.json({ items: [], has_more: false, context_tokens: 0 }),
+      ...emptyTripSession,
       'POST /chatbots/5/chat/': () =>
-        chatStream(meta, [
+        chatStream(tripAnswerMeta, [
           { type: 'image', url: '/api/v1/files/78/' },
           { type: 'end', finish_reason: 'stop' },
         ]),
@@ -379,7 +409,10 @@ describe('/dashboard/chat without a chatbot', () => {
   });
 
   it('says that no chatbot can be used when every model is switched off for the member’s group', async () => {
-    installFakeApi({ ...baseRoutes, 'GET /chatbots/': () => Response.json(page([switchedOff, testChatbot({ id: 6, is_default: false, llm_model: testModel({ is_available: false }) })])) });
+    installFakeApi({
+      ...baseRoutes,
+      'GET /chatbots/': () => Response.json(page([switchedOff, testChatbot({ id: 6, is_default: false, llm_model: testModel({ is_available: false }) })])),
+    });
     const { router } = renderStart();
     expect(await screen.findByText('No chatbot can be used right now')).toBeVisible();
     expect(screen.getByText('Your group may not use the models of your chatbots. Please contact your administrator.')).toBeVisible();

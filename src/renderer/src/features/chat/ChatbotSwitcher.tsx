@@ -15,6 +15,7 @@ import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { useBelowBreakpoint } from '../../components/useBelowBreakpoint';
 import { chatbotName } from '../../../../shared/domain/chatbots';
 import classes from './chat.module.css';
+import { messageText } from '../../i18n/keys';
 
 /**
  * Chatbot search in the chat header (spec §2): a button naming the current chatbot opens a search
@@ -79,7 +80,7 @@ export function ChatbotSwitcher({ current }: { current: Chatbot }) {
 
   const pending = results.isFetching || search.trim() !== debounced;
   let status;
-  if (results.isError) status = t(errorKeyOf(results.error));
+  if (results.isError) status = messageText(errorKeyOf(results.error));
   else if (!results.data) status = t('loading');
   else if (items.length === 0 && !pending) status = t('picker.nothingFound');
 

@@ -19,11 +19,19 @@ function renderComposer(props: HarnessProps = {}) {
   function Harness() {
     const [current, set] = useState<HarnessProps>(props);
     setProps = set;
-    return <Composer onSend={onSend} onStop={onStop} streaming={current.streaming ?? false} disabled={current.disabled} conversationKey={current.conversationKey ?? '1/'} />;
+    return (
+      <Composer
+        onSend={onSend}
+        onStop={onStop}
+        streaming={current.streaming ?? false}
+        disabled={current.disabled}
+        conversationKey={current.conversationKey ?? '1/'}
+      />
+    );
   }
   renderScreen(<Harness />);
   const rerender = (next: HarnessProps) => act(() => setProps(next));
-  return { onSend, onStop, box: screen.getByRole('textbox', { name: 'Message' }) as HTMLTextAreaElement, rerender };
+  return { onSend, onStop, box: screen.getByRole('combobox', { name: 'Message' }) as HTMLTextAreaElement, rerender };
 }
 
 describe('Composer', () => {
@@ -99,7 +107,7 @@ describe('Composer', () => {
     renderComposer({ streaming: true });
     const stop = screen.getByRole('button', { name: 'Stop answering' });
     await userEvent.click(stop);
-    expect(screen.getByRole('textbox', { name: 'Message' })).toHaveFocus();
+    expect(screen.getByRole('combobox', { name: 'Message' })).toHaveFocus();
   });
 
   it('when the answer ends while Stop has focus, focus falls to the message box, not the page', () => {

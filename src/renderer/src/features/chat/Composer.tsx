@@ -1,6 +1,7 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { ActionIcon, Group, Textarea, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { IconArrowUp } from '../../components/icons';
 import { MESSAGE_BOX_ID } from '../../components/mainContent';
 import { WebSearchButton } from '../sources/WebSearchButton';
 import { useActiveRunStore } from './activeRun';
@@ -11,6 +12,9 @@ import classes from './chat.module.css';
 import { PiiWarning } from './PiiWarning';
 import { ModeBar, VisitorModeBar } from './modes/ModeBar';
 import type { VisitorModes } from '../../../../shared/api';
+import { PromptMenu } from './prompts/PromptMenu';
+import { PromptVariablesDialog } from './prompts/PromptVariablesDialog';
+import { usePromptInsertion } from './prompts/usePromptInsertion';
 
 interface ComposerProps {
   onSend: (text: string) => void;
@@ -32,12 +36,6 @@ interface ComposerProps {
   focusOnOpen?: boolean;
 }
 
-const SendIcon = () => (
-  <svg width={18} height={18} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
-    <path d="M12 19V5M5 12l7-7 7 7" />
-  </svg>
-);
-
 const StopIcon = () => (
   <svg width={14} height={14} viewBox="0 0 24 24" fill="currentColor" aria-hidden="true">
     <rect x="5" y="5" width="14" height="14" rx="2" />
@@ -47,12 +45,23 @@ const StopIcon = () => (
 /**
  * Message box: Enter sends, Shift+Enter breaks the line, Escape stops a streaming answer. While
  * an IME composition is open (Korean, Japanese, Chinese input) Enter only commits it, never sends.
+ * For members, `/` opens the prompt library's menu (usePromptInsertion), which has the keys first.
  *
  * Focus: opening a conversation puts it in the message box (once the box is enabled, which is why
  * autoFocus alone never worked), without robbing an open dialog; Stop, and the end of an answer while
  * the Stop button had focus, bring it back there instead of leaving it on <body>.
  */
-export function Composer({ onSend, onStop, streaming, disabled = false, conversationKey, onAttach, visitor = false, visitorModes, focusOnOpen = true }: ComposerProps) {
+export function Composer({
+  onSend,
+  onStop,
+  streaming,
+  disabled = false,
+  conversationKey,
+  onAttach,
+  visitor = false,
+  visitorModes,
+  focusOnOpen = true,
+}: ComposerProps) {
   const { t } = useTranslation('chat');
   const draft = useActiveRunStore((state) => state.draft);
   const composing = useRef(false);
@@ -62,6 +71,7 @@ export function Composer({ onSend, onStop, streaming, disabled = false, conversa
   const attachments = useAttachmentsStore((state) => state.items);
   // Spec §5: text or an image; attached files must be uploaded and parsed first.
   const canSend = !disabled && !isBusy(attachments) && (draft.trim() !== '' || hasImage(attachments));
+  const prompts = usePromptInsertion({ input, draft, setDraft: (text) => useActiveRunStore.setState({ draft: text }), enabled: !visitor });
 
   useEffect(() => {
     if (!focusOnOpen || disabled || focusedKey.current === conversationKey) return;
@@ -97,6 +107,7 @@ export function Composer({ onSend, onStop, streaming, disabled = false, conversa
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (prompts.onKeyDown(event)) return;
     if (event.key === 'Escape' && streaming) {
       event.preventDefault();
       return onStop();
@@ -112,6 +123,7 @@ export function Composer({ onSend, onStop, streaming, disabled = false, conversa
     <div className={classes.composerWrap}>
       {!visitor && <PiiWarning text={draft} />}
       {!visitor && <AttachmentChips />}
+      <PromptMenu {...prompts.menu} />
       {/* The message box comes first, for Tab and for room on a phone; the tools follow under it. */}
       <Group className={classes.composer} gap="xs" align="flex-end" wrap="nowrap">
         <Textarea
@@ -127,7 +139,11 @@ export function Composer({ onSend, onStop, streaming, disabled = false, conversa
           placeholder={t('composer.placeholder')}
           aria-label={t('composer.label')}
           data-testid="composer-input"
-          onChange={(event) => useActiveRunStore.setState({ draft: event.currentTarget.value })}
+          {...prompts.inputProps}
+          onChange={(event) => {
+            useActiveRunStore.setState({ draft: event.currentTarget.value });
+            prompts.trackCaret(event);
+          }}
           onKeyDown={onKeyDown}
           onPaste={(event) => {
             const images = Array.from(event.clipboardData.files).filter((file) => file.type.startsWith('image/'));
@@ -147,7 +163,7 @@ export function Composer({ onSend, onStop, streaming, disabled = false, conversa
         )}
         <Tooltip label={t('composer.send')}>
           <ActionIcon size="lg" radius="xl" onClick={send} disabled={!canSend} aria-label={t('composer.send')} data-testid="send-button">
-            <SendIcon />
+            <IconArrowUp />
           </ActionIcon>
         </Tooltip>
       </Group>
@@ -157,6 +173,7 @@ export function Composer({ onSend, onStop, streaming, disabled = false, conversa
           <WebSearchButton disabled={disabled} />
         </ModeBar>
       )}
+      {!visitor && <PromptVariablesDialog prompt={prompts.filling} onCancel={prompts.cancelFilling} onInsert={prompts.fill} />}
       {visitor && visitorModes && (
         <VisitorModeBar modes={visitorModes}>
           <WebSearchButton disabled={disabled || !visitorModes.web_search} />

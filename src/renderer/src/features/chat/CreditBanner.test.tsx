@@ -1,25 +1,45 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Member, MemberUsage } from '../../../../shared/api';
+import type { MemberUsage } from '../../../../shared/api';
 import { setPlatformForTests } from '../../platform';
 import { useUserSession } from '../../stores/userSession';
 import { installFakeApi, page } from '../../test/fakeApi';
+import { testMember } from '../../test/fixtures';
 import { renderScreen } from '../../test/render';
 import { useActiveRunStore } from './activeRun';
 import ChatPage from './ChatPage';
 import { testChatbot, testModel } from '../../test/fixtures';
 
 const model = (lowTier: boolean) =>
-  testModel({ id: lowTier ? 2 : 1, name: lowTier ? 'lite' : 'pro', display_name: lowTier ? 'Lite' : 'Pro', is_low_llm: lowTier, is_unlimited: lowTier, release_date: null });
+  testModel({
+    id: lowTier ? 2 : 1,
+    name: lowTier ? 'lite' : 'pro',
+    display_name: lowTier ? 'Lite' : 'Pro',
+    is_low_llm: lowTier,
+    is_unlimited: lowTier,
+    release_date: null,
+  });
 const chatbot = (id: number, name: string, lowTier: boolean) => testChatbot({ id, hash_id: `c${id}`, en_name: name, ko_name: name, llm_model: model(lowTier) });
 const paid = chatbot(5, 'Helper', false);
 const lite = chatbot(6, 'Quick Helper', true);
-const member: Member = { id: 9, name: 'Ada', email: 'ada@demo.test', is_admin: false, language: 'en', custom_fields: [], member_status: 'approved', member_type: 'organization', sso_platform_id: null, has_password: true };
+const member = testMember({ id: 9 });
 
 const usage = (over: Partial<MemberUsage>): MemberUsage => ({
-  period_start: '2026-11-01', period_end: '2026-11-30', limited_by: 'member', quota: 100, usage: 85.7, remaining: 14.3, percentage_used: 85.7, depleted: false,
-  depletion_kind: 'team', message_count: 50, average_message_cost: 1.2, estimated_messages_left: 11, models: [], ...over,
+  period_start: '2026-11-01',
+  period_end: '2026-11-30',
+  limited_by: 'member',
+  quota: 100,
+  usage: 85.7,
+  remaining: 14.3,
+  percentage_used: 85.7,
+  depleted: false,
+  depletion_kind: 'team',
+  message_count: 50,
+  average_message_cost: 1.2,
+  estimated_messages_left: 11,
+  models: [],
+  ...over,
 });
 
 const routes = (usageNow: () => MemberUsage) => ({

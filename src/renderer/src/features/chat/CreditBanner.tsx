@@ -13,6 +13,7 @@ import { useUserSession } from '../../stores/userSession';
 import type { ChatRun } from './chatRun';
 import { chatbotName } from '../../../../shared/domain/chatbots';
 import { contactKey, creditNotice, dismiss, dismissalKey } from '../credits/creditNotice';
+import { messageText } from '../../i18n/keys';
 
 const noSubscription = () => () => {};
 const isFinal = (status: string | undefined) => status === 'done' || status === 'stopped' || status === 'failed';
@@ -69,7 +70,7 @@ export function CreditBanner({ chatbot, run }: { chatbot: Chatbot; run: ChatRun 
       <Alert {...frame} color="red" title={t('depleted_title')} data-testid="credit-depleted" data-depletion={notice.depletion}>
         <Stack gap={6}>
           <Text size="sm">
-            {t(`depleted.${notice.depletion}`)} {t(contactKey(notice.depletion, member.member_type))}
+            {t(`depleted.${notice.depletion}`)} {messageText(contactKey(notice.depletion, member.member_type))}
           </Text>
           {((notice.lowTier && notice.lowTier.id !== chatbot.id) || canUpgrade) && (
             <Group>
@@ -99,11 +100,18 @@ export function CreditBanner({ chatbot, run }: { chatbot: Chatbot; run: ChatRun 
     count: Math.max(1, usage.data.estimated_messages_left ?? 0),
   };
   return (
-    <Alert {...frame} color={notice.warning === 'used_50' ? 'blue' : 'yellow'} withCloseButton onClose={close(notice.warning)} data-testid="credit-warning" data-warning={notice.warning}>
+    <Alert
+      {...frame}
+      color={notice.warning === 'used_50' ? 'blue' : 'yellow'}
+      withCloseButton
+      onClose={close(notice.warning)}
+      data-testid="credit-warning"
+      data-warning={notice.warning}
+    >
       <Stack gap={6}>
         <Text size="sm">
           {t(`warning.${notice.warning}`, figures)}
-          {notice.warning !== 'used_50' && ` ${t(contactKey(usage.data.depletion_kind ?? 'team', member.member_type))}`}
+          {notice.warning !== 'used_50' && ` ${messageText(contactKey(usage.data.depletion_kind ?? 'team', member.member_type))}`}
         </Text>
         {notice.warning !== 'used_50' && canUpgrade && <Group>{plansLink('yellow')}</Group>}
       </Stack>

@@ -30,7 +30,17 @@ export function LongConversationBanner({ contextTokens, contextLimit, run, onNew
   });
   if (!isLong || dismissed) return null;
   return (
-    <Alert color="yellow" variant="light" withCloseButton closeButtonLabel={t('longConversation.dismiss')} onClose={() => setDismissed(true)} mx="auto" maw={772} w="100%" data-testid="long-conversation">
+    <Alert
+      color="yellow"
+      variant="light"
+      withCloseButton
+      closeButtonLabel={t('longConversation.dismiss')}
+      onClose={() => setDismissed(true)}
+      mx="auto"
+      maw={772}
+      w="100%"
+      data-testid="long-conversation"
+    >
       <Group justify="space-between" wrap="nowrap" gap="sm">
         <Text size="sm">{t('longConversation.message')}</Text>
         <Button size="xs" variant="white" color="yellow" onClick={onNewSession} style={{ flex: 'none' }}>

@@ -1,10 +1,12 @@
 import { useCallback, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { ActionIcon, Loader } from '@mantine/core';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { type Virtualizer, useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
 import type { SessionMessage } from '../../../../shared/api';
+import { IconArrowDown } from '../../components/icons';
 import type { ChatRun } from './chatRun';
 import { type AskAgain, MessageRow, StreamingTurn, type ChatbotFace } from './Messages';
+import type { BranchActions } from './BranchControls';
 import classes from './chat.module.css';
 
 /** Distance from an edge, in pixels, that still counts as being at that edge. */
@@ -19,6 +21,35 @@ const OVERSCAN_ROWS = 6;
 /** First guesses before a row is measured; closer guesses mean smaller corrections. */
 const estimateRowPx = (message: SessionMessage | undefined) => (message === undefined ? 240 : message.speaker_type === 'member' ? 64 : 180);
 
+/**
+ * Scrolls a row to the middle of the screen once it is loaded, once per `key`, then leaves the reader
+ * free: a search result's message, and the version a switch showed (each switch a new key).
+ */
+function useCenterOnce(
+  target: { key: unknown; index: number } | undefined,
+  {
+    virtualizer,
+    hasLayout,
+    stickToBottom,
+    onScroll,
+  }: { virtualizer: Virtualizer<HTMLDivElement, Element>; hasLayout: boolean; stickToBottom: { current: boolean }; onScroll: () => void },
+  onCentered?: () => void,
+) {
+  const centered = useRef<unknown>(undefined);
+  const { key, index = -1 } = target ?? {};
+  useLayoutEffect(() => {
+    if (index < 0 || centered.current === key) return;
+    centered.current = key;
+    stickToBottom.current = false;
+    if (hasLayout) virtualizer.scrollToIndex(index, { align: 'center' });
+    // Whether the bottom is out of view (the jump button), also where the row was in view already and nothing scrolled.
+    requestAnimationFrame(onScroll);
+    onCentered?.();
+    // Only a new key, or its row arriving, scrolls; the rest is read as it is then.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [key, index]);
+}
+
 interface MessageListProps {
   messages: SessionMessage[];
   run: ChatRun | null;
@@ -30,6 +61,14 @@ interface MessageListProps {
   empty: ReactNode;
   /** Offers to send the question of a cut-off or failed answer again. */
   onAskAgain?: AskAgain;
+  /** A message to show instead of the bottom (a search result): scrolled to the middle, marked and focused, once it is loaded. */
+  focusMessageId?: number;
+  /** A message to scroll to the middle of the screen once it is loaded, once per object: the version a switch just showed. */
+  reveal?: { messageId: number };
+  /** The member's own session: its answers offer thumbs up and down. */
+  feedbackSessionHash?: string;
+  /** Regenerate, edit and versions of the stored messages (not in a shared session's view). */
+  branching?: BranchActions;
 }
 
 /**
@@ -38,7 +77,20 @@ interface MessageListProps {
  * scrolled up, loads older history when the top comes near, and keeps the message being read in
  * place when older messages are inserted above it (the virtualizer anchors to the end).
  */
-export function MessageList({ messages, run, face, hasOlder, loadingOlder, onLoadOlder, empty, onAskAgain }: MessageListProps) {
+export function MessageList({
+  messages,
+  run,
+  face,
+  hasOlder,
+  loadingOlder,
+  onLoadOlder,
+  empty,
+  onAskAgain,
+  focusMessageId,
+  reveal,
+  feedbackSessionHash,
+  branching,
+}: MessageListProps) {
   const { t } = useTranslation('chat');
   const scrollerRef = useRef<HTMLDivElement>(null);
   const stickToBottom = useRef(true);
@@ -72,9 +124,7 @@ export function MessageList({ messages, run, face, hasOlder, loadingOlder, onLoa
    * Without layout (jsdom: a scroller of height 0 at mount) nothing can be measured or scrolled:
    * every row is rendered, in order.
    */
-  const rows = hasLayout
-    ? virtualizer.getVirtualItems()
-    : Array.from({ length: rowCount }, (_, index) => ({ index, key: getItemKey(index), start: 0 }));
+  const rows = hasLayout ? virtualizer.getVirtualItems() : Array.from({ length: rowCount }, (_, index) => ({ index, key: getItemKey(index), start: 0 }));
 
   const scrollToBottom = useCallback(() => {
     const scroller = scrollerRef.current;
@@ -99,6 +149,15 @@ export function MessageList({ messages, run, face, hasOlder, loadingOlder, onLoa
     const scroller = scrollerRef.current;
     if (scroller && scroller.clientHeight === 0) setHasLayout(false);
   }, []);
+
+  // Before the effect that keeps the bottom in view, which they turn off.
+  const rowOf = (key: unknown, messageId: number) => ({ key, index: messages.findIndex((message) => message.id === messageId) });
+  const thread = { virtualizer, hasLayout, stickToBottom, onScroll };
+  useCenterOnce(focusMessageId === undefined ? undefined : rowOf(focusMessageId, focusMessageId), thread, () => {
+    // Focus lands once the row is rendered, so a screen reader reads the message found.
+    requestAnimationFrame(() => scrollerRef.current?.querySelector<HTMLElement>(`[data-message-id="${focusMessageId}"]`)?.focus({ preventScroll: true }));
+  });
+  useCenterOnce(reveal === undefined ? undefined : rowOf(reveal, reveal.messageId), thread);
 
   // A new message of the user always brings the bottom back into view.
   useLayoutEffect(() => {
@@ -161,9 +220,24 @@ export function MessageList({ messages, run, face, hasOlder, loadingOlder, onLoa
                 const message = messages[row.index];
                 const previous = messages[row.index - 1];
                 return (
-                  <div key={row.key} ref={message ? virtualizer.measureElement : streamingRowRef} data-index={row.index} className={classes.row} style={{ transform: `translateY(${row.start}px)` }}>
+                  <div
+                    key={row.key}
+                    ref={message ? virtualizer.measureElement : streamingRowRef}
+                    data-index={row.index}
+                    data-message-id={message?.id}
+                    tabIndex={message && message.id === focusMessageId ? -1 : undefined}
+                    className={`${classes.row} ${message && message.id === focusMessageId ? classes.foundRow : ''}`}
+                    style={{ transform: `translateY(${row.start}px)` }}
+                  >
                     {message ? (
-                      <MessageRow message={message} face={face} question={previous?.speaker_type === 'member' ? previous : undefined} onAskAgain={onAskAgain} />
+                      <MessageRow
+                        message={message}
+                        face={face}
+                        question={previous?.speaker_type === 'member' ? previous : undefined}
+                        onAskAgain={onAskAgain}
+                        feedbackSessionHash={feedbackSessionHash}
+                        branching={branching}
+                      />
                     ) : (
                       run && <StreamingTurn run={run} face={face} onAskAgain={onAskAgain} />
                     )}
@@ -176,9 +250,7 @@ export function MessageList({ messages, run, face, hasOlder, loadingOlder, onLoa
       </div>
       {awayFromBottom && (
         <ActionIcon className={classes.jumpToLatest} variant="default" radius="xl" size="lg" onClick={jumpToLatest} aria-label={t('message.jumpToLatest')}>
-          <svg width={18} height={18} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
-            <path d="M12 5v14M5 12l7 7 7-7" />
-          </svg>
+          <IconArrowDown />
         </ActionIcon>
       )}
     </div>

@@ -1,5 +1,5 @@
-import { memo, useSyncExternalStore } from 'react';
-import { Alert, Avatar, Badge, Button, Group, Loader, Text } from '@mantine/core';
+import { memo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { Alert, Avatar, Badge, Button, Group, Loader, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Citation, SessionFile, SessionMessage } from '../../../../shared/api';
 import type { ChatRun } from './chatRun';
@@ -8,27 +8,82 @@ import { interruptedOf } from './history';
 import { Citations } from '../sources/Citations';
 import { MarkdownContent } from './MarkdownContent';
 import { AnswerActions } from '../../components/CopyButton';
+import { AnswerFeedback } from './AnswerFeedback';
 import { MessageFiles } from './attachments/MessageFiles';
 import { GeneratedImage } from './modes/GeneratedImage';
 import { ThinkingBlock } from './modes/ThinkingBlock';
 import { answerImages } from './modes/imageFiles';
 import classes from './chat.module.css';
+import { messageText } from '../../i18n/keys';
+import { AnswerBranchBar, type BranchActions, QuestionBranchBar, QuestionEditor } from './BranchControls';
 
 export interface ChatbotFace {
   name: string;
   imageUrl: string | null;
 }
 
-function MemberBubble({ text, files }: { text: string; files: readonly SessionFile[] }) {
+/**
+ * The quiet mark of a message imported from a chat's export (decision 0079): the word on screen, the
+ * explanation in a tooltip and, whole, for a screen reader.
+ */
+function ImportedMark() {
+  const { t } = useTranslation('chat');
   return (
-    <div data-testid="member-message">
+    <Tooltip label={t('message.importedHint')} withArrow multiline w={260} events={{ hover: true, focus: false, touch: true }}>
+      <Text component="span" size="xs" c="dimmed" className={classes.importedMark} data-testid="imported-mark">
+        <span aria-hidden="true">{t('message.imported')}</span>
+        <VisuallyHidden>{t('message.importedHint')}</VisuallyHidden>
+      </Text>
+    </Tooltip>
+  );
+}
+
+function MemberBubble({ text, files, mark, tools }: { text: string; files: readonly SessionFile[]; mark?: ReactNode; tools?: ReactNode }) {
+  return (
+    <div data-testid="member-message" className={classes.memberMessage}>
       <MessageFiles files={files} />
       {text !== '' && (
         <div className={classes.memberRow}>
           <div className={classes.memberBubble}>{text}</div>
         </div>
       )}
+      {mark || tools ? (
+        <div className={classes.memberMeta}>
+          {mark}
+          {tools}
+        </div>
+      ) : null}
     </div>
+  );
+}
+
+/** A stored question: editable and with its versions when the chat offers branches. */
+function StoredQuestion({ message, branching }: { message: SessionMessage; branching?: BranchActions }) {
+  const [editing, setEditing] = useState(false);
+  const mark = message.imported && <ImportedMark />;
+  if (!branching) return <MemberBubble text={message.text} files={message.files} mark={mark} />;
+  if (editing) {
+    return (
+      <div data-testid="member-message">
+        <MessageFiles files={message.files} />
+        <QuestionEditor
+          text={message.text}
+          onCancel={() => setEditing(false)}
+          onSend={(text) => {
+            setEditing(false);
+            branching.edit(message, text);
+          }}
+        />
+      </div>
+    );
+  }
+  return (
+    <MemberBubble
+      text={message.text}
+      files={message.files}
+      mark={mark}
+      tools={<QuestionBranchBar question={message} actions={branching} onEdit={() => setEditing(true)} />}
+    />
   );
 }
 
@@ -69,6 +124,12 @@ interface AnswerProps {
   images?: { url: string; name?: string }[];
   /** The model's reasoning (thinking mode); `active` while it is still reasoning. */
   reasoning?: { text: string; ms: number | null; active: boolean; messageId: number | null } | null;
+  /** More buttons beside copy under the finished answer (its rating). */
+  actions?: ReactNode;
+  /** Beside the finished answer's actions: its versions and regenerate. */
+  branchBar?: ReactNode;
+  /** Before the finished answer's actions: how it came to be here (imported). */
+  mark?: ReactNode;
 }
 
 /** Generated images arrive as URLs; only web and same-origin addresses are shown. */
@@ -86,6 +147,9 @@ export function ChatbotAnswer({
   citations = [],
   images = [],
   reasoning = null,
+  actions,
+  branchBar,
+  mark,
 }: AnswerProps) {
   const { t } = useTranslation('chat');
   return (
@@ -95,8 +159,18 @@ export function ChatbotAnswer({
       </Avatar>
       <div className={classes.chatbotBody}>
         {reasoning && <ThinkingBlock text={reasoning.text} ms={reasoning.ms} active={reasoning.active} messageId={reasoning.messageId} />}
-        {text === '' && streaming && !reasoning?.active ? <TypingIndicator /> : text !== '' || images.length === 0 ? <MarkdownContent text={text} /> : null}
-        {!streaming && !beingWritten && text !== '' && <AnswerActions text={text} />}
+        {text === '' && streaming && !reasoning?.active ? (
+          <TypingIndicator />
+        ) : text !== '' || images.length === 0 ? (
+          <MarkdownContent text={text} streaming={streaming || beingWritten} />
+        ) : null}
+        {!streaming && !beingWritten && (
+          <div className={classes.answerFooter}>
+            {mark}
+            {text !== '' && <AnswerActions text={text}>{actions}</AnswerActions>}
+            {branchBar}
+          </div>
+        )}
         {images
           .filter((image) => isDisplayableImage(image.url))
           .map((image) => (
@@ -118,7 +192,7 @@ export function ChatbotAnswer({
         )}
         {error && (
           <Alert mt="xs" color="red" variant="light" data-testid="chat-error">
-            {t(error)}
+            {messageText(error)}
           </Alert>
         )}
         {onAskAgain && (
@@ -143,14 +217,20 @@ export const MessageRow = memo(function MessageRow({
   face,
   question,
   onAskAgain,
+  feedbackSessionHash,
+  branching,
 }: {
   message: SessionMessage;
   face: ChatbotFace;
   /** The member's message this answer answers, when it is loaded. */
   question?: SessionMessage;
   onAskAgain?: AskAgain;
+  /** The member's own session the answer belongs to, where they may rate it (not a shared or test chat). */
+  feedbackSessionHash?: string;
+  /** Regenerate, edit and versions; none in a shared session's read-only view. */
+  branching?: BranchActions;
 }) {
-  if (message.speaker_type === 'member') return <MemberBubble text={message.text} files={message.files} />;
+  if (message.speaker_type === 'member') return <StoredQuestion message={message} branching={branching} />;
   return (
     <ChatbotAnswer
       face={face}
@@ -161,6 +241,9 @@ export const MessageRow = memo(function MessageRow({
       citations={message.citations}
       images={answerImages(message.files)}
       reasoning={message.reasoning ? { text: message.reasoning, ms: message.reasoning_ms, active: false, messageId: message.id } : null}
+      actions={feedbackSessionHash && <AnswerFeedback sessionHash={feedbackSessionHash} messageId={message.id} feedback={message.feedback} />}
+      branchBar={branching && message.parent_id !== null && !message.streaming ? <AnswerBranchBar answer={message} actions={branching} /> : undefined}
+      mark={message.imported && <ImportedMark />}
     />
   );
 });
@@ -179,7 +262,7 @@ export const StreamingTurn = memo(function StreamingTurn({ run, face, onAskAgain
       <MemberBubble text={snapshot.memberText} files={snapshot.memberFiles} />
       {snapshot.rejected ? (
         <Alert color="red" variant="light" data-testid="chat-error" title={t('errors.not_sent')}>
-          {t(snapshot.error ?? 'chat:errors.send_failed')}
+          {messageText(snapshot.error ?? 'chat:errors.send_failed')}
         </Alert>
       ) : (
         <ChatbotAnswer
@@ -193,7 +276,12 @@ export const StreamingTurn = memo(function StreamingTurn({ run, face, onAskAgain
           images={snapshot.images.map((url) => ({ url }))}
           reasoning={
             snapshot.thinking
-              ? { text: snapshot.thinking, ms: snapshot.thinkingMs, active: streaming && snapshot.thinkingMs === null, messageId: snapshot.meta?.chatbot_message_id ?? null }
+              ? {
+                  text: snapshot.thinking,
+                  ms: snapshot.thinkingMs,
+                  active: streaming && snapshot.thinkingMs === null,
+                  messageId: snapshot.meta?.chatbot_message_id ?? null,
+                }
               : null
           }
         />

@@ -26,14 +26,7 @@ export function ShareLink({ hashId }: { hashId: string }) {
   const url = useSharedUrl(hashId);
   return (
     <Group gap="xs" wrap="nowrap" align="flex-end">
-      <TextInput
-        flex={1}
-        readOnly
-        label={t('share.link')}
-        value={url}
-        onFocus={(event) => event.currentTarget.select()}
-        data-testid="share-link"
-      />
+      <TextInput flex={1} readOnly label={t('share.link')} value={url} onFocus={(event) => event.currentTarget.select()} data-testid="share-link" />
       <CopyButton text={url} label={t('share.copyLink')} testId="copy-link" />
     </Group>
   );

@@ -1,11 +1,12 @@
 import { chatApi } from '../../../../shared/api';
 import { errorMessageKey } from '../../api/errorMessages';
+import type { MessageKey } from '../../i18n/keys';
 
 /**
  * A full i18n key of a chat-stream message of spec §8: under `errors.` in chat.json, sources.json
  * (web search) or modes.json (thinking, images, task modes), or a depletion message in credits.json.
  */
-export type ChatErrorKey = `${'chat' | 'sources' | 'modes'}:errors.${string}` | `credits:depleted.${string}`;
+export type ChatErrorKey = Extract<MessageKey, `${'chat' | 'sources' | 'modes'}:errors.${string}` | `credits:depleted.${string}`>;
 
 /** A send rejected before the stream started: the chat endpoint's rows of the error catalogue. */
 export function sendErrorKey(error: unknown): ChatErrorKey {

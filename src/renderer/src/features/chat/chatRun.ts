@@ -30,6 +30,13 @@ export interface ChatRunOptions {
   body: ChatBody;
   /** The files whose ids the body sends (their names and types, to show them on the message). */
   memberFiles?: readonly SessionFile[];
+  /** The question as shown, when the body does not carry it (a regeneration asks the stored one again). */
+  memberText?: string;
+  /**
+   * A regeneration or an edit: the stored question it answers again or replaces. From it on, the
+   * loaded branch gives way to this turn.
+   */
+  replacesFrom?: number;
   streamChat: (request: ChatStreamRequest) => Promise<void>;
   onMeta?: (meta: ChatMeta) => void;
   /** Called once when the answer reached a final status and everything received is on screen. */
@@ -65,7 +72,7 @@ export class ChatRun {
     this.chatbotId = options.chatbotId;
     this.batcher = new OutputBatcher((text) => this.onRelease(text), options.releaseRule);
     this.snapshot = {
-      memberText: options.body.text ?? '',
+      memberText: options.memberText ?? options.body.text ?? '',
       memberFiles: options.memberFiles ?? [],
       meta: null,
       text: '',
@@ -83,6 +90,10 @@ export class ChatRun {
   /** What was sent. */
   get body(): ChatBody {
     return this.options.body;
+  }
+
+  get replacesFrom(): number | null {
+    return this.options.replacesFrom ?? null;
   }
 
   get sessionHashId(): string | null {

@@ -4,4 +4,3 @@ import { LONG_CONVERSATION_CONTEXT_SHARE } from '../../../../shared/domain/chat'
 export function isLongConversation(contextTokens: number, contextLimit: number): boolean {
   return contextLimit > 0 && contextTokens > contextLimit * LONG_CONVERSATION_CONTEXT_SHARE;
 }
-

@@ -1,5 +1,6 @@
 import hljs from 'highlight.js/lib/core';
 import type { LanguageFn } from 'highlight.js';
+import { loadOnDemand } from './onDemand';
 
 type LanguageModule = Promise<{ default: LanguageFn }>;
 
@@ -45,41 +46,74 @@ const loaders: Record<string, () => LanguageModule> = {
 
 /** The aliases each grammar registers, known before it is loaded. */
 const aliases: Record<string, string> = {
-  sh: 'bash', zsh: 'bash', h: 'c', cc: 'cpp', 'c++': 'cpp', hpp: 'cpp', cxx: 'cpp', cs: 'csharp', 'c#': 'csharp',
-  patch: 'diff', golang: 'go', gql: 'graphql', toml: 'ini', js: 'javascript', jsx: 'javascript', mjs: 'javascript',
-  cjs: 'javascript', jsonc: 'json', json5: 'json', kt: 'kotlin', kts: 'kotlin', mk: 'makefile', make: 'makefile',
-  md: 'markdown', objc: 'objectivec', mm: 'objectivec', pl: 'perl', pm: 'perl', py: 'python', rb: 'ruby', rs: 'rust',
-  console: 'shell', shellsession: 'shell', ts: 'typescript', tsx: 'typescript', mts: 'typescript', cts: 'typescript',
-  vb: 'vbnet', html: 'xml', xhtml: 'xml', svg: 'xml', yml: 'yaml',
+  sh: 'bash',
+  zsh: 'bash',
+  h: 'c',
+  cc: 'cpp',
+  'c++': 'cpp',
+  hpp: 'cpp',
+  cxx: 'cpp',
+  cs: 'csharp',
+  'c#': 'csharp',
+  patch: 'diff',
+  golang: 'go',
+  gql: 'graphql',
+  toml: 'ini',
+  js: 'javascript',
+  jsx: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  jsonc: 'json',
+  json5: 'json',
+  kt: 'kotlin',
+  kts: 'kotlin',
+  mk: 'makefile',
+  make: 'makefile',
+  md: 'markdown',
+  objc: 'objectivec',
+  mm: 'objectivec',
+  pl: 'perl',
+  pm: 'perl',
+  py: 'python',
+  rb: 'ruby',
+  rs: 'rust',
+  console: 'shell',
+  shellsession: 'shell',
+  ts: 'typescript',
+  tsx: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
+  vb: 'vbnet',
+  html: 'xml',
+  xhtml: 'xml',
+  svg: 'xml',
+  yml: 'yaml',
 };
 
-const loading = new Set<string>();
-const listeners = new Set<() => void>();
-let loadedCount = 0;
+/** One on-demand getter per grammar, made the first time a code block names it. */
+const grammars = new Map<string, () => LanguageFn | null>();
 
-function load(name: string): void {
-  if (loading.has(name)) return;
-  loading.add(name);
-  void loaders[name]!().then(
-    (module) => {
-      hljs.registerLanguage(name, module.default);
-      loadedCount += 1;
-      for (const listener of listeners) listener();
-    },
-    // A chunk that failed to load (offline) is tried again by the next code block that names it.
-    () => loading.delete(name),
-  );
+function grammar(name: string): () => LanguageFn | null {
+  let get = grammars.get(name);
+  if (!get) {
+    get = loadOnDemand(
+      () => loaders[name]!().then((module) => module.default),
+      (language) => hljs.registerLanguage(name, language),
+    );
+    grammars.set(name, get);
+  }
+  return get;
 }
 
 /**
  * Highlighted HTML for `code` in `language`, or null when the language is unknown or its grammar
- * is still loading (then the listeners hear about it once it is there).
+ * is still loading (then `subscribeOnDemand` tells once it is there).
  */
 export function highlightCode(code: string, language: string): string | null {
   const name = language.toLowerCase();
   if (hljs.getLanguage(name)) return hljs.highlight(code, { language: name, ignoreIllegals: true }).value;
-  const grammar = aliases[name] ?? name;
-  if (grammar in loaders) load(grammar);
+  const grammarName = aliases[name] ?? name;
+  if (grammarName in loaders) grammar(grammarName)();
   return null;
 }
 
@@ -88,11 +122,3 @@ export function isGrammarPending(language: string): boolean {
   const name = language.toLowerCase();
   return !hljs.getLanguage(name) && (aliases[name] ?? name) in loaders;
 }
-
-/** For useSyncExternalStore: changes each time a grammar arrives. */
-export function subscribeGrammars(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-export const loadedGrammarCount = () => loadedCount;

@@ -3,6 +3,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { setPlatformForTests } from '../../platform';
 import { installFakeApi } from '../../test/fakeApi';
+import { testMember } from '../../test/fixtures';
 import { renderScreen } from '../../test/render';
 import { useUserSession } from '../../stores/userSession';
 import { ContactModal } from './ContactModal';
@@ -10,7 +11,9 @@ import { ContactModal } from './ContactModal';
 afterEach(() => setPlatformForTests(null));
 
 function open() {
-  useUserSession.setState({ member: { id: 9, name: 'Ada', email: 'ada@demo.test', is_admin: false, language: 'en', custom_fields: [], member_status: 'approved', member_type: 'individual', sso_platform_id: null, has_password: true } });
+  useUserSession.setState({
+    member: testMember({ id: 9, member_type: 'individual' }),
+  });
   const onClose = vi.fn();
   renderScreen(<ContactModal opened onClose={onClose} />);
   return onClose;

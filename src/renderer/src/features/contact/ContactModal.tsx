@@ -3,7 +3,7 @@ import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { inquiriesApi } from '../../../../shared/api';
 import { useEndpointMutation } from '../../api/endpointHooks';
-import { bodySchemaOf, focusFirstError, zodResolver } from '../../components/forms/zodResolver';
+import { bodySchemaOf, focusFirstError, formErrorText, zodResolver } from '../../components/forms/zodResolver';
 import { showToast } from '../../components/toast';
 import { useUserSession } from '../../stores/userSession';
 
@@ -25,18 +25,37 @@ export function ContactModal({ opened, onClose }: { opened: boolean; onClose: ()
       onClose();
     },
   });
-  const errorText = (field: 'inquiry' | 'email' | 'phone') => {
-    const key = form.errors[field];
-    if (!key) return undefined;
-    return String(key).startsWith('validation.') ? t(`common:${String(key)}`) : t(String(key));
-  };
+  const errorText = (field: 'inquiry' | 'email' | 'phone') => formErrorText(form.errors[field]);
   return (
     <Modal opened={opened} onClose={onClose} title={t('title')} closeButtonProps={{ 'aria-label': t('close') }} size="lg">
-      <form noValidate onSubmit={form.onSubmit((values) => send.mutate({ body: { ...values, phone: values.phone.trim() || undefined } }), (errors) => focusFirstError(form, errors))} data-testid="contact-form">
+      <form
+        noValidate
+        onSubmit={form.onSubmit(
+          (values) => send.mutate({ body: { ...values, phone: values.phone.trim() || undefined } }),
+          (errors) => focusFirstError(form, errors),
+        )}
+        data-testid="contact-form"
+      >
         <Stack gap="sm">
-          <Textarea label={t('inquiry')} autosize minRows={4} maxRows={10} required data-autofocus {...form.getInputProps('inquiry')} error={errorText('inquiry')} />
+          <Textarea
+            label={t('inquiry')}
+            autosize
+            minRows={4}
+            maxRows={10}
+            required
+            data-autofocus
+            {...form.getInputProps('inquiry')}
+            error={errorText('inquiry')}
+          />
           <TextInput label={t('email')} type="email" required autoComplete="email" {...form.getInputProps('email')} error={errorText('email')} />
-          <TextInput label={t('phone')} type="tel" autoComplete="tel" description={t('phone_hint')} {...form.getInputProps('phone')} error={errorText('phone')} />
+          <TextInput
+            label={t('phone')}
+            type="tel"
+            autoComplete="tel"
+            description={t('phone_hint')}
+            {...form.getInputProps('phone')}
+            error={errorText('phone')}
+          />
           <Group justify="flex-end" mt="xs">
             <Button variant="default" onClick={onClose}>
               {t('cancel')}

@@ -4,19 +4,38 @@ import type { CreditEntry, Member, MemberUsage } from '../../../../shared/api';
 import { setPlatformForTests } from '../../platform';
 import { useUserSession } from '../../stores/userSession';
 import { installFakeApi, page } from '../../test/fakeApi';
+import { testMember } from '../../test/fixtures';
 import { renderScreen } from '../../test/render';
 import CreditsPage from './CreditsPage';
 
-const member = (memberType: Member['member_type']): Member => ({
-  id: 9, name: 'Ada', email: 'ada@demo.test', is_admin: false, language: 'en', custom_fields: [], member_status: 'approved', member_type: memberType, sso_platform_id: null, has_password: true,
-});
+const member = (memberType: Member['member_type']) => testMember({ id: 9, member_type: memberType });
 const usage = (over: Partial<MemberUsage>): MemberUsage => ({
-  period_start: '2026-11-01', period_end: '2026-11-30', limited_by: 'member', quota: 5000, usage: 1234.9, remaining: 3765.1, percentage_used: 24.698, depleted: false,
-  depletion_kind: 'team', message_count: 10, average_message_cost: 123, estimated_messages_left: 30, models: [], ...over,
+  period_start: '2026-11-01',
+  period_end: '2026-11-30',
+  limited_by: 'member',
+  quota: 5000,
+  usage: 1234.9,
+  remaining: 3765.1,
+  percentage_used: 24.698,
+  depleted: false,
+  depletion_kind: 'team',
+  message_count: 10,
+  average_message_cost: 123,
+  estimated_messages_left: 30,
+  models: [],
+  ...over,
 });
 const entry: CreditEntry = {
-  id: 1, quota: 100000, usage: 2500, created_at: '2026-11-01T00:00:00Z', usage_start_date: '2026-11-01', usage_end_date: '2026-11-30',
-  ko_name: '팀 월간 크레딧', en_name: 'Team monthly credits', expired: false, transaction: null,
+  id: 1,
+  quota: 100000,
+  usage: 2500,
+  created_at: '2026-11-01T00:00:00Z',
+  usage_start_date: '2026-11-01',
+  usage_end_date: '2026-11-30',
+  ko_name: '팀 월간 크레딧',
+  en_name: 'Team monthly credits',
+  expired: false,
+  transaction: null,
 };
 
 function show(memberType: Member['member_type'], usageNow: MemberUsage) {

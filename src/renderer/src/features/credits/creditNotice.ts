@@ -1,6 +1,7 @@
 import type { Chatbot, Member, MemberUsage } from '../../../../shared/api';
 import { creditWarning, type DepletionKind } from '../../../../shared/domain/credits';
 import type { KeyValueStore } from '../announcements/announcementDismissal';
+import type { MessageKey } from '../../i18n/keys';
 
 /** The first default chatbot on the unlimited low-tier model: usable with credits depleted under is_low_llm_free. */
 export const lowTierChatbot = (chatbots: readonly Chatbot[]): Chatbot | undefined =>
@@ -50,7 +51,7 @@ export function creditNotice({ usage, memberId, chatbot, chatbots, isLowLlmFree,
  * support (upgrade or more credits); an organisation member asks their administrator; a chatbot
  * paid by its creator is for the creator to fix.
  */
-export function contactKey(depletion: DepletionKind, memberType: Member['member_type']): string {
+export function contactKey(depletion: DepletionKind, memberType: Member['member_type']): MessageKey {
   if (depletion === 'chatbot_creator') return 'credits:contact.creator';
   return memberType === 'individual' ? 'credits:contact.support' : 'credits:contact.admin';
 }

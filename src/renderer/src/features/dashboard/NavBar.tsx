@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { AppShell, Avatar, Box, Collapse, Divider, Group, Image, ScrollArea, Stack, Text, Tooltip, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { AppShell, Avatar, Divider, Group, Image, ScrollArea, Stack, Text, Tooltip, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useMatch } from 'react-router-dom';
 import { isCreditsDepleted } from '../../../../shared/domain/credits';
@@ -14,11 +14,11 @@ import { LanguageMenu } from '../../components/LanguageMenu';
 import { SideNavbar } from '../../components/SideNavShell';
 import { useApiReferenceUrl } from '../../api/apiReference';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
-import { IconBook, IconChevron, IconCode, IconExternal, IconFileText, IconMail, IconPlus, IconShield, IconStore, IconStudio, IconUser } from '../../components/icons';
+import { IconBook, IconCode, IconExternal, IconFileText, IconMail, IconPlus, IconShield, IconStore, IconStudio, IconUser } from '../../components/icons';
 import { ContactModal } from '../contact/ContactModal';
 import { CreditUsageIndicator } from '../credits/CreditUsageIndicator';
 import { NEW_CHAT_LINK_ID, newChatPath } from './newChatTarget';
-import { SessionList } from './SessionList';
+import { MySessions } from './MySessions';
 import classes from './NavBar.module.css';
 import sideNav from '../../components/SideNav.module.css';
 
@@ -66,24 +66,6 @@ function NewChatLink() {
   );
 }
 
-function MySessions() {
-  const { t } = useTranslation('dashboard');
-  const [open, setOpen] = useState(true);
-  return (
-    <Box>
-      <UnstyledButton className={classes.sectionToggle} onClick={() => setOpen((value) => !value)} aria-expanded={open} data-testid="my-sessions-toggle">
-        {t('my_sessions')}
-        <IconChevron size={14} className={`${classes.chevron} ${open ? '' : classes.chevronClosed}`} />
-      </UnstyledButton>
-      <Collapse expanded={open}>
-        <Box pt={4}>
-          <SessionList />
-        </Box>
-      </Collapse>
-    </Box>
-  );
-}
-
 /** Individual members have no administrator to ask: they write to the tenant's support (spec §2 contact modal). */
 function ContactLink() {
   const { t } = useTranslation('contact');
@@ -116,7 +98,7 @@ function ExternalNavLink({ href, icon, label, testId }: { href: string; icon: Re
 }
 
 function NavFooter() {
-  const { t } = useTranslation('dashboard');
+  const { t } = useTranslation(['dashboard', 'account']);
   const member = useUserSession((state) => state.member);
   const manualUrl = useTenant().data?.manual_url;
   const docsUrl = useApiReferenceUrl(useResolvedLanguage());

@@ -13,11 +13,28 @@ afterEach(() => {
 });
 
 function session(hashId: string, title: string | null, chatbotId = 5, lastChatAt: string | null = null) {
-  return { id: hashId.length, hash_id: hashId, chatbot_id: chatbotId, chatbot: { id: chatbotId }, title, is_public: false, creator_name: 'Ada', last_chat_at: lastChatAt, created_at: '2025-01-01T00:00:00Z' };
+  return {
+    id: hashId.length,
+    hash_id: hashId,
+    chatbot_id: chatbotId,
+    chatbot: { id: chatbotId },
+    title,
+    is_public: false,
+    creator_name: 'Ada',
+    last_chat_at: lastChatAt,
+    created_at: '2025-01-01T00:00:00Z',
+  };
 }
 
 function chatbot(id: number, isDefault: boolean) {
-  return testChatbot({ id, hash_id: `c${id}`, en_name: `Bot ${id}`, ko_name: `봇 ${id}`, is_default: isDefault, llm_model: testModel({ display_name: 'Demo', context_limit: 8000 }) });
+  return testChatbot({
+    id,
+    hash_id: `c${id}`,
+    en_name: `Bot ${id}`,
+    ko_name: `봇 ${id}`,
+    is_default: isDefault,
+    llm_model: testModel({ display_name: 'Demo', context_limit: 8000 }),
+  });
 }
 
 /** A DELETE that answers only when the test says so, to look at the list in between. */
@@ -56,8 +73,13 @@ describe('My chats', () => {
     renderScreen(<SessionList />);
 
     const month = new Intl.DateTimeFormat('en', { year: 'numeric', month: 'long' }).format(twoMonthsAgo);
-    await waitFor(() => expect(screen.getAllByTestId('session-group').map((heading) => heading.textContent)).toEqual(['Today', 'Yesterday', 'Previous 7 days', month]));
-    const titlesUnder = (heading: string) => within(screen.getByRole('group', { name: heading })).getAllByRole('link').map((link) => link.textContent);
+    await waitFor(() =>
+      expect(screen.getAllByTestId('session-group').map((heading) => heading.textContent)).toEqual(['Today', 'Yesterday', 'Previous 7 days', month]),
+    );
+    const titlesUnder = (heading: string) =>
+      within(screen.getByRole('group', { name: heading }))
+        .getAllByRole('link')
+        .map((link) => link.textContent);
     expect(titlesUnder('Today')).toEqual(['Bake sourdough bread']);
     expect(titlesUnder('Yesterday')).toEqual(['Plan a weekend trip']);
     expect(titlesUnder('Previous 7 days')).toEqual(['Quarterly report']);

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { ActionIcon, Center, Loader, Skeleton, Stack, Text, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useMatch } from 'react-router-dom';
@@ -10,6 +10,7 @@ import { focusOrMain } from '../../components/mainContent';
 import { NEW_CHAT_LINK_ID } from './newChatTarget';
 import { DeleteSessionDialog } from './DeleteSessionDialog';
 import { useDeleteSession } from './useDeleteSession';
+import { useLoadMoreAtEnd } from './useLoadMoreAtEnd';
 import { groupSessionsByDate, type SessionPeriod } from './sessionGroups';
 import classes from './SessionList.module.css';
 
@@ -25,11 +26,15 @@ function usePeriodLabel(): (period: SessionPeriod) => string {
 export function SessionList() {
   const { t } = useTranslation('dashboard');
   // 30 per page (the API default), the next page loaded at the end of the list.
-  const sessions = useEndpointInfiniteQuery(sessionsApi.listSessions, {}, {
-    pageQuery: (page: number) => ({ page }),
-    initialPageParam: 1,
-    getNextPageParam: (last) => (last.page < last.total_pages ? last.page + 1 : undefined),
-  });
+  const sessions = useEndpointInfiniteQuery(
+    sessionsApi.listSessions,
+    {},
+    {
+      pageQuery: (page: number) => ({ page }),
+      initialPageParam: 1,
+      getNextPageParam: (last) => (last.page < last.total_pages ? last.page + 1 : undefined),
+    },
+  );
   const deletion = useDeleteSession();
   const [pendingDelete, setPendingDelete] = useState<Session | null>(null);
   const openSession = useMatch('/dashboard/chat/:chatbotId/:sessionHashId');
@@ -39,17 +44,7 @@ export function SessionList() {
   // After a confirmed delete the trash button that opened the dialog is gone: focus moves to the
   // chat that took its place (or the one above, or New chat when the list is empty).
   const focusAfterDelete = useRef<string | null>(null);
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = sessions;
-
-  useEffect(() => {
-    const sentinel = endOfList.current;
-    if (!sentinel || !hasNextPage) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
-    });
-    observer.observe(sentinel);
-    return () => observer.disconnect();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  useLoadMoreAtEnd(endOfList, sessions);
 
   if (sessions.isPending) {
     return (
@@ -88,7 +83,13 @@ export function SessionList() {
                   const active = openSession?.params.sessionHashId === session.hash_id;
                   return (
                     <li key={session.hash_id} className={`${classes.item} ${active ? classes.active : ''}`} data-testid="session-item">
-                      <Link to={`/dashboard/chat/${session.chatbot_id}/${session.hash_id}`} className={classes.title} title={title} aria-current={active ? 'page' : undefined} data-hash={session.hash_id}>
+                      <Link
+                        to={`/dashboard/chat/${session.chatbot_id}/${session.hash_id}`}
+                        className={classes.title}
+                        title={title}
+                        aria-current={active ? 'page' : undefined}
+                        data-hash={session.hash_id}
+                      >
                         {title}
                       </Link>
                       <Tooltip label={t('delete_session.tooltip')}>
@@ -112,7 +113,7 @@ export function SessionList() {
         </div>
       )}
       <div ref={endOfList} aria-hidden />
-      {isFetchingNextPage && (
+      {sessions.isFetchingNextPage && (
         <Center py={6}>
           <Loader size="xs" />
         </Center>

@@ -1,7 +1,6 @@
 import type { Chatbot } from '../../../../shared/api';
 import { lowTierChatbot } from '../credits/creditNotice';
 
-
 interface NewChatInput {
   chatbots: readonly Chatbot[];
   creditsDepleted: boolean;

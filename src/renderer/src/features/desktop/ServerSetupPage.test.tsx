@@ -19,7 +19,12 @@ function installDesktop(tenantStatus: number) {
     'settings:set': (patch) => ({ ok: true, value: { ...settings, ...(patch as object), configured: true } }),
     'http:fetch': () => ({
       ok: true,
-      value: { status: tenantStatus, statusText: '', headers: [['content-type', 'application/json']], body: new TextEncoder().encode(JSON.stringify(tenantStatus === 200 ? tenant : { code: 'not_found', message: 'No such tenant' })) },
+      value: {
+        status: tenantStatus,
+        statusText: '',
+        headers: [['content-type', 'application/json']],
+        body: new TextEncoder().encode(JSON.stringify(tenantStatus === 200 ? tenant : { code: 'not_found', message: 'No such tenant' })),
+      },
     }),
   });
   setPlatformForTests(createDesktopPlatform(fake.bridge));

@@ -57,7 +57,12 @@ export function ApiDocs() {
             allowDeselect={false}
             w={{ base: '100%', sm: 280 }}
           />
-          <SegmentedControl value={example} onChange={(value) => setExample(value as ExampleLanguage)} data={EXAMPLE_LANGUAGES.map((value) => ({ value, label: t(`docs.language.${value}`) }))} aria-label={t('docs.language_label')} />
+          <SegmentedControl
+            value={example}
+            onChange={(value) => setExample(value as ExampleLanguage)}
+            data={EXAMPLE_LANGUAGES.map((value) => ({ value, label: t(`docs.language.${value}`) }))}
+            aria-label={t('docs.language_label')}
+          />
         </Group>
         <CodeBlock code={code}>
           <Code block data-testid="api-example" tabIndex={0} aria-label={t('docs.example_label')} style={{ whiteSpace: 'pre', overflowX: 'auto' }}>

@@ -6,7 +6,7 @@ import { apiKeysApi, type ApiKey, type CreateApiKeyBody } from '../../../../shar
 import { chatbotName } from '../../../../shared/domain/chatbots';
 import { API_KEY_CHATBOTS_MAX, API_KEY_NAME_MAX } from '../../../../shared/domain/apiKeys';
 import { useKeyChatbotChoices } from './useKeyChatbotChoices';
-import { focusFirstError, zodResolver } from '../../components/forms/zodResolver';
+import { focusFirstError, formErrorText, zodResolver } from '../../components/forms/zodResolver';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 
 /** `YYYY-MM-DD` of a date in the browser's time zone (what a date input shows). */
@@ -53,23 +53,27 @@ function KeyForm({ target, saving, onClose, onSubmit }: Omit<ApiKeyDialogProps, 
   const data = [...(choices.data?.items ?? []), ...(editing?.chatbots ?? [])]
     .filter((chatbot, index, all) => all.findIndex((other) => other.id === chatbot.id) === index)
     .map((chatbot) => ({ value: String(chatbot.id), label: chatbotName(chatbot, language) || t('untitled') }));
-  const errorText = (path: keyof FormValues) => {
-    const key = form.errors[path];
-    if (!key) return undefined;
-    return t(String(key).includes(':') ? String(key) : `common:${String(key)}`);
-  };
+  const errorText = (path: keyof FormValues) => formErrorText(form.errors[path]);
 
   return (
     <form
       noValidate
       onSubmit={form.onSubmit(
-        (values) =>
-          onSubmit({ name: values.name.trim(), chatbot_ids: values.chatbot_ids.map(Number), expires_at: expiryOfDay(values.expires_on) }),
+        (values) => onSubmit({ name: values.name.trim(), chatbot_ids: values.chatbot_ids.map(Number), expires_at: expiryOfDay(values.expires_on) }),
         (errors) => focusFirstError(form, errors),
       )}
     >
       <Stack gap="md">
-        <TextInput label={t('form.name')} description={t('form.name_hint')} required maxLength={API_KEY_NAME_MAX} data-autofocus {...form.getInputProps('name')} error={errorText('name')} data-testid="key-name" />
+        <TextInput
+          label={t('form.name')}
+          description={t('form.name_hint')}
+          required
+          maxLength={API_KEY_NAME_MAX}
+          data-autofocus
+          {...form.getInputProps('name')}
+          error={errorText('name')}
+          data-testid="key-name"
+        />
         <MultiSelect
           label={t('form.chatbots')}
           description={t('form.chatbots_hint')}
@@ -82,7 +86,15 @@ function KeyForm({ target, saving, onClose, onSubmit }: Omit<ApiKeyDialogProps, 
           data-testid="key-chatbots"
           comboboxProps={{ withinPortal: true }}
         />
-        <TextInput type="date" label={t('form.expiry')} description={t('form.expiry_hint')} min={localDay(new Date(Date.now() + 86_400_000))} {...form.getInputProps('expires_on')} error={errorText('expires_on')} data-testid="key-expiry" />
+        <TextInput
+          type="date"
+          label={t('form.expiry')}
+          description={t('form.expiry_hint')}
+          min={localDay(new Date(Date.now() + 86_400_000))}
+          {...form.getInputProps('expires_on')}
+          error={errorText('expires_on')}
+          data-testid="key-expiry"
+        />
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onClose}>
             {t('cancel')}
@@ -101,7 +113,12 @@ export function ApiKeyDialog(props: ApiKeyDialogProps) {
   const { t } = useTranslation('developers');
   const { target, onClose } = props;
   return (
-    <Modal opened={target !== null} onClose={onClose} title={target === 'create' ? t('create_title') : t('edit_title')} closeButtonProps={{ 'aria-label': t('close') }}>
+    <Modal
+      opened={target !== null}
+      onClose={onClose}
+      title={target === 'create' ? t('create_title') : t('edit_title')}
+      closeButtonProps={{ 'aria-label': t('close') }}
+    >
       {target && <KeyForm {...props} target={target} key={target === 'create' ? 'create' : target.id} />}
     </Modal>
   );

@@ -15,8 +15,17 @@ const writer = testChatbot({ id: 6, hash_id: 'writer6hash', en_name: 'Writer', i
 
 function apiKey(overrides: Partial<ApiKey> = {}): ApiKey {
   return {
-    id: 1, name: 'Website widget', key_prefix: 'cbp_live_AbC123', chatbots: [{ id: 5, hash_id: 'helper5hash', ko_name: '도우미', en_name: 'Helper' }],
-    status: 'active', created_at: '2025-03-01T10:00:00Z', last_used_at: null, expires_at: null, revoked_at: null, requests_this_month: 3, credits_this_month: 1.25,
+    id: 1,
+    name: 'Website widget',
+    key_prefix: 'cbp_live_AbC123',
+    chatbots: [{ id: 5, hash_id: 'helper5hash', ko_name: '도우미', en_name: 'Helper' }],
+    status: 'active',
+    created_at: '2025-03-01T10:00:00Z',
+    last_used_at: null,
+    expires_at: null,
+    revoked_at: null,
+    requests_this_month: 3,
+    credits_this_month: 1.25,
     ...overrides,
   };
 }

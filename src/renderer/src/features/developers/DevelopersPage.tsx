@@ -19,7 +19,8 @@ import { ApiDocs } from './ApiDocs';
 import { ApiKeyDialog } from './ApiKeyDialog';
 import { KeyRevealDialog } from './KeyRevealDialog';
 import { ListStates } from '../../components/list/ListStates';
-import { ActionsHeader, ListPagination, ListSearchInput, ListTable, ListToolbar } from '../../components/list/ListParts';
+import { ActionsHeader, ListSearchInput, ListTable, ListToolbar } from '../../components/list/ListParts';
+import { messageText } from '../../i18n/keys';
 
 const STATUS_FILTERS = ['all', 'active', 'revoked'] as const;
 const FILTERS = z.object({ status: z.enum(STATUS_FILTERS).default('all') });
@@ -35,7 +36,11 @@ export default function DevelopersPage() {
   const listState = useListState({ size: API_KEYS_PAGE_SIZE, filters: FILTERS });
   const { page, size, search } = listState;
   const { status } = listState.filters;
-  const list = useEndpointQuery(apiKeysApi.listApiKeys, { query: { page, size, search_term: search, ...(status === 'all' ? {} : { status }) } }, { placeholderData: keepPreviousData });
+  const list = useEndpointQuery(
+    apiKeysApi.listApiKeys,
+    { query: { page, size, search_term: search, ...(status === 'all' ? {} : { status }) } },
+    { placeholderData: keepPreviousData },
+  );
   const [editing, setEditing] = useState<'create' | ApiKey | null>(null);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
@@ -95,9 +100,11 @@ export default function DevelopersPage() {
           </ListToolbar>
           <ListStates
             query={list}
-            errorTitle={(error) => t(errorMessageKey(error, apiKeysApi.listApiKeys))}
+            list={listState}
+            errorTitle={(error) => messageText(errorMessageKey(error, apiKeysApi.listApiKeys))}
             retryLabel={t('retry')}
-            empty={listState.isFiltered ? t('empty_filtered') : t('empty')}
+            empty={t('empty')}
+            noMatch={t('empty_filtered')}
             emptyTestId="api-keys-empty"
           >
             {() => (
@@ -142,17 +149,37 @@ export default function DevelopersPage() {
                       </Text>
                     </Table.Td>
                     <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                      <Badge style={{ minWidth: 'max-content' }} color={STATUS_COLORS[key.status]} c={STATUS_TEXT[key.status]} variant="light" data-testid="key-status">
+                      <Badge
+                        style={{ minWidth: 'max-content' }}
+                        color={STATUS_COLORS[key.status]}
+                        c={STATUS_TEXT[key.status]}
+                        variant="light"
+                        data-testid="key-status"
+                      >
                         {t(`status.${key.status}`)}
                       </Badge>
                     </Table.Td>
                     <Table.Td>
                       {key.status !== 'revoked' && (
                         <Group gap={4} wrap="nowrap" justify="flex-end">
-                          <Button size="xs" variant="subtle" leftSection={<IconEdit size={14} />} onClick={() => setEditing(key)} aria-label={t('edit_named', { name: key.name })}>
+                          <Button
+                            size="xs"
+                            variant="subtle"
+                            leftSection={<IconEdit size={14} />}
+                            onClick={() => setEditing(key)}
+                            aria-label={t('edit_named', { name: key.name })}
+                          >
                             {t('edit')}
                           </Button>
-                          <Button size="xs" variant="subtle" color="red" leftSection={<IconTrash size={14} />} onClick={() => setRevoking(key)} aria-label={t('revoke_named', { name: key.name })} data-testid="revoke-key">
+                          <Button
+                            size="xs"
+                            variant="subtle"
+                            color="red"
+                            leftSection={<IconTrash size={14} />}
+                            onClick={() => setRevoking(key)}
+                            aria-label={t('revoke_named', { name: key.name })}
+                            data-testid="revoke-key"
+                          >
                             {t('revoke')}
                           </Button>
                         </Group>
@@ -163,7 +190,6 @@ export default function DevelopersPage() {
               </ListTable>
             )}
           </ListStates>
-          <ListPagination list={listState} totalPages={list.data?.total_pages} />
         </Paper>
         <ApiDocs />
       </Stack>

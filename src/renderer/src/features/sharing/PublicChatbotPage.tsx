@@ -1,27 +1,25 @@
 import { useCallback, useMemo, useState } from 'react';
-import { ActionIcon, Avatar, Badge, Button, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { Avatar, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { Link, useNavigate, useParams } from 'react-router-dom';
 import { isApiError, publicSessionsApi, type PublicChatbot } from '../../../../shared/api';
 import { chatbotName } from '../../../../shared/domain/chatbots';
-import { PUBLIC_CHATBOT_ROUTE, SHARED_WORKSPACE_PARAM } from '../../../../shared/domain/sharing';
+import { PUBLIC_CHATBOT_ROUTE } from '../../../../shared/domain/sharing';
 import { useEndpointQuery } from '../../api/endpointHooks';
 import { usePublicSessionHistory } from './publicHistory';
-import { IconPlus, IconShare } from '../../components/icons';
 import { MAIN_CONTENT_ID } from '../../components/mainContent';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
-import { useUserSession } from '../../stores/userSession';
 import { Composer } from '../chat/Composer';
-import { historyBesideRun } from '../chat/history';
+import { historyBesideRun, useOlderPages } from '../chat/history';
 import type { ChatbotFace } from '../chat/Messages';
 import { visitorModesBody } from '../chat/modes/modesStore';
-import chatClasses from '../chat/chat.module.css';
 import { useWebSearchStore } from '../sources/webSearchStore';
 import { ShareLinkDialog } from '../chat/ShareDialog';
 import { useLinkWorkspace } from './useLinkWorkspace';
 import { useVisitorRun } from './useVisitorRun';
 import { PublicNotFound } from './PublicNotFound';
+import { PublicHeader } from './PublicHeader';
 import { PublicThread } from './PublicThread';
 import classes from './sharing.module.css';
 
@@ -82,13 +80,11 @@ export default function PublicChatbotPage() {
   const { hash = '', sessionHash } = useParams();
   const { t } = useTranslation('sharing');
   const language = useResolvedLanguage();
-  const member = useUserSession((state) => state.member);
   const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const workspace = useLinkWorkspace(params.get(SHARED_WORKSPACE_PARAM), member !== null);
+  const { member, ready } = useLinkWorkspace();
   // A chatbot that is not public answers 404: said at once, not retried.
-  const chatbot = useEndpointQuery(publicSessionsApi.getPublicChatbot, { params: { hash } }, { enabled: workspace.ready, retry: false });
-  const history = usePublicSessionHistory(sessionHash ?? '', workspace.ready && sessionHash !== undefined);
+  const chatbot = useEndpointQuery(publicSessionsApi.getPublicChatbot, { params: { hash } }, { enabled: ready, retry: false });
+  const history = usePublicSessionHistory(sessionHash ?? '', ready && sessionHash !== undefined);
   const [shareOpen, setShareOpen] = useState(false);
 
   const data = chatbot.data;
@@ -96,7 +92,10 @@ export default function PublicChatbotPage() {
   useDocumentTitle(data ? name : null);
 
   const sessionChatbot = useMemo(
-    () => (data ? { id: data.id, hash_id: data.hash_id, en_name: data.en_name, ko_name: data.ko_name, profile_image_url: data.profile_image_url, is_public: true } : undefined),
+    () =>
+      data
+        ? { id: data.id, hash_id: data.hash_id, en_name: data.en_name, ko_name: data.ko_name, profile_image_url: data.profile_image_url, is_public: true }
+        : undefined,
     [data],
   );
   const pagePath = `${PUBLIC_CHATBOT_ROUTE}/${encodeURIComponent(hash)}`;
@@ -106,8 +105,10 @@ export default function PublicChatbotPage() {
 
   const face = useMemo<ChatbotFace>(() => ({ name, imageUrl: data?.profile_image_url ?? null }), [name, data]);
   const messages = useMemo(() => (sessionHash ? historyBesideRun(history.data, runMeta) : []), [sessionHash, history.data, runMeta]);
+  const olderPages = useOlderPages(history, { listed: sessionHash !== undefined });
 
-  if (chatbot.isError && isApiError(chatbot.error) && chatbot.error.status === 404) return <PublicNotFound title={t('chatbotPage.notFound')} hint={t('chatbotPage.notFoundHint')} testId="public-chatbot-missing" />;
+  if (chatbot.isError && isApiError(chatbot.error) && chatbot.error.status === 404)
+    return <PublicNotFound title={t('chatbotPage.notFound')} hint={t('chatbotPage.notFoundHint')} testId="public-chatbot-missing" />;
 
   const startNew = () => {
     reset();
@@ -121,53 +122,27 @@ export default function PublicChatbotPage() {
       messages={messages}
       run={run}
       face={face}
-      hasOlder={sessionHash !== undefined && history.hasNextPage}
-      loadingOlder={history.isFetchingNextPage}
-      onLoadOlder={() => void history.fetchNextPage()}
+      {...olderPages}
       empty={data ? <ChatbotIntro chatbot={data} signedIn={member !== null} /> : null}
     />
   );
 
   return (
     <main id={MAIN_CONTENT_ID} tabIndex={-1} className={classes.publicPage} data-testid="public-chatbot-page">
-      <header className={chatClasses.header}>
-        <Group justify="space-between" wrap="nowrap" gap="md">
-          <Group gap="sm" wrap="nowrap" miw={0}>
-            <Avatar src={face.imageUrl} alt="" radius="xl" color="indigo">
-              {name.slice(0, 1).toUpperCase()}
-            </Avatar>
-            <Stack gap={0} miw={0}>
-              <Title order={1} fz="md" fw={650} lineClamp={1} data-testid="public-chatbot-name">
-                {name}
-              </Title>
-              {data?.creator_name && (
-                <Text size="xs" c="dimmed" data-testid="public-chatbot-creator">
-                  {t('chatbotPage.by', { name: data.creator_name })}
-                </Text>
-              )}
-            </Stack>
-          </Group>
-          {sessionHash && (
-            <Group gap="xs" wrap="nowrap" style={{ flex: 'none' }}>
-              <Tooltip label={t('share.open')}>
-                <ActionIcon variant="subtle" color="gray" aria-label={t('share.open')} onClick={() => setShareOpen(true)} data-testid="share-session">
-                  <IconShare size={16} />
-                </ActionIcon>
-              </Tooltip>
-              <Button
-                size="xs"
-                variant="light"
-                leftSection={<IconPlus size={14} />}
-                onClick={startNew}
-                classNames={{ label: chatClasses.newSessionLabel, section: chatClasses.newSessionIcon }}
-                data-testid="public-chatbot-new-chat"
-              >
-                {t('public.newChat')}
-              </Button>
-            </Group>
-          )}
-        </Group>
-      </header>
+      <PublicHeader
+        face={face}
+        title={name}
+        titleTestId="public-chatbot-name"
+        subtitle={
+          data?.creator_name && (
+            <Text size="xs" c="dimmed" data-testid="public-chatbot-creator">
+              {t('chatbotPage.by', { name: data.creator_name })}
+            </Text>
+          )
+        }
+        onShare={sessionHash ? () => setShareOpen(true) : undefined}
+        newChat={sessionHash ? { label: t('public.newChat'), onClick: startNew, testId: 'public-chatbot-new-chat' } : undefined}
+      />
       {body}
       {data && member === null && (
         <Composer onSend={send} onStop={stop} streaming={streaming} conversationKey={sessionHash ?? 'fresh'} visitor visitorModes={data.visitor_modes} />

@@ -1,26 +1,24 @@
 import { useCallback, useMemo, useState } from 'react';
-import { ActionIcon, Avatar, Button, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { useNavigate, useParams } from 'react-router-dom';
 import { isApiError, publicSessionsApi } from '../../../../shared/api';
-import { SHARED_SESSION_ROUTE, SHARED_WORKSPACE_PARAM } from '../../../../shared/domain/sharing';
+import { SHARED_SESSION_ROUTE } from '../../../../shared/domain/sharing';
 import { useEndpointQuery } from '../../api/endpointHooks';
 import { usePublicSessionHistory } from './publicHistory';
-import { IconPlus, IconShare } from '../../components/icons';
 import { MAIN_CONTENT_ID } from '../../components/mainContent';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
-import { useUserSession } from '../../stores/userSession';
 import { Composer } from '../chat/Composer';
 import { chatbotName } from '../../../../shared/domain/chatbots';
-import { historyBesideRun } from '../chat/history';
+import { historyBesideRun, useOlderPages } from '../chat/history';
 import { visitorModesBody } from '../chat/modes/modesStore';
 import { useWebSearchStore } from '../sources/webSearchStore';
 import type { ChatbotFace } from '../chat/Messages';
-import chatClasses from '../chat/chat.module.css';
 import { ShareLinkDialog } from '../chat/ShareDialog';
 import { StartChatDialog } from './StartChatDialog';
 import { PublicNotFound } from './PublicNotFound';
+import { PublicHeader } from './PublicHeader';
 import { PublicThread } from './PublicThread';
 import classes from './sharing.module.css';
 import { useVisitorRun } from './useVisitorRun';
@@ -37,13 +35,11 @@ export default function PublicSessionPage() {
   const { hash = '' } = useParams();
   const { t } = useTranslation('sharing');
   const language = useResolvedLanguage();
-  const member = useUserSession((state) => state.member);
   const navigate = useNavigate();
-  const [params] = useSearchParams();
-  const workspace = useLinkWorkspace(params.get(SHARED_WORKSPACE_PARAM), member !== null);
+  const { member, ready } = useLinkWorkspace();
   // A private (or unknown) session answers 404: said at once, not retried.
-  const session = useEndpointQuery(publicSessionsApi.getPublicSession, { params: { hash } }, { enabled: workspace.ready, retry: false });
-  const history = usePublicSessionHistory(hash, workspace.ready);
+  const session = useEndpointQuery(publicSessionsApi.getPublicSession, { params: { hash } }, { enabled: ready, retry: false });
+  const history = usePublicSessionHistory(hash, ready);
   /** A fresh visitor chat was started from the dialog and has not been sent yet. */
   const [fresh, setFresh] = useState(false);
   const [dialog, setDialog] = useState<'start' | 'share' | null>(null);
@@ -52,7 +48,11 @@ export default function PublicSessionPage() {
   const title = fresh ? t('public.newChat') : data?.title || t('public.untitled');
   useDocumentTitle(data ? title : null);
   const canChat = !member && data !== undefined && data.chatbot.is_public && (fresh || data.creator_name === null);
-  const visitorModes = useEndpointQuery(publicSessionsApi.getPublicChatbot, { params: { hash: data?.chatbot.hash_id ?? '' } }, { enabled: canChat, retry: false }).data?.visitor_modes;
+  const visitorModes = useEndpointQuery(
+    publicSessionsApi.getPublicChatbot,
+    { params: { hash: data?.chatbot.hash_id ?? '' } },
+    { enabled: canChat, retry: false },
+  ).data?.visitor_modes;
 
   const onSessionCreated = useCallback(
     (created: string) => {
@@ -63,13 +63,19 @@ export default function PublicSessionPage() {
     [navigate],
   );
   const modes = useCallback(() => (visitorModes ? visitorModesBody(visitorModes, useWebSearchStore.getState().on) : {}), [visitorModes]);
-  const { run, runMeta, streaming, send, stop, reset } = useVisitorRun({ chatbot: data?.chatbot, sessionHash: fresh ? undefined : hash, modes, onSessionCreated });
+  const { run, runMeta, streaming, send, stop, reset } = useVisitorRun({
+    chatbot: data?.chatbot,
+    sessionHash: fresh ? undefined : hash,
+    modes,
+    onSessionCreated,
+  });
 
   const face = useMemo<ChatbotFace>(
     () => ({ name: data ? chatbotName(data.chatbot, language) : '', imageUrl: data?.chatbot.profile_image_url ?? null }),
     [data, language],
   );
   const messages = useMemo(() => (fresh ? [] : historyBesideRun(history.data, runMeta)), [fresh, history.data, runMeta]);
+  const olderPages = useOlderPages(history, { listed: !fresh });
 
   const startFresh = () => {
     reset();
@@ -77,7 +83,8 @@ export default function PublicSessionPage() {
     setDialog(null);
   };
 
-  if (session.isError && isApiError(session.error) && session.error.status === 404) return <PublicNotFound title={t('public.notFound')} hint={t('public.notFoundHint')} testId="shared-session-missing" />;
+  if (session.isError && isApiError(session.error) && session.error.status === 404)
+    return <PublicNotFound title={t('public.notFound')} hint={t('public.notFoundHint')} testId="shared-session-missing" />;
 
   const body = (
     <PublicThread
@@ -86,9 +93,7 @@ export default function PublicSessionPage() {
       messages={messages}
       run={run}
       face={face}
-      hasOlder={!fresh && history.hasNextPage}
-      loadingOlder={history.isFetchingNextPage}
-      onLoadOlder={() => void history.fetchNextPage()}
+      {...olderPages}
       empty={
         <Text c="dimmed" ta="center" py={60}>
           {fresh ? t('public.freshHint', { name: face.name }) : t('public.empty')}
@@ -99,49 +104,24 @@ export default function PublicSessionPage() {
 
   return (
     <main id={MAIN_CONTENT_ID} tabIndex={-1} className={classes.publicPage} data-testid="shared-session-page">
-      <header className={chatClasses.header}>
-        <Group justify="space-between" wrap="nowrap" gap="md">
-          <Group gap="sm" wrap="nowrap" miw={0}>
-            <Avatar src={face.imageUrl} alt="" radius="xl" color="indigo">
-              {face.name.slice(0, 1).toUpperCase()}
-            </Avatar>
-            <Stack gap={0} miw={0}>
-              <Title order={1} fz="md" fw={650} lineClamp={1} data-testid="shared-session-title">
-                {title}
-              </Title>
-              {data && (
-                <Text size="xs" c="dimmed" data-testid="shared-session-creator">
-                  <Text span inherit fw={600} c="var(--mantine-color-text)">
-                    {face.name}
-                  </Text>
-                  {' · '}
-                  {data.creator_name === null ? t('public.byVisitor') : t('public.sharedBy', { name: data.creator_name })}
-                </Text>
-              )}
-            </Stack>
-          </Group>
-          <Group gap="xs" wrap="nowrap" style={{ flex: 'none' }}>
-            {!fresh && (
-              <Tooltip label={t('share.open')}>
-                <ActionIcon variant="subtle" color="gray" aria-label={t('share.open')} onClick={() => setDialog('share')} data-testid="share-session">
-                  <IconShare size={16} />
-                </ActionIcon>
-              </Tooltip>
-            )}
-            <Button
-              size="xs"
-              variant="light"
-              leftSection={<IconPlus size={14} />}
-              onClick={() => setDialog('start')}
-              disabled={!data}
-              classNames={{ label: chatClasses.newSessionLabel, section: chatClasses.newSessionIcon }}
-              data-testid="start-new-chat"
-            >
-              {t('start.button')}
-            </Button>
-          </Group>
-        </Group>
-      </header>
+      <PublicHeader
+        face={face}
+        title={title}
+        titleTestId="shared-session-title"
+        subtitle={
+          data && (
+            <Text size="xs" c="dimmed" data-testid="shared-session-creator">
+              <Text span inherit fw={600} c="var(--mantine-color-text)">
+                {face.name}
+              </Text>
+              {' · '}
+              {data.creator_name === null ? t('public.byVisitor') : t('public.sharedBy', { name: data.creator_name })}
+            </Text>
+          )
+        }
+        onShare={fresh ? undefined : () => setDialog('share')}
+        newChat={{ label: t('start.button'), onClick: () => setDialog('start'), disabled: !data, testId: 'start-new-chat' }}
+      />
       {body}
       {canChat && <Composer onSend={send} onStop={stop} streaming={streaming} conversationKey={fresh ? 'fresh' : hash} visitor visitorModes={visitorModes} />}
       <ShareLinkDialog hashId={hash} opened={dialog === 'share'} onClose={() => setDialog(null)} />

@@ -3,6 +3,7 @@ import { Center, Loader, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { errorKeyOf } from '../../api/errorMessages';
 import { MessageList } from '../chat/MessageList';
+import { messageText } from '../../i18n/keys';
 
 type PublicThreadProps = Omit<ComponentProps<typeof MessageList>, 'onAskAgain'> & {
   /** What failed to load, shown instead of the thread; null when nothing did. */
@@ -19,7 +20,7 @@ export function PublicThread({ error, loading, ...list }: PublicThreadProps) {
   if (error) {
     return (
       <Center flex={1}>
-        <Text>{t(errorKeyOf(error))}</Text>
+        <Text>{messageText(errorKeyOf(error))}</Text>
       </Center>
     );
   }

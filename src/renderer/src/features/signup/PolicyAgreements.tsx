@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { Anchor, Box, Button, Checkbox, Group, Input, Modal, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { Policy } from '../../../../shared/api';
@@ -8,7 +8,7 @@ interface PolicyAgreementsProps {
   policies: readonly Policy[];
   agreed: number[];
   onChange: (agreed: number[]) => void;
-  error?: string;
+  error?: ReactNode;
 }
 
 /**

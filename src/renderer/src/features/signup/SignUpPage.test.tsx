@@ -1,25 +1,14 @@
 import { fireEvent, screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import userEvent, { type UserEvent } from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setPlatformForTests } from '../../platform';
 import { useUserSession } from '../../stores/userSession';
+import { enterText } from '../../test/enterText';
 import { installFakeApi, page } from '../../test/fakeApi';
+import { testCustomField, testMember, testSignupSettings } from '../../test/fixtures';
 import { renderScreen } from '../../test/render';
 import SignUpPage from './SignUpPage';
 
-const field = (id: number, field_name: string, extra: object) => ({
-  id,
-  ko_name: '',
-  en_name: field_name,
-  field_name,
-  field_type: 'text',
-  is_signup_field: true,
-  is_searchable: false,
-  is_required: false,
-  is_editable: true,
-  is_unique: false,
-  ...extra,
-});
 const policy = (id: number, policy_name: string, is_mandatory: boolean) => ({
   id,
   policy_name,
@@ -32,10 +21,11 @@ const policy = (id: number, policy_name: string, is_mandatory: boolean) => ({
 
 function formRoutes(overrides: Record<string, () => Response> = {}) {
   return {
-    'GET /tenants/sign-up-settings/': () => Response.json({ signup_open: true, sso_only: false, sso_whitelist_only: false, group_change_approval: true, approval: 'admin', verification_methods: ['email'] }),
+    'GET /tenants/sign-up-settings/': () => Response.json(testSignupSettings()),
     'GET /tenants/member-count-check/': () => Response.json({ member_count: 1, member_limit: 10, can_add_member: true }),
     'GET /member-groups/': () => Response.json(page([{ id: 7, ko_name: '기본', en_name: 'Default group', is_default: true }])),
-    'GET /custom-fields/': () => Response.json({ items: [field(1, 'Department', { is_required: true }), field(2, 'Employee number', { field_type: 'number' })] }),
+    'GET /custom-fields/': () =>
+      Response.json({ items: [testCustomField(1, 'Department', { is_required: true }), testCustomField(2, 'Employee number', { field_type: 'number' })] }),
     'GET /policies/': () => Response.json({ items: [policy(5, 'Terms', true), policy(6, 'News', false)] }),
     ...overrides,
   };
@@ -44,12 +34,12 @@ function formRoutes(overrides: Record<string, () => Response> = {}) {
 beforeEach(() => useUserSession.setState({ member: null, language: 'en' }));
 afterEach(() => setPlatformForTests(null));
 
-async function fillDetails(user: ReturnType<typeof userEvent.setup>, values: { confirm?: string; employee?: string } = {}) {
-  await user.type(screen.getByLabelText(/^Name/), 'Ada Lovelace');
-  await user.type(screen.getByRole('textbox', { name: /^Email/ }), 'ada@example.com');
-  await user.type(screen.getByLabelText(/^Password/), 'Valid-pass1!');
-  await user.type(screen.getByLabelText(/^Confirm password/), values.confirm ?? 'Valid-pass1!');
-  if (values.employee) await user.type(screen.getByLabelText(/^Employee number/), values.employee);
+async function fillDetails(user: UserEvent, values: { confirm?: string; employee?: string } = {}) {
+  await enterText(user, screen.getByLabelText(/^Name/), 'Ada Lovelace');
+  await enterText(user, screen.getByRole('textbox', { name: /^Email/ }), 'ada@example.com');
+  await enterText(user, screen.getByLabelText(/^Password/), 'Valid-pass1!');
+  await enterText(user, screen.getByLabelText(/^Confirm password/), values.confirm ?? 'Valid-pass1!');
+  if (values.employee) await enterText(user, screen.getByLabelText(/^Employee number/), values.employee);
 }
 
 describe('sign-up page', () => {
@@ -74,9 +64,9 @@ describe('sign-up page', () => {
     installFakeApi(formRoutes());
     const user = userEvent.setup();
     renderScreen(<SignUpPage />);
-    await user.type(await screen.findByLabelText(/^Name/), 'A');
-    await user.type(screen.getByRole('textbox', { name: /^Email/ }), 'ada@example.com');
-    await user.type(screen.getByLabelText(/^Password/), 'Valid-pass1!');
+    await enterText(user, await screen.findByLabelText(/^Name/), 'A');
+    await enterText(user, screen.getByRole('textbox', { name: /^Email/ }), 'ada@example.com');
+    await enterText(user, screen.getByLabelText(/^Password/), 'Valid-pass1!');
     await user.click(screen.getByRole('button', { name: 'Send verification code' }));
     expect(screen.getByText('The name must be 2 to 100 characters.')).toBeInTheDocument();
   });
@@ -89,7 +79,10 @@ describe('sign-up page', () => {
     expect(terms).toBeDisabled();
 
     // A long text: jsdom lays nothing out, so the sizes are given; the end is not reached yet.
-    const sizes = [vi.spyOn(HTMLElement.prototype, 'scrollHeight', 'get').mockReturnValue(1000), vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(300)];
+    const sizes = [
+      vi.spyOn(HTMLElement.prototype, 'scrollHeight', 'get').mockReturnValue(1000),
+      vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(300),
+    ];
     await user.click(screen.getByRole('button', { name: 'Read Terms' }));
     const dialog = await screen.findByRole('dialog');
     const agree = within(dialog).getByRole('button', { name: 'I agree' });
@@ -139,7 +132,8 @@ describe('sign-up page', () => {
     const now = Date.now();
     const api = installFakeApi(
       formRoutes({
-        'POST /auth/code/': () => Response.json({ expires_at: new Date(now + 600_000).toISOString(), resend_available_at: new Date(now + 60_000).toISOString() }),
+        'POST /auth/code/': () =>
+          Response.json({ expires_at: new Date(now + 600_000).toISOString(), resend_available_at: new Date(now + 60_000).toISOString() }),
         'POST /auth/sign-up/': () => Response.json({ outcome: 'pending', member_id: 9 }),
       }),
     );
@@ -147,7 +141,7 @@ describe('sign-up page', () => {
     renderScreen(<SignUpPage />);
     await screen.findByLabelText(/^Department/);
     await fillDetails(user);
-    await user.type(screen.getByLabelText(/^Department/), 'Research');
+    await enterText(user, screen.getByLabelText(/^Department/), 'Research');
     await user.click(screen.getByRole('button', { name: 'Read Terms' }));
     await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'I agree' }));
     await user.click(screen.getByRole('button', { name: 'Send verification code' }));
@@ -156,7 +150,7 @@ describe('sign-up page', () => {
     expect(await api.find('POST', '/auth/code/')[0]!.json()).toEqual({ email: 'ada@example.com', language: 'en', method: 'email' });
     expect(screen.getByRole('button', { name: /Resend in \d+ s/ })).toBeDisabled();
 
-    await user.type(screen.getByLabelText(/^Verification code/), '123456');
+    await enterText(user, screen.getByLabelText(/^Verification code/), '123456');
     await user.click(screen.getByRole('button', { name: 'Create account' }));
     expect(await screen.findByText('Request sent')).toBeInTheDocument();
     expect(await api.find('POST', '/auth/sign-up/')[0]!.json()).toEqual({
@@ -173,12 +167,13 @@ describe('sign-up page', () => {
 
   it('signs an auto-approved member in with the credentials just typed and welcomes them', async () => {
     const now = Date.now();
-    const member = { id: 9, name: 'Ada Lovelace', email: 'ada@example.com', is_admin: false, language: 'en', custom_fields: [], member_status: 'approved', member_type: 'organization', sso_platform_id: null, has_password: true };
+    const member = testMember({ id: 9, name: 'Ada Lovelace', email: 'ada@example.com' });
     const api = installFakeApi(
       formRoutes({
         'GET /custom-fields/': () => Response.json({ items: [] }),
         'GET /policies/': () => Response.json({ items: [] }),
-        'POST /auth/code/': () => Response.json({ expires_at: new Date(now + 600_000).toISOString(), resend_available_at: new Date(now + 60_000).toISOString() }),
+        'POST /auth/code/': () =>
+          Response.json({ expires_at: new Date(now + 600_000).toISOString(), resend_available_at: new Date(now + 60_000).toISOString() }),
         'POST /auth/sign-up/': () => Response.json({ outcome: 'approved', member_id: 9 }),
         'POST /auth/sign-in/': () => Response.json({ access_token: 'token', access_token_expires_at: new Date(now + 900_000).toISOString(), member }),
       }),
@@ -188,7 +183,7 @@ describe('sign-up page', () => {
     await screen.findByLabelText(/^Name/);
     await fillDetails(user);
     await user.click(screen.getByRole('button', { name: 'Send verification code' }));
-    await user.type(await screen.findByLabelText(/^Verification code/), '123456');
+    await enterText(user, await screen.findByLabelText(/^Verification code/), '123456');
     await user.click(screen.getByRole('button', { name: 'Create account' }));
     expect(await screen.findByText('Welcome!')).toBeInTheDocument();
     expect(await api.find('POST', '/auth/sign-in/')[0]!.json()).toEqual({ email: 'ada@example.com', password: 'Valid-pass1!' });
@@ -208,7 +203,8 @@ describe('sign-up page', () => {
       formRoutes({
         'GET /custom-fields/': () => Response.json({ items: [] }),
         'GET /policies/': () => Response.json({ items: [] }),
-        'POST /auth/code/': () => Response.json({ expires_at: new Date(now + 600_000).toISOString(), resend_available_at: new Date(now + 60_000).toISOString() }),
+        'POST /auth/code/': () =>
+          Response.json({ expires_at: new Date(now + 600_000).toISOString(), resend_available_at: new Date(now + 60_000).toISOString() }),
         'POST /auth/sign-up/': () => Response.json({ message: 'x', ...body }, { status }),
       }),
     );
@@ -217,7 +213,7 @@ describe('sign-up page', () => {
     await screen.findByLabelText(/^Name/);
     await fillDetails(user);
     await user.click(screen.getByRole('button', { name: 'Send verification code' }));
-    await user.type(await screen.findByLabelText(/^Verification code/), '000000');
+    await enterText(user, await screen.findByLabelText(/^Verification code/), '000000');
     await user.click(screen.getByRole('button', { name: 'Create account' }));
     expect(await screen.findByRole('alert')).toHaveTextContent(message);
   });
@@ -242,10 +238,11 @@ describe('sign-up page', () => {
     const now = Date.now();
     const api = installFakeApi(
       formRoutes({
-        'GET /tenants/sign-up-settings/': () => Response.json({ signup_open: true, sso_only: false, sso_whitelist_only: false, group_change_approval: true, approval: 'admin', verification_methods: ['email', 'sms'] }),
+        'GET /tenants/sign-up-settings/': () => Response.json(testSignupSettings({ verification_methods: ['email', 'sms'] })),
         'GET /custom-fields/': () => Response.json({ items: [] }),
         'GET /policies/': () => Response.json({ items: [] }),
-        'POST /auth/code/': () => Response.json({ expires_at: new Date(now + 600_000).toISOString(), resend_available_at: new Date(now + 60_000).toISOString() }),
+        'POST /auth/code/': () =>
+          Response.json({ expires_at: new Date(now + 600_000).toISOString(), resend_available_at: new Date(now + 60_000).toISOString() }),
       }),
     );
     const user = userEvent.setup();
@@ -254,18 +251,22 @@ describe('sign-up page', () => {
     await fillDetails(user);
     expect(screen.queryByLabelText(/^Mobile phone/)).not.toBeInTheDocument();
     await user.click(screen.getByRole('radio', { name: 'Text message' }));
-    await user.type(screen.getByLabelText(/^Mobile phone/), '010-1234');
+    await enterText(user, screen.getByLabelText(/^Mobile phone/), '010-1234');
     await user.click(screen.getByRole('button', { name: 'Send verification code' }));
     expect(screen.getByText('Please enter the number in international format, e.g. +82 10 1234 5678.')).toBeInTheDocument();
     await user.clear(screen.getByLabelText(/^Mobile phone/));
-    await user.type(screen.getByLabelText(/^Mobile phone/), '+82 10 1234 5678');
+    await enterText(user, screen.getByLabelText(/^Mobile phone/), '+82 10 1234 5678');
     await user.click(screen.getByRole('button', { name: 'Send verification code' }));
     expect(await screen.findByText('We sent a verification code to +82 10 1234 5678.')).toBeInTheDocument();
     expect(await api.find('POST', '/auth/code/')[0]!.json()).toEqual({ email: 'ada@example.com', language: 'en', method: 'sms', phone: '+82 10 1234 5678' });
   });
 
   it('says so instead of the form when sign-up is closed or the member limit is reached', async () => {
-    installFakeApi(formRoutes({ 'GET /tenants/sign-up-settings/': () => Response.json({ signup_open: false, sso_only: true, sso_whitelist_only: false, group_change_approval: true, approval: 'admin', verification_methods: ['email'] }) }));
+    installFakeApi(
+      formRoutes({
+        'GET /tenants/sign-up-settings/': () => Response.json(testSignupSettings({ signup_open: false, sso_only: true })),
+      }),
+    );
     const first = renderScreen(<SignUpPage />);
     expect(await screen.findByText('This workspace signs members in through SSO only. Please use SSO sign-in.')).toBeInTheDocument();
     first.unmount();

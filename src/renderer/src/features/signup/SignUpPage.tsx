@@ -13,7 +13,7 @@ import { LanguageMenu } from '../../components/LanguageMenu';
 import { MAIN_CONTENT_ID } from '../../components/mainContent';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { useSecondsUntil } from '../../components/useSecondsUntil';
-import { focusFirstError, zodResolver } from '../../components/forms/zodResolver';
+import { focusFirstError, formErrorText, zodResolver } from '../../components/forms/zodResolver';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { getPlatform } from '../../platform';
 import { useUserSession } from '../../stores/userSession';
@@ -21,7 +21,7 @@ import { PolicyAgreements } from './PolicyAgreements';
 import { signUpFormSchema, type SignUpFormValues } from './signUpFormSchema';
 import { localizedName } from '../../../../shared/domain/language';
 import type { SsoIdentity, SsoSignUpState } from './ssoSignUpState';
-
+import { messageText } from '../../i18n/keys';
 
 /** A translated failure of a sign-up call, with the field or wait time the server named. */
 function failureOf(error: unknown, endpoint: typeof signupApi.sendCode | typeof signupApi.signUp | typeof ssoApi.ssoSignUp) {
@@ -43,10 +43,21 @@ export default function SignUpPage() {
 
   let content;
   if (form.isPending) content = <Loader aria-label={t('loading')} mx="auto" />;
-  else if (form.isError) content = <Alert color="red" role="alert">{t('errors.load_failed')}</Alert>;
+  else if (form.isError)
+    content = (
+      <Alert color="red" role="alert">
+        {t('errors.load_failed')}
+      </Alert>
+    );
   else if (outcome) content = <OutcomeView outcome={outcome} />;
-  else if (!form.data.settings.signup_open || (form.data.settings.sso_only && !sso)) content = <Alert role="status">{t(form.data.settings.sso_only && !sso ? 'closed_sso' : 'closed')}</Alert>;
-  else if (!form.data.capacity.can_add_member) content = <Alert color="orange" role="status">{t('errors.member_limit')}</Alert>;
+  else if (!form.data.settings.signup_open || (form.data.settings.sso_only && !sso))
+    content = <Alert role="status">{t(form.data.settings.sso_only && !sso ? 'closed_sso' : 'closed')}</Alert>;
+  else if (!form.data.capacity.can_add_member)
+    content = (
+      <Alert color="orange" role="status">
+        {t('errors.member_limit')}
+      </Alert>
+    );
   else content = <SignUpFlow {...form.data} sso={sso} onDone={setOutcome} />;
 
   return (
@@ -92,7 +103,6 @@ interface SentCode {
 
 function SignUpFlow({ settings, groups, fields, policies, sso, onDone }: FlowProps) {
   const { t } = useTranslation('signup');
-  const { t: tc } = useTranslation();
   const language = useResolvedLanguage();
   const setMember = useUserSession((state) => state.setMember);
   const defaultGroup = groups.find((group) => group.is_default) ?? groups[0];
@@ -144,13 +154,11 @@ function SignUpFlow({ settings, groups, fields, policies, sso, onDone }: FlowPro
   });
   const ssoSignUp = useEndpointMutation(ssoApi.ssoSignUp, {
     ...stepOptions(ssoApi.ssoSignUp),
-    onSuccess: (answer, { body }) => finish(answer.outcome, () => getPlatform().session.ssoSignIn({ code: body.sso_access_token, sso_platform_id: body.sso_platform_id })),
+    onSuccess: (answer, { body }) =>
+      finish(answer.outcome, () => getPlatform().session.ssoSignIn({ code: body.sso_access_token, sso_platform_id: body.sso_platform_id })),
   });
   const busy = sendCode.isPending || emailSignUp.isPending || ssoSignUp.isPending;
-  const fieldError = (path: string, fieldName?: string) => {
-    const key = form.errors[path];
-    return key ? tc(String(key), { field_name: fieldName, count: passwordMinLength }) : undefined;
-  };
+  const fieldError = (path: string, fieldName?: string) => formErrorText(form.errors[path], { field_name: fieldName, count: passwordMinLength });
 
   function requestCode() {
     const { email, method, phone } = form.values;
@@ -179,7 +187,7 @@ function SignUpFlow({ settings, groups, fields, policies, sso, onDone }: FlowPro
 
   const alert = failure && (
     <Alert color="red" variant="light" role="alert" data-testid="sign-up-error">
-      {t(failure.key, failure.values)}
+      {messageText(failure.key, failure.values)}
     </Alert>
   );
 
@@ -222,8 +230,21 @@ function SignUpFlow({ settings, groups, fields, policies, sso, onDone }: FlowPro
         ) : (
           <>
             <TextInput label={t('email')} type="email" autoComplete="email" withAsterisk {...form.getInputProps('email')} error={fieldError('email')} />
-            <PasswordInput label={t('password')} description={t('password_rule', { count: passwordMinLength })} autoComplete="new-password" withAsterisk {...form.getInputProps('password')} error={fieldError('password')} />
-            <PasswordInput label={t('password_confirm')} autoComplete="new-password" withAsterisk {...form.getInputProps('password_confirm')} error={fieldError('password_confirm')} />
+            <PasswordInput
+              label={t('password')}
+              description={t('password_rule', { count: passwordMinLength })}
+              autoComplete="new-password"
+              withAsterisk
+              {...form.getInputProps('password')}
+              error={fieldError('password')}
+            />
+            <PasswordInput
+              label={t('password_confirm')}
+              autoComplete="new-password"
+              withAsterisk
+              {...form.getInputProps('password_confirm')}
+              error={fieldError('password_confirm')}
+            />
           </>
         )}
         <Select
@@ -263,7 +284,15 @@ function SignUpFlow({ settings, groups, fields, policies, sso, onDone }: FlowPro
           </Radio.Group>
         )}
         {!sso && form.values.method === 'sms' && (
-          <TextInput label={t('phone')} description={t('phone_hint')} type="tel" autoComplete="tel" withAsterisk {...form.getInputProps('phone')} error={fieldError('phone')} />
+          <TextInput
+            label={t('phone')}
+            description={t('phone_hint')}
+            type="tel"
+            autoComplete="tel"
+            withAsterisk
+            {...form.getInputProps('phone')}
+            error={fieldError('phone')}
+          />
         )}
         <Button type="submit" size="md" loading={busy} fullWidth>
           {sso ? t('create_account') : t('send_code')}
@@ -287,7 +316,7 @@ interface CodeStepProps {
 }
 
 function CodeStep({ destination, sent, code, onCode, busy, alert, onResend, onSubmit, onBack }: CodeStepProps) {
-  const { t } = useTranslation('signup');
+  const { t } = useTranslation(['signup', 'common']);
   const resendIn = useSecondsUntil(sent.resendAt);
   const expired = useSecondsUntil(sent.expiresAt) === 0;
   const [missing, setMissing] = useState(false);

@@ -45,11 +45,15 @@ export function signUpFormSchema(fields: readonly CustomField[], policies: reado
       if (!sso) {
         issue(['email'], validateEmail(values.email));
         issue(['password'], validatePassword(values.password, passwordMinLength));
-        issue(['password_confirm'], !values.password_confirm ? 'validation.required' : values.password_confirm !== values.password ? 'signup:validation.password_mismatch' : null);
+        issue(
+          ['password_confirm'],
+          !values.password_confirm ? 'validation.required' : values.password_confirm !== values.password ? 'signup:validation.password_mismatch' : null,
+        );
       }
       issue(['default_member_group_id'], values.default_member_group_id ? null : 'validation.required');
       for (const field of fields) issue(['custom_fields', String(field.id)], validateCustomFieldValue(field, values.custom_fields[String(field.id)]));
-      if (!sso && values.method === 'sms') issue(['phone'], !values.phone.trim() ? 'validation.required' : normalizePhone(values.phone) ? null : 'signup:validation.phone_invalid');
+      if (!sso && values.method === 'sms')
+        issue(['phone'], !values.phone.trim() ? 'validation.required' : normalizePhone(values.phone) ? null : 'signup:validation.phone_invalid');
       const missing = policies.some((policy) => policy.is_mandatory && !values.agreements.includes(policy.id));
       issue(['agreements'], missing ? 'signup:validation.policies_required' : null);
     });

@@ -7,7 +7,13 @@ import { Citations } from './Citations';
 import { WebSearchButton } from './WebSearchButton';
 import { useWebSearchStore, webSearchFields } from './webSearchStore';
 
-const tenant = (webSearch: boolean) => ({ subdomain: 'demo', tenant_name: 'Demo', logo_url: null, plan: { is_low_llm_free: false }, features: { web_search: webSearch } });
+const tenant = (webSearch: boolean) => ({
+  subdomain: 'demo',
+  tenant_name: 'Demo',
+  logo_url: null,
+  plan: { is_low_llm_free: false },
+  features: { web_search: webSearch },
+});
 
 describe('WebSearchButton', () => {
   afterEach(() => useWebSearchStore.setState({ on: false }));

@@ -8,6 +8,7 @@ import { useEndpointMutation } from '../../api/endpointHooks';
 import { useSecondsUntil } from '../../components/useSecondsUntil';
 import { useResolvedLanguage } from '../../i18n/useLanguage';
 import { ssoFailureKey } from './useSsoCompletion';
+import { messageText } from '../../i18n/keys';
 
 interface Props {
   platform: SsoPlatform;
@@ -43,11 +44,14 @@ export function DirectoryDialog({ platform, onClose, onVerified }: Props) {
     onMutate: () => setFailure(null),
     onError: (error: Error) => {
       const seconds = (isApiError(error) ? (error.body?.details as { retry_after_seconds?: number } | undefined)?.retry_after_seconds : undefined) ?? 60;
-      setFailure(t(ssoFailureKey(error), { seconds }));
+      setFailure(messageText(ssoFailureKey(error), { seconds }));
     },
   };
   // The dialog stays busy while a verified identity is completed (signed in or connected).
-  const verify = useEndpointMutation(ssoApi.ssoVerify, { ...stepOptions, onSuccess: (answer) => (answer.step === 'code_sent' ? codeSent(answer) : onVerified(answer)) });
+  const verify = useEndpointMutation(ssoApi.ssoVerify, {
+    ...stepOptions,
+    onSuccess: (answer) => (answer.step === 'code_sent' ? codeSent(answer) : onVerified(answer)),
+  });
   const resendCode = useEndpointMutation(ssoApi.ssoSendCode, { ...stepOptions, onSuccess: codeSent });
   const busy = verify.isPending || resendCode.isPending;
 
@@ -60,7 +64,10 @@ export function DirectoryDialog({ platform, onClose, onVerified }: Props) {
 
   const resend = () => {
     if (!sent) return;
-    resendCode.mutate({ params: { id: platform.id }, body: { method, user_id: userId.trim(), verification_id: sent.verification_id, auth_token: sent.auth_token, language } });
+    resendCode.mutate({
+      params: { id: platform.id },
+      body: { method, user_id: userId.trim(), verification_id: sent.verification_id, auth_token: sent.auth_token, language },
+    });
   };
 
   const required = (name: string) => (missing.includes(name) ? tc('validation.required') : undefined);
@@ -81,7 +88,16 @@ export function DirectoryDialog({ platform, onClose, onVerified }: Props) {
             if (code.trim()) checkCode();
           }}
         >
-          <CodeFields sent={sent} code={code} onCode={setCode} error={required('code')} alert={alert} busy={busy} onResend={resend} onBack={() => setSent(null)} />
+          <CodeFields
+            sent={sent}
+            code={code}
+            onCode={setCode}
+            error={required('code')}
+            alert={alert}
+            busy={busy}
+            onResend={resend}
+            onBack={() => setSent(null)}
+          />
         </form>
       ) : (
         <form
@@ -95,8 +111,23 @@ export function DirectoryDialog({ platform, onClose, onVerified }: Props) {
         >
           <Stack gap="md">
             {alert}
-            <TextInput label={t('user_id')} autoComplete="username" withAsterisk value={userId} onChange={(e) => setUserId(e.currentTarget.value)} error={required('user_id')} data-autofocus />
-            <PasswordInput label={t('password')} autoComplete="current-password" withAsterisk value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={required('password')} />
+            <TextInput
+              label={t('user_id')}
+              autoComplete="username"
+              withAsterisk
+              value={userId}
+              onChange={(e) => setUserId(e.currentTarget.value)}
+              error={required('user_id')}
+              data-autofocus
+            />
+            <PasswordInput
+              label={t('password')}
+              autoComplete="current-password"
+              withAsterisk
+              value={password}
+              onChange={(e) => setPassword(e.currentTarget.value)}
+              error={required('password')}
+            />
             {platform.verification_methods.length > 1 && (
               <Radio.Group label={t('method.label')} value={method} onChange={(value) => setMethod(value as VerificationMethod)}>
                 <Group mt={6}>
@@ -140,7 +171,16 @@ function CodeFields({ sent, code, onCode, error, alert, busy, onResend, onBack }
           {t('code_expired')}
         </Alert>
       )}
-      <TextInput label={t('code')} autoComplete="one-time-code" inputMode="numeric" withAsterisk value={code} onChange={(e) => onCode(e.currentTarget.value)} error={error} data-autofocus />
+      <TextInput
+        label={t('code')}
+        autoComplete="one-time-code"
+        inputMode="numeric"
+        withAsterisk
+        value={code}
+        onChange={(e) => onCode(e.currentTarget.value)}
+        error={error}
+        data-autofocus
+      />
       <Button type="submit" loading={busy} fullWidth>
         {t('verify')}
       </Button>

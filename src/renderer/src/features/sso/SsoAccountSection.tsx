@@ -8,6 +8,7 @@ import { useSsoPlatforms } from '../../api/ssoPlatforms';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useUserSession } from '../../stores/userSession';
 import { useSsoStart } from './useSsoStart';
+import { messageText } from '../../i18n/keys';
 
 /** My page (spec §2 "SSO account connection"): the connected platform for one-click sign-in, or a way to connect one. */
 export function SsoAccountSection() {
@@ -19,7 +20,7 @@ export function SsoAccountSection() {
   const [confirming, setConfirming] = useState(false);
   // A refusal is said above the section, not in a toast.
   const disconnect = useEndpointMutation(ssoApi.disconnectSsoAccount, { errorToast: false, onSuccess: setMember, onSettled: () => setConfirming(false) });
-  const disconnectFailure = disconnect.error && t(errorMessageKey(disconnect.error, ssoApi.disconnectSsoAccount));
+  const disconnectFailure = disconnect.error && messageText(errorMessageKey(disconnect.error, ssoApi.disconnectSsoAccount));
   if (!member || !platforms.data) return null;
   const connected = platforms.data.items.find((platform) => platform.id === member.sso_platform_id);
 

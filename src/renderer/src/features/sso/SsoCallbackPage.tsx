@@ -6,6 +6,7 @@ import { MAIN_CONTENT_ID } from '../../components/mainContent';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
 import { getPlatform } from '../../platform';
 import { ssoFailureKey, useSsoCompletion } from './useSsoCompletion';
+import { messageText } from '../../i18n/keys';
 
 /** Route SSO_WEB_CALLBACK_PATH: the provider sent the browser back; finish signing in (or connecting). */
 export default function SsoCallbackPage() {
@@ -29,7 +30,7 @@ export default function SsoCallbackPage() {
       try {
         await complete(answer.platformId, answer.intent, await verifyReturn(answer));
       } catch (error) {
-        setFailure(t(ssoFailureKey(error)));
+        setFailure(messageText(ssoFailureKey(error)));
       }
     })();
   }, [complete, verifyReturn, location, t]);

@@ -8,17 +8,17 @@ import { getPlatform } from '../../platform';
 import type { SsoIntent, SsoReturn } from '../../platform/types';
 import { useUserSession } from '../../stores/userSession';
 import type { SsoSignUpState } from '../signup/ssoSignUpState';
-
+import type { MessageKey } from '../../i18n/keys';
 
 /** A failed step after verification, already mapped to its message by the endpoint that failed. */
 class SsoStepFailure extends Error {
-  constructor(readonly key: string) {
+  constructor(readonly key: MessageKey) {
     super(key);
   }
 }
 
 /** The message key of any failure of an SSO flow: the step's own, or the verify call's rows. */
-export const ssoFailureKey = (error: unknown): string => (error instanceof SsoStepFailure ? error.key : errorMessageKey(error, ssoApi.ssoVerify));
+export const ssoFailureKey = (error: unknown): MessageKey => (error instanceof SsoStepFailure ? error.key : errorMessageKey(error, ssoApi.ssoVerify));
 
 async function step<T>(endpoint: Parameters<typeof errorMessageKey>[1], work: () => Promise<T>): Promise<T> {
   try {

@@ -6,6 +6,7 @@ import { getPlatform } from '../../platform';
 import type { SsoIntent } from '../../platform/types';
 import { DirectoryDialog } from './DirectoryDialog';
 import { ssoFailureKey, useSsoCompletion } from './useSsoCompletion';
+import { messageText } from '../../i18n/keys';
 
 /** The provider's page answered with a refusal (the user cancelled, or it declined). */
 class ProviderRefused extends Error {}
@@ -28,7 +29,8 @@ export function useSsoStart(intent: SsoIntent) {
     },
   });
   const busyId = viaProvider.isPending ? viaProvider.variables.id : null;
-  const failure = viaProvider.error && t(viaProvider.error instanceof ProviderRefused ? 'errors.provider_refused' : ssoFailureKey(viaProvider.error));
+  const failure =
+    viaProvider.error && (viaProvider.error instanceof ProviderRefused ? t('errors.provider_refused') : messageText(ssoFailureKey(viaProvider.error)));
 
   function start(platform: SsoPlatform) {
     viaProvider.reset();

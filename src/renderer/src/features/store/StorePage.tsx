@@ -15,6 +15,7 @@ import { ChatbotCard } from './ChatbotCard';
 import { ChatbotDetail } from './ChatbotDetail';
 import { ListPagination, ListSearchInput } from '../../components/list/ListParts';
 import { localizedName } from '../../../../shared/domain/language';
+import { messageText } from '../../i18n/keys';
 
 const STORE_PAGE_SIZE = 12;
 const ORDER = z.enum(['popular', 'created_at.desc']).default('popular');
@@ -51,7 +52,7 @@ export default function StorePage() {
     );
   } else if (list.isError) {
     results = (
-      <Alert color="red" title={t(errorMessageKey(list.error, chatbotsApi.listChatbots))}>
+      <Alert color="red" title={messageText(errorMessageKey(list.error, chatbotsApi.listChatbots))}>
         <Button size="xs" variant="default" onClick={() => void list.refetch()}>
           {t('retry')}
         </Button>
@@ -105,7 +106,11 @@ export default function StorePage() {
             w={180}
           />
         </Group>
-        <Chip.Group multiple={false} value={categoryId ? String(categoryId) : 'all'} onChange={(value) => listState.setFilter('category', value === 'all' ? null : Number(value))}>
+        <Chip.Group
+          multiple={false}
+          value={categoryId ? String(categoryId) : 'all'}
+          onChange={(value) => listState.setFilter('category', value === 'all' ? null : Number(value))}
+        >
           <Group gap={6} role="group" aria-label={t('categories')}>
             <Chip value="all" size="sm">
               {t('all_categories')}

@@ -92,7 +92,9 @@ function AccessForm({ chatbot, onClose }: { chatbot: Chatbot; onClose: () => voi
     onSuccess: async (accessSaved) => {
       const hash = publicHash.trim();
       const saved =
-        hash === (chatbot.public_hash_id ?? '') ? accessSaved : await saveLink.mutateAsync({ params: { id: chatbot.id }, body: { public_hash_id: hash === '' ? null : hash } });
+        hash === (chatbot.public_hash_id ?? '')
+          ? accessSaved
+          : await saveLink.mutateAsync({ params: { id: chatbot.id }, body: { public_hash_id: hash === '' ? null : hash } });
       queryClient.setQueryData(endpointKey(chatbotsApi.getChatbot, { params: { id: chatbot.id } }), saved);
       showToast('success', t(saved.status === 'pending' ? 'access.requested' : 'access.saved'));
       onClose();
@@ -120,7 +122,12 @@ function AccessForm({ chatbot, onClose }: { chatbot: Chatbot; onClose: () => voi
             {t('feedback', { reason: chatbot.publish_feedback })}
           </Alert>
         )}
-        <Radio.Group value={mode} onChange={(value) => setMode(value as AccessMode)} label={t('access.who')} description={unnamed ? t('errors.name_first') : undefined}>
+        <Radio.Group
+          value={mode}
+          onChange={(value) => setMode(value as AccessMode)}
+          label={t('access.who')}
+          description={unnamed ? t('errors.name_first') : undefined}
+        >
           <Stack gap="xs" mt="xs">
             {chatbot.is_default ? (
               // A default chatbot without groups is every member's (spec §6): it is never private nor published.
@@ -148,7 +155,14 @@ function AccessForm({ chatbot, onClose }: { chatbot: Chatbot; onClose: () => voi
             comboboxProps={{ withinPortal: true }}
           />
         )}
-        <Select label={t('access.category')} data={categoryOptions} value={categoryId} onChange={setCategoryId} clearable placeholder={t('access.no_category')} />
+        <Select
+          label={t('access.category')}
+          data={categoryOptions}
+          value={categoryId}
+          onChange={setCategoryId}
+          clearable
+          placeholder={t('access.no_category')}
+        />
         {mode === 'public' && (
           <TextInput
             label={t('access.link')}

@@ -15,7 +15,7 @@ interface CreateChatbotDialogProps {
  * leaves no draft behind (docs/decisions/0022-chatbot-named-before-created.md).
  */
 export function CreateChatbotDialog({ opened, creating, onCreate, onClose }: CreateChatbotDialogProps) {
-  const { t } = useTranslation('studio');
+  const { t } = useTranslation(['studio', 'common']);
   const form = useForm({
     mode: 'controlled',
     initialValues: { name: '' },
@@ -34,7 +34,14 @@ export function CreateChatbotDialog({ opened, creating, onCreate, onClose }: Cre
     <Modal opened={opened} onClose={close} title={t('create_dialog.title')}>
       <form noValidate onSubmit={form.onSubmit((values) => onCreate(values.name.trim()))}>
         <Stack gap="sm">
-          <TextInput label={t('create_dialog.name')} description={t('create_dialog.name_hint')} required data-autofocus data-testid="new-chatbot-name" {...form.getInputProps('name')} />
+          <TextInput
+            label={t('create_dialog.name')}
+            description={t('create_dialog.name_hint')}
+            required
+            data-autofocus
+            data-testid="new-chatbot-name"
+            {...form.getInputProps('name')}
+          />
           <Group justify="flex-end" mt="sm">
             <Button variant="default" onClick={close}>
               {t('cancel')}

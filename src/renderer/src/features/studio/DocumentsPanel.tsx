@@ -38,7 +38,8 @@ function useParseProgress(chatbot: Chatbot): Map<number, FileProgress> {
       void getFileProgress(ids)
         .then((items) => {
           setProgress(new Map(items.map((item) => [item.id, item])));
-          if (items.every((item) => item.status !== 'parsing')) void queryClient.invalidateQueries({ queryKey: endpointKey(chatbotsApi.getChatbot, { params: { id: chatbot.id } }) });
+          if (items.every((item) => item.status !== 'parsing'))
+            void queryClient.invalidateQueries({ queryKey: endpointKey(chatbotsApi.getChatbot, { params: { id: chatbot.id } }) });
         })
         .catch(() => undefined);
     }, POLL_MS);
@@ -55,7 +56,10 @@ export function DocumentsPanel({ chatbot }: { chatbot: Chatbot }) {
   const progress = useParseProgress(chatbot);
   const [pendingDelete, setPendingDelete] = useState<ChatbotDocument | null>(null);
   const setDocuments = (change: (documents: ChatbotDocument[]) => ChatbotDocument[]) =>
-    queryClient.setQueryData<Chatbot>(endpointKey(chatbotsApi.getChatbot, { params: { id: chatbot.id } }), (old) => old && { ...old, documents: change(old.documents) });
+    queryClient.setQueryData<Chatbot>(
+      endpointKey(chatbotsApi.getChatbot, { params: { id: chatbot.id } }),
+      (old) => old && { ...old, documents: change(old.documents) },
+    );
 
   const [uploaded, setUploaded] = useState(0);
   const upload = useEndpointMutation(chatbotsApi.uploadChatbotDocuments, {
@@ -109,10 +113,17 @@ export function DocumentsPanel({ chatbot }: { chatbot: Chatbot }) {
                     <Text size="xs" c={shown.status === 'failed' ? 'red.9' : 'dimmed'}>
                       {formatSize(document.size, i18n.language)} · <span role="status">{tf(stateKey(shown), { percentage: shown.parsed_percentage })}</span>
                     </Text>
-                    {shown.status === 'parsing' && <Progress size="xs" value={Math.max(shown.parsed_percentage, 3)} aria-label={tf('progress', { name: document.name })} />}
+                    {shown.status === 'parsing' && (
+                      <Progress size="xs" value={Math.max(shown.parsed_percentage, 3)} aria-label={tf('progress', { name: document.name })} />
+                    )}
                   </Stack>
                   <Tooltip label={t('documents.delete', { name: document.name })}>
-                    <ActionIcon variant="subtle" color="red" aria-label={t('documents.delete', { name: document.name })} onClick={() => setPendingDelete(document)}>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      aria-label={t('documents.delete', { name: document.name })}
+                      onClick={() => setPendingDelete(document)}
+                    >
                       <IconTrash size={16} />
                     </ActionIcon>
                   </Tooltip>

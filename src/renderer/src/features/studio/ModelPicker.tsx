@@ -4,13 +4,14 @@ import type { LlmModel } from '../../../../shared/api';
 import { llmModelsApi } from '../../../../shared/api';
 import { useEndpointQuery } from '../../api/endpointHooks';
 import { useModelDetails } from '../../components/useModelDetails';
+import type { ReactNode } from 'react';
 
 interface ModelPickerProps {
   value: number;
   /** The chatbot's saved model, offered even when the list leaves it out (no longer allowed). */
   current: LlmModel;
   onChange: (id: number) => void;
-  error?: string;
+  error?: ReactNode;
 }
 
 /** The models the member may put in a chatbot, each with its context limit, cost and release date. */

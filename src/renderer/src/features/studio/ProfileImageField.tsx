@@ -17,7 +17,9 @@ class UnreadableImage extends Error {}
 export function ProfileImageField({ chatbot, name, onSaved }: { chatbot: Chatbot; name: string; onSaved: (chatbot: Chatbot) => void }) {
   const { t } = useTranslation('studio');
   // Each call's failure is toasted with its own endpoint's message.
-  const uploadSquare = useEndpointMutation(filesApi.uploadFiles, { send: (square: File) => uploadChatFiles([square], { chatbotId: chatbot.id, attached: [] }) });
+  const uploadSquare = useEndpointMutation(filesApi.uploadFiles, {
+    send: (square: File) => uploadChatFiles([square], { chatbotId: chatbot.id, attached: [] }),
+  });
   const setImage = useEndpointMutation(chatbotsApi.updateChatbot, { onSuccess: onSaved });
   // Crop, upload, set: one step as the field shows it.
   const upload = useEndpointMutation(chatbotsApi.updateChatbot, {
@@ -52,7 +54,13 @@ export function ProfileImageField({ chatbot, name, onSaved }: { chatbot: Chatbot
             )}
           </FileButton>
           {chatbot.profile_image_url && (
-            <Button size="xs" variant="subtle" color="red" loading={remove.isPending} onClick={() => remove.mutate({ params: { id: chatbot.id }, body: { profile_image_file_id: null } })}>
+            <Button
+              size="xs"
+              variant="subtle"
+              color="red"
+              loading={remove.isPending}
+              onClick={() => remove.mutate({ params: { id: chatbot.id }, body: { profile_image_file_id: null } })}
+            >
               {t('image.remove')}
             </Button>
           )}

@@ -1,4 +1,5 @@
 import { Group, NumberInput, Slider, Stack } from '@mantine/core';
+import type { ReactNode } from 'react';
 
 interface RangeFieldProps {
   label: string;
@@ -7,7 +8,7 @@ interface RangeFieldProps {
   range: { min: number; max: number; step: number };
   value: number;
   onChange: (value: number) => void;
-  error?: string;
+  error?: ReactNode;
   testId: string;
 }
 

@@ -5,10 +5,11 @@ import type { ChatMeta } from '../../../../shared/api';
 import { setPlatformForTests } from '../../platform';
 import { useUserSession } from '../../stores/userSession';
 import { installFakeApi, page } from '../../test/fakeApi';
+import { chatStream, testModel } from '../../test/fixtures';
 import { renderScreen } from '../../test/render';
 import { useActiveRunStore } from '../chat/activeRun';
 import StudioEditorPage from './StudioEditorPage';
-import { chatbotFixture, chatStream, model } from './studioFixtures';
+import { chatbotFixture } from './studioFixtures';
 
 beforeEach(() => useUserSession.setState({ member: { id: 3, is_admin: false } as never }));
 afterEach(() => {
@@ -30,7 +31,7 @@ function routes(extra: Record<string, (request: Request) => Response | Promise<R
   return {
     'GET /chatbots/7/': () => Response.json(current),
     'GET /categories/': () => Response.json({ items: [{ id: 2, en_name: 'Writing', ko_name: '글쓰기' }] }),
-    'GET /llm-models/': () => Response.json({ items: [model, { ...model, id: 9, display_name: 'Big Model', context_limit: 1_000_000 }] }),
+    'GET /llm-models/': () => Response.json({ items: [testModel(), testModel({ id: 9, display_name: 'Big Model', context_limit: 1_000_000 })] }),
     'GET /member-groups/': () => Response.json(groups),
     'GET /chatbots/': () => Response.json(page([])),
     'GET /task-modes/': () => Response.json([]),
@@ -119,7 +120,8 @@ describe('Studio editor', () => {
           );
           return Response.json(current);
         },
-        'POST /chatbots/7/check-public-hash/': async (request) => Response.json({ is_available: ((await request.json()) as { public_hash_id: string }).public_hash_id !== 'taken-link' }),
+        'POST /chatbots/7/check-public-hash/': async (request) =>
+          Response.json({ is_available: ((await request.json()) as { public_hash_id: string }).public_hash_id !== 'taken-link' }),
       }),
     );
     const user = userEvent.setup();

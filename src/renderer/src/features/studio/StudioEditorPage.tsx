@@ -1,5 +1,22 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Alert, Anchor, Box, Button, Card, Center, EmptyState, Grid, Group, Loader, MultiSelect, SimpleGrid, Stack, Textarea, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Box,
+  Button,
+  Card,
+  Center,
+  EmptyState,
+  Grid,
+  Group,
+  Loader,
+  MultiSelect,
+  SimpleGrid,
+  Stack,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +27,7 @@ import { endpointKey, useEndpointMutation, useEndpointQuery } from '../../api/en
 import { errorMessageKey } from '../../api/errorMessages';
 import { useCategories } from '../../api/studio';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { focusFirstError, zodResolver } from '../../components/forms/zodResolver';
+import { focusFirstError, formErrorText, zodResolver } from '../../components/forms/zodResolver';
 import { IconLock, IconTrash } from '../../components/icons';
 import { showToast } from '../../components/toast';
 import { useDocumentTitle } from '../../components/useDocumentTitle';
@@ -25,7 +42,9 @@ import { ProfileImageField } from './ProfileImageField';
 import { RangeField } from './RangeField';
 import { ChatbotStatusBadge } from '../../components/ChatbotStatusBadge';
 import { TestChatPanel } from './TestChatPanel';
+import { FeedbackSection } from './FeedbackSection';
 import { useUnsavedChangesGuard } from './useUnsavedChangesGuard';
+import { messageText } from '../../i18n/keys';
 
 const STUDIO_PATH = '/dashboard/studio';
 
@@ -73,7 +92,10 @@ function Editor({ chatbot }: { chatbot: Chatbot }) {
   const name = chatbotName({ ko_name: form.values.ko_name, en_name: form.values.en_name }, language) || t('untitled');
   useDocumentTitle(name);
 
-  const storeSaved = useCallback((next: Chatbot) => queryClient.setQueryData(endpointKey(chatbotsApi.getChatbot, { params: { id: next.id } }), next), [queryClient]);
+  const storeSaved = useCallback(
+    (next: Chatbot) => queryClient.setQueryData(endpointKey(chatbotsApi.getChatbot, { params: { id: next.id } }), next),
+    [queryClient],
+  );
 
   const save = useEndpointMutation(chatbotsApi.updateChatbot, {
     toInput: (values: EditorValues) => ({ params: { id: chatbot.id }, body: changedFields(saved, values) }),
@@ -113,10 +135,7 @@ function Editor({ chatbot }: { chatbot: Chatbot }) {
     },
   });
 
-  const errorOf = (path: keyof EditorValues) => {
-    const error = form.errors[path];
-    return error ? t(`common:${String(error)}`) : undefined;
-  };
+  const errorOf = (path: keyof EditorValues) => formErrorText(form.errors[path]);
   const text = (path: keyof EditorValues) => ({ ...form.getInputProps(path), error: errorOf(path) });
   const categoryOptions = (categories.data ?? []).map((category) => ({ value: String(category.id), label: chatbotName(category, language) }));
 
@@ -174,8 +193,23 @@ function Editor({ chatbot }: { chatbot: Chatbot }) {
                   <TextInput label={t('fields.ko_name')} maxLength={CHATBOT_LIMITS.nameMax} {...text('ko_name')} data-testid="ko-name" />
                   <TextInput label={t('fields.en_name')} maxLength={CHATBOT_LIMITS.nameMax} {...text('en_name')} data-testid="en-name" />
                 </SimpleGrid>
-                <Textarea label={t('fields.ko_key_features')} autosize minRows={2} maxRows={6} maxLength={CHATBOT_LIMITS.keyFeaturesMax} {...text('ko_key_features')} />
-                <Textarea label={t('fields.en_key_features')} autosize minRows={2} maxRows={6} maxLength={CHATBOT_LIMITS.keyFeaturesMax} {...text('en_key_features')} data-testid="en-key-features" />
+                <Textarea
+                  label={t('fields.ko_key_features')}
+                  autosize
+                  minRows={2}
+                  maxRows={6}
+                  maxLength={CHATBOT_LIMITS.keyFeaturesMax}
+                  {...text('ko_key_features')}
+                />
+                <Textarea
+                  label={t('fields.en_key_features')}
+                  autosize
+                  minRows={2}
+                  maxRows={6}
+                  maxLength={CHATBOT_LIMITS.keyFeaturesMax}
+                  {...text('en_key_features')}
+                  data-testid="en-key-features"
+                />
                 <MultiSelect
                   label={t('fields.categories')}
                   data={categoryOptions}
@@ -224,6 +258,9 @@ function Editor({ chatbot }: { chatbot: Chatbot }) {
               </Section>
               <Section title={t('documents.title')}>
                 <DocumentsPanel chatbot={chatbot} />
+              </Section>
+              <Section title={messageText('feedback:studio.title')}>
+                <FeedbackSection chatbotId={chatbot.id} />
               </Section>
             </Stack>
           </form>
@@ -274,7 +311,7 @@ export default function StudioEditorPage() {
     const missing = isApiError(chatbot.error) && chatbot.error.status === 404;
     return (
       <Center py={80}>
-        <EmptyState title={missing ? t('not_found') : t(errorMessageKey(chatbot.error, chatbotsApi.getChatbot))}>
+        <EmptyState title={missing ? t('not_found') : messageText(errorMessageKey(chatbot.error, chatbotsApi.getChatbot))}>
           <Button component={Link} to={STUDIO_PATH} variant="default">
             {t('back')}
           </Button>

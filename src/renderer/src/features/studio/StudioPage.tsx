@@ -144,7 +144,16 @@ export default function StudioPage() {
   return (
     <PageFrame title={t('title')} description={t('description')}>
       <Group justify="space-between" mb="lg" gap="sm">
-        <ListSearchInput list={listState} type="search" flex={1} maw={420} miw={180} aria-label={t('search')} placeholder={t('search')} data-testid="studio-search" />
+        <ListSearchInput
+          list={listState}
+          type="search"
+          flex={1}
+          maw={420}
+          miw={180}
+          aria-label={t('search')}
+          placeholder={t('search')}
+          data-testid="studio-search"
+        />
         {createButton}
       </Group>
       {body}

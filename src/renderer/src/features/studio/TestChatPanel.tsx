@@ -9,7 +9,7 @@ import { useActiveRunStore } from '../chat/activeRun';
 import { ChatRun } from '../chat/chatRun';
 import { Composer } from '../chat/Composer';
 import { chatbotName } from '../../../../shared/domain/chatbots';
-import { appendTurn, historyBesideRun, seedEmptyHistory, useSessionHistory } from '../chat/history';
+import { appendTurn, historyBesideRun, seedEmptyHistory, useOlderPages, useSessionHistory } from '../chat/history';
 import { MessageList } from '../chat/MessageList';
 import type { ChatbotFace } from '../chat/Messages';
 import { modesBody } from '../chat/modes/modesStore';
@@ -37,6 +37,7 @@ export function TestChatPanel({ chatbot, dirty, saveFirst }: TestChatPanelProps)
   const [sessionHash, setSessionHash] = useState<string | undefined>(undefined);
   const [run, setRun] = useState<ChatRun | null>(null);
   const history = useSessionHistory(sessionHash);
+  const olderPages = useOlderPages(history);
   const runMeta = useSyncExternalStore(run?.subscribe ?? noSubscription, () => run?.getSnapshot().meta ?? null);
   const streaming = useSyncExternalStore(run?.subscribe ?? noSubscription, () => run?.isActive ?? false);
 
@@ -44,7 +45,10 @@ export function TestChatPanel({ chatbot, dirty, saveFirst }: TestChatPanelProps)
   useEffect(() => () => run?.stop(), [run]);
 
   const messages = useMemo(() => historyBesideRun(history.data, runMeta), [history.data, runMeta]);
-  const face = useMemo<ChatbotFace>(() => ({ name: chatbotName(chatbot, language) || t('untitled'), imageUrl: chatbot.profile_image_url }), [chatbot, language, t]);
+  const face = useMemo<ChatbotFace>(
+    () => ({ name: chatbotName(chatbot, language) || t('untitled'), imageUrl: chatbot.profile_image_url }),
+    [chatbot, language, t],
+  );
 
   const send = useCallback(
     async (text: string) => {
@@ -111,9 +115,7 @@ export function TestChatPanel({ chatbot, dirty, saveFirst }: TestChatPanelProps)
         messages={messages}
         run={run}
         face={face}
-        hasOlder={history.hasNextPage}
-        loadingOlder={history.isFetchingNextPage}
-        onLoadOlder={() => void history.fetchNextPage()}
+        {...olderPages}
         empty={
           <Stack align="center" gap={4} py="xl" px="md" ta="center">
             <Text fw={600}>{t('test.empty')}</Text>
@@ -123,7 +125,13 @@ export function TestChatPanel({ chatbot, dirty, saveFirst }: TestChatPanelProps)
           </Stack>
         }
       />
-      <Composer onSend={(text) => void send(text)} onStop={() => run?.stop()} streaming={streaming} conversationKey={`studio-${chatbot.id}`} focusOnOpen={false} />
+      <Composer
+        onSend={(text) => void send(text)}
+        onStop={() => run?.stop()}
+        streaming={streaming}
+        conversationKey={`studio-${chatbot.id}`}
+        focusOnOpen={false}
+      />
     </Card>
   );
 }

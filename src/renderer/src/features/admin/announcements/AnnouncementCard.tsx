@@ -28,7 +28,11 @@ export function AnnouncementCard({ announcement, onToggleActive, onEdit, onDelet
           <Switch
             checked={announcement.is_active}
             onChange={(event) => onToggleActive(event.currentTarget.checked)}
-            label={<Text component="span" size="sm" fw={600} c={announcement.is_active ? 'teal.9' : 'dimmed'}>{t(announcement.is_active ? 'announcements.status_live' : 'announcements.status_off')}</Text>}
+            label={
+              <Text component="span" size="sm" fw={600} c={announcement.is_active ? 'teal.9' : 'dimmed'}>
+                {t(announcement.is_active ? 'announcements.status_live' : 'announcements.status_off')}
+              </Text>
+            }
             labelPosition="left"
             size="sm"
             color="teal"

@@ -3,7 +3,7 @@ import { Alert, Button, Group, Modal, Skeleton, Stack, Switch } from '@mantine/c
 import { useForm } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { adminAnnouncementsApi } from '../../../../../shared/api';
-import { bodySchemaOf, zodResolver } from '../../../components/forms/zodResolver';
+import { bodySchemaOf, formErrorText, zodResolver } from '../../../components/forms/zodResolver';
 
 /**
  * The rich text editor (tiptap and its markdown support, about 350 kB) loads when an editor dialog
@@ -71,7 +71,6 @@ function EditorBody({ mode, saving, onClose, onSubmit, onRequestClose, askingToD
     onKeepEditing();
     focusEditor();
   };
-  const error = form.errors.content;
   return (
     <form ref={area} noValidate onSubmit={form.onSubmit((values) => onSubmit(values.content.trim(), values.is_active), focusEditor)}>
       <Stack gap="md">
@@ -80,7 +79,7 @@ function EditorBody({ mode, saving, onClose, onSubmit, onRequestClose, askingToD
             label={t('announcements.content_label')}
             initialMarkdown={initialContent}
             onChange={(markdown) => form.setFieldValue('content', markdown)}
-            error={error && t(`common:${String(error)}`)}
+            error={formErrorText(form.errors.content)}
           />
         </Suspense>
         {mode.kind === 'create' && <Switch {...form.getInputProps('is_active', { type: 'checkbox' })} label={t('announcements.set_active')} />}

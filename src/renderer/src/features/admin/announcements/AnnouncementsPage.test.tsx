@@ -63,7 +63,10 @@ describe('announcements page', () => {
     expect(screen.getByRole('button', { name: 'Page 3' })).toBeInTheDocument();
   });
   it('refuses an empty announcement: the error sits under the editor, tied to it, and the editor has the focus', async () => {
-    const api = installFakeApi({ 'GET /admin/announcements/': () => Response.json(page([])), 'POST /admin/announcements/': () => Response.json(announcement(9, 'x', true)) });
+    const api = installFakeApi({
+      'GET /admin/announcements/': () => Response.json(page([])),
+      'POST /admin/announcements/': () => Response.json(announcement(9, 'x', true)),
+    });
     const user = userEvent.setup();
     renderScreen(<AnnouncementsPage />);
     await user.click(await screen.findByRole('button', { name: 'New announcement' }));

@@ -86,7 +86,13 @@ export default function AnnouncementsPage() {
       {showSkeleton ? (
         <CardSkeletons />
       ) : items.length === 0 ? (
-        <EmptyState icon={<IconMegaphone size={28} />} title={t('announcements.empty_title')} description={t('announcements.empty_description')} variant="light" py={64} />
+        <EmptyState
+          icon={<IconMegaphone size={28} />}
+          title={t('announcements.empty_title')}
+          description={t('announcements.empty_description')}
+          variant="light"
+          py={64}
+        />
       ) : (
         <Stack gap="md">
           {items.map((announcement) => (
@@ -114,10 +120,13 @@ export default function AnnouncementsPage() {
         onCancel={() => setPendingDelete(null)}
         onConfirm={() =>
           pendingDelete &&
-          remove.mutate({ params: { id: pendingDelete.id } }, {
-            onSuccess: () => (deleted.current = true),
-            onSettled: () => setPendingDelete(null),
-          })
+          remove.mutate(
+            { params: { id: pendingDelete.id } },
+            {
+              onSuccess: () => (deleted.current = true),
+              onSettled: () => setPendingDelete(null),
+            },
+          )
         }
         onClosed={() => {
           if (!deleted.current) return;

@@ -5,7 +5,7 @@ import { showToast } from '../../../components/toast';
 import { useQueryClient } from '@tanstack/react-query';
 
 /** Spec §5 names one failure message per action, whatever the failure. */
-const failure = (key: string) => ({ overrides: [{ key: `admin:toasts.${key}` }] });
+const failure = (key: 'announcement_create_failed' | 'announcement_update_failed') => ({ overrides: [{ key: `admin:toasts.${key}` as const }] });
 
 /** Create, edit, switch and delete, each with its success and failure toast (spec §8). */
 export function useAnnouncementMutations() {
@@ -32,7 +32,12 @@ export function useAnnouncementMutations() {
   const remove = useEndpointMutation(adminAnnouncementsApi.deleteAnnouncement, {
     onSuccess: () => showToast('success', t('toasts.announcement_deleted_success')),
     // A missing id is spec §5's announcement_update_failed; any other failure the delete's own message.
-    errorToast: { overrides: [{ status: 404, code: 'announcement_update_failed', key: 'admin:toasts.announcement_update_failed' }, { key: 'admin:toasts.announcement_delete_failed' }] },
+    errorToast: {
+      overrides: [
+        { status: 404, code: 'announcement_update_failed', key: 'admin:toasts.announcement_update_failed' },
+        { key: 'admin:toasts.announcement_delete_failed' },
+      ],
+    },
     onSettled,
   });
   return { create, update, toggle, remove };

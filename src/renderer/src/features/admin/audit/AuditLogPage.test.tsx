@@ -19,7 +19,15 @@ const edited = {
   changes: { content: { from: 'Maintenance tonight', to: 'Maintenance at 22:00' }, is_active: { from: false, to: true } },
   created_at: '2026-11-20T09:30:00Z',
 };
-const word = { id: 6, action: 'restricted_word.create', actor: { ...actor, id: null }, target_type: 'restricted_word', target_id: '3', changes: { word: 'Codename' }, created_at: '2026-11-19T08:00:00Z' };
+const word = {
+  id: 6,
+  action: 'restricted_word.create',
+  actor: { ...actor, id: null },
+  target_type: 'restricted_word',
+  target_id: '3',
+  changes: { word: 'Codename' },
+  created_at: '2026-11-19T08:00:00Z',
+};
 
 const queryOf = (request: Request) => new URL(request.url).searchParams;
 
@@ -113,9 +121,28 @@ describe('audit log page', () => {
     await waitFor(() => expect(queryOf(api.requests.at(-1)!).get('page')).toBe('2'));
   });
   it('summarises announcements as plain text, personal-data settings per kind and a created group by its name', async () => {
-    const announced = { ...edited, id: 8, action: 'announcement.create', changes: { content: '## Maintenance **tonight**\n\n- See [the status page](https://status.example)', is_active: true } };
-    const pii = { ...edited, id: 9, action: 'pii_settings.update', target_type: 'pii_settings', target_id: null, changes: { phone: { from: 'off', to: 'mask' }, email: { from: 'off', to: 'block' } } };
-    const group = { ...edited, id: 10, action: 'member_group.create', target_type: 'member_group', target_id: '4', changes: { ko_name: '영업팀', en_name: 'Sales' } };
+    const announced = {
+      ...edited,
+      id: 8,
+      action: 'announcement.create',
+      changes: { content: '## Maintenance **tonight**\n\n- See [the status page](https://status.example)', is_active: true },
+    };
+    const pii = {
+      ...edited,
+      id: 9,
+      action: 'pii_settings.update',
+      target_type: 'pii_settings',
+      target_id: null,
+      changes: { phone: { from: 'off', to: 'mask' }, email: { from: 'off', to: 'block' } },
+    };
+    const group = {
+      ...edited,
+      id: 10,
+      action: 'member_group.create',
+      target_type: 'member_group',
+      target_id: '4',
+      changes: { ko_name: '영업팀', en_name: 'Sales' },
+    };
     installFakeApi({ 'GET /admin/audit-log/': () => Response.json(page([announced, pii, group])) });
     renderScreen(<AuditLogPage />);
     const rows = await screen.findAllByTestId('audit-row', {}, { timeout: 10_000 });

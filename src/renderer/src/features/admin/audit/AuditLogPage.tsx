@@ -1,37 +1,28 @@
 import { Fragment, useState } from 'react';
-import { Box, Button, Code, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Box, Button, Code, Group, Select, Stack, Table, Text } from '@mantine/core';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { adminAuditLogApi, type AuditEntry } from '../../../../../shared/api';
 import type { AuditLogQuery } from '../../../../../shared/api/admin/auditLog';
-import { AUDIT_ACTIONS } from '../../../../../shared/domain/audit';
+import { AUDIT_ACTIONS, type AuditAction, isAuditTarget } from '../../../../../shared/domain/audit';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
 import { useEndpointQuery } from '../../../api/endpointHooks';
 import { errorMessageKey } from '../../../api/errorMessages';
 import { IconChevron } from '../../../components/icons';
 import { useListState } from '../../../components/list/useListState';
+import { PERIOD_FILTERS, listPeriod } from '../../../components/list/dayRange';
+import { PeriodFilter } from '../../../components/list/PeriodFilter';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { fieldLabel, isSettingsTarget, settingsSummary, splitChanges, targetLabel } from './auditChanges';
 import { ListStates } from '../../../components/list/ListStates';
-import { ListPagination, ListSearchInput, ListTable } from '../../../components/list/ListParts';
+import { ListClearFilters, ListSearchInput, ListTable } from '../../../components/list/ListParts';
+import { messageText } from '../../../i18n/keys';
 
-/** A local day `YYYY-MM-DD` that exists. */
-const DAY = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/)
-  .refine((value) => !Number.isNaN(new Date(`${value}T00:00:00`).getTime()));
-const FILTERS = z.object({ action: z.enum(AUDIT_ACTIONS).optional(), from: DAY.optional(), to: DAY.optional() });
+const FILTERS = z.object({ action: z.enum(AUDIT_ACTIONS).optional(), ...PERIOD_FILTERS });
 
-/** The admin's local day `YYYY-MM-DD` as the instant it starts, `days` later. */
-function dayStart(day: string, days = 0): string {
-  const date = new Date(`${day}T00:00:00`);
-  date.setDate(date.getDate() + days);
-  return date.toISOString();
-}
-
-const actionKey = (action: string) => `action.${action}`;
+const actionKey = (action: AuditAction) => `action.${action}` as const;
 
 /** A recorded value as text: booleans as yes/no, nothing as "(empty)", lists joined. */
 function ValueText({ value }: { value: unknown }) {
@@ -60,7 +51,10 @@ function Summary({ entry }: { entry: AuditEntry }) {
   const label = targetLabel(entry, language);
   const isEdit = entry.action.endsWith('.update');
   let detail: string | null = null;
-  if (edited.length > 0) detail = isSettingsTarget(entry.target_type) ? settingsSummary(edited) : t('changed', { count: edited.length, fields: edited.map(([field]) => fieldLabel(field)).join(', ') });
+  if (edited.length > 0)
+    detail = isSettingsTarget(entry.target_type)
+      ? settingsSummary(edited)
+      : t('changed', { count: edited.length, fields: edited.map(([field]) => fieldLabel(field)).join(', ') });
   else if (isEdit) detail = t('no_change');
   else if (!label && values.length > 0) detail = values.map(([field, value]) => `${fieldLabel(field)}: ${String(value)}`).join(', ');
   return (
@@ -84,7 +78,13 @@ function Details({ entry }: { entry: AuditEntry }) {
   const { t } = useTranslation('audit');
   const { edited, values } = splitChanges(entry.changes);
   return (
-    <Table withRowBorders={false} verticalSpacing={4} layout="fixed" aria-label={t('details_of', { action: t(actionKey(entry.action)) })} data-testid="audit-details">
+    <Table
+      withRowBorders={false}
+      verticalSpacing={4}
+      layout="fixed"
+      aria-label={t('details_of', { action: t(actionKey(entry.action)) })}
+      data-testid="audit-details"
+    >
       <Table.Thead>
         <Table.Tr>
           <Table.Th w="30%">{t('field')}</Table.Th>
@@ -129,15 +129,14 @@ export default function AuditLogPage() {
   const { page, size, search } = listState;
   const [expanded, setExpanded] = useState<number[]>([]);
 
-  const { action, from = '', to = '' } = listState.filters;
-  const rangeInvalid = from !== '' && to !== '' && from > to;
+  const { action } = listState.filters;
+  const period = listPeriod(listState.filters);
 
   const request: AuditLogQuery = {
     page,
     size,
     ...(action ? { action } : {}),
-    ...(from ? { from: dayStart(from) } : {}),
-    ...(to && !rangeInvalid ? { to: dayStart(to, 1) } : {}),
+    ...period.query,
     ...(search ? { search_term: search } : {}),
   };
   const list = useEndpointQuery(adminAuditLogApi.listAuditLog, { query: request }, { placeholderData: keepPreviousData });
@@ -145,7 +144,7 @@ export default function AuditLogPage() {
   const filtered = listState.isFiltered;
 
   const dateTime = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
-  const actionOptions = [...new Set(AUDIT_ACTIONS.map((name) => name.split('.')[0]!))].map((target) => ({
+  const actionOptions = [...new Set(AUDIT_ACTIONS.map((name) => name.split('.')[0]!))].filter(isAuditTarget).map((target) => ({
     group: t(`target_type.${target}`),
     items: AUDIT_ACTIONS.filter((name) => name.startsWith(`${target}.`)).map((name) => ({ value: name, label: t(actionKey(name)) })),
   }));
@@ -166,21 +165,9 @@ export default function AuditLogPage() {
             w={{ base: '100%', sm: 260 }}
             comboboxProps={{ withinPortal: true }}
           />
-          <TextInput type="date" label={t('from_label')} value={from} onChange={(event) => listState.setFilter('from', event.currentTarget.value)} w={{ base: '100%', xs: 170 }} />
-          <TextInput
-            type="date"
-            label={t('to_label')}
-            value={to}
-            onChange={(event) => listState.setFilter('to', event.currentTarget.value)}
-            error={rangeInvalid ? t('date_range_invalid') : undefined}
-            w={{ base: '100%', xs: 170 }}
-          />
+          <PeriodFilter list={listState} period={period} />
           <ListSearchInput list={listState} type="search" label={t('search_label')} placeholder={t('search_placeholder')} w={{ base: '100%', sm: 260 }} />
-          {filtered && (
-            <Button variant="subtle" onClick={listState.clearFilters}>
-              {t('clear')}
-            </Button>
-          )}
+          <ListClearFilters list={listState} />
         </Group>
       </Box>
       {list.data && (
@@ -190,7 +177,8 @@ export default function AuditLogPage() {
       )}
       <ListStates
         query={list}
-        errorTitle={(error) => t(errorMessageKey(error, adminAuditLogApi.listAuditLog))}
+        list={listState}
+        errorTitle={(error) => messageText(errorMessageKey(error, adminAuditLogApi.listAuditLog))}
         retryLabel={t('retry')}
         empty={t(filtered ? 'empty_filtered' : 'empty')}
         emptyTestId="audit-empty"
@@ -231,7 +219,7 @@ export default function AuditLogPage() {
                     </Table.Td>
                     <Table.Td>{t(actionKey(entry.action))}</Table.Td>
                     <Table.Td>
-                      <Text size="sm">{t(`target_type.${entry.target_type}`, { defaultValue: fieldLabel(entry.target_type) })}</Text>
+                      <Text size="sm">{isAuditTarget(entry.target_type) ? t(`target_type.${entry.target_type}`) : fieldLabel(entry.target_type)}</Text>
                       {entry.target_id && (
                         <Text size="xs" c="dimmed">
                           #{entry.target_id}
@@ -268,7 +256,6 @@ export default function AuditLogPage() {
           </ListTable>
         )}
       </ListStates>
-      <ListPagination list={listState} totalPages={list.data?.total_pages} />
     </AdminPageFrame>
   );
 }

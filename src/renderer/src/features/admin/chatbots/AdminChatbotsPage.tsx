@@ -17,8 +17,9 @@ import { chatbotName } from '../../../../../shared/domain/chatbots';
 import { ChatbotStatusBadge } from '../../../components/ChatbotStatusBadge';
 import { useRejectDialog } from './RejectDialog';
 import { ListStates } from '../../../components/list/ListStates';
-import { BulkActions, ListPagination, ListSearchInput, ListTable, ListToolbar, RowSelectCell, SelectAllHeader } from '../../../components/list/ListParts';
+import { BulkActions, ListSearchInput, ListTable, ListToolbar, RowSelectCell, SelectAllHeader } from '../../../components/list/ListParts';
 import { localizedName } from '../../../../../shared/domain/language';
+import { messageText } from '../../../i18n/keys';
 
 /** The review's views (spec §4: hide pending ones, show approved only, rejected), kept in the URL as `status`. */
 const VIEWS = {
@@ -91,7 +92,11 @@ export default function AdminChatbotsPage() {
   const listState = useListState({ size: DEFAULT_LIST_PAGE_SIZE, filters: FILTERS });
   const { page, size, search } = listState;
   const view = listState.filters.status;
-  const list = useEndpointQuery(adminChatbotsApi.listAdminChatbots, { query: { page, size, search_term: search, ...VIEWS[view] } }, { placeholderData: keepPreviousData });
+  const list = useEndpointQuery(
+    adminChatbotsApi.listAdminChatbots,
+    { query: { page, size, search_term: search, ...VIEWS[view] } },
+    { placeholderData: keepPreviousData },
+  );
   const [selected, setSelected] = useState<number[]>([]);
   const [openId, setOpenId] = useState<number | null>(null);
   const items = list.data?.items ?? [];
@@ -144,7 +149,8 @@ export default function AdminChatbotsPage() {
       </BulkActions>
       <ListStates
         query={list}
-        errorTitle={(error) => t(errorMessageKey(error, adminChatbotsApi.listAdminChatbots))}
+        list={listState}
+        errorTitle={(error) => messageText(errorMessageKey(error, adminChatbotsApi.listAdminChatbots))}
         retryLabel={t('retry')}
         empty={t(view === 'pending' ? 'empty_pending' : 'empty')}
         emptyTestId="admin-chatbots-empty"
@@ -188,8 +194,14 @@ export default function AdminChatbotsPage() {
           </ListTable>
         )}
       </ListStates>
-      <ListPagination list={listState} totalPages={list.data?.total_pages} />
-      <Drawer opened={open !== null} onClose={() => setOpenId(null)} position="right" size="lg" title={open ? chatbotName(open, language) || t('untitled') : ''} closeButtonProps={{ 'aria-label': t('close') }}>
+      <Drawer
+        opened={open !== null}
+        onClose={() => setOpenId(null)}
+        position="right"
+        size="lg"
+        title={open ? chatbotName(open, language) || t('untitled') : ''}
+        closeButtonProps={{ 'aria-label': t('close') }}
+      >
         {open && (
           <Stack gap="lg">
             <Details chatbot={open} />

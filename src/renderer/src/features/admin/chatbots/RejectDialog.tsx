@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { adminChatbotsApi } from '../../../../../shared/api';
+import type { NamespaceWith } from '../../../i18n/keys';
 
 interface RejectDialogProps {
   count: number;
@@ -10,7 +11,7 @@ interface RejectDialogProps {
   onClose: () => void;
   onReject: (reason: string) => void;
   /** The namespace of its texts (reject_title, reject_hint, reason, reason_required, cancel, reject, close). */
-  ns?: string;
+  ns?: NamespaceWith<'reject_title' | 'reject_hint' | 'reason' | 'reason_required' | 'cancel' | 'reject' | 'close'>;
 }
 
 /** Rejecting needs a reason for the requester (spec §5), mailed to them: chatbot publishing and member requests. */
@@ -61,7 +62,7 @@ function RejectDialog({ count, opened, busy, onClose, onReject, ns = 'publishing
  * Rejecting one request or a selection: `open(ids)` asks for the reason, `dialog` is the element to
  * render, `close()` ends it once the decision went through. Each opening starts with an empty reason.
  */
-export function useRejectDialog({ ns, busy, onReject }: { ns?: string; busy: boolean; onReject: (ids: number[], reason: string) => void }) {
+export function useRejectDialog({ ns, busy, onReject }: { ns?: RejectDialogProps['ns']; busy: boolean; onReject: (ids: number[], reason: string) => void }) {
   const [ids, setIds] = useState<number[] | null>(null);
   const close = () => setIds(null);
   const dialog = (

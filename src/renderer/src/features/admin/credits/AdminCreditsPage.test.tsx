@@ -14,12 +14,29 @@ const allocation: CreditAllocation = {
     { id: 1, ko_name: '기본 그룹', en_name: 'Default group', is_default: true, credit_quota: 50000, member_credit_quota: 5000, member_count: 2, used: 10.5 },
     { id: 2, ko_name: '영업', en_name: 'Sales', is_default: false, credit_quota: 1000, member_credit_quota: 100, member_count: 0, used: 0 },
   ],
-  members: { ...page([{ id: 7, name: 'Ada', email: 'ada@demo.test', member_group_id: 1, credit_quota: null, effective_quota: 5000, used: 12.9 }]), page_size: 10 },
+  members: {
+    ...page([{ id: 7, name: 'Ada', email: 'ada@demo.test', member_group_id: 1, credit_quota: null, effective_quota: 5000, used: 12.9 }]),
+    page_size: 10,
+  },
 };
 const report: CreditUsageReport = {
   month: '2026-11',
   group_by: 'group',
-  llm: [{ key_id: 1, ko_name: '기본 그룹', en_name: 'Default group', model_name: 'gpt-test', messages: 3, input_tokens: 12000, output_tokens: 3400, input_credits: 24.7, output_credits: 6.2, web_search_count: 1, web_search_credits: 4 }],
+  llm: [
+    {
+      key_id: 1,
+      ko_name: '기본 그룹',
+      en_name: 'Default group',
+      model_name: 'gpt-test',
+      messages: 3,
+      input_tokens: 12000,
+      output_tokens: 3400,
+      input_credits: 24.7,
+      output_credits: 6.2,
+      web_search_count: 1,
+      web_search_credits: 4,
+    },
+  ],
   image: [{ key_id: 1, ko_name: '기본 그룹', en_name: 'Default group', model_name: 'image-model', count: 2, credits: 80 }],
 };
 
@@ -63,7 +80,15 @@ describe('admin credits page', () => {
         Response.json(
           page([
             {
-              id: 3, quota: 3000, usage: 0, created_at: '2026-11-02T00:00:00Z', usage_start_date: '2026-11-02', usage_end_date: '2027-11-01', ko_name: '충전', en_name: 'Top-up', expired: false,
+              id: 3,
+              quota: 3000,
+              usage: 0,
+              created_at: '2026-11-02T00:00:00Z',
+              usage_start_date: '2026-11-02',
+              usage_end_date: '2027-11-01',
+              ko_name: '충전',
+              en_name: 'Top-up',
+              expired: false,
               transaction: { id: 3, price: 30000, currency: 'KRW', receipt_url: null, created_at: '2026-11-02T00:00:00Z' },
             },
           ]),

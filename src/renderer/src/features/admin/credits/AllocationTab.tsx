@@ -82,7 +82,8 @@ export function AllocationTab() {
     <Stack gap="lg">
       <Group justify="space-between" wrap="wrap">
         <Text size="sm" c="dimmed">
-          {t('allocation.period', { period })} · {t('allocation.pool', { remaining: tenant_remaining === null ? t('allocation.no_limit') : format.credits(tenant_remaining) })}
+          {t('allocation.period', { period })} ·{' '}
+          {t('allocation.pool', { remaining: tenant_remaining === null ? t('allocation.no_limit') : format.credits(tenant_remaining) })}
         </Text>
         <Button onClick={submit} loading={save.isPending} disabled={changes === 0} data-testid="allocation-save">
           {t('allocation.save', { count: changes })}
@@ -126,10 +127,21 @@ export function AllocationTab() {
                 </Table.Td>
                 <Table.Td ta="right">{format.count(group.member_count)}</Table.Td>
                 <Table.Td>
-                  {quotaInput(t('allocation.group_quota_of', { name }), draft.credit_quota ?? group.credit_quota ?? '', (value) => setDraft({ credit_quota: value }), group.is_default, `group-quota-${group.id}`)}
+                  {quotaInput(
+                    t('allocation.group_quota_of', { name }),
+                    draft.credit_quota ?? group.credit_quota ?? '',
+                    (value) => setDraft({ credit_quota: value }),
+                    group.is_default,
+                    `group-quota-${group.id}`,
+                  )}
                 </Table.Td>
                 <Table.Td>
-                  {quotaInput(t('allocation.member_quota_of', { name }), draft.member_credit_quota ?? group.member_credit_quota ?? '', (value) => setDraft({ member_credit_quota: value }), group.is_default)}
+                  {quotaInput(
+                    t('allocation.member_quota_of', { name }),
+                    draft.member_credit_quota ?? group.member_credit_quota ?? '',
+                    (value) => setDraft({ member_credit_quota: value }),
+                    group.is_default,
+                  )}
                 </Table.Td>
                 <Table.Td ta="right">{format.credits(group.used)}</Table.Td>
               </Table.Tr>

@@ -24,7 +24,9 @@ export function UsageTab() {
     { placeholderData: keepPreviousData, errorToast: true },
   );
   const who = (row: Pick<CreditUsageReport['llm'][number], 'ko_name' | 'en_name'>) =>
-    groupBy === 'member' ? (row.ko_name ?? t('usage.unknown')) : localizedName({ ko_name: row.ko_name ?? '', en_name: row.en_name ?? '' }, language) || t('usage.unknown');
+    groupBy === 'member'
+      ? (row.ko_name ?? t('usage.unknown'))
+      : localizedName({ ko_name: row.ko_name ?? '', en_name: row.en_name ?? '' }, language) || t('usage.unknown');
 
   return (
     <Stack gap="lg">

@@ -21,7 +21,14 @@ afterEach(() => {
 function installDashboard() {
   installFakeApi({
     'GET /admin/dashboards/': () =>
-      Response.json({ month: '2026-11', member_count: 1500, monthly_active_users: 5, monthly_messages: 1200, public_chatbot_count: 2, private_chatbot_count: 7 }),
+      Response.json({
+        month: '2026-11',
+        member_count: 1500,
+        monthly_active_users: 5,
+        monthly_messages: 1200,
+        public_chatbot_count: 2,
+        private_chatbot_count: 7,
+      }),
     'GET /admin/dashboards/usage/': () => Response.json({ months }),
     'POST /log-error/': () => Response.json({ ok: true }),
   });
@@ -42,7 +49,11 @@ describe('admin dashboard page', () => {
     installDashboard();
     renderScreen(<AdminDashboardPage />);
     const messages = await screen.findByRole('group', { name: 'Messages' });
-    expect(within(messages).getAllByRole('img').map((bar) => bar.getAttribute('aria-label'))).toEqual(['Oct 2026: 40', 'Nov 2026: 1,200']);
+    expect(
+      within(messages)
+        .getAllByRole('img')
+        .map((bar) => bar.getAttribute('aria-label')),
+    ).toEqual(['Oct 2026: 40', 'Nov 2026: 1,200']);
     // Credits are shown rounded down (spec §9).
     expect(within(screen.getByRole('group', { name: 'Credits used' })).getByRole('img', { name: 'Oct 2026: 120' })).toBeInTheDocument();
     const chart = messages.parentElement!;

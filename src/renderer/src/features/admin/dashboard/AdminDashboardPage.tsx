@@ -8,6 +8,7 @@ import { useEndpointQuery } from '../../../api/endpointHooks';
 import { useCreditFormat } from '../../../components/useCreditFormat';
 import { AdminPageFrame } from '../AdminPageFrame';
 import type { UsageMetric } from './UsageChart';
+import { messageText } from '../../../i18n/keys';
 
 const UsageChart = lazy(() => import('./UsageChart'));
 
@@ -39,13 +40,23 @@ export default function AdminDashboardPage() {
   const cards = useEndpointQuery(adminDashboardsApi.getDashboard, {});
   const [range, setRange] = useState({ start: monthFrom(-5), end: monthFrom(0) });
   const validRange = /^\d{4}-\d{2}$/.test(range.start) && /^\d{4}-\d{2}$/.test(range.end) && range.start <= range.end;
-  const usage = useEndpointQuery(adminDashboardsApi.getDashboardUsage, { query: { start_month: range.start, end_month: range.end } }, { placeholderData: keepPreviousData });
+  const usage = useEndpointQuery(
+    adminDashboardsApi.getDashboardUsage,
+    { query: { start_month: range.start, end_month: range.end } },
+    { placeholderData: keepPreviousData },
+  );
   const card = (label: string, value: number | undefined, testId: string) => (
     <Card withBorder radius="md" padding="lg" key={testId}>
       <Text size="sm" c="dimmed">
         {label}
       </Text>
-      {value === undefined ? <Skeleton h={28} mt={4} /> : <Text fw={700} fz={28} data-testid={testId}>{format.count(value)}</Text>}
+      {value === undefined ? (
+        <Skeleton h={28} mt={4} />
+      ) : (
+        <Text fw={700} fz={28} data-testid={testId}>
+          {format.count(value)}
+        </Text>
+      )}
     </Card>
   );
   return (
@@ -54,7 +65,7 @@ export default function AdminDashboardPage() {
         {cards.isError ? (
           // Spec §8 "Dashboard cards 403" has its own message; other failures the catalogue's.
           <Alert color="red" data-testid="dashboard-cards-error">
-            {t(errorMessageKey(cards.error, adminDashboardsApi.getDashboard))}
+            {messageText(errorMessageKey(cards.error, adminDashboardsApi.getDashboard))}
           </Alert>
         ) : (
           <SimpleGrid cols={{ base: 2, md: 5 }}>
@@ -72,9 +83,18 @@ export default function AdminDashboardPage() {
                 {t('usage.title')}
               </Title>
               <Group gap="sm" align="flex-end" wrap="wrap">
-                <TextInput type="month" label={t('usage.start')} value={range.start} onChange={(event) => setRange({ ...range, start: event.currentTarget.value })} />
+                <TextInput
+                  type="month"
+                  label={t('usage.start')}
+                  value={range.start}
+                  onChange={(event) => setRange({ ...range, start: event.currentTarget.value })}
+                />
                 <TextInput type="month" label={t('usage.end')} value={range.end} onChange={(event) => setRange({ ...range, end: event.currentTarget.value })} />
-                <Button variant="default" disabled={!usage.data} onClick={() => usage.data && downloadCsv(`usage-${range.start}-${range.end}.csv`, usageCsv(usage.data.months))}>
+                <Button
+                  variant="default"
+                  disabled={!usage.data}
+                  onClick={() => usage.data && downloadCsv(`usage-${range.start}-${range.end}.csv`, usageCsv(usage.data.months))}
+                >
                   {t('usage.csv')}
                 </Button>
               </Group>
@@ -87,7 +107,13 @@ export default function AdminDashboardPage() {
               <Suspense fallback={<Skeleton h={200} />}>
                 <SimpleGrid cols={{ base: 1, md: 2 }} spacing="xl">
                   {METRICS.map((metric) => (
-                    <UsageChart key={metric} months={usage.data.months} metric={metric} title={t(`usage.metrics.${metric}`)} format={metric === 'credits' ? format.credits : format.count} />
+                    <UsageChart
+                      key={metric}
+                      months={usage.data.months}
+                      metric={metric}
+                      title={t(`usage.metrics.${metric}`)}
+                      format={metric === 'credits' ? format.credits : format.count}
+                    />
                   ))}
                 </SimpleGrid>
               </Suspense>

@@ -10,7 +10,15 @@ import DefaultChatbotsPage from './DefaultChatbotsPage';
 afterEach(() => setPlatformForTests(null));
 
 const group = (id: number, en: string) => ({
-  id, ko_name: '', en_name: en, is_default: id === 1, credit_quota: null, member_credit_quota: null, member_count: 1, usable_models: [], created_at: '2026-01-01T00:00:00.000Z',
+  id,
+  ko_name: '',
+  en_name: en,
+  is_default: id === 1,
+  credit_quota: null,
+  member_credit_quota: null,
+  member_count: 1,
+  usable_models: [],
+  created_at: '2026-01-01T00:00:00.000Z',
 });
 const groups = [group(1, 'Default group'), group(2, 'Research'), group(3, 'Sales')];
 const adminChatbot = (overrides: Parameters<typeof testChatbot>[0], memberGroups: { id: number; en_name: string }[] = []) => ({
@@ -21,7 +29,10 @@ const adminChatbot = (overrides: Parameters<typeof testChatbot>[0], memberGroups
 
 describe('default chatbots screen', () => {
   it('lists the groups each default chatbot starts for and saves a new choice, keeping who sees it', async () => {
-    let coach = adminChatbot({ id: 7, en_name: 'Writing Coach', member_group_ids: [2, 3] }, [{ id: 2, en_name: 'Research' }, { id: 3, en_name: 'Sales' }]);
+    let coach = adminChatbot({ id: 7, en_name: 'Writing Coach', member_group_ids: [2, 3] }, [
+      { id: 2, en_name: 'Research' },
+      { id: 3, en_name: 'Sales' },
+    ]);
     const general = adminChatbot({ id: 5, en_name: 'General Assistant', default_member_groups: [1] });
     const api = installFakeApi({
       'GET /admin/chatbots/': () => Response.json(page([general, coach])),

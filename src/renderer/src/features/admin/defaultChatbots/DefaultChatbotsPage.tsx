@@ -14,6 +14,7 @@ import { ActionsHeader, ListTable } from '../../../components/list/ListParts';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { StartingGroupsDialog } from './StartingGroupsDialog';
+import { messageText } from '../../../i18n/keys';
 
 /** Every member starts with these; a workspace has a handful, so one page holds them all. */
 const DEFAULT_CHATBOTS_PAGE = { page: 1, size: 100, is_default: true } as const;
@@ -38,7 +39,7 @@ export default function DefaultChatbotsPage() {
     <AdminPageFrame title={t('title')} description={t('description')}>
       <ListStates
         query={list}
-        errorTitle={(error) => t(errorMessageKey(error, adminChatbotsApi.listAdminChatbots))}
+        errorTitle={(error) => messageText(errorMessageKey(error, adminChatbotsApi.listAdminChatbots))}
         retryLabel={t('retry')}
         empty={t('empty')}
       >

@@ -23,7 +23,17 @@ const startingGroupsBody = (chatbot: AdminChatbot, ids: readonly string[]) => ({
   default_member_group_ids: ids.map(Number),
 });
 
-function StartingGroupsForm({ chatbot, name, groups, onClose }: { chatbot: AdminChatbot; name: string; groups: readonly AdminMemberGroup[]; onClose: () => void }) {
+function StartingGroupsForm({
+  chatbot,
+  name,
+  groups,
+  onClose,
+}: {
+  chatbot: AdminChatbot;
+  name: string;
+  groups: readonly AdminMemberGroup[];
+  onClose: () => void;
+}) {
   const { t } = useTranslation('defaultChatbots');
   const language = useResolvedLanguage();
   const queryClient = useQueryClient();

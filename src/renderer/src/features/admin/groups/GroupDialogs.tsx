@@ -5,25 +5,15 @@ import { type ApiError, adminMemberGroupsApi, isApiError, type AdminMemberGroup 
 import { useEndpointMutation } from '../../../api/endpointHooks';
 import { errorMessageKey } from '../../../api/errorMessages';
 import { FormDialogButtons } from '../../../components/forms/FormDialogButtons';
-import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/forms/zodResolver';
+import { bodySchemaOf, focusFirstError, formErrorText, zodResolver } from '../../../components/forms/zodResolver';
 import { IconLock } from '../../../components/icons';
 import { showToast } from '../../../components/toast';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { localizedName } from '../../../../../shared/domain/language';
+import { messageText } from '../../../i18n/keys';
 
 const nameSchema = bodySchemaOf(adminMemberGroupsApi.createMemberGroup);
 const isNameTaken = (error: unknown): error is ApiError => isApiError(error) && error.status === 409;
-
-/** A form's error: a `validation.…` key of common, or a message already translated. */
-function useFieldError() {
-  const { t } = useTranslation('adminGroups');
-  return (error: unknown) => {
-    if (!error) return undefined;
-    const message = String(error);
-    if (message.startsWith('validation.')) return t(`common:${message}`);
-    return message.startsWith('adminGroups:validation.') ? t(message) : message;
-  };
-}
 
 /**
  * Create a group, or rename one (`group`): a Korean or an English name or both, each unique in the
@@ -31,9 +21,18 @@ function useFieldError() {
  * said under its field (the server names which); other failures, such as 403 (sign out and
  * retry, spec §6), in a toast.
  */
-export function GroupNameDialog({ group, opened, onClose, onSaved }: { group: AdminMemberGroup | null; opened: boolean; onClose: () => void; onSaved: () => void }) {
+export function GroupNameDialog({
+  group,
+  opened,
+  onClose,
+  onSaved,
+}: {
+  group: AdminMemberGroup | null;
+  opened: boolean;
+  onClose: () => void;
+  onSaved: () => void;
+}) {
   const { t } = useTranslation('adminGroups');
-  const fieldError = useFieldError();
   const form = useForm({
     mode: 'controlled',
     initialValues: { ko_name: group?.ko_name ?? '', en_name: group?.en_name ?? '' },
@@ -50,7 +49,10 @@ export function GroupNameDialog({ group, opened, onClose, onSaved }: { group: Ad
     onError: (error: unknown) => {
       if (!isNameTaken(error)) return;
       const field = (error.body?.details as { field?: string } | undefined)?.field;
-      form.setFieldError(field === 'ko_name' ? 'ko_name' : 'en_name', t(errorMessageKey(error, group ? adminMemberGroupsApi.patchMemberGroup : adminMemberGroupsApi.createMemberGroup)));
+      form.setFieldError(
+        field === 'ko_name' ? 'ko_name' : 'en_name',
+        messageText(errorMessageKey(error, group ? adminMemberGroupsApi.patchMemberGroup : adminMemberGroupsApi.createMemberGroup)),
+      );
     },
   };
   const create = useEndpointMutation(adminMemberGroupsApi.createMemberGroup, handlers);
@@ -67,9 +69,22 @@ export function GroupNameDialog({ group, opened, onClose, onSaved }: { group: Ad
           <Text size="sm" c="dimmed" id="group-names-hint">
             {t('names_hint')}
           </Text>
-          <TextInput label={t('ko_name')} aria-describedby="group-names-hint" data-autofocus {...form.getInputProps('ko_name')} error={fieldError(form.errors.ko_name)} />
-          <TextInput label={t('en_name')} aria-describedby="group-names-hint" {...form.getInputProps('en_name')} error={fieldError(form.errors.en_name)} />
-          <FormDialogButtons gap="md" mt="sm" cancelLabel={t('cancel')} onCancel={onClose} submitLabel={t(group ? 'save' : 'create')} saving={create.isPending || rename.isPending} />
+          <TextInput
+            label={t('ko_name')}
+            aria-describedby="group-names-hint"
+            data-autofocus
+            {...form.getInputProps('ko_name')}
+            error={formErrorText(form.errors.ko_name)}
+          />
+          <TextInput label={t('en_name')} aria-describedby="group-names-hint" {...form.getInputProps('en_name')} error={formErrorText(form.errors.en_name)} />
+          <FormDialogButtons
+            gap="md"
+            mt="sm"
+            cancelLabel={t('cancel')}
+            onCancel={onClose}
+            submitLabel={t(group ? 'save' : 'create')}
+            saving={create.isPending || rename.isPending}
+          />
         </Stack>
       </form>
     </Modal>
@@ -99,10 +114,22 @@ export function GroupQuotaDialog({ group, onClose, onSaved }: { group: AdminMemb
     },
   });
   return (
-    <Modal opened={group !== null} onClose={onClose} title={t('quota_title', { name: group ? localizedName(group, language) : '' })} closeButtonProps={{ 'aria-label': t('close') }}>
-      <form noValidate onSubmit={form.onSubmit((values) => {
-          if (group) save.mutate({ params: { id: group.id }, body: { credit_quota: toQuota(values.credit_quota), member_credit_quota: toQuota(values.member_credit_quota) } });
-        })}>
+    <Modal
+      opened={group !== null}
+      onClose={onClose}
+      title={t('quota_title', { name: group ? localizedName(group, language) : '' })}
+      closeButtonProps={{ 'aria-label': t('close') }}
+    >
+      <form
+        noValidate
+        onSubmit={form.onSubmit((values) => {
+          if (group)
+            save.mutate({
+              params: { id: group.id },
+              body: { credit_quota: toQuota(values.credit_quota), member_credit_quota: toQuota(values.member_credit_quota) },
+            });
+        })}
+      >
         <Stack gap="sm">
           {locked && (
             <Alert color="gray" icon={<IconLock size={16} />} data-testid="quota-locked">
@@ -129,9 +156,7 @@ export function GroupQuotaDialog({ group, onClose, onSaved }: { group: AdminMemb
             {...form.getInputProps('member_credit_quota')}
           />
           {/* Locked, there is nothing to save: the dialog's own close button is the way out. */}
-          {!locked && (
-            <FormDialogButtons gap="md" mt="sm" cancelLabel={t('cancel')} onCancel={onClose} submitLabel={t('save')} saving={save.isPending} />
-          )}
+          {!locked && <FormDialogButtons gap="md" mt="sm" cancelLabel={t('cancel')} onCancel={onClose} submitLabel={t('save')} saving={save.isPending} />}
         </Stack>
       </form>
     </Modal>

@@ -7,12 +7,30 @@ import { useEndpointMutation, useEndpointQuery } from '../../../api/endpointHook
 import { errorMessageKey } from '../../../api/errorMessages';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { showToast } from '../../../components/toast';
+import { messageText } from '../../../i18n/keys';
 
 /** A group's members, each removable (with confirmation); whose default group it is fall back to the default group. */
-export function GroupMembersDrawer({ group, groupName, onClose, onChanged }: { group: AdminMemberGroup | null; groupName: string; onClose: () => void; onChanged: () => void }) {
+export function GroupMembersDrawer({
+  group,
+  groupName,
+  onClose,
+  onChanged,
+}: {
+  group: AdminMemberGroup | null;
+  groupName: string;
+  onClose: () => void;
+  onChanged: () => void;
+}) {
   const { t } = useTranslation('adminGroups');
   return (
-    <Drawer opened={group !== null} onClose={onClose} position="right" size="lg" title={t('members_title', { name: groupName })} closeButtonProps={{ 'aria-label': t('close') }}>
+    <Drawer
+      opened={group !== null}
+      onClose={onClose}
+      position="right"
+      size="lg"
+      title={t('members_title', { name: groupName })}
+      closeButtonProps={{ 'aria-label': t('close') }}
+    >
       {group && <MemberList key={group.id} group={group} onChanged={onChanged} />}
     </Drawer>
   );
@@ -21,7 +39,11 @@ export function GroupMembersDrawer({ group, groupName, onClose, onChanged }: { g
 function MemberList({ group, onChanged }: { group: AdminMemberGroup; onChanged: () => void }) {
   const { t } = useTranslation('adminGroups');
   const [page, setPage] = useState(1);
-  const list = useEndpointQuery(adminMemberGroupsApi.listMemberGroupMembers, { params: { id: group.id }, query: { page, size: 10 } }, { placeholderData: keepPreviousData });
+  const list = useEndpointQuery(
+    adminMemberGroupsApi.listMemberGroupMembers,
+    { params: { id: group.id }, query: { page, size: 10 } },
+    { placeholderData: keepPreviousData },
+  );
   const [removing, setRemoving] = useState<MemberGroupMember | null>(null);
   const remove = useEndpointMutation(adminMemberGroupsApi.removeMemberGroupMember, {
     onSuccess: () => showToast('success', t('member_removed')),
@@ -34,7 +56,7 @@ function MemberList({ group, onChanged }: { group: AdminMemberGroup; onChanged: 
   if (list.isPending) return <Skeleton h={160} />;
   if (list.isError) {
     return (
-      <Alert color="red" title={t(errorMessageKey(list.error, adminMemberGroupsApi.listMemberGroupMembers))}>
+      <Alert color="red" title={messageText(errorMessageKey(list.error, adminMemberGroupsApi.listMemberGroupMembers))}>
         <Button size="xs" variant="default" onClick={() => void list.refetch()}>
           {t('retry')}
         </Button>

@@ -21,7 +21,12 @@ const group = (id: number, en: string, extra: object = {}) => ({
   ...extra,
 });
 const groups = [group(1, 'Everyone', { is_default: true, credit_quota: 50000, member_credit_quota: 5000 }), group(2, 'Research', { credit_quota: 1000 })];
-const usage = { items: [{ id: 1, ko_name: '', en_name: 'Everyone', credit_quota: 50000, used: 0, period: '2026-01' }, { id: 2, ko_name: '', en_name: 'Research', credit_quota: 1000, used: 250, period: '2026-01' }] };
+const usage = {
+  items: [
+    { id: 1, ko_name: '', en_name: 'Everyone', credit_quota: 50000, used: 0, period: '2026-01' },
+    { id: 2, ko_name: '', en_name: 'Research', credit_quota: 1000, used: 250, period: '2026-01' },
+  ],
+};
 
 describe('groups page', () => {
   it("lists groups with quotas and this month's usage, and locks the default group's quotas", async () => {

@@ -15,10 +15,11 @@ import { AdminPageFrame } from '../AdminPageFrame';
 import { GroupNameDialog, GroupQuotaDialog } from './GroupDialogs';
 import { GroupMembersDrawer } from './GroupMembersDrawer';
 import { ListStates } from '../../../components/list/ListStates';
-import { ActionsHeader, ListPagination, ListSearchInput, ListTable, ListToolbar } from '../../../components/list/ListParts';
+import { ActionsHeader, ListSearchInput, ListTable, ListToolbar } from '../../../components/list/ListParts';
 import { localizedName } from '../../../../../shared/domain/language';
 import { OtherName } from '../../../components/OtherName';
 import { displayCredits } from '../../../../../shared/domain/credits';
+import { messageText } from '../../../i18n/keys';
 
 /** What a change of a group makes stale: the list, this month's usage, the members. */
 const GROUP_QUERIES = [adminMemberGroupsApi.listAdminMemberGroups, adminMemberGroupsApi.memberGroupUsage, adminMemberGroupsApi.listMemberGroupMembers];
@@ -86,9 +87,11 @@ export default function GroupsPage() {
       )}
       <ListStates
         query={list}
-        errorTitle={(error) => t(errorMessageKey(error, adminMemberGroupsApi.listAdminMemberGroups))}
+        list={listState}
+        errorTitle={(error) => messageText(errorMessageKey(error, adminMemberGroupsApi.listAdminMemberGroups))}
         retryLabel={t('retry')}
-        empty={listState.isFiltered ? t('no_match') : t('empty')}
+        empty={t('empty')}
+        noMatch={t('no_match')}
         rowHeight={48}
       >
         {() => (
@@ -141,7 +144,7 @@ export default function GroupsPage() {
                         <Menu.Item onClick={() => setDialog({ kind: 'members', group })}>{t('show_members')}</Menu.Item>
                         <Menu.Item onClick={() => setDialog({ kind: 'name', group })}>{t('rename')}</Menu.Item>
                         <Menu.Item onClick={() => setDialog({ kind: 'quota', group })}>{t('edit_quotas')}</Menu.Item>
-                        <Menu.Item color="red" disabled={group.is_default} onClick={() => setDialog({ kind: 'delete', group })}>
+                        <Menu.Item color="red.9" disabled={group.is_default} onClick={() => setDialog({ kind: 'delete', group })}>
                           {t('delete')}
                         </Menu.Item>
                       </Menu.Dropdown>
@@ -153,7 +156,6 @@ export default function GroupsPage() {
           </ListTable>
         )}
       </ListStates>
-      <ListPagination list={listState} totalPages={list.data?.total_pages} />
       <GroupNameDialog
         key={dialog?.kind === 'name' ? `name-${current?.id ?? 'new'}` : 'name-closed'}
         group={dialog?.kind === 'name' ? current : null}
@@ -161,8 +163,18 @@ export default function GroupsPage() {
         onClose={close}
         onSaved={() => void refresh()}
       />
-      <GroupQuotaDialog key={`quota-${dialog?.kind === 'quota' ? current?.id : 'closed'}`} group={dialog?.kind === 'quota' ? current : null} onClose={close} onSaved={() => void refresh()} />
-      <GroupMembersDrawer group={dialog?.kind === 'members' ? current : null} groupName={current ? nameOf(current) : ''} onClose={close} onChanged={() => void refresh()} />
+      <GroupQuotaDialog
+        key={`quota-${dialog?.kind === 'quota' ? current?.id : 'closed'}`}
+        group={dialog?.kind === 'quota' ? current : null}
+        onClose={close}
+        onSaved={() => void refresh()}
+      />
+      <GroupMembersDrawer
+        group={dialog?.kind === 'members' ? current : null}
+        groupName={current ? nameOf(current) : ''}
+        onClose={close}
+        onChanged={() => void refresh()}
+      />
       <ConfirmDialog
         opened={dialog?.kind === 'delete'}
         title={t('delete_title', { name: current ? nameOf(current) : '' })}

@@ -9,7 +9,15 @@ import { parseInviteLines } from './InviteDialog';
 
 afterEach(() => setPlatformForTests(null));
 
-const invitation = { id: 7, email: 'ada@example.test', name: 'Ada', member_group_id: null, status: 'pending', invited_by: 'admin@demo.test', created_at: '2026-01-01T00:00:00.000Z' };
+const invitation = {
+  id: 7,
+  email: 'ada@example.test',
+  name: 'Ada',
+  member_group_id: null,
+  status: 'pending',
+  invited_by: 'admin@demo.test',
+  created_at: '2026-01-01T00:00:00.000Z',
+};
 const routes = (extra: Record<string, (request: Request) => Response | Promise<Response>> = {}) => ({
   'GET /admin/invitations/': () => Response.json(page([invitation])),
   'GET /admin/member-groups/': () => Response.json(page([])),
@@ -28,7 +36,22 @@ describe('invitations page', () => {
   it("keeps order and search in the URL's query of the list call, sends a row's group, and shows the plan's cap (402) in the invite dialog", async () => {
     const api = installFakeApi(
       routes({
-        'GET /admin/member-groups/': () => Response.json(page([{ id: 4, ko_name: '영업', en_name: 'Sales', is_default: false, credit_quota: null, member_credit_quota: null, member_count: 0, usable_models: [], created_at: '2026-01-01T00:00:00.000Z' }])),
+        'GET /admin/member-groups/': () =>
+          Response.json(
+            page([
+              {
+                id: 4,
+                ko_name: '영업',
+                en_name: 'Sales',
+                is_default: false,
+                credit_quota: null,
+                member_credit_quota: null,
+                member_count: 0,
+                usable_models: [],
+                created_at: '2026-01-01T00:00:00.000Z',
+              },
+            ]),
+          ),
         'POST /admin/invitations/bulk/': () => Response.json({ code: 'invitation_limit_reached', message: 'x' }, { status: 402 }),
       }),
     );
@@ -52,7 +75,12 @@ describe('invitations page', () => {
       routes({
         'POST /admin/invitations/bulk/': () =>
           status === 200
-            ? Response.json({ results: [{ email: 'new@example.test', result: 'invited', invitation_id: 9 }, { email: 'ada@example.test', result: 'already_invited', invitation_id: null }] })
+            ? Response.json({
+                results: [
+                  { email: 'new@example.test', result: 'invited', invitation_id: 9 },
+                  { email: 'ada@example.test', result: 'already_invited', invitation_id: null },
+                ],
+              })
             : Response.json({ code: 'forbidden', message: 'x' }, { status }),
       }),
     );

@@ -7,9 +7,8 @@ import { adminInvitationsApi, type AdminMemberGroup } from '../../../../../share
 import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
 import { useAllAdminGroups } from '../../../api/adminMemberGroups';
 import { errorMessageKey } from '../../../api/errorMessages';
-import { invalidateEndpoints, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
+import { invalidateEndpoints, useEndpointQuery } from '../../../api/endpointHooks';
 import { IconUserPlus } from '../../../components/icons';
-import { showToast } from '../../../components/toast';
 import { useListState } from '../../../components/list/useListState';
 import { useBulkDelete } from '../../../components/list/useBulkDelete';
 import { formatDate } from '../../../i18n/formatDate';
@@ -17,8 +16,9 @@ import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { InviteDialog } from './InviteDialog';
 import { ListStates } from '../../../components/list/ListStates';
-import { BulkActions, ListFilters, ListOrderSelect, ListPagination, ListSearchInput, ListTable, ListToolbar, RowSelectCell, SelectAllHeader } from '../../../components/list/ListParts';
+import { ListFilters, ListOrderSelect, ListSearchInput, ListTable, ListToolbar, RowSelectCell, SelectAllHeader } from '../../../components/list/ListParts';
 import { localizedName } from '../../../../../shared/domain/language';
+import { messageText } from '../../../i18n/keys';
 
 /** The list's orders (spec §7 order_by and order_type), kept in the URL as `order`. */
 const ORDERS = ['created_at.desc', 'created_at.asc', 'email.asc', 'email.desc', 'name.asc', 'status.asc'] as const;
@@ -47,15 +47,16 @@ export default function InvitationsPage() {
     return group ? groupName(group) : t('default_group');
   };
 
-  const remove = useEndpointMutation(adminInvitationsApi.bulkDeleteInvitations, {
-    onSuccess: (result) => showToast('success', t('deleted', { count: result.deleted })),
+  const bulkDelete = useBulkDelete({
+    ns: 'adminInvitations',
+    selected,
+    endpoint: adminInvitationsApi.bulkDeleteInvitations,
+    toInput: (ids) => ({ body: { invitation_ids: ids } }),
     onSettled: () => {
       setSelected([]);
-      bulkDelete.close();
       return refresh();
     },
   });
-  const bulkDelete = useBulkDelete({ ns: 'adminInvitations', selected, deleting: remove.isPending, onDelete: (ids) => remove.mutate({ body: { invitation_ids: ids } }) });
 
   const items = list.data?.items ?? [];
   const pageIds = items.map((item) => item.id);
@@ -70,14 +71,14 @@ export default function InvitationsPage() {
           {t('invite')}
         </Button>
       </ListToolbar>
-      <BulkActions count={selected.length} label={t('selected', { count: selected.length })}>
-        {bulkDelete.button}
-      </BulkActions>
+      {bulkDelete.actions}
       <ListStates
         query={list}
-        errorTitle={(error) => t(errorMessageKey(error, adminInvitationsApi.listAdminInvitations))}
+        list={listState}
+        errorTitle={(error) => messageText(errorMessageKey(error, adminInvitationsApi.listAdminInvitations))}
         retryLabel={t('retry')}
-        empty={listState.isFiltered ? t('no_match') : t('empty')}
+        empty={t('empty')}
+        noMatch={t('no_match')}
       >
         {() => (
           <ListTable
@@ -115,8 +116,9 @@ export default function InvitationsPage() {
           </ListTable>
         )}
       </ListStates>
-      <ListPagination list={listState} totalPages={list.data?.total_pages} />
-      {inviting && <InviteDialog opened groups={groups.data?.items ?? []} groupName={groupName} onClose={() => setInviting(false)} onInvited={() => void refresh()} />}
+      {inviting && (
+        <InviteDialog opened groups={groups.data?.items ?? []} groupName={groupName} onClose={() => setInviting(false)} onInvited={() => void refresh()} />
+      )}
       {bulkDelete.dialog}
     </AdminPageFrame>
   );

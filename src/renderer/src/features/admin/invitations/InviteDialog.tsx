@@ -3,12 +3,13 @@ import { ActionIcon, Alert, Badge, Button, Group, Modal, NativeSelect, Progress,
 import { useTranslation } from 'react-i18next';
 import { adminInvitationsApi, type AdminMemberGroup } from '../../../../../shared/api';
 import type { EndpointResponse } from '../../../../../shared/api/endpoint';
-import { validateEmail } from '../../../../../shared/domain/validation';
+import { validateEmail, type ValidationKey } from '../../../../../shared/domain/validation';
 import { type InviteRow, inviteInBatches } from '../../../api/adminInvitations';
 import { useEndpointMutation } from '../../../api/endpointHooks';
 import { errorMessageKey } from '../../../api/errorMessages';
 import { IconPlus, IconTrash } from '../../../components/icons';
 import { scrollRegionProps } from '../../../components/scrollRegion';
+import { messageText } from '../../../i18n/keys';
 
 interface RowDraft {
   key: number;
@@ -49,7 +50,19 @@ const RESULT_COLORS: Record<RowResult['result'], string> = {
  * upload, §5); the answer says per row what happened (spec §8 row-level errors). A refused batch
  * (402 the plan's cap, 403 an SSO admin) stops the rest; its error shows above what was answered.
  */
-export function InviteDialog({ opened, groups, groupName, onClose, onInvited }: { opened: boolean; groups: AdminMemberGroup[]; groupName: (group: AdminMemberGroup) => string; onClose: () => void; onInvited: () => void }) {
+export function InviteDialog({
+  opened,
+  groups,
+  groupName,
+  onClose,
+  onInvited,
+}: {
+  opened: boolean;
+  groups: AdminMemberGroup[];
+  groupName: (group: AdminMemberGroup) => string;
+  onClose: () => void;
+  onInvited: () => void;
+}) {
   const { t } = useTranslation('adminInvitations');
   const [rows, setRows] = useState<RowDraft[]>(() => [emptyRow()]);
   const [pasted, setPasted] = useState('');
@@ -79,12 +92,21 @@ export function InviteDialog({ opened, groups, groupName, onClose, onInvited }: 
   });
 
   // Stable, so a progress tick or one row's edit does not re-render the other rows (600 pasted rows).
-  const update = useCallback((key: number, patch: Partial<RowDraft>) => setRows((current) => current.map((row) => (row.key === key ? { ...row, ...patch } : row))), []);
+  const update = useCallback(
+    (key: number, patch: Partial<RowDraft>) => setRows((current) => current.map((row) => (row.key === key ? { ...row, ...patch } : row))),
+    [],
+  );
   const remove = useCallback((key: number) => setRows((current) => current.filter((row) => row.key !== key)), []);
   const submit = () => {
     setShowErrors(true);
     if (filled.length === 0 || filled.some((row) => validateEmail(row.email))) return;
-    invite.mutate(filled.map((row) => ({ email: row.email.trim(), ...(row.name.trim() ? { name: row.name.trim() } : {}), ...(row.groupId ? { member_group_id: Number(row.groupId) } : {}) })));
+    invite.mutate(
+      filled.map((row) => ({
+        email: row.email.trim(),
+        ...(row.name.trim() ? { name: row.name.trim() } : {}),
+        ...(row.groupId ? { member_group_id: Number(row.groupId) } : {}),
+      })),
+    );
   };
   const addPasted = () => {
     const parsed = parseInviteLines(pasted, pastedGroup);
@@ -101,7 +123,7 @@ export function InviteDialog({ opened, groups, groupName, onClose, onInvited }: 
         <Stack gap="sm" data-testid="invite-results">
           {batchError !== null && (
             <Alert color="red" data-testid="invite-error">
-              {t('batch_stopped', { sent: results.length, error: t(errorMessageKey(batchError, adminInvitationsApi.bulkInvite)) })}
+              {t('batch_stopped', { sent: results.length, error: messageText(errorMessageKey(batchError, adminInvitationsApi.bulkInvite)) })}
             </Alert>
           )}
           <Alert color={invitedCount === results.length ? 'green' : 'yellow'} data-testid="invite-summary">
@@ -139,7 +161,7 @@ export function InviteDialog({ opened, groups, groupName, onClose, onInvited }: 
         <Stack gap="sm">
           {batchError !== null && (
             <Alert color="red" data-testid="invite-error">
-              {t(errorMessageKey(batchError, adminInvitationsApi.bulkInvite))}
+              {messageText(errorMessageKey(batchError, adminInvitationsApi.bulkInvite))}
             </Alert>
           )}
           {progress && (
@@ -178,7 +200,15 @@ export function InviteDialog({ opened, groups, groupName, onClose, onInvited }: 
             </Tabs.Panel>
             <Tabs.Panel value="paste" pt="sm">
               <Stack gap="xs">
-                <Textarea label={t('paste_label')} description={t('paste_hint')} autosize minRows={5} maxRows={12} value={pasted} onChange={(event) => setPasted(event.currentTarget.value)} />
+                <Textarea
+                  label={t('paste_label')}
+                  description={t('paste_hint')}
+                  autosize
+                  minRows={5}
+                  maxRows={12}
+                  value={pasted}
+                  onChange={(event) => setPasted(event.currentTarget.value)}
+                />
                 <Select label={t('paste_group')} placeholder={t('default_group')} data={groupOptions} value={pastedGroup} onChange={setPastedGroup} clearable />
                 <Group>
                   <Button variant="light" onClick={addPasted} disabled={!pasted.trim()}>
@@ -220,12 +250,12 @@ const InviteRowEditor = memo(function InviteRowEditor({
   row: RowDraft;
   index: number;
   groupChoices: Array<{ value: string; label: string }>;
-  error: string | null;
+  error: ValidationKey | null;
   removable: boolean;
   onChange: (key: number, patch: Partial<RowDraft>) => void;
   onRemove: (key: number) => void;
 }) {
-  const { t } = useTranslation('adminInvitations');
+  const { t } = useTranslation(['adminInvitations', 'common']);
   return (
     <Group gap="xs" align="flex-start" wrap="wrap" data-testid="invite-row">
       <TextInput
@@ -237,7 +267,13 @@ const InviteRowEditor = memo(function InviteRowEditor({
         onChange={(event) => onChange(row.key, { email: event.currentTarget.value })}
         error={error ? t(`common:${error}`) : undefined}
       />
-      <TextInput flex="1 1 140px" label={t('name')} aria-label={t('name_n', { n: index + 1 })} value={row.name} onChange={(event) => onChange(row.key, { name: event.currentTarget.value })} />
+      <TextInput
+        flex="1 1 140px"
+        label={t('name')}
+        aria-label={t('name_n', { n: index + 1 })}
+        value={row.name}
+        onChange={(event) => onChange(row.key, { name: event.currentTarget.value })}
+      />
       {/* A native select: hundreds of pasted rows render at once, and the first choice clears the group. */}
       <NativeSelect
         flex="1 1 140px"

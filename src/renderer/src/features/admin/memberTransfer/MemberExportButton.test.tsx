@@ -41,7 +41,11 @@ async function openAndStart(format?: string) {
 
 describe('MemberExportButton', () => {
   it('starts an export in the chosen format, shows its progress with elapsed and estimated time, then downloads the file', async () => {
-    const completed = task({ status: 'completed', progress: { processed: 10, total: 10 }, result: { format: 'xlsx', file_name: 'members-2026-01-01.xlsx', rows: 10, download_path: '/admin/members/export-task/7/download/' } });
+    const completed = task({
+      status: 'completed',
+      progress: { processed: 10, total: 10 },
+      result: { format: 'xlsx', file_name: 'members-2026-01-01.xlsx', rows: 10, download_path: '/admin/members/export-task/7/download/' },
+    });
     const api = installFakeApi({
       'GET /admin/members/export-task/': () => Response.json(task({})),
       'GET /tasks/7/': taskSequence([task({ progress: { processed: 4, total: 10 } }), completed]),

@@ -47,7 +47,13 @@ function ExportDialogBody({ onClose }: { onClose: () => void }) {
 
   const shownProblem: Problem | null =
     problem ??
-    (task?.status === 'failed' ? (task.error_code === 'timed_out' ? 'timed_out' : 'failed') : task?.status === 'completed' && !result?.download_path ? 'missing_file' : null);
+    (task?.status === 'failed'
+      ? task.error_code === 'timed_out'
+        ? 'timed_out'
+        : 'failed'
+      : task?.status === 'completed' && !result?.download_path
+        ? 'missing_file'
+        : null);
 
   if (taskId === null || problem === 'start_failed') {
     return (
@@ -102,7 +108,11 @@ function ExportDialogBody({ onClose }: { onClose: () => void }) {
           </Button>
         )}
         {result?.download_path && !shownProblem ? (
-          <Button leftSection={<IconDownload size={16} />} onClick={() => taskId !== null && download.mutate({ id: taskId, fileName: result.file_name })} loading={download.isPending}>
+          <Button
+            leftSection={<IconDownload size={16} />}
+            onClick={() => taskId !== null && download.mutate({ id: taskId, fileName: result.file_name })}
+            loading={download.isPending}
+          >
             {t('export.download')}
           </Button>
         ) : (
@@ -116,7 +126,16 @@ function ExportDialogBody({ onClose }: { onClose: () => void }) {
 }
 
 /** Shown for the moment between the start and the first read of the task. */
-const placeholderTask = { id: 0, kind: '', status: 'running' as const, result: null, progress: null, error_code: null, created_at: new Date().toISOString(), finished_at: null };
+const placeholderTask = {
+  id: 0,
+  kind: '',
+  status: 'running' as const,
+  result: null,
+  progress: null,
+  error_code: null,
+  created_at: new Date().toISOString(),
+  finished_at: null,
+};
 
 /**
  * "Export members" for the members page header: a dialog to choose CSV or Excel, then the export's

@@ -16,6 +16,7 @@ import { MemberExportButton } from './MemberExportButton';
 import { TaskProgress } from './TaskProgress';
 import { useTask } from './useTask';
 import classes from './memberTransfer.module.css';
+import { messageText } from '../../../i18n/keys';
 
 const ACCEPT = '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const LIMITS = { rows: MEMBER_UPLOAD_MAX_ROWS.toLocaleString(), size: MEMBER_UPLOAD_MAX_BYTES / 1024 / 1024 };
@@ -40,7 +41,13 @@ function TemplateCard() {
       </Text>
       <Group gap="sm">
         {MEMBER_FILE_FORMATS.map((format) => (
-          <Button key={format} variant="default" leftSection={<IconDownload size={16} />} loading={download.isPending && download.variables === format} onClick={() => download.mutate(format)}>
+          <Button
+            key={format}
+            variant="default"
+            leftSection={<IconDownload size={16} />}
+            loading={download.isPending && download.variables === format}
+            onClick={() => download.mutate(format)}
+          >
             {t(`upload.template_${format}`)}
           </Button>
         ))}
@@ -86,9 +93,18 @@ const OUTCOME_COLOR = { success: 'teal', warning: 'yellow', error: 'red' } as co
 function UploadStatus({ taskId, onAnother }: { taskId: number; onAnother: () => void }) {
   const { t } = useTranslation('memberTransfer');
   const task = useTask(taskId);
-  if (task.isError) return <Alert color="red" role="alert">{t('upload.task_missing')}</Alert>;
+  if (task.isError)
+    return (
+      <Alert color="red" role="alert">
+        {t('upload.task_missing')}
+      </Alert>
+    );
   if (!task.data || task.data.status === 'running') {
-    return task.data ? <TaskProgress task={task.data} label={t('upload.processing')} unitKey="upload.progress" /> : <Progress value={0} aria-label={t('upload.processing')} />;
+    return task.data ? (
+      <TaskProgress task={task.data} label={t('upload.processing')} unitKey="upload.progress" />
+    ) : (
+      <Progress value={0} aria-label={t('upload.processing')} />
+    );
   }
   const parsed = memberUploadResultSchema.safeParse(task.data.result);
   return (
@@ -104,7 +120,9 @@ function UploadStatus({ taskId, onAnother }: { taskId: number; onAnother: () => 
               <Text size="sm" fw={700}>
                 {t(`upload.outcome.${parsed.data.outcome}`)}
               </Text>
-              <Text size="sm">{t(`upload.result.${parsed.data.outcome}`, { total: parsed.data.total, invited: parsed.data.invited, failed: parsed.data.failed.length })}</Text>
+              <Text size="sm">
+                {t(`upload.result.${parsed.data.outcome}`, { total: parsed.data.total, invited: parsed.data.invited, failed: parsed.data.failed.length })}
+              </Text>
             </Group>
           </Alert>
           {parsed.data.failed.length > 0 && <FailedRowsTable rows={parsed.data.failed} />}
@@ -161,7 +179,8 @@ export default function MemberUploadPage() {
       });
       setFile(null);
     },
-    onError: (caught) => setError(t(errorMessageKey(caught, adminMemberTransferApi.uploadMembers), { ...errorMessageValues(caught, language), ...LIMITS })),
+    onError: (caught) =>
+      setError(messageText(errorMessageKey(caught, adminMemberTransferApi.uploadMembers), { ...errorMessageValues(caught, language), ...LIMITS })),
   });
   const another = () =>
     setParams((current) => {

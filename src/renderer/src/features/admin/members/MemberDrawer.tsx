@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Checkbox, Divider, Drawer, Group, MultiSelect, NumberInput, Select, Skeleton, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, Divider, Drawer, Group, MultiSelect, Select, Skeleton, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -16,6 +16,9 @@ import { formatDate } from '../../../i18n/formatDate';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { useUserSession } from '../../../stores/userSession';
 import { localizedName } from '../../../../../shared/domain/language';
+import { MemberQuotaInput } from './MemberQuotaInput';
+import type { ParseKeys } from 'i18next';
+import { messageText } from '../../../i18n/keys';
 
 interface FormValues {
   name: string;
@@ -39,7 +42,10 @@ const toValues = (member: AdminMember): FormValues => ({
 const toPatch = (values: FormValues): EndpointBody<typeof adminMembersApi.patchAdminMember> => ({
   name: values.name,
   ...(values.default_member_group_id
-    ? { default_member_group_id: Number(values.default_member_group_id), member_group_ids: [values.default_member_group_id, ...values.member_group_ids].map(Number) }
+    ? {
+        default_member_group_id: Number(values.default_member_group_id),
+        member_group_ids: [values.default_member_group_id, ...values.member_group_ids].map(Number),
+      }
     : {}),
   custom_fields: Object.entries(values.custom_fields).map(([id, value]) => ({ custom_field_id: Number(id), value })),
   credit_quota: values.group_default_quota || values.credit_quota === '' ? null : Number(values.credit_quota),
@@ -56,7 +62,7 @@ function MemberForm({ member, onDone }: { member: AdminMember; onDone: () => voi
     initialValues: toValues(member),
     validate: (values) => {
       const errors = zodResolver(adminMembersApi.adminMemberPatchSchema)(toPatch(values));
-      return Object.fromEntries(Object.entries(errors).map(([path, key]) => [path, t(`common:${String(key)}`)]));
+      return Object.fromEntries(Object.entries(errors).map(([path, key]) => [path, key && messageText(key)]));
     },
   });
   const refresh = () => void invalidateEndpoints(queryClient, MEMBER_QUERIES);
@@ -132,10 +138,12 @@ function MemberForm({ member, onDone }: { member: AdminMember; onDone: () => voi
           />
         ))}
         <Divider label={t('credit_heading')} labelPosition="left" />
-        <Checkbox label={t('field.group_default_quota')} {...form.getInputProps('group_default_quota', { type: 'checkbox' })} data-testid="member-group-quota" />
-        {!form.values.group_default_quota && (
-          <NumberInput label={t('field.credit_quota')} min={0} max={1e12} thousandSeparator="," allowNegative={false} {...form.getInputProps('credit_quota')} data-testid="member-credit-quota" />
-        )}
+        <Checkbox
+          label={t('field.group_default_quota')}
+          {...form.getInputProps('group_default_quota', { type: 'checkbox' })}
+          data-testid="member-group-quota"
+        />
+        {!form.values.group_default_quota && <MemberQuotaInput {...form.getInputProps('credit_quota')} data-testid="member-credit-quota" />}
         <Group justify="flex-end">
           <Button type="submit" loading={save.isPending} disabled={!form.isDirty()} data-testid="member-save">
             {t('save')}
@@ -153,12 +161,7 @@ function MemberForm({ member, onDone }: { member: AdminMember; onDone: () => voi
         />
         <Group>
           {statusAction && (
-            <Button
-              variant="default"
-              disabled={isSelf}
-              onClick={() => setConfirm('status')}
-              data-testid={`member-${statusAction}`}
-            >
+            <Button variant="default" disabled={isSelf} onClick={() => setConfirm('status')} data-testid={`member-${statusAction}`}>
               {t(`${statusAction}.action`)}
             </Button>
           )}
@@ -205,7 +208,7 @@ function MemberForm({ member, onDone }: { member: AdminMember; onDone: () => voi
 }
 
 /** The success toast of a drawer save: admin rights and status changes say what happened. */
-function savedToastKey(patch: EndpointBody<typeof adminMembersApi.patchAdminMember>): string {
+function savedToastKey(patch: EndpointBody<typeof adminMembersApi.patchAdminMember>): ParseKeys<'adminMembers'> {
   if (patch.member_status !== undefined) return patch.member_status === 'deactivated' ? 'deactivate.toast' : 'reactivate.toast';
   if (patch.is_admin !== undefined) return patch.is_admin ? 'admin_granted_toast' : 'admin_removed_toast';
   return 'saved_toast';
@@ -216,7 +219,14 @@ export function MemberDrawer({ memberId, onClose }: { memberId: number | null; o
   const { t } = useTranslation('adminMembers');
   const member = useEndpointQuery(adminMembersApi.getAdminMember, { params: { id: memberId ?? 0 } }, { enabled: memberId !== null });
   return (
-    <Drawer opened={memberId !== null} onClose={onClose} position="right" size="lg" title={member.data?.name ?? t('member')} closeButtonProps={{ 'aria-label': t('close') }}>
+    <Drawer
+      opened={memberId !== null}
+      onClose={onClose}
+      position="right"
+      size="lg"
+      title={member.data?.name ?? t('member')}
+      closeButtonProps={{ 'aria-label': t('close') }}
+    >
       {member.isPending && memberId !== null && (
         <Stack gap="sm" aria-busy="true">
           {[0, 1, 2, 3].map((row) => (
@@ -224,7 +234,7 @@ export function MemberDrawer({ memberId, onClose }: { memberId: number | null; o
           ))}
         </Stack>
       )}
-      {member.isError && <Alert color="red" title={t(errorMessageKey(member.error, adminMembersApi.getAdminMember))} />}
+      {member.isError && <Alert color="red" title={messageText(errorMessageKey(member.error, adminMembersApi.getAdminMember))} />}
       {member.data && <MemberForm key={`${member.data.id}:${member.dataUpdatedAt}`} member={member.data} onDone={onClose} />}
     </Drawer>
   );

@@ -5,6 +5,7 @@ import type { AdminMember } from '../../../../../shared/api';
 import { setPlatformForTests } from '../../../platform';
 import { useUserSession } from '../../../stores/userSession';
 import { installFakeApi, page } from '../../../test/fakeApi';
+import { testMember } from '../../../test/fixtures';
 import { renderScreen } from '../../../test/render';
 import MembersPage from './MembersPage';
 
@@ -27,7 +28,19 @@ const member = (id: number, name: string, extra: Partial<AdminMember> = {}): Adm
   sso_platform_id: null,
   sso_id: null,
   sso_user_type: null,
-  custom_fields: [{ custom_field_id: 9, ko_name: '부서', en_name: 'Department', field_name: 'Department', field_type: 'text', is_required: true, is_editable: true, is_unique: false, value: 'Lab' }],
+  custom_fields: [
+    {
+      custom_field_id: 9,
+      ko_name: '부서',
+      en_name: 'Department',
+      field_name: 'Department',
+      field_type: 'text',
+      is_required: true,
+      is_editable: true,
+      is_unique: false,
+      value: 'Lab',
+    },
+  ],
   created_at: '2025-03-07T10:00:00Z',
   ...extra,
 });
@@ -35,20 +48,7 @@ const member = (id: number, name: string, extra: Partial<AdminMember> = {}): Adm
 const admin = member(1, 'Ada Admin', { is_admin: true });
 const grace = member(2, 'Grace Hopper');
 
-beforeEach(() =>
-  useUserSession.getState().setMember({
-    id: admin.id,
-    name: admin.name,
-    email: admin.email,
-    is_admin: true,
-    language: 'en',
-    custom_fields: [],
-    member_status: 'approved',
-    member_type: 'organization',
-    sso_platform_id: null,
-    has_password: true,
-  }),
-);
+beforeEach(() => useUserSession.getState().setMember(testMember({ id: admin.id, name: admin.name, email: admin.email, is_admin: true })));
 afterEach(() => {
   setPlatformForTests(null);
   useUserSession.setState({ member: null });

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Anchor, Badge, Button, Checkbox, Group, Modal, NumberInput, Select, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, Button, Checkbox, Group, Modal, Select, Stack, Table, Text } from '@mantine/core';
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router-dom';
@@ -23,9 +23,23 @@ import { MemberDrawer } from './MemberDrawer';
 import { ListStates } from '../../../components/list/ListStates';
 import { BulkActions, ListPagination, ListSearchInput, ListTable, ListToolbar, RowSelectCell, SelectAllHeader } from '../../../components/list/ListParts';
 import { localizedName } from '../../../../../shared/domain/language';
+import { MemberQuotaInput } from './MemberQuotaInput';
+import { messageText } from '../../../i18n/keys';
 
 /** The bulk credit limit dialog: a number, or back to the group's per-member quota. */
-function BulkQuotaDialog({ count, opened, busy, onClose, onSave }: { count: number; opened: boolean; busy: boolean; onClose: () => void; onSave: (quota: number | null) => void }) {
+function BulkQuotaDialog({
+  count,
+  opened,
+  busy,
+  onClose,
+  onSave,
+}: {
+  count: number;
+  opened: boolean;
+  busy: boolean;
+  onClose: () => void;
+  onSave: (quota: number | null) => void;
+}) {
   const { t } = useTranslation('adminMembers');
   const [useGroup, setUseGroup] = useState(false);
   const [quota, setQuota] = useState<number | string>('');
@@ -34,19 +48,7 @@ function BulkQuotaDialog({ count, opened, busy, onClose, onSave }: { count: numb
     <Modal opened={opened} onClose={onClose} title={t('bulk_quota_title', { count })} closeButtonProps={{ 'aria-label': t('close') }}>
       <Stack gap="sm">
         <Checkbox label={t('field.group_default_quota')} checked={useGroup} onChange={(event) => setUseGroup(event.currentTarget.checked)} />
-        {!useGroup && (
-          <NumberInput
-            label={t('field.credit_quota')}
-            min={0}
-            max={1e12}
-            thousandSeparator=","
-            allowNegative={false}
-            value={quota}
-            onChange={setQuota}
-            data-autofocus
-            data-testid="bulk-quota-input"
-          />
-        )}
+        {!useGroup && <MemberQuotaInput value={quota} onChange={setQuota} data-autofocus data-testid="bulk-quota-input" />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             {t('cancel')}
@@ -91,7 +93,11 @@ export default function MembersPage() {
   const listState = useListState({ size: DEFAULT_LIST_PAGE_SIZE, filters: FILTERS });
   const { page, size, search, filters } = listState;
   const groups = useMemberGroups();
-  const list = useEndpointQuery(adminMembersApi.listAdminMembers, { query: { page, size, search_term: search, ...filters } }, { placeholderData: keepPreviousData });
+  const list = useEndpointQuery(
+    adminMembersApi.listAdminMembers,
+    { query: { page, size, search_term: search, ...filters } },
+    { placeholderData: keepPreviousData },
+  );
   const [selected, setSelected] = useState<number[]>([]);
   const [openId, setOpenId] = useState<number | null>(null);
   const [dialog, setDialog] = useState<'quota' | 'delete' | StatusAction | null>(null);
@@ -149,13 +155,7 @@ export default function MembersPage() {
   return (
     <AdminPageFrame title={t('title')} description={t('description')}>
       <ListToolbar mb="sm">
-        <ListSearchInput
-          list={listState}
-          type="search"
-          label={t('search')}
-          placeholder={t('search_placeholder')}
-          w={{ base: '100%', sm: 320 }}
-        />
+        <ListSearchInput list={listState} type="search" label={t('search')} placeholder={t('search_placeholder')} w={{ base: '100%', sm: 320 }} />
         <Group gap="xs" data-testid="members-header-actions">
           <MemberExportButton />
           <Button component={Link} to="/admin/members/upload" variant="default" leftSection={<IconUpload size={16} />}>
@@ -187,7 +187,7 @@ export default function MembersPage() {
           { value: 'false', label: t('filter.without_sso') },
         ])}
       </Group>
-    <BulkActions count={selected.length} label={t('selected', { count: selected.length })}>
+      <BulkActions count={selected.length} label={t('selected', { count: selected.length })}>
         <Button size="xs" onClick={() => setDialog('quota')} data-testid="bulk-quota">
           {t('bulk_quota')}
         </Button>
@@ -199,11 +199,11 @@ export default function MembersPage() {
         </Button>
         <Button size="xs" color="red" variant="light" onClick={() => setDialog('delete')} data-testid="bulk-delete">
           {t('bulk_delete')}
-          </Button>
+        </Button>
       </BulkActions>
       <ListStates
         query={list}
-        errorTitle={(error) => t(errorMessageKey(error, adminMembersApi.listAdminMembers))}
+        errorTitle={(error) => messageText(errorMessageKey(error, adminMembersApi.listAdminMembers))}
         retryLabel={t('retry')}
         empty={t('empty')}
         emptyTestId="members-empty"
@@ -228,7 +228,13 @@ export default function MembersPage() {
           >
             {items.map((item) => (
               <Table.Tr key={item.id} data-testid="member-row" data-email={item.email}>
-                <RowSelectCell id={item.id} selected={selected} onChange={setSelected} label={t('select_named', { name: item.name })} disabled={item.id === ownId} />
+                <RowSelectCell
+                  id={item.id}
+                  selected={selected}
+                  onChange={setSelected}
+                  label={t('select_named', { name: item.name })}
+                  disabled={item.id === ownId}
+                />
                 <Table.Td>
                   <Group gap={6} wrap="nowrap">
                     <Anchor component="button" type="button" fw={500} ta="left" onClick={() => setOpenId(item.id)} data-testid="open-member">
@@ -275,7 +281,9 @@ export default function MembersPage() {
         loading={changeStatus.isPending}
         restoring={statusDialog === 'reactivate'}
         onCancel={() => setDialog(null)}
-        onConfirm={() => statusDialog && changeStatus.mutate({ body: { member_ids: selected, member_status: statusDialog === 'deactivate' ? 'deactivated' : 'approved' } })}
+        onConfirm={() =>
+          statusDialog && changeStatus.mutate({ body: { member_ids: selected, member_status: statusDialog === 'deactivate' ? 'deactivated' : 'approved' } })
+        }
       />
       <ConfirmDialog
         opened={dialog === 'delete'}

@@ -49,9 +49,7 @@ describe('pending requests page', () => {
       'GET /admin/member-requests/': () => Response.json(page([request(5, 'Newcomer', 'registration'), request(6, 'Mover', 'group_update')])),
       'POST /admin/members/bulk/process-pending-request/': async (req) => {
         const body = (await req.clone().json()) as { approve: boolean };
-        return body.approve
-          ? Response.json({ code: 'member_limit_reached', message: 'full' }, { status: 402 })
-          : Response.json({ processed: 2 });
+        return body.approve ? Response.json({ code: 'member_limit_reached', message: 'full' }, { status: 402 }) : Response.json({ processed: 2 });
       },
     });
     const user = userEvent.setup();
@@ -70,7 +68,11 @@ describe('pending requests page', () => {
     await user.type(within(dialog).getByRole('textbox', { name: /Reason for the requester/ }), 'Not an employee');
     await user.click(within(dialog).getByRole('button', { name: 'Reject' }));
     expect(await screen.findByText('Rejected 2 requests: the requesters were told why.')).toBeInTheDocument();
-    expect(await api.find('POST', '/admin/members/bulk/process-pending-request/')[1]!.json()).toEqual({ member_ids: [5, 6], approve: false, reason: 'Not an employee' });
+    expect(await api.find('POST', '/admin/members/bulk/process-pending-request/')[1]!.json()).toEqual({
+      member_ids: [5, 6],
+      approve: false,
+      reason: 'Not an employee',
+    });
   });
 
   it('says when nothing is waiting', async () => {

@@ -15,8 +15,9 @@ import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { useRejectDialog } from '../chatbots/RejectDialog';
 import { ListStates } from '../../../components/list/ListStates';
-import { ActionsHeader, BulkActions, ListPagination, ListSearchInput, ListTable, ListToolbar, RowSelectCell, SelectAllHeader } from '../../../components/list/ListParts';
+import { ActionsHeader, BulkActions, ListSearchInput, ListTable, ListToolbar, RowSelectCell, SelectAllHeader } from '../../../components/list/ListParts';
 import { localizedName } from '../../../../../shared/domain/language';
+import { messageText } from '../../../i18n/keys';
 
 const TYPES = ['all', ...adminMemberRequestsApi.MEMBER_REQUEST_TYPES] as const;
 const FILTERS = z.object({ type: z.enum(TYPES).default('all') });
@@ -76,7 +77,12 @@ export default function RequestsPage() {
   return (
     <AdminPageFrame title={t('requests.title')} description={t('requests.description')}>
       <ListToolbar>
-        <SegmentedControl value={type} onChange={setType} data={TYPES.map((value) => ({ value, label: t(`requests.types.${value}`) }))} aria-label={t('requests.type')} />
+        <SegmentedControl
+          value={type}
+          onChange={setType}
+          data={TYPES.map((value) => ({ value, label: t(`requests.types.${value}`) }))}
+          aria-label={t('requests.type')}
+        />
         <ListSearchInput list={listState} type="search" aria-label={t('requests.search')} placeholder={t('requests.search')} w={{ base: '100%', sm: 260 }} />
       </ListToolbar>
       <BulkActions count={selected.length} label={t('selected', { count: selected.length })}>
@@ -89,7 +95,8 @@ export default function RequestsPage() {
       </BulkActions>
       <ListStates
         query={list}
-        errorTitle={(error) => t(errorMessageKey(error, adminMemberRequestsApi.listMemberRequests))}
+        list={listState}
+        errorTitle={(error) => messageText(errorMessageKey(error, adminMemberRequestsApi.listMemberRequests))}
         retryLabel={t('retry')}
         empty={t('requests.empty')}
         emptyTestId="requests-empty"
@@ -123,7 +130,13 @@ export default function RequestsPage() {
                   </Text>
                 </Table.Td>
                 <Table.Td>
-                  <Badge variant="light" tt="none" miw="max-content" color={item.request_type === 'registration' ? 'blue' : 'grape'} c={item.request_type === 'registration' ? 'blue.9' : 'grape.9'}>
+                  <Badge
+                    variant="light"
+                    tt="none"
+                    miw="max-content"
+                    color={item.request_type === 'registration' ? 'blue' : 'grape'}
+                    c={item.request_type === 'registration' ? 'blue.9' : 'grape.9'}
+                  >
                     {t(`requests.types.${item.request_type}`)}
                   </Badge>
                 </Table.Td>
@@ -158,7 +171,6 @@ export default function RequestsPage() {
           </ListTable>
         )}
       </ListStates>
-      <ListPagination list={listState} totalPages={list.data?.total_pages} />
       {rejection.dialog}
     </AdminPageFrame>
   );

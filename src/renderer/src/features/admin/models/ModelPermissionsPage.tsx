@@ -24,7 +24,10 @@ function withCell(matrix: Matrix, { modelId, groupId, isAvailable }: Change): Ma
     models: matrix.models.map((model) =>
       model.id !== modelId
         ? model
-        : { ...model, available_group_ids: isAvailable ? [...new Set([...model.available_group_ids, groupId])] : model.available_group_ids.filter((id) => id !== groupId) },
+        : {
+            ...model,
+            available_group_ids: isAvailable ? [...new Set([...model.available_group_ids, groupId])] : model.available_group_ids.filter((id) => id !== groupId),
+          },
     ),
   };
 }
@@ -76,7 +79,11 @@ export default function ModelPermissionsPage() {
     onMutate: async ({ params, body }) => {
       await queryClient.cancelQueries({ queryKey: matrixKey });
       const before = queryClient.getQueryData<Matrix>(matrixKey);
-      if (before) queryClient.setQueryData(matrixKey, withCell(before, { modelId: Number(params.modelId), groupId: Number(params.groupId), isAvailable: body.is_available }));
+      if (before)
+        queryClient.setQueryData(
+          matrixKey,
+          withCell(before, { modelId: Number(params.modelId), groupId: Number(params.groupId), isAvailable: body.is_available }),
+        );
       return { before };
     },
     onError: (_error, _cell, context) => {
@@ -139,7 +146,9 @@ export default function ModelPermissionsPage() {
                     <Switch
                       checked={model.is_unlimited || model.available_group_ids.includes(group.id)}
                       disabled={model.is_unlimited}
-                      onChange={(event) => change.mutate({ params: { modelId: model.id, groupId: group.id }, body: { is_available: event.currentTarget.checked } })}
+                      onChange={(event) =>
+                        change.mutate({ params: { modelId: model.id, groupId: group.id }, body: { is_available: event.currentTarget.checked } })
+                      }
                       aria-label={label}
                       aria-describedby={model.is_unlimited ? 'unlimited-locked' : undefined}
                     />

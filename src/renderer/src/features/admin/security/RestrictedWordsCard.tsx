@@ -8,13 +8,14 @@ import { RESTRICTED_WORDS_PAGE_SIZE } from '../../../../../shared/domain/restric
 import { errorMessageKey } from '../../../api/errorMessages';
 import { endpointKey, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
-import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/forms/zodResolver';
+import { bodySchemaOf, focusFirstError, formErrorText, zodResolver } from '../../../components/forms/zodResolver';
 import { IconPlus, IconTrash } from '../../../components/icons';
 import { showToast } from '../../../components/toast';
 import { useListState } from '../../../components/list/useListState';
 import { ListPagination, ListSearchInput } from '../../../components/list/ListParts';
 import { formatDate } from '../../../i18n/formatDate';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
+import { messageText } from '../../../i18n/keys';
 
 const wordSchema = bodySchemaOf(adminSecurityApi.createRestrictedWord);
 
@@ -32,20 +33,20 @@ function AddWordForm({ onAdded }: { onAdded: () => void }) {
       onAdded();
     },
     onError: (error) => {
-      if (isDuplicate(error)) form.setFieldError('word', t(errorMessageKey(error, adminSecurityApi.createRestrictedWord)));
+      if (isDuplicate(error)) form.setFieldError('word', messageText(errorMessageKey(error, adminSecurityApi.createRestrictedWord)));
     },
   });
   const error = form.errors.word;
   return (
-    <form noValidate onSubmit={form.onSubmit((values) => add.mutate({ body: { word: values.word.trim() } }), (errors) => focusFirstError(form, errors))}>
+    <form
+      noValidate
+      onSubmit={form.onSubmit(
+        (values) => add.mutate({ body: { word: values.word.trim() } }),
+        (errors) => focusFirstError(form, errors),
+      )}
+    >
       <Group align="flex-start" gap="sm" wrap="nowrap">
-        <TextInput
-          flex={1}
-          label={t('words.label')}
-          {...form.getInputProps('word')}
-          error={error && (String(error).startsWith('validation.') ? t(`common:${String(error)}`) : error)}
-          data-testid="restricted-word-input"
-        />
+        <TextInput flex={1} label={t('words.label')} {...form.getInputProps('word')} error={formErrorText(error)} data-testid="restricted-word-input" />
         <Button type="submit" mt={25} loading={add.isPending} leftSection={<IconPlus size={16} />}>
           {t('words.add')}
         </Button>

@@ -3,6 +3,7 @@ import type { UseFormReturnType } from '@mantine/form';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../../../shared/api';
 import type { BilingualName } from '../../../../../shared/domain/language';
+import { formErrorText } from '../../../components/forms/zodResolver';
 
 /** Which of the two names the server found in use (`details.field`); the Korean one when it does not say. */
 export function takenName(error: unknown): keyof BilingualName {
@@ -17,12 +18,6 @@ export function takenName(error: unknown): keyof BilingualName {
  */
 export function BilingualNameInputs<V extends BilingualName>({ form, id }: { form: UseFormReturnType<V>; id: string }) {
   const { t } = useTranslation('tenantSettings');
-  const errorText = (error: unknown) => {
-    if (!error) return undefined;
-    const message = String(error);
-    if (message.startsWith('validation.')) return t(`common:${message}`);
-    return message.startsWith('tenantSettings:validation.') ? t(message) : message;
-  };
   const hintId = `${id}-names-hint`;
   return (
     <>
@@ -34,10 +29,16 @@ export function BilingualNameInputs<V extends BilingualName>({ form, id }: { for
         aria-describedby={hintId}
         data-autofocus
         {...form.getInputProps('ko_name')}
-        error={errorText(form.errors.ko_name)}
+        error={formErrorText(form.errors.ko_name)}
         data-testid={`${id}-ko-name-input`}
       />
-      <TextInput label={t('en_name')} aria-describedby={hintId} {...form.getInputProps('en_name')} error={errorText(form.errors.en_name)} data-testid={`${id}-en-name-input`} />
+      <TextInput
+        label={t('en_name')}
+        aria-describedby={hintId}
+        {...form.getInputProps('en_name')}
+        error={formErrorText(form.errors.en_name)}
+        data-testid={`${id}-en-name-input`}
+      />
     </>
   );
 }

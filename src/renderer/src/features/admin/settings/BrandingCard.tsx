@@ -9,7 +9,7 @@ import { LOGO_KINDS, LOGO_MAX_BYTES } from '../../../../../shared/domain/tenantS
 import { resolveServerUrl } from '../../../api/client';
 import { endpointKey, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
 import { uploadFile } from '../../../api/files';
-import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/forms/zodResolver';
+import { bodySchemaOf, focusFirstError, formErrorText, zodResolver } from '../../../components/forms/zodResolver';
 import { IconImage, IconTrash } from '../../../components/icons';
 import { showToast } from '../../../components/toast';
 import { FormSaveButton, SettingsFormCard } from '../SettingsCards';
@@ -47,7 +47,10 @@ function useSettingsSaved() {
     // The tenant's logo is kept absolute (api/tenant.ts).
     void (async () => {
       const logo_url = saved.logo_url && (await resolveServerUrl(saved.logo_url));
-      queryClient.setQueryData(endpointKey(tenantsApi.getTenant), (tenant: Tenant | undefined) => tenant && { ...tenant, tenant_name: saved.tenant_name, logo_url, manual_url: saved.manual_url });
+      queryClient.setQueryData(
+        endpointKey(tenantsApi.getTenant),
+        (tenant: Tenant | undefined) => tenant && { ...tenant, tenant_name: saved.tenant_name, logo_url, manual_url: saved.manual_url },
+      );
     })();
   };
 }
@@ -109,7 +112,14 @@ function LogoField({ settings }: { settings: TenantSettings }) {
         <Group gap="xs">
           <FileButton onChange={choose} accept={acceptAttribute(LOGO_KINDS)}>
             {(props) => (
-              <Button {...props} variant="default" leftSection={<IconImage size={16} />} loading={upload.isPending} aria-describedby="logo-hint" data-testid="logo-upload">
+              <Button
+                {...props}
+                variant="default"
+                leftSection={<IconImage size={16} />}
+                loading={upload.isPending}
+                aria-describedby="logo-hint"
+                data-testid="logo-upload"
+              >
                 {settings.logo_url ? t('branding.replace_logo') : t('branding.upload_logo')}
               </Button>
             )}
@@ -134,7 +144,8 @@ function BrandingForm({ settings }: { settings: TenantSettings }) {
   const form = useForm<BrandingValues>({
     mode: 'controlled',
     initialValues: toValues(settings),
-    validate: (values) => zodResolver(patchSchema, { support_email: 'tenantSettings:branding.email_invalid', manual_url: 'tenantSettings:branding.url_invalid' })(toBody(values)),
+    validate: (values) =>
+      zodResolver(patchSchema, { support_email: 'tenantSettings:branding.email_invalid', manual_url: 'tenantSettings:branding.url_invalid' })(toBody(values)),
   });
   const save = useEndpointMutation(adminTenantSettingsApi.updateTenantSettings, {
     onSuccess: (result) => {
@@ -144,14 +155,23 @@ function BrandingForm({ settings }: { settings: TenantSettings }) {
       showToast('success', t('branding.saved'));
     },
   });
-  const error = (path: keyof BrandingValues) => {
-    const key = form.errors[path];
-    return key ? t(String(key).startsWith('validation.') ? `common:${String(key)}` : String(key)) : undefined;
-  };
+  const error = (path: keyof BrandingValues) => formErrorText(form.errors[path]);
   return (
-    <form noValidate onSubmit={form.onSubmit((values) => save.mutate({ body: toBody(values) }), (errors) => focusFirstError(form, errors))}>
+    <form
+      noValidate
+      onSubmit={form.onSubmit(
+        (values) => save.mutate({ body: toBody(values) }),
+        (errors) => focusFirstError(form, errors),
+      )}
+    >
       <Stack gap="md">
-        <TextInput label={t('branding.name')} withAsterisk {...form.getInputProps('tenant_name')} error={error('tenant_name')} data-testid="tenant-name-input" />
+        <TextInput
+          label={t('branding.name')}
+          withAsterisk
+          {...form.getInputProps('tenant_name')}
+          error={error('tenant_name')}
+          data-testid="tenant-name-input"
+        />
         <TextInput
           label={t('branding.support_email')}
           description={t('branding.support_email_hint')}

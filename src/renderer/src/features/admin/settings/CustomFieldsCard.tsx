@@ -15,6 +15,7 @@ import { BilingualNameInputs, takenName } from './BilingualNameInputs';
 import { SettingsListCard } from '../SettingsCards';
 import { type BilingualName, localizedName } from '../../../../../shared/domain/language';
 import { OtherName } from '../../../components/OtherName';
+import { messageText } from '../../../i18n/keys';
 
 const FLAGS = ['is_signup_field', 'is_required', 'is_editable', 'is_unique', 'is_searchable'] as const;
 type Flag = (typeof FLAGS)[number];
@@ -23,7 +24,16 @@ interface FieldValues extends Record<Flag, boolean>, BilingualName {
   field_type: CustomFieldType;
 }
 
-const NEW_FIELD: FieldValues = { ko_name: '', en_name: '', field_type: 'text', is_signup_field: true, is_required: false, is_editable: true, is_unique: false, is_searchable: false };
+const NEW_FIELD: FieldValues = {
+  ko_name: '',
+  en_name: '',
+  field_type: 'text',
+  is_signup_field: true,
+  is_required: false,
+  is_editable: true,
+  is_unique: false,
+  is_searchable: false,
+};
 const createSchema = bodySchemaOf(adminCustomFieldsApi.createCustomField);
 
 /** The form's values of a field: its two names and settings (not the spec's `field_name`, which the server derives). */
@@ -61,7 +71,14 @@ function FieldDialog({ field, onClose }: { field: AdminCustomField | null; onClo
     },
     onError: (error: unknown) => {
       const name = nameError(error);
-      if (name) form.setFieldError(name, t(errorMessageKey(error, field ? adminCustomFieldsApi.updateCustomField : adminCustomFieldsApi.createCustomField), errorMessageValues(error, language)));
+      if (name)
+        form.setFieldError(
+          name,
+          messageText(
+            errorMessageKey(error, field ? adminCustomFieldsApi.updateCustomField : adminCustomFieldsApi.createCustomField),
+            errorMessageValues(error, language),
+          ),
+        );
       // Deleted meanwhile (another admin): the list shows what is left.
       if (isApiError(error) && error.status === 404) {
         void queryClient.invalidateQueries({ queryKey: endpointKey(adminCustomFieldsApi.listAdminCustomFields) });
@@ -168,7 +185,10 @@ export function CustomFieldsCard() {
         </>
       )}
       actionLabels={(field) => ({ edit: t('fields.edit', { name: nameOf(field) }), delete: t('fields.delete', { name: nameOf(field) }) })}
-      editor={{ title: (isNew) => t(isNew ? 'fields.create_title' : 'fields.edit_title'), form: (field, close) => <FieldDialog field={field} onClose={close} /> }}
+      editor={{
+        title: (isNew) => t(isNew ? 'fields.create_title' : 'fields.edit_title'),
+        form: (field, close) => <FieldDialog field={field} onClose={close} />,
+      }}
       deletion={{
         title: (field) => t('fields.delete_title', { name: field ? nameOf(field) : '' }),
         body: (field) => t('fields.delete_body', { name: field ? nameOf(field) : '', count: field?.value_count ?? 0 }),

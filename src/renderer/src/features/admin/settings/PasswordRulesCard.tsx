@@ -6,7 +6,7 @@ import { adminTenantSettingsApi, tenantsApi, type Tenant, type TenantSettings } 
 import { passwordMinLengthSchema } from '../../../../../shared/api/admin/tenantSettings';
 import { PASSWORD_MIN, PASSWORD_MIN_LENGTH_MAX } from '../../../../../shared/domain/account';
 import { endpointKey, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
-import { focusFirstError } from '../../../components/forms/zodResolver';
+import { focusFirstError, formErrorText } from '../../../components/forms/zodResolver';
 import { showToast } from '../../../components/toast';
 
 interface Values {
@@ -20,21 +20,29 @@ function PasswordRulesForm({ settings }: { settings: TenantSettings }) {
     mode: 'controlled',
     initialValues: { password_min_length: settings.password_min_length },
     // The contract's own rule (8 to 64, a whole number), as the server checks it.
-    validate: { password_min_length: (value) => (passwordMinLengthSchema.safeParse(value).success ? null : 'passwords.invalid') },
+    validate: { password_min_length: (value) => (passwordMinLengthSchema.safeParse(value).success ? null : 'tenantSettings:passwords.invalid') },
   });
   const save = useEndpointMutation(adminTenantSettingsApi.updateTenantSettings, {
     onSuccess: (saved) => {
       queryClient.setQueryData(endpointKey(adminTenantSettingsApi.getTenantSettings), saved);
       // The password forms of this browser read the tenant's rule from GET /tenants/.
-      queryClient.setQueryData(endpointKey(tenantsApi.getTenant), (tenant: Tenant | undefined) => tenant && { ...tenant, password_min_length: saved.password_min_length });
+      queryClient.setQueryData(
+        endpointKey(tenantsApi.getTenant),
+        (tenant: Tenant | undefined) => tenant && { ...tenant, password_min_length: saved.password_min_length },
+      );
       form.resetDirty({ password_min_length: saved.password_min_length });
       form.setValues({ password_min_length: saved.password_min_length });
       showToast('success', t('passwords.saved'));
     },
   });
-  const error = form.errors.password_min_length;
   return (
-    <form noValidate onSubmit={form.onSubmit((values) => save.mutate({ body: { password_min_length: Number(values.password_min_length) } }), (errors) => focusFirstError(form, errors))}>
+    <form
+      noValidate
+      onSubmit={form.onSubmit(
+        (values) => save.mutate({ body: { password_min_length: Number(values.password_min_length) } }),
+        (errors) => focusFirstError(form, errors),
+      )}
+    >
       <Stack gap="md">
         <NumberInput
           label={t('passwords.min_length')}
@@ -47,7 +55,7 @@ function PasswordRulesForm({ settings }: { settings: TenantSettings }) {
           allowNegative={false}
           maw={320}
           {...form.getInputProps('password_min_length')}
-          error={error ? t(String(error)) : undefined}
+          error={formErrorText(form.errors.password_min_length)}
           data-testid="password-min-length-input"
         />
         <Group justify="flex-end">

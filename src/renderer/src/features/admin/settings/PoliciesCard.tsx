@@ -9,7 +9,7 @@ import { signupFormKey } from '../../../api/signup';
 import { endpointKey, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
 import { uploadFile } from '../../../api/files';
 import { FormDialogButtons } from '../../../components/forms/FormDialogButtons';
-import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/forms/zodResolver';
+import { bodySchemaOf, focusFirstError, formErrorText, zodResolver } from '../../../components/forms/zodResolver';
 import { IconDownload } from '../../../components/icons';
 import { showToast } from '../../../components/toast';
 import { SettingsListCard } from '../SettingsCards';
@@ -49,7 +49,7 @@ const bodySchema = bodySchemaOf(adminPoliciesApi.createPolicy);
 
 /** The body's rules, and the content its kind needs (the server answers 422 without it). */
 function validate(values: PolicyValues) {
-  const errors: Record<string, string> = zodResolver(bodySchema, { video_url: 'tenantSettings:policies.video_invalid' })(toBody(values)) as Record<string, string>;
+  const errors = zodResolver(bodySchema, { video_url: 'tenantSettings:policies.video_invalid' })(toBody(values));
   if (values.kind === 'markdown' && !values.markdown_content.trim()) errors.markdown_content = 'validation.required';
   if (values.kind === 'video' && !values.video_url.trim()) errors.video_url = 'validation.required';
   if (values.kind === 'file' && values.file_id === null) errors.file_id = 'tenantSettings:policies.file_required';
@@ -93,15 +93,19 @@ function PolicyDialog({ policy, onClose }: { policy: AdminPolicy | null; onClose
     if (file.size > POLICY_FILE_MAX_BYTES) showToast('error', t('policies.file_too_large'));
     else upload.mutate(file);
   }
-  const error = (path: string) => {
-    const key = form.errors[path];
-    return key ? t(String(key).startsWith('validation.') ? `common:${String(key)}` : String(key)) : undefined;
-  };
+  const error = (path: keyof PolicyValues) => formErrorText(form.errors[path]);
 
   return (
     <form noValidate onSubmit={form.onSubmit(save, (errors) => focusFirstError(form, errors))}>
       <Stack gap="md">
-        <TextInput label={t('policies.name')} withAsterisk data-autofocus {...form.getInputProps('policy_name')} error={error('policy_name')} data-testid="policy-name-input" />
+        <TextInput
+          label={t('policies.name')}
+          withAsterisk
+          data-autofocus
+          {...form.getInputProps('policy_name')}
+          error={error('policy_name')}
+          data-testid="policy-name-input"
+        />
         <Radio.Group label={t('policies.kind')} {...form.getInputProps('kind')}>
           <Group mt={6}>
             {POLICY_KINDS.map((kind) => (
@@ -163,7 +167,13 @@ function PolicyDialog({ policy, onClose }: { policy: AdminPolicy | null; onClose
           </Stack>
         )}
         <Switch label={t('policies.mandatory')} description={t('policies.mandatory_hint')} {...form.getInputProps('is_mandatory', { type: 'checkbox' })} />
-        <FormDialogButtons cancelLabel={t('cancel')} onCancel={onClose} submitLabel={t('save')} saving={create.isPending || update.isPending} disabled={upload.isPending} />
+        <FormDialogButtons
+          cancelLabel={t('cancel')}
+          onCancel={onClose}
+          submitLabel={t('save')}
+          saving={create.isPending || update.isPending}
+          disabled={upload.isPending}
+        />
       </Stack>
     </form>
   );

@@ -8,11 +8,12 @@ import { errorMessageKey } from '../../../api/errorMessages';
 import { endpointKey, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
 import { OtherName } from '../../../components/OtherName';
 import { FormDialogButtons } from '../../../components/forms/FormDialogButtons';
-import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/forms/zodResolver';
+import { bodySchemaOf, focusFirstError, formErrorText, zodResolver } from '../../../components/forms/zodResolver';
 import { showToast } from '../../../components/toast';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { BilingualNameInputs, takenName } from './BilingualNameInputs';
 import { SettingsListCard } from '../SettingsCards';
+import { messageText } from '../../../i18n/keys';
 
 interface ModeValues extends BilingualName {
   instructions: string;
@@ -47,7 +48,7 @@ function ModeDialog({ mode, onClose }: { mode: AdminTaskMode | null; onClose: ()
     },
     onError: (error: unknown) => {
       const field = nameError(error);
-      if (field) form.setFieldError(field, t(errorMessageKey(error, mode ? adminTaskModesApi.updateTaskMode : adminTaskModesApi.createTaskMode)));
+      if (field) form.setFieldError(field, messageText(errorMessageKey(error, mode ? adminTaskModesApi.updateTaskMode : adminTaskModesApi.createTaskMode)));
       // Deleted meanwhile (another admin): the list shows what is left.
       if (isApiError(error) && error.status === 404) {
         void queryClient.invalidateQueries({ queryKey: endpointKey(adminTaskModesApi.listAdminTaskModes) });
@@ -62,7 +63,6 @@ function ModeDialog({ mode, onClose }: { mode: AdminTaskMode | null; onClose: ()
     if (mode) update.mutate({ params: { id: mode.id }, body });
     else create.mutate({ body });
   };
-  const instructionsError = form.errors.instructions;
   return (
     <form noValidate onSubmit={form.onSubmit(save, (errors) => focusFirstError(form, errors))}>
       <Stack gap="md">
@@ -75,7 +75,7 @@ function ModeDialog({ mode, onClose }: { mode: AdminTaskMode | null; onClose: ()
           minRows={3}
           maxRows={10}
           {...form.getInputProps('instructions')}
-          error={instructionsError && (String(instructionsError).startsWith('validation.') ? t(`common:${String(instructionsError)}`) : instructionsError)}
+          error={formErrorText(form.errors.instructions)}
           data-testid="mode-instructions-input"
         />
         <FormDialogButtons cancelLabel={t('cancel')} onCancel={onClose} submitLabel={t('save')} saving={create.isPending || update.isPending} />

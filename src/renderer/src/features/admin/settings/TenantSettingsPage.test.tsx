@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AdminCustomField, AdminPolicy, AdminTaskMode } from '../../../../../shared/api';
 import { setPlatformForTests } from '../../../platform';
 import { installFakeApi } from '../../../test/fakeApi';
+import { testCustomField } from '../../../test/fixtures';
 import { renderScreen } from '../../../test/render';
 import { useUserSession } from '../../../stores/userSession';
 import TenantSettingsPage from './TenantSettingsPage';
@@ -16,16 +17,7 @@ afterEach(() => {
 
 const settings = { tenant_name: 'Acme', logo_url: null, support_email: null, manual_url: null, password_min_length: 8 };
 const field = (id: number, name: string, flags: Partial<AdminCustomField> = {}): AdminCustomField => ({
-  id,
-  ko_name: '',
-  en_name: name,
-  field_name: name,
-  field_type: 'text',
-  is_signup_field: true,
-  is_searchable: false,
-  is_required: false,
-  is_editable: true,
-  is_unique: false,
+  ...testCustomField(id, name),
   value_count: 0,
   ...flags,
 });
@@ -42,7 +34,13 @@ const policy = (id: number, name: string, flags: Partial<AdminPolicy> = {}): Adm
   ...flags,
 });
 
-const mode = (id: number, ko_name: string, en_name: string): AdminTaskMode => ({ id, ko_name, en_name, mode_name: en_name || ko_name, instructions: `Task mode ${id}.` });
+const mode = (id: number, ko_name: string, en_name: string): AdminTaskMode => ({
+  id,
+  ko_name,
+  en_name,
+  mode_name: en_name || ko_name,
+  instructions: `Task mode ${id}.`,
+});
 
 function routes(overrides: Record<string, (request: Request) => Response | Promise<Response>> = {}) {
   return installFakeApi({
@@ -197,7 +195,8 @@ describe('admin workspace settings', () => {
   it('edits task modes by either name: a Korean screen shows the Korean name, else the English one; a taken name is said under it', async () => {
     useUserSession.setState({ language: 'ko' });
     const api = routes({
-      'POST /admin/task-modes/': () => Response.json({ code: 'task_mode_name_taken', message: 'taken', details: { field: 'en_name', field_name: 'Outline' } }, { status: 409 }),
+      'POST /admin/task-modes/': () =>
+        Response.json({ code: 'task_mode_name_taken', message: 'taken', details: { field: 'en_name', field_name: 'Outline' } }, { status: 409 }),
     });
     const user = userEvent.setup();
     renderScreen(<TenantSettingsPage />);
@@ -230,7 +229,9 @@ describe('admin workspace settings', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Edit custom field' });
     await user.click(within(dialog).getByRole('checkbox', { name: /Unique/ }));
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
-    expect(await screen.findByText('Members share the value "Sales" of Department, so it cannot be made unique. Make their values different first.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Members share the value "Sales" of Department, so it cannot be made unique. Make their values different first.'),
+    ).toBeInTheDocument();
   });
 
   it('adds a document policy: the document is uploaded first, then the policy names it', async () => {

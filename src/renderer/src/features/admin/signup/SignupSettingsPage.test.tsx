@@ -3,12 +3,13 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { setPlatformForTests } from '../../../platform';
 import { installFakeApi } from '../../../test/fakeApi';
+import { testSignupSettings } from '../../../test/fixtures';
 import { renderScreen } from '../../../test/render';
 import SignupSettingsPage from './SignupSettingsPage';
 
 afterEach(() => setPlatformForTests(null));
 
-const settings = { signup_open: true, sso_only: false, sso_whitelist_only: false, group_change_approval: true, approval: 'admin', verification_methods: ['email'] };
+const settings = testSignupSettings();
 
 describe('admin sign-up settings', () => {
   it('saves a changed approval mode and verification methods', async () => {

@@ -29,8 +29,16 @@ function SettingsForm({ initial }: { initial: SignupSettings }) {
       <Stack gap="lg">
         <Switch label={t('admin.open')} description={t('admin.open_hint')} {...form.getInputProps('signup_open', { type: 'checkbox' })} />
         <Switch label={t('admin.sso_only')} description={t('admin.sso_only_hint')} {...form.getInputProps('sso_only', { type: 'checkbox' })} />
-        <Switch label={t('admin.group_change_approval')} description={t('admin.group_change_approval_hint')} {...form.getInputProps('group_change_approval', { type: 'checkbox' })} />
-        <Switch label={t('admin.sso_whitelist_only')} description={t('admin.sso_whitelist_only_hint')} {...form.getInputProps('sso_whitelist_only', { type: 'checkbox' })} />
+        <Switch
+          label={t('admin.group_change_approval')}
+          description={t('admin.group_change_approval_hint')}
+          {...form.getInputProps('group_change_approval', { type: 'checkbox' })}
+        />
+        <Switch
+          label={t('admin.sso_whitelist_only')}
+          description={t('admin.sso_whitelist_only_hint')}
+          {...form.getInputProps('sso_whitelist_only', { type: 'checkbox' })}
+        />
         <Radio.Group label={t('admin.approval')} {...form.getInputProps('approval')}>
           <Stack gap="xs" mt={6}>
             {SIGNUP_APPROVALS.map((approval) => (

@@ -7,7 +7,7 @@ import { listSsoPlatforms } from '../../../../../shared/api/ssoPlatforms';
 import { SSO_DESKTOP_CALLBACK_PATH, SSO_WEB_CALLBACK_PATH } from '../../../../../shared/domain/sso';
 import { useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
-import { bodySchemaOf, focusFirstError, zodResolver } from '../../../components/forms/zodResolver';
+import { bodySchemaOf, focusFirstError, formErrorText, zodResolver } from '../../../components/forms/zodResolver';
 import { showToast } from '../../../components/toast';
 import { AdminPageFrame } from '../AdminPageFrame';
 
@@ -36,7 +36,6 @@ const PLATFORM_QUERIES = [adminSsoPlatformsApi.listAdminSsoPlatforms, listSsoPla
 /** Add or edit a platform. Secrets are write-only: left empty, the stored one is kept. */
 function PlatformDialog({ platform, onClose }: { platform: AdminSsoPlatform | null; onClose: () => void }) {
   const { t } = useTranslation('sso');
-  const { t: tc } = useTranslation();
   const form = useForm<AdminSsoPlatformBody>({
     mode: 'controlled',
     initialValues: platform ? { sso_platform_name: platform.sso_platform_name, settings: platform.settings } : { sso_platform_name: '', settings: EMPTY.oidc },
@@ -58,7 +57,7 @@ function PlatformDialog({ platform, onClose }: { platform: AdminSsoPlatform | nu
   const kind = form.values.settings.kind;
   const field = (name: string, label: string, props: { secret?: boolean; required?: boolean; description?: string } = {}) => {
     const input = form.getInputProps(`settings.${name}`);
-    const error = input.error ? tc(String(input.error)) : undefined;
+    const error = formErrorText(input.error);
     const common = { label, withAsterisk: props.required, description: props.description, ...input, error };
     return props.secret ? (
       <PasswordInput key={name} {...common} placeholder={platform?.has_secret ? t('admin.secret_kept') : undefined} autoComplete="new-password" />
@@ -74,7 +73,7 @@ function PlatformDialog({ platform, onClose }: { platform: AdminSsoPlatform | nu
             label={t('admin.name')}
             withAsterisk
             {...form.getInputProps('sso_platform_name')}
-            error={form.errors.sso_platform_name && tc(String(form.errors.sso_platform_name))}
+            error={formErrorText(form.errors.sso_platform_name)}
             data-autofocus
           />
           {!platform && (
@@ -99,7 +98,8 @@ function PlatformDialog({ platform, onClose }: { platform: AdminSsoPlatform | nu
               {field('client_id', t('admin.client_id'), { required: true })}
               {field('client_secret', t('admin.client_secret'), { secret: true })}
               <Text size="xs" c="dimmed">
-                {t('admin.redirects')} <Code>{`${window.location.origin}${SSO_WEB_CALLBACK_PATH}`}</Code> <Code>{`http://127.0.0.1${SSO_DESKTOP_CALLBACK_PATH}`}</Code>
+                {t('admin.redirects')} <Code>{`${window.location.origin}${SSO_WEB_CALLBACK_PATH}`}</Code>{' '}
+                <Code>{`http://127.0.0.1${SSO_DESKTOP_CALLBACK_PATH}`}</Code>
               </Text>
             </>
           ) : (
@@ -180,7 +180,12 @@ export default function SsoPlatformsPage() {
                   <Button variant="default" onClick={() => setEditing(platform)} aria-label={t('admin.edit_named', { name: platform.sso_platform_name })}>
                     {t('admin.edit')}
                   </Button>
-                  <Button variant="light" color="red" onClick={() => setDeleting(platform)} aria-label={t('admin.delete_named', { name: platform.sso_platform_name })}>
+                  <Button
+                    variant="light"
+                    color="red"
+                    onClick={() => setDeleting(platform)}
+                    aria-label={t('admin.delete_named', { name: platform.sso_platform_name })}
+                  >
                     {t('admin.delete')}
                   </Button>
                 </Group>

@@ -11,7 +11,10 @@ afterEach(() => setPlatformForTests(null));
 
 describe('SSO whitelist page', () => {
   it('reads emails from CSV text: header and name cells skipped, duplicates once, invalid ones counted', () => {
-    expect(parseWhitelistEmails('email,name\n"Ann@X.test",Ann\nann@x.test;bob@x.test\tbroken@\n')).toEqual({ emails: ['ann@x.test', 'bob@x.test'], invalid: ['broken@'] });
+    expect(parseWhitelistEmails('email,name\n"Ann@X.test",Ann\nann@x.test;bob@x.test\tbroken@\n')).toEqual({
+      emails: ['ann@x.test', 'bob@x.test'],
+      invalid: ['broken@'],
+    });
   });
 
   it('reports what pasted text holds, then sends the valid emails and says what was added', async () => {

@@ -10,7 +10,6 @@ import { sendRaw } from '../../../api/client';
 import { invalidateEndpoints, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
 import { IconDownload } from '../../../components/icons';
 import { saveBlob } from '../../../components/saveBlob';
-import { showToast } from '../../../components/toast';
 import { useListState } from '../../../components/list/useListState';
 import { useBulkDelete } from '../../../components/list/useBulkDelete';
 import { formatDate } from '../../../i18n/formatDate';
@@ -18,7 +17,8 @@ import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { WhitelistUploadCard } from './WhitelistUploadCard';
 import { ListStates } from '../../../components/list/ListStates';
-import { BulkActions, ListFilters, ListOrderSelect, ListPagination, ListSearchInput, ListTable, ListToolbar, RowSelectCell, SelectAllHeader } from '../../../components/list/ListParts';
+import { ListFilters, ListOrderSelect, ListSearchInput, ListTable, ListToolbar, RowSelectCell, SelectAllHeader } from '../../../components/list/ListParts';
+import { messageText } from '../../../i18n/keys';
 
 const ORDER = z.enum(SSO_WHITELIST_ORDERS).default(SSO_WHITELIST_DEFAULT_ORDER);
 
@@ -29,19 +29,24 @@ export default function SsoWhitelistPage() {
   const queryClient = useQueryClient();
   const listState = useListState({ size: SSO_WHITELIST_PAGE_SIZE, order: ORDER });
   const { page, size, search, order } = listState;
-  const list = useEndpointQuery(adminSsoWhitelistApi.listSsoWhitelist, { query: { page, size, order_by: order, search_term: search } }, { placeholderData: keepPreviousData });
+  const list = useEndpointQuery(
+    adminSsoWhitelistApi.listSsoWhitelist,
+    { query: { page, size, order_by: order, search_term: search } },
+    { placeholderData: keepPreviousData },
+  );
   const [selected, setSelected] = useState<number[]>([]);
   const refresh = () => invalidateEndpoints(queryClient, [adminSsoWhitelistApi.listSsoWhitelist]);
 
-  const remove = useEndpointMutation(adminSsoWhitelistApi.bulkDeleteSsoWhitelist, {
-    onSuccess: (result) => showToast('success', t('deleted', { count: result.deleted })),
+  const bulkDelete = useBulkDelete({
+    ns: 'ssoWhitelist',
+    selected,
+    endpoint: adminSsoWhitelistApi.bulkDeleteSsoWhitelist,
+    toInput: (ids) => ({ body: { sso_member_whitelist_ids: ids } }),
     onSettled: () => {
       setSelected([]);
-      bulkDelete.close();
       return refresh();
     },
   });
-  const bulkDelete = useBulkDelete({ ns: 'ssoWhitelist', selected, deleting: remove.isPending, onDelete: (ids) => remove.mutate({ body: { sso_member_whitelist_ids: ids } }) });
   const download = useEndpointMutation(adminSsoWhitelistApi.exportSsoWhitelist, {
     // The whole list as the server's CSV file.
     send: async () => (await sendRaw(adminSsoWhitelistApi.exportSsoWhitelist, adminSsoWhitelistApi.exportSsoWhitelist.path)).blob(),
@@ -62,14 +67,14 @@ export default function SsoWhitelistPage() {
           {t('export')}
         </Button>
       </ListToolbar>
-      <BulkActions count={selected.length} label={t('selected', { count: selected.length })}>
-        {bulkDelete.button}
-      </BulkActions>
+      {bulkDelete.actions}
       <ListStates
         query={list}
-        errorTitle={(error) => t(errorMessageKey(error, adminSsoWhitelistApi.listSsoWhitelist))}
+        list={listState}
+        errorTitle={(error) => messageText(errorMessageKey(error, adminSsoWhitelistApi.listSsoWhitelist))}
         retryLabel={t('retry')}
-        empty={listState.isFiltered ? t('no_match') : t('empty')}
+        empty={t('empty')}
+        noMatch={t('no_match')}
         rowHeight={40}
       >
         {() => (
@@ -95,7 +100,6 @@ export default function SsoWhitelistPage() {
           </ListTable>
         )}
       </ListStates>
-      <ListPagination list={listState} totalPages={list.data?.total_pages} />
       {bulkDelete.dialog}
     </AdminPageFrame>
   );

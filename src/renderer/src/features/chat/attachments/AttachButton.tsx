@@ -2,6 +2,7 @@ import { useRef } from 'react';
 import { ActionIcon, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { acceptAttribute } from '../../../../../shared/domain/files';
+import { IconPaperclip } from '../../../components/icons';
 
 /** The paperclip: opens the file picker for the kinds the server accepts. */
 export function AttachButton({ onFiles, disabled }: { onFiles: (files: File[]) => void; disabled?: boolean }) {
@@ -10,10 +11,17 @@ export function AttachButton({ onFiles, disabled }: { onFiles: (files: File[]) =
   return (
     <>
       <Tooltip label={t('attach')}>
-        <ActionIcon size="lg" radius="xl" variant="subtle" color="gray" onClick={() => input.current?.click()} disabled={disabled} aria-label={t('attach')} data-testid="attach-button">
-          <svg width={18} height={18} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
-            <path d="m21.4 11.1-9.2 9.2a6 6 0 0 1-8.5-8.5l9.2-9.2a4 4 0 0 1 5.7 5.7l-9.2 9.2a2 2 0 0 1-2.8-2.8l8.5-8.5" />
-          </svg>
+        <ActionIcon
+          size="lg"
+          radius="xl"
+          variant="subtle"
+          color="gray"
+          onClick={() => input.current?.click()}
+          disabled={disabled}
+          aria-label={t('attach')}
+          data-testid="attach-button"
+        >
+          <IconPaperclip />
         </ActionIcon>
       </Tooltip>
       <input

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { type Attachment, formatSize, refreshProgress, removeAttachment, useAttachmentsStore } from './attachmentsStore';
 import { showToast } from '../../../components/toast';
 import classes from './attachments.module.css';
+import { messageText } from '../../../i18n/keys';
 
 const POLL_MS = 1000;
 
@@ -52,7 +53,13 @@ export function AttachmentChips() {
               )}
             </div>
             <Tooltip label={t('remove')}>
-              <ActionIcon size="sm" variant="subtle" color="gray" onClick={() => removeAttachment(item.key, (key) => showToast('error', t(key)))} aria-label={t('remove_named', { name: item.name })}>
+              <ActionIcon
+                size="sm"
+                variant="subtle"
+                color="gray"
+                onClick={() => removeAttachment(item.key, (key) => showToast('error', messageText(key)))}
+                aria-label={t('remove_named', { name: item.name })}
+              >
                 <svg width={14} height={14} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} aria-hidden="true">
                   <path d="M18 6 6 18M6 6l12 12" />
                 </svg>

@@ -6,7 +6,17 @@ import classes from './attachments.module.css';
 const carriesFiles = (event: DragEvent) => Array.from(event.dataTransfer.types).includes('Files');
 
 /** The chat page as a drop target: files dropped anywhere on it are attached to the next message. */
-export function ChatDropZone({ className, onFiles, disabled, children }: { className?: string; onFiles: (files: File[]) => void; disabled?: boolean; children: ReactNode }) {
+export function ChatDropZone({
+  className,
+  onFiles,
+  disabled,
+  children,
+}: {
+  className?: string;
+  onFiles: (files: File[]) => void;
+  disabled?: boolean;
+  children: ReactNode;
+}) {
   const { t } = useTranslation('files');
   const [over, setOver] = useState(false);
   const depth = useRef(0);

@@ -6,6 +6,7 @@ import { fetchFileBlob } from '../../../api/files';
 import { errorKeyOf } from '../../../api/errorMessages';
 import { showToast } from '../../../components/toast';
 import classes from './attachments.module.css';
+import { messageText } from '../../../i18n/keys';
 
 /** Saves a file the member sent, fetched with their credentials; `onProgress` follows the download. */
 async function openFile(file: SessionFile, onProgress?: (percentage: number) => void): Promise<void> {
@@ -39,7 +40,13 @@ function Thumbnail({ file, onOpen }: { file: SessionFile; onOpen: () => void }) 
   }, [file.url]);
   return (
     <button type="button" className={classes.thumb} onClick={onOpen} aria-label={t('open_named', { name: file.name })}>
-      {src ? <Image src={src} alt={file.name} h={96} w="auto" maw={200} radius="md" fit="cover" /> : <Button component="span" variant="default" size="xs">{file.name}</Button>}
+      {src ? (
+        <Image src={src} alt={file.name} h={96} w="auto" maw={200} radius="md" fit="cover" />
+      ) : (
+        <Button component="span" variant="default" size="xs">
+          {file.name}
+        </Button>
+      )}
     </button>
   );
 }
@@ -52,7 +59,7 @@ function DocumentChip({ file }: { file: SessionFile }) {
     if (percentage !== null) return;
     setPercentage(0);
     openFile(file, setPercentage)
-      .catch((error: unknown) => showToast('error', t(errorKeyOf(error))))
+      .catch((error: unknown) => showToast('error', messageText(errorKeyOf(error))))
       .finally(() => setPercentage(null));
   };
   return (
@@ -69,17 +76,12 @@ function DocumentChip({ file }: { file: SessionFile }) {
 
 /** The files of a member's message: image thumbnails and document chips, each opened on click. */
 export function MessageFiles({ files }: { files: readonly SessionFile[] }) {
-  const { t } = useTranslation('files');
   if (files.length === 0) return null;
-  const open = (file: SessionFile) => void openFile(file).catch((error: unknown) => showToast('error', t(errorKeyOf(error))));
+  const open = (file: SessionFile) => void openFile(file).catch((error: unknown) => showToast('error', messageText(errorKeyOf(error))));
   return (
     <div className={classes.files} data-testid="message-files">
       {files.map((file) =>
-        file.type.startsWith('image/') ? (
-          <Thumbnail key={file.id} file={file} onOpen={() => open(file)} />
-        ) : (
-          <DocumentChip key={file.id} file={file} />
-        ),
+        file.type.startsWith('image/') ? <Thumbnail key={file.id} file={file} onOpen={() => open(file)} /> : <DocumentChip key={file.id} file={file} />,
       )}
     </div>
   );

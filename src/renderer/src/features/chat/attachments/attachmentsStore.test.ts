@@ -4,7 +4,8 @@ import { ApiError } from '../../../../../shared/api';
 const api = vi.hoisted(() => ({ uploadChatFiles: vi.fn(), getFileProgress: vi.fn(), deleteChatFile: vi.fn(), fetchFileBlob: vi.fn() }));
 vi.mock('../../../api/files', () => api);
 
-const { attachFiles, formatSize, hasImage, isBusy, refreshProgress, removeAttachment, restoreAttachments, takeAttachments, useAttachmentsStore } = await import('./attachmentsStore');
+const { attachFiles, formatSize, hasImage, isBusy, refreshProgress, removeAttachment, restoreAttachments, takeAttachments, useAttachmentsStore } =
+  await import('./attachmentsStore');
 
 const uploaded = (id: number, name: string, status: 'parsing' | 'parsed', type = 'text/plain') => ({
   id,
@@ -58,12 +59,19 @@ describe('composer attachments', () => {
 
   it('a refused upload removes its chips and reports the spec message with the 429 values', async () => {
     api.uploadChatFiles.mockRejectedValue(
-      new ApiError(429, { code: 'rate_limited', message: 'slow down', details: { limit_count: 30, window_minutes: 10, current_count: 31, reset_at: '2026-01-01T10:00:00Z' } }),
+      new ApiError(429, {
+        code: 'rate_limited',
+        message: 'slow down',
+        details: { limit_count: 30, window_minutes: 10, current_count: 31, reset_at: '2026-01-01T10:00:00Z' },
+      }),
     );
     const onError = vi.fn();
     await attachFiles([new File(['a'], 'a.txt')], 7, onError);
     expect(useAttachmentsStore.getState().items).toEqual([]);
-    expect(onError).toHaveBeenCalledWith('files:errors.upload_429', expect.objectContaining({ limit_count: 30, window_minutes: 10, current_count: 31, reset_time: expect.any(String) }));
+    expect(onError).toHaveBeenCalledWith(
+      'files:errors.upload_429',
+      expect.objectContaining({ limit_count: 30, window_minutes: 10, current_count: 31, reset_time: expect.any(String) }),
+    );
   });
 
   it('removing an uploaded chip deletes the unsent file', async () => {

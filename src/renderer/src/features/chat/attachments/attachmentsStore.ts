@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import { filesApi, isApiError, type ChatFile } from '../../../../../shared/api';
 import { deleteChatFile, getFileProgress, uploadChatFiles } from '../../../api/files';
 import { errorMessageKey } from '../../../api/errorMessages';
+import type { MessageKey } from '../../../i18n/keys';
 
 /** A file in the composer: uploading, then parsing (documents) until parsed or failed. */
 export interface Attachment {
@@ -51,7 +52,7 @@ const forget = (item: Attachment) => {
 export async function attachFiles(
   files: readonly File[],
   chatbotId: number,
-  onError: (messageKey: string, values: Record<string, unknown>) => void,
+  onError: (messageKey: MessageKey, values: Record<string, unknown>) => void,
 ): Promise<void> {
   if (files.length === 0) return;
   const attached = useAttachmentsStore.getState().items.flatMap((item) => (item.id === null ? [] : [item.id]));
@@ -102,7 +103,7 @@ function messageValues(error: unknown): Record<string, unknown> {
 }
 
 /** Takes a chip away; the uploaded file is deleted too (it was never sent). */
-export function removeAttachment(key: string, onError: (messageKey: string) => void): void {
+export function removeAttachment(key: string, onError: (messageKey: MessageKey) => void): void {
   const item = useAttachmentsStore.getState().items.find((candidate) => candidate.key === key);
   if (!item) return;
   forget(item);

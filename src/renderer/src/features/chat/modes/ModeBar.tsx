@@ -10,7 +10,14 @@ import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { localizedName } from '../../../../../shared/domain/language';
 
 /** A mode toggle: a button whose pressed state screen readers announce. */
-function ModeToggle({ label, pressed, onToggle, icon, testId, unavailable }: {
+function ModeToggle({
+  label,
+  pressed,
+  onToggle,
+  icon,
+  testId,
+  unavailable,
+}: {
   label: string;
   pressed: boolean;
   onToggle: () => void;

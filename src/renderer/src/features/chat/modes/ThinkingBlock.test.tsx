@@ -45,7 +45,11 @@ describe('ThinkingBlock', () => {
       return (
         <>
           {/* Two different places render the answer: the streaming turn, then the history list. */}
-          {stored ? <ThinkingBlock key="stored" text="Weighing it" ms={2000} active={false} messageId={42} /> : <ThinkingBlock key="streamed" text="Weighing it" ms={2000} active={false} messageId={42} />}
+          {stored ? (
+            <ThinkingBlock key="stored" text="Weighing it" ms={2000} active={false} messageId={42} />
+          ) : (
+            <ThinkingBlock key="streamed" text="Weighing it" ms={2000} active={false} messageId={42} />
+          )}
           <button onClick={() => setStored(true)}>stored</button>
         </>
       );

@@ -44,7 +44,17 @@ export function ThinkingBlock({ text, ms, active, messageId }: ThinkingBlockProp
   return (
     <div className={classes.thinking} data-testid="thinking-block">
       <UnstyledButton className={classes.thinkingToggle} aria-expanded={open} aria-controls={id} onClick={toggle} data-testid="thinking-toggle">
-        <svg className={classes.chevron} data-open={open || undefined} width={12} height={12} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2.5} aria-hidden="true">
+        <svg
+          className={classes.chevron}
+          data-open={open || undefined}
+          width={12}
+          height={12}
+          viewBox="0 0 24 24"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth={2.5}
+          aria-hidden="true"
+        >
           <path d="M9 6l6 6-6 6" />
         </svg>
         <Text span size="sm" c="dimmed" fs={active ? 'italic' : undefined}>
