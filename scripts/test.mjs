@@ -36,14 +36,14 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 const failedSteps = [];
 /** Each failed test with the first line of its error, repeated at the end so CI's last lines name it. */
 const failedTests = [];
-const firstLine = (message = '') =>
-  message
-    // Without the reporters' colour codes.
-    .replace(/\u001b\[[0-9;]*m/g, '')
-    .split('\n')
-    .find((line) => line.trim())
-    ?.trim()
-    .slice(0, 300) ?? '';
+const firstLine = (message = '') => {
+  // Without the reporters' colour codes.
+  const lines = message.replace(/\u001b\[[0-9;]*m/g, '').split('\n');
+  const first = lines.find((line) => line.trim())?.trim() ?? '';
+  // An assertion's expected and received values say which way it failed, where CI's log is all there is.
+  const values = lines.map((line) => line.trim()).filter((line) => /^(Locator|Expected|Received)\b/.test(line));
+  return [first, ...values].join(' · ').slice(0, 600);
+};
 
 const stepTimes = [];
 
@@ -176,8 +176,9 @@ function countPlaywright(file) {
     for (const spec of suite.specs ?? []) {
       for (const test of spec.tests ?? []) {
         if (test.status !== 'unexpected') continue;
-        const error = test.results?.at(-1)?.error?.message;
-        failedTests.push(`${spec.file}:${spec.line} › ${[...titles, spec.title].join(' › ')}: ${firstLine(error)}`);
+        const error = test.results?.at(-1)?.error;
+        const at = error?.location ? ` (at line ${error.location.line})` : '';
+        failedTests.push(`${spec.file}:${spec.line} › ${[...titles, spec.title].join(' › ')}${at}: ${firstLine(error?.message)}`);
       }
     }
     for (const child of suite.suites ?? []) visit(child, [...titles, child.title]);

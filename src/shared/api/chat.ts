@@ -3,6 +3,7 @@ import { defineEndpoint, type ErrorDeclaration } from './endpoint';
 import { idParamsSchema, idSchema } from './common';
 import { piiKindSchema } from './piiSettings';
 import { IMAGE_SIZES } from '../domain/modes';
+import { TOOL_CALL_STATUSES } from '../domain/mcp';
 
 /** The fields of a send; `chatBodySchema` adds the rules between them (a visitor's send picks from these). */
 export const chatFieldsSchema = z.object({
@@ -74,12 +75,36 @@ export const citationSchema = z.discriminatedUnion('kind', [
 ]);
 export type Citation = z.infer<typeof citationSchema>;
 
+/**
+ * One tool call of an answer (issue 24): streamed as a `tool` frame when it starts (`running`) and
+ * again, with the same `id`, when it ends; kept with the answer, so the history and the export show
+ * it again. `text_offset` is how much of the answer's text came before it, where the answer shows
+ * the step. `arguments` are the member's own (the audit log leaves a sensitive tool's out).
+ */
+export const toolCallSchema = z.object({
+  /** The model's id of the call, unique within the answer. */
+  id: z.string(),
+  /** The tool (mcp_tools.id); null when the model named a tool the chatbot does not have. */
+  tool_id: z.number().int().nullable(),
+  name: z.string(),
+  /** The MCP server's name as the admins registered it; empty for an unknown tool. */
+  server_name: z.string(),
+  arguments: z.record(z.string(), z.unknown()),
+  status: z.enum(TOOL_CALL_STATUSES),
+  /** The tool's result as text, cut to TOOL_RESULT_PREVIEW_MAX; the error said for a failed call; empty while running. */
+  result: z.string(),
+  duration_ms: z.number().int().nullable(),
+  text_offset: z.number().int(),
+});
+export type ToolCall = z.infer<typeof toolCallSchema>;
+
 /** One `data:` line of the chat stream (DESIGN §6). */
 export const chatFrameSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), delta: z.string() }),
   z.object({ type: z.literal('thinking'), delta: z.string() }),
   z.object({ type: z.literal('citation'), citation: citationSchema }),
   z.object({ type: z.literal('image'), url: z.string() }),
+  z.object({ type: z.literal('tool'), call: toolCallSchema }),
   z.object({
     type: z.literal('usage'),
     input_tokens: z.number().int(),

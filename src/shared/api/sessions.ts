@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { citationSchema } from './chat';
+import { citationSchema, toolCallSchema } from './chat';
 import { defineEndpoint } from './endpoint';
 import { isWellFormedText } from '../domain/text';
 import { idSchema, idTextSchema, okSchema, pageQuerySchema, paginatedSchema } from './common';
@@ -70,6 +70,8 @@ export const sessionMessageSchema = z.object({
   reasoning_ms: z.number().int().nullable(),
   /** Sources of a chatbot answer (retrieval, web search), in the order they were cited. */
   citations: z.array(citationSchema),
+  /** The tool calls of a chatbot answer, in the order they were made (issue 24). */
+  tool_calls: z.array(toolCallSchema),
   /** The member's own rating of a chatbot answer; null when unrated, for member messages, and on shared sessions. */
   feedback: answerFeedbackSchema.nullable(),
   /** Set when the message was imported from a chat's export: never sent to a model, charged nothing. */

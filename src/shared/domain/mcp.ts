@@ -39,3 +39,22 @@ export const MCP_RESERVED_HEADERS = [
 export const HTTP_HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 /** A header value: visible ASCII, spaces and tabs (no line breaks, which would start another header). */
 export const HTTP_HEADER_VALUE = /^[\t\x20-\x7e]*$/;
+
+/**
+ * A chatbot's tools in the chat (issue 24 "Chatbots with tools", "The chat"): how many model steps
+ * one answer may take (each step may call tools), how many tools a chatbot may carry, and what a
+ * tool call's short result shown in the answer keeps.
+ */
+export const TOOL_STEP_LIMIT = { min: 1, max: 10, default: 5 } as const;
+export const CHATBOT_TOOLS_MAX = 20;
+/** The result a tool call shows in the answer and keeps in the history: its first characters. */
+export const TOOL_RESULT_PREVIEW_MAX = 2000;
+
+/**
+ * Where a tool call stands: `running` until it ends, then `ok`, `error` (the tool said it failed,
+ * or its server could not be reached), `timeout` (the per-call limit), `refused` (the member's
+ * groups may not use it now, or it was switched off: checked at every call) or `stopped` (the
+ * member stopped the answer while it ran). The model is told each outcome as the tool's result.
+ */
+export const TOOL_CALL_STATUSES = ['running', 'ok', 'error', 'timeout', 'refused', 'stopped'] as const;
+export type ToolCallStatus = (typeof TOOL_CALL_STATUSES)[number];

@@ -33,6 +33,7 @@ export function testMessage(id: number, overrides: Partial<SessionMessage> = {})
     reasoning: null,
     reasoning_ms: null,
     citations: [],
+    tool_calls: [],
     feedback: null,
     imported: null,
     parent_id: id > 1 ? id - 1 : null,

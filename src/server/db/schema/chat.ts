@@ -1,6 +1,6 @@
 /** Chat sessions and their messages. */
 import { sql } from 'drizzle-orm';
-import type { Citation } from '../../../shared/api/chat';
+import type { Citation, ToolCall } from '../../../shared/api/chat';
 import type { ImportedMark } from '../../../shared/api/sessions';
 import { type AnyPgColumn, boolean, index, integer, jsonb, pgEnum, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { llmModels, chatbots } from './chatbots';
@@ -85,6 +85,8 @@ export const sessionMessages = pgTable(
     reasoningMs: integer('reasoning_ms'),
     /** Sources cited by the answer (shared/api/chat `Citation`), in order. */
     citations: jsonb('citations').$type<Citation[]>().notNull().default([]),
+    /** The answer's tool calls (shared/api/chat `ToolCall`), in order (issue 24). */
+    toolCalls: jsonb('tool_calls').$type<ToolCall[]>().notNull().default([]),
     /** True from the answer's placeholder until its outcome is saved (by its server, or by the sweep once its lease expired). */
     streaming: boolean('streaming').notNull().default(false),
     /**

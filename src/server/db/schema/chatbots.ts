@@ -81,6 +81,8 @@ export const chatbots = pgTable(
     systemInstructions: text('system_instructions').notNull().default(''),
     temperature: numeric('temperature', { precision: 4, scale: 2, mode: 'number' }).notNull().default(0.7),
     topP: numeric('top_p', { precision: 4, scale: 2, mode: 'number' }).notNull().default(1),
+    /** Model steps one answer may take when it calls tools (shared/domain/mcp TOOL_STEP_LIMIT). */
+    toolStepLimit: integer('tool_step_limit').notNull().default(5),
     llmModelId: integer('llm_model_id')
       .notNull()
       .references(() => llmModels.id),

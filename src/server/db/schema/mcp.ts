@@ -2,6 +2,7 @@
 import type { McpConnectionError, McpSecretKind } from '../../../shared/domain/mcp';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { id, createdAt, updatedAt } from './columns';
+import { chatbots } from './chatbots';
 import { memberGroups } from './members';
 import { tenantId } from './tenants';
 
@@ -70,4 +71,22 @@ export const mcpToolGroupPermissions = pgTable(
       .references(() => memberGroups.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.mcpToolId, t.memberGroupId] }), index('mcp_tool_group_permissions_group_idx').on(t.memberGroupId)],
+);
+
+/**
+ * The tools a chatbot may call (picked in the Studio; a default chatbot's by an admin). A member
+ * chatting with it gets only those their own groups may use, checked at every call.
+ */
+export const chatbotTools = pgTable(
+  'chatbot_tools',
+  {
+    tenantId: tenantId(),
+    chatbotId: integer('chatbot_id')
+      .notNull()
+      .references(() => chatbots.id, { onDelete: 'cascade' }),
+    mcpToolId: integer('mcp_tool_id')
+      .notNull()
+      .references(() => mcpTools.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.chatbotId, t.mcpToolId] }), index('chatbot_tools_tool_idx').on(t.mcpToolId)],
 );

@@ -134,6 +134,7 @@ async function toMessageDtos(q: Queryable, tenantId: number, rows: BranchMessage
     reasoning: row.reasoning,
     reasoning_ms: row.reasoningMs,
     citations: row.citations,
+    tool_calls: row.toolCalls,
     feedback: feedback.get(row.id) ?? null,
     imported: row.imported,
     parent_id: row.parentId,
