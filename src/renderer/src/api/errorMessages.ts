@@ -1,7 +1,8 @@
 import * as authApi from '../../../shared/api/auth';
 import { isApiError, type ApiError } from '../../../shared/api/apiError';
 import { type DeclaredErrorCode, type Endpoint, declaredErrors } from '../../../shared/api/endpoint';
-import type { MessageKey } from '../i18n/keys';
+import i18next from 'i18next';
+import { type MessageKey, messageText } from '../i18n/keys';
 
 /** A message key, or keys tried in order under a condition on the failure, then an unconditional one. */
 export type ErrorMessage = MessageKey | readonly [...{ when: (error: ApiError) => boolean; key: MessageKey }[], MessageKey];
@@ -156,6 +157,10 @@ export function errorMessageValues(error: unknown, language: string): ErrorMessa
   if (seconds) values.time = new Date(Date.now() + seconds * 1000).toLocaleTimeString(language, { hour: '2-digit', minute: '2-digit' });
   return values;
 }
+
+/** A failed call's message in the interface language, with what it interpolates: toasts and load errors. */
+export const errorText = (error: unknown, endpoint?: Endpoint, overrides: readonly ErrorMessageOverride[] = []): string =>
+  messageText(errorMessageKey(error, endpoint, overrides), errorMessageValues(error, i18next.language));
 
 /** The custom field a refusal of a value is about (the server names it by id as well as by name). */
 export function errorCustomFieldId(error: unknown): number | undefined {

@@ -1,9 +1,7 @@
 import { MutationCache, QueryCache, QueryClient, type QueryClientConfig } from '@tanstack/react-query';
-import i18next from 'i18next';
 import { isApiError } from '../../../shared/api/apiError';
 import type { EndpointMeta } from './endpointHooks';
-import { errorMessageKey, errorMessageValues } from './errorMessages';
-import { messageText } from '../i18n/keys';
+import { errorText } from './errorMessages';
 
 declare module '@tanstack/react-query' {
   interface Register {
@@ -22,7 +20,7 @@ function toastFailure(error: unknown, meta: EndpointMeta | undefined): void {
   if (!errorToast) return;
   const { when, overrides } = errorToast === true ? {} : errorToast;
   if (when && !when(error)) return;
-  const message = messageText(errorMessageKey(error, meta.endpoint, overrides), errorMessageValues(error, i18next.language));
+  const message = errorText(error, meta.endpoint, overrides);
   void import('../components/toast').then(({ showToast }) => showToast('error', message));
 }
 

@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
-import { Alert, Button, Skeleton, Stack, Text } from '@mantine/core';
+import { Skeleton, Stack, Text } from '@mantine/core';
+import type { Endpoint } from '../../../../shared/api/endpoint';
+import { QueryError } from '../QueryError';
 import { ListPagination } from './ListParts';
 import type { ListState } from './useListState';
 
@@ -15,9 +17,8 @@ interface ListQuery {
 interface ListStatesProps {
   /** The list's query: no rows on its page shows `empty`. */
   query: ListQuery;
-  /** The error's message (the page's error table and namespace). */
-  errorTitle: (error: unknown) => string;
-  retryLabel: string;
+  /** The list's endpoint: a failed load shows its message for the error. */
+  endpoint: Endpoint;
   empty: ReactNode;
   /** Shown instead of `empty` when the list's search or filters narrow it. */
   noMatch?: ReactNode;
@@ -44,7 +45,7 @@ export function ListStates({ list, empty, noMatch = empty, ...props }: ListState
   );
 }
 
-function ListBody({ query, errorTitle, retryLabel, empty, emptyTestId, errorTestId, rowHeight = 44, children }: Omit<ListStatesProps, 'list' | 'noMatch'>) {
+function ListBody({ query, endpoint, empty, emptyTestId, errorTestId, rowHeight = 44, children }: Omit<ListStatesProps, 'list' | 'noMatch'>) {
   if (query.isPending) {
     return (
       <Stack gap="xs" aria-busy="true">
@@ -55,13 +56,7 @@ function ListBody({ query, errorTitle, retryLabel, empty, emptyTestId, errorTest
     );
   }
   if (query.isError) {
-    return (
-      <Alert color="red" title={errorTitle(query.error)} data-testid={errorTestId}>
-        <Button size="xs" variant="default" onClick={() => void query.refetch()}>
-          {retryLabel}
-        </Button>
-      </Alert>
-    );
+    return <QueryError query={query} endpoint={endpoint} testId={errorTestId} />;
   }
   if (!query.data?.items.length) {
     return (

@@ -2,12 +2,10 @@ import { Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { promptsApi } from '../../../../shared/api';
 import { useEndpointQuery } from '../../api/endpointHooks';
-import { errorMessageKey } from '../../api/errorMessages';
 import { ListStates } from '../../components/list/ListStates';
 import { IconPlus } from '../../components/icons';
 import { usePromptDialogs } from '../../components/prompts/usePromptDialogs';
 import { PromptVariableBadges } from '../../components/prompts/PromptVariableBadges';
-import { messageText } from '../../i18n/keys';
 
 /** My page: the member's own prompts (issue 23), inserted with `/` in the message box beside the workspace's. */
 export function PromptsSection() {
@@ -21,14 +19,7 @@ export function PromptsSection() {
       <Text size="sm" c="dimmed">
         {t('my.hint')}
       </Text>
-      <ListStates
-        query={own}
-        errorTitle={(error) => messageText(errorMessageKey(error, promptsApi.listPrompts))}
-        retryLabel={t('retry')}
-        empty={t('my.empty')}
-        emptyTestId="my-prompts-empty"
-        rowHeight={60}
-      >
+      <ListStates query={own} endpoint={promptsApi.listPrompts} empty={t('my.empty')} emptyTestId="my-prompts-empty" rowHeight={60}>
         {() => (
           <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label={t('my.list_label')} data-testid="my-prompts">
             {own.data?.items.map((prompt) => (

@@ -1,3 +1,4 @@
+import { QueryError } from '../../components/QueryError';
 import { Alert, Button, Card, Group, Progress, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -89,7 +90,7 @@ export default function CreditsPage() {
         {usage.isLoading ? (
           <Skeleton h={180} />
         ) : usage.isError || !usage.data ? (
-          <Alert color="red">{t('load_failed')}</Alert>
+          <QueryError query={usage} endpoint={creditsApi.getMemberUsage} />
         ) : (
           <UsageCard usage={usage.data} individual={member?.member_type === 'individual'} />
         )}
@@ -98,7 +99,7 @@ export default function CreditsPage() {
             {t('entries.title')}
           </Title>
           {entries.isError ? (
-            <Alert color="red">{t('load_failed')}</Alert>
+            <QueryError query={entries} endpoint={creditsApi.listCredits} />
           ) : (
             <CreditEntriesTable data={entries.data} isLoading={entries.isLoading} list={listState} caption={t('entries.title')} />
           )}

@@ -7,7 +7,6 @@ import { apiKeysApi, type ApiKey, type ApiKeyStatus, type CreateApiKeyBody, type
 import { API_KEYS_PAGE_SIZE } from '../../../../shared/domain/apiKeys';
 import { chatbotName } from '../../../../shared/domain/chatbots';
 import { invalidateEndpoints, useEndpointMutation, useEndpointQuery } from '../../api/endpointHooks';
-import { errorMessageKey } from '../../api/errorMessages';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { PageFrame } from '../../components/PageFrame';
 import { IconEdit, IconPlus, IconTrash } from '../../components/icons';
@@ -20,7 +19,6 @@ import { ApiKeyDialog } from './ApiKeyDialog';
 import { KeyRevealDialog } from './KeyRevealDialog';
 import { ListStates } from '../../components/list/ListStates';
 import { ActionsHeader, ListSearchInput, ListTable, ListToolbar } from '../../components/list/ListParts';
-import { messageText } from '../../i18n/keys';
 
 const STATUS_FILTERS = ['all', 'active', 'revoked'] as const;
 const FILTERS = z.object({ status: z.enum(STATUS_FILTERS).default('all') });
@@ -101,8 +99,7 @@ export default function DevelopersPage() {
           <ListStates
             query={list}
             list={listState}
-            errorTitle={(error) => messageText(errorMessageKey(error, apiKeysApi.listApiKeys))}
-            retryLabel={t('retry')}
+            endpoint={apiKeysApi.listApiKeys}
             empty={t('empty')}
             noMatch={t('empty_filtered')}
             emptyTestId="api-keys-empty"

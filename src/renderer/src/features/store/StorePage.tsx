@@ -1,12 +1,12 @@
+import { QueryError } from '../../components/QueryError';
 import { useState } from 'react';
 import { keepPreviousData } from '@tanstack/react-query';
-import { Alert, Button, Chip, Group, Select, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Chip, Group, Select, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { chatbotsApi, type Chatbot } from '../../../../shared/api';
 import { recentChatbotsKey, useRecentChatbots } from '../../api/chatbots';
 import { useEndpointMutation, useEndpointQuery } from '../../api/endpointHooks';
-import { errorMessageKey } from '../../api/errorMessages';
 import { useCategories } from '../../api/studio';
 import { PageFrame } from '../../components/PageFrame';
 import { useListState } from '../../components/list/useListState';
@@ -15,7 +15,6 @@ import { ChatbotCard } from './ChatbotCard';
 import { ChatbotDetail } from './ChatbotDetail';
 import { ListPagination, ListSearchInput } from '../../components/list/ListParts';
 import { localizedName } from '../../../../shared/domain/language';
-import { messageText } from '../../i18n/keys';
 
 const STORE_PAGE_SIZE = 12;
 const ORDER = z.enum(['popular', 'created_at.desc']).default('popular');
@@ -51,13 +50,7 @@ export default function StorePage() {
       </SimpleGrid>
     );
   } else if (list.isError) {
-    results = (
-      <Alert color="red" title={messageText(errorMessageKey(list.error, chatbotsApi.listChatbots))}>
-        <Button size="xs" variant="default" onClick={() => void list.refetch()}>
-          {t('retry')}
-        </Button>
-      </Alert>
-    );
+    results = <QueryError query={list} endpoint={chatbotsApi.listChatbots} />;
   } else if (list.data.items.length === 0) {
     results = (
       <Text c="dimmed" ta="center" py="xl" data-testid="store-empty">

@@ -103,7 +103,7 @@ describe('audit log page', () => {
     renderScreen(<AuditLogPage />);
     expect(await screen.findByTestId('audit-error')).toBeInTheDocument();
     fail = false;
-    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByText('Nothing has been recorded yet.')).toBeInTheDocument();
   });
 

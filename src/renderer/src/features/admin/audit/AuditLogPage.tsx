@@ -8,7 +8,6 @@ import type { AuditLogQuery } from '../../../../../shared/api/admin/auditLog';
 import { AUDIT_ACTIONS, type AuditAction, isAuditTarget } from '../../../../../shared/domain/audit';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
 import { useEndpointQuery } from '../../../api/endpointHooks';
-import { errorMessageKey } from '../../../api/errorMessages';
 import { IconChevron } from '../../../components/icons';
 import { useListState } from '../../../components/list/useListState';
 import { PERIOD_FILTERS, listPeriod } from '../../../components/list/dayRange';
@@ -18,7 +17,6 @@ import { AdminPageFrame } from '../AdminPageFrame';
 import { fieldLabel, isSettingsTarget, settingsSummary, splitChanges, targetLabel } from './auditChanges';
 import { ListStates } from '../../../components/list/ListStates';
 import { ListClearFilters, ListSearchInput, ListTable } from '../../../components/list/ListParts';
-import { messageText } from '../../../i18n/keys';
 
 const FILTERS = z.object({ action: z.enum(AUDIT_ACTIONS).optional(), ...PERIOD_FILTERS });
 
@@ -178,8 +176,7 @@ export default function AuditLogPage() {
       <ListStates
         query={list}
         list={listState}
-        errorTitle={(error) => messageText(errorMessageKey(error, adminAuditLogApi.listAuditLog))}
-        retryLabel={t('retry')}
+        endpoint={adminAuditLogApi.listAuditLog}
         empty={t(filtered ? 'empty_filtered' : 'empty')}
         emptyTestId="audit-empty"
         errorTestId="audit-error"

@@ -8,7 +8,6 @@ import { adminChatbotsApi, type AdminChatbot } from '../../../../../shared/api';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
 import type { EndpointQuery } from '../../../../../shared/api/endpoint';
 import { invalidateEndpoints, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
-import { errorMessageKey } from '../../../api/errorMessages';
 import { showToast } from '../../../components/toast';
 import { useListState } from '../../../components/list/useListState';
 import { formatDate } from '../../../i18n/formatDate';
@@ -19,7 +18,6 @@ import { useRejectDialog } from './RejectDialog';
 import { ListStates } from '../../../components/list/ListStates';
 import { BulkActions, ListSearchInput, ListTable, ListToolbar, RowSelectCell, SelectAllHeader } from '../../../components/list/ListParts';
 import { localizedName } from '../../../../../shared/domain/language';
-import { messageText } from '../../../i18n/keys';
 
 /** The review's views (spec §4: hide pending ones, show approved only, rejected), kept in the URL as `status`. */
 const VIEWS = {
@@ -150,8 +148,7 @@ export default function AdminChatbotsPage() {
       <ListStates
         query={list}
         list={listState}
-        errorTitle={(error) => messageText(errorMessageKey(error, adminChatbotsApi.listAdminChatbots))}
-        retryLabel={t('retry')}
+        endpoint={adminChatbotsApi.listAdminChatbots}
         empty={t(view === 'pending' ? 'empty_pending' : 'empty')}
         emptyTestId="admin-chatbots-empty"
       >

@@ -1,4 +1,5 @@
-import { Alert, Tabs } from '@mantine/core';
+import { QueryError } from '../../../components/QueryError';
+import { Tabs } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { adminCreditsApi } from '../../../../../shared/api';
@@ -21,9 +22,9 @@ function PurchasesTab() {
   const purchases = useEndpointQuery(
     adminCreditsApi.listCreditPurchases,
     { query: { page: listState.page, size: listState.size } },
-    { placeholderData: keepPreviousData, errorToast: true },
+    { placeholderData: keepPreviousData },
   );
-  if (purchases.isError) return <Alert color="red">{t('load_failed')}</Alert>;
+  if (purchases.isError) return <QueryError query={purchases} endpoint={adminCreditsApi.listCreditPurchases} />;
   return <CreditEntriesTable data={purchases.data} isLoading={purchases.isLoading} list={listState} showPrice caption={t('tabs.purchases')} />;
 }
 

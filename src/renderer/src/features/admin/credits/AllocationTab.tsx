@@ -1,5 +1,6 @@
+import { QueryError } from '../../../components/QueryError';
 import { useState } from 'react';
-import { Alert, Badge, Button, Group, NumberInput, Skeleton, Stack, Table, Text, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Group, NumberInput, Skeleton, Stack, Table, Text, Title, Tooltip, VisuallyHidden } from '@mantine/core';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { adminCreditsApi } from '../../../../../shared/api';
@@ -30,7 +31,7 @@ export function AllocationTab() {
   const allocation = useEndpointQuery(
     adminCreditsApi.getCreditAllocation,
     { query: { page: listState.page, size: listState.size, search_term: listState.search } },
-    { placeholderData: keepPreviousData, errorToast: true },
+    { placeholderData: keepPreviousData },
   );
   const [groupDrafts, setGroupDrafts] = useState<Record<number, GroupDraft>>({});
   const [memberDrafts, setMemberDrafts] = useState<Record<number, Draft>>({});
@@ -58,7 +59,7 @@ export function AllocationTab() {
   };
 
   if (allocation.isLoading) return <Skeleton h={300} />;
-  if (!allocation.data) return <Alert color="red">{t('load_failed')}</Alert>;
+  if (!allocation.data) return <QueryError query={allocation} endpoint={adminCreditsApi.getCreditAllocation} />;
   const { groups, members, period, tenant_remaining } = allocation.data;
   const groupName = (group: { ko_name: string; en_name: string }) => localizedName(group, language);
   const quotaInput = (label: string, value: Draft, onChange: (value: Draft) => void, disabled = false, testId?: string) => (

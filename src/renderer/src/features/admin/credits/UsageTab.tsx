@@ -1,5 +1,6 @@
+import { QueryError } from '../../../components/QueryError';
 import { useState } from 'react';
-import { Alert, Group, SegmentedControl, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Group, SegmentedControl, Skeleton, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { adminCreditsApi, type CreditUsageReport } from '../../../../../shared/api';
 import { keepPreviousData } from '@tanstack/react-query';
@@ -21,7 +22,7 @@ export function UsageTab() {
   const report = useEndpointQuery(
     adminCreditsApi.getCreditUsage,
     { query: { month: validMonth ? month : thisMonth(), group_by: groupBy } },
-    { placeholderData: keepPreviousData, errorToast: true },
+    { placeholderData: keepPreviousData },
   );
   const who = (row: Pick<CreditUsageReport['llm'][number], 'ko_name' | 'en_name'>) =>
     groupBy === 'member'
@@ -50,7 +51,7 @@ export function UsageTab() {
       {report.isLoading ? (
         <Skeleton h={200} />
       ) : !report.data ? (
-        <Alert color="red">{t('load_failed')}</Alert>
+        <QueryError query={report} endpoint={adminCreditsApi.getCreditUsage} />
       ) : (
         <>
           <Stack gap="xs">

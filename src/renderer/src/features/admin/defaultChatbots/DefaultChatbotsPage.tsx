@@ -8,13 +8,11 @@ import { localizedName } from '../../../../../shared/domain/language';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useEndpointQuery } from '../../../api/endpointHooks';
 import { useAllAdminGroups } from '../../../api/adminMemberGroups';
-import { errorMessageKey } from '../../../api/errorMessages';
 import { ListStates } from '../../../components/list/ListStates';
 import { ActionsHeader, ListTable } from '../../../components/list/ListParts';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { StartingGroupsDialog } from './StartingGroupsDialog';
-import { messageText } from '../../../i18n/keys';
 
 /** Every member starts with these; a workspace has a handful, so one page holds them all. */
 const DEFAULT_CHATBOTS_PAGE = { page: 1, size: 100, is_default: true } as const;
@@ -37,12 +35,7 @@ export default function DefaultChatbotsPage() {
   const startingGroups = (chatbot: AdminChatbot) => groups.filter((group) => chatbot.default_member_groups.includes(group.id));
   return (
     <AdminPageFrame title={t('title')} description={t('description')}>
-      <ListStates
-        query={list}
-        errorTitle={(error) => messageText(errorMessageKey(error, adminChatbotsApi.listAdminChatbots))}
-        retryLabel={t('retry')}
-        empty={t('empty')}
-      >
+      <ListStates query={list} endpoint={adminChatbotsApi.listAdminChatbots} empty={t('empty')}>
         {() => (
           <ListTable
             minWidth={640}

@@ -10,7 +10,6 @@ import { FEEDBACK_RATINGS } from '../../../../../shared/domain/feedback';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
 import { SHARED_SESSION_ROUTE } from '../../../../../shared/domain/sharing';
 import { useEndpointQuery } from '../../../api/endpointHooks';
-import { errorMessageKey } from '../../../api/errorMessages';
 import { FeedbackRate, RatingBadge, ReasonText } from '../../../components/feedback/FeedbackParts';
 import { PERIOD_FILTERS, listPeriod } from '../../../components/list/dayRange';
 import { ListClearFilters, ListTable } from '../../../components/list/ListParts';
@@ -18,7 +17,6 @@ import { PeriodFilter } from '../../../components/list/PeriodFilter';
 import { ListStates } from '../../../components/list/ListStates';
 import { useListState } from '../../../components/list/useListState';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
-import { messageText } from '../../../i18n/keys';
 import { AdminPageFrame } from '../AdminPageFrame';
 
 const ID = z.coerce.number().int().positive();
@@ -184,8 +182,7 @@ export default function FeedbackPage() {
       <ListStates
         query={list}
         list={listState}
-        errorTitle={(error) => messageText(errorMessageKey(error, adminFeedbackApi.listFeedback))}
-        retryLabel={t('admin.retry')}
+        endpoint={adminFeedbackApi.listFeedback}
         empty={t('admin.empty')}
         noMatch={t('admin.empty_filtered')}
         emptyTestId="feedback-empty"

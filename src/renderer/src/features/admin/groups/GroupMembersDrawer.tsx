@@ -1,13 +1,12 @@
+import { QueryError } from '../../../components/QueryError';
 import { useState } from 'react';
-import { Alert, Badge, Button, Drawer, Group, Pagination, Skeleton, Stack, Table, Text } from '@mantine/core';
+import { Badge, Button, Drawer, Group, Pagination, Skeleton, Stack, Table, Text } from '@mantine/core';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { adminMemberGroupsApi, type AdminMemberGroup, type MemberGroupMember } from '../../../../../shared/api';
 import { useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
-import { errorMessageKey } from '../../../api/errorMessages';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { showToast } from '../../../components/toast';
-import { messageText } from '../../../i18n/keys';
 
 /** A group's members, each removable (with confirmation); whose default group it is fall back to the default group. */
 export function GroupMembersDrawer({
@@ -55,13 +54,7 @@ function MemberList({ group, onChanged }: { group: AdminMemberGroup; onChanged: 
   });
   if (list.isPending) return <Skeleton h={160} />;
   if (list.isError) {
-    return (
-      <Alert color="red" title={messageText(errorMessageKey(list.error, adminMemberGroupsApi.listMemberGroupMembers))}>
-        <Button size="xs" variant="default" onClick={() => void list.refetch()}>
-          {t('retry')}
-        </Button>
-      </Alert>
-    );
+    return <QueryError query={list} endpoint={adminMemberGroupsApi.listMemberGroupMembers} />;
   }
   const items = list.data.items;
   return (

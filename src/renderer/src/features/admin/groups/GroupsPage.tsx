@@ -5,7 +5,6 @@ import { useTranslation } from 'react-i18next';
 import { adminMemberGroupsApi, type AdminMemberGroup } from '../../../../../shared/api';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
 import { invalidateEndpoints, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
-import { errorMessageKey } from '../../../api/errorMessages';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { IconChevron, IconPlus } from '../../../components/icons';
 import { showToast } from '../../../components/toast';
@@ -19,7 +18,6 @@ import { ActionsHeader, ListSearchInput, ListTable, ListToolbar } from '../../..
 import { localizedName } from '../../../../../shared/domain/language';
 import { OtherName } from '../../../components/OtherName';
 import { displayCredits } from '../../../../../shared/domain/credits';
-import { messageText } from '../../../i18n/keys';
 
 /** What a change of a group makes stale: the list, this month's usage, the members. */
 const GROUP_QUERIES = [adminMemberGroupsApi.listAdminMemberGroups, adminMemberGroupsApi.memberGroupUsage, adminMemberGroupsApi.listMemberGroupMembers];
@@ -85,15 +83,7 @@ export default function GroupsPage() {
           {t('usage_failed')}
         </Text>
       )}
-      <ListStates
-        query={list}
-        list={listState}
-        errorTitle={(error) => messageText(errorMessageKey(error, adminMemberGroupsApi.listAdminMemberGroups))}
-        retryLabel={t('retry')}
-        empty={t('empty')}
-        noMatch={t('no_match')}
-        rowHeight={48}
-      >
+      <ListStates query={list} list={listState} endpoint={adminMemberGroupsApi.listAdminMemberGroups} empty={t('empty')} noMatch={t('no_match')} rowHeight={48}>
         {() => (
           <ListTable
             minWidth={760}

@@ -6,7 +6,6 @@ import { z } from 'zod';
 import { adminInvitationsApi, type AdminMemberGroup } from '../../../../../shared/api';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
 import { useAllAdminGroups } from '../../../api/adminMemberGroups';
-import { errorMessageKey } from '../../../api/errorMessages';
 import { invalidateEndpoints, useEndpointQuery } from '../../../api/endpointHooks';
 import { IconUserPlus } from '../../../components/icons';
 import { useListState } from '../../../components/list/useListState';
@@ -18,7 +17,6 @@ import { InviteDialog } from './InviteDialog';
 import { ListStates } from '../../../components/list/ListStates';
 import { ListFilters, ListOrderSelect, ListSearchInput, ListTable, ListToolbar, RowSelectCell, SelectAllHeader } from '../../../components/list/ListParts';
 import { localizedName } from '../../../../../shared/domain/language';
-import { messageText } from '../../../i18n/keys';
 
 /** The list's orders (spec §7 order_by and order_type), kept in the URL as `order`. */
 const ORDERS = ['created_at.desc', 'created_at.asc', 'email.asc', 'email.desc', 'name.asc', 'status.asc'] as const;
@@ -72,14 +70,7 @@ export default function InvitationsPage() {
         </Button>
       </ListToolbar>
       {bulkDelete.actions}
-      <ListStates
-        query={list}
-        list={listState}
-        errorTitle={(error) => messageText(errorMessageKey(error, adminInvitationsApi.listAdminInvitations))}
-        retryLabel={t('retry')}
-        empty={t('empty')}
-        noMatch={t('no_match')}
-      >
+      <ListStates query={list} list={listState} endpoint={adminInvitationsApi.listAdminInvitations} empty={t('empty')} noMatch={t('no_match')}>
         {() => (
           <ListTable
             minWidth={720}

@@ -7,7 +7,6 @@ import { adminMcpServersApi, isApiError, type AdminMcpServer, type McpServerBody
 import { MCP_SECRET_KINDS, type McpSecretKind } from '../../../../../shared/domain/mcp';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
 import { useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
-import { errorMessageKey } from '../../../api/errorMessages';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { FormDialogButtons } from '../../../components/forms/FormDialogButtons';
 import { bodySchemaOf, focusFirstError, formErrorText, zodResolver } from '../../../components/forms/zodResolver';
@@ -16,7 +15,6 @@ import { ListStates } from '../../../components/list/ListStates';
 import { ActionsHeader, ListTable, ListToolbar } from '../../../components/list/ListParts';
 import { useListState } from '../../../components/list/useListState';
 import { showToast } from '../../../components/toast';
-import { messageText } from '../../../i18n/keys';
 import { AdminPageFrame } from '../AdminPageFrame';
 import { ConnectionError, MCP_QUERIES, useReloadAfterConnectionFailure } from './mcpParts';
 import { McpToolsDrawer } from './McpToolsDrawer';
@@ -140,8 +138,7 @@ export default function McpServersPage() {
       <ListStates
         query={list}
         list={listState}
-        errorTitle={(error) => messageText(errorMessageKey(error, adminMcpServersApi.listAdminMcpServers))}
-        retryLabel={t('retry')}
+        endpoint={adminMcpServersApi.listAdminMcpServers}
         empty={t('empty')}
         emptyTestId="mcp-servers-empty"
         rowHeight={56}

@@ -1,12 +1,11 @@
-import { Alert, Badge, Button, Card, Code, Drawer, Group, MultiSelect, Skeleton, Stack, Switch, Text } from '@mantine/core';
+import { QueryError } from '../../../components/QueryError';
+import { Badge, Button, Card, Code, Drawer, Group, MultiSelect, Skeleton, Stack, Switch, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { adminMcpServersApi, type AdminMcpServer, type AdminMcpTool } from '../../../../../shared/api';
 import { localizedName } from '../../../../../shared/domain/language';
 import { useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
-import { errorMessageKey } from '../../../api/errorMessages';
 import { IconRefresh } from '../../../components/icons';
 import { showToast } from '../../../components/toast';
-import { messageText } from '../../../i18n/keys';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { ConnectionError, MCP_QUERIES, useReloadAfterConnectionFailure } from './mcpParts';
 
@@ -70,11 +69,7 @@ function ToolList({ server }: { server: AdminMcpServer }) {
     return (
       <>
         {header}
-        <Alert color="red" title={messageText(errorMessageKey(tools.error, adminMcpServersApi.listMcpServerTools))}>
-          <Button size="xs" variant="default" onClick={() => void tools.refetch()}>
-            {t('retry')}
-          </Button>
-        </Alert>
+        <QueryError query={tools} endpoint={adminMcpServersApi.listMcpServerTools} />
       </>
     );
   }

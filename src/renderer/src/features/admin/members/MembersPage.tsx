@@ -8,7 +8,6 @@ import { adminMembersApi, membersApi } from '../../../../../shared/api';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
 import { MEMBER_QUERIES } from '../../../api/adminMembers';
 import { invalidateEndpoints, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
-import { errorMessageKey } from '../../../api/errorMessages';
 import { useMemberGroups } from '../../../api/studio';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { showToast } from '../../../components/toast';
@@ -24,7 +23,6 @@ import { ListStates } from '../../../components/list/ListStates';
 import { BulkActions, ListPagination, ListSearchInput, ListTable, ListToolbar, RowSelectCell, SelectAllHeader } from '../../../components/list/ListParts';
 import { localizedName } from '../../../../../shared/domain/language';
 import { MemberQuotaInput } from './MemberQuotaInput';
-import { messageText } from '../../../i18n/keys';
 
 /** The bulk credit limit dialog: a number, or back to the group's per-member quota. */
 function BulkQuotaDialog({
@@ -201,13 +199,7 @@ export default function MembersPage() {
           {t('bulk_delete')}
         </Button>
       </BulkActions>
-      <ListStates
-        query={list}
-        errorTitle={(error) => messageText(errorMessageKey(error, adminMembersApi.listAdminMembers))}
-        retryLabel={t('retry')}
-        empty={t('empty')}
-        emptyTestId="members-empty"
-      >
+      <ListStates query={list} endpoint={adminMembersApi.listAdminMembers} empty={t('empty')} emptyTestId="members-empty">
         {() => (
           <ListTable
             minWidth={900}

@@ -7,7 +7,6 @@ import { adminMemberRequestsApi, type MemberRequest } from '../../../../../share
 import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
 import { MEMBER_QUERIES } from '../../../api/adminMembers';
 import { invalidateEndpoints, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
-import { errorMessageKey } from '../../../api/errorMessages';
 import { showToast } from '../../../components/toast';
 import { useListState } from '../../../components/list/useListState';
 import { formatDate } from '../../../i18n/formatDate';
@@ -17,7 +16,6 @@ import { useRejectDialog } from '../chatbots/RejectDialog';
 import { ListStates } from '../../../components/list/ListStates';
 import { ActionsHeader, BulkActions, ListSearchInput, ListTable, ListToolbar, RowSelectCell, SelectAllHeader } from '../../../components/list/ListParts';
 import { localizedName } from '../../../../../shared/domain/language';
-import { messageText } from '../../../i18n/keys';
 
 const TYPES = ['all', ...adminMemberRequestsApi.MEMBER_REQUEST_TYPES] as const;
 const FILTERS = z.object({ type: z.enum(TYPES).default('all') });
@@ -93,14 +91,7 @@ export default function RequestsPage() {
           {t('requests.reject_selected')}
         </Button>
       </BulkActions>
-      <ListStates
-        query={list}
-        list={listState}
-        errorTitle={(error) => messageText(errorMessageKey(error, adminMemberRequestsApi.listMemberRequests))}
-        retryLabel={t('retry')}
-        empty={t('requests.empty')}
-        emptyTestId="requests-empty"
-      >
+      <ListStates query={list} list={listState} endpoint={adminMemberRequestsApi.listMemberRequests} empty={t('requests.empty')} emptyTestId="requests-empty">
         {() => (
           <ListTable
             minWidth={860}

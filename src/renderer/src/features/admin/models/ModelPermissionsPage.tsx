@@ -1,4 +1,5 @@
-import { Alert, Badge, Box, Button, Group, ScrollArea, Skeleton, Stack, Switch, Table, Text, Tooltip } from '@mantine/core';
+import { QueryError } from '../../../components/QueryError';
+import { Badge, Box, Group, ScrollArea, Skeleton, Stack, Switch, Table, Text, Tooltip } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { AdminPageFrame } from '../AdminPageFrame';
@@ -103,13 +104,7 @@ export default function ModelPermissionsPage() {
       </Stack>
     );
   } else if (matrix.isError) {
-    body = (
-      <Alert color="red" title={t('load_failed')}>
-        <Button size="xs" variant="default" onClick={() => void matrix.refetch()}>
-          {t('retry')}
-        </Button>
-      </Alert>
-    );
+    body = <QueryError query={matrix} endpoint={adminLlmModelsApi.listAdminLlmModels} />;
   } else if (matrix.data.models.length === 0) {
     body = <Text c="dimmed">{t('empty')}</Text>;
   } else {

@@ -4,7 +4,6 @@ import { useTranslation } from 'react-i18next';
 import { adminPromptsApi } from '../../../../../shared/api';
 import { DEFAULT_LIST_PAGE_SIZE } from '../../../../../shared/domain/pagination';
 import { useEndpointQuery } from '../../../api/endpointHooks';
-import { errorMessageKey } from '../../../api/errorMessages';
 import { IconChevron, IconPlus } from '../../../components/icons';
 import { ListStates } from '../../../components/list/ListStates';
 import { ActionsHeader, ListSearchInput, ListTable, ListToolbar } from '../../../components/list/ListParts';
@@ -12,7 +11,6 @@ import { useListState } from '../../../components/list/useListState';
 import { usePromptDialogs } from '../../../components/prompts/usePromptDialogs';
 import { PromptVariableBadges } from '../../../components/prompts/PromptVariableBadges';
 import { formatDate } from '../../../i18n/formatDate';
-import { messageText } from '../../../i18n/keys';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { AdminPageFrame } from '../AdminPageFrame';
 
@@ -37,15 +35,7 @@ export default function PromptsPage() {
           {t('new_prompt')}
         </Button>
       </ListToolbar>
-      <ListStates
-        query={list}
-        list={listState}
-        errorTitle={(error) => messageText(errorMessageKey(error, adminPromptsApi.listAdminPrompts))}
-        retryLabel={t('retry')}
-        empty={t('empty')}
-        noMatch={t('no_match')}
-        rowHeight={48}
-      >
+      <ListStates query={list} list={listState} endpoint={adminPromptsApi.listAdminPrompts} empty={t('empty')} noMatch={t('no_match')} rowHeight={48}>
         {() => (
           <ListTable
             minWidth={720}

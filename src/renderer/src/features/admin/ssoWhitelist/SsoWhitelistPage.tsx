@@ -5,7 +5,6 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { adminSsoWhitelistApi } from '../../../../../shared/api';
 import { SSO_WHITELIST_DEFAULT_ORDER, SSO_WHITELIST_ORDERS, SSO_WHITELIST_PAGE_SIZE } from '../../../../../shared/domain/ssoWhitelist';
-import { errorMessageKey } from '../../../api/errorMessages';
 import { sendRaw } from '../../../api/client';
 import { invalidateEndpoints, useEndpointMutation, useEndpointQuery } from '../../../api/endpointHooks';
 import { IconDownload } from '../../../components/icons';
@@ -18,7 +17,6 @@ import { AdminPageFrame } from '../AdminPageFrame';
 import { WhitelistUploadCard } from './WhitelistUploadCard';
 import { ListStates } from '../../../components/list/ListStates';
 import { ListFilters, ListOrderSelect, ListSearchInput, ListTable, ListToolbar, RowSelectCell, SelectAllHeader } from '../../../components/list/ListParts';
-import { messageText } from '../../../i18n/keys';
 
 const ORDER = z.enum(SSO_WHITELIST_ORDERS).default(SSO_WHITELIST_DEFAULT_ORDER);
 
@@ -68,15 +66,7 @@ export default function SsoWhitelistPage() {
         </Button>
       </ListToolbar>
       {bulkDelete.actions}
-      <ListStates
-        query={list}
-        list={listState}
-        errorTitle={(error) => messageText(errorMessageKey(error, adminSsoWhitelistApi.listSsoWhitelist))}
-        retryLabel={t('retry')}
-        empty={t('empty')}
-        noMatch={t('no_match')}
-        rowHeight={40}
-      >
+      <ListStates query={list} list={listState} endpoint={adminSsoWhitelistApi.listSsoWhitelist} empty={t('empty')} noMatch={t('no_match')} rowHeight={40}>
         {() => (
           <ListTable
             minWidth={420}
