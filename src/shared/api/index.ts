@@ -48,6 +48,7 @@ export * as adminMemberTransferApi from './admin/memberTransfer';
 export * as feedbackApi from './feedback';
 export * as adminFeedbackApi from './admin/feedback';
 export * as promptsApi from './prompts';
+export * as toolsApi from './tools';
 export * as adminPromptsApi from './admin/prompts';
 export type { Member, CreditCheck, CustomFieldValue } from './members';
 export type { AdminCustomField } from './admin/customFields';

@@ -42,6 +42,7 @@ import { ProfileImageField } from './ProfileImageField';
 import { RangeField } from './RangeField';
 import { ChatbotStatusBadge } from '../../components/ChatbotStatusBadge';
 import { TestChatPanel } from './TestChatPanel';
+import { ToolsSection } from './ToolsSection';
 import { FeedbackSection } from './FeedbackSection';
 import { useUnsavedChangesGuard } from './useUnsavedChangesGuard';
 import { messageText } from '../../i18n/keys';
@@ -254,6 +255,16 @@ function Editor({ chatbot }: { chatbot: Chatbot }) {
                   onChange={(value) => form.setFieldValue('top_p', value)}
                   error={errorOf('top_p')}
                   testId="top-p"
+                />
+              </Section>
+              <Section title={t('tools.title')}>
+                <ToolsSection
+                  toolIds={form.values.tool_ids}
+                  onToolIdsChange={(ids) => form.setFieldValue('tool_ids', ids)}
+                  stepLimit={form.values.tool_step_limit}
+                  onStepLimitChange={(value) => form.setFieldValue('tool_step_limit', value)}
+                  toolsError={errorOf('tool_ids')}
+                  stepLimitError={errorOf('tool_step_limit')}
                 />
               </Section>
               <Section title={t('documents.title')}>
