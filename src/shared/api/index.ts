@@ -80,7 +80,7 @@ export type { MemberGroup } from './memberGroups';
 export type { AnswerFeedback, ImportedMark, ListedSession, NamedFile, Session, SessionFile, SessionMessage, SessionSearchMatch, TextRange } from './sessions';
 export type { ExportedMessage, SessionExport } from './sessionTransfer';
 export type { PublicSession, PublicChatBody, PublicChatbot, VisitorModes } from './publicSessions';
-export type { ChatBody, ChatMeta, ChatFrame, Citation } from './chat';
+export type { ChatBody, ChatMeta, ChatFrame, Citation, ToolCall } from './chat';
 export type { Announcement } from './announcements';
 export type { Prompt, PromptBody } from './prompts';
 export type { ErrorLogBody, FailureReport } from './errorLog';
