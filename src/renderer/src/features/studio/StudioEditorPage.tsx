@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
 import {
   Alert,
   Anchor,
@@ -54,7 +54,8 @@ const canEdit = (chatbot: Chatbot, member: Pick<Member, 'id' | 'is_admin'> | nul
   member !== null && (member.is_admin || (chatbot.creator?.id === member.id && !chatbot.is_default));
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
-  const id = `studio-section-${title.replace(/\W+/g, '-')}`;
+  // Not derived from the title: a Korean title has no \w characters, and every section got one id.
+  const id = useId();
   return (
     <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby={id}>
       <Title order={2} size="h5" id={id} mb="md">
