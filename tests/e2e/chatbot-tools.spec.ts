@@ -52,6 +52,18 @@ test('an author gives a chatbot the demo clock in the Studio; it is kept after a
   await showInLanguage(page, 'en');
 });
 
+test("an admin reaches a default chatbot's tools from the console's Default chatbots page", async ({ page }) => {
+  await signIn(page, ADMIN);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/admin/default-chatbots');
+  await page.getByTestId('default-chatbot-row').first().getByTestId('edit-default-chatbot').click();
+  // The Studio's editor, with every enabled tool of the workspace to pick.
+  const section = toolsSection(page);
+  await expect(section.getByRole('checkbox', { name: /current_time/ })).toBeVisible();
+  await expect(section.getByRole('checkbox', { name: /convert_units/ })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Back to default chatbots' })).toBeVisible();
+});
+
 /** The default chatbot members start with, and the demo clock's id, as an admin sees them. */
 async function firstDefaultChatbot(request: APIRequestContext) {
   const headers = await adminHeaders(request, ADMIN);
