@@ -47,7 +47,9 @@ export function ToolsSection({ toolIds, onToolIdsChange, stepLimit, onStepLimitC
         label={t('tools.list')}
         value={toolIds.map(String)}
         onChange={(values) => onToolIdsChange(values.map(Number).sort((a, b) => a - b))}
-        error={toolsError ?? (full ? t('tools.too_many', { max: CHATBOT_TOOLS_MAX }) : undefined)}
+        // At the limit the others are disabled, and the description says why (not an error: nothing is wrong yet).
+        description={full ? t('tools.too_many', { max: CHATBOT_TOOLS_MAX }) : undefined}
+        error={toolsError}
         data-testid="tool-picker"
       >
         <Stack gap="sm" mt="xs">
