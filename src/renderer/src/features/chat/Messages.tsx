@@ -124,6 +124,8 @@ interface AnswerProps {
   citations?: Citation[];
   /** Its tool calls, each shown as a step where it was made in the text. */
   toolCalls?: ToolCall[];
+  /** The answer's id once known (a step opened while it streams stays open in the stored answer). */
+  answerId?: number | null;
   images?: { url: string; name?: string }[];
   /** The model's reasoning (thinking mode); `active` while it is still reasoning. */
   reasoning?: { text: string; ms: number | null; active: boolean; messageId: number | null } | null;
@@ -149,6 +151,7 @@ export function ChatbotAnswer({
   error = null,
   citations = [],
   toolCalls = [],
+  answerId = null,
   images = [],
   reasoning = null,
   actions,
@@ -174,7 +177,7 @@ export function ChatbotAnswer({
               ) : part.text !== '' || (last && parts.length === 1 && images.length === 0) ? (
                 <MarkdownContent text={part.text} streaming={last && (streaming || beingWritten)} />
               ) : null}
-              {part.calls.length > 0 && <ToolSteps calls={part.calls} />}
+              {part.calls.length > 0 && <ToolSteps calls={part.calls} answerId={answerId} />}
             </Fragment>
           );
         })}
@@ -254,6 +257,7 @@ export const MessageRow = memo(function MessageRow({
       onAskAgain={onAskAgain && question && mayAskAgain(message.interrupted) ? () => onAskAgain(questionOf(question)) : undefined}
       citations={message.citations}
       toolCalls={message.tool_calls}
+      answerId={message.id}
       images={answerImages(message.files)}
       reasoning={message.reasoning ? { text: message.reasoning, ms: message.reasoning_ms, active: false, messageId: message.id } : null}
       actions={feedbackSessionHash && <AnswerFeedback sessionHash={feedbackSessionHash} messageId={message.id} feedback={message.feedback} />}
@@ -289,6 +293,7 @@ export const StreamingTurn = memo(function StreamingTurn({ run, face, onAskAgain
           onAskAgain={onAskAgain && mayAskAgain(interrupted) ? () => onAskAgain({ text: run.body.text ?? '', files: snapshot.memberFiles }) : undefined}
           citations={snapshot.citations}
           toolCalls={snapshot.toolCalls}
+          answerId={snapshot.meta?.chatbot_message_id ?? null}
           images={snapshot.images.map((url) => ({ url }))}
           reasoning={
             snapshot.thinking

@@ -77,7 +77,7 @@ describe('tool steps in an answer', () => {
   it('shows a hostile result and arguments as plain text: no element, link or formatting comes of them', async () => {
     const hostile =
       '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script> [click me](javascript:alert(1)) **bold** <a href="https://evil.example">link</a>';
-    const message = testMessage(2, {
+    const message = testMessage(4, {
       text: 'Done.',
       tool_calls: [toolCall({ name: '<b>tool</b>', arguments: { html: '<svg onload=alert(1)>', note: '[x](https://evil.example)' }, result: hostile })],
     });
@@ -91,7 +91,8 @@ describe('tool steps in an answer', () => {
     expect((window as { __pwned?: number }).__pwned).toBeUndefined();
   });
 
-  it('follows the stream: "Using…" with a spinner while the call runs, then the same step as used, and the answer after it', () => {
+  it('follows the stream: "Using…" with a spinner while the call runs, then the same step as used, still open once the answer is stored', async () => {
+    const user = userEvent.setup();
     let request!: ChatStreamRequest;
     const run = new ChatRun({
       chatbotId: 5,
@@ -102,7 +103,7 @@ describe('tool steps in an answer', () => {
       }),
     });
     void run.start();
-    renderScreen(<StreamingTurn run={run} face={face} />);
+    const { unmount } = renderScreen(<StreamingTurn run={run} face={face} />);
     const meta: ChatMeta = { session_hash_id: 'abc', session_created: true, member_message_id: 1, chatbot_message_id: 2, model: 'demo' };
     act(() => {
       request.onMeta(meta);
@@ -114,7 +115,13 @@ describe('tool steps in an answer', () => {
     expect(screen.queryByRole('status', { name: 'Preparing an answer' })).not.toBeInTheDocument();
     act(() => request.onFrame({ type: 'tool', call: toolCall() }));
     expect(screen.getAllByTestId('tool-step')).toHaveLength(1);
-    expect(screen.getByRole('button', { name: 'Used current_time' })).toBeInTheDocument();
+    const step = screen.getByRole('button', { name: 'Used current_time' });
+    expect(step).toHaveAttribute('aria-expanded', 'false');
+    await user.click(step);
     run.stop();
+    // The stored answer takes the streamed one's place: the step the member opened stays open.
+    unmount();
+    renderScreen(<MessageRow message={testMessage(2, { text: '', tool_calls: [toolCall()] })} face={face} />);
+    expect(screen.getByRole('button', { name: 'Used current_time' })).toHaveAttribute('aria-expanded', 'true');
   });
 });

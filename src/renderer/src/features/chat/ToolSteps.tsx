@@ -35,6 +35,9 @@ export function answerParts(text: string, calls: readonly ToolCall[]): AnswerPar
 /** Statuses told by a badge beside the step: what went wrong, or that the member stopped it. */
 const BADGE_COLORS: Partial<Record<ToolCallStatus, string>> = { error: 'red', timeout: 'red', refused: 'red', stopped: 'gray' };
 
+/** Steps the member opened, by answer and call: one opened while streaming stays open when the stored answer takes its place. */
+const opened = new Set<string>();
+
 /** Arguments as the model gave them, indented; plain text like the result. */
 const argumentsText = (args: ToolCall['arguments']) => JSON.stringify(args, null, 2);
 
@@ -43,22 +46,24 @@ const argumentsText = (args: ToolCall['arguments']) => JSON.stringify(args, null
  * runs) that shows its arguments and result. Both are the tool's and the model's own words, so they
  * are shown as plain text, never as markdown or HTML.
  */
-export function ToolStep({ call }: { call: ToolCall }) {
+export function ToolStep({ call, answerId }: { call: ToolCall; answerId: number | null }) {
   const { t } = useTranslation('chat');
-  const [open, setOpen] = useState(false);
+  const key = answerId === null ? null : `${answerId}:${call.id}`;
+  const [open, setOpen] = useState(() => key !== null && opened.has(key));
+  const toggle = () => {
+    if (key !== null) {
+      if (open) opened.delete(key);
+      else opened.add(key);
+    }
+    setOpen(!open);
+  };
   const id = useId();
   const running = call.status === 'running';
   const badge = BADGE_COLORS[call.status];
   return (
     <div className={classes.toolStep} data-testid="tool-step" data-status={call.status}>
       <div className={classes.toolStepHead}>
-        <UnstyledButton
-          className={classes.toolStepToggle}
-          aria-expanded={open}
-          aria-controls={id}
-          onClick={() => setOpen(!open)}
-          data-testid="tool-step-toggle"
-        >
+        <UnstyledButton className={classes.toolStepToggle} aria-expanded={open} aria-controls={id} onClick={toggle} data-testid="tool-step-toggle">
           <IconChevron size={12} className={classes.toolStepChevron} data-open={open || undefined} aria-hidden="true" />
           {running ? <Loader size={12} aria-hidden="true" /> : <IconTool size={14} aria-hidden="true" />}
           <Text span size="sm" c="dimmed" className={classes.toolStepName}>
@@ -103,11 +108,12 @@ export function ToolStep({ call }: { call: ToolCall }) {
   );
 }
 
-export function ToolSteps({ calls }: { calls: readonly ToolCall[] }) {
+/** The calls made at one point of an answer (`answerId`: the answer's id once known). */
+export function ToolSteps({ calls, answerId }: { calls: readonly ToolCall[]; answerId: number | null }) {
   return (
     <div className={classes.toolSteps}>
       {calls.map((call) => (
-        <ToolStep key={call.id} call={call} />
+        <ToolStep key={call.id} call={call} answerId={answerId} />
       ))}
     </div>
   );
