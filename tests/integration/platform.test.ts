@@ -117,7 +117,7 @@ describe('GET /openapi.json', () => {
       description: 'Error: conflict',
       content: { 'application/json': { schema: { properties: { code: { enum: ['conflict'] } } } } },
     });
-    expect(responses['403'].description).toBe('Error: forbidden, model_not_allowed, account_deactivated');
+    expect(responses['403'].description).toBe('Error: forbidden, model_not_allowed, tool_not_allowed, account_deactivated');
     expect(responses['401'].description).toBe('Error: unauthorized, session_expired');
     expect(responses['400'].description).toBe('Error: validation_error, bad_request');
     expect(Object.keys(result.body.paths['/api/v1/auth/sign-in/'].post.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '423', '429']));

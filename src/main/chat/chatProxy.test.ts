@@ -37,3 +37,25 @@ describe('desktop chat proxy: opening the answer', () => {
     });
   });
 });
+
+describe('desktop chat proxy: the frames', () => {
+  it("forwards a tool call's frames to the page like the web reads them (issue 24)", async () => {
+    const call = { id: 'c1', tool_id: 3, name: 'current_time', server_name: 'Demo tools', arguments: {}, text_offset: 0 };
+    const frames = [
+      { type: 'tool', call: { ...call, status: 'running', result: '', duration_ms: null } },
+      { type: 'tool', call: { ...call, status: 'ok', result: '12:00', duration_ms: 5 } },
+      { type: 'end', finish_reason: 'stop' },
+    ];
+    const meta = { session_hash_id: 'abc', session_created: true, member_message_id: 1, chatbot_message_id: 2, model: 'demo' };
+    const page = subscriber();
+    const proxy = proxyAnswering(
+      new Response(frames.map((frame) => `data: ${JSON.stringify(frame)}\n\n`).join(''), {
+        headers: { 'content-type': 'text/event-stream', 'x-chat-meta': JSON.stringify(meta) },
+      }),
+    );
+    await proxy.start(page, { requestId: 'r1', chatbotId: 3, body: { text: 'time?' } });
+    await vi.waitFor(() => expect(page.send).toHaveBeenLastCalledWith('chat:stream', { requestId: 'r1', event: { type: 'done' } }));
+    const sent = page.send.mock.calls.map(([, payload]) => payload.event);
+    expect(sent).toEqual([...frames.map((frame) => ({ type: 'frame', frame })), { type: 'done' }]);
+  });
+});

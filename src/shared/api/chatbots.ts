@@ -5,6 +5,7 @@ import { llmModelSchema } from './llmModels';
 import { categorySchema } from './categories';
 import { DEFAULT_LIST_PAGE_SIZE } from '../domain/pagination';
 import { CHATBOT_LIMITS, CHATBOT_STATUSES } from '../domain/chatbots';
+import { CHATBOT_TOOLS_MAX, TOOL_STEP_LIMIT } from '../domain/mcp';
 import { PARSE_STATUSES, UPLOAD_ERRORS } from './files';
 
 export const publishStatusSchema = z.enum(['none', 'pending', 'approved', 'rejected']);
@@ -53,6 +54,14 @@ export const chatbotSchema = z.object({
   /** The pending publish request in the admins' queue (oldest first); null when none is pending. */
   public_queue: z.object({ requested_at: z.string() }).nullable(),
   documents: z.array(chatbotDocumentSchema),
+  /**
+   * The MCP tools the chatbot may call (issue 24), ascending: every tool put on it that still
+   * exists, also those switched off or gone for now (they come back with the tool). A member
+   * chatting gets only those their own groups may use, checked at every call.
+   */
+  tool_ids: z.array(z.number().int()),
+  /** Model steps one answer may take when it calls tools. */
+  tool_step_limit: z.number().int(),
   message_count: z.number().int(),
   token_count: z.number().int(),
   month_token_count: z.number().int(),
@@ -143,6 +152,16 @@ export const updateChatbotBodySchema = z
     profile_image_file_id: idSchema.nullable(),
     /** Custom public link; null goes back to the generated hash id. 409 when taken. */
     public_hash_id: z.string().regex(CHATBOT_LIMITS.publicHashPattern).nullable(),
+    /**
+     * The chatbot's tools, replaced as sent. A tool added must be one the editor may pick
+     * (`GET /tools/`; 403 `tool_not_allowed` otherwise); one already on the chatbot may stay or go
+     * (docs/decisions/draft-chatbot-tools.md).
+     */
+    tool_ids: z
+      .array(idSchema)
+      .max(CHATBOT_TOOLS_MAX)
+      .refine((ids) => new Set(ids).size === ids.length, 'Each tool once'),
+    tool_step_limit: z.number().int().min(TOOL_STEP_LIMIT.min).max(TOOL_STEP_LIMIT.max),
   })
   .partial()
   .strict();
@@ -152,11 +171,11 @@ export const updateChatbot = defineEndpoint({
   method: 'PATCH',
   path: '/chatbots/:id/',
   access: 'member',
-  errors: { 403: ['forbidden', 'model_not_allowed'], 404: ['not_found'], 409: ['conflict'], 422: ['validation_error'] },
+  errors: { 403: ['forbidden', 'model_not_allowed', 'tool_not_allowed'], 404: ['not_found'], 409: ['conflict'], 422: ['validation_error'] },
   params: idParamsSchema,
   body: updateChatbotBodySchema,
   response: chatbotSchema,
-  summary: 'Change a chatbot (its author or an admin). 403 model not allowed, 404 not visible, 409 public link taken',
+  summary: 'Change a chatbot (its author or an admin). 403 model or tool not allowed, 404 not visible, 409 public link taken',
   tags: ['chatbots'],
 });
 

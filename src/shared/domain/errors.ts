@@ -179,5 +179,7 @@ export const ERROR_CODES = [
   'mcp_unauthorized',
   /** What answered does not speak MCP over streamable HTTP, or listed unusable tools. */
   'mcp_protocol_error',
+  /** A chatbot's editor picked a tool they may not give it: not one their groups may use (an admin: not enabled, or gone) (403). */
+  'tool_not_allowed',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -278,6 +278,7 @@ export const ERROR_CATALOG = [
   errorMessagesOf(chatbotsApi.updateChatbot, {
     codes: {
       model_not_allowed: 'studio:errors.model_not_allowed',
+      tool_not_allowed: 'studio:errors.tool_not_allowed',
       forbidden: BY_STATUS,
       not_found: BY_STATUS,
       conflict: BY_STATUS,

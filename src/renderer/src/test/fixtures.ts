@@ -87,6 +87,8 @@ export function testChatbot(overrides: Partial<Chatbot> = {}): Chatbot {
     default_member_groups: [],
     public_queue: null,
     documents: [],
+    tool_ids: [],
+    tool_step_limit: 5,
     message_count: 0,
     token_count: 0,
     month_token_count: 0,

@@ -10,6 +10,7 @@ import {
   chatbotCategories,
   chatbotDocuments,
   chatbotMemberGroups,
+  chatbotTools,
   chatbots,
   files,
   recentChatbots,
@@ -136,6 +137,11 @@ export async function toChatbotDtos(
     .leftJoin(files, eq(files.id, chatbotDocuments.fileId))
     .where(and(eq(chatbotDocuments.tenantId, member.tenantId), inArray(chatbotDocuments.chatbotId, ids)))
     .orderBy(asc(chatbotDocuments.id));
+  const toolRows = await q
+    .select({ chatbotId: chatbotTools.chatbotId, toolId: chatbotTools.mcpToolId })
+    .from(chatbotTools)
+    .where(and(eq(chatbotTools.tenantId, member.tenantId), inArray(chatbotTools.chatbotId, ids)))
+    .orderBy(asc(chatbotTools.mcpToolId));
   return rows.map(({ chatbot, model, creatorName }) => {
     const memberGroupIds = sharedRows.filter((row) => row.chatbotId === chatbot.id).map((row) => row.groupId);
     return {
@@ -173,6 +179,8 @@ export async function toChatbotDtos(
           parsed_percentage: row.parsedPercentage ?? 0,
           created_at: row.createdAt.toISOString(),
         })),
+      tool_ids: toolRows.filter((row) => row.chatbotId === chatbot.id).map((row) => row.toolId),
+      tool_step_limit: chatbot.toolStepLimit,
       message_count: chatbot.messageCount,
       token_count: chatbot.tokenCount,
       month_token_count: chatbot.monthTokenCount,

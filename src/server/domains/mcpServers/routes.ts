@@ -7,11 +7,12 @@ import {
   updateMcpServer,
   updateMcpTool,
 } from '../../../shared/api/admin/mcpServers';
+import { listPickableTools } from '../../../shared/api/tools';
 import * as mcp from './service';
 import { registerEndpoint } from '../../routes/endpointRoute';
 import { domainRoutes } from '../plugin';
 
-/** The console's MCP servers and their tools (issue 24); the demo's server is brought up to date when the app is ready. */
+/** The console's MCP servers and their tools (issue 24), and the tools a chatbot's editor may pick; the demo's server is brought up to date when the app is ready. */
 export const mcpServerRoutes = domainRoutes('mcpServers', (app, deps) => {
   const { db } = deps;
   registerEndpoint(app, listAdminMcpServers, async ({ tenant, query }) => mcp.listServers(db, tenant.id, query));
@@ -25,6 +26,16 @@ export const mcpServerRoutes = domainRoutes('mcpServers', (app, deps) => {
   registerEndpoint(app, updateMcpTool, async ({ tenant, params, body, requireMember }) =>
     mcp.updateTool(db, tenant.id, requireMember(), params.id, params.toolId, body),
   );
+  // The Studio's tool picker (member access): what the caller may give a chatbot.
+  registerEndpoint(app, listPickableTools, async ({ requireMember }) => ({
+    items: (await mcp.pickableMcpTools(db, requireMember())).map((tool) => ({
+      id: tool.id,
+      name: tool.name,
+      description: tool.description,
+      server_name: tool.server.name,
+      is_sensitive: tool.isSensitive,
+    })),
+  }));
 
   const { demoMcp } = deps;
   if (demoMcp) {

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, exists, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AdminMcpServer, AdminMcpTool, mcpServerBodySchema, updateMcpToolBodySchema } from '../../../shared/api/admin/mcpServers';
 import { diffFields } from '../../../shared/domain/audit';
@@ -368,19 +368,33 @@ export interface UsableMcpTool {
 export async function memberMcpTools(q: Queryable, member: MemberRow): Promise<UsableMcpTool[]> {
   const groupIds = await memberGroupIds(q, member);
   if (groupIds.length === 0) return [];
+  return enabledMcpTools(q, member.tenantId, groupIds);
+}
+
+/**
+ * The tenant's tools that are switched on and still listed, by server and name; with `groupIds`
+ * only those allowed to one of these groups.
+ */
+async function enabledMcpTools(q: Queryable, tenantId: number, groupIds?: number[]): Promise<UsableMcpTool[]> {
+  const allowed = groupIds
+    ? exists(
+        q
+          .select({ one: sql`1` })
+          .from(mcpToolGroupPermissions)
+          .where(
+            and(
+              eq(mcpToolGroupPermissions.mcpToolId, mcpTools.id),
+              eq(mcpToolGroupPermissions.tenantId, tenantId),
+              inArray(mcpToolGroupPermissions.memberGroupId, groupIds),
+            ),
+          ),
+      )
+    : undefined;
   const rows = await q
-    .selectDistinct({ tool: mcpTools, serverName: mcpServers.name, serverUrl: mcpServers.url })
+    .select({ tool: mcpTools, serverName: mcpServers.name, serverUrl: mcpServers.url })
     .from(mcpTools)
-    .innerJoin(mcpServers, and(eq(mcpServers.id, mcpTools.mcpServerId), eq(mcpServers.tenantId, member.tenantId)))
-    .innerJoin(
-      mcpToolGroupPermissions,
-      and(
-        eq(mcpToolGroupPermissions.mcpToolId, mcpTools.id),
-        eq(mcpToolGroupPermissions.tenantId, member.tenantId),
-        inArray(mcpToolGroupPermissions.memberGroupId, groupIds),
-      ),
-    )
-    .where(and(eq(mcpTools.tenantId, member.tenantId), eq(mcpTools.isEnabled, true), eq(mcpTools.isGone, false)))
+    .innerJoin(mcpServers, and(eq(mcpServers.id, mcpTools.mcpServerId), eq(mcpServers.tenantId, tenantId)))
+    .where(and(eq(mcpTools.tenantId, tenantId), eq(mcpTools.isEnabled, true), eq(mcpTools.isGone, false), allowed))
     .orderBy(asc(mcpServers.name), asc(mcpTools.name));
   return rows.map(({ tool, serverName, serverUrl }) => ({
     id: tool.id,
@@ -390,6 +404,14 @@ export async function memberMcpTools(q: Queryable, member: MemberRow): Promise<U
     isSensitive: tool.isSensitive,
     server: { id: tool.mcpServerId, name: serverName, url: serverUrl },
   }));
+}
+
+/**
+ * The tools this member may give a chatbot in the Studio (docs/decisions/draft-chatbot-tools.md):
+ * those they may use themselves; an admin, who also edits the default chatbots, every enabled tool.
+ */
+export function pickableMcpTools(q: Queryable, member: MemberRow): Promise<UsableMcpTool[]> {
+  return member.isAdmin ? enabledMcpTools(q, member.tenantId) : memberMcpTools(q, member);
 }
 
 /**

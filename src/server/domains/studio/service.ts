@@ -9,13 +9,14 @@ import type { Chatbot, ChatbotDocument, updateChatbotAccessBodySchema, updateCha
 import type { Database, Queryable } from '../../db/client';
 import type { AppDeps } from '../../deps';
 import type { ChatbotRow, MemberRow, TenantRow } from '../../db/rows';
-import { categories, chatbotCategories, chatbotDocuments, chatbotMemberGroups, chatbots, files, llmModels, memberGroups } from '../../db/schema';
+import { categories, chatbotCategories, chatbotDocuments, chatbotMemberGroups, chatbotTools, chatbots, files, llmModels, memberGroups } from '../../db/schema';
 import { AppError, forbidden, notFound } from '../../errors';
 import { availableModelIds, chatbotSelection, findVisibleChatbot, memberGroupIds, toChatbotDtos } from '../chatbots/service';
 import { chatbotModelIds } from '../modelPermissions/service';
 import { type FileRow, type FileServiceDeps, type UploadedPart, publicFileUrl, uploadFiles } from '../files/service';
 import type { SendTarget } from '../chat/sendContext';
 import { newHashId } from '../sessions/service';
+import { pickableMcpTools } from '../mcpServers/service';
 
 type UpdateBody = z.output<typeof updateChatbotBodySchema>;
 type AccessBody = z.output<typeof updateChatbotAccessBodySchema>;
@@ -86,6 +87,25 @@ export async function checkPublicHash(db: Database, member: MemberRow, id: numbe
   return { is_available: !(await publicHashTaken(db, hash, chatbot.id)) };
 }
 
+/**
+ * The chatbot's tools become `ids`. Each tool added must be one the editor may pick now (403
+ * otherwise, also for another tenant's id); one already on the chatbot may stay, so a member
+ * re-saving keeps the tools an admin gave it (docs/decisions/draft-chatbot-tools.md).
+ */
+async function checkTools(q: Queryable, member: MemberRow, chatbot: ChatbotRow, ids: number[]): Promise<void> {
+  const current = await q.select({ id: chatbotTools.mcpToolId }).from(chatbotTools).where(eq(chatbotTools.chatbotId, chatbot.id));
+  const kept = new Set(current.map((row) => row.id));
+  const added = ids.filter((id) => !kept.has(id));
+  if (added.length === 0) return;
+  const pickable = new Set((await pickableMcpTools(q, member)).map((tool) => tool.id));
+  if (added.some((id) => !pickable.has(id))) throw new AppError(403, 'tool_not_allowed', 'You may not give this chatbot one of these tools.');
+}
+
+async function replaceTools(q: Queryable, chatbot: ChatbotRow, ids: number[]): Promise<void> {
+  await q.delete(chatbotTools).where(eq(chatbotTools.chatbotId, chatbot.id));
+  if (ids.length) await q.insert(chatbotTools).values(ids.map((mcpToolId) => ({ tenantId: chatbot.tenantId, chatbotId: chatbot.id, mcpToolId })));
+}
+
 async function replaceCategories(q: Queryable, chatbot: ChatbotRow, ids: number[]): Promise<void> {
   const unique = [...new Set(ids)];
   const own = unique.length
@@ -129,6 +149,7 @@ export async function updateChatbot(deps: StudioDeps, member: MemberRow, id: num
   if (body.public_hash_id && (await publicHashTaken(db, body.public_hash_id, chatbot.id))) {
     throw new AppError(409, 'conflict', 'This public link is already taken.');
   }
+  if (body.tool_ids !== undefined) await checkTools(db, member, chatbot, body.tool_ids);
   // A new picture (an id, or null for none); undefined leaves it as it is.
   const newPicture = body.profile_image_file_id === chatbot.profileImageFileId ? undefined : body.profile_image_file_id;
   await db.transaction(async (tx) => {
@@ -148,11 +169,13 @@ export async function updateChatbot(deps: StudioDeps, member: MemberRow, id: num
         ...(body.top_p !== undefined ? { topP: body.top_p } : {}),
         ...(body.llm_model_id !== undefined ? { llmModelId: body.llm_model_id } : {}),
         ...(body.public_hash_id !== undefined ? { publicHashId: body.public_hash_id } : {}),
+        ...(body.tool_step_limit !== undefined ? { toolStepLimit: body.tool_step_limit } : {}),
         ...picture,
         updatedAt: new Date(),
       })
       .where(eq(chatbots.id, chatbot.id));
     if (body.category_ids !== undefined) await replaceCategories(tx, chatbot, body.category_ids);
+    if (body.tool_ids !== undefined) await replaceTools(tx, chatbot, body.tool_ids);
   });
   // The picture it replaced is nobody's any more.
   if (newPicture !== undefined && chatbot.profileImageFileId !== null) await deleteStoredFiles(deps, [chatbot.profileImageFileId]);

@@ -173,6 +173,37 @@ describe('ChatPage', () => {
     expect(screen.queryByText('Mail kim@example.com')).not.toBeInTheDocument();
   });
 
+  it('keeps the streamed tool calls on the answer once it is done, each where it was made, without fetching the history again', async () => {
+    const call = { id: 'c1', tool_id: 3, name: 'current_time', server_name: 'Demo tools', arguments: { timezone: 'UTC' }, text_offset: 13 };
+    const api = installFakeApi({
+      ...baseRoutes,
+      ...emptyTripSession,
+      'POST /chatbots/5/chat/': () =>
+        chatStream(tripAnswerMeta, [
+          { type: 'text', delta: 'Let me check.' },
+          { type: 'tool', call: { ...call, status: 'running', result: '', duration_ms: null } },
+          { type: 'tool', call: { ...call, status: 'ok', result: '12:00 UTC', duration_ms: 40 } },
+          { type: 'text', delta: 'It is noon.' },
+          { type: 'end', finish_reason: 'stop' },
+        ]),
+    });
+    const user = userEvent.setup();
+    renderChat('/dashboard/chat/5/abc');
+    await screen.findByText('Trip plans');
+    await user.type(screen.getByTestId('composer-input'), 'Time?{Enter}');
+    await waitFor(() => expect(screen.getByTestId('chatbot-message')).not.toHaveAttribute('data-streaming'));
+    await waitFor(() => expect(useActiveRunStore.getState().run).toBeNull());
+    const answer = screen.getByTestId('chatbot-message');
+    const step = within(answer).getByRole('button', { name: 'Used current_time' });
+    expect(within(answer).getAllByTestId('tool-step')).toHaveLength(1);
+    const [first, second] = [within(answer).getByText('Let me check.'), within(answer).getByText('It is noon.')];
+    expect(first.compareDocumentPosition(step) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(step.compareDocumentPosition(second) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    await user.click(step);
+    expect(within(answer).getByTestId('tool-step-result')).toHaveTextContent('12:00 UTC');
+    expect(api.find('GET', '/history/')).toHaveLength(1);
+  });
+
   it('an error frame mid-stream keeps the partial answer and explains the failure', async () => {
     installFakeApi({
       ...baseRoutes,

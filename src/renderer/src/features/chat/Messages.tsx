@@ -1,12 +1,13 @@
-import { memo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { Fragment, memo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { Alert, Avatar, Badge, Button, Group, Loader, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { Citation, SessionFile, SessionMessage } from '../../../../shared/api';
+import type { Citation, SessionFile, SessionMessage, ToolCall } from '../../../../shared/api';
 import type { ChatRun } from './chatRun';
 import type { ChatErrorKey } from './chatErrors';
 import { interruptedOf } from './history';
 import { Citations } from '../sources/Citations';
 import { MarkdownContent } from './MarkdownContent';
+import { answerParts, ToolSteps } from './ToolSteps';
 import { AnswerActions } from '../../components/CopyButton';
 import { AnswerFeedback } from './AnswerFeedback';
 import { MessageFiles } from './attachments/MessageFiles';
@@ -121,6 +122,10 @@ interface AnswerProps {
   onAskAgain?: () => void;
   error?: ChatErrorKey | null;
   citations?: Citation[];
+  /** Its tool calls, each shown as a step where it was made in the text. */
+  toolCalls?: ToolCall[];
+  /** The answer's id once known (a step opened while it streams stays open in the stored answer). */
+  answerId?: number | null;
   images?: { url: string; name?: string }[];
   /** The model's reasoning (thinking mode); `active` while it is still reasoning. */
   reasoning?: { text: string; ms: number | null; active: boolean; messageId: number | null } | null;
@@ -145,6 +150,8 @@ export function ChatbotAnswer({
   onAskAgain,
   error = null,
   citations = [],
+  toolCalls = [],
+  answerId = null,
   images = [],
   reasoning = null,
   actions,
@@ -152,6 +159,8 @@ export function ChatbotAnswer({
   mark,
 }: AnswerProps) {
   const { t } = useTranslation('chat');
+  const parts = answerParts(text, toolCalls);
+  const calling = toolCalls.some((call) => call.status === 'running');
   return (
     <div className={classes.chatbotRow} data-testid="chatbot-message" data-streaming={streaming || beingWritten || undefined}>
       <Avatar src={face.imageUrl} alt={face.name} radius="xl" size={32} color="indigo">
@@ -159,11 +168,19 @@ export function ChatbotAnswer({
       </Avatar>
       <div className={classes.chatbotBody}>
         {reasoning && <ThinkingBlock text={reasoning.text} ms={reasoning.ms} active={reasoning.active} messageId={reasoning.messageId} />}
-        {text === '' && streaming && !reasoning?.active ? (
-          <TypingIndicator />
-        ) : text !== '' || images.length === 0 ? (
-          <MarkdownContent text={text} streaming={streaming || beingWritten} />
-        ) : null}
+        {parts.map((part, index) => {
+          const last = index === parts.length - 1;
+          return (
+            <Fragment key={index}>
+              {part.text === '' && last && streaming && !calling && !reasoning?.active ? (
+                <TypingIndicator />
+              ) : part.text !== '' || (last && parts.length === 1 && images.length === 0) ? (
+                <MarkdownContent text={part.text} streaming={last && (streaming || beingWritten)} />
+              ) : null}
+              {part.calls.length > 0 && <ToolSteps calls={part.calls} answerId={answerId} />}
+            </Fragment>
+          );
+        })}
         {!streaming && !beingWritten && (
           <div className={classes.answerFooter}>
             {mark}
@@ -239,6 +256,8 @@ export const MessageRow = memo(function MessageRow({
       beingWritten={message.streaming}
       onAskAgain={onAskAgain && question && mayAskAgain(message.interrupted) ? () => onAskAgain(questionOf(question)) : undefined}
       citations={message.citations}
+      toolCalls={message.tool_calls}
+      answerId={message.id}
       images={answerImages(message.files)}
       reasoning={message.reasoning ? { text: message.reasoning, ms: message.reasoning_ms, active: false, messageId: message.id } : null}
       actions={feedbackSessionHash && <AnswerFeedback sessionHash={feedbackSessionHash} messageId={message.id} feedback={message.feedback} />}
@@ -273,6 +292,8 @@ export const StreamingTurn = memo(function StreamingTurn({ run, face, onAskAgain
           error={snapshot.error}
           onAskAgain={onAskAgain && mayAskAgain(interrupted) ? () => onAskAgain({ text: run.body.text ?? '', files: snapshot.memberFiles }) : undefined}
           citations={snapshot.citations}
+          toolCalls={snapshot.toolCalls}
+          answerId={snapshot.meta?.chatbot_message_id ?? null}
           images={snapshot.images.map((url) => ({ url }))}
           reasoning={
             snapshot.thinking

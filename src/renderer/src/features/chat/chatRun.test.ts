@@ -158,6 +158,22 @@ describe('ChatRun', () => {
     expect(run.getSnapshot()).toMatchObject({ citations: [{ kind: 'web', url: 'https://example.org/a', title: 'A' }], images: ['/api/v1/files/1/'] });
   });
 
+  it('keeps tool calls in the order they started, a final frame replacing its running one; one still running stops with the answer', () => {
+    const stream = fakeStream();
+    const { run, settled } = startRun(stream);
+    stream.meta();
+    const call = { tool_id: 3, server_name: 'Demo tools', arguments: {}, result: '', duration_ms: null, text_offset: 0 } as const;
+    stream.frame({ type: 'tool', call: { ...call, id: 'a', name: 'current_time', status: 'running' } });
+    stream.frame({ type: 'tool', call: { ...call, id: 'b', name: 'convert_units', status: 'running' } });
+    stream.frame({ type: 'tool', call: { ...call, id: 'a', name: 'current_time', status: 'ok', result: '10:00', duration_ms: 12 } });
+    expect(run.getSnapshot().toolCalls.map(({ id, status, result }) => ({ id, status, result }))).toEqual([
+      { id: 'a', status: 'ok', result: '10:00' },
+      { id: 'b', status: 'running', result: '' },
+    ]);
+    run.stop();
+    expect(settled[0]!.toolCalls.map((toolCall) => toolCall.status)).toEqual(['ok', 'stopped']);
+  });
+
   it('notifies subscribers on every change', () => {
     const stream = fakeStream();
     const { run } = startRun(stream);

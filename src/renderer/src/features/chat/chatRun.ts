@@ -1,4 +1,4 @@
-import type { ChatBody, ChatFrame, ChatMeta, Citation, SessionFile } from '../../../../shared/api';
+import type { ChatBody, ChatFrame, ChatMeta, Citation, SessionFile, ToolCall } from '../../../../shared/api';
 import { maskPii } from '../../../../shared/domain/pii';
 import type { ChatStreamRequest } from '../../platform/types';
 import { OutputBatcher, type ReleaseRule } from './outputBatcher';
@@ -17,6 +17,8 @@ export interface ChatRunSnapshot {
   /** From the first thinking frame to the first text frame; null until the answer starts. */
   thinkingMs: number | null;
   citations: Citation[];
+  /** The answer's tool calls in the order they started, each as its latest frame said (issue 24). */
+  toolCalls: ToolCall[];
   images: string[];
   usage: { input_tokens: number; output_tokens: number; credits: number } | null;
   status: ChatRunStatus;
@@ -79,6 +81,7 @@ export class ChatRun {
       thinking: '',
       thinkingMs: null,
       citations: [],
+      toolCalls: [],
       images: [],
       usage: null,
       status: 'sending',
@@ -162,6 +165,13 @@ export class ChatRun {
       case 'citation':
         this.update({ citations: [...this.snapshot.citations, frame.citation] });
         break;
+      case 'tool': {
+        // A call's end comes as a second frame with the same id: it takes the started one's place.
+        const calls = this.snapshot.toolCalls;
+        const at = calls.findIndex((call) => call.id === frame.call.id);
+        this.update({ toolCalls: at === -1 ? [...calls, frame.call] : calls.map((call, index) => (index === at ? frame.call : call)) });
+        break;
+      }
       case 'image':
         this.update({ images: [...this.snapshot.images, frame.url] });
         break;
@@ -190,7 +200,9 @@ export class ChatRun {
   private finish(status: ChatRunStatus, error: ChatErrorKey | null = null): void {
     if (!this.isActive) return;
     this.batcher.dispose();
-    this.update({ text: this.received, status, error });
+    // A call still running when the answer ended will not end on this screen: it stopped with the answer.
+    const toolCalls = this.snapshot.toolCalls.map((call) => (call.status === 'running' ? { ...call, status: 'stopped' as const } : call));
+    this.update({ text: this.received, status, error, toolCalls });
     this.options.onSettled?.(this.snapshot);
   }
 

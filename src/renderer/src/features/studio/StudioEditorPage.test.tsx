@@ -35,6 +35,7 @@ function routes(extra: Record<string, (request: Request) => Response | Promise<R
     'GET /member-groups/': () => Response.json(groups),
     'GET /chatbots/': () => Response.json(page([])),
     'GET /task-modes/': () => Response.json([]),
+    'GET /tools/': () => Response.json({ items: [] }),
     'POST /log-error/': () => Response.json({ ok: true }),
     'PATCH /chatbots/7/': async (request: Request) => {
       const body = (await request.json()) as Record<string, unknown>;
@@ -176,5 +177,68 @@ describe('Studio editor', () => {
     expect(within(dialog).getByText('Name and save the chatbot before sharing it.')).toBeInTheDocument();
     expect(within(dialog).getByRole('radio', { name: /Member groups/ })).toBeDisabled();
     expect(within(dialog).getByRole('radio', { name: /Everyone in the workspace/ })).toBeDisabled();
+  });
+
+  describe('tools', () => {
+    const pickable = {
+      items: [
+        { id: 21, name: 'current_time', description: 'The current time in a time zone.', server_name: 'Demo tools', is_sensitive: false },
+        { id: 22, name: 'convert_units', description: 'Converts between units.', server_name: 'Demo tools', is_sensitive: true },
+      ],
+    };
+
+    it('offers the tools the member may pick, saves the ticked ones and the step limit with the form, by keyboard', async () => {
+      // Tool 30 was given by an admin: not offered, kept, and only counted.
+      const api = installFakeApi(
+        routes({ 'GET /tools/': () => Response.json(pickable), 'GET /chatbots/7/': () => Response.json((current = chatbotFixture({ tool_ids: [30] }))) }),
+      );
+      const user = userEvent.setup();
+      renderEditor();
+      const picker = await screen.findByRole('group', { name: 'Tools the chatbot may call' });
+      const time = within(picker).getByRole('checkbox', { name: /current_time/ });
+      expect(within(picker).getByText(/From Demo tools · The current time in a time zone\./)).toBeInTheDocument();
+      expect(within(picker).getByText('Sensitive')).toBeInTheDocument();
+      expect(screen.getByTestId('tools-others')).toHaveTextContent('1 more tool, not offered to you, stays on this chatbot.');
+      time.focus();
+      await user.keyboard(' ');
+      expect(time).toBeChecked();
+      const steps = screen.getByRole('textbox', { name: 'Tool steps per answer' });
+      await user.clear(steps);
+      await user.type(steps, '3');
+      await user.click(screen.getByRole('button', { name: 'Save' }));
+      expect(await screen.findByText('Chatbot saved.')).toBeInTheDocument();
+      expect(await api.find('PATCH', '/chatbots/7/')[0]!.json()).toEqual({ tool_ids: [21, 30], tool_step_limit: 3 });
+      await waitFor(() => expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled());
+      expect(screen.getByRole('checkbox', { name: /current_time/ })).toBeChecked();
+    });
+
+    it('keeps a steps box within its bounds', async () => {
+      installFakeApi(routes({ 'GET /tools/': () => Response.json(pickable) }));
+      const user = userEvent.setup();
+      renderEditor();
+      const steps = await screen.findByRole('textbox', { name: 'Tool steps per answer' });
+      expect(screen.getByText('1 to 10. How many rounds of tool calls one answer may take.')).toBeInTheDocument();
+      await user.clear(steps);
+      await user.type(steps, '15');
+      expect(steps).not.toHaveValue('15');
+    });
+
+    it('says when no tool is offered', async () => {
+      installFakeApi(routes());
+      renderEditor();
+      expect(await screen.findByText('No tools are available to you. Your admins can enable tools in the console.')).toBeInTheDocument();
+    });
+
+    it('says when the list could not be loaded, and loads it again on retry', async () => {
+      let calls = 0;
+      installFakeApi(
+        routes({ 'GET /tools/': () => (++calls === 1 ? Response.json({ code: 'internal_error', message: '' }, { status: 500 }) : Response.json(pickable)) }),
+      );
+      const user = userEvent.setup();
+      renderEditor();
+      expect(await screen.findByText('The tools could not be loaded.', {}, { timeout: 4000 })).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Try again' }));
+      expect(await screen.findByRole('checkbox', { name: /current_time/ })).toBeInTheDocument();
+    });
   });
 });

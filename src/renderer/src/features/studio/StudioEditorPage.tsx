@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
 import {
   Alert,
   Anchor,
@@ -42,6 +42,7 @@ import { ProfileImageField } from './ProfileImageField';
 import { RangeField } from './RangeField';
 import { ChatbotStatusBadge } from '../../components/ChatbotStatusBadge';
 import { TestChatPanel } from './TestChatPanel';
+import { ToolsSection } from './ToolsSection';
 import { FeedbackSection } from './FeedbackSection';
 import { useUnsavedChangesGuard } from './useUnsavedChangesGuard';
 import { messageText } from '../../i18n/keys';
@@ -53,7 +54,8 @@ const canEdit = (chatbot: Chatbot, member: Pick<Member, 'id' | 'is_admin'> | nul
   member !== null && (member.is_admin || (chatbot.creator?.id === member.id && !chatbot.is_default));
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
-  const id = `studio-section-${title.replace(/\W+/g, '-')}`;
+  // Not derived from the title: a Korean title has no \w characters, and every section got one id.
+  const id = useId();
   return (
     <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby={id}>
       <Title order={2} size="h5" id={id} mb="md">
@@ -254,6 +256,16 @@ function Editor({ chatbot }: { chatbot: Chatbot }) {
                   onChange={(value) => form.setFieldValue('top_p', value)}
                   error={errorOf('top_p')}
                   testId="top-p"
+                />
+              </Section>
+              <Section title={t('tools.title')}>
+                <ToolsSection
+                  toolIds={form.values.tool_ids}
+                  onToolIdsChange={(ids) => form.setFieldValue('tool_ids', ids)}
+                  stepLimit={form.values.tool_step_limit}
+                  onStepLimitChange={(value) => form.setFieldValue('tool_step_limit', value)}
+                  toolsError={errorOf('tool_ids')}
+                  stepLimitError={errorOf('tool_step_limit')}
                 />
               </Section>
               <Section title={t('documents.title')}>

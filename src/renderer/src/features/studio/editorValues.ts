@@ -12,6 +12,8 @@ export interface EditorValues {
   top_p: number;
   llm_model_id: number;
   category_ids: number[];
+  tool_ids: number[];
+  tool_step_limit: number;
 }
 
 export const editorSchema = updateChatbotBodySchema;
@@ -27,6 +29,8 @@ export function editorValuesOf(chatbot: Chatbot): EditorValues {
     top_p: chatbot.top_p,
     llm_model_id: chatbot.llm_model.id,
     category_ids: chatbot.categories.map((category) => category.id),
+    tool_ids: chatbot.tool_ids,
+    tool_step_limit: chatbot.tool_step_limit,
   };
 }
 
