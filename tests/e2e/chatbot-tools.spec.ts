@@ -46,7 +46,7 @@ test('an author gives a chatbot the demo clock in the Studio; it is kept after a
   await expect(korean.getByRole('checkbox', { name: /current_time/ })).toHaveAccessibleDescription(/^Demo tools 제공 · /);
   await korean.scrollIntoViewIfNeeded();
   await expectAccessibleOnPhone(page);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  const overflow = await page.locator('html').evaluate((root) => root.scrollWidth - root.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   await page.screenshot({ path: 'test-results/tools/studio-tools-ko-375.png' });
   await showInLanguage(page, 'en');
