@@ -12,7 +12,7 @@ type Json = any;
 /**
  * A chatbot's tools (issue 24, "Chatbots with tools"): what the Studio's picker offers whom, what
  * a save may give a chatbot, and what the chatbot's answer says it has
- * (docs/decisions/draft-chatbot-tools.md).
+ * (docs/decisions/0084-chatbot-tools.md).
  */
 describe("a chatbot's tools", () => {
   let server: TestServer;

@@ -155,7 +155,7 @@ export const updateChatbotBodySchema = z
     /**
      * The chatbot's tools, replaced as sent. A tool added must be one the editor may pick
      * (`GET /tools/`; 403 `tool_not_allowed` otherwise); one already on the chatbot may stay or go
-     * (docs/decisions/draft-chatbot-tools.md).
+     * (docs/decisions/0084-chatbot-tools.md).
      */
     tool_ids: z
       .array(idSchema)

@@ -407,7 +407,7 @@ async function enabledMcpTools(q: Queryable, tenantId: number, groupIds?: number
 }
 
 /**
- * The tools this member may give a chatbot in the Studio (docs/decisions/draft-chatbot-tools.md):
+ * The tools this member may give a chatbot in the Studio (docs/decisions/0084-chatbot-tools.md):
  * those they may use themselves; an admin, who also edits the default chatbots, every enabled tool.
  */
 export function pickableMcpTools(q: Queryable, member: MemberRow): Promise<UsableMcpTool[]> {

@@ -90,7 +90,7 @@ export async function checkPublicHash(db: Database, member: MemberRow, id: numbe
 /**
  * The chatbot's tools become `ids`. Each tool added must be one the editor may pick now (403
  * otherwise, also for another tenant's id); one already on the chatbot may stay, so a member
- * re-saving keeps the tools an admin gave it (docs/decisions/draft-chatbot-tools.md).
+ * re-saving keeps the tools an admin gave it (docs/decisions/0084-chatbot-tools.md).
  */
 async function checkTools(q: Queryable, member: MemberRow, chatbot: ChatbotRow, ids: number[]): Promise<void> {
   const current = await q.select({ id: chatbotTools.mcpToolId }).from(chatbotTools).where(eq(chatbotTools.chatbotId, chatbot.id));

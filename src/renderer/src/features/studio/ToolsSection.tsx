@@ -18,7 +18,7 @@ interface ToolsSectionProps {
  * The chatbot's MCP tools (issue 24): the tools the editor may pick, each a checkbox, and how many
  * tool steps one answer may take. Tools already on the chatbot that the editor is not offered (an
  * admin gave them, or they are switched off for now) stay as they are and are only counted here
- * (docs/decisions/draft-chatbot-tools.md).
+ * (docs/decisions/0084-chatbot-tools.md).
  */
 export function ToolsSection({ toolIds, onToolIdsChange, stepLimit, onStepLimitChange, toolsError, stepLimitError }: ToolsSectionProps) {
   const { t } = useTranslation('studio');
