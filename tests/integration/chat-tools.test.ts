@@ -2,7 +2,9 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, chatbotTools, chatbots, creditLedger, mcpTools, members, sessionMessages, tenants, usageRecords } from '../../src/server/db/schema';
 import { checkSend, openTurn } from '../../src/server/domains/chat/service';
+import { checkPublicSend } from '../../src/server/domains/publicSessions/service';
 import { chatBodySchema } from '../../src/shared/api/chat';
+import { publicChatBodySchema } from '../../src/shared/api/publicSessions';
 import { startDemoMcpServer } from '../../src/server/mcp/demoServer';
 import type { ServedMcp } from '../../src/server/mcp/httpServer';
 import { TOOL_RESULT_PREVIEW_MAX } from '../../src/shared/domain/mcp';
@@ -283,6 +285,20 @@ describe('tools in the chat (issue 24), against a real MCP server and a fake mod
     expect(await server.app.sweepAbandonedAnswers()).toBe(1);
     const [swept] = await server.db.select().from(sessionMessages).where(eq(sessionMessages.id, turn.meta.chatbot_message_id));
     expect(swept).toMatchObject({ streaming: false, interrupted: 'interrupted', toolCalls: [{ ...running, status: 'stopped' }] });
+  });
+
+  it('offers no tools to a signed-out visitor of a public chatbot, though the send runs as its creator', async () => {
+    const [tenant] = await server.db.select().from(tenants).where(eq(tenants.subdomain, 'demo'));
+    const [adminRow] = await server.db.select().from(members).where(eq(members.email, DEMO_ADMIN.email));
+    await server.db.update(chatbots).set({ isPublic: true, creatorId: adminRow!.id }).where(eq(chatbots.id, chatbotId));
+    try {
+      const asMember = await checkSend(sendDeps(server), tenant!, adminRow!, chatbotId, chatBodySchema.parse({ text: 'Hi' }));
+      expect(asMember.tools.map((tool) => tool.name)).toContain('echo');
+      const asVisitor = await checkPublicSend(sendDeps(server), tenant!, chatbotId, publicChatBodySchema.parse({ text: 'Hi' }));
+      expect(asVisitor.tools).toEqual([]);
+    } finally {
+      await server.db.update(chatbots).set({ isPublic: false, creatorId: null }).where(eq(chatbots.id, chatbotId));
+    }
   });
 
   it('ends the loop before a step the reservation cannot pay for, charging no more than it held', async () => {

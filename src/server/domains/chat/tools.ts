@@ -127,7 +127,8 @@ export function toolRunner(deps: Pick<ChatDeps, 'db' | 'mcp' | 'config'>, turn: 
           ended.set(toolCallId, { status, result: preview(result), durationMs: Math.round(performance.now() - started) });
           return result.slice(0, TOOL_RESULT_MODEL_MAX);
         };
-        const [tool] = await chatbotMcpTools(deps.db, turn.member, turn.chatbot.id, offered.id);
+        // A check that cannot be made refuses the call rather than say why to the model.
+        const [tool] = await chatbotMcpTools(deps.db, turn.member, turn.chatbot.id, offered.id).catch(() => []);
         if (!tool) return end('refused', `The tool ${offered.name} is not available: it was switched off or is no longer allowed to this member.`);
         let session = sessions.get(tool.server.id);
         if (!session) sessions.set(tool.server.id, (session = deps.mcp.openSession(tool.target)));
