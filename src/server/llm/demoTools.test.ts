@@ -5,7 +5,15 @@ import { asksTime, conversionAsked, timeZoneAsked } from './demoTools';
 
 describe('the demo model with tools', () => {
   it('knows a question for the time in the five languages, and the city it names', () => {
-    for (const question of ['What time is it in Seoul?', "what's the time?", '지금 몇 시야?', '서울은 지금 몇시예요', '今何時ですか', '现在几点', '¿Qué hora es en Madrid?']) {
+    for (const question of [
+      'What time is it in Seoul?',
+      "what's the time?",
+      '지금 몇 시야?',
+      '서울은 지금 몇시예요',
+      '今何時ですか',
+      '现在几点',
+      '¿Qué hora es en Madrid?',
+    ]) {
       expect(asksTime(question), question).toBe(true);
     }
     expect(asksTime('Tell me about time travel')).toBe(false);
