@@ -5,14 +5,13 @@ import { diffFields } from '../../../shared/domain/audit';
 import type { Database, Queryable } from '../../db/client';
 import { isUniqueViolation } from '../../db/databaseErrors';
 import type { MemberRow } from '../../db/rows';
-import { chatbotTools, chatbots, mcpServers, mcpToolGroupPermissions, mcpTools, memberGroups, tenants } from '../../db/schema';
+import { chatbotTools, chatbots, mcpServers, mcpToolGroupPermissions, mcpTools, memberGroupLinks, memberGroups, tenants } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { AppError, notFound } from '../../errors';
 import { type ListedTool, McpConnectionFailure, type McpTarget } from '../../mcp/connector';
 import { DEMO_MCP_DESCRIPTION, DEMO_MCP_NAME, DEMO_MCP_PATH } from '../../mcp/demoServer';
 import { type PageRequest, paginate } from '../../shared/pagination';
 import { type AuditActor, recordAudit } from '../auditLog/service';
-import { memberGroupIds } from '../chatbots/service';
 
 /**
  * The tenant's MCP servers (issue 24; docs/decisions "MCP servers"): registered by admins, their
@@ -360,10 +359,15 @@ export interface UsableMcpTool {
   server: { id: number; name: string; url: string };
 }
 
-/** The rows of the tools a member's groups may use now (switched on, still listed), narrowed by `where`. */
+/**
+ * The rows of the tools a member's groups may use now (switched on, still listed), narrowed by
+ * `where`: one statement (the chat runs it at every send and every call).
+ */
 async function usableToolRows(q: Queryable, member: MemberRow, where?: SQL) {
-  const groupIds = await memberGroupIds(q, member);
-  if (groupIds.length === 0) return [];
+  const groupIds = q
+    .select({ id: memberGroupLinks.memberGroupId })
+    .from(memberGroupLinks)
+    .where(and(eq(memberGroupLinks.tenantId, member.tenantId), eq(memberGroupLinks.memberId, member.id)));
   return q
     .selectDistinct({ tool: mcpTools, server: mcpServers })
     .from(mcpTools)
