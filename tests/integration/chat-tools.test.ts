@@ -355,6 +355,36 @@ describe('tools in the chat (issue 24), against a real MCP server and a fake mod
     expect(chunks.every((chunk) => !chunk.choices[0]?.delta?.tool_calls)).toBe(true);
   });
 
+  it('names two servers’ tools of the same name apart for the model, and reports a server that cannot be reached as an error', async () => {
+    const other = await startFixtureMcpServer({ tools: ['echo'] });
+    const created = await api.call('/admin/mcp-servers/', { method: 'POST', token: admin, body: { name: 'Other tools', url: other.url } });
+    const otherServerId = created.body.id;
+    try {
+      const [otherEcho] = (await api.call(`/admin/mcp-servers/${otherServerId}/tools/`, { token: admin })).body.items;
+      const [own] = await server.db.select().from(mcpTools).where(eq(mcpTools.id, toolIds.echo!));
+      const groups = (await api.call(`/admin/mcp-servers/${serverId}/tools/`, { token: admin })).body.groups.map((group: Json) => group.id);
+      await api.call(`/admin/mcp-servers/${otherServerId}/tools/${otherEcho.id}/`, {
+        method: 'PATCH',
+        token: admin,
+        body: { is_enabled: true, member_group_ids: groups },
+      });
+      await server.db.insert(chatbotTools).values({ tenantId: own!.tenantId, chatbotId, mcpToolId: otherEcho.id });
+      await other.close();
+
+      const otherName = `echo_${otherEcho.id}`;
+      upstream.queueBehaviours([{ chunks: [], toolCalls: [{ name: otherName, arguments: { text: 'anyone?' } }] }, { chunks: ['Nobody.'] }]);
+      const { frames, requests } = await ask('Echo on the other server');
+      const names = requests[0]!.body.tools!.map((tool) => tool.function.name);
+      expect(names).toEqual(expect.arrayContaining([`echo_${toolIds.echo}`, otherName]));
+      expect(names).not.toContain('echo');
+      expect(toolFrames(frames).at(-1)).toMatchObject({ tool_id: otherEcho.id, name: 'echo', server_name: 'Other tools', status: 'error' });
+      expect(toolFrames(frames).at(-1).result).toMatch(/cannot be reached/);
+      expect(String(toolMessage(requests[1]!).content)).toMatch(/cannot be reached/);
+    } finally {
+      await api.call(`/admin/mcp-servers/${otherServerId}/`, { method: 'DELETE', token: admin });
+    }
+  });
+
   it('cuts a long result to the preview in the answer and the history', async () => {
     const long = 'y'.repeat(TOOL_RESULT_PREVIEW_MAX + 500);
     upstream.queueBehaviours([{ chunks: [], toolCalls: [{ name: 'echo', arguments: { text: long } }] }, { chunks: ['Long.'] }]);
