@@ -17,6 +17,8 @@ describe('the demo model with tools', () => {
       expect(asksTime(question), question).toBe(true);
     }
     expect(asksTime('Tell me about time travel')).toBe(false);
+    expect(asksTime('How do I spend more time in nature?')).toBe(false);
+    expect(asksTime('Tell me the time in Paris')).toBe(true);
     expect(timeZoneAsked('지금 서울 몇 시')).toBe('Asia/Seoul');
     expect(timeZoneAsked('¿Qué hora es en Nueva York?')).toBe('America/New_York');
     expect(timeZoneAsked('What time is it?')).toBe('UTC');

@@ -17,7 +17,7 @@ const ASKS_TIME = [
   /\bwhat(?:'s|’s| is)?\s+(?:the\s+)?time\b/i,
   /\btime\s+is\s+it\b/i,
   /\bcurrent\s+time\b/i,
-  /\btime\s+in\s+\p{L}/iu,
+  /\bthe\s+time\s+in\s+\p{L}/iu,
   /몇\s*시/,
   /현재\s*시간|지금\s*시간|시간이\s*몇/,
   /何時|今の時間|現在の時刻/,
