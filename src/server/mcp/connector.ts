@@ -111,7 +111,8 @@ function toListedTools(tools: ReadonlyArray<{ name: string; description?: string
  * Connects to tenants' MCP servers with the SDK's streamable HTTP client. Every request goes
  * through the outbound guard's fetch (DESIGN §5), except to the demo MCP server this process
  * started itself on loopback (`demoMcp`, docs/decisions "MCP servers"). Each connection has
- * MCP_CONNECT_TIMEOUT_SECONDS for everything (initialize and every page of the list).
+ * MCP_CONNECT_TIMEOUT_SECONDS for everything (initialize and every page of the list); a chat's tool
+ * calls go through `openSession`, each with the time its caller gives.
  */
 export function createMcpConnector({ outbound, config, demoMcp }: Pick<AppDeps, 'outbound' | 'config' | 'demoMcp'>) {
   const timeoutSeconds = config.MCP_CONNECT_TIMEOUT_SECONDS;
