@@ -13,7 +13,7 @@ import {
   SESSION_IMPORT_MAX_TEXT,
   SESSION_IMPORT_MAX_TOOL_CALLS,
 } from '../domain/sessionTransfer';
-import { MCP_INPUT_SCHEMA_MAX_BYTES, TOOL_RESULT_PREVIEW_MAX } from '../domain/mcp';
+import { TOOL_RESULT_PREVIEW_MAX } from '../domain/mcp';
 import { isWellFormedText } from '../domain/text';
 
 const NAME_MAX = 500;
@@ -44,7 +44,7 @@ const exportedToolCallSchema = toolCallSchema.extend({
   name: storableText(200),
   server_name: storableText(NAME_MAX),
   arguments: toolCallSchema.shape.arguments.refine(
-    (value) => JSON.stringify(value).length <= MCP_INPUT_SCHEMA_MAX_BYTES && wellFormedValue(value),
+    (value) => JSON.stringify(value).length <= SESSION_IMPORT_MAX_TEXT && wellFormedValue(value),
     'arguments too large or not well-formed Unicode',
   ),
   result: storableText(TOOL_RESULT_PREVIEW_MAX),
