@@ -436,6 +436,13 @@ export const configSchema = z.object({
     .max(120)
     .default(10)
     .describe('The time a connection to a tenant’s MCP server has to answer (initialize and list its tools); past it the console shows `mcp_timeout`.'),
+  TOOL_CALL_TIMEOUT_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(300)
+    .default(30)
+    .describe('The time one tool call of a chat answer has on its MCP server; past it the call is given up, shown as timed out, and the model is told so.'),
   DEMO_MCP_SERVER: envBoolean
     .default(true)
     .describe(

@@ -77,7 +77,7 @@ export interface AppDeps {
   outbound: OutboundGuard;
   oidc: OidcAdapter;
   directory: DirectoryAdapter;
-  /** Lists the tools of tenants' MCP servers (through `outbound`). */
+  /** Lists the tools of tenants' MCP servers and calls them for the chat (through `outbound`). */
   mcp: McpConnector;
   /** The demo MCP server this process started (src/server/index.ts), and the demo tenant it is registered in. */
   demoMcp?: DemoMcp;

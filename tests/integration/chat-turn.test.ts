@@ -61,7 +61,7 @@ describe('the start of a chat turn', () => {
 
     const [session] = await server.db.select().from(sessions).where(eq(sessions.hashId, meta.session_hash_id));
     expect(session).toMatchObject({ title: 'Two files', chatbotId });
-    const saved = await server.db.select().from(sessionMessages).where(eq(sessionMessages.sessionId, session!.id));
+    const saved = await server.db.select().from(sessionMessages).where(eq(sessionMessages.sessionId, session!.id)).orderBy(sessionMessages.id);
     expect(saved.map((message) => [message.id, message.speakerType, message.streaming])).toEqual([
       [meta.member_message_id, 'member', false],
       [meta.chatbot_message_id, 'chatbot', false],

@@ -485,6 +485,7 @@ describe('hostile chat imports (POST /sessions/import/, issue 23)', () => {
       text: 'hello',
       attachments: [],
       citations: [],
+      tool_calls: [],
       interrupted: null,
       imported_at: null,
     };

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type LanguageModelV4,
@@ -12,6 +13,7 @@ import { isSupportedLanguage, type SupportedLanguage } from '../../shared/domain
 import { estimateTokens } from '../../shared/domain/tokens';
 import { DemoImageModel } from './demoImage';
 import { demoTitle } from './demoTitle';
+import { type DemoToolCall, TOOL_ANSWERS, demoToolCall, trailingToolResults } from './demoTools';
 
 const EXCERPT_MAX = 120;
 
@@ -79,7 +81,9 @@ function promptText(prompt: LanguageModelV4Prompt): string {
     .map((message) =>
       typeof message.content === 'string'
         ? message.content
-        : message.content.map((part) => ('text' in part && typeof part.text === 'string' ? part.text : '')).join(' '),
+        : message.content
+            .map((part) => ('text' in part && typeof part.text === 'string' ? part.text : part.type === 'tool-result' ? JSON.stringify(part.output) : ''))
+            .join(' '),
     )
     .join('\n');
 }
@@ -131,6 +135,9 @@ const reasons = (options: LanguageModelV4CallOptions) =>
 function demoAnswer(options: LanguageModelV4CallOptions): string {
   const language = demoLanguage(options);
   if (options.providerOptions?.demo?.task === 'title') return demoTitle(titleQuestion(options.prompt));
+  // The step after its tool call: what the tools said.
+  const results = trailingToolResults(options.prompt);
+  if (results.length > 0) return results.map(({ toolName, text }) => TOOL_ANSWERS[language](toolName, quoted(text.replace(/\s+/g, ' ').trim()))).join('\n\n');
   const userText = lastUserText(options.prompt);
   const said = Array.from(userText.replace(FILE_BLOCK, ' ').replace(/\s+/g, ' ').trim());
   const excerpt = quoted(said.length > EXCERPT_MAX ? `${said.slice(0, EXCERPT_MAX).join('')}…` : said.join(''));
@@ -182,9 +189,11 @@ class DemoLanguageModel implements LanguageModelV4 {
   }
 
   async doStream(options: LanguageModelV4CallOptions) {
+    const inputTokens = estimateTokens(promptText(options.prompt));
+    const call = trailingToolResults(options.prompt).length === 0 ? demoToolCall(options, lastUserText(options.prompt)) : null;
+    if (call) return { stream: toolCallStream(call, inputTokens) };
     const thoughts = reasons(options) ? toTokens(REASONING[demoLanguage(options)]) : [];
     const { tokens, finishReason } = answerTokens(options);
-    const inputTokens = estimateTokens(promptText(options.prompt));
     const delay = this.tokenDelayMs;
     const signal = options.abortSignal;
     // Reasoning parts first (thinking mode), then the answer's text parts, one token per pull.
@@ -224,6 +233,22 @@ class DemoLanguageModel implements LanguageModelV4 {
     });
     return { stream };
   }
+}
+
+/** A step that only calls a tool, as a model asked for the time would. */
+function toolCallStream(call: DemoToolCall, inputTokens: number): ReadableStream<LanguageModelV4StreamPart> {
+  const parts: LanguageModelV4StreamPart[] = [
+    { type: 'stream-start', warnings: [] },
+    { type: 'response-metadata', modelId: 'demo', timestamp: new Date() },
+    { type: 'tool-call', toolCallId: `demo-call-${randomUUID().slice(0, 8)}`, toolName: call.toolName, input: call.input },
+    { type: 'finish', finishReason: { unified: 'tool-calls', raw: 'tool_calls' }, usage: usage(inputTokens, estimateTokens(call.input)) },
+  ];
+  return new ReadableStream({
+    start(controller) {
+      for (const part of parts) controller.enqueue(part);
+      controller.close();
+    },
+  });
 }
 
 export function createDemoProvider(tokenDelayMs: number): ProviderV4 {

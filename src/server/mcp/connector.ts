@@ -27,6 +27,17 @@ export interface ListedTool {
   inputSchema: Record<string, unknown>;
 }
 
+/** What a tool call answers (MCP `CallToolResult`): its content parts, and whether the tool itself failed. */
+export interface McpToolResult {
+  content?: Array<{ type: string; text?: string; uri?: string; resource?: { uri?: string; text?: string } }>;
+  isError?: boolean;
+}
+
+export interface McpSession {
+  callTool(name: string, args: Record<string, unknown>, options: { signal: AbortSignal; timeoutMs: number }): Promise<McpToolResult>;
+  close(): Promise<void>;
+}
+
 /** A connection that failed, said in words an admin can act on (never the secret, never the remote body). */
 export class McpConnectionFailure extends Error {
   override name = 'McpConnectionFailure';
@@ -100,7 +111,8 @@ function toListedTools(tools: ReadonlyArray<{ name: string; description?: string
  * Connects to tenants' MCP servers with the SDK's streamable HTTP client. Every request goes
  * through the outbound guard's fetch (DESIGN §5), except to the demo MCP server this process
  * started itself on loopback (`demoMcp`, docs/decisions "MCP servers"). Each connection has
- * MCP_CONNECT_TIMEOUT_SECONDS for everything (initialize and every page of the list).
+ * MCP_CONNECT_TIMEOUT_SECONDS for everything (initialize and every page of the list); a chat's tool
+ * calls go through `openSession`, each with the time its caller gives.
  */
 export function createMcpConnector({ outbound, config, demoMcp }: Pick<AppDeps, 'outbound' | 'config' | 'demoMcp'>) {
   const timeoutSeconds = config.MCP_CONNECT_TIMEOUT_SECONDS;
@@ -110,8 +122,8 @@ export function createMcpConnector({ outbound, config, demoMcp }: Pick<AppDeps, 
     return url.origin === demoOrigin ? fetch : outbound.fetch;
   }
 
-  /** The tools the server lists now (every page, at most MCP_MAX_TOOLS); throws McpConnectionFailure. */
-  async function listTools(target: McpTarget): Promise<ListedTool[]> {
+  /** A client of the server at `target`, not connected yet; throws McpConnectionFailure for an address that is no URL. */
+  function clientFor(target: McpTarget): { client: Client; transport: StreamableHTTPClientTransport } {
     let url: URL;
     try {
       url = new URL(target.url);
@@ -122,9 +134,15 @@ export function createMcpConnector({ outbound, config, demoMcp }: Pick<AppDeps, 
     const transport = new StreamableHTTPClientTransport(url, {
       fetch: fetchFor(url),
       requestInit: { headers: headersOf(target) },
-      // A listing is one short exchange: no reconnecting to a stream that ended.
+      // Short exchanges: no reconnecting to a stream that ended.
       reconnectionOptions: { maxRetries: 0, initialReconnectionDelay: 1000, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1 },
     });
+    return { client, transport };
+  }
+
+  /** The tools the server lists now (every page, at most MCP_MAX_TOOLS); throws McpConnectionFailure. */
+  async function listTools(target: McpTarget): Promise<ListedTool[]> {
+    const { client, transport } = clientFor(target);
     const deadline = Date.now() + timeoutSeconds * 1000;
     const left = () => ({ timeout: Math.max(1, deadline - Date.now()) });
     try {
@@ -144,7 +162,37 @@ export function createMcpConnector({ outbound, config, demoMcp }: Pick<AppDeps, 
     }
   }
 
-  return { listTools };
+  /**
+   * A connection for the tool calls of one chat answer (connected at the first call, closed with
+   * the answer). Each call gets `timeoutMs` in all, connecting included, and stops when `signal`
+   * aborts; what it throws is the SDK's or the socket's error (classifyFailure names it).
+   */
+  function openSession(target: McpTarget): McpSession {
+    let connected: Promise<Client> | null = null;
+    return {
+      async callTool(name, args, { signal, timeoutMs }) {
+        const deadline = Date.now() + timeoutMs;
+        const options = () => ({ signal, timeout: Math.max(1, deadline - Date.now()) });
+        connected ??= (async () => {
+          const { client, transport } = clientFor(target);
+          await client.connect(transport, options());
+          return client;
+        })();
+        // A failed connection is tried again by the next call rather than kept.
+        const client = await connected.catch((error: unknown) => {
+          connected = null;
+          throw error;
+        });
+        return (await client.callTool({ name, arguments: args }, undefined, options())) as McpToolResult;
+      },
+      async close() {
+        const client = await connected?.catch(() => null);
+        await client?.close().catch(() => undefined);
+      },
+    };
+  }
+
+  return { listTools, openSession };
 }
 
 export type McpConnector = ReturnType<typeof createMcpConnector>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { citationSchema } from './chat';
+import { citationSchema, toolCallSchema } from './chat';
 import { defineEndpoint } from './endpoint';
 import { idSchema } from './common';
 import { hashParamsSchema, namedFileSchema, sessionSchema } from './sessions';
@@ -11,7 +11,9 @@ import {
   SESSION_IMPORT_MAX_CITATIONS,
   SESSION_IMPORT_MAX_MESSAGES,
   SESSION_IMPORT_MAX_TEXT,
+  SESSION_IMPORT_MAX_TOOL_CALLS,
 } from '../domain/sessionTransfer';
+import { TOOL_RESULT_PREVIEW_MAX } from '../domain/mcp';
 import { isWellFormedText } from '../domain/text';
 
 const NAME_MAX = 500;
@@ -26,6 +28,28 @@ const storableCitations = z
     'not well-formed Unicode',
   );
 
+/** Every string in a value well-formed (jsonb refuses half a surrogate pair). */
+const wellFormedValue = (value: unknown): boolean =>
+  typeof value === 'string'
+    ? isWellFormedText(value)
+    : Array.isArray(value)
+      ? value.every(wellFormedValue)
+      : value !== null && typeof value === 'object'
+        ? Object.entries(value).every(([key, inner]) => isWellFormedText(key) && wellFormedValue(inner))
+        : true;
+
+/** A tool call as exported: kept as text on import, never run again. */
+const exportedToolCallSchema = toolCallSchema.extend({
+  id: storableText(200),
+  name: storableText(200),
+  server_name: storableText(NAME_MAX),
+  arguments: toolCallSchema.shape.arguments.refine(
+    (value) => JSON.stringify(value).length <= SESSION_IMPORT_MAX_TEXT && wellFormedValue(value),
+    'arguments too large or not well-formed Unicode',
+  ),
+  result: storableText(TOOL_RESULT_PREVIEW_MAX),
+});
+
 export const exportedMessageSchema = z.object({
   speaker: z.enum(['member', 'chatbot']),
   /** Who spoke, as the export named them (the member's or the chatbot's name); the import does not read it. */
@@ -35,6 +59,8 @@ export const exportedMessageSchema = z.object({
   attachments: z.array(namedFileSchema).max(SESSION_IMPORT_MAX_ATTACHMENTS),
   /** The answer's sources, in the order it cited them (footnotes in Markdown and print). */
   citations: storableCitations,
+  /** The answer's tool calls (arguments and result as text); absent in exports made before tools. */
+  tool_calls: z.array(exportedToolCallSchema).max(SESSION_IMPORT_MAX_TOOL_CALLS).default([]),
   interrupted: z.enum(['stopped', 'failed', 'interrupted']).nullable(),
   /** When the message was itself imported from an earlier export; null for one said in this chat. */
   imported_at: z.iso.datetime({ offset: true }).nullable(),

@@ -1,5 +1,5 @@
 /**
- * The admin writes the audit log records (issue 11). Each is `<target>.<verb>`; the admin page
+ * The admin writes the audit log records (issue 11), and members' tool calls (issue 24). Each is `<target>.<verb>`; the admin page
  * translates them (`audit` namespace, key `action.<target>.<verb>`) and filters by them. A new admin
  * write adds its action here, in the same change as the service that records it.
  */
@@ -55,6 +55,11 @@ export const AUDIT_ACTIONS = [
   'mcp_server.refresh',
   /** A tool's switches or groups (`is_enabled`, `is_sensitive`, `member_groups` from, to). */
   'mcp_tool.update',
+  /**
+   * A member's chat called a tool (issue 24; the actor is the member, not an admin): `name`,
+   * `server`, `chatbot`, `status`, `duration_ms`, and `arguments` unless the tool is sensitive.
+   */
+  'mcp_tool.call',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

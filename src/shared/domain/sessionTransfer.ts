@@ -13,6 +13,7 @@ export const SESSION_IMPORT_MAX_MESSAGES = 5000;
 export const SESSION_IMPORT_MAX_TEXT = 500_000;
 export const SESSION_IMPORT_MAX_ATTACHMENTS = 50;
 export const SESSION_IMPORT_MAX_CITATIONS = 200;
+export const SESSION_IMPORT_MAX_TOOL_CALLS = 100;
 
 const FILE_EXTENSIONS: Record<SessionExportFormat, string> = { markdown: 'md', json: 'json' };
 /** Characters no file system takes in a name, and control characters. */

@@ -46,6 +46,7 @@ export async function* imageFrames(
   const outcome = (finishReason: StreamOutcome['finishReason'], count = 0): StreamOutcome => ({
     text: '',
     citations: [],
+    toolCalls: [],
     inputTokens: 0,
     outputTokens: 0,
     finishReason,

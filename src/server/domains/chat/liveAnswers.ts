@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { sql } from 'drizzle-orm';
-import type { Citation } from '../../../shared/api/chat';
+import type { Citation, ToolCall } from '../../../shared/api/chat';
 import type { AppDeps } from '../../deps';
 import { rowsOf } from '../../db/rows';
 import { sessionMessages } from '../../db/schema';
@@ -36,6 +36,8 @@ export interface AnswerContent {
   text: string;
   reasoning: string;
   citations: Citation[];
+  /** Tool calls as they stand (a running one too: a sweep saves it as stopped). */
+  toolCalls: ToolCall[];
 }
 
 export interface LiveAnswer {
@@ -118,6 +120,7 @@ export function createLiveAnswers({ db, config, log }: Pick<AppDeps, 'db' | 'con
         text: changed ? storableText(entry.content.text) : null,
         reasoning: changed && entry.content.reasoning ? storableText(entry.content.reasoning) : null,
         citations: changed ? entry.content.citations : null,
+        tool_calls: changed ? entry.content.toolCalls : null,
         expire: entry.state === 'handedOver',
       };
     });
@@ -125,7 +128,7 @@ export function createLiveAnswers({ db, config, log }: Pick<AppDeps, 'db' | 'con
     const rows = rowsOf<FlushRow>(
       await db.execute(sql`
         with batch as (
-          select * from jsonb_to_recordset(${JSON.stringify(payload)}::jsonb) as b(id integer, text text, reasoning text, citations jsonb, expire boolean)
+          select * from jsonb_to_recordset(${JSON.stringify(payload)}::jsonb) as b(id integer, text text, reasoning text, citations jsonb, tool_calls jsonb, expire boolean)
         ),
         owned as (
           select m.id from ${sessionMessages} m
@@ -137,6 +140,7 @@ export function createLiveAnswers({ db, config, log }: Pick<AppDeps, 'db' | 'con
             text = coalesce(b.text, m.text),
             reasoning = coalesce(b.reasoning, m.reasoning),
             citations = coalesce(b.citations, m.citations),
+            tool_calls = coalesce(b.tool_calls, m.tool_calls),
             lease_expires_at = case when b.expire then now() else now() + make_interval(secs => ${lease.seconds}) end
           from batch b
           where m.id = b.id and m.id in (select id from owned)
@@ -174,7 +178,7 @@ export function createLiveAnswers({ db, config, log }: Pick<AppDeps, 'db' | 'con
     const released = new Promise<void>((resolve) => (release = resolve));
     const entry: Entry = {
       id: answerId,
-      content: { text: '', reasoning: '', citations: [] },
+      content: { text: '', reasoning: '', citations: [], toolCalls: [] },
       version: 0,
       written: 0,
       state: 'streaming',

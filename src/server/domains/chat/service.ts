@@ -1,8 +1,15 @@
-import { type ModelMessage, streamText } from 'ai';
+import { type ModelMessage, stepCountIs, streamText } from 'ai';
 import { clock, periodOf } from '../../clock';
 import { type SQL, and, eq, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { ANSWER_NOT_SAVED_FRAME, type ChatFrame, type Citation, SERVER_SHUTTING_DOWN_FRAME, type chatBodySchema } from '../../../shared/api/chat';
+import {
+  ANSWER_NOT_SAVED_FRAME,
+  type ChatFrame,
+  type Citation,
+  SERVER_SHUTTING_DOWN_FRAME,
+  type ToolCall,
+  type chatBodySchema,
+} from '../../../shared/api/chat';
 import type { Database } from '../../db/client';
 import { isConnectionLost, isUniqueViolation } from '../../db/databaseErrors';
 import { chatbots, creditLedger, files, llmModels, members, sessionMessageFiles, sessionMessages, sessions, usageRecords } from '../../db/schema';
@@ -33,6 +40,7 @@ import { IMAGE_FAILED_FRAME, imageFrames } from './images';
 import type { ChatDeps, ChatTurn, CheckedSend, Sampling, StreamOutcome } from './turn';
 import { sendModes, thinkingOptions } from './modes';
 import { findTaskMode } from '../taskModes/service';
+import { auditToolCall, callArguments, nextStepOutput, offeredTools, preview, reservationSpent, toolDefinitionTokens, toolRunner } from './tools';
 import type { AppDeps } from '../../deps';
 
 type ChatBody = z.output<typeof chatBodySchema>;
@@ -67,6 +75,8 @@ export interface SendOptions {
   instructions?: string;
   /** An API call's own sampling parameters. */
   sampling?: Sampling;
+  /** False: the chatbot's tools are not offered (a signed-out visitor's send runs as the chatbot's creator). */
+  tools?: boolean;
 }
 
 /**
@@ -81,7 +91,7 @@ export async function checkSend(
   member: MemberRow,
   chatbotId: number,
   body: ChatBody,
-  { findSession = findOwnSession, billing, history: givenHistory, instructions = '', sampling }: SendOptions = {},
+  { findSession = findOwnSession, billing, history: givenHistory, instructions = '', sampling, tools: withTools = true }: SendOptions = {},
 ): Promise<CheckedSend> {
   const { db, guard, sendTargets, sources: sourcesService, fileContext = withoutFiles } = deps;
   const existing = body.session_hash_id ? await findSession(db, member, body.session_hash_id) : null;
@@ -137,7 +147,10 @@ export async function checkSend(
   const branch = existing ? await branchTexts(db, existing, replaced ? { from: replaced.parentId } : { active: true }) : [];
   const history = existing ? modelHistory(branch) : (givenHistory ?? []);
   const messages: ModelMessage[] = [...history, input.message];
-  const estimatedInputTokens = estimateTokens(system) + history.reduce((sum, m) => sum + estimateTokens(messageText(m)), 0) + input.tokens;
+  const modes = sendModes(body, model, taskMode);
+  const tools = withTools && !modes.image ? await offeredTools(db, member, chatbot.id) : [];
+  const estimatedInputTokens =
+    estimateTokens(system) + history.reduce((sum, m) => sum + estimateTokens(messageText(m)), 0) + input.tokens + toolDefinitionTokens(tools);
   if (estimatedInputTokens > model.contextLimit) {
     throw new AppError(413, 'input_too_long', 'The input exceeds the model’s limit. Please split your question.', {
       estimated_tokens: estimatedInputTokens,
@@ -174,7 +187,8 @@ export async function checkSend(
     reserved,
     isTest: body.is_test,
     billing,
-    modes: sendModes(body, model, taskMode),
+    modes,
+    tools,
     ...(sampling ? { sampling: callSampling } : {}),
   };
 }
@@ -323,8 +337,19 @@ export async function* streamAnswer(deps: ChatDeps, turn: ChatTurn, signal: Abor
   }
 }
 
-const contentOf = (outcome: StreamOutcome): AnswerContent => ({ text: outcome.text, reasoning: outcome.reasoning?.text ?? '', citations: outcome.citations });
+const contentOf = (outcome: StreamOutcome): AnswerContent => ({
+  text: outcome.text,
+  reasoning: outcome.reasoning?.text ?? '',
+  citations: outcome.citations,
+  toolCalls: outcome.toolCalls,
+});
 
+/**
+ * The model's answer as frames. With tools, the AI SDK's loop: each step may call tools, whose
+ * results go to the next step, up to the chatbot's step limit (the last step may only answer in
+ * words) and as far as the reservation pays (domains/chat/tools nextStepOutput). A call is framed
+ * when the model makes it (`running`) and again when it ends, and recorded in the audit log.
+ */
 async function* modelFrames(
   deps: ChatDeps,
   turn: ChatTurn,
@@ -333,6 +358,7 @@ async function* modelFrames(
 ): AsyncGenerator<ChatFrame, { outcome: StreamOutcome; failure: unknown }, undefined> {
   let text = '';
   const citations = [...turn.sources.citations];
+  const toolCalls: ToolCall[] = [];
   let reasoning = '';
   // From the first reasoning delta to the first answer delta: the "thought for N s" of the answer.
   let reasoningStartedAt: number | null = null;
@@ -345,9 +371,19 @@ async function* modelFrames(
     failed = true;
     failure = error;
   };
+  // A step's words after an earlier step's start a paragraph of their own.
+  let stepHasText = false;
   live.update({ citations });
   for (const citation of turn.sources.citations) yield { type: 'citation', citation };
   const { temperature = turn.chatbot.temperature, topP = turn.chatbot.topP, ...sampling } = turn.sampling ?? {};
+  const runner = turn.tools.length > 0 ? toolRunner(deps, turn, signal) : null;
+  const stepLimit = turn.chatbot.toolStepLimit;
+  const endCall = async (call: ToolCall, ended: Pick<ToolCall, 'status' | 'result' | 'duration_ms'>): Promise<ChatFrame> => {
+    Object.assign(call, ended);
+    live.update({ toolCalls });
+    await auditToolCall(deps, turn, call);
+    return { type: 'tool', call: { ...call } };
+  };
   try {
     const result = streamText({
       model: deps.llm.languageModel(turn.model.provider, turn.model.providerModelId),
@@ -361,15 +397,28 @@ async function* modelFrames(
       maxRetries: 0,
       ...thinkingOptions(turn.modes),
       providerOptions: { demo: { language: turn.member.language, ...(turn.modes.taskModeName ? { taskMode: turn.modes.taskModeName } : {}) } },
+      ...(runner
+        ? {
+            tools: runner.tools,
+            stopWhen: [stepCountIs(stepLimit), ({ steps }) => reservationSpent(turn, steps)],
+            // Every step's output is what the reservation still pays for; the last one answers in words.
+            prepareStep: ({ stepNumber, steps }) => ({
+              maxOutputTokens: stepNumber === 0 ? turn.outputLimit : nextStepOutput(turn, steps),
+              ...(stepNumber === stepLimit - 1 ? { toolChoice: 'none' as const } : {}),
+            }),
+          }
+        : {}),
       // Failures arrive as `error` parts below; the default handler would only print them.
       onError: () => {},
     });
     for await (const part of result.fullStream) {
       if (part.type === 'text-delta') {
         if (reasoningStartedAt !== null && text === '') reasoningMs = performance.now() - reasoningStartedAt;
-        text += part.text;
+        const delta = !stepHasText && text !== '' && part.text !== '' ? `\n\n${part.text}` : part.text;
+        stepHasText ||= part.text !== '';
+        text += delta;
         live.update({ text });
-        yield { type: 'text', delta: part.text };
+        yield { type: 'text', delta };
       } else if (part.type === 'reasoning-delta') {
         reasoningStartedAt ??= performance.now();
         reasoning += part.text;
@@ -380,15 +429,51 @@ async function* modelFrames(
         citations.push(citation);
         live.update({ citations });
         yield { type: 'citation', citation };
+      } else if (part.type === 'start-step') {
+        stepHasText = false;
+      } else if (part.type === 'tool-call') {
+        const tool = turn.tools.find((offered) => offered.modelName === part.toolName);
+        const call: ToolCall = {
+          id: part.toolCallId,
+          tool_id: tool?.id ?? null,
+          name: tool?.name ?? part.toolName,
+          server_name: tool?.server.name ?? '',
+          arguments: callArguments(part.input),
+          status: 'running',
+          result: '',
+          duration_ms: null,
+          text_offset: text.length,
+        };
+        toolCalls.push(call);
+        live.update({ toolCalls });
+        yield { type: 'tool', call: { ...call } };
+      } else if (part.type === 'tool-result' || part.type === 'tool-error') {
+        const call = toolCalls.find((made) => made.id === part.toolCallId);
+        const ended = runner?.ended.get(part.toolCallId);
+        if (!call || call.status !== 'running') continue;
+        if (ended) yield await endCall(call, { status: ended.status, result: ended.result, duration_ms: ended.durationMs });
+        // Never run: a tool the chatbot does not have (refused), or arguments its schema refuses.
+        else if (call.tool_id === null) yield await endCall(call, { status: 'refused', result: `The tool ${call.name} is not available.`, duration_ms: null });
+        else
+          yield await endCall(call, { status: 'error', result: preview(String(part.type === 'tool-error' ? errorText(part.error) : '')), duration_ms: null });
       } else if (part.type === 'finish') {
         usage = part.totalUsage;
         if (part.finishReason === 'length') finishReason = 'length';
+        // Ended on tool results with no step left to read them (the step limit, or the reservation).
+        if (part.finishReason === 'tool-calls') finishReason = 'length';
       } else if (part.type === 'error') {
         fail(part.error);
       }
     }
   } catch (error) {
     if (!signal.aborted) fail(error);
+  } finally {
+    await runner?.close();
+  }
+  // Calls cut off by a stop (or a failed stream) end as stopped.
+  for (const call of toolCalls.filter((made) => made.status === 'running')) {
+    const ended = runner?.ended.get(call.id);
+    yield await endCall(call, { status: 'stopped', result: ended?.result ?? '', duration_ms: ended?.durationMs ?? null });
   }
   if (signal.aborted) finishReason = 'aborted';
   else if (failed) finishReason = 'error';
@@ -398,6 +483,7 @@ async function* modelFrames(
     outcome: {
       text,
       citations,
+      toolCalls,
       ...(reasoning ? { reasoning: { text: reasoning, ms: Math.round(reasoningMs) } } : {}),
       inputTokens: usage?.inputTokens ?? turn.estimatedInputTokens,
       outputTokens: usage?.outputTokens ?? estimateTokens(text),
@@ -406,6 +492,8 @@ async function* modelFrames(
     failure,
   };
 }
+
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * Pauses before each new attempt of a final save whose connection was lost (57P01, a closed
@@ -509,6 +597,7 @@ function turnSave(turn: ChatTurn, outcome: StreamOutcome, interrupted: Interrupt
       inputTokens: outcome.inputTokens,
       outputTokens: outcome.outputTokens,
       citations: outcome.citations,
+      toolCalls: outcome.toolCalls,
       reasoning: outcome.reasoning ? storableText(outcome.reasoning.text) : null,
       reasoningMs: outcome.reasoning?.ms ?? null,
       // Saved by its owner: a retry that finds the answer metered knows the save was its own.
@@ -651,7 +740,13 @@ function sweptSave({ answer, session, member, model, reservation, reservationSet
   const memberGroupId = reservation ? reservation.memberGroupId : member.defaultMemberGroupId;
   return {
     answerId: answer.id,
-    answer: { interrupted: 'interrupted', inputTokens, outputTokens },
+    // A call still running when its process died ends as stopped (docs/decisions "Tools in the chat").
+    answer: {
+      interrupted: 'interrupted',
+      inputTokens,
+      outputTokens,
+      toolCalls: answer.toolCalls.map((call) => (call.status === 'running' ? { ...call, status: 'stopped' as const } : call)),
+    },
     usage: [
       {
         createdAt: at,

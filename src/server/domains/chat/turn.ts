@@ -1,19 +1,20 @@
 import type { AppDeps } from '../../deps';
 import type { LanguageModelCallOptions, ModelMessage } from 'ai';
-import type { ChatMeta, Citation } from '../../../shared/api/chat';
+import type { ChatMeta, Citation, ToolCall } from '../../../shared/api/chat';
 import type { PiiKind } from '../../../shared/domain/pii';
 import type { ChatbotRow, LlmModelRow, MemberRow, SessionRow, TenantRow } from '../../db/rows';
 import type { Billing } from '../credits/service';
 import type { SendModes } from './modes';
 import type { Sources } from './sources';
+import type { ChatTool } from './tools';
 
 /*
  * The types a chat turn passes between the chat service and image mode (which streams an image
  * answer in the chat's place), kept apart so neither module imports the other.
  */
 
-/** `store` and `config.IMAGE_CREDITS`: where image mode keeps its pictures and what one costs; `log` is the request's. */
-export type ChatDeps = Pick<AppDeps, 'db' | 'llm' | 'answers' | 'store' | 'config' | 'log'>;
+/** `store` and `config.IMAGE_CREDITS`: where image mode keeps its pictures and what one costs; `log` is the request's; `mcp` calls the tools. */
+export type ChatDeps = Pick<AppDeps, 'db' | 'llm' | 'answers' | 'store' | 'config' | 'log' | 'mcp'>;
 
 export interface TurnPlace {
   parentId: number | null;
@@ -60,6 +61,8 @@ export interface CheckedSend {
   billing?: Billing;
   /** Thinking, image and task mode of the send. */
   modes: SendModes;
+  /** The chatbot's tools the member may use (none in image mode and in a visitor's public chat); each call checks again. */
+  tools: ChatTool[];
   /** An API call's own sampling, over the chatbot's (its output limit is in `outputLimit`). */
   sampling?: Omit<Sampling, 'maxOutputTokens'>;
 }
@@ -83,6 +86,8 @@ export interface StreamOutcome {
   reasoning?: { text: string; ms: number };
   /** Image mode: metered by image instead of by token. */
   image?: ImageOutcome;
+  /** The answer's tool calls, in the order the model made them. */
+  toolCalls: ToolCall[];
 }
 
 /**

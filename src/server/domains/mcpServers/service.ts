@@ -1,18 +1,17 @@
-import { and, asc, count, desc, eq, exists, inArray, sql } from 'drizzle-orm';
+import { type SQL, and, asc, count, desc, eq, exists, inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AdminMcpServer, AdminMcpTool, mcpServerBodySchema, updateMcpToolBodySchema } from '../../../shared/api/admin/mcpServers';
 import { diffFields } from '../../../shared/domain/audit';
 import type { Database, Queryable } from '../../db/client';
 import { isUniqueViolation } from '../../db/databaseErrors';
 import type { MemberRow } from '../../db/rows';
-import { mcpServers, mcpToolGroupPermissions, mcpTools, memberGroups, tenants } from '../../db/schema';
+import { chatbotTools, chatbots, mcpServers, mcpToolGroupPermissions, mcpTools, memberGroupLinks, memberGroups, tenants } from '../../db/schema';
 import type { AppDeps } from '../../deps';
 import { AppError, notFound } from '../../errors';
-import { type ListedTool, McpConnectionFailure } from '../../mcp/connector';
+import { type ListedTool, McpConnectionFailure, type McpTarget } from '../../mcp/connector';
 import { DEMO_MCP_DESCRIPTION, DEMO_MCP_NAME, DEMO_MCP_PATH } from '../../mcp/demoServer';
 import { type PageRequest, paginate } from '../../shared/pagination';
 import { type AuditActor, recordAudit } from '../auditLog/service';
-import { memberGroupIds } from '../chatbots/service';
 
 /**
  * The tenant's MCP servers (issue 24; docs/decisions "MCP servers"): registered by admins, their
@@ -361,48 +360,78 @@ export interface UsableMcpTool {
 }
 
 /**
+ * The rows of the tenant's tools that are switched on and still listed, narrowed by `where`: one
+ * statement (the chat runs it at every send and every call).
+ */
+async function enabledToolRows(q: Queryable, tenantId: number, where?: SQL) {
+  return q
+    .select({ tool: mcpTools, server: mcpServers })
+    .from(mcpTools)
+    .innerJoin(mcpServers, and(eq(mcpServers.id, mcpTools.mcpServerId), eq(mcpServers.tenantId, tenantId)))
+    .where(and(eq(mcpTools.tenantId, tenantId), eq(mcpTools.isEnabled, true), eq(mcpTools.isGone, false), where))
+    .orderBy(asc(mcpServers.name), asc(mcpTools.name));
+}
+
+/** Allowed to one of the member's groups (a subquery: no round trip for the group ids). */
+function allowedToMember(q: Queryable, member: MemberRow): SQL {
+  const groupIds = q
+    .select({ id: memberGroupLinks.memberGroupId })
+    .from(memberGroupLinks)
+    .where(and(eq(memberGroupLinks.tenantId, member.tenantId), eq(memberGroupLinks.memberId, member.id)));
+  return exists(
+    q
+      .select({ one: sql`1` })
+      .from(mcpToolGroupPermissions)
+      .where(
+        and(
+          eq(mcpToolGroupPermissions.mcpToolId, mcpTools.id),
+          eq(mcpToolGroupPermissions.tenantId, member.tenantId),
+          inArray(mcpToolGroupPermissions.memberGroupId, groupIds),
+        ),
+      ),
+  );
+}
+
+const toUsable = ({ tool, server }: { tool: ToolRow; server: ServerRow }): UsableMcpTool => ({
+  id: tool.id,
+  name: tool.name,
+  description: tool.description,
+  inputSchema: tool.inputSchema,
+  isSensitive: tool.isSensitive,
+  server: { id: server.id, name: server.name, url: server.url },
+});
+
+/**
  * The tools this member may use (issue 24): switched on, still listed by their server, and allowed
- * to one of the member's groups. The chat intersects it with the chatbot's own choice of tools at
- * every call (a later part), so a tool switched off or taken from a group stops at once.
+ * to one of the member's groups. The chat intersects it with the chatbot's own choice of tools
+ * (chatbotMcpTools) at every call, so a tool switched off or taken from a group stops at once.
  */
 export async function memberMcpTools(q: Queryable, member: MemberRow): Promise<UsableMcpTool[]> {
-  const groupIds = await memberGroupIds(q, member);
-  if (groupIds.length === 0) return [];
-  return enabledMcpTools(q, member.tenantId, groupIds);
+  return (await enabledToolRows(q, member.tenantId, allowedToMember(q, member))).map(toUsable);
+}
+
+/** A tool a chat may call: with where its server is and how its secret goes (never shown to anyone). */
+export interface CallableMcpTool extends UsableMcpTool {
+  target: McpTarget;
 }
 
 /**
- * The tenant's tools that are switched on and still listed, by server and name; with `groupIds`
- * only those allowed to one of these groups.
+ * The chatbot's tools this member may use now (chatbot_tools ∩ memberMcpTools); with `toolId`,
+ * that one tool or nothing: the check the chat makes again at every call.
  */
-async function enabledMcpTools(q: Queryable, tenantId: number, groupIds?: number[]): Promise<UsableMcpTool[]> {
-  const allowed = groupIds
-    ? exists(
-        q
-          .select({ one: sql`1` })
-          .from(mcpToolGroupPermissions)
-          .where(
-            and(
-              eq(mcpToolGroupPermissions.mcpToolId, mcpTools.id),
-              eq(mcpToolGroupPermissions.tenantId, tenantId),
-              inArray(mcpToolGroupPermissions.memberGroupId, groupIds),
-            ),
-          ),
-      )
-    : undefined;
-  const rows = await q
-    .select({ tool: mcpTools, serverName: mcpServers.name, serverUrl: mcpServers.url })
-    .from(mcpTools)
-    .innerJoin(mcpServers, and(eq(mcpServers.id, mcpTools.mcpServerId), eq(mcpServers.tenantId, tenantId)))
-    .where(and(eq(mcpTools.tenantId, tenantId), eq(mcpTools.isEnabled, true), eq(mcpTools.isGone, false), allowed))
-    .orderBy(asc(mcpServers.name), asc(mcpTools.name));
-  return rows.map(({ tool, serverName, serverUrl }) => ({
-    id: tool.id,
-    name: tool.name,
-    description: tool.description,
-    inputSchema: tool.inputSchema,
-    isSensitive: tool.isSensitive,
-    server: { id: tool.mcpServerId, name: serverName, url: serverUrl },
+export async function chatbotMcpTools(q: Queryable, member: MemberRow, chatbotId: number, toolId?: number): Promise<CallableMcpTool[]> {
+  const chosen = q
+    .select({ id: chatbotTools.mcpToolId })
+    .from(chatbotTools)
+    .where(and(eq(chatbotTools.tenantId, member.tenantId), eq(chatbotTools.chatbotId, chatbotId)));
+  const rows = await enabledToolRows(
+    q,
+    member.tenantId,
+    and(allowedToMember(q, member), inArray(mcpTools.id, chosen), toolId === undefined ? undefined : eq(mcpTools.id, toolId)),
+  );
+  return rows.map((row) => ({
+    ...toUsable(row),
+    target: { url: row.server.url, secretKind: row.server.secretKind, secretHeaderName: row.server.secretHeaderName, secret: row.server.secret },
   }));
 }
 
@@ -411,14 +440,15 @@ async function enabledMcpTools(q: Queryable, tenantId: number, groupIds?: number
  * those they may use themselves; an admin, who also edits the default chatbots, every enabled tool.
  */
 export function pickableMcpTools(q: Queryable, member: MemberRow): Promise<UsableMcpTool[]> {
-  return member.isAdmin ? enabledMcpTools(q, member.tenantId) : memberMcpTools(q, member);
+  return member.isAdmin ? enabledToolRows(q, member.tenantId).then((rows) => rows.map(toUsable)) : memberMcpTools(q, member);
 }
 
 /**
  * At start, with the demo MCP server this process started (src/server/index.ts): the demo tenant's
  * row for it (found by its path on 127.0.0.1, since the port is new every start) gets the new
  * address and its tools listed again. When the demo tenant has no MCP server at all (new, or an
- * admin deleted the only one) it is registered, its tools switched on for the default group.
+ * admin deleted the only one) it is registered, its tools switched on for the default group and
+ * given to the General Assistant.
  */
 export async function syncDemoMcpServer(deps: McpDeps, demo: { url: string; tenant: string }): Promise<void> {
   const [tenant] = await deps.db.select({ id: tenants.id }).from(tenants).where(eq(tenants.subdomain, demo.tenant));
@@ -445,5 +475,16 @@ export async function syncDemoMcpServer(deps: McpDeps, demo: { url: string; tena
   const tools = await deps.db.update(mcpTools).set({ isEnabled: true }).where(eq(mcpTools.mcpServerId, registered.id)).returning({ id: mcpTools.id });
   if (group && tools.length > 0) {
     await deps.db.insert(mcpToolGroupPermissions).values(tools.map((tool) => ({ tenantId: tenant.id, mcpToolId: tool.id, memberGroupId: group.id })));
+  }
+  // The seed's first default chatbot (General Assistant) carries them, so a newcomer's "what time is it?" shows a tool step.
+  const [assistant] = await deps.db
+    .select({ id: chatbots.id })
+    .from(chatbots)
+    .where(and(eq(chatbots.tenantId, tenant.id), eq(chatbots.hashId, `${demo.tenant}-default-1`)));
+  if (assistant && tools.length > 0) {
+    await deps.db
+      .insert(chatbotTools)
+      .values(tools.map((tool) => ({ tenantId: tenant.id, chatbotId: assistant.id, mcpToolId: tool.id })))
+      .onConflictDoNothing();
   }
 }

@@ -186,7 +186,8 @@ export async function checkPublicSend(deps: SendDeps, tenant: TenantRow, chatbot
       file_ids: [],
       is_test: false,
     },
-    { findSession: findVisitorSession, billing: { billedToCreator: true } },
+    // A tool acts for a member of the organisation: never for a signed-out visitor, whoever pays.
+    { findSession: findVisitorSession, billing: { billedToCreator: true }, tools: false },
   );
   return { ...send, newSession: { isPublic: true, isVisitor: true } };
 }

@@ -1,4 +1,4 @@
-import type { Citation } from '../../../shared/api/chat';
+import type { Citation, ToolCall } from '../../../shared/api/chat';
 import type { SessionExport } from '../../../shared/api/sessionTransfer';
 import type { SupportedLanguage } from '../../../shared/domain/language';
 
@@ -11,6 +11,8 @@ interface MarkdownLabels {
   page: (page: number) => string;
   interrupted: Record<NonNullable<SessionExport['messages'][number]['interrupted']>, string>;
   imported: string;
+  tools: string;
+  toolStatus: Record<ToolCall['status'], string>;
 }
 
 /** The few words the Markdown file adds around the chat, in the member's language. */
@@ -24,6 +26,8 @@ const LABELS: Record<SupportedLanguage, MarkdownLabels> = {
     page: (page) => `p. ${page}`,
     interrupted: { stopped: 'Stopped', failed: 'Failed', interrupted: 'Interrupted' },
     imported: 'Imported',
+    tools: 'Tool calls',
+    toolStatus: { running: 'Running', ok: 'OK', error: 'Failed', timeout: 'Timed out', refused: 'Refused', stopped: 'Stopped' },
   },
   ko: {
     untitled: '제목 없는 대화',
@@ -34,6 +38,8 @@ const LABELS: Record<SupportedLanguage, MarkdownLabels> = {
     page: (page) => `${page}쪽`,
     interrupted: { stopped: '중지됨', failed: '실패함', interrupted: '중단됨' },
     imported: '가져온 메시지',
+    tools: '도구 호출',
+    toolStatus: { running: '실행 중', ok: '성공', error: '실패', timeout: '시간 초과', refused: '거부됨', stopped: '중지됨' },
   },
   zh: {
     untitled: '未命名对话',
@@ -44,6 +50,8 @@ const LABELS: Record<SupportedLanguage, MarkdownLabels> = {
     page: (page) => `第 ${page} 页`,
     interrupted: { stopped: '已停止', failed: '失败', interrupted: '已中断' },
     imported: '已导入',
+    tools: '工具调用',
+    toolStatus: { running: '运行中', ok: '成功', error: '失败', timeout: '超时', refused: '已拒绝', stopped: '已停止' },
   },
   ja: {
     untitled: '無題のチャット',
@@ -54,6 +62,8 @@ const LABELS: Record<SupportedLanguage, MarkdownLabels> = {
     page: (page) => `${page}ページ`,
     interrupted: { stopped: '停止しました', failed: '失敗しました', interrupted: '中断されました' },
     imported: 'インポート済み',
+    tools: 'ツールの呼び出し',
+    toolStatus: { running: '実行中', ok: '成功', error: '失敗', timeout: 'タイムアウト', refused: '拒否されました', stopped: '停止しました' },
   },
   es: {
     untitled: 'Chat sin título',
@@ -64,6 +74,8 @@ const LABELS: Record<SupportedLanguage, MarkdownLabels> = {
     page: (page) => `p. ${page}`,
     interrupted: { stopped: 'Detenido', failed: 'Falló', interrupted: 'Interrumpido' },
     imported: 'Importado',
+    tools: 'Llamadas a herramientas',
+    toolStatus: { running: 'En curso', ok: 'Correcta', error: 'Falló', timeout: 'Tiempo agotado', refused: 'Rechazada', stopped: 'Detenida' },
   },
 };
 
@@ -93,9 +105,33 @@ function footnote(citation: Citation, labels: MarkdownLabels): string {
     .join(', ');
 }
 
+/** Control characters but line breaks and tabs: a tool's result is shown as plain text. */
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/**
+ * A tool call: its name, server, outcome and time on one line, then its arguments and result in
+ * a code block whose fence no backtick run inside can close, so nothing in them is Markdown or HTML.
+ */
+function toolCallLines(call: ToolCall, labels: MarkdownLabels): string[] {
+  const body = [JSON.stringify(call.arguments), ...(call.result ? [call.result] : [])].join('\n').replace(CONTROL, '');
+  const longest = Math.max(0, ...[...body.matchAll(/`+/g)].map(([run]) => run.length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  const server = call.server_name ? ` (${literal(call.server_name)})` : '';
+  const duration = call.duration_ms === null ? '' : ` · ${call.duration_ms} ms`;
+  return [
+    '',
+    `- **${literal(call.name)}**${server} · ${labels.toolStatus[call.status]}${duration}`,
+    '',
+    `  ${fence}text`,
+    ...body.split('\n').map((line) => `  ${line}`),
+    `  ${fence}`,
+  ];
+}
+
 /**
  * The chat as Markdown: the title, then each message under its speaker and time, its attachments
- * by name, and its sources as footnotes (`[^n]`, numbered through the whole file, defined at its end).
+ * by name, its tool calls (each with its arguments and result as plain text), and its sources as
+ * footnotes (`[^n]`, numbered through the whole file, defined at its end).
  */
 export function sessionMarkdown(document: SessionExport, language: SupportedLanguage): string {
   const labels = LABELS[language];
@@ -118,6 +154,7 @@ export function sessionMarkdown(document: SessionExport, language: SupportedLang
       message.text.trimEnd(),
     );
     if (message.attachments.length) lines.push('', `${labels.attachments}: ${message.attachments.map((file) => literal(file.name)).join(', ')}`);
+    if (message.tool_calls.length) lines.push('', `${labels.tools}:`, ...message.tool_calls.flatMap((call) => toolCallLines(call, labels)));
     if (message.citations.length) {
       const refs = message.citations.map((citation) => {
         notes.push(`[^${notes.length + 1}]: ${footnote(citation, labels)}`);

@@ -53,6 +53,7 @@ export async function exportSession(deps: Pick<AppDeps, 'db' | 'clock'>, member:
       // A message imported before keeps the names its original carried.
       attachments: [...(message.imported?.files ?? []), ...message.files.map((file) => ({ name: file.name, type: file.type }))],
       citations: message.citations,
+      tool_calls: message.tool_calls,
       interrupted: message.interrupted,
       imported_at: message.imported?.at ?? null,
     })),
@@ -96,6 +97,8 @@ export async function importSession(
       text: texts[index] ?? '',
       interrupted: message.interrupted,
       citations: message.citations,
+      // Shown as they were, never run again; one still running when exported had ended by then.
+      toolCalls: message.tool_calls.map((call) => (call.status === 'running' ? { ...call, status: 'stopped' as const } : call)),
       createdAt: new Date(message.created_at),
       imported: { at: at.toISOString(), files: message.attachments },
     }));
