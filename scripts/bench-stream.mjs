@@ -6,10 +6,10 @@
 // Prints main-thread busy share, display lag p50/p95 (chunk arrival → first frame showing it) and
 // the longest task, then each peer's busy share over ours. Figures only; nothing here passes or
 // fails. BENCH_CHUNKS sets the answer length (default 1500), BENCH_HISTORY the number of earlier
-// messages above the chat's answer (default 200), BENCH_RENDERERS which renderers run.
+// messages above the chat's answer (default 200), BENCH_RATES and BENCH_RENDERERS which runs to make.
 import { openBench, performanceMetrics } from './bench-page.mjs';
 
-const rates = [50, 150, 500];
+const rates = (process.env.BENCH_RATES ?? '50,150,500').split(',').map(Number);
 const renderers = (process.env.BENCH_RENDERERS ?? 'app,streamdown,react-markdown').split(',');
 const chunkCount = Number(process.env.BENCH_CHUNKS ?? 1500);
 const historyCount = Number(process.env.BENCH_HISTORY ?? 200);

@@ -15,7 +15,7 @@ import type { BenchRenderer } from './harness';
  * from its arrival to the first frame that shows it. `?renderer=app` (the default): the real
  * message list of the chat screen (batcher, markdown rendering, highlighting, formulas, diagrams,
  * autoscroll) below a history of earlier messages (`?history=`); `streamdown` and
- * `react-markdown`: the peers (peers.tsx), loaded only on their own pages.
+ * `react-markdown`: the peers (peers.tsx), loaded only on their own pages; `plain`: the floor.
  */
 void i18next.use(initReactI18next).init({ lng: 'en', resources: { en: { chat: chatEn } }, initAsync: false });
 
@@ -77,6 +77,18 @@ function appRenderer(): BenchRenderer {
   };
 }
 
+/** The floor: each chunk appended to one text node as it arrives (what the harness itself costs). */
+function plainRenderer(): BenchRenderer {
+  const text = document.createTextNode('');
+  return {
+    start: () => document.getElementById('root')!.replaceChildren(text),
+    push: (delta) => text.appendData(delta),
+    end: () => {},
+    shownLength: () => text.length,
+    stop: () => (text.data = ''),
+  };
+}
+
 function percentile(sorted: number[], share: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))]!;
@@ -131,5 +143,10 @@ async function runBench(renderer: BenchRenderer, rate: number, chunkCount: numbe
 }
 
 const kind = search.get('renderer') ?? 'app';
-const renderer = kind === 'app' ? appRenderer() : (await import('./peers')).peerRenderer(kind === 'streamdown' ? 'streamdown' : 'react-markdown');
+const renderer =
+  kind === 'app'
+    ? appRenderer()
+    : kind === 'plain'
+      ? plainRenderer()
+      : (await import('./peers')).peerRenderer(kind === 'streamdown' ? 'streamdown' : 'react-markdown');
 Object.assign(window, { runBench: (rate: number, chunkCount: number) => runBench(renderer, rate, chunkCount) });
