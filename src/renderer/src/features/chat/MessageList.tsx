@@ -100,10 +100,8 @@ export function MessageList({
   const olderRequested = useRef(false);
   const [hasLayout, setHasLayout] = useState(true);
 
-  // The turn being answered is not a virtual row: it follows the rows box in the flow, so its growth
-  // on every batch re-renders neither the list nor the virtualizer (one frame per batch, not two).
-  const rowCount = messages.length;
-  const getItemKey = useCallback((index: number) => messages[index]!.id, [messages]);
+  const rowCount = messages.length + (run ? 1 : 0);
+  const getItemKey = useCallback((index: number) => messages[index]?.id ?? `run-${run?.id}`, [messages, run]);
   const estimateSize = useCallback((index: number) => estimateRowPx(messages[index]), [messages]);
   const virtualizer = useVirtualizer({
     count: rowCount,
@@ -177,7 +175,8 @@ export function MessageList({
 
   /**
    * Follows the bottom when an element grows: the rows box (rows measured after their first
-   * guess, images, code highlighting) and the streaming turn below it.
+   * guess, images, code highlighting) and the streaming row, whose text grows before the
+   * virtualizer's batched render has resized the rows box.
    */
   const followGrowth = useCallback(
     (element: HTMLElement | null) => {
@@ -189,6 +188,17 @@ export function MessageList({
       return () => observer.disconnect();
     },
     [scrollToBottom],
+  );
+  const streamingRowRef = useCallback(
+    (element: HTMLDivElement | null) => {
+      virtualizer.measureElement(element);
+      const stopFollowing = followGrowth(element);
+      return () => {
+        stopFollowing?.();
+        virtualizer.measureElement(null);
+      };
+    },
+    [virtualizer, followGrowth],
   );
 
   const jumpToLatest = () => {
@@ -202,52 +212,39 @@ export function MessageList({
       {loadingOlder && <Loader className={classes.olderLoader} size="sm" aria-label={t('message.loadingOlder')} />}
       <div ref={scrollerRef} className={classes.scroller} onScroll={onScroll} data-testid="message-list">
         <div className={classes.thread} role="log" aria-label={t('message.thread')}>
-          {rowCount === 0 && !run ? (
+          {rowCount === 0 ? (
             <div className={classes.emptyThread}>{empty}</div>
           ) : (
-            <>
-              {rowCount > 0 && (
-                <div ref={followGrowth} className={classes.rows} style={{ height: virtualizer.getTotalSize() }}>
-                  {rows.map((row) => {
-                    const message = messages[row.index]!;
-                    const previous = messages[row.index - 1];
-                    return (
-                      <div
-                        key={row.key}
-                        ref={virtualizer.measureElement}
-                        data-index={row.index}
-                        data-message-id={message.id}
-                        tabIndex={message.id === focusMessageId ? -1 : undefined}
-                        className={`${classes.row} ${message.id === focusMessageId ? classes.foundRow : ''}`}
-                        style={{ transform: `translateY(${row.start}px)` }}
-                      >
-                        <MessageRow
-                          message={message}
-                          face={face}
-                          question={previous?.speaker_type === 'member' ? previous : undefined}
-                          onAskAgain={onAskAgain}
-                          feedbackSessionHash={feedbackSessionHash}
-                          branching={branching}
-                        />
-                      </div>
-                    );
-                  })}
-                </div>
-              )}
-              {run && (
-                // The rows' gap above it (the rows box ends with the thread's bottom padding), the thread's padding below.
-                <div
-                  key={run.id}
-                  ref={followGrowth}
-                  style={{
-                    paddingTop: rowCount === 0 ? THREAD_PADDING_TOP_PX : ROW_GAP_PX - THREAD_PADDING_BOTTOM_PX,
-                    paddingBottom: THREAD_PADDING_BOTTOM_PX,
-                  }}
-                >
-                  <StreamingTurn run={run} face={face} onAskAgain={onAskAgain} />
-                </div>
-              )}
-            </>
+            <div ref={followGrowth} className={classes.rows} style={{ height: virtualizer.getTotalSize() }}>
+              {rows.map((row) => {
+                const message = messages[row.index];
+                const previous = messages[row.index - 1];
+                return (
+                  <div
+                    key={row.key}
+                    ref={message ? virtualizer.measureElement : streamingRowRef}
+                    data-index={row.index}
+                    data-message-id={message?.id}
+                    tabIndex={message && message.id === focusMessageId ? -1 : undefined}
+                    className={`${classes.row} ${message && message.id === focusMessageId ? classes.foundRow : ''}`}
+                    style={{ transform: `translateY(${row.start}px)` }}
+                  >
+                    {message ? (
+                      <MessageRow
+                        message={message}
+                        face={face}
+                        question={previous?.speaker_type === 'member' ? previous : undefined}
+                        onAskAgain={onAskAgain}
+                        feedbackSessionHash={feedbackSessionHash}
+                        branching={branching}
+                      />
+                    ) : (
+                      run && <StreamingTurn run={run} face={face} onAskAgain={onAskAgain} />
+                    )}
+                  </div>
+                );
+              })}
+            </div>
           )}
         </div>
       </div>
