@@ -2,7 +2,8 @@
 // `npm run bench:stream`: a long markdown answer streamed at 50, 150 and 500 chunks/s in Chromium
 // into the real chat message list (batching, markdown, highlighting, formulas, a diagram; below a
 // long chat) and, fed the same chunks at the same rates on pages of their own, into two peers:
-// Vercel's streamdown and react-markdown re-rendered per chunk (tests/bench/stream/peers.tsx).
+// Vercel's streamdown and react-markdown re-rendered per chunk (tests/bench/stream/peers.tsx), and a
+// plain text node, the floor (what the harness and a growing text cost).
 // Prints main-thread busy share, display lag p50/p95 (chunk arrival → first frame showing it) and
 // the longest task, then each peer's busy share over ours. Figures only; nothing here passes or
 // fails. BENCH_CHUNKS sets the answer length (default 1500), BENCH_HISTORY the number of earlier
@@ -10,7 +11,7 @@
 import { openBench, performanceMetrics } from './bench-page.mjs';
 
 const rates = (process.env.BENCH_RATES ?? '50,150,500').split(',').map(Number);
-const renderers = (process.env.BENCH_RENDERERS ?? 'app,streamdown,react-markdown').split(',');
+const renderers = (process.env.BENCH_RENDERERS ?? 'app,streamdown,react-markdown,plain').split(',');
 const chunkCount = Number(process.env.BENCH_CHUNKS ?? 1500);
 const historyCount = Number(process.env.BENCH_HISTORY ?? 200);
 
