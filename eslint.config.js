@@ -226,6 +226,9 @@ export default tseslint.config(
         'error',
         {
           paths: [
+            // Measured beside the chat's renderer by bench:stream only: never in the app's bundle.
+            { name: 'streamdown', message: 'A dev dependency of bench:stream only (tests/bench/stream).' },
+            { name: 'react-markdown', message: 'A dev dependency of bench:stream only (tests/bench/stream).' },
             {
               name: '@tanstack/react-query',
               importNames: ['useQuery', 'useQueries', 'useInfiniteQuery', 'useSuspenseQuery', 'useMutation'],

@@ -43,18 +43,20 @@ export function historyMessages(count: number): SessionMessage[] {
   );
 }
 
-/** Calls `onChunk` with `rate` chunks per second, as a model stream would deliver them. */
+/**
+ * Calls `onChunk` with `rate` chunks per second, as a model stream would deliver them: one task
+ * when the next chunk is due (as a network read would be), with every chunk due by then.
+ */
 export function emitAtRate(chunks: string[], rate: number, onChunk: (chunk: string) => void, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const start = performance.now();
     let sent = 0;
-    const timer = setInterval(() => {
+    const emit = () => {
       const due = Math.min(chunks.length, Math.floor(((performance.now() - start) * rate) / 1000));
       while (sent < due) onChunk(chunks[sent++]!);
-      if (sent === chunks.length || signal?.aborted) {
-        clearInterval(timer);
-        resolve();
-      }
-    }, 4);
+      if (sent === chunks.length || signal?.aborted) return resolve();
+      setTimeout(emit, Math.max(0, start + ((sent + 1) * 1000) / rate - performance.now()));
+    };
+    setTimeout(emit, 1000 / rate);
   });
 }

@@ -1,10 +1,10 @@
-import { memo, useMemo, useSyncExternalStore } from 'react';
+import { memo, useMemo, useRef, useSyncExternalStore } from 'react';
 import { Typography } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import 'highlight.js/styles/github.css';
 import { onDemandArrivals, subscribeOnDemand } from './onDemand';
 import { CodeBlock } from '../../components/CopyButton';
-import { renderMarkdownBlocks, type MarkdownBlock } from './markdown';
+import { renderMarkdown, type MarkdownBlock, type RenderedMarkdown } from './markdown';
 import { MermaidDiagram } from './MermaidDiagram';
 import classes from './chat.module.css';
 
@@ -37,8 +37,14 @@ const Block = memo(function Block({ kind, html, source }: { kind: MarkdownBlock[
 export const MarkdownContent = memo(function MarkdownContent({ text, streaming = false }: { text: string; streaming?: boolean }) {
   // A code grammar or KaTeX arriving re-renders the blocks that waited for it (the others come from the cache).
   const arrivals = useSyncExternalStore(subscribeOnDemand, onDemandArrivals);
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- `arrivals` is the reason to render again
-  const blocks = useMemo(() => renderMarkdownBlocks(text, { streaming }), [text, streaming, arrivals]);
+  // While the text grows, each render reads only its last block again (renderMarkdown's `previous`).
+  const rendered = useRef<{ arrivals: number; markdown: RenderedMarkdown } | null>(null);
+  const { blocks } = useMemo(() => {
+    const previous = rendered.current?.arrivals === arrivals ? rendered.current.markdown : null;
+    const markdown = renderMarkdown(text, { streaming, previous });
+    rendered.current = { arrivals, markdown };
+    return markdown;
+  }, [text, streaming, arrivals]);
   return (
     <Typography className={classes.markdown}>
       {blocks.map((block, index) => (

@@ -1,9 +1,11 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ChatFrame } from '../../../../shared/api';
 import { testMessage } from '../../test/fixtures';
 import { renderScreen } from '../../test/render';
-import { MessageRow } from './Messages';
+import { ChatRun } from './chatRun';
+import { MessageRow, StreamingTurn } from './Messages';
 
 const face = { name: 'Helper', imageUrl: null };
 const imported = { at: '2026-11-20T09:00:00Z', files: [] };
@@ -33,5 +35,29 @@ describe('an imported message', () => {
 
     await userEvent.hover(within(answer!).getByTestId('imported-mark'));
     expect(await screen.findByRole('tooltip')).toHaveTextContent(explanation);
+  });
+});
+
+describe('an answer streaming in', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('shows its first words on the next frame, without waiting for a batching tick', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'requestAnimationFrame', 'cancelAnimationFrame', 'performance'] });
+    let onFrame: (frame: ChatFrame) => void = () => {};
+    const run = new ChatRun({
+      chatbotId: 1,
+      body: { text: 'Hi' },
+      streamChat: (request) =>
+        new Promise<void>(() => {
+          request.onMeta({ session_hash_id: 'abc', session_created: true, member_message_id: 1, chatbot_message_id: 2, model: 'm' });
+          onFrame = request.onFrame;
+        }),
+    });
+    void run.start();
+    renderScreen(<StreamingTurn run={run} face={face} />);
+    act(() => onFrame({ type: 'text', delta: 'Hello there' }));
+    // One frame at 60 Hz: well within spec §9's 50 ms tick.
+    await act(() => vi.advanceTimersByTimeAsync(16));
+    expect(screen.getByTestId('chatbot-message')).toHaveTextContent('Hello there');
   });
 });

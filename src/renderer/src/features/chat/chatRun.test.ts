@@ -50,15 +50,16 @@ describe('ChatRun', () => {
     expect(run.getSnapshot().status).toBe('streaming');
 
     stream.frame({ type: 'text', delta: 'Hel' });
-    stream.frame({ type: 'text', delta: 'lo' });
     expect(run.getSnapshot().text).toBe('');
-    vi.advanceTimersByTime(50);
+    // The first text shows on the next frame; what follows within the tick waits for its end.
+    vi.advanceTimersByTime(16);
     expect(run.getSnapshot().text).toBe('Hel');
+    stream.frame({ type: 'text', delta: 'lo' });
 
     stream.frame({ type: 'usage', input_tokens: 5, output_tokens: 2, credits: 1 });
     stream.frame({ type: 'end', finish_reason: 'stop' });
     expect(run.getSnapshot().status).toBe('streaming');
-    vi.advanceTimersByTime(50);
+    vi.advanceTimersByTime(50 + 16);
     expect(run.getSnapshot()).toMatchObject({ text: 'Hello', status: 'done', error: null, usage: { input_tokens: 5 } });
     stream.close();
     await done;

@@ -1,7 +1,7 @@
 import type { ChatBody, ChatFrame, ChatMeta, Citation, SessionFile, ToolCall } from '../../../../shared/api';
 import { maskPii } from '../../../../shared/domain/pii';
 import type { ChatStreamRequest } from '../../platform/types';
-import { OutputBatcher, type ReleaseRule } from './outputBatcher';
+import { OutputBatcher } from './outputBatcher';
 import { frameErrorKey, sendErrorKey, type ChatErrorKey } from './chatErrors';
 
 export type ChatRunStatus = 'sending' | 'streaming' | 'done' | 'stopped' | 'failed';
@@ -43,8 +43,6 @@ export interface ChatRunOptions {
   onMeta?: (meta: ChatMeta) => void;
   /** Called once when the answer reached a final status and everything received is on screen. */
   onSettled?: (snapshot: ChatRunSnapshot) => void;
-  /** The batching rule (default: spec §9 with the catch-up, outputBatcher.ts); the stream bench compares. */
-  releaseRule?: ReleaseRule;
 }
 
 const isFinal = (status: ChatRunStatus) => status === 'done' || status === 'stopped' || status === 'failed';
@@ -72,7 +70,7 @@ export class ChatRun {
 
   constructor(private readonly options: ChatRunOptions) {
     this.chatbotId = options.chatbotId;
-    this.batcher = new OutputBatcher((text) => this.onRelease(text), options.releaseRule);
+    this.batcher = new OutputBatcher((text) => this.onRelease(text));
     this.snapshot = {
       memberText: options.memberText ?? options.body.text ?? '',
       memberFiles: options.memberFiles ?? [],
@@ -185,7 +183,7 @@ export class ChatRun {
         const status = frame.finish_reason === 'aborted' ? 'stopped' : frame.finish_reason === 'error' ? 'failed' : 'done';
         if (status === 'failed') return this.finish('failed', 'chat:errors.stream_failed');
         this.endStatus = status;
-        // A normal end lets the typing animation run out; it is short thanks to the catch-up rule.
+        // A normal end shows the last batch first: at most a tick and a frame away.
         if (this.batcher.pending === 0) this.finish(status);
         break;
       }

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { renderMarkdownBlocks } from './markdown';
+import { renderMarkdown, renderMarkdownBlocks, type RenderedMarkdown } from './markdown';
 import { MAX_TEX_LENGTH } from './math';
 import { subscribeOnDemand } from './onDemand';
 
@@ -187,5 +187,44 @@ describe('hostile formulas', () => {
     const html = render('<img src=x onerror=alert(1)> $x$ <svg><script>alert(1)</script></svg>');
     expect(formulaCount(html)).toBe(1);
     expect(html).not.toMatch(/onerror|<script/);
+  });
+});
+
+describe('an answer streaming in', () => {
+  beforeAll(async () => {
+    await rendersWith('$x$', 'class="katex"');
+    await rendersWith('```python\ndef f(): pass\n```', 'hljs-keyword');
+  });
+
+  /** Blocks whose source can grow into another kind, or be absorbed by what follows. */
+  const answer = [
+    'Intro *paragraph* with $x^2$ and a price of $5.\nSetext heading\n===\n\n',
+    '- item one\n- item two\n\n  continued item after a blank line\n- item three\n\n',
+    '> a quote\nlazy continuation\n\n',
+    '| a | b |\n| --- | --- |\n| 1 | 2 |\n\n',
+    'Formula below:\n$$\n\\frac{1}{2}\n$$\nafter it.\n\n',
+    '```python\ndef f(x):\n    return x\n```\n\n',
+    '```mermaid\nflowchart LR\n  A --> B\n```\n\n',
+    'Text\n\n    indented code\n\n1. one\n2. two\n\n---\n\nEnd with `code` and a [link](https://example.org).',
+  ].join('');
+
+  it('renders every step the same as the whole text rendered at once, reading only its last block again', () => {
+    let previous: RenderedMarkdown | null = null;
+    for (let end = 1; end <= answer.length; end += 1 + (end % 5)) {
+      const text = answer.slice(0, end);
+      const rendered: RenderedMarkdown = renderMarkdown(text, { streaming: true, previous });
+      expect(rendered.blocks, JSON.stringify(text)).toEqual(renderMarkdownBlocks(text, { streaming: true }));
+      previous = rendered;
+    }
+    expect(previous?.lastStart).toBeGreaterThan(answer.length - 100);
+    // The finished answer (no longer streaming) is read whole once more.
+    expect(renderMarkdown(answer, { previous }).blocks).toEqual(renderMarkdownBlocks(answer));
+  });
+
+  it('reads the whole text again once it holds a link reference definition', () => {
+    const first = renderMarkdown('See [the docs][d].\n\nMore', { streaming: true });
+    const withDefinition = renderMarkdown('See [the docs][d].\n\nMore\n\n[d]: https://example.org/d', { streaming: true, previous: first });
+    expect(withDefinition.blocks[0]?.html).toContain('href="https://example.org/d"');
+    expect(withDefinition.lastStart).toBeNull();
   });
 });

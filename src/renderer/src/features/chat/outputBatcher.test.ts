@@ -1,69 +1,68 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { STREAM_TICK_MS } from '../../../../shared/domain/chat';
-import { MAX_BACKLOG_TICKS, OutputBatcher, chunksToRelease, specChunksToRelease } from './outputBatcher';
+import { OutputBatcher } from './outputBatcher';
 
-describe('chunksToRelease', () => {
-  it('follows the spec counts for small queues', () => {
-    expect(chunksToRelease(0)).toBe(0);
-    expect(chunksToRelease(1)).toBe(1);
-    expect(chunksToRelease(5)).toBe(2); // catch-up: ceil(5 / 4)
-    expect(chunksToRelease(4)).toBe(1);
-    expect(chunksToRelease(6)).toBe(2);
-  });
-
-  it('never releases fewer than the spec count', () => {
-    for (const n of [3, 6, 20, 51, 101, 150]) {
-      const spec = n > 100 ? 8 : n > 50 ? 4 : n > 5 ? 2 : 1;
-      expect(chunksToRelease(n)).toBeGreaterThanOrEqual(Math.min(n, spec));
-    }
-  });
-
-  it('shrinks any large backlog by at least a 1/MAX_BACKLOG_TICKS share per tick', () => {
-    for (const n of [60, 130, 1000, 5000]) {
-      expect(chunksToRelease(n)).toBeGreaterThanOrEqual(n / MAX_BACKLOG_TICKS);
-    }
-    expect(chunksToRelease(3)).toBeLessThanOrEqual(3);
-  });
-});
-
-describe('specChunksToRelease (the bench compares the app with it)', () => {
-  it('is spec §9 alone: 1, 2, 4 or 8 chunks, never more than are queued', () => {
-    expect([0, 1, 3, 5, 6, 50, 51, 100, 101, 5000].map(specChunksToRelease)).toEqual([0, 1, 1, 1, 2, 2, 4, 4, 8, 8]);
-  });
-});
+/** One frame at 60 Hz: the fake clock draws a frame every 16 ms. */
+const FRAME_MS = 16;
 
 describe('OutputBatcher', () => {
-  beforeEach(() => vi.useFakeTimers());
+  beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'requestAnimationFrame', 'cancelAnimationFrame', 'performance'] }));
   afterEach(() => vi.useRealTimers());
 
-  it('releases nothing before the first tick and one chunk per tick for a short queue', () => {
+  it('shows the first chunk of an answer on the next frame, without waiting for a tick', () => {
+    const released: string[] = [];
+    const batcher = new OutputBatcher((text) => released.push(text));
+    batcher.push('Hel');
+    expect(released).toEqual([]);
+    vi.advanceTimersByTime(FRAME_MS);
+    expect(released).toEqual(['Hel']);
+  });
+
+  it('shows the chunks of one tick together, all of them, on the first frame after the tick', () => {
     const released: string[] = [];
     const batcher = new OutputBatcher((text) => released.push(text));
     batcher.push('a');
-    batcher.push('b');
-    expect(released).toEqual([]);
-    vi.advanceTimersByTime(STREAM_TICK_MS);
+    vi.advanceTimersByTime(FRAME_MS);
+    for (const chunk of ['b', 'c', 'd', 'e', 'f', 'g', 'h']) batcher.push(chunk);
+    vi.advanceTimersByTime(STREAM_TICK_MS - FRAME_MS - 1);
     expect(released).toEqual(['a']);
-    vi.advanceTimersByTime(STREAM_TICK_MS);
-    expect(released).toEqual(['a', 'b']);
+    vi.advanceTimersByTime(FRAME_MS + 1 + FRAME_MS);
+    expect(released).toEqual(['a', 'bcdefgh']);
     expect(batcher.pending).toBe(0);
   });
 
-  it('keeps up with a 500 chunks/s stream: the backlog stays bounded', () => {
+  it('keeps a 500 chunks/s stream within a tick and a frame of arrival, releasing at most once per tick', () => {
     let shown = '';
-    const batcher = new OutputBatcher((text) => (shown += text));
-    let sent = 0;
-    // 25 chunks arrive per 50 ms tick for 10 seconds.
-    for (let tick = 0; tick < 200; tick++) {
-      for (let i = 0; i < 25; i++) batcher.push(String(sent++ % 10));
-      vi.advanceTimersByTime(STREAM_TICK_MS);
-      expect(batcher.pending).toBeLessThanOrEqual(25 * MAX_BACKLOG_TICKS);
+    let releases = 0;
+    const batcher = new OutputBatcher((text) => {
+      shown += text;
+      releases += 1;
+    });
+    let sent = '';
+    // One chunk every 2 ms for 10 seconds.
+    for (let ms = 0; ms < 10_000; ms += 2) {
+      const chunk = String((ms / 2) % 10);
+      sent += chunk;
+      batcher.push(chunk);
+      vi.advanceTimersByTime(2);
+      expect(sent.length - shown.length).toBeLessThanOrEqual((STREAM_TICK_MS + 2 * FRAME_MS) / 2);
     }
-    vi.advanceTimersByTime(STREAM_TICK_MS * 40);
-    expect(shown.length).toBe(sent);
+    expect(releases).toBeLessThanOrEqual(10_000 / STREAM_TICK_MS);
+    vi.advanceTimersByTime(STREAM_TICK_MS + 2 * FRAME_MS);
+    expect(shown).toBe(sent);
   });
 
-  it('stops its timer when idle and after dispose', () => {
+  it('still releases when the page draws no frames (a hidden tab)', () => {
+    vi.spyOn(window, 'requestAnimationFrame').mockImplementation(() => 0);
+    const onRelease = vi.fn();
+    const batcher = new OutputBatcher(onRelease);
+    batcher.push('x');
+    vi.advanceTimersByTime(1_000);
+    expect(onRelease).toHaveBeenCalledWith('x');
+    vi.mocked(window.requestAnimationFrame).mockRestore();
+  });
+
+  it('schedules nothing when idle and after dispose', () => {
     const onRelease = vi.fn();
     const batcher = new OutputBatcher(onRelease);
     batcher.push('x');
