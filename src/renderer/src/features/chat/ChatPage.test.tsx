@@ -155,7 +155,7 @@ describe('ChatPage', () => {
   });
 
   it('shows the sent message masked like the server stored it', async () => {
-    const meta: ChatMeta = { session_hash_id: 's9', session_created: false, member_message_id: 1, chatbot_message_id: 2, model: 'demo', masked_pii: ['email'] };
+    const meta: ChatMeta = { session_hash_id: 's9', session_created: true, member_message_id: 1, chatbot_message_id: 2, model: 'demo', masked_pii: ['email'] };
     installFakeApi({
       ...baseRoutes,
       'POST /chatbots/5/chat/': () =>

@@ -30,7 +30,7 @@ function onNextFrame(callback: () => void): () => void {
  * first frame after that tick ends, all of them. So the screen is at most a tick and a frame
  * behind arrival at any speed (DESIGN §9: lag p95 under 100 ms) and renders at most 20 times a
  * second. Spec §9's counts per tick (1/2/4/8 by queue length) are not used: they top out at 160
- * chunks/s and would keep a slow stream seconds behind (decision draft-streaming-render). Nothing
+ * chunks/s and would keep a slow stream seconds behind (decision 0086). Nothing
  * is scheduled while nothing is queued, so an idle or finished answer costs nothing.
  */
 export class OutputBatcher {
