@@ -2,7 +2,7 @@ import { and, eq, exists, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client';
 import type { ChatbotRow, LlmModelRow, MemberRow } from '../../db/rows';
 import type { AppDeps } from '../../deps';
-import { chatbots, llmModels, memberGroupLinks, modelGroupPermissions } from '../../db/schema';
+import { chatbotTools, chatbots, llmModels, memberGroupLinks, modelGroupPermissions } from '../../db/schema';
 import { notFound } from '../../errors';
 import { visibleTo } from '../chatbots/service';
 
@@ -11,6 +11,8 @@ export interface SendTarget {
   chatbot: ChatbotRow;
   model: LlmModelRow;
   mayUseModel: boolean;
+  /** False when the chatbot has no tools at all: the send skips looking for the ones the member may use. */
+  mayHaveTools: boolean;
 }
 
 const isTrue = (value: unknown) => value === true || value === 't';
@@ -18,7 +20,7 @@ const isTrue = (value: unknown) => value === true || value === 't';
 /**
  * One statement for what a send reads first: the member's groups, the chatbot they may see (spec
  * §6, the same rule as the chatbot list), its model and the model permission (spec §5: the
- * unlimited model always, any other through a group permission). Built once per server and
+ * unlimited model always, any other through a group permission), and whether it has any tools. Built once per server and
  * executed with the send's ids, so a send pays one round trip and no query building for it.
  */
 function prepareSendTarget(db: Database) {
@@ -38,8 +40,17 @@ function prepareSendTarget(db: Database) {
         inArray(modelGroupPermissions.memberGroupId, groupIds),
       ),
     );
+  const tools = db
+    .select({ one: sql`1` })
+    .from(chatbotTools)
+    .where(eq(chatbotTools.chatbotId, chatbots.id));
   return db
-    .select({ chatbot: chatbots, model: llmModels, mayUseModel: sql<boolean>`(${llmModels.isUnlimited} or ${exists(permitted)})`.mapWith(isTrue) })
+    .select({
+      chatbot: chatbots,
+      model: llmModels,
+      mayUseModel: sql<boolean>`(${llmModels.isUnlimited} or ${exists(permitted)})`.mapWith(isTrue),
+      mayHaveTools: sql<boolean>`${exists(tools)}`.mapWith(isTrue),
+    })
     .from(chatbots)
     .innerJoin(llmModels, eq(llmModels.id, chatbots.llmModelId))
     .where(and(eq(chatbots.id, sql.placeholder('chatbotId')), visibleTo(db, viewer, groupIds)))

@@ -104,7 +104,7 @@ export async function checkSend(
   if (!typed && askedFileIds.length === 0) throw new AppError(422, 'message_empty', 'A message needs text or an image.');
 
   // A Studio test chat: its author (or an admin) tests the chatbot in any state, paid like any other send.
-  const { chatbot, model, mayUseModel } = body.is_test ? await findTestTarget(db, member, chatbotId) : await sendTargets.find(member, chatbotId);
+  const { chatbot, model, mayUseModel, mayHaveTools } = body.is_test ? await findTestTarget(db, member, chatbotId) : await sendTargets.find(member, chatbotId);
 
   const fileIds = [...new Set(askedFileIds)];
   if (fileIds.length > 0) {
@@ -148,7 +148,7 @@ export async function checkSend(
   const history = existing ? modelHistory(branch) : (givenHistory ?? []);
   const messages: ModelMessage[] = [...history, input.message];
   const modes = sendModes(body, model, taskMode);
-  const tools = withTools && !modes.image ? await offeredTools(db, member, chatbot.id) : [];
+  const tools = withTools && mayHaveTools && !modes.image ? await offeredTools(db, member, chatbot.id) : [];
   const estimatedInputTokens =
     estimateTokens(system) + history.reduce((sum, m) => sum + estimateTokens(messageText(m)), 0) + input.tokens + toolDefinitionTokens(tools);
   if (estimatedInputTokens > model.contextLimit) {

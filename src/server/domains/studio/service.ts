@@ -323,5 +323,6 @@ export async function findTestTarget(db: Database, member: MemberRow, chatbotId:
   const chatbot = await findEditableChatbot(db, member, chatbotId);
   const [model] = await db.select().from(llmModels).where(eq(llmModels.id, chatbot.llmModelId));
   if (!model) throw notFound();
-  return { chatbot, model, mayUseModel: (await availableModelIds(db, member.tenantId, await memberGroupIds(db, member))).has(model.id) };
+  // A test chat's tools are looked up with the send (chat/tools offeredTools).
+  return { chatbot, model, mayUseModel: (await availableModelIds(db, member.tenantId, await memberGroupIds(db, member))).has(model.id), mayHaveTools: true };
 }
