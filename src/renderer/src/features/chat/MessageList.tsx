@@ -18,8 +18,9 @@ const THREAD_PADDING_TOP_PX = 24;
 const THREAD_PADDING_BOTTOM_PX = 16;
 /** Rows rendered beyond each edge of the screen: enough for a fast flick, few enough to stay light. */
 const OVERSCAN_ROWS = 6;
+const neverAdjustScroll = () => false;
 /** First guesses before a row is measured; closer guesses mean smaller corrections. */
-const estimateRowPx = (message: SessionMessage | undefined) => (message === undefined ? 240 : message.speaker_type === 'member' ? 64 : 180);
+const estimateRowPx = (message: SessionMessage) => (message.speaker_type === 'member' ? 64 : 180);
 
 /**
  * Scrolls a row to the middle of the screen once it is loaded, once per `key`, then leaves the reader
@@ -30,9 +31,9 @@ function useCenterOnce(
   {
     virtualizer,
     hasLayout,
-    stickToBottom,
+    follow,
     onScroll,
-  }: { virtualizer: Virtualizer<HTMLDivElement, Element>; hasLayout: boolean; stickToBottom: { current: boolean }; onScroll: () => void },
+  }: { virtualizer: Virtualizer<HTMLDivElement, Element>; hasLayout: boolean; follow: (following: boolean) => void; onScroll: () => void },
   onCentered?: () => void,
 ) {
   const centered = useRef<unknown>(undefined);
@@ -40,7 +41,7 @@ function useCenterOnce(
   useLayoutEffect(() => {
     if (index < 0 || centered.current === key) return;
     centered.current = key;
-    stickToBottom.current = false;
+    follow(false);
     if (hasLayout) virtualizer.scrollToIndex(index, { align: 'center' });
     // Whether the bottom is out of view (the jump button), also where the row was in view already and nothing scrolled.
     requestAnimationFrame(onScroll);
@@ -100,9 +101,11 @@ export function MessageList({
   const olderRequested = useRef(false);
   const [hasLayout, setHasLayout] = useState(true);
 
-  const rowCount = messages.length + (run ? 1 : 0);
-  const getItemKey = useCallback((index: number) => messages[index]?.id ?? `run-${run?.id}`, [messages, run]);
-  const estimateSize = useCallback((index: number) => estimateRowPx(messages[index]), [messages]);
+  // The turn being answered is not a row: it follows the rows in the page's flow, so a batch of
+  // its text is one render and one frame, not a second render of the list to measure it (0086).
+  const rowCount = messages.length;
+  const getItemKey = useCallback((index: number) => messages[index]!.id, [messages]);
+  const estimateSize = useCallback((index: number) => estimateRowPx(messages[index]!), [messages]);
   const virtualizer = useVirtualizer({
     count: rowCount,
     getScrollElement: () => scrollerRef.current,
@@ -119,7 +122,24 @@ export function MessageList({
     // measured in the frame they change (not deferred to the next one), so the bottom stays
     // pinned while the answer grows.
     useFlushSync: false,
+    // Its end is its last row; with an answer being written below the rows that is not the page's
+    // end, and keeping it there would scroll the answer away. The reader is followed by followGrowth.
+    scrollEndThreshold: run ? -1 : 1,
   });
+
+  /**
+   * Whether the reader follows the bottom. Following, a row measured above the screen moves
+   * nothing by itself (the virtualizer would scroll by its change of size, up and away from an
+   * answer written below the rows): the rows box resizes and followGrowth pins the bottom again.
+   * Reading higher up, the virtualizer keeps the row being read in place.
+   */
+  const follow = useCallback(
+    (following: boolean) => {
+      stickToBottom.current = following;
+      virtualizer.shouldAdjustScrollPositionOnItemSizeChange = following ? neverAdjustScroll : undefined;
+    },
+    [virtualizer],
+  );
   /**
    * Without layout (jsdom: a scroller of height 0 at mount) nothing can be measured or scrolled:
    * every row is rendered, in order.
@@ -140,19 +160,20 @@ export function MessageList({
   const onScroll = useCallback(() => {
     const scroller = scrollerRef.current;
     if (!scroller) return;
-    stickToBottom.current = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < BOTTOM_SLACK_PX;
+    follow(scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < BOTTOM_SLACK_PX);
     setAwayFromBottom(!stickToBottom.current);
     if (scroller.scrollTop < LOAD_OLDER_THRESHOLD_PX) requestOlder();
-  }, [requestOlder]);
+  }, [requestOlder, follow]);
 
   useLayoutEffect(() => {
     const scroller = scrollerRef.current;
     if (scroller && scroller.clientHeight === 0) setHasLayout(false);
-  }, []);
+    follow(stickToBottom.current);
+  }, [follow]);
 
   // Before the effect that keeps the bottom in view, which they turn off.
   const rowOf = (key: unknown, messageId: number) => ({ key, index: messages.findIndex((message) => message.id === messageId) });
-  const thread = { virtualizer, hasLayout, stickToBottom, onScroll };
+  const thread = { virtualizer, hasLayout, follow, onScroll };
   useCenterOnce(focusMessageId === undefined ? undefined : rowOf(focusMessageId, focusMessageId), thread, () => {
     // Focus lands once the row is rendered, so a screen reader reads the message found.
     requestAnimationFrame(() => scrollerRef.current?.querySelector<HTMLElement>(`[data-message-id="${focusMessageId}"]`)?.focus({ preventScroll: true }));
@@ -161,8 +182,8 @@ export function MessageList({
 
   // A new message of the user always brings the bottom back into view.
   useLayoutEffect(() => {
-    if (run) stickToBottom.current = true;
-  }, [run]);
+    if (run) follow(true);
+  }, [run, follow]);
 
   useLayoutEffect(() => {
     const scroller = scrollerRef.current;
@@ -175,8 +196,7 @@ export function MessageList({
 
   /**
    * Follows the bottom when an element grows: the rows box (rows measured after their first
-   * guess, images, code highlighting) and the streaming row, whose text grows before the
-   * virtualizer's batched render has resized the rows box.
+   * guess, images, code highlighting) and the turn being answered below it.
    */
   const followGrowth = useCallback(
     (element: HTMLElement | null) => {
@@ -189,20 +209,9 @@ export function MessageList({
     },
     [scrollToBottom],
   );
-  const streamingRowRef = useCallback(
-    (element: HTMLDivElement | null) => {
-      virtualizer.measureElement(element);
-      const stopFollowing = followGrowth(element);
-      return () => {
-        stopFollowing?.();
-        virtualizer.measureElement(null);
-      };
-    },
-    [virtualizer, followGrowth],
-  );
 
   const jumpToLatest = () => {
-    stickToBottom.current = true;
+    follow(true);
     setAwayFromBottom(false);
     scrollToBottom();
   };
@@ -212,38 +221,38 @@ export function MessageList({
       {loadingOlder && <Loader className={classes.olderLoader} size="sm" aria-label={t('message.loadingOlder')} />}
       <div ref={scrollerRef} className={classes.scroller} onScroll={onScroll} data-testid="message-list">
         <div className={classes.thread} role="log" aria-label={t('message.thread')}>
-          {rowCount === 0 ? (
-            <div className={classes.emptyThread}>{empty}</div>
-          ) : (
+          {rowCount === 0 && !run && <div className={classes.emptyThread}>{empty}</div>}
+          {rowCount > 0 && (
             <div ref={followGrowth} className={classes.rows} style={{ height: virtualizer.getTotalSize() }}>
               {rows.map((row) => {
-                const message = messages[row.index];
+                const message = messages[row.index]!;
                 const previous = messages[row.index - 1];
                 return (
                   <div
                     key={row.key}
-                    ref={message ? virtualizer.measureElement : streamingRowRef}
+                    ref={virtualizer.measureElement}
                     data-index={row.index}
-                    data-message-id={message?.id}
-                    tabIndex={message && message.id === focusMessageId ? -1 : undefined}
-                    className={`${classes.row} ${message && message.id === focusMessageId ? classes.foundRow : ''}`}
+                    data-message-id={message.id}
+                    tabIndex={message.id === focusMessageId ? -1 : undefined}
+                    className={`${classes.row} ${message.id === focusMessageId ? classes.foundRow : ''}`}
                     style={{ transform: `translateY(${row.start}px)` }}
                   >
-                    {message ? (
-                      <MessageRow
-                        message={message}
-                        face={face}
-                        question={previous?.speaker_type === 'member' ? previous : undefined}
-                        onAskAgain={onAskAgain}
-                        feedbackSessionHash={feedbackSessionHash}
-                        branching={branching}
-                      />
-                    ) : (
-                      run && <StreamingTurn run={run} face={face} onAskAgain={onAskAgain} />
-                    )}
+                    <MessageRow
+                      message={message}
+                      face={face}
+                      question={previous?.speaker_type === 'member' ? previous : undefined}
+                      onAskAgain={onAskAgain}
+                      feedbackSessionHash={feedbackSessionHash}
+                      branching={branching}
+                    />
                   </div>
                 );
               })}
+            </div>
+          )}
+          {run && (
+            <div ref={followGrowth} className={rowCount > 0 ? classes.turnAfterRows : classes.turnAlone}>
+              <StreamingTurn run={run} face={face} onAskAgain={onAskAgain} />
             </div>
           )}
         </div>
