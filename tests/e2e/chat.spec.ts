@@ -151,4 +151,18 @@ test('older history loads 20 at a time when scrolling up, keeping the reading po
   await expect(question(11)).toBeInViewport();
   await expect(answers(page).last()).toBeInViewport();
   await expect(page.getByRole('button', { name: 'Jump to the latest message' })).toHaveCount(0);
+
+  // An answer written below the long chat keeps a reader at the bottom at its end while it grows,
+  // also when a message above changes height meanwhile (a picture or a code grammar arriving; here
+  // the last answer loses 400 px of it).
+  const lastRow = page.locator('[data-message-id]').last();
+  await lastRow.evaluate((row) => row.insertAdjacentHTML('beforeend', '<div data-testid="e2e-filler" style="height: 400px"></div>'));
+  await send(page, LONG_QUESTION);
+  const gapBelow = () => list.evaluate((element) => element.scrollHeight - element.scrollTop - element.clientHeight);
+  await expect(streamingAnswer(page)).toBeInViewport();
+  await page.getByTestId('e2e-filler').evaluate((filler) => filler.remove());
+  await expect(streamingAnswer(page)).toHaveCount(0, { timeout: 20_000 });
+  await expect(answers(page).last()).toContainText(ANSWER_END);
+  await expect.poll(gapBelow).toBeLessThan(2);
+  await expect(page.getByRole('button', { name: 'Jump to the latest message' })).toHaveCount(0);
 });
