@@ -86,6 +86,8 @@ const TERM_MATCHES_MAX = 200;
 const COMMON_TERMS_PAIRED = 6;
 /** Best full-text matches that become candidates. */
 const TEXT_CANDIDATES = 200;
+/** Question words (full-text lexemes) whose pairs make the full-text candidates' query. */
+const PAIRED_WORDS = 8;
 /** Candidates nearest to the question by the Hamming distance of the embeddings' sign bits, whose exact cosine is then computed. */
 const VECTOR_CANDIDATES = 100;
 
@@ -201,13 +203,25 @@ export async function searchPassages(
           limit ${TERM_MATCHES_MAX}
         ) as h
       ),
-      text_hits as materialized (
-        select c.id from ${documentChunks} c where ${scope} and c.search_vector @@ ${tsquery}
+      lexemes as materialized (
+        select distinct plainto_tsquery('english', t)::text as q from unnest(${termArray}) as t
+        where numnode(plainto_tsquery('english', t)) > 0 limit ${PAIRED_WORDS}
+      ),
+      -- Full-text candidates: the passages with two of the question's words, ranked; only when there
+      -- are none and no rare word was found, the passages with any of them (ranking every passage
+      -- that has one everyday word, as "data", read 30,000 rows).
+      text_pairs as materialized (
+        select c.id from ${documentChunks} c where ${scope}
+          and c.search_vector @@ (select string_agg('(' || a.q || ' & ' || b.q || ')', ' | ')::tsquery from lexemes a join lexemes b on a.q < b.q)
+        order by ts_rank_cd(c.search_vector, ${tsquery}) desc limit ${TEXT_CANDIDATES}
+      ),
+      text_any as materialized (
+        select c.id from ${documentChunks} c where ${scope} and not exists (select 1 from text_pairs) and not exists (select 1 from df where hits <= ${TERM_MATCHES_MAX}) and c.search_vector @@ ${tsquery}
         order by ts_rank_cd(c.search_vector, ${tsquery}) desc limit ${TEXT_CANDIDATES}
       ),
       candidate_ids as (
         select h.id from term_hits h join df using (term) where df.hits <= ${TERM_MATCHES_MAX}
-        union select id from pair_hits union select id from text_hits
+        union select id from pair_hits union select id from text_pairs union select id from text_any
       ),
       measured as materialized (
         select c.id, c.file_id, c.ordinal, f.name, c.page, c.section, c.text, ${body} as body,
