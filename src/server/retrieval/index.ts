@@ -125,10 +125,12 @@ interface PassageRow {
  * - with embeddings configured, the cosine similarity of the vectors.
  * A passage must match in at least one of them. So that a question costs about the same over 100
  * passages or 100,000, the candidates come from indexes (docs/decisions/draft-retrieval-at-scale.md):
- * the best full-text matches (GIN on search_vector); every passage containing a word found in at
- * most TERM_MATCHES_MAX passages, and up to that many containing two of the common ones (GIN on the
- * 2-character pieces, then strpos); with embeddings, the nearest by the sign bits' Hamming distance
- * (a scan of small values, no index), rescored exactly.
+ * every passage containing a question word found in at most TERM_MATCHES_MAX passages (GIN on the
+ * full-text vector for Latin words, on the 2-character pieces then strpos for other scripts), up to
+ * that many containing two of the common ones, and the best full-text matches having two of the
+ * question's words. The rankings are computed on these only; with embeddings, the candidates nearest
+ * by the sign bits' Hamming distance get their exact cosine (a passage the text did not reach is
+ * not found by its vector).
  */
 export async function searchPassages(
   deps: RetrievalDeps,
