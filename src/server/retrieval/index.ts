@@ -209,21 +209,29 @@ export async function searchPassages(
         select distinct plainto_tsquery('english', t)::text as q from unnest(${termArray}) as t
         where numnode(plainto_tsquery('english', t)) > 0 limit ${PAIRED_WORDS}
       ),
-      -- Full-text candidates: the passages with two of the question's words, ranked; only when there
-      -- are none and no rare word was found, the passages with any of them (ranking every passage
-      -- that has one everyday word, as "data", read 30,000 rows).
-      text_pairs as materialized (
+      -- Full-text candidates: the passages with three of the question's words, ranked; when there
+      -- are none, with two; only when there are none either and no rare word was found, with any
+      -- of them. Ranking every passage that has one everyday word, as "data", read 30,000 rows;
+      -- every one with two of them ("days" and "week") thousands.
+      text_triples as materialized (
         select c.id from ${documentChunks} c where ${scope}
+          and c.search_vector @@ (select string_agg('(' || a.q || ' & ' || b.q || ' & ' || d.q || ')', ' | ')::tsquery
+            from lexemes a join lexemes b on a.q < b.q join lexemes d on b.q < d.q)
+        order by ts_rank_cd(c.search_vector, ${tsquery}) desc limit ${TEXT_CANDIDATES}
+      ),
+      text_pairs as materialized (
+        select c.id from ${documentChunks} c where ${scope} and not exists (select 1 from text_triples)
           and c.search_vector @@ (select string_agg('(' || a.q || ' & ' || b.q || ')', ' | ')::tsquery from lexemes a join lexemes b on a.q < b.q)
         order by ts_rank_cd(c.search_vector, ${tsquery}) desc limit ${TEXT_CANDIDATES}
       ),
       text_any as materialized (
-        select c.id from ${documentChunks} c where ${scope} and not exists (select 1 from text_pairs) and not exists (select 1 from df where hits <= ${TERM_MATCHES_MAX}) and c.search_vector @@ ${tsquery}
+        select c.id from ${documentChunks} c where ${scope} and not exists (select 1 from text_triples) and not exists (select 1 from text_pairs)
+          and not exists (select 1 from df where hits <= ${TERM_MATCHES_MAX}) and c.search_vector @@ ${tsquery}
         order by ts_rank_cd(c.search_vector, ${tsquery}) desc limit ${TEXT_CANDIDATES}
       ),
       candidate_ids as (
         select h.id from term_hits h join df using (term) where df.hits <= ${TERM_MATCHES_MAX}
-        union select id from pair_hits union select id from text_pairs union select id from text_any
+        union select id from pair_hits union select id from text_triples union select id from text_pairs union select id from text_any
       ),
       measured as materialized (
         select c.id, c.file_id, c.ordinal, f.name, c.page, c.section, c.text, ${body} as body,
