@@ -117,7 +117,8 @@ interface PassageRow {
 /**
  * The passages of `fileIds` that best answer `question`, best first, fused by reciprocal rank from
  * up to four rankings of candidate passages:
- * - full-text search (English stemming and stop words; other scripts match whole words);
+ * - full-text search (English stemming and stop words; other scripts match whole words, Korean ones
+ *   without their particles);
  * - coverage: the question's words (Korean stems, Chinese and Japanese character pairs) found in
  *   the passage, each weighted by how rare it is among these passages;
  * - trigram word similarity (pg_trgm) of the question's words, on the best candidates of the
@@ -127,8 +128,8 @@ interface PassageRow {
  * passages or 100,000, the candidates come from indexes (docs/decisions/draft-retrieval-at-scale.md):
  * every passage containing a question word found in at most TERM_MATCHES_MAX passages (GIN on the
  * full-text vector for Latin words, on the 2-character pieces then strpos for other scripts), up to
- * that many containing two of the common ones, and the best full-text matches having two of the
- * question's words. The rankings are computed on these only; with embeddings, the candidates nearest
+ * that many containing two of the common ones, and the best full-text matches having three (else
+ * two) of the question's words. The rankings are computed on these only; with embeddings, the candidates nearest
  * by the sign bits' Hamming distance get their exact cosine (a passage the text did not reach is
  * not found by its vector).
  */
