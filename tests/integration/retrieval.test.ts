@@ -1,10 +1,12 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../src/server/config';
 import { chatbotDocuments, chatbots, documentChunks, fileSections, files, sessionMessages, tenants } from '../../src/server/db/schema';
 import { openPglite } from '../../src/server/db/client';
 import { seedDemoTenant } from '../../src/server/db/seed';
 import { indexFile, openAiCompatibleEmbedder, searchPassages } from '../../src/server/retrieval';
+import { queryTerms } from '../../src/server/retrieval/chunking';
+import { rowsOf } from '../../src/server/db/rows';
 import { createSources } from '../../src/server/domains/chat/sources';
 import { type FakeEmbeddingUpstream, startFakeEmbeddingUpstream } from '../fixtures/fakeEmbeddingUpstream';
 import { type FakeLlmUpstream, startFakeLlmUpstream } from '../fixtures/fakeLlmUpstream';
@@ -89,6 +91,19 @@ describe.each(databases)('retrieval on %s', (database) => {
     const [korean] = await searchPassages({ db: server.db }, { tenantId, fileIds, question: '연차휴가 며칠?' });
     expect(korean).toMatchObject({ name: '취업규칙.pdf', page: 3 });
     expect(korean!.snippet).toContain('15일');
+  });
+
+  it('strips Korean particles from passages as from questions, so full-text search matches 휴가를 to 휴가', async () => {
+    const words = ['휴가를', '재택근무는', '회사에서는', '신청하려면', '연차휴가는', '회의', 'vacation'];
+    const stems = rowsOf<{ stem: string }>(
+      await server.db.execute(
+        sql`select korean_stems(w) as stem from unnest(array[${sql.join(
+          words.map((word) => sql`${word}`),
+          sql`, `,
+        )}]::text[]) with ordinality as u(w, i) order by i`,
+      ),
+    );
+    expect(stems.map((row) => row.stem)).toEqual(words.map((word) => queryTerms(word)[0]));
   });
 
   it('searches only the given files of the tenant', async () => {

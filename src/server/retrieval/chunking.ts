@@ -70,7 +70,7 @@ const STOP_WORDS = new Set(
     '언제 언제까지 며칠 얼마 얼마나 얼마예요 무엇 뭐 뭔가요 어떻게 어디 누가 몇 몇시 있나요 하나요 해야 인가요 되나요 돼요 가능한가요 있어요 수 좀 알려줘 알려주세요'
   ).split(' '),
 );
-/** Particles and endings attached to Korean words; the stem without them matches other forms of the word. */
+/** Particles and endings attached to Korean words; the stem without them matches other forms of the word. korean_stems (migration 0050) strips the same list from passages: change both. */
 const KOREAN_SUFFIX = /(?:에서는|에서|으로|부터|까지|에게|이나|이란|이면|하면|하려면|은|는|이|가|을|를|의|에|로|와|과|도|만)$/u;
 const HANGUL = /\p{Script=Hangul}/u;
 

@@ -59,6 +59,7 @@ export const fileSections = pgTable(
 );
 
 const tsvector = customType<{ data: string }>({ dataType: () => 'tsvector' });
+const varbit = customType<{ data: string }>({ dataType: () => 'bit varying' });
 
 /**
  * Passages of a file's parsed text (file_sections) for retrieval: a few hundred characters each,
@@ -75,10 +76,28 @@ export const documentChunks = pgTable(
     page: integer('page'),
     section: text('section'),
     text: text('text').notNull(),
-    /** Full-text search vector of section and text, kept by PostgreSQL itself. */
-    searchVector: tsvector('search_vector').generatedAlwaysAs(sql`to_tsvector('english', coalesce(section, '') || ' ' || text)`),
+    /**
+     * Full-text search vector of section and text, kept by PostgreSQL itself: English stems, and
+     * Korean words without their particles (korean_stems, migration 0050, as queryTerms strips them).
+     */
+    searchVector: tsvector('search_vector').generatedAlwaysAs(sql`to_tsvector('english', korean_stems(coalesce(section, '') || ' ' || text))`),
     embedding: real('embedding').array(),
     embeddingModel: text('embedding_model'),
+    /**
+     * One bit per dimension of `embedding` (1 where positive), kept by PostgreSQL itself (function of
+     * migration 0049): the Hamming distance of two signatures is a cheap first pass over a question's
+     * candidates before the exact dot product of the nearest few (docs/decisions/draft-retrieval-at-scale.md).
+     */
+    embeddingSigns: varbit('embedding_signs').generatedAlwaysAs(sql`embedding_signs(embedding)`),
   },
-  (t) => [index('document_chunks_file_idx').on(t.fileId, t.ordinal)],
+  (t) => [
+    index('document_chunks_file_idx').on(t.fileId, t.ordinal),
+    // The text prefilter: full-text matches, and the passages containing a question word (its
+    // 2-character pieces, function of migration 0039, then strpos on the few the index returns).
+    // No pending list (fastupdate): passages are written by the background indexing, searched while a member waits.
+    index('document_chunks_search_idx').using('gin', t.searchVector).with({ fastupdate: false }),
+    index('document_chunks_bigram_idx')
+      .using('gin', sql`chat_search_bigrams(coalesce(${t.section}, '') || ' ' || ${t.text})`)
+      .with({ fastupdate: false }),
+  ],
 );
