@@ -216,7 +216,7 @@ try {
     .from(documentChunks)
     .where(eq(documentChunks.tenantId, tenantId));
   const vector = await db.execute(sql`select 1 from pg_available_extensions where name = 'vector'`);
-  // The server does not use pgvector (docs/decisions/draft-retrieval-at-scale.md): said here so a run on a database that has it shows it.
+  // The server does not use pgvector (docs/decisions/0087-retrieval-at-scale.md): said here so a run on a database that has it shows it.
   console.log(
     `retrieval on ${KIND}: ${RETRIEVAL_QUESTIONS.length} questions over ${fileIds.length} documents, ${count} passages; vector extension available: ${rowsOf(vector).length > 0 ? 'yes (not used)' : 'no'}`,
   );

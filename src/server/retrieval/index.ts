@@ -125,7 +125,7 @@ interface PassageRow {
  *   others: other forms of a word, particles and endings, typos;
  * - with embeddings configured, the cosine similarity of the vectors.
  * A passage must match in at least one of them. So that a question costs about the same over 100
- * passages or 100,000, the candidates come from indexes (docs/decisions/draft-retrieval-at-scale.md):
+ * passages or 100,000, the candidates come from indexes (docs/decisions/0087-retrieval-at-scale.md):
  * every passage containing a question word found in at most TERM_MATCHES_MAX passages (GIN on the
  * full-text vector for Latin words, on the 2-character pieces then strpos for other scripts), up to
  * that many containing two of the common ones, and the best full-text matches having three (else

@@ -1,4 +1,4 @@
--- Retrieval at scale (docs/decisions/draft-retrieval-at-scale.md). An embedding's sign bits: the
+-- Retrieval at scale (docs/decisions/0087-retrieval-at-scale.md). An embedding's sign bits: the
 -- Hamming distance of two signatures ranks a question's candidates cheaply before the exact dot
 -- product of the nearest 100. STRICT: a passage without an embedding has no signature.
 CREATE FUNCTION embedding_signs(v real[]) RETURNS bit varying

@@ -1,7 +1,7 @@
 -- Korean words are written with their particles and endings attached (휴가를, 재택근무는): the
 -- full-text vector gets them without, as the question's words are (queryTerms' KOREAN_SUFFIX in
 -- server/retrieval/chunking.ts: the same list; a word keeps at least two syllables), so that the
--- full-text ranking and its GIN index serve Korean too (docs/decisions/draft-retrieval-at-scale.md).
+-- full-text ranking and its GIN index serve Korean too (docs/decisions/0087-retrieval-at-scale.md).
 CREATE FUNCTION korean_stems(body text) RETURNS text
 LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
 AS $$

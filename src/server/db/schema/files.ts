@@ -86,7 +86,7 @@ export const documentChunks = pgTable(
     /**
      * One bit per dimension of `embedding` (1 where positive), kept by PostgreSQL itself (function of
      * migration 0049): the Hamming distance of two signatures is a cheap first pass over a question's
-     * candidates before the exact dot product of the nearest few (docs/decisions/draft-retrieval-at-scale.md).
+     * candidates before the exact dot product of the nearest few (docs/decisions/0087-retrieval-at-scale.md).
      */
     embeddingSigns: varbit('embedding_signs').generatedAlwaysAs(sql`embedding_signs(embedding)`),
   },
