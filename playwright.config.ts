@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,9 +12,12 @@ import { systemChromium } from './scripts/optionalServices.mjs';
  * interface for every test's new context (the shell took 18% less CPU over three specs). Elsewhere
  * Playwright's own Chromium, which `npm test` downloads when it is missing.
  */
-const port = Number(process.env.E2E_PORT ?? 3310);
-// Workers load this file again: they inherit the runner's directories instead of making their own,
-// so specs read the mail the server sent (tests/e2e/mailbox.ts).
+// Workers load this file again: they inherit the runner's port and directories instead of making
+// their own, so specs reach the same server and read the mail it sent (tests/e2e/mailbox.ts). The
+// port is a free one unless E2E_PORT names it, with the two after it free too.
+const port = Number(
+  (process.env.E2E_PORT ??= execFileSync(process.execPath, [join(import.meta.dirname, 'scripts/freePorts.mjs')], { encoding: 'utf8' }).trim()),
+);
 const dataDir = (process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'e2e-data-')));
 const mailboxDir = (process.env.E2E_MAILBOX_DIR ??= `${dataDir}-mailbox`);
 // The server's mail goes over SMTP to a sink on this port, which keeps it in mailboxDir.

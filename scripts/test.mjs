@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: everything CI runs — the desktop and web builds, then the Playwright end-to-end
-// tests in two shards (the first on PostgreSQL, the second on PGlite), the server integration
+// tests in three shards (the first and third on PostgreSQL, the second on PGlite), the server integration
 // tests on PostgreSQL (both need TEST_DATABASE_URL; without it everything runs on PGlite),
 // lint (boundaries), the format check and type checks side by side, then unit, component and
 // server integration tests on PGlite and the keychain tests (on Linux inside a D-Bus session with
@@ -16,10 +16,10 @@
 // (desktop build, lint, format and type checks) are then left out.
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, setPriority, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePortTriplet } from './freePorts.mjs';
 import { optionalServices, recordSkip, systemChromium } from './optionalServices.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -81,12 +81,32 @@ const [playwrightCommand, playwrightScript] = tool('@playwright/test', 'playwrig
 const npm = (args) =>
   process.env.npm_execpath ? [process.execPath, [process.env.npm_execpath, ...args], {}] : ['npm', args, { shell: process.platform === 'win32' }];
 
-function run(title, command, args, env = {}) {
+/**
+ * Lint, the format check and the type checks run below normal priority: nothing waits on them
+ * but the summary, while the end-to-end tests and the server tests wait on browsers and servers
+ * with time limits. Beside them the checks take what the machine has left.
+ */
+const BATCH_PRIORITY = 10;
+function lowerPriority(child) {
+  try {
+    setPriority(child.pid, BATCH_PRIORITY);
+  } catch {
+    // Already ended, or not allowed here: it runs at normal priority.
+  }
+}
+
+/** Runs a step to its end, its output on ours; `batch` lowers its priority. */
+async function run(title, command, args, { env = {}, batch = false } = {}) {
   console.log(`\n==> ${title}`);
   const started = Date.now();
-  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  if (batch) lowerPriority(child);
+  const code = await new Promise((resolve) => {
+    child.on('error', () => resolve(1));
+    child.on('close', (exitCode) => resolve(exitCode ?? 1));
+  });
   stepTimes.push(`${Math.round((Date.now() - started) / 1000)} s  ${title}`);
-  const ok = result.status === 0;
+  const ok = code === 0;
   if (!ok) failedSteps.push(title);
   return ok;
 }
@@ -136,8 +156,8 @@ const vitestArgs = (reportName, args) => [
   `--outputFile.json=${join(reportDir, `${reportName}.json`)}`,
 ];
 
-function vitest(title, args, reportName, env) {
-  const ok = run(title, vitestCommand, vitestArgs(reportName, args), env);
+async function vitest(title, args, reportName, env) {
+  const ok = await run(title, vitestCommand, vitestArgs(reportName, args), { env });
   countVitest(join(reportDir, `${reportName}.json`));
   return ok;
 }
@@ -146,12 +166,13 @@ function vitest(title, args, reportName, env) {
  * Starts a step in the background: its output goes to a file, printed when `finish` is awaited, and
  * its report is counted then (`count`).
  */
-function startInBackground(title, command, args, { env = {}, count = () => {} }) {
+function startInBackground(title, command, args, { env = {}, count = () => {}, batch = false }) {
   const logFile = join(reportDir, `${title.replace(/\W+/g, '-')}.log`);
   const log = openSync(logFile, 'w');
   const started = Date.now();
   console.log(`\n==> ${title}: started beside other steps (its output follows when it ends)`);
   const child = spawn(command, args, { stdio: ['ignore', log, log], env: { ...process.env, ...env } });
+  if (batch) lowerPriority(child);
   // Timed when it ends, not when its output is printed.
   const done = new Promise((resolve) => child.on('close', (code) => resolve({ code: code ?? 1, seconds: Math.round((Date.now() - started) / 1000) })));
   return async () => {
@@ -184,23 +205,6 @@ function countPlaywright(file) {
     for (const child of suite.suites ?? []) visit(child, [...titles, child.title]);
   };
   for (const suite of report.suites ?? []) visit(suite, []);
-}
-
-/** A port that is free, with the next two free as well (the e2e server's search fake and mail sink). */
-async function freePortTriplet() {
-  const listen = (port) =>
-    new Promise((resolve) => {
-      const server = createServer();
-      server.once('error', () => resolve(undefined));
-      server.listen(port, '127.0.0.1', () => {
-        const { port: taken } = server.address();
-        server.close(() => resolve(taken));
-      });
-    });
-  for (;;) {
-    const base = await listen(0);
-    if (base && base < 65_000 && (await listen(base + 1)) && (await listen(base + 2))) return base;
-  }
 }
 
 /** Notes a pass this machine cannot run: its line now, and one at the end (under CI, a failure). */
@@ -252,20 +256,20 @@ async function prepareBrowser(title) {
 /**
  * The end-to-end tests spend most of their time waiting for the page, so they run in the
  * background beside lint, the type checks and the test passes, which keep both cores busy; the
- * builds they need come first. They run as two shards at once, each with a server, a database,
- * ports and an output folder of its own (Playwright empties its output folder as it starts): one
- * after the other they were the longest step by far. Named specs run as one part.
+ * builds they need come first. They run as three shards at once, each with a server, a database,
+ * ports and an output folder of its own (Playwright empties its output folder as it starts): as
+ * two they were still the longest step, mostly waiting on the page. Named specs run as one part.
  */
 const endToEndTitle = 'end-to-end tests (Playwright, Chromium, real server)';
 const endToEndRuns = runs('e2e') && (await prepareBrowser(endToEndTitle));
-const E2E_SHARDS = everything ? 2 : 1;
+const E2E_SHARDS = everything ? 3 : 1;
 const endToEndFinishes = [];
 const desktopBuilt = everything ? build('desktop build (electron-vite)', 'build:desktop') : true;
 // The packed app the desktop bundle test reads, packed while the machine is still quiet
 // (scripts/packDesktop.mjs); amid the other steps electron-builder took that test 30–60 s.
 if (everything && desktopBuilt) {
   const packDir = join(reportDir, 'desktop-pack');
-  if (run('desktop pack (electron-builder --dir, a stand-in Electron)', process.execPath, ['scripts/packDesktop.mjs', packDir]))
+  if (await run('desktop pack (electron-builder --dir, a stand-in Electron)', process.execPath, ['scripts/packDesktop.mjs', packDir]))
     process.env.DESKTOP_PACK_DIR = join(packDir, 'release/linux-unpacked/resources');
 }
 const webBuilt = everything || endToEndRuns ? build('web build (vite)', 'build:web') : true;
@@ -274,14 +278,15 @@ const webBuilt = everything || endToEndRuns ? build('web build (vite)', 'build:w
 const serverBuilt = endToEndRuns ? build('server build (esbuild)', 'build:server') : true;
 const endToEndDatabases = [];
 /**
- * With PostgreSQL at hand, part 1 runs on a fresh database of its own there, part 2 on PGlite: the
- * browser flows run on both databases, and native PostgreSQL takes the server a fraction of the CPU
- * the WebAssembly one does. The server migrates it as it starts; it is dropped at the end.
+ * With PostgreSQL at hand, parts 1 and 3 run on a fresh database of their own there, part 2 on
+ * PGlite: the browser flows run on both databases, and native PostgreSQL takes the server a
+ * fraction of the CPU the WebAssembly one does. The server migrates it as it starts; it is dropped
+ * at the end.
  */
 async function endToEndDatabase(shard) {
-  if (shard !== 1 || E2E_SHARDS === 1 || optionalServices.postgres.missing()) return undefined;
+  if (shard % 2 === 0 || E2E_SHARDS === 1 || optionalServices.postgres.missing()) return undefined;
   const { default: postgres } = await import('postgres');
-  const name = `e2e_${Date.now().toString(36)}_${process.pid}`;
+  const name = `e2e_${Date.now().toString(36)}_${process.pid}_${shard}`;
   const admin = postgres(process.env.TEST_DATABASE_URL, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database "${name}"`);
   endToEndDatabases.push({ admin, name });
@@ -344,10 +349,10 @@ if (everything) {
   const [prettier, prettierScript] = tool('prettier');
   const [tsc, tscScript] = tool('typescript', 'tsc');
   checks.push(
-    startInBackground('lint (ESLint with the DESIGN §4 boundary rules)', eslint, [eslintScript, '.', '--max-warnings=0'], {}),
-    startInBackground('format check (Prettier; `npm run format` fixes it)', prettier, [prettierScript, '--check', '.', '--log-level', 'warn'], {}),
-    startInBackground('type check (node: shared, server, main, preload, tests)', tsc, [tscScript, '-p', 'tsconfig.node.json'], {}),
-    startInBackground('type check (web: renderer, shared)', tsc, [tscScript, '-p', 'tsconfig.web.json'], {}),
+    startInBackground('lint (ESLint with the DESIGN §4 boundary rules)', eslint, [eslintScript, '.', '--max-warnings=0'], { batch: true }),
+    startInBackground('format check (Prettier; `npm run format` fixes it)', prettier, [prettierScript, '--check', '.', '--log-level', 'warn'], { batch: true }),
+    startInBackground('type check (node: shared, server, main, preload, tests)', tsc, [tscScript, '-p', 'tsconfig.node.json'], { batch: true }),
+    startInBackground('type check (web: renderer, shared)', tsc, [tscScript, '-p', 'tsconfig.web.json'], { batch: true }),
   );
 } else {
   console.log('\n==> desktop build, lint, format and type checks: not run (named tests only)');
@@ -355,7 +360,7 @@ if (everything) {
 for (const finish of checks) await finish();
 
 if (runs('unit', 'integration')) {
-  vitest(
+  await vitest(
     'unit, component and server integration tests on PGlite',
     [
       '--project',
@@ -382,7 +387,7 @@ if (runs('keychain')) {
   else if (process.platform === 'linux') {
     // The Secret Service of an unlocked gnome-keyring in a D-Bus session of their own; sh passes
     // the vitest command on as it is ("$@"), unquoted by nothing.
-    run('keychain tests (gnome-keyring in a private D-Bus session)', 'dbus-run-session', [
+    await run('keychain tests (gnome-keyring in a private D-Bus session)', 'dbus-run-session', [
       '--',
       'sh',
       '-c',
@@ -394,7 +399,7 @@ if (runs('keychain')) {
     countVitest(join(reportDir, 'keychain.json'));
   } else {
     // macOS and Windows: keytar uses the user's own keychain.
-    run(`keychain tests (the ${process.platform === 'darwin' ? 'macOS' : 'Windows'} keychain)`, vitestCommand, keychainArgs);
+    await run(`keychain tests (the ${process.platform === 'darwin' ? 'macOS' : 'Windows'} keychain)`, vitestCommand, keychainArgs);
     countVitest(join(reportDir, 'keychain.json'));
   }
 }

@@ -10,7 +10,7 @@ import { expectAccessibleOnPhone } from './screens';
  * page) and an OpenLDAP slapd, both on loopback for this spec only; the platforms are added through
  * the admin API and removed again, so other specs see a sign-in page without SSO.
  */
-const port = Number(process.env.E2E_PORT ?? 3310);
+const port = Number(process.env.E2E_PORT);
 const CALLBACK = `http://127.0.0.1:${port}/auth/sso/callback`;
 
 let provider: OidcProviderFixture;

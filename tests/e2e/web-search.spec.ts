@@ -4,7 +4,7 @@ import { MEMBER, signIn } from './support';
 import { expectAccessibleOnPhone } from './screens';
 
 /** playwright.config.ts points the server's SEARCH_URL at the port after the server's. */
-const searchPort = Number(process.env.E2E_PORT ?? 3310) + 1;
+const searchPort = Number(process.env.E2E_PORT) + 1;
 let search: FakeSearchUpstream;
 
 test.beforeAll(async () => {
