@@ -3,7 +3,8 @@
  * (dist-server/index.js, with the flags of package.json's `server` script), while it streams
  * BENCH_STREAMS answers at once from a fake OpenAI-compatible upstream on loopback, BENCH_ROUNDS
  * rounds in a row. Prints the RSS after the start, after each round and at the peak (VmHWM), on
- * PostgreSQL (the target) and PGlite (for information; its database lives in the same process).
+ * PostgreSQL (the target) and PGlite (for information; its database lives in the same process),
+ * and the server's CPU time per answer (what a memory-saving flag costs).
  * The upstream and the load generator run in processes of their own. Figures only.
  *
  * The server runs as in production: the bench seeds the demo tenant and BENCH_MEMBERS members
@@ -35,7 +36,10 @@ import {
   loadRole,
   mib,
   nextMessage,
+  ms,
   openBenchDatabase,
+  percentile,
+  processCpuMicros,
   processMemory,
   serverNodeArgs,
   signInMembers,
@@ -57,7 +61,7 @@ type Kind = 'postgres' | 'pglite';
 interface Figures {
   kind: Kind;
   started: number;
-  rounds: { rss: number; highest: number; ok: number; failed: number; seconds: number }[];
+  rounds: { rss: number; highest: number; ok: number; failed: number; seconds: number; cpuPerAnswer: number }[];
   peak: number;
 }
 
@@ -97,6 +101,7 @@ async function measure(kind: Kind, entry: string, upstreamUrl: string, load: Chi
     const rounds: Figures['rounds'] = [];
     for (let round = 1; round <= ROUNDS; round++) {
       let highest = 0;
+      const cpuBefore = processCpuMicros(pid) ?? Number.NaN;
       const sampler = setInterval(() => (highest = Math.max(highest, processMemory(pid)?.rss ?? 0)), SAMPLE_MS);
       const { results, seconds } = await ask<{ results: StreamResult[]; seconds: number }>(load, {
         type: 'run',
@@ -110,9 +115,10 @@ async function measure(kind: Kind, entry: string, upstreamUrl: string, load: Chi
       await ask(upstream, { type: 'forget' });
       const ok = results.filter((result) => result.ok).length;
       const { rss } = processMemory(pid)!;
-      rounds.push({ rss, highest: Math.max(highest, rss), ok, failed: results.length - ok, seconds });
+      const cpuPerAnswer = ((processCpuMicros(pid) ?? Number.NaN) - cpuBefore) / 1000 / results.length;
+      rounds.push({ rss, highest: Math.max(highest, rss), ok, failed: results.length - ok, seconds, cpuPerAnswer });
       console.log(
-        `  ${kind} round ${round}: RSS ${mib(rss)} (highest ${mib(Math.max(highest, rss))}), ${ok} answers in ${seconds.toFixed(1)} s, ${results.length - ok} failed`,
+        `  ${kind} round ${round}: RSS ${mib(rss)} (highest ${mib(Math.max(highest, rss))}), ${ok} answers in ${seconds.toFixed(1)} s, ${results.length - ok} failed, server CPU ${cpuPerAnswer.toFixed(1)} ms per answer`,
       );
     }
     return { kind, started, rounds, peak: processMemory(pid)!.peak };
@@ -127,11 +133,16 @@ function report(all: Figures[]): void {
   console.log(
     `\nbench:memory  ${STREAMS} answers at once, ${ROUNDS} rounds, ${MEMBERS} members, ${TOKENS} tokens at ${TOKEN_DELAY_MS} ms/token, ${PAID ? 'paid' : 'unlimited'} model; node ${serverNodeArgs().join(' ') || '(no flags)'}`,
   );
-  console.log(`  database   after start   ${Array.from({ length: ROUNDS }, (_, i) => `round ${i + 1}`.padStart(9)).join(' ')}   peak   failed`);
+  console.log(
+    `  database   after start   ${Array.from({ length: ROUNDS }, (_, i) => `round ${i + 1}`.padStart(9)).join(' ')}   peak   failed   CPU per answer (median round)`,
+  );
   for (const figures of all) {
     const rounds = figures.rounds.map((round) => mib(round.rss).padStart(9)).join(' ');
     const failed = figures.rounds.reduce((sum, round) => sum + round.failed, 0);
-    console.log(`  ${figures.kind.padEnd(8)}   ${mib(figures.started).padStart(11)}   ${rounds}   ${mib(figures.peak)}   ${failed}`);
+    const cpu = figures.rounds.map((round) => round.cpuPerAnswer).sort((a, b) => a - b);
+    console.log(
+      `  ${figures.kind.padEnd(8)}   ${mib(figures.started).padStart(11)}   ${rounds}   ${mib(figures.peak)}   ${String(failed).padStart(6)}   ${ms(percentile(cpu, 50))}`,
+    );
   }
 }
 
