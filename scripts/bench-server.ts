@@ -18,23 +18,36 @@
  * (write a V8 CPU profile of each target there).
  */
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { streamText } from 'ai';
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { buildApp } from '../src/server/app';
 import { testConfig } from '../src/server/config';
 import type { Database } from '../src/server/db/client';
-import { DEMO_MEMBER, seedDemoTenant } from '../src/server/db/seed';
-import { memberGroupLinks, members } from '../src/server/db/schema';
+import { seedDemoTenant } from '../src/server/db/seed';
 import { OPENAI_COMPATIBLE_PROVIDER, createLlmRegistry } from '../src/server/llm/registry';
 import { API_PREFIX } from '../src/shared/domain/http';
-import { startFakeLlmUpstream } from '../tests/fixtures/fakeLlmUpstream';
-import { ask, benchPostgresUrl, envInt, forkRole, ms, nextMessage, openBenchDatabase, percentile, serveRequests } from './benchSupport';
+import {
+  type StreamResult,
+  UPSTREAM_MODEL,
+  addBenchMembers,
+  ask,
+  benchPostgresUrl,
+  envInt,
+  forkRole,
+  loadRole,
+  ms,
+  nextMessage,
+  openBenchDatabase,
+  percentile,
+  processCpuMicros,
+  serveRequests,
+  signInMembers,
+  upstreamRole,
+} from './benchSupport';
 
 const SCRIPT = fileURLToPath(import.meta.url);
 const STREAMS = envInt('BENCH_STREAMS', 1000);
@@ -45,9 +58,6 @@ const TOKENS = envInt('BENCH_TOKENS', 20);
 const POOL_SIZE = process.env.BENCH_POOL_SIZE ? envInt('BENCH_POOL_SIZE', 20) : undefined;
 const PAID = (process.env.BENCH_CHATBOT ?? 'paid') !== 'free';
 const PORT = envInt('BENCH_PORT', 3430);
-const UPSTREAM_MODEL = 'fake-model';
-/** USER_HZ of /proc/<pid>/stat, 100 on Linux. */
-const CLOCK_TICKS_PER_SECOND = 100;
 
 type TargetKind = 'floor' | 'pglite' | 'postgres';
 
@@ -58,38 +68,12 @@ function parseTarget(spec: string): { kind: TargetKind; poolSize?: number; authC
   return { kind, poolSize: pool ? Number(pool) : POOL_SIZE, authCache: !options.includes('nocache') };
 }
 
-interface StreamResult {
-  text: string;
-  ok: boolean;
-  clientTtft: number;
-  total: number;
-}
-
 interface TurnProfile {
   statements: number;
   selects: number;
   lockingSelects: number;
   writes: number;
   transactions: number;
-}
-
-// ---------------------------------------------------------------- upstream process
-
-async function upstreamRole(): Promise<void> {
-  const upstream = await startFakeLlmUpstream({ chunks: Array.from({ length: TOKENS }, (_, i) => `tok${i} `), delayMs: TOKEN_DELAY_MS }, { port: PORT });
-  serveRequests({
-    // The upstream's own time to first token per request, by the request's last message.
-    ttft: () => {
-      const byText: Record<string, number> = {};
-      for (const request of upstream.requests) {
-        const last = request.body.messages?.at(-1)?.content;
-        if (typeof last === 'string' && request.firstChunkAt !== null) byText[last] = request.firstChunkAt - request.receivedAt;
-      }
-      upstream.requests.length = 0;
-      return { byText };
-    },
-  });
-  process.send!({ type: 'ready', baseUrl: upstream.baseUrl });
 }
 
 // ---------------------------------------------------------------- target processes
@@ -105,21 +89,16 @@ function cpuMicros(): number {
  * /proc when the server runs on this Linux machine; null elsewhere.
  */
 async function backendCpuMicros(db: Database): Promise<number | null> {
-  if (!existsSync('/proc/self/stat')) return null;
   const result = await db.execute(sql`select pid from pg_stat_activity where datname = current_database()`).catch(() => null);
   if (!result) return null;
   const pids = (Array.isArray(result) ? result : (result as unknown as { rows: { pid: number }[] }).rows) as { pid: number }[];
-  let ticks = 0;
+  let micros = 0;
   for (const { pid } of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      return null;
-    }
+    const used = processCpuMicros(pid);
+    if (used === null) return null;
+    micros += used;
   }
-  return (ticks / CLOCK_TICKS_PER_SECOND) * 1_000_000;
+  return micros;
 }
 
 /** Exits right after the answer to `close` has gone out. */
@@ -168,21 +147,6 @@ async function floorRole(baseUrl: string): Promise<void> {
   process.send!({ type: 'ready', chatUrl: `http://127.0.0.1:${PORT + 1}/chat`, tokens: [null] });
 }
 
-/** Extra approved members of the demo tenant, each with the demo member's password and group. */
-async function addBenchMembers(db: Database, count: number): Promise<string[]> {
-  const [demo] = await db.select().from(members).where(eq(members.email, DEMO_MEMBER.email));
-  if (!demo) throw new Error('demo member missing');
-  const emails = Array.from({ length: count - 1 }, (_, i) => `bench-${i}@demo.test`);
-  if (emails.length > 0) {
-    const rows = await db
-      .insert(members)
-      .values(emails.map((email, i) => ({ ...demo, id: undefined, email, name: `Bench member ${i}`, createdAt: undefined, updatedAt: undefined })))
-      .returning({ id: members.id });
-    await db.insert(memberGroupLinks).values(rows.map((row) => ({ tenantId: demo.tenantId, memberId: row.id, memberGroupId: demo.defaultMemberGroupId! })));
-  }
-  return [DEMO_MEMBER.email, ...emails];
-}
-
 async function serverRole(spec: string, baseUrl: string): Promise<void> {
   const { kind, poolSize, authCache } = parseTarget(spec);
   if (kind === 'floor') throw new Error('the floor is not a database target');
@@ -216,22 +180,7 @@ async function serverRole(spec: string, baseUrl: string): Promise<void> {
   const app = await buildApp({ db, config, logger: { level: config.LOG_LEVEL } });
   await app.listen({ port: PORT + 2, host: '127.0.0.1' });
   const apiBase = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}${API_PREFIX}`;
-
-  const tokens: string[] = [];
-  for (const email of emails) {
-    const response = await fetch(`${apiBase}/auth/sign-in/`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-client-kind': 'desktop' },
-      body: JSON.stringify({ email, password: DEMO_MEMBER.password }),
-    });
-    if (response.status !== 200) throw new Error(`sign-in answered ${response.status}`);
-    tokens.push(((await response.json()) as { access_token: string }).access_token);
-  }
-  const list = (await (await fetch(`${apiBase}/chatbots/?include_default=true`, { headers: { 'x-access-token': tokens[0]! } })).json()) as {
-    items: { id: number; llm_model: { is_unlimited?: boolean; is_low_llm: boolean } }[];
-  };
-  const chatbot = list.items.find((bot) => bot.llm_model.is_low_llm !== PAID);
-  if (!chatbot) throw new Error('no chatbot to benchmark');
+  const { chatUrl, tokens } = await signInMembers(apiBase, emails, PAID);
 
   serveRequests({
     'profile-reset': () => {
@@ -246,65 +195,7 @@ async function serverRole(spec: string, baseUrl: string): Promise<void> {
       return exitSoon();
     },
   });
-  process.send!({ type: 'ready', chatUrl: `${apiBase}/chatbots/${chatbot.id}/chat/`, tokens });
-}
-
-// ---------------------------------------------------------------- load generator process
-
-async function streamOnce(chatUrl: string, token: string | null, text: string): Promise<StreamResult> {
-  const started = performance.now();
-  const response = await fetch(chatUrl, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { 'x-access-token': token } : {}) },
-    body: JSON.stringify({ text }),
-  });
-  if (response.status !== 200) {
-    await response.text();
-    return { text, ok: false, clientTtft: Number.NaN, total: performance.now() - started };
-  }
-  const reader = response.body!.getReader();
-  const decoder = new TextDecoder();
-  let seen = '';
-  let firstTokenAt: number | null = null;
-  let failed = false;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    const chunk = decoder.decode(value, { stream: true });
-    if (firstTokenAt === null) {
-      seen += chunk;
-      if (seen.includes('"type":"text"')) firstTokenAt = performance.now();
-    }
-    if (chunk.includes('"finish_reason":"error"')) failed = true;
-  }
-  return { text, ok: !failed, clientTtft: (firstTokenAt ?? performance.now()) - started, total: performance.now() - started };
-}
-
-function loadRole(): void {
-  serveRequests({
-    run: async (message) => {
-      const { chatUrl, tokens, streams, concurrency, prefix } = message as {
-        chatUrl: string;
-        tokens: (string | null)[];
-        streams: number;
-        concurrency: number;
-        prefix: string;
-      };
-      const results: StreamResult[] = [];
-      let next = 0;
-      const began = performance.now();
-      await Promise.all(
-        Array.from({ length: Math.min(concurrency, streams) }, async () => {
-          while (next < streams) {
-            const index = next++;
-            results.push(await streamOnce(chatUrl, tokens[index % tokens.length]!, `${prefix}-${index}`));
-          }
-        }),
-      );
-      return { results, seconds: (performance.now() - began) / 1000 };
-    },
-  });
-  process.send!({ type: 'ready' });
+  process.send!({ type: 'ready', chatUrl, tokens });
 }
 
 // ---------------------------------------------------------------- orchestration
@@ -429,7 +320,7 @@ async function main(): Promise<void> {
 const [role, ...args] = process.argv.slice(2);
 const started =
   role === 'upstream'
-    ? upstreamRole()
+    ? upstreamRole({ port: PORT, tokens: TOKENS, delayMs: TOKEN_DELAY_MS })
     : role === 'load'
       ? Promise.resolve(loadRole())
       : role === 'target'

@@ -8,7 +8,10 @@
  * esbuild: already installed (tsx runs on it), bundles the server in well under a second, and
  * needs no configuration file. Packages from node_modules stay external: `npm install` puts them
  * there anyway, and PGlite's wasm and data files, argon2's native binding and the postgres driver
- * load from their own package directories, which a bundle would break.
+ * load from their own package directories, which a bundle would break. Except drizzle-orm (plain
+ * JavaScript): Node 24 reads its 175 KB package.json again for each of the hundreds of files it
+ * loads, a third of a second and some 80 MiB of garbage at every start (docs/BENCHMARKS.md "Memory
+ * and start").
  *
  * Usage: node scripts/build-server.mjs [--outdir <dir>]   (default dist-server)
  */
@@ -28,7 +31,14 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node22',
-  packages: 'external',
+  plugins: [
+    {
+      name: 'external-packages-but-drizzle',
+      setup(builder) {
+        builder.onResolve({ filter: /^[^./]/ }, ({ path }) => (/^drizzle-orm(\/|$)/.test(path) ? undefined : { path, external: true }));
+      },
+    },
+  ],
   sourcemap: true,
   logLevel: 'warning',
 });

@@ -11,8 +11,7 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
-import { Upload } from '@aws-sdk/lib-storage';
+import type { S3ServiceException } from '@aws-sdk/client-s3';
 import type { ServerConfig } from '../config';
 
 export interface StoredFile {
@@ -111,31 +110,44 @@ export interface S3Settings {
   credentials?: { accessKeyId: string; secretAccessKey: string };
 }
 
-const isNotFound = (error: unknown) =>
-  error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404);
-
-export function createS3FileStore({ bucket, region, endpoint, forcePathStyle, credentials }: S3Settings): FileStore {
-  const client = new S3Client({
-    region,
-    endpoint,
-    forcePathStyle,
-    credentials,
+/**
+ * The AWS SDK, loaded with the first S3 call: it is a tenth of a second and some 30 MiB of every
+ * server start otherwise, and only a process with S3_BUCKET uses it.
+ */
+async function loadS3(settings: S3Settings) {
+  const [sdk, { Upload }] = await Promise.all([import('@aws-sdk/client-s3'), import('@aws-sdk/lib-storage')]);
+  const client = new sdk.S3Client({
+    region: settings.region,
+    endpoint: settings.endpoint,
+    forcePathStyle: settings.forcePathStyle,
+    credentials: settings.credentials,
     // Checksums only where S3 requires them: many S3-compatible stores reject the newer default trailers.
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
+  const isNotFound = (error: unknown): error is S3ServiceException =>
+    error instanceof sdk.S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404);
+  return { sdk, Upload, client, isNotFound };
+}
+
+export function createS3FileStore(settings: S3Settings): FileStore {
+  const { bucket } = settings;
+  let loaded: ReturnType<typeof loadS3> | undefined;
+  const s3 = () => (loaded ??= loadS3(settings));
 
   return {
     kind: 's3',
     async put(key, body, { contentType }) {
       assertValidStorageKey(key);
       // Upload sends one PutObject for small bodies and a multipart upload for large or unknown-length streams.
+      const { Upload, client } = await s3();
       await new Upload({ client, params: { Bucket: bucket, Key: key, Body: body, ContentType: contentType } }).done();
     },
     async get(key) {
       assertValidStorageKey(key);
+      const { sdk, client, isNotFound } = await s3();
       try {
-        const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+        const object = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key }));
         return { body: object.Body as Readable, size: object.ContentLength ?? 0 };
       } catch (error) {
         if (isNotFound(error)) return null;
@@ -144,12 +156,14 @@ export function createS3FileStore({ bucket, region, endpoint, forcePathStyle, cr
     },
     async delete(key) {
       assertValidStorageKey(key);
-      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+      const { sdk, client } = await s3();
+      await client.send(new sdk.DeleteObjectCommand({ Bucket: bucket, Key: key }));
     },
     async exists(key) {
       assertValidStorageKey(key);
+      const { sdk, client, isNotFound } = await s3();
       try {
-        await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }));
+        await client.send(new sdk.HeadObjectCommand({ Bucket: bucket, Key: key }));
         return true;
       } catch (error) {
         if (isNotFound(error)) return false;
