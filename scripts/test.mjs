@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // `npm test`: everything CI runs — the desktop and web builds, then the Playwright end-to-end
-// tests in three shards (the first and third on PostgreSQL, the second on PGlite), the server integration
-// tests on PostgreSQL (both need TEST_DATABASE_URL; without it everything runs on PGlite),
-// lint (boundaries), the format check and type checks side by side, then unit, component and
-// server integration tests on PGlite and the keychain tests (on Linux inside a D-Bus session with
-// gnome-keyring). What the machine lacks (a browser, PostgreSQL, gnome-keyring, Redis, slapd:
+// tests in three shards (the first and third on PostgreSQL, the second on PGlite), the server
+// integration tests on PostgreSQL (both need TEST_DATABASE_URL; without it everything runs on
+// PGlite), the unit, component and server integration tests on PGlite, and lint (boundaries), the
+// format check and type checks (below normal priority), all side by side; the keychain tests (on
+// Linux inside a D-Bus session with gnome-keyring) meanwhile. What the machine lacks (a browser, PostgreSQL, gnome-keyring, Redis, slapd:
 // scripts/optionalServices.mjs) is skipped with one line each at the end, saying how to add it;
 // under CI it fails the run instead. Ends with one "N passed, N failed, N skipped" line over all
 // test cases. Needs only Node and npm, on Linux, macOS and Windows: every command is this Node
@@ -155,12 +155,6 @@ const vitestArgs = (reportName, args) => [
   '--reporter=json',
   `--outputFile.json=${join(reportDir, `${reportName}.json`)}`,
 ];
-
-async function vitest(title, args, reportName, env) {
-  const ok = await run(title, vitestCommand, vitestArgs(reportName, args), { env });
-  countVitest(join(reportDir, `${reportName}.json`));
-  return ok;
-}
 
 /**
  * Starts a step in the background: its output goes to a file, printed when `finish` is awaited, and
@@ -343,6 +337,30 @@ if (runs('integration')) {
     );
   }
 }
+// The PGlite pass, the longest of the steps that keep a core busy, starts with the others: after
+// the checks, which run below normal priority, it started late and ended the run.
+if (runs('unit', 'integration')) {
+  backgroundFinishes.push(
+    startInBackground(
+      'unit, component and server integration tests on PGlite',
+      vitestCommand,
+      vitestArgs('pglite', [
+        '--project',
+        'web',
+        '--project',
+        'web-isolated',
+        '--project',
+        'node',
+        '--project',
+        'node-isolated',
+        '--project',
+        'integration',
+        ...selectedIn('unit', 'integration'),
+      ]),
+      { env: { TEST_DATABASE_URL: '' }, count: () => countVitest(join(reportDir, 'pglite.json')) },
+    ),
+  );
+}
 const checks = [];
 if (everything) {
   const [eslint, eslintScript] = tool('eslint');
@@ -358,27 +376,6 @@ if (everything) {
   console.log('\n==> desktop build, lint, format and type checks: not run (named tests only)');
 }
 for (const finish of checks) await finish();
-
-if (runs('unit', 'integration')) {
-  await vitest(
-    'unit, component and server integration tests on PGlite',
-    [
-      '--project',
-      'web',
-      '--project',
-      'web-isolated',
-      '--project',
-      'node',
-      '--project',
-      'node-isolated',
-      '--project',
-      'integration',
-      ...selectedIn('unit', 'integration'),
-    ],
-    'pglite',
-    { TEST_DATABASE_URL: '' },
-  );
-}
 
 if (runs('keychain')) {
   const keychainMissing = optionalServices.keychain.missing();

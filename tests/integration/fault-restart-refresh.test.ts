@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openPglite } from '../../src/server/db/client';
 import { seedDemoTenant } from '../../src/server/db/seed';
 import { API_PREFIX, REFRESH_COOKIE } from '../../src/shared/domain/http';
-import { type BuiltServer, startServerProcess, stopBuiltServer } from '../fixtures/builtServer';
+import { type BuiltServer, startServerProcess, stopBuiltServer, stopStartedServers } from '../fixtures/builtServer';
 import { migratedPgliteDirectory } from '../fixtures/pgliteDirectory';
 import { serverBundleArgs } from '../fixtures/serverBundle';
 import { DEMO_ADMIN, DEMO_MEMBER } from '../fixtures/testServer';
@@ -26,7 +26,8 @@ beforeEach(() => {
   directory = mkdtempSync(join(tmpdir(), 'fault-restart-'));
 });
 afterEach(async () => {
-  if (server) await stopBuiltServer(server.child, 'SIGKILL');
+  // Also a process whose start the test's timeout cut short.
+  await stopStartedServers();
   server = undefined;
   rmSync(directory, { recursive: true, force: true });
 });
