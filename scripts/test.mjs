@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // `npm test`: everything CI runs — the desktop and web builds, then the Playwright end-to-end
-// tests in three shards (the first and third on PostgreSQL, the second on PGlite), the server
-// integration tests on PostgreSQL (both need TEST_DATABASE_URL; without it everything runs on
-// PGlite), the unit, component and server integration tests on PGlite, and lint (boundaries), the
-// format check and type checks (below normal priority), all side by side; the keychain tests (on
-// Linux inside a D-Bus session with gnome-keyring) meanwhile. What the machine lacks (a browser, PostgreSQL, gnome-keyring, Redis, slapd:
+// tests in two shards (the first on PostgreSQL, the second on PGlite), the server integration
+// tests on PostgreSQL (both need TEST_DATABASE_URL; without it everything runs on PGlite),
+// lint (boundaries), the format check and type checks side by side, then unit, component and
+// server integration tests on PGlite and the keychain tests (on Linux inside a D-Bus session with
+// gnome-keyring). What the machine lacks (a browser, PostgreSQL, gnome-keyring, Redis, slapd:
 // scripts/optionalServices.mjs) is skipped with one line each at the end, saying how to add it;
 // under CI it fails the run instead. Ends with one "N passed, N failed, N skipped" line over all
 // test cases. Needs only Node and npm, on Linux, macOS and Windows: every command is this Node
@@ -16,7 +16,7 @@
 // (desktop build, lint, format and type checks) are then left out.
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { availableParallelism, setPriority, tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePortTriplet } from './freePorts.mjs';
@@ -82,25 +82,13 @@ const npm = (args) =>
   process.env.npm_execpath ? [process.execPath, [process.env.npm_execpath, ...args], {}] : ['npm', args, { shell: process.platform === 'win32' }];
 
 /**
- * Lint, the format check and the type checks run below normal priority: nothing waits on them
- * but the summary, while the end-to-end tests and the server tests wait on browsers and servers
- * with time limits. Beside them the checks take what the machine has left.
+ * Runs a step to its end, its output on ours. Awaited, not synchronous: the steps running beside
+ * it are timed when they end, which a blocked event loop would only see after this one.
  */
-const BATCH_PRIORITY = 10;
-function lowerPriority(child) {
-  try {
-    setPriority(child.pid, BATCH_PRIORITY);
-  } catch {
-    // Already ended, or not allowed here: it runs at normal priority.
-  }
-}
-
-/** Runs a step to its end, its output on ours; `batch` lowers its priority. */
-async function run(title, command, args, { env = {}, batch = false } = {}) {
+async function run(title, command, args, env = {}) {
   console.log(`\n==> ${title}`);
   const started = Date.now();
   const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
-  if (batch) lowerPriority(child);
   const code = await new Promise((resolve) => {
     child.on('error', () => resolve(1));
     child.on('close', (exitCode) => resolve(exitCode ?? 1));
@@ -156,17 +144,22 @@ const vitestArgs = (reportName, args) => [
   `--outputFile.json=${join(reportDir, `${reportName}.json`)}`,
 ];
 
+async function vitest(title, args, reportName, env) {
+  const ok = await run(title, vitestCommand, vitestArgs(reportName, args), env);
+  countVitest(join(reportDir, `${reportName}.json`));
+  return ok;
+}
+
 /**
  * Starts a step in the background: its output goes to a file, printed when `finish` is awaited, and
  * its report is counted then (`count`).
  */
-function startInBackground(title, command, args, { env = {}, count = () => {}, batch = false }) {
+function startInBackground(title, command, args, { env = {}, count = () => {} }) {
   const logFile = join(reportDir, `${title.replace(/\W+/g, '-')}.log`);
   const log = openSync(logFile, 'w');
   const started = Date.now();
   console.log(`\n==> ${title}: started beside other steps (its output follows when it ends)`);
   const child = spawn(command, args, { stdio: ['ignore', log, log], env: { ...process.env, ...env } });
-  if (batch) lowerPriority(child);
   // Timed when it ends, not when its output is printed.
   const done = new Promise((resolve) => child.on('close', (code) => resolve({ code: code ?? 1, seconds: Math.round((Date.now() - started) / 1000) })));
   return async () => {
@@ -250,13 +243,13 @@ async function prepareBrowser(title) {
 /**
  * The end-to-end tests spend most of their time waiting for the page, so they run in the
  * background beside lint, the type checks and the test passes, which keep both cores busy; the
- * builds they need come first. They run as three shards at once, each with a server, a database,
- * ports and an output folder of its own (Playwright empties its output folder as it starts): as
- * two they were still the longest step, mostly waiting on the page. Named specs run as one part.
+ * builds they need come first. They run as two shards at once, each with a server, a database,
+ * ports and an output folder of its own (Playwright empties its output folder as it starts): one
+ * after the other they were the longest step by far. Named specs run as one part.
  */
 const endToEndTitle = 'end-to-end tests (Playwright, Chromium, real server)';
 const endToEndRuns = runs('e2e') && (await prepareBrowser(endToEndTitle));
-const E2E_SHARDS = everything ? 3 : 1;
+const E2E_SHARDS = everything ? 2 : 1;
 const endToEndFinishes = [];
 const desktopBuilt = everything ? build('desktop build (electron-vite)', 'build:desktop') : true;
 // The packed app the desktop bundle test reads, packed while the machine is still quiet
@@ -272,15 +265,14 @@ const webBuilt = everything || endToEndRuns ? build('web build (vite)', 'build:w
 const serverBuilt = endToEndRuns ? build('server build (esbuild)', 'build:server') : true;
 const endToEndDatabases = [];
 /**
- * With PostgreSQL at hand, parts 1 and 3 run on a fresh database of their own there, part 2 on
- * PGlite: the browser flows run on both databases, and native PostgreSQL takes the server a
- * fraction of the CPU the WebAssembly one does. The server migrates it as it starts; it is dropped
- * at the end.
+ * With PostgreSQL at hand, part 1 runs on a fresh database of its own there, part 2 on PGlite: the
+ * browser flows run on both databases, and native PostgreSQL takes the server a fraction of the CPU
+ * the WebAssembly one does. The server migrates it as it starts; it is dropped at the end.
  */
 async function endToEndDatabase(shard) {
-  if (shard % 2 === 0 || E2E_SHARDS === 1 || optionalServices.postgres.missing()) return undefined;
+  if (shard !== 1 || E2E_SHARDS === 1 || optionalServices.postgres.missing()) return undefined;
   const { default: postgres } = await import('postgres');
-  const name = `e2e_${Date.now().toString(36)}_${process.pid}_${shard}`;
+  const name = `e2e_${Date.now().toString(36)}_${process.pid}`;
   const admin = postgres(process.env.TEST_DATABASE_URL, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database "${name}"`);
   endToEndDatabases.push({ admin, name });
@@ -337,45 +329,42 @@ if (runs('integration')) {
     );
   }
 }
-// The PGlite pass, the longest of the steps that keep a core busy, starts with the others: after
-// the checks, which run below normal priority, it started late and ended the run.
-if (runs('unit', 'integration')) {
-  backgroundFinishes.push(
-    startInBackground(
-      'unit, component and server integration tests on PGlite',
-      vitestCommand,
-      vitestArgs('pglite', [
-        '--project',
-        'web',
-        '--project',
-        'web-isolated',
-        '--project',
-        'node',
-        '--project',
-        'node-isolated',
-        '--project',
-        'integration',
-        ...selectedIn('unit', 'integration'),
-      ]),
-      { env: { TEST_DATABASE_URL: '' }, count: () => countVitest(join(reportDir, 'pglite.json')) },
-    ),
-  );
-}
 const checks = [];
 if (everything) {
   const [eslint, eslintScript] = tool('eslint');
   const [prettier, prettierScript] = tool('prettier');
   const [tsc, tscScript] = tool('typescript', 'tsc');
   checks.push(
-    startInBackground('lint (ESLint with the DESIGN §4 boundary rules)', eslint, [eslintScript, '.', '--max-warnings=0'], { batch: true }),
-    startInBackground('format check (Prettier; `npm run format` fixes it)', prettier, [prettierScript, '--check', '.', '--log-level', 'warn'], { batch: true }),
-    startInBackground('type check (node: shared, server, main, preload, tests)', tsc, [tscScript, '-p', 'tsconfig.node.json'], { batch: true }),
-    startInBackground('type check (web: renderer, shared)', tsc, [tscScript, '-p', 'tsconfig.web.json'], { batch: true }),
+    startInBackground('lint (ESLint with the DESIGN §4 boundary rules)', eslint, [eslintScript, '.', '--max-warnings=0'], {}),
+    startInBackground('format check (Prettier; `npm run format` fixes it)', prettier, [prettierScript, '--check', '.', '--log-level', 'warn'], {}),
+    startInBackground('type check (node: shared, server, main, preload, tests)', tsc, [tscScript, '-p', 'tsconfig.node.json'], {}),
+    startInBackground('type check (web: renderer, shared)', tsc, [tscScript, '-p', 'tsconfig.web.json'], {}),
   );
 } else {
   console.log('\n==> desktop build, lint, format and type checks: not run (named tests only)');
 }
 for (const finish of checks) await finish();
+
+if (runs('unit', 'integration')) {
+  await vitest(
+    'unit, component and server integration tests on PGlite',
+    [
+      '--project',
+      'web',
+      '--project',
+      'web-isolated',
+      '--project',
+      'node',
+      '--project',
+      'node-isolated',
+      '--project',
+      'integration',
+      ...selectedIn('unit', 'integration'),
+    ],
+    'pglite',
+    { TEST_DATABASE_URL: '' },
+  );
+}
 
 if (runs('keychain')) {
   const keychainMissing = optionalServices.keychain.missing();
