@@ -28,7 +28,8 @@ import {
   UPSTREAM_MODEL,
   addBenchMembers,
   ask,
-  benchPostgresUrl,
+  benchDatabases,
+  type DatabaseKind,
   builtServerEntry,
   builtServerEnv,
   envInt,
@@ -56,17 +57,15 @@ const PAID = (process.env.BENCH_CHATBOT ?? 'paid') !== 'free';
 /** How often the RSS is read during a round, for its highest value there. */
 const SAMPLE_MS = 50;
 
-type Kind = 'postgres' | 'pglite';
-
 interface Figures {
-  kind: Kind;
+  kind: DatabaseKind;
   started: number;
   rounds: { rss: number; highest: number; ok: number; failed: number; seconds: number; cpuPerAnswer: number }[];
   peak: number;
 }
 
 /** The demo tenant and its members in a new database, and the server's environment for it. */
-async function prepareDatabase(kind: Kind): Promise<{ env: NodeJS.ProcessEnv; emails: string[]; cleanUp: () => Promise<void> }> {
+async function prepareDatabase(kind: DatabaseKind): Promise<{ env: NodeJS.ProcessEnv; emails: string[]; cleanUp: () => Promise<void> }> {
   const dataDir = kind === 'pglite' ? mkdtempSync(join(tmpdir(), 'bench-memory-')) : undefined;
   const handle = await openBenchDatabase(kind, { dataDir });
   await seedDemoTenant(handle.db, { subdomain: 'demo', tenantName: 'Bench workspace', openAiCompatibleModel: UPSTREAM_MODEL });
@@ -80,7 +79,7 @@ async function prepareDatabase(kind: Kind): Promise<{ env: NodeJS.ProcessEnv; em
   return { env: builtServerEnv({ url: handle.url! }), emails, cleanUp: () => handle.close() };
 }
 
-async function measure(kind: Kind, entry: string, upstreamUrl: string, load: ChildProcess, upstream: ChildProcess): Promise<Figures> {
+async function measure(kind: DatabaseKind, entry: string, upstreamUrl: string, load: ChildProcess, upstream: ChildProcess): Promise<Figures> {
   const { env, emails, cleanUp } = await prepareDatabase(kind);
   const filesDir = mkdtempSync(join(tmpdir(), 'bench-memory-files-'));
   const server = await startServerProcess([...serverNodeArgs(), entry], {
@@ -147,11 +146,7 @@ function report(all: Figures[]): void {
 }
 
 async function main(): Promise<void> {
-  let kinds = (process.env.BENCH_TARGETS ?? 'postgres,pglite').split(',').map((name) => name.trim() as Kind);
-  if (kinds.includes('postgres') && !benchPostgresUrl()) {
-    console.log('PostgreSQL skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL');
-    kinds = kinds.filter((kind) => kind !== 'postgres');
-  }
+  const kinds = benchDatabases('postgres,pglite');
   const entry = builtServerEntry();
   const upstream = forkRole(SCRIPT, 'upstream');
   const load = forkRole(SCRIPT, 'load');

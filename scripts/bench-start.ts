@@ -20,7 +20,8 @@ import { performance } from 'node:perf_hooks';
 import { API_PREFIX } from '../src/shared/domain/http';
 import { stopBuiltServer } from '../tests/fixtures/builtServer';
 import {
-  benchPostgresUrl,
+  benchDatabases,
+  type DatabaseKind,
   builtServerEntry,
   builtServerEnv,
   envInt,
@@ -37,8 +38,6 @@ const RUNS = envInt('BENCH_RUNS', 5);
 const POLL_MS = 5;
 /** A start that has not answered by then failed. */
 const GIVE_UP_MS = 60_000;
-
-type Kind = 'pglite' | 'postgres';
 
 interface Start {
   firstAnswer: number;
@@ -95,7 +94,7 @@ async function startOnce(entry: string, env: NodeJS.ProcessEnv, filesDir: string
   }
 }
 
-async function measure(kind: Kind, entry: string): Promise<Start[]> {
+async function measure(kind: DatabaseKind, entry: string): Promise<Start[]> {
   const filesDir = mkdtempSync(join(tmpdir(), 'bench-start-files-'));
   const dataDir = kind === 'pglite' ? mkdtempSync(join(tmpdir(), 'bench-start-')) : undefined;
   // PostgreSQL: a new database the bench drops at the end (the server migrates it at its first start).
@@ -120,13 +119,9 @@ async function measure(kind: Kind, entry: string): Promise<Start[]> {
 }
 
 async function main(): Promise<void> {
-  let kinds = (process.env.BENCH_TARGETS ?? 'pglite,postgres').split(',').map((name) => name.trim() as Kind);
-  if (kinds.includes('postgres') && !benchPostgresUrl()) {
-    console.log('PostgreSQL skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL');
-    kinds = kinds.filter((kind) => kind !== 'postgres');
-  }
+  const kinds = benchDatabases('pglite,postgres');
   const entry = builtServerEntry();
-  const all: [Kind, Start[]][] = [];
+  const all: [DatabaseKind, Start[]][] = [];
   for (const kind of kinds) all.push([kind, await measure(kind, entry)]);
   console.log(`\nbench:start  ${RUNS} starts on an existing database; node ${serverNodeArgs().join(' ') || '(no flags)'}`);
   console.log('  database   first answer p50 (min–max)     listening p50   CPU p50    RSS p50');

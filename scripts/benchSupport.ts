@@ -30,6 +30,15 @@ export const ms = (value: number): string => `${value.toFixed(1)} ms`;
 /** PostgreSQL server for the benchmarks (each run creates and drops its own database), if any. */
 export const benchPostgresUrl = (): string | undefined => process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || undefined;
 
+/** The embedded or PostgreSQL database, as BENCH_TARGETS lists them (PostgreSQL left out, with a line, without a URL). */
+export type DatabaseKind = 'pglite' | 'postgres';
+export function benchDatabases(defaults: string): DatabaseKind[] {
+  const kinds = (process.env.BENCH_TARGETS ?? defaults).split(',').map((name) => name.trim() as DatabaseKind);
+  if (!kinds.includes('postgres') || benchPostgresUrl()) return kinds;
+  console.log('PostgreSQL skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL');
+  return kinds.filter((kind) => kind !== 'postgres');
+}
+
 /**
  * A fresh database of the given kind, migrated; PostgreSQL ones are dropped on close. `url` is the
  * PostgreSQL one's, for a server process of its own; a PGlite one lives in `dataDir` when given.
