@@ -26,6 +26,7 @@ test('an admin edits an announcement, opens the audit log, filters to it and see
   await expect(page).toHaveURL(/action=announcement\.update/);
   await page.getByRole('searchbox', { name: 'Search' }).fill(String(created.id));
   await expect(page).toHaveURL(new RegExp(`search=${created.id}`));
+  await expect(page).toHaveURL(/action=announcement\.update/);
   const row = page.getByTestId('audit-row');
   await expect(row).toHaveCount(1);
   await expect(row).toContainText('Announcement edited');

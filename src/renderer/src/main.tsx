@@ -38,7 +38,8 @@ const render = () =>
           <ToastContainer />
         </Suspense>
         <QueryClientProvider client={queryClient}>
-          <RouterProvider router={router} />
+          {/* Navigations render at once, not in a transition: a screen never acts on a location the router has left. */}
+          <RouterProvider router={router} useTransitions={false} />
         </QueryClientProvider>
       </AppMantineProvider>
     </StrictMode>,

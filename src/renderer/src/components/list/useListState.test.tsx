@@ -57,6 +57,17 @@ describe('list state in the URL', () => {
     expect(Object.fromEntries(query())).toEqual({ type: 'registration', size: '10' });
   });
 
+  it('keeps a filter written before its navigation rendered when the next change comes (a busy machine)', () => {
+    const { current, query } = renderListState('/?size=10');
+    // Both writes see the same render, as a search typed right after a filter can on a loaded machine.
+    const { setFilter, setOrder } = current();
+    act(() => {
+      setFilter('type', 'registration');
+      setOrder('email.asc');
+    });
+    expect(Object.fromEntries(query())).toEqual({ page: '1', size: '10', type: 'registration', order: 'email.asc' });
+  });
+
   it('pushes every change as a new history entry, so Back restores the view before it', async () => {
     const { router, current, query } = renderListState('/?page=2&size=10');
     act(() => current().setPage(3));

@@ -73,16 +73,23 @@ export function useListState<F extends z.ZodObject = typeof NO_FILTERS, O extend
   const filters = Object.fromEntries(filterKeys.map((key) => [key, readParam(shape[key]!, searchParams.get(key))])) as z.output<F>;
   const isFiltered = search !== '' || filterKeys.some((key) => (filters as Record<string, unknown>)[key] !== readParam(shape[key]!, null));
 
+  // The router renders a navigation in a transition, so a write can come before the previous one has
+  // rendered (a filter chosen, then a search typed on a busy machine): each write builds on the last
+  // one, not on the parameters this render saw, or the filter would be dropped from the URL.
+  const latestParams = useRef(searchParams);
+  useEffect(() => {
+    latestParams.current = searchParams;
+  }, [searchParams]);
   /** Every write goes through here: one pushed history entry, the page given or 1, the size kept. */
   const write = useCallback(
-    (edit: (params: URLSearchParams) => void, nextPage = 1) =>
-      setSearchParams((current) => {
-        const next = new URLSearchParams(current);
-        edit(next);
-        next.set('page', String(nextPage));
-        if (!next.has('size')) next.set('size', String(defaultSize));
-        return next;
-      }),
+    (edit: (params: URLSearchParams) => void, nextPage = 1) => {
+      const next = new URLSearchParams(latestParams.current);
+      edit(next);
+      next.set('page', String(nextPage));
+      if (!next.has('size')) next.set('size', String(defaultSize));
+      latestParams.current = next;
+      setSearchParams(next);
+    },
     [setSearchParams, defaultSize],
   );
   const setPage = useCallback((next: number) => write(() => undefined, next), [write]);
@@ -129,8 +136,7 @@ export function useListState<F extends z.ZodObject = typeof NO_FILTERS, O extend
 export function useSearchBox(search: string, writeSearch: (value: string) => void) {
   const [value, setValue] = useState(search);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  // The router's setter patches the URL it was made with: the debounce must use the latest one, or
-  // a filter changed meanwhile would come back with the search.
+  // The writer given may change from one render to the next: the debounce calls the latest one.
   const latestWriteSearch = useRef(writeSearch);
   useEffect(() => {
     latestWriteSearch.current = writeSearch;

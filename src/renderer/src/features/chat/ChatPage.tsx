@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore
 import { Alert, Button, Center, EmptyState, Loader, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { Navigate, useLocation, useNavigate, useNavigation, useParams, useSearchParams } from 'react-router-dom';
 import { chatbotsApi, isApiError, sessionsApi, type Chatbot, type SessionFile, type SessionMessage } from '../../../../shared/api';
 import { streamChat } from '../../api/chat';
 import { modesBody } from './modes/modesStore';
@@ -42,7 +42,10 @@ const ARROW_FOCUS_FRAMES = 30;
 function DefaultChatbotRedirect() {
   const { t } = useTranslation('chat');
   const chatbots = useDashboardChatbots();
-  if (chatbots.isPending) {
+  // A page opened from the navigation while the list was loading (its chunk still on its way) wins:
+  // redirecting now would cancel it and put the member back in the chat.
+  const navigating = useNavigation().state !== 'idle';
+  if (chatbots.isPending || navigating) {
     return (
       <Center flex={1}>
         <Loader aria-label={t('loading')} />

@@ -1,0 +1,22 @@
+import { expect, test } from '@playwright/test';
+import { MEMBER, skipAnnouncementPopup } from './support';
+
+/** Holds the responses whose URL matches for `ms`, as a slow network or a busy server would. */
+const slowDown = (page: import('@playwright/test').Page, url: RegExp, ms: number) =>
+  page.route(url, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    await route.continue();
+  });
+
+test('a page opened from the navigation while the chat is still loading stays open', async ({ page }) => {
+  await skipAnnouncementPopup(page);
+  expect((await page.request.post('/api/v1/auth/sign-in/', { data: MEMBER })).ok()).toBe(true);
+  // The chatbot list arrives while My page's code is still on its way.
+  await slowDown(page, /\/api\/v1\/chatbots\/\?/, 1_500);
+  await slowDown(page, /\/assets\/MyPage-[^/]*\.js$/, 2_500);
+  await page.goto('/dashboard/chat');
+  await page.getByTestId('nav-my-page').click();
+  // It opens after the list arrived: the chat, gone by then, did not take the member back.
+  await expect(page.getByRole('heading', { level: 1, name: 'My page' })).toBeVisible();
+  await expect(page).toHaveURL(/\/dashboard\/my-page$/);
+});
