@@ -107,8 +107,11 @@ export const isDrawerWidth = (width: number) => width < BREAKPOINTS_PX.sm;
 
 export const menuButton = (page: Page) => page.getByTestId('nav-menu-button');
 
-/** The walks over every screen, each short enough for one test: signed out, a member's, the console's. */
-export const SCREEN_WALKS = ['signed out', 'member', 'console'] as const;
+/**
+ * The walks over every screen, each short enough for one test on a busy machine: signed out, a
+ * member's, and the console's in two (its settings, then its members and credits).
+ */
+export const SCREEN_WALKS = ['signed out', 'member', 'console settings', 'console members'] as const;
 export type ScreenWalk = (typeof SCREEN_WALKS)[number];
 
 /** The screens each walk reaches (the drawers only below 768px). */
@@ -118,33 +121,34 @@ export const WALK_SCREENS: Record<ScreenWalk, { always: string[]; drawer: string
     always: ['announcement-popup', 'new-chat', 'chat', 'shared-session', 'studio', 'store', 'developers', 'my-page', 'plans', 'credits', 'studio-editor'],
     drawer: ['nav-drawer'],
   },
-  console: {
+  'console settings': {
     always: [
-      ...[
-        'admin-announcements',
-        'admin-announcement-editor',
-        'admin-restricted-words',
-        'admin-chatbots',
-        'admin-models',
-        'admin-sign-up',
-        'admin-settings',
-        'admin-sso',
-        'admin-mcp-servers',
-        'admin-audit-log',
-      ],
-      ...[
-        'admin-dashboard',
-        'admin-credits',
-        'admin-groups',
-        'admin-invitations',
-        'admin-sso-whitelist',
-        'admin-members',
-        'admin-requests',
-        'admin-member-upload',
-        'restricted',
-      ],
+      'admin-announcements',
+      'admin-announcement-editor',
+      'admin-restricted-words',
+      'admin-chatbots',
+      'admin-models',
+      'admin-sign-up',
+      'admin-settings',
+      'admin-sso',
+      'admin-mcp-servers',
+      'admin-audit-log',
     ],
     drawer: ['admin-nav-drawer'],
+  },
+  'console members': {
+    always: [
+      'admin-dashboard',
+      'admin-credits',
+      'admin-groups',
+      'admin-invitations',
+      'admin-sso-whitelist',
+      'admin-members',
+      'admin-requests',
+      'admin-member-upload',
+      'restricted',
+    ],
+    drawer: [],
   },
 };
 
@@ -161,7 +165,8 @@ export async function visitScreens(page: Page, language: Language, walk: ScreenW
   }, language);
   if (walk === 'signed out') await visitSignedOutScreens(page, onScreen);
   else if (walk === 'member') await visitMemberScreens(page, language, onScreen);
-  else await visitConsoleScreens(page, language, onScreen);
+  else if (walk === 'console settings') await visitConsoleSettingsScreens(page, language, onScreen);
+  else await visitConsoleMembersScreens(page, onScreen);
 }
 
 async function visitSignedOutScreens(page: Page, onScreen: OnScreen): Promise<void> {
@@ -249,7 +254,7 @@ async function visitMemberScreens(page: Page, language: Language, onScreen: OnSc
   await onScreen('studio-editor', page);
 }
 
-async function visitConsoleScreens(page: Page, language: Language, onScreen: OnScreen): Promise<void> {
+async function visitConsoleSettingsScreens(page: Page, language: Language, onScreen: OnScreen): Promise<void> {
   const names = NAMES[language];
   const width = page.viewportSize()?.width ?? 1280;
   await signInWithoutPopup(page, ADMIN);
@@ -298,6 +303,10 @@ async function visitConsoleScreens(page: Page, language: Language, onScreen: OnS
   await page.goto('/admin/audit-log');
   await expect(page.getByTestId('audit-row').first().or(page.getByTestId('audit-empty'))).toBeVisible();
   await onScreen('admin-audit-log', page);
+}
+
+async function visitConsoleMembersScreens(page: Page, onScreen: OnScreen): Promise<void> {
+  await signInWithoutPopup(page, ADMIN);
   await page.goto('/admin/dashboard');
   await expect(page.getByRole('img').first()).toBeVisible();
   await onScreen('admin-dashboard', page);
