@@ -9,6 +9,7 @@ import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { MIGRATIONS_DIR } from '../paths';
 import { openPostgresPool } from './postgresPool';
+import { cacheRenderedStatements } from './renderedStatements';
 import * as schema from './schema';
 import { assertOutsideTransaction, runInTransactionScope } from './transactionGuard';
 
@@ -27,6 +28,13 @@ export interface DatabaseHandle {
   db: Database;
   kind: 'pglite' | 'postgres';
   close(): Promise<void>;
+}
+
+/** The database with its statements' texts cached by shape (renderedStatements.ts); its transactions share its dialect. */
+function cachingRenderedStatements<D extends object>(db: D): D {
+  const { dialect } = db as unknown as { dialect: { sqlToQuery: Parameters<typeof cacheRenderedStatements>[0] } };
+  dialect.sqlToQuery = cacheRenderedStatements(dialect.sqlToQuery.bind(dialect));
+  return db;
 }
 
 /** Where a database lives, for components that need their own access to it (the job queue). */
@@ -53,7 +61,7 @@ export async function openPglite(dataDir?: string, observe?: QueryObserver, from
   // pg_trgm: retrieval ranks passages by trigram similarity too (migration 0006 creates the extension).
   const raw = new PGlite({ dataDir, extensions: { pg_trgm }, ...(from ? { loadDataDir: from } : {}) });
   const client = guardedPglite(raw);
-  const db = drizzlePglite({ client, schema, ...observing(observe) });
+  const db = cachingRenderedStatements(drizzlePglite({ client, schema, ...observing(observe) }));
   await migratePglite(db, { migrationsFolder: MIGRATIONS_DIR });
   locations.set(db as unknown as Database, { kind: 'pglite', client });
   return { db: db as unknown as Database, kind: 'pglite', close: () => raw.close() };
@@ -128,7 +136,7 @@ export async function openPostgres(url: string, poolSize = 20, observe?: QueryOb
     await migrationClient.end();
   }
   const pool = openPostgresPool(url, poolSize);
-  const db = drizzlePostgres({ client: pool.client, schema, ...observing(observe) });
+  const db = cachingRenderedStatements(drizzlePostgres({ client: pool.client, schema, ...observing(observe) }));
   locations.set(db as unknown as Database, { kind: 'postgres', url });
   return { db: db as unknown as Database, kind: 'postgres', close: () => pool.end() };
 }
