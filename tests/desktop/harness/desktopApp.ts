@@ -2,7 +2,7 @@ import { registerHooks } from 'node:module';
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import type { Browser, Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
 import { createElectronAdapter, type ElectronAdapter, type HarnessHost } from './electronAdapter';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -53,7 +53,7 @@ export interface DesktopApp {
   adapter: ElectronAdapter;
   /** The member window's page, once main opened it and loaded its first route. */
   mainWindow(): Promise<Page>;
-  /** The window that opens next (the admin console). */
+  /** The page of the window main opened after those handed out so far (the admin console). */
   nextWindow(): Promise<Page>;
   /** Closes every window, as quitting does; main's state is written by then. */
   quit(): Promise<void>;
@@ -71,22 +71,22 @@ export async function startDesktopApp(options: Omit<HarnessHost, 'preloadScript'
   const failed = new Promise<never>((_, reject) => adapter.electron.app.once('exit-requested', (code) => reject(new Error(`main exited with ${code}`))));
   failed.catch(() => undefined);
 
-  const windowOpened = (count: number) =>
-    Promise.race([
-      (async () => {
-        while (adapter.windows().length < count || !adapter.windows()[count - 1]!.page) await new Promise((resolve) => setTimeout(resolve, 20));
-        const page = adapter.windows()[count - 1]!.page!;
-        await page.waitForLoadState('domcontentloaded');
-        return page;
-      })(),
-      failed,
-    ]);
+  // Each window's page is handed out once: mainWindow() the first, nextWindow() each later one.
+  const handedOut = new Set<Page>();
+  const windowOpened = async (): Promise<Page> => {
+    const fresh = () => adapter.windows().find((window) => window.page && !handedOut.has(window.page))?.page;
+    await Promise.race([expect.poll(() => fresh() !== undefined, { message: 'main opens a window', timeout: 15_000 }).toBe(true), failed]);
+    const page = fresh()!;
+    handedOut.add(page);
+    await page.waitForLoadState('domcontentloaded');
+    return page;
+  };
 
   await import(`${MAIN_BUNDLE}?run=${run}`);
   return {
     adapter,
-    mainWindow: () => windowOpened(1),
-    nextWindow: () => windowOpened(adapter.windows().length + 1),
+    mainWindow: windowOpened,
+    nextWindow: windowOpened,
     async quit() {
       for (const window of adapter.windows()) window.close();
       while (adapter.windows().length) await new Promise((resolve) => setTimeout(resolve, 20));

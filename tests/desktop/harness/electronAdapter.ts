@@ -9,10 +9,12 @@ import type { Browser, BrowserContext, Frame, Page } from '@playwright/test';
  * window may call, what is refused, what is stored is main's.
  *
  * Chromium cannot load a custom scheme from a test, so the app's pages live at APP_HTTP_ORIGIN
- * (https, a secure context like app://) and the adapter translates between the two at its edges:
- * main sees `app://bundle/…` in every frame URL and request, the browser sees https.
+ * and the adapter translates between the two at its edges: main sees `app://bundle/…` in every
+ * frame URL and request, the browser sees http. A `.localhost` host makes it a secure context like
+ * app:// (crypto.randomUUID) that may load images from a server on loopback: a public origin may
+ * not (Chromium's local network access checks), a public https one would be mixed content.
  */
-export const APP_HTTP_ORIGIN = 'https://bundle.desktop-app.invalid';
+export const APP_HTTP_ORIGIN = 'http://bundle.localhost';
 const APP_ORIGIN = 'app://bundle';
 
 export const toAppUrl = (url: string) => (url.startsWith(`${APP_HTTP_ORIGIN}/`) ? `${APP_ORIGIN}${url.slice(APP_HTTP_ORIGIN.length)}` : url);
@@ -70,6 +72,7 @@ export function createElectronAdapter(host: HarnessHost) {
   };
 
   const sent: SentEvent[] = [];
+  const answers: Array<{ channel: string; answer: unknown }> = [];
   const windows = new Set<HarnessWindow>();
   let nextWebContentsId = 1;
 
@@ -87,7 +90,9 @@ export function createElectronAdapter(host: HarnessHost) {
       const window = [...windows].find((candidate) => candidate.page === source.page);
       const listener = invokeListeners.get(channel);
       if (!window || !listener) throw new Error(`No handler registered for '${channel}'`);
-      return listener({ sender: window.webContents, senderFrame: frameOf(source.frame) }, ...args);
+      const answer = await listener({ sender: window.webContents, senderFrame: frameOf(source.frame) }, ...args);
+      answers.push({ channel, answer });
+      return answer;
     });
     await context.addInitScript({ content: host.preloadScript });
     return context;
@@ -139,6 +144,11 @@ export function createElectronAdapter(host: HarnessHost) {
         this.page = page;
         await page.setViewportSize({ width: this.bounds.width, height: this.bounds.height });
         page.on('close', () => this.closed());
+        if (process.env.DESKTOP_HARNESS_DEBUG) {
+          page.on('console', (message) => console.log(`[window ${this.webContents.id}] ${message.type()}: ${message.text()}`));
+          page.on('pageerror', (error) => console.log(`[window ${this.webContents.id}] page error: ${error.stack}`));
+          page.on('requestfailed', (request) => console.log(`[window ${this.webContents.id}] failed: ${request.url()} ${request.failure()?.errorText}`));
+        }
         // A new window the page asks for goes through main's handler; only its "allow" would keep it.
         page.on('popup', (popup) => {
           const verdict = this.windowOpenHandler?.({ url: toAppUrl(popup.url()) }) ?? { action: 'deny' };
@@ -210,6 +220,8 @@ export function createElectronAdapter(host: HarnessHost) {
     windows: () => [...windows],
     /** Every message main sent to a window so far. */
     sent,
+    /** Every answer main gave the bridge so far. */
+    answers,
     context: () => contextReady,
   };
 }
