@@ -68,15 +68,15 @@ async function switchOffAnnouncements(): Promise<void> {
 
 export const test = base.extend<Fixtures, { prepared: void }>({
   prepared: [
-    async ({}, use) => {
+    async ({}, provide) => {
       await checkKeychain();
       await switchOffAnnouncements();
-      await use();
+      await provide();
     },
     { scope: 'worker', auto: true },
   ],
 
-  systemBrowser: async ({ browser }, use) => {
+  systemBrowser: async ({ browser }, provide) => {
     // The operating system's browser: a profile of its own, apart from the app's session.
     const context = await browser.newContext();
     const opened: Page[] = [];
@@ -90,15 +90,15 @@ export const test = base.extend<Fixtures, { prepared: void }>({
       await expect.poll(() => opened.length, { message: 'the app opens the system browser' }).toBeGreaterThan(taken);
       return opened[taken++]!;
     };
-    await use({ opened, next, open });
+    await provide({ opened, next, open });
     await context.close();
   },
 
-  launch: async ({ browser, systemBrowser }, use) => {
+  launch: async ({ browser, systemBrowser }, provide) => {
     const started: DesktopApp[] = [];
     // An uncaught error in any window fails the test: a user would meet it as a broken screen.
     const pageErrors: string[] = [];
-    await use(async ({ userData = mkdtempSync(join(tmpdir(), 'desktop-user-data-')) } = {}) => {
+    await provide(async ({ userData = mkdtempSync(join(tmpdir(), 'desktop-user-data-')) } = {}) => {
       const app = await startDesktopApp({ browser, userData, workArea: { x: 0, y: 0, width: 1920, height: 1080 }, openExternal: systemBrowser.open });
       started.push(app);
       const context = await app.adapter.context();
@@ -109,7 +109,8 @@ export const test = base.extend<Fixtures, { prepared: void }>({
     });
     for (const app of started) await app.quit().catch(() => undefined);
     // The keychain outlives the app, as on a real machine: the next test starts without a session.
-    for (const apiBase of [API_BASE, OTHER_API_BASE]) for (const account of ['access-token', 'refresh-token']) await keytar.deletePassword(keychainService(apiBase), account);
+    for (const apiBase of [API_BASE, OTHER_API_BASE])
+      for (const account of ['access-token', 'refresh-token']) await keytar.deletePassword(keychainService(apiBase), account);
     expect(pageErrors, 'uncaught errors in the app windows').toEqual([]);
   },
 });

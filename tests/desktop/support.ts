@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { expect, type Page } from '@playwright/test';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
 import { expectNoSeriousA11yViolations, nextFrames } from '../e2e/support';
 import { PHONE_VIEWPORT } from '../e2e/screens';
 import type { DesktopApp } from './harness/desktopApp';
 
-/** Where the screenshots of the desktop screens go (the project's output folder). */
-const SHOTS = 'test-results/desktop';
 const DESKTOP_VIEWPORT = { width: 1440, height: 900 };
 
 /** The language the page shows, from the persisted user data (English unless chosen). */
@@ -24,7 +23,7 @@ export async function checkScreen(page: Page, name: string): Promise<void> {
     await page.setViewportSize(viewport);
     await nextFrames(page);
     await expectNoSeriousA11yViolations(page);
-    await page.screenshot({ path: `${SHOTS}/${name}-${language}-${viewport.width}.png` });
+    await page.screenshot({ path: join(test.info().project.outputDir, `${name}-${language}-${viewport.width}.png`) });
   }
   await expect(page.locator('body')).not.toContainText(/\bat .+:\d+:\d+|TypeError|ReferenceError/);
   if (previous) await page.setViewportSize(previous);
@@ -36,12 +35,10 @@ export async function checkScreen(page: Page, name: string): Promise<void> {
  */
 export async function expectTokensOutOfPage(page: Page, app: DesktopApp, tokens: string[]): Promise<void> {
   expect(tokens.length).toBeGreaterThan(0);
-  const pageSide = await page.evaluate(() => ({
-    local: JSON.stringify({ ...localStorage }),
-    session: JSON.stringify({ ...sessionStorage }),
-    cookie: document.cookie,
-    text: document.documentElement.outerHTML,
-  }));
+  // A page expression: this project has no DOM types.
+  const pageSide = await page.evaluate<Record<string, string>>(
+    '({ local: JSON.stringify({ ...localStorage }), session: JSON.stringify({ ...sessionStorage }), cookie: document.cookie, text: document.documentElement.outerHTML })',
+  );
   const cookies = JSON.stringify(await (await app.adapter.context()).cookies());
   const decode = (_key: string, value: unknown) => (value instanceof Uint8Array ? new TextDecoder().decode(value) : value);
   const bridge = JSON.stringify([app.adapter.answers, app.adapter.sent], decode);

@@ -27,7 +27,7 @@ function resolveElectronToAdapter(): void {
   registerHooks({
     resolve(specifier, context, nextResolve) {
       const parent = context.parentURL ? new URL(context.parentURL) : null;
-      if (specifier === 'electron' && parent && parent.href.split("?")[0] === MAIN_BUNDLE) {
+      if (specifier === 'electron' && parent && parent.href.split('?')[0] === MAIN_BUNDLE) {
         return { url: `${SHIM}?run=${parent.searchParams.get('run')}`, shortCircuit: true, format: 'module' };
       }
       return nextResolve(specifier, context);

@@ -127,7 +127,12 @@ export function createElectronAdapter(host: HarnessHost) {
           sent.push({ webContentsId: this.webContents.id, channel, payload });
           delivery = delivery.then(() =>
             this.ready
-              .then((page) => page.evaluate(([name, value]) => (globalThis as { __desktopIpcEvent?: (c: string, p: unknown) => void }).__desktopIpcEvent?.(name, value), [channel, payload] as const))
+              .then((page) =>
+                page.evaluate(([name, value]) => (globalThis as { __desktopIpcEvent?: (c: string, p: unknown) => void }).__desktopIpcEvent?.(name, value), [
+                  channel,
+                  payload,
+                ] as const),
+              )
               // A page closing or navigating drops the message, as a renderer going away does.
               .catch(() => undefined),
           );
