@@ -1,8 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { ADMIN, API_BASE, MEMBER, OTHER_API_BASE, appUrl, expect, storedTokens, test } from './fixtures';
+import { ADMIN, API_BASE, MEMBER, OTHER_API_BASE, SERVER_ORIGIN, appUrl, expect, storedTokens, test } from './fixtures';
 import { checkScreen, expectTokensOutOfPage, rememberedBounds } from './support';
 import { showInLanguage } from '../e2e/support';
 import type { Page } from '@playwright/test';
+import type { Bridge } from '../../src/shared/ipc/contract';
 
 /**
  * The desktop app as a member gets it, end to end: the built main bundle under the harness
@@ -33,6 +33,7 @@ async function refreshAccepted(refreshToken: string): Promise<boolean> {
 
 test('first run to sign-out: setup, sign-in with the tokens in the keychain only, a stopped stream, an upload, the admin console, a restart, a server change', async ({
   launch,
+  systemBrowser,
 }) => {
   test.setTimeout(120_000);
   const app = await launch();
@@ -81,7 +82,6 @@ test('first run to sign-out: setup, sign-in with the tokens in the keychain only
   await expect(console_).toHaveURL(appUrl('/admin'));
   await expect(console_.getByRole('heading', { level: 1 })).toBeVisible();
   await checkScreen(console_, 'admin-console');
-  const ids = new Set(app.adapter.sent.map((event) => event.webContentsId));
   await console_.close();
   await expectTokensOutOfPage(page, app, [...seen]);
 
@@ -95,7 +95,17 @@ test('first run to sign-out: setup, sign-in with the tokens in the keychain only
   await checkScreen(consoleKo, 'admin-console');
   await consoleKo.close();
   await showInLanguage(page, 'en');
-  void ids;
+
+  // The window never leaves the app: main turns a navigation out into the system browser.
+  const here = page.url();
+  await page.evaluate((url) => (globalThis as unknown as { location: { assign(to: string): void } }).location.assign(url), `${SERVER_ORIGIN}/outside`);
+  await expect(await systemBrowser.next()).toHaveURL(`${SERVER_ORIGIN}/outside`);
+  expect(page.url()).toBe(here);
+  // A page main did not open (another webContents) gets no answer, even showing the app's own page.
+  const stranger = await (await app.adapter.context()).newPage();
+  await stranger.goto(appUrl('/setup'));
+  await expect(stranger.evaluate(() => (globalThis as unknown as { bridge: Bridge }).bridge.settings.get())).rejects.toThrow(/not this app's page/);
+  await stranger.close();
 
   // A restart: main remembers the window's size and the server, and the keychain the session.
   await page.setViewportSize({ width: 1100, height: 720 });
@@ -130,5 +140,4 @@ test('first run to sign-out: setup, sign-in with the tokens in the keychain only
   await checkScreen(restarted, 'sign-in');
   await restarted.goto(appUrl('/setup'));
   await checkScreen(restarted, 'setup');
-  await sleep(0);
 });

@@ -87,16 +87,24 @@ export function createElectronAdapter(host: HarnessHost) {
       await route.fulfill({ status: response.status, headers: Object.fromEntries(response.headers), body: Buffer.from(await response.arrayBuffer()) });
     });
     await context.exposeBinding('__desktopIpcInvoke', async (source, channel: string, args: unknown[]) => {
-      const window = [...windows].find((candidate) => candidate.page === source.page);
       const listener = invokeListeners.get(channel);
-      if (!window || !listener) throw new Error(`No handler registered for '${channel}'`);
-      const answer = await listener({ sender: window.webContents, senderFrame: frameOf(source.frame) }, ...args);
+      if (!listener) throw new Error(`No handler registered for '${channel}'`);
+      const answer = await listener({ sender: senderOf(source.page), senderFrame: frameOf(source.frame) }, ...args);
       answers.push({ channel, answer });
       return answer;
     });
     await context.addInitScript({ content: host.preloadScript });
     return context;
   })();
+
+  /** The webContents of a page: its window's, or one of its own for a page no window of main's holds. */
+  const strangers = new WeakMap<Page, { id: number; send(): void }>();
+  const senderOf = (page: Page) => {
+    const window = [...windows].find((candidate) => candidate.page === page);
+    if (window) return window.webContents;
+    if (!strangers.has(page)) strangers.set(page, { id: nextWebContentsId++, send: () => undefined });
+    return strangers.get(page)!;
+  };
 
   /** Electron's senderFrame: its URL as main would see it, and its parent (null for a top frame). */
   const frameOf = (frame: Frame) => ({ url: toAppUrl(frame.url()), parent: frame.parentFrame() });
