@@ -51,7 +51,7 @@ function configuredUserData(apiBase: string): string {
 async function signInAtProvider(browserPage: Page, login: string) {
   const loginField = browserPage.getByPlaceholder('Enter any login');
   const consent = browserPage.getByRole('button', { name: 'Continue' });
-  await expect(loginField.or(consent).or(browserPage.getByText('close this window', { exact: false }))).toBeVisible();
+  await expect(loginField.or(consent).or(browserPage.getByText('You can close this tab'))).toBeVisible();
   if (await loginField.isVisible()) {
     await loginField.fill(login);
     await browserPage.getByPlaceholder('and password').fill('any-password');
@@ -76,7 +76,9 @@ test('SSO through the system browser: connect the portal on My page, then sign i
   const browserPage = await systemBrowser.next();
   await expect(browserPage).toHaveURL(new RegExp(`^${provider.issuer}/`));
   await signInAtProvider(browserPage, login);
+  // Main's loopback listener answered the provider's redirect: the browser tells the user to go back.
   await expect(browserPage).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/sso\/callback\?/);
+  await expect(browserPage.getByText('You can close this tab')).toBeVisible();
   await expect(section).toContainText('Connected to Company portal');
 
   // Signed out, the portal signs the member in again through the system browser.
