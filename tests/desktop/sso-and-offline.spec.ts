@@ -80,6 +80,7 @@ test('SSO through the system browser: connect the portal on My page, then sign i
   await expect(browserPage).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/sso\/callback\?/);
   await expect(browserPage.getByText('You can close this tab')).toBeVisible();
   await expect(section).toContainText('Connected to Company portal');
+  await checkScreen(page, 'my-page-sso');
 
   // Signed out, the portal signs the member in again through the system browser.
   await page.getByRole('button', { name: 'Sign out' }).click();
