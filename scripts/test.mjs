@@ -4,10 +4,10 @@
 // tests on PostgreSQL (both need TEST_DATABASE_URL; without it everything runs on PGlite),
 // lint (boundaries), the format check and type checks side by side, then unit, component and
 // server integration tests on PGlite, the keychain tests and the desktop app's end-to-end tests
-// (both on Linux inside a D-Bus session with gnome-keyring). What the machine lacks (a browser, PostgreSQL, gnome-keyring, Redis, slapd:
-// scripts/optionalServices.mjs) is skipped with one line each at the end, saying how to add it;
-// under CI it fails the run instead. Ends with one "N passed, N failed, N skipped" line over all
-// test cases. Needs only Node and npm, on Linux, macOS and Windows: every command is this Node
+// (both on Linux inside a D-Bus session with gnome-keyring). What the machine lacks (a browser,
+// PostgreSQL, gnome-keyring, Redis, slapd: scripts/optionalServices.mjs) is skipped with one line
+// each at the end, saying how to add it; under CI it fails the run instead. Ends with one
+// "N passed, N failed, N skipped" line over all test cases. Needs only Node and npm, on Linux, macOS and Windows: every command is this Node
 // running a package's own script, no shell.
 //
 // `npm test -- <path>… [-t <pattern>]` runs only the test files under those paths (an e2e spec, an
