@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import keytar from 'keytar';
@@ -7,14 +7,14 @@ import { APP_ID } from '../../src/main/appIdentity';
 import { keychainServiceName } from '../../src/main/keychain/secretStore';
 import { startDesktopApp, type DesktopApp } from './harness/desktopApp';
 import { toBrowserUrl } from './harness/electronAdapter';
+import { ADMIN, MEMBER } from '../e2e/support';
 
 /** The server of the run (playwright.config.ts starts it); the desktop app is pointed at it on first run. */
 export const SERVER_ORIGIN = `http://127.0.0.1:${process.env.E2E_PORT}`;
 export const API_BASE = `${SERVER_ORIGIN}/api/v1`;
 /** The same server under another name: to the app, another server (another origin, another keychain entry). */
 export const OTHER_API_BASE = `${SERVER_ORIGIN.replace('127.0.0.1', 'localhost')}/api/v1`;
-export const ADMIN = { email: 'admin@demo.test', password: 'DemoAdmin!234' };
-export const MEMBER = { email: 'member@demo.test', password: 'DemoMember!234' };
+export { ADMIN, MEMBER };
 
 /** The keychain service main keeps a server's session under (the default workspace). */
 export const keychainService = (apiBase: string) => keychainServiceName(APP_ID, apiBase, null);
@@ -27,8 +27,11 @@ export const storedTokens = async (apiBase: string) => ({
 export const appUrl = (path: string) => toBrowserUrl(`app://bundle${path}`);
 
 export interface Launch {
-  /** Starts the app on `userData` (a fresh folder unless given: a first run). */
-  (options?: { userData?: string }): Promise<DesktopApp & { userData: string }>;
+  /**
+   * Starts the app on `userData` (a fresh folder unless given: a first run), or on a fresh folder
+   * whose setup was confirmed for `configuredFor` (an API base).
+   */
+  (options?: { userData?: string; configuredFor?: string }): Promise<DesktopApp & { userData: string }>;
 }
 
 interface Fixtures {
@@ -96,9 +99,16 @@ export const test = base.extend<Fixtures, { prepared: void }>({
 
   launch: async ({ browser, systemBrowser }, provide) => {
     const started: DesktopApp[] = [];
+    const folders: string[] = [];
     // An uncaught error in any window fails the test: a user would meet it as a broken screen.
     const pageErrors: string[] = [];
-    await provide(async ({ userData = mkdtempSync(join(tmpdir(), 'desktop-user-data-')) } = {}) => {
+    const freshFolder = () => {
+      const folder = mkdtempSync(join(tmpdir(), 'desktop-user-data-'));
+      folders.push(folder);
+      return folder;
+    };
+    await provide(async ({ userData = freshFolder(), configuredFor } = {}) => {
+      if (configuredFor) writeFileSync(join(userData, 'settings.json'), JSON.stringify({ apiBase: configuredFor, subdomain: null, configured: true }));
       const app = await startDesktopApp({ browser, userData, workArea: { x: 0, y: 0, width: 1920, height: 1080 }, openExternal: systemBrowser.open });
       started.push(app);
       const context = await app.adapter.context();
@@ -111,6 +121,7 @@ export const test = base.extend<Fixtures, { prepared: void }>({
     // The keychain outlives the app, as on a real machine: the next test starts without a session.
     for (const apiBase of [API_BASE, OTHER_API_BASE])
       for (const account of ['access-token', 'refresh-token']) await keytar.deletePassword(keychainService(apiBase), account);
+    for (const folder of folders) rmSync(folder, { recursive: true, force: true });
     expect(pageErrors, 'uncaught errors in the app windows').toEqual([]);
   },
 });

@@ -1,7 +1,4 @@
-import { writeFileSync, mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { OIDC_CLIENT, startOidcProvider, type OidcProviderFixture } from '../fixtures/oidcProvider';
 import { ADMIN, API_BASE, MEMBER, appUrl, expect, storedTokens, test } from './fixtures';
@@ -40,13 +37,6 @@ test.afterAll(async () => {
   await provider?.close();
 });
 
-/** A first run pointed at `apiBase` (the setup already confirmed), in a fresh data folder. */
-function configuredUserData(apiBase: string): string {
-  const userData = mkdtempSync(join(tmpdir(), 'desktop-user-data-'));
-  writeFileSync(join(userData, 'settings.json'), JSON.stringify({ apiBase, subdomain: null, configured: true }));
-  return userData;
-}
-
 /** The provider's development pages in the system browser: a login name, then consent (skipped when remembered). */
 async function signInAtProvider(browserPage: Page, login: string) {
   const loginField = browserPage.getByPlaceholder('Enter any login');
@@ -62,7 +52,7 @@ async function signInAtProvider(browserPage: Page, login: string) {
 
 test('SSO through the system browser: connect the portal on My page, then sign in with it; the tokens stay in main', async ({ launch, systemBrowser }) => {
   const login = `desk${Date.now()}`;
-  const app = await launch({ userData: configuredUserData(API_BASE) });
+  const app = await launch({ configuredFor: API_BASE });
   const page = await app.mainWindow();
   await page.getByLabel('Email').fill(MEMBER.email);
   await page.getByLabel('Password', { exact: true }).fill(MEMBER.password);
@@ -110,7 +100,7 @@ test('offline: a server that does not answer gets a clear message, and the app w
   const port = (closed.address() as { port: number }).port;
   await new Promise((resolve) => closed.close(resolve));
 
-  const app = await launch({ userData: configuredUserData(`http://127.0.0.1:${port}/api/v1`) });
+  const app = await launch({ configuredFor: `http://127.0.0.1:${port}/api/v1` });
   const page = await app.mainWindow();
   await page.getByLabel('Email').fill(MEMBER.email);
   await page.getByLabel('Password', { exact: true }).fill(MEMBER.password);
