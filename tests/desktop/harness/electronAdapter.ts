@@ -162,10 +162,9 @@ export function createElectronAdapter(host: HarnessHost) {
           page.on('pageerror', (error) => console.log(`[window ${this.webContents.id}] page error: ${error.stack}`));
           page.on('requestfailed', (request) => console.log(`[window ${this.webContents.id}] failed: ${request.url()} ${request.failure()?.errorText}`));
         }
-        // A new window the page asks for goes through main's handler; only its "allow" would keep it.
+        // A new window the page asks for goes through main's handler, which may deny it (Electron allows one without a handler).
         page.on('popup', (popup) => {
-          const verdict = this.windowOpenHandler?.({ url: toAppUrl(popup.url()) }) ?? { action: 'deny' };
-          if (verdict.action === 'deny') void popup.close();
+          if (this.windowOpenHandler?.({ url: toAppUrl(popup.url()) }).action === 'deny') void popup.close();
         });
         // Navigations of the top frame are offered to main's will-navigate listeners first.
         await page.route('**/*', async (route) => {
