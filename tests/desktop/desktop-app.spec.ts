@@ -101,6 +101,10 @@ test('first run to sign-out: setup, sign-in with the tokens in the keychain only
   await page.evaluate((url) => (globalThis as unknown as { location: { assign(to: string): void } }).location.assign(url), `${SERVER_ORIGIN}/outside`);
   await expect(await systemBrowser.next()).toHaveURL(`${SERVER_ORIGIN}/outside`);
   expect(page.url()).toBe(here);
+  // …and so does a new window the page asks for, which main denies.
+  await page.evaluate((url) => (globalThis as unknown as { open(to: string): unknown }).open(url), `${SERVER_ORIGIN}/popup`);
+  await expect(await systemBrowser.next()).toHaveURL(`${SERVER_ORIGIN}/popup`);
+  await expect.poll(async () => (await app.adapter.context()).pages().length).toBe(1);
   // A page main did not open (another webContents) gets no answer, even showing the app's own page.
   const stranger = await (await app.adapter.context()).newPage();
   await stranger.goto(appUrl('/setup'));
