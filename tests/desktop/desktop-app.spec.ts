@@ -35,7 +35,8 @@ test('first run to sign-out: setup, sign-in with the tokens in the keychain only
   launch,
   systemBrowser,
 }) => {
-  test.setTimeout(120_000);
+  // One user's whole day in one test (the project stays short); slower when other test runs share the machine.
+  test.setTimeout(180_000);
   const app = await launch();
   const page = await app.mainWindow();
 
