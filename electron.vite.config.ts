@@ -29,7 +29,11 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(import.meta.dirname, 'src/renderer'),
-    plugins: [react()],
+    // Main serves the renderer at the root of app://bundle/ with every route falling back to
+    // index.html, so assets are named from the root. electron-vite sets './' (for file://) in a
+    // production build, after this config is read: a page opened at /dashboard/chat then asked for
+    // /dashboard/assets/… and stayed blank (found by tests/desktop). A plugin's config hook comes later.
+    plugins: [{ name: 'renderer-at-app-root', config: () => ({ base: '/' }) }, react()],
     css: { postcss: { plugins: [cssBreakpoints()] } },
     build: {
       outDir: resolve(import.meta.dirname, 'out/renderer'),

@@ -24,7 +24,14 @@ const mailboxDir = (process.env.E2E_MAILBOX_DIR ??= `${dataDir}-mailbox`);
 const smtpPort = port + 2;
 
 export default defineConfig({
-  testDir: 'tests/e2e',
+  // `e2e`: the web build in Chromium. `desktop`: the desktop build, its main run in Node under an
+  // adapter of Electron (tests/desktop/harness); it needs the keychain, so `npm test` runs it in a
+  // D-Bus session with gnome-keyring (scripts/test.mjs).
+  projects: [
+    { name: 'e2e', testDir: 'tests/e2e' },
+    // Its screenshots of each screen (1440 and 375 px, English and Korean) are kept in its output folder.
+    { name: 'desktop', testDir: 'tests/desktop', outputDir: 'test-results/desktop' },
+  ],
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,

@@ -10,6 +10,8 @@ process.env.DEMO_TOKEN_DELAY_MS ??= '80';
 export default defineConfig({
   ...base,
   testDir: 'tests/screenshots',
+  // Not the base's two projects (their folders would replace this one).
+  projects: [{ name: 'screenshots', testDir: 'tests/screenshots' }],
   webServer:
     base.webServer && !Array.isArray(base.webServer)
       ? { ...base.webServer, env: { ...base.webServer.env, DEMO_TOKEN_DELAY_MS: process.env.DEMO_TOKEN_DELAY_MS } }

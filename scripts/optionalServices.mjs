@@ -70,7 +70,7 @@ export const optionalServices = {
     }),
   },
   keychain: {
-    skips: 'keychain tests (keytar on the Secret Service)',
+    skips: 'keychain tests (keytar on the Secret Service) and the desktop app tests (tests/desktop)',
     // macOS and Windows: keytar uses the user's own keychain, always there.
     missing: () =>
       process.platform !== 'linux' || (findExecutable('dbus-run-session') && findExecutable('gnome-keyring-daemon'))

@@ -3,11 +3,11 @@
 // tests in two shards (the first on PostgreSQL, the second on PGlite), the server integration
 // tests on PostgreSQL (both need TEST_DATABASE_URL; without it everything runs on PGlite),
 // lint (boundaries), the format check and type checks side by side, then unit, component and
-// server integration tests on PGlite and the keychain tests (on Linux inside a D-Bus session with
-// gnome-keyring). What the machine lacks (a browser, PostgreSQL, gnome-keyring, Redis, slapd:
-// scripts/optionalServices.mjs) is skipped with one line each at the end, saying how to add it;
-// under CI it fails the run instead. Ends with one "N passed, N failed, N skipped" line over all
-// test cases. Needs only Node and npm, on Linux, macOS and Windows: every command is this Node
+// server integration tests on PGlite, the keychain tests and the desktop app's end-to-end tests
+// (both on Linux inside a D-Bus session with gnome-keyring). What the machine lacks (a browser,
+// PostgreSQL, gnome-keyring, Redis, slapd: scripts/optionalServices.mjs) is skipped with one line
+// each at the end, saying how to add it; under CI it fails the run instead. Ends with one
+// "N passed, N failed, N skipped" line over all test cases. Needs only Node and npm, on Linux, macOS and Windows: every command is this Node
 // running a package's own script, no shell.
 //
 // `npm test -- <path>… [-t <pattern>]` runs only the test files under those paths (an e2e spec, an
@@ -63,7 +63,15 @@ function parseSelection(args) {
 const selection = parseSelection(process.argv.slice(2));
 const everything = selection.paths.length === 0;
 const suiteOf = (path) =>
-  path.startsWith('tests/e2e') ? 'e2e' : path.startsWith('tests/keychain') ? 'keychain' : path.startsWith('tests/integration') ? 'integration' : 'unit';
+  path.startsWith('tests/e2e')
+    ? 'e2e'
+    : path.startsWith('tests/desktop')
+      ? 'desktop'
+      : path.startsWith('tests/keychain')
+        ? 'keychain'
+        : path.startsWith('tests/integration')
+          ? 'integration'
+          : 'unit';
 /** The selected paths of these suites ([] for everything), and whether they run at all. */
 const selectedIn = (...suites) => selection.paths.filter((path) => suites.includes(suiteOf(path)));
 const runs = (...suites) => everything || selectedIn(...suites).length > 0;
@@ -249,9 +257,11 @@ async function prepareBrowser(title) {
  */
 const endToEndTitle = 'end-to-end tests (Playwright, Chromium, real server)';
 const endToEndRuns = runs('e2e') && (await prepareBrowser(endToEndTitle));
+const desktopTitle = 'desktop app tests (Playwright, the built main under an Electron adapter, real server and keychain)';
+const desktopRuns = runs('desktop') && (await prepareBrowser(desktopTitle));
 const E2E_SHARDS = everything ? 2 : 1;
 const endToEndFinishes = [];
-const desktopBuilt = everything ? build('desktop build (electron-vite)', 'build:desktop') : true;
+const desktopBuilt = everything || desktopRuns ? build('desktop build (electron-vite)', 'build:desktop') : true;
 // The packed app the desktop bundle test reads, packed while the machine is still quiet
 // (scripts/packDesktop.mjs); amid the other steps electron-builder took that test 30–60 s.
 if (everything && desktopBuilt) {
@@ -262,7 +272,7 @@ if (everything && desktopBuilt) {
 const webBuilt = everything || endToEndRuns ? build('web build (vite)', 'build:web') : true;
 // Built once here: each part's server would otherwise rebuild dist-server (emptied first) while the
 // other part's server starts from it.
-const serverBuilt = endToEndRuns ? build('server build (esbuild)', 'build:server') : true;
+const serverBuilt = endToEndRuns || desktopRuns ? build('server build (esbuild)', 'build:server') : true;
 const endToEndDatabases = [];
 /**
  * With PostgreSQL at hand, part 1 runs on a fresh database of its own there, part 2 on PGlite: the
@@ -292,6 +302,7 @@ if (endToEndRuns && webBuilt && desktopBuilt && serverBuilt) {
         [
           playwrightScript,
           'test',
+          '--project=e2e',
           ...selectedIn('e2e'),
           ...shardArgs,
           ...nameFilter('--grep'),
@@ -341,7 +352,7 @@ if (everything) {
     startInBackground('type check (web: renderer, shared)', tsc, [tscScript, '-p', 'tsconfig.web.json'], {}),
   );
 } else {
-  console.log('\n==> desktop build, lint, format and type checks: not run (named tests only)');
+  console.log(`\n==> ${desktopRuns ? '' : 'desktop build, '}lint, format and type checks: not run (named tests only)`);
 }
 for (const finish of checks) await finish();
 
@@ -366,27 +377,48 @@ if (runs('unit', 'integration')) {
   );
 }
 
+/**
+ * Runs a step that needs the OS keychain: on Linux the Secret Service of an unlocked gnome-keyring
+ * in a D-Bus session of its own (sh passes the command on as it is, "$@", unquoted by nothing); on
+ * macOS and Windows keytar uses the user's own keychain.
+ */
+function runWithKeychain(title, command, args, env) {
+  if (process.platform !== 'linux') return run(`${title} (the ${process.platform === 'darwin' ? 'macOS' : 'Windows'} keychain)`, command, args, env);
+  return run(
+    `${title} (gnome-keyring in a private D-Bus session)`,
+    'dbus-run-session',
+    ['--', 'sh', '-c', 'echo | gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec "$@"', 'keychain', command, ...args],
+    env,
+  );
+}
+
+const keychainMissing = optionalServices.keychain.missing();
 if (runs('keychain')) {
-  const keychainMissing = optionalServices.keychain.missing();
-  const keychainArgs = vitestArgs('keychain', ['--project', 'keychain', ...selectedIn('keychain')]);
   if (keychainMissing) skipPass('keychain tests', 'keychain', keychainMissing);
-  else if (process.platform === 'linux') {
-    // The Secret Service of an unlocked gnome-keyring in a D-Bus session of their own; sh passes
-    // the vitest command on as it is ("$@"), unquoted by nothing.
-    await run('keychain tests (gnome-keyring in a private D-Bus session)', 'dbus-run-session', [
-      '--',
-      'sh',
-      '-c',
-      'echo | gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec "$@"',
-      'keychain',
-      vitestCommand,
-      ...keychainArgs,
-    ]);
+  else {
+    await runWithKeychain('keychain tests', vitestCommand, vitestArgs('keychain', ['--project', 'keychain', ...selectedIn('keychain')]));
     countVitest(join(reportDir, 'keychain.json'));
-  } else {
-    // macOS and Windows: keytar uses the user's own keychain.
-    await run(`keychain tests (the ${process.platform === 'darwin' ? 'macOS' : 'Windows'} keychain)`, vitestCommand, keychainArgs);
-    countVitest(join(reportDir, 'keychain.json'));
+  }
+}
+
+// The desktop app end to end (tests/desktop): the built main bundle in Node under an adapter of
+// Electron, the desktop renderer in Chromium, one server of its own, and the keychain, so in the
+// keychain's session. It runs while the end-to-end shards still do, which keep the run's end.
+if (desktopRuns && desktopBuilt && serverBuilt) {
+  if (keychainMissing) skipPass(desktopTitle, 'keychain', keychainMissing);
+  else {
+    const outputFile = join(reportDir, 'desktop.json');
+    await runWithKeychain(
+      desktopTitle,
+      playwrightCommand,
+      [playwrightScript, 'test', '--project=desktop', ...selectedIn('desktop'), ...nameFilter('--grep'), '--reporter=list,json'],
+      {
+        PLAYWRIGHT_JSON_OUTPUT_NAME: outputFile,
+        E2E_SERVER_BUILT: '1',
+        E2E_PORT: endToEndRuns || !process.env.E2E_PORT ? String(await freePortTriplet()) : process.env.E2E_PORT,
+      },
+    );
+    countPlaywright(outputFile);
   }
 }
 

@@ -21,6 +21,18 @@ describe('window state', () => {
     expect(second.restore('admin', screen)).toEqual({ bounds: { x: 300, y: 200, width: 1200, height: 800 }, maximized: true });
   });
 
+  it('remembers both windows when they close at once, as the app quits', async () => {
+    const path = await statePath();
+    const store = await createWindowStateStore(path);
+    await Promise.all([
+      store.remember('main', { x: 100, y: 80, width: 1000, height: 700 }, false),
+      store.remember('admin', { x: 300, y: 200, width: 1200, height: 800 }, false),
+    ]);
+    const restarted = await createWindowStateStore(path);
+    expect(restarted.restore('main', screen)?.bounds).toMatchObject({ width: 1000 });
+    expect(restarted.restore('admin', screen)?.bounds).toMatchObject({ width: 1200 });
+  });
+
   it('keeps the size but drops a position that is on no screen any more', async () => {
     const store = await createWindowStateStore(await statePath());
     await store.remember('main', { x: 2500, y: 100, width: 1000, height: 700 }, false);
