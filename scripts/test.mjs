@@ -3,12 +3,12 @@
 // tests in two shards (the first on PostgreSQL, the second on PGlite), the server integration
 // tests on PostgreSQL (both need TEST_DATABASE_URL; without it everything runs on PGlite),
 // lint (boundaries), the format check and type checks side by side, then unit, component and
-// server integration tests on PGlite, the keychain tests and the desktop app's end-to-end tests
-// (both on Linux inside a D-Bus session with gnome-keyring). What the machine lacks (a browser,
-// PostgreSQL, gnome-keyring, Redis, slapd: scripts/optionalServices.mjs) is skipped with one line
-// each at the end, saying how to add it; under CI it fails the run instead. Ends with one
-// "N passed, N failed, N skipped" line over all test cases. Needs only Node and npm, on Linux, macOS and Windows: every command is this Node
-// running a package's own script, no shell.
+// server integration tests on PGlite (the desktop app's end-to-end tests beside them), then the
+// keychain tests (both on Linux inside a D-Bus session with gnome-keyring). What the machine lacks
+// (a browser, PostgreSQL, gnome-keyring, Redis, slapd: scripts/optionalServices.mjs) is skipped
+// with one line each at the end, saying how to add it; under CI it fails the run instead. Ends
+// with one "N passed, N failed, N skipped" line over all test cases. Needs only Node and npm, on
+// Linux, macOS and Windows: every command is this Node running a package's own script, no shell.
 //
 // `npm test -- <path>… [-t <pattern>]` runs only the test files under those paths (an e2e spec, an
 // integration file, a folder…) through the same passes (PGlite, PostgreSQL, keychain, end-to-end),
@@ -356,6 +356,46 @@ if (everything) {
 }
 for (const finish of checks) await finish();
 
+/**
+ * A step that needs the OS keychain, as [title, command, args]: on Linux the Secret Service of an
+ * unlocked gnome-keyring in a D-Bus session of its own (sh passes the command on as it is, "$@",
+ * unquoted by nothing); on macOS and Windows keytar uses the user's own keychain.
+ */
+function withKeychain(title, command, args) {
+  if (process.platform !== 'linux') return [`${title} (the ${process.platform === 'darwin' ? 'macOS' : 'Windows'} keychain)`, command, args];
+  return [
+    `${title} (gnome-keyring in a private D-Bus session)`,
+    'dbus-run-session',
+    ['--', 'sh', '-c', 'echo | gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec "$@"', 'keychain', command, ...args],
+  ];
+}
+const keychainMissing = optionalServices.keychain.missing();
+
+// The desktop app end to end (tests/desktop): the built main bundle in Node under an adapter of
+// Electron, the desktop renderer in Chromium, one server of its own, and the keychain, so in a
+// keychain session of its own. Started beside the PGlite pass rather than after it, which would
+// add its minute to the run's end.
+if (desktopRuns && desktopBuilt && serverBuilt) {
+  if (keychainMissing) skipPass(desktopTitle, 'keychain', keychainMissing);
+  else {
+    const outputFile = join(reportDir, 'desktop.json');
+    const [title, command, args] = withKeychain(desktopTitle, playwrightCommand, [
+      playwrightScript,
+      'test',
+      '--project=desktop',
+      ...selectedIn('desktop'),
+      ...nameFilter('--grep'),
+      '--reporter=list,json',
+    ]);
+    const env = {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: outputFile,
+      E2E_SERVER_BUILT: '1',
+      E2E_PORT: endToEndRuns || !process.env.E2E_PORT ? String(await freePortTriplet()) : process.env.E2E_PORT,
+    };
+    backgroundFinishes.push(startInBackground(title, command, args, { env, count: () => countPlaywright(outputFile) }));
+  }
+}
+
 if (runs('unit', 'integration')) {
   await vitest(
     'unit, component and server integration tests on PGlite',
@@ -377,48 +417,11 @@ if (runs('unit', 'integration')) {
   );
 }
 
-/**
- * Runs a step that needs the OS keychain: on Linux the Secret Service of an unlocked gnome-keyring
- * in a D-Bus session of its own (sh passes the command on as it is, "$@", unquoted by nothing); on
- * macOS and Windows keytar uses the user's own keychain.
- */
-function runWithKeychain(title, command, args, env) {
-  if (process.platform !== 'linux') return run(`${title} (the ${process.platform === 'darwin' ? 'macOS' : 'Windows'} keychain)`, command, args, env);
-  return run(
-    `${title} (gnome-keyring in a private D-Bus session)`,
-    'dbus-run-session',
-    ['--', 'sh', '-c', 'echo | gnome-keyring-daemon --unlock --components=secrets >/dev/null && exec "$@"', 'keychain', command, ...args],
-    env,
-  );
-}
-
-const keychainMissing = optionalServices.keychain.missing();
 if (runs('keychain')) {
   if (keychainMissing) skipPass('keychain tests', 'keychain', keychainMissing);
   else {
-    await runWithKeychain('keychain tests', vitestCommand, vitestArgs('keychain', ['--project', 'keychain', ...selectedIn('keychain')]));
+    await run(...withKeychain('keychain tests', vitestCommand, vitestArgs('keychain', ['--project', 'keychain', ...selectedIn('keychain')])));
     countVitest(join(reportDir, 'keychain.json'));
-  }
-}
-
-// The desktop app end to end (tests/desktop): the built main bundle in Node under an adapter of
-// Electron, the desktop renderer in Chromium, one server of its own, and the keychain, so in the
-// keychain's session. It runs while the end-to-end shards still do, which keep the run's end.
-if (desktopRuns && desktopBuilt && serverBuilt) {
-  if (keychainMissing) skipPass(desktopTitle, 'keychain', keychainMissing);
-  else {
-    const outputFile = join(reportDir, 'desktop.json');
-    await runWithKeychain(
-      desktopTitle,
-      playwrightCommand,
-      [playwrightScript, 'test', '--project=desktop', ...selectedIn('desktop'), ...nameFilter('--grep'), '--reporter=list,json'],
-      {
-        PLAYWRIGHT_JSON_OUTPUT_NAME: outputFile,
-        E2E_SERVER_BUILT: '1',
-        E2E_PORT: endToEndRuns || !process.env.E2E_PORT ? String(await freePortTriplet()) : process.env.E2E_PORT,
-      },
-    );
-    countPlaywright(outputFile);
   }
 }
 
