@@ -97,7 +97,7 @@ export default function ServerSetupPage() {
             />
             <TextInput
               label={t('subdomain')}
-              placeholder={t('subdomain_placeholder')}
+              description={t('subdomain_hint')}
               value={subdomain}
               onChange={(event) => setSubdomain(event.currentTarget.value)}
               error={fieldErrors.subdomain && t('subdomain_invalid')}
