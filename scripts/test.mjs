@@ -3,8 +3,8 @@
 // tests in two shards (the first on PostgreSQL, the second on PGlite), the server integration
 // tests on PostgreSQL (both need TEST_DATABASE_URL; without it everything runs on PGlite),
 // lint (boundaries), the format check and type checks side by side, then unit, component and
-// server integration tests on PGlite (the desktop app's end-to-end tests beside them), then the
-// keychain tests (both on Linux inside a D-Bus session with gnome-keyring). What the machine lacks
+// server integration tests on PGlite, then the keychain tests and the desktop app's end-to-end
+// tests (both on Linux inside a D-Bus session with gnome-keyring). What the machine lacks
 // (a browser, PostgreSQL, gnome-keyring, Redis, slapd: scripts/optionalServices.mjs) is skipped
 // with one line each at the end, saying how to add it; under CI it fails the run instead. Ends
 // with one "N passed, N failed, N skipped" line over all test cases. Needs only Node and npm, on
@@ -371,31 +371,6 @@ function withKeychain(title, command, args) {
 }
 const keychainMissing = optionalServices.keychain.missing();
 
-// The desktop app end to end (tests/desktop): the built main bundle in Node under an adapter of
-// Electron, the desktop renderer in Chromium, one server of its own, and the keychain, so in a
-// keychain session of its own. Started beside the PGlite pass rather than after it, which would
-// add its minute to the run's end.
-if (desktopRuns && desktopBuilt && serverBuilt) {
-  if (keychainMissing) skipPass(desktopTitle, 'keychain', keychainMissing);
-  else {
-    const outputFile = join(reportDir, 'desktop.json');
-    const [title, command, args] = withKeychain(desktopTitle, playwrightCommand, [
-      playwrightScript,
-      'test',
-      '--project=desktop',
-      ...selectedIn('desktop'),
-      ...nameFilter('--grep'),
-      '--reporter=list,json',
-    ]);
-    const env = {
-      PLAYWRIGHT_JSON_OUTPUT_NAME: outputFile,
-      E2E_SERVER_BUILT: '1',
-      E2E_PORT: endToEndRuns || !process.env.E2E_PORT ? String(await freePortTriplet()) : process.env.E2E_PORT,
-    };
-    backgroundFinishes.push(startInBackground(title, command, args, { env, count: () => countPlaywright(outputFile) }));
-  }
-}
-
 if (runs('unit', 'integration')) {
   await vitest(
     'unit, component and server integration tests on PGlite',
@@ -422,6 +397,31 @@ if (runs('keychain')) {
   else {
     await run(...withKeychain('keychain tests', vitestCommand, vitestArgs('keychain', ['--project', 'keychain', ...selectedIn('keychain')])));
     countVitest(join(reportDir, 'keychain.json'));
+  }
+}
+
+// The desktop app end to end (tests/desktop): the built main bundle in Node under an adapter of
+// Electron, the desktop renderer in Chromium, one server of its own, and the keychain, so in a
+// keychain session of its own. After the PGlite pass, not beside it: its server and browser there
+// made the run's peak load, in which a fault test of the PostgreSQL pass ran out of time.
+if (desktopRuns && desktopBuilt && serverBuilt) {
+  if (keychainMissing) skipPass(desktopTitle, 'keychain', keychainMissing);
+  else {
+    const outputFile = join(reportDir, 'desktop.json');
+    const [title, command, args] = withKeychain(desktopTitle, playwrightCommand, [
+      playwrightScript,
+      'test',
+      '--project=desktop',
+      ...selectedIn('desktop'),
+      ...nameFilter('--grep'),
+      '--reporter=list,json',
+    ]);
+    const env = {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: outputFile,
+      E2E_SERVER_BUILT: '1',
+      E2E_PORT: endToEndRuns || !process.env.E2E_PORT ? String(await freePortTriplet()) : process.env.E2E_PORT,
+    };
+    backgroundFinishes.push(startInBackground(title, command, args, { env, count: () => countPlaywright(outputFile) }));
   }
 }
 

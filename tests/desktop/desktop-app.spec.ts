@@ -1,4 +1,4 @@
-import { ADMIN, API_BASE, MEMBER, OTHER_API_BASE, SERVER_ORIGIN, appUrl, expect, storedTokens, test } from './fixtures';
+import { ADMIN, API_BASE, type Launch, MEMBER, OTHER_API_BASE, SERVER_ORIGIN, appUrl, expect, storedTokens, test } from './fixtures';
 import { checkScreen, expectTokensOutOfPage, rememberedBounds } from './support';
 import { showInLanguage } from '../e2e/support';
 import type { Page } from '@playwright/test';
@@ -7,7 +7,8 @@ import type { Bridge } from '../../src/shared/ipc/contract';
 /**
  * The desktop app as a member gets it, end to end: the built main bundle under the harness
  * (tests/desktop/harness), the desktop build of the renderer, the preload's bridge, the real server
- * and the real keychain. Each test covers several steps of one user's day, so the project stays short.
+ * and the real keychain. Each test covers several steps of one user's day (each well within the time
+ * limit of a test, so a busy machine keeps them green).
  */
 
 /** A long question makes the demo model's answer (which quotes it) long enough to stop mid-stream. */
@@ -31,12 +32,16 @@ async function refreshAccepted(refreshToken: string): Promise<boolean> {
   return response.ok;
 }
 
-test('first run to sign-out: setup, sign-in with the tokens in the keychain only, a stopped stream, an upload, the admin console, a restart, a server change', async ({
-  launch,
-  systemBrowser,
-}) => {
-  // One user's whole day in one test (the project stays short); slower when other test runs share the machine.
-  test.setTimeout(180_000);
+/** The app configured for the server, signed in as the admin; the tokens main holds so far. */
+async function signedInApp(launch: Launch) {
+  const app = await launch({ configuredFor: API_BASE });
+  const page = await app.mainWindow();
+  await signIn(page, ADMIN);
+  const tokens = await storedTokens(API_BASE);
+  return { app, page, seen: new Set([tokens.accessToken!, tokens.refreshToken!]) };
+}
+
+test('first run: setup, sign-in with the tokens in the keychain only, a stopped stream, an upload with progress', async ({ launch }) => {
   const app = await launch();
   const page = await app.mainWindow();
 
@@ -76,7 +81,14 @@ test('first run to sign-out: setup, sign-in with the tokens in the keychain only
   expect(uploads.length).toBeGreaterThan(1);
   expect(uploads.at(-1)!.loaded).toBe(uploads.at(-1)!.total);
   expect(uploads[0]!.loaded).toBeLessThan(uploads[0]!.total);
+  await expectTokensOutOfPage(page, app, [...seen]);
+});
 
+test('signed in: the admin console in a window of its own, in English and Korean; the way out is the system browser; a page main did not open gets no answer', async ({
+  launch,
+  systemBrowser,
+}) => {
+  const { app, page, seen } = await signedInApp(launch);
   // The admin console opens in a window of its own, which main trusts as it does the first.
   await page.getByTestId('admin-button').click();
   const console_ = await app.nextWindow();
@@ -111,7 +123,10 @@ test('first run to sign-out: setup, sign-in with the tokens in the keychain only
   await stranger.goto(appUrl('/setup'));
   await expect(stranger.evaluate(() => (globalThis as unknown as { bridge: Bridge }).bridge.settings.get())).rejects.toThrow(/not this app's page/);
   await stranger.close();
+});
 
+test('a restart keeps the window, the server and the session; another server signs out first; sign-out clears the keychain', async ({ launch }) => {
+  const { app, page, seen } = await signedInApp(launch);
   // A restart: main remembers the window's size and the server, and the keychain the session.
   await page.setViewportSize({ width: 1100, height: 720 });
   await app.quit();
