@@ -1,8 +1,8 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { MEMBER, skipAnnouncementPopup } from './support';
 
 /** Holds the responses whose URL matches for `ms`, as a slow network or a busy server would. */
-const slowDown = (page: import('@playwright/test').Page, url: RegExp, ms: number) =>
+const slowDown = (page: Page, url: RegExp, ms: number) =>
   page.route(url, async (route) => {
     await new Promise((resolve) => setTimeout(resolve, ms));
     await route.continue();

@@ -84,20 +84,20 @@ const sameValue = (a: unknown, b: unknown) => Object.is(a, b) || (a instanceof D
  */
 export function cacheRenderedStatements(original: SqlToQuery): SqlToQuery {
   const texts = new Map<string, string | null>();
-  return function sqlToQuery(this: unknown, statement, invokeSource) {
-    if (invokeSource !== undefined) return original.call(this, statement, invokeSource);
+  return (statement, invokeSource) => {
+    if (invokeSource !== undefined) return original(statement, invokeSource);
     const keyParts: string[] = [];
     const params: unknown[] = [];
     try {
       walk(statement.queryChunks, keyParts, params);
     } catch (error) {
-      if (error === UNKNOWN) return original.call(this, statement, invokeSource);
+      if (error === UNKNOWN) return original(statement, invokeSource);
       throw error;
     }
     const key = keyParts.join('\u0000');
     const text = texts.get(key);
     if (text) return { sql: text, params };
-    const rendered = original.call(this, statement, invokeSource);
+    const rendered = original(statement, invokeSource);
     if (text === undefined) {
       const agrees = rendered.params.length === params.length && rendered.params.every((value, index) => sameValue(value, params[index]));
       if (texts.size >= MAX_SHAPES) texts.clear();

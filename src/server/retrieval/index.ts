@@ -45,6 +45,17 @@ export async function indexFile({ db, embedder }: RetrievalDeps, fileId: number)
   return rows.length;
 }
 
+/** An SQL array of the values, one parameter each (Drizzle would write a JS array as a list). */
+const sqlArray = (values: readonly (string | number)[], type: 'text' | 'int') =>
+  values.length === 0
+    ? sql.raw(`'{}'::${type}[]`)
+    : sql`array[${sql.join(
+        values.map((value) => sql`${value}`),
+        sql`, `,
+      )}]::${sql.raw(type)}[]`;
+const textArray = (values: readonly string[]) => sqlArray(values, 'text');
+const intArray = (values: readonly number[]) => sqlArray(values, 'int');
+
 /**
  * Files among `fileIds` that were parsed but have no passages yet (parsed before indexing existed,
  * or by a job that did not index). Two index probes a file, whatever the files' size: it runs before every search.
@@ -52,10 +63,7 @@ export async function indexFile({ db, embedder }: RetrievalDeps, fileId: number)
 async function indexMissing(deps: RetrievalDeps, tenantId: number, fileIds: number[]): Promise<void> {
   const rows = rowsOf<{ id: number }>(
     await deps.db.execute(sql`
-      select f.id from unnest(${sql`array[${sql.join(
-        fileIds.map((id) => sql`${id}`),
-        sql`, `,
-      )}]::int[]`}) as f(id)
+      select f.id from unnest(${intArray(fileIds)}) as f(id)
       where exists (select 1 from ${fileSections} s where s.file_id = f.id and s.tenant_id = ${tenantId})
         and not exists (select 1 from ${documentChunks} c where c.file_id = f.id)`),
   );
@@ -142,13 +150,6 @@ export async function searchPassages(
   await indexMissing(deps, tenantId, fileIds);
   const { db, embedder } = deps;
   const [queryVector] = embedder ? await embedder.embed([question]).catch(() => [] as number[][]) : [];
-  const textArray = (values: string[]) =>
-    values.length === 0
-      ? sql`'{}'::text[]`
-      : sql`array[${sql.join(
-          values.map((value) => sql`${value}`),
-          sql`, `,
-        )}]::text[]`;
   const termArray = textArray(terms);
   // A one-character word has no 2-character piece for the index to look up: it only counts in the trigram re-ranking.
   // Latin letters and digits: words, found by the full-text index (their English stems). Other
@@ -160,7 +161,6 @@ export async function searchPassages(
     fileIds.map((id) => sql`${id}`),
     sql`, `,
   );
-  const fileIdArray = sql`array[${ids}]::int[]`;
   const scope = sql`c.tenant_id = ${tenantId} and c.file_id in (${ids})`;
   // `+ 0`: not through the file index. A word's lookup reads at most TERM_MATCHES_MAX + 1 rows; ANDing
   // its bitmap with one of every passage of the searched files cost more than the rows it removed.
@@ -178,7 +178,7 @@ export async function searchPassages(
   const statement = sql`
       with total as materialized (
         -- Passages are numbered from 0 in each file: the last ordinal counts them with one index probe a file.
-        select coalesce(sum(last.ordinal + 1), 0)::float8 as n from unnest(${fileIdArray}) as f(id)
+        select coalesce(sum(last.ordinal + 1), 0)::float8 as n from unnest(${intArray(fileIds)}) as f(id)
         cross join lateral (select c.ordinal from ${documentChunks} c where c.file_id = f.id and c.tenant_id = ${tenantId} order by c.ordinal desc limit 1) as last
       ),
       term_hits as materialized (
