@@ -20,3 +20,17 @@ test('a page opened from the navigation while the chat is still loading stays op
   await expect(page.getByRole('heading', { level: 1, name: 'My page' })).toBeVisible();
   await expect(page).toHaveURL(/\/dashboard\/my-page$/);
 });
+
+test('Ctrl+K pressed while the chat is still loading keeps the focus in the search box once it opens', async ({ page }) => {
+  await skipAnnouncementPopup(page);
+  expect((await page.request.post('/api/v1/auth/sign-in/', { data: MEMBER })).ok()).toBe(true);
+  await slowDown(page, /\/api\/v1\/chatbots\/\d+\/$/, 1_500);
+  await page.goto('/dashboard/chat');
+  const box = page.getByRole('searchbox', { name: 'Search chats' });
+  await expect(box).toBeVisible();
+  await page.keyboard.press('ControlOrMeta+K');
+  await expect(box).toBeFocused();
+  // The chat opens with its message box enabled, and the member is still in the search box.
+  await expect(page.getByTestId('composer-input')).toBeEnabled();
+  await expect(box).toBeFocused();
+});

@@ -103,6 +103,22 @@ describe('Composer', () => {
     expect(box).toHaveFocus();
   });
 
+  it('leaves the focus in a field the member went to while the chat was loading', () => {
+    const search = document.body.appendChild(Object.assign(document.createElement('input'), { type: 'search' }));
+    const { box, rerender } = renderComposer({ disabled: true });
+    search.focus();
+    rerender({ disabled: false });
+    expect(search).toHaveFocus();
+    expect(box).not.toHaveFocus();
+    // A link (a chat chosen in My chats) hands it over.
+    const link = document.body.appendChild(Object.assign(document.createElement('a'), { href: '#' }));
+    link.focus();
+    rerender({ disabled: false, conversationKey: '1/abc' });
+    expect(box).toHaveFocus();
+    search.remove();
+    link.remove();
+  });
+
   it('Stop hands focus back to the message box', async () => {
     renderComposer({ streaming: true });
     const stop = screen.getByRole('button', { name: 'Stop answering' });

@@ -42,13 +42,20 @@ const StopIcon = () => (
   </svg>
 );
 
+/** A field that takes typing: the member is writing there, so focus should stay. */
+const isTextField = (element: Element | null) =>
+  element instanceof HTMLTextAreaElement ||
+  element instanceof HTMLSelectElement ||
+  (element instanceof HTMLInputElement && !['button', 'checkbox', 'radio', 'submit', 'reset', 'file', 'image', 'range', 'color'].includes(element.type)) ||
+  (element instanceof HTMLElement && element.isContentEditable);
+
 /**
  * Message box: Enter sends, Shift+Enter breaks the line, Escape stops a streaming answer. While
  * an IME composition is open (Korean, Japanese, Chinese input) Enter only commits it, never sends.
  * For members, `/` opens the prompt library's menu (usePromptInsertion), which has the keys first.
  *
  * Focus: opening a conversation puts it in the message box (once the box is enabled, which is why
- * autoFocus alone never worked), without robbing an open dialog; Stop, and the end of an answer while
+ * autoFocus alone never worked), without robbing an open dialog or a field being typed in; Stop, and the end of an answer while
  * the Stop button had focus, bring it back there instead of leaving it on <body>.
  */
 export function Composer({
@@ -77,11 +84,14 @@ export function Composer({
     if (!focusOnOpen || disabled || focusedKey.current === conversationKey) return;
     focusedKey.current = conversationKey;
     // A dialog that is closing (deleting the open chat opens another) gets a second to go; one that
-    // stays open (the announcement popup) keeps focus and hands it back itself.
+    // stays open (the announcement popup) keeps focus and hands it back itself. A field the member
+    // went to while the chat loaded (Ctrl+K's search box) keeps it.
     const deadline = performance.now() + 1000;
     let frame = 0;
     const focusWhenFree = () => {
-      if (!document.activeElement?.closest('[role="dialog"]')) input.current?.focus();
+      const active = document.activeElement;
+      if (active !== input.current && isTextField(active)) return;
+      if (!active?.closest('[role="dialog"]')) input.current?.focus();
       else if (performance.now() < deadline) frame = requestAnimationFrame(focusWhenFree);
     };
     focusWhenFree();
