@@ -196,8 +196,7 @@ test('announcement popup: passes axe, closes by keyboard, and focus goes to the 
 
 test('admin announcements: editor by keyboard (one-stop toolbar, Escape keeps the draft), delete confirmation, focus after each', async ({ page }) => {
   const tenant = await tenantName(page);
-  await signIn(page, ADMIN);
-  await page.goto('/admin/announcements');
+  await signIn(page, ADMIN, { to: '/admin/announcements' });
   await expect(page.getByTestId('announcement-card').first()).toBeVisible();
   await expect(page.getByRole('heading', { level: 1, name: 'Announcements' })).toBeVisible();
   await expect(page).toHaveTitle(`Announcements · ${tenant}`);
@@ -298,7 +297,6 @@ test('restricted page and the studio, store and developers frames: h1, title, no
 
 test('the desktop setup page is not part of the web build', async ({ page }) => {
   // It is checked in its component test; the web build sends /setup home.
-  await signIn(page, MEMBER);
-  await page.goto('/setup');
+  await signIn(page, MEMBER, { to: '/setup' });
   await expect(page).toHaveURL(/\/dashboard\/chat/);
 });

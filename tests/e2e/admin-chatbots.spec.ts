@@ -16,8 +16,7 @@ test('an admin rejects a publish request with a reason, the author sees it, asks
   const name = `Trip Planner ${Date.now()}`;
   const id = await publishRequest(request, name);
 
-  await signIn(page, ADMIN);
-  await page.goto('/admin/chatbots');
+  await signIn(page, ADMIN, { to: '/admin/chatbots' });
   const row = page.getByTestId('admin-chatbot-row').filter({ hasText: name });
   await expect(row).toBeVisible();
   await expectNoSeriousA11yViolations(page);

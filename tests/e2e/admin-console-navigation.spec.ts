@@ -3,8 +3,7 @@ import { ADMIN, MEMBER, expectNoSeriousA11yViolations, showInLanguage, signIn } 
 import { menuButton } from './screens';
 
 test('the admin console has the account menu, a way back to chat and sign out', async ({ page }) => {
-  await signIn(page, ADMIN);
-  await page.goto('/admin/members');
+  await signIn(page, ADMIN, { to: '/admin/members' });
   const menu = page.getByRole('navigation', { name: 'Admin console menu' });
   const account = page.getByTestId('account-menu');
   await expect(account).toContainText('admin@demo.test');
@@ -33,8 +32,7 @@ test('on a phone the console drawer ends with the way back to chat and the accou
 });
 
 test('a member who opens the console sees the restricted page with a way home', async ({ page }) => {
-  await signIn(page, MEMBER);
-  await page.goto('/admin/members');
+  await signIn(page, MEMBER, { to: '/admin/members' });
   await expect(page.getByTestId('restricted-page')).toHaveText('This is a restricted access page.');
   await expectNoSeriousA11yViolations(page);
   await page.screenshot({ path: 'test-results/console/restricted-en-1440.png' });

@@ -35,8 +35,7 @@ test.describe('admin dashboard and credits', () => {
   });
 
   test('the console opens on the dashboard: cards and monthly charts', async ({ page }) => {
-    await signIn(page, ADMIN);
-    await page.goto('/admin');
+    await signIn(page, ADMIN, { to: '/admin' });
     await expect(page).toHaveURL(/\/admin\/dashboard/);
     await expect(page.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeVisible();
     await expect(page.getByTestId('card-members')).toHaveText(/\d/);
@@ -95,8 +94,7 @@ test.describe('admin dashboard and credits', () => {
   });
 
   test('an admin changes a member’s monthly limit and reads the usage tables', async ({ page }) => {
-    await signIn(page, ADMIN);
-    await page.goto('/admin/credits');
+    await signIn(page, ADMIN, { to: '/admin/credits' });
     await expect(page.getByRole('heading', { level: 1, name: 'Credits' })).toBeVisible();
     await expect(page.getByRole('textbox', { name: 'Monthly limit of Default group' })).toBeDisabled();
     await expectNoSeriousA11yViolations(page);

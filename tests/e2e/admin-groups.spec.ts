@@ -4,8 +4,7 @@ import { expectAccessibleOnPhone } from './screens';
 
 test('an admin creates a group, sets its credit quotas, finds the default group locked, and deletes the group', async ({ page }) => {
   const name = uniqueName('Sales');
-  await signIn(page, ADMIN);
-  await page.goto('/admin/groups');
+  await signIn(page, ADMIN, { to: '/admin/groups' });
   await expect(page.getByRole('heading', { name: 'Group management' })).toBeVisible();
   const defaultRow = page.getByTestId('admin-group-row').filter({ hasText: 'Default' }).first();
   await expect(defaultRow).toBeVisible();
@@ -78,8 +77,7 @@ test('an admin creates a group, sets its credit quotas, finds the default group 
 
 test('an admin creates a second group on the groups screen, adds it to a member in the member drawer, and sees it in the member list', async ({ page }) => {
   const name = uniqueName('Field team');
-  await signIn(page, ADMIN);
-  await page.goto('/admin/groups');
+  await signIn(page, ADMIN, { to: '/admin/groups' });
   await page.getByRole('button', { name: 'New group' }).click();
   const create = page.getByRole('dialog', { name: 'New group' });
   await create.getByLabel('Korean name').fill(`${name} 팀`);
@@ -141,8 +139,7 @@ test('an admin creates a second group on the groups screen, adds it to a member 
 
 test('a group with only a Korean name is shown by that name in an English and in a Korean interface', async ({ page }) => {
   const name = uniqueName('연구소');
-  await signIn(page, ADMIN);
-  await page.goto('/admin/groups');
+  await signIn(page, ADMIN, { to: '/admin/groups' });
   await page.getByRole('button', { name: 'New group' }).click();
   const create = page.getByRole('dialog', { name: 'New group' });
   await expect(create).toContainText('Where one is missing, the other is shown.');

@@ -7,8 +7,7 @@ test('an admin invites people from the console, the invitee joins from the mail,
   const stamp = Date.now();
   const email = `console-invitee-${stamp}@example.test`;
   const pastedEmail = `pasted-${stamp}@example.test`;
-  await signIn(page, ADMIN);
-  await page.goto('/admin/invitations');
+  await signIn(page, ADMIN, { to: '/admin/invitations' });
   await expect(page.getByRole('heading', { name: 'Invited members' })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
 

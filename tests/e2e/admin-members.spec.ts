@@ -27,8 +27,7 @@ test('an admin approves and rejects member requests singly and in bulk; rejectio
   });
   expect(asked.ok()).toBe(true);
 
-  await signIn(page, ADMIN);
-  await page.goto('/admin/requests');
+  await signIn(page, ADMIN, { to: '/admin/requests' });
   await expect(page.getByRole('heading', { name: 'Pending requests' })).toBeVisible();
   await expect(requestRow(page, single)).toBeVisible();
   await expect(requestRow(page, single)).toContainText('New registration');
@@ -87,8 +86,7 @@ test('an admin searches members, edits one member’s name, group and credit lim
   };
   await request.post(`/api/v1/admin/members/${found.items[0]!.id}/process-pending-request/`, { headers, data: { approve: true } });
 
-  await signIn(page, ADMIN);
-  await page.goto('/admin/members');
+  await signIn(page, ADMIN, { to: '/admin/members' });
   await expect(page.getByRole('heading', { name: 'All members' })).toBeVisible();
   await expect(page.getByTestId('member-row').first()).toBeVisible();
   await expectNoSeriousA11yViolations(page);

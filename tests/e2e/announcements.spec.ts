@@ -110,8 +110,7 @@ test.describe('admin announcements', () => {
   });
 
   test('page and size live in the URL and Back restores the previous page', async ({ page }) => {
-    await signIn(page, ADMIN);
-    await page.goto('/admin/announcements?page=1&size=1');
+    await signIn(page, ADMIN, { to: '/admin/announcements?page=1&size=1' });
     const pagination = page.locator('.mantine-Pagination-root');
     await expect(pagination).toBeVisible();
     const firstCard = (await page.getByTestId('announcement-card').first().textContent()) ?? '';

@@ -25,8 +25,7 @@ async function openReference(page: Page, url: string): Promise<void> {
 
 test('"Docs" opens the API reference rendered from our OpenAPI document, offline and under the CSP', async ({ page, context, baseURL }) => {
   const seen = watch(context);
-  await signIn(page, ADMIN);
-  await page.goto('/dashboard/developers');
+  await signIn(page, ADMIN, { to: '/dashboard/developers' });
   const link = page.getByTestId('api-reference-link');
   await expect(link).toHaveAttribute('target', '_blank');
   await expect(page.getByTestId('nav-docs')).toHaveAttribute('href', (await link.getAttribute('href'))!);

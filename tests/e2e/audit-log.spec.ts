@@ -12,8 +12,7 @@ test('an admin edits an announcement, opens the audit log, filters to it and see
   const after = `${before} (moved to Friday)`;
   expect((await request.patch(`/api/v1/admin/announcements/${created.id}/`, { headers, data: { content: after } })).ok()).toBe(true);
 
-  await signIn(page, ADMIN);
-  await page.goto('/admin/announcements');
+  await signIn(page, ADMIN, { to: '/admin/announcements' });
   await page.getByRole('link', { name: 'Audit log' }).click();
   await expect(page).toHaveURL(/\/admin\/audit-log/);
   await expect(page.getByRole('heading', { level: 1, name: 'Audit log' })).toBeVisible();

@@ -85,8 +85,7 @@ test('an administrator subscribes with a test card, gets the credits and a recei
 });
 
 test("an organisation member sees the tenant's plan and is told to contact the administrator", async ({ page }) => {
-  await signIn(page, MEMBER);
-  await page.goto('/dashboard/plans');
+  await signIn(page, MEMBER, { to: '/dashboard/plans' });
   await expect(page.getByTestId('contact-admin')).toContainText('contact your administrator');
   await expect(page.getByRole('button', { name: 'Subscribe' })).toHaveCount(0);
   await expectNoSeriousA11yViolations(page);

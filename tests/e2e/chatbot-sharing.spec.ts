@@ -80,8 +80,7 @@ test('a chatbot shared with a group in the Studio is usable by the group’s mem
 
   // The author builds and shares the chatbot with the group in the Studio.
   const botName = uniqueName('Reading room');
-  await signIn(page, MEMBER);
-  await page.goto('/dashboard/studio');
+  await signIn(page, MEMBER, { to: '/dashboard/studio' });
   await createChatbotInStudio(page, botName);
   const chatbotId = Number(new URL(page.url()).pathname.split('/').at(-1));
   await page.getByTestId('en-name').fill(botName);
@@ -117,8 +116,7 @@ test('a chatbot shared with a group is not there for a member of another group, 
   const chatbotId = await chatbotSharedWith(request, groupId, botName);
   const outsider = await joinedMember(request, headers, 'Otto Outsider');
 
-  await signIn(page, outsider);
-  await page.goto(`/dashboard/chat/${chatbotId}`);
+  await signIn(page, outsider, { to: `/dashboard/chat/${chatbotId}` });
   await expect(page.getByTestId('chatbot-unavailable')).toBeVisible();
   await expectAccessibleOnPhone(page, { restore: true });
   await page.goto(`/dashboard/store?search=${encodeURIComponent(botName)}`);
@@ -133,8 +131,7 @@ test('once the author takes the group away in the Studio, the chatbot is unavail
   await expect(readerPage.getByTestId('composer-input')).toBeVisible();
   await expect(readerPage.getByTestId('chatbot-unavailable')).toHaveCount(0);
 
-  await signIn(page, MEMBER);
-  await page.goto(`/dashboard/studio/${chatbotId}`);
+  await signIn(page, MEMBER, { to: `/dashboard/studio/${chatbotId}` });
   await expect(page.getByTestId('chatbot-status').first()).toHaveText('Shared with groups');
   await page.getByTestId('open-access').click();
   await page.getByRole('dialog', { name: 'Who can use this chatbot' }).getByText('Only me', { exact: true }).click();

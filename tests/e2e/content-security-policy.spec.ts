@@ -26,8 +26,7 @@ test('the web client works under the CSP with no violation', async ({ page }) =>
   expect(document?.headers()['x-frame-options']).toBe('DENY');
   await expect(page.getByTestId('tenant-brand').getByRole('img')).toBeVisible();
 
-  await signIn(page, ADMIN);
-  await page.goto('/dashboard/chat');
+  await signIn(page, ADMIN, { to: '/dashboard/chat' });
   await page.waitForURL(/\/dashboard\/chat\/\d+$/);
   const composer = page.getByTestId('composer-input');
   await composer.fill('Show me **bold** text and `code`');

@@ -52,8 +52,7 @@ test('the groups screen and the credits screen show the same members and credits
 });
 
 test("a member's own credit page adds up: used and remaining make the quota", async ({ page }) => {
-  await signIn(page, MEMBER);
-  await page.goto('/dashboard/credits');
+  await signIn(page, MEMBER, { to: '/dashboard/credits' });
   await expect(page.getByTestId('credits-used')).toHaveText(/\d/);
   const used = await numberIn(page.getByTestId('credits-used'));
   const quota = await numberIn(page.getByTestId('credits-quota'));

@@ -63,8 +63,7 @@ test('a member who has used 80 % of their credits sees the warning above the com
   expect(before.message_count).toBeGreaterThanOrEqual(50);
   await setCreditQuota(request, before.usage * 1.24);
 
-  await signIn(page, MEMBER);
-  await page.goto(`/dashboard/chat/${paidChatbot}`);
+  await signIn(page, MEMBER, { to: `/dashboard/chat/${paidChatbot}` });
   const warning = page.getByTestId('credit-warning');
   await expect(warning).toHaveAttribute('data-warning', 'used_80');
   await expect(warning).toContainText('You have used 80% of your credits');
@@ -83,8 +82,7 @@ test('a member who has used 80 % of their credits sees the warning above the com
 
 test('a depleted member is told so, New chat leads to the low-tier chatbot, which still answers', async ({ page, request }) => {
   await setCreditQuota(request, 0);
-  await signIn(page, MEMBER);
-  await page.goto(`/dashboard/chat/${paidChatbot}`);
+  await signIn(page, MEMBER, { to: `/dashboard/chat/${paidChatbot}` });
 
   const depleted = page.getByTestId('credit-depleted');
   await expect(depleted).toContainText('Your monthly credit allocation is used up.');

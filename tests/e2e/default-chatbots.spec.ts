@@ -9,8 +9,7 @@ const setLanguage = (page: Page, language: 'en' | 'ko') =>
   }, language);
 
 test('an admin lists the default chatbots in the console and edits one in the editor; members get no edit', async ({ page, request }) => {
-  await signIn(page, ADMIN);
-  await page.goto('/admin/default-chatbots');
+  await signIn(page, ADMIN, { to: '/admin/default-chatbots' });
   const rows = page.getByTestId('default-chatbot-row');
   await expect(rows).toHaveCount(3);
   await expect(rows.first()).toContainText('Everyone');

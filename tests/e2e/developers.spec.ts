@@ -34,8 +34,7 @@ function openAi(origin: string, key: string) {
 
 test('a member creates an API key for a chatbot, copies it from the one-time reveal, and sees it listed as active', async ({ page }) => {
   const name = uniqueName('Script');
-  await signIn(page, MEMBER);
-  await page.goto('/dashboard/developers');
+  await signIn(page, MEMBER, { to: '/dashboard/developers' });
   await expect(page.getByRole('heading', { level: 1, name: 'Developers' })).toBeVisible();
   await expect(page.getByTestId('base-url')).toContainText('/api/v1/openai');
   await expectNoSeriousA11yViolations(page);

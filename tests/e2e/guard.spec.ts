@@ -97,8 +97,7 @@ test.describe('personal data in chat', () => {
 
 test.describe('admin restricted words and privacy page', () => {
   test('add, refuse a duplicate, search, delete a word, and change a PII setting', async ({ page }) => {
-    await signIn(page, ADMIN);
-    await page.goto('/admin/announcements');
+    await signIn(page, ADMIN, { to: '/admin/announcements' });
     await page.getByRole('link', { name: 'Restricted words & privacy' }).click();
     await expect(page).toHaveURL(/\/admin\/restricted-words/);
     await expect(page.getByRole('heading', { level: 1, name: 'Restricted words and privacy' })).toBeVisible();
@@ -183,8 +182,7 @@ test.describe('admin restricted words and privacy page', () => {
   });
 
   test('members see the restricted page', async ({ page }) => {
-    await signIn(page, MEMBER);
-    await page.goto('/admin/restricted-words');
+    await signIn(page, MEMBER, { to: '/admin/restricted-words' });
     await expect(page.getByTestId('restricted-page')).toHaveText('This is a restricted access page.');
     await expectNoSeriousA11yViolations(page);
   });

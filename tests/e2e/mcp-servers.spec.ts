@@ -12,8 +12,7 @@ test.afterAll(() => fixture?.close());
 
 test('an admin adds an MCP server, sees its tools and gives one to a group; the demo server is there already', async ({ page, request }) => {
   const name = uniqueName('Fixture tools');
-  await signIn(page, ADMIN);
-  await page.goto('/admin/mcp-servers');
+  await signIn(page, ADMIN, { to: '/admin/mcp-servers' });
   await expect(page.getByRole('heading', { level: 1, name: 'MCP servers' })).toBeVisible();
   // The demo tenant's own server, started with the server, its two tools on for the default group.
   const demo = page.getByTestId('mcp-server-row').filter({ hasText: 'Demo tools' });

@@ -51,8 +51,7 @@ test('an admin uploads a member file with errors and sees each failed row with i
 });
 
 test('an admin exports the members as Excel, watches it finish and downloads the file', async ({ page }) => {
-  await signIn(page, ADMIN);
-  await page.goto('/admin/members');
+  await signIn(page, ADMIN, { to: '/admin/members' });
   await page.getByTestId('members-header-actions').getByRole('button', { name: 'Export members' }).click();
   const dialog = page.getByRole('dialog', { name: 'Export members' });
   await dialog.getByText('Excel (XLSX)').click();

@@ -92,8 +92,7 @@ test.describe('a chatbot whose model is off for the member’s group', () => {
   test.afterEach(({ request }) => setBalancedPro(request, true));
 
   test('shows as unavailable with the reason in the Store, the switcher and its chat, where nothing can be sent', async ({ page, request }) => {
-    await signIn(page, MEMBER);
-    await page.goto('/dashboard/store');
+    await signIn(page, MEMBER, { to: '/dashboard/store' });
     const card = page.getByTestId('store-card').filter({ hasText: 'Trip Planner' }).first();
     await expect(card.getByTestId('model-unavailable-badge')).toHaveText('Unavailable');
     await expect(card).toContainText(UNAVAILABLE);

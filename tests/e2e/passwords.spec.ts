@@ -76,8 +76,7 @@ test('forgot password: mail link, new password, sign in with it; then change it 
 });
 
 test('My page: a group-change request waits for an administrator and can be withdrawn', async ({ page }) => {
-  await signIn(page, MEMBER);
-  await page.goto('/dashboard/my-page');
+  await signIn(page, MEMBER, { to: '/dashboard/my-page' });
   await expect(page.getByTestId('my-groups').getByRole('listitem')).not.toHaveCount(0);
   await page.getByRole('button', { name: 'Request the change' }).click();
   await expect(page.getByTestId('group-request-pending')).toContainText('waiting for an administrator');

@@ -25,8 +25,7 @@ test.describe('Prompt library', () => {
 
     test('an admin adds a tenant prompt in the console; the same name again is refused under the field', async ({ page }) => {
       await page.setViewportSize(DESKTOP);
-      await signIn(page, ADMIN);
-      await page.goto('/admin/prompts');
+      await signIn(page, ADMIN, { to: '/admin/prompts' });
       await expect(page.getByRole('heading', { level: 1, name: 'Prompt library' })).toBeVisible();
       await page.getByRole('button', { name: 'New prompt' }).click();
       const editor = page.getByRole('dialog', { name: 'New prompt' });
@@ -45,8 +44,7 @@ test.describe('Prompt library', () => {
 
     test('a member adds their own on My page, then inserts each with / by keyboard, fills a variable and sends', async ({ page }) => {
       await page.setViewportSize(DESKTOP);
-      await signIn(page, MEMBER);
-      await page.goto('/dashboard/my-page');
+      await signIn(page, MEMBER, { to: '/dashboard/my-page' });
       await page.getByTestId('my-new-prompt').click();
       const own = page.getByRole('dialog', { name: 'New prompt' });
       await own.getByRole('textbox', { name: 'Name' }).fill(ownName);

@@ -8,6 +8,7 @@ import {
   ensureActiveAnnouncement,
   expectNoSeriousA11yViolations,
   nextFrames,
+  openInApp,
   setSessionPublic,
   skipAnnouncementPopup,
 } from './support';
@@ -242,13 +243,13 @@ async function visitMemberScreens(page: Page, language: Language, onScreen: OnSc
   await onScreen('shared-session', page);
 
   for (const screen of ['studio', 'store', 'developers', 'my-page', 'plans', 'credits']) {
-    await page.goto(`/dashboard/${screen}`);
+    await openInApp(page, `/dashboard/${screen}`);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await onScreen(screen, page);
   }
 
   // A new chatbot opens the Studio editor with its test chat beside it (below on phones).
-  await page.goto('/dashboard/studio');
+  await openInApp(page, '/dashboard/studio');
   await createChatbotInStudio(page, 'Screens');
   await expect(page.getByTestId('test-chat')).toBeVisible();
   await onScreen('studio-editor', page);
@@ -276,31 +277,31 @@ async function visitConsoleSettingsScreens(page: Page, language: Language, onScr
   await onScreen('admin-announcement-editor', page);
   await page.keyboard.press('Escape');
 
-  await page.goto('/admin/restricted-words');
+  await openInApp(page, '/admin/restricted-words');
   await expect(page.getByTestId('pii-phone')).toBeVisible();
   await onScreen('admin-restricted-words', page);
 
-  await page.goto('/admin/chatbots?status=all');
+  await openInApp(page, '/admin/chatbots?status=all');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await onScreen('admin-chatbots', page);
 
-  await page.goto('/admin/models');
+  await openInApp(page, '/admin/models');
   await expect(page.getByTestId('model-matrix')).toBeVisible();
   await onScreen('admin-models', page);
-  await page.goto('/admin/sign-up');
+  await openInApp(page, '/admin/sign-up');
   await expect(page.getByRole('radio').first()).toBeVisible();
   await onScreen('admin-sign-up', page);
-  await page.goto('/admin/settings');
+  await openInApp(page, '/admin/settings');
   await expect(page.getByTestId('tenant-name-input')).toBeVisible();
   await expect(page.getByTestId('custom-fields')).toBeVisible();
   await onScreen('admin-settings', page);
-  await page.goto('/admin/sso');
+  await openInApp(page, '/admin/sso');
   await expect(page.getByRole('button', { name: 'Add platform' })).toBeVisible();
   await onScreen('admin-sso', page);
-  await page.goto('/admin/mcp-servers');
+  await openInApp(page, '/admin/mcp-servers');
   await expect(page.getByTestId('mcp-servers').or(page.getByTestId('mcp-servers-empty'))).toBeVisible();
   await onScreen('admin-mcp-servers', page);
-  await page.goto('/admin/audit-log');
+  await openInApp(page, '/admin/audit-log');
   await expect(page.getByTestId('audit-row').first().or(page.getByTestId('audit-empty'))).toBeVisible();
   await onScreen('admin-audit-log', page);
 }
@@ -310,25 +311,25 @@ async function visitConsoleMembersScreens(page: Page, onScreen: OnScreen): Promi
   await page.goto('/admin/dashboard');
   await expect(page.getByRole('img').first()).toBeVisible();
   await onScreen('admin-dashboard', page);
-  await page.goto('/admin/credits');
+  await openInApp(page, '/admin/credits');
   await expect(page.getByTestId('allocation-groups')).toBeVisible();
   await onScreen('admin-credits', page);
-  await page.goto('/admin/groups');
+  await openInApp(page, '/admin/groups');
   await expect(page.getByTestId('admin-groups')).toBeVisible();
   await onScreen('admin-groups', page);
-  await page.goto('/admin/invitations');
+  await openInApp(page, '/admin/invitations');
   await expect(page.getByRole('button', { name: 'Invite members' })).toBeVisible();
   await onScreen('admin-invitations', page);
-  await page.goto('/admin/sso-whitelist');
+  await openInApp(page, '/admin/sso-whitelist');
   await expect(page.getByTestId('whitelist-text')).toBeVisible();
   await onScreen('admin-sso-whitelist', page);
-  await page.goto('/admin/members');
+  await openInApp(page, '/admin/members');
   await expect(page.getByTestId('members-table')).toBeVisible();
   await onScreen('admin-members', page);
-  await page.goto('/admin/requests');
+  await openInApp(page, '/admin/requests');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await onScreen('admin-requests', page);
-  await page.goto('/admin/members/upload');
+  await openInApp(page, '/admin/members/upload');
   await expect(page.getByTestId('upload-dropzone')).toBeVisible();
   await onScreen('admin-member-upload', page);
 

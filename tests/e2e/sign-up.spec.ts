@@ -143,8 +143,7 @@ test('the sign-up page speaks the five languages', async ({ page }) => {
 });
 
 test('an admin sees the sign-up settings in the console', async ({ page }) => {
-  await signIn(page, ADMIN);
-  await page.goto('/admin');
+  await signIn(page, ADMIN, { to: '/admin' });
   await page.getByRole('link', { name: 'Sign-up' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign-up settings');
   await expect(page.getByRole('radio', { name: "Wait for an administrator's approval" })).toBeChecked();

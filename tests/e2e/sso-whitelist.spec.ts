@@ -7,8 +7,7 @@ test('an admin uploads a whitelist file, sees what was found, exports the list a
   const stamp = Date.now();
   const first = `wl-a-${stamp}@example.test`;
   const second = `wl-b-${stamp}@example.test`;
-  await signIn(page, ADMIN);
-  await page.goto('/admin/sso-whitelist');
+  await signIn(page, ADMIN, { to: '/admin/sso-whitelist' });
   await expect(page.getByRole('heading', { name: 'SSO whitelist', level: 1 })).toBeVisible();
   await expectNoSeriousA11yViolations(page);
 

@@ -110,8 +110,7 @@ test('OpenID Connect: a new person signs up through the portal, is approved, the
 
 test('a member connects the portal on My page, then signs in with it in one click; disconnects again', async ({ page }) => {
   const login = `member${Date.now()}`;
-  await signIn(page, MEMBER);
-  await page.goto('/dashboard/my-page');
+  await signIn(page, MEMBER, { to: '/dashboard/my-page' });
   const section = page.getByTestId('sso-account');
   await section.getByRole('button', { name: 'Connect Company portal' }).click();
   await signInAtProvider(page, login);

@@ -19,8 +19,7 @@ async function published(request: APIRequestContext, name: string, features: str
 test('a member finds a chatbot in the Store by category, search and order, starts a chat, finds it in recents, and removes it', async ({ page, request }) => {
   const name = `Regex Tutor ${Date.now()}`;
   await published(request, name, 'Explains regular expressions step by step.');
-  await signIn(page, MEMBER);
-  await page.goto('/dashboard/store');
+  await signIn(page, MEMBER, { to: '/dashboard/store' });
   // The demo admin's Trip Planner (other specs publish chatbots with longer names), among the
   // results rather than the recent chatbots, where earlier specs may have put it.
   const results = page.getByTestId('store-results');

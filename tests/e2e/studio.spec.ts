@@ -80,8 +80,7 @@ async function openOwnChatbot(page: Page, name: string): Promise<void> {
     en_key_features: 'Answers questions about the Falcon library.',
     system_instructions: 'Answer from the documents and cite them.',
   });
-  await signIn(page, MEMBER);
-  await page.goto(`/dashboard/studio/${id}`);
+  await signIn(page, MEMBER, { to: `/dashboard/studio/${id}` });
   await expect(page.getByTestId('en-name')).toHaveValue(name);
 }
 

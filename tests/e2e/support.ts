@@ -86,14 +86,34 @@ export async function signInThroughForm(page: Page, account: { email: string; pa
 }
 
 /**
- * Signs in through the API, as the web client's form does (the refresh cookie lands in the page's
- * context), then opens the dashboard, which resumes the session from the cookie. The form costs
- * about two seconds a test; the specs that are about it use `signInThroughForm`.
+ * Opens `path` in the running app as its own links do (the router follows the browser's history),
+ * not by loading the page anew: a load starts the whole app again, about a second of the browser's
+ * CPU. For a screen with a title of its own (PageFrame, AdminPageFrame) reached from another in the
+ * same session: it returns once the document's title is the new screen's, so the screen is there.
  */
-export async function signIn(page: Page, account: { email: string; password: string }, { showAnnouncement = false } = {}): Promise<void> {
+export async function openInApp(page: Page, path: string): Promise<void> {
+  const before = await page.title();
+  // A page expression: this project has no DOM types.
+  await page.evaluate(`history.pushState(null, '', ${JSON.stringify(path)}); dispatchEvent(new PopStateEvent('popstate'))`);
+  await expect(page, `the title of ${path}`).not.toHaveTitle(before);
+}
+
+/**
+ * Signs in through the API, as the web client's form does (the refresh cookie lands in the page's
+ * context), then opens the dashboard, or the page `to` names, which resumes the session from the
+ * cookie. The form costs about two seconds a test; the specs that are about it use
+ * `signInThroughForm`. A test bound elsewhere says `to`: opening the chat first and then its page
+ * started the app twice, a second of the browser's CPU each.
+ */
+export async function signIn(page: Page, account: { email: string; password: string }, { showAnnouncement = false, to = '' } = {}): Promise<void> {
   if (!showAnnouncement) await skipAnnouncementPopup(page);
   const response = await page.request.post(`${API}/auth/sign-in/`, { data: account });
   expect(response.ok(), `sign-in of ${account.email}`).toBe(true);
+  if (to) {
+    // The page's own checks wait for what it shows.
+    await page.goto(to);
+    return;
+  }
   await page.goto('/dashboard/chat');
   await expect(page.getByTestId('new-chat')).toBeVisible();
 }

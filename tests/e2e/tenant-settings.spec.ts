@@ -59,8 +59,7 @@ async function withRequiredFieldAndPolicy(
 
 test('an admin saves the branding (name, manual link, logo) in Settings; the navigation links Docs and the manual in a new tab', async ({ page }) => {
   await thenRestoreBranding(page.request, async () => {
-    await signIn(page, ADMIN);
-    await page.goto('/admin/announcements');
+    await signIn(page, ADMIN, { to: '/admin/announcements' });
     await page.getByRole('link', { name: 'Settings' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Workspace settings');
     await expect(page.getByTestId('custom-fields')).toBeVisible();
@@ -89,8 +88,7 @@ test('an admin adds a required custom field by keyboard and a mandatory policy t
   const policyName = uniqueName('Code of conduct');
   const headers = await adminHeaders(page.request);
   try {
-    await signIn(page, ADMIN);
-    await page.goto('/admin/settings');
+    await signIn(page, ADMIN, { to: '/admin/settings' });
     await expect(page.getByTestId('custom-fields')).toBeVisible();
 
     // A required, editable custom field, by keyboard through its dialog.
