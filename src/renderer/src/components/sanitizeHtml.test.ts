@@ -20,4 +20,20 @@ describe('sanitizeHtml', () => {
       '<pre tabindex="0"><code>x</code></pre><table tabindex="0"><tbody><tr><td>1</td></tr></tbody></table><p>text</p>',
     );
   });
+
+  it('keeps the inline style that places and colours text, and drops what would lay a box over the app', () => {
+    const overlay = sanitizeHtml(
+      '<div style="position: fixed; inset: 0; z-index: 9999; background: white url(https://beacon.example/b.png)">Session expired, sign in <a href="https://phish.example/">here</a></div>',
+    );
+    // What stays (top, left, a colour) does nothing to a box in the page's flow.
+    expect(overlay).not.toMatch(/position|fixed|z-index|beacon|url\(/);
+    expect(overlay).toContain('Session expired');
+    expect(sanitizeHtml('<span style="color: red; position: absolute; transform: scale(50); height: 1.2em">x</span>')).toBe(
+      '<span style="color: red; height: 1.2em">x</span>',
+    );
+    // What KaTeX writes stays: a shift within the text, rules, margins.
+    expect(sanitizeHtml('<span style="position: relative; top: -0.5em; margin-right: 0.1em; border-bottom-width: 0.04em">x</span>')).toBe(
+      '<span style="position: relative; top: -0.5em; margin-right: 0.1em; border-bottom-width: 0.04em">x</span>',
+    );
+  });
 });

@@ -180,7 +180,7 @@ describe('hostile formulas', () => {
     const next = render('$\\secret$');
     expect(next).not.toContain('42');
     // An undefined command: drawn as its name, in red.
-    expect(next).toContain('color:#cc0000;">\\secret</span>');
+    expect(next).toContain('style="color: rgb(204, 0, 0)">\\secret</span>');
   });
 
   it('keeps raw HTML around a formula sanitized', () => {
