@@ -210,6 +210,16 @@ describe('tools in the chat (issue 24), against a real MCP server and a fake mod
     expect(JSON.stringify(audits)).not.toContain('hunter2');
     expect(audits.find((row) => (row.changes as Json).name === 'fail')!.changes).toMatchObject({ status: 'error', arguments: { text: 'b' } });
 
+    // Shared publicly: its readers see the sensitive call without its arguments or result, the others whole.
+    expect((await api.call(`/sessions/${meta.session_hash_id}/`, { method: 'PATCH', token: member, body: { is_public: true } })).status).toBe(200);
+    const shared = await api.call(`/public/sessions/${meta.session_hash_id}/history/`);
+    expect(shared.status).toBe(200);
+    const sharedCalls = Object.fromEntries((shared.body.items.at(-1).tool_calls as Json[]).map((call) => [call.name, call]));
+    expect(sharedCalls.secret).toMatchObject({ status: 'ok', arguments: {}, result: '', withheld: true });
+    expect(JSON.stringify(shared.body)).not.toContain('hunter2');
+    expect(sharedCalls.fail).toMatchObject({ status: 'error', arguments: { text: 'b' }, result: 'fail: b' });
+    expect(sharedCalls.fail).not.toHaveProperty('withheld');
+
     // Exported: the JSON keeps the calls, the Markdown shows them as text (a fence the content cannot close).
     const exported = await api.call(`/sessions/${meta.session_hash_id}/export/?format=json`, { token: member });
     const exportedAnswer = exported.body.messages.at(-1);

@@ -95,6 +95,8 @@ export const toolCallSchema = z.object({
   result: z.string(),
   duration_ms: z.number().int().nullable(),
   text_offset: z.number().int(),
+  /** On a shared session's public page, a sensitive tool's call: its arguments and result are left out. */
+  withheld: z.boolean().optional(),
 });
 export type ToolCall = z.infer<typeof toolCallSchema>;
 

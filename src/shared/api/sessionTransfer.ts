@@ -39,7 +39,7 @@ const wellFormedValue = (value: unknown): boolean =>
         : true;
 
 /** A tool call as exported: kept as text on import, never run again. */
-const exportedToolCallSchema = toolCallSchema.extend({
+const exportedToolCallSchema = toolCallSchema.omit({ withheld: true }).extend({
   id: storableText(200),
   name: storableText(200),
   server_name: storableText(NAME_MAX),

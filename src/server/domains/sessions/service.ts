@@ -7,7 +7,7 @@ import { paginate } from '../../shared/pagination';
 import type { Session, SessionMessage, historyResponseSchema } from '../../../shared/api/sessions';
 import type { z } from 'zod';
 import type { Queryable } from '../../db/client';
-import { files, sessionMessageFiles, sessions } from '../../db/schema';
+import { files, mcpTools, sessionMessageFiles, sessions } from '../../db/schema';
 import { notFound } from '../../errors';
 import type { MemberRow, SessionMessageRow, SessionRow } from '../../db/rows';
 import { findVisibleChatbot } from '../chatbots/service';
@@ -96,6 +96,27 @@ export type HistoryReader = { kind: 'member' } | { kind: 'visitor'; sessionHash:
 
 type BranchMessageRow = SessionMessageRow & { siblingCount: number; siblingPosition: number };
 
+/**
+ * A shared session's tool calls as its signed-out readers see them: a sensitive tool's arguments and
+ * result are withheld, as the audit log withholds its arguments (they may hold what the member
+ * would not publish); the call itself, and the answer the member chose to share, still show.
+ */
+async function toolCallsForVisitors(q: Queryable, tenantId: number, rows: BranchMessageRow[]) {
+  const toolIds = [...new Set(rows.flatMap((row) => row.toolCalls.flatMap((call) => (call.tool_id === null ? [] : [call.tool_id]))))];
+  const sensitive = new Set(
+    toolIds.length
+      ? (
+          await q
+            .select({ id: mcpTools.id })
+            .from(mcpTools)
+            .where(and(eq(mcpTools.tenantId, tenantId), inArray(mcpTools.id, toolIds), eq(mcpTools.isSensitive, true)))
+        ).map((tool) => tool.id)
+      : [],
+  );
+  return (row: BranchMessageRow) =>
+    row.toolCalls.map((call) => (call.tool_id !== null && sensitive.has(call.tool_id) ? { ...call, arguments: {}, result: '', withheld: true } : call));
+}
+
 async function toMessageDtos(q: Queryable, tenantId: number, rows: BranchMessageRow[], reader: HistoryReader): Promise<SessionMessage[]> {
   const attached = rows.length
     ? await q
@@ -123,6 +144,7 @@ async function toMessageDtos(q: Queryable, tenantId: number, rows: BranchMessage
         )
       : new Map<number, never>();
   const urlOf = (id: number) => (reader.kind === 'visitor' ? sharedSessionFileUrl(reader.sessionHash, id) : fileUrl(id));
+  const shownCalls = reader.kind === 'visitor' ? await toolCallsForVisitors(q, tenantId, rows) : (row: BranchMessageRow) => row.toolCalls;
   return rows.map((row) => ({
     id: row.id,
     created_at: row.createdAt.toISOString(),
@@ -134,7 +156,7 @@ async function toMessageDtos(q: Queryable, tenantId: number, rows: BranchMessage
     reasoning: row.reasoning,
     reasoning_ms: row.reasoningMs,
     citations: row.citations,
-    tool_calls: row.toolCalls,
+    tool_calls: shownCalls(row),
     feedback: feedback.get(row.id) ?? null,
     imported: row.imported,
     parent_id: row.parentId,

@@ -74,6 +74,17 @@ describe('tool steps in an answer', () => {
     expect(screen.getByTestId('tool-step-status')).toHaveTextContent(label);
   });
 
+  it('says why a sensitive tool’s arguments and result are missing on a shared chat, instead of an empty result', async () => {
+    const message = testMessage(6, { text: 'Done.', tool_calls: [toolCall({ arguments: {}, result: '', withheld: true })] });
+    renderScreen(<MessageRow message={message} face={face} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Used current_time' }));
+    expect(screen.getByTestId('tool-step-withheld')).toHaveTextContent(
+      'This tool is marked sensitive, so its arguments and result are not shown on a shared chat.',
+    );
+    expect(screen.queryByTestId('tool-step-arguments')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('tool-step-result')).not.toBeInTheDocument();
+  });
+
   it('shows a hostile result and arguments as plain text: no element, link or formatting comes of them', async () => {
     const hostile =
       '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script> [click me](javascript:alert(1)) **bold** <a href="https://evil.example">link</a>';

@@ -86,13 +86,21 @@ export function ToolStep({ call, answerId }: { call: ToolCall; answerId: number 
               .filter(Boolean)
               .join(' · ')}
           </Text>
-          <Text size="xs" fw={600}>
-            {t('tools.arguments')}
-          </Text>
-          <pre className={classes.toolStepCode} tabIndex={0} data-testid="tool-step-arguments">
-            <code>{argumentsText(call.arguments)}</code>
-          </pre>
-          {!running && (
+          {call.withheld ? (
+            <Text size="xs" data-testid="tool-step-withheld">
+              {t('tools.withheld')}
+            </Text>
+          ) : (
+            <>
+              <Text size="xs" fw={600}>
+                {t('tools.arguments')}
+              </Text>
+              <pre className={classes.toolStepCode} tabIndex={0} data-testid="tool-step-arguments">
+                <code>{argumentsText(call.arguments)}</code>
+              </pre>
+            </>
+          )}
+          {!running && !call.withheld && (
             <>
               <Text size="xs" fw={600}>
                 {t('tools.result')}
