@@ -47,7 +47,20 @@ const exported: SessionExport = {
         { kind: 'web', url: 'https://example.test/busan', title: 'Busan guide' },
         { kind: 'web', url: 'javascript:alert(1)', title: 'Not a page' },
       ],
-      tool_calls: [],
+      tool_calls: [
+        {
+          id: 'call-1',
+          tool_id: 3,
+          name: 'current_time',
+          server_name: 'Demo tools',
+          arguments: { timezone: 'Asia/Seoul' },
+          status: 'ok',
+          result: '<b>14:00</b>',
+          duration_ms: 1200,
+          text_offset: 0,
+        },
+        { id: 'call-2', tool_id: 4, name: 'weather', server_name: '', arguments: {}, status: 'timeout', result: '', duration_ms: null, text_offset: 6 },
+      ],
       interrupted: 'stopped',
       imported_at: '2026-03-05T00:00:00.000Z',
     },
@@ -133,6 +146,13 @@ describe('the print view', () => {
     expect(within(answer!).getByText('Imported')).toBeInTheDocument();
     expect(within(answer!).getByText('Stopped')).toBeInTheDocument();
     expect(within(answer!).getByRole('link', { name: 'Source 2' })).toHaveAttribute('href', '#note-2');
+    // The tools it called, their words as plain text.
+    const tools = within(answer!).getByTestId('print-tool-calls');
+    expect(tools).toHaveTextContent('Used current_time · From Demo tools · 1.2 s');
+    expect(tools).toHaveTextContent('Arguments: {"timezone":"Asia/Seoul"} Result: <b>14:00</b>');
+    expect(tools.querySelector('b')).toBeNull();
+    expect(tools).toHaveTextContent('Used weather · Timed out');
+    expect(within(question!).queryByTestId('print-tool-calls')).toBeNull();
     const notes = screen.getByTestId('print-notes');
     expect(within(notes).getByRole('link', { name: 'Busan guide' })).toHaveAttribute('href', 'https://example.test/busan');
     // A source that is not a web page is named, never linked.

@@ -45,7 +45,36 @@ function Footnote({ citation }: { citation: Citation }) {
   );
 }
 
-/** One message: who said it and when, its text, its attachments by name, and its footnote marks (numbered from `firstNote`). */
+/**
+ * The tools an answer called, as the Markdown export lists them: each call's name, server, status and
+ * time, then its arguments and result as plain text (the tool's and the model's words, never markup).
+ */
+function PrintedToolCalls({ calls }: { calls: ExportedMessage['tool_calls'] }) {
+  const { t } = useTranslation('chat');
+  return (
+    <Stack gap={4} mt={4} data-testid="print-tool-calls">
+      {calls.map((call) => (
+        <div key={call.id} className={classes.toolCall}>
+          <Text size="sm" fw={600}>
+            {[
+              t('tools.used', { name: call.name }),
+              call.server_name && t('tools.server', { server: call.server_name }),
+              call.status === 'ok' || call.status === 'running' ? null : t(`tools.status.${call.status}`),
+              call.duration_ms !== null && t('tools.duration', { seconds: (call.duration_ms / 1000).toFixed(1) }),
+            ]
+              .filter(Boolean)
+              .join(' · ')}
+          </Text>
+          <pre className={classes.toolCallText}>
+            {`${t('tools.arguments')}: ${JSON.stringify(call.arguments)}\n${t('tools.result')}: ${call.result === '' ? t('tools.no_result') : call.result}`}
+          </pre>
+        </div>
+      ))}
+    </Stack>
+  );
+}
+
+/** One message: who said it and when, its text, the tools it called, its attachments by name, and its footnote marks (numbered from `firstNote`). */
 function PrintedMessage({ message, firstNote, dateTime }: { message: ExportedMessage; firstNote: number; dateTime: Intl.DateTimeFormat }) {
   const { t } = useTranslation('chatExport');
   const speaker = message.speaker_name || t(message.speaker === 'member' ? 'print.me' : 'print.chatbot');
@@ -70,6 +99,7 @@ function PrintedMessage({ message, firstNote, dateTime }: { message: ExportedMes
         )}
       </Group>
       <MarkdownContent text={message.text} />
+      {message.tool_calls.length > 0 && <PrintedToolCalls calls={message.tool_calls} />}
       {message.attachments.length > 0 && (
         <Text size="sm" mt={4} data-testid="print-attachments">
           {t('print.attachments')}: {message.attachments.map((file) => file.name).join(', ')}
@@ -135,8 +165,8 @@ function PrintedChat({ document }: { document: SessionExport }) {
 }
 
 /**
- * A chat's print view (issue 23): the chat alone on a plain page (speakers, times, attachments by
- * name, sources as footnotes) for the browser to print or save as PDF. It reads the JSON export, so
+ * A chat's print view (issue 23): the chat alone on a plain page (speakers, times, tool calls,
+ * attachments by name, sources as footnotes) for the browser to print or save as PDF. It reads the JSON export, so
  * it shows exactly what the downloads hold; the toolbar is not printed.
  */
 export default function ChatPrintPage() {
