@@ -1,4 +1,4 @@
-import type { Chatbot, ChatFrame, ChatMeta, CustomField, LlmModel, Member, SessionMessage, SignupSettings } from '../../../shared/api';
+import type { Chatbot, ChatFrame, ChatMeta, CustomField, LlmModel, Member, SessionMessage, SignupSettings, ToolCall } from '../../../shared/api';
 
 /** The signed-in member as the session answers it: an approved organization member with a password; tests override what they look at. */
 export function testMember(overrides: Partial<Member> = {}): Member {
@@ -13,6 +13,22 @@ export function testMember(overrides: Partial<Member> = {}): Member {
     member_type: 'organization',
     sso_platform_id: null,
     has_password: true,
+    ...overrides,
+  };
+}
+
+/** A tool call that ran: the demo server's current_time for Seoul; tests override what they look at. */
+export function testToolCall(overrides: Partial<ToolCall> = {}): ToolCall {
+  return {
+    id: 'call-1',
+    tool_id: 3,
+    name: 'current_time',
+    server_name: 'Demo tools',
+    arguments: { timezone: 'Asia/Seoul' },
+    status: 'ok',
+    result: '2026-11-26T22:00:00+09:00',
+    duration_ms: 1200,
+    text_offset: 0,
     ...overrides,
   };
 }

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Session, SessionExport } from '../../../../shared/api';
 import { setPlatformForTests } from '../../platform';
 import { installFakeApi } from '../../test/fakeApi';
+import { testToolCall } from '../../test/fixtures';
 import { renderScreen } from '../../test/render';
 import { ChatHeader } from './ChatHeader';
 import ChatPrintPage from './print/ChatPrintPage';
@@ -48,18 +49,18 @@ const exported: SessionExport = {
         { kind: 'web', url: 'javascript:alert(1)', title: 'Not a page' },
       ],
       tool_calls: [
-        {
-          id: 'call-1',
-          tool_id: 3,
-          name: 'current_time',
-          server_name: 'Demo tools',
-          arguments: { timezone: 'Asia/Seoul' },
-          status: 'ok',
-          result: '<b>14:00</b>',
-          duration_ms: 1200,
-          text_offset: 0,
-        },
-        { id: 'call-2', tool_id: 4, name: 'weather', server_name: '', arguments: {}, status: 'timeout', result: '', duration_ms: null, text_offset: 6 },
+        testToolCall({ result: '<b>14:00</b>' }),
+        testToolCall({
+          id: 'call-2',
+          tool_id: 4,
+          name: 'weather',
+          server_name: '',
+          arguments: {},
+          status: 'timeout',
+          result: '',
+          duration_ms: null,
+          text_offset: 6,
+        }),
       ],
       interrupted: 'stopped',
       imported_at: '2026-03-05T00:00:00.000Z',

@@ -1,9 +1,9 @@
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { ChatMeta, ToolCall } from '../../../../shared/api';
+import type { ChatMeta } from '../../../../shared/api';
 import type { ChatStreamRequest } from '../../platform/types';
-import { testMessage } from '../../test/fixtures';
+import { testMessage, testToolCall } from '../../test/fixtures';
 import { renderScreen } from '../../test/render';
 import { ChatRun } from './chatRun';
 import { MessageRow, StreamingTurn } from './Messages';
@@ -11,25 +11,12 @@ import { answerParts } from './ToolSteps';
 
 const face = { name: 'Helper', imageUrl: null };
 
-const toolCall = (patch: Partial<ToolCall> = {}): ToolCall => ({
-  id: 'call-1',
-  tool_id: 3,
-  name: 'current_time',
-  server_name: 'Demo tools',
-  arguments: { timezone: 'Asia/Seoul' },
-  status: 'ok',
-  result: '2026-11-26T22:00:00+09:00',
-  duration_ms: 1200,
-  text_offset: 0,
-  ...patch,
-});
-
 /** Whether `first` comes before `second` in the document. */
 const before = (first: Node, second: Node) => (first.compareDocumentPosition(second) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
 
 describe('answerParts', () => {
   it('cuts the text where the calls were made, groups calls made at the same point, and puts a call past the text after it', () => {
-    const calls = [toolCall({ id: 'a', text_offset: 6 }), toolCall({ id: 'b', text_offset: 6 }), toolCall({ id: 'c', text_offset: 99 })];
+    const calls = [testToolCall({ id: 'a', text_offset: 6 }), testToolCall({ id: 'b', text_offset: 6 }), testToolCall({ id: 'c', text_offset: 99 })];
     expect(answerParts('Let me check. Done.', calls).map((part) => [part.text, part.calls.map((call) => call.id)])).toEqual([
       ['Let me', ['a', 'b']],
       [' check. Done.', ['c']],
@@ -42,7 +29,7 @@ describe('answerParts', () => {
 describe('tool steps in an answer', () => {
   it('shows a stored call as a step where it was made in the text, closed, opened and closed again by keyboard', async () => {
     const user = userEvent.setup();
-    const message = testMessage(2, { text: 'Let me look.It is 10 pm in Seoul.', tool_calls: [toolCall({ text_offset: 12 })] });
+    const message = testMessage(2, { text: 'Let me look.It is 10 pm in Seoul.', tool_calls: [testToolCall({ text_offset: 12 })] });
     renderScreen(<MessageRow message={message} face={face} />);
     const toggle = screen.getByRole('button', { name: 'Used current_time' });
     expect(before(screen.getByText('Let me look.'), toggle)).toBe(true);
@@ -70,12 +57,12 @@ describe('tool steps in an answer', () => {
     ['refused', 'Not allowed'],
     ['stopped', 'Stopped'],
   ] as const)('marks a call that ended as %s with a badge', (status, label) => {
-    renderScreen(<MessageRow message={testMessage(2, { text: 'Sorry.', tool_calls: [toolCall({ status })] })} face={face} />);
+    renderScreen(<MessageRow message={testMessage(2, { text: 'Sorry.', tool_calls: [testToolCall({ status })] })} face={face} />);
     expect(screen.getByTestId('tool-step-status')).toHaveTextContent(label);
   });
 
   it('says why a sensitive tool’s arguments and result are missing on a shared chat, instead of an empty result', async () => {
-    const message = testMessage(6, { text: 'Done.', tool_calls: [toolCall({ arguments: {}, result: '', withheld: true })] });
+    const message = testMessage(6, { text: 'Done.', tool_calls: [testToolCall({ arguments: {}, result: '', withheld: true })] });
     renderScreen(<MessageRow message={message} face={face} />);
     await userEvent.click(screen.getByRole('button', { name: 'Used current_time' }));
     expect(screen.getByTestId('tool-step-withheld')).toHaveTextContent(
@@ -90,7 +77,7 @@ describe('tool steps in an answer', () => {
       '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script> [click me](javascript:alert(1)) **bold** <a href="https://evil.example">link</a>';
     const message = testMessage(4, {
       text: 'Done.',
-      tool_calls: [toolCall({ name: '<b>tool</b>', arguments: { html: '<svg onload=alert(1)>', note: '[x](https://evil.example)' }, result: hostile })],
+      tool_calls: [testToolCall({ name: '<b>tool</b>', arguments: { html: '<svg onload=alert(1)>', note: '[x](https://evil.example)' }, result: hostile })],
     });
     renderScreen(<MessageRow message={message} face={face} />);
     await userEvent.click(screen.getByRole('button', { name: 'Used <b>tool</b>' }));
@@ -118,13 +105,13 @@ describe('tool steps in an answer', () => {
     const meta: ChatMeta = { session_hash_id: 'abc', session_created: true, member_message_id: 1, chatbot_message_id: 2, model: 'demo' };
     act(() => {
       request.onMeta(meta);
-      request.onFrame({ type: 'tool', call: toolCall({ status: 'running', result: '', duration_ms: null }) });
+      request.onFrame({ type: 'tool', call: testToolCall({ status: 'running', result: '', duration_ms: null }) });
     });
     expect(screen.getByRole('button', { name: 'Using current_time…' })).toBeInTheDocument();
     expect(screen.getByTestId('tool-step')).toHaveAttribute('data-status', 'running');
     // The step says the chatbot is at work: no typing dots beside it.
     expect(screen.queryByRole('status', { name: 'Preparing an answer' })).not.toBeInTheDocument();
-    act(() => request.onFrame({ type: 'tool', call: toolCall() }));
+    act(() => request.onFrame({ type: 'tool', call: testToolCall() }));
     expect(screen.getAllByTestId('tool-step')).toHaveLength(1);
     const step = screen.getByRole('button', { name: 'Used current_time' });
     expect(step).toHaveAttribute('aria-expanded', 'false');
@@ -132,7 +119,7 @@ describe('tool steps in an answer', () => {
     run.stop();
     // The stored answer takes the streamed one's place: the step the member opened stays open.
     unmount();
-    renderScreen(<MessageRow message={testMessage(2, { text: '', tool_calls: [toolCall()] })} face={face} />);
+    renderScreen(<MessageRow message={testMessage(2, { text: '', tool_calls: [testToolCall()] })} face={face} />);
     expect(screen.getByRole('button', { name: 'Used current_time' })).toHaveAttribute('aria-expanded', 'true');
   });
 });

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { Badge, Loader, Text, UnstyledButton } from '@mantine/core';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { ToolCall } from '../../../../shared/api';
 import type { ToolCallStatus } from '../../../../shared/domain/mcp';
@@ -34,6 +35,17 @@ export function answerParts(text: string, calls: readonly ToolCall[]): AnswerPar
 
 /** Statuses told by a badge beside the step: what went wrong, or that the member stopped it. */
 const BADGE_COLORS: Partial<Record<ToolCallStatus, string>> = { error: 'red', timeout: 'red', refused: 'red', stopped: 'gray' };
+
+/** What ended a call badly or early, in words (null for a call that ran or still runs). */
+export const toolCallStatusLabel = (t: TFunction<'chat'>, call: ToolCall): string | null =>
+  call.status === 'ok' || call.status === 'running' ? null : t(`tools.status.${call.status}`);
+
+/** Where a call ran and how long it took: a step's details and the print view say it alike. */
+export const toolCallFacts = (t: TFunction<'chat'>, call: ToolCall): string[] =>
+  [
+    call.server_name && t('tools.server', { server: call.server_name }),
+    call.duration_ms !== null && t('tools.duration', { seconds: (call.duration_ms / 1000).toFixed(1) }),
+  ].filter((fact): fact is string => Boolean(fact));
 
 /** Steps the member opened, by answer and call: one opened while streaming stays open when the stored answer takes its place. */
 const opened = new Set<string>();
@@ -72,19 +84,14 @@ export function ToolStep({ call, answerId }: { call: ToolCall; answerId: number 
         </UnstyledButton>
         {badge && (
           <Badge size="sm" variant="light" color={badge} data-testid="tool-step-status">
-            {t(`tools.status.${call.status as 'error' | 'timeout' | 'refused' | 'stopped'}`)}
+            {toolCallStatusLabel(t, call)}
           </Badge>
         )}
       </div>
       {open && (
         <div id={id} className={classes.toolStepDetails} data-testid="tool-step-details">
           <Text size="xs" c="dimmed">
-            {[
-              call.server_name && t('tools.server', { server: call.server_name }),
-              call.duration_ms !== null && t('tools.duration', { seconds: (call.duration_ms / 1000).toFixed(1) }),
-            ]
-              .filter(Boolean)
-              .join(' · ')}
+            {toolCallFacts(t, call).join(' · ')}
           </Text>
           {call.withheld ? (
             <Text size="xs" data-testid="tool-step-withheld">

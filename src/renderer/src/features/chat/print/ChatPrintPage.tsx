@@ -8,6 +8,7 @@ import { MAIN_CONTENT_ID } from '../../../components/mainContent';
 import { useDocumentTitle } from '../../../components/useDocumentTitle';
 import { useResolvedLanguage } from '../../../i18n/useLanguage';
 import { MarkdownContent } from '../MarkdownContent';
+import { toolCallFacts, toolCallStatusLabel } from '../ToolSteps';
 import classes from './print.module.css';
 
 /** Only web pages become links: a citation from a model could carry any scheme. */
@@ -56,14 +57,7 @@ function PrintedToolCalls({ calls }: { calls: ExportedMessage['tool_calls'] }) {
       {calls.map((call) => (
         <div key={call.id} className={classes.toolCall}>
           <Text size="sm" fw={600}>
-            {[
-              t('tools.used', { name: call.name }),
-              call.server_name && t('tools.server', { server: call.server_name }),
-              call.status === 'ok' || call.status === 'running' ? null : t(`tools.status.${call.status}`),
-              call.duration_ms !== null && t('tools.duration', { seconds: (call.duration_ms / 1000).toFixed(1) }),
-            ]
-              .filter(Boolean)
-              .join(' · ')}
+            {[t('tools.used', { name: call.name }), toolCallStatusLabel(t, call), ...toolCallFacts(t, call)].filter(Boolean).join(' · ')}
           </Text>
           <pre className={classes.toolCallText}>
             {`${t('tools.arguments')}: ${JSON.stringify(call.arguments)}\n${t('tools.result')}: ${call.result === '' ? t('tools.no_result') : call.result}`}
